@@ -1,0 +1,88 @@
+/*
+ * kernels.h -- internal launchers shared by the CUDA stage and algorithm files
+ * and dispatched from one place, pipeline.cu.  Every top-k algorithm (flag
+ * radix, GGKS radix, bucket, bitonic, sort-and-choose) is callable through the
+ * same topk_input/topk_output pair, standalone on V or as the first/second
+ * top-k of the delegate pipeline (paper sections 4 and 5.1).
+ *
+ * Elements are (ordered key, position) pairs.  Ordered keys come from
+ * keyorder.h: larger is better, for every dtype and order.  Positions are
+ * uint32 when n <= 2^32 (pos64 == 0) and uint64 otherwise: the delegate and
+ * concatenated vectors are re-read several times, and 8-byte pairs instead of
+ * 12-byte ones cut that traffic by a third.  Kernels template on the type.  Lengths that are
+ * only known on the device (the concatenated vector) are passed as a device
+ * pointer plus a host-side upper bound that sizes grids and buffers, so no
+ * stage needs a host round trip.
+ */
+#ifndef DRTOPK_KERNELS_H
+#define DRTOPK_KERNELS_H
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime.h>
+#include "drtopk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Check a CUDA call; on failure return DRTOPK_ERR_CUDA (or OUT_OF_MEMORY). */
+#define DRTOPK_CUDA_TRY(call)                                                   \
+    do {                                                                        \
+        cudaError_t e_ = (call);                                                \
+        if (e_ != cudaSuccess)                                                  \
+            return e_ == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY   \
+                                                   : DRTOPK_ERR_CUDA;           \
+    } while (0)
+/* After a launch: catch configuration errors without synchronising. */
+#define DRTOPK_LAUNCH_CHECK() DRTOPK_CUDA_TRY(cudaGetLastError())
+
+/* Positions fit uint32 up to this n. */
+#define DRTOPK_POS32_MAX_N (1ull << 32)
+
+/* Where a top-k reads its keys from. */
+typedef enum {
+    TOPK_SRC_RAW = 0,   /* raw V of `dtype`: key = drtopk_key_from_bits(V[i]),
+                           position = i (standalone algorithms)               */
+    TOPK_SRC_PAIRS      /* ordered keys[] with positions pos[] (delegate or
+                           concatenated vector)                               */
+} topk_source;
+
+typedef struct {
+    topk_source src;
+    const void *raw;            /* TOPK_SRC_RAW: V                              */
+    drtopk_dtype dtype;         /* TOPK_SRC_RAW                                 */
+    drtopk_order order;         /* TOPK_SRC_RAW                                 */
+    const uint32_t *keys;       /* TOPK_SRC_PAIRS                               */
+    const void *pos;            /* TOPK_SRC_PAIRS: positions in V (see pos64)   */
+    int pos64;                  /* positions are uint64 (else uint32), input
+                                   and output alike                            */
+    const uint64_t *d_n;        /* device-resident length, or NULL: use n_max   */
+    uint64_t n_max;             /* host-known upper bound of the length         */
+    uint64_t k;                 /* k <= actual length is the caller's promise   */
+    int skip_last_digit;        /* radix only: stop one 8-bit digit early and
+                                   return every element whose upper 24 bits
+                                   reach those of the k-th (count >= k)         */
+} topk_input;
+
+typedef struct {
+    uint32_t *keys;             /* capacity: k, or n_max with skip_last_digit   */
+    void *pos;                  /* uint32 or uint64 as topk_input.pos64         */
+    uint64_t *d_count;          /* device: number written (k unless skipping)   */
+    uint32_t *d_threshold;      /* device: the k-th largest ordered key (with
+                                   skip_last_digit: its value with the last
+                                   digit cleared); every output key >= it       */
+} topk_output;
+
+/* Every algorithm exports this pair (NAME = radix, radix_ggks, bucket, ...):
+ *   drtopk_status NAME_topk_workspace(const topk_input *in, size_t *bytes);
+ *   drtopk_status NAME_topk(const topk_input *in, const topk_output *out,
+ *                           void *ws, size_t ws_bytes, cudaStream_t s);
+ * `ws` is device memory of at least the queried size; the call only enqueues. */
+drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes);
+drtopk_status radix_topk(const topk_input *in, const topk_output *out,
+                         void *ws, size_t ws_bytes, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

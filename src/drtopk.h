@@ -1,0 +1,166 @@
+/*
+ * drtopk.h -- public C API of drtopk, an exact top-k library for GPUs built on
+ * the delegate-centric method of "Dr. Top-k: Delegate-Centric Top-k on GPUs"
+ * (Gaihre et al., SC'21), sections 4 and 5.
+ *
+ * Usage (CUB style, two phases):
+ *   drtopk_problem p = { .backend = DRTOPK_BACKEND_CUDA, .dtype = DRTOPK_U32,
+ *                        .order = DRTOPK_LARGEST, .n = n, .k = k, .values = d_v };
+ *   drtopk_plan plan;  drtopk_plan_auto(&plan, &p, NULL);
+ *   size_t bytes;      drtopk_select_workspace(&p, &plan, &bytes);
+ *   ... allocate `bytes` (device memory for CUDA, host memory for CPU) ...
+ *   drtopk_select(&p, &plan, ws, bytes, out_values, out_indices, stream, NULL);
+ *
+ * For the CUDA backend every pointer (input, workspace, outputs) is device
+ * memory and the call only enqueues work on `stream` (no host synchronisation
+ * unless stats are requested).  For the CPU backend every pointer is host
+ * memory and `stream` is ignored.
+ *
+ * Ordering: keys compare by value.  For float32, NaN orders above +inf (all
+ * NaNs equal), and -0.0 equals +0.0.  DRTOPK_SMALLEST selects the k smallest
+ * under the same order.  Ties at the k-th value are broken arbitrarily; the
+ * multiset of returned values is exact and indices are distinct positions in
+ * the input.
+ */
+#ifndef DRTOPK_H
+#define DRTOPK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DRTOPK_VERSION_MAJOR 0
+#define DRTOPK_VERSION_MINOR 1
+
+typedef enum {
+    DRTOPK_OK = 0,
+    DRTOPK_ERR_INVALID_ARGUMENT,   /* NULL pointer, bad enum, bad plan field    */
+    DRTOPK_ERR_K_ZERO,             /* k == 0                                    */
+    DRTOPK_ERR_K_GT_N,             /* k > n                                     */
+    DRTOPK_ERR_N_ZERO,             /* n == 0                                    */
+    DRTOPK_ERR_MISALIGNED,         /* a pointer is not aligned for its type     */
+    DRTOPK_ERR_WORKSPACE_TOO_SMALL,
+    DRTOPK_ERR_UNSUPPORTED,        /* combination not implemented (e.g. algo)  */
+    DRTOPK_ERR_OUT_OF_MEMORY,
+    DRTOPK_ERR_NO_BACKEND,         /* library built without this backend        */
+    DRTOPK_ERR_CUDA,               /* a CUDA runtime call or launch failed      */
+    DRTOPK_ERR_IO,                 /* file or database I/O failed               */
+    DRTOPK_STATUS_COUNT
+} drtopk_status;
+
+typedef enum { DRTOPK_U32 = 0, DRTOPK_I32, DRTOPK_F32, DRTOPK_DTYPE_COUNT } drtopk_dtype;
+typedef enum { DRTOPK_LARGEST = 0, DRTOPK_SMALLEST } drtopk_order;
+typedef enum { DRTOPK_BACKEND_CPU = 0, DRTOPK_BACKEND_CUDA } drtopk_backend;
+
+/* Top-k algorithms.  Each one runs standalone (plan without DRTOPK_DELEGATE)
+ * or as the first/second top-k of the delegate pipeline. */
+typedef enum {
+    DRTOPK_ALGO_RADIX = 0,      /* flag-based in-place radix top-k (paper 5.1)   */
+    DRTOPK_ALGO_RADIX_GGKS,     /* GGKS radix, in-place by overwriting (2.2 II)  */
+    DRTOPK_ALGO_RADIX_GGKS_OOP, /* GGKS radix, out-of-place candidate copies     */
+    DRTOPK_ALGO_BUCKET,         /* GGKS-style bucket top-k, in place (2.2 I)     */
+    DRTOPK_ALGO_BUCKET_OOP,     /* bucket top-k, out of place                    */
+    DRTOPK_ALGO_BITONIC,        /* Shanbhag et al. bitonic top-k (SIGMOD'18)     */
+    DRTOPK_ALGO_SORT_CUB,       /* sort-and-choose with CUB DeviceRadixSort      */
+    DRTOPK_ALGO_SORT_THRUST,    /* sort-and-choose with thrust::sort             */
+    DRTOPK_ALGO_COUNT
+} drtopk_algo;
+
+/* Plan flags. */
+enum {
+    DRTOPK_DELEGATE         = 1u << 0, /* use the delegate pipeline (else standalone) */
+    DRTOPK_FILTER           = 1u << 1, /* Rule 2: copy only elements >= k-th delegate */
+    DRTOPK_SHARED_DELEGATE  = 1u << 2, /* paper 5.3 shared-memory build for small α   */
+    DRTOPK_SKIP_LAST_DIGIT  = 1u << 3, /* first top-k stops one radix digit early     */
+    DRTOPK_SORTED           = 1u << 4  /* results ordered best first                  */
+};
+
+/* Where the Rule 4 constant of a plan came from. */
+typedef enum {
+    DRTOPK_CONST_DEFAULT = 0,   /* the paper's const = 3                      */
+    DRTOPK_CONST_USER,          /* given by the caller                         */
+    DRTOPK_CONST_DATABASE       /* fitted by the tuner for this GPU            */
+} drtopk_const_source;
+
+#define DRTOPK_ALPHA_MIN 1      /* subranges of 2 elements                    */
+#define DRTOPK_ALPHA_MAX 24     /* subranges of 16M elements                  */
+#define DRTOPK_BETA_MAX  8      /* delegates per subrange kept in registers   */
+#define DRTOPK_RULE4_CONST_DEFAULT 3.0
+
+typedef struct {
+    int alpha;                  /* subrange size is 2^alpha                    */
+    int beta;                   /* delegates per subrange (Rule 3)             */
+    drtopk_algo first_algo;     /* top-k over the delegate vector              */
+    drtopk_algo second_algo;    /* top-k over the concatenated vector, or the
+                                   standalone algorithm without DRTOPK_DELEGATE */
+    unsigned flags;             /* DRTOPK_* plan flags                         */
+    double rule4_const;         /* const used by drtopk_plan_auto              */
+    drtopk_const_source const_source;
+} drtopk_plan;
+
+typedef struct {
+    drtopk_backend backend;
+    drtopk_dtype dtype;
+    drtopk_order order;
+    uint64_t n;                 /* |V|                                          */
+    uint64_t k;
+    const void *values;         /* V: n elements of dtype                       */
+} drtopk_problem;
+
+/* Optional per-stage statistics.  Times are CUDA-event (or host clock for the
+ * CPU backend) milliseconds; asking for stats makes the CUDA call synchronise
+ * at its end.  Stages that did not run report 0. */
+typedef struct {
+    double ms_total;
+    double ms_delegate;         /* step 1: delegate vector construction        */
+    double ms_first;            /* step 2: first top-k                         */
+    double ms_concat;           /* step 3: concatenation                       */
+    double ms_second;           /* step 4: second top-k (+ result gather)      */
+    uint64_t delegate_len;      /* |D|                                          */
+    uint64_t first_selected;    /* delegates kept by the first top-k           */
+    uint64_t concat_len;        /* concatenated vector length                  */
+    uint64_t scanned_subranges; /* subranges read again by concatenation       */
+} drtopk_stats;
+
+const char *drtopk_status_string(drtopk_status s);
+const char *drtopk_dtype_name(drtopk_dtype t);
+const char *drtopk_algo_name(drtopk_algo a);
+/* Parse names as printed by the *_name functions ("u32", "radix", ...).  The
+ * algorithm parser also accepts "dr-<algo>" and then sets *delegate to 1. */
+drtopk_status drtopk_dtype_parse(const char *s, drtopk_dtype *out);
+drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate);
+size_t drtopk_dtype_size(drtopk_dtype t);
+
+/* Rule 4: alpha = round(0.5 * (c + log2 n - log2 k)), clamped to
+ * [DRTOPK_ALPHA_MIN, min(DRTOPK_ALPHA_MAX, ceil(log2 n))]. */
+int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const);
+
+/* Fill *plan for problem p: delegate pipeline with radix for both top-ks,
+ * beta = 2, filtering, shared-memory delegates when alpha <= 5, skip-last-digit,
+ * alpha from Rule 4.  rule4_const == NULL means: the fitted constant for the
+ * current GPU when the library knows one, else DRTOPK_RULE4_CONST_DEFAULT. */
+drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
+                               const double *rule4_const);
+
+/* Check that a plan is usable for problem p (ranges, algorithm support). */
+drtopk_status drtopk_plan_check(const drtopk_plan *plan, const drtopk_problem *p);
+
+/* Phase 1: bytes of workspace drtopk_select needs for (p, plan). */
+drtopk_status drtopk_select_workspace(const drtopk_problem *p, const drtopk_plan *plan,
+                                      size_t *bytes);
+
+/* Phase 2: write the top-k values (k elements of p->dtype) and their positions
+ * in V (k uint64) to out_values / out_indices.  `stream` is a cudaStream_t for
+ * the CUDA backend (NULL = default stream).  `stats` may be NULL. */
+drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
+                            void *workspace, size_t workspace_bytes,
+                            void *out_values, uint64_t *out_indices,
+                            void *stream, drtopk_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DRTOPK_H */

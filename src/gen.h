@@ -1,0 +1,32 @@
+/*
+ * gen.h -- host side of the seeded data sets (gen_core.h) and raw binary
+ * input/output of vectors (.u32/.i32/.f32: little-endian, no header).
+ */
+#ifndef DRTOPK_GEN_H
+#define DRTOPK_GEN_H
+#include "drtopk.h"
+#include "gen_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+const char *drtopk_dist_name(drtopk_dist d);           /* "UD", "ND", ...   */
+drtopk_status drtopk_dist_parse(const char *s, drtopk_dist *out); /* case-insensitive */
+
+/* out: n elements (4 bytes each), bit-identical to drtopk_dev_generate. */
+void drtopk_gen_host(void *out, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed);
+
+/* Write n elements to `path`. */
+drtopk_status drtopk_write_raw(const char *path, const void *data, size_t elem_size, uint64_t n);
+/* Read a whole raw file: its size must be a multiple of elem_size and non-zero;
+ * *data is malloc'ed.  Errors set `err` (may be NULL) to a readable message. */
+drtopk_status drtopk_read_raw(const char *path, size_t elem_size, void **data, uint64_t *n,
+                              char *err, size_t err_len);
+/* dtype from a file name's extension .u32/.i32/.f32; DRTOPK_ERR_INVALID_ARGUMENT if none. */
+drtopk_status drtopk_dtype_from_path(const char *path, drtopk_dtype *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -65,7 +65,11 @@ typedef struct {
 } topk_input;
 
 typedef struct {
-    uint32_t *keys;             /* capacity: k, or n_max with skip_last_digit   */
+    uint64_t capacity;          /* elements keys/pos can hold (>= k).  With
+                                   skip_last_digit the algorithm resolves the
+                                   last digit after all whenever the skipped
+                                   result would exceed it (decided on device) */
+    uint32_t *keys;
     void *pos;                  /* uint32 or uint64 as topk_input.pos64         */
     uint64_t *d_count;          /* device: number written (k unless skipping)   */
     uint32_t *d_threshold;      /* device: the k-th largest ordered key (with
@@ -81,6 +85,18 @@ typedef struct {
 drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status radix_topk(const topk_input *in, const topk_output *out,
                          void *ws, size_t ws_bytes, cudaStream_t s);
+
+typedef drtopk_status (*topk_workspace_fn)(const topk_input *in, size_t *bytes);
+typedef drtopk_status (*topk_run_fn)(const topk_input *in, const topk_output *out,
+                                     void *ws, size_t ws_bytes, cudaStream_t s);
+typedef struct {
+    topk_workspace_fn workspace;
+    topk_run_fn run;
+} topk_algo_entry;
+
+/* algo_table.cu: the one place that maps drtopk_algo to its launchers; NULL
+ * entries are algorithms not built (the pipeline answers UNSUPPORTED). */
+const topk_algo_entry *topk_algo_lookup(drtopk_algo a);
 
 #ifdef __cplusplus
 }

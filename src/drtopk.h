@@ -89,6 +89,9 @@ typedef enum {
 #define DRTOPK_ALPHA_MAX 24     /* subranges of 16M elements                  */
 #define DRTOPK_BETA_MAX  8      /* delegates per subrange kept in registers   */
 #define DRTOPK_RULE4_CONST_DEFAULT 3.0
+/* Paper 5.3: at or below this alpha a subrange is too short to keep a warp
+ * busy, so delegates are built by the shared-memory per-thread variant. */
+#define DRTOPK_SHARED_DELEGATE_MAX_ALPHA 5
 
 typedef struct {
     int alpha;                  /* subrange size is 2^alpha                    */

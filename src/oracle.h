@@ -23,8 +23,8 @@ typedef struct {
 
 /* Check a result (values, indices; any order) against the oracle's values:
  * every index < n and distinct; values[i] is bit-equal to V[indices[i]]; the
- * multiset of ordered keys equals the oracle's.  `oracle_values` may be NULL,
- * then it is computed here. */
+ * multiset of ordered keys equals the oracle's.  `oracle_values` may be NULL:
+ * then an exact O(n) count replaces the oracle (no sort of V; for large n). */
 drtopk_check_result drtopk_check(const drtopk_problem *p, const void *values,
                                  const uint64_t *indices, const void *oracle_values);
 

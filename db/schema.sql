@@ -1,0 +1,124 @@
+-- schema.sql -- the drtopk results database (DESIGN.md "Measurements"; issue 5).
+-- Every measurement names its machine, its run (program, arguments, commit) and
+-- its full configuration; the tuner's Rule 4 fits (paper section 5.2) and the
+-- per-k-range plan choices the library reads live beside them.
+--
+-- Versioned: src/store.c embeds this file and applies, in order, every
+-- "-- @migration N" block above the database's schema_version, each in one
+-- transaction.  Never edit a released block; append a new one instead.  A
+-- database whose version is newer than the last block here is refused.
+
+-- @migration 1: machines, runs, measurements, fits
+CREATE TABLE schema_version (
+    version    INTEGER NOT NULL
+);
+INSERT INTO schema_version (version) VALUES (0);
+
+CREATE TABLE machines (
+    id              INTEGER PRIMARY KEY,
+    uuid            TEXT NOT NULL UNIQUE,   -- GPU UUID, or "cpu:<host>" for the CPU backend
+    name            TEXT NOT NULL,          -- GPU (or CPU) model
+    backend         TEXT NOT NULL CHECK (backend IN ('cpu', 'cuda')),
+    cc_major        INTEGER,
+    cc_minor        INTEGER,
+    sm_count        INTEGER,
+    mem_bytes       INTEGER,
+    l2_bytes        INTEGER,
+    read_gbps       REAL,                   -- measured streaming read bandwidth
+    driver_version  INTEGER,
+    runtime_version INTEGER,
+    first_seen      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE TABLE runs (
+    id          INTEGER PRIMARY KEY,
+    run_uuid    TEXT NOT NULL UNIQUE,       -- random; matches runs across merged databases
+    machine_id  INTEGER NOT NULL REFERENCES machines(id),
+    program     TEXT NOT NULL,
+    argv        TEXT NOT NULL,              -- the full command line, space separated
+    git_commit  TEXT NOT NULL,
+    started_at  TEXT NOT NULL,
+    ended_at    TEXT,
+    status      TEXT NOT NULL CHECK (status IN ('running', 'done', 'interrupted',
+                                                 'time-limit', 'failed'))
+);
+
+CREATE TABLE measurements (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    run_id          INTEGER NOT NULL REFERENCES runs(id),
+    git_commit      TEXT NOT NULL,
+    -- configuration (all NOT NULL: SQLite's UNIQUE treats NULLs as distinct)
+    algorithm       TEXT NOT NULL,          -- "dr-radix", "bucket", ... (dr- = delegate pipeline)
+    first_algo      TEXT NOT NULL,          -- '' for standalone algorithms
+    second_algo     TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    dist            TEXT NOT NULL,
+    seed            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    alpha           INTEGER NOT NULL,       -- 0 for standalone algorithms
+    beta            INTEGER NOT NULL,       -- 0 for standalone algorithms
+    flags           INTEGER NOT NULL,       -- DRTOPK_* plan flags
+    sort_order      TEXT NOT NULL CHECK (sort_order IN ('largest', 'smallest')),
+    -- outcome
+    status          TEXT NOT NULL CHECK (status IN ('ok', 'unsupported', 'error')),
+    error           TEXT,
+    reps            INTEGER NOT NULL,
+    median_ms       REAL,
+    min_ms          REAL,
+    max_ms          REAL,
+    reps_ms         TEXT,                   -- JSON array of every repetition
+    ms_delegate     REAL,                   -- per-stage medians
+    ms_first        REAL,
+    ms_concat       REAL,
+    ms_second       REAL,
+    delegate_len    INTEGER,
+    first_selected  INTEGER,
+    concat_len      INTEGER,
+    scanned_subranges INTEGER,
+    verified        INTEGER NOT NULL CHECK (verified IN (0, 1)),  -- checked against the reference
+    verify_ok       INTEGER CHECK (verify_ok IN (0, 1)),          -- NULL when not checked
+    verify_error    TEXT,
+    measured_at     TEXT NOT NULL,
+    UNIQUE (machine_id, git_commit, algorithm, first_algo, second_algo, dtype, dist,
+            seed, n, k, alpha, beta, flags, sort_order)
+);
+CREATE INDEX measurements_fit ON measurements (machine_id, git_commit, dtype, algorithm, beta);
+
+CREATE TABLE fits (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    git_commit      TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    algorithm       TEXT NOT NULL,
+    beta            INTEGER NOT NULL,
+    const_time      REAL NOT NULL,          -- least total time lost vs the oracle alpha (used)
+    const_lsq       REAL NOT NULL,          -- least squares on 2 alpha* - log2 n + log2 k
+    mean_slowdown   REAL NOT NULL,          -- of Rule 4 with const_time vs the oracle
+    worst_slowdown  REAL NOT NULL,
+    points          INTEGER NOT NULL,       -- (dist, n, k) groups used
+    fitted_at       TEXT NOT NULL,
+    UNIQUE (machine_id, dtype, algorithm, beta)
+);
+
+-- @migration 2: microbenchmarked Eq. 11 constant, per-k-range plan choices
+ALTER TABLE machines ADD COLUMN c_global REAL;   -- cycles of one dependent global load
+ALTER TABLE machines ADD COLUMN c_shfl REAL;     -- cycles of one dependent __shfl_sync
+ALTER TABLE fits ADD COLUMN const_theory REAL;   -- Eq. 11 from c_global, c_shfl
+
+CREATE TABLE choices (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    git_commit      TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    log2k_min       INTEGER NOT NULL,       -- this choice holds for log2k_min <= floor(log2 k) <= log2k_max
+    log2k_max       INTEGER NOT NULL,
+    algorithm       TEXT NOT NULL,
+    beta            INTEGER NOT NULL,       -- 0 for standalone algorithms
+    rule4_const     REAL NOT NULL,          -- the fitted const_time for (algorithm, beta)
+    mean_slowdown   REAL NOT NULL,          -- of this choice vs the fastest measured config
+    points          INTEGER NOT NULL,
+    fitted_at       TEXT NOT NULL,
+    UNIQUE (machine_id, dtype, log2k_min)
+);

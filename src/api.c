@@ -1,0 +1,246 @@
+/*
+ * api.c -- the public entry points of drtopk.h: names and status strings,
+ * Rule 4's choice of alpha (paper section 5.2), automatic plans, and the
+ * validation every select call goes through before it is dispatched to the
+ * CPU reference (cpu_ref.c) or the CUDA pipeline (backend.h).
+ */
+#include "drtopk.h"
+#include "backend.h"
+#include "store.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+#define DRTOPK_AUTO_BETA 2          /* paper 4.3, Figure 9: beta = 2 is best */
+#define DRTOPK_DELEGATE_PREFIX "dr-"
+#define DRTOPK_VALUE_ALIGN 4        /* every dtype is 4 bytes wide */
+#define DRTOPK_INDEX_ALIGN 8        /* uint64 positions */
+#define DRTOPK_KNOWN_FLAGS (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SHARED_DELEGATE | \
+                            DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED)
+
+static const char *const status_strings[DRTOPK_STATUS_COUNT] = {
+    [DRTOPK_OK] = "success",
+    [DRTOPK_ERR_INVALID_ARGUMENT] =
+        "invalid argument: a NULL pointer, an unknown enum value or a plan field out of range",
+    [DRTOPK_ERR_K_ZERO] = "k is 0: at least one element must be selected",
+    [DRTOPK_ERR_K_GT_N] = "k is larger than n, the number of input elements",
+    [DRTOPK_ERR_N_ZERO] = "the input vector is empty (n is 0)",
+    [DRTOPK_ERR_MISALIGNED] =
+        "a pointer is misaligned: values need 4-byte and indices 8-byte alignment",
+    [DRTOPK_ERR_WORKSPACE_TOO_SMALL] =
+        "the workspace is NULL or smaller than drtopk_select_workspace reported",
+    [DRTOPK_ERR_UNSUPPORTED] = "this combination of algorithm, key type and backend is not implemented",
+    [DRTOPK_ERR_OUT_OF_MEMORY] = "out of memory",
+    [DRTOPK_ERR_NO_BACKEND] = "the library was built without this backend, or no GPU is available",
+    [DRTOPK_ERR_CUDA] = "a CUDA runtime call or kernel launch failed",
+    [DRTOPK_ERR_IO] = "file or database input/output failed",
+};
+
+static const char *const dtype_names[DRTOPK_DTYPE_COUNT] = { "u32", "i32", "f32" };
+/* Accepted spellings besides the short names. */
+static const char *const dtype_long_names[DRTOPK_DTYPE_COUNT] = { "uint32", "int32", "float32" };
+
+static const char *const algo_names[DRTOPK_ALGO_COUNT] = {
+    [DRTOPK_ALGO_RADIX] = "radix",
+    [DRTOPK_ALGO_RADIX_GGKS] = "radix-ggks",
+    [DRTOPK_ALGO_RADIX_GGKS_OOP] = "radix-ggks-oop",
+    [DRTOPK_ALGO_BUCKET] = "bucket",
+    [DRTOPK_ALGO_BUCKET_OOP] = "bucket-oop",
+    [DRTOPK_ALGO_BITONIC] = "bitonic",
+    [DRTOPK_ALGO_SORT_CUB] = "sort-cub",
+    [DRTOPK_ALGO_SORT_THRUST] = "sort-thrust",
+};
+
+const char *drtopk_status_string(drtopk_status s)
+{
+    if ((unsigned)s >= DRTOPK_STATUS_COUNT) return "unknown drtopk status code";
+    return status_strings[s];
+}
+
+const char *drtopk_dtype_name(drtopk_dtype t)
+{
+    return (unsigned)t < DRTOPK_DTYPE_COUNT ? dtype_names[t] : "unknown";
+}
+
+const char *drtopk_algo_name(drtopk_algo a)
+{
+    return (unsigned)a < DRTOPK_ALGO_COUNT ? algo_names[a] : "unknown";
+}
+
+drtopk_status drtopk_dtype_parse(const char *s, drtopk_dtype *out)
+{
+    if (s == NULL || out == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        if (strcasecmp(s, dtype_names[t]) == 0 || strcasecmp(s, dtype_long_names[t]) == 0) {
+            *out = (drtopk_dtype)t;
+            return DRTOPK_OK;
+        }
+    }
+    return DRTOPK_ERR_INVALID_ARGUMENT;
+}
+
+drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate)
+{
+    const size_t plen = strlen(DRTOPK_DELEGATE_PREFIX);
+    int dr = 0;
+    if (s == NULL || out == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (strncasecmp(s, DRTOPK_DELEGATE_PREFIX, plen) == 0) {
+        dr = 1;
+        s += plen;
+    }
+    for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a) {
+        if (strcasecmp(s, algo_names[a]) == 0) {
+            *out = (drtopk_algo)a;
+            if (delegate) *delegate = dr;
+            return DRTOPK_OK;
+        }
+    }
+    return DRTOPK_ERR_INVALID_ARGUMENT;
+}
+
+size_t drtopk_dtype_size(drtopk_dtype t)
+{
+    return (unsigned)t < DRTOPK_DTYPE_COUNT ? sizeof(uint32_t) : 0;
+}
+
+static int ceil_log2_u64(uint64_t x)
+{
+    int r = 0;
+    while (r < 64 && (1ull << r) < x) ++r;
+    return r;
+}
+
+int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const)
+{
+    int hi = ceil_log2_u64(n);
+    if (hi > DRTOPK_ALPHA_MAX) hi = DRTOPK_ALPHA_MAX;
+    if (hi < DRTOPK_ALPHA_MIN) hi = DRTOPK_ALPHA_MIN;
+    if (n == 0 || k == 0 || !isfinite(rule4_const)) return DRTOPK_ALPHA_MIN;
+    double a = round(0.5 * (rule4_const + log2((double)n) - log2((double)k)));
+    if (a < DRTOPK_ALPHA_MIN) return DRTOPK_ALPHA_MIN;
+    if (a > hi) return hi;
+    return (int)a;
+}
+
+/* The one place where a Rule 4 constant fitted by the tuner for the current
+ * GPU will be looked up (issue 5); until then the paper's default. */
+/* The tuner's fitted Rule 4 const for this machine (db/ or $DRTOPK_DB), else
+ * the paper's 3. */
+static double fitted_const_or_default(const drtopk_problem *p, drtopk_const_source *source)
+{
+    double c;
+    if (drtopk_store_fitted_const(p->backend, DRTOPK_STORE_LOOKUP_GPU, p->dtype, &c)) {
+        *source = DRTOPK_CONST_DATABASE;
+        return c;
+    }
+    *source = DRTOPK_CONST_DEFAULT;
+    return DRTOPK_RULE4_CONST_DEFAULT;
+}
+
+static drtopk_status check_sizes(const drtopk_problem *p)
+{
+    if (p->n == 0) return DRTOPK_ERR_N_ZERO;
+    if (p->k == 0) return DRTOPK_ERR_K_ZERO;
+    if (p->k > p->n) return DRTOPK_ERR_K_GT_N;
+    return DRTOPK_OK;
+}
+
+drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
+                               const double *rule4_const)
+{
+    drtopk_const_source source = DRTOPK_CONST_USER;
+    double c;
+    drtopk_status st;
+    if (plan == NULL || p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = check_sizes(p)) != DRTOPK_OK) return st;
+    if (rule4_const != NULL) {
+        if (!isfinite(*rule4_const)) return DRTOPK_ERR_INVALID_ARGUMENT;
+        c = *rule4_const;
+    } else {
+        c = fitted_const_or_default(p, &source);
+    }
+    memset(plan, 0, sizeof *plan);
+    plan->alpha = drtopk_rule4_alpha(p->n, p->k, c);
+    plan->beta = DRTOPK_AUTO_BETA;
+    plan->first_algo = DRTOPK_ALGO_RADIX;
+    plan->second_algo = DRTOPK_ALGO_RADIX;
+    plan->flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
+    if (plan->alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) plan->flags |= DRTOPK_SHARED_DELEGATE;
+    plan->rule4_const = c;
+    plan->const_source = source;
+    return DRTOPK_OK;
+}
+
+/* alpha and beta only matter to the delegate pipeline; a standalone plan may
+ * leave them zero. */
+drtopk_status drtopk_plan_check(const drtopk_plan *plan, const drtopk_problem *p)
+{
+    if (plan == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (plan->flags & ~(unsigned)DRTOPK_KNOWN_FLAGS) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((unsigned)plan->first_algo >= DRTOPK_ALGO_COUNT ||
+        (unsigned)plan->second_algo >= DRTOPK_ALGO_COUNT)
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (plan->flags & DRTOPK_DELEGATE) {
+        if (plan->alpha < DRTOPK_ALPHA_MIN || plan->alpha > DRTOPK_ALPHA_MAX)
+            return DRTOPK_ERR_INVALID_ARGUMENT;
+        if (plan->beta < 1 || plan->beta > DRTOPK_BETA_MAX) return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+    return DRTOPK_OK;
+}
+
+static int aligned(const void *ptr, uintptr_t a)
+{
+    return ((uintptr_t)ptr & (a - 1)) == 0;
+}
+
+/* Problem checks shared by both phases; `need_data` is 0 for the workspace
+ * query, which depends on sizes only and so accepts values == NULL. */
+static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *plan, int need_data)
+{
+    drtopk_status st;
+    if (p == NULL || plan == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = check_sizes(p)) != DRTOPK_OK) return st;
+    if ((unsigned)p->dtype >= DRTOPK_DTYPE_COUNT) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((unsigned)p->order > DRTOPK_SMALLEST) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((unsigned)p->backend > DRTOPK_BACKEND_CUDA) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (p->values == NULL && need_data) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (p->values != NULL && !aligned(p->values, DRTOPK_VALUE_ALIGN)) return DRTOPK_ERR_MISALIGNED;
+    return drtopk_plan_check(plan, p);
+}
+
+static drtopk_status backend_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)
+{
+    return p->backend == DRTOPK_BACKEND_CPU ? drtopk_cpu_workspace(p, plan, bytes)
+                                            : drtopk_cuda_workspace(p, plan, bytes);
+}
+
+drtopk_status drtopk_select_workspace(const drtopk_problem *p, const drtopk_plan *plan,
+                                      size_t *bytes)
+{
+    drtopk_status st;
+    if (bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = check_problem(p, plan, 0)) != DRTOPK_OK) return st;
+    return backend_workspace(p, plan, bytes);
+}
+
+drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
+                            void *workspace, size_t workspace_bytes,
+                            void *out_values, uint64_t *out_indices,
+                            void *stream, drtopk_stats *stats)
+{
+    drtopk_status st;
+    size_t need = 0;
+    if ((st = check_problem(p, plan, 1)) != DRTOPK_OK) return st;
+    if (out_values == NULL || out_indices == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (!aligned(out_values, DRTOPK_VALUE_ALIGN) || !aligned(out_indices, DRTOPK_INDEX_ALIGN))
+        return DRTOPK_ERR_MISALIGNED;
+    if ((st = backend_workspace(p, plan, &need)) != DRTOPK_OK) return st;
+    if ((workspace == NULL && (workspace_bytes > 0 || need > 0)) || workspace_bytes < need)
+        return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+    if (stats) memset(stats, 0, sizeof *stats);
+    if (p->backend == DRTOPK_BACKEND_CPU)
+        return drtopk_cpu_select(p, plan, workspace, workspace_bytes, out_values, out_indices, stats);
+    return drtopk_cuda_select(p, plan, workspace, workspace_bytes, out_values, out_indices,
+                              stream, stats);
+}

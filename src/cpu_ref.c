@@ -1,0 +1,261 @@
+/*
+ * cpu_ref.c -- the CPU reference of the whole Dr. Top-k pipeline (paper
+ * sections 4.1-4.3): subranges of 2^alpha elements, beta delegates each
+ * (Rule 3), a first top-k over the delegates (optionally stopping one 8-bit
+ * radix digit early, 4.3), concatenation under Rules 1-3, a second top-k.
+ * It fixes the exact semantics the CUDA pipeline must reproduce and is kept
+ * simple: every top-k is a qsort of (ordered key, position) pairs, best first,
+ * ties by smaller position.
+ *
+ * Why the result is exact.  Let v_k be the k-th largest key of V and t the
+ * copy threshold: the k-th selected delegate's key (with skip-last-digit
+ * rounded down to its 8-bit digit), or 0 without filtering (Rule 2 off) or
+ * when k >= |D| (then every subrange is scanned and C = V).  The selection is
+ * a best-first prefix of D with at least k delegates, all with keys >= t, and
+ * every selected delegate reaches the concatenation C (a scanned subrange
+ * copies every key >= t, any other one its selected delegates).  These are k
+ * distinct elements of V, so t <= v_k.  Take x in V but not in C.  If its
+ * subrange was scanned, key(x) < t <= v_k.  Otherwise the subrange has an
+ * unselected delegate d with key(d) >= key(x) (d = x when x is a delegate,
+ * else x lost to every delegate), and at least k selected delegates rank
+ * before d: they are in C with keys >= key(x), so key(x) <= v_k.  Hence every
+ * element above v_k is in C, and C holds at least k elements >= v_k (all of
+ * V's if none is missing, else those k delegates): the top-k of C is a top-k
+ * of V.
+ */
+#include "backend.h"
+#include "keyorder.h"
+#include "util.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SKIP_DIGIT_MASK 0xFFu    /* the last 8-bit radix digit (paper 4.3) */
+#define WS_ALIGN 16              /* alignment of every workspace region   */
+
+typedef struct {
+    uint32_t key;                /* ordered key: larger is better */
+    uint64_t pos;                /* position in V                 */
+} pair;
+
+static int pair_best_first(const void *a, const void *b)
+{
+    const pair *x = (const pair *)a, *y = (const pair *)b;
+    if (x->key != y->key) return x->key > y->key ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int pair_by_pos(const void *a, const void *b)
+{
+    const pair *x = (const pair *)a, *y = (const pair *)b;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Top-kk of v[0..len) (1 <= kk <= len), moved to the front of v best first.
+ * Without skip: exactly kk pairs, threshold = the kk-th key.  With skip: every
+ * pair whose key agrees with the kk-th key above the last digit or is larger,
+ * threshold = the kk-th key with its last digit cleared. */
+static uint64_t cpu_topk(pair *v, uint64_t len, uint64_t kk, int skip, uint32_t *threshold)
+{
+    uint64_t cnt = kk;
+    qsort(v, (size_t)len, sizeof *v, pair_best_first);
+    *threshold = v[kk - 1].key;
+    if (!skip) return kk;
+    *threshold &= ~SKIP_DIGIT_MASK;
+    while (cnt < len && v[cnt].key >= *threshold) ++cnt;
+    return cnt;
+}
+
+static uint32_t key_at(const drtopk_problem *p, uint64_t i)
+{
+    return drtopk_key_from_bits(((const uint32_t *)p->values)[i], p->dtype, p->order);
+}
+
+static int delegate_mode(const drtopk_plan *plan)
+{
+    return (plan->flags & DRTOPK_DELEGATE) != 0;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* |D| = sum over subranges of min(beta, |S|). */
+static uint64_t delegate_len(uint64_t n, int alpha, int beta)
+{
+    const uint64_t sub = 1ull << alpha;
+    const uint64_t rem = n & (sub - 1);
+    return (n >> alpha) * min_u64((uint64_t)beta, sub) + (rem ? min_u64((uint64_t)beta, rem) : 0);
+}
+
+static uint64_t subrange_count(uint64_t n, int alpha)
+{
+    return (n >> alpha) + ((n & ((1ull << alpha) - 1)) != 0);
+}
+
+static size_t round_up(size_t x) { return (x + WS_ALIGN - 1) & ~(size_t)(WS_ALIGN - 1); }
+
+/* Workspace layout: [align slack][C: n pairs][D: |D| pairs][c(s): nsub bytes].
+ * C doubles as the sort scratch of each subrange while D is built and holds
+ * every pair of V in standalone mode. */
+typedef struct {
+    pair *c, *d;
+    uint8_t *sel;               /* c(s) <= beta <= DRTOPK_BETA_MAX fits a byte */
+    size_t bytes;
+} layout;
+
+static drtopk_status plan_layout(const drtopk_problem *p, const drtopk_plan *plan, void *ws,
+                                 layout *l)
+{
+    const uint64_t n = p->n;
+    uint64_t dlen = 0, nsub = 0;
+    char *base = (char *)ws + (round_up((uintptr_t)ws) - (uintptr_t)ws);
+    size_t off = 0;
+    if (delegate_mode(plan)) {
+        dlen = delegate_len(n, plan->alpha, plan->beta);
+        nsub = subrange_count(n, plan->alpha);
+    }
+    /* every term is <= n; refuse sizes whose byte count would wrap */
+    if (n > (SIZE_MAX - 4 * WS_ALIGN) / (2 * sizeof(pair) + 1)) return DRTOPK_ERR_OUT_OF_MEMORY;
+    l->c = (pair *)base;
+    off += round_up((size_t)n * sizeof(pair));
+    l->d = (pair *)(base + off);
+    off += round_up((size_t)dlen * sizeof(pair));
+    l->sel = (uint8_t *)(base + off);
+    off += (size_t)nsub;
+    l->bytes = off + WS_ALIGN;   /* slack to align any base address */
+    return DRTOPK_OK;
+}
+
+drtopk_status drtopk_cpu_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)
+{
+    layout l;
+    drtopk_status st;
+    if (p == NULL || plan == NULL || bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = plan_layout(p, plan, NULL, &l)) != DRTOPK_OK) return st;
+    *bytes = l.bytes;
+    return DRTOPK_OK;
+}
+
+/* Step 1: D = the min(beta, |S|) best (key, pos) pairs of every subrange. */
+static uint64_t build_delegates(const drtopk_problem *p, const drtopk_plan *plan, const layout *l)
+{
+    const uint64_t sub = 1ull << plan->alpha;
+    uint64_t dlen = 0;
+    for (uint64_t lo = 0; lo < p->n; lo += sub) {
+        const uint64_t len = min_u64(sub, p->n - lo);
+        const uint64_t nd = min_u64((uint64_t)plan->beta, len);
+        for (uint64_t i = 0; i < len; ++i) {
+            l->c[i].key = key_at(p, lo + i);
+            l->c[i].pos = lo + i;
+        }
+        qsort(l->c, (size_t)len, sizeof(pair), pair_best_first);
+        memcpy(l->d + dlen, l->c, (size_t)nd * sizeof(pair));
+        dlen += nd;
+    }
+    return dlen;
+}
+
+static uint64_t subrange_delegates(const drtopk_problem *p, const drtopk_plan *plan, uint64_t s)
+{
+    const uint64_t lo = s << plan->alpha;
+    return min_u64((uint64_t)plan->beta, min_u64(1ull << plan->alpha, p->n - lo));
+}
+
+/* Step 3: Rules 1-3.  A subrange all of whose delegates were selected is
+ * scanned for keys >= t; one with only some selected gives exactly those. */
+static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, const layout *l,
+                            uint64_t selected, uint32_t t, uint64_t *scanned)
+{
+    const int a = plan->alpha;
+    const uint64_t nsub = subrange_count(p->n, a);
+    uint64_t clen = 0;
+    memset(l->sel, 0, (size_t)nsub);
+    for (uint64_t j = 0; j < selected; ++j) l->sel[l->d[j].pos >> a]++;
+    for (uint64_t j = 0; j < selected; ++j) {
+        const uint64_t s = l->d[j].pos >> a;
+        if (l->sel[s] < subrange_delegates(p, plan, s)) l->c[clen++] = l->d[j];
+    }
+    *scanned = 0;
+    for (uint64_t s = 0; s < nsub; ++s) {
+        if (l->sel[s] == 0 || l->sel[s] < subrange_delegates(p, plan, s)) continue;
+        const uint64_t lo = s << a, hi = min_u64(p->n, lo + (1ull << a));
+        ++*scanned;
+        for (uint64_t i = lo; i < hi; ++i) {
+            const uint32_t key = key_at(p, i);
+            if (key >= t) {
+                l->c[clen].key = key;
+                l->c[clen].pos = i;
+                ++clen;
+            }
+        }
+    }
+    return clen;
+}
+
+drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan,
+                                void *ws, size_t ws_bytes, void *out_values,
+                                uint64_t *out_indices, drtopk_stats *stats)
+{
+    const uint32_t *v;
+    const double t0 = drtopk_now_ms();
+    double t1 = t0, t2 = t0, t3 = t0, t4;
+    drtopk_stats st;
+    layout l;
+    uint64_t clen;
+    uint32_t t, kth;
+    drtopk_status rc;
+    if (p == NULL || plan == NULL || p->values == NULL || out_values == NULL || out_indices == NULL ||
+        p->n == 0 || p->k == 0 || p->k > p->n)
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((rc = plan_layout(p, plan, ws, &l)) != DRTOPK_OK) return rc;
+    if (ws == NULL || ws_bytes < l.bytes) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+    memset(&st, 0, sizeof st);
+    v = (const uint32_t *)p->values;
+
+    if (!delegate_mode(plan)) {
+        for (uint64_t i = 0; i < p->n; ++i) {
+            l.c[i].key = key_at(p, i);
+            l.c[i].pos = i;
+        }
+        clen = p->n;
+    } else {
+        uint64_t sel;
+        st.delegate_len = build_delegates(p, plan, &l);
+        t1 = drtopk_now_ms();
+        if (p->k >= st.delegate_len) {
+            sel = st.delegate_len;              /* every delegate qualifies */
+            t = 0;
+        } else {
+            sel = cpu_topk(l.d, st.delegate_len, p->k, (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0, &t);
+        }
+        if (!(plan->flags & DRTOPK_FILTER)) t = 0;  /* Rule 2 off: copy whole subranges */
+        st.first_selected = sel;
+        t2 = drtopk_now_ms();
+        clen = concatenate(p, plan, &l, sel, t, &st.scanned_subranges);
+        st.concat_len = clen;
+        t3 = drtopk_now_ms();
+    }
+    assert(clen >= p->k);   /* proven in the header comment */
+    cpu_topk(l.c, clen, p->k, 0, &kth);
+    /* Unsorted results come in input order, so that no caller can come to
+     * rely on a rank order the GPU does not promise. */
+    if (!(plan->flags & DRTOPK_SORTED)) qsort(l.c, (size_t)p->k, sizeof(pair), pair_by_pos);
+    for (uint64_t j = 0; j < p->k; ++j) {
+        ((uint32_t *)out_values)[j] = v[l.c[j].pos];
+        out_indices[j] = l.c[j].pos;
+    }
+    t4 = drtopk_now_ms();
+    if (stats) {
+        if (delegate_mode(plan)) {
+            st.ms_delegate = t1 - t0;
+            st.ms_first = t2 - t1;
+            st.ms_concat = t3 - t2;
+            st.ms_second = t4 - t3;
+        } else {
+            st.ms_second = t4 - t0;
+        }
+        st.ms_total = t4 - t0;
+        *stats = st;
+    }
+    return DRTOPK_OK;
+}

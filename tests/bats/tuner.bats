@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# tuner.bats -- the tuner and its SQLite store end to end on the CPU backend
+# (issue 5): schema creation, a sweep, resume after SIGINT and SIGKILL without
+# lost or doubled configs, --force, bad database paths, a read-only database,
+# and merging databases without duplicates.
+
+TUNER="${TUNER:-$BATS_TEST_DIRNAME/../../bin/tuner}"
+# A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta.
+SMALL=(--backend cpu --n 2^10,2^12,2^13 --k 1,16,256 --reps 1)
+
+setup() {
+    D="$(mktemp -d)"
+}
+
+teardown() {
+    rm -rf "$D"
+}
+
+q() { sqlite3 "$1" "$2"; }
+
+# Configs in the sweep, from the tuner's first line.
+sweep_total() { sed -n 's/.* \([0-9]*\) configs in the sweep.*/\1/p' "$1" | head -n1; }
+
+duplicates() {
+    q "$1" "SELECT count(*) FROM (SELECT 1 FROM measurements GROUP BY machine_id, git_commit, algorithm,
+           first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order HAVING count(*) > 1)"
+}
+
+@test "tuner creates the versioned schema in WAL mode" {
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
+    [ "$status" -eq 0 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 2 ]
+    [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
+    for t in machines runs measurements fits choices; do
+        [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
+    done
+    [ "$(q "$D/new.sqlite" "SELECT backend FROM machines")" = cpu ]
+}
+
+@test "a CPU quick sweep stores every config verified, fits and choices" {
+    run "$TUNER" "${SMALL[@]}" --db "$D/q.sqlite"
+    [ "$status" -eq 0 ]
+    total=$(sweep_total <(echo "$output"))
+    [ "$total" -gt 50 ]
+    [ "$(q "$D/q.sqlite" 'SELECT count(*) FROM measurements')" -eq "$total" ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM measurements WHERE status='ok' AND verified=1 AND verify_ok=1")" -eq "$total" ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM fits WHERE algorithm='dr-radix'")" -eq 3 ]
+    [ "$(q "$D/q.sqlite" "SELECT min(log2k_min) || ' ' || max(log2k_max) FROM choices")" = "0 63" ]
+    [ "$(q "$D/q.sqlite" "SELECT status FROM runs")" = done ]
+    [[ "$output" == *"oracle vs tuned alpha"* ]]
+}
+
+# Start a slow sweep in the background; wait until it stored at least $2 rows.
+start_and_wait() {
+    local db="$1" rows="$2"
+    "$TUNER" --backend cpu --n 2^14,2^16 --k 1,16,256 --reps 4 --db "$db" > "$D/out.txt" 2>&1 &
+    PID=$!
+    for _ in $(seq 1 300); do
+        n=$(q "$db" 'SELECT count(*) FROM measurements' 2>/dev/null || echo 0)
+        [ "${n:-0}" -ge "$rows" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+@test "killed with SIGINT and SIGKILL mid-sweep, a resume completes with nothing missing or doubled" {
+    db="$D/k.sqlite"
+    start_and_wait "$db" 3
+    kill -INT "$PID"
+    st=0; wait "$PID" || st=$?
+    [ "$st" -eq 130 ]
+    total=$(sweep_total "$D/out.txt")
+    after_int=$(q "$db" 'SELECT count(*) FROM measurements')
+    [ "$after_int" -lt "$total" ]
+    [ "$(q "$db" "SELECT status FROM runs")" = interrupted ]
+
+    start_and_wait "$db" $((after_int + 3))
+    kill -9 "$PID"
+    wait "$PID" || true
+    after_kill=$(q "$db" 'SELECT count(*) FROM measurements')
+    [ "$after_kill" -lt "$total" ]
+    [ "$(q "$db" 'PRAGMA integrity_check')" = ok ]
+
+    run "$TUNER" --backend cpu --n 2^14,2^16 --k 1,16,256 --reps 4 --db "$db"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"$after_kill already measured"* ]]
+    [ "$(q "$db" 'PRAGMA integrity_check')" = ok ]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq "$total" ]
+    [ "$(duplicates "$db")" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status <> 'ok'")" -eq 0 ]
+    [ "$(q "$db" 'SELECT group_concat(status) FROM (SELECT status FROM runs ORDER BY id)')" = "interrupted,running,done" ]
+}
+
+@test "--resume skips measured configs and --force measures them again" {
+    db="$D/f.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db" >/dev/null
+    total=$(q "$db" 'SELECT count(*) FROM measurements')
+    run "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"$total already measured, 0 to measure"* ]]
+    run "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db" --force
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"0 already measured, $total to measure"* ]]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq "$total" ]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements WHERE run_id = (SELECT max(id) FROM runs)')" -eq "$total" ]
+}
+
+@test "bad --db paths fail with a clear message" {
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --db "$D/no/such/dir/x.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"directory $D/no/such/dir does not exist"* ]]
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --db "$D"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"is a directory"* ]]
+    echo "not a database, only text, but longer than a SQLite header would be" > "$D/text.sqlite"
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --db "$D/text.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"not a SQLite database"* ]]
+    [ "$(cat "$D/text.sqlite")" = "not a database, only text, but longer than a SQLite header would be" ]
+}
+
+@test "a read-only database fails with a clear message and is left unchanged" {
+    db="$D/ro.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
+    before=$(q "$db" 'SELECT count(*) FROM runs')
+    chmod 755 "$D"
+    chmod 444 "$db"
+    # root ignores file modes: drop to nobody to see what a user sees.
+    if [ "$(id -u)" -eq 0 ]; then
+        run setpriv --reuid=65534 --regid=65534 --clear-groups "$TUNER" --backend cpu --n 2^10 --k 1 --db "$db"
+    else
+        run "$TUNER" --backend cpu --n 2^10 --k 1 --db "$db"
+    fi
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"read-only"* ]]
+    [ "$(q "$db" 'SELECT count(*) FROM runs')" -eq "$before" ]
+}
+
+@test "merging two databases adds each machine, run and config once" {
+    a="$D/a.sqlite"; b="$D/b.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$a" >/dev/null
+    "$TUNER" --backend cpu --n 2^10,2^11 --k 1,4 --reps 1 --db "$b" >/dev/null
+    na=$(q "$a" 'SELECT count(*) FROM measurements')
+    nb=$(q "$b" 'SELECT count(*) FROM measurements')
+    # b's configs for n = 2^10 are a's too (same machine and commit): the other
+    # machine is simulated by renaming b's copy of it.
+    cp "$b" "$D/c.sqlite"
+    q "$D/c.sqlite" "UPDATE machines SET uuid = 'cpu:other-host', name = 'Other CPU';
+                     UPDATE runs SET run_uuid = run_uuid || '-other'"
+    run "$TUNER" --merge "$b" --db "$a"
+    [ "$status" -eq 0 ]
+    [ "$(q "$a" 'SELECT count(*) FROM measurements')" -eq "$nb" ]
+    [ "$(q "$a" 'SELECT count(*) FROM machines')" -eq 1 ]
+    run "$TUNER" --merge "$D/c.sqlite" --db "$a"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"1 machines, 1 runs, $nb measurements"* ]]
+    [ "$(q "$a" 'SELECT count(*) FROM measurements')" -eq $((2 * nb)) ]
+    run "$TUNER" --merge "$D/c.sqlite" --db "$a"
+    [[ "$output" == *"0 machines, 0 runs, 0 measurements, 0 fits, 0 choices added"* ]]
+    [ "$(q "$a" 'SELECT count(*) FROM measurements')" -eq $((2 * nb)) ]
+    [ "$(duplicates "$a")" -eq 0 ]
+    [ "$(q "$a" 'PRAGMA integrity_check')" = ok ]
+    [ "$(q "$a" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
+    [ "$na" -lt "$nb" ]
+    run "$TUNER" --merge "$D/missing.sqlite" --db "$a"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"does not exist"* ]]
+}

@@ -1,0 +1,364 @@
+/*
+ * test_api.c -- the public API's contract (drtopk.h): every status path of
+ * drtopk_select / drtopk_select_workspace / drtopk_plan_check, status strings,
+ * name parsers, Rule 4's alpha (paper section 5.2) and plan_auto; plus the
+ * size parser and small helpers of util.h.
+ */
+#include "test_harness.h"
+#include "backend.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_SMALL 1000
+
+typedef struct {
+    uint32_t v[N_SMALL + 2];
+    uint32_t outv[N_SMALL + 2];
+    uint64_t outi[N_SMALL + 2];
+    drtopk_problem p;
+    drtopk_plan plan;
+    void *ws;
+    size_t ws_bytes;
+} fixture;
+
+static fixture *make_fixture(uint64_t k)
+{
+    fixture *f = (fixture *)calloc(1, sizeof *f);
+    CHECK(f != NULL);
+    for (int i = 0; i < N_SMALL; ++i) f->v[i] = (uint32_t)(i * 2654435761u);
+    f->p.backend = DRTOPK_BACKEND_CPU;
+    f->p.dtype = DRTOPK_U32;
+    f->p.order = DRTOPK_LARGEST;
+    f->p.n = N_SMALL;
+    f->p.k = k;
+    f->p.values = f->v;
+    CHECK_STATUS(drtopk_plan_auto(&f->plan, &f->p, NULL), DRTOPK_OK);
+    CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &f->ws_bytes), DRTOPK_OK);
+    f->ws = malloc(f->ws_bytes);
+    CHECK(f->ws != NULL);
+    return f;
+}
+
+static void free_fixture(fixture *f)
+{
+    free(f->ws);
+    free(f);
+}
+
+static drtopk_status sel(fixture *f)
+{
+    return drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, f->outv, f->outi, NULL, NULL);
+}
+
+static void select_ok_and_stats_zeroed(void)
+{
+    fixture *f = make_fixture(10);
+    drtopk_stats st;
+    memset(&st, 0xAB, sizeof st);
+    f->plan.flags &= ~(unsigned)DRTOPK_DELEGATE;   /* standalone: delegate stats stay 0 */
+    CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &f->ws_bytes), DRTOPK_OK);
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, f->outv, f->outi, NULL, &st),
+                 DRTOPK_OK);
+    CHECK_EQ_U64(st.delegate_len, 0);
+    CHECK_EQ_U64(st.first_selected, 0);
+    CHECK(st.ms_first == 0.0 && st.ms_total >= 0.0);
+    free_fixture(f);
+}
+
+static void select_argument_errors(void)
+{
+    fixture *f = make_fixture(10);
+    drtopk_problem keep = f->p;
+    CHECK_STATUS(sel(f), DRTOPK_OK);
+    CHECK_STATUS(drtopk_select(NULL, &f->plan, f->ws, f->ws_bytes, f->outv, f->outi, NULL, NULL),
+                 DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_select(&f->p, NULL, f->ws, f->ws_bytes, f->outv, f->outi, NULL, NULL),
+                 DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, NULL, f->outi, NULL, NULL),
+                 DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, f->outv, NULL, NULL, NULL),
+                 DRTOPK_ERR_INVALID_ARGUMENT);
+    f->p.values = NULL;
+    CHECK_STATUS(sel(f), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->p = keep;
+    f->p.n = 0;
+    CHECK_STATUS(sel(f), DRTOPK_ERR_N_ZERO);
+    f->p = keep;
+    f->p.k = 0;
+    CHECK_STATUS(sel(f), DRTOPK_ERR_K_ZERO);
+    f->p = keep;
+    f->p.k = N_SMALL + 1;
+    CHECK_STATUS(sel(f), DRTOPK_ERR_K_GT_N);
+    f->p = keep;
+    f->p.dtype = DRTOPK_DTYPE_COUNT;
+    CHECK_STATUS(sel(f), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->p = keep;
+    f->p.order = (drtopk_order)2;
+    CHECK_STATUS(sel(f), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->p = keep;
+    f->p.backend = (drtopk_backend)7;
+    CHECK_STATUS(sel(f), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->p = keep;
+    CHECK_STATUS(sel(f), DRTOPK_OK);
+    free_fixture(f);
+}
+
+static void select_misaligned(void)
+{
+    fixture *f = make_fixture(10);
+    drtopk_problem keep = f->p;
+    f->p.values = (const char *)f->v + 1;
+    CHECK_STATUS(sel(f), DRTOPK_ERR_MISALIGNED);
+    f->p = keep;
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, (char *)f->outv + 2, f->outi,
+                               NULL, NULL), DRTOPK_ERR_MISALIGNED);
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, f->outv,
+                               (uint64_t *)((char *)f->outi + 4), NULL, NULL), DRTOPK_ERR_MISALIGNED);
+    /* a 4-byte-aligned value pointer is fine */
+    f->p.values = f->v + 1;
+    f->p.n = N_SMALL - 1;
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, f->outv + 1, f->outi, NULL, NULL),
+                 DRTOPK_OK);
+    free_fixture(f);
+}
+
+static void select_workspace_errors(void)
+{
+    fixture *f = make_fixture(10);
+    size_t bytes;
+    char *big;
+    CHECK(f->ws_bytes > 0);
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, NULL, f->ws_bytes, f->outv, f->outi, NULL, NULL),
+                 DRTOPK_ERR_WORKSPACE_TOO_SMALL);
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, NULL, 0, f->outv, f->outi, NULL, NULL),
+                 DRTOPK_ERR_WORKSPACE_TOO_SMALL);
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes - 1, f->outv, f->outi, NULL, NULL),
+                 DRTOPK_ERR_WORKSPACE_TOO_SMALL);
+    /* an odd workspace base address still works with the reported size */
+    big = (char *)malloc(f->ws_bytes + 1);
+    CHECK(big != NULL);
+    CHECK_STATUS(drtopk_select(&f->p, &f->plan, big + 1, f->ws_bytes, f->outv, f->outi, NULL, NULL),
+                 DRTOPK_OK);
+    free(big);
+    /* the workspace query */
+    CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_select_workspace(NULL, &f->plan, &bytes), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_select_workspace(&f->p, NULL, &bytes), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->p.k = 0;
+    CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &bytes), DRTOPK_ERR_K_ZERO);
+    f->p.k = 10;
+    f->p.values = NULL;    /* sizes only: the query accepts no data yet */
+    CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &bytes), DRTOPK_OK);
+    CHECK_EQ_U64(bytes, f->ws_bytes);
+    f->p.values = (const char *)f->v + 3;
+    CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &bytes), DRTOPK_ERR_MISALIGNED);
+    f->p.values = f->v;
+    f->plan.beta = 0;
+    CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &bytes), DRTOPK_ERR_INVALID_ARGUMENT);
+    free_fixture(f);
+}
+
+static void plan_check_paths(void)
+{
+    fixture *f = make_fixture(10);
+    drtopk_plan keep = f->plan;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_OK);
+    CHECK_STATUS(drtopk_plan_check(NULL, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->plan.alpha = DRTOPK_ALPHA_MIN - 1;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(sel(f), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->plan.alpha = DRTOPK_ALPHA_MAX + 1;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->plan.alpha = DRTOPK_ALPHA_MAX;       /* n < 2^alpha: one short subrange */
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_OK);
+    f->plan = keep;
+    f->plan.beta = 0;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->plan.beta = DRTOPK_BETA_MAX + 1;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->plan.beta = DRTOPK_BETA_MAX;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_OK);
+    f->plan = keep;
+    f->plan.first_algo = DRTOPK_ALGO_COUNT;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->plan = keep;
+    f->plan.second_algo = (drtopk_algo)-1;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
+    f->plan = keep;
+    f->plan.flags |= 1u << 5;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(sel(f), DRTOPK_ERR_INVALID_ARGUMENT);
+    /* standalone plans ignore alpha and beta */
+    f->plan = keep;
+    f->plan.flags = DRTOPK_SORTED;
+    f->plan.alpha = 0;
+    f->plan.beta = 0;
+    CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_OK);
+    free_fixture(f);
+}
+
+static void cuda_backend_without_gpu(void)
+{
+    fixture *f = make_fixture(10);
+    size_t bytes = 0;
+    if (drtopk_cuda_available()) {
+        /* host pointers must not reach a real GPU: only the query is safe */
+        f->p.backend = DRTOPK_BACKEND_CUDA;
+        CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &bytes), DRTOPK_OK);
+        free_fixture(f);
+        return;
+    }
+    f->p.backend = DRTOPK_BACKEND_CUDA;
+    CHECK(sel(f) != DRTOPK_OK);
+    free_fixture(f);
+}
+
+static void status_strings(void)
+{
+    for (int a = 0; a < DRTOPK_STATUS_COUNT; ++a) {
+        const char *s = drtopk_status_string((drtopk_status)a);
+        CHECK(s != NULL && s[0] != '\0');
+        for (int b = 0; b < a; ++b)
+            CHECKF(strcmp(s, drtopk_status_string((drtopk_status)b)) != 0, "statuses %d and %d share '%s'", a, b, s);
+    }
+    CHECK(drtopk_status_string(DRTOPK_STATUS_COUNT) != NULL);
+    CHECK(drtopk_status_string((drtopk_status)-1) != NULL);
+}
+
+static void names_round_trip(void)
+{
+    char buf[64];
+    drtopk_dtype t;
+    drtopk_algo a;
+    int dr = 7;
+    for (int i = 0; i < DRTOPK_DTYPE_COUNT; ++i) {
+        CHECK_STATUS(drtopk_dtype_parse(drtopk_dtype_name((drtopk_dtype)i), &t), DRTOPK_OK);
+        CHECK(t == (drtopk_dtype)i);
+        CHECK_EQ_U64(drtopk_dtype_size((drtopk_dtype)i), 4);
+    }
+    CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_DTYPE_COUNT), 0);
+    CHECK_STATUS(drtopk_dtype_parse("float32", &t), DRTOPK_OK);
+    CHECK(t == DRTOPK_F32);
+    CHECK_STATUS(drtopk_dtype_parse("u64", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_dtype_parse(NULL, &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    for (int i = 0; i < DRTOPK_ALGO_COUNT; ++i) {
+        const char *name = drtopk_algo_name((drtopk_algo)i);
+        CHECK_STATUS(drtopk_algo_parse(name, &a, &dr), DRTOPK_OK);
+        CHECK(a == (drtopk_algo)i && dr == 0);
+        snprintf(buf, sizeof buf, "dr-%s", name);
+        CHECK_STATUS(drtopk_algo_parse(buf, &a, &dr), DRTOPK_OK);
+        CHECK(a == (drtopk_algo)i && dr == 1);
+        for (int j = 0; j < i; ++j) CHECK(strcmp(name, drtopk_algo_name((drtopk_algo)j)) != 0);
+    }
+    CHECK(strcmp(drtopk_algo_name(DRTOPK_ALGO_RADIX_GGKS_OOP), "radix-ggks-oop") == 0);
+    CHECK(strcmp(drtopk_algo_name(DRTOPK_ALGO_SORT_THRUST), "sort-thrust") == 0);
+    CHECK_STATUS(drtopk_algo_parse("dr-", &a, &dr), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_algo_parse("quick", &a, &dr), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_algo_parse("dr-dr-radix", &a, &dr), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_algo_parse("radix", &a, NULL), DRTOPK_OK);
+}
+
+static void rule4_alpha(void)
+{
+    /* 0.5 * (3 + 30 - 10) = 11.5 -> 12 */
+    CHECK_EQ_U64(drtopk_rule4_alpha(1ull << 30, 1ull << 10, 3.0), 12);
+    /* 0.5 * (3 + 30 - 0) = 16.5 -> 17 */
+    CHECK_EQ_U64(drtopk_rule4_alpha(1ull << 30, 1, 3.0), 17);
+    /* 0.5 * (3 + 30 - 24) = 4.5 -> 5 */
+    CHECK_EQ_U64(drtopk_rule4_alpha(1ull << 30, 1ull << 24, 3.0), 5);
+    CHECK_EQ_U64(drtopk_rule4_alpha(1ull << 30, 1ull << 20, 2.0), 6);
+    /* clamps: at least ALPHA_MIN, at most ALPHA_MAX and ceil(log2 n) */
+    CHECK_EQ_U64(drtopk_rule4_alpha(1ull << 30, 1ull << 30, 0.0), DRTOPK_ALPHA_MIN);
+    CHECK_EQ_U64(drtopk_rule4_alpha(1ull << 33, 1, 30.0), DRTOPK_ALPHA_MAX);
+    CHECK_EQ_U64(drtopk_rule4_alpha(1000, 1, 40.0), 10);      /* ceil(log2 1000) */
+    CHECK_EQ_U64(drtopk_rule4_alpha(1024, 1, 40.0), 10);
+    CHECK_EQ_U64(drtopk_rule4_alpha(1, 1, 3.0), DRTOPK_ALPHA_MIN);
+    CHECK_EQ_U64(drtopk_rule4_alpha(2, 1, 3.0), 1);
+    CHECK_EQ_U64(drtopk_rule4_alpha(1000, 1, -50.0), DRTOPK_ALPHA_MIN);
+    CHECK_EQ_U64(drtopk_rule4_alpha(0, 1, 3.0), DRTOPK_ALPHA_MIN);
+}
+
+static void plan_auto_fields(void)
+{
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 30, 1024, NULL };
+    drtopk_plan plan;
+    double c = 5.0;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK_EQ_U64(plan.alpha, drtopk_rule4_alpha(p.n, p.k, DRTOPK_RULE4_CONST_DEFAULT));
+    CHECK_EQ_U64(plan.beta, 2);
+    CHECK(plan.first_algo == DRTOPK_ALGO_RADIX && plan.second_algo == DRTOPK_ALGO_RADIX);
+    CHECK(plan.flags == (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT));
+    CHECK(plan.rule4_const == DRTOPK_RULE4_CONST_DEFAULT && plan.const_source == DRTOPK_CONST_DEFAULT);
+    CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_OK);
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &c), DRTOPK_OK);
+    CHECK(plan.rule4_const == 5.0 && plan.const_source == DRTOPK_CONST_USER);
+    CHECK_EQ_U64(plan.alpha, 13);   /* 0.5 * (5 + 30 - 10) = 12.5 -> 13 */
+    p.k = 1ull << 24;               /* alpha 5: shared-memory delegates (paper 5.3) */
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK_EQ_U64(plan.alpha, 5);
+    CHECK(plan.flags & DRTOPK_SHARED_DELEGATE);
+    c = NAN;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &c), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_plan_auto(NULL, &p, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_plan_auto(&plan, NULL, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    p.k = 0;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_ERR_K_ZERO);
+    p.k = p.n + 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_ERR_K_GT_N);
+    p.n = 0;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_ERR_N_ZERO);
+}
+
+static void parse_sizes(void)
+{
+    static const struct { const char *s; uint64_t v; } good[] = {
+        { "0", 0 }, { "1", 1 }, { "1000003", 1000003 }, { "2^0", 1 }, { "2^30", 1ull << 30 },
+        { "2^30+17", (1ull << 30) + 17 }, { "2^63", 1ull << 63 },
+        { "18446744073709551615", UINT64_MAX }, { "2^63+9223372036854775807", UINT64_MAX },
+    };
+    static const char *const bad[] = {
+        "", "-1", "+5", " 5", "5 ", "1e6", "12abc", "2^", "2^64", "3^4", "2^30+", "2^30-1",
+        "18446744073709551616", "2^63+9223372036854775808", "0x10", "2^30+17+1",
+    };
+    uint64_t v;
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
+        CHECKF(drtopk_parse_u64(good[i].s, &v) == 0, "'%s' rejected", good[i].s);
+        CHECKF(v == good[i].v, "'%s' -> %" PRIu64, good[i].s, v);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+        CHECKF(drtopk_parse_u64(bad[i], &v) == -1, "'%s' accepted", bad[i]);
+    CHECK(drtopk_parse_u64(NULL, &v) == -1);
+}
+
+static void util_helpers(void)
+{
+    double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 };
+    double t0, t1;
+    CHECK(drtopk_median(a, 3) == 3.0);
+    CHECK(drtopk_median(b, 4) == 2.5);
+    CHECK(drtopk_ilog2_floor(1) == 0 && drtopk_ilog2_floor(1000) == 9 && drtopk_ilog2_floor(1ull << 40) == 40);
+    CHECK(drtopk_ilog2_ceil(1) == 0 && drtopk_ilog2_ceil(1000) == 10 && drtopk_ilog2_ceil(1024) == 10);
+    CHECK(drtopk_ilog2_ceil(1025) == 11 && drtopk_ilog2_floor(UINT64_MAX) == 63 && drtopk_ilog2_ceil(UINT64_MAX) == 64);
+    t0 = drtopk_now_ms();
+    t1 = drtopk_now_ms();
+    CHECK(t1 >= t0 && t0 > 0);
+}
+
+void register_api_tests(void)
+{
+    test_register("api/select_ok_and_stats_zeroed", select_ok_and_stats_zeroed);
+    test_register("api/select_argument_errors", select_argument_errors);
+    test_register("api/select_misaligned", select_misaligned);
+    test_register("api/select_workspace_errors", select_workspace_errors);
+    test_register("api/plan_check_paths", plan_check_paths);
+    test_register("api/cuda_backend_without_gpu", cuda_backend_without_gpu);
+    test_register("api/status_strings", status_strings);
+    test_register("api/names_round_trip", names_round_trip);
+    test_register("api/rule4_alpha", rule4_alpha);
+    test_register("api/plan_auto_fields", plan_auto_fields);
+    test_register("api/parse_sizes", parse_sizes);
+    test_register("api/util_helpers", util_helpers);
+}

@@ -1,0 +1,451 @@
+/*
+ * test_cpu_ref.c -- the CPU reference of the Dr. Top-k pipeline (cpu_ref.c,
+ * paper sections 4.1-4.3) against the sort-based oracle (oracle.c): the
+ * paper's worked examples, seeded randomized equivalence over sizes, k,
+ * alpha, beta, distributions, key types, orders and plan flags, the stage
+ * statistics, and proof that the checker catches broken results.  Every
+ * failure message names the whole case so it can be replayed.
+ */
+#include "test_harness.h"
+#include "backend.h"
+#include "gen.h"
+#include "keyorder.h"
+#include "oracle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DESC_LEN 256
+#define SWEEP_SEED 0x5eedc0ffeeull
+#define RANDOM_SMALL_CASES 1500     /* n <= 4097 */
+#define RANDOM_MEDIUM_CASES 40      /* n = 65539 */
+#define RANDOM_LARGE_CASES 10       /* n = 1000003 */
+#define ALL_FLAGS (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SHARED_DELEGATE | \
+                   DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED)
+#define FLAG_COMBOS (ALL_FLAGS + 1)
+
+static const int betas[] = { 1, 2, 3, 4, DRTOPK_BETA_MAX };
+#define N_BETAS (sizeof betas / sizeof betas[0])
+
+typedef struct {
+    drtopk_problem p;
+    drtopk_dist dist;
+    uint64_t seed;
+    uint32_t *v;
+    uint32_t *oracle_v;
+    uint64_t *oracle_i;
+    uint32_t *out_v;
+    uint64_t *out_i;
+} problem_case;
+
+/* Generate V and the oracle's answer. */
+static void setup(problem_case *c, uint64_t n, uint64_t k, drtopk_dist d, drtopk_dtype t,
+                  drtopk_order o, uint64_t seed)
+{
+    memset(c, 0, sizeof *c);
+    c->p.backend = DRTOPK_BACKEND_CPU;
+    c->p.dtype = t;
+    c->p.order = o;
+    c->p.n = n;
+    c->p.k = k;
+    c->dist = d;
+    c->seed = seed;
+    c->v = (uint32_t *)malloc(n * sizeof *c->v);
+    c->oracle_v = (uint32_t *)malloc(n * sizeof *c->oracle_v);
+    c->oracle_i = (uint64_t *)malloc(n * sizeof *c->oracle_i);
+    c->out_v = (uint32_t *)malloc(n * sizeof *c->out_v);
+    c->out_i = (uint64_t *)malloc(n * sizeof *c->out_i);
+    CHECK(c->v && c->oracle_v && c->oracle_i && c->out_v && c->out_i);
+    drtopk_gen_host(c->v, n, d, t, seed);
+    c->p.values = c->v;
+    /* the full ranking: its prefix is the oracle's answer for every k */
+    c->p.k = n;
+    CHECK_STATUS(drtopk_oracle_topk(&c->p, c->oracle_v, c->oracle_i), DRTOPK_OK);
+    c->p.k = k;
+}
+
+/* Same data, another k: the oracle's ranking is best first, so still valid. */
+static void set_k(problem_case *c, uint64_t k)
+{
+    c->p.k = k;
+}
+
+static void teardown(problem_case *c)
+{
+    free(c->v); free(c->oracle_v); free(c->oracle_i); free(c->out_v); free(c->out_i);
+}
+
+static void describe(char *out, const problem_case *c, const drtopk_plan *plan)
+{
+    snprintf(out, DESC_LEN,
+             "n=%" PRIu64 " k=%" PRIu64 " dist=%s dtype=%s order=%s seed=%" PRIu64
+             " alpha=%d beta=%d flags=0x%x",
+             c->p.n, c->p.k, drtopk_dist_name(c->dist), drtopk_dtype_name(c->p.dtype),
+             c->p.order == DRTOPK_LARGEST ? "largest" : "smallest", c->seed,
+             plan->alpha, plan->beta, plan->flags);
+}
+
+static uint64_t expected_delegates(uint64_t n, int alpha, int beta)
+{
+    uint64_t total = 0, sub = 1ull << alpha;
+    for (uint64_t lo = 0; lo < n; lo += sub) {
+        uint64_t len = n - lo < sub ? n - lo : sub;
+        total += len < (uint64_t)beta ? len : (uint64_t)beta;
+    }
+    return total;
+}
+
+static uint32_t okey(const problem_case *c, uint32_t bits)
+{
+    return drtopk_key_from_bits(bits, c->p.dtype, c->p.order);
+}
+
+/* Run the CPU pipeline for (c, plan) and check everything about the result. */
+static void verify(problem_case *c, const drtopk_plan *plan)
+{
+    char desc[DESC_LEN];
+    size_t bytes;
+    void *ws;
+    drtopk_stats st;
+    drtopk_check_result r;
+    const uint64_t n = c->p.n, k = c->p.k;
+    describe(desc, c, plan);
+    test_context(desc);
+    CHECKF(drtopk_select_workspace(&c->p, plan, &bytes) == DRTOPK_OK, "%s: workspace query", desc);
+    ws = malloc(bytes ? bytes : 1);
+    CHECK(ws != NULL);
+    drtopk_status s = drtopk_select(&c->p, plan, ws, bytes, c->out_v, c->out_i, NULL, &st);
+    free(ws);
+    CHECKF(s == DRTOPK_OK, "%s: select: %s", desc, drtopk_status_string(s));
+    r = drtopk_check(&c->p, c->out_v, c->out_i, c->oracle_v);
+    CHECKF(r.ok, "%s: vs oracle: %s", desc, r.why);
+    r = drtopk_check(&c->p, c->out_v, c->out_i, NULL);
+    CHECKF(r.ok, "%s: counting check: %s", desc, r.why);
+
+    if (plan->flags & DRTOPK_SORTED) {
+        for (uint64_t j = 1; j < k; ++j)
+            CHECKF(okey(c, c->out_v[j - 1]) >= okey(c, c->out_v[j]), "%s: not best first at %" PRIu64, desc, j);
+    } else {
+        for (uint64_t j = 1; j < k; ++j)   /* cpu_ref.c's documented unsorted order */
+            CHECKF(c->out_i[j - 1] < c->out_i[j], "%s: unsorted output not in input order at %" PRIu64, desc, j);
+    }
+
+    CHECKF(st.ms_total >= 0 && st.ms_delegate >= 0 && st.ms_first >= 0 && st.ms_concat >= 0 &&
+           st.ms_second >= 0 && st.ms_total + 1e-9 >= st.ms_second, "%s: stage times", desc);
+    if (plan->flags & DRTOPK_DELEGATE) {
+        const uint64_t dlen = expected_delegates(n, plan->alpha, plan->beta);
+        const uint64_t nsub = (n + (1ull << plan->alpha) - 1) >> plan->alpha;
+        const uint64_t want_sel = k < dlen ? k : dlen;
+        CHECKF(st.delegate_len == dlen, "%s: |D| = %" PRIu64 ", want %" PRIu64, desc, st.delegate_len, dlen);
+        CHECKF(st.first_selected >= want_sel && st.first_selected <= dlen,
+               "%s: first_selected %" PRIu64 " (|D| %" PRIu64 ")", desc, st.first_selected, dlen);
+        if (!(plan->flags & DRTOPK_SKIP_LAST_DIGIT))
+            CHECKF(st.first_selected == want_sel, "%s: first_selected %" PRIu64, desc, st.first_selected);
+        CHECKF(st.concat_len >= k && st.concat_len <= n, "%s: concat_len %" PRIu64, desc, st.concat_len);
+        CHECKF(st.scanned_subranges <= nsub, "%s: scanned %" PRIu64, desc, st.scanned_subranges);
+        if (k >= dlen)   /* every delegate selected, no threshold: C = V */
+            CHECKF(st.concat_len == n && st.scanned_subranges == nsub, "%s: k >= |D| but concat_len %" PRIu64,
+                   desc, st.concat_len);
+        if (!(plan->flags & DRTOPK_FILTER) && st.scanned_subranges > 0)   /* whole subranges copied */
+            CHECKF(st.concat_len >= ((st.scanned_subranges - 1) << plan->alpha) + 1,
+                   "%s: unfiltered scan of %" PRIu64 " subranges copied only %" PRIu64, desc,
+                   st.scanned_subranges, st.concat_len);
+    } else {
+        CHECKF(st.delegate_len == 0 && st.first_selected == 0 && st.concat_len == 0 &&
+               st.scanned_subranges == 0, "%s: standalone reported delegate statistics", desc);
+    }
+}
+
+static drtopk_plan make_plan(int alpha, int beta, unsigned flags, uint64_t h)
+{
+    drtopk_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.alpha = alpha;
+    plan.beta = beta;
+    plan.flags = flags;
+    /* algorithms do not change CPU semantics; vary them anyway */
+    plan.first_algo = (drtopk_algo)(h % DRTOPK_ALGO_COUNT);
+    plan.second_algo = (drtopk_algo)((h >> 8) % DRTOPK_ALGO_COUNT);
+    return plan;
+}
+
+static int max_alpha(uint64_t n)
+{
+    int a = 0;
+    while ((1ull << a) < n) ++a;           /* ceil(log2 n) */
+    a += 1;                                 /* one past: n < 2^alpha */
+    return a > DRTOPK_ALPHA_MAX ? DRTOPK_ALPHA_MAX : a;
+}
+
+static uint64_t clamp_k(uint64_t k, uint64_t n)
+{
+    return k < 1 ? 1 : (k > n ? n : k);
+}
+
+/* k of kind `kind` for (n, alpha, beta): the boundaries where the pipeline
+ * changes behaviour, or random. */
+static uint64_t pick_k(uint64_t n, int alpha, int beta, uint64_t h)
+{
+    const uint64_t sub = 1ull << alpha, dlen = expected_delegates(n, alpha, beta);
+    switch (h % 10) {
+    case 0: return 1;
+    case 1: return n;
+    case 2: return clamp_k(sub - 1, n);
+    case 3: return clamp_k(sub, n);
+    case 4: return clamp_k(sub + 1, n);
+    case 5: return clamp_k(dlen - 1, n);
+    case 6: return clamp_k(dlen, n);
+    case 7: return clamp_k(dlen + 1, n);
+    case 8: return 1 + (h >> 8) % (n < 64 ? n : 64);
+    default: return 1 + (h >> 8) % n;
+    }
+}
+
+static void random_cases(const uint64_t *sizes, int n_sizes, int cases, uint64_t seed)
+{
+    for (int i = 0; i < cases; ++i) {
+        uint64_t h = drtopk_rand64(seed, (uint64_t)i, 0), h2 = drtopk_rand64(seed, (uint64_t)i, 1);
+        uint64_t n = sizes[h % (uint64_t)n_sizes];
+        drtopk_dist d = (drtopk_dist)((h >> 8) % DRTOPK_DIST_COUNT);
+        drtopk_dtype t = (drtopk_dtype)((h >> 12) % DRTOPK_DTYPE_COUNT);
+        drtopk_order o = (drtopk_order)((h >> 16) & 1);
+        int alpha = 1 + (int)((h >> 20) % (uint64_t)max_alpha(n));
+        int beta = betas[(h >> 28) % N_BETAS];
+        unsigned flags = (unsigned)(h >> 32) & ALL_FLAGS;
+        problem_case c;
+        if ((h >> 40) % 8 != 0) flags |= DRTOPK_DELEGATE;   /* mostly the pipeline */
+        setup(&c, n, 1, d, t, o, seed + (uint64_t)i);
+        /* three k per data set share one oracle run */
+        for (int j = 0; j < 3; ++j) {
+            drtopk_plan plan = make_plan(alpha, beta, flags, h2 >> (8 * j));
+            set_k(&c, pick_k(n, alpha, beta, drtopk_rand64(seed, (uint64_t)i, 2 + (uint32_t)j)));
+            verify(&c, &plan);
+        }
+        teardown(&c);
+    }
+}
+
+static void random_small(void)
+{
+    static const uint64_t sizes[] = { 1, 2, 3, 31, 100, 1000, 4097 };
+    random_cases(sizes, (int)(sizeof sizes / sizeof sizes[0]), RANDOM_SMALL_CASES, SWEEP_SEED);
+}
+
+static void random_medium(void)
+{
+    static const uint64_t sizes[] = { 65536 + 3 };
+    random_cases(sizes, 1, RANDOM_MEDIUM_CASES, SWEEP_SEED + 1);
+}
+
+static void random_large(void)
+{
+    static const uint64_t sizes[] = { 1000003 };
+    random_cases(sizes, 1, RANDOM_LARGE_CASES, SWEEP_SEED + 2);
+}
+
+/* Tiny inputs, exhaustively over alpha, beta, k, dist, dtype and order. */
+static void tiny_exhaustive(void)
+{
+    static const uint64_t sizes[] = { 1, 2, 3, 5, 8, 31, 33, 100 };
+    uint64_t count = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+        const uint64_t n = sizes[si];
+        const uint64_t ks[] = { 1, 2, n / 2, n - 1, n };
+        for (int d = 0; d < DRTOPK_DIST_COUNT; ++d)
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+        for (int o = 0; o <= DRTOPK_SMALLEST; ++o) {
+            problem_case c;
+            setup(&c, n, 1, (drtopk_dist)d, (drtopk_dtype)t, (drtopk_order)o, SWEEP_SEED + n);
+            for (int a = 1; a <= max_alpha(n); ++a)
+            for (size_t b = 0; b < N_BETAS; ++b)
+            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ++ki) {
+                uint64_t h = drtopk_rand64(SWEEP_SEED, count++, 0);
+                drtopk_plan plan = make_plan(a, betas[b], ((unsigned)h & ALL_FLAGS) | DRTOPK_DELEGATE, h >> 8);
+                if (ks[ki] < 1 || ks[ki] > n) continue;
+                set_k(&c, ks[ki]);
+                verify(&c, &plan);
+            }
+            teardown(&c);
+        }
+    }
+}
+
+/* Every combination of plan flags on data that keeps ties and all levels. */
+static void every_flag_combination(void)
+{
+    static const int alphas[] = { 1, 5, 12, 13 };
+    static const uint64_t ks[] = { 1, 100, 2048, 4097 };
+    static const drtopk_dist dists[] = { DRTOPK_DIST_CD, DRTOPK_DIST_FEW };
+    for (size_t di = 0; di < sizeof dists / sizeof dists[0]; ++di) {
+        problem_case c;
+        setup(&c, 4097, 1, dists[di], DRTOPK_U32, DRTOPK_LARGEST, SWEEP_SEED + 3);
+        for (unsigned flags = 0; flags < FLAG_COMBOS; ++flags)
+        for (size_t ai = 0; ai < sizeof alphas / sizeof alphas[0]; ++ai)
+        for (size_t b = 0; b < N_BETAS; b += 2)
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ++ki) {
+            drtopk_plan plan = make_plan(alphas[ai], betas[b], flags, flags);
+            set_k(&c, ks[ki]);
+            verify(&c, &plan);
+        }
+        teardown(&c);
+    }
+}
+
+/* Paper Figures 5, 7 and 8: 16 elements in 4 subranges whose maxima are
+ * 3012, 2313, 3210, 2321. */
+static void paper_examples(void)
+{
+    static const uint32_t v[16] = { 101, 2001, 3012, 1323, 2313, 500, 600, 700,
+                                    3000, 3010, 1002, 3210, 2321, 400, 300, 200 };
+    static const struct { uint64_t k; int beta; unsigned flags; uint64_t concat, scanned; } ex[] = {
+        { 2, 1, 0, 8, 2 },               /* Fig 5, Rule 1: subranges 0 and 2 copied whole */
+        { 2, 1, DRTOPK_FILTER, 2, 2 },   /* Fig 7, Rule 2: only {3012, 3210} */
+        { 3, 2, DRTOPK_FILTER, 3, 1 },   /* Fig 8a, Rule 3: {3012, 3010, 3210}, one scan */
+        { 2, 2, DRTOPK_FILTER, 2, 0 },   /* Fig 8b: no subrange scanned */
+    };
+    uint32_t ov[16], outv[16];
+    uint64_t oi[16], outi[16];
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 16, 2, v };
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; ++i) {
+        drtopk_plan plan = make_plan(2, ex[i].beta, DRTOPK_DELEGATE | DRTOPK_SORTED | ex[i].flags, 0);
+        drtopk_stats st;
+        size_t bytes;
+        void *ws;
+        p.k = ex[i].k;
+        CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
+        CHECK((ws = malloc(bytes)) != NULL);
+        CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
+        free(ws);
+        CHECK_STATUS(drtopk_oracle_topk(&p, ov, oi), DRTOPK_OK);
+        CHECKF(drtopk_check(&p, outv, outi, ov).ok, "example %zu", i);
+        CHECKF(st.concat_len == ex[i].concat && st.scanned_subranges == ex[i].scanned,
+               "example %zu: concat %" PRIu64 " scanned %" PRIu64, i, st.concat_len, st.scanned_subranges);
+        CHECK_EQ_U64(st.delegate_len, 4 * (uint64_t)ex[i].beta);
+        CHECK(outv[0] == 3210 && outi[0] == 11 && outv[1] == 3012 && outi[1] == 2);
+    }
+}
+
+/* Skip-last-digit: the first top-k keeps every delegate sharing the k-th
+ * one's upper 24 bits (paper 4.3). */
+static void skip_last_digit_keeps_digit(void)
+{
+    uint32_t v[8] = { 0x1000, 0x10FF, 0x1080, 0x2000, 0x1001, 0x0FFF, 0x10A0, 0x0001 };
+    uint32_t outv[8];
+    uint64_t outi[8];
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 8, 2, v };
+    /* alpha 1, beta 1: delegates 0x10FF, 0x2000, 0x1001, 0x10A0 */
+    drtopk_plan plan = make_plan(1, 1, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT, 0);
+    drtopk_stats st;
+    size_t bytes;
+    void *ws;
+    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
+    CHECK((ws = malloc(bytes)) != NULL);
+    CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
+    free(ws);
+    /* k-th (2nd) delegate 0x10FF: 0x10A0 and 0x1001 share its digit 0x10xx */
+    CHECK_EQ_U64(st.first_selected, 4);
+    /* every subrange fully selected (beta 1), scanned with t = 0x1000 */
+    CHECK_EQ_U64(st.scanned_subranges, 4);
+    CHECK_EQ_U64(st.concat_len, 6);
+    CHECK(drtopk_check(&p, outv, outi, NULL).ok);
+}
+
+static void oracle_matches_naive(void)
+{
+    for (uint64_t seed = 0; seed < 200; ++seed) {
+        const uint64_t n = 1 + seed % 60, k = 1 + (seed * 7) % n;
+        problem_case c;
+        uint8_t *taken = (uint8_t *)calloc(n, 1);
+        CHECK(taken != NULL);
+        setup(&c, n, k, (drtopk_dist)(seed % DRTOPK_DIST_COUNT), (drtopk_dtype)(seed % 3),
+              (drtopk_order)(seed / 3 % 2), seed);
+        /* naive: repeatedly take the best remaining, smaller position on ties */
+        for (uint64_t j = 0; j < k; ++j) {
+            uint64_t best = n;
+            for (uint64_t i = 0; i < n; ++i)
+                if (!taken[i] && (best == n || okey(&c, c.v[i]) > okey(&c, c.v[best]))) best = i;
+            taken[best] = 1;
+            CHECKF(c.oracle_i[j] == best && c.oracle_v[j] == c.v[best],
+                   "seed %" PRIu64 " rank %" PRIu64 ": oracle %" PRIu64 ", naive %" PRIu64, seed, j,
+                   c.oracle_i[j], best);
+        }
+        free(taken);
+        teardown(&c);
+    }
+}
+
+static void expect_fail(const problem_case *c, const uint32_t *val, const uint64_t *idx, const char *what)
+{
+    drtopk_check_result r = drtopk_check(&c->p, val, idx, c->oracle_v);
+    CHECKF(!r.ok, "checker with oracle accepted: %s", what);
+    CHECKF(r.why[0] != '\0', "no reason given for: %s", what);
+    r = drtopk_check(&c->p, val, idx, NULL);
+    CHECKF(!r.ok, "counting checker accepted: %s", what);
+}
+
+/* Break a correct result in each way a buggy kernel could, and make sure the
+ * checker (both paths) rejects every one. */
+static void checker_fires(void)
+{
+    problem_case c;
+    const uint64_t n = 1000, k = 50;
+    uint32_t val[50];
+    uint64_t idx[50];
+    drtopk_check_result r;
+    setup(&c, n, k, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 11);
+    /* the oracle's own answer, reversed (any order is fine), passes */
+    for (uint64_t j = 0; j < k; ++j) { val[j] = c.oracle_v[k - 1 - j]; idx[j] = c.oracle_i[k - 1 - j]; }
+    r = drtopk_check(&c.p, val, idx, c.oracle_v);
+    CHECKF(r.ok, "%s", r.why);
+    CHECK(drtopk_check(&c.p, val, idx, NULL).ok);
+
+    val[3] ^= 1u;
+    expect_fail(&c, val, idx, "a value bit flipped");
+    val[3] ^= 1u;
+
+    uint64_t keep_i = idx[9];
+    uint32_t keep_v = val[9];
+    idx[9] = idx[3]; val[9] = val[3];
+    expect_fail(&c, val, idx, "an index repeated");
+    r = drtopk_check(&c.p, val, idx, NULL);
+    CHECKF(strstr(r.why, "repeats at result positions 3 and 9") != NULL, "why: %s", r.why);
+    idx[9] = keep_i; val[9] = keep_v;
+
+    keep_i = idx[0];
+    idx[0] = n;
+    expect_fail(&c, val, idx, "an index out of range");
+    idx[0] = keep_i;
+
+    keep_v = val[5]; val[5] = val[6]; val[6] = keep_v;
+    expect_fail(&c, val, idx, "two values swapped (multiset intact, pairing broken)");
+    keep_v = val[5]; val[5] = val[6]; val[6] = keep_v;
+
+    /* a consistent but wrong element: the (k+1)-th best replaces the best */
+    idx[k - 1] = c.oracle_i[k]; val[k - 1] = c.oracle_v[k];
+    expect_fail(&c, val, idx, "the best element replaced by the (k+1)-th");
+    /* ... or the worst by the (k+1)-th of equal... no: by a far worse one */
+    idx[k - 1] = c.oracle_i[0]; val[k - 1] = c.oracle_v[0];
+    idx[0] = c.oracle_i[n - 1]; val[0] = c.oracle_v[n - 1];
+    expect_fail(&c, val, idx, "the k-th element replaced by the worst");
+    teardown(&c);
+
+    /* all-equal input: any k distinct positions are a top-k */
+    setup(&c, 100, 10, DRTOPK_DIST_EQ, DRTOPK_F32, DRTOPK_SMALLEST, 1);
+    for (uint64_t j = 0; j < 10; ++j) { idx[j] = 99 - 7 * j; val[j] = c.v[idx[j]]; }
+    CHECK(drtopk_check(&c.p, val, idx, c.oracle_v).ok);
+    CHECK(drtopk_check(&c.p, val, idx, NULL).ok);
+    teardown(&c);
+}
+
+void register_cpu_ref_tests(void)
+{
+    test_register("cpu_ref/paper_examples", paper_examples);
+    test_register("cpu_ref/skip_last_digit_keeps_digit", skip_last_digit_keeps_digit);
+    test_register("cpu_ref/oracle_matches_naive", oracle_matches_naive);
+    test_register("cpu_ref/checker_fires", checker_fires);
+    test_register("cpu_ref/tiny_exhaustive", tiny_exhaustive);
+    test_register("cpu_ref/every_flag_combination", every_flag_combination);
+    test_register("cpu_ref/random_small", random_small);
+    test_register("cpu_ref/random_medium", random_medium);
+    test_register("cpu_ref/random_large", random_large);
+}

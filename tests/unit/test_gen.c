@@ -1,0 +1,316 @@
+/*
+ * test_gen.c -- the seeded data sets (gen_core.h, gen.c) and raw vector files:
+ * determinism and independence of n, statistics of UD/ND/CD (paper section
+ * 6), shapes of the adversarial sets, and every read error path.
+ */
+#include "test_harness.h"
+#include "gen.h"
+#include "keyorder.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NSTAT 200000                 /* sample size for distribution checks */
+#define CD_INNER_BASE 0xFFFFFF00u    /* innermost CD level: keys >= this    */
+#define CD_INNER_MIN_FRACTION 0.90
+#define TMP_PATH_LEN 512
+
+static uint32_t *gen(uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
+{
+    uint32_t *v = (uint32_t *)malloc(n * sizeof *v);
+    CHECK(v != NULL);
+    drtopk_gen_host(v, n, d, t, seed);
+    return v;
+}
+
+static double as_double(uint32_t b, drtopk_dtype t)
+{
+    float f;
+    if (t == DRTOPK_U32) return (double)b;
+    if (t == DRTOPK_I32) return (double)(int32_t)b;
+    memcpy(&f, &b, sizeof f);
+    return (double)f;
+}
+
+static void mean_sd(const uint32_t *v, uint64_t n, drtopk_dtype t, double *mean, double *sd)
+{
+    double s = 0, s2 = 0;
+    for (uint64_t i = 0; i < n; ++i) s += as_double(v[i], t);
+    *mean = s / (double)n;
+    for (uint64_t i = 0; i < n; ++i) {
+        double d = as_double(v[i], t) - *mean;
+        s2 += d * d;
+    }
+    *sd = sqrt(s2 / (double)(n - 1));
+}
+
+static void deterministic_and_prefix_stable(void)
+{
+    for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+            uint32_t *a = gen(1000, (drtopk_dist)d, (drtopk_dtype)t, 7);
+            uint32_t *b = gen(1000, (drtopk_dist)d, (drtopk_dtype)t, 7);
+            uint32_t *c = gen(37, (drtopk_dist)d, (drtopk_dtype)t, 7);
+            CHECKF(memcmp(a, b, 1000 * sizeof *a) == 0, "%s/%s not deterministic",
+                   drtopk_dist_name((drtopk_dist)d), drtopk_dtype_name((drtopk_dtype)t));
+            CHECKF(memcmp(a, c, 37 * sizeof *a) == 0, "%s/%s element depends on n",
+                   drtopk_dist_name((drtopk_dist)d), drtopk_dtype_name((drtopk_dtype)t));
+            for (uint64_t i = 0; i < 1000; i += 97)
+                CHECK(a[i] == drtopk_gen_bits(7, i, (drtopk_dist)d, (drtopk_dtype)t));
+            free(a); free(b); free(c);
+        }
+    }
+}
+
+static void seeds_differ(void)
+{
+    const drtopk_dist rnd[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD,
+                                DRTOPK_DIST_FEW, DRTOPK_DIST_SPECIAL };
+    for (size_t j = 0; j < sizeof rnd / sizeof rnd[0]; ++j) {
+        uint32_t *a = gen(1000, rnd[j], DRTOPK_U32, 1), *b = gen(1000, rnd[j], DRTOPK_U32, 2);
+        int same = 0;
+        for (int i = 0; i < 1000; ++i) same += a[i] == b[i];
+        /* FEW has 7 values, SPECIAL 4 fixed ones in 8: allow those matches */
+        CHECKF(same < 500, "%s: seeds 1 and 2 agree on %d of 1000", drtopk_dist_name(rnd[j]), same);
+        free(a); free(b);
+    }
+}
+
+static void ud_stats(void)
+{
+    double m, sd;
+    uint32_t *v = gen(NSTAT, DRTOPK_DIST_UD, DRTOPK_U32, 3);
+    mean_sd(v, NSTAT, DRTOPK_U32, &m, &sd);
+    CHECKF(fabs(m / 4294967296.0 - 0.5) < 0.01, "u32 UD mean %g", m);
+    CHECKF(fabs(sd / 4294967296.0 - sqrt(1.0 / 12)) < 0.01, "u32 UD sd %g", sd);
+    free(v);
+    v = gen(NSTAT, DRTOPK_DIST_UD, DRTOPK_F32, 3);
+    mean_sd(v, NSTAT, DRTOPK_F32, &m, &sd);
+    CHECKF(fabs(m) < 0.01, "f32 UD mean %g", m);
+    for (int i = 0; i < NSTAT; ++i) {
+        double x = as_double(v[i], DRTOPK_F32);
+        CHECKF(x >= -1.0 && x < 1.0, "f32 UD element %d = %g outside [-1, 1)", i, x);
+    }
+    free(v);
+}
+
+static void nd_stats(void)
+{
+    double m, sd;
+    uint32_t *v = gen(NSTAT, DRTOPK_DIST_ND, DRTOPK_U32, 4);
+    mean_sd(v, NSTAT, DRTOPK_U32, &m, &sd);
+    CHECKF(fabs(m - DRTOPK_ND_MEAN_U32) < 0.5, "u32 ND mean %.3f", m);
+    CHECKF(fabs(sd - DRTOPK_ND_SD_U32) < 0.5, "u32 ND sd %.3f", sd);
+    free(v);
+    v = gen(NSTAT, DRTOPK_DIST_ND, DRTOPK_F32, 4);
+    mean_sd(v, NSTAT, DRTOPK_F32, &m, &sd);
+    CHECKF(fabs(m) < 0.02, "f32 ND mean %.4f", m);
+    CHECKF(fabs(sd - 1.0) < 0.03, "f32 ND sd %.4f", sd);
+    free(v);
+}
+
+static void cd_mostly_innermost(void)
+{
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        uint32_t *v = gen(NSTAT, DRTOPK_DIST_CD, (drtopk_dtype)t, 5);
+        uint64_t inner = 0, outer = 0;
+        for (int i = 0; i < NSTAT; ++i) {
+            /* f32 stores key >> 2 as a positive float (gen_core.h) */
+            uint32_t key = t == DRTOPK_F32 ? v[i] << 2
+                                           : drtopk_key_from_bits(v[i], (drtopk_dtype)t, DRTOPK_LARGEST);
+            inner += key >= CD_INNER_BASE;
+            outer += key < 0xFF000000u;
+        }
+        CHECKF((double)inner / NSTAT >= CD_INNER_MIN_FRACTION, "%s CD: innermost fraction %.3f",
+               drtopk_dtype_name((drtopk_dtype)t), (double)inner / NSTAT);
+        CHECKF(outer > 0, "%s CD: outer levels are empty", drtopk_dtype_name((drtopk_dtype)t));
+        free(v);
+    }
+}
+
+static void shapes(void)
+{
+    const uint64_t n = 5000;
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        drtopk_dtype dt = (drtopk_dtype)t;
+        uint32_t *asc = gen(n, DRTOPK_DIST_ASC, dt, 6), *desc = gen(n, DRTOPK_DIST_DESC, dt, 6);
+        uint32_t *eq = gen(n, DRTOPK_DIST_EQ, dt, 6), *few = gen(n, DRTOPK_DIST_FEW, dt, 6);
+        uint32_t distinct[16];
+        int nd = 0;
+        for (uint64_t i = 1; i < n; ++i) {
+            CHECKF(drtopk_key_from_bits(asc[i], dt, DRTOPK_LARGEST) >
+                   drtopk_key_from_bits(asc[i - 1], dt, DRTOPK_LARGEST), "%s ASC at %llu",
+                   drtopk_dtype_name(dt), (unsigned long long)i);
+            CHECKF(drtopk_key_from_bits(desc[i], dt, DRTOPK_LARGEST) <
+                   drtopk_key_from_bits(desc[i - 1], dt, DRTOPK_LARGEST), "%s DESC at %llu",
+                   drtopk_dtype_name(dt), (unsigned long long)i);
+            CHECK(eq[i] == eq[0]);
+        }
+        for (uint64_t i = 0; i < n; ++i) {
+            int seen = 0;
+            for (int j = 0; j < nd; ++j) seen |= distinct[j] == few[i];
+            if (!seen) {
+                CHECKF(nd < DRTOPK_FEW_DISTINCT, "%s FEW has more than %d values",
+                       drtopk_dtype_name(dt), DRTOPK_FEW_DISTINCT);
+                distinct[nd++] = few[i];
+            }
+        }
+        CHECK(nd == DRTOPK_FEW_DISTINCT);
+        free(asc); free(desc); free(eq); free(few);
+    }
+}
+
+static void special_has_extremes(void)
+{
+    const uint64_t n = 4000;
+    uint32_t *f = gen(n, DRTOPK_DIST_SPECIAL, DRTOPK_F32, 8), *u = gen(n, DRTOPK_DIST_SPECIAL, DRTOPK_U32, 8);
+    int nan = 0, pinf = 0, ninf = 0, pz = 0, nz = 0, denorm = 0, umin = 0, umax = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        nan += drtopk_f32_bits_is_nan(f[i]);
+        pinf += f[i] == 0x7F800000u;
+        ninf += f[i] == 0xFF800000u;
+        pz += f[i] == 0x00000000u;
+        nz += f[i] == 0x80000000u;
+        denorm += (f[i] & DRTOPK_F32_EXP_MASK) == 0 && (f[i] & DRTOPK_F32_FRAC_MASK) != 0;
+        umin += u[i] == 0;
+        umax += u[i] == 0xFFFFFFFFu;
+    }
+    CHECK(nan > 0 && pinf > 0 && ninf > 0 && pz > 0 && nz > 0 && denorm > 0);
+    CHECK(umin > 0 && umax > 0);
+    free(f); free(u);
+}
+
+static void dist_names_parse(void)
+{
+    drtopk_dist d;
+    for (int i = 0; i < DRTOPK_DIST_COUNT; ++i) {
+        CHECK_STATUS(drtopk_dist_parse(drtopk_dist_name((drtopk_dist)i), &d), DRTOPK_OK);
+        CHECK(d == (drtopk_dist)i);
+    }
+    CHECK_STATUS(drtopk_dist_parse("ud", &d), DRTOPK_OK);
+    CHECK(d == DRTOPK_DIST_UD);
+    CHECK_STATUS(drtopk_dist_parse("Special", &d), DRTOPK_OK);
+    CHECK(d == DRTOPK_DIST_SPECIAL);
+    CHECK_STATUS(drtopk_dist_parse("XD", &d), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_dist_parse("", &d), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_dist_parse(NULL, &d), DRTOPK_ERR_INVALID_ARGUMENT);
+}
+
+/* A fresh temporary file name with the given suffix (the file exists, empty). */
+static void tmp_path(char *out, const char *suffix)
+{
+    const char *dir = getenv("TMPDIR");
+    int fd;
+    snprintf(out, TMP_PATH_LEN, "%s/drtopk_test_XXXXXX%s", dir && *dir ? dir : "/tmp", suffix);
+    fd = mkstemps(out, (int)strlen(suffix));
+    CHECKF(fd >= 0, "cannot create a temporary file %s", out);
+    close(fd);
+}
+
+static void write_bytes(const char *path, const void *b, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    CHECK(fwrite(b, 1, len, f) == len);
+    fclose(f);
+}
+
+static void raw_round_trip(void)
+{
+    char path[TMP_PATH_LEN], err[256];
+    const uint64_t n = 100003;          /* more than one write chunk */
+    uint32_t *v = gen(n, DRTOPK_DIST_UD, DRTOPK_U32, 9), *back = NULL;
+    uint64_t idx[3] = { 0, 1ull << 40, UINT64_MAX }, *iback = NULL, m = 0;
+    unsigned char raw[8];
+    FILE *f;
+    tmp_path(path, ".u32");
+    CHECK_STATUS(drtopk_write_raw(path, v, 4, n), DRTOPK_OK);
+    CHECK_STATUS(drtopk_read_raw(path, 4, (void **)&back, &m, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(m, n);
+    CHECK(memcmp(v, back, n * 4) == 0);
+    free(back);
+    /* little-endian on disk */
+    uint32_t one = 0x01020304u;
+    CHECK_STATUS(drtopk_write_raw(path, &one, 4, 1), DRTOPK_OK);
+    f = fopen(path, "rb");
+    CHECK(f != NULL);
+    CHECK(fread(raw, 1, 4, f) == 4);
+    fclose(f);
+    CHECK(raw[0] == 4 && raw[1] == 3 && raw[2] == 2 && raw[3] == 1);
+    /* uint64 indices */
+    CHECK_STATUS(drtopk_write_raw(path, idx, 8, 3), DRTOPK_OK);
+    CHECK_STATUS(drtopk_read_raw(path, 8, (void **)&iback, &m, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(m, 3);
+    CHECK(memcmp(idx, iback, sizeof idx) == 0);
+    free(iback);
+    remove(path);
+    free(v);
+}
+
+static void raw_read_errors(void)
+{
+    char path[TMP_PATH_LEN], dir[TMP_PATH_LEN], missing[TMP_PATH_LEN + 8], err[256];
+    void *data = (void *)&err;
+    uint64_t n = 1;
+    tmp_path(path, ".u32");
+    /* empty */
+    CHECK_STATUS(drtopk_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err, "empty") != NULL, "message: %s", err);
+    CHECK(data == NULL && n == 0);
+    /* 5 bytes: not a multiple of 4 */
+    write_bytes(path, "abcde", 5);
+    CHECK_STATUS(drtopk_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(err, "multiple") != NULL, "message: %s", err);
+    /* 12 bytes: fine for 4, not for 8 */
+    write_bytes(path, "abcdefghijkl", 12);
+    CHECK_STATUS(drtopk_read_raw(path, 8, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_read_raw(path, 4, &data, &n, NULL, 0), DRTOPK_OK);
+    CHECK_EQ_U64(n, 3);
+    free(data);
+    /* missing */
+    remove(path);
+    CHECK_STATUS(drtopk_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, path) != NULL && strstr(err, "cannot open") != NULL, "message: %s", err);
+    /* a directory, and a file in a directory that does not exist */
+    snprintf(dir, sizeof dir, "%s", path);
+    *strrchr(dir, '/') = '\0';
+    CHECK(drtopk_read_raw(dir, 4, &data, &n, err, sizeof err) != DRTOPK_OK);
+    snprintf(missing, sizeof missing, "%s.d/x.u32", path);
+    /* bad arguments */
+    CHECK_STATUS(drtopk_read_raw(path, 3, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_read_raw(NULL, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_write_raw(path, NULL, 4, 1), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_write_raw(missing, &n, 4, 1), DRTOPK_ERR_IO);
+}
+
+static void dtype_from_path(void)
+{
+    drtopk_dtype t;
+    CHECK_STATUS(drtopk_dtype_from_path("a/b/data.u32", &t), DRTOPK_OK);
+    CHECK(t == DRTOPK_U32);
+    CHECK_STATUS(drtopk_dtype_from_path("x.i32", &t), DRTOPK_OK);
+    CHECK(t == DRTOPK_I32);
+    CHECK_STATUS(drtopk_dtype_from_path("x.v1.f32", &t), DRTOPK_OK);
+    CHECK(t == DRTOPK_F32);
+    CHECK_STATUS(drtopk_dtype_from_path("x.bin", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_dtype_from_path("x.uint32", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_dtype_from_path("dir.u32/file", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_dtype_from_path("noext", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+}
+
+void register_gen_tests(void)
+{
+    test_register("gen/deterministic_and_prefix_stable", deterministic_and_prefix_stable);
+    test_register("gen/seeds_differ", seeds_differ);
+    test_register("gen/ud_stats", ud_stats);
+    test_register("gen/nd_stats", nd_stats);
+    test_register("gen/cd_mostly_innermost", cd_mostly_innermost);
+    test_register("gen/shapes", shapes);
+    test_register("gen/special_has_extremes", special_has_extremes);
+    test_register("gen/dist_names_parse", dist_names_parse);
+    test_register("gen/raw_round_trip", raw_round_trip);
+    test_register("gen/raw_read_errors", raw_read_errors);
+    test_register("gen/dtype_from_path", dtype_from_path);
+}

@@ -1,0 +1,266 @@
+/*
+ * test_store.c -- unit tests of the SQLite results store (src/store.c,
+ * db/schema.sql): migration of an older schema keeps its rows, a newer schema
+ * and foreign files are refused, measurements round-trip and replace by their
+ * unique key, the library's lookups find the fitted const and choices, and
+ * merging adds nothing the second time.
+ */
+#include "test_harness.h"
+#include "store.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PATH_LEN 256
+
+static void tmp_path(char *out, const char *name)
+{
+    snprintf(out, PATH_LEN, "/tmp/drtopk_test_store_%d_%s", (int)getpid(), name);
+    char side[PATH_LEN + 8];
+    unlink(out);
+    snprintf(side, sizeof side, "%s-wal", out);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", out);
+    unlink(side);
+}
+
+static void sql(const char *path, const char *stmt)
+{
+    sqlite3 *db;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    char *msg = NULL;
+    int rc = sqlite3_exec(db, stmt, NULL, NULL, &msg);
+    CHECKF(rc == SQLITE_OK, "%s: %s", stmt, msg ? msg : "");
+    sqlite3_close(db);
+}
+
+static int count(const char *path, const char *query)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int n = -1;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_prepare_v2(db, query, -1, &st, NULL) == SQLITE_OK);
+    if (sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+static void store_migrates_older_schema(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "old.sqlite");
+    drtopk_store *s;
+    CHECK_STATUS(drtopk_store_open_version(path, 0, 1, &s, err, sizeof err), DRTOPK_OK);
+    CHECK(drtopk_store_version(s) == 1);
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM sqlite_master WHERE name = 'choices'") == 0);
+    sql(path, "INSERT INTO machines (uuid, name, backend) VALUES ('GPU-old', 'Old GPU', 'cuda');"
+              "INSERT INTO fits (machine_id, git_commit, dtype, algorithm, beta, const_time, const_lsq, "
+              "mean_slowdown, worst_slowdown, points, fitted_at) VALUES (1, 'abc', 'u32', 'dr-radix', 2, "
+              "4.25, 4.0, 1.01, 1.2, 10, '2026-01-01');");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK(drtopk_store_version(s) == DRTOPK_STORE_SCHEMA_VERSION);
+    /* New columns and tables are usable, old rows kept. */
+    drtopk_store_machine m = { .uuid = "GPU-old", .name = "Old GPU", .backend = "cuda",
+                               .c_global = 600, .c_shfl = 20 };
+    int64_t id = 0;
+    CHECK_STATUS(drtopk_store_put_machine(s, &m, &id), DRTOPK_OK);
+    CHECK(id == 1);
+    drtopk_store_choice c = { .log2k_min = 0, .log2k_max = 63, .algorithm = "dr-radix", .beta = 2,
+                              .rule4_const = 4.25, .mean_slowdown = 1, .points = 3 };
+    CHECK_STATUS(drtopk_store_put_choices(s, id, "abc", "u32", &c, 1), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM fits WHERE const_time = 4.25 AND const_theory IS NULL") == 1);
+    CHECK(count(path, "SELECT count(*) FROM machines WHERE c_global = 600") == 1);
+    CHECK(count(path, "SELECT version FROM schema_version") == DRTOPK_STORE_SCHEMA_VERSION);
+    double k_const = 0;
+    int found = 0;
+    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-old", NULL, DRTOPK_U32, &k_const, &found, err,
+                                           sizeof err), DRTOPK_OK);
+    CHECK(found && k_const == 4.25);
+}
+
+static void store_refuses_newer_and_foreign_files(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    drtopk_store *s;
+    tmp_path(path, "new.sqlite");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_close(s);
+    sql(path, "UPDATE schema_version SET version = 99");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "newer") != NULL, "%s", err);
+    CHECK(count(path, "SELECT version FROM schema_version") == 99);   /* untouched */
+
+    tmp_path(path, "text.sqlite");
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("this is not a database, just some text that is long enough for a header......\n", f);
+    fclose(f);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "not a SQLite database") != NULL, "%s", err);
+
+    tmp_path(path, "foreign.sqlite");
+    sql(path, "CREATE TABLE t (x)");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "not a drtopk") != NULL, "%s", err);
+
+    CHECK_STATUS(drtopk_store_open("/tmp", 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "directory") != NULL, "%s", err);
+    CHECK_STATUS(drtopk_store_open("/nonexistent-dir-drtopk/x.sqlite", 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "does not exist") != NULL, "%s", err);
+}
+
+static drtopk_store_measurement meas(uint64_t k, int alpha, double ms)
+{
+    drtopk_store_measurement m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.cfg.algorithm, sizeof m.cfg.algorithm, "dr-radix");
+    snprintf(m.cfg.first_algo, sizeof m.cfg.first_algo, "radix");
+    snprintf(m.cfg.second_algo, sizeof m.cfg.second_algo, "radix");
+    snprintf(m.cfg.dtype, sizeof m.cfg.dtype, "u32");
+    snprintf(m.cfg.dist, sizeof m.cfg.dist, "UD");
+    snprintf(m.cfg.order, sizeof m.cfg.order, "largest");
+    m.cfg.seed = 1;
+    m.cfg.n = 1 << 20;
+    m.cfg.k = k;
+    m.cfg.alpha = alpha;
+    m.cfg.beta = 2;
+    m.status = DRTOPK_MEAS_OK;
+    m.reps = 1;
+    m.median_ms = m.min_ms = m.max_ms = ms;
+    return m;
+}
+
+/* A database with one machine, one run, two measurements and a fit. */
+static void fill(const char *path, const char *uuid, const char *name, double c)
+{
+    char err[DRTOPK_STORE_ERR_LEN];
+    drtopk_store *s;
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_machine m = { .backend = "cuda", .sm_count = 132 };
+    snprintf(m.uuid, sizeof m.uuid, "%s", uuid);
+    snprintf(m.name, sizeof m.name, "%s", name);
+    int64_t mid, rid;
+    CHECK_STATUS(drtopk_store_put_machine(s, &m, &mid), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "test --x", "abc", &rid), DRTOPK_OK);
+    double reps[3] = { 1.5, 1.0, 2.0 };
+    drtopk_store_measurement a = meas(16, 8, 1.5), b = meas(16, 9, 1.25);
+    a.reps = 3;
+    a.reps_ms = reps;
+    a.verified = 1;
+    a.verify_ok = 1;
+    CHECK_STATUS(drtopk_store_begin(s), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, mid, rid, "abc", &a), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, mid, rid, "abc", &b), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_commit(s), DRTOPK_OK);
+    drtopk_store_fit f = { .dtype = "u32", .algorithm = "dr-radix", .beta = 2, .const_time = c,
+                           .const_lsq = c, .mean_slowdown = 1, .worst_slowdown = 1, .points = 1 };
+    CHECK_STATUS(drtopk_store_put_fit(s, mid, "abc", &f), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_end_run(s, rid, "done"), DRTOPK_OK);
+    drtopk_store_close(s);
+}
+
+static void store_round_trip_and_lookup(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "rt.sqlite");
+    fill(path, "GPU-1", "Test GPU", 3.75);
+    CHECK(count(path, "SELECT count(*) FROM measurements WHERE reps_ms = '[1.5,1,2]' AND verify_ok = 1") == 1);
+    CHECK(count(path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'") == 1);
+    drtopk_store *s;
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_measurement a = meas(16, 8, 0.75), c = meas(64, 8, 1.0);
+    int found = 0;
+    CHECK_STATUS(drtopk_store_has(s, 1, "abc", &a.cfg, &found), DRTOPK_OK);
+    CHECK(found);
+    CHECK_STATUS(drtopk_store_has(s, 1, "other-commit", &a.cfg, &found), DRTOPK_OK);
+    CHECK(!found);
+    CHECK_STATUS(drtopk_store_has(s, 1, "abc", &c.cfg, &found), DRTOPK_OK);
+    CHECK(!found);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &a), DRTOPK_OK);    /* --force replaces */
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM measurements") == 2);
+    CHECK(count(path, "SELECT count(*) FROM measurements WHERE alpha = 8 AND median_ms = 0.75") == 1);
+    CHECK(count(path, "SELECT count(*) FROM measurements WHERE reps_ms = '[1.5,1,2]'") == 0);
+
+    double k_const = 0;
+    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-1", NULL, DRTOPK_U32, &k_const, &found, err, sizeof err),
+                 DRTOPK_OK);
+    CHECK(found && k_const == 3.75);
+    /* Another GPU of the same model uses the fit; another model or dtype does not. */
+    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-2", "Test GPU", DRTOPK_U32, &k_const, &found, err,
+                                           sizeof err), DRTOPK_OK);
+    CHECK(found);
+    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-2", "Other GPU", DRTOPK_U32, &k_const, &found, err,
+                                           sizeof err), DRTOPK_OK);
+    CHECK(!found);
+    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-1", NULL, DRTOPK_F32, &k_const, &found, err, sizeof err),
+                 DRTOPK_OK);
+    CHECK(!found);
+    /* A missing database is "not found", and is not created. */
+    char missing[PATH_LEN];
+    tmp_path(missing, "missing.sqlite");
+    CHECK_STATUS(drtopk_store_lookup_const(missing, "GPU-1", NULL, DRTOPK_U32, &k_const, &found, err,
+                                           sizeof err), DRTOPK_OK);
+    CHECK(!found && access(missing, F_OK) != 0);
+
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_choice ch[2] = {
+        { .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2, .rule4_const = 3.75 },
+        { .log2k_min = 10, .log2k_max = 63, .algorithm = "dr-bucket", .beta = 3, .rule4_const = 2.5 } };
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 2), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 2), DRTOPK_OK);   /* replaces */
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM choices") == 2);
+    drtopk_store_choice got;
+    CHECK_STATUS(drtopk_store_lookup_choice(path, "GPU-1", NULL, DRTOPK_U32, 4096, &got, &found, err,
+                                            sizeof err), DRTOPK_OK);
+    CHECK(found && !strcmp(got.algorithm, "dr-bucket") && got.beta == 3 && got.rule4_const == 2.5);
+    CHECK_STATUS(drtopk_store_lookup_choice(path, "GPU-1", NULL, DRTOPK_U32, 1023, &got, &found, err,
+                                            sizeof err), DRTOPK_OK);
+    CHECK(found && !strcmp(got.algorithm, "dr-radix"));
+}
+
+static void store_merge_is_idempotent(void)
+{
+    char a[PATH_LEN], b[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(a, "merge_a.sqlite");
+    tmp_path(b, "merge_b.sqlite");
+    fill(a, "GPU-A", "H100", 3.5);
+    fill(b, "GPU-B", "H200", 4.5);
+    fill(b, "GPU-A", "H100", 3.5);      /* the same machine also measured into b */
+    drtopk_store *s;
+    CHECK_STATUS(drtopk_store_open(a, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_merge_stats st;
+    CHECK_STATUS(drtopk_store_merge(s, b, &st), DRTOPK_OK);
+    CHECK(st.machines_added == 1 && st.runs_added == 2 && st.measurements_added == 2);
+    CHECK(st.fits_added == 1);
+    CHECK_STATUS(drtopk_store_merge(s, b, &st), DRTOPK_OK);
+    CHECK(st.machines_added == 0 && st.runs_added == 0 && st.measurements_added == 0 && st.fits_added == 0);
+    char missing[PATH_LEN];
+    tmp_path(missing, "merge_missing.sqlite");
+    CHECK_STATUS(drtopk_store_merge(s, missing, &st), DRTOPK_ERR_IO);
+    CHECKF(strstr(drtopk_store_errmsg(s), "does not exist") != NULL, "%s", drtopk_store_errmsg(s));
+    drtopk_store_close(s);
+    CHECK(count(a, "SELECT count(*) FROM machines") == 2);
+    CHECK(count(a, "SELECT count(*) FROM runs") == 3);
+    CHECK(count(a, "SELECT count(*) FROM measurements") == 4);
+    CHECK(count(a, "SELECT count(*) FROM (SELECT 1 FROM measurements GROUP BY machine_id, git_commit, "
+                   "algorithm, dtype, dist, seed, n, k, alpha, beta, flags HAVING count(*) > 1)") == 0);
+    CHECK(count(a, "PRAGMA foreign_key_check") == -1);   /* no row: no dangling reference */
+}
+
+__attribute__((constructor)) static void register_store_tests(void)
+{
+    test_register("store_migrates_older_schema", store_migrates_older_schema);
+    test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
+    test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
+    test_register("store_merge_is_idempotent", store_merge_is_idempotent);
+}

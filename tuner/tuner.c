@@ -1,0 +1,1031 @@
+/*
+ * tuner.c -- `tuner --gpu 0`: sweeps alpha, beta and the top-k algorithm over
+ * k and |V| through the public API, stores every measurement in the SQLite
+ * results store (src/store.c), and fits Rule 4's const (paper section 5.2) for
+ * this GPU, beside Eq. 11's theoretical const from microbenchmarked C_global
+ * and C_shfl.  Resumable: each configuration is one committed step, and a
+ * rerun skips what this machine already measured at this commit.
+ */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "drtopk.h"
+#include "fit.h"
+#include "gen.h"
+#include "microbench.h"
+#include "oracle.h"
+#include "store.h"
+#include "util.h"
+#include "version.h"
+
+#define MAX_LIST 64                 /* entries of one --n/--k/... list          */
+#define QUICK_ALPHA_SPAN 3          /* --quick: Rule 4's alpha +- this          */
+#define QUICK_BETA_MAX 3
+#define FULL_BETA_MAX 4
+#define DEFAULT_K_MAX (1ull << 24)  /* the paper's largest k (Figures 14, 18)   */
+#define DEFAULT_K_FRACTION 4        /* default k lists stop at n / this         */
+#define K_STEP_LOG2 2               /* default k: powers of 4                   */
+#define CUDA_REPS 7                 /* DESIGN.md: median of >= 5               */
+#define CPU_REPS 3                  /* the CPU sweep tests the path, not speed  */
+#define CUDA_VERIFY_EVERY 25        /* an O(n) host check of 2^30 takes ~1 s    */
+#define CPU_VERIFY_EVERY 1
+#define DEFAULT_SEED 1
+#define BW_ELEMS (1ull << 28)       /* 1 GiB read for the bandwidth figure      */
+#define BW_REPS 5
+#define PLAIN_PROGRESS_S 10.0       /* non-TTY progress: one line per 10 s      */
+#define MS_PER_MINUTE 60000.0
+#define EXIT_FAILURES 1             /* measured, but something failed           */
+#define EXIT_USAGE 2                /* bad arguments, unusable database         */
+#define SIGNAL_EXIT_BASE 128        /* shell convention: 128 + signal number    */
+#define MAX_VARIANTS 64
+#define MAX_CHOICES 64
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig) { stop_signal = sig; }
+
+typedef struct {
+    char label[32];             /* "dr-radix", "radix", ...                     */
+    drtopk_algo algo;
+    int delegate;
+} algo_entry;
+
+typedef struct {
+    int gpu;
+    int full;
+    drtopk_backend backend;
+    uint64_t n[MAX_LIST];   int nn;
+    uint64_t k[MAX_LIST];   int nk;     /* nk == 0: default per n              */
+    algo_entry algo[MAX_LIST]; int nalgo;
+    drtopk_dist dist[MAX_LIST]; int ndist;
+    drtopk_dtype dtype[MAX_LIST]; int ndtype;
+    const char *db;
+    int force;
+    double max_minutes;
+    int reps;
+    int verify_every;
+    const char *merge;
+    int fit_only;
+    uint64_t seed;
+} options;
+
+typedef struct {
+    int dtype, dist, n;          /* indices into the options' lists */
+    int algo;
+    uint64_t k;
+    int alpha, beta;
+} config;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: tuner --gpu G [--quick | --full] [--n LIST] [--k LIST] [--algo LIST]\n"
+        "             [--dist LIST] [--dtype LIST] [--db PATH] [--resume | --force]\n"
+        "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
+        "             [--seed S] [--fit-only] [--merge OTHER.sqlite]\n"
+        "  Sweeps alpha, beta and the algorithm over k and |V|, stores every measurement in\n"
+        "  the database (default $DRTOPK_DB, else %s) and fits Rule 4's const.\n"
+        "  --quick (default)  n = 2^24..2^30 by 4x (CPU: 2^12..2^16), k = 4^j <= n/4,\n"
+        "                     alpha = Rule 4 (const 3) +-3, beta 1..3, dr-radix, UD, u32\n"
+        "  --full             every alpha, beta 1..4, every algorithm plain and dr-, UD/ND/CD\n"
+        "  LIST               comma separated: 2^20,1000 for sizes; radix,dr-bucket; UD,ND; u32,f32\n"
+        "  --resume           (default) skip configs measured on this machine at this commit\n"
+        "  --force            measure them again\n"
+        "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
+        "  --verify-every N   check every N-th config against the reference (0: never)\n"
+        "  --fit-only         measure nothing; refit from the database\n"
+        "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n",
+        DRTOPK_STORE_DEFAULT_PATH);
+}
+
+static int parse_list(const char *arg, const char *what, int max, int (*one)(const char *, void *, int),
+                      void *out, int *count)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", arg) >= (int)sizeof buf) {
+        fprintf(stderr, "tuner: %s list too long\n", what);
+        return -1;
+    }
+    *count = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*count == max) {
+            fprintf(stderr, "tuner: more than %d entries in the %s list\n", max, what);
+            return -1;
+        }
+        if (one(t, out, *count) != 0) {
+            fprintf(stderr, "tuner: bad %s '%s'\n", what, t);
+            return -1;
+        }
+        ++*count;
+    }
+    if (*count == 0) {
+        fprintf(stderr, "tuner: empty %s list\n", what);
+        return -1;
+    }
+    return 0;
+}
+
+static int one_u64(const char *s, void *out, int i)
+{
+    uint64_t v;
+    if (drtopk_parse_u64(s, &v) != 0 || v == 0)
+        return -1;
+    ((uint64_t *)out)[i] = v;
+    return 0;
+}
+
+static int one_algo(const char *s, void *out, int i)
+{
+    algo_entry *a = (algo_entry *)out + i;
+    if (drtopk_algo_parse(s, &a->algo, &a->delegate) != DRTOPK_OK)
+        return -1;
+    snprintf(a->label, sizeof a->label, "%s%s", a->delegate ? "dr-" : "", drtopk_algo_name(a->algo));
+    return 0;
+}
+
+static int one_dist(const char *s, void *out, int i)
+{
+    return drtopk_dist_parse(s, (drtopk_dist *)out + i) == DRTOPK_OK ? 0 : -1;
+}
+
+static int one_dtype(const char *s, void *out, int i)
+{
+    return drtopk_dtype_parse(s, (drtopk_dtype *)out + i) == DRTOPK_OK ? 0 : -1;
+}
+
+static int parse_int(const char *s, int lo, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > 1000000000L)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->gpu = -1;
+    o->backend = DRTOPK_BACKEND_CUDA;
+    o->reps = -1;
+    o->verify_every = -1;
+    o->seed = DEFAULT_SEED;
+    const char *n_arg = NULL, *k_arg = NULL, *algo_arg = NULL, *dist_arg = NULL, *dtype_arg = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1;
+        if (!strcmp(a, "--quick")) { o->full = 0; takes = 0; }
+        else if (!strcmp(a, "--full")) { o->full = 1; takes = 0; }
+        else if (!strcmp(a, "--resume")) { o->force = 0; takes = 0; }
+        else if (!strcmp(a, "--force")) { o->force = 1; takes = 0; }
+        else if (!strcmp(a, "--fit-only")) { o->fit_only = 1; takes = 0; }
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); exit(0); }
+        else if (!v) { fprintf(stderr, "tuner: %s needs a value (or is unknown)\n", a); return -1; }
+        else if (!strcmp(a, "--gpu")) { if (parse_int(v, 0, &o->gpu)) goto bad; }
+        else if (!strcmp(a, "--n")) n_arg = v;
+        else if (!strcmp(a, "--k")) k_arg = v;
+        else if (!strcmp(a, "--algo")) algo_arg = v;
+        else if (!strcmp(a, "--dist")) dist_arg = v;
+        else if (!strcmp(a, "--dtype")) dtype_arg = v;
+        else if (!strcmp(a, "--db")) o->db = v;
+        else if (!strcmp(a, "--merge")) o->merge = v;
+        else if (!strcmp(a, "--reps")) { if (parse_int(v, 1, &o->reps)) goto bad; }
+        else if (!strcmp(a, "--verify-every")) { if (parse_int(v, 0, &o->verify_every)) goto bad; }
+        else if (!strcmp(a, "--seed")) { if (drtopk_parse_u64(v, &o->seed)) goto bad; }
+        else if (!strcmp(a, "--max-minutes")) {
+            char *end;
+            o->max_minutes = strtod(v, &end);
+            if (*end || end == v || !(o->max_minutes > 0)) goto bad;
+        } else if (!strcmp(a, "--backend")) {
+            if (!strcmp(v, "cpu")) o->backend = DRTOPK_BACKEND_CPU;
+            else if (!strcmp(v, "cuda")) o->backend = DRTOPK_BACKEND_CUDA;
+            else goto bad;
+        } else {
+            fprintf(stderr, "tuner: unknown option '%s'\n", a);
+            return -1;
+        }
+        i += takes;
+        continue;
+    bad:
+        fprintf(stderr, "tuner: bad value '%s' for %s\n", v, a);
+        return -1;
+    }
+    if (!o->db)
+        o->db = drtopk_store_default_path();
+    if (o->merge)
+        return 0;
+    if (o->gpu < 0 && o->backend == DRTOPK_BACKEND_CUDA) {
+        fprintf(stderr, "tuner: --gpu G is required (or --backend cpu)\n");
+        return -1;
+    }
+    if (o->gpu < 0)
+        o->gpu = 0;
+    int cpu = o->backend == DRTOPK_BACKEND_CPU;
+    if (o->reps < 0)
+        o->reps = cpu ? CPU_REPS : CUDA_REPS;
+    if (o->verify_every < 0)
+        o->verify_every = cpu ? CPU_VERIFY_EVERY : CUDA_VERIFY_EVERY;
+    if (n_arg) {
+        if (parse_list(n_arg, "n", MAX_LIST, one_u64, o->n, &o->nn)) return -1;
+    } else {
+        static const int cuda_log2[] = { 24, 26, 28, 30 }, cpu_log2[] = { 12, 14, 16 };
+        const int *l = cpu ? cpu_log2 : cuda_log2;
+        o->nn = cpu ? 3 : 4;
+        for (int i = 0; i < o->nn; ++i)
+            o->n[i] = 1ull << l[i];
+    }
+    if (k_arg && parse_list(k_arg, "k", MAX_LIST, one_u64, o->k, &o->nk)) return -1;
+    if (algo_arg) {
+        if (parse_list(algo_arg, "algorithm", MAX_LIST, one_algo, o->algo, &o->nalgo)) return -1;
+    } else if (o->full) {
+        for (int d = 1; d >= 0; --d)
+            for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a) {
+                algo_entry *e = &o->algo[o->nalgo++];
+                e->algo = (drtopk_algo)a;
+                e->delegate = d;
+                snprintf(e->label, sizeof e->label, "%s%s", d ? "dr-" : "", drtopk_algo_name(e->algo));
+            }
+    } else {
+        o->algo[0] = (algo_entry){ .algo = DRTOPK_ALGO_RADIX, .delegate = 1 };
+        snprintf(o->algo[0].label, sizeof o->algo[0].label, "dr-%s", drtopk_algo_name(DRTOPK_ALGO_RADIX));
+        o->nalgo = 1;
+    }
+    if (dist_arg) {
+        if (parse_list(dist_arg, "distribution", MAX_LIST, one_dist, o->dist, &o->ndist)) return -1;
+    } else {
+        o->dist[0] = DRTOPK_DIST_UD;
+        o->ndist = 1;
+        if (o->full) {
+            o->dist[o->ndist++] = DRTOPK_DIST_ND;
+            o->dist[o->ndist++] = DRTOPK_DIST_CD;
+        }
+    }
+    if (dtype_arg) {
+        if (parse_list(dtype_arg, "dtype", MAX_LIST, one_dtype, o->dtype, &o->ndtype)) return -1;
+    } else {
+        o->dtype[0] = DRTOPK_U32;
+        o->ndtype = 1;
+    }
+    return 0;
+}
+
+/* ---- the sweep ---------------------------------------------------------- */
+
+static int ceil_log2_alpha_max(uint64_t n)
+{
+    int hi = drtopk_ilog2_ceil(n);
+    return hi > DRTOPK_ALPHA_MAX ? DRTOPK_ALPHA_MAX : hi;
+}
+
+/* Every configuration the options ask for, in dataset-major order so that
+ * each data set is generated once. */
+static config *enumerate(const options *o, size_t *count)
+{
+    size_t cap = 1024, cnt = 0;
+    config *c = malloc(cap * sizeof *c);
+    if (!c)
+        return NULL;
+    for (int t = 0; t < o->ndtype; ++t)
+    for (int d = 0; d < o->ndist; ++d)
+    for (int ni = 0; ni < o->nn; ++ni) {
+        uint64_t n = o->n[ni];
+        uint64_t ks[MAX_LIST * 2];
+        int nks = 0;
+        if (o->nk) {
+            for (int i = 0; i < o->nk; ++i)
+                if (o->k[i] <= n)
+                    ks[nks++] = o->k[i];
+        } else {
+            for (uint64_t k = 1; k <= DEFAULT_K_MAX && k <= n / DEFAULT_K_FRACTION; k <<= K_STEP_LOG2)
+                ks[nks++] = k;
+        }
+        for (int a = 0; a < o->nalgo; ++a)
+        for (int ki = 0; ki < nks; ++ki) {
+            int lo = 0, hi = 0, bmax = 0;
+            if (o->algo[a].delegate) {
+                int pred = drtopk_rule4_alpha(n, ks[ki], DRTOPK_RULE4_CONST_DEFAULT);
+                hi = ceil_log2_alpha_max(n);
+                lo = o->full ? DRTOPK_ALPHA_MIN : pred - QUICK_ALPHA_SPAN;
+                if (!o->full && pred + QUICK_ALPHA_SPAN < hi)
+                    hi = pred + QUICK_ALPHA_SPAN;
+                if (lo < DRTOPK_ALPHA_MIN)
+                    lo = DRTOPK_ALPHA_MIN;
+                bmax = o->full ? FULL_BETA_MAX : QUICK_BETA_MAX;
+            }
+            for (int al = lo; al <= hi; ++al)
+            for (int b = o->algo[a].delegate ? 1 : 0; b <= bmax; ++b) {
+                if (b > 0 && (uint64_t)b > (1ull << al))
+                    continue;           /* more delegates than subrange elements */
+                if (cnt == cap) {
+                    config *g = realloc(c, 2 * cap * sizeof *c);
+                    if (!g) {
+                        free(c);
+                        return NULL;
+                    }
+                    c = g;
+                    cap *= 2;
+                }
+                c[cnt++] = (config){ t, d, ni, a, ks[ki], al, b };
+            }
+        }
+    }
+    *count = cnt;
+    return c;
+}
+
+static void fill_key(const options *o, const config *c, drtopk_store_config *key, unsigned flags)
+{
+    memset(key, 0, sizeof *key);
+    const algo_entry *a = &o->algo[c->algo];
+    snprintf(key->algorithm, sizeof key->algorithm, "%s", a->label);
+    if (a->delegate) {
+        snprintf(key->first_algo, sizeof key->first_algo, "%s", drtopk_algo_name(a->algo));
+        snprintf(key->second_algo, sizeof key->second_algo, "%s", drtopk_algo_name(a->algo));
+    }
+    snprintf(key->dtype, sizeof key->dtype, "%s", drtopk_dtype_name(o->dtype[c->dtype]));
+    snprintf(key->dist, sizeof key->dist, "%s", drtopk_dist_name(o->dist[c->dist]));
+    key->seed = o->seed;
+    key->n = o->n[c->n];
+    key->k = c->k;
+    key->alpha = c->alpha;
+    key->beta = c->beta;
+    key->flags = flags;
+    snprintf(key->order, sizeof key->order, "largest");
+}
+
+/* The plan drtopk_plan_auto would build for alpha (its flags included), with
+ * this config's beta and algorithm.  Rule 4 with const = 2 alpha - log2 n +
+ * log2 k returns exactly alpha. */
+static drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p,
+                               drtopk_plan *plan)
+{
+    const algo_entry *a = &o->algo[c->algo];
+    if (!a->delegate) {
+        memset(plan, 0, sizeof *plan);
+        plan->first_algo = plan->second_algo = a->algo;
+        plan->const_source = DRTOPK_CONST_USER;
+        return DRTOPK_OK;
+    }
+    double cst = 2.0 * c->alpha - log2((double)p->n) + log2((double)p->k);
+    drtopk_status st = drtopk_plan_auto(plan, p, &cst);
+    if (st != DRTOPK_OK)
+        return st;
+    plan->alpha = c->alpha;
+    plan->beta = c->beta;
+    plan->first_algo = plan->second_algo = a->algo;
+    return DRTOPK_OK;
+}
+
+/* Buffers of the data set in flight. */
+typedef struct {
+    int dtype, dist, n;         /* which data set; -1: none                     */
+    void *v;                    /* device (CUDA) or host (CPU) values           */
+    void *host_v;               /* host copy for verification (CUDA), lazily    */
+    void *out_v, *host_out_v;
+    uint64_t *out_i, *host_out_i;
+    uint64_t out_cap;
+    void *ws;
+    size_t ws_bytes;
+} buffers;
+
+static void *xalloc(const options *o, size_t bytes, drtopk_status *st)
+{
+    void *p = NULL;
+    if (o->backend == DRTOPK_BACKEND_CUDA) {
+        *st = drtopk_dev_alloc(&p, bytes ? bytes : 1);
+    } else {
+        p = malloc(bytes ? bytes : 1);
+        *st = p ? DRTOPK_OK : DRTOPK_ERR_OUT_OF_MEMORY;
+    }
+    return p;
+}
+
+static void xfree(const options *o, void *p)
+{
+    if (!p)
+        return;
+    if (o->backend == DRTOPK_BACKEND_CUDA)
+        drtopk_dev_free(p);
+    else
+        free(p);
+}
+
+static void release(const options *o, buffers *b)
+{
+    xfree(o, b->v);
+    xfree(o, b->out_v);
+    xfree(o, b->out_i);
+    xfree(o, b->ws);
+    free(b->host_v);
+    free(b->host_out_v);
+    free(b->host_out_i);
+    memset(b, 0, sizeof *b);
+    b->dtype = b->dist = b->n = -1;
+}
+
+/* Make the data set of c resident (generated once per (dtype, dist, n, seed))
+ * with output buffers for the largest k of the sweep. */
+static drtopk_status prepare_dataset(const options *o, const config *c, uint64_t kmax, buffers *b)
+{
+    if (b->dtype == c->dtype && b->dist == c->dist && b->n == c->n && b->out_cap >= kmax)
+        return DRTOPK_OK;
+    release(o, b);
+    uint64_t n = o->n[c->n];
+    drtopk_dtype t = o->dtype[c->dtype];
+    size_t es = drtopk_dtype_size(t);
+    drtopk_status st;
+    b->v = xalloc(o, n * es, &st);
+    if (st != DRTOPK_OK)
+        return st;
+    if (o->backend == DRTOPK_BACKEND_CUDA) {
+        if ((st = drtopk_dev_generate(b->v, n, o->dist[c->dist], t, o->seed, NULL)) != DRTOPK_OK ||
+            (st = drtopk_dev_sync()) != DRTOPK_OK)
+            return st;
+    } else {
+        drtopk_gen_host(b->v, n, o->dist[c->dist], t, o->seed);
+    }
+    b->out_v = xalloc(o, kmax * es, &st);
+    if (st != DRTOPK_OK)
+        return st;
+    b->out_i = xalloc(o, kmax * sizeof(uint64_t), &st);
+    if (st != DRTOPK_OK)
+        return st;
+    b->out_cap = kmax;
+    b->dtype = c->dtype;
+    b->dist = c->dist;
+    b->n = c->n;
+    return DRTOPK_OK;
+}
+
+static drtopk_status ensure_ws(const options *o, buffers *b, size_t bytes)
+{
+    if (bytes <= b->ws_bytes && b->ws)
+        return DRTOPK_OK;
+    xfree(o, b->ws);
+    b->ws = NULL;
+    b->ws_bytes = 0;
+    drtopk_status st;
+    b->ws = xalloc(o, bytes, &st);
+    if (st == DRTOPK_OK)
+        b->ws_bytes = bytes;
+    return st;
+}
+
+/* Check the result in b against V on the host (O(n) counting check). */
+static void verify(const options *o, const drtopk_problem *p, buffers *b, drtopk_store_measurement *m)
+{
+    size_t es = drtopk_dtype_size(p->dtype);
+    const void *hv = b->v, *ho = b->out_v;
+    const uint64_t *hi = b->out_i;
+    m->verified = 1;
+    if (o->backend == DRTOPK_BACKEND_CUDA) {
+        drtopk_status st = DRTOPK_OK;
+        if (!b->host_v) {
+            b->host_v = malloc(p->n * es);
+            if (!b->host_v || (st = drtopk_dev_copy(b->host_v, b->v, p->n * es, DRTOPK_COPY_D2H)) != DRTOPK_OK) {
+                free(b->host_v);
+                b->host_v = NULL;
+                m->verify_ok = 0;
+                snprintf(m->verify_error, sizeof m->verify_error, "cannot copy V to the host: %s",
+                         drtopk_status_string(st ? st : DRTOPK_ERR_OUT_OF_MEMORY));
+                return;
+            }
+        }
+        free(b->host_out_v);
+        free(b->host_out_i);
+        b->host_out_v = malloc(p->k * es);
+        b->host_out_i = malloc(p->k * sizeof(uint64_t));
+        if (!b->host_out_v || !b->host_out_i ||
+            (st = drtopk_dev_copy(b->host_out_v, b->out_v, p->k * es, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
+            (st = drtopk_dev_copy(b->host_out_i, b->out_i, p->k * sizeof(uint64_t), DRTOPK_COPY_D2H)) != DRTOPK_OK) {
+            m->verify_ok = 0;
+            snprintf(m->verify_error, sizeof m->verify_error, "cannot copy the result to the host: %s",
+                     drtopk_status_string(st ? st : DRTOPK_ERR_OUT_OF_MEMORY));
+            return;
+        }
+        hv = b->host_v;
+        ho = b->host_out_v;
+        hi = b->host_out_i;
+    }
+    drtopk_problem hp = *p;
+    hp.values = hv;
+    drtopk_check_result r = drtopk_check(&hp, ho, hi, NULL);
+    m->verify_ok = r.ok;
+    if (!r.ok)
+        snprintf(m->verify_error, sizeof m->verify_error, "%s", r.why);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, int n, double *tmp)
+{
+    memcpy(tmp, v, (size_t)n * sizeof *v);
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+/* Measure one configuration: warm-up, then reps timed calls with stats. */
+static void measure(const options *o, const config *c, buffers *b, int do_verify,
+                    drtopk_store_measurement *m, double *reps, double *stage, double *tmp)
+{
+    drtopk_problem p = { .backend = o->backend, .dtype = o->dtype[c->dtype], .order = DRTOPK_LARGEST,
+                         .n = o->n[c->n], .k = c->k, .values = b->v };
+    drtopk_plan plan;
+    drtopk_status st = make_plan(o, c, &p, &plan);
+    size_t bytes = 0;
+    if (st == DRTOPK_OK)
+        st = drtopk_plan_check(&plan, &p);
+    if (st == DRTOPK_OK)
+        st = drtopk_select_workspace(&p, &plan, &bytes);
+    if (st == DRTOPK_OK)
+        st = ensure_ws(o, b, bytes);
+    drtopk_stats s;
+    if (st == DRTOPK_OK)
+        st = drtopk_select(&p, &plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);
+    fill_key(o, c, &m->cfg, plan.flags);
+    if (st != DRTOPK_OK) {
+        m->status = st == DRTOPK_ERR_UNSUPPORTED ? DRTOPK_MEAS_UNSUPPORTED : DRTOPK_MEAS_ERROR;
+        snprintf(m->error, sizeof m->error, "%s", drtopk_status_string(st));
+        return;
+    }
+    enum { STAGES = 4 };
+    double *stages[STAGES] = { stage, stage + o->reps, stage + 2 * o->reps, stage + 3 * o->reps };
+    for (int r = 0; r < o->reps && st == DRTOPK_OK; ++r) {
+        st = drtopk_select(&p, &plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);
+        reps[r] = s.ms_total;
+        stages[0][r] = s.ms_delegate;
+        stages[1][r] = s.ms_first;
+        stages[2][r] = s.ms_concat;
+        stages[3][r] = s.ms_second;
+    }
+    if (st != DRTOPK_OK) {
+        m->status = DRTOPK_MEAS_ERROR;
+        snprintf(m->error, sizeof m->error, "%s", drtopk_status_string(st));
+        return;
+    }
+    m->status = DRTOPK_MEAS_OK;
+    m->reps = o->reps;
+    m->reps_ms = reps;
+    m->median_ms = median_of(reps, o->reps, tmp);
+    m->min_ms = tmp[0];
+    m->max_ms = tmp[o->reps - 1];
+    m->ms_delegate = median_of(stages[0], o->reps, tmp);
+    m->ms_first = median_of(stages[1], o->reps, tmp);
+    m->ms_concat = median_of(stages[2], o->reps, tmp);
+    m->ms_second = median_of(stages[3], o->reps, tmp);
+    m->delegate_len = s.delegate_len;
+    m->first_selected = s.first_selected;
+    m->concat_len = s.concat_len;
+    m->scanned_subranges = s.scanned_subranges;
+    if (do_verify)
+        verify(o, &p, b, m);
+}
+
+/* ---- machine identity ---------------------------------------------------- */
+
+static int identify(const options *o, drtopk_store_machine *mach, int measure_gpu)
+{
+    if (o->backend == DRTOPK_BACKEND_CPU) {
+        drtopk_store_cpu_machine(mach);
+        return 0;
+    }
+    drtopk_device_info info;
+    drtopk_status st = drtopk_dev_select(o->gpu);
+    if (st == DRTOPK_OK)
+        st = drtopk_dev_info(o->gpu, &info);
+    if (st != DRTOPK_OK) {
+        fprintf(stderr, "tuner: GPU %d not usable: %s%s\n", o->gpu, drtopk_status_string(st),
+                st == DRTOPK_ERR_NO_BACKEND ? " (this build has no CUDA; use --backend cpu)" : "");
+        return -1;
+    }
+    memset(mach, 0, sizeof *mach);
+    snprintf(mach->uuid, sizeof mach->uuid, "%s", info.uuid);
+    snprintf(mach->name, sizeof mach->name, "%s", info.name);
+    mach->backend = "cuda";
+    mach->cc_major = info.cc_major;
+    mach->cc_minor = info.cc_minor;
+    mach->sm_count = info.sm_count;
+    mach->mem_bytes = info.mem_bytes;
+    mach->l2_bytes = info.l2_bytes;
+    mach->driver_version = info.driver_version;
+    mach->runtime_version = info.runtime_version;
+    if (!measure_gpu)
+        return 0;
+    void *buf = NULL;
+    double ms = 0;
+    if (drtopk_dev_alloc(&buf, BW_ELEMS * sizeof(uint32_t)) == DRTOPK_OK) {
+        if (drtopk_dev_generate(buf, BW_ELEMS, DRTOPK_DIST_UD, DRTOPK_U32, o->seed, NULL) == DRTOPK_OK &&
+            drtopk_dev_read_ms(buf, BW_ELEMS, BW_REPS, &ms) == DRTOPK_OK && ms > 0)
+            mach->read_gbps = (double)BW_ELEMS * sizeof(uint32_t) / (ms * 1e6);
+        drtopk_dev_free(buf);
+    }
+    if (drtopk_microbench_cycles(o->gpu, &mach->c_global, &mach->c_shfl) != DRTOPK_OK)
+        mach->c_global = mach->c_shfl = 0;
+    fprintf(stderr, "tuner: %s (%s), %d SMs, read %.0f GB/s, C_global %.1f cycles, C_shfl %.1f cycles\n",
+            mach->name, mach->uuid, mach->sm_count, mach->read_gbps, mach->c_global, mach->c_shfl);
+    return 0;
+}
+
+/* ---- the fit -------------------------------------------------------------- */
+
+typedef struct {
+    char dist[16];
+    uint64_t n, k;
+} group_key;
+
+typedef struct {
+    char algorithm[32];
+    int beta;
+} variant_key;
+
+typedef struct {
+    drtopk_fit_sample *s;
+    size_t count, cap;
+    group_key *g;
+    int ng, gcap;
+    variant_key v[MAX_VARIANTS];
+    int nv;
+    int overflow;
+} point_set;
+
+static int collect(const drtopk_store_point *pt, void *ctx)
+{
+    point_set *ps = ctx;
+    int g = ps->ng - 1;
+    if (g < 0 || strcmp(ps->g[g].dist, pt->dist) || ps->g[g].n != pt->n || ps->g[g].k != pt->k) {
+        for (g = 0; g < ps->ng; ++g)
+            if (!strcmp(ps->g[g].dist, pt->dist) && ps->g[g].n == pt->n && ps->g[g].k == pt->k)
+                break;
+        if (g == ps->ng) {
+            if (ps->ng == ps->gcap) {
+                int cap = ps->gcap ? 2 * ps->gcap : 64;
+                group_key *ng = realloc(ps->g, (size_t)cap * sizeof *ng);
+                if (!ng)
+                    return ps->overflow = 1;
+                ps->g = ng;
+                ps->gcap = cap;
+            }
+            snprintf(ps->g[g].dist, sizeof ps->g[g].dist, "%s", pt->dist);
+            ps->g[g].n = pt->n;
+            ps->g[g].k = pt->k;
+            ps->ng++;
+        }
+    }
+    int v;
+    for (v = 0; v < ps->nv; ++v)
+        if (!strcmp(ps->v[v].algorithm, pt->algorithm) && ps->v[v].beta == pt->beta)
+            break;
+    if (v == ps->nv) {
+        if (ps->nv == MAX_VARIANTS)
+            return ps->overflow = 1;
+        snprintf(ps->v[v].algorithm, sizeof ps->v[v].algorithm, "%s", pt->algorithm);
+        ps->v[v].beta = pt->beta;
+        ps->nv++;
+    }
+    if (ps->count == ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 1024;
+        drtopk_fit_sample *ns = realloc(ps->s, cap * sizeof *ns);
+        if (!ns)
+            return ps->overflow = 1;
+        ps->s = ns;
+        ps->cap = cap;
+    }
+    ps->s[ps->count++] = (drtopk_fit_sample){ g, v, pt->n, pt->k, pt->alpha, pt->median_ms };
+    return 0;
+}
+
+/* The oracle-vs-tuned table of one variant (Figure 14's data). */
+static void print_table(const point_set *ps, int v, double c_fit)
+{
+    printf("%-4s %6s %9s | %6s %10s | %6s %10s %8s | %6s %10s %8s\n", "dist", "log2n", "k",
+           "alpha*", "oracle ms", "alpha", "tuned ms", "slow", "a(c=3)", "c=3 ms", "slow");
+    for (int g = 0; g < ps->ng; ++g) {
+        double best = INFINITY;
+        int astar = 0;
+        for (size_t i = 0; i < ps->count; ++i)
+            if (ps->s[i].group == g && ps->s[i].variant == v && ps->s[i].ms < best) {
+                best = ps->s[i].ms;
+                astar = ps->s[i].alpha;
+            }
+        if (!isfinite(best))
+            continue;
+        const group_key *k = &ps->g[g];
+        drtopk_fit_sample *vs = malloc(ps->count * sizeof *vs);
+        size_t nvs = 0;
+        if (!vs)
+            return;
+        for (size_t i = 0; i < ps->count; ++i)
+            if (ps->s[i].variant == v)
+                vs[nvs++] = ps->s[i];
+        int at = drtopk_rule4_alpha(k->n, k->k, c_fit), a3 = drtopk_rule4_alpha(k->n, k->k, DRTOPK_RULE4_CONST_DEFAULT);
+        int ex_t, ex_3;
+        double tt = drtopk_fit_time_at(vs, nvs, g, at, &ex_t), t3 = drtopk_fit_time_at(vs, nvs, g, a3, &ex_3);
+        printf("%-4s %6.2f %9llu | %6d %10.4f | %6d %10.4f %7.3fx%s| %6d %10.4f %7.3fx%s\n", k->dist,
+               log2((double)k->n), (unsigned long long)k->k, astar, best, at, tt, tt / best,
+               ex_t ? " " : "~", a3, t3, t3 / best, ex_3 ? "" : "~");
+        free(vs);
+    }
+}
+
+static int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
+                         const drtopk_store_machine *mach)
+{
+    double theory = (mach->c_global > 0 && mach->c_shfl > 0)
+                        ? drtopk_fit_theory_const(mach->c_global, mach->c_shfl) : 0;
+    int rc = 0;
+    for (int t = 0; t < o->ndtype; ++t) {
+        const char *dt = drtopk_dtype_name(o->dtype[t]);
+        point_set ps = { 0 };
+        if (drtopk_store_each_point(db, machine_id, commit, dt, collect, &ps) != DRTOPK_OK || ps.overflow) {
+            fprintf(stderr, "tuner: reading measurements for the fit: %s\n",
+                    ps.overflow ? "too many variants or out of memory" : drtopk_store_errmsg(db));
+            rc = -1;
+        }
+        double consts[MAX_VARIANTS] = { 0 };
+        drtopk_store_choice choices[MAX_CHOICES];
+        drtopk_fit_choice fc[MAX_CHOICES];
+        int nch = 0;
+        if (rc == 0 && ps.count > 0 && drtopk_store_begin(db) == DRTOPK_OK) {
+            for (int v = 0; v < ps.nv && rc == 0; ++v) {
+                if (ps.v[v].beta == 0)
+                    continue;       /* standalone: no alpha to fit */
+                drtopk_fit_sample *vs = malloc(ps.count * sizeof *vs);
+                size_t nvs = 0;
+                if (!vs) {
+                    rc = -1;
+                    break;
+                }
+                for (size_t i = 0; i < ps.count; ++i)
+                    if (ps.s[i].variant == v)
+                        vs[nvs++] = ps.s[i];
+                drtopk_fit_result fr;
+                if (drtopk_fit_rule4(vs, nvs, &fr) == 0) {
+                    consts[v] = fr.const_time;
+                    drtopk_store_fit f = { .beta = ps.v[v].beta, .const_time = fr.const_time,
+                                           .const_lsq = fr.const_lsq, .const_theory = theory,
+                                           .mean_slowdown = fr.mean_slowdown,
+                                           .worst_slowdown = fr.worst_slowdown, .points = fr.points };
+                    snprintf(f.dtype, sizeof f.dtype, "%s", dt);
+                    snprintf(f.algorithm, sizeof f.algorithm, "%s", ps.v[v].algorithm);
+                    if (drtopk_store_put_fit(db, machine_id, commit, &f) != DRTOPK_OK)
+                        rc = -1;
+                    printf("fit %s %s beta=%d: const_time %.3f (mean slowdown %.4fx, worst %.4fx, "
+                           "%.4f ms lost over %d points%s), const_lsq %.3f, const_theory %s%.3f\n",
+                           dt, ps.v[v].algorithm, ps.v[v].beta, fr.const_time, fr.mean_slowdown,
+                           fr.worst_slowdown, fr.lost_ms, fr.points,
+                           fr.uncovered ? ", some alphas outside the measured window" : "",
+                           fr.const_lsq, theory > 0 ? "" : "n/a ", theory);
+                }
+                free(vs);
+            }
+            nch = drtopk_fit_choices(ps.s, ps.count, consts, ps.nv, fc, MAX_CHOICES);
+            for (int i = 0; i < nch; ++i) {
+                const variant_key *vk = &ps.v[fc[i].variant];
+                choices[i] = (drtopk_store_choice){ .log2k_min = fc[i].log2k_min,
+                                                    .log2k_max = fc[i].log2k_max, .beta = vk->beta,
+                                                    .rule4_const = consts[fc[i].variant],
+                                                    .mean_slowdown = fc[i].mean_slowdown,
+                                                    .points = fc[i].points };
+                snprintf(choices[i].algorithm, sizeof choices[i].algorithm, "%s", vk->algorithm);
+                printf("choice %s log2 k %d..%d: %s beta=%d const %.3f (mean slowdown %.4fx over %d points)\n",
+                       dt, fc[i].log2k_min, fc[i].log2k_max, vk->algorithm, vk->beta,
+                       consts[fc[i].variant], fc[i].mean_slowdown, fc[i].points);
+            }
+            if (rc == 0 && nch > 0 && drtopk_store_put_choices(db, machine_id, commit, dt, choices, nch) != DRTOPK_OK)
+                rc = -1;
+            if (rc == 0 && drtopk_store_commit(db) != DRTOPK_OK)
+                rc = -1;
+            if (rc != 0) {
+                fprintf(stderr, "tuner: storing the fit: %s\n", drtopk_store_errmsg(db));
+                drtopk_store_rollback(db);
+            }
+            /* The table for the library's default plan (dr-radix, beta 2), else the first variant. */
+            int show = -1;
+            for (int v = 0; v < ps.nv; ++v)
+                if (ps.v[v].beta > 0 && (show < 0 || (!strcmp(ps.v[v].algorithm, "dr-radix") && ps.v[v].beta == 2)))
+                    show = v;
+            if (show >= 0) {
+                printf("oracle vs tuned alpha, %s %s beta=%d (const_time %.3f; ~ = nearest measured alpha):\n",
+                       dt, ps.v[show].algorithm, ps.v[show].beta, consts[show]);
+                print_table(&ps, show, consts[show]);
+            }
+        } else if (rc == 0 && ps.count == 0) {
+            printf("fit %s: no measurements at commit %s on this machine yet\n", dt, commit);
+        }
+        free(ps.s);
+        free(ps.g);
+    }
+    return rc;
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static void join_argv(int argc, char **argv, char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = 0;
+    for (int i = 0; i < argc && at + 1 < len; ++i)
+        at += (size_t)snprintf(out + at, len - at, "%s%s", i ? " " : "", argv[i]);
+}
+
+static void progress(int tty, size_t done, size_t total, double t0, const char *what, int last)
+{
+    static double last_plain;
+    double now = drtopk_now_ms(), el = (now - t0) / 1000.0;
+    double eta = done ? el / (double)done * (double)(total - done) : 0;
+    if (tty) {
+        fprintf(stderr, "\r[%zu/%zu] %.0f s elapsed, ETA %.0f s  %-60.60s", done, total, el, eta, what);
+        if (last)
+            fputc('\n', stderr);
+    } else if (last || now - last_plain >= PLAIN_PROGRESS_S * 1000.0) {
+        fprintf(stderr, "[%zu/%zu] %.0f s elapsed, ETA %.0f s  %s\n", done, total, el, eta, what);
+        last_plain = now;
+    }
+    fflush(stderr);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    if (parse_args(argc, argv, &o) != 0) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    char err[DRTOPK_STORE_ERR_LEN];
+    drtopk_store *db;
+    if (drtopk_store_open(o.db, 0, &db, err, sizeof err) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", err);
+        return EXIT_USAGE;
+    }
+    if (o.merge) {
+        drtopk_store_merge_stats ms;
+        if (drtopk_store_merge(db, o.merge, &ms) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+            drtopk_store_close(db);
+            return EXIT_USAGE;
+        }
+        printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added\n",
+               o.merge, o.db, ms.machines_added, ms.runs_added, ms.measurements_added, ms.fits_added,
+               ms.choices_added);
+        drtopk_store_close(db);
+        return 0;
+    }
+
+    drtopk_store_machine mach;
+    int64_t machine_id, run_id;
+    const char *commit = DRTOPK_GIT_COMMIT;
+    char args[4096];
+    join_argv(argc, argv, args, sizeof args);
+    if (identify(&o, &mach, !o.fit_only) != 0) {
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
+    if (drtopk_store_put_machine(db, &mach, &machine_id) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
+    if (o.fit_only) {
+        int rc = fit_and_store(&o, db, machine_id, commit, &mach);
+        drtopk_store_close(db);
+        return rc ? EXIT_FAILURES : 0;
+    }
+    if (drtopk_store_begin_run(db, machine_id, "tuner", args, commit, &run_id) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
+
+    size_t total = 0;
+    config *cfgs = enumerate(&o, &total);
+    if (!cfgs) {
+        fprintf(stderr, "tuner: out of memory\n");
+        return EXIT_USAGE;
+    }
+    /* What is left to measure (resume), and the largest k per data set. */
+    char *todo = calloc(total ? total : 1, 1);
+    size_t ntodo = 0;
+    for (size_t i = 0; i < total; ++i) {
+        int found = 0;
+        drtopk_store_config key;
+        drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[cfgs[i].dtype], .n = o.n[cfgs[i].n],
+                             .k = cfgs[i].k, .order = DRTOPK_LARGEST };
+        drtopk_plan plan;
+        unsigned flags = make_plan(&o, &cfgs[i], &p, &plan) == DRTOPK_OK ? plan.flags : 0;
+        fill_key(&o, &cfgs[i], &key, flags);
+        if (!o.force && drtopk_store_has(db, machine_id, commit, &key, &found) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+            return EXIT_USAGE;
+        }
+        todo[i] = !found;
+        ntodo += !found;
+    }
+    printf("tuner: %s, commit %s, %zu configs in the sweep, %zu already measured, %zu to measure\n",
+           mach.name, commit, total, total - ntodo, ntodo);
+    fflush(stdout);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    double *scratch = malloc((size_t)o.reps * 6 * sizeof(double));
+    buffers b;
+    memset(&b, 0, sizeof b);
+    b.dtype = b.dist = b.n = -1;
+    int tty = isatty(STDERR_FILENO);
+    double t0 = drtopk_now_ms();
+    size_t done = 0, failures = 0, errors = 0, unsupported = 0, verified = 0;
+    const char *end_status = "done";
+    int exit_code = 0;
+    for (size_t i = 0; i < total; ++i) {
+        if (!todo[i])
+            continue;
+        if (stop_signal) {
+            end_status = "interrupted";
+            exit_code = SIGNAL_EXIT_BASE + stop_signal;
+            break;
+        }
+        if (o.max_minutes > 0 && drtopk_now_ms() - t0 >= o.max_minutes * MS_PER_MINUTE) {
+            end_status = "time-limit";
+            break;
+        }
+        const config *c = &cfgs[i];
+        uint64_t kmax = 0;
+        for (size_t j = i; j < total && cfgs[j].dtype == c->dtype && cfgs[j].dist == c->dist && cfgs[j].n == c->n; ++j)
+            if (todo[j] && cfgs[j].k > kmax)
+                kmax = cfgs[j].k;
+        drtopk_store_measurement m;
+        memset(&m, 0, sizeof m);
+        drtopk_status st = prepare_dataset(&o, c, kmax, &b);
+        if (st != DRTOPK_OK) {
+            drtopk_plan plan;
+            drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[c->dtype], .n = o.n[c->n], .k = c->k };
+            fill_key(&o, c, &m.cfg, make_plan(&o, c, &p, &plan) == DRTOPK_OK ? plan.flags : 0);
+            m.status = DRTOPK_MEAS_ERROR;
+            snprintf(m.error, sizeof m.error, "preparing the data set: %s", drtopk_status_string(st));
+            release(&o, &b);
+        } else {
+            int do_verify = o.verify_every > 0 && done % (size_t)o.verify_every == 0;
+            measure(&o, c, &b, do_verify, &m, scratch, scratch + o.reps, scratch + 5 * o.reps);
+        }
+        if (drtopk_store_begin(db) != DRTOPK_OK || drtopk_store_put(db, machine_id, run_id, commit, &m) != DRTOPK_OK ||
+            drtopk_store_commit(db) != DRTOPK_OK) {
+            fprintf(stderr, "\ntuner: storing a measurement: %s\n", drtopk_store_errmsg(db));
+            end_status = "failed";
+            exit_code = EXIT_USAGE;
+            break;
+        }
+        ++done;
+        char what[512];
+        snprintf(what, sizeof what, "%s %s %s n=%llu k=%llu a=%d b=%d: %s", m.cfg.algorithm, m.cfg.dtype,
+                 m.cfg.dist, (unsigned long long)m.cfg.n, (unsigned long long)m.cfg.k, m.cfg.alpha,
+                 m.cfg.beta, m.status == DRTOPK_MEAS_OK ? "ok" : m.error);
+        if (m.status == DRTOPK_MEAS_UNSUPPORTED) {
+            ++unsupported;
+        } else if (m.status == DRTOPK_MEAS_ERROR) {
+            ++errors;
+            fprintf(stderr, "%stuner: FAILED %s\n", tty ? "\n" : "", what);
+        }
+        if (m.verified) {
+            ++verified;
+            if (!m.verify_ok) {
+                ++failures;
+                fprintf(stderr, "%stuner: WRONG RESULT %s: %s\n", tty ? "\n" : "", what, m.verify_error);
+            }
+        }
+        progress(tty, done, ntodo, t0, what, 0);
+    }
+    progress(tty, done, ntodo, t0, end_status, 1);
+    release(&o, &b);
+    free(scratch);
+    free(todo);
+    free(cfgs);
+    if (drtopk_store_end_run(db, run_id, end_status) != DRTOPK_OK)
+        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    printf("tuner: %s: %zu measured (%zu unsupported, %zu errors), %zu verified, %zu wrong results, %.1f s\n",
+           end_status, done, unsupported, errors, verified, failures, (drtopk_now_ms() - t0) / 1000.0);
+    if (!strcmp(end_status, "time-limit"))
+        printf("tuner: time budget reached; run the same command again to go on\n");
+    if (exit_code == 0 && fit_and_store(&o, db, machine_id, commit, &mach) != 0)
+        exit_code = EXIT_FAILURES;
+    drtopk_store_close(db);
+    if (exit_code == 0 && (failures || errors))
+        exit_code = EXIT_FAILURES;
+    return exit_code;
+}

@@ -126,5 +126,30 @@ mkdir -p build bin
         echo "cuda_ldflags = -L$cuda_home/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread"
     fi
 } > build/config.ninja
+
+# ---- CCCL >= 3.2 headers for the CUB DeviceTopK peer (issue 4, item 6) ----
+# Only experiments/peers/cub_topk_peer.cu uses them (the library builds with
+# the toolkit's CUB).  They come from PyPI's nvidia-cuda-cccl wheel, unpacked
+# into build/cccl/include; without PyPI the peer is simply not built.
+cccl_peer_inc=""
+cccl_dir=build/cccl
+cccl_probe=cub/device/device_topk.cuh
+if [ "$cpu_only" = 0 ]; then
+    if [ ! -f "$cccl_dir/include/$cccl_probe" ] && command -v python3 >/dev/null 2>&1; then
+        rm -rf "$cccl_dir/wheel" "$cccl_dir/unpacked"
+        if timeout 300 python3 -m pip download -q --no-deps --only-binary=:all: nvidia-cuda-cccl \
+                -d "$cccl_dir/wheel" >/dev/null 2>&1 &&
+           python3 -m zipfile -e "$cccl_dir"/wheel/*.whl "$cccl_dir/unpacked" >/dev/null 2>&1; then
+            probe=$(find "$cccl_dir/unpacked" -path "*/$cccl_probe" | head -n1)
+            [ -n "$probe" ] && rm -rf "$cccl_dir/include" && mv "${probe%/$cccl_probe}" "$cccl_dir/include"
+        fi
+        rm -rf "$cccl_dir/wheel" "$cccl_dir/unpacked"
+    fi
+    [ -f "$cccl_dir/include/$cccl_probe" ] && cccl_peer_inc="$cccl_dir/include"
+fi
+echo "cccl_peer_inc = $cccl_peer_inc" >> build/config.ninja
+echo "configure: CUB DeviceTopK peer: ${cccl_peer_inc:-skipped (nvidia-cuda-cccl headers not fetched)}"
+# ---- end of the CCCL peer block ---------------------------------------------
+
 echo "configure: backend=$([ "$cpu_only" = 1 ] && echo cpu || echo "cuda ($arch, $nvcc)"), sqlite=$sqlite_a"
 echo "configure: wrote build/config.ninja; now run: ninja"

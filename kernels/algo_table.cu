@@ -13,7 +13,7 @@ static const topk_algo_entry algo_table[DRTOPK_ALGO_COUNT] = {
     [DRTOPK_ALGO_RADIX_GGKS_OOP] = { radix_ggks_oop_topk_workspace, radix_ggks_oop_topk },
     [DRTOPK_ALGO_BUCKET] = { bucket_topk_workspace, bucket_topk },
     [DRTOPK_ALGO_BUCKET_OOP] = { bucket_oop_topk_workspace, bucket_oop_topk },
-    [DRTOPK_ALGO_BITONIC] = { NULL, NULL }, /* C++ designators must not skip a row */
+    [DRTOPK_ALGO_BITONIC] = { bitonic_topk_workspace, bitonic_topk },
     [DRTOPK_ALGO_SORT_CUB] = { sort_cub_topk_workspace, sort_cub_topk },
     [DRTOPK_ALGO_SORT_THRUST] = { sort_thrust_topk_workspace, sort_thrust_topk },
 };

@@ -1,0 +1,156 @@
+/*
+ * cub_topk_peer.cu -- the modern-peer baseline of issue 4 item 6: CUB's
+ * DeviceTopK (CCCL >= 3.2, AIR top-k) on the same seeded data as drtopk
+ * (gen_core.h, generated on the device), timed like every drtopk row (CUDA
+ * events, one warm-up, median of 7) and checked with the O(n) counting rule:
+ * with m the smallest returned key, count(V > m) == count(result > m) and all
+ * k results are distinct positions holding their keys.
+ *
+ * DeviceTopK in CCCL 3.5 accepts only the opted-out requirements
+ * (determinism::not_guaranteed, output_ordering::unsorted), checked at compile
+ * time in cub/device/device_topk.cuh; that is what we request.
+ *
+ *   cub_topk_peer [--log-n 30] [--dists UD,ND,CD] [--k-log4-max 12] [--reps 7]
+ * prints one JSON line per (dist, k):
+ *   {"peer":"cub_device_topk","gpu":...,"n":..,"k":..,"dist":..,"dtype":"u32",
+ *    "ms_median":..,"ms_min":..,"ms_max":..,"reps":..,"verified":0|1}
+ */
+#include <algorithm>
+#include <cub/device/device_topk.cuh>
+#include <cuda/__execution/determinism.h>
+#include <cuda/__execution/output_ordering.h>
+#include <cuda/__execution/require.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+#include "gen_core.h"
+
+#define SEED 20211114ull            /* the seed of test_bitonic and run_peers */
+#define DEFAULT_LOG_N 30
+#define DEFAULT_REPS 7
+#define DEFAULT_K_LOG4_MAX 12       /* k = 4^0 .. 4^12 = 2^24               */
+#define THREADS 256
+#define BLOCKS_PER_SM 8             /* grid-stride kernels: enough in flight */
+
+#define CK(call)                                                                     \
+    do {                                                                             \
+        cudaError_t e_ = (call);                                                     \
+        if (e_ != cudaSuccess) {                                                     \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
+            exit(2);                                                                 \
+        }                                                                            \
+    } while (0)
+
+__global__ void gen_kernel(uint32_t *v, uint32_t *idx, uint64_t n, drtopk_dist d, uint64_t seed)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        v[i] = drtopk_gen_bits(seed, i, d, DRTOPK_U32);
+        idx[i] = (uint32_t)i;
+    }
+}
+
+/* cnt[0] = #V > m, cnt[1] = #results > m, cnt[2] = #results whose key is not V[pos] */
+__global__ void count_kernel(const uint32_t *v, uint64_t n, const uint32_t *rk, const uint32_t *rp, uint64_t k,
+                             const uint32_t *m, unsigned long long *cnt)
+{
+    const uint32_t t = *m;
+    unsigned long long gv = 0, gr = 0, bad = 0;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        gv += v[i] > t;
+        if (i < k) {
+            gr += rk[i] > t;
+            bad += rp[i] >= n || v[rp[i]] != rk[i];
+        }
+    }
+    atomicAdd(&cnt[0], gv);
+    atomicAdd(&cnt[1], gr);
+    atomicAdd(&cnt[2], bad);
+}
+
+__global__ void min_kernel(const uint32_t *rk, uint64_t k, uint32_t *m)
+{
+    uint32_t lo = 0xFFFFFFFFu;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        lo = min(lo, rk[i]);
+    atomicMin(m, lo);
+}
+
+/* Distinct positions: the host sorts a copy (k <= 2^24, cheap). */
+static int positions_distinct(const uint32_t *d_rp, uint64_t k)
+{
+    std::vector<uint32_t> p(k);
+    CK(cudaMemcpy(p.data(), d_rp, k * 4, cudaMemcpyDeviceToHost));
+    std::sort(p.begin(), p.end());
+    return std::adjacent_find(p.begin(), p.end()) == p.end();
+}
+
+int main(int argc, char **argv)
+{
+    int log_n = DEFAULT_LOG_N, reps = DEFAULT_REPS, k_log4_max = DEFAULT_K_LOG4_MAX;
+    const char *dists = "UD,ND,CD";
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (!strcmp(argv[a], "--log-n")) log_n = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--k-log4-max")) k_log4_max = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--dists")) dists = argv[a + 1];
+        else { fprintf(stderr, "usage: %s [--log-n N] [--reps R] [--k-log4-max E] [--dists UD,ND,CD]\n", argv[0]); return 2; }
+    }
+    const uint64_t n = 1ull << log_n;
+    uint64_t kmax = 1ull << (2 * k_log4_max);
+    if (kmax > n) kmax = n;
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    const int grid = prop.multiProcessorCount * BLOCKS_PER_SM;
+    uint32_t *d_v, *d_idx, *d_rk, *d_rp, *d_m;
+    unsigned long long *d_cnt;
+    CK(cudaMalloc(&d_v, n * 4));
+    CK(cudaMalloc(&d_idx, n * 4));
+    CK(cudaMalloc(&d_rk, kmax * 4));
+    CK(cudaMalloc(&d_rp, kmax * 4));
+    CK(cudaMalloc(&d_m, 4));
+    CK(cudaMalloc(&d_cnt, 3 * sizeof(unsigned long long)));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    const auto env = cuda::execution::require(cuda::execution::determinism::not_guaranteed,
+                                              cuda::execution::output_ordering::unsorted);
+    const struct { const char *name; drtopk_dist d; } all[] = {
+        {"UD", DRTOPK_DIST_UD}, {"ND", DRTOPK_DIST_ND}, {"CD", DRTOPK_DIST_CD}};
+    for (const auto &ds : all) {
+        if (!strstr(dists, ds.name)) continue;
+        gen_kernel<<<grid, THREADS>>>(d_v, d_idx, n, ds.d, SEED);
+        CK(cudaGetLastError());
+        for (uint64_t k = 1; k <= kmax; k *= 4) {
+            size_t bytes = 0;
+            void *d_tmp = NULL;
+            CK(cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, d_idx, d_rp, n, k, env));
+            CK(cudaMalloc(&d_tmp, bytes));
+            std::vector<float> ms;
+            for (int r = 0; r <= reps; ++r) {        /* r == 0: warm-up */
+                CK(cudaEventRecord(e0));
+                CK(cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, d_idx, d_rp, n, k, env));
+                CK(cudaEventRecord(e1));
+                CK(cudaEventSynchronize(e1));
+                float t;
+                CK(cudaEventElapsedTime(&t, e0, e1));
+                if (r) ms.push_back(t);
+            }
+            CK(cudaFree(d_tmp));
+            CK(cudaMemset(d_m, 0xFF, 4));
+            CK(cudaMemset(d_cnt, 0, 3 * sizeof(unsigned long long)));
+            min_kernel<<<grid, THREADS>>>(d_rk, k, d_m);
+            count_kernel<<<grid, THREADS>>>(d_v, n, d_rk, d_rp, k, d_m, d_cnt);
+            unsigned long long cnt[3];
+            CK(cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost));
+            const int ok = cnt[0] == cnt[1] && cnt[2] == 0 && positions_distinct(d_rp, k);
+            std::sort(ms.begin(), ms.end());
+            printf("{\"peer\":\"cub_device_topk\",\"gpu\":\"%s\",\"n\":%llu,\"k\":%llu,\"dist\":\"%s\",\"dtype\":\"u32\","
+                   "\"ms_median\":%.4f,\"ms_min\":%.4f,\"ms_max\":%.4f,\"reps\":%d,\"verified\":%d}\n",
+                   prop.name, (unsigned long long)n, (unsigned long long)k, ds.name, ms[ms.size() / 2], ms.front(),
+                   ms.back(), (int)ms.size(), ok);
+            fflush(stdout);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# run_peers.sh -- runs the modern peers of issue 4 item 6 (CUB DeviceTopK and
+# torch.topk) on the same seeded data (|V| = 2^30 u32, UD/ND/CD, k = 4^0..4^12)
+# and collects their JSON lines into one file.  A peer that is not built
+# (CCCL >= 3.2 headers missing) or cannot import torch is reported as skipped.
+#
+#   experiments/peers/run_peers.sh [OUT.jsonl] [extra args for both peers]
+#   environment: CUB_PEER (default bin/cub_topk_peer), PYTHON (default python3)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:-peers.jsonl}
+shift || true
+cub_peer=${CUB_PEER:-bin/cub_topk_peer}
+python=${PYTHON:-python3}
+: > "$out"
+if [ -x "$cub_peer" ]; then
+    "$cub_peer" "$@" | tee -a "$out" || echo "run_peers: $cub_peer failed" >&2
+else
+    echo '{"peer":"cub_device_topk","skipped":"not built (configure.sh found no CCCL >= 3.2 headers)"}' | tee -a "$out"
+fi
+"$python" experiments/peers/torch_topk.py "$@" | tee -a "$out" || echo "run_peers: torch_topk.py failed" >&2
+echo "run_peers: $(grep -c '"ms_median"' "$out") rows in $out"

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""torch_topk.py -- the PyTorch peer of issue 4 item 6: torch.topk on the same
+seeded data as drtopk (src/gen_core.h's counter-based generator, recomputed in
+torch int64 arithmetic on the GPU and checked against a pure-Python copy of it),
+timed like every drtopk row (CUDA events, one warm-up, median of 7) and checked
+with the O(n) counting rule (m = smallest returned key: count(V > m) ==
+count(result > m); positions hold their keys).
+
+torch.topk has no uint32 kernel, so the u32 keys enter as int32 key - 2^31
+(the bits key ^ 2^31), an order-preserving map of the same 4 bytes.
+
+Prints one JSON line per (dist, k) like experiments/peers/cub_topk_peer.cu;
+prints {"peer":"torch_topk","skipped":...} and exits 0 when torch or CUDA is
+missing.
+
+  torch_topk.py [--log-n 30] [--dists UD,ND,CD] [--k-log4-max 12] [--reps 7]
+"""
+import argparse
+import json
+import sys
+
+SEED = 20211114            # the seed of test_bitonic and cub_topk_peer
+MASK64 = (1 << 64) - 1
+GOLDEN64 = 0x9E3779B97F4A7C15
+MIX_M1 = 0xBF58476D1CE4E5B9
+MIX_M2 = 0x94D049BB133111EB
+ND_TERM_BITS = 20
+ND_TERMS = 12
+ND_MEAN_U32 = 100000000
+ND_SD_U32 = 10
+CD_LEVELS = 4
+CD_LEVEL_BITS = 8
+CD_SPREAD_MASK = 15
+CHUNK = 1 << 25            # elements generated per step (bounds temporaries)
+SELF_CHECK = 257           # elements compared against the pure-Python generator
+
+
+def mix64_py(x):
+    x ^= x >> 30
+    x = (x * MIX_M1) & MASK64
+    x ^= x >> 27
+    x = (x * MIX_M2) & MASK64
+    return x ^ (x >> 31)
+
+
+def rand64_py(seed, i, r):
+    key = mix64_py(seed ^ (r << 56))
+    return mix64_py((key + (i + 1) * GOLDEN64) & MASK64)
+
+
+def gen_py(seed, i, dist):
+    """gen_core.h's drtopk_gen_bits for u32, in Python integers."""
+    if dist == "UD":
+        return rand64_py(seed, i, 0) >> 32
+    if dist == "ND":
+        mask = (1 << ND_TERM_BITS) - 1
+        s = 0
+        for w in range(ND_TERMS // 3):
+            h = rand64_py(seed, i, w)
+            s += (h & mask) + ((h >> 20) & mask) + ((h >> 40) & mask)
+        c = s - (ND_TERMS // 2) * mask
+        return (ND_MEAN_U32 + ((c * ND_SD_U32 + (1 << (ND_TERM_BITS - 1))) >> ND_TERM_BITS)) & 0xFFFFFFFF
+    h = rand64_py(seed, i, 0)
+    level = CD_LEVELS - 1
+    if (h & 0xFFFFFFFF) & CD_SPREAD_MASK == 0:
+        level = (h >> 4) % (CD_LEVELS - 1)
+    width = 32 - CD_LEVEL_BITS * level
+    r = h >> 32
+    if width == 32:
+        return r
+    base = (0xFFFFFFFF << width) & 0xFFFFFFFF
+    return base | (r & ~base & 0xFFFFFFFF)
+
+
+def s64(x):
+    """A uint64 constant as the int64 with the same bits."""
+    return x - (1 << 64) if x >= (1 << 63) else x
+
+
+def gen_torch(torch, seed, n, dist, dev):
+    """The same generator in torch int64 (wrapping) arithmetic; logical right
+    shifts are arithmetic shifts masked to the shifted width."""
+    def srl(x, s):
+        return (x >> s) & ((1 << (64 - s)) - 1)
+
+    def mix(x):
+        x = x ^ srl(x, 30)
+        x = x * s64(MIX_M1)
+        x = x ^ srl(x, 27)
+        x = x * s64(MIX_M2)
+        return x ^ srl(x, 31)
+
+    def rand(i, r):
+        key = s64(mix64_py(seed ^ (r << 56)))
+        return mix(key + (i + 1) * s64(GOLDEN64))
+
+    out = torch.empty(n, dtype=torch.int32, device=dev)
+    for lo in range(0, n, CHUNK):
+        i = torch.arange(lo, min(n, lo + CHUNK), dtype=torch.int64, device=dev)
+        if dist == "UD":
+            v = srl(rand(i, 0), 32)
+        elif dist == "ND":
+            mask = (1 << ND_TERM_BITS) - 1
+            s = torch.zeros_like(i)
+            for w in range(ND_TERMS // 3):
+                h = rand(i, w)
+                s += (h & mask) + (srl(h, 20) & mask) + (srl(h, 40) & mask)
+            c = s - (ND_TERMS // 2) * mask
+            v = (ND_MEAN_U32 + ((c * ND_SD_U32 + (1 << (ND_TERM_BITS - 1))) >> ND_TERM_BITS)) & 0xFFFFFFFF
+        else:
+            h = rand(i, 0)
+            spread = (h & CD_SPREAD_MASK) == 0
+            level = torch.where(spread, torch.remainder(srl(h, 4), CD_LEVELS - 1),
+                                torch.full_like(h, CD_LEVELS - 1))
+            width = 32 - CD_LEVEL_BITS * level
+            r = srl(h, 32)
+            base = (torch.full_like(h, 0xFFFFFFFF) << width) & 0xFFFFFFFF   # 0 where width == 32
+            v = base | (r & (~base & 0xFFFFFFFF))
+        out[lo:lo + len(i)] = (v - (1 << 31)).to(torch.int32)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--log-n", type=int, default=30)
+    ap.add_argument("--dists", default="UD,ND,CD")
+    ap.add_argument("--k-log4-max", type=int, default=12)
+    ap.add_argument("--reps", type=int, default=7)
+    a = ap.parse_args()
+    try:
+        import torch
+    except ImportError:
+        print(json.dumps({"peer": "torch_topk", "skipped": "torch not importable"}))
+        return 0
+    if not torch.cuda.is_available():
+        print(json.dumps({"peer": "torch_topk", "skipped": "no CUDA device"}))
+        return 0
+    dev = torch.device("cuda")
+    gpu = torch.cuda.get_device_name(0)
+    n = 1 << a.log_n
+    for dist in a.dists.split(","):
+        v = gen_torch(torch, SEED, n, dist, dev)
+        want = [gen_py(SEED, i, dist) - (1 << 31) for i in range(min(n, SELF_CHECK))]
+        if v[:len(want)].tolist() != want:
+            print(json.dumps({"peer": "torch_topk", "dist": dist, "error": "generator mismatch with gen_core.h"}))
+            return 1
+        k = 1
+        while k <= min(n, 1 << (2 * a.k_log4_max)):
+            ms = []
+            for r in range(a.reps + 1):            # r == 0: warm-up
+                e0 = torch.cuda.Event(enable_timing=True)
+                e1 = torch.cuda.Event(enable_timing=True)
+                e0.record()
+                vals, idx = torch.topk(v, k, largest=True, sorted=False)
+                e1.record()
+                e1.synchronize()
+                if r:
+                    ms.append(e0.elapsed_time(e1))
+            m = vals.min()
+            ok = int((v > m).sum().item() == (vals > m).sum().item()
+                     and bool((v[idx] == vals).all().item())
+                     and torch.unique(idx).numel() == k)
+            ms.sort()
+            print(json.dumps({"peer": "torch_topk", "gpu": gpu, "n": n, "k": k, "dist": dist, "dtype": "u32",
+                              "ms_median": round(ms[len(ms) // 2], 4), "ms_min": round(ms[0], 4),
+                              "ms_max": round(ms[-1], 4), "reps": len(ms), "verified": ok,
+                              "torch": torch.__version__}), flush=True)
+            del vals, idx
+            k *= 4
+        del v
+        torch.cuda.empty_cache()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+/*
+ * concat_filter.cu -- step 3 of Dr. Top-k: the concatenated vector C under
+ * Rules 1-3 (paper 4.1-4.3, warp-centric concatenation of 5.1).
+ *
+ *  1. count: c(s) = the number of selected delegates of subrange s (byte
+ *     counters, four to a word: c(s) <= beta <= 8 never carries into the next
+ *     byte);
+ *  2. classify each selected delegate: 0 < c(s) < nd(s) -> it goes to C as is
+ *     (Rule 3: the subrange is not scanned); c(s) == nd(s) -> the subrange is
+ *     listed for scanning once, by its best delegate D[s * nd_full];
+ *  3. scan the listed subranges, copying every element with key >= t (Rule 2;
+ *     t = 0 without filtering).  Rule 1 is what is not listed at all.
+ *
+ * Every length (selected, listed, |C|) lives on the device: persistent grids
+ * sized from the SM count loop until the device-side count.  Output slots come
+ * from one global atomicAdd per block and tile (block-aggregated: a block scan
+ * of per-thread counts), so a few thousand atomics serve millions of copies.
+ */
+#include <cub/block/block_scan.cuh>
+
+#include "kernels.h"
+#include "keyorder.h"
+#include "pipeline_stages.h"
+
+#define CF_BLOCK 256               /* threads per block                           */
+#define CF_ITEMS 8                 /* elements per thread and tile: 8 loads in flight */
+#define CF_TILE (CF_BLOCK * CF_ITEMS)
+#define CF_BLOCKS_PER_SM 8         /* 2048 resident threads per SM                */
+#define CF_BYTE_BITS 8             /* counters: one byte per subrange              */
+#define CF_BYTES_PER_WORD 4
+#define CF_PACK_SHIFT 16           /* two per-thread counts (<= CF_ITEMS) in one word */
+#define CF_PACK_MASK 0xFFFFu
+
+typedef cub::BlockScan<uint32_t, CF_BLOCK> cf_scan;
+
+__device__ __forceinline__ uint32_t counter_of(const uint32_t *cnt, uint64_t s)
+{
+    return (cnt[s / CF_BYTES_PER_WORD] >> (CF_BYTE_BITS * (s % CF_BYTES_PER_WORD))) & 0xFFu;
+}
+
+/* nd(s) = min(beta, |S|). */
+__device__ __forceinline__ uint32_t nd_of(uint64_t s, uint64_t n, int alpha, int beta)
+{
+    const uint64_t lo = s << alpha, L = 1ull << alpha;
+    const uint64_t len = n - lo < L ? n - lo : L;
+    return (uint32_t)(len < (uint64_t)beta ? len : (uint64_t)beta);
+}
+
+template <typename P>
+__global__ void __launch_bounds__(CF_BLOCK)
+count_kernel(const P *__restrict__ sel_pos, const uint64_t *__restrict__ d_sel_count, int alpha,
+             uint32_t *__restrict__ cnt)
+{
+    const uint64_t m = *d_sel_count;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += stride) {
+        const uint64_t s = (uint64_t)sel_pos[i] >> alpha;
+        atomicAdd(cnt + s / CF_BYTES_PER_WORD, 1u << (CF_BYTE_BITS * (s % CF_BYTES_PER_WORD)));
+    }
+}
+
+/* Block-aggregated reservation: returns this thread's first slot for `mine`
+ * items (packed two counts per word); thread 0 takes the block's total from
+ * the global counters with one atomicAdd each.  Every thread of the block
+ * must call it. */
+__device__ __forceinline__ void block_reserve(uint32_t mine_packed, uint64_t *g0, uint64_t *g1,
+                                              cf_scan::TempStorage &tmp, uint64_t (&base)[2],
+                                              uint32_t &prefix_packed)
+{
+    __shared__ uint64_t sbase[2];
+    uint32_t total;
+    cf_scan(tmp).ExclusiveSum(mine_packed, prefix_packed, total);
+    if (threadIdx.x == 0) {
+        const uint32_t t0 = total & CF_PACK_MASK, t1 = total >> CF_PACK_SHIFT;
+        sbase[0] = t0 && g0 ? atomicAdd((unsigned long long *)g0, (unsigned long long)t0) : 0;
+        sbase[1] = t1 && g1 ? atomicAdd((unsigned long long *)g1, (unsigned long long)t1) : 0;
+    }
+    __syncthreads();
+    base[0] = sbase[0];
+    base[1] = sbase[1];
+    __syncthreads();               /* sbase and tmp are reused by the next tile */
+}
+
+/* Step 2: partly selected subranges give their selected delegates to C;
+ * fully selected ones are listed (once, by their best delegate). */
+template <typename P>
+__global__ void __launch_bounds__(CF_BLOCK)
+classify_kernel(concat_args a)
+{
+    __shared__ cf_scan::TempStorage tmp;
+    const P *sel_pos = (const P *)a.sel_pos;
+    const P *dpos = (const P *)a.d_dpos;
+    const uint64_t m = *a.d_sel_count;
+    const uint64_t L = 1ull << a.alpha;
+    const uint64_t nd_full = L < (uint64_t)a.beta ? L : (uint64_t)a.beta;
+    const uint64_t ntiles = (m + CF_TILE - 1) / CF_TILE;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+        uint32_t kind[CF_ITEMS];   /* 0: nothing, 1: copy to C, 2: list s */
+        uint32_t mine = 0;
+#pragma unroll
+        for (int it = 0; it < CF_ITEMS; ++it) {
+            const uint64_t i = tile * CF_TILE + (uint64_t)it * CF_BLOCK + threadIdx.x;
+            kind[it] = 0;
+            if (i < m) {
+                const P pos = sel_pos[i];
+                const uint64_t s = (uint64_t)pos >> a.alpha;
+                const uint32_t c = counter_of(a.d_counters, s);
+                if (c < nd_of(s, a.n, a.alpha, a.beta)) kind[it] = 1;
+                else if (dpos[s * nd_full] == pos) kind[it] = 2;
+            }
+            mine += kind[it] == 1 ? 1u : kind[it] == 2 ? (1u << CF_PACK_SHIFT) : 0u;
+        }
+        uint64_t base[2];
+        uint32_t prefix;
+        block_reserve(mine, a.d_c_count, a.d_scan_count, tmp, base, prefix);
+        uint64_t oc = base[0] + (prefix & CF_PACK_MASK), os = base[1] + (prefix >> CF_PACK_SHIFT);
+#pragma unroll
+        for (int it = 0; it < CF_ITEMS; ++it) {
+            const uint64_t i = tile * CF_TILE + (uint64_t)it * CF_BLOCK + threadIdx.x;
+            if (kind[it] == 1) {
+                if (oc < a.c_cap) {
+                    a.c_keys[oc] = a.sel_keys[i];
+                    ((P *)a.c_pos)[oc] = sel_pos[i];
+                }
+                ++oc;
+            } else if (kind[it] == 2) {
+                if (os < a.scan_cap) ((P *)a.d_scan_list)[os] = (P)((uint64_t)sel_pos[i] >> a.alpha);
+                ++os;
+            }
+        }
+    }
+}
+
+/* Step 3: the listed subranges as one flat index space of m * 2^alpha
+ * elements (the tail subrange's missing elements are skipped); each tile
+ * copies its keys >= t with one reservation. */
+template <typename P>
+__global__ void __launch_bounds__(CF_BLOCK)
+scan_kernel(concat_args a)
+{
+    __shared__ cf_scan::TempStorage tmp;
+    const P *list = (const P *)a.d_scan_list;
+    const uint64_t m = *a.d_scan_count;
+    const uint64_t total = m << a.alpha;
+    const uint64_t ntiles = (total + CF_TILE - 1) / CF_TILE;
+    const uint64_t mask = (1ull << a.alpha) - 1;
+    const uint32_t t = a.filter ? *a.d_threshold : 0u;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+        uint32_t key[CF_ITEMS];
+        uint64_t pos[CF_ITEMS];
+        uint32_t take = 0, mine = 0;
+#pragma unroll
+        for (int it = 0; it < CF_ITEMS; ++it) {
+            const uint64_t f = tile * CF_TILE + (uint64_t)it * CF_BLOCK + threadIdx.x;
+            pos[it] = a.n;
+            if (f < total) pos[it] = ((uint64_t)list[f >> a.alpha] << a.alpha) + (f & mask);
+        }
+#pragma unroll
+        for (int it = 0; it < CF_ITEMS; ++it) {
+            key[it] = 0;
+            if (pos[it] < a.n) {
+                key[it] = drtopk_key_from_bits(__ldcs(a.v + pos[it]), a.dtype, a.order);
+                if (key[it] >= t) { take |= 1u << it; ++mine; }
+            }
+        }
+        uint64_t base[2];
+        uint32_t prefix;
+        block_reserve(mine, a.d_c_count, NULL, tmp, base, prefix);
+        uint64_t o = base[0] + prefix;
+#pragma unroll
+        for (int it = 0; it < CF_ITEMS; ++it) {
+            if (take & (1u << it)) {
+                if (o < a.c_cap) {
+                    a.c_keys[o] = key[it];
+                    ((P *)a.c_pos)[o] = (P)pos[it];
+                }
+                ++o;
+            }
+        }
+    }
+}
+
+template <typename P>
+static drtopk_status run(const concat_args *a, cudaStream_t st)
+{
+    const unsigned grid = (unsigned)(a->sm_count > 0 ? a->sm_count : 1) * CF_BLOCKS_PER_SM;
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(a->zero_base, 0, a->zero_bytes, st));
+    count_kernel<P><<<grid, CF_BLOCK, 0, st>>>((const P *)a->sel_pos, a->d_sel_count, a->alpha,
+                                               a->d_counters);
+    DRTOPK_LAUNCH_CHECK();
+    classify_kernel<P><<<grid, CF_BLOCK, 0, st>>>(*a);
+    DRTOPK_LAUNCH_CHECK();
+    scan_kernel<P><<<grid, CF_BLOCK, 0, st>>>(*a);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status concat_filter(const concat_args *a, cudaStream_t st)
+{
+    if (a == NULL || a->v == NULL || a->beta < 1 || a->beta > DRTOPK_BETA_MAX) return DRTOPK_ERR_INVALID_ARGUMENT;
+    return a->pos64 ? run<uint64_t>(a, st) : run<uint32_t>(a, st);
+}

@@ -1,0 +1,183 @@
+/*
+ * device_util.cu -- the device utilities of backend.h that host programs (CLI,
+ * tests, tuner) use without including CUDA headers: device choice and facts,
+ * memory, copies, and the read-once bandwidth floor that every achieved-
+ * bandwidth figure of the stage breakdowns (paper 4.1, Figures 6-15) is
+ * measured against.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "kernels.h"
+
+#define READ_BLOCK 256           /* threads per block of the streaming read   */
+#define READ_BLOCKS_PER_SM 8     /* enough resident warps to saturate HBM     */
+#define READ_UNROLL 4            /* independent 16-byte loads in flight       */
+#define READ_WARMUPS 2           /* untimed runs before the median            */
+#define U32_PER_VEC 4            /* uint32 elements per 16-byte vector        */
+#define READ_SENTINEL 0x9E3779B9u /* a sum the data never produces in practice:
+                                    the store that keeps the loads alive      */
+
+extern "C" int drtopk_cuda_available(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();      /* clear the sticky "no device" error */
+        return 0;
+    }
+    return count > 0;
+}
+
+extern "C" drtopk_status drtopk_dev_select(int gpu)
+{
+    int count = 0;
+    DRTOPK_CUDA_TRY(cudaGetDeviceCount(&count));
+    if (gpu < 0 || gpu >= count) return DRTOPK_ERR_INVALID_ARGUMENT;
+    DRTOPK_CUDA_TRY(cudaSetDevice(gpu));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info)
+{
+    cudaDeviceProp prop;
+    int count = 0;
+    if (info == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    DRTOPK_CUDA_TRY(cudaGetDeviceCount(&count));
+    if (gpu < 0 || gpu >= count) return DRTOPK_ERR_INVALID_ARGUMENT;
+    DRTOPK_CUDA_TRY(cudaGetDeviceProperties(&prop, gpu));
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", prop.name);
+    /* the 16 UUID bytes grouped 4-2-2-2-6, as nvidia-smi -L prints them */
+    {
+        const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
+        char *o = info->uuid;
+        size_t left = sizeof info->uuid;
+        int w = snprintf(o, left, "GPU-");
+        for (int i = 0; i < 16 && w > 0 && (size_t)w < left; ++i) {
+            o += w;
+            left -= (size_t)w;
+            w = snprintf(o, left, "%s%02x", (i == 4 || i == 6 || i == 8 || i == 10) ? "-" : "", u[i]);
+        }
+    }
+    info->cc_major = prop.major;
+    info->cc_minor = prop.minor;
+    info->sm_count = prop.multiProcessorCount;
+    info->mem_bytes = (uint64_t)prop.totalGlobalMem;
+    info->l2_bytes = (uint64_t)prop.l2CacheSize;
+    DRTOPK_CUDA_TRY(cudaDriverGetVersion(&info->driver_version));
+    DRTOPK_CUDA_TRY(cudaRuntimeGetVersion(&info->runtime_version));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_dev_alloc(void **p, size_t bytes)
+{
+    if (p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    *p = NULL;
+    DRTOPK_CUDA_TRY(cudaMalloc(p, bytes ? bytes : 1));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_dev_free(void *p)
+{
+    DRTOPK_CUDA_TRY(cudaFree(p));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind)
+{
+    cudaMemcpyKind k;
+    switch (kind) {
+    case DRTOPK_COPY_H2D: k = cudaMemcpyHostToDevice; break;
+    case DRTOPK_COPY_D2H: k = cudaMemcpyDeviceToHost; break;
+    case DRTOPK_COPY_D2D: k = cudaMemcpyDeviceToDevice; break;
+    default: return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+    if ((dst == NULL || src == NULL) && bytes > 0) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (bytes == 0) return DRTOPK_OK;
+    DRTOPK_CUDA_TRY(cudaMemcpy(dst, src, bytes, k));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_dev_sync(void)
+{
+    DRTOPK_CUDA_TRY(cudaDeviceSynchronize());
+    return DRTOPK_OK;
+}
+
+/* Streaming read of n uint32: 16-byte loads, READ_UNROLL in flight per thread,
+ * an XOR fold that is stored only if it hits a sentinel (never in practice),
+ * so the compiler keeps every load. */
+__global__ void read_once_kernel(const uint4 *__restrict__ v, uint64_t nvec,
+                                 const uint32_t *__restrict__ tail, uint32_t ntail,
+                                 uint32_t *sink)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t acc = 0;
+    for (; i + (READ_UNROLL - 1) * stride < nvec; i += READ_UNROLL * stride) {
+        uint4 x[READ_UNROLL];
+#pragma unroll
+        for (int u = 0; u < READ_UNROLL; ++u) x[u] = __ldcs(v + i + u * stride);
+#pragma unroll
+        for (int u = 0; u < READ_UNROLL; ++u) acc ^= x[u].x ^ x[u].y ^ x[u].z ^ x[u].w;
+    }
+    for (; i < nvec; i += stride) {
+        uint4 x = __ldcs(v + i);
+        acc ^= x.x ^ x.y ^ x.z ^ x.w;
+    }
+    if (blockIdx.x == 0 && threadIdx.x < ntail) acc ^= tail[threadIdx.x];
+    if (acc == READ_SENTINEL) *sink = acc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms)
+{
+    cudaDeviceProp prop;
+    int dev;
+    uint32_t *sink = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double *t;
+    drtopk_status st = DRTOPK_OK;
+    if (d_buf == NULL || ms == NULL || n == 0 || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (((uintptr_t)d_buf & (sizeof(uint4) - 1)) != 0) return DRTOPK_ERR_MISALIGNED;
+    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
+    DRTOPK_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+    t = (double *)malloc((size_t)reps * sizeof *t);
+    if (t == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+    {
+        const uint64_t nvec = n / U32_PER_VEC;
+        const uint32_t ntail = (uint32_t)(n % U32_PER_VEC);
+        const uint32_t *tail = (const uint32_t *)d_buf + nvec * U32_PER_VEC;
+        const int grid = prop.multiProcessorCount * READ_BLOCKS_PER_SM;
+        cudaError_t e = cudaMalloc(&sink, sizeof *sink);
+        if (e == cudaSuccess) e = cudaEventCreate(&e0);
+        if (e == cudaSuccess) e = cudaEventCreate(&e1);
+        for (int r = -READ_WARMUPS; r < reps && e == cudaSuccess; ++r) {
+            float f = 0;
+            e = cudaEventRecord(e0, 0);
+            read_once_kernel<<<grid, READ_BLOCK>>>((const uint4 *)d_buf, nvec, tail, ntail, sink);
+            if (e == cudaSuccess) e = cudaGetLastError();
+            if (e == cudaSuccess) e = cudaEventRecord(e1, 0);
+            if (e == cudaSuccess) e = cudaEventSynchronize(e1);
+            if (e == cudaSuccess) e = cudaEventElapsedTime(&f, e0, e1);
+            if (r >= 0) t[r] = f;
+        }
+        if (e != cudaSuccess) st = e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
+    }
+    if (st == DRTOPK_OK) {
+        qsort(t, (size_t)reps, sizeof *t, cmp_double);
+        *ms = (reps % 2) ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    }
+    free(t);
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    if (sink) cudaFree(sink);
+    return st;
+}

@@ -1,0 +1,697 @@
+/*
+ * radix_topk.cu -- flag-based in-place radix top-k (paper section 5.1), the
+ * first and second top-k of the delegate pipeline and a standalone algorithm,
+ * with the skip-last-digit option of section 4.3.
+ *
+ * Ordered keys (keyorder.h) are selected 8 bits at a time from the most
+ * significant digit.  Pass p histograms digit p of the elements whose decided
+ * digits match the prefix so far; the paper's flag test `flag == (flag & key)`
+ * is written as `(key & mask) == prefix`.  At its start every block of the
+ * next pass (or of the final pass) picks, from that histogram, the digit holding
+ * the k-th largest key, so no select kernel sits between passes: one memset
+ * and five launches per call.  The final pass writes every element above
+ * the resolved prefix (slots [0, k - kk)) and kk ties (slots [k - kk, k)), each
+ * through a device counter with warp-aggregated atomics.  All per-pass state
+ * lives in the workspace, so the call only enqueues (no host round trip) and is
+ * capture-safe; grids are persistent and sized from n_max, the device-side
+ * length is read by the kernels.
+ *
+ * Deviation from the paper (beyond it, by design): once the candidates matching
+ * the prefix number at most length / RADIX_COMPACT_RATIO, the next pass copies
+ * them into a workspace buffer while it histograms, and writes the elements
+ * already known to be above the prefix straight to the output.  The remaining
+ * passes and the final pass then read the small buffer instead of the input.
+ * Reason: on uniform data the candidates shrink 256-fold per pass, so the
+ * in-place scheme reads the input 5 times while this one reads it about twice.
+ *
+ * Inputs of at most RADIX_SMALL_N elements take a one-block path that keeps the
+ * keys in shared memory and runs every pass in one launch.
+ */
+#include <cooperative_groups.h>
+#include "kernels.h"
+#include "keyorder.h"
+
+namespace cg = cooperative_groups;
+
+#define RADIX_DIGIT_BITS 8
+#define RADIX_BINS (1u << RADIX_DIGIT_BITS)
+#define RADIX_PASSES 4                 /* 32-bit keys / 8-bit digits          */
+#define RADIX_TOP_SHIFT 24             /* shift of the most significant digit */
+#define RADIX_DIGIT_MASK (RADIX_BINS - 1u)
+#define RADIX_SKIP_PASS 2              /* pass after which skip-last-digit may stop */
+#define RADIX_THREADS 512              /* threads of a pass block             */
+#define RADIX_MIN_BLOCKS 2             /* blocks per SM: caps registers at 64 */
+#define RADIX_UNROLL 4                 /* 16-byte loads in flight per thread  */
+#define RADIX_VEC 4                    /* keys per 16-byte load               */
+#define RADIX_VEC_BYTES 16
+#define RADIX_COMPACT_RATIO 16         /* compact when candidates <= len/16   */
+#define RADIX_SMALL_N 32768            /* one-block path: 128 KB of keys in shared memory,
+                                          cheaper than ~10 launches below this size */
+#define RADIX_SMALL_THREADS 1024
+#define RADIX_SMALL_LOADS 8            /* one-block path: loads in flight per thread */
+#define RADIX_WARP 32
+#define RADIX_BINS_PER_LANE (RADIX_BINS / RADIX_WARP)
+#define RADIX_WS_ALIGN 256             /* workspace sub-buffer alignment      */
+#define RADIX_ALL_ONES 0xFFFFFFFFu
+
+/* The flag and bookkeeping one pass works with.  Pass p's blocks all derive
+ * it from state[p-1] and pass p-1's histogram (so no select kernel sits
+ * between passes); block 0 stores it as state[p] for pass p+1.
+ * state[RADIX_PASSES] is the final one. */
+struct radix_state {
+    unsigned long long len;      /* input length (from d_n or n_max)          */
+    unsigned long long kk;       /* elements still to take among candidates  */
+    unsigned long long cand;     /* candidates: (key & mask) == prefix        */
+    unsigned long long buf_len;  /* length of the buffer once it is the source */
+    unsigned long long tie_take; /* ties the final pass writes                */
+    uint32_t prefix, mask;       /* the flag: decided digits and their bits   */
+    int src_buf;                 /* passes read the compaction buffer         */
+    int compact;                 /* this pass fills the compaction buffer     */
+    int done;                    /* prefix final: no more histogram passes    */
+};
+
+/* Device counters, zeroed by one memset with the histograms. */
+struct radix_counters {
+    unsigned long long gt;       /* output slots used by elements > prefix    */
+    unsigned long long eq;       /* ties seen by the final pass               */
+    unsigned long long buf;      /* compaction buffer fill                    */
+};
+
+template <typename PosT>
+struct radix_args {
+    radix_state *st;             /* RADIX_PASSES + 1 states                   */
+    radix_counters *ctr;
+    unsigned long long *hist;    /* RADIX_PASSES x RADIX_BINS                 */
+    uint32_t *buf_keys;
+    PosT *buf_pos;
+    const uint32_t *in_bits;     /* raw V bits or ordered keys[]              */
+    const PosT *in_pos;          /* PAIRS positions                           */
+    const uint64_t *d_n;
+    unsigned long long n_max;
+    unsigned long long k;
+    unsigned long long capacity;
+    uint32_t flip;               /* all ones for DRTOPK_SMALLEST on raw V     */
+    int skip;
+    uint32_t *out_keys;
+    PosT *out_pos;
+    uint64_t *d_count;
+    uint32_t *d_threshold;
+};
+
+/* Ordered key of input element bits. */
+template <topk_source S, drtopk_dtype T>
+__device__ __forceinline__ uint32_t radix_key(uint32_t bits, uint32_t flip)
+{
+    if (S == TOPK_SRC_PAIRS) return bits;
+    return drtopk_key_from_bits(bits, T, DRTOPK_LARGEST) ^ flip;
+}
+
+template <topk_source S, typename PosT>
+__device__ __forceinline__ PosT radix_pos(const PosT *pos, unsigned long long i)
+{
+    return S == TOPK_SRC_RAW ? (PosT)i : pos[i];
+}
+
+/* Calls f(bits, index) for every element of p[0, n) this thread owns: grid-
+ * stride over 16-byte vectors, RADIX_UNROLL loads in flight, scalar head (to
+ * reach 16-byte alignment) and tail. */
+template <typename F>
+__device__ __forceinline__ void radix_for_each(const uint32_t *p, unsigned long long n, F f)
+{
+    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long head =
+        ((RADIX_VEC_BYTES - ((uintptr_t)p & (RADIX_VEC_BYTES - 1))) & (RADIX_VEC_BYTES - 1)) / sizeof(uint32_t);
+    if (head > n) head = n;
+    const unsigned long long nvec = (n - head) / RADIX_VEC;
+    const unsigned long long tail = head + nvec * RADIX_VEC;
+    const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
+    for (unsigned long long b = tid; b < nvec; b += stride * RADIX_UNROLL) {
+        uint4 r[RADIX_UNROLL];
+#pragma unroll
+        for (int j = 0; j < RADIX_UNROLL; ++j)
+            if (b + j * stride < nvec) r[j] = __ldg(v + b + j * stride);
+#pragma unroll
+        for (int j = 0; j < RADIX_UNROLL; ++j) {
+            const unsigned long long vi = b + j * stride;
+            if (vi < nvec) {
+                const unsigned long long i = head + vi * RADIX_VEC;
+                f(r[j].x, i);
+                f(r[j].y, i + 1);
+                f(r[j].z, i + 2);
+                f(r[j].w, i + 3);
+            }
+        }
+    }
+    if (tid < head) f(__ldg(p + tid), tid);
+    if (tid < n - tail) f(__ldg(p + tail + tid), tail + tid);
+}
+
+/* A slot from a device counter, one atomic per group of converged threads. */
+__device__ __forceinline__ unsigned long long radix_slot(unsigned long long *ctr)
+{
+    cg::coalesced_group g = cg::coalesced_threads();
+    unsigned long long base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(ctr, (unsigned long long)g.size());
+    return g.shfl(base, 0) + g.thread_rank();
+}
+
+/* Like radix_for_each, but each element is put in class 1, 2 or none by
+ * cls(bits) and every class-c element gets a dense slot from counter c: one
+ * block-wide scan and one atomic per class per tile, because a same-address
+ * atomic per warp costs milliseconds when 2^30 elements yield millions of
+ * outputs.  The atomic's round trip is hidden by a one-tile lag: tile t's
+ * elements are written (emit(c, bits, index, slot)) during tile t+1, after its
+ * single barrier.  The tile loop is block-uniform. */
+#define RADIX_CLASS_BITS 2
+#define RADIX_CLASS_MASK 3u
+#define RADIX_VEC_CLASS_MASK 0xFFu     /* the classes of one 16-byte load */
+#define RADIX_COUNT_SHIFT 16           /* class-2 count in the upper half of a packed count */
+#define RADIX_COUNT_LOW 0xFFFFu
+#define RADIX_TILE_WARPS (RADIX_THREADS / RADIX_WARP)
+template <typename C, typename E>
+__device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned long long n,
+                                                    unsigned long long *ctr1, unsigned long long *ctr2, C cls, E emit)
+{
+    __shared__ uint32_t sh_warp[2][RADIX_TILE_WARPS]; /* per tile parity: warp totals, then offsets */
+    __shared__ unsigned long long sh_base[2][2];      /* per tile parity: counter bases */
+    const int lane = threadIdx.x % RADIX_WARP, warp = threadIdx.x / RADIX_WARP;
+    const int nwarps = blockDim.x / RADIX_WARP;
+    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long head =
+        ((RADIX_VEC_BYTES - ((uintptr_t)p & (RADIX_VEC_BYTES - 1))) & (RADIX_VEC_BYTES - 1)) / sizeof(uint32_t);
+    if (head > n) head = n;
+    const unsigned long long nvec = (n - head) / RADIX_VEC;
+    const unsigned long long tail = head + nvec * RADIX_VEC;
+    const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
+    const bool leader = warp == 0 && lane == nwarps - 1; /* issues the tile atomics */
+    uint4 pend[RADIX_UNROLL];          /* the previous tile, written this round */
+    uint32_t pend_klass = 0, pend_excl = 0;
+    unsigned long long pend_b = 0, base1 = 0, base2 = 0;
+    int parity = 0;
+    const unsigned long long step = stride * RADIX_UNROLL;
+    const unsigned long long first = (unsigned long long)blockIdx.x * blockDim.x;
+    /* one extra round drains the last tile */
+    for (unsigned long long base = first; base < nvec + step; base += step) {
+        const bool live = base < nvec; /* block-uniform */
+        const unsigned long long b = base + threadIdx.x;
+        uint4 r[RADIX_UNROLL];
+        uint32_t klass = 0, cnt = 0, incl = 0;
+        if (live) {
+#pragma unroll
+            for (int j = 0; j < RADIX_UNROLL; ++j)
+                if (b + j * stride < nvec) r[j] = __ldg(v + b + j * stride);
+#pragma unroll
+            for (int j = 0; j < RADIX_UNROLL; ++j) {
+                if (b + j * stride < nvec) {
+                    const uint32_t bits[RADIX_VEC] = {r[j].x, r[j].y, r[j].z, r[j].w};
+#pragma unroll
+                    for (int e = 0; e < RADIX_VEC; ++e) {
+                        const uint32_t c = cls(bits[e]);
+                        klass |= c << (RADIX_CLASS_BITS * (j * RADIX_VEC + e));
+                        cnt += c == 1 ? 1u : c == 2 ? 1u << RADIX_COUNT_SHIFT : 0u;
+                    }
+                }
+            }
+            incl = cnt;
+#pragma unroll
+            for (int d = 1; d < RADIX_WARP; d *= 2) {
+                const uint32_t o = __shfl_up_sync(RADIX_ALL_ONES, incl, d);
+                if (lane >= d) incl += o;
+            }
+            if (lane == RADIX_WARP - 1) sh_warp[parity][warp] = incl;
+        }
+        /* the previous tile's atomics had a whole round to return */
+        if (leader && base != first) {
+            sh_base[parity ^ 1][0] = base1;
+            sh_base[parity ^ 1][1] = base2;
+        }
+        __syncthreads();
+        if (live && warp == 0) {
+            const uint32_t w = lane < nwarps ? sh_warp[parity][lane] : 0;
+            uint32_t wi = w;
+#pragma unroll
+            for (int d = 1; d < RADIX_WARP; d *= 2) {
+                const uint32_t o = __shfl_up_sync(RADIX_ALL_ONES, wi, d);
+                if (lane >= d) wi += o;
+            }
+            if (lane < nwarps) sh_warp[parity][lane] = wi - w;
+            if (lane == nwarps - 1) {
+                const uint32_t t1 = wi & RADIX_COUNT_LOW, t2 = wi >> RADIX_COUNT_SHIFT;
+                base1 = t1 ? atomicAdd(ctr1, (unsigned long long)t1) : 0;
+                base2 = t2 ? atomicAdd(ctr2, (unsigned long long)t2) : 0;
+            }
+        }
+        /* warp-uniform skips: outputs are sparse, and a per-element walk of
+         * every tile costs more issue slots than the loads themselves */
+        if (__any_sync(RADIX_ALL_ONES, pend_klass)) {
+            const uint32_t excl = pend_excl + sh_warp[parity ^ 1][warp];
+            unsigned long long s1 = sh_base[parity ^ 1][0] + (excl & RADIX_COUNT_LOW);
+            unsigned long long s2 = sh_base[parity ^ 1][1] + (excl >> RADIX_COUNT_SHIFT);
+#pragma unroll
+            for (int j = 0; j < RADIX_UNROLL; ++j) {
+                if (!__any_sync(RADIX_ALL_ONES, (pend_klass >> (RADIX_CLASS_BITS * RADIX_VEC * j)) & RADIX_VEC_CLASS_MASK))
+                    continue;
+                const uint32_t bits[RADIX_VEC] = {pend[j].x, pend[j].y, pend[j].z, pend[j].w};
+#pragma unroll
+                for (int e = 0; e < RADIX_VEC; ++e) {
+                    const int q = j * RADIX_VEC + e;
+                    const uint32_t c = (pend_klass >> (RADIX_CLASS_BITS * q)) & RADIX_CLASS_MASK;
+                    const unsigned long long i = head + (pend_b + j * stride) * RADIX_VEC + e;
+                    if (c == 1) emit(1, bits[e], i, s1++);
+                    else if (c == 2) emit(2, bits[e], i, s2++);
+                }
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < RADIX_UNROLL; ++j) pend[j] = r[j];
+        pend_klass = klass;
+        pend_excl = incl - cnt;
+        pend_b = b;
+        parity ^= 1;
+    }
+    const unsigned long long extra = head + (n - tail);
+    if (tid < extra) {
+        const unsigned long long i = tid < head ? tid : tail + (tid - head);
+        const uint32_t bits = __ldg(p + i);
+        const uint32_t c = cls(bits);
+        if (c == 1) emit(1, bits, i, radix_slot(ctr1));
+        else if (c == 2) emit(2, bits, i, radix_slot(ctr2));
+    }
+}
+
+/* One warp: the digit holding the kk-th largest candidate, scanning the bins
+ * from the highest.  Returns on every lane; found is 0 only if the histogram
+ * holds fewer than kk elements (a broken k <= length promise). */
+template <typename C>
+__device__ void radix_select_digit(const C *hist, unsigned long long kk, uint32_t *digit,
+                                   unsigned long long *kk_out, unsigned long long *cand, int *found)
+{
+    const int lane = threadIdx.x % RADIX_WARP;
+    unsigned long long c[RADIX_BINS_PER_LANE];
+    unsigned long long sum = 0;
+#pragma unroll
+    for (int j = 0; j < (int)RADIX_BINS_PER_LANE; ++j) {
+        c[j] = hist[RADIX_BINS - 1 - (lane * RADIX_BINS_PER_LANE + j)];
+        sum += c[j];
+    }
+    unsigned long long incl = sum;
+#pragma unroll
+    for (int d = 1; d < RADIX_WARP; d *= 2) {
+        unsigned long long o = __shfl_up_sync(RADIX_ALL_ONES, incl, d);
+        if (lane >= d) incl += o;
+    }
+    const unsigned long long excl = incl - sum;
+    const int owner = excl < kk && kk <= incl;
+    uint32_t dg = 0;
+    unsigned long long nk = 0, nc = 0, run = excl;
+    int open = owner;
+#pragma unroll
+    for (int j = 0; j < (int)RADIX_BINS_PER_LANE; ++j) {
+        if (open && run + c[j] >= kk) {
+            dg = RADIX_BINS - 1 - (lane * RADIX_BINS_PER_LANE + j);
+            nk = kk - run;
+            nc = c[j];
+            open = 0;
+        }
+        run += c[j];
+    }
+    const unsigned ball = __ballot_sync(RADIX_ALL_ONES, owner);
+    const int src = ball ? __ffs(ball) - 1 : 0;
+    *digit = __shfl_sync(RADIX_ALL_ONES, dg, src);
+    *kk_out = __shfl_sync(RADIX_ALL_ONES, nk, src);
+    *cand = __shfl_sync(RADIX_ALL_ONES, nc, src);
+    *found = ball != 0;
+}
+
+/* Every block: the state of pass p (p == RADIX_PASSES: the final pass) into
+ * *cur, from state[p-1] and histogram p-1: extend the prefix by one digit,
+ * switch to the buffer after a compacting pass, decide the next compaction
+ * and (skip-last-digit) whether to stop early.  Block 0 publishes it. */
+template <typename PosT>
+__device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state *cur)
+{
+    if (threadIdx.x < RADIX_WARP) {
+        radix_state c;
+        if (p == 0) {
+            const unsigned long long n = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
+            c.len = n < a.n_max ? n : a.n_max;
+            c.kk = a.k;
+            c.cand = c.len;
+            c.buf_len = c.tie_take = 0;
+            c.prefix = c.mask = 0;
+            c.src_buf = c.compact = c.done = 0;
+        } else {
+            c = a.st[p - 1];
+            if (!c.done) {
+                const int q = p - 1; /* the pass whose histogram decides this digit */
+                uint32_t digit;
+                unsigned long long kk, cand;
+                int found;
+                radix_select_digit(a.hist + q * RADIX_BINS, c.kk, &digit, &kk, &cand, &found);
+                const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * q;
+                c.prefix |= digit << shift;
+                c.mask |= RADIX_DIGIT_MASK << shift;
+                c.kk = kk;
+                c.cand = cand;
+                if (c.compact) {
+                    c.src_buf = 1;
+                    c.buf_len = a.ctr->buf;
+                    c.compact = 0;
+                }
+                if (q == RADIX_PASSES - 1) {
+                    c.done = 1;
+                    c.tie_take = kk;
+                } else if (q == RADIX_SKIP_PASS && a.skip && a.k - kk + cand <= a.capacity) {
+                    c.done = 1;
+                    c.tie_take = cand;
+                } else if (!c.src_buf && cand * RADIX_COMPACT_RATIO <= c.len) {
+                    c.compact = 1;
+                }
+            }
+        }
+        if (threadIdx.x == 0) {
+            *cur = c;
+            if (blockIdx.x == 0) {
+                a.st[p] = c;
+                if (p == RADIX_PASSES) {
+                    *a.d_count = a.k - c.kk + c.tie_take;
+                    *a.d_threshold = c.prefix;
+                }
+            }
+        }
+    }
+    __syncthreads();
+}
+
+/* Histogram pass `pass` over the current source; when compacting it also
+ * moves the candidates to the buffer and the elements above the prefix to the
+ * output. */
+template <topk_source S, drtopk_dtype T, typename PosT>
+__global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_kernel(radix_args<PosT> a, int pass)
+{
+    __shared__ uint32_t sh[RADIX_BINS];
+    __shared__ radix_state cur;
+    radix_block_state(a, pass, &cur);
+    if (cur.done) return;
+    for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x) sh[i] = 0;
+    __syncthreads();
+    const uint32_t prefix = cur.prefix, mask = cur.mask;
+    const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * pass;
+    if (cur.src_buf) {
+        radix_for_each(a.buf_keys, cur.buf_len, [&](uint32_t key, unsigned long long) {
+            if ((key & mask) == prefix) atomicAdd(&sh[(key >> shift) & RADIX_DIGIT_MASK], 1u);
+        });
+    } else if (!cur.compact) {
+        const uint32_t flip = a.flip;
+        radix_for_each(a.in_bits, cur.len, [&](uint32_t bits, unsigned long long) {
+            const uint32_t key = radix_key<S, T>(bits, flip);
+            if ((key & mask) == prefix) atomicAdd(&sh[(key >> shift) & RADIX_DIGIT_MASK], 1u);
+        });
+    } else {
+        const uint32_t flip = a.flip;
+        radix_for_each_tile(
+            a.in_bits, cur.len, &a.ctr->buf, &a.ctr->gt,
+            [&](uint32_t bits) -> uint32_t {
+                const uint32_t key = radix_key<S, T>(bits, flip);
+                const uint32_t m = key & mask;
+                if (m == prefix) {
+                    atomicAdd(&sh[(key >> shift) & RADIX_DIGIT_MASK], 1u);
+                    return 1;
+                }
+                return m > prefix ? 2 : 0;
+            },
+            [&](uint32_t c, uint32_t bits, unsigned long long i, unsigned long long o) {
+                const uint32_t key = radix_key<S, T>(bits, flip);
+                if (c == 1) {
+                    a.buf_keys[o] = key;
+                    a.buf_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
+                } else {
+                    a.out_keys[o] = key;
+                    a.out_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
+                }
+            });
+    }
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x)
+        if (sh[i]) atomicAdd(&a.hist[pass * RADIX_BINS + i], (unsigned long long)sh[i]);
+}
+
+/* Final pass: elements above the prefix, then tie_take of those equal to it. */
+template <topk_source S, drtopk_dtype T, typename PosT>
+__global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_kernel(radix_args<PosT> a)
+{
+    __shared__ radix_state cur;
+    radix_block_state(a, RADIX_PASSES, &cur);
+    const uint32_t prefix = cur.prefix, mask = cur.mask;
+    const unsigned long long tie_base = a.k - cur.kk, tie_take = cur.tie_take;
+    auto write = [&](uint32_t c, uint32_t key, PosT pos, unsigned long long o) {
+        if (c == 1) {
+            a.out_keys[o] = key;
+            a.out_pos[o] = pos;
+        } else if (o < tie_take) {
+            a.out_keys[tie_base + o] = key;
+            a.out_pos[tie_base + o] = pos;
+        }
+    };
+    if (cur.src_buf) {
+        radix_for_each_tile(
+            a.buf_keys, cur.buf_len, &a.ctr->gt, &a.ctr->eq,
+            [&](uint32_t key) -> uint32_t {
+                const uint32_t m = key & mask;
+                return m > prefix ? 1 : m == prefix ? 2 : 0;
+            },
+            [&](uint32_t c, uint32_t key, unsigned long long i, unsigned long long o) { write(c, key, a.buf_pos[i], o); });
+    } else {
+        const uint32_t flip = a.flip;
+        radix_for_each_tile(
+            a.in_bits, cur.len, &a.ctr->gt, &a.ctr->eq,
+            [&](uint32_t bits) -> uint32_t {
+                const uint32_t m = radix_key<S, T>(bits, flip) & mask;
+                return m > prefix ? 1 : m == prefix ? 2 : 0;
+            },
+            [&](uint32_t c, uint32_t bits, unsigned long long i, unsigned long long o) {
+                write(c, radix_key<S, T>(bits, flip), radix_pos<S, PosT>(a.in_pos, i), o);
+            });
+    }
+}
+
+/* Small inputs: one block, keys in shared memory, every pass in one launch. */
+template <topk_source S, drtopk_dtype T, typename PosT>
+__global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_args<PosT> a)
+{
+    extern __shared__ uint32_t skeys[];
+    __shared__ uint32_t hist[RADIX_BINS];
+    __shared__ uint32_t s_prefix, s_mask;
+    __shared__ unsigned long long s_kk, s_cand, s_gt, s_eq;
+    __shared__ int s_done;
+    unsigned long long n = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
+    if (n > a.n_max) n = a.n_max;
+    /* RADIX_SMALL_LOADS independent loads in flight per thread */
+    for (unsigned long long base = 0; base < n; base += (unsigned long long)blockDim.x * RADIX_SMALL_LOADS) {
+        uint32_t bits[RADIX_SMALL_LOADS];
+#pragma unroll
+        for (int j = 0; j < RADIX_SMALL_LOADS; ++j) {
+            const unsigned long long i = base + j * blockDim.x + threadIdx.x;
+            if (i < n) bits[j] = __ldg(a.in_bits + i);
+        }
+#pragma unroll
+        for (int j = 0; j < RADIX_SMALL_LOADS; ++j) {
+            const unsigned long long i = base + j * blockDim.x + threadIdx.x;
+            if (i < n) skeys[i] = radix_key<S, T>(bits[j], a.flip);
+        }
+    }
+    if (threadIdx.x == 0) {
+        s_prefix = s_mask = 0;
+        s_kk = a.k;
+        s_gt = s_eq = 0;
+        s_done = 0;
+    }
+    int pass = 0;
+    for (; pass < RADIX_PASSES; ++pass) {
+        for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x) hist[i] = 0;
+        __syncthreads();
+        const uint32_t prefix = s_prefix, mask = s_mask;
+        const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * pass;
+        for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
+            const uint32_t key = skeys[i];
+            if ((key & mask) == prefix) atomicAdd(&hist[(key >> shift) & RADIX_DIGIT_MASK], 1u);
+        }
+        __syncthreads();
+        if (threadIdx.x < RADIX_WARP) {
+            uint32_t digit;
+            unsigned long long kk, cand;
+            int found;
+            radix_select_digit(hist, s_kk, &digit, &kk, &cand, &found);
+            if (threadIdx.x == 0) {
+                s_prefix = prefix | digit << shift;
+                s_mask = mask | RADIX_DIGIT_MASK << shift;
+                s_kk = kk;
+                s_cand = cand;
+                if (pass == RADIX_SKIP_PASS && a.skip && a.k - kk + cand <= a.capacity) s_done = 1;
+            }
+        }
+        __syncthreads();
+        if (s_done) break;
+    }
+    const uint32_t prefix = s_prefix, mask = s_mask;
+    const unsigned long long tie_base = a.k - s_kk, tie_take = s_done ? s_cand : s_kk;
+    for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
+        const uint32_t key = skeys[i];
+        const uint32_t m = key & mask;
+        if (m > prefix) {
+            const unsigned long long o = atomicAdd(&s_gt, 1ull);
+            a.out_keys[o] = key;
+            a.out_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
+        } else if (m == prefix) {
+            const unsigned long long t = atomicAdd(&s_eq, 1ull);
+            if (t < tie_take) {
+                a.out_keys[tie_base + t] = key;
+                a.out_pos[tie_base + t] = radix_pos<S, PosT>(a.in_pos, i);
+            }
+        }
+    }
+    if (threadIdx.x == 0) {
+        *a.d_count = tie_base + tie_take;
+        *a.d_threshold = prefix;
+    }
+}
+
+static size_t radix_align(size_t x) { return (x + RADIX_WS_ALIGN - 1) / RADIX_WS_ALIGN * RADIX_WS_ALIGN; }
+
+/* Compaction buffer capacity in elements: candidates are compacted only when
+ * they are at most len / RADIX_COMPACT_RATIO <= n_max / RADIX_COMPACT_RATIO. */
+static unsigned long long radix_buf_cap(const topk_input *in)
+{
+    return in->n_max <= RADIX_SMALL_N ? 0 : in->n_max / RADIX_COMPACT_RATIO;
+}
+
+/* Workspace: [counters | states | histograms] (zeroed by one memset), then the
+ * compaction buffer's keys and positions. */
+static size_t radix_ws_head(void)
+{
+    return radix_align(sizeof(radix_counters) + (RADIX_PASSES + 1) * sizeof(radix_state) +
+                       RADIX_PASSES * RADIX_BINS * sizeof(unsigned long long));
+}
+
+static size_t radix_ws_bytes(const topk_input *in)
+{
+    const unsigned long long cap = radix_buf_cap(in);
+    const size_t pos_size = in->pos64 ? sizeof(uint64_t) : sizeof(uint32_t);
+    return radix_ws_head() + radix_align(cap * sizeof(uint32_t)) + radix_align(cap * pos_size);
+}
+
+static drtopk_status radix_check(const topk_input *in)
+{
+    if (!in || in->n_max == 0 || in->k == 0 || in->k > in->n_max) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (in->src == TOPK_SRC_RAW) {
+        if (!in->raw || (unsigned)in->dtype >= DRTOPK_DTYPE_COUNT) return DRTOPK_ERR_INVALID_ARGUMENT;
+        if (in->order != DRTOPK_LARGEST && in->order != DRTOPK_SMALLEST) return DRTOPK_ERR_INVALID_ARGUMENT;
+        if ((uintptr_t)in->raw % sizeof(uint32_t)) return DRTOPK_ERR_MISALIGNED;
+    } else if (in->src == TOPK_SRC_PAIRS) {
+        if (!in->keys || !in->pos) return DRTOPK_ERR_INVALID_ARGUMENT;
+        if ((uintptr_t)in->keys % sizeof(uint32_t)) return DRTOPK_ERR_MISALIGNED;
+    } else {
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+    if (!in->pos64 && in->n_max > DRTOPK_POS32_MAX_N) return DRTOPK_ERR_INVALID_ARGUMENT;
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes)
+{
+    drtopk_status st = radix_check(in);
+    if (st != DRTOPK_OK) return st;
+    if (!bytes) return DRTOPK_ERR_INVALID_ARGUMENT;
+    *bytes = radix_ws_bytes(in);
+    return DRTOPK_OK;
+}
+
+/* Persistent grid: as many pass blocks as fit on the device at once, fewer
+ * when n_max cannot feed them. */
+template <typename K>
+static drtopk_status radix_grid(K kernel, unsigned long long n_max, int *grid)
+{
+    int dev, sms, per_sm;
+    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
+    DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    DRTOPK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, RADIX_THREADS, 0));
+    const unsigned long long per_block = (unsigned long long)RADIX_THREADS * RADIX_VEC;
+    unsigned long long need = (n_max + per_block - 1) / per_block;
+    unsigned long long full = (unsigned long long)sms * (per_sm > 0 ? per_sm : 1);
+    *grid = (int)(need < full ? (need ? need : 1) : full);
+    return DRTOPK_OK;
+}
+
+template <topk_source S, drtopk_dtype T, typename PosT>
+static drtopk_status radix_run(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
+{
+    radix_args<PosT> a;
+    char *w = (char *)ws;
+    const unsigned long long cap = radix_buf_cap(in);
+    a.hist = (unsigned long long *)w; /* 8-byte members first: no padding */
+    a.ctr = (radix_counters *)(a.hist + RADIX_PASSES * RADIX_BINS);
+    a.st = (radix_state *)(a.ctr + 1);
+    w += radix_ws_head();
+    a.buf_keys = (uint32_t *)w;
+    w += radix_align(cap * sizeof(uint32_t));
+    a.buf_pos = (PosT *)w;
+    a.in_bits = S == TOPK_SRC_RAW ? (const uint32_t *)in->raw : in->keys;
+    a.in_pos = (const PosT *)in->pos;
+    a.d_n = in->d_n;
+    a.n_max = in->n_max;
+    a.k = in->k;
+    a.capacity = out->capacity;
+    a.flip = (S == TOPK_SRC_RAW && in->order == DRTOPK_SMALLEST) ? RADIX_ALL_ONES : 0u;
+    a.skip = in->skip_last_digit;
+    a.out_keys = out->keys;
+    a.out_pos = (PosT *)out->pos;
+    a.d_count = out->d_count;
+    a.d_threshold = out->d_threshold;
+
+    if (in->n_max <= RADIX_SMALL_N) {
+        const size_t smem = in->n_max * sizeof(uint32_t);
+        DRTOPK_CUDA_TRY(cudaFuncSetAttribute(radix_small_kernel<S, T, PosT>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        radix_small_kernel<S, T, PosT><<<1, RADIX_SMALL_THREADS, smem, s>>>(a);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
+    int grid_pass, grid_final;
+    drtopk_status rs = radix_grid(radix_pass_kernel<S, T, PosT>, in->n_max, &grid_pass);
+    if (rs != DRTOPK_OK) return rs;
+    rs = radix_grid(radix_final_kernel<S, T, PosT>, in->n_max, &grid_final);
+    if (rs != DRTOPK_OK) return rs;
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(ws, 0, radix_ws_head(), s));
+    for (int p = 0; p < RADIX_PASSES; ++p) {
+        radix_pass_kernel<S, T, PosT><<<grid_pass, RADIX_THREADS, 0, s>>>(a, p);
+        DRTOPK_LAUNCH_CHECK();
+    }
+    radix_final_kernel<S, T, PosT><<<grid_final, RADIX_THREADS, 0, s>>>(a);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+template <typename PosT>
+static drtopk_status radix_dispatch(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
+{
+    if (in->src == TOPK_SRC_PAIRS) return radix_run<TOPK_SRC_PAIRS, DRTOPK_U32, PosT>(in, out, ws, s);
+    switch (in->dtype) {
+    case DRTOPK_U32: return radix_run<TOPK_SRC_RAW, DRTOPK_U32, PosT>(in, out, ws, s);
+    case DRTOPK_I32: return radix_run<TOPK_SRC_RAW, DRTOPK_I32, PosT>(in, out, ws, s);
+    case DRTOPK_F32: return radix_run<TOPK_SRC_RAW, DRTOPK_F32, PosT>(in, out, ws, s);
+    default: return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+}
+
+extern "C" drtopk_status radix_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
+                                    cudaStream_t s)
+{
+    drtopk_status st = radix_check(in);
+    if (st != DRTOPK_OK) return st;
+    if (!out || !out->keys || !out->pos || !out->d_count || !out->d_threshold || out->capacity < in->k)
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (!ws || ws_bytes < radix_ws_bytes(in)) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+    return in->pos64 ? radix_dispatch<uint64_t>(in, out, ws, s) : radix_dispatch<uint32_t>(in, out, ws, s);
+}

@@ -1,0 +1,392 @@
+/*
+ * test_algos.cu -- GPU test and micro-benchmark of every top-k algorithm
+ * behind kernels.h's table (issue 4: flag radix, GGKS radix in/out of place,
+ * bucket in/out of place, bitonic, CUB and Thrust sort-and-choose), called
+ * standalone through topk_algo_lookup exactly as the pipeline calls them.
+ *
+ * Test mode: seeded data from gen_core.h (every distribution, u32/i32/f32,
+ * largest/smallest), RAW and PAIRS input with 32- and 64-bit positions, a
+ * device length below n_max with poisoned tail, n not a power of two, tiny n,
+ * k = 1 and k = n, each against a host reference.  Checked: count, threshold,
+ * keys >= threshold, distinct in-range positions, key equals the input key at
+ * its position, multiset equals the reference.  Last line: "N passed, N failed".
+ *   test_algos [--small | --tiny]   reduced sets for compute-sanitizer
+ *   test_algos --bench [--n LOG2] [--kmax LOG2] [--reps R]
+ * Bench mode: RAW u32, n = 2^30 by default, UD/ND/CD, k = 4^0..2^24, median of
+ * 7 CUDA-event timed calls after one warm-up; an algorithm stops for larger k
+ * once one call exceeds 10 s.
+ */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+#include <cuda_runtime.h>
+#include "kernels.h"
+#include "gen_core.h"
+#include "keyorder.h"
+
+#define CK(call)                                                                              \
+    do {                                                                                      \
+        cudaError_t e_ = (call);                                                              \
+        if (e_ != cudaSuccess) {                                                              \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            exit(2);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+#define TEST_SEED 0x5EEDu
+#define POS64_OFFSET (1ull << 32)  /* PAIRS pos64: positions above 2^32 */
+#define POS_STRIDE 3ull            /* PAIRS positions i * 3 + 1: not the index */
+#define TAIL_EXTRA 77ull           /* d_n < n_max: poisoned slots past *d_n */
+#define BENCH_REPS 7
+#define BENCH_STOP_MS 10000.0      /* stop an algorithm for larger k past 10 s */
+#define BENCH_LOG2_N 30
+#define BENCH_LOG2_KMAX 24
+#define BENCH_SEED 2021u
+#define POISON_BYTE 0xAB
+
+static const drtopk_algo ALGOS[] = {
+    DRTOPK_ALGO_RADIX,   DRTOPK_ALGO_RADIX_GGKS, DRTOPK_ALGO_RADIX_GGKS_OOP, DRTOPK_ALGO_BUCKET,
+    DRTOPK_ALGO_BUCKET_OOP, DRTOPK_ALGO_BITONIC, DRTOPK_ALGO_SORT_CUB, DRTOPK_ALGO_SORT_THRUST,
+};
+static const char *ALGO_NAMES[] = { "radix", "ggks", "ggks_oop", "bucket", "bucket_oop",
+                                    "bitonic", "sort_cub", "sort_thrust" };
+#define N_ALGOS (int)(sizeof(ALGOS) / sizeof(ALGOS[0]))
+static const char *DIST_NAMES[] = { "UD", "ND", "CD", "ASC", "DESC", "FEW", "EQ", "SPECIAL" };
+static const char *DT_NAMES[] = { "u32", "i32", "f32" };
+
+enum mode { M_RAW32, M_RAW64, M_PAIRS32, M_PAIRS64, M_RAW_DN, M_PAIRS_DN, M_COUNT };
+static const char *MODE_NAMES[] = { "raw32", "raw64", "pairs32", "pairs64", "raw-dn", "pairs64-dn" };
+
+static long passed, failed;
+
+/* Raw bits whose ordered key is the largest possible: poison past *d_n. */
+static uint32_t best_bits(drtopk_dtype t, drtopk_order o)
+{
+    const uint32_t cand[] = { drtopk_bits_from_key(0xFFFFFFFFu, t), 0u, DRTOPK_SIGN_BIT, 0xFF800000u, 0xFFFFFFFFu };
+    uint32_t best = cand[0];
+    for (uint32_t b : cand)
+        if (drtopk_key_from_bits(b, t, o) > drtopk_key_from_bits(best, t, o)) best = b;
+    return best;
+}
+
+struct dev_case {
+    uint32_t *raw, *keys, *okeys, *thr;
+    void *pos, *opos, *ws;
+    uint64_t *dn, *cnt;
+    size_t ws_bytes, cap;
+};
+
+static void fail(const std::string &what, const char *algo, const char *ctx)
+{
+    ++failed;
+    if (failed <= 40) printf("FAIL %s [%s] %s\n", algo, ctx, what.c_str());
+}
+
+/* One algorithm on one input; checks against the host reference. */
+static void run_case(dev_case &d, int ai, int m, drtopk_dtype t, drtopk_order o, const std::vector<uint32_t> &hkeys,
+                     uint64_t n, uint64_t k, const std::vector<uint32_t> &ref_sorted, const char *ctx)
+{
+    const topk_algo_entry *e = topk_algo_lookup(ALGOS[ai]);
+    if (!e) return;
+    const bool pairs = m == M_PAIRS32 || m == M_PAIRS64 || m == M_PAIRS_DN;
+    const bool pos64 = m == M_RAW64 || m == M_PAIRS64 || m == M_PAIRS_DN;
+    const bool dn = m == M_RAW_DN || m == M_PAIRS_DN;
+    const uint64_t n_max = dn ? n + TAIL_EXTRA : n;
+    topk_input in;
+    memset(&in, 0, sizeof in);
+    in.src = pairs ? TOPK_SRC_PAIRS : TOPK_SRC_RAW;
+    in.raw = d.raw;
+    in.dtype = t;
+    in.order = o;
+    in.keys = d.keys;
+    in.pos = d.pos;
+    in.pos64 = pos64;
+    in.d_n = dn ? d.dn : NULL;
+    in.n_max = n_max;
+    in.k = k;
+    topk_output out = { k, d.okeys, d.opos, d.cnt, d.thr };
+    size_t need = 0;
+    if (e->workspace(&in, &need) != DRTOPK_OK) { fail("workspace query", ALGO_NAMES[ai], ctx); return; }
+    if (need > d.ws_bytes) {
+        if (d.ws) CK(cudaFree(d.ws));
+        CK(cudaMalloc(&d.ws, need));
+        d.ws_bytes = need;
+    }
+    const size_t psz = pos64 ? 8 : 4;
+    CK(cudaMemset(d.okeys, POISON_BYTE, k * 4));
+    CK(cudaMemset(d.opos, POISON_BYTE, k * psz));
+    CK(cudaMemset(d.cnt, POISON_BYTE, 8));
+    CK(cudaMemset(d.thr, POISON_BYTE, 4));
+    drtopk_status rc = e->run(&in, &out, d.ws, d.ws_bytes, 0);
+    cudaError_t ce = cudaDeviceSynchronize();
+    if (rc != DRTOPK_OK || ce != cudaSuccess) {
+        fail(std::string("run status ") + std::to_string(rc) + " cuda " + cudaGetErrorString(ce), ALGO_NAMES[ai], ctx);
+        if (ce != cudaSuccess) exit(2);
+        return;
+    }
+    uint64_t cnt = 0;
+    uint32_t thr = 0;
+    std::vector<uint32_t> ok(k);
+    std::vector<uint64_t> op(k);
+    CK(cudaMemcpy(&cnt, d.cnt, 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&thr, d.thr, 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(ok.data(), d.okeys, k * 4, cudaMemcpyDeviceToHost));
+    if (pos64) {
+        CK(cudaMemcpy(op.data(), d.opos, k * 8, cudaMemcpyDeviceToHost));
+    } else {
+        std::vector<uint32_t> p32(k);
+        CK(cudaMemcpy(p32.data(), d.opos, k * 4, cudaMemcpyDeviceToHost));
+        for (uint64_t i = 0; i < k; ++i) op[i] = p32[i];
+    }
+    const uint32_t T = ref_sorted[k - 1];
+    if (cnt != k) { fail("count " + std::to_string(cnt) + " != k " + std::to_string(k), ALGO_NAMES[ai], ctx); return; }
+    if (thr != T) { fail("threshold " + std::to_string(thr) + " != " + std::to_string(T), ALGO_NAMES[ai], ctx); return; }
+    std::vector<uint64_t> idx(k);
+    for (uint64_t i = 0; i < k; ++i) {
+        if (ok[i] < T) { fail("key below threshold", ALGO_NAMES[ai], ctx); return; }
+        uint64_t p = op[i], j;
+        if (pairs) {
+            uint64_t base = pos64 ? POS64_OFFSET : 0;
+            if (p < base || (p - base) % POS_STRIDE != 1) { fail("foreign position", ALGO_NAMES[ai], ctx); return; }
+            j = (p - base) / POS_STRIDE;
+        } else {
+            j = p;
+        }
+        if (j >= n) { fail("position out of range", ALGO_NAMES[ai], ctx); return; }
+        if (hkeys[j] != ok[i]) { fail("key does not match input at its position", ALGO_NAMES[ai], ctx); return; }
+        idx[i] = j;
+    }
+    std::sort(idx.begin(), idx.end());
+    if (std::adjacent_find(idx.begin(), idx.end()) != idx.end()) { fail("duplicate position", ALGO_NAMES[ai], ctx); return; }
+    std::sort(ok.begin(), ok.end(), std::greater<uint32_t>());
+    if (!std::equal(ok.begin(), ok.end(), ref_sorted.begin())) { fail("multiset differs", ALGO_NAMES[ai], ctx); return; }
+    ++passed;
+}
+
+/* --tiny (racecheck, the slowest tool): two distributions, one size.
+ * --small (memcheck): the distributions and types that reach
+ * every code path (ties, all-equal, nested buckets, NaN/inf) at two sizes. */
+static bool tiny_case(int dist, int t, int o)
+{
+    return (dist == DRTOPK_DIST_UD || dist == DRTOPK_DIST_EQ) && t == DRTOPK_U32 && o == DRTOPK_LARGEST;
+}
+
+static bool small_case(int dist, int t)
+{
+    const bool d = dist == DRTOPK_DIST_UD || dist == DRTOPK_DIST_CD || dist == DRTOPK_DIST_EQ ||
+                   dist == DRTOPK_DIST_SPECIAL;
+    return d && t != DRTOPK_I32;
+}
+
+static void run_tests(bool small, bool tiny)
+{
+    std::vector<uint64_t> sizes = tiny ? std::vector<uint64_t>{ 4099 }
+                                  : small ? std::vector<uint64_t>{ 5, 4099 }
+                                        : std::vector<uint64_t>{ 1, 5, 300, 100003, 1u << 20 };
+    const uint64_t nmax_all = sizes.back() + TAIL_EXTRA;
+    dev_case d;
+    memset(&d, 0, sizeof d);
+    CK(cudaMalloc(&d.raw, nmax_all * 4));
+    CK(cudaMalloc(&d.keys, nmax_all * 4));
+    CK(cudaMalloc(&d.pos, nmax_all * 8));
+    CK(cudaMalloc(&d.okeys, nmax_all * 4));
+    CK(cudaMalloc(&d.opos, nmax_all * 8));
+    CK(cudaMalloc(&d.dn, 8));
+    CK(cudaMalloc(&d.cnt, 8));
+    CK(cudaMalloc(&d.thr, 4));
+    for (int a = 0; a < N_ALGOS; ++a)
+        printf("%-12s %s\n", ALGO_NAMES[a], topk_algo_lookup(ALGOS[a]) ? "tested" : "not built (NULL row): skipped");
+    for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist)
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+            for (int o = 0; o < 2; ++o)
+                for (uint64_t n : sizes) {
+                    if (small && !small_case(dist, t)) continue;
+                    if (tiny && !tiny_case(dist, t, o)) continue;
+                    const drtopk_dtype dt = (drtopk_dtype)t;
+                    const drtopk_order od = (drtopk_order)o;
+                    const uint64_t n_max = n + TAIL_EXTRA;
+                    std::vector<uint32_t> bits(n_max), hkeys(n);
+                    for (uint64_t i = 0; i < n; ++i) {
+                        bits[i] = drtopk_gen_bits(TEST_SEED + dist, i, (drtopk_dist)dist, dt);
+                        hkeys[i] = drtopk_key_from_bits(bits[i], dt, od);
+                    }
+                    const uint32_t poison = best_bits(dt, od);
+                    for (uint64_t i = n; i < n_max; ++i) bits[i] = poison;
+                    std::vector<uint32_t> sorted = hkeys;
+                    std::sort(sorted.begin(), sorted.end(), std::greater<uint32_t>());
+                    CK(cudaMemcpy(d.raw, bits.data(), n_max * 4, cudaMemcpyHostToDevice));
+                    CK(cudaMemcpy(d.dn, &n, 8, cudaMemcpyHostToDevice));
+                    std::vector<uint64_t> ks = { 1, 2, 7, 1000, n / 2, n };
+                    if (small) ks = { 1, n / 2, n };
+                    if (tiny) ks = { 1, n };
+                    const bool big = n > (1u << 17);
+                    if (big) ks = { 1, 1024, n };
+                    ks.erase(std::remove_if(ks.begin(), ks.end(), [n](uint64_t k) { return k == 0 || k > n; }), ks.end());
+                    std::sort(ks.begin(), ks.end());
+                    ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+                    for (int m = 0; m < M_COUNT; ++m) {
+                        if ((big || small || tiny) && m != M_RAW32 && m != M_PAIRS_DN) continue;
+                        const bool pairs = m == M_PAIRS32 || m == M_PAIRS64 || m == M_PAIRS_DN;
+                        const bool pos64 = m == M_RAW64 || m == M_PAIRS64 || m == M_PAIRS_DN;
+                        if (pairs) {
+                            std::vector<uint32_t> pk(n_max, 0xFFFFFFFFu);
+                            std::copy(hkeys.begin(), hkeys.end(), pk.begin());
+                            CK(cudaMemcpy(d.keys, pk.data(), n_max * 4, cudaMemcpyHostToDevice));
+                            const uint64_t base = pos64 ? POS64_OFFSET : 0;
+                            if (pos64) {
+                                std::vector<uint64_t> pp(n_max);
+                                for (uint64_t i = 0; i < n_max; ++i) pp[i] = base + i * POS_STRIDE + 1;
+                                CK(cudaMemcpy(d.pos, pp.data(), n_max * 8, cudaMemcpyHostToDevice));
+                            } else {
+                                std::vector<uint32_t> pp(n_max);
+                                for (uint64_t i = 0; i < n_max; ++i) pp[i] = (uint32_t)(i * POS_STRIDE + 1);
+                                CK(cudaMemcpy(d.pos, pp.data(), n_max * 4, cudaMemcpyHostToDevice));
+                            }
+                        }
+                        for (uint64_t k : ks) {
+                            std::vector<uint32_t> ref(sorted.begin(), sorted.begin() + k);
+                            char ctx[160];
+                            snprintf(ctx, sizeof ctx, "%s %s %s n=%llu k=%llu %s", DIST_NAMES[dist], DT_NAMES[t],
+                                     o ? "smallest" : "largest", (unsigned long long)n, (unsigned long long)k,
+                                     MODE_NAMES[m]);
+                            for (int a = 0; a < N_ALGOS; ++a) run_case(d, a, m, dt, od, hkeys, n, k, ref, ctx);
+                        }
+                    }
+                }
+    CK(cudaFree(d.raw));
+    CK(cudaFree(d.keys));
+    CK(cudaFree(d.pos));
+    CK(cudaFree(d.okeys));
+    CK(cudaFree(d.opos));
+    CK(cudaFree(d.dn));
+    CK(cudaFree(d.cnt));
+    CK(cudaFree(d.thr));
+    if (d.ws) CK(cudaFree(d.ws));
+}
+
+__global__ void bench_gen(uint32_t *v, uint64_t n, drtopk_dist dist)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        v[i] = drtopk_gen_bits(BENCH_SEED, i, dist, DRTOPK_U32);
+}
+
+static void run_bench(int log2n, int log2kmax, int reps)
+{
+    const uint64_t n = 1ull << log2n;
+    const uint64_t kmax = 1ull << log2kmax;
+    uint32_t *v, *okeys, *thr;
+    void *opos, *ws = NULL;
+    uint64_t *cnt;
+    CK(cudaMalloc(&v, n * 4));
+    CK(cudaMalloc(&okeys, kmax * 4));
+    CK(cudaMalloc(&opos, kmax * 4));
+    CK(cudaMalloc(&cnt, 8));
+    CK(cudaMalloc(&thr, 4));
+    size_t ws_bytes = 0;
+    topk_input in;
+    memset(&in, 0, sizeof in);
+    in.src = TOPK_SRC_RAW;
+    in.raw = v;
+    in.dtype = DRTOPK_U32;
+    in.order = DRTOPK_LARGEST;
+    in.n_max = n;
+    in.k = kmax;
+    for (int a = 0; a < N_ALGOS; ++a) {
+        const topk_algo_entry *e = topk_algo_lookup(ALGOS[a]);
+        size_t b = 0;
+        if (e && e->workspace(&in, &b) == DRTOPK_OK) ws_bytes = std::max(ws_bytes, b);
+    }
+    CK(cudaMalloc(&ws, ws_bytes));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    const int dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD };
+    std::vector<std::string> rows;
+    char hdr[512];
+    int off = snprintf(hdr, sizeof hdr, "%-4s %-9s", "dist", "k");
+    for (int a = 0; a < N_ALGOS; ++a)
+        if (topk_algo_lookup(ALGOS[a])) off += snprintf(hdr + off, sizeof hdr - off, " %11s", ALGO_NAMES[a]);
+    printf("bench: RAW u32 largest, n = 2^%d, median of %d ms (CUDA events), '-' = stopped (> %.0f ms)\n", log2n,
+           reps, BENCH_STOP_MS);
+    for (int di : dists) {
+        bench_gen<<<4096, 256>>>(v, n, (drtopk_dist)di);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        bool stopped[N_ALGOS] = {};
+        for (uint64_t k = 1; k <= kmax; k *= 4) {
+            char row[512];
+            int ro = snprintf(row, sizeof row, "%-4s %-9llu", DIST_NAMES[di], (unsigned long long)k);
+            uint32_t ref_thr = 0;
+            bool have_ref = false;
+            for (int a = 0; a < N_ALGOS; ++a) {
+                const topk_algo_entry *e = topk_algo_lookup(ALGOS[a]);
+                if (!e) continue;
+                if (stopped[a]) { ro += snprintf(row + ro, sizeof row - ro, " %11s", "-"); continue; }
+                in.k = k;
+                topk_output out = { k, okeys, opos, cnt, thr };
+                std::vector<float> ms;
+                bool bad = false;
+                for (int r = 0; r <= reps; ++r) {
+                    CK(cudaEventRecord(e0));
+                    drtopk_status rc = e->run(&in, &out, ws, ws_bytes, 0);
+                    CK(cudaEventRecord(e1));
+                    CK(cudaEventSynchronize(e1));
+                    if (rc != DRTOPK_OK) { bad = true; break; }
+                    float t = 0;
+                    CK(cudaEventElapsedTime(&t, e0, e1));
+                    if (r > 0) ms.push_back(t);
+                    if (t > BENCH_STOP_MS) { stopped[a] = true; break; }
+                }
+                uint32_t th = 0;
+                uint64_t c = 0;
+                CK(cudaMemcpy(&th, thr, 4, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(&c, cnt, 8, cudaMemcpyDeviceToHost));
+                if (!have_ref) { ref_thr = th; have_ref = true; }
+                if (bad || ms.empty()) { ro += snprintf(row + ro, sizeof row - ro, " %11s", bad ? "ERR" : "-"); continue; }
+                std::sort(ms.begin(), ms.end());
+                const bool agree = th == ref_thr && c == k;
+                ro += snprintf(row + ro, sizeof row - ro, " %10.3f%s", ms[ms.size() / 2], agree ? " " : "!");
+            }
+            rows.push_back(row);
+            printf("%s\n", row);
+            fflush(stdout);
+        }
+    }
+    printf("\n%s\n", hdr);
+    for (auto &r : rows) printf("%s\n", r.c_str());
+    printf("('!' = threshold or count differs from the first algorithm's)\n");
+    CK(cudaFree(v));
+    CK(cudaFree(okeys));
+    CK(cudaFree(opos));
+    CK(cudaFree(cnt));
+    CK(cudaFree(thr));
+    CK(cudaFree(ws));
+}
+
+int main(int argc, char **argv)
+{
+    bool bench = false, small = false, tiny = false;
+    int log2n = BENCH_LOG2_N, log2kmax = BENCH_LOG2_KMAX, reps = BENCH_REPS;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--bench")) bench = true;
+        else if (!strcmp(argv[i], "--small")) small = true;
+        else if (!strcmp(argv[i], "--tiny")) tiny = true;
+        else if (!strcmp(argv[i], "--n") && i + 1 < argc) log2n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--kmax") && i + 1 < argc) log2kmax = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else { fprintf(stderr, "usage: %s [--small | --tiny] | --bench [--n L] [--kmax L] [--reps R]\n", argv[0]); return 2; }
+    }
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    if (bench) {
+        run_bench(log2n, log2kmax, reps);
+        return 0;
+    }
+    run_tests(small, tiny);
+    printf("%ld passed, %ld failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

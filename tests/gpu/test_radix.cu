@@ -1,0 +1,610 @@
+/*
+ * test_radix.cu -- standalone GPU test and microbenchmark of the flag-based
+ * radix top-k (kernels/radix_topk.cu, paper sections 4.3 and 5.1), calling
+ * radix_topk directly.  Each case runs on seeded data (gen_core.h) and is
+ * checked against a host reference (nth_element on the ordered keys): count,
+ * threshold, every key >= threshold, distinct in-range positions, key equal to
+ * the input's key at its position, and the multiset of keys.
+ *
+ *   test_radix           all cases; last line "N passed, N failed"
+ *   test_radix --small   cases with n <= 2^16+3 (for compute-sanitizer)
+ *   test_radix --bench   RAW u32 UD n = 2^30 and PAIRS n = 2^27: median ms of 7
+ */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+#include <cuda_runtime.h>
+#include "kernels.h"
+#include "gen_core.h"
+
+#define CK(call)                                                                             \
+    do {                                                                                     \
+        cudaError_t e_ = (call);                                                             \
+        if (e_ != cudaSuccess) {                                                             \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            exit(2);                                                                         \
+        }                                                                                    \
+    } while (0)
+
+#define GEN_THREADS 256
+#define POISON_BYTE 0xAB            /* fills outputs so unwritten slots show   */
+#define POS64_BASE (1ull << 40)     /* pos64 positions above 2^32              */
+#define POS32_MUL 3u                /* pos32 positions: 3 i + 7 (invertible)   */
+#define POS32_ADD 7u
+#define SKIP_DIGIT_MASK 0xFFFFFF00u
+#define BENCH_REPS 7
+#define MAX_FAIL_LINES 40
+
+static int g_pass, g_fail;
+
+__global__ void gen_raw_kernel(uint32_t *out, uint64_t n, uint64_t seed, drtopk_dist d, drtopk_dtype t)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        out[i] = drtopk_gen_bits(seed, i, d, t);
+}
+
+static __host__ __device__ uint64_t pos_of(uint64_t i, int pos64)
+{
+    return pos64 ? POS64_BASE + i : (uint64_t)(POS32_MUL * (uint32_t)i + POS32_ADD);
+}
+static uint64_t index_of(uint64_t p, int pos64)
+{
+    return pos64 ? p - POS64_BASE : (p - POS32_ADD) / POS32_MUL;
+}
+
+__global__ void gen_pairs_kernel(uint32_t *keys, void *pos, int pos64, uint64_t n, uint64_t seed, drtopk_dist d,
+                                 drtopk_dtype t, drtopk_order o)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        keys[i] = drtopk_key_from_bits(drtopk_gen_bits(seed, i, d, t), t, o);
+        if (pos64) ((uint64_t *)pos)[i] = pos_of(i, 1);
+        else ((uint32_t *)pos)[i] = (uint32_t)pos_of(i, 0);
+    }
+}
+
+static int gen_grid(uint64_t n)
+{
+    uint64_t g = (n + GEN_THREADS - 1) / GEN_THREADS;
+    return (int)std::min<uint64_t>(std::max<uint64_t>(g, 1), 65535);
+}
+
+struct tcase {
+    int pairs;
+    drtopk_dtype dt;
+    drtopk_order ord;
+    drtopk_dist dist;
+    uint64_t n;          /* actual length                          */
+    uint64_t n_max;      /* host bound (>= n); d_n used when larger */
+    uint64_t k;
+    int pos64;
+    int skip;
+    uint64_t cap;        /* output capacity (>= k)                 */
+    int dev_n;           /* pass the length through d_n            */
+    int offset;          /* RAW: elements of misalignment          */
+    uint64_t seed;
+};
+
+static const char *dist_name(drtopk_dist d)
+{
+    static const char *names[] = {"UD", "ND", "CD", "ASC", "DESC", "FEW", "EQ", "SPECIAL"};
+    return names[d];
+}
+
+static const char *dtype_str(drtopk_dtype t)
+{
+    static const char *names[] = {"u32", "i32", "f32"};
+    return names[t];
+}
+
+static void describe(const tcase &c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s %s %s n=%llu n_max=%llu k=%llu pos%d skip=%d cap=%llu dev_n=%d off=%d",
+             c.pairs ? "PAIRS" : "RAW", dtype_str(c.dt), c.ord ? "smallest" : "largest", dist_name(c.dist),
+             (unsigned long long)c.n, (unsigned long long)c.n_max, (unsigned long long)c.k, c.pos64 ? 64 : 32,
+             c.skip, (unsigned long long)c.cap, c.dev_n, c.offset);
+}
+
+static void report(const tcase &c, bool ok, const char *why)
+{
+    if (ok) {
+        ++g_pass;
+        return;
+    }
+    ++g_fail;
+    if (g_fail <= MAX_FAIL_LINES) {
+        char d[256];
+        describe(c, d, sizeof d);
+        printf("FAIL %s: %s\n", d, why);
+    }
+}
+
+static void run_case(const tcase &c)
+{
+    const size_t pos_size = c.pos64 ? 8 : 4;
+    uint32_t *d_in = nullptr, *d_keys = nullptr;
+    void *d_pos = nullptr;
+    std::vector<uint32_t> key(c.n);
+    if (c.pairs) {
+        CK(cudaMalloc(&d_keys, c.n_max * 4));
+        CK(cudaMalloc(&d_pos, c.n_max * pos_size));
+        gen_pairs_kernel<<<gen_grid(c.n_max), GEN_THREADS>>>(d_keys, d_pos, c.pos64, c.n_max, c.seed, c.dist, c.dt,
+                                                              c.ord);
+        CK(cudaGetLastError());
+        CK(cudaMemcpy(key.data(), d_keys, c.n * 4, cudaMemcpyDeviceToHost));
+    } else {
+        CK(cudaMalloc(&d_in, (c.n_max + c.offset) * 4));
+        gen_raw_kernel<<<gen_grid(c.n_max), GEN_THREADS>>>(d_in + c.offset, c.n_max, c.seed, c.dist, c.dt);
+        CK(cudaGetLastError());
+        CK(cudaMemcpy(key.data(), d_in + c.offset, c.n * 4, cudaMemcpyDeviceToHost));
+        for (auto &b : key) b = drtopk_key_from_bits(b, c.dt, c.ord);
+    }
+
+    /* host reference: the k-th largest key, then the expected count */
+    std::vector<uint32_t> ref(key);
+    std::nth_element(ref.begin(), ref.begin() + (c.k - 1), ref.end(), std::greater<uint32_t>());
+    const uint32_t T = ref[c.k - 1];
+    uint64_t exp_count = c.k;
+    uint32_t exp_thr = T;
+    if (c.skip) {
+        uint64_t cnt = 0;
+        for (uint32_t x : key) cnt += (x >> 8) >= (T >> 8);
+        if (cnt <= c.cap) {
+            exp_count = cnt;
+            exp_thr = T & SKIP_DIGIT_MASK;
+        }
+    }
+    std::nth_element(ref.begin(), ref.begin() + (exp_count - 1), ref.end(), std::greater<uint32_t>());
+    std::sort(ref.begin(), ref.begin() + exp_count, std::greater<uint32_t>());
+
+    topk_input in;
+    memset(&in, 0, sizeof in);
+    in.src = c.pairs ? TOPK_SRC_PAIRS : TOPK_SRC_RAW;
+    in.raw = d_in ? d_in + c.offset : nullptr;
+    in.dtype = c.dt;
+    in.order = c.ord;
+    in.keys = d_keys;
+    in.pos = d_pos;
+    in.pos64 = c.pos64;
+    in.n_max = c.n_max;
+    in.k = c.k;
+    in.skip_last_digit = c.skip;
+    uint64_t *d_n = nullptr;
+    if (c.dev_n) {
+        CK(cudaMalloc(&d_n, 8));
+        CK(cudaMemcpy(d_n, &c.n, 8, cudaMemcpyHostToDevice));
+        in.d_n = d_n;
+    }
+    topk_output out;
+    memset(&out, 0, sizeof out);
+    out.capacity = c.cap;
+    CK(cudaMalloc(&out.keys, c.cap * 4));
+    CK(cudaMalloc(&out.pos, c.cap * pos_size));
+    CK(cudaMalloc(&out.d_count, 8));
+    CK(cudaMalloc(&out.d_threshold, 4));
+    CK(cudaMemset(out.keys, POISON_BYTE, c.cap * 4));
+    CK(cudaMemset(out.pos, POISON_BYTE, c.cap * pos_size));
+    CK(cudaMemset(out.d_count, POISON_BYTE, 8));
+    size_t ws_bytes = 0;
+    void *ws = nullptr;
+    drtopk_status st = radix_topk_workspace(&in, &ws_bytes);
+    if (st == DRTOPK_OK) {
+        CK(cudaMalloc(&ws, ws_bytes));
+        CK(cudaMemset(ws, POISON_BYTE, ws_bytes));
+        st = radix_topk(&in, &out, ws, ws_bytes, 0);
+    }
+    CK(cudaDeviceSynchronize());
+    char why[256] = "";
+    bool ok = st == DRTOPK_OK;
+    if (!ok) snprintf(why, sizeof why, "status %d", (int)st);
+    uint64_t count = 0;
+    uint32_t thr = 0;
+    if (ok) {
+        CK(cudaMemcpy(&count, out.d_count, 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(&thr, out.d_threshold, 4, cudaMemcpyDeviceToHost));
+        if (count != exp_count) {
+            ok = false;
+            snprintf(why, sizeof why, "count %llu, expected %llu", (unsigned long long)count,
+                     (unsigned long long)exp_count);
+        } else if (thr != exp_thr) {
+            ok = false;
+            snprintf(why, sizeof why, "threshold %08x, expected %08x", thr, exp_thr);
+        }
+    }
+    if (ok) {
+        std::vector<uint32_t> ok_keys(count);
+        std::vector<uint64_t> ok_pos(count);
+        CK(cudaMemcpy(ok_keys.data(), out.keys, count * 4, cudaMemcpyDeviceToHost));
+        if (c.pos64) {
+            CK(cudaMemcpy(ok_pos.data(), out.pos, count * 8, cudaMemcpyDeviceToHost));
+        } else {
+            std::vector<uint32_t> p32(count);
+            CK(cudaMemcpy(p32.data(), out.pos, count * 4, cudaMemcpyDeviceToHost));
+            for (uint64_t i = 0; i < count; ++i) ok_pos[i] = p32[i];
+        }
+        for (uint64_t i = 0; ok && i < count; ++i) {
+            uint64_t idx = c.pairs ? index_of(ok_pos[i], c.pos64) : ok_pos[i];
+            if (c.pairs && pos_of(idx, c.pos64) != ok_pos[i]) idx = c.n; /* not a position we made */
+            if (idx >= c.n) {
+                ok = false;
+                snprintf(why, sizeof why, "slot %llu: position %llu out of range", (unsigned long long)i,
+                         (unsigned long long)ok_pos[i]);
+            } else if (key[idx] != ok_keys[i]) {
+                ok = false;
+                snprintf(why, sizeof why, "slot %llu: key %08x but input key at that position %08x",
+                         (unsigned long long)i, ok_keys[i], key[idx]);
+            } else if (ok_keys[i] < thr) {
+                ok = false;
+                snprintf(why, sizeof why, "slot %llu: key %08x below threshold %08x", (unsigned long long)i,
+                         ok_keys[i], thr);
+            }
+        }
+        if (ok) {
+            std::sort(ok_pos.begin(), ok_pos.end());
+            if (std::adjacent_find(ok_pos.begin(), ok_pos.end()) != ok_pos.end()) {
+                ok = false;
+                snprintf(why, sizeof why, "duplicate positions");
+            }
+        }
+        if (ok) {
+            std::sort(ok_keys.begin(), ok_keys.end(), std::greater<uint32_t>());
+            if (!std::equal(ok_keys.begin(), ok_keys.end(), ref.begin())) {
+                ok = false;
+                snprintf(why, sizeof why, "multiset of keys differs from the reference");
+            }
+        }
+    }
+    report(c, ok, why);
+    cudaFree(d_in);
+    cudaFree(d_keys);
+    cudaFree(d_pos);
+    cudaFree(d_n);
+    cudaFree(out.keys);
+    cudaFree(out.pos);
+    cudaFree(out.d_count);
+    cudaFree(out.d_threshold);
+    cudaFree(ws);
+}
+
+static tcase base_case(uint64_t n, uint64_t k, uint64_t seed)
+{
+    tcase c;
+    memset(&c, 0, sizeof c);
+    c.dt = DRTOPK_U32;
+    c.ord = DRTOPK_LARGEST;
+    c.dist = DRTOPK_DIST_UD;
+    c.n = c.n_max = n;
+    c.k = k;
+    c.cap = k;
+    c.seed = seed;
+    return c;
+}
+
+static std::vector<uint64_t> k_values(uint64_t n)
+{
+    std::vector<uint64_t> ks = {1, 2, n / 2 + 1, n > 1 ? n - 1 : 1, n};
+    std::vector<uint64_t> r;
+    for (uint64_t k : ks)
+        if (k >= 1 && k <= n && std::find(r.begin(), r.end(), k) == r.end()) r.push_back(k);
+    return r;
+}
+
+static void run_tests(bool small, bool large)
+{
+    const uint64_t limit = small ? (1ull << 16) + 3 : ~0ull;
+    const std::vector<uint64_t> sizes = {1, 2, 31, 1000, 4097, 32768, 32769, (1ull << 16) + 3, 1ull << 20, (1ull << 24) + 5};
+    uint64_t seed = 1;
+    /* sizes x k, RAW u32 UD and PAIRS pos32/pos64 */
+    for (uint64_t n : sizes) {
+        if (n > limit) continue;
+        for (uint64_t k : k_values(n)) {
+            tcase c = base_case(n, k, seed++);
+            run_case(c);
+            c.pairs = 1;
+            run_case(c);
+            c.pos64 = 1;
+            c.dist = DRTOPK_DIST_FEW;
+            run_case(c);
+        }
+    }
+    /* every dist x dtype x order */
+    for (uint64_t n : {(uint64_t)4097, (uint64_t)(1ull << 16) + 3, (uint64_t)1 << 20}) {
+        if (n > limit) continue;
+        for (int d = 0; d < DRTOPK_DIST_COUNT; ++d)
+            for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+                for (int o = 0; o < 2; ++o) {
+                    tcase c = base_case(n, 1 + (seed * 7919) % n, seed);
+                    ++seed;
+                    c.dist = (drtopk_dist)d;
+                    c.dt = (drtopk_dtype)t;
+                    c.ord = (drtopk_order)o;
+                    run_case(c);
+                }
+    }
+    /* PAIRS over distributions, both position widths */
+    for (uint64_t n : sizes) {
+        if (n > limit || n < 4) continue;
+        for (drtopk_dist d : {DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_EQ, DRTOPK_DIST_DESC, DRTOPK_DIST_CD})
+            for (int p64 = 0; p64 < 2; ++p64) {
+                tcase c = base_case(n, n / 3 + 1, seed++);
+                c.pairs = 1;
+                c.pos64 = p64;
+                c.dist = d;
+                run_case(c);
+            }
+    }
+    /* skip-last-digit with small and large capacity */
+    for (uint64_t n : {(uint64_t)1000, (uint64_t)4097, (uint64_t)(1ull << 16) + 3, (uint64_t)1 << 20,
+                       (uint64_t)(1ull << 24) + 5}) {
+        if (n > limit) continue;
+        for (drtopk_dist d : {DRTOPK_DIST_UD, DRTOPK_DIST_FEW, DRTOPK_DIST_CD, DRTOPK_DIST_ND, DRTOPK_DIST_ASC})
+            for (uint64_t k : {(uint64_t)1, (uint64_t)100, n / 4})
+                for (int big = 0; big < 2; ++big)
+                    for (int pairs = 0; pairs < 2; ++pairs) {
+                        tcase c = base_case(n, k, seed++);
+                        c.dist = d;
+                        c.skip = 1;
+                        c.pairs = pairs;
+                        c.cap = big ? n : k;
+                        run_case(c);
+                    }
+    }
+    /* device-side length below n_max, incl. the one-block path */
+    for (uint64_t nm : {(uint64_t)5000, (uint64_t)32768, (uint64_t)32769, (uint64_t)(1ull << 16) + 3, (uint64_t)1 << 20}) {
+        if (nm > limit) continue;
+        for (uint64_t n : {nm - 1, nm / 3, (uint64_t)7})
+            for (int pairs = 0; pairs < 2; ++pairs) {
+                tcase c = base_case(n, std::max<uint64_t>(1, n / 5), seed++);
+                c.n_max = nm;
+                c.dev_n = 1;
+                c.pairs = pairs;
+                c.dist = pairs ? DRTOPK_DIST_ND : DRTOPK_DIST_UD;
+                run_case(c);
+            }
+    }
+    /* unaligned RAW heads and tails */
+    for (uint64_t n : {(uint64_t)4099, (uint64_t)(1ull << 16) + 3, (uint64_t)(1ull << 20) + 1}) {
+        if (n > limit) continue;
+        for (int off = 1; off < 4; ++off) {
+            tcase c = base_case(n, 1000, seed++);
+            c.offset = off;
+            c.dt = DRTOPK_F32;
+            c.dist = DRTOPK_DIST_SPECIAL;
+            run_case(c);
+            c.dt = DRTOPK_I32;
+            c.dist = DRTOPK_DIST_UD;
+            c.ord = DRTOPK_SMALLEST;
+            run_case(c);
+        }
+    }
+    if (large) {
+        const uint64_t n = 1ull << 28;
+        tcase c = base_case(n, 1ull << 20, seed++);
+        run_case(c);
+        c = base_case(n, 1000, seed++);
+        c.dt = DRTOPK_F32;
+        c.dist = DRTOPK_DIST_ND;
+        c.ord = DRTOPK_SMALLEST;
+        run_case(c);
+        c = base_case(n + 5, 1ull << 24, seed++);
+        c.pairs = 1;
+        c.skip = 1;
+        c.cap = 2ull << 24;
+        run_case(c);
+    }
+}
+
+/* ---- benchmark ---------------------------------------------------------- */
+
+__global__ void read_floor_kernel(const uint4 *v, uint64_t nvec, uint32_t *sink)
+{
+    uint32_t acc = 0;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < nvec; i += (uint64_t)gridDim.x * blockDim.x) {
+        uint4 r = __ldg(v + i);
+        acc ^= r.x ^ r.y ^ r.z ^ r.w;
+    }
+    if (acc == 0x12345678u) *sink = acc; /* keeps the loads alive */
+}
+
+static float median(std::vector<float> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+static float time_it(const std::function<void()> &f)
+{
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    f(); /* warm-up */
+    CK(cudaDeviceSynchronize());
+    std::vector<float> ms;
+    for (int r = 0; r < BENCH_REPS; ++r) {
+        CK(cudaEventRecord(a));
+        f();
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        float t;
+        CK(cudaEventElapsedTime(&t, a, b));
+        ms.push_back(t);
+    }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return median(ms);
+}
+
+static void bench_one(const char *label, topk_input in, uint64_t cap, double in_bytes)
+{
+    topk_output out;
+    memset(&out, 0, sizeof out);
+    out.capacity = cap;
+    const size_t pos_size = in.pos64 ? 8 : 4;
+    CK(cudaMalloc(&out.keys, cap * 4));
+    CK(cudaMalloc(&out.pos, cap * pos_size));
+    CK(cudaMalloc(&out.d_count, 8));
+    CK(cudaMalloc(&out.d_threshold, 4));
+    size_t ws_bytes;
+    if (radix_topk_workspace(&in, &ws_bytes) != DRTOPK_OK) {
+        printf("%s: workspace query failed\n", label);
+        exit(2);
+    }
+    void *ws;
+    CK(cudaMalloc(&ws, ws_bytes));
+    drtopk_status st = DRTOPK_OK;
+    float ms = time_it([&] {
+        drtopk_status s2 = radix_topk(&in, &out, ws, ws_bytes, 0);
+        if (s2 != DRTOPK_OK) st = s2;
+    });
+    uint64_t count;
+    CK(cudaMemcpy(&count, out.d_count, 8, cudaMemcpyDeviceToHost));
+    printf("%-34s k=2^%-2d %9.3f ms %8.1f GB/s  count=%llu ws=%.1f MB%s\n", label, 63 - __builtin_clzll(in.k), ms,
+           in_bytes / ms / 1e6, (unsigned long long)count, ws_bytes / 1e6, st == DRTOPK_OK ? "" : " STATUS ERROR");
+    cudaFree(out.keys);
+    cudaFree(out.pos);
+    cudaFree(out.d_count);
+    cudaFree(out.d_threshold);
+    cudaFree(ws);
+}
+
+/* One call per k on RAW u32 UD n = 2^30, for per-kernel timing under ncu. */
+static void run_profile()
+{
+    const uint64_t n = 1ull << 30;
+    uint32_t *d_v;
+    CK(cudaMalloc(&d_v, n * 4));
+    gen_raw_kernel<<<gen_grid(n), GEN_THREADS>>>(d_v, n, 42, DRTOPK_DIST_UD, DRTOPK_U32);
+    CK(cudaGetLastError());
+    for (int e : {0, 16, 24}) {
+        topk_input in;
+        memset(&in, 0, sizeof in);
+        in.src = TOPK_SRC_RAW;
+        in.raw = d_v;
+        in.n_max = n;
+        in.k = 1ull << e;
+        topk_output out;
+        memset(&out, 0, sizeof out);
+        out.capacity = in.k;
+        CK(cudaMalloc(&out.keys, in.k * 4));
+        CK(cudaMalloc(&out.pos, in.k * 4));
+        CK(cudaMalloc(&out.d_count, 8));
+        CK(cudaMalloc(&out.d_threshold, 4));
+        size_t ws_bytes = 0;
+        void *ws;
+        if (radix_topk_workspace(&in, &ws_bytes) != DRTOPK_OK) exit(2);
+        CK(cudaMalloc(&ws, ws_bytes));
+        printf("profile k=2^%d status %d\n", e, (int)radix_topk(&in, &out, ws, ws_bytes, 0));
+        CK(cudaDeviceSynchronize());
+        cudaFree(out.keys);
+        cudaFree(out.pos);
+        cudaFree(out.d_count);
+        cudaFree(out.d_threshold);
+        cudaFree(ws);
+    }
+    cudaFree(d_v);
+}
+
+static void run_bench()
+{
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("GPU: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+    const uint64_t n = 1ull << 30;
+    const int kexp[] = {0, 10, 16, 20, 24};
+    uint32_t *d_v, *sink;
+    CK(cudaMalloc(&d_v, n * 4));
+    CK(cudaMalloc(&sink, 4));
+    gen_raw_kernel<<<gen_grid(n), GEN_THREADS>>>(d_v, n, 42, DRTOPK_DIST_UD, DRTOPK_U32);
+    CK(cudaGetLastError());
+    float floor_ms = time_it([&] {
+        read_floor_kernel<<<prop.multiProcessorCount * 8, 256>>>((const uint4 *)d_v, n / 4, sink);
+    });
+    printf("%-34s        %9.3f ms %8.1f GB/s\n", "read floor (u32, 2^30)", floor_ms, n * 4.0 / floor_ms / 1e6);
+    for (int e : kexp) {
+        topk_input in;
+        memset(&in, 0, sizeof in);
+        in.src = TOPK_SRC_RAW;
+        in.raw = d_v;
+        in.dtype = DRTOPK_U32;
+        in.order = DRTOPK_LARGEST;
+        in.n_max = n;
+        in.k = 1ull << e;
+        bench_one("RAW u32 UD n=2^30", in, in.k, n * 4.0);
+    }
+    for (int e : kexp) {
+        topk_input in;
+        memset(&in, 0, sizeof in);
+        in.src = TOPK_SRC_RAW;
+        in.raw = d_v;
+        in.dtype = DRTOPK_F32;
+        in.order = DRTOPK_SMALLEST;
+        in.n_max = n;
+        in.k = 1ull << e;
+        bench_one("RAW f32-bits smallest n=2^30", in, in.k, n * 4.0);
+    }
+    cudaFree(d_v);
+    const uint64_t np = 1ull << 27;
+    uint32_t *d_keys;
+    void *d_pos;
+    CK(cudaMalloc(&d_keys, np * 4));
+    CK(cudaMalloc(&d_pos, np * 4));
+    gen_pairs_kernel<<<gen_grid(np), GEN_THREADS>>>(d_keys, d_pos, 0, np, 43, DRTOPK_DIST_UD, DRTOPK_U32,
+                                                    DRTOPK_LARGEST);
+    CK(cudaGetLastError());
+    for (int skip = 0; skip < 2; ++skip)
+        for (int e : kexp) {
+            topk_input in;
+            memset(&in, 0, sizeof in);
+            in.src = TOPK_SRC_PAIRS;
+            in.keys = d_keys;
+            in.pos = d_pos;
+            in.n_max = np;
+            in.k = 1ull << e;
+            in.skip_last_digit = skip;
+            bench_one(skip ? "PAIRS pos32 UD n=2^27 skip cap=2k" : "PAIRS pos32 UD n=2^27", in,
+                      skip ? 2 * in.k : in.k, np * 4.0);
+        }
+    /* sizes the pipeline's first and second top-k see (launch-bound) */
+    for (int e = 14; e <= 23; e += 3) {
+        topk_input in;
+        memset(&in, 0, sizeof in);
+        in.src = TOPK_SRC_PAIRS;
+        in.keys = d_keys;
+        in.pos = d_pos;
+        in.n_max = 1ull << e;
+        in.k = 1ull << 10;
+        in.skip_last_digit = 1;
+        char label[64];
+        snprintf(label, sizeof label, "PAIRS pos32 UD n=2^%d skip cap=2k", e);
+        bench_one(label, in, 2 * in.k, in.n_max * 4.0);
+    }
+    cudaFree(d_keys);
+    cudaFree(d_pos);
+}
+
+int main(int argc, char **argv)
+{
+    bool bench = false, small = false, large = true;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--bench")) bench = true;
+        else if (!strcmp(argv[i], "--small")) small = true;
+        else if (!strcmp(argv[i], "--profile")) {
+            run_profile();
+            return 0;
+        }
+        else if (!strcmp(argv[i], "--no-large")) large = false;
+        else {
+            fprintf(stderr, "usage: %s [--small] [--no-large] [--bench] [--profile]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (bench) {
+        run_bench();
+        return 0;
+    }
+    run_tests(small, large && !small);
+    printf("%d passed, %d failed\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}

@@ -4,7 +4,9 @@
  * results store (src/store.c), and fits Rule 4's const (paper section 5.2) for
  * this GPU, beside Eq. 11's theoretical const from microbenchmarked C_global
  * and C_shfl.  Resumable: each configuration is one committed step, and a
- * rerun skips what this machine already measured at this commit.
+ * rerun skips what this machine already measured at this commit.  For issue
+ * 4's table it also runs fixed plans (--alpha-span 0 --beta 2) and stops a
+ * standalone algorithm at the k where one call grew too slow (--skip-after-s).
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +28,7 @@
 
 #define MAX_LIST 64                 /* entries of one --n/--k/... list          */
 #define QUICK_ALPHA_SPAN 3          /* --quick: Rule 4's alpha +- this          */
+#define ALPHA_SPAN_WHOLE (-1)       /* --full without --alpha-span: every alpha */
 #define QUICK_BETA_MAX 3
 #define FULL_BETA_MAX 4
 #define DEFAULT_K_MAX (1ull << 24)  /* the paper's largest k (Figures 14, 18)   */
@@ -40,6 +43,9 @@
 #define BW_REPS 5
 #define PLAIN_PROGRESS_S 10.0       /* non-TTY progress: one line per 10 s      */
 #define MS_PER_MINUTE 60000.0
+#define MS_PER_S 1000.0
+#define DEFAULT_SKIP_AFTER_S 10.0   /* issue 4: bitonic may stop where one call
+                                       exceeds 10 s                              */
 #define EXIT_FAILURES 1             /* measured, but something failed           */
 #define EXIT_USAGE 2                /* bad arguments, unusable database         */
 #define SIGNAL_EXIT_BASE 128        /* shell convention: 128 + signal number    */
@@ -73,6 +79,10 @@ typedef struct {
     const char *merge;
     int fit_only;
     uint64_t seed;
+    int alpha_span;             /* Rule 4's alpha +- this; ALPHA_SPAN_WHOLE: all */
+    int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..3 (quick), 1..4 (full)  */
+    double skip_after_ms;       /* a standalone call slower than this ends its
+                                   larger k (per algorithm, data set)           */
 } options;
 
 typedef struct {
@@ -88,20 +98,27 @@ static void usage(FILE *f)
         "usage: tuner --gpu G [--quick | --full] [--n LIST] [--k LIST] [--algo LIST]\n"
         "             [--dist LIST] [--dtype LIST] [--db PATH] [--resume | --force]\n"
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
-        "             [--seed S] [--fit-only] [--merge OTHER.sqlite]\n"
+        "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T]\n"
+        "             [--fit-only] [--merge OTHER.sqlite]\n"
         "  Sweeps alpha, beta and the algorithm over k and |V|, stores every measurement in\n"
         "  the database (default $DRTOPK_DB, else %s) and fits Rule 4's const.\n"
         "  --quick (default)  n = 2^24..2^30 by 4x (CPU: 2^12..2^16), k = 4^j <= n/4,\n"
         "                     alpha = Rule 4 (const 3) +-3, beta 1..3, dr-radix, UD, u32\n"
         "  --full             every alpha, beta 1..4, every algorithm plain and dr-, UD/ND/CD\n"
         "  LIST               comma separated: 2^20,1000 for sizes; radix,dr-bucket; UD,ND; u32,f32\n"
+        "  --alpha-span S     dr- algorithms: alpha = Rule 4 (const 3) +-S (default 3; --full:\n"
+        "                     every alpha); 0 measures Rule 4's alpha only\n"
+        "  --beta LIST        dr- algorithms: these betas (default 1..3, --full 1..4); standalone\n"
+        "                     algorithms are measured once per (n, k, dist) either way\n"
+        "  --skip-after-s T   once a standalone call takes more than T s (default %g), larger k of\n"
+        "                     that algorithm on that data set are recorded as skipped\n"
         "  --resume           (default) skip configs measured on this machine at this commit\n"
         "  --force            measure them again\n"
         "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
         "  --verify-every N   check every N-th config against the reference (0: never)\n"
         "  --fit-only         measure nothing; refit from the database\n"
         "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n",
-        DRTOPK_STORE_DEFAULT_PATH);
+        DRTOPK_STORE_DEFAULT_PATH, DEFAULT_SKIP_AFTER_S);
 }
 
 static int parse_list(const char *arg, const char *what, int max, int (*one)(const char *, void *, int),
@@ -170,6 +187,39 @@ static int parse_int(const char *s, int lo, int *out)
     return 0;
 }
 
+static int one_beta(const char *s, void *out, int i)
+{
+    int b;
+    if (parse_int(s, 1, &b) != 0 || b > DRTOPK_BETA_MAX)
+        return -1;
+    ((int *)out)[i] = b;
+    return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sort and drop repeats, so that "--beta 2,2" is not two configs. */
+static int sort_unique_int(int *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_int);
+    int u = 0;
+    for (int i = 0; i < n; ++i)
+        if (u == 0 || v[i] != v[u - 1])
+            v[u++] = v[i];
+    return u;
+}
+
+static int parse_positive(const char *s, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    return (*end || end == s || !(*out > 0) || !isfinite(*out)) ? -1 : 0;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -178,6 +228,8 @@ static int parse_args(int argc, char **argv, options *o)
     o->reps = -1;
     o->verify_every = -1;
     o->seed = DEFAULT_SEED;
+    o->alpha_span = ALPHA_SPAN_WHOLE;
+    o->skip_after_ms = DEFAULT_SKIP_AFTER_S * MS_PER_S;
     const char *n_arg = NULL, *k_arg = NULL, *algo_arg = NULL, *dist_arg = NULL, *dtype_arg = NULL;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -201,10 +253,15 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--reps")) { if (parse_int(v, 1, &o->reps)) goto bad; }
         else if (!strcmp(a, "--verify-every")) { if (parse_int(v, 0, &o->verify_every)) goto bad; }
         else if (!strcmp(a, "--seed")) { if (drtopk_parse_u64(v, &o->seed)) goto bad; }
-        else if (!strcmp(a, "--max-minutes")) {
-            char *end;
-            o->max_minutes = strtod(v, &end);
-            if (*end || end == v || !(o->max_minutes > 0)) goto bad;
+        else if (!strcmp(a, "--alpha-span")) { if (parse_int(v, 0, &o->alpha_span)) goto bad; }
+        else if (!strcmp(a, "--beta")) {
+            if (parse_list(v, "beta", MAX_LIST, one_beta, o->beta, &o->nbeta)) return -1;
+            o->nbeta = sort_unique_int(o->beta, o->nbeta);
+        } else if (!strcmp(a, "--skip-after-s")) {
+            if (parse_positive(v, &o->skip_after_ms)) goto bad;
+            o->skip_after_ms *= MS_PER_S;
+        } else if (!strcmp(a, "--max-minutes")) {
+            if (parse_positive(v, &o->max_minutes)) goto bad;
         } else if (!strcmp(a, "--backend")) {
             if (!strcmp(v, "cpu")) o->backend = DRTOPK_BACKEND_CPU;
             else if (!strcmp(v, "cuda")) o->backend = DRTOPK_BACKEND_CUDA;
@@ -229,6 +286,8 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->gpu < 0)
         o->gpu = 0;
+    if (o->alpha_span == ALPHA_SPAN_WHOLE && !o->full)
+        o->alpha_span = QUICK_ALPHA_SPAN;
     int cpu = o->backend == DRTOPK_BACKEND_CPU;
     if (o->reps < 0)
         o->reps = cpu ? CPU_REPS : CUDA_REPS;
@@ -286,8 +345,15 @@ static int ceil_log2_alpha_max(uint64_t n)
     return hi > DRTOPK_ALPHA_MAX ? DRTOPK_ALPHA_MAX : hi;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Every configuration the options ask for, in dataset-major order so that
- * each data set is generated once. */
+ * each data set is generated once, and per algorithm by increasing k so that
+ * the skip rule (--skip-after-s) sees the smaller k first. */
 static config *enumerate(const options *o, size_t *count)
 {
     size_t cap = 1024, cnt = 0;
@@ -308,21 +374,41 @@ static config *enumerate(const options *o, size_t *count)
             for (uint64_t k = 1; k <= DEFAULT_K_MAX && k <= n / DEFAULT_K_FRACTION; k <<= K_STEP_LOG2)
                 ks[nks++] = k;
         }
+        qsort(ks, (size_t)nks, sizeof *ks, cmp_u64);
+        int nuniq = 0;
+        for (int i = 0; i < nks; ++i)
+            if (nuniq == 0 || ks[i] != ks[nuniq - 1])
+                ks[nuniq++] = ks[i];
+        nks = nuniq;
+        /* Betas of the delegate pipeline; standalone algorithms get one
+         * config with beta (and alpha) 0. */
+        int betas[MAX_LIST], nbetas = o->nbeta;
+        if (nbetas)
+            memcpy(betas, o->beta, (size_t)nbetas * sizeof *betas);
+        else
+            for (int b = 1; b <= (o->full ? FULL_BETA_MAX : QUICK_BETA_MAX); ++b)
+                betas[nbetas++] = b;
+        static const int standalone_beta[] = { 0 };
         for (int a = 0; a < o->nalgo; ++a)
         for (int ki = 0; ki < nks; ++ki) {
-            int lo = 0, hi = 0, bmax = 0;
+            int lo = 0, hi = 0;
+            const int *bl = standalone_beta;
+            int nb = 1;
             if (o->algo[a].delegate) {
                 int pred = drtopk_rule4_alpha(n, ks[ki], DRTOPK_RULE4_CONST_DEFAULT);
+                int whole = o->alpha_span == ALPHA_SPAN_WHOLE;
                 hi = ceil_log2_alpha_max(n);
-                lo = o->full ? DRTOPK_ALPHA_MIN : pred - QUICK_ALPHA_SPAN;
-                if (!o->full && pred + QUICK_ALPHA_SPAN < hi)
-                    hi = pred + QUICK_ALPHA_SPAN;
+                lo = whole ? DRTOPK_ALPHA_MIN : pred - o->alpha_span;
+                if (!whole && pred + o->alpha_span < hi)
+                    hi = pred + o->alpha_span;
                 if (lo < DRTOPK_ALPHA_MIN)
                     lo = DRTOPK_ALPHA_MIN;
-                bmax = o->full ? FULL_BETA_MAX : QUICK_BETA_MAX;
+                bl = betas;
+                nb = nbetas;
             }
             for (int al = lo; al <= hi; ++al)
-            for (int b = o->algo[a].delegate ? 1 : 0; b <= bmax; ++b) {
+            for (int bi = 0; bi < nb; ++bi) {
+                int b = bl[bi];
                 if (b > 0 && (uint64_t)b > (1ull << al))
                     continue;           /* more delegates than subrange elements */
                 if (cnt == cap) {
@@ -771,8 +857,19 @@ static int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id,
                 for (size_t i = 0; i < ps.count; ++i)
                     if (ps.s[i].variant == v)
                         vs[nvs++] = ps.s[i];
+                /* A fixed-alpha sweep (--alpha-span 0) measured one alpha per
+                 * (dist, n, k): no optimum to fit, and storing a const from it
+                 * would replace a real fit of this machine.  Its alpha is Rule 4
+                 * with the paper's const, which the plan choice then uses. */
+                int informative = 0;
+                for (size_t i = 1; i < nvs && !informative; ++i)
+                    informative = vs[i].group == vs[i - 1].group && vs[i].alpha != vs[i - 1].alpha;
                 drtopk_fit_result fr;
-                if (drtopk_fit_rule4(vs, nvs, &fr) == 0) {
+                if (!informative) {
+                    consts[v] = DRTOPK_RULE4_CONST_DEFAULT;
+                    printf("fit %s %s beta=%d: not fitted (one alpha per (dist, n, k)); const %.3f for the "
+                           "plan choice\n", dt, ps.v[v].algorithm, ps.v[v].beta, consts[v]);
+                } else if (drtopk_fit_rule4(vs, nvs, &fr) == 0) {
                     consts[v] = fr.const_time;
                     drtopk_store_fit f = { .beta = ps.v[v].beta, .const_time = fr.const_time,
                                            .const_lsq = fr.const_lsq, .const_theory = theory,
@@ -831,6 +928,58 @@ static int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id,
     return rc;
 }
 
+/* ---- the skip rule (issue 4: stop an algorithm where one call is too slow) -- */
+
+/* The prefix of the error text of a config the rule skipped; it is stored with
+ * status 'unsupported' (the schema has no 'skipped' status) and found by it. */
+#define SKIPPED_PREFIX "skipped: "
+
+typedef struct {
+    uint64_t k;                 /* smallest k whose call was too slow; 0: none */
+    double ms;                  /* that call's median                          */
+} skip_mark;
+
+/* One mark per (dtype, dist, n, algorithm). */
+static size_t skip_slot(const options *o, int dtype, int dist, int n, int algo)
+{
+    return (((size_t)dtype * (size_t)o->ndist + (size_t)dist) * (size_t)o->nn + (size_t)n) *
+           (size_t)o->nalgo + (size_t)algo;
+}
+
+static void mark_slow(skip_mark *m, uint64_t k, double ms)
+{
+    if (m->k == 0 || k < m->k) {
+        m->k = k;
+        m->ms = ms;
+    }
+}
+
+typedef struct {
+    const options *o;
+    int dtype;
+    skip_mark *marks;
+} skip_seed;
+
+/* Slow standalone measurements of earlier runs at this commit mark their
+ * slots too, so that a resumed sweep skips what the interrupted one would. */
+static int seed_skip(const drtopk_store_point *pt, void *ctx)
+{
+    const skip_seed *ss = ctx;
+    const options *o = ss->o;
+    if (pt->beta != 0 || !(pt->median_ms > o->skip_after_ms))
+        return 0;
+    int d = 0, n = 0, a = 0;
+    while (d < o->ndist && strcmp(drtopk_dist_name(o->dist[d]), pt->dist))
+        ++d;
+    while (n < o->nn && o->n[n] != pt->n)
+        ++n;
+    while (a < o->nalgo && (o->algo[a].delegate || strcmp(o->algo[a].label, pt->algorithm)))
+        ++a;
+    if (d < o->ndist && n < o->nn && a < o->nalgo)
+        mark_slow(&ss->marks[skip_slot(o, ss->dtype, d, n, a)], pt->k, pt->median_ms);
+    return 0;
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 static void join_argv(int argc, char **argv, char *out, size_t len)
@@ -844,13 +993,13 @@ static void join_argv(int argc, char **argv, char *out, size_t len)
 static void progress(int tty, size_t done, size_t total, double t0, const char *what, int last)
 {
     static double last_plain;
-    double now = drtopk_now_ms(), el = (now - t0) / 1000.0;
+    double now = drtopk_now_ms(), el = (now - t0) / MS_PER_S;
     double eta = done ? el / (double)done * (double)(total - done) : 0;
     if (tty) {
         fprintf(stderr, "\r[%zu/%zu] %.0f s elapsed, ETA %.0f s  %-60.60s", done, total, el, eta, what);
         if (last)
             fputc('\n', stderr);
-    } else if (last || now - last_plain >= PLAIN_PROGRESS_S * 1000.0) {
+    } else if (last || now - last_plain >= PLAIN_PROGRESS_S * MS_PER_S) {
         fprintf(stderr, "[%zu/%zu] %.0f s elapsed, ETA %.0f s  %s\n", done, total, el, eta, what);
         last_plain = now;
     }
@@ -936,6 +1085,19 @@ int main(int argc, char **argv)
     printf("tuner: %s, commit %s, %zu configs in the sweep, %zu already measured, %zu to measure\n",
            mach.name, commit, total, total - ntodo, ntodo);
     fflush(stdout);
+    size_t nslots = skip_slot(&o, o.ndtype, 0, 0, 0);
+    skip_mark *marks = calloc(nslots ? nslots : 1, sizeof *marks);
+    if (!marks) {
+        fprintf(stderr, "tuner: out of memory\n");
+        return EXIT_USAGE;
+    }
+    for (int t = 0; t < o.ndtype && !o.force; ++t) {
+        skip_seed ss = { &o, t, marks };
+        if (drtopk_store_each_point(db, machine_id, commit, drtopk_dtype_name(o.dtype[t]), seed_skip, &ss) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+            return EXIT_USAGE;
+        }
+    }
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -950,7 +1112,7 @@ int main(int argc, char **argv)
     b.dtype = b.dist = b.n = -1;
     int tty = isatty(STDERR_FILENO);
     double t0 = drtopk_now_ms();
-    size_t done = 0, failures = 0, errors = 0, unsupported = 0, verified = 0;
+    size_t done = 0, failures = 0, errors = 0, unsupported = 0, skipped = 0, verified = 0;
     const char *end_status = "done";
     int exit_code = 0;
     for (size_t i = 0; i < total; ++i) {
@@ -966,14 +1128,22 @@ int main(int argc, char **argv)
             break;
         }
         const config *c = &cfgs[i];
+        int standalone = !o.algo[c->algo].delegate;
+        skip_mark *mark = &marks[skip_slot(&o, c->dtype, c->dist, c->n, c->algo)];
         uint64_t kmax = 0;
         for (size_t j = i; j < total && cfgs[j].dtype == c->dtype && cfgs[j].dist == c->dist && cfgs[j].n == c->n; ++j)
             if (todo[j] && cfgs[j].k > kmax)
                 kmax = cfgs[j].k;
         drtopk_store_measurement m;
         memset(&m, 0, sizeof m);
-        drtopk_status st = prepare_dataset(&o, c, kmax, &b);
-        if (st != DRTOPK_OK) {
+        int skip = standalone && mark->k && c->k > mark->k;
+        drtopk_status st = skip ? DRTOPK_OK : prepare_dataset(&o, c, kmax, &b);
+        if (skip) {
+            fill_key(&o, c, &m.cfg, 0);     /* a standalone plan has no flags */
+            m.status = DRTOPK_MEAS_UNSUPPORTED;
+            snprintf(m.error, sizeof m.error, SKIPPED_PREFIX "one call took %.3g s at k = %llu (limit %g s)",
+                     mark->ms / MS_PER_S, (unsigned long long)mark->k, o.skip_after_ms / MS_PER_S);
+        } else if (st != DRTOPK_OK) {
             drtopk_plan plan;
             drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[c->dtype], .n = o.n[c->n], .k = c->k };
             fill_key(&o, c, &m.cfg, make_plan(&o, c, &p, &plan) == DRTOPK_OK ? plan.flags : 0);
@@ -983,6 +1153,8 @@ int main(int argc, char **argv)
         } else {
             int do_verify = o.verify_every > 0 && done % (size_t)o.verify_every == 0;
             measure(&o, c, &b, do_verify, &m, scratch, scratch + o.reps, scratch + 5 * o.reps);
+            if (standalone && m.status == DRTOPK_MEAS_OK && m.median_ms > o.skip_after_ms)
+                mark_slow(mark, c->k, m.median_ms);
         }
         if (drtopk_store_begin(db) != DRTOPK_OK || drtopk_store_put(db, machine_id, run_id, commit, &m) != DRTOPK_OK ||
             drtopk_store_commit(db) != DRTOPK_OK) {
@@ -996,7 +1168,9 @@ int main(int argc, char **argv)
         snprintf(what, sizeof what, "%s %s %s n=%llu k=%llu a=%d b=%d: %s", m.cfg.algorithm, m.cfg.dtype,
                  m.cfg.dist, (unsigned long long)m.cfg.n, (unsigned long long)m.cfg.k, m.cfg.alpha,
                  m.cfg.beta, m.status == DRTOPK_MEAS_OK ? "ok" : m.error);
-        if (m.status == DRTOPK_MEAS_UNSUPPORTED) {
+        if (skip) {
+            ++skipped;
+        } else if (m.status == DRTOPK_MEAS_UNSUPPORTED) {
             ++unsupported;
         } else if (m.status == DRTOPK_MEAS_ERROR) {
             ++errors;
@@ -1014,12 +1188,14 @@ int main(int argc, char **argv)
     progress(tty, done, ntodo, t0, end_status, 1);
     release(&o, &b);
     free(scratch);
+    free(marks);
     free(todo);
     free(cfgs);
     if (drtopk_store_end_run(db, run_id, end_status) != DRTOPK_OK)
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
-    printf("tuner: %s: %zu measured (%zu unsupported, %zu errors), %zu verified, %zu wrong results, %.1f s\n",
-           end_status, done, unsupported, errors, verified, failures, (drtopk_now_ms() - t0) / 1000.0);
+    printf("tuner: %s: %zu measured (%zu unsupported, %zu skipped, %zu errors), %zu verified, %zu wrong results, "
+           "%.1f s\n", end_status, done, unsupported, skipped, errors, verified, failures,
+           (drtopk_now_ms() - t0) / MS_PER_S);
     if (!strcmp(end_status, "time-limit"))
         printf("tuner: time budget reached; run the same command again to go on\n");
     if (exit_code == 0 && fit_and_store(&o, db, machine_id, commit, &mach) != 0)

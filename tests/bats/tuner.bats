@@ -2,7 +2,8 @@
 # tuner.bats -- the tuner and its SQLite store end to end on the CPU backend
 # (issue 5): schema creation, a sweep, resume after SIGINT and SIGKILL without
 # lost or doubled configs, --force, bad database paths, a read-only database,
-# and merging databases without duplicates.
+# merging databases without duplicates, and the options of issue 4's fixed-plan
+# benchmark: --alpha-span, --beta, the sweep order and the --skip-after-s rule.
 
 TUNER="${TUNER:-$BATS_TEST_DIRNAME/../../bin/tuner}"
 # A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta.
@@ -165,4 +166,86 @@ start_and_wait() {
     run "$TUNER" --merge "$D/missing.sqlite" --db "$a"
     [ "$status" -eq 2 ]
     [[ "$output" == *"does not exist"* ]]
+}
+
+# Rule 4's alpha with the paper's const 3, as drtopk_rule4_alpha rounds and
+# clamps it (alpha in [1, min(24, ceil log2 n)]).
+RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * (3 + log2(n) - log2(k))) AS INTEGER)))"
+
+@test "--alpha-span 0 --beta 2: dr- at Rule 4's alpha only, standalone once per (n, k, dist)" {
+    db="$D/fixed.sqlite"
+    run "$TUNER" --backend cpu --n 2^12,2^13 --k 1,16,256 --dist UD,ND --algo radix,dr-radix,bitonic,dr-bucket \
+        --alpha-span 0 --beta 2 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    # 4 algorithms x 2 n x 3 k x 2 dists, one config each
+    [ "$(sweep_total <(echo "$output"))" -eq 48 ]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq 48 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm LIKE 'dr-%' AND beta = 2 AND alpha = $RULE4_SQL")" -eq 24 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm NOT LIKE 'dr-%' AND alpha = 0 AND beta = 0")" -eq 24 ]
+    [ "$(q "$db" "SELECT count(*) FROM (SELECT DISTINCT algorithm, n, k, dist FROM measurements)")" -eq 48 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok' AND verify_ok = 1")" -eq 48 ]
+    # One alpha per (dist, n, k) has no optimum to fit: no fit is stored.
+    [ "$(q "$db" 'SELECT count(*) FROM fits')" -eq 0 ]
+    [[ "$output" == *"fit u32 dr-radix beta=2: not fitted (one alpha per (dist, n, k))"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM choices WHERE beta = 2 AND rule4_const <> 3")" -eq 0 ]
+}
+
+@test "--alpha-span and --beta lists bound the sweep; the default stays Rule 4 +-3 and beta 1..3" {
+    db="$D/span.sqlite"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --alpha-span 1 --beta 3,1,3 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    # k = 1: Rule 4 alpha 8 -> 7..9; k = 256: 4 -> 3..5; betas 1 and 3 (the repeated 3 once)
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq 12 ]
+    [ "$(q "$db" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,3" ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE abs(alpha - $RULE4_SQL) > 1")" -eq 0 ]
+    [ "$(q "$db" "SELECT count(DISTINCT alpha) FROM measurements WHERE k = 256")" -eq 3 ]
+    db2="$D/default.sqlite"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --reps 1 --db "$db2"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db2" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,2,3" ]
+    [ "$(q "$db2" "SELECT max(abs(alpha - $RULE4_SQL)) FROM measurements")" -eq 3 ]
+    [ "$(q "$db2" "SELECT count(DISTINCT alpha) FROM measurements WHERE k = 256")" -eq 7 ]
+    for bad in "--beta 0" "--beta 9" "--beta 1,x" "--alpha-span -1" "--skip-after-s 0"; do
+        run "$TUNER" --backend cpu --n 2^10 --k 1 $bad --db "$D/bad.sqlite"
+        [ "$status" -eq 2 ]
+    done
+}
+
+@test "configs of one data set run together, each data set once" {
+    db="$D/order.sqlite"
+    run "$TUNER" --backend cpu --n 2^12,2^11 --k 256,1,16 --dist UD,ND,CD --algo radix,dr-radix,bucket \
+        --alpha-span 1 --beta 1,2 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    # In insertion order, (dist, n) changes exactly once per data set after the first.
+    changes=$(q "$db" "SELECT count(*) FROM measurements a JOIN measurements b ON b.id = a.id + 1
+                       WHERE a.dist <> b.dist OR a.n <> b.n")
+    [ "$changes" -eq 5 ]
+    # Within a data set and an algorithm, k never decreases (the skip rule needs it).
+    [ "$(q "$db" "SELECT count(*) FROM measurements a JOIN measurements b ON b.id = a.id + 1
+                  WHERE a.dist = b.dist AND a.n = b.n AND a.algorithm = b.algorithm AND b.k < a.k")" -eq 0 ]
+}
+
+@test "--skip-after-s: larger k of a too slow standalone algorithm are recorded as skipped, also on resume" {
+    db="$D/skip.sqlite"
+    # Every CPU call takes longer than a nanosecond: only the smallest k of each
+    # standalone algorithm and dist is measured; dr- algorithms are never skipped.
+    run "$TUNER" --backend cpu --n 2^12 --k 16,1 --dist UD,CD --algo radix,dr-radix,bitonic \
+        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --db "$db"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"(0 unsupported, 4 skipped, 0 errors)"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok' AND algorithm NOT LIKE 'dr-%'")" -eq 4 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok' AND algorithm NOT LIKE 'dr-%' AND k = 1")" -eq 4 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'unsupported' AND error LIKE 'skipped: %' AND k = 16")" -eq 4 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'dr-radix' AND status = 'ok'")" -eq 4 ]
+    # A later run with a larger k skips it from the stored slow measurement.
+    run "$TUNER" --backend cpu --n 2^12 --k 1,16,256 --dist UD,CD --algo radix,dr-radix,bitonic \
+        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --db "$db"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"12 already measured, 6 to measure"* ]]
+    [[ "$output" == *"(0 unsupported, 4 skipped, 0 errors)"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE k = 256 AND error LIKE 'skipped: %at k = 1 %'")" -eq 4 ]
+    # With the default limit of 10 s nothing at these sizes is skipped.
+    run "$TUNER" --backend cpu --n 2^12 --k 1,16,256 --dist UD --algo radix,bitonic --reps 1 --db "$D/noskip.sqlite"
+    [ "$status" -eq 0 ]
+    [ "$(q "$D/noskip.sqlite" "SELECT count(*) FROM measurements WHERE status = 'ok'")" -eq 6 ]
 }

@@ -1,40 +1,75 @@
 #!/bin/sh
-# run.sh -- the one GPU-machine call of issue 3 (Dr. Top-k pipeline, paper
-# sections 4-5): build if needed (or use binaries carried in DRTOPK_BIN_DIR),
-# run the GPU suite, compute-sanitizer memcheck and racecheck on
-# `test_gpu --small`, then the benchmark (bench.sh).  Logs go to $OUT (or
-# out/gpu-run); a short summary is printed last.
-# RUN_STEPS picks steps (default "test memcheck racecheck bench").
+# run.sh -- everything one GPU-machine call does (issues 3, 4, 5): build if
+# needed (or use binaries carried in DRTOPK_BIN_DIR), the GPU test suites
+# against host references, compute-sanitizer memcheck and racecheck on the
+# small cases, the pipeline benchmark (bench.sh), the tuner's quick sweep and
+# the baseline-algorithm sweep into a SQLite database, and the modern peers.
+# Logs and the database go to $OUT (or out/gpu-run); a summary is printed last.
+#   RUN_STEPS="test memcheck racecheck bench tune algos peers" sh tests/gpu/run.sh
+# (default: "test memcheck racecheck bench").  TUNE_MINUTES bounds the sweeps.
 set -u
 OUT=${OUT:-out/gpu-run}
 BIN=${DRTOPK_BIN_DIR:-bin}
 RUN_STEPS=${RUN_STEPS:-"test memcheck racecheck bench"}
 SANITIZER_TIMEOUT_S=${SANITIZER_TIMEOUT_S:-240}
+TUNE_MINUTES=${TUNE_MINUTES:-4}
+DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
+ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
+ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic"
 mkdir -p "$OUT"
-if [ ! -x "$BIN/test_gpu" ] || [ ! -x "$BIN/drtopk" ]; then
-    BIN=bin
-    ninja bin/test_gpu bin/drtopk > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-fi
+for p in $GPU_PROGRAMS; do
+    if [ ! -x "$BIN/$p" ]; then
+        BIN=bin
+        ninja $(for q in $GPU_PROGRAMS; do printf 'bin/%s ' "$q"; done) > "$OUT/build.log" 2>&1 ||
+            { tail -30 "$OUT/build.log"; exit 1; }
+        break
+    fi
+done
 nvidia-smi -L 2>/dev/null
 summary=""
 add() { summary="$summary
 $1"; }
+# suite + the case set each suite runs under a sanitizer (racecheck is slow:
+# test_algos gets its reduced --tiny set there)
+sanitize() {
+    tool=$1; shift
+    for pair in "$@"; do
+        prog=${pair%%:*}; mode=${pair##*:}
+        t0=$(date +%s)
+        timeout "$SANITIZER_TIMEOUT_S" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/$prog" "$mode" \
+            > "$OUT/$tool-$prog.log" 2>&1
+        rc=$?
+        add "$tool $prog $mode: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool-$prog.log" | tail -1) | $(grep -E 'passed, .* failed' "$OUT/$tool-$prog.log" | tail -1) ($(($(date +%s) - t0)) s)"
+    done
+}
 for step in $RUN_STEPS; do
     t0=$(date +%s)
     case $step in
     test)
-        "$BIN/test_gpu" > "$OUT/test_gpu.log" 2>&1
-        add "test_gpu:  rc=$? $(tail -1 "$OUT/test_gpu.log") ($(($(date +%s) - t0)) s)"
-        grep FAIL "$OUT/test_gpu.log" | head -5 ;;
-    memcheck|racecheck)
-        timeout "$SANITIZER_TIMEOUT_S" compute-sanitizer --tool "$step" --error-exitcode 9 "$BIN/test_gpu" --small \
-            > "$OUT/$step.log" 2>&1
-        rc=$?
-        add "$step: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$step.log" | tail -1) | $(grep -E 'passed, .* failed' "$OUT/$step.log" | tail -1) ($(($(date +%s) - t0)) s)" ;;
+        DRTOPK_BIN_DIR=$BIN SUITE_LOG_DIR=$OUT sh tests/gpu/suite.sh > "$OUT/suite.log" 2>&1
+        add "test-gpu: rc=$? ($(($(date +%s) - t0)) s)
+$(cat "$OUT/suite.log")" ;;
+    memcheck)
+        sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small ;;
+    racecheck)
+        sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small ;;
     bench)
         DRTOPK="$BIN/drtopk" BENCH_JSON="$OUT/bench.jsonl" sh tests/gpu/bench.sh > "$OUT/bench.log" 2>&1
         add "bench: rc=$? ($(($(date +%s) - t0)) s)"
         cat "$OUT/bench.log" ;;
+    tune)
+        "$BIN/tuner" --gpu 0 --quick --max-minutes "$TUNE_MINUTES" --db "$DB" > "$OUT/tune.log" 2>&1
+        add "tune: rc=$? ($(($(date +%s) - t0)) s)"
+        tail -40 "$OUT/tune.log" ;;
+    algos)
+        "$BIN/tuner" --gpu 0 --n 2^30 --k "$ALGO_KS" --dist UD,ND,CD --dtype u32 --algo "$ALGOS" \
+            --alpha-span 0 --beta 2 --reps 7 --max-minutes "$TUNE_MINUTES" --db "$DB" > "$OUT/algos.log" 2>&1
+        add "algos: rc=$? ($(($(date +%s) - t0)) s)"
+        tail -5 "$OUT/algos.log" ;;
+    peers)
+        CUB_PEER="$BIN/cub_topk_peer" bash experiments/peers/run_peers.sh "$OUT/peers.jsonl" > "$OUT/peers.log" 2>&1
+        add "peers: rc=$? ($(($(date +%s) - t0)) s)" ;;
     *) add "unknown step $step" ;;
     esac
 done

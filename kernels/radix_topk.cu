@@ -11,7 +11,9 @@
  * the k-th largest key, so no select kernel sits between passes: one memset
  * and five launches per call.  The final pass writes every element above
  * the resolved prefix (slots [0, k - kk)) and kk ties (slots [k - kk, k)), each
- * through a device counter with warp-aggregated atomics.  All per-pass state
+ * through a device counter with one block-aggregated atomic per tile (see
+ * radix_for_each_tile).  With skip-last-digit the prefix stops after the
+ * third digit when all its matches fit out->capacity.  All per-pass state
  * lives in the workspace, so the call only enqueues (no host round trip) and is
  * capture-safe; grids are persistent and sized from n_max, the device-side
  * length is read by the kernels.
@@ -608,20 +610,29 @@ extern "C" drtopk_status radix_topk_workspace(const topk_input *in, size_t *byte
     return DRTOPK_OK;
 }
 
-/* Persistent grid: as many pass blocks as fit on the device at once, fewer
- * when n_max cannot feed them. */
+/* Per-device launch facts of one instantiation, queried when the device
+ * changes: the host-side queries cost more than a small top-k's kernels. */
+struct radix_launch_cache {
+    int dev;                     /* -1: not queried yet                        */
+    unsigned long long full_pass, full_final; /* resident blocks, device-wide */
+};
+
 template <typename K>
-static drtopk_status radix_grid(K kernel, unsigned long long n_max, int *grid)
+static drtopk_status radix_full_grid(K kernel, int sms, unsigned long long *full)
 {
-    int dev, sms, per_sm;
-    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
-    DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int per_sm;
     DRTOPK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, RADIX_THREADS, 0));
-    const unsigned long long per_block = (unsigned long long)RADIX_THREADS * RADIX_VEC;
-    unsigned long long need = (n_max + per_block - 1) / per_block;
-    unsigned long long full = (unsigned long long)sms * (per_sm > 0 ? per_sm : 1);
-    *grid = (int)(need < full ? (need ? need : 1) : full);
+    *full = (unsigned long long)sms * (per_sm > 0 ? per_sm : 1);
     return DRTOPK_OK;
+}
+
+/* Persistent grid: as many blocks as are resident at once, fewer when n_max
+ * cannot feed them. */
+static int radix_grid(unsigned long long full, unsigned long long n_max)
+{
+    const unsigned long long per_block = (unsigned long long)RADIX_THREADS * RADIX_VEC;
+    const unsigned long long need = (n_max + per_block - 1) / per_block;
+    return (int)(need < full ? (need ? need : 1) : full);
 }
 
 template <topk_source S, drtopk_dtype T, typename PosT>
@@ -650,19 +661,28 @@ static drtopk_status radix_run(const topk_input *in, const topk_output *out, voi
     a.d_count = out->d_count;
     a.d_threshold = out->d_threshold;
 
-    if (in->n_max <= RADIX_SMALL_N) {
-        const size_t smem = in->n_max * sizeof(uint32_t);
+    static radix_launch_cache cache = {-1, 0, 0};
+    int dev;
+    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
+    if (cache.dev != dev) {
+        int sms;
+        DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        drtopk_status rs = radix_full_grid(radix_pass_kernel<S, T, PosT>, sms, &cache.full_pass);
+        if (rs != DRTOPK_OK) return rs;
+        rs = radix_full_grid(radix_final_kernel<S, T, PosT>, sms, &cache.full_final);
+        if (rs != DRTOPK_OK) return rs;
         DRTOPK_CUDA_TRY(cudaFuncSetAttribute(radix_small_kernel<S, T, PosT>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        radix_small_kernel<S, T, PosT><<<1, RADIX_SMALL_THREADS, smem, s>>>(a);
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)(RADIX_SMALL_N * sizeof(uint32_t))));
+        cache.dev = dev;
+    }
+    if (in->n_max <= RADIX_SMALL_N) {
+        radix_small_kernel<S, T, PosT><<<1, RADIX_SMALL_THREADS, in->n_max * sizeof(uint32_t), s>>>(a);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
-    int grid_pass, grid_final;
-    drtopk_status rs = radix_grid(radix_pass_kernel<S, T, PosT>, in->n_max, &grid_pass);
-    if (rs != DRTOPK_OK) return rs;
-    rs = radix_grid(radix_final_kernel<S, T, PosT>, in->n_max, &grid_final);
-    if (rs != DRTOPK_OK) return rs;
+    const int grid_pass = radix_grid(cache.full_pass, in->n_max);
+    const int grid_final = radix_grid(cache.full_final, in->n_max);
     DRTOPK_CUDA_TRY(cudaMemsetAsync(ws, 0, radix_ws_head(), s));
     for (int p = 0; p < RADIX_PASSES; ++p) {
         radix_pass_kernel<S, T, PosT><<<grid_pass, RADIX_THREADS, 0, s>>>(a, p);

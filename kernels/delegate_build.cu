@@ -7,9 +7,12 @@
  * |D| = (nsub - 1) * nd_full + nd(tail) is known on the host.
  *
  * Three shapes of the one full read of V, all with 16-byte loads when V is
- * 16-byte aligned:
+ * 16-byte aligned, all with the same per-element work: a surrogate key (a few
+ * integer operations, no branch) and a branch-free top-beta insertion into
+ * registers (one compare and four selects per slot), so no lane waits for
+ * another's insert and the read, not the instruction issue, sets the pace:
  *  - warp-centric (5.1): a group of lanes per subrange (the whole warp from
- *    2^7 elements up), each lane keeps a top-beta list in registers, a
+ *    2^12 elements up), each lane keeps a top-beta list in registers, a
  *    butterfly of warp shuffles merges the lists, the group's first lane
  *    writes the delegates;
  *  - block per subrange: for long subranges (few of them, each too long for
@@ -31,123 +34,167 @@
                                         subrange: too few subranges to give every
                                         resident warp its own, so a warp per
                                         subrange would leave a long tail wave */
-#define DB_UNITS_PER_LANE 16         /* loads per lane and subrange the lane
-                                        groups are sized for                      */
+#define DB_UNITS_PER_LANE 32         /* loads per lane and subrange the lane
+                                        groups are sized for: long enough that the
+                                        shuffle merge is a small share of the work */
+#define DB_LINE_VECS 8               /* 16-byte loads per 128-byte line          */
+#define DB_LINE_WORDS 32             /* 4-byte loads per 128-byte line            */
 #define DB_SECTOR_VECS 2             /* 16-byte loads per 32-byte sector          */
 #define DB_SECTOR_WORDS 8            /* 4-byte loads per 32-byte sector           */
+#define DB_LINE_MIN_UNITS 4          /* loads per lane that a line-wide group needs
+                                        to stay ahead of its shuffle merge        */
 #define DB_SHARED_MIN_BLOCKS 3       /* caps registers: 3 blocks (24 warps) per SM */
 #define DB_ALL_ONES 0xFFFFFFFFu      /* order mask of the smallest                */
 #define DB_SHARED_MAX_ALPHA 5        /* 5.3: one subrange per lane up to 32 elements */
+#define DB_SHARED_MAX_VECS (32 / DB_VEC) /* 16-byte loads per lane and batch at alpha 5 */
 #define DB_FULL_MASK 0xFFFFFFFFu
+#define DB_NO_POS 0xFFFFFFFFu        /* empty slot: offsets in a subrange are < 2^24 */
+#define DB_F32_ABS 0x7FFFFFFFu       /* f32 bits without the sign                  */
+#define DB_F32_INF 0x7F800000u       /* |bits| above this is a NaN                  */
+#define DB_F32_NEG_ZERO_KEY 0x7FFFFFFFu /* sign-flip key of -0.0, equal to +0.0's   */
+#define DB_F32_INF_KEY 0xFF800000u   /* ordered key of +inf; above it: NaN         */
 
-/* Register top-B list, best first.  Entries are ranked by
- * rank = (key << 1) | 1 so that an empty slot (rank 0) loses to every key,
- * zero included; equal keys keep the earlier one (strict >). */
-template <int B, typename P>
-struct toplist {
-    uint64_t r[B];
-    P p[B];
-    uint32_t lim;                  /* 32-bit fast filter: only keys >= lim can
-                                      enter (0 while a slot is empty; wraps to
-                                      0 for a full list of 0xFFFFFFFF keys, and
-                                      insert() still decides exactly) */
-    __device__ __forceinline__ void init()
+/* Per-element surrogate keys.  The hot loop ranks elements by a surrogate
+ * that refines the ordered key of keyorder.h (a larger surrogate never has a
+ * smaller ordered key), so a top-B by surrogate is a top-B by ordered key,
+ * with ties broken some other way; key() maps a surrogate back.  u32: the
+ * unsigned bits; i32: the signed bits; f32: the signed bits with the
+ * magnitude flipped for negatives and NaNs moved above +inf (-0.0 lands just
+ * under +0.0).  `om` (all ones for the smallest) reverses the order. */
+template <int T> struct surr;
+template <> struct surr<DRTOPK_U32> {
+    typedef uint32_t K;
+    static __device__ __forceinline__ K lowest() { return 0u; }
+    static __device__ __forceinline__ K of(uint32_t b, uint32_t om) { return b ^ om; }
+    static __device__ __forceinline__ uint32_t key(K s, uint32_t om) { return s; }
+};
+template <> struct surr<DRTOPK_I32> {
+    typedef int32_t K;
+    static __device__ __forceinline__ K lowest() { return (int32_t)DRTOPK_SIGN_BIT; }
+    static __device__ __forceinline__ K of(uint32_t b, uint32_t om) { return (int32_t)(b ^ om); }
+    static __device__ __forceinline__ uint32_t key(K s, uint32_t om) { return (uint32_t)s ^ DRTOPK_SIGN_BIT; }
+};
+template <> struct surr<DRTOPK_F32> {
+    typedef int32_t K;
+    static __device__ __forceinline__ K lowest() { return (int32_t)DRTOPK_SIGN_BIT; }
+    static __device__ __forceinline__ K of(uint32_t b, uint32_t om)
+    {
+        const uint32_t a = b & DB_F32_ABS;
+        const uint32_t x = a > DB_F32_INF ? a : b;        /* every NaN positive */
+        return (int32_t)(x ^ ((uint32_t)((int32_t)x >> 31) >> 1) ^ om);
+    }
+    static __device__ __forceinline__ uint32_t key(K s, uint32_t om)
+    {
+        uint32_t u = ((uint32_t)s ^ om) ^ DRTOPK_SIGN_BIT; /* the largest-order key */
+        if (u == DB_F32_NEG_ZERO_KEY) u = DRTOPK_SIGN_BIT;
+        if (u > DB_F32_INF_KEY) u = DB_ALL_ONES;
+        return u ^ om;
+    }
+};
+
+/* One lane's top-B of surrogate keys with their offsets in the subrange,
+ * best first; empty slots (lowest, DB_NO_POS) stay at the end. */
+template <typename K, int B>
+struct lanetop {
+    K m[B];
+    uint32_t o[B];
+    __device__ __forceinline__ void init(K lowest)
     {
 #pragma unroll
-        for (int i = 0; i < B; ++i) { r[i] = 0; p[i] = 0; }
-        lim = 0;
+        for (int i = 0; i < B; ++i) { m[i] = lowest; o[i] = DB_NO_POS; }
     }
-    __device__ __forceinline__ void insert(uint64_t rank, P pos)
-    {
-        if (rank > r[B - 1]) {
-            r[B - 1] = rank;
-            p[B - 1] = pos;
-#pragma unroll
-            for (int i = B - 1; i > 0; --i) {
-                if (r[i] > r[i - 1]) {
-                    uint64_t tr = r[i]; r[i] = r[i - 1]; r[i - 1] = tr;
-                    P tp = p[i]; p[i] = p[i - 1]; p[i - 1] = tp;
-                }
-            }
-            lim = (r[B - 1] & 1u) ? (uint32_t)(r[B - 1] >> 1) + 1u : 0u;
-        }
-    }
-    __device__ __forceinline__ void add_key(uint32_t key, uint64_t pos)
-    {
-        if (key >= lim) insert(((uint64_t)key << 1) | 1u, (P)pos);
-    }
-    /* Butterfly merge over aligned groups of G lanes: afterwards every lane of
-     * a group holds the group's top-B.  All 32 lanes must call it. */
-    __device__ __forceinline__ void merge_group(int G)
-    {
-        for (int off = 1; off < G; off <<= 1) {
-            uint64_t orr[B];
-            P op[B];
-#pragma unroll
-            for (int i = 0; i < B; ++i) {
-                orr[i] = __shfl_xor_sync(DB_FULL_MASK, r[i], off);
-                op[i] = __shfl_xor_sync(DB_FULL_MASK, p[i], off);
-            }
-#pragma unroll
-            for (int i = 0; i < B; ++i) insert(orr[i], op[i]);
-        }
-    }
-    __device__ __forceinline__ void write(uint32_t *dk, P *dp, uint64_t slot, int nd) const
+    /* Branch-free insertion (every lane takes the same path: no divergent
+     * insert): per level one compare and four selects, the loser moves down.
+     * Ties go to the newcomer, so an empty slot takes any key, the lowest too. */
+    __device__ __forceinline__ void push(K x, uint32_t ox)
     {
 #pragma unroll
         for (int i = 0; i < B; ++i) {
-            if (i < nd) {
-                dk[slot + i] = (uint32_t)(r[i] >> 1);
-                dp[slot + i] = p[i];
+            const bool c = x >= m[i];
+            const K lo = c ? m[i] : x;
+            const uint32_t olo = c ? o[i] : ox;
+            m[i] = c ? x : m[i];
+            o[i] = c ? ox : o[i];
+            x = lo;
+            ox = olo;
+        }
+    }
+    __device__ __forceinline__ void push4(const uint4 &w, uint32_t o0)
+    {
+        push((K)w.x, o0);
+        push((K)w.y, o0 + 1);
+        push((K)w.z, o0 + 2);
+        push((K)w.w, o0 + 3);
+    }
+    /* Merge another list (disjoint elements): its filled slots only. */
+    __device__ __forceinline__ void merge(const K *xm, const uint32_t *xo)
+    {
+#pragma unroll
+        for (int i = 0; i < B; ++i)
+            if (xo[i] != DB_NO_POS) push(xm[i], xo[i]);
+    }
+    /* Butterfly merge over aligned groups of G lanes: afterwards every lane of
+     * a group holds a top-B of the group.  All 32 lanes must call it. */
+    __device__ __forceinline__ void merge_group(uint32_t G)
+    {
+        for (uint32_t off = 1; off < G; off <<= 1) {
+            K xm[B];
+            uint32_t xo[B];
+#pragma unroll
+            for (int i = 0; i < B; ++i) {
+                xm[i] = __shfl_xor_sync(DB_FULL_MASK, m[i], off);
+                xo[i] = __shfl_xor_sync(DB_FULL_MASK, o[i], off);
             }
+            merge(xm, xo);
         }
     }
 };
 
-/* Ordered key with the dtype fixed at compile time (the per-element hot
- * path); the order is one XOR with om (all ones for the smallest). */
-template <int T>
-__device__ __forceinline__ uint32_t okey(uint32_t b, uint32_t om)
+/* D[slot + i] for the nd best of subrange [lo, ...). */
+template <int T, int B, typename P>
+__device__ __forceinline__ void write_top(const lanetop<typename surr<T>::K, B> &t, uint32_t om,
+                                          uint32_t *__restrict__ dk, P *__restrict__ dp, uint64_t slot,
+                                          uint64_t lo, uint32_t nd)
 {
-    return drtopk_key_from_bits(b, (drtopk_dtype)T, DRTOPK_LARGEST) ^ om;
+#pragma unroll
+    for (int i = 0; i < B; ++i) {
+        if ((uint32_t)i < nd) {
+            dk[slot + i] = surr<T>::key(t.m[i], om);
+            dp[slot + i] = (P)(lo + t.o[i]);
+        }
+    }
 }
 
-/* One lane's share of a subrange [lo, lo + len): elements g, g + G, ... (or
- * 16-byte vectors g, g + G, ... when `vec`), DB_UNROLL loads in flight. */
-template <int T, int B, typename P>
-__device__ __forceinline__ void scan_share(toplist<B, P> &tl, const uint32_t *__restrict__ v,
-                                           uint64_t lo, uint64_t len, uint32_t g, uint32_t G,
-                                           int vec, uint32_t om)
+/* Surrogates of a 16-byte vector of raw elements. */
+template <int T>
+__device__ __forceinline__ uint4 surr4(const uint4 &x, uint32_t om)
 {
-    uint64_t e0 = 0;
+    return make_uint4((uint32_t)surr<T>::of(x.x, om), (uint32_t)surr<T>::of(x.y, om),
+                      (uint32_t)surr<T>::of(x.z, om), (uint32_t)surr<T>::of(x.w, om));
+}
+
+/* One lane's share of a subrange w[0, len): elements g, g + G, ... (or
+ * 16-byte vectors g, g + G, ... when `vec`), DB_UNROLL loads in flight. */
+template <int T, int B>
+__device__ __forceinline__ void scan_share(lanetop<typename surr<T>::K, B> &tl, const uint32_t *__restrict__ w,
+                                           uint32_t len, uint32_t g, uint32_t G, int vec, uint32_t om)
+{
+    uint32_t e0 = 0;
     if (vec) {
-        const uint4 *v4 = (const uint4 *)(v + lo);
-        const uint64_t nvec = len / DB_VEC;
-        uint64_t j = g;
-        for (; j + (DB_UNROLL - 1) * (uint64_t)G < nvec; j += DB_UNROLL * (uint64_t)G) {
+        const uint4 *w4 = (const uint4 *)w;
+        const uint32_t nvec = len / DB_VEC;
+        uint32_t j = g;
+        for (; j + (DB_UNROLL - 1) * G < nvec; j += DB_UNROLL * G) {
             uint4 x[DB_UNROLL];
 #pragma unroll
-            for (int u = 0; u < DB_UNROLL; ++u) x[u] = __ldcs(v4 + j + u * G);
+            for (int u = 0; u < DB_UNROLL; ++u) x[u] = __ldcs(w4 + j + u * G);
 #pragma unroll
-            for (int u = 0; u < DB_UNROLL; ++u) {
-                const uint64_t pos = lo + (j + u * G) * DB_VEC;
-                tl.add_key(okey<T>(x[u].x, om), pos);
-                tl.add_key(okey<T>(x[u].y, om), pos + 1);
-                tl.add_key(okey<T>(x[u].z, om), pos + 2);
-                tl.add_key(okey<T>(x[u].w, om), pos + 3);
-            }
+            for (int u = 0; u < DB_UNROLL; ++u) tl.push4(surr4<T>(x[u], om), (j + u * G) * DB_VEC);
         }
-        for (; j < nvec; j += G) {
-            const uint4 x = __ldcs(v4 + j);
-            const uint64_t pos = lo + j * DB_VEC;
-            tl.add_key(okey<T>(x.x, om), pos);
-            tl.add_key(okey<T>(x.y, om), pos + 1);
-            tl.add_key(okey<T>(x.z, om), pos + 2);
-            tl.add_key(okey<T>(x.w, om), pos + 3);
-        }
+        for (; j < nvec; j += G) tl.push4(surr4<T>(__ldcs(w4 + j), om), j * DB_VEC);
         e0 = nvec * DB_VEC;       /* the tail subrange's last len % 4 elements */
     }
-    for (uint64_t e = e0 + g; e < len; e += G) tl.add_key(okey<T>(__ldcs(v + lo + e), om), lo + e);
+    for (uint32_t e = e0 + g; e < len; e += G) tl.push(surr<T>::of(__ldcs(w + e), om), e);
 }
 
 /* Warp-centric build: groups of G lanes (a power of two dividing 32), one
@@ -159,24 +206,24 @@ delegate_warp_kernel(const uint32_t *__restrict__ v, uint64_t n, int alpha, uint
 {
     const uint64_t L = 1ull << alpha;
     const uint64_t nsub = (n + L - 1) >> alpha;
-    const int nd_full = (int)(L < (uint64_t)B ? L : (uint64_t)B);
+    const uint64_t nd_full = L < (uint64_t)B ? L : (uint64_t)B;
     const uint32_t lane = threadIdx.x & 31u;
     const uint32_t per_warp = 32u / G;
     const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const uint64_t nwarps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
     for (uint64_t base = warp * per_warp; base < nsub; base += nwarps * per_warp) {
         const uint64_t s = base + lane / G;
-        toplist<B, P> tl;
-        tl.init();
-        uint64_t len = 0;
+        const uint64_t lo = s << alpha;
+        lanetop<typename surr<T>::K, B> tl;
+        tl.init(surr<T>::lowest());
+        uint32_t len = 0;
         if (s < nsub) {
-            const uint64_t lo = s << alpha;
-            len = n - lo < L ? n - lo : L;
-            scan_share<T>(tl, v, lo, len, lane % G, G, vec, om);
+            len = (uint32_t)(n - lo < L ? n - lo : L);
+            scan_share<T, B>(tl, v + lo, len, lane % G, G, vec, om);
         }
-        tl.merge_group((int)G);
+        tl.merge_group(G);
         if (s < nsub && lane % G == 0)
-            tl.write(dk, dp, s * (uint64_t)nd_full, (int)(len < (uint64_t)B ? len : (uint64_t)B));
+            write_top<T, B, P>(tl, om, dk, dp, s * nd_full, lo, len < (uint32_t)B ? len : (uint32_t)B);
     }
 }
 
@@ -187,88 +234,100 @@ __global__ void __launch_bounds__(DB_BLOCK)
 delegate_block_kernel(const uint32_t *__restrict__ v, uint64_t n, int alpha, int vec,
                       uint32_t om, uint32_t *__restrict__ dk, P *__restrict__ dp)
 {
-    __shared__ uint64_t sr[DB_WARPS][B];
-    __shared__ P sp[DB_WARPS][B];
+    typedef typename surr<T>::K K;
+    __shared__ K sm[DB_WARPS][B];
+    __shared__ uint32_t so[DB_WARPS][B];
     const uint64_t L = 1ull << alpha;
     const uint64_t nsub = (n + L - 1) >> alpha;
-    const int nd_full = (int)(L < (uint64_t)B ? L : (uint64_t)B);
+    const uint64_t nd_full = L < (uint64_t)B ? L : (uint64_t)B;
     const uint32_t lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
     for (uint64_t s = blockIdx.x; s < nsub; s += gridDim.x) {
         const uint64_t lo = s << alpha;
-        const uint64_t len = n - lo < L ? n - lo : L;
-        toplist<B, P> tl;
-        tl.init();
-        scan_share<T>(tl, v, lo, len, threadIdx.x, DB_BLOCK, vec, om);
+        const uint32_t len = (uint32_t)(n - lo < L ? n - lo : L);
+        lanetop<K, B> tl;
+        tl.init(surr<T>::lowest());
+        scan_share<T, B>(tl, v + lo, len, threadIdx.x, DB_BLOCK, vec, om);
         tl.merge_group(32);
         if (lane == 0) {
 #pragma unroll
-            for (int i = 0; i < B; ++i) { sr[w][i] = tl.r[i]; sp[w][i] = tl.p[i]; }
+            for (int i = 0; i < B; ++i) { sm[w][i] = tl.m[i]; so[w][i] = tl.o[i]; }
         }
         __syncthreads();
         if (threadIdx.x == 0) {
-            for (int x = 1; x < DB_WARPS; ++x) {
-#pragma unroll
-                for (int i = 0; i < B; ++i) tl.insert(sr[x][i], sp[x][i]);
-            }
-            tl.write(dk, dp, s * (uint64_t)nd_full, (int)(len < (uint64_t)B ? len : (uint64_t)B));
+            for (int x = 1; x < DB_WARPS; ++x) tl.merge(sm[x], so[x]);
+            write_top<T, B, P>(tl, om, dk, dp, s * nd_full, lo, len < (uint32_t)B ? len : (uint32_t)B);
         }
-        __syncthreads();           /* sr/sp are reused by the next subrange */
+        __syncthreads();           /* sm/so are reused by the next subrange */
     }
 }
 
-/* Paper 5.3: a warp stages 32 subranges of L <= 32 ordered keys in shared
- * memory, rows padded to L + 1 words (odd, so the 32 lanes reading column j
- * of their own rows hit 32 different banks), then lane r reduces row r. */
+/* Words per shared-memory row of L surrogates: rows of 16-byte vectors are
+ * padded to an odd number of vectors (the 8 lanes of each quarter-warp phase
+ * of a 16-byte read of their own rows hit 8 different bank quads); rows
+ * shorter than a vector are padded to an odd number of words. */
+__host__ __device__ __forceinline__ uint32_t shared_row_words(uint32_t L)
+{
+    return L >= DB_VEC ? ((L / DB_VEC) | 1u) * DB_VEC : L + 1u;
+}
+
+/* Paper 5.3: a warp stages 32 subranges of L <= 32 surrogates in shared
+ * memory, stored as loaded (coalesced 16-byte loads, 16-byte stores), then
+ * lane r reduces row r alone with 16-byte reads and no shuffles. */
 template <int T, int B, typename P>
 __global__ void __launch_bounds__(DB_BLOCK, DB_SHARED_MIN_BLOCKS)
 delegate_shared_kernel(const uint32_t *__restrict__ v, uint64_t n, int alpha, int vec,
                        uint32_t om, uint32_t *__restrict__ dk, P *__restrict__ dp)
 {
-    extern __shared__ uint32_t db_smem[];
-    const uint32_t L = 1u << alpha, row = L + 1;
+    extern __shared__ uint4 db_smem[];
+    typedef typename surr<T>::K K;
+    const uint32_t L = 1u << alpha, rs = shared_row_words(L);
+    const uint32_t V = L / DB_VEC;                  /* vectors per row (vec only) */
+    const int vshift = alpha - 2;                   /* log2 V */
     const uint64_t nsub = (n + L - 1) >> alpha;
-    const int nd_full = (int)(L < (uint32_t)B ? L : (uint32_t)B);
+    const uint32_t nd_full = L < (uint32_t)B ? L : (uint32_t)B;
     const uint32_t lane = threadIdx.x & 31u;
-    uint32_t *sm = db_smem + (threadIdx.x >> 5) * 32u * row;
+    uint32_t *sm = (uint32_t *)db_smem + (threadIdx.x >> 5) * 32u * rs;
     const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const uint64_t nwarps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
     for (uint64_t sb = warp * 32; sb < nsub; sb += nwarps * 32) {
         const uint64_t lo = sb << alpha;
-        const uint64_t cnt = n - lo < 32ull * L ? n - lo : 32ull * L;
-        uint64_t e0 = 0;
+        const uint32_t cnt = (uint32_t)(n - lo < 32ull * L ? n - lo : 32ull * L);
+        uint32_t e0 = 0;
         if (vec) {
-            /* up to 32 * 32 / 4 = 8 vectors per lane, all issued before use */
+            /* V <= 8 vectors per lane, all issued before use; vector q holds
+             * elements 4q..4q+3 of row q / V */
             const uint4 *v4 = (const uint4 *)(v + lo);
-            const uint32_t nvec = (uint32_t)(cnt / DB_VEC);
-            uint4 x[32 / DB_VEC];
+            const uint32_t nvec = cnt / DB_VEC;
+            uint4 x[DB_SHARED_MAX_VECS];
 #pragma unroll
-            for (int u = 0; u < 32 / DB_VEC; ++u)
-                if (u * 32u + lane < nvec) x[u] = __ldcs(v4 + u * 32u + lane);
+            for (uint32_t u = 0; u < DB_SHARED_MAX_VECS; ++u)
+                if (u < V && u * 32u + lane < nvec) x[u] = __ldcs(v4 + u * 32u + lane);
 #pragma unroll
-            for (int u = 0; u < 32 / DB_VEC; ++u) {
-                const uint32_t i = u * 32u + lane;
-                if (i < nvec) {
-                    const uint32_t b[DB_VEC] = { x[u].x, x[u].y, x[u].z, x[u].w };
-#pragma unroll
-                    for (int c = 0; c < DB_VEC; ++c) {
-                        const uint32_t e = i * DB_VEC + c;
-                        sm[(e >> alpha) * row + (e & (L - 1))] = okey<T>(b[c], om);
-                    }
-                }
+            for (uint32_t u = 0; u < DB_SHARED_MAX_VECS; ++u) {
+                const uint32_t q = u * 32u + lane;
+                if (u < V && q < nvec)
+                    *(uint4 *)(sm + (q >> vshift) * rs + (q & (V - 1)) * DB_VEC) = surr4<T>(x[u], om);
             }
-            e0 = (uint64_t)nvec * DB_VEC;
+            e0 = nvec * DB_VEC;
         }
-        for (uint32_t e = (uint32_t)e0 + lane; e < cnt; e += 32)
-            sm[(e >> alpha) * row + (e & (L - 1))] = okey<T>(__ldcs(v + lo + e), om);
+        for (uint32_t e = e0 + lane; e < cnt; e += 32)
+            sm[(e >> alpha) * rs + (e & (L - 1))] = (uint32_t)surr<T>::of(__ldcs(v + lo + e), om);
         __syncwarp();
         const uint64_t s = sb + lane;
         if (s < nsub) {
             const uint64_t slo = s << alpha;
             const uint32_t len = (uint32_t)(n - slo < L ? n - slo : L);
-            toplist<B, P> tl;
-            tl.init();
-            for (uint32_t j = 0; j < len; ++j) tl.add_key(sm[lane * row + j], slo + j);
-            tl.write(dk, dp, s * (uint64_t)nd_full, (int)(len < (uint32_t)B ? len : (uint32_t)B));
+            const uint32_t *row = sm + lane * rs;
+            lanetop<K, B> tl;
+            tl.init(surr<T>::lowest());
+            if (L >= DB_VEC && len == L) {
+#pragma unroll
+                for (uint32_t j = 0; j < DB_SHARED_MAX_VECS; ++j)
+                    if (j < V) tl.push4(*(const uint4 *)(row + j * DB_VEC), j * DB_VEC);
+            } else {
+                for (uint32_t j = 0; j < len; ++j) tl.push((K)row[j], j);
+            }
+            write_top<T, B, P>(tl, om, dk, dp, s * (uint64_t)nd_full, slo, len < (uint32_t)B ? len : (uint32_t)B);
         }
         __syncwarp();              /* the rows are overwritten by the next batch */
     }
@@ -289,7 +348,7 @@ static drtopk_status launch(const delegate_args *a, cudaStream_t st)
     const uint64_t nsub = (a->n + L - 1) >> a->alpha;
     P *dp = (P *)a->d_pos;
     if (a->shared_build && a->alpha <= DB_SHARED_MAX_ALPHA) {
-        const size_t smem = (size_t)DB_WARPS * 32u * (L + 1) * sizeof(uint32_t);
+        const size_t smem = (size_t)DB_WARPS * 32u * shared_row_words((uint32_t)L) * sizeof(uint32_t);
         delegate_shared_kernel<T, B, P><<<(unsigned)grid_for(nsub, 32ull * DB_WARPS), DB_BLOCK, smem, st>>>(
             a->v, a->n, a->alpha, vec, om, a->d_keys, dp);
     } else if (a->alpha >= DB_BLOCK_SPLIT_ALPHA) {
@@ -297,10 +356,17 @@ static drtopk_status launch(const delegate_args *a, cudaStream_t st)
             a->v, a->n, a->alpha, vec, om, a->d_keys, dp);
     } else {
         /* lanes per subrange: about DB_UNITS_PER_LANE loads each (few shuffle
-         * levels, many loads in flight), but at least one 32-byte sector per
-         * warp load instruction and subrange, and at most the warp */
+         * levels, many loads in flight), at most the warp, and at least a
+         * 128-byte line per warp load instruction and subrange: narrower
+         * groups spread one warp load over more lines than its bytes need
+         * (H200: 2^7 elements with 2 lanes per subrange 1.72 ms for 2^30 u32,
+         * with 8 lanes 1.26 ms).  Where a line-wide group would leave each lane
+         * under DB_LINE_MIN_UNITS loads, the shuffle merge costs more than the
+         * spread (2^6 elements: 8 lanes 1.93 ms, 2 lanes 1.74 ms), so a 32-byte
+         * sector is the floor there. */
         const uint64_t units = vec ? L / DB_VEC : L;
-        const uint64_t min_g = vec ? DB_SECTOR_VECS : DB_SECTOR_WORDS;
+        const uint64_t line = vec ? DB_LINE_VECS : DB_LINE_WORDS;
+        const uint64_t min_g = units >= line * DB_LINE_MIN_UNITS ? line : vec ? DB_SECTOR_VECS : DB_SECTOR_WORDS;
         uint64_t G = units / DB_UNITS_PER_LANE;
         if (G > 32) G = 32;
         if (G < min_g) G = units < min_g ? units : min_g;

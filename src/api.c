@@ -125,17 +125,31 @@ int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const)
 
 /* The one place where a Rule 4 constant fitted by the tuner for the current
  * GPU will be looked up (issue 5); until then the paper's default. */
-/* The tuner's fitted Rule 4 const for this machine (db/ or $DRTOPK_DB), else
- * the paper's 3. */
-static double fitted_const_or_default(const drtopk_problem *p, drtopk_const_source *source)
+/* What the tuner learned for this machine (db/ or $DRTOPK_DB): the measured
+ * plan choice for k's range (const, beta, algorithm), else the fitted const;
+ * without a database the paper's const 3 and beta 2 with radix. */
+static void tuned_or_default(const drtopk_problem *p, drtopk_plan *plan)
 {
+    drtopk_store_choice ch;
+    drtopk_algo algo;
+    int delegate = 0;
     double c;
-    if (drtopk_store_fitted_const(p->backend, DRTOPK_STORE_LOOKUP_GPU, p->dtype, &c)) {
-        *source = DRTOPK_CONST_DATABASE;
-        return c;
+    plan->rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
+    plan->const_source = DRTOPK_CONST_DEFAULT;
+    plan->beta = DRTOPK_AUTO_BETA;
+    plan->first_algo = plan->second_algo = DRTOPK_ALGO_RADIX;
+    if (drtopk_store_tuned_choice(p->backend, DRTOPK_STORE_LOOKUP_GPU, p->dtype, p->k, &ch) &&
+        isfinite(ch.rule4_const) && ch.beta >= 1 && ch.beta <= DRTOPK_BETA_MAX &&
+        drtopk_algo_parse(ch.algorithm, &algo, &delegate) == DRTOPK_OK && delegate) {
+        plan->rule4_const = ch.rule4_const;
+        plan->const_source = DRTOPK_CONST_DATABASE;
+        plan->beta = ch.beta;
+        plan->first_algo = plan->second_algo = algo;
+    } else if (drtopk_store_fitted_const(p->backend, DRTOPK_STORE_LOOKUP_GPU, p->dtype, &c) &&
+               isfinite(c)) {
+        plan->rule4_const = c;
+        plan->const_source = DRTOPK_CONST_DATABASE;
     }
-    *source = DRTOPK_CONST_DEFAULT;
-    return DRTOPK_RULE4_CONST_DEFAULT;
 }
 
 static drtopk_status check_sizes(const drtopk_problem *p)
@@ -149,26 +163,22 @@ static drtopk_status check_sizes(const drtopk_problem *p)
 drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
                                const double *rule4_const)
 {
-    drtopk_const_source source = DRTOPK_CONST_USER;
-    double c;
     drtopk_status st;
     if (plan == NULL || p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
-    if (rule4_const != NULL) {
-        if (!isfinite(*rule4_const)) return DRTOPK_ERR_INVALID_ARGUMENT;
-        c = *rule4_const;
-    } else {
-        c = fitted_const_or_default(p, &source);
-    }
+    if (rule4_const != NULL && !isfinite(*rule4_const)) return DRTOPK_ERR_INVALID_ARGUMENT;
     memset(plan, 0, sizeof *plan);
-    plan->alpha = drtopk_rule4_alpha(p->n, p->k, c);
-    plan->beta = DRTOPK_AUTO_BETA;
-    plan->first_algo = DRTOPK_ALGO_RADIX;
-    plan->second_algo = DRTOPK_ALGO_RADIX;
+    if (rule4_const != NULL) {
+        plan->rule4_const = *rule4_const;
+        plan->const_source = DRTOPK_CONST_USER;
+        plan->beta = DRTOPK_AUTO_BETA;
+        plan->first_algo = plan->second_algo = DRTOPK_ALGO_RADIX;
+    } else {
+        tuned_or_default(p, plan);
+    }
+    plan->alpha = drtopk_rule4_alpha(p->n, p->k, plan->rule4_const);
     plan->flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
     if (plan->alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) plan->flags |= DRTOPK_SHARED_DELEGATE;
-    plan->rule4_const = c;
-    plan->const_source = source;
     return DRTOPK_OK;
 }
 

@@ -141,10 +141,13 @@ size_t drtopk_dtype_size(drtopk_dtype t);
  * [DRTOPK_ALPHA_MIN, min(DRTOPK_ALPHA_MAX, ceil(log2 n))]. */
 int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const);
 
-/* Fill *plan for problem p: delegate pipeline with radix for both top-ks,
- * beta = 2, filtering, shared-memory delegates when alpha <= 5, skip-last-digit,
- * alpha from Rule 4.  rule4_const == NULL means: the fitted constant for the
- * current GPU when the library knows one, else DRTOPK_RULE4_CONST_DEFAULT. */
+/* Fill *plan for problem p: delegate pipeline with filtering, skip-last-digit,
+ * shared-memory delegates when alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA, and
+ * alpha from Rule 4.  With rule4_const given: that const, beta = 2, radix for
+ * both top-ks.  With NULL: what the tuner measured on this machine (database
+ * $DRTOPK_DB, else db/results.sqlite): the const, beta and algorithm chosen
+ * for k's range, else the fitted const with beta 2 and radix, else the paper's
+ * DRTOPK_RULE4_CONST_DEFAULT.  plan->const_source says which. */
 drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
                                const double *rule4_const);
 

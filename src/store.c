@@ -741,21 +741,42 @@ drtopk_status drtopk_store_lookup_choice(const char *db_path, const char *gpu_uu
     return r;
 }
 
+/* The machine the library's lookups are for: this host for the CPU backend,
+ * GPU `gpu` for CUDA.  0 when the GPU cannot be queried. */
+static int lookup_machine(drtopk_backend backend, int gpu, drtopk_store_machine *m)
+{
+    if (backend == DRTOPK_BACKEND_CPU) {
+        drtopk_store_cpu_machine(m);
+        return 1;
+    }
+    drtopk_device_info info;
+    if (drtopk_dev_info(gpu, &info) != DRTOPK_OK)
+        return 0;
+    snprintf(m->uuid, sizeof m->uuid, "%s", info.uuid);
+    snprintf(m->name, sizeof m->name, "%s", info.name);
+    return 1;
+}
+
 int drtopk_store_fitted_const(drtopk_backend backend, int gpu, drtopk_dtype t, double *c)
 {
     drtopk_store_machine m;
-    if (backend == DRTOPK_BACKEND_CPU) {
-        drtopk_store_cpu_machine(&m);
-    } else {
-        drtopk_device_info info;
-        if (drtopk_dev_info(gpu, &info) != DRTOPK_OK)
-            return 0;
-        snprintf(m.uuid, sizeof m.uuid, "%s", info.uuid);
-        snprintf(m.name, sizeof m.name, "%s", info.name);
-    }
     int found = 0;
     char err[DRTOPK_STORE_ERR_LEN];
+    if (!lookup_machine(backend, gpu, &m)) return 0;
     if (drtopk_store_lookup_const(NULL, m.uuid, m.name, t, c, &found, err, sizeof err) != DRTOPK_OK)
+        return 0;
+    return found;
+}
+
+int drtopk_store_tuned_choice(drtopk_backend backend, int gpu, drtopk_dtype t, uint64_t k,
+                              drtopk_store_choice *choice)
+{
+    drtopk_store_machine m;
+    int found = 0;
+    char err[DRTOPK_STORE_ERR_LEN];
+    if (!lookup_machine(backend, gpu, &m)) return 0;
+    if (drtopk_store_lookup_choice(NULL, m.uuid, m.name, t, k, choice, &found, err, sizeof err) !=
+        DRTOPK_OK)
         return 0;
     return found;
 }

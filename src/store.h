@@ -165,6 +165,10 @@ drtopk_status drtopk_store_lookup_choice(const char *db_path, const char *gpu_uu
  * drtopk_store_default_path().  Returns 1 and sets *c when there is one; 0
  * when not (no database, no fit, or a database that cannot be read). */
 int drtopk_store_fitted_const(drtopk_backend backend, int gpu, drtopk_dtype t, double *c);
+/* Also for drtopk_plan_auto: the tuner's plan choice (const, beta, algorithm)
+ * for the k range holding k on this machine.  Returns 1 when there is one. */
+int drtopk_store_tuned_choice(drtopk_backend backend, int gpu, drtopk_dtype t, uint64_t k,
+                              drtopk_store_choice *choice);
 /* The GPU drtopk_plan_auto identifies the machine by: backend.h has no "current
  * device" query, and the GPUs of one host are normally of one model (matched by
  * name when the UUID differs). */

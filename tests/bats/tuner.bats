@@ -249,3 +249,27 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$status" -eq 0 ]
     [ "$(q "$D/noskip.sqlite" "SELECT count(*) FROM measurements WHERE status = 'ok'")" -eq 6 ]
 }
+
+@test "drtopk_plan_auto takes const, beta and algorithm from this machine's tuning" {
+    DRTOPK="$BATS_TEST_DIRNAME/../../bin/drtopk"
+    run "$TUNER" "${SMALL[@]}" --db "$D/t.sqlite"
+    [ "$status" -eq 0 ]
+    # the choice stored for k = 16's range (log2 k = 4)
+    choice=$(q "$D/t.sqlite" "SELECT beta || ' ' || rule4_const || ' ' || algorithm FROM choices
+                              WHERE dtype = 'u32' AND 4 BETWEEN log2k_min AND log2k_max")
+    [ -n "$choice" ]
+    read -r beta const algo <<< "$choice"
+    DRTOPK_DB="$D/t.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
+    [ "$status" -eq 0 ]
+    plan=$(python3 -c 'import json,sys; p = json.load(sys.stdin)["plan"]
+print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"])' <<< "$output")
+    read -r src pbeta pconst palgo <<< "$plan"
+    [ "$src" = database ]
+    [ "$pbeta" -eq "$beta" ]
+    python3 -c "import sys; sys.exit(abs($pconst - $const) > 1e-9)"
+    [ "$palgo" = "$algo" ]
+    # without the database: the paper's const and beta
+    DRTOPK_DB="$D/none.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
+    [[ "$output" == *'"const_source": "default"'* ]]
+    [ ! -e "$D/none.sqlite" ]
+}

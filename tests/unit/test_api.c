@@ -286,6 +286,8 @@ static void plan_auto_fields(void)
     drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 30, 1024, NULL };
     drtopk_plan plan;
     double c = 5.0;
+    /* no tuning database: the paper's defaults, whatever db/ holds here */
+    CHECK(setenv("DRTOPK_DB", "/nonexistent/drtopk-unit-test.sqlite", 1) == 0);
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK_EQ_U64(plan.alpha, drtopk_rule4_alpha(p.n, p.k, DRTOPK_RULE4_CONST_DEFAULT));
     CHECK_EQ_U64(plan.beta, 2);

@@ -122,3 +122,33 @@ CREATE TABLE choices (
     fitted_at       TEXT NOT NULL,
     UNIQUE (machine_id, dtype, log2k_min)
 );
+
+-- @migration 3: the modern peers of issue 4 item 6 (CUB DeviceTopK, torch.topk)
+-- One row per JSON line of experiments/peers/run_peers.sh, imported with
+-- `tuner --import-peers FILE.jsonl`.  A peer that did not run (not built, no
+-- torch, no GPU) is a row with status 'skipped', its reason, and '' / 0 in the
+-- configuration columns.
+CREATE TABLE peer_measurements (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    run_id          INTEGER NOT NULL REFERENCES runs(id),   -- the import
+    git_commit      TEXT NOT NULL,
+    peer            TEXT NOT NULL,          -- "cub_device_topk", "torch_topk"
+    peer_version    TEXT NOT NULL,          -- CCCL / torch version; '' unknown
+    dist            TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    seed            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('ok', 'skipped', 'error')),
+    reason          TEXT,                   -- why skipped / the error
+    reps            INTEGER NOT NULL,
+    median_ms       REAL,
+    min_ms          REAL,
+    max_ms          REAL,
+    reps_ms         TEXT,                   -- JSON array of every repetition, if printed
+    verified        INTEGER NOT NULL CHECK (verified IN (0, 1)),  -- passed the peer's O(n) check
+    measured_at     TEXT NOT NULL,          -- time of the import (the lines carry none)
+    UNIQUE (machine_id, git_commit, peer, dist, dtype, seed, n, k)
+);
+CREATE INDEX peer_measurements_table ON peer_measurements (machine_id, dtype, n);

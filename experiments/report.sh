@@ -1,7 +1,8 @@
 #!/bin/sh
 # report.sh -- plain-text tables from the results database (issue 4 item 9 and
 # issue 5; paper sections 5.2 and 6): (a) every top-k algorithm standalone and
-# Dr.-assisted, median ms and speedup per (dist, k); (b) the oracle alpha* vs
+# Dr.-assisted, median ms and speedup per (dist, k), and the modern peers (CUB
+# DeviceTopK, torch.topk; issue 4 item 6) on the same GPU; (b) the oracle alpha* vs
 # Rule 4's alpha with the fitted const and with const 3, per (dist, n, k), and
 # the Rule 4 fits (const_time, const_lsq, Eq. 11's const_theory, C_global,
 # C_shfl).  The queries live in experiments/sql/*.sql; this script picks the
@@ -20,7 +21,8 @@ usage() {
 usage: experiments/report.sh [--db PATH] [--machine UUID] [--commit C] [--n N]
                              [--dtype T] [--algo A] [--beta B]
   Prints (a) issue 4's table: per (dist, k) each algorithm's median ms standalone
-  and Dr.-assisted (Rule 4 alpha with const 3, beta B) and the speedup; (b) issue
+  and Dr.-assisted (Rule 4 alpha with const 3, beta B) and the speedup, then the
+  modern peers' ms (cub-topk, torch-topk; from tuner --import-peers); (b) issue
   5's table: oracle alpha* vs Rule 4's alpha with the fitted const and with 3
   (algorithm A, beta B), and the Rule 4 fits.
   --db PATH      the database (default \$DRTOPK_DB, else $DEFAULT_DB)
@@ -152,11 +154,21 @@ else
     echo "   |V| = $(pretty_n "$an"), $dtype, largest; Dr. = delegate pipeline with the algorithm in steps 2 and 4,"
     echo "   Rule 4 alpha (const 3), beta $beta; x = standalone ms / Dr. ms;"
     echo "   skip = over the tuner's time limit, n/a = unsupported, err = failed, wrong = failed verification"
+    peers=""
+    if [ "$(query peers_scope.sql)" -eq 1 ]; then
+        peers=$(query peers.sql "machine=$mid" "commit=$(lit "$acommit")" "n=$an" "dtype=$(lit "$dtype")")
+    fi
+    if [ -n "$peers" ]; then
+        echo "   cub-topk = CUB DeviceTopK, torch-topk = torch.topk (modern peers, same GPU, tuner --import-peers);"
+        echo "   * = the peer ran on another seed of the same distribution, skip = the peer did not run"
+    fi
     echo
     rows=$(query baselines.sql "machine=$mid" "commit=$(lit "$acommit")" "n=$an" "dtype=$(lit "$dtype")" \
                  "beta=$beta")
-    echo "$rows" | awk -F'|' '
+    printf '%s\n%s\n' "$rows" "$peers" | awk -F'|' '
         $1 == "C" { base[++nb] = $4; hasdr[$4] = $5 + 0; next }
+        $1 == "Q" { peer[++np] = $2; next }
+        $1 == "P" { pcell[$2 SUBSEP $3, $4] = $5; next }
         $1 == "R" { key = $2 SUBSEP $3
                     if (!(key in seen)) { seen[key] = 1; order[++nr] = key; dist[nr] = $2; k[nr] = $3 }
                     alone[key, $4] = $6; dr[key, $4] = $7; x[key, $4] = $8 }
@@ -164,6 +176,8 @@ else
             h = "dist|k"
             for (b = 1; b <= nb; ++b)
                 h = h "|" base[b] (hasdr[base[b]] ? "|dr-" base[b] "|x" : "")
+            for (p = 1; p <= np; ++p)
+                h = h "|" peer[p]
             print h
             for (r = 1; r <= nr; ++r) {
                 key = order[r]; line = dist[r] "|" k[r]
@@ -176,6 +190,8 @@ else
                         line = line "|" d "|" (s == "-" ? s : s "x")
                     }
                 }
+                for (p = 1; p <= np; ++p)
+                    line = line "|" ((key SUBSEP peer[p]) in pcell ? pcell[key, peer[p]] : "-")
                 print line
             }
         }' | columns 1

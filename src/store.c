@@ -2,8 +2,9 @@
  * store.c -- the SQLite results store (issue 5; schema in db/schema.sql, the
  * measurement rules of DESIGN.md).  One small module: open (WAL, busy timeout,
  * foreign keys), versioned migrations embedded from db/schema.sql, inserts for
- * the tuner, read-only lookups of the fitted Rule 4 const (paper section 5.2)
- * and plan choices for drtopk_plan_auto, and merging of databases.
+ * the tuner and for the modern peers' imported measurements (issue 4 item 6),
+ * read-only lookups of the fitted Rule 4 const (paper section 5.2) and plan
+ * choices for drtopk_plan_auto, and merging of databases.
  */
 #include "store.h"
 
@@ -636,6 +637,70 @@ drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, cons
     return exec(s, "RELEASE put_choices");
 }
 
+/* ---- the modern peers (issue 4 item 6) ------------------------------------ */
+
+drtopk_status drtopk_store_machine_by_name(drtopk_store *s, const char *name, const char *backend,
+                                           int64_t *id, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT id FROM machines WHERE name = ? AND backend = ? ORDER BY id DESC LIMIT 1",
+                &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, backend, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        *found = 1;
+    }
+    sqlite3_finalize(st);
+    return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : fail(s, "looking up a machine by name");
+}
+
+static const char *peer_status_name(drtopk_peer_status p)
+{
+    return p == DRTOPK_PEER_OK ? "ok" : p == DRTOPK_PEER_SKIPPED ? "skipped" : "error";
+}
+
+drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t run_id,
+                                    const char *git_commit, const drtopk_store_peer *p, int *added)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT INTO peer_measurements (machine_id, run_id, git_commit, peer, peer_version, "
+                   "dist, dtype, seed, n, k, status, reason, reps, median_ms, min_ms, max_ms, reps_ms, "
+                   "verified, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+                   "?13, ?14, ?15, ?16, ?17, ?18, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) "
+                   "ON CONFLICT DO NOTHING", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_int64(st, 2, run_id);
+    sqlite3_bind_text(st, 3, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, p->peer, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, p->peer_version, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, p->dist, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 7, p->dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 8, (int64_t)p->seed);
+    sqlite3_bind_int64(st, 9, (int64_t)p->n);
+    sqlite3_bind_int64(st, 10, (int64_t)p->k);
+    sqlite3_bind_text(st, 11, peer_status_name(p->status), -1, SQLITE_STATIC);
+    if (p->status != DRTOPK_PEER_OK)
+        sqlite3_bind_text(st, 12, p->reason, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 13, p->reps);
+    if (p->status == DRTOPK_PEER_OK) {
+        sqlite3_bind_double(st, 14, p->median_ms);
+        sqlite3_bind_double(st, 15, p->min_ms);
+        sqlite3_bind_double(st, 16, p->max_ms);
+        if (p->reps_ms)
+            sqlite3_bind_text(st, 17, p->reps_ms, -1, SQLITE_TRANSIENT);
+    }
+    sqlite3_bind_int(st, 18, p->verified != 0);
+    drtopk_status r = step_done(s, st, "storing a peer measurement", NULL);
+    if (r == DRTOPK_OK && added)
+        *added = sqlite3_changes(s->db) > 0;
+    return r;
+}
+
 /* ---- lookups for the library --------------------------------------------- */
 
 /* Open read-only; *s = NULL (and OK) when the file does not exist. */
@@ -794,6 +859,9 @@ int drtopk_store_tuned_choice(drtopk_backend backend, int gpu, drtopk_dtype t, u
 #define CHOICE_COLS                                                                    \
     "git_commit, dtype, log2k_min, log2k_max, algorithm, beta, rule4_const, mean_slowdown, " \
     "points, fitted_at"
+#define PEER_COLS                                                                      \
+    "git_commit, peer, peer_version, dist, dtype, seed, n, k, status, reason, reps, median_ms, " \
+    "min_ms, max_ms, reps_ms, verified, measured_at"
 #define MACHINE_COLS                                                                   \
     "uuid, name, backend, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, read_gbps, " \
     "driver_version, runtime_version, first_seen, c_global, c_shfl"
@@ -882,6 +950,16 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
                  "JOIN other.machines om ON om.id = x.machine_id JOIN main.machines mm ON mm.uuid = om.uuid "
                  "WHERE true ON CONFLICT DO NOTHING", cols);
         r = merge_step(s, sql, &st->choices_added);
+    }
+    if (r == DRTOPK_OK) {
+        prefixed(cols, sizeof cols, "x", PEER_COLS);
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO main.peer_measurements (machine_id, run_id, " PEER_COLS ") "
+                 "SELECT mm.id, mr.id, %s FROM other.peer_measurements x "
+                 "JOIN other.machines om ON om.id = x.machine_id JOIN main.machines mm ON mm.uuid = om.uuid "
+                 "JOIN other.runs orn ON orn.id = x.run_id JOIN main.runs mr ON mr.run_uuid = orn.run_uuid "
+                 "WHERE true ON CONFLICT DO NOTHING", cols);
+        r = merge_step(s, sql, &st->peers_added);
     }
     if (r == DRTOPK_OK)
         r = drtopk_store_commit(s);

@@ -1,8 +1,9 @@
 /*
  * store.h -- the SQLite results store (db/schema.sql): opening with WAL, a busy
  * timeout and foreign keys, versioned migrations, inserts of machines, runs,
- * measurements, Rule 4 fits (paper section 5.2) and plan choices, lookups for
- * the library's drtopk_plan_auto, and merging of databases from other machines.
+ * measurements, Rule 4 fits (paper section 5.2), plan choices and the modern
+ * peers' measurements (issue 4 item 6), lookups for the library's
+ * drtopk_plan_auto, and merging of databases from other machines.
  * Errors come back as DRTOPK_ERR_IO with a readable message in `err`.
  */
 #ifndef DRTOPK_STORE_H
@@ -16,7 +17,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 2
+#define DRTOPK_STORE_SCHEMA_VERSION 3
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -174,12 +175,44 @@ int drtopk_store_tuned_choice(drtopk_backend backend, int gpu, drtopk_dtype t, u
  * name when the UUID differs). */
 #define DRTOPK_STORE_LOOKUP_GPU 0
 
+/* ---- the modern peers (issue 4 item 6: CUB DeviceTopK, torch.topk) ----- */
+
+/* The most recently added machine of this name and backend; *found = 0 when
+ * there is none.  (Peer lines without a GPU uuid are matched this way.) */
+drtopk_status drtopk_store_machine_by_name(drtopk_store *s, const char *name, const char *backend,
+                                           int64_t *id, int *found);
+
+typedef enum { DRTOPK_PEER_OK = 0, DRTOPK_PEER_SKIPPED, DRTOPK_PEER_ERROR } drtopk_peer_status;
+
+/* One peer measurement.  A skipped peer has empty dist/dtype and zero
+ * seed/n/k (its unique key is then the peer alone). */
+typedef struct {
+    char peer[32];              /* "cub_device_topk", "torch_topk"              */
+    char peer_version[64];      /* CCCL / torch version; "" unknown             */
+    char dist[16];
+    char dtype[8];
+    uint64_t seed, n, k;
+    drtopk_peer_status status;
+    char reason[256];           /* why skipped / the error                      */
+    int reps;
+    double median_ms, min_ms, max_ms;   /* status OK only                       */
+    const char *reps_ms;        /* JSON array text, or NULL                     */
+    int verified;               /* passed the peer's own O(n) check             */
+} drtopk_store_peer;
+
+/* Insert unless a row of the same key (machine, commit, peer, dist, dtype,
+ * seed, n, k) exists; *added = 1 when inserted, 0 when it was there. */
+drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t run_id,
+                                    const char *git_commit, const drtopk_store_peer *p, int *added);
+
 typedef struct {
     int machines_added, runs_added, measurements_added, fits_added, choices_added;
+    int peers_added;
 } drtopk_store_merge_stats;
 /* Copy every machine (matched by uuid), run (by run_uuid), measurement (by its
- * unique key), fit and choice that `s` lacks from the database at other_path.
- * One transaction; merging the same file again adds nothing. */
+ * unique key), fit, choice and peer measurement (by its unique key) that `s`
+ * lacks from the database at other_path.  One transaction; merging the same
+ * file again adds nothing. */
 drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
                                  drtopk_store_merge_stats *st);
 

@@ -22,6 +22,21 @@
 #define LOSS_EPS 1e-9                   /* losses this close are equal     */
 #define LOG2K_LIMIT 63                  /* choices tile floor(log2 k) in [0, 63] */
 
+size_t drtopk_fit_keep_swept(drtopk_fit_sample *s, size_t count, int min_alphas)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t alphas = 0;    /* bit a: alpha a measured (alpha <= DRTOPK_ALPHA_MAX < 64) */
+        int distinct = 0;
+        for (size_t j = 0; j < count && s[i].alpha != 0; ++j)
+            if (s[j].group == s[i].group && s[j].variant == s[i].variant)
+                alphas |= 1ull << (s[j].alpha & 63);
+        for (; alphas; alphas &= alphas - 1) ++distinct;
+        if (s[i].alpha == 0 || distinct >= min_alphas) s[kept++] = s[i];
+    }
+    return kept;
+}
+
 double drtopk_fit_theory_const(double c_global, double c_shfl)
 {
     return log2(6.0 * c_global + 31.0 * c_shfl) - log2(6.0 * c_global);

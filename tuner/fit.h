@@ -43,6 +43,14 @@ int drtopk_fit_rule4(const drtopk_fit_sample *s, size_t count, drtopk_fit_result
  * the smaller); *exact = 1 when that alpha itself was measured. */
 double drtopk_fit_time_at(const drtopk_fit_sample *s, size_t count, int group, int alpha, int *exact);
 
+/* Keep only the samples an oracle alpha* can be read from: standalone ones
+ * (alpha 0) and those whose (group, variant) was measured at min_alphas or
+ * more distinct alphas.  A fixed-plan sweep (one alpha per point) would
+ * otherwise pin alpha* to the alpha it happened to run.  Compacts s in
+ * place (order kept) and returns the new count. */
+size_t drtopk_fit_keep_swept(drtopk_fit_sample *s, size_t count, int min_alphas);
+#define DRTOPK_FIT_MIN_ALPHAS 3     /* a minimum needs a point on each side */
+
 /* Eq. 11 without its correction term: log2(6 Cg + 31 Cs) - log2(6 Cg). */
 double drtopk_fit_theory_const(double c_global, double c_shfl);
 

@@ -6,7 +6,8 @@
  * and C_shfl.  Resumable: each configuration is one committed step, and a
  * rerun skips what this machine already measured at this commit.  For issue
  * 4's table it also runs fixed plans (--alpha-span 0 --beta 2) and stops a
- * standalone algorithm at the k where one call grew too slow (--skip-after-s).
+ * standalone algorithm at the k where one call grew too slow (--skip-after-s),
+ * and imports the modern peers' JSON lines (--import-peers, import_peers.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 #include "drtopk.h"
 #include "fit.h"
 #include "gen.h"
+#include "import_peers.h"
 #include "microbench.h"
 #include "oracle.h"
 #include "store.h"
@@ -77,6 +79,7 @@ typedef struct {
     int reps;
     int verify_every;
     const char *merge;
+    const char *import_peers;   /* experiments/peers/run_peers.sh's JSON lines */
     int fit_only;
     uint64_t seed;
     int alpha_span;             /* Rule 4's alpha +- this; ALPHA_SPAN_WHOLE: all */
@@ -100,6 +103,7 @@ static void usage(FILE *f)
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T]\n"
         "             [--fit-only] [--merge OTHER.sqlite]\n"
+        "       tuner --import-peers FILE.jsonl [--db PATH]\n"
         "  Sweeps alpha, beta and the algorithm over k and |V|, stores every measurement in\n"
         "  the database (default $DRTOPK_DB, else %s) and fits Rule 4's const.\n"
         "  --quick (default)  n = 2^24..2^30 by 4x (CPU: 2^12..2^16), k = 4^j <= n/4,\n"
@@ -117,7 +121,9 @@ static void usage(FILE *f)
         "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
         "  --verify-every N   check every N-th config against the reference (0: never)\n"
         "  --fit-only         measure nothing; refit from the database\n"
-        "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n",
+        "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n"
+        "  --import-peers F   store the modern peers' JSON lines (experiments/peers/run_peers.sh)\n"
+        "                     as one run; lines already stored are kept, then exit\n",
         DRTOPK_STORE_DEFAULT_PATH, DEFAULT_SKIP_AFTER_S);
 }
 
@@ -250,6 +256,7 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--dtype")) dtype_arg = v;
         else if (!strcmp(a, "--db")) o->db = v;
         else if (!strcmp(a, "--merge")) o->merge = v;
+        else if (!strcmp(a, "--import-peers")) o->import_peers = v;
         else if (!strcmp(a, "--reps")) { if (parse_int(v, 1, &o->reps)) goto bad; }
         else if (!strcmp(a, "--verify-every")) { if (parse_int(v, 0, &o->verify_every)) goto bad; }
         else if (!strcmp(a, "--seed")) { if (drtopk_parse_u64(v, &o->seed)) goto bad; }
@@ -278,7 +285,11 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!o->db)
         o->db = drtopk_store_default_path();
-    if (o->merge)
+    if (o->merge && o->import_peers) {
+        fprintf(stderr, "tuner: --merge and --import-peers are separate runs\n");
+        return -1;
+    }
+    if (o->merge || o->import_peers)
         return 0;
     if (o->gpu < 0 && o->backend == DRTOPK_BACKEND_CUDA) {
         fprintf(stderr, "tuner: --gpu G is required (or --backend cpu)\n");
@@ -840,6 +851,9 @@ static int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id,
                     ps.overflow ? "too many variants or out of memory" : drtopk_store_errmsg(db));
             rc = -1;
         }
+        /* alpha* needs an alpha sweep: points a fixed-plan sweep (--alpha-span 0)
+         * measured at one alpha tell nothing about Rule 4's const */
+        ps.count = drtopk_fit_keep_swept(ps.s, ps.count, DRTOPK_FIT_MIN_ALPHAS);
         double consts[MAX_VARIANTS] = { 0 };
         drtopk_store_choice choices[MAX_CHOICES];
         drtopk_fit_choice fc[MAX_CHOICES];
@@ -857,17 +871,13 @@ static int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id,
                 for (size_t i = 0; i < ps.count; ++i)
                     if (ps.s[i].variant == v)
                         vs[nvs++] = ps.s[i];
-                /* A fixed-alpha sweep (--alpha-span 0) measured one alpha per
-                 * (dist, n, k): no optimum to fit, and storing a const from it
-                 * would replace a real fit of this machine.  Its alpha is Rule 4
-                 * with the paper's const, which the plan choice then uses. */
-                int informative = 0;
-                for (size_t i = 1; i < nvs && !informative; ++i)
-                    informative = vs[i].group == vs[i - 1].group && vs[i].alpha != vs[i - 1].alpha;
+                /* Only fixed-plan points for this variant: no optimum to fit,
+                 * and storing a const from them would replace a real fit of this
+                 * machine; the plan choice then uses the paper's const. */
                 drtopk_fit_result fr;
-                if (!informative) {
+                if (nvs == 0) {
                     consts[v] = DRTOPK_RULE4_CONST_DEFAULT;
-                    printf("fit %s %s beta=%d: not fitted (one alpha per (dist, n, k)); const %.3f for the "
+                    printf("fit %s %s beta=%d: not fitted (no point swept over alpha); const %.3f for the "
                            "plan choice\n", dt, ps.v[v].algorithm, ps.v[v].beta, consts[v]);
                 } else if (drtopk_fit_rule4(vs, nvs, &fr) == 0) {
                     consts[v] = fr.const_time;
@@ -1026,11 +1036,28 @@ int main(int argc, char **argv)
             drtopk_store_close(db);
             return EXIT_USAGE;
         }
-        printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added\n",
+        printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added; "
+               "%d peer measurements added\n",
                o.merge, o.db, ms.machines_added, ms.runs_added, ms.measurements_added, ms.fits_added,
-               ms.choices_added);
+               ms.choices_added, ms.peers_added);
         drtopk_store_close(db);
         return 0;
+    }
+    if (o.import_peers) {
+        char args[4096];
+        import_peers_stats ps;
+        join_argv(argc, argv, args, sizeof args);
+        if (import_peers(db, o.import_peers, DRTOPK_GIT_COMMIT, args, &ps, err, sizeof err) != 0) {
+            fprintf(stderr, "tuner: %s\n", err);
+            drtopk_store_close(db);
+            return EXIT_USAGE;
+        }
+        printf("imported %s into %s: %d lines, %d peer measurements added, %d already stored "
+               "(%d skipped peers, %d peer errors, %d failed the peer's check)\n",
+               o.import_peers, o.db, ps.lines, ps.added, ps.present, ps.skipped, ps.errors,
+               ps.unverified);
+        drtopk_store_close(db);
+        return ps.errors || ps.unverified ? EXIT_FAILURES : 0;
     }
 
     drtopk_store_machine mach;

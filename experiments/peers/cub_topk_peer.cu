@@ -6,27 +6,37 @@
  * with m the smallest returned key, count(V > m) == count(result > m) and all
  * k results are distinct positions holding their keys.
  *
+ * Positions come from a counting iterator, as drtopk and torch.topk derive
+ * them: materialising an n-element index array would add 4 bytes of reads per
+ * element that no other contender pays.
+ *
  * DeviceTopK in CCCL 3.5 accepts only the opted-out requirements
  * (determinism::not_guaranteed, output_ordering::unsorted), checked at compile
  * time in cub/device/device_topk.cuh; that is what we request.
  *
  *   cub_topk_peer [--log-n 30] [--dists UD,ND,CD] [--k-log4-max 12] [--reps 7]
- * prints one JSON line per (dist, k):
- *   {"peer":"cub_device_topk","gpu":...,"n":..,"k":..,"dist":..,"dtype":"u32",
- *    "ms_median":..,"ms_min":..,"ms_max":..,"reps":..,"verified":0|1}
+ *                 [--seed 1]
+ * prints one JSON line per (dist, k) (tuner --import-peers stores them):
+ *   {"peer":"cub_device_topk","gpu":...,"uuid":"GPU-...","cccl":"3.5.0","seed":..,
+ *    "n":..,"k":..,"dist":..,"dtype":"u32","ms_median":..,"ms_min":..,"ms_max":..,
+ *    "reps":..,"verified":0|1}
  */
 #include <algorithm>
 #include <cub/device/device_topk.cuh>
 #include <cuda/__execution/determinism.h>
 #include <cuda/__execution/output_ordering.h>
 #include <cuda/__execution/require.h>
+#include <cuda/iterator>
+#include <cuda/std/__cccl/version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <vector>
 #include "gen_core.h"
 
-#define SEED 20211114ull            /* the seed of test_bitonic and run_peers */
+#define DEFAULT_SEED 1ull           /* the tuner's and drtopk run's default seed: same data */
+#define UUID_BYTES 16
+#define UUID_TEXT_LEN 48            /* "GPU-" + 32 hex digits + 4 dashes + NUL */
 #define DEFAULT_LOG_N 30
 #define DEFAULT_REPS 7
 #define DEFAULT_K_LOG4_MAX 12       /* k = 4^0 .. 4^12 = 2^24               */
@@ -42,12 +52,10 @@
         }                                                                            \
     } while (0)
 
-__global__ void gen_kernel(uint32_t *v, uint32_t *idx, uint64_t n, drtopk_dist d, uint64_t seed)
+__global__ void gen_kernel(uint32_t *v, uint64_t n, drtopk_dist d, uint64_t seed)
 {
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
         v[i] = drtopk_gen_bits(seed, i, d, DRTOPK_U32);
-        idx[i] = (uint32_t)i;
-    }
 }
 
 /* cnt[0] = #V > m, cnt[1] = #results > m, cnt[2] = #results whose key is not V[pos] */
@@ -76,6 +84,16 @@ __global__ void min_kernel(const uint32_t *rk, uint64_t k, uint32_t *m)
     atomicMin(m, lo);
 }
 
+/* The 16 UUID bytes grouped 4-2-2-2-6 after "GPU-", as nvidia-smi -L (and
+ * drtopk's machines.uuid) print them, so that imported rows find their machine. */
+static void format_uuid(const cudaUUID_t &u, char *out, size_t len)
+{
+    size_t at = (size_t)snprintf(out, len, "GPU-");
+    for (int i = 0; i < UUID_BYTES && at < len; ++i)
+        at += (size_t)snprintf(out + at, len - at, "%s%02x", (i == 4 || i == 6 || i == 8 || i == 10) ? "-" : "",
+                               (unsigned char)u.bytes[i]);
+}
+
 /* Distinct positions: the host sorts a copy (k <= 2^24, cheap). */
 static int positions_distinct(const uint32_t *d_rp, uint64_t k)
 {
@@ -88,13 +106,20 @@ static int positions_distinct(const uint32_t *d_rp, uint64_t k)
 int main(int argc, char **argv)
 {
     int log_n = DEFAULT_LOG_N, reps = DEFAULT_REPS, k_log4_max = DEFAULT_K_LOG4_MAX;
+    unsigned long long seed = DEFAULT_SEED;
+    char *end = NULL;
     const char *dists = "UD,ND,CD";
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--log-n")) log_n = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--k-log4-max")) k_log4_max = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--dists")) dists = argv[a + 1];
-        else { fprintf(stderr, "usage: %s [--log-n N] [--reps R] [--k-log4-max E] [--dists UD,ND,CD]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[a], "--seed")) {
+            seed = strtoull(argv[a + 1], &end, 0);
+            if (*end == 0) continue;
+            fprintf(stderr, "bad --seed '%s'\n", argv[a + 1]);
+            return 2;
+        } else { fprintf(stderr, "usage: %s [--log-n N] [--reps R] [--k-log4-max E] [--dists UD,ND,CD] [--seed S]\n", argv[0]); return 2; }
     }
     const uint64_t n = 1ull << log_n;
     uint64_t kmax = 1ull << (2 * k_log4_max);
@@ -102,10 +127,12 @@ int main(int argc, char **argv)
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
     const int grid = prop.multiProcessorCount * BLOCKS_PER_SM;
-    uint32_t *d_v, *d_idx, *d_rk, *d_rp, *d_m;
+    char uuid[UUID_TEXT_LEN];
+    format_uuid(prop.uuid, uuid, sizeof uuid);
+    uint32_t *d_v, *d_rk, *d_rp, *d_m;
+    const cuda::counting_iterator<uint32_t> positions(0);
     unsigned long long *d_cnt;
     CK(cudaMalloc(&d_v, n * 4));
-    CK(cudaMalloc(&d_idx, n * 4));
     CK(cudaMalloc(&d_rk, kmax * 4));
     CK(cudaMalloc(&d_rp, kmax * 4));
     CK(cudaMalloc(&d_m, 4));
@@ -119,17 +146,17 @@ int main(int argc, char **argv)
         {"UD", DRTOPK_DIST_UD}, {"ND", DRTOPK_DIST_ND}, {"CD", DRTOPK_DIST_CD}};
     for (const auto &ds : all) {
         if (!strstr(dists, ds.name)) continue;
-        gen_kernel<<<grid, THREADS>>>(d_v, d_idx, n, ds.d, SEED);
+        gen_kernel<<<grid, THREADS>>>(d_v, n, ds.d, seed);
         CK(cudaGetLastError());
         for (uint64_t k = 1; k <= kmax; k *= 4) {
             size_t bytes = 0;
             void *d_tmp = NULL;
-            CK(cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, d_idx, d_rp, n, k, env));
+            CK(cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, positions, d_rp, n, k, env));
             CK(cudaMalloc(&d_tmp, bytes));
             std::vector<float> ms;
             for (int r = 0; r <= reps; ++r) {        /* r == 0: warm-up */
                 CK(cudaEventRecord(e0));
-                CK(cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, d_idx, d_rp, n, k, env));
+                CK(cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, positions, d_rp, n, k, env));
                 CK(cudaEventRecord(e1));
                 CK(cudaEventSynchronize(e1));
                 float t;
@@ -145,9 +172,11 @@ int main(int argc, char **argv)
             CK(cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost));
             const int ok = cnt[0] == cnt[1] && cnt[2] == 0 && positions_distinct(d_rp, k);
             std::sort(ms.begin(), ms.end());
-            printf("{\"peer\":\"cub_device_topk\",\"gpu\":\"%s\",\"n\":%llu,\"k\":%llu,\"dist\":\"%s\",\"dtype\":\"u32\","
+            printf("{\"peer\":\"cub_device_topk\",\"gpu\":\"%s\",\"uuid\":\"%s\",\"cccl\":\"%d.%d.%d\",\"seed\":%llu,"
+                   "\"n\":%llu,\"k\":%llu,\"dist\":\"%s\",\"dtype\":\"u32\","
                    "\"ms_median\":%.4f,\"ms_min\":%.4f,\"ms_max\":%.4f,\"reps\":%d,\"verified\":%d}\n",
-                   prop.name, (unsigned long long)n, (unsigned long long)k, ds.name, ms[ms.size() / 2], ms.front(),
+                   prop.name, uuid, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, seed,
+                   (unsigned long long)n, (unsigned long long)k, ds.name, ms[ms.size() / 2], ms.front(),
                    ms.back(), (int)ms.size(), ok);
             fflush(stdout);
         }

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # run_peers.sh -- runs the modern peers of issue 4 item 6 (CUB DeviceTopK and
 # torch.topk) on the same seeded data (|V| = 2^30 u32, UD/ND/CD, k = 4^0..4^12)
-# and collects their JSON lines into one file.  A peer that is not built
-# (CCCL >= 3.2 headers missing) or cannot import torch is reported as skipped.
+# and collects their JSON lines (each naming the GPU's name and uuid and the
+# seed) into one file for `tuner --import-peers OUT.jsonl`, which stores them
+# beside the algorithms' rows.  A peer that is not built (CCCL >= 3.2 headers
+# missing) or cannot import torch is reported as skipped.
 #
 #   experiments/peers/run_peers.sh [OUT.jsonl] [extra args for both peers]
+#   the peers default to seed 1, the tuner's default, so they see the very data
+#   of the algorithms' rows
 #   environment: CUB_PEER (default bin/cub_topk_peer), PYTHON (default python3)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,4 +23,4 @@ else
     echo '{"peer":"cub_device_topk","skipped":"not built (configure.sh found no CCCL >= 3.2 headers)"}' | tee -a "$out"
 fi
 "$python" experiments/peers/torch_topk.py "$@" | tee -a "$out" || echo "run_peers: torch_topk.py failed" >&2
-echo "run_peers: $(grep -c '"ms_median"' "$out") rows in $out"
+echo "run_peers: $(grep -c '"ms_median"' "$out") rows in $out; store them with: bin/tuner --import-peers $out"

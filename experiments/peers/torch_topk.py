@@ -9,17 +9,19 @@ count(result > m); positions hold their keys).
 torch.topk has no uint32 kernel, so the u32 keys enter as int32 key - 2^31
 (the bits key ^ 2^31), an order-preserving map of the same 4 bytes.
 
-Prints one JSON line per (dist, k) like experiments/peers/cub_topk_peer.cu;
-prints {"peer":"torch_topk","skipped":...} and exits 0 when torch or CUDA is
-missing.
+Prints one JSON line per (dist, k) like experiments/peers/cub_topk_peer.cu
+(with the GPU's "uuid" when torch reports it, and the "seed"; `tuner
+--import-peers` stores them); prints {"peer":"torch_topk","skipped":...} and
+exits 0 when torch or CUDA is missing.
 
   torch_topk.py [--log-n 30] [--dists UD,ND,CD] [--k-log4-max 12] [--reps 7]
+                [--seed 1]
 """
 import argparse
 import json
 import sys
 
-SEED = 20211114            # the seed of test_bitonic and cub_topk_peer
+SEED = 1                   # the tuner's and drtopk run's default seed: same data
 MASK64 = (1 << 64) - 1
 GOLDEN64 = 0x9E3779B97F4A7C15
 MIX_M1 = 0xBF58476D1CE4E5B9
@@ -33,6 +35,7 @@ CD_LEVEL_BITS = 8
 CD_SPREAD_MASK = 15
 CHUNK = 1 << 25            # elements generated per step (bounds temporaries)
 SELF_CHECK = 257           # elements compared against the pure-Python generator
+UUID_HEX_DIGITS = 32
 
 
 def mix64_py(x):
@@ -120,13 +123,29 @@ def gen_torch(torch, seed, n, dist, dev):
     return out
 
 
+def gpu_uuid(torch):
+    """GPU 0's UUID as "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (nvidia-smi's
+    and drtopk's machines.uuid form), or None when torch does not report it."""
+    raw = getattr(torch.cuda.get_device_properties(0), "uuid", None)
+    if raw is None:
+        return None
+    digits = str(raw).lower().removeprefix("gpu-").replace("-", "")
+    if len(digits) != UUID_HEX_DIGITS or any(c not in "0123456789abcdef" for c in digits):
+        return None
+    d = digits
+    return f"GPU-{d[:8]}-{d[8:12]}-{d[12:16]}-{d[16:20]}-{d[20:]}"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--log-n", type=int, default=30)
     ap.add_argument("--dists", default="UD,ND,CD")
     ap.add_argument("--k-log4-max", type=int, default=12)
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--seed", type=int, default=SEED)
     a = ap.parse_args()
+    if not 0 <= a.seed <= MASK64:
+        ap.error("--seed must be in [0, 2^64)")
     try:
         import torch
     except ImportError:
@@ -137,12 +156,17 @@ def main():
         return 0
     dev = torch.device("cuda")
     gpu = torch.cuda.get_device_name(0)
+    ident = {"gpu": gpu}
+    uuid = gpu_uuid(torch)
+    if uuid:
+        ident["uuid"] = uuid
     n = 1 << a.log_n
     for dist in a.dists.split(","):
-        v = gen_torch(torch, SEED, n, dist, dev)
-        want = [gen_py(SEED, i, dist) - (1 << 31) for i in range(min(n, SELF_CHECK))]
+        v = gen_torch(torch, a.seed, n, dist, dev)
+        want = [gen_py(a.seed, i, dist) - (1 << 31) for i in range(min(n, SELF_CHECK))]
         if v[:len(want)].tolist() != want:
-            print(json.dumps({"peer": "torch_topk", "dist": dist, "error": "generator mismatch with gen_core.h"}))
+            print(json.dumps({"peer": "torch_topk", **ident, "seed": a.seed, "dist": dist,
+                              "error": "generator mismatch with gen_core.h"}))
             return 1
         k = 1
         while k <= min(n, 1 << (2 * a.k_log4_max)):
@@ -161,7 +185,8 @@ def main():
                      and bool((v[idx] == vals).all().item())
                      and torch.unique(idx).numel() == k)
             ms.sort()
-            print(json.dumps({"peer": "torch_topk", "gpu": gpu, "n": n, "k": k, "dist": dist, "dtype": "u32",
+            print(json.dumps({"peer": "torch_topk", **ident, "seed": a.seed, "n": n, "k": k, "dist": dist,
+                              "dtype": "u32",
                               "ms_median": round(ms[len(ms) // 2], 4), "ms_min": round(ms[0], 4),
                               "ms_max": round(ms[-1], 4), "reps": len(ms), "verified": ok,
                               "torch": torch.__version__}), flush=True)

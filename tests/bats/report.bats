@@ -3,7 +3,7 @@
 # sweep (issues 4 and 5): table (a) has one row per (dist, k) and, per
 # algorithm, standalone / Dr. / speedup columns with the stored medians; table
 # (b) matches Rule 4 with the stored fit; machine selection, skipped cells and
-# errors.
+# errors; the modern peers' columns (cub-topk, torch-topk) from --import-peers.
 
 TUNER="${TUNER:-$BATS_TEST_DIRNAME/../../bin/tuner}"
 REPORT="$BATS_TEST_DIRNAME/../../experiments/report.sh"
@@ -134,4 +134,44 @@ head_of() { awk -v s="== $1" 'index($0, s) == 1 {on = 1} on && /^---/ {print pre
     run "$REPORT" --db "$DB" --dtype f32
     [ "$status" -eq 0 ]
     [[ "$output" == *"no standalone measurements of f32"* ]]
+}
+
+@test "table (a): the modern peers' columns after the algorithms, for the same (dist, k, n)" {
+    db="$BATS_TEST_TMPDIR/peers.sqlite"
+    cp "$DB" "$db"
+    # The sweep's machine as a GPU the peers name without a uuid (matched by name).
+    q "$db" "UPDATE machines SET backend = 'cuda', name = 'NVIDIA H200'"
+    seed=$(q "$db" "SELECT DISTINCT seed FROM measurements")
+    line() {    # line PEER DIST K SEED MS VERIFIED [N]
+        printf '{"peer":"%s","gpu":"NVIDIA H200","seed":%s,"n":%s,"k":%s,"dist":"%s","dtype":"u32","ms_median":%s,"ms_min":%s,"ms_max":%s,"reps":7,"verified":%s}\n' \
+            "$1" "$4" "${7:-4096}" "$3" "$2" "$5" "$5" "$5" "$6"
+    }
+    {
+        line cub_device_topk UD 1 "$seed" 0.5 1
+        line cub_device_topk UD 16 "$seed" 0.25 1
+        line cub_device_topk UD 16 "$((seed + 1))" 9.5 1     # another seed loses to the same seed
+        line cub_device_topk ND 1 "$((seed + 1))" 0.75 1     # only another seed: marked
+        line cub_device_topk CD 256 "$seed" 0.125 0          # failed the peer's check
+        line cub_device_topk CD 1 "$seed" 7.5 1 8192         # another n: not in this table
+        line torch_topk UD 1 "$seed" 2.5 1
+        echo '{"peer":"torch_topk","skipped":"torch not importable","gpu":"NVIDIA H200"}'
+    } > "$BATS_TEST_TMPDIR/peers.jsonl"
+    run "$TUNER" --import-peers "$BATS_TEST_TMPDIR/peers.jsonl" --db "$db"
+    [ "$status" -eq 1 ]     # the failed check
+    run "$REPORT" --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(head_of '(a)' | tr -s ' ')" = "dist k radix dr-radix x bucket dr-bucket x sort-cub cub-topk torch-topk" ]
+    [ "$(rows '(a)' | awk 'NF != 11' | wc -l)" -eq 0 ]
+    [ "$(rows '(a)' | awk '{printf "%s/%s:%s,%s ", $1, $2, $10, $11}')" = \
+      "UD/1:0.500,2.500 UD/16:0.250,skip UD/256:-,skip ND/1:0.750*,skip ND/16:-,skip ND/256:-,skip CD/1:-,skip CD/16:-,skip CD/256:wrong,skip " ]
+    # the algorithms' cells are as without the peers
+    [ "$(rows '(a)' | awk '$1 == "ND" && $2 == 16 {print $3, $4}')" = \
+      "$(q "$db" "SELECT printf('%.3f', median_ms) FROM measurements WHERE algorithm = 'radix' AND dist = 'ND' AND k = 16") $(q "$db" "SELECT printf('%.3f', median_ms) FROM measurements WHERE algorithm = 'dr-radix' AND dist = 'ND' AND k = 16 AND alpha = 6 AND beta = 2")" ]
+    [[ "$output" == *"* = the peer ran on another seed of the same distribution"* ]]
+    # Without the peers' table (a schema 2 database, read-only here): no peer columns.
+    q "$db" "DROP TABLE peer_measurements; UPDATE schema_version SET version = 2"
+    run "$REPORT" --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(head_of '(a)' | tr -s ' ')" = "dist k radix dr-radix x bucket dr-bucket x sort-cub" ]
+    [[ "$output" != *"cub-topk"* ]]
 }

@@ -2,8 +2,10 @@
 # tuner.bats -- the tuner and its SQLite store end to end on the CPU backend
 # (issue 5): schema creation, a sweep, resume after SIGINT and SIGKILL without
 # lost or doubled configs, --force, bad database paths, a read-only database,
-# merging databases without duplicates, and the options of issue 4's fixed-plan
-# benchmark: --alpha-span, --beta, the sweep order and the --skip-after-s rule.
+# merging databases without duplicates, the options of issue 4's fixed-plan
+# benchmark: --alpha-span, --beta, the sweep order and the --skip-after-s rule,
+# and --import-peers (issue 4 item 6): the modern peers' JSON lines stored once,
+# malformed lines refused by line number, merged along, schema 2 migrated.
 
 TUNER="${TUNER:-$BATS_TEST_DIRNAME/../../bin/tuner}"
 # A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta.
@@ -30,9 +32,9 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 2 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 3 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
-    for t in machines runs measurements fits choices; do
+    for t in machines runs measurements fits choices peer_measurements; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
     done
     [ "$(q "$D/new.sqlite" "SELECT backend FROM machines")" = cpu ]
@@ -186,7 +188,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok' AND verify_ok = 1")" -eq 48 ]
     # One alpha per (dist, n, k) has no optimum to fit: no fit is stored.
     [ "$(q "$db" 'SELECT count(*) FROM fits')" -eq 0 ]
-    [[ "$output" == *"fit u32 dr-radix beta=2: not fitted (one alpha per (dist, n, k))"* ]]
+    [[ "$output" == *"fit u32 dr-radix beta=2: not fitted (no point swept over alpha)"* ]]
     [ "$(q "$db" "SELECT count(*) FROM choices WHERE beta = 2 AND rule4_const <> 3")" -eq 0 ]
 }
 
@@ -272,4 +274,138 @@ print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"])' 
     DRTOPK_DB="$D/none.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
     [[ "$output" == *'"const_source": "default"'* ]]
     [ ! -e "$D/none.sqlite" ]
+}
+
+@test "a fixed-plan sweep into the same database leaves the alpha fit as it was" {
+    db="$D/keep.sqlite"
+    run "$TUNER" "${SMALL[@]}" --db "$db"
+    [ "$status" -eq 0 ]
+    before=$(q "$db" "SELECT const_time || ' ' || points FROM fits WHERE algorithm = 'dr-radix' AND beta = 2")
+    [ -n "$before" ]
+    run "$TUNER" --backend cpu --n 2^14 --k 1,16,256 --algo radix,dr-radix --alpha-span 0 --beta 2 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE n = 16384")" -eq 6 ]
+    [ "$(q "$db" "SELECT const_time || ' ' || points FROM fits WHERE algorithm = 'dr-radix' AND beta = 2")" = "$before" ]
+}
+
+# ---- --import-peers ----------------------------------------------------------
+
+PEER_UUID=GPU-bc0980de-e367-052e-70cb-c28b0154c9a8
+
+# Lines as experiments/peers/run_peers.sh writes them: the CUB peer with uuid,
+# CCCL version and seed; torch.topk (Python's spacing) without uuid or seed, as
+# before the peers printed them; one with every repetition; a blank line; a
+# skipped peer.
+peer_lines() {
+    cat <<EOF
+{"peer":"cub_device_topk","gpu":"NVIDIA H200","uuid":"$PEER_UUID","cccl":"3.5.0","seed":1,"n":1048576,"k":1,"dist":"UD","dtype":"u32","ms_median":0.5,"ms_min":0.4,"ms_max":0.6,"reps":7,"verified":1}
+{"peer":"cub_device_topk","gpu":"NVIDIA H200","uuid":"$PEER_UUID","cccl":"3.5.0","seed":1,"n":1048576,"k":16,"dist":"CD","dtype":"u32","ms_median":0.75,"ms_min":0.7,"ms_max":0.8,"reps":3,"verified":1,"reps_ms":[0.7, 0.75,0.8]}
+
+{"peer": "torch_topk", "gpu": "NVIDIA H200", "n": 1048576, "k": 4, "dist": "ND", "dtype": "u32", "ms_median": 1.25, "ms_min": 1.2, "ms_max": 1.3, "reps": 7, "verified": 0, "torch": "2.11.0+cu130"}
+{"peer":"cub_device_topk","skipped":"not built (configure.sh found no CCCL >= 3.2 headers)"}
+EOF
+}
+
+@test "--import-peers stores each peer line once, matches the GPU by uuid, else by name" {
+    db="$D/p.sqlite"
+    peer_lines > "$D/peers.jsonl"
+    run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
+    # a line that failed the peer's own check is stored, and the exit says so
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"4 lines, 4 peer measurements added, 0 already stored (1 skipped peers, 0 peer errors, 1 failed the peer's check)"* ]]
+    [ "$(q "$db" 'SELECT count(*) FROM peer_measurements')" -eq 4 ]
+    # one machine: the torch line (no uuid) found the H200 the CUB lines created
+    [ "$(q "$db" "SELECT uuid || ' ' || backend FROM machines")" = "$PEER_UUID cuda" ]
+    [ "$(q "$db" 'SELECT count(DISTINCT machine_id) FROM peer_measurements')" -eq 1 ]
+    [ "$(q "$db" "SELECT program || ' ' || status FROM runs")" = "tuner done" ]
+    [[ "$(q "$db" 'SELECT argv FROM runs')" == *"--import-peers $D/peers.jsonl"* ]]
+    [ "$(q "$db" "SELECT group_concat(peer_version || '/' || seed || '/' || verified, ' ') FROM
+                  (SELECT * FROM peer_measurements WHERE status = 'ok' ORDER BY id)")" = "3.5.0/1/1 3.5.0/1/1 2.11.0+cu130/20211114/0" ]
+    [ "$(q "$db" "SELECT reps_ms FROM peer_measurements WHERE k = 16")" = "[0.7,0.75,0.8]" ]
+    [ "$(q "$db" "SELECT median_ms || ' ' || min_ms || ' ' || max_ms || ' ' || reps FROM peer_measurements WHERE dist = 'ND'")" = "1.25 1.2 1.3 7" ]
+    [ "$(q "$db" "SELECT status || '|' || reason || '|' || dist || '|' || n FROM peer_measurements WHERE status <> 'ok'")" = "skipped|not built (configure.sh found no CCCL >= 3.2 headers)||0" ]
+    # the second import adds a run but no row
+    run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"4 lines, 0 peer measurements added, 4 already stored"* ]]
+    [ "$(q "$db" 'SELECT count(*) FROM peer_measurements')" -eq 4 ]
+    [ "$(q "$db" 'SELECT count(*) FROM runs')" -eq 2 ]
+    # A GPU known by name only, never seen: a machine of that name is made.
+    echo '{"peer":"torch_topk","gpu":"NVIDIA B200","n":64,"k":2,"dist":"UD","dtype":"u32","ms_median":1,"ms_min":1,"ms_max":1,"reps":1,"verified":true}' > "$D/b200.jsonl"
+    run "$TUNER" --import-peers "$D/b200.jsonl" --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT uuid FROM machines WHERE name = 'NVIDIA B200'")" = "gpu-name:NVIDIA B200" ]
+    [ "$(q "$db" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
+}
+
+@test "--import-peers refuses a malformed line by its number and writes nothing" {
+    db="$D/bad.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
+    runs=$(q "$db" 'SELECT count(*) FROM runs')
+    check() {   # check LINE MESSAGE: the first two good lines, then LINE (line 3)
+        { peer_lines | head -n 2; echo "$1"; } > "$D/bad.jsonl"
+        run "$TUNER" --import-peers "$D/bad.jsonl" --db "$db"
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"$D/bad.jsonl:3: $2"* ]]
+        [ "$(q "$db" 'SELECT count(*) FROM peer_measurements')" -eq 0 ]
+        [ "$(q "$db" 'SELECT count(*) FROM runs')" -eq "$runs" ]
+        [ "$(q "$db" "SELECT count(*) FROM machines WHERE backend = 'cuda'")" -eq 0 ]
+    }
+    check '{"peer":"cub_device_topk","gpu":"X","n":}' "malformed JSON line"
+    check '{"peer":"cub_device_topk","gpu":"X","n":8,"k":1' "malformed JSON line"
+    check 'not json' "malformed JSON line: not a JSON object"
+    check '{"peer":"p","gpu":"X","n":8,"k":1,"dist":"UD","dtype":"u32","ms_median":1,"ms_min":1,"ms_max":1,"reps":1}' 'missing "verified"'
+    check '{"peer":"p","gpu":"X","n":8,"k":9,"dist":"UD","dtype":"u32","ms_median":1,"ms_min":1,"ms_max":1,"reps":1,"verified":1}' "need 1 <= k <= n"
+    check '{"peer":"p","gpu":"X","n":8,"k":1,"dist":"XX","dtype":"u32","ms_median":1,"ms_min":1,"ms_max":1,"reps":1,"verified":1}' 'unknown dist "XX"'
+    check '{"peer":"p","gpu":"X","n":-8,"k":1,"dist":"UD","dtype":"u32","ms_median":1,"ms_min":1,"ms_max":1,"reps":1,"verified":1}' '"n" must be a non-negative integer'
+    check '{"peer":"p","gpu":"X","n":8,"k":1,"dist":"UD","dtype":"u32","ms_median":1,"ms_min":2,"ms_max":1,"reps":1,"verified":1}' "need ms_min <= ms_median <= ms_max"
+    check '{"peer":"p","peer":"q"}' 'malformed JSON line: key "peer" twice'
+    check '{"peer":"p","gpu":{"name":"X"}}' "malformed JSON line: nested object"
+    run "$TUNER" --import-peers "$D/missing.jsonl" --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"cannot open $D/missing.jsonl"* ]]
+    : > "$D/empty.jsonl"
+    run "$TUNER" --import-peers "$D/empty.jsonl" --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no peer lines"* ]]
+}
+
+@test "merging carries the peer rows once" {
+    a="$D/a.sqlite"; b="$D/b.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$a" >/dev/null
+    peer_lines > "$D/peers.jsonl"
+    "$TUNER" --import-peers "$D/peers.jsonl" --db "$b" >/dev/null || true
+    run "$TUNER" --merge "$b" --db "$a"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"1 machines, 1 runs, 0 measurements, 0 fits, 0 choices added; 4 peer measurements added"* ]]
+    [ "$(q "$a" "SELECT count(*) FROM peer_measurements p JOIN machines m ON m.id = p.machine_id
+                 WHERE m.uuid = '$PEER_UUID'")" -eq 4 ]
+    [ "$(q "$a" "SELECT count(*) FROM peer_measurements p JOIN runs r ON r.id = p.run_id
+                 WHERE r.run_uuid = '$(q "$b" 'SELECT run_uuid FROM runs')'")" -eq 4 ]
+    run "$TUNER" --merge "$b" --db "$a"
+    [[ "$output" == *"0 choices added; 0 peer measurements added"* ]]
+    [ "$(q "$a" 'SELECT count(*) FROM peer_measurements')" -eq 4 ]
+    [ "$(q "$a" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
+}
+
+@test "a schema version 2 database is migrated to 3 with every row kept" {
+    db="$D/v2.sqlite"
+    "$TUNER" "${SMALL[@]}" --db "$db" >/dev/null
+    # What migrations 1 and 2 made, without migration 3.
+    q "$db" "DROP TABLE peer_measurements; UPDATE schema_version SET version = 2"
+    counts="(SELECT count(*) FROM measurements) || ' ' || (SELECT count(*) FROM fits) || ' ' ||
+            (SELECT count(*) FROM choices) || ' ' || (SELECT total(median_ms) FROM measurements) || ' ' ||
+            (SELECT group_concat(uuid) FROM machines) || ' ' || (SELECT group_concat(run_uuid) FROM runs)"
+    before=$(q "$db" "SELECT $counts")
+    [ "$(echo "$before" | awk '{print $1}')" -gt 50 ]
+    peer_lines > "$D/peers.jsonl"
+    run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
+    [ "$status" -eq 1 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 3 ]
+    [ "$(q "$db" 'SELECT count(*) FROM peer_measurements')" -eq 4 ]
+    # every old row as it was: the import's machine and run are the last ones
+    q "$db" "DELETE FROM peer_measurements; DELETE FROM runs WHERE id = (SELECT max(id) FROM runs);
+             DELETE FROM machines WHERE uuid = '$PEER_UUID'"
+    [ "$(q "$db" "SELECT $counts")" = "$before" ]
+    [ "$(q "$db" 'PRAGMA integrity_check')" = ok ]
 }

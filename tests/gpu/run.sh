@@ -69,7 +69,9 @@ $(cat "$OUT/suite.log")" ;;
         tail -5 "$OUT/algos.log" ;;
     peers)
         CUB_PEER="$BIN/cub_topk_peer" bash experiments/peers/run_peers.sh "$OUT/peers.jsonl" > "$OUT/peers.log" 2>&1
-        add "peers: rc=$? ($(($(date +%s) - t0)) s)" ;;
+        rc=$?
+        "$BIN/tuner" --import-peers "$OUT/peers.jsonl" --db "$DB" >> "$OUT/peers.log" 2>&1
+        add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s)" ;;
     *) add "unknown step $step" ;;
     esac
 done

@@ -110,6 +110,26 @@ static void choices_pick_fastest_variant_per_k(void)
     free(s);
 }
 
+/* Points measured at fewer than DRTOPK_FIT_MIN_ALPHAS alphas cannot define
+ * alpha*: they go, swept points and standalone samples stay, in order. */
+static void keep_swept_drops_fixed_plan_points(void)
+{
+    drtopk_fit_sample s[] = {
+        { .group = 0, .variant = 0, .alpha = 5, .ms = 1 },   /* group 0: alphas 5, 6, 7 */
+        { .group = 1, .variant = 0, .alpha = 5, .ms = 2 },   /* group 1: alpha 5 twice  */
+        { .group = 0, .variant = 0, .alpha = 6, .ms = 3 },
+        { .group = 1, .variant = 1, .alpha = 0, .ms = 4 },   /* standalone              */
+        { .group = 0, .variant = 0, .alpha = 7, .ms = 5 },
+        { .group = 1, .variant = 0, .alpha = 5, .ms = 6 },
+        { .group = 0, .variant = 2, .alpha = 9, .ms = 7 },   /* other variant: 2 alphas */
+        { .group = 0, .variant = 2, .alpha = 8, .ms = 8 },
+    };
+    size_t n = drtopk_fit_keep_swept(s, sizeof s / sizeof s[0], DRTOPK_FIT_MIN_ALPHAS);
+    CHECK_EQ_U64(n, 4);
+    CHECK(s[0].ms == 1 && s[1].ms == 3 && s[2].ms == 4 && s[3].ms == 5);
+    CHECK_EQ_U64(drtopk_fit_keep_swept(s, n, DRTOPK_FIT_MIN_ALPHAS), 4);
+}
+
 __attribute__((constructor)) static void register_fit_tests(void)
 {
     test_register("fit_recovers_known_optimum", fit_recovers_known_optimum);
@@ -117,4 +137,5 @@ __attribute__((constructor)) static void register_fit_tests(void)
     test_register("fit_time_at_takes_nearest_alpha", time_at_takes_nearest_alpha);
     test_register("fit_theory_const_matches_eq11", theory_const_matches_eq11);
     test_register("fit_choices_pick_fastest_variant_per_k", choices_pick_fastest_variant_per_k);
+    test_register("fit_keep_swept_drops_fixed_plan_points", keep_swept_drops_fixed_plan_points);
 }

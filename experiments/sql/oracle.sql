@@ -4,7 +4,9 @@
 -- and with the paper's const 3, their ms and slowdowns vs the oracle, then the
 -- mean and worst slowdown.  When Rule 4's alpha was not measured, the nearest
 -- measured alpha (ties to the smaller) stands in and the alpha shows '~', as
--- in the tuner's own table.  Parameters: @machine, @commit, @dtype, @algo, @beta.
+-- in the tuner's own table.  Only points measured at 3 or more alphas count
+-- (DRTOPK_FIT_MIN_ALPHAS, as in the fit): a fixed-plan sweep's single alpha
+-- says nothing of alpha*.  Parameters: @machine, @commit, @dtype, @algo, @beta.
 -- Output: dist|log2 n|k|alpha*|oracle ms|alpha fit|fit ms|fit slow|alpha c=3|c=3 ms|c=3 slow
 WITH pts AS (
     SELECT dist, n, k, alpha, avg(median_ms) AS ms FROM measurements
@@ -19,7 +21,7 @@ cf AS (
 ),
 grp AS (
     SELECT dist, n, k, min(ms) AS best, max(1, min(24, CAST(ceil(log2(n)) AS INTEGER))) AS hi
-    FROM pts GROUP BY dist, n, k
+    FROM pts GROUP BY dist, n, k HAVING count(*) >= 3
 ),
 want AS (       -- drtopk_rule4_alpha(n, k, c) for the fitted c and for 3
     SELECT g.*,

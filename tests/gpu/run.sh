@@ -16,7 +16,7 @@ TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic"
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture"
 mkdir -p "$OUT"
 for p in $GPU_PROGRAMS; do
     if [ ! -x "$BIN/$p" ]; then
@@ -51,7 +51,8 @@ for step in $RUN_STEPS; do
         add "test-gpu: rc=$? ($(($(date +%s) - t0)) s)
 $(cat "$OUT/suite.log")" ;;
     memcheck)
-        sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small ;;
+        sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
+            test_capture:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small ;;
     bench)

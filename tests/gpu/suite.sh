@@ -2,7 +2,8 @@
 # suite.sh -- the GPU test suite behind `ninja test-gpu`: the pipeline against
 # the CPU reference (test_gpu), the flag radix (test_radix), every baseline
 # algorithm (test_algos) and bitonic top-k (test_bitonic), each checked against
-# a host reference on identical seeded data.  Totals their closing
+# a host reference on identical seeded data, and the pipeline captured into a
+# CUDA graph (test_capture).  Totals their closing
 # "N passed, N failed" lines into one such line, printed last.
 #   sh tests/gpu/suite.sh [--small]       (--small: the sanitizer-sized cases)
 # Environment: DRTOPK_BIN_DIR (default bin), SUITE_LOG_DIR (default: no logs).
@@ -10,7 +11,7 @@ set -u
 BIN=${DRTOPK_BIN_DIR:-bin}
 LOGS=${SUITE_LOG_DIR:-}
 MODE=${1:-}
-SUITES="test_gpu test_radix test_algos test_bitonic"
+SUITES="test_gpu test_radix test_algos test_bitonic test_capture"
 passed=0
 failed=0
 for s in $SUITES; do

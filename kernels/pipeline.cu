@@ -41,7 +41,6 @@
 #define WS_ALIGN 256                /* every region: cudaMalloc's alignment     */
 #define GATHER_BLOCK 256
 #define GATHER_GRID_MAX 65535u      /* grid-stride beyond this                  */
-#define SKIP_CAPACITY_FACTOR 2      /* cap1 = 2k with skip-last-digit (above)   */
 #define KEY_BITS 32
 #define STAGE_EVENTS 5              /* start, after each of the four stages     */
 /* A stand-in base address for the size query: aligned and non-NULL, because
@@ -144,7 +143,7 @@ static drtopk_status plan_layout(const drtopk_problem *p, const drtopk_plan *pla
                 l->mode = MODE_DELEGATE;
                 l->first = topk_algo_lookup(plan->first_algo);
                 if (l->first == NULL) return DRTOPK_ERR_UNSUPPORTED;
-                l->cap1 = skip ? min_u64(SKIP_CAPACITY_FACTOR * k, l->dlen) : k;
+                l->cap1 = skip ? min_u64(DRTOPK_SKIP_CAPACITY_FACTOR * k, l->dlen) : k;
                 l->scan_cap = min_u64(l->nsub, l->cap1 / l->nd_full + (nd_tail < l->nd_full ? 1 : 0));
                 l->c_cap = min_u64(n, l->scan_cap * l->L + l->cap1);
             }

@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+/* With skip-last-digit (paper 4.3) the first top-k may keep more than k
+ * delegates; both backends cap that at this many times k (and at |D|) and
+ * resolve the last digit when more would come out, which bounds the buffers
+ * behind the concatenation and keeps the two backends' workloads equal. */
+#define DRTOPK_SKIP_CAPACITY_FACTOR 2
+
 /* ---- CPU reference backend (cpu_ref.c) -------------------------------- */
 drtopk_status drtopk_cpu_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);
 drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan,

@@ -5,6 +5,7 @@
  * concatenated vector sizes under the rules of cpu_ref.c.  See bmw.h.
  */
 #include "bmw.h"
+#include "backend.h"
 #include "keyorder.h"
 
 #include <stdlib.h>
@@ -149,8 +150,13 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
         t = d[p->k - 1].key;
         selected = p->k;
         if (plan->flags & DRTOPK_SKIP_LAST_DIGIT) {
-            t &= ~SKIP_DIGIT_MASK;
-            while (selected < dlen && d[selected].key >= t) ++selected;
+            uint64_t wide = p->k;
+            while (wide < dlen && d[wide].key >= (t & ~SKIP_DIGIT_MASK)) ++wide;
+            /* more than the backends' capacity: they resolve the last digit */
+            if (wide <= min_u64(DRTOPK_SKIP_CAPACITY_FACTOR * p->k, dlen)) {
+                selected = wide;
+                t &= ~SKIP_DIGIT_MASK;
+            }
         }
     }
     if (!(plan->flags & DRTOPK_FILTER)) t = 0;

@@ -55,15 +55,19 @@ static int pair_by_pos(const void *a, const void *b)
 /* Top-kk of v[0..len) (1 <= kk <= len), moved to the front of v best first.
  * Without skip: exactly kk pairs, threshold = the kk-th key.  With skip: every
  * pair whose key agrees with the kk-th key above the last digit or is larger,
- * threshold = the kk-th key with its last digit cleared. */
-static uint64_t cpu_topk(pair *v, uint64_t len, uint64_t kk, int skip, uint32_t *threshold)
+ * threshold = the kk-th key with its last digit cleared -- unless that is more
+ * than `cap` pairs: then the last digit is resolved after all (exactly kk), as
+ * the GPU's radix does (kernels.h). */
+static uint64_t cpu_topk(pair *v, uint64_t len, uint64_t kk, int skip, uint64_t cap,
+                         uint32_t *threshold)
 {
     uint64_t cnt = kk;
     qsort(v, (size_t)len, sizeof *v, pair_best_first);
     *threshold = v[kk - 1].key;
     if (!skip) return kk;
+    while (cnt < len && v[cnt].key >= (*threshold & ~SKIP_DIGIT_MASK)) ++cnt;
+    if (cnt > cap) return kk;
     *threshold &= ~SKIP_DIGIT_MASK;
-    while (cnt < len && v[cnt].key >= *threshold) ++cnt;
     return cnt;
 }
 
@@ -226,7 +230,8 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
             sel = st.delegate_len;              /* every delegate qualifies */
             t = 0;
         } else {
-            sel = cpu_topk(l.d, st.delegate_len, p->k, (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0, &t);
+            sel = cpu_topk(l.d, st.delegate_len, p->k, (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0,
+                           min_u64(DRTOPK_SKIP_CAPACITY_FACTOR * p->k, st.delegate_len), &t);
         }
         if (!(plan->flags & DRTOPK_FILTER)) t = 0;  /* Rule 2 off: copy whole subranges */
         st.first_selected = sel;
@@ -236,7 +241,7 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
         t3 = drtopk_now_ms();
     }
     assert(clen >= p->k);   /* proven in the header comment */
-    cpu_topk(l.c, clen, p->k, 0, &kth);
+    cpu_topk(l.c, clen, p->k, 0, clen, &kth);
     /* Unsorted results come in input order, so that no caller can come to
      * rely on a rank order the GPU does not promise. */
     if (!(plan->flags & DRTOPK_SORTED)) qsort(l.c, (size_t)p->k, sizeof(pair), pair_by_pos);

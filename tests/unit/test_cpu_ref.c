@@ -141,6 +141,9 @@ static void verify(problem_case *c, const drtopk_plan *plan)
                "%s: first_selected %" PRIu64 " (|D| %" PRIu64 ")", desc, st.first_selected, dlen);
         if (!(plan->flags & DRTOPK_SKIP_LAST_DIGIT))
             CHECKF(st.first_selected == want_sel, "%s: first_selected %" PRIu64, desc, st.first_selected);
+        else if (k < dlen)   /* skipping keeps within the backends' capacity */
+            CHECKF(st.first_selected <= DRTOPK_SKIP_CAPACITY_FACTOR * k,
+                   "%s: first_selected %" PRIu64 " over the skip capacity", desc, st.first_selected);
         CHECKF(st.concat_len >= k && st.concat_len <= n, "%s: concat_len %" PRIu64, desc, st.concat_len);
         CHECKF(st.scanned_subranges <= nsub, "%s: scanned %" PRIu64, desc, st.scanned_subranges);
         if (k >= dlen)   /* every delegate selected, no threshold: C = V */
@@ -327,6 +330,30 @@ static void paper_examples(void)
 
 /* Skip-last-digit: the first top-k keeps every delegate sharing the k-th
  * one's upper 24 bits (paper 4.3). */
+/* More delegates share the k-th one's upper digits than the capacity
+ * DRTOPK_SKIP_CAPACITY_FACTOR * k allows: the last digit is resolved after
+ * all, as the GPU radix does, and exactly k delegates are selected. */
+static void skip_last_digit_over_capacity_resolves(void)
+{
+    uint32_t v[8] = { 0x1007, 0x0001, 0x1005, 0x0002, 0x1003, 0x0003, 0x1001, 0x0004 };
+    uint32_t outv[1];
+    uint64_t outi[1];
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 8, 1, v };
+    /* alpha 1, beta 1: delegates 0x1007, 0x1005, 0x1003, 0x1001 share 0x10xx */
+    drtopk_plan plan = make_plan(1, 1, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT, 0);
+    drtopk_stats st;
+    size_t bytes;
+    void *ws;
+    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
+    CHECK((ws = malloc(bytes)) != NULL);
+    CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
+    free(ws);
+    CHECK_EQ_U64(st.first_selected, 1);    /* 4 > 2 * k: exact after all */
+    CHECK_EQ_U64(st.scanned_subranges, 1);
+    CHECK_EQ_U64(st.concat_len, 1);         /* t = 0x1007 exactly */
+    CHECK(outv[0] == 0x1007 && outi[0] == 0);
+}
+
 static void skip_last_digit_keeps_digit(void)
 {
     uint32_t v[8] = { 0x1000, 0x10FF, 0x1080, 0x2000, 0x1001, 0x0FFF, 0x10A0, 0x0001 };
@@ -441,6 +468,7 @@ void register_cpu_ref_tests(void)
 {
     test_register("cpu_ref/paper_examples", paper_examples);
     test_register("cpu_ref/skip_last_digit_keeps_digit", skip_last_digit_keeps_digit);
+    test_register("cpu_ref/skip_last_digit_over_capacity_resolves", skip_last_digit_over_capacity_resolves);
     test_register("cpu_ref/oracle_matches_naive", oracle_matches_naive);
     test_register("cpu_ref/checker_fires", checker_fires);
     test_register("cpu_ref/tiny_exhaustive", tiny_exhaustive);

@@ -328,53 +328,55 @@ static void paper_examples(void)
     }
 }
 
+#define TINY_N 8
+
+/* The plan of the skip-last-digit examples on TINY_N u32 values: alpha 1,
+ * beta 1 (delegates: the larger of each pair), filter and skip-last-digit. */
+static void select_tiny_skip(uint32_t *v, uint64_t k, uint32_t *outv, uint64_t *outi, drtopk_stats *st)
+{
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, TINY_N, k, v };
+    drtopk_plan plan = make_plan(1, 1, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT, 0);
+    size_t bytes;
+    void *ws;
+    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
+    CHECK((ws = malloc(bytes)) != NULL);
+    CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, st), DRTOPK_OK);
+    free(ws);
+    CHECK(drtopk_check(&p, outv, outi, NULL).ok);
+}
+
 /* Skip-last-digit: the first top-k keeps every delegate sharing the k-th
  * one's upper 24 bits (paper 4.3). */
+static void skip_last_digit_keeps_digit(void)
+{
+    uint32_t v[TINY_N] = { 0x1000, 0x10FF, 0x1080, 0x2000, 0x1001, 0x0FFF, 0x10A0, 0x0001 };
+    uint32_t outv[2];
+    uint64_t outi[2];
+    drtopk_stats st;
+    /* delegates 0x10FF, 0x2000, 0x1001, 0x10A0; the k-th (2nd) is 0x10FF, and
+     * 0x10A0 and 0x1001 share its digit 0x10xx: 4 <= 2 * k, so all are kept */
+    select_tiny_skip(v, 2, outv, outi, &st);
+    CHECK_EQ_U64(st.first_selected, 4);
+    /* every subrange fully selected (beta 1), scanned with t = 0x1000 */
+    CHECK_EQ_U64(st.scanned_subranges, 4);
+    CHECK_EQ_U64(st.concat_len, 6);
+}
+
 /* More delegates share the k-th one's upper digits than the capacity
  * DRTOPK_SKIP_CAPACITY_FACTOR * k allows: the last digit is resolved after
  * all, as the GPU radix does, and exactly k delegates are selected. */
 static void skip_last_digit_over_capacity_resolves(void)
 {
-    uint32_t v[8] = { 0x1007, 0x0001, 0x1005, 0x0002, 0x1003, 0x0003, 0x1001, 0x0004 };
+    uint32_t v[TINY_N] = { 0x1007, 0x0001, 0x1005, 0x0002, 0x1003, 0x0003, 0x1001, 0x0004 };
     uint32_t outv[1];
     uint64_t outi[1];
-    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 8, 1, v };
-    /* alpha 1, beta 1: delegates 0x1007, 0x1005, 0x1003, 0x1001 share 0x10xx */
-    drtopk_plan plan = make_plan(1, 1, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT, 0);
     drtopk_stats st;
-    size_t bytes;
-    void *ws;
-    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
-    CHECK((ws = malloc(bytes)) != NULL);
-    CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
-    free(ws);
-    CHECK_EQ_U64(st.first_selected, 1);    /* 4 > 2 * k: exact after all */
+    /* delegates 0x1007, 0x1005, 0x1003, 0x1001 all share 0x10xx: 4 > 2 * k */
+    select_tiny_skip(v, 1, outv, outi, &st);
+    CHECK_EQ_U64(st.first_selected, 1);
     CHECK_EQ_U64(st.scanned_subranges, 1);
     CHECK_EQ_U64(st.concat_len, 1);         /* t = 0x1007 exactly */
     CHECK(outv[0] == 0x1007 && outi[0] == 0);
-}
-
-static void skip_last_digit_keeps_digit(void)
-{
-    uint32_t v[8] = { 0x1000, 0x10FF, 0x1080, 0x2000, 0x1001, 0x0FFF, 0x10A0, 0x0001 };
-    uint32_t outv[8];
-    uint64_t outi[8];
-    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 8, 2, v };
-    /* alpha 1, beta 1: delegates 0x10FF, 0x2000, 0x1001, 0x10A0 */
-    drtopk_plan plan = make_plan(1, 1, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT, 0);
-    drtopk_stats st;
-    size_t bytes;
-    void *ws;
-    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
-    CHECK((ws = malloc(bytes)) != NULL);
-    CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
-    free(ws);
-    /* k-th (2nd) delegate 0x10FF: 0x10A0 and 0x1001 share its digit 0x10xx */
-    CHECK_EQ_U64(st.first_selected, 4);
-    /* every subrange fully selected (beta 1), scanned with t = 0x1000 */
-    CHECK_EQ_U64(st.scanned_subranges, 4);
-    CHECK_EQ_U64(st.concat_len, 6);
-    CHECK(drtopk_check(&p, outv, outi, NULL).ok);
 }
 
 static void oracle_matches_naive(void)

@@ -925,41 +925,34 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
                           "JOIN main.machines mm ON mm.uuid = om.uuid "
                           "WHERE r.run_uuid NOT IN (SELECT run_uuid FROM main.runs)",
                        &st->runs_added);
-    if (r == DRTOPK_OK) {
-        prefixed(cols, sizeof cols, "x", MEAS_COLS);
-        snprintf(sql, sizeof sql,
-                 "INSERT INTO main.measurements (machine_id, run_id, " MEAS_COLS ") "
-                 "SELECT mm.id, mr.id, %s FROM other.measurements x "
+    /* The per-machine tables, matched to main's machine (and run) ids; each
+     * table's UNIQUE key drops what main already has. */
+    const struct {
+        const char *table, *cols;
+        int with_run;
+        int *added;
+    } tables[] = {
+        { "measurements", MEAS_COLS, 1, &st->measurements_added },
+        { "fits", FIT_COLS, 0, &st->fits_added },
+        { "choices", CHOICE_COLS, 0, &st->choices_added },
+        { "peer_measurements", PEER_COLS, 1, &st->peers_added },
+    };
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0] && r == DRTOPK_OK; ++i) {
+        prefixed(cols, sizeof cols, "x", tables[i].cols);
+        int len = snprintf(sql, sizeof sql,
+                 "INSERT INTO main.%s (machine_id, %s%s) SELECT mm.id, %s%s FROM other.%s x "
                  "JOIN other.machines om ON om.id = x.machine_id JOIN main.machines mm ON mm.uuid = om.uuid "
-                 "JOIN other.runs orn ON orn.id = x.run_id JOIN main.runs mr ON mr.run_uuid = orn.run_uuid "
-                 "WHERE true ON CONFLICT DO NOTHING", cols);
-        r = merge_step(s, sql, &st->measurements_added);
-    }
-    if (r == DRTOPK_OK) {
-        prefixed(cols, sizeof cols, "x", FIT_COLS);
-        snprintf(sql, sizeof sql,
-                 "INSERT INTO main.fits (machine_id, " FIT_COLS ") SELECT mm.id, %s FROM other.fits x "
-                 "JOIN other.machines om ON om.id = x.machine_id JOIN main.machines mm ON mm.uuid = om.uuid "
-                 "WHERE true ON CONFLICT DO NOTHING", cols);
-        r = merge_step(s, sql, &st->fits_added);
-    }
-    if (r == DRTOPK_OK) {
-        prefixed(cols, sizeof cols, "x", CHOICE_COLS);
-        snprintf(sql, sizeof sql,
-                 "INSERT INTO main.choices (machine_id, " CHOICE_COLS ") SELECT mm.id, %s FROM other.choices x "
-                 "JOIN other.machines om ON om.id = x.machine_id JOIN main.machines mm ON mm.uuid = om.uuid "
-                 "WHERE true ON CONFLICT DO NOTHING", cols);
-        r = merge_step(s, sql, &st->choices_added);
-    }
-    if (r == DRTOPK_OK) {
-        prefixed(cols, sizeof cols, "x", PEER_COLS);
-        snprintf(sql, sizeof sql,
-                 "INSERT INTO main.peer_measurements (machine_id, run_id, " PEER_COLS ") "
-                 "SELECT mm.id, mr.id, %s FROM other.peer_measurements x "
-                 "JOIN other.machines om ON om.id = x.machine_id JOIN main.machines mm ON mm.uuid = om.uuid "
-                 "JOIN other.runs orn ON orn.id = x.run_id JOIN main.runs mr ON mr.run_uuid = orn.run_uuid "
-                 "WHERE true ON CONFLICT DO NOTHING", cols);
-        r = merge_step(s, sql, &st->peers_added);
+                 "%s WHERE true ON CONFLICT DO NOTHING",
+                 tables[i].table, tables[i].with_run ? "run_id, " : "", tables[i].cols,
+                 tables[i].with_run ? "mr.id, " : "", cols, tables[i].table,
+                 tables[i].with_run ? "JOIN other.runs orn ON orn.id = x.run_id "
+                                      "JOIN main.runs mr ON mr.run_uuid = orn.run_uuid" : "");
+        if (len < 0 || (size_t)len >= sizeof sql) {
+            set_err(s->err, sizeof s->err, "merge: the statement for %s does not fit", tables[i].table);
+            r = DRTOPK_ERR_IO;
+            break;
+        }
+        r = merge_step(s, sql, tables[i].added);
     }
     if (r == DRTOPK_OK)
         r = drtopk_store_commit(s);

@@ -6,25 +6,30 @@
  * nd_full = min(beta, 2^alpha).  The tail subrange is last, so
  * |D| = (nsub - 1) * nd_full + nd(tail) is known on the host.
  *
- * Three shapes of the one full read of V, all with 16-byte loads when V is
- * 16-byte aligned, all with the same per-element work: a surrogate key (a few
- * integer operations, no branch) and a branch-free top-beta insertion into
- * registers (one compare and four selects per slot), so no lane waits for
- * another's insert and the read, not the instruction issue, sets the pace:
+ * Four shapes of the one full read of V, all with 16-byte loads when V is
+ * 16-byte aligned, all with the same per-element work: a surrogate key
+ * (keyorder.h: a few integer operations, no branch) and a branch-free
+ * top-beta insertion into registers (one compare and four selects per slot),
+ * so no lane waits for another's insert:
+ *  - shared-memory build (5.3, alpha <= 5 with DRTOPK_SHARED_DELEGATE): a warp
+ *    loads 32 consecutive subranges coalesced into padded shared memory, then
+ *    each lane reduces one subrange alone, with no shuffles;
+ *  - staged build (alpha 6 and 7 with DRTOPK_SHARED_DELEGATE): the same
+ *    staging by asynchronous copies in 32-element rows, a lane per row, and
+ *    the 2 or 4 lanes of a subrange merge by shuffles;
  *  - warp-centric (5.1): a group of lanes per subrange (the whole warp from
  *    2^12 elements up), each lane keeps a top-beta list in registers, a
  *    butterfly of warp shuffles merges the lists, the group's first lane
  *    writes the delegates;
  *  - block per subrange: for long subranges (few of them, each too long for
  *    one warp to finish in step with the rest), the 8 warps of a block share
- *    a subrange and merge through shared memory;
- *  - shared-memory build (5.3, alpha <= 5 with DRTOPK_SHARED_DELEGATE): a warp
- *    loads 32 consecutive subranges coalesced into padded shared memory, then
- *    each lane reduces one subrange alone, with no shuffles.
+ *    a subrange and merge through shared memory.
  */
 #include "kernels.h"
 #include "keyorder.h"
 #include "pipeline_stages.h"
+
+#include <type_traits>
 
 #define DB_BLOCK 256                 /* threads per block                          */
 #define DB_WARPS (DB_BLOCK / 32)
@@ -43,52 +48,43 @@
 #define DB_SECTOR_WORDS 8            /* 4-byte loads per 32-byte sector           */
 #define DB_LINE_MIN_UNITS 4          /* loads per lane that a line-wide group needs
                                         to stay ahead of its shuffle merge        */
-#define DB_SHARED_MIN_BLOCKS 3       /* caps registers: 3 blocks (24 warps) per SM */
 #define DB_ALL_ONES 0xFFFFFFFFu      /* order mask of the smallest                */
+#define DB_SHARED_MIN_BLOCKS 3       /* caps registers: 3 blocks (24 warps) per SM */
 #define DB_SHARED_MAX_ALPHA 5        /* 5.3: one subrange per lane up to 32 elements */
 #define DB_SHARED_MAX_VECS (32 / DB_VEC) /* 16-byte loads per lane and batch at alpha 5 */
+#define DB_ROW 32                    /* elements a lane reduces alone in the staged
+                                        build, as 5.3's lane does at 2^5          */
+#define DB_ROW_VECS (DB_ROW / DB_VEC)
+#define DB_ROW_PITCH (DB_ROW_VECS + 1) /* 16-byte slots per staged row: odd, so the
+                                        8 lanes of a quarter-warp 16-byte access
+                                        of their own rows hit 8 bank quads      */
+#define DB_TILE_VECS (32 * DB_ROW_VECS) /* a warp stages one row per lane          */
+#define DB_TILE (DB_TILE_VECS * DB_VEC)
+#define DB_STAGED_BLOCK 128          /* 4 warps: 36 KB of static shared memory,
+                                        6 blocks per SM                          */
+#define DB_STAGED_WARPS (DB_STAGED_BLOCK / 32)
+#define DB_STAGES 2                  /* tiles per warp: one copied, one reduced  */
+#define DB_STAGED_MAX_ALPHA DRTOPK_SHARED_DELEGATE_MAX_ALPHA /* from 2^8 elements the warp-centric build's
+                                        line-wide lane groups are faster (H200,
+                                        2^30 u32, beta 2: 1.07 against 1.19 ms)  */
 #define DB_FULL_MASK 0xFFFFFFFFu
 #define DB_NO_POS 0xFFFFFFFFu        /* empty slot: offsets in a subrange are < 2^24 */
-#define DB_F32_ABS 0x7FFFFFFFu       /* f32 bits without the sign                  */
-#define DB_F32_INF 0x7F800000u       /* |bits| above this is a NaN                  */
-#define DB_F32_NEG_ZERO_KEY 0x7FFFFFFFu /* sign-flip key of -0.0, equal to +0.0's   */
-#define DB_F32_INF_KEY 0xFF800000u   /* ordered key of +inf; above it: NaN         */
 
-/* Per-element surrogate keys.  The hot loop ranks elements by a surrogate
- * that refines the ordered key of keyorder.h (a larger surrogate never has a
- * smaller ordered key), so a top-B by surrogate is a top-B by ordered key,
- * with ties broken some other way; key() maps a surrogate back.  u32: the
- * unsigned bits; i32: the signed bits; f32: the signed bits with the
- * magnitude flipped for negatives and NaNs moved above +inf (-0.0 lands just
- * under +0.0).  `om` (all ones for the smallest) reverses the order. */
-template <int T> struct surr;
-template <> struct surr<DRTOPK_U32> {
-    typedef uint32_t K;
-    static __device__ __forceinline__ K lowest() { return 0u; }
-    static __device__ __forceinline__ K of(uint32_t b, uint32_t om) { return b ^ om; }
-    static __device__ __forceinline__ uint32_t key(K s, uint32_t om) { return s; }
-};
-template <> struct surr<DRTOPK_I32> {
-    typedef int32_t K;
-    static __device__ __forceinline__ K lowest() { return (int32_t)DRTOPK_SIGN_BIT; }
-    static __device__ __forceinline__ K of(uint32_t b, uint32_t om) { return (int32_t)(b ^ om); }
-    static __device__ __forceinline__ uint32_t key(K s, uint32_t om) { return (uint32_t)s ^ DRTOPK_SIGN_BIT; }
-};
-template <> struct surr<DRTOPK_F32> {
-    typedef int32_t K;
-    static __device__ __forceinline__ K lowest() { return (int32_t)DRTOPK_SIGN_BIT; }
+/* Per-element surrogate keys (keyorder.h): the hot loop ranks elements by a
+ * surrogate that refines the ordered key, so a top-B by surrogate is a top-B
+ * by ordered key; key() maps a surrogate back.  K's signedness is the
+ * surrogate's order.  `om` (all ones for the smallest) reverses the order. */
+template <int T> struct surr {
+    typedef typename std::conditional<T == DRTOPK_U32, uint32_t, int32_t>::type K;
+    static __device__ __forceinline__ K lowest() { return T == DRTOPK_U32 ? (K)0 : (K)DRTOPK_SIGN_BIT; }
     static __device__ __forceinline__ K of(uint32_t b, uint32_t om)
     {
-        const uint32_t a = b & DB_F32_ABS;
-        const uint32_t x = a > DB_F32_INF ? a : b;        /* every NaN positive */
-        return (int32_t)(x ^ ((uint32_t)((int32_t)x >> 31) >> 1) ^ om);
+        return (K)drtopk_surrogate(b, (drtopk_dtype)T, om);
     }
     static __device__ __forceinline__ uint32_t key(K s, uint32_t om)
     {
-        uint32_t u = ((uint32_t)s ^ om) ^ DRTOPK_SIGN_BIT; /* the largest-order key */
-        if (u == DB_F32_NEG_ZERO_KEY) u = DRTOPK_SIGN_BIT;
-        if (u > DB_F32_INF_KEY) u = DB_ALL_ONES;
-        return u ^ om;
+        return drtopk_key_from_bits(drtopk_bits_from_surrogate((uint32_t)s, (drtopk_dtype)T, om), (drtopk_dtype)T,
+                                    om ? DRTOPK_SMALLEST : DRTOPK_LARGEST);
     }
 };
 
@@ -261,6 +257,39 @@ delegate_block_kernel(const uint32_t *__restrict__ v, uint64_t n, int alpha, int
     }
 }
 
+/* 16-byte asynchronous global-to-shared copy (sm_80+), cached in L2 only:
+ * V is read once. */
+__device__ __forceinline__ void cp_async16(uint4 *dst, const uint4 *src)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint32_t)__cvta_generic_to_shared(dst)),
+                 "l"(src)
+                 : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+/* Wait until at most `pending` of this thread's copy groups are in flight. */
+template <int pending>
+__device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
+}
+
+/* Start copying tile t of V into buf: vector q of the tile (16 bytes) goes to
+ * row q / DB_ROW_VECS, slot q % DB_ROW_VECS, so one warp copy instruction
+ * moves 512 consecutive bytes.  Only whole vectors: the last tile's final
+ * n % 4 elements are read from V by the reduce. */
+__device__ __forceinline__ void stage_tile(uint4 *buf, const uint32_t *__restrict__ v, uint64_t n, uint64_t t,
+                                           uint32_t lane)
+{
+    const uint64_t base = t * DB_TILE, rem = n - base;
+    const uint32_t nvec = rem >= DB_TILE ? DB_TILE_VECS : (uint32_t)(rem / DB_VEC);
+    const uint4 *src = (const uint4 *)(v + base);
+#pragma unroll
+    for (uint32_t u = 0; u < DB_ROW_VECS; ++u) {
+        const uint32_t q = u * 32u + lane;
+        if (q < nvec) cp_async16(buf + (q / DB_ROW_VECS) * DB_ROW_PITCH + q % DB_ROW_VECS, src + q);
+    }
+}
+
 /* Words per shared-memory row of L surrogates: rows of 16-byte vectors are
  * padded to an odd number of vectors (the 8 lanes of each quarter-warp phase
  * of a 16-byte read of their own rows hit 8 different bank quads); rows
@@ -333,6 +362,80 @@ delegate_shared_kernel(const uint32_t *__restrict__ v, uint64_t n, int alpha, in
     }
 }
 
+/* Lane `lane` reduces row `lane` of a staged tile (tile offsets
+ * lane * DB_ROW ...), then the G = L / DB_ROW lanes of each subrange merge
+ * their lists.  Every lane of the warp calls it. */
+template <int T, int B, typename P>
+__device__ __forceinline__ void reduce_tile(const uint4 *buf, const uint32_t *__restrict__ v, uint64_t n,
+                                            uint64_t base, int alpha, uint32_t om, uint32_t lane,
+                                            uint32_t *__restrict__ dk, P *__restrict__ dp)
+{
+    typedef typename surr<T>::K K;
+    const uint32_t L = 1u << alpha, G = L / DB_ROW;
+    const uint32_t row0 = lane * DB_ROW;
+    const uint4 *row = buf + lane * DB_ROW_PITCH;
+    lanetop<K, B> tl;
+    tl.init(surr<T>::lowest());
+    if (n - base >= DB_TILE) {
+#pragma unroll
+        for (uint32_t j = 0; j < DB_ROW_VECS; ++j) tl.push4(surr4<T>(row[j], om), row0 + j * DB_VEC);
+    } else {
+        /* the last tile: rows end at cnt; its final cnt % 4 elements were not
+         * staged (whole vectors only) */
+        const uint32_t cnt = (uint32_t)(n - base), staged = cnt / DB_VEC * DB_VEC;
+        const uint32_t *words = (const uint32_t *)row;
+        for (uint32_t j = 0; j < DB_ROW && row0 + j < cnt; ++j) {
+            const uint32_t e = row0 + j;
+            tl.push(surr<T>::of(e < staged ? words[j] : v[base + e], om), e);
+        }
+    }
+    tl.merge_group(G);
+    const uint64_t sub = (base + row0) >> alpha, lo = sub << alpha;
+    if (lane % G == 0 && lo < n) {
+        const uint64_t len = n - lo < L ? n - lo : L;
+        write_top<T, B, P>(tl, om, dk, dp, sub * B, base, len < B ? (uint32_t)len : (uint32_t)B);
+    }
+}
+
+/* Staged build for 2^6 and 2^7 elements per subrange (5.3's shared-memory
+ * staging, with rows shorter than a subrange): each warp walks tiles of
+ * DB_TILE consecutive elements, copying them into padded shared memory with
+ * 16-byte asynchronous copies (the next tile in flight while this one is
+ * reduced, no registers held by loads), then every lane reduces one 32-element
+ * row alone, with no shuffles, and the L / 32 lanes of a subrange merge in
+ * one or two shuffle levels.  The warp-centric build needs three levels per
+ * 16 elements a lane here, and its lane-strided loads run at 1.2 to 1.8 ms
+ * for 2^30 u32 depending on the card (H200); this shape, at 1.19 to 1.25 ms,
+ * does not. */
+template <int T, int B, typename P>
+__global__ void __launch_bounds__(DB_STAGED_BLOCK)
+delegate_staged_kernel(const uint32_t *__restrict__ v, uint64_t n, int alpha, uint32_t om,
+                       uint32_t *__restrict__ dk, P *__restrict__ dp)
+{
+    __shared__ uint4 tiles[DB_STAGED_WARPS][DB_STAGES][32 * DB_ROW_PITCH];
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint64_t ntiles = (n + DB_TILE - 1) / DB_TILE;
+    const uint64_t nwarps = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+    uint64_t t = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    uint4(*buf)[32 * DB_ROW_PITCH] = tiles[threadIdx.x >> 5];
+    /* tiles t, t + nwarps, ... in flight in DB_STAGES - 1 copy groups */
+#pragma unroll
+    for (uint32_t p = 0; p + 1 < DB_STAGES; ++p) {
+        if (t + p * nwarps < ntiles) stage_tile(buf[p], v, n, t + p * nwarps, lane);
+        cp_async_commit();
+    }
+    for (uint32_t st = 0; t < ntiles; t += nwarps, st = st + 1 == DB_STAGES ? 0 : st + 1) {
+        const uint64_t ahead = t + (DB_STAGES - 1) * nwarps;
+        const uint32_t into = st == 0 ? DB_STAGES - 1 : st - 1;   /* the buffer reduced last */
+        if (ahead < ntiles) stage_tile(buf[into], v, n, ahead, lane);
+        cp_async_commit();
+        cp_async_wait<DB_STAGES - 1>(); /* this lane's copies of tile t have landed */
+        __syncwarp();                   /* and so have the other lanes'              */
+        reduce_tile<T, B, P>(buf[st], v, n, t * DB_TILE, alpha, om, lane, dk, dp);
+        __syncwarp();                   /* buf[st] is refilled next iteration        */
+    }
+}
+
 static uint64_t grid_for(uint64_t items, uint64_t per_block)
 {
     const uint64_t g = (items + per_block - 1) / per_block;
@@ -351,6 +454,21 @@ static drtopk_status launch(const delegate_args *a, cudaStream_t st)
         const size_t smem = (size_t)DB_WARPS * 32u * shared_row_words((uint32_t)L) * sizeof(uint32_t);
         delegate_shared_kernel<T, B, P><<<(unsigned)grid_for(nsub, 32ull * DB_WARPS), DB_BLOCK, smem, st>>>(
             a->v, a->n, a->alpha, vec, om, a->d_keys, dp);
+    } else if (a->shared_build && vec && a->alpha <= DB_STAGED_MAX_ALPHA) {
+        /* persistent: as many warps as are resident, each walking tiles;
+         * occupancy is bound by shared memory, so ask for all of it */
+        int per_sm, dev, sms;
+        DRTOPK_CUDA_TRY(cudaFuncSetAttribute(delegate_staged_kernel<T, B, P>,
+                                             cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxShared));
+        DRTOPK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delegate_staged_kernel<T, B, P>,
+                                                                      DB_STAGED_BLOCK, 0));
+        DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
+        DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        const uint64_t resident = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);
+        const uint64_t need = grid_for((a->n + DB_TILE - 1) / DB_TILE, DB_STAGED_WARPS);
+        delegate_staged_kernel<T, B, P><<<(unsigned)(need < resident ? need : resident), DB_STAGED_BLOCK, 0, st>>>(
+            a->v, a->n, a->alpha, om, a->d_keys, dp);
     } else if (a->alpha >= DB_BLOCK_SPLIT_ALPHA) {
         delegate_block_kernel<T, B, P><<<(unsigned)grid_for(nsub, 1), DB_BLOCK, 0, st>>>(
             a->v, a->n, a->alpha, vec, om, a->d_keys, dp);

@@ -21,7 +21,7 @@ typedef struct {
     drtopk_dtype dtype;
     drtopk_order order;
     int alpha, beta;
-    int shared_build;               /* DRTOPK_SHARED_DELEGATE (used when alpha <= 5) */
+    int shared_build;               /* DRTOPK_SHARED_DELEGATE (used when alpha <= 7) */
     int pos64;
     uint32_t *d_keys;               /* |D| ordered keys                          */
     void *d_pos;                    /* |D| positions in V                        */

@@ -90,8 +90,10 @@ typedef enum {
 #define DRTOPK_BETA_MAX  8      /* delegates per subrange kept in registers   */
 #define DRTOPK_RULE4_CONST_DEFAULT 3.0
 /* Paper 5.3: at or below this alpha a subrange is too short to keep a warp
- * busy, so delegates are built by the shared-memory per-thread variant. */
-#define DRTOPK_SHARED_DELEGATE_MAX_ALPHA 5
+ * busy, so delegates are built through shared memory: one subrange per
+ * thread up to 2^5 elements, 32-element rows per thread merged by shuffles at
+ * 2^6 and 2^7 (delegate_build.cu). */
+#define DRTOPK_SHARED_DELEGATE_MAX_ALPHA 7
 
 typedef struct {
     int alpha;                  /* subrange size is 2^alpha                    */

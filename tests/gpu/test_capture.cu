@@ -38,8 +38,9 @@ typedef struct {
     uint64_t n, k;
     drtopk_dtype dtype;
     drtopk_dist dist;
-    int delegate;       /* Dr. Top-k pipeline, else standalone radix */
+    int delegate;       /* Dr. Top-k pipeline, else standalone algo */
     int alpha;          /* 0: Rule 4 */
+    drtopk_algo algo;   /* both steps of the pipeline, or the standalone one */
 } capture_case;
 
 /* Capture one select, then replay it on REPLAYS seeds; 0 when the capture
@@ -61,9 +62,9 @@ static int run_case(const capture_case *c)
     drtopk_plan plan;
     const double paper_const = DRTOPK_RULE4_CONST_DEFAULT;
 
-    snprintf(what, sizeof what, "n=%llu k=%llu %s %s %s", (unsigned long long)c->n,
+    snprintf(what, sizeof what, "n=%llu k=%llu %s %s %s%s", (unsigned long long)c->n,
              (unsigned long long)c->k, drtopk_dtype_name(c->dtype), drtopk_dist_name(c->dist),
-             c->delegate ? "dr-radix" : "radix");
+             c->delegate ? "dr-" : "", drtopk_algo_name(c->algo));
     ok = cudaMalloc(&d_v, c->n * esz) == cudaSuccess && cudaMalloc(&d_vals, c->k * esz) == cudaSuccess &&
          cudaMalloc((void **)&d_idx, c->k * sizeof(uint64_t)) == cudaSuccess &&
          cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess;
@@ -75,6 +76,7 @@ static int run_case(const capture_case *c)
     ok = ok && drtopk_plan_auto(&plan, &p, &paper_const) == DRTOPK_OK;
     if (ok && !c->delegate) plan.flags &= ~(unsigned)DRTOPK_DELEGATE;
     if (ok && c->alpha) plan.alpha = c->alpha;
+    if (ok) plan.first_algo = plan.second_algo = c->algo;
     ok = ok && drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_OK &&
          (bytes == 0 || cudaMalloc(&ws, bytes) == cudaSuccess);
     if (!ok) {
@@ -130,13 +132,17 @@ int main(int argc, char **argv)
 {
     const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
     const uint64_t big = small ? (1u << 16) + 3 : (1ull << 26) + 5;
+    /* every algorithm, standalone and in both pipeline steps, on a smaller
+     * input: bitonic and sort-and-choose are slow at the big size */
+    const uint64_t per_algo_n = small ? (1u << 14) + 7 : (1u << 20) + 7;
     const capture_case cases[] = {
-        { big, 1, DRTOPK_U32, DRTOPK_DIST_UD, 1, 0 },
-        { big, 1024, DRTOPK_F32, DRTOPK_DIST_ND, 1, 0 },
-        { big, big / 16, DRTOPK_U32, DRTOPK_DIST_CD, 1, 0 },
-        { big, 4096, DRTOPK_I32, DRTOPK_DIST_FEW, 1, 4 },   /* shared-memory delegate build */
-        { big, 100, DRTOPK_U32, DRTOPK_DIST_UD, 0, 0 },     /* standalone radix            */
-        { 1000, 1000, DRTOPK_U32, DRTOPK_DIST_EQ, 1, 0 },   /* k = n                       */
+        { big, 1, DRTOPK_U32, DRTOPK_DIST_UD, 1, 0, DRTOPK_ALGO_RADIX },
+        { big, 1024, DRTOPK_F32, DRTOPK_DIST_ND, 1, 0, DRTOPK_ALGO_RADIX },
+        { big, big / 16, DRTOPK_U32, DRTOPK_DIST_CD, 1, 0, DRTOPK_ALGO_RADIX },
+        /* shared-memory delegate build */
+        { big, 4096, DRTOPK_I32, DRTOPK_DIST_FEW, 1, 4, DRTOPK_ALGO_RADIX },
+        { big, 100, DRTOPK_U32, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_RADIX },
+        { 1000, 1000, DRTOPK_U32, DRTOPK_DIST_EQ, 1, 0, DRTOPK_ALGO_RADIX }, /* k = n */
     };
     if (!drtopk_cuda_available()) {
         printf("no CUDA device: capture test not run\n0 passed, 0 failed\n");
@@ -144,6 +150,12 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         run_case(&cases[i]);
+    for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a)
+        for (int delegate = 0; delegate <= 1; ++delegate) {
+            const capture_case c = { per_algo_n, 1000, DRTOPK_F32, DRTOPK_DIST_UD, delegate, 0,
+                                     (drtopk_algo)a };
+            run_case(&c);
+        }
     printf("capture: %d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

@@ -457,6 +457,19 @@ int main(int argc, char **argv)
         fixed_case(100, 3, DRTOPK_DIST_FEW, DRTOPK_I32, DRTOPK_SMALLEST, 10, 8, all);     /* ... with k < |D| */
         fixed_case(5, 5, DRTOPK_DIST_EQ, DRTOPK_F32, DRTOPK_LARGEST, 1, 8, all);          /* k >= |D|    */
         fixed_case(1, 1, DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_SMALLEST, 1, 1, all);
+        /* staged build (alpha 6, 7): n around its 1024-element tiles, a last
+         * tile shorter than one row, tails that are not whole vectors */
+        {
+            const uint64_t tile_ns[] = { 5, 64, 1023, 1024, 1025, 3 * 1024 + 35, 4096 + 2 };
+            for (size_t i = 0; i < sizeof tile_ns / sizeof tile_ns[0]; ++i)
+                for (int alpha = 6; alpha <= 7; ++alpha)
+                    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+                        const uint64_t n = tile_ns[i], k = n < 50 ? n : 50;
+                        fixed_case(n, k, DRTOPK_DIST_SPECIAL, (drtopk_dtype)t,
+                                   alpha == 6 ? DRTOPK_LARGEST : DRTOPK_SMALLEST, alpha, 1 + (int)(i % 4),
+                                   all | DRTOPK_SHARED_DELEGATE);
+                    }
+        }
         if (!small) {
             fixed_case((1u << 20) + 5, 4096, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 15, 2, all);  /* block build */
             fixed_case((1u << 20) + 5, 64, DRTOPK_DIST_ND, DRTOPK_I32, DRTOPK_LARGEST, 14, 1, all);

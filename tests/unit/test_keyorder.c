@@ -133,6 +133,50 @@ static void bits_from_key_inverts(void)
     }
 }
 
+/* Surrogate order: signed for i32 and f32, unsigned for u32. */
+static uint32_t surr_rank(uint32_t s, drtopk_dtype t)
+{
+    return t == DRTOPK_U32 ? s : s ^ DRTOPK_SIGN_BIT;
+}
+
+#define SURR_INT_STRIDE 4099u  /* u32/i32 surrogates are xor maps: a sparse walk */
+
+/* Walks surrogates in their own order, rank r0, r0 + stride, ...: each is the
+ * surrogate of the bits it maps back to (a bijection) and the ordered key
+ * never decreases, so a top-B by surrogate is a top-B by ordered key. */
+static void surrogate_walk(drtopk_dtype t, uint32_t stride)
+{
+    uint32_t prev_key = 0, r = 0;
+    do {
+        const uint32_t s = surr_rank(r, t);
+        const uint32_t b = drtopk_bits_from_surrogate(s, t, 0u);
+        const uint32_t key = drtopk_key_from_bits(b, t, DRTOPK_LARGEST);
+        if (drtopk_surrogate(b, t, 0u) != s || key < prev_key)
+            CHECKF(0, "dtype %d: surrogate 0x%08x, bits 0x%08x, its surrogate 0x%08x, key 0x%08x after 0x%08x",
+                   (int)t, s, b, drtopk_surrogate(b, t, 0u), key, prev_key);
+        prev_key = key;
+        r += stride;
+    } while (r >= stride);      /* until the rank wraps */
+}
+
+/* f32 over all 2^32 surrogates; the smallest order is the bitwise complement
+ * of the largest in both the surrogate and the key, so it reverses both. */
+static void surrogate_refines_key(void)
+{
+    surrogate_walk(DRTOPK_F32, 1u);
+    surrogate_walk(DRTOPK_I32, SURR_INT_STRIDE);
+    surrogate_walk(DRTOPK_U32, SURR_INT_STRIDE);
+    for (uint64_t i = 0; i < PAIRS; ++i) {
+        const uint32_t b = pattern(i, 8);
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+            const uint32_t sl = drtopk_surrogate(b, (drtopk_dtype)t, 0u);
+            const uint32_t ss = drtopk_surrogate(b, (drtopk_dtype)t, 0xFFFFFFFFu);
+            CHECKF(ss == ~sl && drtopk_bits_from_surrogate(ss, (drtopk_dtype)t, 0xFFFFFFFFu) == b,
+                   "dtype %d bits 0x%08x: smallest surrogate 0x%08x, largest 0x%08x", t, b, ss, sl);
+        }
+    }
+}
+
 void register_keyorder_tests(void)
 {
     test_register("keyorder/f32_matches_float_compare", f32_matches_float_compare);
@@ -141,4 +185,5 @@ void register_keyorder_tests(void)
     test_register("keyorder/int_orders", int_orders);
     test_register("keyorder/smallest_reverses", smallest_reverses);
     test_register("keyorder/bits_from_key_inverts", bits_from_key_inverts);
+    test_register("keyorder/surrogate_refines_key", surrogate_refines_key);
 }

@@ -504,13 +504,9 @@ extern "C" drtopk_status bitonic_topk(const topk_input *in, const topk_output *o
     bt_plan p;
     size_t need;
     drtopk_status st;
-    if (out == NULL || out->keys == NULL || out->pos == NULL || out->d_count == NULL || out->d_threshold == NULL)
-        return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = topk_check_input(in)) != DRTOPK_OK) return st;
     if ((st = bitonic_topk_workspace(in, &need)) != DRTOPK_OK) return st;
+    if ((st = topk_check_run(in, out, ws, ws_bytes, need)) != DRTOPK_OK) return st;
     if ((st = bt_make_plan(in, &p)) != DRTOPK_OK) return st;
-    if (out->capacity < in->k) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (in->src == TOPK_SRC_RAW ? in->raw == NULL : (in->keys == NULL || in->pos == NULL))
-        return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (need > BT_WS_ALIGN && (ws == NULL || ws_bytes < need)) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
     return in->pos64 ? bt_run<bt_u128>(in, out, &p, ws, s) : bt_run<uint64_t>(in, out, &p, ws, s);
 }

@@ -143,36 +143,7 @@ static drtopk_status bucket_oop_run(const topk_input *in, const topk_output *out
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status bucket_topk_workspace(const topk_input *in, size_t *bytes)
-{
-    if (!in || !bytes) return DRTOPK_ERR_INVALID_ARGUMENT;
-    *bytes = bucket_state_bytes();
-    return DRTOPK_OK;
-}
-
-extern "C" drtopk_status bucket_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
-                                     cudaStream_t s)
-{
-    size_t need;
-    drtopk_status rc = bucket_topk_workspace(in, &need);
-    if (rc == DRTOPK_OK) rc = sel_check(in, out, ws, ws_bytes, need);
-    if (rc != DRTOPK_OK) return rc;
-    SEL_DISPATCH(bucket_inplace_run, in, in, out, ws, s);
-}
-
-extern "C" drtopk_status bucket_oop_topk_workspace(const topk_input *in, size_t *bytes)
-{
-    if (!in || !bytes) return DRTOPK_ERR_INVALID_ARGUMENT;
-    *bytes = bucket_state_bytes() + 2 * sel_align_up(in->n_max * sizeof(uint32_t));
-    return DRTOPK_OK;
-}
-
-extern "C" drtopk_status bucket_oop_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
-                                         cudaStream_t s)
-{
-    size_t need;
-    drtopk_status rc = bucket_oop_topk_workspace(in, &need);
-    if (rc == DRTOPK_OK) rc = sel_check(in, out, ws, ws_bytes, need);
-    if (rc != DRTOPK_OK) return rc;
-    SEL_DISPATCH(bucket_oop_run, in, in, out, ws, s);
-}
+/* in place: the state only (the passes read the source again) */
+SEL_EXPORT(bucket_topk, bucket_state_bytes(), bucket_inplace_run)
+/* out of place: the state and two candidate buffers */
+SEL_EXPORT(bucket_oop_topk, bucket_state_bytes() + 2 * sel_align_up(in->n_max * sizeof(uint32_t)), bucket_oop_run)

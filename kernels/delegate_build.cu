@@ -456,16 +456,24 @@ static drtopk_status launch(const delegate_args *a, cudaStream_t st)
             a->v, a->n, a->alpha, vec, om, a->d_keys, dp);
     } else if (a->shared_build && vec && a->alpha <= DB_STAGED_MAX_ALPHA) {
         /* persistent: as many warps as are resident, each walking tiles;
-         * occupancy is bound by shared memory, so ask for all of it */
-        int per_sm, dev, sms;
-        DRTOPK_CUDA_TRY(cudaFuncSetAttribute(delegate_staged_kernel<T, B, P>,
-                                             cudaFuncAttributePreferredSharedMemoryCarveout,
-                                             cudaSharedmemCarveoutMaxShared));
-        DRTOPK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, delegate_staged_kernel<T, B, P>,
-                                                                      DB_STAGED_BLOCK, 0));
+         * occupancy is bound by shared memory, so ask for all of it.  The
+         * queries are made once per device: they cost more than a small
+         * input's kernels (as radix_topk.cu's cache). */
+        static struct { int dev; uint64_t resident; } cache = { -1, 0 };
+        int dev;
         DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
-        DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        const uint64_t resident = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);
+        if (cache.dev != dev) {
+            int per_sm, sms;
+            DRTOPK_CUDA_TRY(cudaFuncSetAttribute(delegate_staged_kernel<T, B, P>,
+                                                 cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                 cudaSharedmemCarveoutMaxShared));
+            DRTOPK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &per_sm, delegate_staged_kernel<T, B, P>, DB_STAGED_BLOCK, 0));
+            DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+            cache.resident = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);
+            cache.dev = dev;
+        }
+        const uint64_t resident = cache.resident;
         const uint64_t need = grid_for((a->n + DB_TILE - 1) / DB_TILE, DB_STAGED_WARPS);
         delegate_staged_kernel<T, B, P><<<(unsigned)(need < resident ? need : resident), DB_STAGED_BLOCK, 0, st>>>(
             a->v, a->n, a->alpha, om, a->d_keys, dp);

@@ -86,6 +86,16 @@ drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status radix_topk(const topk_input *in, const topk_output *out,
                          void *ws, size_t ws_bytes, cudaStream_t s);
 
+/* The argument checks every launcher shares (algo_table.cu), so that every
+ * algorithm answers the same status for the same mistake: input only (n, k,
+ * source pointers, dtype and order of raw input, 4-byte alignment, uint32
+ * positions only up to DRTOPK_POS32_MAX_N), and input with output (buffers,
+ * capacity >= k), and both with the workspace the launcher says it `need`s. */
+drtopk_status topk_check_input(const topk_input *in);
+drtopk_status topk_check_io(const topk_input *in, const topk_output *out);
+drtopk_status topk_check_run(const topk_input *in, const topk_output *out, const void *ws, size_t ws_bytes,
+                             size_t need);
+
 typedef drtopk_status (*topk_workspace_fn)(const topk_input *in, size_t *bytes);
 typedef drtopk_status (*topk_run_fn)(const topk_input *in, const topk_output *out,
                                      void *ws, size_t ws_bytes, cudaStream_t s);

@@ -120,36 +120,7 @@ static drtopk_status ggks_oop_run(const topk_input *in, const topk_output *out, 
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status radix_ggks_topk_workspace(const topk_input *in, size_t *bytes)
-{
-    if (!in || !bytes) return DRTOPK_ERR_INVALID_ARGUMENT;
-    *bytes = ggks_state_bytes() + sel_align_up(in->n_max * sizeof(uint32_t));
-    return DRTOPK_OK;
-}
-
-extern "C" drtopk_status radix_ggks_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
-                                         cudaStream_t s)
-{
-    size_t need;
-    drtopk_status rc = radix_ggks_topk_workspace(in, &need);
-    if (rc == DRTOPK_OK) rc = sel_check(in, out, ws, ws_bytes, need);
-    if (rc != DRTOPK_OK) return rc;
-    SEL_DISPATCH(ggks_inplace_run, in, in, out, ws, s);
-}
-
-extern "C" drtopk_status radix_ggks_oop_topk_workspace(const topk_input *in, size_t *bytes)
-{
-    if (!in || !bytes) return DRTOPK_ERR_INVALID_ARGUMENT;
-    *bytes = ggks_state_bytes() + 2 * sel_align_up(in->n_max * sizeof(uint32_t));
-    return DRTOPK_OK;
-}
-
-extern "C" drtopk_status radix_ggks_oop_topk(const topk_input *in, const topk_output *out, void *ws,
-                                             size_t ws_bytes, cudaStream_t s)
-{
-    size_t need;
-    drtopk_status rc = radix_ggks_oop_topk_workspace(in, &need);
-    if (rc == DRTOPK_OK) rc = sel_check(in, out, ws, ws_bytes, need);
-    if (rc != DRTOPK_OK) return rc;
-    SEL_DISPATCH(ggks_oop_run, in, in, out, ws, s);
-}
+/* in place: the state and one key buffer the passes overwrite */
+SEL_EXPORT(radix_ggks_topk, ggks_state_bytes() + sel_align_up(in->n_max * sizeof(uint32_t)), ggks_inplace_run)
+/* out of place: the state and two candidate buffers */
+SEL_EXPORT(radix_ggks_oop_topk, ggks_state_bytes() + 2 * sel_align_up(in->n_max * sizeof(uint32_t)), ggks_oop_run)

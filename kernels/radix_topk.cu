@@ -584,26 +584,10 @@ static size_t radix_ws_bytes(const topk_input *in)
     return radix_ws_head() + radix_align(cap * sizeof(uint32_t)) + radix_align(cap * pos_size);
 }
 
-static drtopk_status radix_check(const topk_input *in)
-{
-    if (!in || in->n_max == 0 || in->k == 0 || in->k > in->n_max) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (in->src == TOPK_SRC_RAW) {
-        if (!in->raw || (unsigned)in->dtype >= DRTOPK_DTYPE_COUNT) return DRTOPK_ERR_INVALID_ARGUMENT;
-        if (in->order != DRTOPK_LARGEST && in->order != DRTOPK_SMALLEST) return DRTOPK_ERR_INVALID_ARGUMENT;
-        if ((uintptr_t)in->raw % sizeof(uint32_t)) return DRTOPK_ERR_MISALIGNED;
-    } else if (in->src == TOPK_SRC_PAIRS) {
-        if (!in->keys || !in->pos) return DRTOPK_ERR_INVALID_ARGUMENT;
-        if ((uintptr_t)in->keys % sizeof(uint32_t)) return DRTOPK_ERR_MISALIGNED;
-    } else {
-        return DRTOPK_ERR_INVALID_ARGUMENT;
-    }
-    if (!in->pos64 && in->n_max > DRTOPK_POS32_MAX_N) return DRTOPK_ERR_INVALID_ARGUMENT;
-    return DRTOPK_OK;
-}
 
 extern "C" drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes)
 {
-    drtopk_status st = radix_check(in);
+    drtopk_status st = topk_check_input(in);
     if (st != DRTOPK_OK) return st;
     if (!bytes) return DRTOPK_ERR_INVALID_ARGUMENT;
     *bytes = radix_ws_bytes(in);
@@ -708,10 +692,8 @@ static drtopk_status radix_dispatch(const topk_input *in, const topk_output *out
 extern "C" drtopk_status radix_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
                                     cudaStream_t s)
 {
-    drtopk_status st = radix_check(in);
+    drtopk_status st = topk_check_input(in);
+    if (st == DRTOPK_OK) st = topk_check_run(in, out, ws, ws_bytes, radix_ws_bytes(in));
     if (st != DRTOPK_OK) return st;
-    if (!out || !out->keys || !out->pos || !out->d_count || !out->d_threshold || out->capacity < in->k)
-        return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (!ws || ws_bytes < radix_ws_bytes(in)) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
     return in->pos64 ? radix_dispatch<uint64_t>(in, out, ws, s) : radix_dispatch<uint32_t>(in, out, ws, s);
 }

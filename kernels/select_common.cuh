@@ -319,28 +319,6 @@ static inline drtopk_status sel_grid(uint64_t n_max, unsigned *blocks)
     return DRTOPK_OK;
 }
 
-/* Argument checks every launcher shares. */
-static inline drtopk_status sel_check(const topk_input *in, const topk_output *out, const void *ws,
-                                      size_t ws_bytes, size_t need)
-{
-    if (!in || !out || !out->keys || !out->pos || !out->d_count || !out->d_threshold)
-        return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (in->k == 0) return DRTOPK_ERR_K_ZERO;
-    if (in->n_max == 0) return DRTOPK_ERR_N_ZERO;
-    if (in->k > in->n_max) return DRTOPK_ERR_K_GT_N;
-    if (out->capacity < in->k) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (in->src == TOPK_SRC_RAW) {
-        if (!in->raw || (int)in->dtype < 0 || in->dtype >= DRTOPK_DTYPE_COUNT) return DRTOPK_ERR_INVALID_ARGUMENT;
-    } else if (in->src == TOPK_SRC_PAIRS) {
-        if (!in->keys || !in->pos) return DRTOPK_ERR_INVALID_ARGUMENT;
-    } else {
-        return DRTOPK_ERR_INVALID_ARGUMENT;
-    }
-    if (ws_bytes < need) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
-    if (need && !ws) return DRTOPK_ERR_INVALID_ARGUMENT;
-    return DRTOPK_OK;
-}
-
 /* Call FN<SRC, DT, P>(args...) for the input's source kind, dtype and
  * position width: one templated code path for every combination. */
 #define SEL_DISPATCH(FN, in, ...)                                                                  \
@@ -360,5 +338,26 @@ static inline drtopk_status sel_check(const topk_input *in, const topk_output *o
                                : FN<TOPK_SRC_RAW, DRTOPK_F32, uint32_t>(__VA_ARGS__);              \
         }                                                                                          \
     } while (0)
+
+/* The two exported functions of a selection algorithm NAME (kernels.h):
+ * NAME_workspace, whose size is WS_BYTES (an expression of `in`), and NAME,
+ * which checks its arguments and runs RUNNER<SRC, DT, P>(in, out, ws, s). */
+#define SEL_EXPORT(NAME, WS_BYTES, RUNNER)                                                        \
+    extern "C" drtopk_status NAME##_workspace(const topk_input *in, size_t *bytes)                \
+    {                                                                                              \
+        if (!in || !bytes) return DRTOPK_ERR_INVALID_ARGUMENT;                                     \
+        *bytes = (WS_BYTES);                                                                       \
+        return DRTOPK_OK;                                                                          \
+    }                                                                                              \
+    extern "C" drtopk_status NAME(const topk_input *in, const topk_output *out, void *ws,          \
+                                  size_t ws_bytes, cudaStream_t s)                                 \
+    {                                                                                              \
+        size_t need;                                                                               \
+        drtopk_status rc = topk_check_input(in);                                                   \
+        if (rc == DRTOPK_OK) rc = NAME##_workspace(in, &need);                                     \
+        if (rc == DRTOPK_OK) rc = topk_check_run(in, out, ws, ws_bytes, need);                     \
+        if (rc != DRTOPK_OK) return rc;                                                            \
+        SEL_DISPATCH(RUNNER, in, in, out, ws, s);                                                  \
+    }
 
 #endif

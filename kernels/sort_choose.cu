@@ -121,27 +121,6 @@ static drtopk_status sc_plan(const topk_input *in, int thrust_sort, void *ws, sc
     return DRTOPK_OK;
 }
 
-static drtopk_status sc_check(const topk_input *in, const topk_output *out, const void *ws, size_t ws_bytes,
-                              size_t need)
-{
-    if (!in || !out || !out->keys || !out->pos || !out->d_count || !out->d_threshold)
-        return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (in->k == 0) return DRTOPK_ERR_K_ZERO;
-    if (in->n_max == 0) return DRTOPK_ERR_N_ZERO;
-    if (in->k > in->n_max) return DRTOPK_ERR_K_GT_N;
-    if (out->capacity < in->k) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (in->src == TOPK_SRC_RAW) {
-        if (!in->raw || (int)in->dtype < 0 || in->dtype >= DRTOPK_DTYPE_COUNT) return DRTOPK_ERR_INVALID_ARGUMENT;
-    } else if (in->src == TOPK_SRC_PAIRS) {
-        if (!in->keys || !in->pos) return DRTOPK_ERR_INVALID_ARGUMENT;
-    } else {
-        return DRTOPK_ERR_INVALID_ARGUMENT;
-    }
-    if (!ws) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (ws_bytes < need) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
-    return DRTOPK_OK;
-}
-
 template <class P>
 static drtopk_status sc_materialise_any(const topk_input *in, uint32_t *keys, P *pos, cudaStream_t s)
 {
@@ -229,8 +208,9 @@ static drtopk_status sc_run(const topk_input *in, const topk_output *out, void *
                             cudaStream_t s, int thrust_sort)
 {
     size_t need;
-    drtopk_status rc = sc_workspace(in, thrust_sort, &need);
-    if (rc == DRTOPK_OK) rc = sc_check(in, out, ws, ws_bytes, need);
+    drtopk_status rc = topk_check_input(in);
+    if (rc == DRTOPK_OK) rc = sc_workspace(in, thrust_sort, &need);
+    if (rc == DRTOPK_OK) rc = topk_check_run(in, out, ws, ws_bytes, need);
     if (rc != DRTOPK_OK) return rc;
     sc_layout l;
     rc = sc_plan(in, thrust_sort, ws, &l);

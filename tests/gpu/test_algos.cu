@@ -9,7 +9,9 @@
  * device length below n_max with poisoned tail, n not a power of two, tiny n,
  * k = 1 and k = n, each against a host reference.  Checked: count, threshold,
  * keys >= threshold, distinct in-range positions, key equals the input key at
- * its position, multiset equals the reference.  Last line: "N passed, N failed".
+ * its position, multiset equals the reference.  Every algorithm answers the
+ * shared argument checks (kernels.h topk_check_*) with the same status for the
+ * same mistake.  Last line: "N passed, N failed".
  *   test_algos [--small | --tiny]   reduced sets for compute-sanitizer
  *   test_algos --bench [--n LOG2] [--kmax LOG2] [--reps R]
  * Bench mode: RAW u32, n = 2^30 by default, UD/ND/CD, k = 4^0..2^24, median of
@@ -366,6 +368,80 @@ static void run_bench(int log2n, int log2kmax, int reps)
     CK(cudaFree(ws));
 }
 
+#define ARGS_N 1000ull             /* bad-argument cases: a small valid problem */
+#define ARGS_K 10ull
+
+/* One argument mistake at a time on a valid call, for every algorithm: the
+ * status must be the one the shared checks give, before any launch. */
+static void test_bad_arguments(void)
+{
+    uint32_t *v = NULL, *okeys = NULL, *thr = NULL;
+    uint64_t *opos = NULL, *cnt = NULL;
+    CK(cudaMalloc(&v, ARGS_N * sizeof(uint32_t) + sizeof(uint32_t)));
+    CK(cudaMalloc(&okeys, ARGS_K * sizeof(uint32_t)));
+    CK(cudaMalloc(&opos, ARGS_K * sizeof(uint64_t)));
+    CK(cudaMalloc(&cnt, sizeof(uint64_t)));
+    CK(cudaMalloc(&thr, sizeof(uint32_t)));
+    for (int ai = 0; ai < N_ALGOS; ++ai) {
+        const topk_algo_entry *e = topk_algo_lookup(ALGOS[ai]);
+        if (!e) { fail("not in the algorithm table", ALGO_NAMES[ai], "args"); continue; }
+        topk_input in0;
+        memset(&in0, 0, sizeof in0);
+        in0.src = TOPK_SRC_RAW; in0.raw = v; in0.dtype = DRTOPK_U32; in0.order = DRTOPK_LARGEST;
+        in0.pos64 = 1; in0.n_max = ARGS_N; in0.k = ARGS_K;
+        const topk_output out0 = { ARGS_K, okeys, opos, cnt, thr };
+        size_t need = 0;
+        void *ws = NULL;
+        if (e->workspace(&in0, &need) != DRTOPK_OK) { fail("workspace query", ALGO_NAMES[ai], "args"); continue; }
+        CK(cudaMalloc(&ws, need ? need : 1));
+        struct bad { const char *what; drtopk_status want; topk_input in; topk_output out; const void *ws; size_t bytes; };
+        std::vector<bad> cases;
+        auto add = [&](const char *what, drtopk_status want) {
+            cases.push_back(bad{ what, want, in0, out0, ws, need });
+            return &cases.back();
+        };
+        add("a valid call", DRTOPK_OK);
+        add("n = 0", DRTOPK_ERR_N_ZERO)->in.n_max = 0;
+        add("k = 0", DRTOPK_ERR_K_ZERO)->in.k = 0;
+        add("k > n", DRTOPK_ERR_K_GT_N)->in.k = ARGS_N + 1;
+        add("raw NULL", DRTOPK_ERR_INVALID_ARGUMENT)->in.raw = NULL;
+        add("dtype out of range", DRTOPK_ERR_INVALID_ARGUMENT)->in.dtype = DRTOPK_DTYPE_COUNT;
+        add("order out of range", DRTOPK_ERR_INVALID_ARGUMENT)->in.order = (drtopk_order)7;
+        add("raw not 4-byte aligned", DRTOPK_ERR_MISALIGNED)->in.raw = (const char *)v + 1;
+        add("source out of range", DRTOPK_ERR_INVALID_ARGUMENT)->in.src = (topk_source)7;
+        add("pairs without keys", DRTOPK_ERR_INVALID_ARGUMENT)->in.src = TOPK_SRC_PAIRS;
+        add("uint32 positions past 2^32", DRTOPK_ERR_INVALID_ARGUMENT)->in.pos64 = 0;
+        cases.back().in.n_max = DRTOPK_POS32_MAX_N + 1;
+        add("out keys NULL", DRTOPK_ERR_INVALID_ARGUMENT)->out.keys = NULL;
+        add("out positions NULL", DRTOPK_ERR_INVALID_ARGUMENT)->out.pos = NULL;
+        add("out count NULL", DRTOPK_ERR_INVALID_ARGUMENT)->out.d_count = NULL;
+        add("out threshold NULL", DRTOPK_ERR_INVALID_ARGUMENT)->out.d_threshold = NULL;
+        add("capacity < k", DRTOPK_ERR_INVALID_ARGUMENT)->out.capacity = ARGS_K - 1;
+        if (need) {
+            add("workspace one byte short", DRTOPK_ERR_WORKSPACE_TOO_SMALL)->bytes = need - 1;
+            add("workspace NULL", DRTOPK_ERR_INVALID_ARGUMENT)->ws = NULL;
+        }
+        for (const bad &c : cases) {
+            const drtopk_status got = e->run(&c.in, &c.out, (void *)c.ws, c.bytes, 0);
+            if (got != c.want)
+                fail(std::string(c.what) + ": status " + std::to_string((int)got) + ", want " +
+                         std::to_string((int)c.want), ALGO_NAMES[ai], "args");
+            else
+                ++passed;
+        }
+        const drtopk_status null_in = e->run(NULL, &out0, ws, need, 0);
+        if (null_in != DRTOPK_ERR_INVALID_ARGUMENT) fail("input NULL", ALGO_NAMES[ai], "args");
+        else ++passed;
+        CK(cudaDeviceSynchronize());     /* the valid call ran */
+        CK(cudaFree(ws));
+    }
+    CK(cudaFree(v));
+    CK(cudaFree(okeys));
+    CK(cudaFree(opos));
+    CK(cudaFree(cnt));
+    CK(cudaFree(thr));
+}
+
 int main(int argc, char **argv)
 {
     bool bench = false, small = false, tiny = false;
@@ -386,6 +462,7 @@ int main(int argc, char **argv)
         run_bench(log2n, log2kmax, reps);
         return 0;
     }
+    test_bad_arguments();
     run_tests(small, tiny);
     printf("%ld passed, %ld failed\n", passed, failed);
     return failed ? 1 : 0;

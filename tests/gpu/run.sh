@@ -2,10 +2,11 @@
 # run.sh -- everything one GPU-machine call does (issues 3, 4, 5): build if
 # needed (or use binaries carried in DRTOPK_BIN_DIR), the GPU test suites
 # against host references, compute-sanitizer memcheck and racecheck on the
-# small cases, the pipeline benchmark (bench.sh), the tuner's quick sweep and
+# small cases, the pipeline benchmark (bench.sh), the delegate build across
+# alpha (experiments/delegate_sweep.sh), the tuner's quick sweep and
 # the baseline-algorithm sweep into a SQLite database, and the modern peers.
 # Logs and the database go to $OUT (or out/gpu-run); a summary is printed last.
-#   RUN_STEPS="test memcheck racecheck bench tune algos peers" sh tests/gpu/run.sh
+#   RUN_STEPS="test memcheck racecheck bench sweep tune algos peers" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").  TUNE_MINUTES bounds the sweeps.
 set -u
 OUT=${OUT:-out/gpu-run}
@@ -59,6 +60,10 @@ $(cat "$OUT/suite.log")" ;;
         DRTOPK="$BIN/drtopk" BENCH_JSON="$OUT/bench.jsonl" sh tests/gpu/bench.sh > "$OUT/bench.log" 2>&1
         add "bench: rc=$? ($(($(date +%s) - t0)) s)"
         cat "$OUT/bench.log" ;;
+    sweep)
+        DRTOPK="$BIN/drtopk" sh experiments/delegate_sweep.sh > "$OUT/sweep.log" 2>&1
+        add "sweep: rc=$? ($(($(date +%s) - t0)) s)"
+        cat "$OUT/sweep.log" ;;
     tune)
         "$BIN/tuner" --gpu 0 --quick --max-minutes "$TUNE_MINUTES" --db "$DB" > "$OUT/tune.log" 2>&1
         add "tune: rc=$? ($(($(date +%s) - t0)) s)"

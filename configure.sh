@@ -119,11 +119,13 @@ mkdir -p build bin
         echo "nvcc = false"
         echo "arch = none"
         echo "cuda_ldflags ="
+        echo "gpu_default = no-gpu-programs"
     else
         echo "backend = cuda"
         echo "nvcc = $nvcc"
         echo "arch = $arch"
         echo "cuda_ldflags = -L$cuda_home/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread"
+        echo "gpu_default = gpu-programs"
     fi
 } > build/config.ninja
 

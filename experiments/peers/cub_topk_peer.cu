@@ -33,6 +33,7 @@
 #include <string.h>
 #include <vector>
 #include "gen_core.h"
+#include "cuda_check.h"
 
 #define DEFAULT_SEED 1ull           /* the tuner's and drtopk run's default seed: same data */
 #define UUID_BYTES 16
@@ -42,15 +43,6 @@
 #define DEFAULT_K_LOG4_MAX 12       /* k = 4^0 .. 4^12 = 2^24               */
 #define THREADS 256
 #define BLOCKS_PER_SM 8             /* grid-stride kernels: enough in flight */
-
-#define CK(call)                                                                     \
-    do {                                                                             \
-        cudaError_t e_ = (call);                                                     \
-        if (e_ != cudaSuccess) {                                                     \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            exit(2);                                                                 \
-        }                                                                            \
-    } while (0)
 
 __global__ void gen_kernel(uint32_t *v, uint64_t n, drtopk_dist d, uint64_t seed)
 {

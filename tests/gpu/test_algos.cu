@@ -28,15 +28,7 @@
 #include "kernels.h"
 #include "gen_core.h"
 #include "keyorder.h"
-
-#define CK(call)                                                                              \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(2);                                                                          \
-        }                                                                                     \
-    } while (0)
+#include "cuda_check.h"
 
 #define TEST_SEED 0x5EEDu
 #define POS64_OFFSET (1ull << 32)  /* PAIRS pos64: positions above 2^32 */

@@ -17,6 +17,7 @@
 #include <vector>
 #include "gen_core.h"
 #include "kernels.h"
+#include "cuda_check.h"
 
 extern "C" drtopk_status bitonic_topk_workspace(const topk_input *in, size_t *bytes);
 extern "C" drtopk_status bitonic_topk(const topk_input *in, const topk_output *out, void *ws,
@@ -31,15 +32,6 @@ extern "C" drtopk_status bitonic_topk(const topk_input *in, const topk_output *o
 #define BENCH_LOG4_K_MAX 12         /* k = 4^12 = 2^24                       */
 #define BENCH_STOP_MS 10000.0       /* bitonic may stop past 10 s (issue 4)  */
 #define COUNT_THREADS 256
-
-#define CK(call)                                                                     \
-    do {                                                                             \
-        cudaError_t e_ = (call);                                                     \
-        if (e_ != cudaSuccess) {                                                     \
-            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            exit(2);                                                                 \
-        }                                                                            \
-    } while (0)
 
 static int passed, failed;
 

@@ -19,15 +19,7 @@
 #include <cuda_runtime.h>
 #include "kernels.h"
 #include "gen_core.h"
-
-#define CK(call)                                                                             \
-    do {                                                                                     \
-        cudaError_t e_ = (call);                                                             \
-        if (e_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(2);                                                                         \
-        }                                                                                    \
-    } while (0)
+#include "cuda_check.h"
 
 #define GEN_THREADS 256
 #define POISON_BYTE 0xAB            /* fills outputs so unwritten slots show   */

@@ -9,8 +9,9 @@ set -euo pipefail
 usage() {
     cat <<'TXT'
 usage: ./configure.sh [--arch=sm_XX] [--cpu-only] [--no-install]
-  --arch=sm_XX   CUDA architecture to build for (default: detected with
-                 nvidia-smi, sm_90 when no GPU is visible)
+  --arch=sm_XX   build for this one CUDA architecture only (quick iteration);
+                 default: one fat binary for sm_80, sm_90 and sm_100 with
+                 PTX for the newest (A100, H100, H200, B200 and later)
   --cpu-only     build without CUDA: the library has only the CPU backend
   --no-install   never install packages, only report what is missing
 TXT
@@ -18,6 +19,7 @@ TXT
 
 arch=""
 cpu_only=0
+FAT_ARCHS="80 90 100"   # A100, H100/H200, B200: cp.async and the shared-memory sizes need sm_80+
 may_install=1
 for a in "$@"; do
     case "$a" in
@@ -93,12 +95,16 @@ if [ "$cpu_only" = 0 ]; then
     if [ -z "$cub_inc" ]; then
         echo "configure: CUB headers not found under $cuda_home/include" >&2; exit 1
     fi
-    if [ -z "$arch" ]; then
-        cc=""
-        if command -v nvidia-smi >/dev/null 2>&1; then
-            cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .' || true)
-        fi
-        if [[ "$cc" =~ ^[0-9]+$ ]]; then arch="sm_$cc"; else arch="sm_90"; fi
+    # The default fat binary: machine code for each listed architecture and
+    # PTX of the newest, which the driver compiles for GPUs newer than all.
+    if [ -n "$arch" ]; then
+        gencode="-arch=$arch"
+    else
+        gencode=""
+        for a in $FAT_ARCHS; do gencode="$gencode -gencode=arch=compute_$a,code=sm_$a"; done
+        newest=${FAT_ARCHS##* }
+        gencode="${gencode# } -gencode=arch=compute_$newest,code=compute_$newest"
+        arch="fat: sm_${FAT_ARCHS// /, sm_} + PTX $newest"
     fi
 fi
 
@@ -117,41 +123,20 @@ mkdir -p build bin
     if [ "$cpu_only" = 1 ]; then
         echo "backend = cpu"
         echo "nvcc = false"
-        echo "arch = none"
+        echo "gencode ="
         echo "cuda_ldflags ="
+        echo "cuda_solibs ="
         echo "gpu_default = no-gpu-programs"
     else
         echo "backend = cuda"
         echo "nvcc = $nvcc"
-        echo "arch = $arch"
+        echo "gencode = $gencode"
         echo "cuda_ldflags = -L$cuda_home/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread"
+        echo "cuda_solibs = -L$cuda_home/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread"
         echo "gpu_default = gpu-programs"
     fi
 } > build/config.ninja
 
-# ---- CCCL >= 3.2 headers for the CUB DeviceTopK peer (issue 4, item 6) ----
-# Only experiments/peers/cub_topk_peer.cu uses them (the library builds with
-# the toolkit's CUB).  They come from PyPI's nvidia-cuda-cccl wheel, unpacked
-# into build/cccl/include; without PyPI the peer is simply not built.
-cccl_peer_inc=""
-cccl_dir=build/cccl
-cccl_probe=cub/device/device_topk.cuh
-if [ "$cpu_only" = 0 ]; then
-    if [ ! -f "$cccl_dir/include/$cccl_probe" ] && command -v python3 >/dev/null 2>&1; then
-        rm -rf "$cccl_dir/wheel" "$cccl_dir/unpacked"
-        if timeout 300 python3 -m pip download -q --no-deps --only-binary=:all: nvidia-cuda-cccl \
-                -d "$cccl_dir/wheel" >/dev/null 2>&1 &&
-           python3 -m zipfile -e "$cccl_dir"/wheel/*.whl "$cccl_dir/unpacked" >/dev/null 2>&1; then
-            probe=$(find "$cccl_dir/unpacked" -path "*/$cccl_probe" | head -n1)
-            [ -n "$probe" ] && rm -rf "$cccl_dir/include" && mv "${probe%/$cccl_probe}" "$cccl_dir/include"
-        fi
-        rm -rf "$cccl_dir/wheel" "$cccl_dir/unpacked"
-    fi
-    [ -f "$cccl_dir/include/$cccl_probe" ] && cccl_peer_inc="$cccl_dir/include"
-fi
-echo "cccl_peer_inc = $cccl_peer_inc" >> build/config.ninja
-echo "configure: CUB DeviceTopK peer: ${cccl_peer_inc:-skipped (nvidia-cuda-cccl headers not fetched)}"
-# ---- end of the CCCL peer block ---------------------------------------------
 
 echo "configure: backend=$([ "$cpu_only" = 1 ] && echo cpu || echo "cuda ($arch, $nvcc)"), sqlite=$sqlite_a"
 echo "configure: wrote build/config.ninja; now run: ninja"

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
+#include "device.h"
 #include "drtopk.h"
 #include "fit.h"
 #include "gen.h"
@@ -473,7 +473,7 @@ static drtopk_status make_plan(const options *o, const config *c, const drtopk_p
         return DRTOPK_OK;
     }
     double cst = 2.0 * c->alpha - log2((double)p->n) + log2((double)p->k);
-    drtopk_status st = drtopk_plan_auto(plan, p, &cst);
+    drtopk_status st = drtopk_plan_rule4(plan, p, cst);
     if (st != DRTOPK_OK)
         return st;
     plan->alpha = c->alpha;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "device.h"
 #include "drtopk.h"
 #include "gen.h"
 #include "oracle.h"
@@ -73,7 +73,7 @@ static int run_case(const capture_case *c)
     h_idx = (uint64_t *)malloc(c->k * sizeof(uint64_t));
     ok = ok && h_v && h_vals && h_idx;
     p.values = d_v;
-    ok = ok && drtopk_plan_auto(&plan, &p, &paper_const) == DRTOPK_OK;
+    ok = ok && drtopk_plan_rule4(&plan, &p, paper_const) == DRTOPK_OK;
     if (ok && !c->delegate) plan.flags &= ~(unsigned)DRTOPK_DELEGATE;
     if (ok && c->alpha) plan.alpha = c->alpha;
     if (ok) plan.first_algo = plan.second_algo = c->algo;

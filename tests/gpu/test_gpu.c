@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "device.h"
 #include "drtopk.h"
 #include "gen.h"
 #include "oracle.h"

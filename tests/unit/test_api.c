@@ -6,6 +6,7 @@
  */
 #include "test_harness.h"
 #include "backend.h"
+#include "device.h"
 #include "util.h"
 
 #include <math.h>
@@ -295,7 +296,7 @@ static void plan_auto_fields(void)
     CHECK(plan.flags == (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT));
     CHECK(plan.rule4_const == DRTOPK_RULE4_CONST_DEFAULT && plan.const_source == DRTOPK_CONST_DEFAULT);
     CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_OK);
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &c), DRTOPK_OK);
+    CHECK_STATUS(drtopk_plan_rule4(&plan, &p, c), DRTOPK_OK);
     CHECK(plan.rule4_const == 5.0 && plan.const_source == DRTOPK_CONST_USER);
     CHECK_EQ_U64(plan.alpha, 13);   /* 0.5 * (5 + 30 - 10) = 12.5 -> 13 */
     p.k = 1ull << 24;               /* alpha 5: shared-memory delegates (paper 5.3) */
@@ -303,7 +304,7 @@ static void plan_auto_fields(void)
     CHECK_EQ_U64(plan.alpha, 5);
     CHECK(plan.flags & DRTOPK_SHARED_DELEGATE);
     c = NAN;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &c), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_plan_rule4(&plan, &p, c), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(drtopk_plan_auto(NULL, &p, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(drtopk_plan_auto(&plan, NULL, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
     p.k = 0;

@@ -1,23 +1,13 @@
 /*
- * cuda_stub.c -- the CUDA backend of a --cpu-only build (backend.h): every
- * entry point reports DRTOPK_ERR_NO_BACKEND, so host programs link and run
- * their CPU paths unchanged and say clearly why a GPU request failed.
+ * device_stub.c -- the harness's device utilities in a --cpu-only build
+ * (device.h, microbench.h): every call reports DRTOPK_ERR_NO_BACKEND, so the
+ * CLI, tuner and tests link and run their CPU paths unchanged and say clearly
+ * why a GPU request failed.
  */
-#include "backend.h"
+#include "device.h"
+#include "microbench.h"
 
 int drtopk_cuda_available(void) { return 0; }
-
-drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)
-{
-    return DRTOPK_ERR_NO_BACKEND;
-}
-
-drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,
-                                 void *ws, size_t ws_bytes, void *out_values,
-                                 uint64_t *out_indices, void *stream, drtopk_stats *stats)
-{
-    return DRTOPK_ERR_NO_BACKEND;
-}
 
 drtopk_status drtopk_dev_select(int gpu) { return DRTOPK_ERR_NO_BACKEND; }
 drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info) { return DRTOPK_ERR_NO_BACKEND; }
@@ -37,6 +27,12 @@ drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk
 }
 
 drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
+/* Paper Eq. 11's C_global and C_shfl need a GPU. */
+drtopk_status drtopk_microbench_cycles(int gpu, double *c_global, double *c_shfl)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }

@@ -5,7 +5,7 @@
  * both produce bit-identical vectors and GPU results can be checked against
  * the CPU reference on identical data.
  */
-#include "backend.h"
+#include "device.h"
 #include "gen_core.h"
 #include "kernels.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "device.h"
 #include "kernels.h"
 
 #define READ_BLOCK 256           /* threads per block of the streaming read   */

@@ -10,7 +10,7 @@
  * Exit codes: 0 success, 1 runtime failure, 2 bad arguments, 3 verification failed.
  */
 #include "drtopk.h"
-#include "backend.h"
+#include "device.h"
 #include "gen.h"
 #include "keyorder.h"
 #include "oracle.h"
@@ -519,7 +519,7 @@ static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_p
 /* Applies the command line on top of drtopk_plan_auto. */
 static int build_plan(const run_cfg *c, const drtopk_problem *p, drtopk_plan *plan)
 {
-    drtopk_status st = drtopk_plan_auto(plan, p, c->have_const ? &c->rule4_const : NULL);
+    drtopk_status st = c->have_const ? drtopk_plan_rule4(plan, p, c->rule4_const) : drtopk_plan_auto(plan, p, NULL);
     if (st != DRTOPK_OK) return usage_error("cannot plan this problem: %s", drtopk_status_string(st));
     plan->first_algo = c->algo;
     plan->second_algo = c->algo;

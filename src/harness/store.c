@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
-#include "backend.h"
+#include "device.h"
 #include "schema_sql.h"
 
 #define BUSY_TIMEOUT_MS 10000           /* concurrent tuners wait, not fail      */

@@ -32,6 +32,14 @@
 extern "C" {
 #endif
 
+/* Every public function carries DRTOPK_API: the library is compiled with
+ * hidden visibility, so these are the only symbols it exports. */
+#if defined(__GNUC__)
+#define DRTOPK_API __attribute__((visibility("default")))
+#else
+#define DRTOPK_API
+#endif
+
 #define DRTOPK_VERSION_MAJOR 0
 #define DRTOPK_VERSION_MINOR 1
 
@@ -78,11 +86,13 @@ enum {
     DRTOPK_SORTED           = 1u << 4  /* results ordered best first                  */
 };
 
-/* Where the Rule 4 constant of a plan came from. */
+/* Where the Rule 4 constant (and beta, algorithm) of a plan came from. */
 typedef enum {
-    DRTOPK_CONST_DEFAULT = 0,   /* the paper's const = 3                      */
-    DRTOPK_CONST_USER,          /* given by the caller                         */
-    DRTOPK_CONST_DATABASE       /* fitted by the tuner for this GPU            */
+    DRTOPK_CONST_DEFAULT = 0,   /* the paper's const = 3, beta 2, radix        */
+    DRTOPK_CONST_USER,          /* given by the caller (drtopk_plan_rule4)     */
+    DRTOPK_CONST_TUNING,        /* the caller's tuning table                   */
+    DRTOPK_CONST_BUILTIN        /* the table compiled into the library for
+                                   this GPU (generated from measured results) */
 } drtopk_const_source;
 
 #define DRTOPK_ALPHA_MIN 1      /* subranges of 2 elements                    */
@@ -130,40 +140,64 @@ typedef struct {
     uint64_t scanned_subranges; /* subranges read again by concatenation       */
 } drtopk_stats;
 
-const char *drtopk_status_string(drtopk_status s);
-const char *drtopk_dtype_name(drtopk_dtype t);
-const char *drtopk_algo_name(drtopk_algo a);
+DRTOPK_API const char *drtopk_status_string(drtopk_status s);
+DRTOPK_API const char *drtopk_dtype_name(drtopk_dtype t);
+DRTOPK_API const char *drtopk_algo_name(drtopk_algo a);
 /* Parse names as printed by the *_name functions ("u32", "radix", ...).  The
  * algorithm parser also accepts "dr-<algo>" and then sets *delegate to 1. */
-drtopk_status drtopk_dtype_parse(const char *s, drtopk_dtype *out);
-drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate);
-size_t drtopk_dtype_size(drtopk_dtype t);
+DRTOPK_API drtopk_status drtopk_dtype_parse(const char *s, drtopk_dtype *out);
+DRTOPK_API drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate);
+DRTOPK_API size_t drtopk_dtype_size(drtopk_dtype t);
 
 /* Rule 4: alpha = round(0.5 * (c + log2 n - log2 k)), clamped to
  * [DRTOPK_ALPHA_MIN, min(DRTOPK_ALPHA_MAX, ceil(log2 n))]. */
-int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const);
+DRTOPK_API int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const);
 
-/* Fill *plan for problem p: delegate pipeline with filtering, skip-last-digit,
- * shared-memory delegates when alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA, and
- * alpha from Rule 4.  With rule4_const given: that const, beta = 2, radix for
- * both top-ks.  With NULL: what the tuner measured on this machine (database
- * $DRTOPK_DB, else db/results.sqlite): the const, beta and algorithm chosen
- * for k's range, else the fitted const with beta 2 and radix, else the paper's
- * DRTOPK_RULE4_CONST_DEFAULT.  plan->const_source says which. */
-drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
-                               const double *rule4_const);
+/* A tuning table: measured plan choices per key type and size range, as the
+ * tuner stores them (programs load it from their database and pass it in;
+ * the library itself reads no file).  Ranges are inclusive and in
+ * floor(log2 n) and floor(log2 k); the first entry that matches wins. */
+typedef struct {
+    drtopk_dtype dtype;
+    int log2n_min, log2n_max;
+    int log2k_min, log2k_max;
+    drtopk_algo algo;           /* first and second top-k of the pipeline      */
+    int beta;                   /* 1 .. DRTOPK_BETA_MAX                         */
+    double rule4_const;         /* alpha = drtopk_rule4_alpha(n, k, const)      */
+} drtopk_tuning_entry;
+
+typedef struct {
+    const char *gpu_name;       /* the GPU it was measured on (messages only)   */
+    const drtopk_tuning_entry *entries;
+    size_t count;
+} drtopk_tuning;
+
+/* Fill *plan for problem p: the delegate pipeline with Rule 2 filtering,
+ * skip-last-digit, the shared-memory delegate build when alpha <=
+ * DRTOPK_SHARED_DELEGATE_MAX_ALPHA, and alpha from Rule 4 with the const,
+ * beta and algorithm of the first source that has an entry for (dtype, n, k):
+ * `tuning` (may be NULL), else the table compiled into the library for the
+ * GPU in use (CUDA backend), else the paper's const DRTOPK_RULE4_CONST_DEFAULT
+ * with beta 2 and radix.  plan->const_source says which.  An invalid entry in
+ * `tuning` (bad algorithm, beta or const) is DRTOPK_ERR_INVALID_ARGUMENT. */
+DRTOPK_API drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
+                                          const drtopk_tuning *tuning);
+
+/* The same plan with Rule 4's const given (finite), beta 2 and radix. */
+DRTOPK_API drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p,
+                                           double rule4_const);
 
 /* Check that a plan is usable for problem p (ranges, algorithm support). */
-drtopk_status drtopk_plan_check(const drtopk_plan *plan, const drtopk_problem *p);
+DRTOPK_API drtopk_status drtopk_plan_check(const drtopk_plan *plan, const drtopk_problem *p);
 
 /* Phase 1: bytes of workspace drtopk_select needs for (p, plan). */
-drtopk_status drtopk_select_workspace(const drtopk_problem *p, const drtopk_plan *plan,
+DRTOPK_API drtopk_status drtopk_select_workspace(const drtopk_problem *p, const drtopk_plan *plan,
                                       size_t *bytes);
 
 /* Phase 2: write the top-k values (k elements of p->dtype) and their positions
  * in V (k uint64) to out_values / out_indices.  `stream` is a cudaStream_t for
  * the CUDA backend (NULL = default stream).  `stats` may be NULL. */
-drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
+DRTOPK_API drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
                             void *workspace, size_t workspace_bytes,
                             void *out_values, uint64_t *out_indices,
                             void *stream, drtopk_stats *stats);

@@ -6,7 +6,6 @@
  */
 #include "drtopk.h"
 #include "backend.h"
-#include "store.h"
 
 #include <math.h>
 #include <string.h>
@@ -123,35 +122,6 @@ int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const)
     return (int)a;
 }
 
-/* The one place where a Rule 4 constant fitted by the tuner for the current
- * GPU will be looked up (issue 5); until then the paper's default. */
-/* What the tuner learned for this machine (db/ or $DRTOPK_DB): the measured
- * plan choice for k's range (const, beta, algorithm), else the fitted const;
- * without a database the paper's const 3 and beta 2 with radix. */
-static void tuned_or_default(const drtopk_problem *p, drtopk_plan *plan)
-{
-    drtopk_store_choice ch;
-    drtopk_algo algo;
-    int delegate = 0;
-    double c;
-    plan->rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
-    plan->const_source = DRTOPK_CONST_DEFAULT;
-    plan->beta = DRTOPK_AUTO_BETA;
-    plan->first_algo = plan->second_algo = DRTOPK_ALGO_RADIX;
-    if (drtopk_store_tuned_choice(p->backend, DRTOPK_STORE_LOOKUP_GPU, p->dtype, p->k, &ch) &&
-        isfinite(ch.rule4_const) && ch.beta >= 1 && ch.beta <= DRTOPK_BETA_MAX &&
-        drtopk_algo_parse(ch.algorithm, &algo, &delegate) == DRTOPK_OK && delegate) {
-        plan->rule4_const = ch.rule4_const;
-        plan->const_source = DRTOPK_CONST_DATABASE;
-        plan->beta = ch.beta;
-        plan->first_algo = plan->second_algo = algo;
-    } else if (drtopk_store_fitted_const(p->backend, DRTOPK_STORE_LOOKUP_GPU, p->dtype, &c) &&
-               isfinite(c)) {
-        plan->rule4_const = c;
-        plan->const_source = DRTOPK_CONST_DATABASE;
-    }
-}
-
 static drtopk_status check_sizes(const drtopk_problem *p)
 {
     if (p->n == 0) return DRTOPK_ERR_N_ZERO;
@@ -160,25 +130,81 @@ static drtopk_status check_sizes(const drtopk_problem *p)
     return DRTOPK_OK;
 }
 
-drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
-                               const double *rule4_const)
+static int log2_floor_u64(uint64_t x)
 {
-    drtopk_status st;
-    if (plan == NULL || p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if ((st = check_sizes(p)) != DRTOPK_OK) return st;
-    if (rule4_const != NULL && !isfinite(*rule4_const)) return DRTOPK_ERR_INVALID_ARGUMENT;
-    memset(plan, 0, sizeof *plan);
-    if (rule4_const != NULL) {
-        plan->rule4_const = *rule4_const;
-        plan->const_source = DRTOPK_CONST_USER;
-        plan->beta = DRTOPK_AUTO_BETA;
-        plan->first_algo = plan->second_algo = DRTOPK_ALGO_RADIX;
-    } else {
-        tuned_or_default(p, plan);
+    int r = -1;
+    while (x) {
+        x >>= 1;
+        ++r;
     }
-    plan->alpha = drtopk_rule4_alpha(p->n, p->k, plan->rule4_const);
+    return r;
+}
+
+static int entry_valid(const drtopk_tuning_entry *e)
+{
+    return (unsigned)e->algo < DRTOPK_ALGO_COUNT && e->beta >= 1 && e->beta <= DRTOPK_BETA_MAX &&
+           isfinite(e->rule4_const);
+}
+
+/* The first entry of t for (dtype, n, k); *bad = 1 when t holds an invalid entry. */
+static const drtopk_tuning_entry *tuning_match(const drtopk_tuning *t, const drtopk_problem *p, int *bad)
+{
+    const int ln = log2_floor_u64(p->n), lk = log2_floor_u64(p->k);
+    *bad = 0;
+    if (t == NULL) return NULL;
+    if (t->count > 0 && t->entries == NULL) {
+        *bad = 1;
+        return NULL;
+    }
+    for (size_t i = 0; i < t->count; ++i) {
+        const drtopk_tuning_entry *e = &t->entries[i];
+        if (!entry_valid(e)) {
+            *bad = 1;
+            return NULL;
+        }
+        if (e->dtype == p->dtype && ln >= e->log2n_min && ln <= e->log2n_max && lk >= e->log2k_min &&
+            lk <= e->log2k_max)
+            return e;
+    }
+    return NULL;
+}
+
+/* The plan every auto plan shares, with alpha from Rule 4. */
+static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int beta, drtopk_algo algo,
+                      drtopk_const_source src)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->rule4_const = c;
+    plan->const_source = src;
+    plan->beta = beta;
+    plan->first_algo = plan->second_algo = algo;
+    plan->alpha = drtopk_rule4_alpha(p->n, p->k, c);
     plan->flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
     if (plan->alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) plan->flags |= DRTOPK_SHARED_DELEGATE;
+}
+
+drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p, double rule4_const)
+{
+    drtopk_status st;
+    if (plan == NULL || p == NULL || !isfinite(rule4_const)) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = check_sizes(p)) != DRTOPK_OK) return st;
+    plan_fill(plan, p, rule4_const, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_USER);
+    return DRTOPK_OK;
+}
+
+drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning)
+{
+    drtopk_status st;
+    const drtopk_tuning_entry *e;
+    int bad;
+    if (plan == NULL || p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = check_sizes(p)) != DRTOPK_OK) return st;
+    e = tuning_match(tuning, p, &bad);
+    if (bad) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (e != NULL)
+        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, DRTOPK_CONST_TUNING);
+    else
+        plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_DEFAULT);
     return DRTOPK_OK;
 }
 

@@ -1,0 +1,50 @@
+/*
+ * device.h -- the harness's device utilities (programs and tests, never the
+ * library): GPU selection and description, plain allocation and copies, the
+ * seeded generator on the device, and the read-once bandwidth floor.  CUDA
+ * build: device_util.cu and gen_device.cu; --cpu-only build: device_stub.c,
+ * whose every call answers DRTOPK_ERR_NO_BACKEND.  Host programs include this
+ * header and never a CUDA header.
+ */
+#ifndef DRTOPK_HARNESS_DEVICE_H
+#define DRTOPK_HARNESS_DEVICE_H
+#include "drtopk.h"
+#include "gen_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int drtopk_cuda_available(void);   /* 1 when built with CUDA and a GPU is visible */
+
+typedef struct {
+    char name[256];
+    char uuid[64];          /* "GPU-xxxxxxxx-..." as nvidia-smi prints it */
+    int cc_major, cc_minor;
+    int sm_count;
+    uint64_t mem_bytes;
+    uint64_t l2_bytes;
+    int driver_version;     /* cudaDriverGetVersion, e.g. 13000 */
+    int runtime_version;    /* cudaRuntimeGetVersion */
+} drtopk_device_info;
+
+enum { DRTOPK_COPY_H2D = 0, DRTOPK_COPY_D2H, DRTOPK_COPY_D2D };
+
+drtopk_status drtopk_dev_select(int gpu);
+drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info);
+drtopk_status drtopk_dev_alloc(void **p, size_t bytes);
+drtopk_status drtopk_dev_free(void *p);
+drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind);
+drtopk_status drtopk_dev_sync(void);
+/* Fill d_out (device) with n elements of the seeded data set, bit-identical
+ * to drtopk_gen_host (gen.c). */
+drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,
+                                  uint64_t seed, void *stream);
+/* Read-bandwidth ceiling: ms to read `n` uint32 once with a streaming kernel
+ * (median of `reps`); the denominator of every achieved-bandwidth figure. */
+drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

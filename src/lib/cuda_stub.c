@@ -1,0 +1,18 @@
+/*
+ * cuda_stub.c -- the CUDA backend of a --cpu-only library (backend.h): both
+ * entry points report DRTOPK_ERR_NO_BACKEND, so a program linked against it
+ * runs its CPU paths unchanged and says clearly why a GPU request failed.
+ */
+#include "backend.h"
+
+drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
+drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,
+                                 void *ws, size_t ws_bytes, void *out_values,
+                                 uint64_t *out_indices, void *stream, drtopk_stats *stats)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}

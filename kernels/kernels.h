@@ -20,21 +20,11 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 #include "drtopk.h"
+#include "device_common.cuh"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Check a CUDA call; on failure return DRTOPK_ERR_CUDA (or OUT_OF_MEMORY). */
-#define DRTOPK_CUDA_TRY(call)                                                   \
-    do {                                                                        \
-        cudaError_t e_ = (call);                                                \
-        if (e_ != cudaSuccess)                                                  \
-            return e_ == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY   \
-                                                   : DRTOPK_ERR_CUDA;           \
-    } while (0)
-/* After a launch: catch configuration errors without synchronising. */
-#define DRTOPK_LAUNCH_CHECK() DRTOPK_CUDA_TRY(cudaGetLastError())
 
 /* Positions fit uint32 up to this n. */
 #define DRTOPK_POS32_MAX_N (1ull << 32)

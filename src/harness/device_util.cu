@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "kernels.h"
+#include "harness_cuda.h"
 
 #define READ_BLOCK 256           /* threads per block of the streaming read   */
 #define READ_BLOCKS_PER_SM 8     /* enough resident warps to saturate HBM     */
@@ -33,9 +33,9 @@ extern "C" int drtopk_cuda_available(void)
 extern "C" drtopk_status drtopk_dev_select(int gpu)
 {
     int count = 0;
-    DRTOPK_CUDA_TRY(cudaGetDeviceCount(&count));
+    HARNESS_CUDA_TRY(cudaGetDeviceCount(&count));
     if (gpu < 0 || gpu >= count) return DRTOPK_ERR_INVALID_ARGUMENT;
-    DRTOPK_CUDA_TRY(cudaSetDevice(gpu));
+    HARNESS_CUDA_TRY(cudaSetDevice(gpu));
     return DRTOPK_OK;
 }
 
@@ -44,9 +44,9 @@ extern "C" drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info)
     cudaDeviceProp prop;
     int count = 0;
     if (info == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    DRTOPK_CUDA_TRY(cudaGetDeviceCount(&count));
+    HARNESS_CUDA_TRY(cudaGetDeviceCount(&count));
     if (gpu < 0 || gpu >= count) return DRTOPK_ERR_INVALID_ARGUMENT;
-    DRTOPK_CUDA_TRY(cudaGetDeviceProperties(&prop, gpu));
+    HARNESS_CUDA_TRY(cudaGetDeviceProperties(&prop, gpu));
     memset(info, 0, sizeof *info);
     snprintf(info->name, sizeof info->name, "%s", prop.name);
     /* the 16 UUID bytes grouped 4-2-2-2-6, as nvidia-smi -L prints them */
@@ -66,8 +66,8 @@ extern "C" drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info)
     info->sm_count = prop.multiProcessorCount;
     info->mem_bytes = (uint64_t)prop.totalGlobalMem;
     info->l2_bytes = (uint64_t)prop.l2CacheSize;
-    DRTOPK_CUDA_TRY(cudaDriverGetVersion(&info->driver_version));
-    DRTOPK_CUDA_TRY(cudaRuntimeGetVersion(&info->runtime_version));
+    HARNESS_CUDA_TRY(cudaDriverGetVersion(&info->driver_version));
+    HARNESS_CUDA_TRY(cudaRuntimeGetVersion(&info->runtime_version));
     return DRTOPK_OK;
 }
 
@@ -75,13 +75,13 @@ extern "C" drtopk_status drtopk_dev_alloc(void **p, size_t bytes)
 {
     if (p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     *p = NULL;
-    DRTOPK_CUDA_TRY(cudaMalloc(p, bytes ? bytes : 1));
+    HARNESS_CUDA_TRY(cudaMalloc(p, bytes ? bytes : 1));
     return DRTOPK_OK;
 }
 
 extern "C" drtopk_status drtopk_dev_free(void *p)
 {
-    DRTOPK_CUDA_TRY(cudaFree(p));
+    HARNESS_CUDA_TRY(cudaFree(p));
     return DRTOPK_OK;
 }
 
@@ -96,13 +96,13 @@ extern "C" drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t byte
     }
     if ((dst == NULL || src == NULL) && bytes > 0) return DRTOPK_ERR_INVALID_ARGUMENT;
     if (bytes == 0) return DRTOPK_OK;
-    DRTOPK_CUDA_TRY(cudaMemcpy(dst, src, bytes, k));
+    HARNESS_CUDA_TRY(cudaMemcpy(dst, src, bytes, k));
     return DRTOPK_OK;
 }
 
 extern "C" drtopk_status drtopk_dev_sync(void)
 {
-    DRTOPK_CUDA_TRY(cudaDeviceSynchronize());
+    HARNESS_CUDA_TRY(cudaDeviceSynchronize());
     return DRTOPK_OK;
 }
 
@@ -147,8 +147,8 @@ extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int r
     drtopk_status st = DRTOPK_OK;
     if (d_buf == NULL || ms == NULL || n == 0 || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
     if (((uintptr_t)d_buf & (sizeof(uint4) - 1)) != 0) return DRTOPK_ERR_MISALIGNED;
-    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
-    DRTOPK_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+    HARNESS_CUDA_TRY(cudaGetDevice(&dev));
+    HARNESS_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
     t = (double *)malloc((size_t)reps * sizeof *t);
     if (t == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
     {

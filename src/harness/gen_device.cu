@@ -7,7 +7,7 @@
  */
 #include "device.h"
 #include "gen_core.h"
-#include "kernels.h"
+#include "harness_cuda.h"
 
 #define GEN_BLOCK 256            /* threads per block                         */
 #define GEN_BLOCKS_PER_SM 16     /* grid-stride: enough blocks to fill the GPU */
@@ -28,14 +28,14 @@ extern "C" drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dis
     if ((unsigned)d >= DRTOPK_DIST_COUNT || (unsigned)t >= DRTOPK_DTYPE_COUNT)
         return DRTOPK_ERR_INVALID_ARGUMENT;
     if (((uintptr_t)d_out & (sizeof(uint32_t) - 1)) != 0) return DRTOPK_ERR_MISALIGNED;
-    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
-    DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    HARNESS_CUDA_TRY(cudaGetDevice(&dev));
+    HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     {
         const uint64_t need = (n + GEN_BLOCK - 1) / GEN_BLOCK;
         const uint64_t cap = (uint64_t)sms * GEN_BLOCKS_PER_SM;
         const unsigned grid = (unsigned)(need < cap ? need : cap);
         gen_kernel<<<grid, GEN_BLOCK, 0, (cudaStream_t)stream>>>((uint32_t *)d_out, n, d, t, seed);
-        DRTOPK_LAUNCH_CHECK();
+        HARNESS_LAUNCH_CHECK();
     }
     return DRTOPK_OK;
 }

@@ -18,6 +18,15 @@ extern "C" {
  * behind the concatenation and keeps the two backends' workloads equal. */
 #define DRTOPK_SKIP_CAPACITY_FACTOR 2
 
+/* ---- the message behind a failed call (errors.c) ------------------------ */
+#if defined(__GNUC__)
+#define DRTOPK_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DRTOPK_PRINTF(f, a)
+#endif
+void drtopk_error_set(const char *fmt, ...) DRTOPK_PRINTF(1, 2);
+void drtopk_error_clear(void);
+
 /* ---- CPU reference backend (cpu_ref.c) -------------------------------- */
 drtopk_status drtopk_cpu_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);
 drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan,

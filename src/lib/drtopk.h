@@ -141,6 +141,10 @@ typedef struct {
 } drtopk_stats;
 
 DRTOPK_API const char *drtopk_status_string(drtopk_status s);
+/* What the last failed call on this thread found, in words (which input, which
+ * limit of which GPU, which CUDA error), or "" when it said nothing more than
+ * its status.  Valid until this thread's next drtopk call. */
+DRTOPK_API const char *drtopk_last_error(void);
 DRTOPK_API const char *drtopk_dtype_name(drtopk_dtype t);
 DRTOPK_API const char *drtopk_algo_name(drtopk_algo a);
 /* Parse names as printed by the *_name functions ("u32", "radix", ...).  The

@@ -1,0 +1,124 @@
+/*
+ * device_common.cuh -- the device commons every CUDA file of the library
+ * shares (paper section 5: warp-centric kernels): warp, mask, vector and
+ * alignment constants; the checked-call and launch-check macros; the one
+ * workspace carving helper; the key-type x position-width dispatcher; and the
+ * thread-safe per-device attribute cache (device_cache.cu).  Host programs
+ * never include it.
+ */
+#ifndef DRTOPK_DEVICE_COMMON_CUH
+#define DRTOPK_DEVICE_COMMON_CUH
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime.h>
+#include "drtopk.h"
+#include "backend.h"
+
+/* ---- constants ------------------------------------------------------------ */
+#define DRTOPK_WARP 32u                    /* threads per warp                          */
+#define DRTOPK_LOG2_WARP 5                 /* log2(DRTOPK_WARP)                         */
+#define DRTOPK_LANE_MASK (DRTOPK_WARP - 1u) /* lane of a thread index                   */
+#define DRTOPK_FULL_MASK 0xFFFFFFFFu       /* every lane of a warp (shuffles, ballots)   */
+#define DRTOPK_ALL_ONES 0xFFFFFFFFu        /* order mask of the smallest; empty keys     */
+#define DRTOPK_VEC_BYTES 16                /* one 16-byte load (uint4)                   */
+#define DRTOPK_VEC 4                       /* 4-byte keys per 16-byte load               */
+#define DRTOPK_WS_ALIGN 256                /* every workspace region: cudaMalloc's alignment */
+#define DRTOPK_KEY_BITS 32                 /* ordered keys are 32-bit                    */
+#define DRTOPK_GRID_MAX 0x7FFFFFFFull      /* largest gridDim.x                          */
+
+/* ---- checked calls ---------------------------------------------------------- */
+/* The status of a CUDA error: allocation failures are OUT_OF_MEMORY. */
+static inline drtopk_status drtopk_status_of(cudaError_t e)
+{
+    return e == cudaSuccess ? DRTOPK_OK
+           : e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY
+                                            : DRTOPK_ERR_CUDA;
+}
+
+/* Check a CUDA call; on failure record the CUDA error's name for
+ * drtopk_last_error and return DRTOPK_ERR_CUDA (or OUT_OF_MEMORY). */
+#define DRTOPK_CUDA_TRY(call)                                                          \
+    do {                                                                               \
+        cudaError_t e_ = (call);                                                       \
+        if (e_ != cudaSuccess) {                                                       \
+            drtopk_error_set("%s: %s (%s:%d)", #call, cudaGetErrorString(e_),          \
+                             __FILE__, __LINE__);                                      \
+            return drtopk_status_of(e_);                                               \
+        }                                                                              \
+    } while (0)
+
+/* After a launch: catch configuration errors without synchronising.  Peeks,
+ * as CUB does: an error the caller's earlier work left pending is neither
+ * cleared nor reported as ours (drtopk_select records what was pending at its
+ * start, drtopk_pending_error_at_entry), so only a new error fails the call. */
+#define DRTOPK_LAUNCH_CHECK()                                                          \
+    do {                                                                               \
+        cudaError_t e_ = cudaPeekAtLastError();                                        \
+        if (e_ != cudaSuccess && e_ != drtopk_pending_error_at_entry()) {              \
+            drtopk_error_set("kernel launch: %s (%s:%d)", cudaGetErrorString(e_),      \
+                             __FILE__, __LINE__);                                      \
+            return drtopk_status_of(e_);                                               \
+        }                                                                              \
+    } while (0)
+
+/* The error pending on this host thread when the current library call began
+ * (cudaSuccess when none); set by drtopk_pending_error_begin(). */
+cudaError_t drtopk_pending_error_at_entry(void);
+void drtopk_pending_error_begin(void);
+
+/* ---- workspace carving ------------------------------------------------------ */
+static inline size_t drtopk_align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+/* Reserve `bytes` at the next DRTOPK_WS_ALIGN offset of a region that starts
+ * at an aligned `base` (NULL: only count); *off advances past it.  Sizing and
+ * carving are one code path: call it with base NULL for the size. */
+static inline void *drtopk_carve(char *base, size_t *off, size_t bytes)
+{
+    *off = drtopk_align_up(*off, DRTOPK_WS_ALIGN);
+    void *p = base ? base + *off : NULL;
+    *off += bytes;
+    return p;
+}
+
+/* ---- key type x position width dispatch -------------------------------------- */
+/* F is a functor class template: F<T, P>::run(args...) is called with the
+ * dtype T (DRTOPK_U32/I32/F32 as int) and the position type P (uint32_t, or
+ * uint64_t when pos64).  One switch for every launcher. */
+template <template <int, typename> class F, typename... A>
+static inline drtopk_status drtopk_dispatch(drtopk_dtype t, int pos64, A... args)
+{
+    switch (t) {
+    case DRTOPK_U32: return pos64 ? F<DRTOPK_U32, uint64_t>::run(args...) : F<DRTOPK_U32, uint32_t>::run(args...);
+    case DRTOPK_I32: return pos64 ? F<DRTOPK_I32, uint64_t>::run(args...) : F<DRTOPK_I32, uint32_t>::run(args...);
+    case DRTOPK_F32: return pos64 ? F<DRTOPK_F32, uint64_t>::run(args...) : F<DRTOPK_F32, uint32_t>::run(args...);
+    default: return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+}
+
+/* ---- per-device attributes (device_cache.cu) --------------------------------- */
+typedef struct {
+    int sm_count;
+    int cc_major, cc_minor;
+    size_t smem_optin;          /* cudaDevAttrMaxSharedMemoryPerBlockOptin */
+    char name[256];
+} drtopk_device_attrs;
+
+/* The current device's attributes, queried once per device and process
+ * (thread-safe). */
+drtopk_status drtopk_device_current(int *dev, const drtopk_device_attrs **attrs);
+
+/* Resident blocks per SM of `kernel` at `threads` per block and `smem` bytes
+ * of dynamic shared memory on the current device, cached per (device, kernel,
+ * threads, smem) (thread-safe).  `prepare`, when not NULL, runs once per
+ * device before the query (cudaFuncSetAttribute calls). */
+typedef cudaError_t (*drtopk_kernel_prepare_fn)(const void *kernel);
+drtopk_status drtopk_kernel_occupancy(const void *kernel, int threads, size_t smem,
+                                      drtopk_kernel_prepare_fn prepare, int *blocks_per_sm);
+
+/* The library runs on compute capability DRTOPK_MIN_CC_MAJOR.0 and later
+ * (cp.async, 164 KB of shared memory per SM); older GPUs get
+ * DRTOPK_ERR_UNSUPPORTED with a message naming the GPU. */
+#define DRTOPK_MIN_CC_MAJOR 8
+drtopk_status drtopk_device_check_supported(void);
+
+#endif

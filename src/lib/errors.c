@@ -1,0 +1,27 @@
+/*
+ * errors.c -- the message behind a failed call (drtopk_last_error): every
+ * public entry point clears it, and the place that fails writes what failed
+ * and how to fix it (the GPU and the limit it hit, the CUDA error, the input
+ * out of range).  One buffer per host thread, so concurrent callers do not
+ * see each other's messages.
+ */
+#include "backend.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define DRTOPK_ERROR_LEN 512   /* one message: a sentence and a CUDA error name */
+
+static _Thread_local char last_error[DRTOPK_ERROR_LEN];
+
+void drtopk_error_set(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+}
+
+void drtopk_error_clear(void) { last_error[0] = '\0'; }
+
+const char *drtopk_last_error(void) { return last_error; }

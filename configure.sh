@@ -34,11 +34,12 @@ done
 
 cd "$(dirname "$0")"
 
-# Debian package that provides each required tool or file.
+# Debian package that provides each tool or file the README's two commands
+# need (build and test; gnuplot and sqlite3 for experiments/run_all.sh).
 declare -A pkg_of=(
     [gcc]=gcc [ninja]=ninja-build [bats]=bats [gnuplot]=gnuplot-nox
-    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [mpicc]=libopenmpi-dev
-    [mpirun]=openmpi-bin [git]=git [pkg-config]=pkg-config
+    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev
+    [git]=git [pkg-config]=pkg-config
 )
 sqlite_a=""
 find_sqlite_a() {
@@ -52,7 +53,7 @@ find_sqlite_a() {
 }
 missing_pkgs() {
     local miss=()
-    for t in gcc ninja bats gnuplot sqlite3 mpicc mpirun git pkg-config; do
+    for t in gcc ninja bats gnuplot sqlite3 git pkg-config; do
         command -v "$t" >/dev/null 2>&1 || miss+=("${pkg_of[$t]}")
     done
     find_sqlite_a || miss+=("${pkg_of[libsqlite3.a]}")
@@ -108,18 +109,12 @@ if [ "$cpu_only" = 0 ]; then
     fi
 fi
 
-# Open MPI's compile and link flags (the multi-GPU driver uses them).
-mpi_cflags=$(mpicc --showme:compile 2>/dev/null || true)
-mpi_ldflags=$(mpicc --showme:link 2>/dev/null || true)
-
 mkdir -p build bin
 {
     echo "# written by configure.sh $(date -u +%Y-%m-%dT%H:%M:%SZ); do not edit"
     echo "configure_args = $*"
     echo "cc = gcc"
     echo "sqlite_a = $sqlite_a"
-    echo "mpi_cflags = $mpi_cflags"
-    echo "mpi_ldflags = $mpi_ldflags"
     if [ "$cpu_only" = 1 ]; then
         echo "backend = cpu"
         echo "nvcc = false"

@@ -81,6 +81,13 @@ static int runtime_error(const char *fmt, ...)
     return EXIT_RUNTIME;
 }
 
+/* A library call that failed: its status and, when it left one, its message. */
+static int api_error(const char *what, drtopk_status st)
+{
+    const char *msg = drtopk_last_error();
+    return runtime_error("%s: %s%s%s", what, drtopk_status_string(st), *msg ? ": " : "", msg);
+}
+
 static void progress(int quiet, const char *fmt, ...)
 {
     va_list ap;
@@ -670,7 +677,7 @@ static int alloc_outputs(const drtopk_problem *p, const drtopk_plan *plan, run_m
 {
     const size_t vbytes = (size_t)p->k * drtopk_dtype_size(p->dtype), ibytes = (size_t)p->k * sizeof(uint64_t);
     drtopk_status st = drtopk_select_workspace(p, plan, &r->ws_bytes);
-    if (st != DRTOPK_OK) return runtime_error("workspace query failed: %s", drtopk_status_string(st));
+    if (st != DRTOPK_OK) return api_error("workspace query failed", st);
     m->vals = malloc(vbytes);
     m->idx = (uint64_t *)malloc(ibytes);
     if (!m->vals || !m->idx) return runtime_error("out of host memory for the result");
@@ -715,14 +722,14 @@ static int time_runs(const run_cfg *c, const drtopk_problem *p, const drtopk_pla
         if (st == DRTOPK_OK && p->backend == DRTOPK_BACKEND_CUDA) st = drtopk_dev_sync();
         if (st != DRTOPK_OK) {
             free(all);
-            return runtime_error("drtopk_select failed: %s", drtopk_status_string(st));
+            return api_error("drtopk_select failed", st);
         }
     }
     for (int i = 0; i < c->reps; ++i) {
         st = drtopk_select(p, plan, ws, r->ws_bytes, d_vals, d_idx, NULL, &r->last);
         if (st != DRTOPK_OK) {
             free(all);
-            return runtime_error("drtopk_select failed: %s", drtopk_status_string(st));
+            return api_error("drtopk_select failed", st);
         }
         m->ms[i] = all[i] = r->last.ms_total;
         m->ms_stage[0][i] = r->last.ms_delegate;

@@ -3,12 +3,14 @@
 # needs, detects the GPU's compute capability, and writes build/config.ninja,
 # which the hand-written build.ninja includes.
 #
-#   ./configure.sh [--arch=sm_XX] [--cpu-only] [--no-install]
+#   ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
 set -euo pipefail
 
 usage() {
     cat <<'TXT'
-usage: ./configure.sh [--arch=sm_XX] [--cpu-only] [--no-install]
+usage: ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
+  --prefix=DIR   where `ninja install` puts include/drtopk.h, lib/libdrtopk.{a,so}
+                 and lib/pkgconfig/drtopk.pc (default /usr/local)
   --arch=sm_XX   build for this one CUDA architecture only (quick iteration);
                  default: one fat binary for sm_80, sm_90 and sm_100 with
                  PTX for the newest (A100, H100, H200, B200 and later)
@@ -19,18 +21,31 @@ TXT
 
 arch=""
 cpu_only=0
+prefix=/usr/local
 FAT_ARCHS="80 90 100"   # A100, H100/H200, B200: cp.async and the shared-memory sizes need sm_80+
 may_install=1
 for a in "$@"; do
     case "$a" in
         --arch=sm_[0-9]*) arch="${a#--arch=}" ;;
         --arch=*) echo "configure: bad --arch '${a#--arch=}' (expected sm_NN, e.g. sm_90)" >&2; exit 2 ;;
+        --prefix=?*) prefix="${a#--prefix=}" ;;
+        --prefix=) echo "configure: --prefix needs a directory" >&2; exit 2 ;;
         --cpu-only) cpu_only=1 ;;
         --no-install) may_install=0 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "configure: unknown option '$a'" >&2; usage >&2; exit 2 ;;
     esac
 done
+
+# drtopk.pc names the prefix: make it absolute, and refuse what a .pc file or
+# the install commands cannot carry
+case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
+case "$prefix" in *[[:space:]\|\"\'\$]*)
+    echo "configure: --prefix '$prefix' holds a space, quote, '|' or '\$'; choose another directory" >&2
+    exit 2 ;;
+esac
+prefix="${prefix%/}"
+[ -n "$prefix" ] || prefix=/
 
 cd "$(dirname "$0")"
 
@@ -114,6 +129,7 @@ mkdir -p build bin
     echo "# written by configure.sh $(date -u +%Y-%m-%dT%H:%M:%SZ); do not edit"
     echo "configure_args = $*"
     echo "cc = gcc"
+    echo "prefix = $prefix"
     echo "sqlite_a = $sqlite_a"
     if [ "$cpu_only" = 1 ]; then
         echo "backend = cpu"
@@ -134,4 +150,5 @@ mkdir -p build bin
 
 
 echo "configure: backend=$([ "$cpu_only" = 1 ] && echo cpu || echo "cuda ($arch, $nvcc)"), sqlite=$sqlite_a"
+echo "configure: install prefix $prefix (ninja install)"
 echo "configure: wrote build/config.ninja; now run: ninja"

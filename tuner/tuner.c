@@ -1,9 +1,9 @@
 /*
  * tuner.c -- `tuner --gpu 0`: sweeps alpha, beta and the top-k algorithm over
  * k and |V| through the public API, stores every measurement in the SQLite
- * results store (src/store.c), and fits Rule 4's const (paper section 5.2) for
- * this GPU, beside Eq. 11's theoretical const from microbenchmarked C_global
- * and C_shfl.  Resumable: each configuration is one committed step, and a
+ * results store (src/harness/store.c), and fits Rule 4's const (paper section
+ * 5.2) for this GPU, beside Eq. 11's theoretical const from microbenchmarked
+ * C_global and C_shfl.  Resumable: each configuration is one committed step, and a
  * rerun skips what this machine already measured at this commit.  For issue
  * 4's table it also runs fixed plans (--alpha-span 0 --beta 2) and stops a
  * standalone algorithm at the k where one call grew too slow (--skip-after-s),

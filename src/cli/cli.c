@@ -5,7 +5,9 @@
  * a standalone top-k algorithm, on the GPU or the CPU reference; it times the
  * call (median of repetitions, per-stage breakdown, workload sizes, achieved
  * read bandwidth), verifies the result and writes it as raw arrays.
- * `drtopk gen` writes a seeded vector to a raw file.
+ * `drtopk gen` writes a seeded vector to a raw file.  The plan comes from
+ * drtopk_plan_auto with the tuning of the GPU (or host) the run uses, loaded
+ * from the results store ($DRTOPK_DB, else db/results.sqlite), or from --const.
  *
  * Exit codes: 0 success, 1 runtime failure, 2 bad arguments, 3 verification failed.
  */
@@ -14,6 +16,7 @@
 #include "gen.h"
 #include "keyorder.h"
 #include "oracle.h"
+#include "store.h"
 #include "util.h"
 #include "version.h"
 
@@ -40,8 +43,19 @@ enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_VERIFY = 3 };
 #define STAGES 4                  /* delegate, first top-k, concatenation, second top-k */
 
 static const char *const order_names[] = { "largest", "smallest" };
-static const char *const const_source_names[] = { "the paper's default", "--const", "fitted by the tuner" };
-static const char *const const_source_keys[] = { "default", "user", "database" };
+/* Where the plan's const, beta and algorithm came from, in words and as JSON keys. */
+static const char *const const_source_names[] = {
+    [DRTOPK_CONST_DEFAULT] = "the paper's default",
+    [DRTOPK_CONST_USER] = "--const",
+    [DRTOPK_CONST_TUNING] = "tuned for this machine, from",    /* + the database path */
+    [DRTOPK_CONST_BUILTIN] = "the library's built-in table for this GPU",
+};
+static const char *const const_source_keys[] = {
+    [DRTOPK_CONST_DEFAULT] = "default",
+    [DRTOPK_CONST_USER] = "user",
+    [DRTOPK_CONST_TUNING] = "database",
+    [DRTOPK_CONST_BUILTIN] = "builtin",
+};
 
 /* ---- messages ----------------------------------------------------------- */
 
@@ -65,6 +79,13 @@ static int runtime_error(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return EXIT_RUNTIME;
+}
+
+/* A library call that failed: its status and, when it left one, its message. */
+static int api_error(const char *what, drtopk_status st)
+{
+    const char *msg = drtopk_last_error();
+    return runtime_error("%s: %s%s%s", what, drtopk_status_string(st), *msg ? ": " : "", msg);
 }
 
 static void progress(int quiet, const char *fmt, ...)
@@ -110,7 +131,8 @@ static const char help_run[] =
     "                     sort-thrust standalone, or dr-<A>: the delegate pipeline with A as\n"
     "                     first and second top-k (default dr-radix)\n"
     "  --const C          Rule 4 constant: alpha = (C + log2 N - log2 K) / 2 (default: the\n"
-    "                     tuned value for this GPU if known, else 3)\n"
+    "                     const, beta and algorithm tuned for this GPU in $DRTOPK_DB or\n"
+    "                     db/results.sqlite, else the library's table for it, else 3)\n"
     "  --alpha A          subrange size 2^A, overrides Rule 4 (1..24)\n"
     "  --beta B           delegates per subrange (1..8, default 2)\n"
     "  --no-filter        copy whole qualified subranges (Rule 2 off)\n"
@@ -376,6 +398,7 @@ typedef struct {
     char why[300];
     drtopk_device_info dev;
     const char *backend_reason;
+    const char *tuning_db;      /* the database the plan's tuning came from */
 } run_result;
 
 static const char *const stage_names[STAGES] = { "delegate", "first", "concat", "second" };
@@ -417,7 +440,9 @@ static void print_text(const run_cfg *c, const drtopk_problem *p, const drtopk_p
         printf("           filter %s, shared-memory delegates %s, skip last digit %s, sorted %s\n",
                on_off(plan->flags, DRTOPK_FILTER), on_off(plan->flags, DRTOPK_SHARED_DELEGATE),
                on_off(plan->flags, DRTOPK_SKIP_LAST_DIGIT), on_off(plan->flags, DRTOPK_SORTED));
-        printf("           Rule 4 const = %g (%s)\n", plan->rule4_const, const_source_names[plan->const_source]);
+        printf("           Rule 4 const = %g (%s%s%s)\n", plan->rule4_const, const_source_names[plan->const_source],
+               plan->const_source == DRTOPK_CONST_TUNING ? " " : "",
+               plan->const_source == DRTOPK_CONST_TUNING ? r->tuning_db : "");
     } else {
         printf("plan:      standalone %s, sorted %s\n", drtopk_algo_name(plan->second_algo),
                on_off(plan->flags, DRTOPK_SORTED));
@@ -475,13 +500,16 @@ static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_p
             drtopk_algo_name(plan->second_algo));
     fprintf(f, ", \"plan\": {\"delegate\": %s, \"alpha\": %d, \"alpha_source\": \"%s\", \"beta\": %d, "
             "\"first_algo\": \"%s\", \"second_algo\": \"%s\", \"filter\": %s, \"shared_delegate\": %s, "
-            "\"skip_last_digit\": %s, \"sorted\": %s, \"rule4_const\": %g, \"const_source\": \"%s\"}",
+            "\"skip_last_digit\": %s, \"sorted\": %s, \"rule4_const\": %g, \"const_source\": \"%s\"",
             json_bool(plan->flags & DRTOPK_DELEGATE), plan->alpha, c->have_alpha ? "user" : "rule4",
             plan->beta, drtopk_algo_name(plan->first_algo), drtopk_algo_name(plan->second_algo),
             json_bool(plan->flags & DRTOPK_FILTER), json_bool(plan->flags & DRTOPK_SHARED_DELEGATE),
             json_bool(plan->flags & DRTOPK_SKIP_LAST_DIGIT), json_bool(plan->flags & DRTOPK_SORTED),
             plan->rule4_const, const_source_keys[plan->const_source]);
-    fprintf(f, ", \"workspace_bytes\": %zu, \"warmup\": %d, \"reps\": [", r->ws_bytes, c->warmup);
+    fputs(", \"tuning_db\": ", f);
+    if (plan->const_source == DRTOPK_CONST_TUNING) json_string(f, r->tuning_db);
+    else fputs("null", f);
+    fprintf(f, "}, \"workspace_bytes\": %zu, \"warmup\": %d, \"reps\": [", r->ws_bytes, c->warmup);
     for (int i = 0; i < c->reps; ++i) {
         if (i) fputs(", ", f);
         json_number_or_null(f, reps_ms[i]);
@@ -516,13 +544,44 @@ static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_p
     fputs("}\n", f);
 }
 
-/* Applies the command line on top of drtopk_plan_auto. */
-static int build_plan(const run_cfg *c, const drtopk_problem *p, drtopk_plan *plan)
+/* The tuning of the machine this run uses (the GPU's uuid and name, or this
+ * host for the CPU backend) from the results store.  A database that exists
+ * but cannot be read is a warning: the run goes on with the default plan. */
+static void load_tuning(const drtopk_problem *p, run_result *r, drtopk_store_tuning *t)
 {
-    drtopk_status st = c->have_const ? drtopk_plan_rule4(plan, p, c->rule4_const) : drtopk_plan_auto(plan, p, NULL);
-    if (st != DRTOPK_OK) return usage_error("cannot plan this problem: %s", drtopk_status_string(st));
-    plan->first_algo = c->algo;
-    plan->second_algo = c->algo;
+    char err[DRTOPK_STORE_ERR_LEN];
+    drtopk_store_machine host;
+    const char *uuid = r->dev.uuid, *name = r->dev.name;
+    if (p->backend == DRTOPK_BACKEND_CPU) {
+        drtopk_store_cpu_machine(&host);
+        uuid = host.uuid;
+        name = host.name;
+    }
+    r->tuning_db = drtopk_store_default_path();
+    if (drtopk_store_load_tuning(r->tuning_db, uuid, name, t, err, sizeof err) != DRTOPK_OK)
+        fprintf(stderr, "drtopk: warning: cannot read the tuning database %s: %s; planning without it\n",
+                r->tuning_db, err);
+}
+
+/* Applies the command line on top of drtopk_plan_auto (with this machine's
+ * tuning) or drtopk_plan_rule4 (--const). */
+static int build_plan(const run_cfg *c, const drtopk_problem *p, run_result *r, drtopk_plan *plan)
+{
+    drtopk_status st;
+    if (c->have_const) {
+        st = drtopk_plan_rule4(plan, p, c->rule4_const);
+    } else {
+        drtopk_store_tuning t;
+        load_tuning(p, r, &t);
+        st = drtopk_plan_auto(plan, p, &t.table);
+        drtopk_store_tuning_free(&t);
+    }
+    if (st != DRTOPK_OK)
+        return usage_error("cannot plan this problem: %s: %s", drtopk_status_string(st), drtopk_last_error());
+    if (c->algo_text) {         /* --algo overrides the tuned algorithm */
+        plan->first_algo = c->algo;
+        plan->second_algo = c->algo;
+    }
     if (!c->delegate) {
         plan->flags = 0;
     } else {
@@ -538,7 +597,7 @@ static int build_plan(const run_cfg *c, const drtopk_problem *p, drtopk_plan *pl
     }
     if (c->sorted) plan->flags |= DRTOPK_SORTED;
     st = drtopk_plan_check(plan, p);
-    if (st != DRTOPK_OK) return usage_error("invalid plan: %s", drtopk_status_string(st));
+    if (st != DRTOPK_OK) return usage_error("invalid plan: %s: %s", drtopk_status_string(st), drtopk_last_error());
     return 0;
 }
 
@@ -618,7 +677,7 @@ static int alloc_outputs(const drtopk_problem *p, const drtopk_plan *plan, run_m
 {
     const size_t vbytes = (size_t)p->k * drtopk_dtype_size(p->dtype), ibytes = (size_t)p->k * sizeof(uint64_t);
     drtopk_status st = drtopk_select_workspace(p, plan, &r->ws_bytes);
-    if (st != DRTOPK_OK) return runtime_error("workspace query failed: %s", drtopk_status_string(st));
+    if (st != DRTOPK_OK) return api_error("workspace query failed", st);
     m->vals = malloc(vbytes);
     m->idx = (uint64_t *)malloc(ibytes);
     if (!m->vals || !m->idx) return runtime_error("out of host memory for the result");
@@ -663,14 +722,14 @@ static int time_runs(const run_cfg *c, const drtopk_problem *p, const drtopk_pla
         if (st == DRTOPK_OK && p->backend == DRTOPK_BACKEND_CUDA) st = drtopk_dev_sync();
         if (st != DRTOPK_OK) {
             free(all);
-            return runtime_error("drtopk_select failed: %s", drtopk_status_string(st));
+            return api_error("drtopk_select failed", st);
         }
     }
     for (int i = 0; i < c->reps; ++i) {
         st = drtopk_select(p, plan, ws, r->ws_bytes, d_vals, d_idx, NULL, &r->last);
         if (st != DRTOPK_OK) {
             free(all);
-            return runtime_error("drtopk_select failed: %s", drtopk_status_string(st));
+            return api_error("drtopk_select failed", st);
         }
         m->ms[i] = all[i] = r->last.ms_total;
         m->ms_stage[0][i] = r->last.ms_delegate;
@@ -763,7 +822,6 @@ static int cmd_run(int argc, char **argv)
     p.n = c.n;
     p.k = c.k;
     p.values = NULL;
-    if ((rc = build_plan(&c, &p, &plan)) != 0) goto done;
 
     if (c.backend == DRTOPK_BACKEND_CUDA) {
         drtopk_status st = drtopk_dev_select(c.gpu);
@@ -777,6 +835,7 @@ static int cmd_run(int argc, char **argv)
             goto done;
         }
     }
+    if ((rc = build_plan(&c, &p, &r, &plan)) != 0) goto done;
     if ((rc = place_data(&c, &p, &m, &p.values, c.json)) != 0) goto done;
     if ((rc = alloc_outputs(&p, &plan, &m, &r, &ws, &d_vals, &d_idx)) != 0) goto done;
     if (c.backend == DRTOPK_BACKEND_CPU && p.n >= PROGRESS_MIN_N)

@@ -3,12 +3,14 @@
  * measurement rules of DESIGN.md).  One small module: open (WAL, busy timeout,
  * foreign keys), versioned migrations embedded from db/schema.sql, inserts for
  * the tuner and for the modern peers' imported measurements (issue 4 item 6),
- * read-only lookups of the fitted Rule 4 const (paper section 5.2) and plan
- * choices for drtopk_plan_auto, and merging of databases.
+ * loading a machine's tuning (the fitted Rule 4 const, paper section 5.2, and
+ * the plan choices) as the table programs pass to drtopk_plan_auto, and
+ * merging of databases.
  */
 #include "store.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,6 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
-#include "device.h"
 #include "schema_sql.h"
 
 #define BUSY_TIMEOUT_MS 10000           /* concurrent tuners wait, not fail      */
@@ -701,149 +702,148 @@ drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t
     return r;
 }
 
-/* ---- lookups for the library --------------------------------------------- */
+/* ---- the tuning of a machine, for drtopk_plan_auto ------------------------ */
 
-/* Open read-only; *s = NULL (and OK) when the file does not exist. */
-static drtopk_status open_for_lookup(const char *db_path, drtopk_store **s, char *err, size_t err_len)
+#define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
+
+/* The machine the tuning comes from: the one with this uuid if it has fits or
+ * choices, else the most recently tuned machine of this name. */
+static drtopk_status tuned_machine(drtopk_store *s, const char *uuid, const char *name, int64_t *id,
+                                   drtopk_store_tuning *t, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT m.id, m.uuid, m.name FROM machines m "
+                   "WHERE (m.uuid = ?1 OR (?2 IS NOT NULL AND m.name = ?2)) "
+                   "AND (EXISTS (SELECT 1 FROM fits f WHERE f.machine_id = m.id) "
+                   "OR EXISTS (SELECT 1 FROM choices c WHERE c.machine_id = m.id)) "
+                   "ORDER BY (m.uuid = ?1) DESC, "
+                   "max(coalesce((SELECT max(fitted_at) FROM fits WHERE machine_id = m.id), ''), "
+                   "coalesce((SELECT max(fitted_at) FROM choices WHERE machine_id = m.id), '')) DESC, "
+                   "m.id DESC LIMIT 1", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_text(st, 1, uuid ? uuid : "", -1, SQLITE_TRANSIENT);
+    if (name)
+        sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        snprintf(t->machine_uuid, sizeof t->machine_uuid, "%s", (const char *)sqlite3_column_text(st, 1));
+        snprintf(t->gpu_name, sizeof t->gpu_name, "%s", (const char *)sqlite3_column_text(st, 2));
+        *found = 1;
+    }
+    sqlite3_finalize(st);
+    return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : fail(s, "looking up the tuned machine");
+}
+
+/* Append an entry; DRTOPK_ERR_OUT_OF_MEMORY when the table cannot grow. */
+static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtopk_tuning_entry *e)
+{
+    if (t->table.count == *cap) {
+        size_t ncap = *cap ? 2 * *cap : DRTOPK_DTYPE_COUNT;
+        drtopk_tuning_entry *ne = realloc(t->entries, ncap * sizeof *ne);
+        if (!ne)
+            return DRTOPK_ERR_OUT_OF_MEMORY;
+        t->entries = ne;
+        *cap = ncap;
+    }
+    t->entries[t->table.count++] = *e;
+    return DRTOPK_OK;
+}
+
+/* Dtype t's entries: the tuner's per-k-range choices, then the catch-all with
+ * the fitted const of plan_auto's default plan.  A choice plan_auto cannot
+ * express (a standalone algorithm) or with a value out of range is left out,
+ * so its k range falls through to the catch-all. */
+static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out,
+                                  size_t *cap)
+{
+    sqlite3_stmt *st;
+    drtopk_status r;
+    const char *dt = drtopk_dtype_name(t);
+    if (prepare(s, "SELECT log2k_min, log2k_max, algorithm, beta, rule4_const FROM choices "
+                   "WHERE machine_id = ?1 AND dtype = ?2 ORDER BY log2k_min", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+    int rc;
+    r = DRTOPK_OK;
+    while (r == DRTOPK_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        drtopk_tuning_entry e = { .dtype = t, .log2n_min = 0, .log2n_max = TUNING_LOG2_MAX,
+                                  .log2k_min = sqlite3_column_int(st, 0),
+                                  .log2k_max = sqlite3_column_int(st, 1),
+                                  .beta = sqlite3_column_int(st, 3),
+                                  .rule4_const = sqlite3_column_double(st, 4) };
+        const char *algo = (const char *)sqlite3_column_text(st, 2);
+        int delegate = 0;
+        if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && delegate && e.beta >= 1 &&
+            e.beta <= DRTOPK_BETA_MAX && isfinite(e.rule4_const))
+            r = tuning_add(out, cap, &e);
+    }
+    sqlite3_finalize(st);
+    if (r != DRTOPK_OK)
+        return r;
+    if (rc != SQLITE_DONE)
+        return fail(s, "reading the plan choices");
+    if (prepare(s, "SELECT const_time FROM fits WHERE machine_id = ?1 AND dtype = ?2 AND algorithm = ?3 "
+                   "ORDER BY abs(beta - ?4), fitted_at DESC LIMIT 1", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, PLAN_AUTO_ALGORITHM, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, PLAN_AUTO_BETA);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        drtopk_tuning_entry e = { .dtype = t, .log2n_min = 0, .log2n_max = TUNING_LOG2_MAX, .log2k_min = 0,
+                                  .log2k_max = TUNING_LOG2_MAX, .algo = DRTOPK_ALGO_RADIX,
+                                  .beta = PLAN_AUTO_BETA, .rule4_const = sqlite3_column_double(st, 0) };
+        if (isfinite(e.rule4_const))
+            r = tuning_add(out, cap, &e);
+    }
+    sqlite3_finalize(st);
+    if (r == DRTOPK_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
+        r = fail(s, "reading the Rule 4 fit");
+    return r;
+}
+
+drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, const char *name,
+                                       drtopk_store_tuning *out, char *err, size_t err_len)
 {
     const char *path = db_path ? db_path : drtopk_store_default_path();
-    *s = NULL;
+    drtopk_store *s;
+    int64_t id = 0;
+    int found = 0;
+    size_t cap = 0;
+    memset(out, 0, sizeof *out);
+    out->table.gpu_name = out->gpu_name;
     if (access(path, F_OK) != 0)
         return DRTOPK_OK;
-    return drtopk_store_open(path, DRTOPK_STORE_READONLY, s, err, err_len);
-}
-
-/* Machine match shared by both lookups: this GPU's uuid first, else the most
- * recent fit of a GPU with the same name. */
-#define MACHINE_MATCH "(m.uuid = ?1 OR (?2 IS NOT NULL AND m.name = ?2))"
-
-drtopk_status drtopk_store_lookup_const(const char *db_path, const char *gpu_uuid,
-                                        const char *gpu_name, drtopk_dtype t, double *c,
-                                        int *found, char *err, size_t err_len)
-{
-    *found = 0;
-    drtopk_store *s;
-    drtopk_status r = open_for_lookup(db_path, &s, err, err_len);
-    if (r != DRTOPK_OK || !s)
-        return r;
-    sqlite3_stmt *st;
-    r = prepare(s, "SELECT f.const_time FROM fits f JOIN machines m ON m.id = f.machine_id "
-                   "WHERE " MACHINE_MATCH " AND f.dtype = ?3 AND f.algorithm = ?4 "
-                   "ORDER BY (m.uuid = ?1) DESC, abs(f.beta - ?5), f.fitted_at DESC LIMIT 1", &st);
-    if (r == DRTOPK_OK) {
-        sqlite3_bind_text(st, 1, gpu_uuid ? gpu_uuid : "", -1, SQLITE_TRANSIENT);
-        if (gpu_name)
-            sqlite3_bind_text(st, 2, gpu_name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 3, drtopk_dtype_name(t), -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 4, PLAN_AUTO_ALGORITHM, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 5, PLAN_AUTO_BETA);
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            *c = sqlite3_column_double(st, 0);
-            *found = 1;
-        } else if (rc != SQLITE_DONE) {
-            r = fail(s, "looking up the Rule 4 const");
-        }
-        sqlite3_finalize(st);
-    }
+    drtopk_status r = drtopk_store_open(path, DRTOPK_STORE_READONLY, &s, err, err_len);
     if (r != DRTOPK_OK)
-        set_err(err, err_len, "%s", s->err);
-    drtopk_store_close(s);
-    return r;
-}
-
-static int floor_log2(uint64_t x)
-{
-    int l = -1;
-    while (x) {
-        x >>= 1;
-        ++l;
-    }
-    return l;
-}
-
-drtopk_status drtopk_store_lookup_choice(const char *db_path, const char *gpu_uuid,
-                                         const char *gpu_name, drtopk_dtype t, uint64_t k,
-                                         drtopk_store_choice *choice, int *found,
-                                         char *err, size_t err_len)
-{
-    *found = 0;
-    drtopk_store *s;
-    drtopk_status r = open_for_lookup(db_path, &s, err, err_len);
-    if (r != DRTOPK_OK || !s)
         return r;
-    sqlite3_stmt *st;
-    r = prepare(s, "SELECT c.log2k_min, c.log2k_max, c.algorithm, c.beta, c.rule4_const, "
-                   "c.mean_slowdown, c.points FROM choices c JOIN machines m ON m.id = c.machine_id "
-                   "WHERE " MACHINE_MATCH " AND c.dtype = ?3 AND ?4 BETWEEN c.log2k_min AND c.log2k_max "
-                   "ORDER BY (m.uuid = ?1) DESC, c.fitted_at DESC LIMIT 1", &st);
-    if (r == DRTOPK_OK) {
-        sqlite3_bind_text(st, 1, gpu_uuid ? gpu_uuid : "", -1, SQLITE_TRANSIENT);
-        if (gpu_name)
-            sqlite3_bind_text(st, 2, gpu_name, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 3, drtopk_dtype_name(t), -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 4, floor_log2(k));
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            memset(choice, 0, sizeof *choice);
-            choice->log2k_min = sqlite3_column_int(st, 0);
-            choice->log2k_max = sqlite3_column_int(st, 1);
-            snprintf(choice->algorithm, sizeof choice->algorithm, "%s",
-                     (const char *)sqlite3_column_text(st, 2));
-            choice->beta = sqlite3_column_int(st, 3);
-            choice->rule4_const = sqlite3_column_double(st, 4);
-            choice->mean_slowdown = sqlite3_column_double(st, 5);
-            choice->points = sqlite3_column_int(st, 6);
-            *found = 1;
-        } else if (rc != SQLITE_DONE) {
-            r = fail(s, "looking up the plan choice");
-        }
-        sqlite3_finalize(st);
-    }
-    if (r != DRTOPK_OK)
-        set_err(err, err_len, "%s", s->err);
+    r = tuned_machine(s, uuid, name, &id, out, &found);
+    for (int t = 0; r == DRTOPK_OK && found && t < DRTOPK_DTYPE_COUNT; ++t)
+        r = tuning_dtype(s, id, (drtopk_dtype)t, out, &cap);
+    if (r == DRTOPK_ERR_OUT_OF_MEMORY)
+        set_err(err, err_len, "out of memory loading the tuning from %s", path);
+    else if (r != DRTOPK_OK)
+        set_err(err, err_len, "%s: %s", path, s->err);
     drtopk_store_close(s);
-    return r;
-}
-
-/* The machine the library's lookups are for: this host for the CPU backend,
- * GPU `gpu` for CUDA.  0 when the GPU cannot be queried. */
-static int lookup_machine(drtopk_backend backend, int gpu, drtopk_store_machine *m)
-{
-    if (backend == DRTOPK_BACKEND_CPU) {
-        drtopk_store_cpu_machine(m);
-        return 1;
+    if (r != DRTOPK_OK) {
+        drtopk_store_tuning_free(out);
+        out->table.gpu_name = out->gpu_name;
+        return r;
     }
-    drtopk_device_info info;
-    if (drtopk_dev_info(gpu, &info) != DRTOPK_OK)
-        return 0;
-    snprintf(m->uuid, sizeof m->uuid, "%s", info.uuid);
-    snprintf(m->name, sizeof m->name, "%s", info.name);
-    return 1;
+    out->table.entries = out->entries;
+    return DRTOPK_OK;
 }
 
-int drtopk_store_fitted_const(drtopk_backend backend, int gpu, drtopk_dtype t, double *c)
+void drtopk_store_tuning_free(drtopk_store_tuning *t)
 {
-    drtopk_store_machine m;
-    int found = 0;
-    char err[DRTOPK_STORE_ERR_LEN];
-    if (!lookup_machine(backend, gpu, &m)) return 0;
-    if (drtopk_store_lookup_const(NULL, m.uuid, m.name, t, c, &found, err, sizeof err) != DRTOPK_OK)
-        return 0;
-    return found;
-}
-
-int drtopk_store_tuned_choice(drtopk_backend backend, int gpu, drtopk_dtype t, uint64_t k,
-                              drtopk_store_choice *choice)
-{
-    drtopk_store_machine m;
-    int found = 0;
-    char err[DRTOPK_STORE_ERR_LEN];
-    if (!lookup_machine(backend, gpu, &m)) return 0;
-    if (drtopk_store_lookup_choice(NULL, m.uuid, m.name, t, k, choice, &found, err, sizeof err) !=
-        DRTOPK_OK)
-        return 0;
-    return found;
+    if (!t)
+        return;
+    free(t->entries);
+    memset(t, 0, sizeof *t);
 }
 
 /* ---- merge ---------------------------------------------------------------- */

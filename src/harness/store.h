@@ -2,7 +2,7 @@
  * store.h -- the SQLite results store (db/schema.sql): opening with WAL, a busy
  * timeout and foreign keys, versioned migrations, inserts of machines, runs,
  * measurements, Rule 4 fits (paper section 5.2), plan choices and the modern
- * peers' measurements (issue 4 item 6), lookups for the library's
+ * peers' measurements (issue 4 item 6), loading a machine's tuning table for
  * drtopk_plan_auto, and merging of databases from other machines.
  * Errors come back as DRTOPK_ERR_IO with a readable message in `err`.
  */
@@ -146,34 +146,28 @@ typedef struct {
 drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                        const char *dtype, const drtopk_store_choice *c, int count);
 
-/* ---- the library's lookups (read only; a missing file is "not found") ---
- * The machine is matched by gpu_uuid when given, else by gpu_name (the most
- * recently seen machine of that name).  db_path NULL = drtopk_store_default_path().
- * Return DRTOPK_OK with *found = 0/1, or DRTOPK_ERR_IO (err says why) for a
- * database that exists but cannot be read. */
-drtopk_status drtopk_store_lookup_const(const char *db_path, const char *gpu_uuid,
-                                        const char *gpu_name, drtopk_dtype t, double *c,
-                                        int *found, char *err, size_t err_len);
-/* The plan choice of the k range holding k (algorithm name as stored, e.g.
- * "dr-radix"; parse it with drtopk_algo_parse). */
-drtopk_status drtopk_store_lookup_choice(const char *db_path, const char *gpu_uuid,
-                                         const char *gpu_name, drtopk_dtype t, uint64_t k,
-                                         drtopk_store_choice *choice, int *found,
-                                         char *err, size_t err_len);
+/* ---- the tuning of a machine, for drtopk_plan_auto ----------------------
+ * The library reads no database: programs load the tuning of the machine they
+ * run on and pass &t.table to drtopk_plan_auto.  The memory is the struct's;
+ * drtopk_store_tuning_free releases it. */
+typedef struct {
+    drtopk_tuning table;            /* count 0: nothing tuned for this machine   */
+    drtopk_tuning_entry *entries;   /* owned; table.entries points here          */
+    char machine_uuid[64];          /* the machine matched ("" when none)        */
+    char gpu_name[256];             /* its name; table.gpu_name points here      */
+} drtopk_store_tuning;
 
-/* What drtopk_plan_auto calls: the fitted const for this host (CPU backend)
- * or for GPU `gpu` (CUDA backend), from the database at
- * drtopk_store_default_path().  Returns 1 and sets *c when there is one; 0
- * when not (no database, no fit, or a database that cannot be read). */
-int drtopk_store_fitted_const(drtopk_backend backend, int gpu, drtopk_dtype t, double *c);
-/* Also for drtopk_plan_auto: the tuner's plan choice (const, beta, algorithm)
- * for the k range holding k on this machine.  Returns 1 when there is one. */
-int drtopk_store_tuned_choice(drtopk_backend backend, int gpu, drtopk_dtype t, uint64_t k,
-                              drtopk_store_choice *choice);
-/* The GPU drtopk_plan_auto identifies the machine by: backend.h has no "current
- * device" query, and the GPUs of one host are normally of one model (matched by
- * name when the UUID differs). */
-#define DRTOPK_STORE_LOOKUP_GPU 0
+/* Load from the database at db_path (NULL: drtopk_store_default_path()) the
+ * tuning of the machine with this uuid, else of the most recently tuned
+ * machine of this name (name may be NULL): for every dtype the tuner's
+ * per-k-range plan choices (any n), then a catch-all entry with the fitted
+ * Rule 4 const of dr-radix (the beta nearest 2), beta 2 and radix.  A
+ * database or machine that is not there gives an empty table and DRTOPK_OK; a
+ * database that exists but cannot be read gives DRTOPK_ERR_IO, an empty
+ * table, and err names the path and the SQLite error. */
+drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, const char *name,
+                                       drtopk_store_tuning *out, char *err, size_t err_len);
+void drtopk_store_tuning_free(drtopk_store_tuning *t);
 
 /* ---- the modern peers (issue 4 item 6: CUB DeviceTopK, torch.topk) ----- */
 

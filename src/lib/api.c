@@ -1,12 +1,17 @@
 /*
  * api.c -- the public entry points of drtopk.h: names and status strings,
- * Rule 4's choice of alpha (paper section 5.2), automatic plans, and the
- * validation every select call goes through before it is dispatched to the
- * CPU reference (cpu_ref.c) or the CUDA pipeline (backend.h).
+ * Rule 4's choice of alpha (paper section 5.2), automatic plans from the
+ * caller's tuning table or the one compiled in for this GPU (tuning.h), and
+ * the validation every select call goes through before it is dispatched to
+ * the CPU reference (cpu_ref.c) or the CUDA pipeline (backend.h).  Every
+ * entry point that can fail clears drtopk_last_error first, and an argument
+ * error says which input was wrong.
  */
 #include "drtopk.h"
 #include "backend.h"
+#include "tuning.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -17,6 +22,10 @@
 #define DRTOPK_INDEX_ALIGN 8        /* uint64 positions */
 #define DRTOPK_KNOWN_FLAGS (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SHARED_DELEGATE | \
                             DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED)
+#define DRTOPK_GPU_NAME_LEN 256     /* cudaDeviceProp::name */
+
+/* Return status st with the message of a failed call (drtopk_last_error). */
+#define FAIL(st, ...) (drtopk_error_set(__VA_ARGS__), (st))
 
 static const char *const status_strings[DRTOPK_STATUS_COUNT] = {
     [DRTOPK_OK] = "success",
@@ -69,21 +78,26 @@ const char *drtopk_algo_name(drtopk_algo a)
 
 drtopk_status drtopk_dtype_parse(const char *s, drtopk_dtype *out)
 {
-    if (s == NULL || out == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    drtopk_error_clear();
+    if (s == NULL || out == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_dtype_parse: %s is NULL", s ? "out" : "the name");
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
         if (strcasecmp(s, dtype_names[t]) == 0 || strcasecmp(s, dtype_long_names[t]) == 0) {
             *out = (drtopk_dtype)t;
             return DRTOPK_OK;
         }
     }
-    return DRTOPK_ERR_INVALID_ARGUMENT;
+    return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "unknown key type '%s' (u32, i32 or f32)", s);
 }
 
 drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate)
 {
     const size_t plen = strlen(DRTOPK_DELEGATE_PREFIX);
     int dr = 0;
-    if (s == NULL || out == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    drtopk_error_clear();
+    if (s == NULL || out == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_algo_parse: %s is NULL", s ? "out" : "the name");
+    const char *name = s;
     if (strncasecmp(s, DRTOPK_DELEGATE_PREFIX, plen) == 0) {
         dr = 1;
         s += plen;
@@ -95,7 +109,7 @@ drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate)
             return DRTOPK_OK;
         }
     }
-    return DRTOPK_ERR_INVALID_ARGUMENT;
+    return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "unknown algorithm '%s'", name);
 }
 
 size_t drtopk_dtype_size(drtopk_dtype t)
@@ -124,9 +138,10 @@ int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const)
 
 static drtopk_status check_sizes(const drtopk_problem *p)
 {
-    if (p->n == 0) return DRTOPK_ERR_N_ZERO;
-    if (p->k == 0) return DRTOPK_ERR_K_ZERO;
-    if (p->k > p->n) return DRTOPK_ERR_K_GT_N;
+    if (p->n == 0) return FAIL(DRTOPK_ERR_N_ZERO, "n = 0: the input vector is empty");
+    if (p->k == 0) return FAIL(DRTOPK_ERR_K_ZERO, "k = 0: select at least one element");
+    if (p->k > p->n)
+        return FAIL(DRTOPK_ERR_K_GT_N, "k = %" PRIu64 " is larger than n = %" PRIu64, p->k, p->n);
     return DRTOPK_OK;
 }
 
@@ -140,33 +155,48 @@ static int log2_floor_u64(uint64_t x)
     return r;
 }
 
-static int entry_valid(const drtopk_tuning_entry *e)
+/* What is wrong with entry i of table t (whose name is `what`), or
+ * DRTOPK_OK. */
+static drtopk_status entry_check(const drtopk_tuning *t, const char *what, size_t i)
 {
-    return (unsigned)e->algo < DRTOPK_ALGO_COUNT && e->beta >= 1 && e->beta <= DRTOPK_BETA_MAX &&
-           isfinite(e->rule4_const);
+    const drtopk_tuning_entry *e = &t->entries[i];
+    const char *gpu = t->gpu_name ? t->gpu_name : "unnamed GPU";
+    if ((unsigned)e->dtype >= DRTOPK_DTYPE_COUNT)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s (%s), entry %zu: dtype = %d is not a drtopk_dtype", what,
+                    gpu, i, (int)e->dtype);
+    if ((unsigned)e->algo >= DRTOPK_ALGO_COUNT)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s (%s), entry %zu: algo = %d is not a drtopk_algo", what,
+                    gpu, i, (int)e->algo);
+    if (e->beta < 1 || e->beta > DRTOPK_BETA_MAX)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s (%s), entry %zu: beta = %d is outside 1..%d", what, gpu,
+                    i, e->beta, DRTOPK_BETA_MAX);
+    if (!isfinite(e->rule4_const))
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s (%s), entry %zu: rule4_const is not finite", what, gpu,
+                    i);
+    return DRTOPK_OK;
 }
 
-/* The first entry of t for (dtype, n, k); *bad = 1 when t holds an invalid entry. */
-static const drtopk_tuning_entry *tuning_match(const drtopk_tuning *t, const drtopk_problem *p, int *bad)
+/* The first entry of t for (dtype, n, k) in *out (NULL when none); an invalid
+ * entry before the match is DRTOPK_ERR_INVALID_ARGUMENT. */
+static drtopk_status tuning_match(const drtopk_tuning *t, const char *what, const drtopk_problem *p,
+                                  const drtopk_tuning_entry **out)
 {
     const int ln = log2_floor_u64(p->n), lk = log2_floor_u64(p->k);
-    *bad = 0;
-    if (t == NULL) return NULL;
-    if (t->count > 0 && t->entries == NULL) {
-        *bad = 1;
-        return NULL;
-    }
+    drtopk_status st;
+    *out = NULL;
+    if (t == NULL) return DRTOPK_OK;
+    if (t->count > 0 && t->entries == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s: count = %zu but entries is NULL", what, t->count);
     for (size_t i = 0; i < t->count; ++i) {
         const drtopk_tuning_entry *e = &t->entries[i];
-        if (!entry_valid(e)) {
-            *bad = 1;
-            return NULL;
-        }
+        if ((st = entry_check(t, what, i)) != DRTOPK_OK) return st;
         if (e->dtype == p->dtype && ln >= e->log2n_min && ln <= e->log2n_max && lk >= e->log2k_min &&
-            lk <= e->log2k_max)
-            return e;
+            lk <= e->log2k_max) {
+            *out = e;
+            return DRTOPK_OK;
+        }
     }
-    return NULL;
+    return DRTOPK_OK;
 }
 
 /* The plan every auto plan shares, with alpha from Rule 4. */
@@ -186,43 +216,93 @@ static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int 
 drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p, double rule4_const)
 {
     drtopk_status st;
-    if (plan == NULL || p == NULL || !isfinite(rule4_const)) return DRTOPK_ERR_INVALID_ARGUMENT;
+    drtopk_error_clear();
+    if (plan == NULL || p == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_rule4: %s is NULL", plan ? "the problem" : "plan");
+    if (!isfinite(rule4_const))
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_rule4: rule4_const is not finite");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
     plan_fill(plan, p, rule4_const, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_USER);
     return DRTOPK_OK;
 }
 
-drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning)
+const drtopk_tuning *drtopk_tuning_for_gpu(const drtopk_tuning *tables, size_t count, const char *gpu_name)
+{
+    if (tables == NULL || gpu_name == NULL) return NULL;
+    for (size_t i = 0; i < count; ++i)
+        if (tables[i].gpu_name != NULL && strcmp(tables[i].gpu_name, gpu_name) == 0) return &tables[i];
+    return NULL;
+}
+
+drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning,
+                                      const drtopk_tuning *builtin)
 {
     drtopk_status st;
     const drtopk_tuning_entry *e;
-    int bad;
-    if (plan == NULL || p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (plan == NULL || p == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_auto: %s is NULL", plan ? "the problem" : "plan");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
-    e = tuning_match(tuning, p, &bad);
-    if (bad) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (e != NULL)
+    if ((st = tuning_match(tuning, "the tuning table", p, &e)) != DRTOPK_OK) return st;
+    if (e != NULL) {
         plan_fill(plan, p, e->rule4_const, e->beta, e->algo, DRTOPK_CONST_TUNING);
+        return DRTOPK_OK;
+    }
+    if ((st = tuning_match(builtin, "the compiled-in tuning table", p, &e)) != DRTOPK_OK) return st;
+    if (e != NULL)
+        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, DRTOPK_CONST_BUILTIN);
     else
         plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_DEFAULT);
     return DRTOPK_OK;
 }
 
+/* The compiled-in table for the GPU a CUDA problem runs on, or NULL (CPU
+ * backend, no table, or no usable GPU: the select call reports that). */
+static const drtopk_tuning *builtin_for(const drtopk_problem *p)
+{
+    char name[DRTOPK_GPU_NAME_LEN];
+    if (p == NULL || p->backend != DRTOPK_BACKEND_CUDA || drtopk_builtin_tuning_count == 0) return NULL;
+    if (drtopk_cuda_gpu_name(name, sizeof name) != DRTOPK_OK) {
+        drtopk_error_clear();
+        return NULL;
+    }
+    return drtopk_tuning_for_gpu(drtopk_builtin_tunings, drtopk_builtin_tuning_count, name);
+}
+
+drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning)
+{
+    drtopk_error_clear();
+    return drtopk_plan_from_tables(plan, p, tuning, builtin_for(p));
+}
+
 /* alpha and beta only matter to the delegate pipeline; a standalone plan may
  * leave them zero. */
-drtopk_status drtopk_plan_check(const drtopk_plan *plan, const drtopk_problem *p)
+static drtopk_status plan_valid(const drtopk_plan *plan)
 {
-    if (plan == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (plan->flags & ~(unsigned)DRTOPK_KNOWN_FLAGS) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if ((unsigned)plan->first_algo >= DRTOPK_ALGO_COUNT ||
-        (unsigned)plan->second_algo >= DRTOPK_ALGO_COUNT)
-        return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (plan == NULL) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "the plan is NULL");
+    if (plan->flags & ~(unsigned)DRTOPK_KNOWN_FLAGS)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->flags = 0x%x has unknown bits 0x%x", plan->flags,
+                    plan->flags & ~(unsigned)DRTOPK_KNOWN_FLAGS);
+    if ((unsigned)plan->first_algo >= DRTOPK_ALGO_COUNT)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->first_algo = %d is not a drtopk_algo",
+                    (int)plan->first_algo);
+    if ((unsigned)plan->second_algo >= DRTOPK_ALGO_COUNT)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->second_algo = %d is not a drtopk_algo",
+                    (int)plan->second_algo);
     if (plan->flags & DRTOPK_DELEGATE) {
         if (plan->alpha < DRTOPK_ALPHA_MIN || plan->alpha > DRTOPK_ALPHA_MAX)
-            return DRTOPK_ERR_INVALID_ARGUMENT;
-        if (plan->beta < 1 || plan->beta > DRTOPK_BETA_MAX) return DRTOPK_ERR_INVALID_ARGUMENT;
+            return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->alpha = %d is outside %d..%d", plan->alpha,
+                        DRTOPK_ALPHA_MIN, DRTOPK_ALPHA_MAX);
+        if (plan->beta < 1 || plan->beta > DRTOPK_BETA_MAX)
+            return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->beta = %d is outside 1..%d", plan->beta,
+                        DRTOPK_BETA_MAX);
     }
     return DRTOPK_OK;
+}
+
+drtopk_status drtopk_plan_check(const drtopk_plan *plan, const drtopk_problem *p)
+{
+    drtopk_error_clear();
+    return plan_valid(plan);
 }
 
 static int aligned(const void *ptr, uintptr_t a)
@@ -235,14 +315,20 @@ static int aligned(const void *ptr, uintptr_t a)
 static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *plan, int need_data)
 {
     drtopk_status st;
-    if (p == NULL || plan == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (p == NULL || plan == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "the plan" : "the problem");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
-    if ((unsigned)p->dtype >= DRTOPK_DTYPE_COUNT) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if ((unsigned)p->order > DRTOPK_SMALLEST) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if ((unsigned)p->backend > DRTOPK_BACKEND_CUDA) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (p->values == NULL && need_data) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (p->values != NULL && !aligned(p->values, DRTOPK_VALUE_ALIGN)) return DRTOPK_ERR_MISALIGNED;
-    return drtopk_plan_check(plan, p);
+    if ((unsigned)p->dtype >= DRTOPK_DTYPE_COUNT)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->dtype = %d is not a drtopk_dtype", (int)p->dtype);
+    if ((unsigned)p->order > DRTOPK_SMALLEST)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->order = %d is not a drtopk_order", (int)p->order);
+    if ((unsigned)p->backend > DRTOPK_BACKEND_CUDA)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->backend = %d is not a drtopk_backend", (int)p->backend);
+    if (p->values == NULL && need_data) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->values is NULL");
+    if (p->values != NULL && !aligned(p->values, DRTOPK_VALUE_ALIGN))
+        return FAIL(DRTOPK_ERR_MISALIGNED, "p->values = %p is not %d-byte aligned", p->values,
+                    DRTOPK_VALUE_ALIGN);
+    return plan_valid(plan);
 }
 
 static drtopk_status backend_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)
@@ -255,7 +341,8 @@ drtopk_status drtopk_select_workspace(const drtopk_problem *p, const drtopk_plan
                                       size_t *bytes)
 {
     drtopk_status st;
-    if (bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    drtopk_error_clear();
+    if (bytes == NULL) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_select_workspace: bytes is NULL");
     if ((st = check_problem(p, plan, 0)) != DRTOPK_OK) return st;
     return backend_workspace(p, plan, bytes);
 }
@@ -267,13 +354,20 @@ drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
 {
     drtopk_status st;
     size_t need = 0;
+    drtopk_error_clear();
     if ((st = check_problem(p, plan, 1)) != DRTOPK_OK) return st;
-    if (out_values == NULL || out_indices == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (!aligned(out_values, DRTOPK_VALUE_ALIGN) || !aligned(out_indices, DRTOPK_INDEX_ALIGN))
-        return DRTOPK_ERR_MISALIGNED;
+    if (out_values == NULL || out_indices == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s is NULL", out_values ? "out_indices" : "out_values");
+    if (!aligned(out_values, DRTOPK_VALUE_ALIGN))
+        return FAIL(DRTOPK_ERR_MISALIGNED, "out_values = %p is not %d-byte aligned", out_values,
+                    DRTOPK_VALUE_ALIGN);
+    if (!aligned(out_indices, DRTOPK_INDEX_ALIGN))
+        return FAIL(DRTOPK_ERR_MISALIGNED, "out_indices = %p is not %d-byte aligned", (void *)out_indices,
+                    DRTOPK_INDEX_ALIGN);
     if ((st = backend_workspace(p, plan, &need)) != DRTOPK_OK) return st;
     if ((workspace == NULL && (workspace_bytes > 0 || need > 0)) || workspace_bytes < need)
-        return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+        return FAIL(DRTOPK_ERR_WORKSPACE_TOO_SMALL, "the workspace is %s%zu bytes; this call needs %zu",
+                    workspace == NULL ? "NULL, " : "", workspace_bytes, need);
     if (stats) memset(stats, 0, sizeof *stats);
     if (p->backend == DRTOPK_BACKEND_CPU)
         return drtopk_cpu_select(p, plan, workspace, workspace_bytes, out_values, out_indices, stats);

@@ -1,12 +1,15 @@
 /*
- * cuda_stub.c -- the CUDA backend of a --cpu-only library (backend.h): both
- * entry points report DRTOPK_ERR_NO_BACKEND, so a program linked against it
+ * cuda_stub.c -- the CUDA backend of a --cpu-only library (backend.h): every
+ * entry point reports DRTOPK_ERR_NO_BACKEND, so a program linked against it
  * runs its CPU paths unchanged and says clearly why a GPU request failed.
  */
 #include "backend.h"
 
+#define NO_CUDA_MESSAGE "this drtopk library was built with --cpu-only (no CUDA backend)"
+
 drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)
 {
+    drtopk_error_set(NO_CUDA_MESSAGE);
     return DRTOPK_ERR_NO_BACKEND;
 }
 
@@ -14,5 +17,12 @@ drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *pla
                                  void *ws, size_t ws_bytes, void *out_values,
                                  uint64_t *out_indices, void *stream, drtopk_stats *stats)
 {
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
+drtopk_status drtopk_cuda_gpu_name(char *name, size_t len)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
     return DRTOPK_ERR_NO_BACKEND;
 }

@@ -11,6 +11,8 @@ DRTOPK="${DRTOPK:-$BATS_TEST_DIRNAME/../../bin/drtopk}"
 
 setup_file() {
     [ -x "$DRTOPK" ] || { echo "no drtopk binary at $DRTOPK (run ninja first)" >&2; return 1; }
+    # hermetic: no tuning from a results database lying in the tree (tuner.bats tests that path)
+    export DRTOPK_DB="$BATS_FILE_TMPDIR/no-tuning.sqlite"
 }
 
 need_python() {

@@ -6,6 +6,10 @@
 # benchmark: --alpha-span, --beta, the sweep order and the --skip-after-s rule,
 # and --import-peers (issue 4 item 6): the modern peers' JSON lines stored once,
 # malformed lines refused by line number, merged along, schema 2 migrated.
+# Also `drtopk run` planning with the tuning it loads from the database, and
+# its warning when that database cannot be read.
+
+bats_require_minimum_version 1.5.0
 
 TUNER="${TUNER:-$BATS_TEST_DIRNAME/../../bin/tuner}"
 # A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta.
@@ -261,19 +265,44 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
                               WHERE dtype = 'u32' AND 4 BETWEEN log2k_min AND log2k_max")
     [ -n "$choice" ]
     read -r beta const algo <<< "$choice"
-    DRTOPK_DB="$D/t.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
+    # the CLI loads this host's tuning from $DRTOPK_DB and passes it to drtopk_plan_auto
+    DRTOPK_DB="$D/t.sqlite" run --separate-stderr "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
     [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
     plan=$(python3 -c 'import json,sys; p = json.load(sys.stdin)["plan"]
-print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"])' <<< "$output")
-    read -r src pbeta pconst palgo <<< "$plan"
+print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"], p["tuning_db"])' <<< "$output")
+    read -r src pbeta pconst palgo pdb <<< "$plan"
     [ "$src" = database ]
     [ "$pbeta" -eq "$beta" ]
     python3 -c "import sys; sys.exit(abs($pconst - $const) > 1e-9)"
     [ "$palgo" = "$algo" ]
-    # without the database: the paper's const and beta
+    [ "$pdb" = "$D/t.sqlite" ]
+    # the text output names the database
+    DRTOPK_DB="$D/t.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"(tuned for this machine, from $D/t.sqlite)"* ]]
+    # --const wins over the tuning
+    DRTOPK_DB="$D/t.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --const 1.5 --json
+    [[ "$output" == *'"rule4_const": 1.5, "const_source": "user", "tuning_db": null'* ]]
+    # without the database: the paper's const and beta, and no file is created
     DRTOPK_DB="$D/none.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
-    [[ "$output" == *'"const_source": "default"'* ]]
+    [[ "$output" == *'"rule4_const": 3, "const_source": "default"'* ]]
     [ ! -e "$D/none.sqlite" ]
+}
+
+@test "drtopk run warns about a tuning database it cannot read and plans without it" {
+    DRTOPK="$BATS_TEST_DIRNAME/../../bin/drtopk"
+    printf 'not a database %.0s' $(seq 64) > "$D/bad.sqlite"
+    DRTOPK_DB="$D/bad.sqlite" run --separate-stderr "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: cannot read the tuning database $D/bad.sqlite: "*"not a SQLite database"* ]]
+    [[ "$output" == *'"const_source": "default"'* ]]
+    # a drtopk database from a newer build: the same warning with its reason
+    q "$D/newer.sqlite" "CREATE TABLE schema_version (version INTEGER); INSERT INTO schema_version VALUES (99)"
+    DRTOPK_DB="$D/newer.sqlite" run --separate-stderr "$DRTOPK" run --backend cpu --n 2^12 --k 16
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: cannot read the tuning database $D/newer.sqlite: "*"schema version 99"* ]]
+    [[ "$output" == *"(the paper's default)"* ]]
 }
 
 @test "a fixed-plan sweep into the same database leaves the alpha fit as it was" {

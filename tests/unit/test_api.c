@@ -1,11 +1,13 @@
 /*
  * test_api.c -- the public API's contract (drtopk.h): every status path of
  * drtopk_select / drtopk_select_workspace / drtopk_plan_check, status strings,
- * name parsers, Rule 4's alpha (paper section 5.2) and plan_auto; plus the
- * size parser and small helpers of util.h.
+ * name parsers, Rule 4's alpha (paper section 5.2), plan_auto with tuning
+ * tables (the caller's and the compiled-in one, tuning.h), drtopk_last_error;
+ * plus the size parser and small helpers of util.h.
  */
 #include "test_harness.h"
 #include "backend.h"
+#include "tuning.h"
 #include "device.h"
 #include "util.h"
 
@@ -287,8 +289,7 @@ static void plan_auto_fields(void)
     drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 30, 1024, NULL };
     drtopk_plan plan;
     double c = 5.0;
-    /* no tuning database: the paper's defaults, whatever db/ holds here */
-    CHECK(setenv("DRTOPK_DB", "/nonexistent/drtopk-unit-test.sqlite", 1) == 0);
+    /* no tuning table: the paper's defaults (the library reads no database) */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK_EQ_U64(plan.alpha, drtopk_rule4_alpha(p.n, p.k, DRTOPK_RULE4_CONST_DEFAULT));
     CHECK_EQ_U64(plan.beta, 2);
@@ -313,6 +314,147 @@ static void plan_auto_fields(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_ERR_K_GT_N);
     p.n = 0;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_ERR_N_ZERO);
+}
+
+/* Entries for the tuning tests: u32 with n in [2^20, 2^30] split at k = 2^10,
+ * then an f32 catch-all. */
+static const drtopk_tuning_entry tuned[] = {
+    { DRTOPK_U32, 20, 30, 0, 9, DRTOPK_ALGO_BUCKET, 3, 1.5 },
+    { DRTOPK_U32, 20, 30, 10, 63, DRTOPK_ALGO_RADIX, 1, 6.0 },
+    { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_BITONIC, 4, 9.0 },   /* shadowed above 2^20 */
+    { DRTOPK_F32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX_GGKS, 2, -1.0 },
+};
+
+/* plan_auto on (dtype, n, k) with table t: the plan's source, const, beta, algorithm. */
+static void expect_plan(const drtopk_tuning *t, const drtopk_tuning *builtin, drtopk_dtype dt, uint64_t n,
+                        uint64_t k, drtopk_const_source src, double c, int beta, drtopk_algo algo)
+{
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, dt, DRTOPK_LARGEST, n, k, NULL };
+    drtopk_plan plan;
+    char what[128];
+    snprintf(what, sizeof what, "%s n = %" PRIu64 " k = %" PRIu64, drtopk_dtype_name(dt), n, k);
+    test_context(what);
+    CHECK_STATUS(builtin ? drtopk_plan_from_tables(&plan, &p, t, builtin) : drtopk_plan_auto(&plan, &p, t),
+                 DRTOPK_OK);
+    CHECKF(plan.const_source == src, "%s: source %d, want %d", what, (int)plan.const_source, (int)src);
+    CHECKF(plan.rule4_const == c && plan.beta == beta, "%s: const %g beta %d", what, plan.rule4_const,
+           plan.beta);
+    CHECK(plan.first_algo == algo && plan.second_algo == algo);
+    CHECK_EQ_U64(plan.alpha, drtopk_rule4_alpha(n, k, c));
+    CHECK(plan.flags & DRTOPK_DELEGATE);
+    CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_OK);
+}
+
+static void plan_auto_tuning_match(void)
+{
+    const drtopk_tuning t = { "Test GPU", tuned, sizeof tuned / sizeof tuned[0] };
+    const drtopk_tuning empty = { "Test GPU", NULL, 0 };
+    const double c3 = DRTOPK_RULE4_CONST_DEFAULT;
+    /* log2 k ranges are floor(log2 k): 1023 is in 0..9, 1024 in 10..63 */
+    expect_plan(&t, NULL, DRTOPK_U32, 1ull << 20, 1023, DRTOPK_CONST_TUNING, 1.5, 3, DRTOPK_ALGO_BUCKET);
+    expect_plan(&t, NULL, DRTOPK_U32, 1ull << 20, 1024, DRTOPK_CONST_TUNING, 6.0, 1, DRTOPK_ALGO_RADIX);
+    /* log2 n: 2^31 - 1 is still 30; below 2^20 the catch-all (the first match wins above it) */
+    expect_plan(&t, NULL, DRTOPK_U32, (1ull << 31) - 1, 1, DRTOPK_CONST_TUNING, 1.5, 3, DRTOPK_ALGO_BUCKET);
+    expect_plan(&t, NULL, DRTOPK_U32, (1ull << 20) - 1, 1, DRTOPK_CONST_TUNING, 9.0, 4, DRTOPK_ALGO_BITONIC);
+    expect_plan(&t, NULL, DRTOPK_U32, 1ull << 31, 1, DRTOPK_CONST_TUNING, 9.0, 4, DRTOPK_ALGO_BITONIC);
+    /* dtype: f32 has its own entry, i32 none */
+    expect_plan(&t, NULL, DRTOPK_F32, 1ull << 20, 16, DRTOPK_CONST_TUNING, -1.0, 2, DRTOPK_ALGO_RADIX_GGKS);
+    expect_plan(&t, NULL, DRTOPK_I32, 1ull << 20, 16, DRTOPK_CONST_DEFAULT, c3, 2, DRTOPK_ALGO_RADIX);
+    /* NULL or empty table: the paper's defaults */
+    expect_plan(NULL, NULL, DRTOPK_U32, 1ull << 20, 16, DRTOPK_CONST_DEFAULT, c3, 2, DRTOPK_ALGO_RADIX);
+    expect_plan(&empty, NULL, DRTOPK_U32, 1ull << 20, 16, DRTOPK_CONST_DEFAULT, c3, 2, DRTOPK_ALGO_RADIX);
+    /* the compiled-in table answers what the caller's does not; the caller's wins */
+    expect_plan(&empty, &t, DRTOPK_U32, 1ull << 20, 16, DRTOPK_CONST_BUILTIN, 1.5, 3, DRTOPK_ALGO_BUCKET);
+    expect_plan(NULL, &t, DRTOPK_I32, 1ull << 20, 16, DRTOPK_CONST_DEFAULT, c3, 2, DRTOPK_ALGO_RADIX);
+    const drtopk_tuning f32_only = { "Test GPU", &tuned[3], 1 };
+    expect_plan(&f32_only, &t, DRTOPK_F32, 1ull << 20, 16, DRTOPK_CONST_TUNING, -1.0, 2, DRTOPK_ALGO_RADIX_GGKS);
+    expect_plan(&f32_only, &t, DRTOPK_U32, 1ull << 20, 16, DRTOPK_CONST_BUILTIN, 1.5, 3, DRTOPK_ALGO_BUCKET);
+}
+
+static void plan_auto_tuning_invalid(void)
+{
+    static const struct { const char *why; drtopk_tuning_entry e; const char *msg; } bad[] = {
+        { "beta 0", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 0, 3.0 }, "beta = 0" },
+        { "beta too large", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, DRTOPK_BETA_MAX + 1, 3.0 }, "beta = 9" },
+        { "algo", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_COUNT, 2, 3.0 }, "algo = " },
+        { "dtype", { DRTOPK_DTYPE_COUNT, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 3.0 }, "dtype = " },
+        { "const", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, NAN }, "rule4_const" },
+    };
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 20, 16, NULL };
+    drtopk_plan plan;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        /* invalid even behind an entry that matches first: the whole table is checked
+           up to the match, and an invalid entry before it is the caller's error */
+        drtopk_tuning_entry two[2] = { bad[i].e, tuned[0] };
+        const drtopk_tuning t = { "Test GPU", two, 2 };
+        test_context(bad[i].why);
+        CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_ERR_INVALID_ARGUMENT);
+        CHECKF(strstr(drtopk_last_error(), bad[i].msg) && strstr(drtopk_last_error(), "entry 0"),
+               "%s: message '%s'", bad[i].why, drtopk_last_error());
+        CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, NULL, &t), DRTOPK_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(drtopk_last_error(), "compiled-in") != NULL);
+    }
+    const drtopk_tuning no_entries = { "Test GPU", NULL, 3 };
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &no_entries), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "entries is NULL") != NULL);
+}
+
+static void builtin_table_by_gpu_name(void)
+{
+    const drtopk_tuning tables[] = {
+        { "GPU A", tuned, 1 }, { NULL, NULL, 0 }, { "GPU B", tuned + 1, 1 }, { "GPU B", tuned + 2, 1 },
+    };
+    const size_t n = sizeof tables / sizeof tables[0];
+    char name[256];
+    drtopk_status st;
+    CHECK(drtopk_tuning_for_gpu(tables, n, "GPU A") == &tables[0]);
+    CHECK(drtopk_tuning_for_gpu(tables, n, "GPU B") == &tables[2]);      /* the first of a name */
+    CHECK(drtopk_tuning_for_gpu(tables, n, "GPU") == NULL);              /* names match whole */
+    CHECK(drtopk_tuning_for_gpu(tables, n, "GPU A ") == NULL);
+    CHECK(drtopk_tuning_for_gpu(tables, n, NULL) == NULL);
+    CHECK(drtopk_tuning_for_gpu(NULL, 0, "GPU A") == NULL);
+    /* the generated table today: empty, and every row that is there names a GPU */
+    for (size_t i = 0; i < drtopk_builtin_tuning_count; ++i)
+        CHECK(drtopk_builtin_tunings[i].gpu_name != NULL && drtopk_builtin_tunings[i].count > 0);
+    /* the backend's device name: a name with a GPU, a message without one */
+    st = drtopk_cuda_gpu_name(name, sizeof name);
+    if (st == DRTOPK_OK) CHECK(name[0] != '\0');
+    else CHECKF(drtopk_last_error()[0] != '\0', "drtopk_cuda_gpu_name: %s without a message",
+                drtopk_status_string(st));
+}
+
+static void last_error_set_and_cleared(void)
+{
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 3, 5, NULL };
+    drtopk_plan plan;
+    drtopk_dtype dt;
+    drtopk_algo a;
+    size_t bytes;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_ERR_K_GT_N);
+    CHECKF(strcmp(drtopk_last_error(), "k = 5 is larger than n = 3") == 0, "'%s'", drtopk_last_error());
+    p.k = 2;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(drtopk_last_error()[0] == '\0');
+    CHECK_STATUS(drtopk_dtype_parse("u64", &dt), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "'u64'") != NULL);
+    CHECK_STATUS(drtopk_algo_parse("dr-quick", &a, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "'dr-quick'") != NULL);
+    CHECK_STATUS(drtopk_algo_parse("dr-radix", &a, NULL), DRTOPK_OK);
+    CHECK(drtopk_last_error()[0] == '\0');
+    plan.beta = DRTOPK_BETA_MAX + 1;
+    CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "plan->beta = 9") != NULL);
+    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "plan->beta = 9") != NULL);
+    plan.beta = 2;
+    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
+    CHECK(drtopk_last_error()[0] == '\0');
+    p.n = 0;
+    CHECK_STATUS(drtopk_plan_rule4(&plan, &p, 3.0), DRTOPK_ERR_N_ZERO);
+    CHECK(strstr(drtopk_last_error(), "n = 0") != NULL);
+    p.n = 3;
+    CHECK_STATUS(drtopk_plan_rule4(&plan, &p, NAN), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "rule4_const") != NULL);
 }
 
 static void parse_sizes(void)
@@ -362,6 +504,10 @@ void register_api_tests(void)
     test_register("api/names_round_trip", names_round_trip);
     test_register("api/rule4_alpha", rule4_alpha);
     test_register("api/plan_auto_fields", plan_auto_fields);
+    test_register("api/plan_auto_tuning_match", plan_auto_tuning_match);
+    test_register("api/plan_auto_tuning_invalid", plan_auto_tuning_invalid);
+    test_register("api/builtin_table_by_gpu_name", builtin_table_by_gpu_name);
+    test_register("api/last_error_set_and_cleared", last_error_set_and_cleared);
     test_register("api/parse_sizes", parse_sizes);
     test_register("api/util_helpers", util_helpers);
 }

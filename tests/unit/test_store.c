@@ -1,9 +1,10 @@
 /*
- * test_store.c -- unit tests of the SQLite results store (src/store.c,
+ * test_store.c -- unit tests of the SQLite results store (src/harness/store.c,
  * db/schema.sql): migration of an older schema keeps its rows, a newer schema
  * and foreign files are refused, measurements round-trip and replace by their
- * unique key, the library's lookups find the fitted const and choices, and
- * merging adds nothing the second time.
+ * unique key, a machine's tuning loads as the table drtopk_plan_auto takes
+ * (choices, then the fitted const; by uuid, else by name; an unreadable file
+ * says why), and merging adds nothing the second time.
  */
 #include "test_harness.h"
 #include "store.h"
@@ -79,11 +80,12 @@ static void store_migrates_older_schema(void)
     CHECK(count(path, "SELECT count(*) FROM fits WHERE const_time = 4.25 AND const_theory IS NULL") == 1);
     CHECK(count(path, "SELECT count(*) FROM machines WHERE c_global = 600") == 1);
     CHECK(count(path, "SELECT version FROM schema_version") == DRTOPK_STORE_SCHEMA_VERSION);
-    double k_const = 0;
-    int found = 0;
-    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-old", NULL, DRTOPK_U32, &k_const, &found, err,
-                                           sizeof err), DRTOPK_OK);
-    CHECK(found && k_const == 4.25);
+    drtopk_store_tuning t;
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-old", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(t.table.count, 2);   /* the choice, then the catch-all with the fit */
+    CHECK(t.entries[0].algo == DRTOPK_ALGO_RADIX && t.entries[0].rule4_const == 4.25);
+    CHECK(t.entries[1].rule4_const == 4.25 && t.entries[1].beta == 2 && t.entries[1].log2k_max == 63);
+    drtopk_store_tuning_free(&t);
 }
 
 static void store_refuses_newer_and_foreign_files(void)
@@ -105,6 +107,12 @@ static void store_refuses_newer_and_foreign_files(void)
     fclose(f);
     CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_ERR_IO);
     CHECKF(strstr(err, "not a SQLite database") != NULL, "%s", err);
+    /* loading a tuning from it: an error naming the file, and an empty table */
+    drtopk_store_tuning t;
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", "Test GPU", &t, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, path) && strstr(err, "not a SQLite database"), "%s", err);
+    CHECK(t.table.count == 0 && t.entries == NULL);
+    drtopk_store_tuning_free(&t);
 
     tmp_path(path, "foreign.sqlite");
     sql(path, "CREATE TABLE t (x)");
@@ -190,42 +198,64 @@ static void store_round_trip_and_lookup(void)
     CHECK(count(path, "SELECT count(*) FROM measurements WHERE alpha = 8 AND median_ms = 0.75") == 1);
     CHECK(count(path, "SELECT count(*) FROM measurements WHERE reps_ms = '[1.5,1,2]'") == 0);
 
-    double k_const = 0;
-    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-1", NULL, DRTOPK_U32, &k_const, &found, err, sizeof err),
-                 DRTOPK_OK);
-    CHECK(found && k_const == 3.75);
-    /* Another GPU of the same model uses the fit; another model or dtype does not. */
-    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-2", "Test GPU", DRTOPK_U32, &k_const, &found, err,
-                                           sizeof err), DRTOPK_OK);
-    CHECK(found);
-    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-2", "Other GPU", DRTOPK_U32, &k_const, &found, err,
-                                           sizeof err), DRTOPK_OK);
-    CHECK(!found);
-    CHECK_STATUS(drtopk_store_lookup_const(path, "GPU-1", NULL, DRTOPK_F32, &k_const, &found, err, sizeof err),
-                 DRTOPK_OK);
-    CHECK(!found);
-    /* A missing database is "not found", and is not created. */
+    /* The fit alone: one catch-all entry per fitted dtype, for this uuid. */
+    drtopk_store_tuning t;
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(t.table.count, 1);
+    CHECK(t.table.entries == t.entries && !strcmp(t.table.gpu_name, "Test GPU"));
+    CHECK(t.entries[0].dtype == DRTOPK_U32 && t.entries[0].rule4_const == 3.75 && t.entries[0].beta == 2 &&
+          t.entries[0].algo == DRTOPK_ALGO_RADIX && t.entries[0].log2n_min == 0 && t.entries[0].log2n_max == 63 &&
+          t.entries[0].log2k_min == 0 && t.entries[0].log2k_max == 63);
+    drtopk_store_tuning_free(&t);
+    /* Another GPU of the same model uses the fit; another model does not. */
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-2", "Test GPU", &t, err, sizeof err), DRTOPK_OK);
+    CHECK(t.table.count == 1 && !strcmp(t.machine_uuid, "GPU-1"));
+    drtopk_store_tuning_free(&t);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-2", "Other GPU", &t, err, sizeof err), DRTOPK_OK);
+    CHECK(t.table.count == 0 && t.machine_uuid[0] == '\0');
+    drtopk_store_tuning_free(&t);
+    /* A missing database is an empty table, and is not created. */
     char missing[PATH_LEN];
     tmp_path(missing, "missing.sqlite");
-    CHECK_STATUS(drtopk_store_lookup_const(missing, "GPU-1", NULL, DRTOPK_U32, &k_const, &found, err,
-                                           sizeof err), DRTOPK_OK);
-    CHECK(!found && access(missing, F_OK) != 0);
+    CHECK_STATUS(drtopk_store_load_tuning(missing, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK(t.table.count == 0 && access(missing, F_OK) != 0);
+    drtopk_store_tuning_free(&t);
 
     CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
     drtopk_store_choice ch[2] = {
         { .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2, .rule4_const = 3.75 },
         { .log2k_min = 10, .log2k_max = 63, .algorithm = "dr-bucket", .beta = 3, .rule4_const = 2.5 } };
+    /* a standalone choice is nothing drtopk_plan_auto can build: left out */
+    drtopk_store_choice standalone = { .log2k_min = 0, .log2k_max = 63, .algorithm = "bitonic" };
     CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 2), DRTOPK_OK);
     CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 2), DRTOPK_OK);   /* replaces */
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "i32", &standalone, 1), DRTOPK_OK);
     drtopk_store_close(s);
-    CHECK(count(path, "SELECT count(*) FROM choices") == 2);
-    drtopk_store_choice got;
-    CHECK_STATUS(drtopk_store_lookup_choice(path, "GPU-1", NULL, DRTOPK_U32, 4096, &got, &found, err,
-                                            sizeof err), DRTOPK_OK);
-    CHECK(found && !strcmp(got.algorithm, "dr-bucket") && got.beta == 3 && got.rule4_const == 2.5);
-    CHECK_STATUS(drtopk_store_lookup_choice(path, "GPU-1", NULL, DRTOPK_U32, 1023, &got, &found, err,
-                                            sizeof err), DRTOPK_OK);
-    CHECK(found && !strcmp(got.algorithm, "dr-radix"));
+    CHECK(count(path, "SELECT count(*) FROM choices") == 3);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(t.table.count, 3);
+    /* plan_auto with the table: each k range's choice, first match first */
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 20, 4096, NULL };
+    drtopk_plan plan;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.first_algo == DRTOPK_ALGO_BUCKET && plan.beta == 3 &&
+          plan.rule4_const == 2.5);
+    p.k = 1023;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.first_algo == DRTOPK_ALGO_RADIX && plan.beta == 2);
+    p.dtype = DRTOPK_I32;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.const_source == DRTOPK_CONST_DEFAULT);
+    drtopk_store_tuning_free(&t);
+
+    /* A machine with this uuid wins over a more recently tuned one of its name. */
+    fill(path, "GPU-3", "Test GPU", 5.0);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", "Test GPU", &t, err, sizeof err), DRTOPK_OK);
+    CHECK(!strcmp(t.machine_uuid, "GPU-1"));
+    drtopk_store_tuning_free(&t);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-9", "Test GPU", &t, err, sizeof err), DRTOPK_OK);
+    CHECK(!strcmp(t.machine_uuid, "GPU-3") && t.table.count == 1 && t.entries[0].rule4_const == 5.0);
+    drtopk_store_tuning_free(&t);
 }
 
 static void store_merge_is_idempotent(void)

@@ -178,6 +178,33 @@ static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, co
     return clen;
 }
 
+/* What pipeline_spec.h proves or bounds, checked on every run so that a rule
+ * change (or a mutant) that breaks it fails here rather than in a GPU buffer:
+ * |C| >= k, and when the first top-k ran, the selection, the scanned
+ * subranges and |C| within the capacities the CUDA pipeline allocates. */
+static drtopk_status check_invariants(const drtopk_problem *p, const drtopk_plan *plan, const drtopk_stats *st,
+                                      uint64_t clen)
+{
+    if (clen < p->k) {
+        drtopk_error_set("cpu reference: |C| = %llu < k = %llu breaks the rules' invariant",
+                         (unsigned long long)clen, (unsigned long long)p->k);
+        return DRTOPK_ERR_UNSUPPORTED;
+    }
+    if (delegate_mode(plan) && drtopk_first_topk_needed(p->k, st->delegate_len)) {
+        const uint64_t cap1 = drtopk_first_capacity(p->k, st->delegate_len,
+                                                    (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0);
+        const uint64_t scan_cap = drtopk_scan_capacity(p->n, plan->alpha, plan->beta, cap1);
+        if (st->first_selected > cap1 || st->scanned_subranges > scan_cap ||
+            clen > drtopk_concat_capacity(p->n, plan->alpha, scan_cap, cap1)) {
+            drtopk_error_set("cpu reference: selected %llu, scanned %llu, |C| = %llu exceed the capacities",
+                             (unsigned long long)st->first_selected, (unsigned long long)st->scanned_subranges,
+                             (unsigned long long)clen);
+            return DRTOPK_ERR_UNSUPPORTED;
+        }
+    }
+    return DRTOPK_OK;
+}
+
 drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan,
                                 void *ws, size_t ws_bytes, void *out_values,
                                 uint64_t *out_indices, drtopk_stats *stats)
@@ -223,11 +250,7 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
         st.concat_len = clen;
         t3 = now_ms();
     }
-    if (clen < p->k) {      /* proven impossible in pipeline_spec.h */
-        drtopk_error_set("cpu reference: |C| = %llu < k = %llu breaks the rules' invariant",
-                         (unsigned long long)clen, (unsigned long long)p->k);
-        return DRTOPK_ERR_UNSUPPORTED;
-    }
+    if ((rc = check_invariants(p, plan, &st, clen)) != DRTOPK_OK) return rc;
     cpu_topk(l.c, clen, p->k, 0, clen, &kth);
     /* Unsorted results come in input order, so that no caller can come to
      * rely on a rank order the GPU does not promise. */

@@ -1,17 +1,21 @@
 /*
  * concat_filter.cu -- step 3 of Dr. Top-k: the concatenated vector C under
- * Rules 1-3 (paper 4.1-4.3, warp-centric concatenation of 5.1).
+ * Rules 1-3 (paper 4.1-4.3, warp-centric concatenation of 5.1), each decided
+ * by pipeline_spec.h.
  *
  *  1. count: c(s) = the number of selected delegates of subrange s (byte
  *     counters, four to a word: c(s) <= beta <= 8 never carries into the next
  *     byte);
- *  2. classify each selected delegate: 0 < c(s) < nd(s) -> it goes to C as is
- *     (Rule 3: the subrange is not scanned); c(s) == nd(s) -> the subrange is
- *     listed for scanning once, by its best delegate D[s * nd_full];
+ *  2. classify each selected delegate by drtopk_rule3_classify(c(s), nd(s)):
+ *     copy -> it goes to C as is (Rule 3: the subrange is not scanned); scan
+ *     -> the subrange is listed for scanning once, by its best delegate
+ *     D[s * nd_full] (every delegate of a scanned subrange is selected);
+ *     Rule 1 leaves out what is not listed at all.  In the Rule 1 and Rule 3
+ *     mutants (pipeline_spec.h) a scanned subrange may miss selected
+ *     delegates, so the subranges are listed by visiting each one instead;
  *  3. scan the listed subranges, copying every element with key >= t (Rule 2;
  *     t = 0 without filtering), with 16-byte loads where the subranges allow
  *     (a third less time than 4-byte loads at 2^24 of 2^30 on an H200).
- *     Rule 1 is what is not listed at all.
  *
  * Every length (selected, listed, |C|) lives on the device: persistent grids
  * sized from the SM count loop until the device-side count.  Output slots come
@@ -22,6 +26,7 @@
 
 #include "kernels.h"
 #include "keyorder.h"
+#include "pipeline_spec.h"
 #include "pipeline_stages.h"
 
 #define CF_BLOCK 256               /* threads per block                           */
@@ -29,25 +34,23 @@
 #define CF_TILE (CF_BLOCK * CF_ITEMS)
 #define CF_BLOCKS_PER_SM 8         /* 2048 resident threads per SM                */
 #define CF_BYTE_BITS 8             /* counters: one byte per subrange              */
+#define CF_BYTE_MASK ((1u << CF_BYTE_BITS) - 1u)
 #define CF_BYTES_PER_WORD 4
-#define CF_VEC 4                   /* uint32 per 16-byte load                      */
-#define CF_VEC_MIN_ALPHA 2         /* 16-byte loads need subranges of >= 4 elements */
-#define CF_PACK_SHIFT 16           /* two per-thread counts (<= CF_ITEMS * CF_VEC) in one word */
-#define CF_PACK_MASK 0xFFFFu
+#define CF_VEC_MIN_ALPHA 2         /* 16-byte loads need subranges of >= DRTOPK_VEC elements */
+#define CF_PACK_SHIFT 16           /* two per-thread counts (<= CF_ITEMS * DRTOPK_VEC) in one word */
+#define CF_PACK_MASK ((1u << CF_PACK_SHIFT) - 1u)
 
 typedef cub::BlockScan<uint32_t, CF_BLOCK> cf_scan;
 
 __device__ __forceinline__ uint32_t counter_of(const uint32_t *cnt, uint64_t s)
 {
-    return (cnt[s / CF_BYTES_PER_WORD] >> (CF_BYTE_BITS * (s % CF_BYTES_PER_WORD))) & 0xFFu;
+    return (cnt[s / CF_BYTES_PER_WORD] >> (CF_BYTE_BITS * (s % CF_BYTES_PER_WORD))) & CF_BYTE_MASK;
 }
 
-/* nd(s) = min(beta, |S|). */
-__device__ __forceinline__ uint32_t nd_of(uint64_t s, uint64_t n, int alpha, int beta)
+/* What Rules 1-3 take from subrange s. */
+__device__ __forceinline__ drtopk_subrange_class class_of(const concat_args &a, uint64_t s)
 {
-    const uint64_t lo = s << alpha, L = 1ull << alpha;
-    const uint64_t len = n - lo < L ? n - lo : L;
-    return (uint32_t)(len < (uint64_t)beta ? len : (uint64_t)beta);
+    return drtopk_rule3_classify(counter_of(a.d_counters, s), drtopk_nd(a.n, a.alpha, a.beta, s));
 }
 
 template <typename P>
@@ -85,8 +88,9 @@ __device__ __forceinline__ void block_reserve(uint32_t mine_packed, uint64_t *g0
     __syncthreads();               /* sbase and tmp are reused by the next tile */
 }
 
-/* Step 2: partly selected subranges give their selected delegates to C;
- * fully selected ones are listed (once, by their best delegate). */
+/* Step 2: the selected delegates of the subranges Rule 3 copies go to C; the
+ * subranges it scans are listed once, by their best delegate (unless a
+ * mutant lists them with list_kernel). */
 template <typename P>
 __global__ void __launch_bounds__(CF_BLOCK)
 classify_kernel(concat_args a)
@@ -95,8 +99,7 @@ classify_kernel(concat_args a)
     const P *sel_pos = (const P *)a.sel_pos;
     const P *dpos = (const P *)a.d_dpos;
     const uint64_t m = *a.d_sel_count;
-    const uint64_t L = 1ull << a.alpha;
-    const uint64_t nd_full = L < (uint64_t)a.beta ? L : (uint64_t)a.beta;
+    const uint64_t nd_full = drtopk_nd_full(a.alpha, a.beta);
     const uint64_t ntiles = (m + CF_TILE - 1) / CF_TILE;
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
         uint32_t kind[CF_ITEMS];   /* 0: nothing, 1: copy to C, 2: list s */
@@ -108,9 +111,10 @@ classify_kernel(concat_args a)
             if (i < m) {
                 const P pos = sel_pos[i];
                 const uint64_t s = (uint64_t)pos >> a.alpha;
-                const uint32_t c = counter_of(a.d_counters, s);
-                if (c < nd_of(s, a.n, a.alpha, a.beta)) kind[it] = 1;
-                else if (dpos[s * nd_full] == pos) kind[it] = 2;
+                const drtopk_subrange_class c = class_of(a, s);
+                if (c == DRTOPK_SUBRANGE_COPY_SELECTED) kind[it] = 1;
+                else if (c == DRTOPK_SUBRANGE_SCAN && DRTOPK_SCAN_NEEDS_ALL_DELEGATES && dpos[s * nd_full] == pos)
+                    kind[it] = 2;
             }
             mine += kind[it] == 1 ? 1u : kind[it] == 2 ? (1u << CF_PACK_SHIFT) : 0u;
         }
@@ -135,6 +139,27 @@ classify_kernel(concat_args a)
     }
 }
 
+/* Step 2 of the Rule 1 and Rule 3 mutants (pipeline_spec.h): a scanned
+ * subrange need not have its best delegate selected, so every subrange is
+ * visited and listed when Rule 3 scans it. */
+template <typename P>
+__global__ void __launch_bounds__(CF_BLOCK)
+list_kernel(concat_args a)
+{
+    __shared__ cf_scan::TempStorage tmp;
+    const uint64_t nsub = drtopk_subrange_count(a.n, a.alpha);
+    const uint64_t ntiles = (nsub + CF_BLOCK - 1) / CF_BLOCK;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+        const uint64_t s = tile * CF_BLOCK + threadIdx.x;
+        const int scan = s < nsub && class_of(a, s) == DRTOPK_SUBRANGE_SCAN;
+        uint64_t base[2];
+        uint32_t prefix;
+        block_reserve(scan ? 1u << CF_PACK_SHIFT : 0u, NULL, a.d_scan_count, tmp, base, prefix);
+        const uint64_t os = base[1] + (prefix >> CF_PACK_SHIFT);
+        if (scan && os < a.scan_cap) ((P *)a.d_scan_list)[os] = (P)s;
+    }
+}
+
 /* Step 3: the listed subranges as one flat index space of m * 2^alpha
  * elements in units of W (1, or 4 with 16-byte loads; the tail subrange's
  * missing elements are skipped); each tile copies its keys >= t with one
@@ -146,11 +171,11 @@ scan_kernel(concat_args a)
     __shared__ cf_scan::TempStorage tmp;
     const P *list = (const P *)a.d_scan_list;
     const uint64_t m = *a.d_scan_count;
-    const int ushift = W == CF_VEC ? a.alpha - CF_VEC_MIN_ALPHA : a.alpha;  /* log2 units per subrange */
+    const int ushift = W == DRTOPK_VEC ? a.alpha - CF_VEC_MIN_ALPHA : a.alpha;  /* log2 units per subrange */
     const uint64_t total = m << ushift;
     const uint64_t ntiles = (total + CF_TILE - 1) / CF_TILE;
     const uint64_t umask = (1ull << ushift) - 1;
-    const uint32_t t = a.filter ? *a.d_threshold : 0u;
+    const uint32_t t = drtopk_rule2_threshold(*a.d_threshold, a.filter);
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
         uint32_t key[CF_ITEMS][W];
         uint64_t pos[CF_ITEMS];            /* of the unit's first element */
@@ -163,7 +188,7 @@ scan_kernel(concat_args a)
         }
 #pragma unroll
         for (int it = 0; it < CF_ITEMS; ++it) {
-            if constexpr (W == CF_VEC) {
+            if constexpr (W == DRTOPK_VEC) {
                 if (pos[it] + W <= a.n) {
                     const uint4 x = __ldcs((const uint4 *)(a.v + pos[it]));
                     key[it][0] = x.x;
@@ -218,8 +243,12 @@ static drtopk_status run(const concat_args *a, cudaStream_t st)
     DRTOPK_LAUNCH_CHECK();
     classify_kernel<P><<<grid, CF_BLOCK, 0, st>>>(*a);
     DRTOPK_LAUNCH_CHECK();
-    if (a->alpha >= CF_VEC_MIN_ALPHA && ((uintptr_t)a->v & (sizeof(uint4) - 1)) == 0)
-        scan_kernel<P, CF_VEC><<<grid, CF_BLOCK, 0, st>>>(*a);
+    if constexpr (!DRTOPK_SCAN_NEEDS_ALL_DELEGATES) {
+        list_kernel<P><<<grid, CF_BLOCK, 0, st>>>(*a);
+        DRTOPK_LAUNCH_CHECK();
+    }
+    if (a->alpha >= CF_VEC_MIN_ALPHA && ((uintptr_t)a->v & (DRTOPK_VEC_BYTES - 1)) == 0)
+        scan_kernel<P, DRTOPK_VEC><<<grid, CF_BLOCK, 0, st>>>(*a);
     else
         scan_kernel<P, 1><<<grid, CF_BLOCK, 0, st>>>(*a);
     DRTOPK_LAUNCH_CHECK();

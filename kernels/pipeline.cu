@@ -12,94 +12,95 @@
  * caller's workspace), no host synchronisation and no host read of a device
  * value, so it can be captured in a CUDA graph.  Lengths found on the device
  * (selected delegates, scanned subranges, |C|) stay there; grids and buffers
- * are sized by the host-side bounds below.  Only stats != NULL records events
+ * are sized by host-side bounds.  Only stats != NULL records events
  * and synchronises at the end.
  *
- * Bounds (why the buffers are large enough):
- *  - first top-k capacity cap1 = k without skip-last-digit; with it
- *    min(2k, |D|): stopping one 8-bit digit early returns every delegate that
- *    shares the k-th one's upper 24 bits, a few more than k on any spread-out
- *    data; when more than cap1 would come out, the algorithm resolves the last
- *    digit after all (kernels.h), so cap1 bounds the selection either way;
- *  - a scanned subrange has all of its nd(s) delegates selected, so at most
- *    cap1 / nd_full of them are full subranges, plus the tail when its nd is
- *    smaller: scan_cap = min(nsub, cap1 / nd_full + [nd(tail) < nd_full]);
- *  - C holds at most 2^alpha elements per scanned subrange plus the copied
- *    delegates of the others (<= cap1), and never more than V:
- *    c_cap = min(n, scan_cap * 2^alpha + cap1).
- * When k >= |D| every delegate is selected with t = 0, so every subrange is
+ * Every rule and every capacity (cap1, the scan list, |C|) is decided by
+ * pipeline_spec.h, which says why the buffers are large enough.  When
+ * k >= |D| every delegate is selected with t = 0, so every subrange is
  * scanned whole and C = V: the second top-k then runs on V directly, and
  * neither D nor C is built.
+ *
+ * The workspace layout is computed once per call, as offsets from the
+ * aligned workspace start (drtopk_carve without a base), which size the
+ * workspace and are then rebased onto the caller's buffer.
  */
 #include <string.h>
 #include <cub/device/device_radix_sort.cuh>
 
 #include "backend.h"
 #include "kernels.h"
+#include "pipeline_spec.h"
 #include "pipeline_stages.h"
 
-#define WS_ALIGN 256                /* every region: cudaMalloc's alignment     */
 #define GATHER_BLOCK 256
 #define GATHER_GRID_MAX 65535u      /* grid-stride beyond this                  */
-#define KEY_BITS 32
 #define STAGE_EVENTS 5              /* start, after each of the four stages     */
 /* A stand-in base address for the size query: aligned and non-NULL, because
  * the algorithms' workspace queries validate their input pointers. */
-#define SIZING_BASE ((char *)(uintptr_t)WS_ALIGN)
+#define SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
 
 typedef enum { MODE_STANDALONE, MODE_RAW_SECOND, MODE_DELEGATE } run_mode;
 
-/* Every region of the workspace; computed once on SIZING_BASE (the size
- * query) and again on the caller's aligned buffer. */
+/* The shape of one call: sizes, and every region as a byte offset from the
+ * aligned workspace start. */
 typedef struct {
     run_mode mode;
-    int pos64;
+    int pos64, skip, sorted;        /* skip: skip-last-digit in effect          */
     size_t psize;                   /* bytes per position                       */
-    uint64_t L, nsub, nd_full, dlen, cap1, scan_cap, c_cap;
+    uint64_t nsub, dlen, cap1, scan_cap, c_cap;
     const topk_algo_entry *first, *second;
-    topk_input in1, in2;
-    size_t ws_algo, ws_sort;
-    /* regions */
-    uint32_t *d_keys; void *d_pos;              /* D                          */
-    uint32_t *k1_keys; void *k1_pos;            /* first top-k output         */
-    uint64_t *count1, *count2;                  /* scalars                    */
-    uint32_t *thr1, *thr2;
-    char *zero_base; size_t zero_bytes;         /* scan count, |C|, c(s)      */
-    uint64_t *scan_count, *c_count;
-    uint32_t *counters;
-    void *scan_list;
-    uint32_t *c_keys; void *c_pos;              /* C                          */
-    uint32_t *o_keys; void *o_pos;              /* second top-k output        */
-    uint32_t *s_keys; void *s_pos;              /* sorted copy                */
-    void *sort_tmp;
-    void *algo_ws;
+    size_t ws_algo, ws_sort, zero_bytes;
+    /* offsets */
+    size_t d_keys, d_pos;           /* D                                        */
+    size_t k1_keys, k1_pos;         /* first top-k output                       */
+    size_t zero;                    /* scan count, |C|, c(s): zeroed together   */
+    size_t scan_list;
+    size_t c_keys, c_pos;           /* C                                        */
+    size_t scalars;                 /* two counts, two thresholds               */
+    size_t o_keys, o_pos;           /* second top-k output                      */
+    size_t s_keys, s_pos, sort_tmp; /* sorted copy                              */
+    size_t algo_ws;
     size_t total;
 } layout;
 
-static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+/* The layout's regions on an aligned base, and the two top-k inputs. */
+typedef struct {
+    uint32_t *d_keys; void *d_pos;
+    uint32_t *k1_keys; void *k1_pos;
+    uint64_t *count1, *count2;
+    uint32_t *thr1, *thr2;
+    char *zero_base;
+    uint64_t *scan_count, *c_count;
+    uint32_t *counters;
+    void *scan_list;
+    uint32_t *c_keys; void *c_pos;
+    uint32_t *o_keys; void *o_pos;
+    uint32_t *s_keys; void *s_pos;
+    void *sort_tmp;
+    void *algo_ws;
+    topk_input in1, in2;
+} regions;
 
-/* Reserve `bytes` at the next aligned offset from base. */
-static void *carve(char *base, size_t *off, size_t bytes)
+/* Reserve `bytes` at the next aligned offset; returns the region's offset. */
+static size_t reserve(size_t *off, size_t bytes)
 {
-    void *p;
-    *off = (*off + WS_ALIGN - 1) & ~(size_t)(WS_ALIGN - 1);
-    p = base + *off;
-    *off += bytes;
-    return p;
+    drtopk_carve(NULL, off, bytes);
+    return *off - bytes;
 }
 
-static drtopk_status sort_temp_bytes(const layout *l, uint64_t k, size_t *bytes)
+static drtopk_status sort_temp_bytes(int pos64, uint64_t k, size_t *bytes)
 {
     cudaError_t e;
     *bytes = 0;
-    if (l->pos64)
+    if (pos64)
         e = cub::DeviceRadixSort::SortPairsDescending(NULL, *bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
                                                       (const uint64_t *)NULL, (uint64_t *)NULL, (int64_t)k,
-                                                      0, KEY_BITS);
+                                                      0, DRTOPK_KEY_BITS);
     else
         e = cub::DeviceRadixSort::SortPairsDescending(NULL, *bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
                                                       (const uint32_t *)NULL, (uint32_t *)NULL, (int64_t)k,
-                                                      0, KEY_BITS);
+                                                      0, DRTOPK_KEY_BITS);
     return e == cudaSuccess ? DRTOPK_OK : DRTOPK_ERR_CUDA;
 }
 
@@ -115,13 +116,60 @@ static void raw_input(topk_input *in, const drtopk_problem *p, int pos64)
     in->k = p->k;
 }
 
-/* Plan every region for (p, plan) on `base`. */
-static drtopk_status plan_layout(const drtopk_problem *p, const drtopk_plan *plan, char *base,
-                                 layout *l)
+static void pairs_input(topk_input *in, const uint32_t *keys, const void *pos, int pos64, uint64_t n_max,
+                        uint64_t k)
+{
+    memset(in, 0, sizeof *in);
+    in->src = TOPK_SRC_PAIRS;
+    in->keys = keys;
+    in->pos = pos;
+    in->pos64 = pos64;
+    in->n_max = n_max;
+    in->k = k;
+}
+
+/* Rebase the layout onto an aligned `base`. */
+static void regions_at(const layout *l, const drtopk_problem *p, char *base, regions *r)
+{
+    memset(r, 0, sizeof *r);
+    if (l->mode == MODE_DELEGATE) {
+        r->d_keys = (uint32_t *)(base + l->d_keys);
+        r->d_pos = base + l->d_pos;
+        r->k1_keys = (uint32_t *)(base + l->k1_keys);
+        r->k1_pos = base + l->k1_pos;
+        r->zero_base = base + l->zero;
+        r->scan_count = (uint64_t *)r->zero_base;
+        r->c_count = (uint64_t *)(r->zero_base + sizeof(uint64_t));
+        r->counters = (uint32_t *)(r->zero_base + 2 * sizeof(uint64_t));
+        r->scan_list = base + l->scan_list;
+        r->c_keys = (uint32_t *)(base + l->c_keys);
+        r->c_pos = base + l->c_pos;
+        pairs_input(&r->in1, r->d_keys, r->d_pos, l->pos64, l->dlen, p->k);
+        r->in1.skip_last_digit = l->skip;
+        pairs_input(&r->in2, r->c_keys, r->c_pos, l->pos64, l->c_cap, p->k);
+    } else {
+        raw_input(&r->in2, p, l->pos64);
+    }
+    r->count1 = (uint64_t *)(base + l->scalars);
+    r->count2 = r->count1 + 1;
+    r->thr1 = (uint32_t *)(r->count2 + 1);
+    r->thr2 = r->thr1 + 1;
+    r->o_keys = (uint32_t *)(base + l->o_keys);
+    r->o_pos = base + l->o_pos;
+    if (l->sorted) {
+        r->s_keys = (uint32_t *)(base + l->s_keys);
+        r->s_pos = base + l->s_pos;
+        r->sort_tmp = base + l->sort_tmp;
+    }
+    r->algo_ws = base + l->algo_ws;
+}
+
+/* The layout of (p, plan): every size and offset, and the workspace total. */
+static drtopk_status plan_layout(const drtopk_problem *p, const drtopk_plan *plan, layout *l)
 {
     const uint64_t n = p->n, k = p->k;
-    const int skip = (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0;
     size_t off = 0, need;
+    regions sizing;
     drtopk_status st;
     memset(l, 0, sizeof *l);
     l->pos64 = n > DRTOPK_POS32_MAX_N;
@@ -130,84 +178,52 @@ static drtopk_status plan_layout(const drtopk_problem *p, const drtopk_plan *pla
     if (l->second == NULL) return DRTOPK_ERR_UNSUPPORTED;
     l->mode = MODE_STANDALONE;
     if (plan->flags & DRTOPK_DELEGATE) {
-        l->L = 1ull << plan->alpha;
-        l->nsub = (n + l->L - 1) >> plan->alpha;
-        l->nd_full = min_u64((uint64_t)plan->beta, l->L);
-        {
-            const uint64_t tail = n - ((l->nsub - 1) << plan->alpha);
-            const uint64_t nd_tail = min_u64((uint64_t)plan->beta, tail);
-            l->dlen = (l->nsub - 1) * l->nd_full + nd_tail;
-            if (k >= l->dlen) {
-                l->mode = MODE_RAW_SECOND;
-            } else {
-                l->mode = MODE_DELEGATE;
-                l->first = topk_algo_lookup(plan->first_algo);
-                if (l->first == NULL) return DRTOPK_ERR_UNSUPPORTED;
-                l->cap1 = skip ? min_u64(DRTOPK_SKIP_CAPACITY_FACTOR * k, l->dlen) : k;
-                l->scan_cap = min_u64(l->nsub, l->cap1 / l->nd_full + (nd_tail < l->nd_full ? 1 : 0));
-                l->c_cap = min_u64(n, l->scan_cap * l->L + l->cap1);
-            }
-        }
+        l->nsub = drtopk_subrange_count(n, plan->alpha);
+        l->dlen = drtopk_delegate_len(n, plan->alpha, plan->beta);
+        l->mode = drtopk_first_topk_needed(k, l->dlen) ? MODE_DELEGATE : MODE_RAW_SECOND;
     }
     if (l->mode == MODE_DELEGATE) {
         const size_t ps = l->psize;
-        l->d_keys = (uint32_t *)carve(base, &off, l->dlen * sizeof(uint32_t));
-        l->d_pos = carve(base, &off, l->dlen * ps);
-        l->k1_keys = (uint32_t *)carve(base, &off, l->cap1 * sizeof(uint32_t));
-        l->k1_pos = carve(base, &off, l->cap1 * ps);
-        l->zero_bytes = 2 * sizeof(uint64_t) + ((l->nsub + 3) / 4) * sizeof(uint32_t);
-        l->zero_base = (char *)carve(base, &off, l->zero_bytes);
-        l->scan_count = (uint64_t *)l->zero_base;
-        l->c_count = (uint64_t *)(l->zero_base + sizeof(uint64_t));
-        l->counters = (uint32_t *)(l->zero_base + 2 * sizeof(uint64_t));
-        l->scan_list = carve(base, &off, l->scan_cap * ps);
-        l->c_keys = (uint32_t *)carve(base, &off, l->c_cap * sizeof(uint32_t));
-        l->c_pos = carve(base, &off, l->c_cap * ps);
-
-        memset(&l->in1, 0, sizeof l->in1);
-        l->in1.src = TOPK_SRC_PAIRS;
-        l->in1.keys = l->d_keys;
-        l->in1.pos = l->d_pos;
-        l->in1.pos64 = l->pos64;
-        l->in1.n_max = l->dlen;
-        l->in1.k = k;
-        l->in1.skip_last_digit = skip;
-        memset(&l->in2, 0, sizeof l->in2);
-        l->in2.src = TOPK_SRC_PAIRS;
-        l->in2.keys = l->c_keys;
-        l->in2.pos = l->c_pos;
-        l->in2.pos64 = l->pos64;
-        l->in2.n_max = l->c_cap;
-        l->in2.k = k;
-    } else {
-        raw_input(&l->in2, p, l->pos64);
+        const int plan_skip = (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0;
+        l->first = topk_algo_lookup(plan->first_algo);
+        if (l->first == NULL) return DRTOPK_ERR_UNSUPPORTED;
+        l->skip = drtopk_skip_last_digit_on(plan_skip);
+        l->cap1 = drtopk_first_capacity(k, l->dlen, plan_skip);
+        l->scan_cap = drtopk_scan_capacity(n, plan->alpha, plan->beta, l->cap1);
+        l->c_cap = drtopk_concat_capacity(n, plan->alpha, l->scan_cap, l->cap1);
+        l->d_keys = reserve(&off, l->dlen * sizeof(uint32_t));
+        l->d_pos = reserve(&off, l->dlen * ps);
+        l->k1_keys = reserve(&off, l->cap1 * sizeof(uint32_t));
+        l->k1_pos = reserve(&off, l->cap1 * ps);
+        /* c(s): one byte per subrange, in whole 32-bit words */
+        l->zero_bytes = 2 * sizeof(uint64_t) + (l->nsub + sizeof(uint32_t) - 1) / sizeof(uint32_t) * sizeof(uint32_t);
+        l->zero = reserve(&off, l->zero_bytes);
+        l->scan_list = reserve(&off, l->scan_cap * ps);
+        l->c_keys = reserve(&off, l->c_cap * sizeof(uint32_t));
+        l->c_pos = reserve(&off, l->c_cap * ps);
     }
-    {
-        /* four scalars: two counts, two thresholds */
-        char *sc = (char *)carve(base, &off, 2 * sizeof(uint64_t) + 2 * sizeof(uint32_t));
-        l->count1 = (uint64_t *)sc;
-        l->count2 = (uint64_t *)(sc + sizeof(uint64_t));
-        l->thr1 = (uint32_t *)(sc + 2 * sizeof(uint64_t));
-        l->thr2 = (uint32_t *)(sc + 2 * sizeof(uint64_t) + sizeof(uint32_t));
+    l->scalars = reserve(&off, 2 * sizeof(uint64_t) + 2 * sizeof(uint32_t));
+    l->o_keys = reserve(&off, k * sizeof(uint32_t));
+    l->o_pos = reserve(&off, k * l->psize);
+    l->sorted = (plan->flags & DRTOPK_SORTED) != 0;
+    if (l->sorted) {
+        l->s_keys = reserve(&off, k * sizeof(uint32_t));
+        l->s_pos = reserve(&off, k * l->psize);
+        if ((st = sort_temp_bytes(l->pos64, k, &l->ws_sort)) != DRTOPK_OK) return st;
+        l->sort_tmp = reserve(&off, l->ws_sort);
     }
-    l->o_keys = (uint32_t *)carve(base, &off, k * sizeof(uint32_t));
-    l->o_pos = carve(base, &off, k * l->psize);
-    if (plan->flags & DRTOPK_SORTED) {
-        l->s_keys = (uint32_t *)carve(base, &off, k * sizeof(uint32_t));
-        l->s_pos = carve(base, &off, k * l->psize);
-        if ((st = sort_temp_bytes(l, k, &l->ws_sort)) != DRTOPK_OK) return st;
-        l->sort_tmp = carve(base, &off, l->ws_sort);
-    }
-    /* the two top-ks run one after the other: one region serves both */
+    /* the two top-ks run one after the other: one region serves both; their
+     * workspace queries see the inputs on a stand-in base */
+    regions_at(l, p, SIZING_BASE, &sizing);
     need = 0;
-    if ((st = l->second->workspace(&l->in2, &need)) != DRTOPK_OK) return st;
+    if ((st = l->second->workspace(&sizing.in2, &need)) != DRTOPK_OK) return st;
     l->ws_algo = need;
     if (l->mode == MODE_DELEGATE) {
-        if ((st = l->first->workspace(&l->in1, &need)) != DRTOPK_OK) return st;
+        if ((st = l->first->workspace(&sizing.in1, &need)) != DRTOPK_OK) return st;
         if (need > l->ws_algo) l->ws_algo = need;
     }
-    l->algo_ws = carve(base, &off, l->ws_algo);
-    l->total = off + WS_ALIGN;      /* slack to align any base address */
+    l->algo_ws = reserve(&off, l->ws_algo);
+    l->total = off + DRTOPK_WS_ALIGN;   /* slack to align any base address */
     return DRTOPK_OK;
 }
 
@@ -216,7 +232,7 @@ extern "C" drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const dr
     layout l;
     drtopk_status st;
     if (p == NULL || plan == NULL || bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if ((st = plan_layout(p, plan, SIZING_BASE, &l)) != DRTOPK_OK) return st;
+    if ((st = plan_layout(p, plan, &l)) != DRTOPK_OK) return st;
     *bytes = l.total;
     return DRTOPK_OK;
 }
@@ -241,8 +257,8 @@ static drtopk_status record(cudaEvent_t *ev, int i, cudaStream_t s)
 
 /* Enqueue the whole selection on stream s. */
 static drtopk_status enqueue(const drtopk_problem *p, const drtopk_plan *plan, const layout *l,
-                             void *out_values, uint64_t *out_indices, cudaStream_t s, cudaEvent_t *ev,
-                             int sm_count)
+                             const regions *r, void *out_values, uint64_t *out_indices, cudaStream_t s,
+                             cudaEvent_t *ev, int sm_count)
 {
     drtopk_status st;
     const uint32_t *v = (const uint32_t *)p->values;
@@ -261,17 +277,17 @@ static drtopk_status enqueue(const drtopk_problem *p, const drtopk_plan *plan, c
         da.beta = plan->beta;
         da.shared_build = (plan->flags & DRTOPK_SHARED_DELEGATE) != 0;
         da.pos64 = l->pos64;
-        da.d_keys = l->d_keys;
-        da.d_pos = l->d_pos;
+        da.d_keys = r->d_keys;
+        da.d_pos = r->d_pos;
         if ((st = delegate_build(&da, s)) != DRTOPK_OK) return st;
         if ((st = record(ev, 1, s)) != DRTOPK_OK) return st;
 
         o1.capacity = l->cap1;
-        o1.keys = l->k1_keys;
-        o1.pos = l->k1_pos;
-        o1.d_count = l->count1;
-        o1.d_threshold = l->thr1;
-        if ((st = l->first->run(&l->in1, &o1, l->algo_ws, l->ws_algo, s)) != DRTOPK_OK) return st;
+        o1.keys = r->k1_keys;
+        o1.pos = r->k1_pos;
+        o1.d_count = r->count1;
+        o1.d_threshold = r->thr1;
+        if ((st = l->first->run(&r->in1, &o1, r->algo_ws, l->ws_algo, s)) != DRTOPK_OK) return st;
         if ((st = record(ev, 2, s)) != DRTOPK_OK) return st;
 
         ca.v = v;
@@ -282,22 +298,22 @@ static drtopk_status enqueue(const drtopk_problem *p, const drtopk_plan *plan, c
         ca.beta = plan->beta;
         ca.pos64 = l->pos64;
         ca.filter = (plan->flags & DRTOPK_FILTER) != 0;
-        ca.sel_keys = l->k1_keys;
-        ca.sel_pos = l->k1_pos;
-        ca.d_sel_count = l->count1;
+        ca.sel_keys = r->k1_keys;
+        ca.sel_pos = r->k1_pos;
+        ca.d_sel_count = r->count1;
         ca.sel_cap = l->cap1;
-        ca.d_dpos = l->d_pos;
-        ca.d_threshold = l->thr1;
-        ca.zero_base = l->zero_base;
+        ca.d_dpos = r->d_pos;
+        ca.d_threshold = r->thr1;
+        ca.zero_base = r->zero_base;
         ca.zero_bytes = l->zero_bytes;
-        ca.d_counters = l->counters;
-        ca.d_scan_list = l->scan_list;
+        ca.d_counters = r->counters;
+        ca.d_scan_list = r->scan_list;
         ca.scan_cap = l->scan_cap;
-        ca.d_scan_count = l->scan_count;
-        ca.c_keys = l->c_keys;
-        ca.c_pos = l->c_pos;
+        ca.d_scan_count = r->scan_count;
+        ca.c_keys = r->c_keys;
+        ca.c_pos = r->c_pos;
         ca.c_cap = l->c_cap;
-        ca.d_c_count = l->c_count;
+        ca.d_c_count = r->c_count;
         ca.sm_count = sm_count;
         if ((st = concat_filter(&ca, s)) != DRTOPK_OK) return st;
         if ((st = record(ev, 3, s)) != DRTOPK_OK) return st;
@@ -307,32 +323,32 @@ static drtopk_status enqueue(const drtopk_problem *p, const drtopk_plan *plan, c
         if ((st = record(ev, 3, s)) != DRTOPK_OK) return st;
     }
     {
-        topk_input in2 = l->in2;
-        if (l->mode == MODE_DELEGATE) in2.d_n = l->c_count;
+        topk_input in2 = r->in2;
+        if (l->mode == MODE_DELEGATE) in2.d_n = r->c_count;
         o2.capacity = k;
-        o2.keys = l->o_keys;
-        o2.pos = l->o_pos;
-        o2.d_count = l->count2;
-        o2.d_threshold = l->thr2;
-        if ((st = l->second->run(&in2, &o2, l->algo_ws, l->ws_algo, s)) != DRTOPK_OK) return st;
+        o2.keys = r->o_keys;
+        o2.pos = r->o_pos;
+        o2.d_count = r->count2;
+        o2.d_threshold = r->thr2;
+        if ((st = l->second->run(&in2, &o2, r->algo_ws, l->ws_algo, s)) != DRTOPK_OK) return st;
     }
     {
-        const void *gpos = l->o_pos;
+        const void *gpos = r->o_pos;
         const uint64_t blocks = (k + GATHER_BLOCK - 1) / GATHER_BLOCK;
-        const unsigned grid = (unsigned)min_u64(blocks, GATHER_GRID_MAX);
+        const unsigned grid = (unsigned)(blocks < GATHER_GRID_MAX ? blocks : GATHER_GRID_MAX);
         if (plan->flags & DRTOPK_SORTED) {
             size_t tb = l->ws_sort;
             cudaError_t e;
             if (l->pos64)
-                e = cub::DeviceRadixSort::SortPairsDescending(l->sort_tmp, tb, l->o_keys, l->s_keys,
-                                                              (const uint64_t *)l->o_pos, (uint64_t *)l->s_pos,
-                                                              (int64_t)k, 0, KEY_BITS, s);
+                e = cub::DeviceRadixSort::SortPairsDescending(r->sort_tmp, tb, r->o_keys, r->s_keys,
+                                                              (const uint64_t *)r->o_pos, (uint64_t *)r->s_pos,
+                                                              (int64_t)k, 0, DRTOPK_KEY_BITS, s);
             else
-                e = cub::DeviceRadixSort::SortPairsDescending(l->sort_tmp, tb, l->o_keys, l->s_keys,
-                                                              (const uint32_t *)l->o_pos, (uint32_t *)l->s_pos,
-                                                              (int64_t)k, 0, KEY_BITS, s);
+                e = cub::DeviceRadixSort::SortPairsDescending(r->sort_tmp, tb, r->o_keys, r->s_keys,
+                                                              (const uint32_t *)r->o_pos, (uint32_t *)r->s_pos,
+                                                              (int64_t)k, 0, DRTOPK_KEY_BITS, s);
             DRTOPK_CUDA_TRY(e);
-            gpos = l->s_pos;
+            gpos = r->s_pos;
         }
         if (l->pos64)
             gather_kernel<uint64_t><<<grid, GATHER_BLOCK, 0, s>>>(v, (const uint64_t *)gpos, k,
@@ -345,8 +361,8 @@ static drtopk_status enqueue(const drtopk_problem *p, const drtopk_plan *plan, c
     return record(ev, 4, s);
 }
 
-static drtopk_status fill_stats(const drtopk_problem *p, const layout *l, cudaEvent_t *ev, cudaStream_t s,
-                                drtopk_stats *stats)
+static drtopk_status fill_stats(const drtopk_problem *p, const layout *l, const regions *r, cudaEvent_t *ev,
+                                cudaStream_t s, drtopk_stats *stats)
 {
     float ms[STAGE_EVENTS - 1], tot;
     uint64_t sel = 0, clen = 0, scanned = 0;
@@ -357,9 +373,9 @@ static drtopk_status fill_stats(const drtopk_problem *p, const layout *l, cudaEv
     stats->ms_total = tot;
     stats->ms_second = ms[3];
     if (l->mode == MODE_DELEGATE) {
-        DRTOPK_CUDA_TRY(cudaMemcpyAsync(&sel, l->count1, sizeof sel, cudaMemcpyDeviceToHost, s));
-        DRTOPK_CUDA_TRY(cudaMemcpyAsync(&clen, l->c_count, sizeof clen, cudaMemcpyDeviceToHost, s));
-        DRTOPK_CUDA_TRY(cudaMemcpyAsync(&scanned, l->scan_count, sizeof scanned, cudaMemcpyDeviceToHost, s));
+        DRTOPK_CUDA_TRY(cudaMemcpyAsync(&sel, r->count1, sizeof sel, cudaMemcpyDeviceToHost, s));
+        DRTOPK_CUDA_TRY(cudaMemcpyAsync(&clen, r->c_count, sizeof clen, cudaMemcpyDeviceToHost, s));
+        DRTOPK_CUDA_TRY(cudaMemcpyAsync(&scanned, r->scan_count, sizeof scanned, cudaMemcpyDeviceToHost, s));
         DRTOPK_CUDA_TRY(cudaStreamSynchronize(s));
         stats->ms_delegate = ms[0];
         stats->ms_first = ms[1];
@@ -383,19 +399,22 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
                                             uint64_t *out_indices, void *stream, drtopk_stats *stats)
 {
     layout l;
+    regions r;
     drtopk_status st;
     cudaStream_t s = (cudaStream_t)stream;
     cudaEvent_t ev[STAGE_EVENTS];
-    int dev, sms, nev = 0;
+    const drtopk_device_attrs *dev;
+    int nev = 0;
     char *base;
+    drtopk_pending_error_begin();   /* a caller's pending error is not ours */
     if (p == NULL || plan == NULL || p->values == NULL || out_values == NULL || out_indices == NULL)
         return DRTOPK_ERR_INVALID_ARGUMENT;
-    if ((st = plan_layout(p, plan, SIZING_BASE, &l)) != DRTOPK_OK) return st;
+    if ((st = plan_layout(p, plan, &l)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < l.total) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
-    base = (char *)(((uintptr_t)ws + WS_ALIGN - 1) & ~(uintptr_t)(WS_ALIGN - 1));
-    if ((st = plan_layout(p, plan, base, &l)) != DRTOPK_OK) return st;
-    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
-    DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
+    regions_at(&l, p, base, &r);
     if (stats) {
         for (; nev < STAGE_EVENTS; ++nev) {
             if (cudaEventCreate(&ev[nev]) != cudaSuccess) {
@@ -404,8 +423,8 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
             }
         }
     }
-    if (st == DRTOPK_OK) st = enqueue(p, plan, &l, out_values, out_indices, s, stats ? ev : NULL, sms);
-    if (st == DRTOPK_OK && stats) st = fill_stats(p, &l, ev, s, stats);
+    if (st == DRTOPK_OK) st = enqueue(p, plan, &l, &r, out_values, out_indices, s, stats ? ev : NULL, dev->sm_count);
+    if (st == DRTOPK_OK && stats) st = fill_stats(p, &l, &r, ev, s, stats);
     for (int i = 0; i < nev; ++i) cudaEventDestroy(ev[i]);
     return st;
 }

@@ -43,7 +43,7 @@ typedef struct {
     uint64_t sel_cap;
     const void *d_dpos;             /* D's positions: the best delegate of s is
                                        d_dpos[s * nd_full], the scan trigger    */
-    const uint32_t *d_threshold;    /* t (Rule 2) when filter                   */
+    const uint32_t *d_threshold;    /* the first top-k's threshold: t (Rule 2)    */
     /* scratch: zeroed here in one memset; d_scan_count and d_c_count lie
        inside [zero_base, zero_base + zero_bytes) with the counters           */
     void *zero_base;
@@ -59,8 +59,9 @@ typedef struct {
     int sm_count;                   /* sizes the persistent grids                */
 } concat_args;
 
-/* Rules 1-3: C = selected delegates of partly selected subranges + every
- * element with key >= t of fully selected ones; |C| stays on the device. */
+/* Rules 1-3 (pipeline_spec.h): C = the selected delegates of the subranges
+ * Rule 3 copies + every element with key >= t of those it scans; the scan
+ * list and |C| stay on the device. */
 drtopk_status concat_filter(const concat_args *a, cudaStream_t st);
 
 #ifdef __cplusplus

@@ -32,6 +32,7 @@
 #include <cooperative_groups.h>
 #include "kernels.h"
 #include "keyorder.h"
+#include "pipeline_spec.h"
 
 namespace cg = cooperative_groups;
 
@@ -365,7 +366,7 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
                 if (q == RADIX_PASSES - 1) {
                     c.done = 1;
                     c.tie_take = kk;
-                } else if (q == RADIX_SKIP_PASS && a.skip && a.k - kk + cand <= a.capacity) {
+                } else if (q == RADIX_SKIP_PASS && drtopk_skip_last_digit_stops(a.skip, a.k - kk + cand, a.capacity)) {
                     c.done = 1;
                     c.tie_take = cand;
                 } else if (!c.src_buf && cand * RADIX_COMPACT_RATIO <= c.len) {
@@ -531,7 +532,8 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
                 s_mask = mask | RADIX_DIGIT_MASK << shift;
                 s_kk = kk;
                 s_cand = cand;
-                if (pass == RADIX_SKIP_PASS && a.skip && a.k - kk + cand <= a.capacity) s_done = 1;
+                if (pass == RADIX_SKIP_PASS && drtopk_skip_last_digit_stops(a.skip, a.k - kk + cand, a.capacity))
+                    s_done = 1;
             }
         }
         __syncthreads();

@@ -2,16 +2,15 @@
  * bmw.c -- Figure 24 workload counters (paper 6.6 and 4.4): a Block-Max
  * WAND-style scan that skips whole blocks by their maximum but evaluates the
  * elements of every other block one at a time, versus Dr. Top-k's delegate +
- * concatenated vector sizes under the rules of cpu_ref.c.  See bmw.h.
+ * concatenated vector sizes under the rules of pipeline_spec.h, as cpu_ref.c
+ * applies them.  See bmw.h.
  */
 #include "bmw.h"
-#include "backend.h"
 #include "keyorder.h"
+#include "pipeline_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define SKIP_DIGIT_MASK 0xFFu   /* the last 8-bit radix digit (paper 4.3), as cpu_ref.c */
 
 static uint32_t key_at(const drtopk_problem *p, uint64_t i)
 {
@@ -113,9 +112,9 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
         plan->alpha > DRTOPK_ALPHA_MAX || plan->beta < 1 || plan->beta > DRTOPK_BETA_MAX)
         return DRTOPK_ERR_INVALID_ARGUMENT;
     const int a = plan->alpha;
-    const uint64_t sub = 1ull << a, nsub = (p->n >> a) + ((p->n & (sub - 1)) != 0);
+    const uint64_t sub = drtopk_subrange_len(a), nsub = drtopk_subrange_count(p->n, a);
     const uint64_t beta = (uint64_t)plan->beta;
-    const uint64_t dmax = nsub * min_u64(beta, sub);
+    const uint64_t dmax = drtopk_delegate_len(p->n, a, plan->beta);
     bmw_pair *d = malloc((size_t)dmax * sizeof *d);
     uint8_t *sel = calloc((size_t)nsub, 1);      /* selected delegates <= beta <= 8 */
     if (d == NULL || sel == NULL) {
@@ -123,7 +122,7 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
         free(sel);
         return DRTOPK_ERR_OUT_OF_MEMORY;
     }
-    /* Step 1: the min(beta, |S|) best pairs of each subrange, by insertion. */
+    /* Step 1: the nd(s) best pairs of each subrange, by insertion. */
     uint64_t dlen = 0;
     for (uint64_t s = 0; s < nsub; ++s) {
         const uint64_t lo = s << a, hi = min_u64(p->n, lo + sub);
@@ -142,34 +141,37 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
         }
         dlen += cnt;
     }
-    /* Step 2: the first top-k (optionally one digit short, 4.3). */
+    /* Step 2: the first top-k (optionally one digit short, 4.3) and Rule 2's
+     * threshold; with k >= |D| every delegate is selected and t = 0. */
     uint64_t selected = dlen;
     uint32_t t = 0;
-    if (p->k < dlen) {
+    if (drtopk_first_topk_needed(p->k, dlen)) {
+        const int skip = (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0;
         qsort(d, (size_t)dlen, sizeof *d, pair_best_first);
         t = d[p->k - 1].key;
         selected = p->k;
-        if (plan->flags & DRTOPK_SKIP_LAST_DIGIT) {
+        if (drtopk_skip_last_digit_on(skip)) {
+            const uint32_t lowest = drtopk_skip_last_digit_floor(t);
             uint64_t wide = p->k;
-            while (wide < dlen && d[wide].key >= (t & ~SKIP_DIGIT_MASK)) ++wide;
+            while (wide < dlen && d[wide].key >= lowest) ++wide;
             /* more than the backends' capacity: they resolve the last digit */
-            if (wide <= min_u64(DRTOPK_SKIP_CAPACITY_FACTOR * p->k, dlen)) {
+            if (drtopk_skip_last_digit_stops(skip, wide, drtopk_first_capacity(p->k, dlen, skip))) {
                 selected = wide;
-                t &= ~SKIP_DIGIT_MASK;
+                t = lowest;
             }
         }
+        t = drtopk_rule2_threshold(t, (plan->flags & DRTOPK_FILTER) != 0);
     }
-    if (!(plan->flags & DRTOPK_FILTER)) t = 0;
     /* Step 3: Rules 1-3, counted. */
     for (uint64_t j = 0; j < selected; ++j) sel[d[j].pos >> a]++;
     uint64_t clen = 0;
     for (uint64_t j = 0; j < selected; ++j) {
         const uint64_t s = d[j].pos >> a;
-        if (sel[s] < min_u64(beta, min_u64(sub, p->n - (s << a)))) ++clen;
+        clen += drtopk_rule3_classify(sel[s], drtopk_nd(p->n, a, plan->beta, s)) == DRTOPK_SUBRANGE_COPY_SELECTED;
     }
     for (uint64_t s = 0; s < nsub; ++s) {
         const uint64_t lo = s << a, hi = min_u64(p->n, lo + sub);
-        if (sel[s] == 0 || sel[s] < min_u64(beta, hi - lo)) continue;
+        if (drtopk_rule3_classify(sel[s], drtopk_nd(p->n, a, plan->beta, s)) != DRTOPK_SUBRANGE_SCAN) continue;
         for (uint64_t i = lo; i < hi; ++i) clen += key_at(p, i) >= t;
     }
     free(d);

@@ -23,8 +23,9 @@ drtopk_status drtopk_bmw_workload(const drtopk_problem *p, int alpha, uint64_t *
                                   uint64_t *blocks_skipped);
 
 /* Dr. Top-k's workload for the same problem under `plan` (alpha, beta, and the
- * DRTOPK_FILTER / DRTOPK_SKIP_LAST_DIGIT flags), by the rules of cpu_ref.c
- * (Rules 1-3 and 4.3's skipped digit) but counting instead of copying:
+ * DRTOPK_FILTER / DRTOPK_SKIP_LAST_DIGIT flags), by the rules of
+ * pipeline_spec.h (Rules 1-3 and 4.3's skipped digit) as the CPU reference
+ * applies them, but counting instead of copying:
  * *delegate_len = |D|, *concat_len = |C|.  Memory: |D| pairs. */
 drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_plan *plan,
                                          uint64_t *delegate_len, uint64_t *concat_len);

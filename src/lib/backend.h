@@ -12,12 +12,6 @@
 extern "C" {
 #endif
 
-/* With skip-last-digit (paper 4.3) the first top-k may keep more than k
- * delegates; both backends cap that at this many times k (and at |D|) and
- * resolve the last digit when more would come out, which bounds the buffers
- * behind the concatenation and keeps the two backends' workloads equal. */
-#define DRTOPK_SKIP_CAPACITY_FACTOR 2
-
 /* ---- the message behind a failed call (errors.c) ------------------------ */
 #if defined(__GNUC__)
 #define DRTOPK_PRINTF(f, a) __attribute__((format(printf, f, a)))

@@ -5,33 +5,17 @@
  * radix digit early, 4.3), concatenation under Rules 1-3, a second top-k.
  * It fixes the exact semantics the CUDA pipeline must reproduce and is kept
  * simple: every top-k is a qsort of (ordered key, position) pairs, best first,
- * ties by smaller position.
- *
- * Why the result is exact.  Let v_k be the k-th largest key of V and t the
- * copy threshold: the k-th selected delegate's key (with skip-last-digit
- * rounded down to its 8-bit digit), or 0 without filtering (Rule 2 off) or
- * when k >= |D| (then every subrange is scanned and C = V).  The selection is
- * a best-first prefix of D with at least k delegates, all with keys >= t, and
- * every selected delegate reaches the concatenation C (a scanned subrange
- * copies every key >= t, any other one its selected delegates).  These are k
- * distinct elements of V, so t <= v_k.  Take x in V but not in C.  If its
- * subrange was scanned, key(x) < t <= v_k.  Otherwise the subrange has an
- * unselected delegate d with key(d) >= key(x) (d = x when x is a delegate,
- * else x lost to every delegate), and at least k selected delegates rank
- * before d: they are in C with keys >= key(x), so key(x) <= v_k.  Hence every
- * element above v_k is in C, and C holds at least k elements >= v_k (all of
- * V's if none is missing, else those k delegates): the top-k of C is a top-k
- * of V.
+ * ties by smaller position.  Every rule, and why the result is exact, is in
+ * pipeline_spec.h.
  */
 #include "backend.h"
 #include "keyorder.h"
+#include "pipeline_spec.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define SKIP_DIGIT_MASK 0xFFu    /* the last 8-bit radix digit (paper 4.3) */
 #define WS_ALIGN 16              /* alignment of every workspace region   */
 
 typedef struct {
@@ -65,17 +49,19 @@ static int pair_by_pos(const void *a, const void *b)
  * pair whose key agrees with the kk-th key above the last digit or is larger,
  * threshold = the kk-th key with its last digit cleared -- unless that is more
  * than `cap` pairs: then the last digit is resolved after all (exactly kk), as
- * the GPU's radix does (kernels.h). */
+ * the GPU's radix does (drtopk_skip_last_digit_stops). */
 static uint64_t cpu_topk(pair *v, uint64_t len, uint64_t kk, int skip, uint64_t cap,
                          uint32_t *threshold)
 {
     uint64_t cnt = kk;
+    uint32_t lowest;
     qsort(v, (size_t)len, sizeof *v, pair_best_first);
     *threshold = v[kk - 1].key;
-    if (!skip) return kk;
-    while (cnt < len && v[cnt].key >= (*threshold & ~SKIP_DIGIT_MASK)) ++cnt;
-    if (cnt > cap) return kk;
-    *threshold &= ~SKIP_DIGIT_MASK;
+    if (!drtopk_skip_last_digit_on(skip)) return kk;
+    lowest = drtopk_skip_last_digit_floor(*threshold);
+    while (cnt < len && v[cnt].key >= lowest) ++cnt;
+    if (!drtopk_skip_last_digit_stops(skip, cnt, cap)) return kk;
+    *threshold = lowest;
     return cnt;
 }
 
@@ -90,19 +76,6 @@ static int delegate_mode(const drtopk_plan *plan)
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
-
-/* |D| = sum over subranges of min(beta, |S|). */
-static uint64_t delegate_len(uint64_t n, int alpha, int beta)
-{
-    const uint64_t sub = 1ull << alpha;
-    const uint64_t rem = n & (sub - 1);
-    return (n >> alpha) * min_u64((uint64_t)beta, sub) + (rem ? min_u64((uint64_t)beta, rem) : 0);
-}
-
-static uint64_t subrange_count(uint64_t n, int alpha)
-{
-    return (n >> alpha) + ((n & ((1ull << alpha) - 1)) != 0);
-}
 
 static size_t round_up(size_t x) { return (x + WS_ALIGN - 1) & ~(size_t)(WS_ALIGN - 1); }
 
@@ -123,8 +96,8 @@ static drtopk_status plan_layout(const drtopk_problem *p, const drtopk_plan *pla
     char *base = (char *)ws + (round_up((uintptr_t)ws) - (uintptr_t)ws);
     size_t off = 0;
     if (delegate_mode(plan)) {
-        dlen = delegate_len(n, plan->alpha, plan->beta);
-        nsub = subrange_count(n, plan->alpha);
+        dlen = drtopk_delegate_len(n, plan->alpha, plan->beta);
+        nsub = drtopk_subrange_count(n, plan->alpha);
     }
     /* every term is <= n; refuse sizes whose byte count would wrap */
     if (n > (SIZE_MAX - 4 * WS_ALIGN) / (2 * sizeof(pair) + 1)) return DRTOPK_ERR_OUT_OF_MEMORY;
@@ -151,11 +124,11 @@ drtopk_status drtopk_cpu_workspace(const drtopk_problem *p, const drtopk_plan *p
 /* Step 1: D = the min(beta, |S|) best (key, pos) pairs of every subrange. */
 static uint64_t build_delegates(const drtopk_problem *p, const drtopk_plan *plan, const layout *l)
 {
-    const uint64_t sub = 1ull << plan->alpha;
+    const uint64_t sub = drtopk_subrange_len(plan->alpha);
     uint64_t dlen = 0;
     for (uint64_t lo = 0; lo < p->n; lo += sub) {
         const uint64_t len = min_u64(sub, p->n - lo);
-        const uint64_t nd = min_u64((uint64_t)plan->beta, len);
+        const uint64_t nd = drtopk_nd(p->n, plan->alpha, plan->beta, lo >> plan->alpha);
         for (uint64_t i = 0; i < len; ++i) {
             l->c[i].key = key_at(p, lo + i);
             l->c[i].pos = lo + i;
@@ -167,30 +140,31 @@ static uint64_t build_delegates(const drtopk_problem *p, const drtopk_plan *plan
     return dlen;
 }
 
-static uint64_t subrange_delegates(const drtopk_problem *p, const drtopk_plan *plan, uint64_t s)
+/* The class Rules 1-3 give subrange s (pipeline_spec.h). */
+static drtopk_subrange_class subrange_class(const drtopk_problem *p, const drtopk_plan *plan, const layout *l,
+                                            uint64_t s)
 {
-    const uint64_t lo = s << plan->alpha;
-    return min_u64((uint64_t)plan->beta, min_u64(1ull << plan->alpha, p->n - lo));
+    return drtopk_rule3_classify(l->sel[s], drtopk_nd(p->n, plan->alpha, plan->beta, s));
 }
 
-/* Step 3: Rules 1-3.  A subrange all of whose delegates were selected is
- * scanned for keys >= t; one with only some selected gives exactly those. */
+/* Step 3: C = the selected delegates of the subranges Rule 3 copies, then
+ * every key >= t of the subranges it scans. */
 static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, const layout *l,
                             uint64_t selected, uint32_t t, uint64_t *scanned)
 {
     const int a = plan->alpha;
-    const uint64_t nsub = subrange_count(p->n, a);
+    const uint64_t nsub = drtopk_subrange_count(p->n, a);
     uint64_t clen = 0;
     memset(l->sel, 0, (size_t)nsub);
     for (uint64_t j = 0; j < selected; ++j) l->sel[l->d[j].pos >> a]++;
     for (uint64_t j = 0; j < selected; ++j) {
-        const uint64_t s = l->d[j].pos >> a;
-        if (l->sel[s] < subrange_delegates(p, plan, s)) l->c[clen++] = l->d[j];
+        if (subrange_class(p, plan, l, l->d[j].pos >> a) == DRTOPK_SUBRANGE_COPY_SELECTED)
+            l->c[clen++] = l->d[j];
     }
     *scanned = 0;
     for (uint64_t s = 0; s < nsub; ++s) {
-        if (l->sel[s] == 0 || l->sel[s] < subrange_delegates(p, plan, s)) continue;
-        const uint64_t lo = s << a, hi = min_u64(p->n, lo + (1ull << a));
+        if (subrange_class(p, plan, l, s) != DRTOPK_SUBRANGE_SCAN) continue;
+        const uint64_t lo = s << a, hi = min_u64(p->n, lo + drtopk_subrange_len(a));
         ++*scanned;
         for (uint64_t i = lo; i < hi; ++i) {
             const uint32_t key = key_at(p, i);
@@ -202,6 +176,33 @@ static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, co
         }
     }
     return clen;
+}
+
+/* What pipeline_spec.h proves or bounds, checked on every run so that a rule
+ * change (or a mutant) that breaks it fails here rather than in a GPU buffer:
+ * |C| >= k, and when the first top-k ran, the selection, the scanned
+ * subranges and |C| within the capacities the CUDA pipeline allocates. */
+static drtopk_status check_invariants(const drtopk_problem *p, const drtopk_plan *plan, const drtopk_stats *st,
+                                      uint64_t clen)
+{
+    if (clen < p->k) {
+        drtopk_error_set("cpu reference: |C| = %llu < k = %llu breaks the rules' invariant",
+                         (unsigned long long)clen, (unsigned long long)p->k);
+        return DRTOPK_ERR_UNSUPPORTED;
+    }
+    if (delegate_mode(plan) && drtopk_first_topk_needed(p->k, st->delegate_len)) {
+        const uint64_t cap1 = drtopk_first_capacity(p->k, st->delegate_len,
+                                                    (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0);
+        const uint64_t scan_cap = drtopk_scan_capacity(p->n, plan->alpha, plan->beta, cap1);
+        if (st->first_selected > cap1 || st->scanned_subranges > scan_cap ||
+            clen > drtopk_concat_capacity(p->n, plan->alpha, scan_cap, cap1)) {
+            drtopk_error_set("cpu reference: selected %llu, scanned %llu, |C| = %llu exceed the capacities",
+                             (unsigned long long)st->first_selected, (unsigned long long)st->scanned_subranges,
+                             (unsigned long long)clen);
+            return DRTOPK_ERR_UNSUPPORTED;
+        }
+    }
+    return DRTOPK_OK;
 }
 
 drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan,
@@ -234,21 +235,22 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
         uint64_t sel;
         st.delegate_len = build_delegates(p, plan, &l);
         t1 = now_ms();
-        if (p->k >= st.delegate_len) {
-            sel = st.delegate_len;              /* every delegate qualifies */
+        if (!drtopk_first_topk_needed(p->k, st.delegate_len)) {
+            sel = st.delegate_len;              /* every delegate selected, C = V */
             t = 0;
         } else {
-            sel = cpu_topk(l.d, st.delegate_len, p->k, (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0,
-                           min_u64(DRTOPK_SKIP_CAPACITY_FACTOR * p->k, st.delegate_len), &t);
+            const int skip = (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0;
+            sel = cpu_topk(l.d, st.delegate_len, p->k, skip,
+                           drtopk_first_capacity(p->k, st.delegate_len, skip), &t);
+            t = drtopk_rule2_threshold(t, (plan->flags & DRTOPK_FILTER) != 0);
         }
-        if (!(plan->flags & DRTOPK_FILTER)) t = 0;  /* Rule 2 off: copy whole subranges */
         st.first_selected = sel;
         t2 = now_ms();
         clen = concatenate(p, plan, &l, sel, t, &st.scanned_subranges);
         st.concat_len = clen;
         t3 = now_ms();
     }
-    assert(clen >= p->k);   /* proven in the header comment */
+    if ((rc = check_invariants(p, plan, &st, clen)) != DRTOPK_OK) return rc;
     cpu_topk(l.c, clen, p->k, 0, clen, &kth);
     /* Unsorted results come in input order, so that no caller can come to
      * rely on a rank order the GPU does not promise. */

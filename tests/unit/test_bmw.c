@@ -2,7 +2,8 @@
  * test_bmw.c -- unit tests of the Figure 24 workload counters (src/bmw.c,
  * paper 6.6): the BMW-style count against a brute force that keeps the top-k
  * as a sorted array, hand-counted cases, and Dr. Top-k's |D| + |C| against
- * the CPU reference pipeline's own statistics (cpu_ref.c) on the same data.
+ * the CPU reference pipeline's own statistics (cpu_ref.c) on the same data
+ * and on the paper's worked examples (both follow pipeline_spec.h).
  */
 #include "test_harness.h"
 #include "bmw.h"
@@ -153,6 +154,33 @@ static void test_bmw_drtopk_matches_cpu_ref(void)
     free(outi);
 }
 
+/* Paper Figures 5, 7 and 8 (as test_cpu_ref.c's paper_examples): 16 elements
+ * in 4 subranges; |C| under Rule 1 alone, Rule 2 and Rule 3 with beta 2. */
+static void test_bmw_drtopk_paper_examples(void)
+{
+    static const uint32_t v[16] = {101, 2001, 3012, 1323, 2313, 500, 600, 700,
+                                   3000, 3010, 1002, 3210, 2321, 400, 300, 200};
+    static const struct { uint64_t k; int beta; unsigned flags; uint64_t concat; } ex[] = {
+        {2, 1, 0, 8},             /* Fig 5: subranges 0 and 2 copied whole */
+        {2, 1, DRTOPK_FILTER, 2}, /* Fig 7: only {3012, 3210} */
+        {3, 2, DRTOPK_FILTER, 3}, /* Fig 8a: {3012, 3010, 3210} */
+        {2, 2, DRTOPK_FILTER, 2}, /* Fig 8b: the two delegates, nothing scanned */
+    };
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; ++i) {
+        drtopk_problem p = {DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 16, ex[i].k, v};
+        drtopk_plan plan;
+        uint64_t dl, cl;
+        memset(&plan, 0, sizeof plan);
+        plan.alpha = 2;
+        plan.beta = ex[i].beta;
+        plan.flags = DRTOPK_DELEGATE | ex[i].flags;
+        CHECK_STATUS(drtopk_bmw_drtopk_workload(&p, &plan, &dl, &cl), DRTOPK_OK);
+        CHECK_EQ_U64(dl, 4 * (uint64_t)ex[i].beta);
+        CHECKF(cl == ex[i].concat, "example %zu: |C| = %llu, want %llu", i, (unsigned long long)cl,
+               (unsigned long long)ex[i].concat);
+    }
+}
+
 static void test_bmw_rejects_bad_arguments(void)
 {
     uint32_t v[4] = {1, 2, 3, 4};
@@ -184,5 +212,6 @@ __attribute__((constructor)) void register_bmw_tests(void)
     test_register("bmw_hand_counted", test_bmw_hand_counted);
     test_register("bmw_matches_brute_force", test_bmw_matches_brute_force);
     test_register("bmw_drtopk_matches_cpu_ref", test_bmw_drtopk_matches_cpu_ref);
+    test_register("bmw_drtopk_paper_examples", test_bmw_drtopk_paper_examples);
     test_register("bmw_rejects_bad_arguments", test_bmw_rejects_bad_arguments);
 }

@@ -11,6 +11,7 @@
 #include "gen.h"
 #include "keyorder.h"
 #include "oracle.h"
+#include "pipeline_spec.h"
 
 #include <stdlib.h>
 #include <string.h>

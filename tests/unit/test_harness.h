@@ -45,5 +45,6 @@ void register_keyorder_tests(void);
 void register_gen_tests(void);
 void register_api_tests(void);
 void register_cpu_ref_tests(void);
+void register_spec_tests(void);
 
 #endif

@@ -76,6 +76,7 @@ int main(int argc, char **argv)
     register_gen_tests();
     register_api_tests();
     register_cpu_ref_tests();
+    register_spec_tests();
     for (int i = 0; i < n_tests; ++i)
         number += !filter || strstr(tests[i].name, filter);
     printf("1..%d\n", number);

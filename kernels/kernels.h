@@ -29,16 +29,8 @@ extern "C" {
 /* Positions fit uint32 up to this n. */
 #define DRTOPK_POS32_MAX_N (1ull << 32)
 
-/* Where a top-k reads its keys from. */
-typedef enum {
-    TOPK_SRC_RAW = 0,   /* raw V of `dtype`: key = drtopk_key_from_bits(V[i]),
-                           position = i (standalone algorithms)               */
-    TOPK_SRC_PAIRS      /* ordered keys[] with positions pos[] (delegate or
-                           concatenated vector)                               */
-} topk_source;
-
 typedef struct {
-    topk_source src;
+    topk_source src;            /* raw V or pairs (device_common.cuh)          */
     const void *raw;            /* TOPK_SRC_RAW: V                              */
     drtopk_dtype dtype;         /* TOPK_SRC_RAW                                 */
     drtopk_order order;         /* TOPK_SRC_RAW                                 */

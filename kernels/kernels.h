@@ -68,7 +68,7 @@ drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status radix_topk(const topk_input *in, const topk_output *out,
                          void *ws, size_t ws_bytes, cudaStream_t s);
 
-/* The argument checks every launcher shares (algo_table.cu), so that every
+/* The argument checks every launcher shares (topk_args.cu), so that every
  * algorithm answers the same status for the same mistake: input only (n, k,
  * source pointers, dtype and order of raw input, 4-byte alignment, uint32
  * positions only up to DRTOPK_POS32_MAX_N), and input with output (buffers,

@@ -24,6 +24,10 @@
  *  - block per subrange: for long subranges (few of them, each too long for
  *    one warp to finish in step with the rest), the 8 warps of a block share
  *    a subrange and merge through shared memory.
+ *
+ * This header holds the kernels and their launch shapes; delegate_build.cu
+ * checks the arguments and dispatches, delegate_build_inst.cu instantiates
+ * one (dtype, position width) per translation unit.
  */
 #ifndef DRTOPK_DELEGATE_BUILD_CUH
 #define DRTOPK_DELEGATE_BUILD_CUH
@@ -189,7 +193,7 @@ __device__ __forceinline__ void scan_share(lanetop<typename surr<T>::K, B> &tl, 
             for (int u = 0; u < DB_UNROLL; ++u) tl.push4(surr4<T>(x[u], om), (j + u * G) * DRTOPK_VEC);
         }
         for (; j < nvec; j += G) tl.push4(surr4<T>(__ldcs(w4 + j), om), j * DRTOPK_VEC);
-        e0 = nvec * DRTOPK_VEC;       /* the tail subrange's last len % 4 elements */
+        e0 = nvec * DRTOPK_VEC;   /* the tail subrange's last len % 4 elements */
     }
     for (uint32_t e = e0 + g; e < len; e += G) tl.push(surr<T>::of(__ldcs(w + e), om), e);
 }
@@ -323,7 +327,7 @@ delegate_shared_kernel(const uint32_t *__restrict__ v, uint64_t n, int alpha, in
     extern __shared__ uint4 db_smem[];
     typedef typename surr<T>::K K;
     const uint32_t L = 1u << alpha, rs = shared_row_words(L);
-    const uint32_t V = L / DRTOPK_VEC;                  /* vectors per row (vec only) */
+    const uint32_t V = L / DRTOPK_VEC;              /* vectors per row (vec only) */
     const int vshift = alpha - 2;                   /* log2 V */
     const uint64_t nsub = (n + L - 1) >> alpha;
     const uint32_t nd_full = L < (uint32_t)B ? L : (uint32_t)B;
@@ -473,7 +477,8 @@ static drtopk_status launch(const delegate_args *a, cudaStream_t st)
     P *dp = (P *)a->d_pos;
     if (a->shared_build && a->alpha <= DB_SHARED_MAX_ALPHA) {
         const size_t smem = (size_t)DB_WARPS * DRTOPK_WARP * shared_row_words((uint32_t)L) * sizeof(uint32_t);
-        delegate_shared_kernel<T, B, P><<<(unsigned)grid_for(nsub, (uint64_t)DRTOPK_WARP * DB_WARPS), DB_BLOCK, smem, st>>>(
+        const uint64_t per_block = (uint64_t)DRTOPK_WARP * DB_WARPS; /* a subrange per lane */
+        delegate_shared_kernel<T, B, P><<<(unsigned)grid_for(nsub, per_block), DB_BLOCK, smem, st>>>(
             a->v, a->n, a->alpha, vec, om, a->d_keys, dp);
     } else if (a->shared_build && vec && a->alpha <= DB_STAGED_MAX_ALPHA) {
         /* persistent: as many warps as are resident, each walking tiles;
@@ -510,7 +515,8 @@ static drtopk_status launch(const delegate_args *a, cudaStream_t st)
         uint64_t G = units / DB_UNITS_PER_LANE;
         if (G > DRTOPK_WARP) G = DRTOPK_WARP;
         if (G < min_g) G = units < min_g ? units : min_g;
-        delegate_warp_kernel<T, B, P><<<(unsigned)grid_for(nsub, (uint64_t)DB_WARPS * (DRTOPK_WARP / G)), DB_BLOCK, 0, st>>>(
+        const uint64_t per_block = (uint64_t)DB_WARPS * (DRTOPK_WARP / G); /* a subrange per group */
+        delegate_warp_kernel<T, B, P><<<(unsigned)grid_for(nsub, per_block), DB_BLOCK, 0, st>>>(
             a->v, a->n, a->alpha, (uint32_t)G, vec, om, a->d_keys, dp);
     }
     DRTOPK_LAUNCH_CHECK();

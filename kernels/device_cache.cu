@@ -18,8 +18,8 @@
 #define DRTOPK_MAX_DEVICES 64          /* device ordinals the cache holds             */
 #define DRTOPK_OCC_ENTRIES 256         /* (device, kernel, shape) occupancy entries   */
 #define DRTOPK_SMEM_ENTRIES 256        /* (device, kernel, bytes) shared-memory grants */
-#define DRTOPK_CC_SCALE 100            /* __CUDA_ARCH_LIST__ writes cc 8.6 as 860     */
-#define DRTOPK_CC_MINOR_SCALE 10
+#define DRTOPK_CC_SCALE 100            /* __CUDA_ARCH_LIST__ writes cc 8.6 as 860:    */
+#define DRTOPK_CC_MINOR_SCALE 10       /* major x 100 + minor x 10                    */
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static drtopk_device_attrs dev_attrs[DRTOPK_MAX_DEVICES];
@@ -164,7 +164,11 @@ static constexpr int oldest_built_arch(void)
     for (int x : archs) m = x < m ? x : m;
     return m;
 }
-static_assert(oldest_built_arch() >= DRTOPK_MIN_CC_MAJOR * DRTOPK_CC_SCALE + DRTOPK_MIN_CC_MINOR * DRTOPK_CC_MINOR_SCALE,
+static constexpr int cc_code(int major, int minor)
+{
+    return major * DRTOPK_CC_SCALE + minor * DRTOPK_CC_MINOR_SCALE;
+}
+static_assert(oldest_built_arch() >= cc_code(DRTOPK_MIN_CC_MAJOR, DRTOPK_MIN_CC_MINOR),
               "the kernels compile for compute capability DRTOPK_MIN_CC_MAJOR.DRTOPK_MIN_CC_MINOR and newer");
 
 drtopk_status drtopk_device_check_supported(void)
@@ -174,9 +178,9 @@ drtopk_status drtopk_device_check_supported(void)
     drtopk_status st = drtopk_device_current(&dev, &a);
     if (st != DRTOPK_OK) return st;
     const int built = oldest_built_arch();
-    if (a->cc_major * DRTOPK_CC_SCALE + a->cc_minor * DRTOPK_CC_MINOR_SCALE < built) {
+    if (cc_code(a->cc_major, a->cc_minor) < built) {
         drtopk_error_set("GPU %d (%s) has compute capability %d.%d; this build of drtopk holds code for "
-                         "%d.%d and newer (./configure.sh --arch=sm_XY builds for compute capability %d.%d or newer)",
+                         "%d.%d and newer (./configure.sh --arch=sm_XY builds for any from %d.%d)",
                          dev, a->name, a->cc_major, a->cc_minor, built / DRTOPK_CC_SCALE,
                          built % DRTOPK_CC_SCALE / DRTOPK_CC_MINOR_SCALE, DRTOPK_MIN_CC_MAJOR, DRTOPK_MIN_CC_MINOR);
         return DRTOPK_ERR_UNSUPPORTED;

@@ -156,10 +156,11 @@ drtopk_status drtopk_kernel_occupancy(const void *kernel, int threads, size_t sm
 drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes);
 
 /* The kernels compile for compute capability DRTOPK_MIN_CC_MAJOR.MINOR and
- * later (sm_75, the oldest CUDA 13 targets; cp.async has a plain-load fallback
- * below sm_80).  A build holds code for the architectures configure.sh named; a GPU
- * older than all of them gets DRTOPK_ERR_UNSUPPORTED with a message naming the
- * GPU and the oldest architecture built, instead of a launch failure. */
+ * later (sm_75, the oldest CUDA 13 targets; cp.async has a plain-load
+ * fallback below sm_80).  A build holds code for the architectures
+ * configure.sh named; a GPU older than all of them gets DRTOPK_ERR_UNSUPPORTED
+ * with a message naming the GPU and the oldest architecture built, instead of
+ * a launch failure. */
 #define DRTOPK_MIN_CC_MAJOR 7
 #define DRTOPK_MIN_CC_MINOR 5
 drtopk_status drtopk_device_check_supported(void);

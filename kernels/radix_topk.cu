@@ -253,7 +253,8 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
             unsigned long long s2 = sh_base[parity ^ 1][1] + (excl >> RADIX_COUNT_SHIFT);
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j) {
-                if (!__any_sync(DRTOPK_FULL_MASK, (pend_klass >> (RADIX_CLASS_BITS * DRTOPK_VEC * j)) & RADIX_VEC_CLASS_MASK))
+                if (!__any_sync(DRTOPK_FULL_MASK,
+                                (pend_klass >> (RADIX_CLASS_BITS * DRTOPK_VEC * j)) & RADIX_VEC_CLASS_MASK))
                     continue;
                 const uint32_t bits[DRTOPK_VEC] = {pend[j].x, pend[j].y, pend[j].z, pend[j].w};
 #pragma unroll

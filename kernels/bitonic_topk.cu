@@ -45,7 +45,6 @@
 #define BT_STEP_THREADS 256     /* global step and halving kernels            */
 #define BT_GROUP_MAX 3          /* bitonic steps fused per pass (8 elements)  */
 #define BT_BANK_BYTES 128       /* 32 banks x 4 bytes: one pad slot per row   */
-#define BT_WS_ALIGN 256         /* alignment of each workspace buffer         */
 
 /* Element type: 32-bit positions pack with the key into 64 bits; 64-bit
  * positions into 128.  Position bits are complemented so that among equal
@@ -338,7 +337,17 @@ typedef struct {
 } bt_plan;
 
 static uint64_t bt_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-static size_t bt_align(size_t x) { return (x + BT_WS_ALIGN - 1) & ~(size_t)(BT_WS_ALIGN - 1); }
+
+/* The two ping-pong buffers, carved from the first aligned address at or
+ * after the workspace (`ws` NULL: only sized; the size has room to align). */
+static size_t bt_carve(const bt_plan *p, void *ws, void **a, void **b)
+{
+    char *base = ws ? (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN) : NULL;
+    size_t off = 0;
+    *a = drtopk_carve(base, &off, p->buf_a * p->elem);
+    *b = drtopk_carve(base, &off, p->buf_b * p->elem);
+    return drtopk_align_up(off, DRTOPK_WS_ALIGN) + DRTOPK_WS_ALIGN;
+}
 
 static drtopk_status bt_make_plan(const topk_input *in, bt_plan *p)
 {
@@ -371,10 +380,11 @@ static drtopk_status bt_make_plan(const topk_input *in, bt_plan *p)
 extern "C" drtopk_status bitonic_topk_workspace(const topk_input *in, size_t *bytes)
 {
     bt_plan p;
+    void *a, *b;
     drtopk_status st;
     if (bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     if ((st = bt_make_plan(in, &p)) != DRTOPK_OK) return st;
-    *bytes = bt_align(p.buf_a * p.elem) + bt_align(p.buf_b * p.elem) + BT_WS_ALIGN;
+    *bytes = bt_carve(&p, NULL, &a, &b);
     return DRTOPK_OK;
 }
 
@@ -413,15 +423,18 @@ static drtopk_status bt_run(const topk_input *in, const topk_output *out, const 
 {
     const uint64_t M = bt_tile<E>::size;
     const size_t smem = bt_tile<E>::smem_bytes;
-    uintptr_t base = ((uintptr_t)ws + BT_WS_ALIGN - 1) & ~(uintptr_t)(BT_WS_ALIGN - 1);
-    E *a = (E *)base;
-    E *b = (E *)(base + bt_align(p->buf_a * sizeof(E)));
+    void *va, *vb;
+    bt_carve(p, ws, &va, &vb);
+    E *a = (E *)va;
+    E *b = (E *)vb;
     bt_src src;
     bt_dst dst;
     drtopk_status st;
 
-    DRTOPK_CUDA_TRY(cudaFuncSetAttribute(bt_fast_pass<E>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    DRTOPK_CUDA_TRY(cudaFuncSetAttribute(bt_tile_kernel<E>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    /* the tile (64 KiB and pads) needs the opt-in shared memory: a GPU with
+     * less answers DRTOPK_ERR_UNSUPPORTED */
+    if ((st = drtopk_kernel_dynamic_smem((const void *)bt_fast_pass<E>, smem)) != DRTOPK_OK) return st;
+    if ((st = drtopk_kernel_dynamic_smem((const void *)bt_tile_kernel<E>, smem)) != DRTOPK_OK) return st;
     src.kind = in->src == TOPK_SRC_RAW ? BT_SRC_RAW : BT_SRC_PAIRS;
     src.raw = (const uint32_t *)in->raw;
     src.dtype = in->dtype;

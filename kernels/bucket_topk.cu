@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(SEL_BLOCK, SEL_BLOCKS_PER_SM) bucket_minmax(to
 {
     __shared__ unsigned wmin[SEL_WARPS], wmax[SEL_WARPS];
     const uint64_t n = sel_len(in);
-    unsigned mn = 0xFFFFFFFFu, mx = 0;
+    unsigned mn = UINT32_MAX, mx = 0;
     for (uint64_t t = (uint64_t)blockIdx.x * SEL_TILE; t < n; t += (uint64_t)gridDim.x * SEL_TILE) {
         uint32_t key[SEL_ITEMS];
 #pragma unroll
@@ -48,13 +48,13 @@ __global__ void __launch_bounds__(SEL_BLOCK, SEL_BLOCKS_PER_SM) bucket_minmax(to
                 mx = max(mx, key[j]);
             }
     }
-    for (int o = SEL_WARP / 2; o > 0; o /= 2) {
-        mn = min(mn, __shfl_xor_sync(SEL_FULL_MASK, mn, o));
-        mx = max(mx, __shfl_xor_sync(SEL_FULL_MASK, mx, o));
+    for (int o = DRTOPK_WARP / 2; o > 0; o /= 2) {
+        mn = min(mn, __shfl_xor_sync(DRTOPK_FULL_MASK, mn, o));
+        mx = max(mx, __shfl_xor_sync(DRTOPK_FULL_MASK, mx, o));
     }
-    if (threadIdx.x % SEL_WARP == 0) {
-        wmin[threadIdx.x / SEL_WARP] = mn;
-        wmax[threadIdx.x / SEL_WARP] = mx;
+    if (threadIdx.x % DRTOPK_WARP == 0) {
+        wmin[threadIdx.x / DRTOPK_WARP] = mn;
+        wmax[threadIdx.x / DRTOPK_WARP] = mx;
     }
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -73,77 +73,38 @@ __global__ void bucket_range_init(sel_state *st)
     st->lo = st->mn;
     st->hi = st->mx;
     unsigned long long range = (unsigned long long)(st->mx - st->mn) + 1;
-    st->scale = ((unsigned long long)SEL_BINS << SEL_KEY_BITS) / range;
+    st->scale = ((unsigned long long)SEL_BINS << DRTOPK_KEY_BITS) / range;
     if (st->mn == st->mx) st->done = 1;
 }
 
-static size_t bucket_state_bytes(void) { return sel_align_up(sizeof(sel_state)); }
+/* What bucket top-k adds to the selection runner (select_common.cuh):
+ * equal-width buckets over [min, max] found by a reduction first; in place,
+ * every pass re-reads the input (no working copy). */
+struct bucket_policy {
+    static const bool radix = false;
+    static const int inplace_buffers = 0;
 
-template <int SRC, int DT>
-static drtopk_status bucket_start(const topk_input *in, sel_state *st, unsigned blocks, cudaStream_t s)
-{
-    sel_init<<<1, SEL_BINS, 0, s>>>(st, in->k);
-    DRTOPK_LAUNCH_CHECK();
-    bucket_minmax<SRC, DT><<<blocks, SEL_BLOCK, 0, s>>>(*in, st);
-    DRTOPK_LAUNCH_CHECK();
-    bucket_range_init<<<1, 1, 0, s>>>(st);
-    DRTOPK_LAUNCH_CHECK();
-    sel_hist_src<SRC, DT, false, false><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, NULL);
-    DRTOPK_LAUNCH_CHECK();
-    sel_pick<false><<<1, 1, 0, s>>>(st, 0);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
-}
+    template <int SRC, int DT, bool IN_PLACE>
+    static drtopk_status start(const topk_input *in, sel_state *st, uint32_t *, unsigned blocks, cudaStream_t s)
+    {
+        bucket_minmax<SRC, DT><<<blocks, SEL_BLOCK, 0, s>>>(*in, st);
+        DRTOPK_LAUNCH_CHECK();
+        bucket_range_init<<<1, 1, 0, s>>>(st);
+        DRTOPK_LAUNCH_CHECK();
+        return inplace_pass<SRC, DT>(in, st, NULL, 0, blocks, s); /* the histogram of [min, max] */
+    }
 
-template <int SRC, int DT, class P>
-static drtopk_status bucket_inplace_run(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
-{
-    unsigned blocks;
-    drtopk_status rc = sel_grid(in->n_max, &blocks);
-    if (rc != DRTOPK_OK) return rc;
-    sel_state *st = (sel_state *)ws;
-    rc = bucket_start<SRC, DT>(in, st, blocks, s);
-    if (rc != DRTOPK_OK) return rc;
-    for (int p = 1; p < SEL_PASSES; ++p) {
+    template <int SRC, int DT>
+    static drtopk_status inplace_pass(const topk_input *in, sel_state *st, uint32_t *, int, unsigned blocks,
+                                      cudaStream_t s)
+    {
         sel_hist_src<SRC, DT, false, false><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, NULL);
         DRTOPK_LAUNCH_CHECK();
-        sel_pick<false><<<1, 1, 0, s>>>(st, p);
-        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
     }
-    sel_collect<SRC, DT, P><<<blocks, SEL_BLOCK, 0, s>>>(*in, *out, st);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
-}
-
-template <int SRC, int DT, class P>
-static drtopk_status bucket_oop_run(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
-{
-    unsigned blocks;
-    drtopk_status rc = sel_grid(in->n_max, &blocks);
-    if (rc != DRTOPK_OK) return rc;
-    sel_state *st = (sel_state *)ws;
-    uint32_t *buf[2];
-    buf[0] = (uint32_t *)((char *)ws + bucket_state_bytes());
-    buf[1] = (uint32_t *)((char *)buf[0] + sel_align_up(in->n_max * sizeof(uint32_t)));
-    rc = bucket_start<SRC, DT>(in, st, blocks, s);
-    if (rc != DRTOPK_OK) return rc;
-    for (int p = 1; p < SEL_PASSES; ++p) {
-        /* copy the candidates of pick p-1 (histogramming split p), then pick p */
-        if (p == 1)
-            sel_copy<SRC, DT, false, true><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, NULL, NULL, buf[0]);
-        else
-            sel_copy<SRC, DT, false, false><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, buf[p % 2],
-                                                                         &st->cand_len[p - 2], buf[(p + 1) % 2]);
-        DRTOPK_LAUNCH_CHECK();
-        sel_pick<false><<<1, 1, 0, s>>>(st, p);
-        DRTOPK_LAUNCH_CHECK();
-    }
-    sel_collect<SRC, DT, P><<<blocks, SEL_BLOCK, 0, s>>>(*in, *out, st);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
-}
+};
 
 /* in place: the state only (the passes read the source again) */
-SEL_EXPORT(bucket_topk, bucket_state_bytes(), bucket_inplace_run)
+SEL_EXPORT(bucket_topk, bucket_policy, true)
 /* out of place: the state and two candidate buffers */
-SEL_EXPORT(bucket_oop_topk, bucket_state_bytes() + 2 * sel_align_up(in->n_max * sizeof(uint32_t)), bucket_oop_run)
+SEL_EXPORT(bucket_oop_topk, bucket_policy, false)

@@ -2,11 +2,13 @@
  * device_cache.cu -- the per-device facts the launchers size their grids and
  * shared memory by (device_common.cuh): multiprocessor count, compute
  * capability, the shared-memory opt-in limit, and the occupancy of each
- * persistent kernel, queried once per device and process, because the host
- * queries cost more than a small top-k's kernels.  Thread-safe: one mutex
- * guards the tables; a reader gets a pointer to an entry that is written once
- * and never moved.  Also the record of the CUDA error pending at the start of
- * a library call (DRTOPK_LAUNCH_CHECK).
+ * persistent kernel, and the dynamic shared memory each kernel was allowed,
+ * queried or set once per device and process, because the host calls cost
+ * more than a small top-k's kernels.  Thread-safe: one mutex guards the
+ * tables; a reader gets a pointer to an entry that is written once and never
+ * moved.  Also the record of the CUDA error pending at the start of a library
+ * call (DRTOPK_LAUNCH_CHECK), and the check that this build has code for the
+ * current GPU.
  */
 #include <pthread.h>
 #include <string.h>
@@ -15,6 +17,9 @@
 
 #define DRTOPK_MAX_DEVICES 64          /* device ordinals the cache holds             */
 #define DRTOPK_OCC_ENTRIES 256         /* (device, kernel, shape) occupancy entries   */
+#define DRTOPK_SMEM_ENTRIES 256        /* (device, kernel, bytes) shared-memory grants */
+#define DRTOPK_CC_SCALE 100            /* __CUDA_ARCH_LIST__ writes cc 8.6 as 860:    */
+#define DRTOPK_CC_MINOR_SCALE 10       /* major x 100 + minor x 10                    */
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static drtopk_device_attrs dev_attrs[DRTOPK_MAX_DEVICES];
@@ -27,6 +32,14 @@ typedef struct {
 } occ_entry;
 static occ_entry occ[DRTOPK_OCC_ENTRIES];
 static int occ_count;
+
+typedef struct {
+    int dev;
+    const void *kernel;
+    size_t bytes;
+} smem_entry;
+static smem_entry smem_set[DRTOPK_SMEM_ENTRIES];
+static int smem_count;
 
 static thread_local cudaError_t pending_at_entry = cudaSuccess;
 
@@ -101,16 +114,75 @@ drtopk_status drtopk_kernel_occupancy(const void *kernel, int threads, size_t sm
     return DRTOPK_OK;
 }
 
+/* Whether cudaFuncAttributeMaxDynamicSharedMemorySize of `kernel` on `dev`
+ * is already `bytes`; the caller holds cache_lock. */
+static int smem_known(int dev, const void *kernel, size_t bytes)
+{
+    for (int i = 0; i < smem_count; ++i)
+        if (smem_set[i].dev == dev && smem_set[i].kernel == kernel && smem_set[i].bytes == bytes) return 1;
+    return 0;
+}
+
+drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes)
+{
+    int dev;
+    const drtopk_device_attrs *a;
+    drtopk_status st = drtopk_device_current(&dev, &a);
+    if (st != DRTOPK_OK) return st;
+    pthread_mutex_lock(&cache_lock);
+    if (smem_known(dev, kernel, bytes)) {
+        pthread_mutex_unlock(&cache_lock);
+        return DRTOPK_OK;
+    }
+    cudaFuncAttributes fa;
+    cudaError_t e = cudaFuncGetAttributes(&fa, kernel);
+    const int fits = e == cudaSuccess && fa.sharedSizeBytes + bytes <= a->smem_optin;
+    if (fits) e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (fits && e == cudaSuccess && smem_count < DRTOPK_SMEM_ENTRIES)
+        smem_set[smem_count++] = smem_entry{dev, kernel, bytes};
+    pthread_mutex_unlock(&cache_lock);
+    if (e != cudaSuccess) {
+        drtopk_error_set("shared-memory attribute on device %d (%s): %s", dev, a->name, cudaGetErrorString(e));
+        return drtopk_status_of(e);
+    }
+    if (!fits) {
+        drtopk_error_set("GPU %d (%s) allows %zu bytes of shared memory per block; a kernel needs %zu "
+                         "(%zu static + %zu dynamic)",
+                         dev, a->name, a->smem_optin, fa.sharedSizeBytes + bytes, fa.sharedSizeBytes, bytes);
+        return DRTOPK_ERR_UNSUPPORTED;
+    }
+    return DRTOPK_OK;
+}
+
+/* The oldest architecture this build holds code for (cc x DRTOPK_CC_SCALE):
+ * a GPU at or above it runs the machine code of an architecture of its own
+ * major version, or the PTX of the newest built, which the driver compiles. */
+static constexpr int oldest_built_arch(void)
+{
+    constexpr int archs[] = {__CUDA_ARCH_LIST__};
+    int m = archs[0];
+    for (int x : archs) m = x < m ? x : m;
+    return m;
+}
+static constexpr int cc_code(int major, int minor)
+{
+    return major * DRTOPK_CC_SCALE + minor * DRTOPK_CC_MINOR_SCALE;
+}
+static_assert(oldest_built_arch() >= cc_code(DRTOPK_MIN_CC_MAJOR, DRTOPK_MIN_CC_MINOR),
+              "the kernels compile for compute capability DRTOPK_MIN_CC_MAJOR.DRTOPK_MIN_CC_MINOR and newer");
+
 drtopk_status drtopk_device_check_supported(void)
 {
     int dev;
     const drtopk_device_attrs *a;
     drtopk_status st = drtopk_device_current(&dev, &a);
     if (st != DRTOPK_OK) return st;
-    if (a->cc_major < DRTOPK_MIN_CC_MAJOR) {
-        drtopk_error_set("GPU %d (%s) has compute capability %d.%d; drtopk needs %d.0 or newer "
-                         "(cp.async and 164 KB of shared memory per SM)",
-                         dev, a->name, a->cc_major, a->cc_minor, DRTOPK_MIN_CC_MAJOR);
+    const int built = oldest_built_arch();
+    if (cc_code(a->cc_major, a->cc_minor) < built) {
+        drtopk_error_set("GPU %d (%s) has compute capability %d.%d; this build of drtopk holds code for "
+                         "%d.%d and newer (./configure.sh --arch=sm_XY builds for any from %d.%d)",
+                         dev, a->name, a->cc_major, a->cc_minor, built / DRTOPK_CC_SCALE,
+                         built % DRTOPK_CC_SCALE / DRTOPK_CC_MINOR_SCALE, DRTOPK_MIN_CC_MAJOR, DRTOPK_MIN_CC_MINOR);
         return DRTOPK_ERR_UNSUPPORTED;
     }
     return DRTOPK_OK;

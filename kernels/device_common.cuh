@@ -80,19 +80,51 @@ static inline void *drtopk_carve(char *base, size_t *off, size_t bytes)
     return p;
 }
 
-/* ---- key type x position width dispatch -------------------------------------- */
-/* F is a functor class template: F<T, P>::run(args...) is called with the
- * dtype T (DRTOPK_U32/I32/F32 as int) and the position type P (uint32_t, or
- * uint64_t when pos64).  One switch for every launcher. */
+/* ---- source kind x key type x position width dispatch ------------------------ */
+/* Where a top-k reads its keys from (kernels.h's topk_input.src). */
+typedef enum {
+    TOPK_SRC_RAW = 0,   /* raw V of `dtype`: key = drtopk_key_from_bits(V[i]),
+                           position = i (standalone algorithms)               */
+    TOPK_SRC_PAIRS      /* ordered keys[] with positions pos[] (delegate or
+                           concatenated vector)                               */
+} topk_source;
+
+/* F is a functor class template: F<S, T, P>::run(args...) is called with the
+ * source kind S (topk_source as int), the dtype T (DRTOPK_U32/I32/F32 as int)
+ * and the position type P (uint32_t, or uint64_t when pos64).  Pairs carry
+ * ordered keys whatever the dtype, so they take T = DRTOPK_U32 only.  One
+ * switch for every launcher. */
+template <template <int, int, typename> class F, int S, int T, typename... A>
+static inline drtopk_status drtopk_dispatch_pos(int pos64, A... args)
+{
+    return pos64 ? F<S, T, uint64_t>::run(args...) : F<S, T, uint32_t>::run(args...);
+}
+
+template <template <int, int, typename> class F, typename... A>
+static inline drtopk_status drtopk_dispatch_source(topk_source src, drtopk_dtype t, int pos64, A... args)
+{
+    if (src == TOPK_SRC_PAIRS) return drtopk_dispatch_pos<F, TOPK_SRC_PAIRS, DRTOPK_U32>(pos64, args...);
+    if (src != TOPK_SRC_RAW) return DRTOPK_ERR_INVALID_ARGUMENT;
+    switch (t) {
+    case DRTOPK_U32: return drtopk_dispatch_pos<F, TOPK_SRC_RAW, DRTOPK_U32>(pos64, args...);
+    case DRTOPK_I32: return drtopk_dispatch_pos<F, TOPK_SRC_RAW, DRTOPK_I32>(pos64, args...);
+    case DRTOPK_F32: return drtopk_dispatch_pos<F, TOPK_SRC_RAW, DRTOPK_F32>(pos64, args...);
+    default: return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+}
+
+/* Raw input only (no source kind): F<T, P>::run(args...). */
+template <template <int, typename> class F>
+struct drtopk_raw_only {
+    template <int S, int T, typename P>
+    struct f {
+        template <typename... A> static drtopk_status run(A... args) { return F<T, P>::run(args...); }
+    };
+};
 template <template <int, typename> class F, typename... A>
 static inline drtopk_status drtopk_dispatch(drtopk_dtype t, int pos64, A... args)
 {
-    switch (t) {
-    case DRTOPK_U32: return pos64 ? F<DRTOPK_U32, uint64_t>::run(args...) : F<DRTOPK_U32, uint32_t>::run(args...);
-    case DRTOPK_I32: return pos64 ? F<DRTOPK_I32, uint64_t>::run(args...) : F<DRTOPK_I32, uint32_t>::run(args...);
-    case DRTOPK_F32: return pos64 ? F<DRTOPK_F32, uint64_t>::run(args...) : F<DRTOPK_F32, uint32_t>::run(args...);
-    default: return DRTOPK_ERR_INVALID_ARGUMENT;
-    }
+    return drtopk_dispatch_source<drtopk_raw_only<F>::template f>(TOPK_SRC_RAW, t, pos64, args...);
 }
 
 /* ---- per-device attributes (device_cache.cu) --------------------------------- */
@@ -110,15 +142,27 @@ drtopk_status drtopk_device_current(int *dev, const drtopk_device_attrs **attrs)
 /* Resident blocks per SM of `kernel` at `threads` per block and `smem` bytes
  * of dynamic shared memory on the current device, cached per (device, kernel,
  * threads, smem) (thread-safe).  `prepare`, when not NULL, runs once per
- * device before the query (cudaFuncSetAttribute calls). */
+ * device before the query (cudaFuncSetAttribute calls; it runs under the
+ * cache's lock, so it must not call back into the cache). */
 typedef cudaError_t (*drtopk_kernel_prepare_fn)(const void *kernel);
 drtopk_status drtopk_kernel_occupancy(const void *kernel, int threads, size_t smem,
                                       drtopk_kernel_prepare_fn prepare, int *blocks_per_sm);
 
-/* The library runs on compute capability DRTOPK_MIN_CC_MAJOR.0 and later
- * (cp.async, 164 KB of shared memory per SM); older GPUs get
- * DRTOPK_ERR_UNSUPPORTED with a message naming the GPU. */
-#define DRTOPK_MIN_CC_MAJOR 8
+/* Let `kernel` take `bytes` of dynamic shared memory on the current device
+ * (cudaFuncAttributeMaxDynamicSharedMemorySize), set once per (device,
+ * kernel, bytes) (thread-safe).  When `bytes` plus the kernel's static shared
+ * memory exceed the GPU's opt-in limit: DRTOPK_ERR_UNSUPPORTED with a message
+ * naming the GPU and the limit, instead of a launch failure. */
+drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes);
+
+/* The kernels compile for compute capability DRTOPK_MIN_CC_MAJOR.MINOR and
+ * later (sm_75, the oldest CUDA 13 targets; cp.async has a plain-load
+ * fallback below sm_80).  A build holds code for the architectures
+ * configure.sh named; a GPU older than all of them gets DRTOPK_ERR_UNSUPPORTED
+ * with a message naming the GPU and the oldest architecture built, instead of
+ * a launch failure. */
+#define DRTOPK_MIN_CC_MAJOR 7
+#define DRTOPK_MIN_CC_MINOR 5
 drtopk_status drtopk_device_check_supported(void);
 
 #endif

@@ -29,16 +29,8 @@ extern "C" {
 /* Positions fit uint32 up to this n. */
 #define DRTOPK_POS32_MAX_N (1ull << 32)
 
-/* Where a top-k reads its keys from. */
-typedef enum {
-    TOPK_SRC_RAW = 0,   /* raw V of `dtype`: key = drtopk_key_from_bits(V[i]),
-                           position = i (standalone algorithms)               */
-    TOPK_SRC_PAIRS      /* ordered keys[] with positions pos[] (delegate or
-                           concatenated vector)                               */
-} topk_source;
-
 typedef struct {
-    topk_source src;
+    topk_source src;            /* raw V or pairs (device_common.cuh)          */
     const void *raw;            /* TOPK_SRC_RAW: V                              */
     drtopk_dtype dtype;         /* TOPK_SRC_RAW                                 */
     drtopk_order order;         /* TOPK_SRC_RAW                                 */
@@ -76,7 +68,7 @@ drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status radix_topk(const topk_input *in, const topk_output *out,
                          void *ws, size_t ws_bytes, cudaStream_t s);
 
-/* The argument checks every launcher shares (algo_table.cu), so that every
+/* The argument checks every launcher shares (topk_args.cu), so that every
  * algorithm answers the same status for the same mistake: input only (n, k,
  * source pointers, dtype and order of raw input, 4-byte alignment, uint32
  * positions only up to DRTOPK_POS32_MAX_N), and input with output (buffers,

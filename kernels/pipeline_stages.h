@@ -13,8 +13,6 @@
 extern "C" {
 #endif
 
-#define DB_GRID_MAX 0x7FFFFFFFull   /* largest gridDim.x */
-
 typedef struct {
     const uint32_t *v;              /* raw V (4-byte elements)                  */
     uint64_t n;

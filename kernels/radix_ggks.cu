@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(SEL_BLOCK, SEL_BLOCKS_PER_SM) ggks_inplace_pas
     const unsigned lo = st->lo, hi = st->hi, shift = st->shift;
     const uint32_t sentinel = (lo & GGKS_FIRST_DIGIT_MASK) ^ DRTOPK_SIGN_BIT;
     sel_hist_clear(sh);
-    unsigned *h = sh.h[threadIdx.x / SEL_WARP];
+    unsigned *h = sh.h[threadIdx.x / DRTOPK_WARP];
     for (uint64_t t = (uint64_t)blockIdx.x * SEL_TILE; t < n; t += (uint64_t)gridDim.x * SEL_TILE) {
         uint32_t key[SEL_ITEMS];
 #pragma unroll
@@ -58,69 +58,35 @@ __global__ void __launch_bounds__(SEL_BLOCK, SEL_BLOCKS_PER_SM) ggks_inplace_pas
     sel_hist_flush(sh, st);
 }
 
-static size_t ggks_state_bytes(void) { return sel_align_up(sizeof(sel_state)); }
+/* What GGKS radix adds to the selection runner (select_common.cuh): digit
+ * bins; in place, a working copy of the ordered keys, written by the first
+ * histogram, that every later pass overwrites (the last one only reads). */
+struct ggks_policy {
+    static const bool radix = true;
+    static const int inplace_buffers = 1;
 
-template <int SRC, int DT, class P>
-static drtopk_status ggks_inplace_run(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
-{
-    unsigned blocks;
-    drtopk_status rc = sel_grid(in->n_max, &blocks);
-    if (rc != DRTOPK_OK) return rc;
-    sel_state *st = (sel_state *)ws;
-    uint32_t *wk = (uint32_t *)((char *)ws + ggks_state_bytes());
-    sel_init<<<1, SEL_BINS, 0, s>>>(st, in->k);
-    DRTOPK_LAUNCH_CHECK();
-    sel_hist_src<SRC, DT, true, true><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, wk);
-    DRTOPK_LAUNCH_CHECK();
-    sel_pick<true><<<1, 1, 0, s>>>(st, 0);
-    DRTOPK_LAUNCH_CHECK();
-    for (int p = 1; p < SEL_PASSES; ++p) {
+    template <int SRC, int DT, bool IN_PLACE>
+    static drtopk_status start(const topk_input *in, sel_state *st, uint32_t *wk, unsigned blocks, cudaStream_t s)
+    {
+        sel_hist_src<SRC, DT, true, IN_PLACE><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, wk);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
+
+    template <int SRC, int DT>
+    static drtopk_status inplace_pass(const topk_input *in, sel_state *st, uint32_t *wk, int p, unsigned blocks,
+                                      cudaStream_t s)
+    {
         if (p + 1 < SEL_PASSES)
             ggks_inplace_pass<true><<<blocks, SEL_BLOCK, 0, s>>>(wk, in->d_n, in->n_max, st);
         else
             ggks_inplace_pass<false><<<blocks, SEL_BLOCK, 0, s>>>(wk, in->d_n, in->n_max, st);
         DRTOPK_LAUNCH_CHECK();
-        sel_pick<true><<<1, 1, 0, s>>>(st, p);
-        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
     }
-    sel_collect<SRC, DT, P><<<blocks, SEL_BLOCK, 0, s>>>(*in, *out, st);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
-}
-
-template <int SRC, int DT, class P>
-static drtopk_status ggks_oop_run(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
-{
-    unsigned blocks;
-    drtopk_status rc = sel_grid(in->n_max, &blocks);
-    if (rc != DRTOPK_OK) return rc;
-    sel_state *st = (sel_state *)ws;
-    uint32_t *buf[2];
-    buf[0] = (uint32_t *)((char *)ws + ggks_state_bytes());
-    buf[1] = (uint32_t *)((char *)buf[0] + sel_align_up(in->n_max * sizeof(uint32_t)));
-    sel_init<<<1, SEL_BINS, 0, s>>>(st, in->k);
-    DRTOPK_LAUNCH_CHECK();
-    sel_hist_src<SRC, DT, true, false><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, NULL);
-    DRTOPK_LAUNCH_CHECK();
-    sel_pick<true><<<1, 1, 0, s>>>(st, 0);
-    DRTOPK_LAUNCH_CHECK();
-    for (int p = 1; p < SEL_PASSES; ++p) {
-        /* copy the candidates of pick p-1 (histogramming digit p), then pick p */
-        if (p == 1)
-            sel_copy<SRC, DT, true, true><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, NULL, NULL, buf[0]);
-        else
-            sel_copy<SRC, DT, true, false><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, buf[p % 2], &st->cand_len[p - 2],
-                                                                        buf[(p + 1) % 2]);
-        DRTOPK_LAUNCH_CHECK();
-        sel_pick<true><<<1, 1, 0, s>>>(st, p);
-        DRTOPK_LAUNCH_CHECK();
-    }
-    sel_collect<SRC, DT, P><<<blocks, SEL_BLOCK, 0, s>>>(*in, *out, st);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
-}
+};
 
 /* in place: the state and one key buffer the passes overwrite */
-SEL_EXPORT(radix_ggks_topk, ggks_state_bytes() + sel_align_up(in->n_max * sizeof(uint32_t)), ggks_inplace_run)
+SEL_EXPORT(radix_ggks_topk, ggks_policy, true)
 /* out of place: the state and two candidate buffers */
-SEL_EXPORT(radix_ggks_oop_topk, ggks_state_bytes() + 2 * sel_align_up(in->n_max * sizeof(uint32_t)), ggks_oop_run)
+SEL_EXPORT(radix_ggks_oop_topk, ggks_policy, false)

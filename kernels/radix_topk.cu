@@ -27,7 +27,9 @@
  * in-place scheme reads the input 5 times while this one reads it about twice.
  *
  * Inputs of at most RADIX_SMALL_N elements take a one-block path that keeps the
- * keys in shared memory and runs every pass in one launch.
+ * keys in shared memory and runs every pass in one launch, where the GPU's
+ * opt-in shared memory per block holds them (sm_86/89: 99 KB, 24832 keys);
+ * larger inputs take the multi-pass path.
  */
 #include <cooperative_groups.h>
 #include "kernels.h"
@@ -45,17 +47,15 @@ namespace cg = cooperative_groups;
 #define RADIX_THREADS 512              /* threads of a pass block             */
 #define RADIX_MIN_BLOCKS 2             /* blocks per SM: caps registers at 64 */
 #define RADIX_UNROLL 4                 /* 16-byte loads in flight per thread  */
-#define RADIX_VEC 4                    /* keys per 16-byte load               */
-#define RADIX_VEC_BYTES 16
 #define RADIX_COMPACT_RATIO 16         /* compact when candidates <= len/16   */
 #define RADIX_SMALL_N 32768            /* one-block path: 128 KB of keys in shared memory,
                                           cheaper than ~10 launches below this size */
+#define RADIX_SMALL_STATIC_SMEM 2048   /* bounds the one-block kernel's static shared
+                                          memory (1 KB histogram, scalars); the rest
+                                          of the opt-in limit may hold keys        */
 #define RADIX_SMALL_THREADS 1024
 #define RADIX_SMALL_LOADS 8            /* one-block path: loads in flight per thread */
-#define RADIX_WARP 32
-#define RADIX_BINS_PER_LANE (RADIX_BINS / RADIX_WARP)
-#define RADIX_WS_ALIGN 256             /* workspace sub-buffer alignment      */
-#define RADIX_ALL_ONES 0xFFFFFFFFu
+#define RADIX_BINS_PER_LANE (RADIX_BINS / DRTOPK_WARP)
 
 /* The flag and bookkeeping one pass works with.  Pass p's blocks all derive
  * it from state[p-1] and pass p-1's histogram (so no select kernel sits
@@ -124,10 +124,10 @@ __device__ __forceinline__ void radix_for_each(const uint32_t *p, unsigned long 
     const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long head =
-        ((RADIX_VEC_BYTES - ((uintptr_t)p & (RADIX_VEC_BYTES - 1))) & (RADIX_VEC_BYTES - 1)) / sizeof(uint32_t);
+        ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(uint32_t);
     if (head > n) head = n;
-    const unsigned long long nvec = (n - head) / RADIX_VEC;
-    const unsigned long long tail = head + nvec * RADIX_VEC;
+    const unsigned long long nvec = (n - head) / DRTOPK_VEC;
+    const unsigned long long tail = head + nvec * DRTOPK_VEC;
     const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
     for (unsigned long long b = tid; b < nvec; b += stride * RADIX_UNROLL) {
         uint4 r[RADIX_UNROLL];
@@ -138,7 +138,7 @@ __device__ __forceinline__ void radix_for_each(const uint32_t *p, unsigned long 
         for (int j = 0; j < RADIX_UNROLL; ++j) {
             const unsigned long long vi = b + j * stride;
             if (vi < nvec) {
-                const unsigned long long i = head + vi * RADIX_VEC;
+                const unsigned long long i = head + vi * DRTOPK_VEC;
                 f(r[j].x, i);
                 f(r[j].y, i + 1);
                 f(r[j].z, i + 2);
@@ -171,22 +171,22 @@ __device__ __forceinline__ unsigned long long radix_slot(unsigned long long *ctr
 #define RADIX_VEC_CLASS_MASK 0xFFu     /* the classes of one 16-byte load */
 #define RADIX_COUNT_SHIFT 16           /* class-2 count in the upper half of a packed count */
 #define RADIX_COUNT_LOW 0xFFFFu
-#define RADIX_TILE_WARPS (RADIX_THREADS / RADIX_WARP)
+#define RADIX_TILE_WARPS (RADIX_THREADS / DRTOPK_WARP)
 template <typename C, typename E>
 __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned long long n,
                                                     unsigned long long *ctr1, unsigned long long *ctr2, C cls, E emit)
 {
     __shared__ uint32_t sh_warp[2][RADIX_TILE_WARPS]; /* per tile parity: warp totals, then offsets */
     __shared__ unsigned long long sh_base[2][2];      /* per tile parity: counter bases */
-    const int lane = threadIdx.x % RADIX_WARP, warp = threadIdx.x / RADIX_WARP;
-    const int nwarps = blockDim.x / RADIX_WARP;
+    const int lane = threadIdx.x % DRTOPK_WARP, warp = threadIdx.x / DRTOPK_WARP;
+    const int nwarps = blockDim.x / DRTOPK_WARP;
     const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long head =
-        ((RADIX_VEC_BYTES - ((uintptr_t)p & (RADIX_VEC_BYTES - 1))) & (RADIX_VEC_BYTES - 1)) / sizeof(uint32_t);
+        ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(uint32_t);
     if (head > n) head = n;
-    const unsigned long long nvec = (n - head) / RADIX_VEC;
-    const unsigned long long tail = head + nvec * RADIX_VEC;
+    const unsigned long long nvec = (n - head) / DRTOPK_VEC;
+    const unsigned long long tail = head + nvec * DRTOPK_VEC;
     const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
     const bool leader = warp == 0 && lane == nwarps - 1; /* issues the tile atomics */
     uint4 pend[RADIX_UNROLL];          /* the previous tile, written this round */
@@ -208,22 +208,22 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j) {
                 if (b + j * stride < nvec) {
-                    const uint32_t bits[RADIX_VEC] = {r[j].x, r[j].y, r[j].z, r[j].w};
+                    const uint32_t bits[DRTOPK_VEC] = {r[j].x, r[j].y, r[j].z, r[j].w};
 #pragma unroll
-                    for (int e = 0; e < RADIX_VEC; ++e) {
+                    for (int e = 0; e < DRTOPK_VEC; ++e) {
                         const uint32_t c = cls(bits[e]);
-                        klass |= c << (RADIX_CLASS_BITS * (j * RADIX_VEC + e));
+                        klass |= c << (RADIX_CLASS_BITS * (j * DRTOPK_VEC + e));
                         cnt += c == 1 ? 1u : c == 2 ? 1u << RADIX_COUNT_SHIFT : 0u;
                     }
                 }
             }
             incl = cnt;
 #pragma unroll
-            for (int d = 1; d < RADIX_WARP; d *= 2) {
-                const uint32_t o = __shfl_up_sync(RADIX_ALL_ONES, incl, d);
+            for (int d = 1; d < DRTOPK_WARP; d *= 2) {
+                const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, incl, d);
                 if (lane >= d) incl += o;
             }
-            if (lane == RADIX_WARP - 1) sh_warp[parity][warp] = incl;
+            if (lane == DRTOPK_WARP - 1) sh_warp[parity][warp] = incl;
         }
         /* the previous tile's atomics had a whole round to return */
         if (leader && base != first) {
@@ -235,8 +235,8 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
             const uint32_t w = lane < nwarps ? sh_warp[parity][lane] : 0;
             uint32_t wi = w;
 #pragma unroll
-            for (int d = 1; d < RADIX_WARP; d *= 2) {
-                const uint32_t o = __shfl_up_sync(RADIX_ALL_ONES, wi, d);
+            for (int d = 1; d < DRTOPK_WARP; d *= 2) {
+                const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, wi, d);
                 if (lane >= d) wi += o;
             }
             if (lane < nwarps) sh_warp[parity][lane] = wi - w;
@@ -248,20 +248,21 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
         }
         /* warp-uniform skips: outputs are sparse, and a per-element walk of
          * every tile costs more issue slots than the loads themselves */
-        if (__any_sync(RADIX_ALL_ONES, pend_klass)) {
+        if (__any_sync(DRTOPK_FULL_MASK, pend_klass)) {
             const uint32_t excl = pend_excl + sh_warp[parity ^ 1][warp];
             unsigned long long s1 = sh_base[parity ^ 1][0] + (excl & RADIX_COUNT_LOW);
             unsigned long long s2 = sh_base[parity ^ 1][1] + (excl >> RADIX_COUNT_SHIFT);
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j) {
-                if (!__any_sync(RADIX_ALL_ONES, (pend_klass >> (RADIX_CLASS_BITS * RADIX_VEC * j)) & RADIX_VEC_CLASS_MASK))
+                if (!__any_sync(DRTOPK_FULL_MASK,
+                                (pend_klass >> (RADIX_CLASS_BITS * DRTOPK_VEC * j)) & RADIX_VEC_CLASS_MASK))
                     continue;
-                const uint32_t bits[RADIX_VEC] = {pend[j].x, pend[j].y, pend[j].z, pend[j].w};
+                const uint32_t bits[DRTOPK_VEC] = {pend[j].x, pend[j].y, pend[j].z, pend[j].w};
 #pragma unroll
-                for (int e = 0; e < RADIX_VEC; ++e) {
-                    const int q = j * RADIX_VEC + e;
+                for (int e = 0; e < DRTOPK_VEC; ++e) {
+                    const int q = j * DRTOPK_VEC + e;
                     const uint32_t c = (pend_klass >> (RADIX_CLASS_BITS * q)) & RADIX_CLASS_MASK;
-                    const unsigned long long i = head + (pend_b + j * stride) * RADIX_VEC + e;
+                    const unsigned long long i = head + (pend_b + j * stride) * DRTOPK_VEC + e;
                     if (c == 1) emit(1, bits[e], i, s1++);
                     else if (c == 2) emit(2, bits[e], i, s2++);
                 }
@@ -291,7 +292,7 @@ template <typename C>
 __device__ void radix_select_digit(const C *hist, unsigned long long kk, uint32_t *digit,
                                    unsigned long long *kk_out, unsigned long long *cand, int *found)
 {
-    const int lane = threadIdx.x % RADIX_WARP;
+    const int lane = threadIdx.x % DRTOPK_WARP;
     unsigned long long c[RADIX_BINS_PER_LANE];
     unsigned long long sum = 0;
 #pragma unroll
@@ -301,8 +302,8 @@ __device__ void radix_select_digit(const C *hist, unsigned long long kk, uint32_
     }
     unsigned long long incl = sum;
 #pragma unroll
-    for (int d = 1; d < RADIX_WARP; d *= 2) {
-        unsigned long long o = __shfl_up_sync(RADIX_ALL_ONES, incl, d);
+    for (int d = 1; d < DRTOPK_WARP; d *= 2) {
+        unsigned long long o = __shfl_up_sync(DRTOPK_FULL_MASK, incl, d);
         if (lane >= d) incl += o;
     }
     const unsigned long long excl = incl - sum;
@@ -320,11 +321,11 @@ __device__ void radix_select_digit(const C *hist, unsigned long long kk, uint32_
         }
         run += c[j];
     }
-    const unsigned ball = __ballot_sync(RADIX_ALL_ONES, owner);
+    const unsigned ball = __ballot_sync(DRTOPK_FULL_MASK, owner);
     const int src = ball ? __ffs(ball) - 1 : 0;
-    *digit = __shfl_sync(RADIX_ALL_ONES, dg, src);
-    *kk_out = __shfl_sync(RADIX_ALL_ONES, nk, src);
-    *cand = __shfl_sync(RADIX_ALL_ONES, nc, src);
+    *digit = __shfl_sync(DRTOPK_FULL_MASK, dg, src);
+    *kk_out = __shfl_sync(DRTOPK_FULL_MASK, nk, src);
+    *cand = __shfl_sync(DRTOPK_FULL_MASK, nc, src);
     *found = ball != 0;
 }
 
@@ -335,7 +336,7 @@ __device__ void radix_select_digit(const C *hist, unsigned long long kk, uint32_
 template <typename PosT>
 __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state *cur)
 {
-    if (threadIdx.x < RADIX_WARP) {
+    if (threadIdx.x < DRTOPK_WARP) {
         radix_state c;
         if (p == 0) {
             const unsigned long long n = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
@@ -522,7 +523,7 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
             if ((key & mask) == prefix) atomicAdd(&hist[(key >> shift) & RADIX_DIGIT_MASK], 1u);
         }
         __syncthreads();
-        if (threadIdx.x < RADIX_WARP) {
+        if (threadIdx.x < DRTOPK_WARP) {
             uint32_t digit;
             unsigned long long kk, cand;
             int found;
@@ -562,140 +563,145 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
     }
 }
 
-static size_t radix_align(size_t x) { return (x + RADIX_WS_ALIGN - 1) / RADIX_WS_ALIGN * RADIX_WS_ALIGN; }
-
-/* Compaction buffer capacity in elements: candidates are compacted only when
- * they are at most len / RADIX_COMPACT_RATIO <= n_max / RADIX_COMPACT_RATIO. */
-static unsigned long long radix_buf_cap(const topk_input *in)
+/* Keys the one-block path holds on the current device: RADIX_SMALL_N, or
+ * fewer where the opt-in shared memory per block is smaller. */
+static drtopk_status radix_small_keys(unsigned long long *keys)
 {
-    return in->n_max <= RADIX_SMALL_N ? 0 : in->n_max / RADIX_COMPACT_RATIO;
+    const drtopk_device_attrs *dev;
+    const drtopk_status st = drtopk_device_current(NULL, &dev);
+    if (st != DRTOPK_OK) return st;
+    const size_t room = dev->smem_optin > RADIX_SMALL_STATIC_SMEM ? dev->smem_optin - RADIX_SMALL_STATIC_SMEM : 0;
+    const unsigned long long fit = room / sizeof(uint32_t);
+    *keys = fit < RADIX_SMALL_N ? fit : RADIX_SMALL_N;
+    return DRTOPK_OK;
 }
 
-/* Workspace: [counters | states | histograms] (zeroed by one memset), then the
- * compaction buffer's keys and positions. */
-static size_t radix_ws_head(void)
-{
-    return radix_align(sizeof(radix_counters) + (RADIX_PASSES + 1) * sizeof(radix_state) +
-                       RADIX_PASSES * RADIX_BINS * sizeof(unsigned long long));
-}
+/* The workspace, carved from `base` (NULL: only sized): [histograms |
+ * counters | states] (8-byte members first: no padding; zeroed by one memset
+ * of zero_bytes), then the compaction buffer's keys and positions.  Its
+ * capacity in elements: candidates are compacted only when they are at most
+ * len / RADIX_COMPACT_RATIO <= n_max / RADIX_COMPACT_RATIO, and never on the
+ * one-block path. */
+struct radix_layout {
+    unsigned long long *hist;
+    radix_counters *ctr;
+    radix_state *st;
+    size_t zero_bytes;
+    uint32_t *buf_keys;
+    void *buf_pos;
+    size_t total;
+};
 
-static size_t radix_ws_bytes(const topk_input *in)
+static void radix_carve(const topk_input *in, unsigned long long small_keys, char *base, radix_layout *l)
 {
-    const unsigned long long cap = radix_buf_cap(in);
+    const unsigned long long cap = in->n_max <= small_keys ? 0 : in->n_max / RADIX_COMPACT_RATIO;
     const size_t pos_size = in->pos64 ? sizeof(uint64_t) : sizeof(uint32_t);
-    return radix_ws_head() + radix_align(cap * sizeof(uint32_t)) + radix_align(cap * pos_size);
+    size_t off = 0;
+    l->hist = (unsigned long long *)drtopk_carve(base, &off,
+                                                 RADIX_PASSES * RADIX_BINS * sizeof(unsigned long long) +
+                                                     sizeof(radix_counters) + (RADIX_PASSES + 1) * sizeof(radix_state));
+    l->ctr = base ? (radix_counters *)(l->hist + RADIX_PASSES * RADIX_BINS) : NULL;
+    l->st = base ? (radix_state *)(l->ctr + 1) : NULL;
+    l->buf_keys = (uint32_t *)drtopk_carve(base, &off, cap * sizeof(uint32_t));
+    l->zero_bytes = off - cap * sizeof(uint32_t); /* the head with its padding */
+    l->buf_pos = drtopk_carve(base, &off, cap * pos_size);
+    l->total = drtopk_align_up(off, DRTOPK_WS_ALIGN);
 }
-
 
 extern "C" drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes)
 {
+    unsigned long long small_keys;
+    radix_layout l;
     drtopk_status st = topk_check_input(in);
     if (st != DRTOPK_OK) return st;
     if (!bytes) return DRTOPK_ERR_INVALID_ARGUMENT;
-    *bytes = radix_ws_bytes(in);
+    if ((st = radix_small_keys(&small_keys)) != DRTOPK_OK) return st;
+    radix_carve(in, small_keys, NULL, &l);
+    *bytes = l.total;
     return DRTOPK_OK;
 }
 
-/* Per-device launch facts of one instantiation, queried when the device
- * changes: the host-side queries cost more than a small top-k's kernels. */
-struct radix_launch_cache {
-    int dev;                     /* -1: not queried yet                        */
-    unsigned long long full_pass, full_final; /* resident blocks, device-wide */
-};
-
-template <typename K>
-static drtopk_status radix_full_grid(K kernel, int sms, unsigned long long *full)
+/* Persistent grid: as many blocks as are resident at once (`per_sm` on each
+ * of `sms`), fewer when n_max cannot feed them. */
+static int radix_grid(int sms, int per_sm, unsigned long long n_max)
 {
-    int per_sm;
-    DRTOPK_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, RADIX_THREADS, 0));
-    *full = (unsigned long long)sms * (per_sm > 0 ? per_sm : 1);
-    return DRTOPK_OK;
-}
-
-/* Persistent grid: as many blocks as are resident at once, fewer when n_max
- * cannot feed them. */
-static int radix_grid(unsigned long long full, unsigned long long n_max)
-{
-    const unsigned long long per_block = (unsigned long long)RADIX_THREADS * RADIX_VEC;
+    const unsigned long long full = (unsigned long long)sms * per_sm;
+    const unsigned long long per_block = (unsigned long long)RADIX_THREADS * DRTOPK_VEC;
     const unsigned long long need = (n_max + per_block - 1) / per_block;
     return (int)(need < full ? (need ? need : 1) : full);
 }
 
-template <topk_source S, drtopk_dtype T, typename PosT>
-static drtopk_status radix_run(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
-{
-    radix_args<PosT> a;
-    char *w = (char *)ws;
-    const unsigned long long cap = radix_buf_cap(in);
-    a.hist = (unsigned long long *)w; /* 8-byte members first: no padding */
-    a.ctr = (radix_counters *)(a.hist + RADIX_PASSES * RADIX_BINS);
-    a.st = (radix_state *)(a.ctr + 1);
-    w += radix_ws_head();
-    a.buf_keys = (uint32_t *)w;
-    w += radix_align(cap * sizeof(uint32_t));
-    a.buf_pos = (PosT *)w;
-    a.in_bits = S == TOPK_SRC_RAW ? (const uint32_t *)in->raw : in->keys;
-    a.in_pos = (const PosT *)in->pos;
-    a.d_n = in->d_n;
-    a.n_max = in->n_max;
-    a.k = in->k;
-    a.capacity = out->capacity;
-    a.flip = (S == TOPK_SRC_RAW && in->order == DRTOPK_SMALLEST) ? RADIX_ALL_ONES : 0u;
-    a.skip = in->skip_last_digit;
-    a.out_keys = out->keys;
-    a.out_pos = (PosT *)out->pos;
-    a.d_count = out->d_count;
-    a.d_threshold = out->d_threshold;
+/* One call for source kind S, dtype T and position type PosT
+ * (drtopk_dispatch_source): the one-block path, or a memset and five passes. */
+template <int S, int T, typename PosT>
+struct radix_run {
+    static drtopk_status run(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
+                             cudaStream_t s)
+    {
+        const topk_source src = (topk_source)S;
+        const drtopk_dtype dt = (drtopk_dtype)T;
+        unsigned long long small_keys;
+        drtopk_status st = radix_small_keys(&small_keys);
+        if (st != DRTOPK_OK) return st;
+        radix_layout l;
+        radix_carve(in, small_keys, NULL, &l);
+        if ((st = topk_check_run(in, out, ws, ws_bytes, l.total)) != DRTOPK_OK) return st;
+        radix_carve(in, small_keys, (char *)ws, &l);
 
-    static radix_launch_cache cache = {-1, 0, 0};
-    int dev;
-    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
-    if (cache.dev != dev) {
-        int sms;
-        DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        drtopk_status rs = radix_full_grid(radix_pass_kernel<S, T, PosT>, sms, &cache.full_pass);
-        if (rs != DRTOPK_OK) return rs;
-        rs = radix_full_grid(radix_final_kernel<S, T, PosT>, sms, &cache.full_final);
-        if (rs != DRTOPK_OK) return rs;
-        DRTOPK_CUDA_TRY(cudaFuncSetAttribute(radix_small_kernel<S, T, PosT>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)(RADIX_SMALL_N * sizeof(uint32_t))));
-        cache.dev = dev;
-    }
-    if (in->n_max <= RADIX_SMALL_N) {
-        radix_small_kernel<S, T, PosT><<<1, RADIX_SMALL_THREADS, in->n_max * sizeof(uint32_t), s>>>(a);
+        radix_args<PosT> a;
+        a.hist = l.hist;
+        a.ctr = l.ctr;
+        a.st = l.st;
+        a.buf_keys = l.buf_keys;
+        a.buf_pos = (PosT *)l.buf_pos;
+        a.in_bits = S == TOPK_SRC_RAW ? (const uint32_t *)in->raw : in->keys;
+        a.in_pos = (const PosT *)in->pos;
+        a.d_n = in->d_n;
+        a.n_max = in->n_max;
+        a.k = in->k;
+        a.capacity = out->capacity;
+        a.flip = (S == TOPK_SRC_RAW && in->order == DRTOPK_SMALLEST) ? DRTOPK_ALL_ONES : 0u;
+        a.skip = in->skip_last_digit;
+        a.out_keys = out->keys;
+        a.out_pos = (PosT *)out->pos;
+        a.d_count = out->d_count;
+        a.d_threshold = out->d_threshold;
+
+        if (in->n_max <= small_keys) {
+            st = drtopk_kernel_dynamic_smem((const void *)radix_small_kernel<src, dt, PosT>,
+                                            small_keys * sizeof(uint32_t));
+            if (st != DRTOPK_OK) return st;
+            radix_small_kernel<src, dt, PosT><<<1, RADIX_SMALL_THREADS, in->n_max * sizeof(uint32_t), s>>>(a);
+            DRTOPK_LAUNCH_CHECK();
+            return DRTOPK_OK;
+        }
+        const drtopk_device_attrs *dev;
+        int per_sm_pass, per_sm_final;
+        if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+        st = drtopk_kernel_occupancy((const void *)radix_pass_kernel<src, dt, PosT>, RADIX_THREADS, 0, NULL,
+                                     &per_sm_pass);
+        if (st != DRTOPK_OK) return st;
+        st = drtopk_kernel_occupancy((const void *)radix_final_kernel<src, dt, PosT>, RADIX_THREADS, 0, NULL,
+                                     &per_sm_final);
+        if (st != DRTOPK_OK) return st;
+        const int grid_pass = radix_grid(dev->sm_count, per_sm_pass, in->n_max);
+        const int grid_final = radix_grid(dev->sm_count, per_sm_final, in->n_max);
+        DRTOPK_CUDA_TRY(cudaMemsetAsync(ws, 0, l.zero_bytes, s));
+        for (int p = 0; p < RADIX_PASSES; ++p) {
+            radix_pass_kernel<src, dt, PosT><<<grid_pass, RADIX_THREADS, 0, s>>>(a, p);
+            DRTOPK_LAUNCH_CHECK();
+        }
+        radix_final_kernel<src, dt, PosT><<<grid_final, RADIX_THREADS, 0, s>>>(a);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
-    const int grid_pass = radix_grid(cache.full_pass, in->n_max);
-    const int grid_final = radix_grid(cache.full_final, in->n_max);
-    DRTOPK_CUDA_TRY(cudaMemsetAsync(ws, 0, radix_ws_head(), s));
-    for (int p = 0; p < RADIX_PASSES; ++p) {
-        radix_pass_kernel<S, T, PosT><<<grid_pass, RADIX_THREADS, 0, s>>>(a, p);
-        DRTOPK_LAUNCH_CHECK();
-    }
-    radix_final_kernel<S, T, PosT><<<grid_final, RADIX_THREADS, 0, s>>>(a);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
-}
-
-template <typename PosT>
-static drtopk_status radix_dispatch(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
-{
-    if (in->src == TOPK_SRC_PAIRS) return radix_run<TOPK_SRC_PAIRS, DRTOPK_U32, PosT>(in, out, ws, s);
-    switch (in->dtype) {
-    case DRTOPK_U32: return radix_run<TOPK_SRC_RAW, DRTOPK_U32, PosT>(in, out, ws, s);
-    case DRTOPK_I32: return radix_run<TOPK_SRC_RAW, DRTOPK_I32, PosT>(in, out, ws, s);
-    case DRTOPK_F32: return radix_run<TOPK_SRC_RAW, DRTOPK_F32, PosT>(in, out, ws, s);
-    default: return DRTOPK_ERR_INVALID_ARGUMENT;
-    }
-}
+};
 
 extern "C" drtopk_status radix_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
                                     cudaStream_t s)
 {
     drtopk_status st = topk_check_input(in);
-    if (st == DRTOPK_OK) st = topk_check_run(in, out, ws, ws_bytes, radix_ws_bytes(in));
+    if (st == DRTOPK_OK) st = topk_check_io(in, out); /* before the device is asked */
     if (st != DRTOPK_OK) return st;
-    return in->pos64 ? radix_dispatch<uint64_t>(in, out, ws, s) : radix_dispatch<uint32_t>(in, out, ws, s);
+    return drtopk_dispatch_source<radix_run>(in->src, in->dtype, in->pos64, in, out, ws, ws_bytes, s);
 }

@@ -15,6 +15,11 @@
  * top-k" step of paper 5.1).  Every decision stays on the device: the host
  * enqueues a fixed number of passes and each kernel returns at once when the
  * state says the selection is done.
+ *
+ * One runner (sel_runner) serves both algorithms in place and out of place:
+ * out of place, every pass copies the candidates into a new buffer; in place,
+ * every pass re-reads the input or a working copy, as the algorithm's policy
+ * class says (sel_runner's comment).
  */
 #ifndef DRTOPK_SELECT_COMMON_CUH
 #define DRTOPK_SELECT_COMMON_CUH
@@ -24,18 +29,15 @@
 #include "keyorder.h"
 
 #define SEL_BLOCK 256                 /* threads per block                       */
-#define SEL_WARP 32
-#define SEL_WARPS (SEL_BLOCK / SEL_WARP)
+#define SEL_WARPS (SEL_BLOCK / DRTOPK_WARP)
 #define SEL_ITEMS 8                   /* keys per thread per tile: 8 loads in flight */
 #define SEL_TILE (SEL_BLOCK * SEL_ITEMS)
 #define SEL_BLOCKS_PER_SM 8           /* 8 x 256 threads fill a Hopper SM; the launch
                                          bounds cap registers so that the grid is one wave */
 #define SEL_DIGIT_BITS 8              /* radix digit; also log2 of the bucket count */
 #define SEL_BINS (1u << SEL_DIGIT_BITS)
-#define SEL_KEY_BITS 32
-#define SEL_PASSES (SEL_KEY_BITS / SEL_DIGIT_BITS) /* 4 histogram passes at most  */
-#define SEL_FULL_MASK 0xffffffffu
-#define SEL_ALIGN 256                 /* workspace sub-buffer alignment           */
+#define SEL_PASSES (DRTOPK_KEY_BITS / SEL_DIGIT_BITS) /* 4 histogram passes at most */
+#define SEL_OOP_BUFFERS 2             /* out of place: candidate buffers, ping-pong */
 
 /* Device-resident selection state (first bytes of the workspace). */
 struct sel_state {
@@ -52,7 +54,20 @@ struct sel_state {
     int done;                   /* interval is one key: lo == hi == T            */
 };
 
-static inline size_t sel_align_up(size_t x) { return (x + SEL_ALIGN - 1) / SEL_ALIGN * SEL_ALIGN; }
+/* The workspace: the state, then `buffers` (<= SEL_OOP_BUFFERS) arrays of
+ * n_max keys; carved from `base` (NULL: only sized).  Returns its size. */
+struct sel_layout {
+    sel_state *st;
+    uint32_t *buf[SEL_OOP_BUFFERS];
+};
+static inline size_t sel_carve(const topk_input *in, int buffers, char *base, sel_layout *l)
+{
+    size_t off = 0;
+    l->st = (sel_state *)drtopk_carve(base, &off, sizeof(sel_state));
+    for (int b = 0; b < SEL_OOP_BUFFERS; ++b)
+        l->buf[b] = b < buffers ? (uint32_t *)drtopk_carve(base, &off, in->n_max * sizeof(uint32_t)) : NULL;
+    return drtopk_align_up(off, DRTOPK_WS_ALIGN);
+}
 
 __device__ __forceinline__ uint64_t sel_len(const topk_input &in)
 {
@@ -81,7 +96,7 @@ __device__ __forceinline__ unsigned sel_bin(uint32_t key, unsigned lo, unsigned 
                                             unsigned long long scale)
 {
     if (RADIX) return (key - lo) >> shift;
-    return (unsigned)(((unsigned long long)(key - lo) * scale) >> SEL_KEY_BITS);
+    return (unsigned)(((unsigned long long)(key - lo) * scale) >> DRTOPK_KEY_BITS);
 }
 
 /* Per-warp shared histograms cut same-address contention across warps. */
@@ -113,12 +128,12 @@ __device__ __forceinline__ unsigned long long sel_compact(const bool (&f)[SEL_IT
                                                           unsigned (&rank)[SEL_ITEMS],
                                                           unsigned long long *warp_base /* [SEL_WARPS + 1] */)
 {
-    const unsigned lane = threadIdx.x % SEL_WARP, warp = threadIdx.x / SEL_WARP;
+    const unsigned lane = threadIdx.x % DRTOPK_WARP, warp = threadIdx.x / DRTOPK_WARP;
     const unsigned lt = (1u << lane) - 1u;
     unsigned run = 0;
 #pragma unroll
     for (int j = 0; j < SEL_ITEMS; ++j) {
-        unsigned b = __ballot_sync(SEL_FULL_MASK, f[j]);
+        unsigned b = __ballot_sync(DRTOPK_FULL_MASK, f[j]);
         rank[j] = run + __popc(b & lt);
         run += __popc(b);
     }
@@ -149,10 +164,10 @@ static __global__ void sel_init(sel_state *st, uint64_t k)
         st->gt_fill = 0;
         st->eq_fill = 0;
         st->lo = 0;
-        st->hi = 0xFFFFFFFFu;
-        st->shift = SEL_KEY_BITS - SEL_DIGIT_BITS;
+        st->hi = UINT32_MAX;
+        st->shift = DRTOPK_KEY_BITS - SEL_DIGIT_BITS;
         st->scale = SEL_BINS; /* [0, 2^32) in SEL_BINS buckets */
-        st->mn = 0xFFFFFFFFu;
+        st->mn = UINT32_MAX;
         st->mx = 0;
         st->done = 0;
     }
@@ -169,7 +184,7 @@ __global__ void __launch_bounds__(SEL_BLOCK, SEL_BLOCKS_PER_SM) sel_hist_src(top
     const unsigned lo = st->lo, hi = st->hi, shift = st->shift;
     const unsigned long long scale = st->scale;
     sel_hist_clear(sh);
-    unsigned *h = sh.h[threadIdx.x / SEL_WARP];
+    unsigned *h = sh.h[threadIdx.x / DRTOPK_WARP];
     for (uint64_t t = (uint64_t)blockIdx.x * SEL_TILE; t < n; t += (uint64_t)gridDim.x * SEL_TILE) {
         uint32_t key[SEL_ITEMS];
 #pragma unroll
@@ -216,13 +231,13 @@ __global__ void sel_pick(sel_state *st, int pass)
     } else {
         /* bin(x) >= b  <=>  x * scale >= b * 2^32  <=>  x >= ceil(b * 2^32 / scale) */
         const unsigned long long sc = st->scale;
-        unsigned long long a0 = (((unsigned long long)b << SEL_KEY_BITS) + sc - 1) / sc;
-        unsigned long long a1 = (((unsigned long long)(b + 1) << SEL_KEY_BITS) + sc - 1) / sc;
+        unsigned long long a0 = (((unsigned long long)b << DRTOPK_KEY_BITS) + sc - 1) / sc;
+        unsigned long long a1 = (((unsigned long long)(b + 1) << DRTOPK_KEY_BITS) + sc - 1) / sc;
         nlo = lo + (unsigned)a0;
         unsigned long long top = (unsigned long long)lo + a1 - 1;
         nhi = top < st->hi ? (unsigned)top : st->hi;
         unsigned long long range = (unsigned long long)(nhi - nlo) + 1;
-        st->scale = ((unsigned long long)SEL_BINS << SEL_KEY_BITS) / range;
+        st->scale = ((unsigned long long)SEL_BINS << DRTOPK_KEY_BITS) / range;
     }
     st->lo = nlo;
     st->hi = nhi;
@@ -243,7 +258,7 @@ __global__ void __launch_bounds__(SEL_BLOCK, SEL_BLOCKS_PER_SM) sel_copy(topk_in
     const unsigned lo = st->lo, hi = st->hi, shift = st->shift;
     const unsigned long long scale = st->scale;
     sel_hist_clear(sh);
-    unsigned *h = sh.h[threadIdx.x / SEL_WARP];
+    unsigned *h = sh.h[threadIdx.x / DRTOPK_WARP];
     for (uint64_t t = (uint64_t)blockIdx.x * SEL_TILE; t < n; t += (uint64_t)gridDim.x * SEL_TILE) {
         uint32_t key[SEL_ITEMS];
         bool f[SEL_ITEMS];
@@ -310,43 +325,79 @@ __global__ void __launch_bounds__(SEL_BLOCK, SEL_BLOCKS_PER_SM) sel_collect(topk
 /* Blocks for a grid-stride pass over n_max keys: enough to fill the GPU. */
 static inline drtopk_status sel_grid(uint64_t n_max, unsigned *blocks)
 {
-    int dev = 0, sms = 0;
-    DRTOPK_CUDA_TRY(cudaGetDevice(&dev));
-    DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const drtopk_device_attrs *dev;
+    drtopk_status rc = drtopk_device_current(NULL, &dev);
+    if (rc != DRTOPK_OK) return rc;
     uint64_t tiles = (n_max + SEL_TILE - 1) / SEL_TILE;
-    uint64_t cap = (uint64_t)sms * SEL_BLOCKS_PER_SM;
+    uint64_t cap = (uint64_t)dev->sm_count * SEL_BLOCKS_PER_SM;
     *blocks = (unsigned)(tiles < cap ? (tiles ? tiles : 1) : cap);
     return DRTOPK_OK;
 }
 
-/* Call FN<SRC, DT, P>(args...) for the input's source kind, dtype and
- * position width: one templated code path for every combination. */
-#define SEL_DISPATCH(FN, in, ...)                                                                  \
-    do {                                                                                           \
-        if ((in)->src == TOPK_SRC_PAIRS)                                                           \
-            return (in)->pos64 ? FN<TOPK_SRC_PAIRS, DRTOPK_U32, uint64_t>(__VA_ARGS__)             \
-                               : FN<TOPK_SRC_PAIRS, DRTOPK_U32, uint32_t>(__VA_ARGS__);            \
-        switch ((in)->dtype) {                                                                     \
-        case DRTOPK_U32:                                                                           \
-            return (in)->pos64 ? FN<TOPK_SRC_RAW, DRTOPK_U32, uint64_t>(__VA_ARGS__)               \
-                               : FN<TOPK_SRC_RAW, DRTOPK_U32, uint32_t>(__VA_ARGS__);              \
-        case DRTOPK_I32:                                                                           \
-            return (in)->pos64 ? FN<TOPK_SRC_RAW, DRTOPK_I32, uint64_t>(__VA_ARGS__)               \
-                               : FN<TOPK_SRC_RAW, DRTOPK_I32, uint32_t>(__VA_ARGS__);              \
-        default:                                                                                   \
-            return (in)->pos64 ? FN<TOPK_SRC_RAW, DRTOPK_F32, uint64_t>(__VA_ARGS__)               \
-                               : FN<TOPK_SRC_RAW, DRTOPK_F32, uint32_t>(__VA_ARGS__);              \
-        }                                                                                          \
-    } while (0)
+/* One selection, in place or out of place, over the input's source kind,
+ * dtype and position width (F<SRC, DT, P> of drtopk_dispatch_source).  The
+ * algorithm's policy class A says what differs:
+ *   A::radix            digit bins (else equal-width buckets: sel_bin)
+ *   A::inplace_buffers  key arrays the in-place variant works on (0: it
+ *                       re-reads the input)
+ *   A::start<SRC, DT, IN_PLACE>(in, st, wk, blocks, s)
+ *                       after sel_init: the histogram of pick 0 (in place,
+ *                       wk is the working copy, else NULL)
+ *   A::inplace_pass<SRC, DT>(in, st, wk, p, blocks, s)
+ *                       in place: the histogram of pick p >= 1
+ * Out of place, pass p copies the candidates of pick p - 1 into a new buffer
+ * (ping-pong), histogramming pick p on the way.  Each launcher returns its
+ * first error. */
+template <class A, bool IN_PLACE>
+struct sel_runner {
+    static int buffers(void) { return IN_PLACE ? A::inplace_buffers : SEL_OOP_BUFFERS; }
 
-/* The two exported functions of a selection algorithm NAME (kernels.h):
- * NAME_workspace, whose size is WS_BYTES (an expression of `in`), and NAME,
- * which checks its arguments and runs RUNNER<SRC, DT, P>(in, out, ws, s). */
-#define SEL_EXPORT(NAME, WS_BYTES, RUNNER)                                                        \
+    template <int SRC, int DT, class P>
+    struct f {
+        static drtopk_status run(const topk_input *in, const topk_output *out, void *ws, cudaStream_t s)
+        {
+            unsigned blocks;
+            drtopk_status rc = sel_grid(in->n_max, &blocks);
+            if (rc != DRTOPK_OK) return rc;
+            sel_layout l;
+            sel_carve(in, buffers(), (char *)ws, &l);
+            sel_state *st = l.st;
+            uint32_t *wk = IN_PLACE ? l.buf[0] : NULL;
+            sel_init<<<1, SEL_BINS, 0, s>>>(st, in->k);
+            DRTOPK_LAUNCH_CHECK();
+            if ((rc = A::template start<SRC, DT, IN_PLACE>(in, st, wk, blocks, s)) != DRTOPK_OK) return rc;
+            sel_pick<A::radix><<<1, 1, 0, s>>>(st, 0);
+            DRTOPK_LAUNCH_CHECK();
+            for (int p = 1; p < SEL_PASSES; ++p) {
+                if (IN_PLACE) {
+                    if ((rc = A::template inplace_pass<SRC, DT>(in, st, wk, p, blocks, s)) != DRTOPK_OK) return rc;
+                } else {
+                    if (p == 1)
+                        sel_copy<SRC, DT, A::radix, true><<<blocks, SEL_BLOCK, 0, s>>>(*in, st, NULL, NULL, l.buf[0]);
+                    else
+                        sel_copy<SRC, DT, A::radix, false><<<blocks, SEL_BLOCK, 0, s>>>(
+                            *in, st, l.buf[p % 2], &st->cand_len[p - 2], l.buf[(p + 1) % 2]);
+                    DRTOPK_LAUNCH_CHECK();
+                }
+                sel_pick<A::radix><<<1, 1, 0, s>>>(st, p);
+                DRTOPK_LAUNCH_CHECK();
+            }
+            sel_collect<SRC, DT, P><<<blocks, SEL_BLOCK, 0, s>>>(*in, *out, st);
+            DRTOPK_LAUNCH_CHECK();
+            return DRTOPK_OK;
+        }
+    };
+};
+
+/* The two exported functions of a selection algorithm NAME (baselines.h):
+ * NAME_workspace and NAME, which checks its arguments and runs
+ * sel_runner<A, IN_PLACE>. */
+#define SEL_EXPORT(NAME, A, IN_PLACE)                                                             \
     extern "C" drtopk_status NAME##_workspace(const topk_input *in, size_t *bytes)                \
     {                                                                                              \
+        sel_layout l;                                                                              \
         if (!in || !bytes) return DRTOPK_ERR_INVALID_ARGUMENT;                                     \
-        *bytes = (WS_BYTES);                                                                       \
+        *bytes = sel_carve(in, sel_runner<A, IN_PLACE>::buffers(), NULL, &l);                      \
         return DRTOPK_OK;                                                                          \
     }                                                                                              \
     extern "C" drtopk_status NAME(const topk_input *in, const topk_output *out, void *ws,          \
@@ -357,7 +408,8 @@ static inline drtopk_status sel_grid(uint64_t n_max, unsigned *blocks)
         if (rc == DRTOPK_OK) rc = NAME##_workspace(in, &need);                                     \
         if (rc == DRTOPK_OK) rc = topk_check_run(in, out, ws, ws_bytes, need);                     \
         if (rc != DRTOPK_OK) return rc;                                                            \
-        SEL_DISPATCH(RUNNER, in, in, out, ws, s);                                                  \
+        return drtopk_dispatch_source<sel_runner<A, IN_PLACE>::template f>(in->src, in->dtype,     \
+                                                                          in->pos64, in, out, ws, s); \
     }
 
 #endif

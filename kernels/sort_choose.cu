@@ -26,16 +26,13 @@
 #include "baselines.h"
 
 #define SC_BLOCK 256
-#define SC_ALIGN 256
 #define SC_MAX_BLOCKS 65535u        /* grid-stride beyond this many blocks     */
 #define SC_THRUST_SLACK (64u << 10) /* Thrust aligns each of its temporaries  */
 #define SC_INT_NUM_ITEMS_MAX 0x7FFFFFFFull /* int item counts (32-bit offsets) */
 
-static inline size_t sc_align(size_t x) { return (x + SC_ALIGN - 1) / SC_ALIGN * SC_ALIGN; }
-
 /* Pairs of the input into keys[] / pos[], n_max of them, padding with key 0. */
 template <int SRC, int DT, class P>
-__global__ void sc_materialise(topk_input in, uint32_t *keys, P *pos)
+__global__ void sc_materialise_kernel(topk_input in, uint32_t *keys, P *pos)
 {
     const uint64_t n = in.d_n ? *in.d_n : in.n_max;
     for (uint64_t i = blockIdx.x * (uint64_t)SC_BLOCK + threadIdx.x; i < in.n_max;
@@ -104,53 +101,45 @@ struct sc_layout {
 static drtopk_status sc_plan(const topk_input *in, int thrust_sort, void *ws, sc_layout *l)
 {
     const size_t ps = in->pos64 ? sizeof(uint64_t) : sizeof(uint32_t);
-    const size_t kb = sc_align(in->n_max * sizeof(uint32_t)), pb = sc_align(in->n_max * ps);
-    size_t cub_bytes;
+    size_t cub_bytes, off = 0;
     /* Thrust counts items in 64 bits: its CUB temporaries follow that */
     drtopk_status rc = in->pos64 ? sc_cub_temp<uint64_t>(in->n_max, thrust_sort, &cub_bytes)
                                  : sc_cub_temp<uint32_t>(in->n_max, thrust_sort, &cub_bytes);
     if (rc != DRTOPK_OK) return rc;
-    l->temp_bytes = sc_align(cub_bytes) + (thrust_sort ? SC_THRUST_SLACK : 0);
-    char *base = (char *)ws;
-    l->keys[0] = (uint32_t *)base;
-    l->pos[0] = base + kb;
-    l->keys[1] = (uint32_t *)(base + kb + pb);
-    l->pos[1] = base + 2 * kb + pb;
-    l->temp = base + 2 * kb + 2 * pb;
-    l->total = 2 * kb + 2 * pb + l->temp_bytes;
+    l->temp_bytes = drtopk_align_up(cub_bytes, DRTOPK_WS_ALIGN) + (thrust_sort ? SC_THRUST_SLACK : 0);
+    for (int b = 0; b < 2; ++b) {
+        l->keys[b] = (uint32_t *)drtopk_carve((char *)ws, &off, in->n_max * sizeof(uint32_t));
+        l->pos[b] = drtopk_carve((char *)ws, &off, in->n_max * ps);
+    }
+    l->temp = drtopk_carve((char *)ws, &off, l->temp_bytes);
+    l->total = off;
     return DRTOPK_OK;
 }
 
-template <class P>
-static drtopk_status sc_materialise_any(const topk_input *in, uint32_t *keys, P *pos, cudaStream_t s)
-{
-    const unsigned b = sc_blocks(in->n_max);
-    if (in->src == TOPK_SRC_PAIRS)
-        sc_materialise<TOPK_SRC_PAIRS, DRTOPK_U32, P><<<b, SC_BLOCK, 0, s>>>(*in, keys, pos);
-    else if (in->dtype == DRTOPK_U32)
-        sc_materialise<TOPK_SRC_RAW, DRTOPK_U32, P><<<b, SC_BLOCK, 0, s>>>(*in, keys, pos);
-    else if (in->dtype == DRTOPK_I32)
-        sc_materialise<TOPK_SRC_RAW, DRTOPK_I32, P><<<b, SC_BLOCK, 0, s>>>(*in, keys, pos);
-    else
-        sc_materialise<TOPK_SRC_RAW, DRTOPK_F32, P><<<b, SC_BLOCK, 0, s>>>(*in, keys, pos);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
-}
+/* The pairs of the input, for its source kind, dtype and position width
+ * (drtopk_dispatch_source). */
+template <int SRC, int DT, class P>
+struct sc_materialise {
+    static drtopk_status run(const topk_input *in, uint32_t *keys, void *pos, cudaStream_t s)
+    {
+        sc_materialise_kernel<SRC, DT, P><<<sc_blocks(in->n_max), SC_BLOCK, 0, s>>>(*in, keys, (P *)pos);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
+};
 
 template <class P>
 static drtopk_status sc_cub_run(const topk_input *in, const topk_output *out, const sc_layout *l, cudaStream_t s)
 {
-    drtopk_status rc = sc_materialise_any<P>(in, l->keys[0], (P *)l->pos[0], s);
-    if (rc != DRTOPK_OK) return rc;
     cub::DoubleBuffer<uint32_t> k(l->keys[0], l->keys[1]);
     cub::DoubleBuffer<P> v((P *)l->pos[0], (P *)l->pos[1]);
     size_t tb = l->temp_bytes;
     if (in->n_max <= SC_INT_NUM_ITEMS_MAX)
         DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(l->temp, tb, k, v, (int)in->n_max, 0,
-                                                                  (int)(sizeof(uint32_t) * 8), s));
+                                                                  DRTOPK_KEY_BITS, s));
     else
         DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(l->temp, tb, k, v, (long long)in->n_max, 0,
-                                                                  (int)(sizeof(uint32_t) * 8), s));
+                                                                  DRTOPK_KEY_BITS, s));
     sc_take<P><<<sc_blocks(in->k), SC_BLOCK, 0, s>>>(k.Current(), v.Current(), in->k, *out);
     DRTOPK_LAUNCH_CHECK();
     return DRTOPK_OK;
@@ -164,7 +153,7 @@ struct sc_arena {
     size_t size, used;
     char *allocate(std::ptrdiff_t n)
     {
-        size_t off = sc_align(used);
+        size_t off = drtopk_align_up(used, DRTOPK_WS_ALIGN);
         if (n < 0 || off + (size_t)n > size) throw std::bad_alloc();
         used = off + (size_t)n;
         return base + off;
@@ -176,8 +165,6 @@ template <class P>
 static drtopk_status sc_thrust_run(const topk_input *in, const topk_output *out, const sc_layout *l,
                                    cudaStream_t s)
 {
-    drtopk_status rc = sc_materialise_any<P>(in, l->keys[0], (P *)l->pos[0], s);
-    if (rc != DRTOPK_OK) return rc;
     /* Thrust's alternate key/value buffers and CUB temporaries: everything
      * after pos[0], i.e. keys[1], pos[1] and temp (contiguous) */
     sc_arena ar = { (char *)l->keys[1], l->total - (size_t)((char *)l->keys[1] - (char *)l->keys[0]), 0 };
@@ -185,8 +172,13 @@ static drtopk_status sc_thrust_run(const topk_input *in, const topk_output *out,
         thrust::stable_sort_by_key(thrust::cuda::par_nosync(ar).on(s), l->keys[0], l->keys[0] + in->n_max,
                                    (P *)l->pos[0], thrust::greater<uint32_t>());
     } catch (const std::bad_alloc &) {
+        drtopk_error_set("thrust::stable_sort_by_key: its temporaries exceed the workspace");
         return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+    } catch (const std::exception &e) {
+        drtopk_error_set("thrust::stable_sort_by_key: %s", e.what());
+        return DRTOPK_ERR_CUDA;
     } catch (...) {
+        drtopk_error_set("thrust::stable_sort_by_key failed");
         return DRTOPK_ERR_CUDA;
     }
     DRTOPK_LAUNCH_CHECK();
@@ -214,6 +206,8 @@ static drtopk_status sc_run(const topk_input *in, const topk_output *out, void *
     if (rc != DRTOPK_OK) return rc;
     sc_layout l;
     rc = sc_plan(in, thrust_sort, ws, &l);
+    if (rc == DRTOPK_OK)
+        rc = drtopk_dispatch_source<sc_materialise>(in->src, in->dtype, in->pos64, in, l.keys[0], l.pos[0], s);
     if (rc != DRTOPK_OK) return rc;
     if (thrust_sort) return in->pos64 ? sc_thrust_run<uint64_t>(in, out, &l, s) : sc_thrust_run<uint32_t>(in, out, &l, s);
     return in->pos64 ? sc_cub_run<uint64_t>(in, out, &l, s) : sc_cub_run<uint32_t>(in, out, &l, s);

@@ -1,13 +1,26 @@
 #!/bin/sh
-# run.sh -- everything one GPU-machine call does (issues 3, 4, 5): build if
-# needed (or use binaries carried in DRTOPK_BIN_DIR), the GPU test suites
-# against host references, compute-sanitizer memcheck and racecheck on the
-# small cases, the pipeline benchmark (bench.sh), the delegate build across
-# alpha (experiments/delegate_sweep.sh), the tuner's quick sweep and
-# the baseline-algorithm sweep into a SQLite database, and the modern peers.
-# Logs and the database go to $OUT (or out/gpu-run); a summary is printed last.
-#   RUN_STEPS="test memcheck racecheck bench sweep tune algos peers" sh tests/gpu/run.sh
-# (default: "test memcheck racecheck bench").  TUNE_MINUTES bounds the sweeps.
+# run.sh -- everything one GPU-machine call does (issues 3, 4, 5, 9): build if
+# needed (or use carried binaries), the GPU test suites against host
+# references, compute-sanitizer memcheck and racecheck on the small cases, the
+# mutation test (tests/gpu/mutation.sh), the pipeline benchmark (bench.sh) of
+# this build and of an older one on the same GPU, the delegate build across
+# alpha (experiments/delegate_sweep.sh), the tuner's quick sweep and the
+# baseline-algorithm sweep into a SQLite database, and the modern peers.
+# Logs and the database go to $OUT (or out/gpu-run); a summary table is
+# printed last.
+#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers" sh tests/gpu/run.sh
+# (default: "test memcheck racecheck bench").
+# Environment:
+#   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
+#   DRTOPK_BIN_TAR   a carried .tar.xz of programs (at its top or under bin/):
+#                    unpacked into $OUT/carried-bin and used as DRTOPK_BIN_DIR;
+#                    mutants under its mutant/ (ninja mutants)
+#   DRTOPK_BEFORE    step bench-before: an older drtopk binary, benchmarked
+#                    by the same bench.sh (compare with step bench's table)
+#   CCCL_PEER_INC    step peers: CCCL >= 3.2 headers for the CUB DeviceTopK
+#                    peer, a folder or an nvidia-cuda-cccl wheel (.whl);
+#                    without them (or a carried cub_topk_peer) it is skipped
+#   TUNE_MINUTES (4) bounds the sweeps; SANITIZER_TIMEOUT_S (240) each sanitizer run
 set -u
 OUT=${OUT:-out/gpu-run}
 BIN=${DRTOPK_BIN_DIR:-bin}
@@ -18,19 +31,35 @@ DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust
 GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture"
+CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 mkdir -p "$OUT"
+summary=""
+add() { summary="$summary
+$1"; }
+
+if [ -n "${DRTOPK_BIN_TAR:-}" ]; then
+    rm -rf "$OUT/carried-bin"
+    mkdir -p "$OUT/carried-bin"
+    if tar -xJf "$DRTOPK_BIN_TAR" -C "$OUT/carried-bin"; then
+        BIN=$OUT/carried-bin
+        [ -d "$BIN/bin" ] && BIN=$BIN/bin
+        add "binaries: unpacked $DRTOPK_BIN_TAR into $BIN"
+    else
+        echo "run.sh: cannot unpack $DRTOPK_BIN_TAR"; exit 1
+    fi
+fi
 for p in $GPU_PROGRAMS; do
     if [ ! -x "$BIN/$p" ]; then
         BIN=bin
+        # shellcheck disable=SC2046 # one word per target
         ninja $(for q in $GPU_PROGRAMS; do printf 'bin/%s ' "$q"; done) > "$OUT/build.log" 2>&1 ||
             { tail -30 "$OUT/build.log"; exit 1; }
+        add "binaries: built here (bin/$p was missing)"
         break
     fi
 done
 nvidia-smi -L 2>/dev/null
-summary=""
-add() { summary="$summary
-$1"; }
+
 # suite + the case set each suite runs under a sanitizer (racecheck is slow:
 # test_algos gets its reduced --tiny set there)
 sanitize() {
@@ -41,9 +70,49 @@ sanitize() {
         timeout "$SANITIZER_TIMEOUT_S" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/$prog" "$mode" \
             > "$OUT/$tool-$prog.log" 2>&1
         rc=$?
-        add "$tool $prog $mode: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool-$prog.log" | tail -1) | $(grep -E 'passed, .* failed' "$OUT/$tool-$prog.log" | tail -1) ($(($(date +%s) - t0)) s)"
+        add "$tool $prog $mode: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool-$prog.log" | tail -1) | $(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OUT/$tool-$prog.log" | tail -1) ($(($(date +%s) - t0)) s)"
     done
 }
+
+# The include folder (holding cub/) of CCCL_PEER_INC -- a folder, or a wheel
+# unpacked into $OUT/cccl -- when its CUB is new enough; else nothing.
+cccl_peer_include() {
+    src=${CCCL_PEER_INC:-}
+    [ -n "$src" ] || return 0
+    case $src in
+    *.whl)
+        rm -rf "$OUT/cccl"
+        python3 -m zipfile -e "$src" "$OUT/cccl" || return 0
+        src=$OUT/cccl ;;
+    esac
+    ver=$(find "$src" -path '*/cub/version.cuh' 2>/dev/null | head -n 1)
+    [ -n "$ver" ] || return 0
+    v=$(sed -n 's/^#define CUB_VERSION \([0-9]*\).*/\1/p' "$ver")
+    [ -n "$v" ] && [ "$v" -ge "$CUB_PEER_MIN_VERSION" ] && dirname "$(dirname "$ver")"
+}
+
+# The CUB DeviceTopK peer: carried, or built here from CCCL_PEER_INC for this
+# GPU's architecture.  Prints its path and a note for the summary.
+cub_peer() {
+    if [ -x "$BIN/cub_topk_peer" ]; then
+        echo "$BIN/cub_topk_peer"; echo "cub_topk_peer carried"; return
+    fi
+    inc=$(cccl_peer_include)
+    if [ -z "$inc" ]; then
+        echo none; echo "cub_topk_peer skipped (no CCCL >= 3.2 headers: CCCL_PEER_INC='${CCCL_PEER_INC:-}')"; return
+    fi
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+    arch=${cc:+-arch=sm_$cc}
+    if "$nvcc" -O3 -std=c++17 "${arch:--arch=native}" -Isrc/lib -Isrc/harness -Itests/gpu -I"$inc" \
+           --expt-relaxed-constexpr -o "$OUT/cub_topk_peer" experiments/peers/cub_topk_peer.cu \
+           > "$OUT/peer-build.log" 2>&1; then
+        echo "$OUT/cub_topk_peer"; echo "cub_topk_peer built with $inc"
+    else
+        echo none; echo "cub_topk_peer skipped (build failed: $OUT/peer-build.log)"
+    fi
+}
+
 for step in $RUN_STEPS; do
     t0=$(date +%s)
     case $step in
@@ -56,9 +125,27 @@ $(cat "$OUT/suite.log")" ;;
             test_capture:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small ;;
+    mutation)
+        if [ ! -d "$BIN/mutant" ] && [ "$BIN" = bin ]; then
+            ninja mutants > "$OUT/build-mutants.log" 2>&1 || add "mutation: ninja mutants failed ($OUT/build-mutants.log)"
+        fi
+        DRTOPK_BIN_DIR=$BIN MUTATION_LOG_DIR=$OUT sh tests/gpu/mutation.sh > "$OUT/mutation.log" 2>&1
+        add "mutation: rc=$? ($(($(date +%s) - t0)) s)
+$(cat "$OUT/mutation.log")" ;;
+    bench-before)
+        if [ -z "${DRTOPK_BEFORE:-}" ] || [ ! -x "${DRTOPK_BEFORE:-}" ]; then
+            add "bench-before: skipped (DRTOPK_BEFORE='${DRTOPK_BEFORE:-}' is not a program)"
+        else
+            DRTOPK="$DRTOPK_BEFORE" BENCH_JSON="$OUT/bench-before.jsonl" sh tests/gpu/bench.sh \
+                > "$OUT/bench-before.log" 2>&1
+            add "bench-before ($DRTOPK_BEFORE): rc=$? ($(($(date +%s) - t0)) s)"
+            echo "== before: $DRTOPK_BEFORE"
+            cat "$OUT/bench-before.log"
+        fi ;;
     bench)
         DRTOPK="$BIN/drtopk" BENCH_JSON="$OUT/bench.jsonl" sh tests/gpu/bench.sh > "$OUT/bench.log" 2>&1
         add "bench: rc=$? ($(($(date +%s) - t0)) s)"
+        echo "== this build: $BIN/drtopk"
         cat "$OUT/bench.log" ;;
     sweep)
         DRTOPK="$BIN/drtopk" sh experiments/delegate_sweep.sh > "$OUT/sweep.log" 2>&1
@@ -74,11 +161,14 @@ $(cat "$OUT/suite.log")" ;;
         add "algos: rc=$? ($(($(date +%s) - t0)) s)"
         tail -5 "$OUT/algos.log" ;;
     peers)
-        CUB_PEER="$BIN/cub_topk_peer" bash experiments/peers/run_peers.sh "$OUT/peers.jsonl" > "$OUT/peers.log" 2>&1
+        peer_info=$(cub_peer)
+        peer=$(echo "$peer_info" | sed -n 1p)
+        CUB_PEER="$peer" bash experiments/peers/run_peers.sh "$OUT/peers.jsonl" > "$OUT/peers.log" 2>&1
         rc=$?
         "$BIN/tuner" --import-peers "$OUT/peers.jsonl" --db "$DB" >> "$OUT/peers.log" 2>&1
-        add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s)" ;;
+        add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)" ;;
     *) add "unknown step $step" ;;
     esac
 done
+echo "== summary"
 echo "$summary"

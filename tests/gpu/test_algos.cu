@@ -1,22 +1,20 @@
 /*
- * test_algos.cu -- GPU test and micro-benchmark of every top-k algorithm
- * behind kernels.h's table (issue 4: flag radix, GGKS radix in/out of place,
- * bucket in/out of place, bitonic, CUB and Thrust sort-and-choose), called
- * standalone through topk_algo_lookup exactly as the pipeline calls them.
+ * test_algos.cu -- GPU test of every top-k algorithm behind kernels.h's table
+ * (issue 4: flag radix, GGKS radix in/out of place, bucket in/out of place,
+ * bitonic, CUB and Thrust sort-and-choose), called standalone through
+ * topk_algo_lookup exactly as the pipeline calls them.
  *
- * Test mode: seeded data from gen_core.h (every distribution, u32/i32/f32,
+ * Seeded data from gen_core.h (every distribution, u32/i32/f32,
  * largest/smallest), RAW and PAIRS input with 32- and 64-bit positions, a
  * device length below n_max with poisoned tail, n not a power of two, tiny n,
  * k = 1 and k = n, each against a host reference.  Checked: count, threshold,
  * keys >= threshold, distinct in-range positions, key equals the input key at
  * its position, multiset equals the reference.  Every algorithm answers the
  * shared argument checks (kernels.h topk_check_*) with the same status for the
- * same mistake.  Last line: "N passed, N failed".
+ * same mistake.  Output: gpu_test.h's "ok N ..." lines, last "N passed, N
+ * failed".  The algorithms' timings at 2^30 (UD/ND/CD, k = 4^0..2^24, median
+ * of 7) are the tuner's (tests/gpu/run.sh step algos), not this program's.
  *   test_algos [--small | --tiny]   reduced sets for compute-sanitizer
- *   test_algos --bench [--n LOG2] [--kmax LOG2] [--reps R]
- * Bench mode: RAW u32, n = 2^30 by default, UD/ND/CD, k = 4^0..2^24, median of
- * 7 CUDA-event timed calls after one warm-up; an algorithm stops for larger k
- * once one call exceeds 10 s.
  */
 #include <algorithm>
 #include <cstdio>
@@ -29,16 +27,12 @@
 #include "gen_core.h"
 #include "keyorder.h"
 #include "cuda_check.h"
+#include "gpu_test.h"
 
 #define TEST_SEED 0x5EEDu
 #define POS64_OFFSET (1ull << 32)  /* PAIRS pos64: positions above 2^32 */
 #define POS_STRIDE 3ull            /* PAIRS positions i * 3 + 1: not the index */
 #define TAIL_EXTRA 77ull           /* d_n < n_max: poisoned slots past *d_n */
-#define BENCH_REPS 7
-#define BENCH_STOP_MS 10000.0      /* stop an algorithm for larger k past 10 s */
-#define BENCH_LOG2_N 30
-#define BENCH_LOG2_KMAX 24
-#define BENCH_SEED 2021u
 #define POISON_BYTE 0xAB
 
 static const drtopk_algo ALGOS[] = {
@@ -53,8 +47,6 @@ static const char *DT_NAMES[] = { "u32", "i32", "f32" };
 
 enum mode { M_RAW32, M_RAW64, M_PAIRS32, M_PAIRS64, M_RAW_DN, M_PAIRS_DN, M_COUNT };
 static const char *MODE_NAMES[] = { "raw32", "raw64", "pairs32", "pairs64", "raw-dn", "pairs64-dn" };
-
-static long passed, failed;
 
 /* Raw bits whose ordered key is the largest possible: poison past *d_n. */
 static uint32_t best_bits(drtopk_dtype t, drtopk_order o)
@@ -75,8 +67,12 @@ struct dev_case {
 
 static void fail(const std::string &what, const char *algo, const char *ctx)
 {
-    ++failed;
-    if (failed <= 40) printf("FAIL %s [%s] %s\n", algo, ctx, what.c_str());
+    gt_checkf(0, what.c_str(), "%s [%s]", algo, ctx);
+}
+
+static void pass(const char *algo, const char *ctx)
+{
+    gt_checkf(1, "", "%s [%s]", algo, ctx);
 }
 
 /* One algorithm on one input; checks against the host reference. */
@@ -157,7 +153,7 @@ static void run_case(dev_case &d, int ai, int m, drtopk_dtype t, drtopk_order o,
     if (std::adjacent_find(idx.begin(), idx.end()) != idx.end()) { fail("duplicate position", ALGO_NAMES[ai], ctx); return; }
     std::sort(ok.begin(), ok.end(), std::greater<uint32_t>());
     if (!std::equal(ok.begin(), ok.end(), ref_sorted.begin())) { fail("multiset differs", ALGO_NAMES[ai], ctx); return; }
-    ++passed;
+    pass(ALGO_NAMES[ai], ctx);
 }
 
 /* --tiny (racecheck, the slowest tool): two distributions, one size.
@@ -192,7 +188,7 @@ static void run_tests(bool small, bool tiny)
     CK(cudaMalloc(&d.cnt, 8));
     CK(cudaMalloc(&d.thr, 4));
     for (int a = 0; a < N_ALGOS; ++a)
-        printf("%-12s %s\n", ALGO_NAMES[a], topk_algo_lookup(ALGOS[a]) ? "tested" : "not built (NULL row): skipped");
+        gt_note("%-12s %s", ALGO_NAMES[a], topk_algo_lookup(ALGOS[a]) ? "tested" : "not built (NULL row): skipped");
     for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist)
         for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
             for (int o = 0; o < 2; ++o)
@@ -261,105 +257,6 @@ static void run_tests(bool small, bool tiny)
     if (d.ws) CK(cudaFree(d.ws));
 }
 
-__global__ void bench_gen(uint32_t *v, uint64_t n, drtopk_dist dist)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        v[i] = drtopk_gen_bits(BENCH_SEED, i, dist, DRTOPK_U32);
-}
-
-static void run_bench(int log2n, int log2kmax, int reps)
-{
-    const uint64_t n = 1ull << log2n;
-    const uint64_t kmax = 1ull << log2kmax;
-    uint32_t *v, *okeys, *thr;
-    void *opos, *ws = NULL;
-    uint64_t *cnt;
-    CK(cudaMalloc(&v, n * 4));
-    CK(cudaMalloc(&okeys, kmax * 4));
-    CK(cudaMalloc(&opos, kmax * 4));
-    CK(cudaMalloc(&cnt, 8));
-    CK(cudaMalloc(&thr, 4));
-    size_t ws_bytes = 0;
-    topk_input in;
-    memset(&in, 0, sizeof in);
-    in.src = TOPK_SRC_RAW;
-    in.raw = v;
-    in.dtype = DRTOPK_U32;
-    in.order = DRTOPK_LARGEST;
-    in.n_max = n;
-    in.k = kmax;
-    for (int a = 0; a < N_ALGOS; ++a) {
-        const topk_algo_entry *e = topk_algo_lookup(ALGOS[a]);
-        size_t b = 0;
-        if (e && e->workspace(&in, &b) == DRTOPK_OK) ws_bytes = std::max(ws_bytes, b);
-    }
-    CK(cudaMalloc(&ws, ws_bytes));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    const int dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD };
-    std::vector<std::string> rows;
-    char hdr[512];
-    int off = snprintf(hdr, sizeof hdr, "%-4s %-9s", "dist", "k");
-    for (int a = 0; a < N_ALGOS; ++a)
-        if (topk_algo_lookup(ALGOS[a])) off += snprintf(hdr + off, sizeof hdr - off, " %11s", ALGO_NAMES[a]);
-    printf("bench: RAW u32 largest, n = 2^%d, median of %d ms (CUDA events), '-' = stopped (> %.0f ms)\n", log2n,
-           reps, BENCH_STOP_MS);
-    for (int di : dists) {
-        bench_gen<<<4096, 256>>>(v, n, (drtopk_dist)di);
-        CK(cudaGetLastError());
-        CK(cudaDeviceSynchronize());
-        bool stopped[N_ALGOS] = {};
-        for (uint64_t k = 1; k <= kmax; k *= 4) {
-            char row[512];
-            int ro = snprintf(row, sizeof row, "%-4s %-9llu", DIST_NAMES[di], (unsigned long long)k);
-            uint32_t ref_thr = 0;
-            bool have_ref = false;
-            for (int a = 0; a < N_ALGOS; ++a) {
-                const topk_algo_entry *e = topk_algo_lookup(ALGOS[a]);
-                if (!e) continue;
-                if (stopped[a]) { ro += snprintf(row + ro, sizeof row - ro, " %11s", "-"); continue; }
-                in.k = k;
-                topk_output out = { k, okeys, opos, cnt, thr };
-                std::vector<float> ms;
-                bool bad = false;
-                for (int r = 0; r <= reps; ++r) {
-                    CK(cudaEventRecord(e0));
-                    drtopk_status rc = e->run(&in, &out, ws, ws_bytes, 0);
-                    CK(cudaEventRecord(e1));
-                    CK(cudaEventSynchronize(e1));
-                    if (rc != DRTOPK_OK) { bad = true; break; }
-                    float t = 0;
-                    CK(cudaEventElapsedTime(&t, e0, e1));
-                    if (r > 0) ms.push_back(t);
-                    if (t > BENCH_STOP_MS) { stopped[a] = true; break; }
-                }
-                uint32_t th = 0;
-                uint64_t c = 0;
-                CK(cudaMemcpy(&th, thr, 4, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(&c, cnt, 8, cudaMemcpyDeviceToHost));
-                if (!have_ref) { ref_thr = th; have_ref = true; }
-                if (bad || ms.empty()) { ro += snprintf(row + ro, sizeof row - ro, " %11s", bad ? "ERR" : "-"); continue; }
-                std::sort(ms.begin(), ms.end());
-                const bool agree = th == ref_thr && c == k;
-                ro += snprintf(row + ro, sizeof row - ro, " %10.3f%s", ms[ms.size() / 2], agree ? " " : "!");
-            }
-            rows.push_back(row);
-            printf("%s\n", row);
-            fflush(stdout);
-        }
-    }
-    printf("\n%s\n", hdr);
-    for (auto &r : rows) printf("%s\n", r.c_str());
-    printf("('!' = threshold or count differs from the first algorithm's)\n");
-    CK(cudaFree(v));
-    CK(cudaFree(okeys));
-    CK(cudaFree(opos));
-    CK(cudaFree(cnt));
-    CK(cudaFree(thr));
-    CK(cudaFree(ws));
-}
-
 #define ARGS_N 1000ull             /* bad-argument cases: a small valid problem */
 #define ARGS_K 10ull
 
@@ -415,15 +312,16 @@ static void test_bad_arguments(void)
         }
         for (const bad &c : cases) {
             const drtopk_status got = e->run(&c.in, &c.out, (void *)c.ws, c.bytes, 0);
+            const std::string ctx = std::string("args: ") + c.what;
             if (got != c.want)
-                fail(std::string(c.what) + ": status " + std::to_string((int)got) + ", want " +
-                         std::to_string((int)c.want), ALGO_NAMES[ai], "args");
+                fail("status " + std::to_string((int)got) + ", want " + std::to_string((int)c.want), ALGO_NAMES[ai],
+                     ctx.c_str());
             else
-                ++passed;
+                pass(ALGO_NAMES[ai], ctx.c_str());
         }
         const drtopk_status null_in = e->run(NULL, &out0, ws, need, 0);
-        if (null_in != DRTOPK_ERR_INVALID_ARGUMENT) fail("input NULL", ALGO_NAMES[ai], "args");
-        else ++passed;
+        if (null_in != DRTOPK_ERR_INVALID_ARGUMENT) fail("status " + std::to_string((int)null_in), ALGO_NAMES[ai], "args: input NULL");
+        else pass(ALGO_NAMES[ai], "args: input NULL");
         CK(cudaDeviceSynchronize());     /* the valid call ran */
         CK(cudaFree(ws));
     }
@@ -436,26 +334,17 @@ static void test_bad_arguments(void)
 
 int main(int argc, char **argv)
 {
-    bool bench = false, small = false, tiny = false;
-    int log2n = BENCH_LOG2_N, log2kmax = BENCH_LOG2_KMAX, reps = BENCH_REPS;
+    bool small = false, tiny = false;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--bench")) bench = true;
-        else if (!strcmp(argv[i], "--small")) small = true;
+        if (!strcmp(argv[i], "--small")) small = true;
         else if (!strcmp(argv[i], "--tiny")) tiny = true;
-        else if (!strcmp(argv[i], "--n") && i + 1 < argc) log2n = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--kmax") && i + 1 < argc) log2kmax = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
-        else { fprintf(stderr, "usage: %s [--small | --tiny] | --bench [--n L] [--kmax L] [--reps R]\n", argv[0]); return 2; }
+        else { fprintf(stderr, "usage: %s [--small | --tiny]\n", argv[0]); return 2; }
     }
+    if (!gt_have_gpu()) return gt_no_gpu("test_algos");
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
-    printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    if (bench) {
-        run_bench(log2n, log2kmax, reps);
-        return 0;
-    }
+    gt_note("device: %s, %d SMs", prop.name, prop.multiProcessorCount);
     test_bad_arguments();
     run_tests(small, tiny);
-    printf("%ld passed, %ld failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return gt_finish();
 }

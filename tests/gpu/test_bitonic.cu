@@ -4,11 +4,12 @@
  * a host sort on the same seeded data (gen_core.h): u32/i32/f32, largest and
  * smallest, RAW and PAIRS (32- and 64-bit positions), k around the fast-path
  * limit and up to n, tiny and non-power-of-two n, a device length below
- * n_max.  Last line: "bitonic: N passed, N failed".
+ * n_max.  Output: gpu_test.h's "ok N ..." lines, last "N passed, N failed".
+ * Its timings at 2^30 (k = 4^0..4^12, median of 7) are the tuner's
+ * (tests/gpu/run.sh step algos), not this program's.
  *
  *   test_bitonic            full suite
  *   test_bitonic --small    a few small cases (for compute-sanitizer)
- *   test_bitonic --bench    RAW u32 2^30 UD, k = 4^0..4^12, median of 7
  */
 #include <algorithm>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "gen_core.h"
 #include "kernels.h"
 #include "cuda_check.h"
+#include "gpu_test.h"
 
 extern "C" drtopk_status bitonic_topk_workspace(const topk_input *in, size_t *bytes);
 extern "C" drtopk_status bitonic_topk(const topk_input *in, const topk_output *out, void *ws,
@@ -27,13 +29,6 @@ extern "C" drtopk_status bitonic_topk(const topk_input *in, const topk_output *o
 #define PAIR_POS_STRIDE 3u          /* PAIRS positions: i*3+1, not the index  */
 #define PAIR_POS64_BASE (1ull << 33) /* pos64 PAIRS positions above 2^32      */
 #define TAIL_POISON 0xFFFFFFFFu     /* beyond *d_n: the best raw bits of u32 */
-#define BENCH_LOG_N 30
-#define BENCH_REPS 7
-#define BENCH_LOG4_K_MAX 12         /* k = 4^12 = 2^24                       */
-#define BENCH_STOP_MS 10000.0       /* bitonic may stop past 10 s (issue 4)  */
-#define COUNT_THREADS 256
-
-static int passed, failed;
 
 typedef struct {
     drtopk_dist dist;
@@ -155,11 +150,9 @@ static int run_case(const tcase *c)
     CK(cudaFree(d_opos)); CK(cudaFree(d_thr)); CK(cudaFree(d_n)); CK(cudaFree(d_count));
     if (d_ws) CK(cudaFree(d_ws));
     const char *dt[] = {"u32", "i32", "f32"};
-    printf("%s - %s %s %s %s%s n=%llu n_max=%llu k=%llu%s%s\n", why[0] ? "not ok" : "ok", dist_name(c->dist),
-           dt[c->dtype], c->order ? "smallest" : "largest", c->pairs ? "pairs" : "raw",
-           c->pos64 ? "/pos64" : "", (unsigned long long)c->n, (unsigned long long)c->n_max,
-           (unsigned long long)c->k, why[0] ? ": " : "", why);
-    why[0] ? ++failed : ++passed;
+    gt_checkf(!why[0], why, "bitonic %s %s %s %s%s n=%llu n_max=%llu k=%llu", dist_name(c->dist), dt[c->dtype],
+              c->order ? "smallest" : "largest", c->pairs ? "pairs" : "raw", c->pos64 ? "/pos64" : "",
+              (unsigned long long)c->n, (unsigned long long)c->n_max, (unsigned long long)c->k);
     return !why[0];
 }
 
@@ -206,107 +199,17 @@ static void suite(int small)
             }
 }
 
-__global__ void gen_kernel(uint32_t *v, uint64_t n, drtopk_dist d, uint64_t seed)
-{
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        v[i] = drtopk_gen_bits(seed, i, d, DRTOPK_U32);
-}
-
-/* cnt[0] = #V > t, cnt[1] = #V >= t, cnt[2] = #results < t */
-__global__ void count_kernel(const uint32_t *v, uint64_t n, const uint32_t *res, uint64_t k,
-                             const uint32_t *thr, unsigned long long *cnt)
-{
-    const uint32_t t = *thr;
-    unsigned long long gt = 0, ge = 0, bad = 0;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        gt += v[i] > t;
-        ge += v[i] >= t;
-        if (i < k) bad += res[i] < t;
-    }
-    atomicAdd(&cnt[0], gt);
-    atomicAdd(&cnt[1], ge);
-    atomicAdd(&cnt[2], bad);
-}
-
-static void bench(void)
-{
-    const uint64_t n = 1ull << BENCH_LOG_N;
-    cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
-    uint32_t *d_v, *d_okeys, *d_thr;
-    void *d_opos, *d_ws;
-    uint64_t *d_count;
-    unsigned long long *d_cnt;
-    const uint64_t kmax = 1ull << (2 * BENCH_LOG4_K_MAX);
-    CK(cudaMalloc(&d_v, n * 4));
-    CK(cudaMalloc(&d_okeys, kmax * 4));
-    CK(cudaMalloc(&d_opos, kmax * 4));
-    CK(cudaMalloc(&d_thr, 4));
-    CK(cudaMalloc(&d_count, 8));
-    CK(cudaMalloc(&d_cnt, 3 * sizeof(unsigned long long)));
-    gen_kernel<<<prop.multiProcessorCount * 8, COUNT_THREADS>>>(d_v, n, DRTOPK_DIST_UD, SEED);
-    CK(cudaGetLastError());
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    printf("# bitonic bench on %s: RAW u32 UD n=2^%d, median of %d (+1 warm-up)\n", prop.name, BENCH_LOG_N, BENCH_REPS);
-    printf("%-10s %10s %10s %10s %s\n", "k", "ms_median", "ms_min", "ms_max", "verified");
-    for (int e = 0; e <= BENCH_LOG4_K_MAX; ++e) {
-        const uint64_t k = 1ull << (2 * e);
-        topk_input in;
-        memset(&in, 0, sizeof in);
-        in.src = TOPK_SRC_RAW;
-        in.raw = d_v;
-        in.dtype = DRTOPK_U32;
-        in.order = DRTOPK_LARGEST;
-        in.n_max = n;
-        in.k = k;
-        topk_output out = {k, d_okeys, d_opos, d_count, d_thr};
-        size_t ws_bytes;
-        if (bitonic_topk_workspace(&in, &ws_bytes) != DRTOPK_OK) { printf("k=%llu: workspace failed\n", (unsigned long long)k); return; }
-        CK(cudaMalloc(&d_ws, ws_bytes ? ws_bytes : 1));
-        double ms[BENCH_REPS + 1];
-        int reps = 0;
-        for (int r = 0; r <= BENCH_REPS; ++r) {
-            CK(cudaEventRecord(e0));
-            drtopk_status st = bitonic_topk(&in, &out, d_ws, ws_bytes, 0);
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            if (st != DRTOPK_OK) { printf("k=%llu: status %d\n", (unsigned long long)k, (int)st); return; }
-            float t;
-            CK(cudaEventElapsedTime(&t, e0, e1));
-            ms[r] = t;
-            reps = r;
-            if (t > BENCH_STOP_MS) break;
-        }
-        CK(cudaMemset(d_cnt, 0, 3 * sizeof(unsigned long long)));
-        count_kernel<<<prop.multiProcessorCount * 8, COUNT_THREADS>>>(d_v, n, d_okeys, k, d_thr, d_cnt);
-        unsigned long long cnt[3];
-        CK(cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost));
-        const int ok = cnt[0] < k && cnt[1] >= k && cnt[2] == 0;
-        std::vector<double> t(ms + 1, ms + 1 + reps);
-        if (t.empty()) t.push_back(ms[0]);
-        std::sort(t.begin(), t.end());
-        printf("%-10llu %10.3f %10.3f %10.3f %s\n", (unsigned long long)k, t[t.size() / 2], t.front(), t.back(),
-               ok ? "yes" : "NO");
-        printf("{\"peer\":\"bitonic\",\"gpu\":\"%s\",\"n\":%llu,\"k\":%llu,\"dist\":\"UD\",\"dtype\":\"u32\","
-               "\"ms_median\":%.4f,\"ms_min\":%.4f,\"ms_max\":%.4f,\"reps\":%d,\"verified\":%d}\n",
-               prop.name, (unsigned long long)n, (unsigned long long)k, t[t.size() / 2], t.front(), t.back(),
-               (int)t.size(), ok);
-        fflush(stdout);
-        CK(cudaFree(d_ws));
-        if (t.back() > BENCH_STOP_MS) break;
-    }
-}
-
 int main(int argc, char **argv)
 {
-    const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
-    if (argc > 1 && strcmp(argv[1], "--bench") == 0) {
-        bench();
-        return 0;
+    int small = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--small") == 0) small = 1;
+        else {
+            fprintf(stderr, "usage: %s [--small]\n", argv[0]);
+            return 2;
+        }
     }
+    if (!gt_have_gpu()) return gt_no_gpu("test_bitonic");
     suite(small);
-    printf("bitonic: %d passed, %d failed\n", passed, failed);
-    return failed > 0;
+    return gt_finish();
 }

@@ -5,8 +5,9 @@
  * standalone radix plan) once per plan, then replays the graph on freshly
  * generated data of the same size and checks every replay's result with the
  * exact O(n) counting check (oracle.h).  A call that synchronised would fail
- * the capture (cudaErrorStreamCaptureUnsupported and friends).
- * The last line is "N passed, N failed".
+ * the capture (cudaErrorStreamCaptureUnsupported and friends).  Plans come
+ * from drtopk_plan_rule4 with the paper's const (hermetic).  Output:
+ * gpu_test.h's "ok N ..." lines, last "N passed, N failed".
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -16,23 +17,11 @@
 #include "device.h"
 #include "drtopk.h"
 #include "gen.h"
+#include "gpu_test.h"
 #include "oracle.h"
 
-#define EXIT_NO_GPU 77        /* the "skipped" exit status of test harnesses */
 #define REPLAYS 3             /* each replay on new data: the graph is reusable */
 #define POISON_BYTE 0xFF
-
-static int passed, failed;
-
-static void result(int ok, const char *what)
-{
-    if (ok) {
-        ++passed;
-    } else {
-        ++failed;
-        printf("FAIL %s\n", what);
-    }
-}
 
 typedef struct {
     uint64_t n, k;
@@ -80,7 +69,7 @@ static int run_case(const capture_case *c)
     ok = ok && drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_OK &&
          (bytes == 0 || cudaMalloc(&ws, bytes) == cudaSuccess);
     if (!ok) {
-        result(0, what);
+        gt_checkf(0, "allocation, plan or workspace query failed", "capture %s: setup", what);
         goto done;
     }
     /* capture: the call must enqueue work only */
@@ -89,16 +78,17 @@ static int run_case(const capture_case *c)
     ce = cudaStreamEndCapture(s, &g);
     ok = ok && st == DRTOPK_OK && ce == cudaSuccess &&
          cudaGraphInstantiate(&ge, g, 0) == cudaSuccess;
+    {
+        char why[256];
+        snprintf(why, sizeof why, "%s, %s", drtopk_status_string(st), cudaGetErrorString(ce));
+        gt_checkf(ok, why, "capture %s", what);
+    }
     if (!ok) {
-        snprintf(what + strlen(what), sizeof what - strlen(what), ": capture (%s, %s)",
-                 drtopk_status_string(st), cudaGetErrorString(ce));
-        result(0, what);
         cudaGetLastError();
         goto done;
     }
     for (int r = 0; r < REPLAYS; ++r) {
         const uint64_t seed = 1000 + (uint64_t)r;
-        char rw[300];
         int rok = drtopk_dev_generate(d_v, c->n, c->dist, c->dtype, seed, s) == DRTOPK_OK &&
                   cudaMemsetAsync(d_vals, POISON_BYTE, c->k * esz, s) == cudaSuccess &&
                   cudaMemsetAsync(d_idx, POISON_BYTE, c->k * sizeof(uint64_t), s) == cudaSuccess &&
@@ -111,8 +101,7 @@ static int run_case(const capture_case *c)
         hp.backend = DRTOPK_BACKEND_CPU;
         hp.values = h_v;
         if (rok) cr = drtopk_check(&hp, h_vals, h_idx, NULL);
-        snprintf(rw, sizeof rw, "%s replay %d: %s", what, r, rok ? cr.why : "launch failed");
-        result(rok && cr.ok, rw);
+        gt_checkf(rok && cr.ok, rok ? cr.why : "launch failed", "capture %s replay %d", what, r);
     }
 done:
     if (ge) cudaGraphExecDestroy(ge);
@@ -144,10 +133,7 @@ int main(int argc, char **argv)
         { big, 100, DRTOPK_U32, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_RADIX },
         { 1000, 1000, DRTOPK_U32, DRTOPK_DIST_EQ, 1, 0, DRTOPK_ALGO_RADIX }, /* k = n */
     };
-    if (!drtopk_cuda_available()) {
-        printf("no CUDA device: capture test not run\n0 passed, 0 failed\n");
-        return EXIT_NO_GPU;
-    }
+    if (!drtopk_cuda_available()) return gt_no_gpu("test_capture");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         run_case(&cases[i]);
     for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a)
@@ -156,6 +142,5 @@ int main(int argc, char **argv)
                                      (drtopk_algo)a };
             run_case(&c);
         }
-    printf("capture: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return gt_finish();
 }

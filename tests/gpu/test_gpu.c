@@ -1,15 +1,37 @@
 /*
- * test_gpu.c -- the GPU suite of issue 3: the CUDA Dr. Top-k pipeline (paper
- * sections 4 and 5) against the CPU reference and the oracle on identical
- * seeded data.  It checks that the device generator is bit-identical to the
- * host one, runs hundreds of random (n, k, alpha, beta, dist, dtype, order,
- * flags, algorithms) cases plus fixed corner cases and a few n = 2^30 + 17
- * ones, and checks the status of bad calls.  Outputs and workspace are
- * poisoned before every run.  `--small` keeps every n small for
- * compute-sanitizer.  The last line is "N passed, N failed".
+ * test_gpu.c -- the GPU suite of the Dr. Top-k pipeline (paper sections 4
+ * and 5; issues 3 and 9): the CUDA executor against the CPU reference and the
+ * oracle on identical data.
+ *  - Workload counters (issue 9): on tie-free data the GPU's delegate_len,
+ *    first_selected, scanned_subranges and concat_len equal the CPU
+ *    reference's exactly, for plans across alpha (shared-memory, warp and
+ *    block builds), beta 1..8, every combination of filter (Rule 2),
+ *    skip-last-digit, shared delegate and sorted, radix and the other
+ *    algorithms, and k from 1 to past |D|.  The answer stays exact for any
+ *    threshold at or below the k-th value, so only the counters show a rule
+ *    switched off (tests/gpu/mutation.sh).
+ *  - The paper's worked examples (Figures 5, 7, 8) with their values and
+ *    counters, as tests/unit/test_cpu_ref.c checks them on the CPU.
+ *  - Plans from a tuning table the test passes (the plan it gets is checked).
+ *  - Seeded data of every distribution: the device generator is bit-identical
+ *    to the host one; fixed corner cases, hundreds of random cases and a few
+ *    n = 2^30 + 17 ones, exact against the oracle; statuses of bad calls.
+ * Hermetic: every plan comes from drtopk_plan_rule4 with the paper's const,
+ * the test's own tuning table, or is written out; never a database or the
+ * table compiled into the library.  Outputs and workspace are poisoned before
+ * every GPU run.  Output: gpu_test.h's "ok N ..." lines, "N passed, N failed".
+ *
+ *   test_gpu                 everything
+ *   test_gpu --small         small n only (compute-sanitizer)
+ *   test_gpu --counters      the counter suite and the paper's examples only
+ *                            (what tests/gpu/mutation.sh runs; with --small too)
+ *   test_gpu --cpu-selftest[=broken-filter|=broken-skip]
+ *                            the counter suite and examples with the CPU
+ *                            reference also on the side under test (no GPU
+ *                            needed): must pass; "broken" switches Rule 2 or
+ *                            skip-last-digit off on that side: must fail
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +40,8 @@
 #include "device.h"
 #include "drtopk.h"
 #include "gen.h"
+#include "gpu_test.h"
+#include "keyorder.h"
 #include "oracle.h"
 #include "util.h"
 
@@ -25,36 +49,577 @@
 #define RANDOM_CASES_SMALL 40
 #define SMALL_N_MAX (1u << 13)          /* --small: sanitizers are ~100x slower   */
 #define MEDIUM_N_MAX (1u << 21)
-#define CPU_COMPARE_N_MAX (1u << 21)    /* also compare with drtopk_cpu_select    */
-#define EXIT_NO_GPU 77                  /* the "skipped" exit status of test harnesses */
+#define CPU_COMPARE_N_MAX (1u << 21)    /* also compare with the CPU reference    */
 #define LARGE_N ((1ull << 30) + 17)     /* issue 3: n = 2^30 + 17                 */
 #define GEN_CHECK_N ((1u << 16) + 3)    /* generator identity, per dist and dtype */
+#define GEN_CHECK_N_SMALL 1000
 #define POISON_BYTE 0xFF                /* indices of all ones are out of range   */
 #define SUITE_SEED 0x5EEDC0DEull
 #define LOG_EVERY 50
-
-static int passed, failed, skipped;
+#define DESC_LEN 320
 
 static uint64_t rng_state = SUITE_SEED;
 static uint64_t rnd(void) { return drtopk_mix64(rng_state += DRTOPK_GOLDEN64); }
 static uint64_t rnd_in(uint64_t lo, uint64_t hi) { return lo + rnd() % (hi - lo + 1); } /* [lo, hi] */
 static int chance(unsigned pct) { return rnd() % 100 < pct; }
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-static void result(int ok, const char *fmt, ...)
+/* Every plan the suite derives: Rule 4 with the paper's const, beta 2, radix
+ * (never plan_auto's compiled-in table or a database). */
+static drtopk_status suite_plan(drtopk_plan *plan, const drtopk_problem *p)
 {
-    va_list ap;
-    if (ok) {
-        ++passed;
+    return drtopk_plan_rule4(plan, p, DRTOPK_RULE4_CONST_DEFAULT);
+}
+
+static void describe_plan(const drtopk_plan *plan, char *buf, size_t len)
+{
+    const unsigned f = plan->flags;
+    snprintf(buf, len, "alpha=%d beta=%d first=%s second=%s flags=%s%s%s%s%s", plan->alpha, plan->beta,
+             drtopk_algo_name(plan->first_algo), drtopk_algo_name(plan->second_algo),
+             (f & DRTOPK_DELEGATE) ? "D" : "-", (f & DRTOPK_FILTER) ? "F" : "-",
+             (f & DRTOPK_SHARED_DELEGATE) ? "S" : "-", (f & DRTOPK_SKIP_LAST_DIGIT) ? "K" : "-",
+             (f & DRTOPK_SORTED) ? "O" : "-");
+}
+
+/* Best first under the ordered key, for DRTOPK_SORTED. */
+static int sorted_best_first(drtopk_dtype t, drtopk_order o, const uint32_t *vals, uint64_t k)
+{
+    for (uint64_t i = 1; i < k; ++i)
+        if (drtopk_key_from_bits(vals[i], t, o) > drtopk_key_from_bits(vals[i - 1], t, o)) return 0;
+    return 1;
+}
+
+/* ---- the side under test: the GPU, or (self-test) the CPU reference ----- */
+
+typedef enum {
+    SIDE_GPU = 0,
+    SIDE_CPU,                 /* --cpu-selftest: must agree with the reference */
+    SIDE_CPU_NO_FILTER,       /* --cpu-selftest=broken-filter: Rule 2 off      */
+    SIDE_CPU_NO_SKIP          /* --cpu-selftest=broken-skip: skip-last-digit off */
+} side_kind;
+static side_kind g_side = SIDE_GPU;
+
+/* V of one data set, on the host and (GPU side) on the device. */
+typedef struct {
+    drtopk_dtype dtype;
+    drtopk_order order;
+    uint64_t n;
+    uint32_t *host;
+    void *dev;
+    char name[96];
+} dataset;
+
+static drtopk_status cpu_select(const drtopk_problem *hp, const drtopk_plan *plan, uint32_t *vals, uint64_t *idx,
+                                drtopk_stats *st)
+{
+    size_t bytes = 0;
+    void *ws;
+    drtopk_status s = drtopk_select_workspace(hp, plan, &bytes);
+    if (s != DRTOPK_OK) return s;
+    if ((ws = malloc(bytes ? bytes : 1)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+    s = drtopk_select(hp, plan, ws, bytes, vals, idx, NULL, st);
+    free(ws);
+    return s;
+}
+
+static drtopk_problem host_problem(const dataset *d, uint64_t k)
+{
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, d->dtype, d->order, d->n, k, d->host };
+    return p;
+}
+
+/* One selection on the GPU, with stats: workspace and outputs allocated to
+ * the exact size (so that compute-sanitizer sees any overrun) and poisoned. */
+static drtopk_status gpu_select(const dataset *d, uint64_t k, const drtopk_plan *plan, uint32_t *vals,
+                                uint64_t *idx, drtopk_stats *st)
+{
+    drtopk_problem p = { DRTOPK_BACKEND_CUDA, d->dtype, d->order, d->n, k, d->dev };
+    void *ws = NULL, *d_vals = NULL, *d_idx = NULL;
+    size_t bytes = 0;
+    drtopk_status s = drtopk_select_workspace(&p, plan, &bytes);
+    if (s != DRTOPK_OK) return s;
+    if (drtopk_dev_alloc(&ws, bytes ? bytes : 1) != DRTOPK_OK || drtopk_dev_alloc(&d_vals, k * sizeof *vals) != DRTOPK_OK ||
+        drtopk_dev_alloc(&d_idx, k * sizeof *idx) != DRTOPK_OK) {
+        s = DRTOPK_ERR_OUT_OF_MEMORY;
+        goto out;
+    }
+    if (bytes >= sizeof(uint32_t))
+        drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, rnd(), NULL);
+    memset(vals, POISON_BYTE, k * sizeof *vals);
+    memset(idx, POISON_BYTE, k * sizeof *idx);
+    if ((s = drtopk_dev_copy(d_vals, vals, k * sizeof *vals, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+        (s = drtopk_dev_copy(d_idx, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
+        goto out;
+    s = drtopk_select(&p, plan, ws, bytes, d_vals, (uint64_t *)d_idx, NULL, st);
+    if (s == DRTOPK_OK) s = drtopk_dev_sync();
+    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, d_vals, k * sizeof *vals, DRTOPK_COPY_D2H);
+    if (s == DRTOPK_OK) s = drtopk_dev_copy(idx, d_idx, k * sizeof *idx, DRTOPK_COPY_D2H);
+out:
+    if (ws) drtopk_dev_free(ws);
+    if (d_vals) drtopk_dev_free(d_vals);
+    if (d_idx) drtopk_dev_free(d_idx);
+    return s;
+}
+
+/* The CPU reference's plan for what the GPU runs: skip-last-digit belongs to
+ * the flag radix (kernels.h topk_input.skip_last_digit; every other first
+ * top-k returns exactly k), while the CPU reference applies the flag whatever
+ * the first algorithm. */
+static drtopk_plan reference_plan(const drtopk_plan *plan)
+{
+    drtopk_plan r = *plan;
+    if (r.first_algo != DRTOPK_ALGO_RADIX) r.flags &= ~(unsigned)DRTOPK_SKIP_LAST_DIGIT;
+    return r;
+}
+
+static drtopk_status side_select(const dataset *d, uint64_t k, const drtopk_plan *plan, uint32_t *vals,
+                                 uint64_t *idx, drtopk_stats *st)
+{
+    drtopk_problem hp = host_problem(d, k);
+    drtopk_plan broken = reference_plan(plan);    /* the CPU standing in for the GPU */
+    switch (g_side) {
+    case SIDE_GPU: return gpu_select(d, k, plan, vals, idx, st);
+    case SIDE_CPU: break;
+    case SIDE_CPU_NO_FILTER: broken.flags &= ~(unsigned)DRTOPK_FILTER; break;
+    case SIDE_CPU_NO_SKIP: broken.flags &= ~(unsigned)DRTOPK_SKIP_LAST_DIGIT; break;
+    }
+    return cpu_select(&hp, &broken, vals, idx, st);
+}
+
+/* ---- tie-free data --------------------------------------------------------- */
+
+#define TIE_FREE_MUL1 0x9E3779B1u       /* odd: x * c mod 2^m is a bijection   */
+#define TIE_FREE_MUL2 0x85EBCA6Bu       /* odd (murmur3's finaliser constant)  */
+#define TIE_FREE_SPARSE_BITS 30         /* sparse keys: 2^30 wide, finite f32  */
+
+/* A seeded bijection of the m-bit words (1 <= m <= 30): xor and add a
+ * constant, multiply by an odd one, xor-shift right -- each a bijection mod
+ * 2^m. */
+static uint32_t tie_free_mix(uint32_t x, int m, uint64_t seed)
+{
+    const uint32_t mask = (1u << m) - 1;
+    x = (x ^ (uint32_t)seed) & mask;
+    x = (x * TIE_FREE_MUL1) & mask;
+    x ^= x >> ((m + 1) / 2);
+    x = (x * TIE_FREE_MUL2 + (uint32_t)(seed >> 32)) & mask;
+    x ^= x >> (m / 3 + 1);
+    return x;
+}
+
+/* Element bits of index i < n <= 2^m: distinct ordered keys in a 2^m range
+ * centred on the middle of the key space (both signs of i32 and f32, every
+ * f32 finite).  The key just below the middle would be f32 -0.0, which
+ * equals +0.0: keys below the middle move down by one. */
+static uint32_t tie_free_bits(uint64_t i, int m, uint64_t seed, drtopk_dtype t)
+{
+    uint32_t key = DRTOPK_SIGN_BIT - (1u << (m - 1)) + tie_free_mix((uint32_t)i, m, seed);
+    if (key < DRTOPK_SIGN_BIT) --key;
+    return drtopk_bits_from_key(key, t);
+}
+
+static int ceil_log2_min1(uint64_t n) { return n <= 2 ? 1 : drtopk_ilog2_ceil(n); }
+
+/* Fill d->host (n values) and, on the GPU side, copy them to the device.
+ * dense: keys span 2^ceil(log2 n) (at least every other key used, so
+ * skip-last-digit keeps extra delegates); else 2^30. */
+static drtopk_status dataset_make(dataset *d, uint64_t n, drtopk_dtype t, drtopk_order o, int dense,
+                                  const uint32_t *given)
+{
+    const int m = dense ? ceil_log2_min1(n) : TIE_FREE_SPARSE_BITS;
+    const uint64_t seed = rnd();
+    memset(d, 0, sizeof *d);
+    d->dtype = t;
+    d->order = o;
+    d->n = n;
+    if ((d->host = (uint32_t *)malloc(n * sizeof *d->host)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+    if (given) {
+        memcpy(d->host, given, n * sizeof *d->host);
+        snprintf(d->name, sizeof d->name, "paper Figs 5/7/8 %s %s n=%" PRIu64, drtopk_dtype_name(t),
+                 o == DRTOPK_LARGEST ? "largest" : "smallest", n);
+    } else {
+        for (uint64_t i = 0; i < n; ++i) d->host[i] = tie_free_bits(i, m, seed, t);
+        snprintf(d->name, sizeof d->name, "tie-free m=%d %s %s n=%" PRIu64 " seed=%" PRIx64, m,
+                 drtopk_dtype_name(t), o == DRTOPK_LARGEST ? "largest" : "smallest", n, seed);
+    }
+    if (g_side != SIDE_GPU) return DRTOPK_OK;
+    if (drtopk_dev_alloc(&d->dev, n * sizeof *d->host) != DRTOPK_OK) return DRTOPK_ERR_OUT_OF_MEMORY;
+    return drtopk_dev_copy(d->dev, d->host, n * sizeof *d->host, DRTOPK_COPY_H2D);
+}
+
+static void dataset_free(dataset *d)
+{
+    free(d->host);
+    if (d->dev) drtopk_dev_free(d->dev);
+    memset(d, 0, sizeof *d);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Self-test only: the generator's promise, no two equal ordered keys. */
+static void check_tie_free(const dataset *d)
+{
+    uint32_t *k = (uint32_t *)malloc(d->n * sizeof *k);
+    int ok = k != NULL;
+    for (uint64_t i = 0; ok && i < d->n; ++i) {
+        const uint32_t b = d->host[i];
+        k[i] = drtopk_key_from_bits(b, d->dtype, d->order);
+        if (d->dtype == DRTOPK_F32 && drtopk_f32_bits_is_nan(b)) ok = 0;
+    }
+    if (ok) qsort(k, d->n, sizeof *k, cmp_u32);
+    for (uint64_t i = 1; ok && i < d->n; ++i) ok = k[i] != k[i - 1];
+    gt_checkf(ok, "two equal keys or a NaN", "tie-free data [%s]", d->name);
+    free(k);
+}
+
+/* ---- workload counters -------------------------------------------------- */
+
+/* Host scratch for one case's two results. */
+typedef struct {
+    uint32_t *gv, *cv;
+    uint64_t *gi, *ci;
+} results;
+
+static int results_alloc(results *r, uint64_t n)
+{
+    r->gv = (uint32_t *)malloc(n * sizeof *r->gv);
+    r->cv = (uint32_t *)malloc(n * sizeof *r->cv);
+    r->gi = (uint64_t *)malloc(n * sizeof *r->gi);
+    r->ci = (uint64_t *)malloc(n * sizeof *r->ci);
+    return r->gv && r->cv && r->gi && r->ci;
+}
+
+static void results_free(results *r)
+{
+    free(r->gv); free(r->cv); free(r->gi); free(r->ci);
+}
+
+/* The four workload counters of drtopk_stats. */
+typedef struct {
+    uint64_t delegate_len, first_selected, scanned_subranges, concat_len;
+} counters;
+
+static counters stats_counters(const drtopk_stats *s)
+{
+    counters c = { s->delegate_len, s->first_selected, s->scanned_subranges, s->concat_len };
+    return c;
+}
+
+static int counters_equal(counters a, counters b)
+{
+    return a.delegate_len == b.delegate_len && a.first_selected == b.first_selected &&
+           a.scanned_subranges == b.scanned_subranges && a.concat_len == b.concat_len;
+}
+
+static void counters_diff(counters got, counters want, const char *whose, char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "|D| %" PRIu64 " vs %s %" PRIu64 ", selected %" PRIu64 " vs %" PRIu64 ", scanned %" PRIu64
+             " vs %" PRIu64 ", |C| %" PRIu64 " vs %" PRIu64,
+             got.delegate_len, whose, want.delegate_len, got.first_selected, want.first_selected,
+             got.scanned_subranges, want.scanned_subranges, got.concat_len, want.concat_len);
+}
+
+/* One plan on one data set: the side under test against the CPU reference on
+ * the same data and plan -- exact result, equal counters, sorted order; and,
+ * when given, against `paper` (counters) and `paper_top`/`paper_pos` (the k
+ * best values and their positions, best first). */
+static void counter_case(const dataset *d, results *r, uint64_t k, const drtopk_plan *plan, const counters *paper,
+                         const uint32_t *paper_top, const uint64_t *paper_pos)
+{
+    const drtopk_problem hp = host_problem(d, k);
+    const drtopk_plan ref = reference_plan(plan);
+    char what[DESC_LEN], pl[160], why[DESC_LEN];
+    drtopk_stats gst, cst;
+    drtopk_status s;
+    memset(&gst, 0, sizeof gst);
+    memset(&cst, 0, sizeof cst);
+    describe_plan(plan, pl, sizeof pl);
+    snprintf(what, sizeof what, "[%s k=%" PRIu64 " %s]", d->name, k, pl);
+    if ((s = cpu_select(&hp, &ref, r->cv, r->ci, &cst)) != DRTOPK_OK) {
+        gt_checkf(0, drtopk_status_string(s), "counters: CPU reference %s", what);
         return;
     }
-    ++failed;
-    printf("FAIL: ");
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
+    s = side_select(d, k, plan, r->gv, r->gi, &gst);
+    if (s == DRTOPK_ERR_UNSUPPORTED) {
+        gt_skipf("algorithm not built", "counters %s", what);
+        return;
+    }
+    if (s != DRTOPK_OK) {
+        gt_checkf(0, drtopk_status_string(s), "counters: select %s", what);
+        return;
+    }
+    {
+        const drtopk_check_result cr = drtopk_check(&hp, r->gv, r->gi, r->cv);
+        gt_checkf(cr.ok, cr.why, "counters: exact %s", what);
+    }
+    if (plan->flags & DRTOPK_SORTED)
+        gt_checkf(sorted_best_first(d->dtype, d->order, r->gv, k), "not best first", "counters: sorted %s", what);
+    counters_diff(stats_counters(&gst), stats_counters(&cst), "CPU", why, sizeof why);
+    gt_checkf(counters_equal(stats_counters(&gst), stats_counters(&cst)), why, "counters: equal CPU %s", what);
+    if (paper) {
+        counters_diff(stats_counters(&gst), *paper, "paper", why, sizeof why);
+        gt_checkf(counters_equal(stats_counters(&gst), *paper), why, "counters: paper %s", what);
+    }
+    if (paper_top) {
+        int same = 1;
+        for (uint64_t i = 0; i < k; ++i) same = same && r->gv[i] == paper_top[i] && r->gi[i] == paper_pos[i];
+        gt_checkf(same, "values or positions differ from the paper's", "paper values %s", what);
+    }
 }
+
+/* Algorithms besides radix that the counter suite puts into either step. */
+static const drtopk_algo other_algos[] = {
+    DRTOPK_ALGO_RADIX_GGKS, DRTOPK_ALGO_RADIX_GGKS_OOP, DRTOPK_ALGO_BUCKET, DRTOPK_ALGO_BUCKET_OOP,
+    DRTOPK_ALGO_BITONIC,    DRTOPK_ALGO_SORT_CUB,       DRTOPK_ALGO_SORT_THRUST,
+};
+#define N_OTHER_ALGOS (sizeof other_algos / sizeof other_algos[0])
+#define N_FLAG_COMBOS 16                /* filter x skip x shared x sorted      */
+#define ALGO_ROTATION 4                 /* radix/radix twice, other first, other second */
+
+/* Flag combination f (0..15) of the delegate pipeline. */
+static unsigned combo_flags(unsigned f)
+{
+    return DRTOPK_DELEGATE | ((f & 1) ? DRTOPK_FILTER : 0) | ((f & 2) ? DRTOPK_SKIP_LAST_DIGIT : 0) |
+           ((f & 4) ? DRTOPK_SHARED_DELEGATE : 0) | ((f & 8) ? DRTOPK_SORTED : 0);
+}
+
+static uint64_t plan_delegates(uint64_t n, int alpha, int beta)
+{
+    const uint64_t sub = 1ull << alpha, rem = n & (sub - 1);
+    return (n >> alpha) * min_u64((uint64_t)beta, sub) + (rem ? min_u64((uint64_t)beta, rem) : 0);
+}
+
+/* k for case j of a plan: 1, small, mid, around |D| (|D| - 1 runs the
+ * pipeline, |D| and n select every delegate: MODE_RAW_SECOND). */
+#define K_SMALL 7
+#define K_MID 100
+#define K_CHOICES 7
+static uint64_t pick_k(uint64_t n, uint64_t dlen, unsigned j)
+{
+    uint64_t k = 1;
+    switch (j % K_CHOICES) {
+    case 0: k = 1; break;
+    case 1: k = K_SMALL; break;
+    case 2: k = K_MID; break;
+    case 3: k = dlen / 2; break;
+    case 4: k = dlen - 1; break;
+    case 5: k = dlen; break;
+    case 6: k = n; break;
+    }
+    return k < 1 ? 1 : k > n ? n : k;
+}
+
+/* Plans on one data set: for each alpha, `per_alpha` (a divisor of 16) of
+ * the 16 flag combinations, evenly spaced and shifted per alpha and per data
+ * set, so all 16 meet every alpha range; beta, k and the algorithm pair turn
+ * with a case counter (8 betas x 7 ks coprime; the algorithms every 8 cases,
+ * so each meets every beta). */
+static void counter_sweep(const dataset *d, const int *alphas, size_t nalphas, unsigned per_alpha)
+{
+    static unsigned rot, sets;  /* carried across data sets */
+    results r = { NULL, NULL, NULL, NULL };
+    ++sets;
+    if (!results_alloc(&r, d->n)) {
+        gt_check(0, "counters: host memory", "out of memory for n=%" PRIu64, d->n);
+        results_free(&r);
+        return;
+    }
+    for (size_t ai = 0; ai < nalphas; ++ai) {
+        for (unsigned j = 0; j < per_alpha; ++j, ++rot) {
+            drtopk_plan plan;
+            const unsigned f = (j * (N_FLAG_COMBOS / per_alpha) + (unsigned)ai + sets) % N_FLAG_COMBOS;
+            const drtopk_algo other = other_algos[(rot / (DRTOPK_BETA_MAX * ALGO_ROTATION)) % N_OTHER_ALGOS];
+            memset(&plan, 0, sizeof plan);
+            plan.alpha = alphas[ai];
+            plan.beta = 1 + (int)(rot % DRTOPK_BETA_MAX);
+            plan.flags = combo_flags(f);
+            plan.first_algo = plan.second_algo = DRTOPK_ALGO_RADIX;
+            switch ((rot / DRTOPK_BETA_MAX) % ALGO_ROTATION) {
+            case 2: plan.first_algo = other; break;
+            case 3: plan.second_algo = other; break;
+            default: break;
+            }
+            plan.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
+            plan.const_source = DRTOPK_CONST_USER;
+            counter_case(d, &r, pick_k(d->n, plan_delegates(d->n, plan.alpha, plan.beta), rot), &plan, NULL,
+                         NULL, NULL);
+        }
+    }
+    results_free(&r);
+}
+
+/* The alphas of a data set of n elements, up to one past ceil(log2 n) (a
+ * single subrange longer than V). */
+static size_t alphas_for(uint64_t n, const int *all, size_t nall, int *out)
+{
+    const int top = ceil_log2_min1(n) + 1;
+    size_t c = 0;
+    for (size_t i = 0; i < nall; ++i)
+        if (all[i] <= top) out[c++] = all[i];
+    return c;
+}
+
+typedef struct {
+    uint64_t n;
+    int dense;
+    unsigned per_alpha;         /* flag combinations per alpha (divides 16) */
+} sweep_set;
+
+static void counter_suite(int small)
+{
+    /* shared-memory build (<= 7), warp build, block build (>= 15), and past log2 n */
+    static const int alphas_all[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 15, 16, 17 };
+    static const int alphas_large[] = { 14, 15, 16, 17, 20, 21 };
+    static const sweep_set full[] = {
+        { 1, 1, 1 }, { 37, 0, 2 }, { 5003, 1, 16 }, { 65539, 0, 2 }, { 100003, 1, 2 },
+    };
+    static const sweep_set smallset[] = {
+        { 1, 1, 1 }, { 37, 0, 1 }, { 1000, 0, 1 }, { 4099, 1, 1 },
+    };
+    /* alpha >= 16 on V of 2^20 + 37: a few of each, two keys spaces */
+    static const struct { drtopk_dtype t; drtopk_order o; int dense; } large[] = {
+        { DRTOPK_U32, DRTOPK_LARGEST, 1 }, { DRTOPK_F32, DRTOPK_SMALLEST, 0 },
+    };
+    const uint64_t large_n = (1ull << 20) + 37;
+    const sweep_set *sets = small ? smallset : full;
+    const size_t nsets = small ? sizeof smallset / sizeof smallset[0] : sizeof full / sizeof full[0];
+    int alphas[sizeof alphas_all / sizeof alphas_all[0]];
+    const double t0 = drtopk_now_ms();
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+        for (int o = 0; o < 2; ++o)
+            for (size_t si = 0; si < nsets; ++si) {
+                dataset d;
+                size_t na;
+                /* --small: every other set per key type and order */
+                if (small && (si + (size_t)t + (size_t)o) % 2) continue;
+                na = alphas_for(sets[si].n, alphas_all, sizeof alphas_all / sizeof alphas_all[0], alphas);
+                if (dataset_make(&d, sets[si].n, (drtopk_dtype)t, (drtopk_order)o, sets[si].dense, NULL) !=
+                    DRTOPK_OK) {
+                    gt_check(0, "counters: data set", "out of memory for n=%" PRIu64, sets[si].n);
+                    dataset_free(&d);
+                    continue;
+                }
+                if (g_side != SIDE_GPU) check_tie_free(&d);
+                counter_sweep(&d, alphas, na, sets[si].per_alpha);
+                dataset_free(&d);
+            }
+    gt_note("counter sweep: %d passed, %d failed (%.1f s)", gt_passed, gt_failed, (drtopk_now_ms() - t0) / 1e3);
+    if (small) return;
+    for (size_t i = 0; i < sizeof large / sizeof large[0]; ++i) {
+        dataset d;
+        if (dataset_make(&d, large_n, large[i].t, large[i].o, large[i].dense, NULL) != DRTOPK_OK) {
+            gt_check(0, "counters: data set", "out of memory for n=%" PRIu64, large_n);
+            dataset_free(&d);
+            continue;
+        }
+        counter_sweep(&d, alphas_large, sizeof alphas_large / sizeof alphas_large[0], 1);
+        dataset_free(&d);
+    }
+    gt_note("counter sweep with large alpha: %d passed, %d failed (%.1f s)", gt_passed, gt_failed,
+            (drtopk_now_ms() - t0) / 1e3);
+}
+
+/* Paper Figures 5, 7 and 8 (tests/unit/test_cpu_ref.c paper_examples): 16
+ * elements in 4 subranges (alpha 2) whose maxima are 3012, 2313, 3210, 2321;
+ * the values, best first, and the counters the figures show, with and without
+ * the shared-memory delegate build. */
+#define PAPER_N 16
+#define PAPER_ALPHA 2
+#define PAPER_SUBRANGES 4
+static void paper_examples(void)
+{
+    static const uint32_t v[PAPER_N] = { 101, 2001, 3012, 1323, 2313, 500, 600, 700,
+                                         3000, 3010, 1002, 3210, 2321, 400, 300, 200 };
+    static const uint32_t best[] = { 3210, 3012, 3010, 3000 };
+    static const uint64_t best_pos[] = { 11, 2, 9, 8 };
+    static const struct { uint64_t k; int beta; unsigned flags; uint64_t concat, scanned; } ex[] = {
+        { 2, 1, 0, 8, 2 },               /* Fig 5, Rule 1: subranges 0 and 2 copied whole */
+        { 2, 1, DRTOPK_FILTER, 2, 2 },   /* Fig 7, Rule 2: only {3012, 3210} */
+        { 3, 2, DRTOPK_FILTER, 3, 1 },   /* Fig 8a, Rule 3: {3012, 3010, 3210}, one scan */
+        { 2, 2, DRTOPK_FILTER, 2, 0 },   /* Fig 8b: no subrange scanned */
+    };
+    dataset d;
+    results r = { NULL, NULL, NULL, NULL };
+    if (dataset_make(&d, PAPER_N, DRTOPK_U32, DRTOPK_LARGEST, 0, v) != DRTOPK_OK || !results_alloc(&r, PAPER_N)) {
+        gt_check(0, "paper examples", "out of memory");
+        results_free(&r);
+        dataset_free(&d);
+        return;
+    }
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; ++i)
+        for (int shared = 0; shared <= 1; ++shared) {
+            drtopk_plan plan;
+            const counters want = { PAPER_SUBRANGES * (uint64_t)ex[i].beta, ex[i].k, ex[i].scanned,
+                                    ex[i].concat };
+            memset(&plan, 0, sizeof plan);
+            plan.alpha = PAPER_ALPHA;
+            plan.beta = ex[i].beta;
+            plan.flags = DRTOPK_DELEGATE | DRTOPK_SORTED | ex[i].flags | (shared ? DRTOPK_SHARED_DELEGATE : 0);
+            plan.first_algo = plan.second_algo = DRTOPK_ALGO_RADIX;
+            plan.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
+            counter_case(&d, &r, ex[i].k, &plan, &want, best, best_pos);
+        }
+    results_free(&r);
+    dataset_free(&d);
+}
+
+/* drtopk_plan_auto with the test's own tuning table: the plan it gets for a
+ * matching problem, no table entry for another one, an invalid entry refused;
+ * then that plan runs through counter_case. */
+#define TUNING_CONST 5.0
+#define TUNING_BETA 3
+#define TUNING_N 4099u                  /* small: also in --small (sanitizers) */
+#define TUNING_K 13u
+static void tuning_table(void)
+{
+    static const drtopk_tuning_entry entries[] = {
+        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_RADIX_GGKS, TUNING_BETA, TUNING_CONST },
+        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_BITONIC, 1, 1.0 },   /* shadowed: first match wins */
+        { DRTOPK_F32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 4, 2.0 },
+    };
+    static const drtopk_tuning_entry bad_entry[] = {
+        { DRTOPK_U32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 0, 2.0 },     /* beta 0 */
+    };
+    const drtopk_tuning table = { "gpu_test", entries, sizeof entries / sizeof entries[0] };
+    const drtopk_tuning bad = { "gpu_test", bad_entry, 1 };
+    drtopk_problem p = { g_side == SIDE_GPU ? DRTOPK_BACKEND_CUDA : DRTOPK_BACKEND_CPU, DRTOPK_U32,
+                         DRTOPK_LARGEST, TUNING_N, TUNING_K, NULL };
+    drtopk_plan plan;
+    const int alpha = drtopk_rule4_alpha(TUNING_N, TUNING_K, TUNING_CONST);
+    unsigned want_flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
+    dataset d;
+    results r = { NULL, NULL, NULL, NULL };
+    if (alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) want_flags |= DRTOPK_SHARED_DELEGATE;
+    gt_check(drtopk_plan_auto(&plan, &p, &table) == DRTOPK_OK && plan.const_source == DRTOPK_CONST_TUNING &&
+                 plan.rule4_const == TUNING_CONST && plan.beta == TUNING_BETA && plan.alpha == alpha &&
+                 plan.first_algo == DRTOPK_ALGO_RADIX_GGKS && plan.second_algo == DRTOPK_ALGO_RADIX_GGKS &&
+                 plan.flags == want_flags,
+             "tuning table: the plan of the matching entry",
+             "got alpha %d (want %d) beta %d const %g source %d first %s second %s flags 0x%x (want 0x%x)",
+             plan.alpha, alpha, plan.beta, plan.rule4_const, (int)plan.const_source,
+             drtopk_algo_name(plan.first_algo), drtopk_algo_name(plan.second_algo), plan.flags, want_flags);
+    {
+        drtopk_plan other;
+        drtopk_problem q = p;
+        q.dtype = DRTOPK_I32;   /* no entry: the table is not used */
+        gt_check(drtopk_plan_auto(&other, &q, &table) == DRTOPK_OK && other.const_source != DRTOPK_CONST_TUNING,
+                 "tuning table: no entry for i32", "const_source %d", (int)other.const_source);
+        gt_check(drtopk_plan_auto(&other, &p, &bad) == DRTOPK_ERR_INVALID_ARGUMENT,
+                 "tuning table: an invalid entry is refused", "accepted beta 0");
+    }
+    if (dataset_make(&d, TUNING_N, DRTOPK_U32, DRTOPK_LARGEST, 1, NULL) == DRTOPK_OK && results_alloc(&r, TUNING_N))
+        counter_case(&d, &r, TUNING_K, &plan, NULL, NULL, NULL);
+    else
+        gt_check(0, "tuning table: data set", "out of memory");
+    results_free(&r);
+    dataset_free(&d);
+}
+
+/* ---- seeded data of every distribution ---------------------------------- */
 
 typedef struct {
     uint64_t n, k;
@@ -62,22 +627,18 @@ typedef struct {
     drtopk_dtype dtype;
     drtopk_order order;
     uint64_t seed;
-    int auto_plan;
+    int rule4_plan;             /* the suite's Rule 4 plan instead of `plan` */
     drtopk_plan plan;
     int want_stats;
 } tcase;
 
 static void describe(const tcase *c, char *buf, size_t len)
 {
-    snprintf(buf, len,
-             "n=%" PRIu64 " k=%" PRIu64 " %s %s %s seed=%" PRIu64 " alpha=%d beta=%d first=%s second=%s "
-             "flags=%s%s%s%s%s",
-             c->n, c->k, drtopk_dist_name(c->dist), drtopk_dtype_name(c->dtype),
-             c->order == DRTOPK_LARGEST ? "largest" : "smallest", c->seed, c->plan.alpha, c->plan.beta,
-             drtopk_algo_name(c->plan.first_algo), drtopk_algo_name(c->plan.second_algo),
-             (c->plan.flags & DRTOPK_DELEGATE) ? "D" : "-", (c->plan.flags & DRTOPK_FILTER) ? "F" : "-",
-             (c->plan.flags & DRTOPK_SHARED_DELEGATE) ? "S" : "-",
-             (c->plan.flags & DRTOPK_SKIP_LAST_DIGIT) ? "K" : "-", (c->plan.flags & DRTOPK_SORTED) ? "O" : "-");
+    char pl[160];
+    describe_plan(&c->plan, pl, sizeof pl);
+    snprintf(buf, len, "[n=%" PRIu64 " k=%" PRIu64 " %s %s %s seed=%" PRIu64 " %s]", c->n, c->k,
+             drtopk_dist_name(c->dist), drtopk_dtype_name(c->dtype),
+             c->order == DRTOPK_LARGEST ? "largest" : "smallest", c->seed, pl);
 }
 
 /* Device copy of the seeded vector, checked bit-identical to the host one. */
@@ -96,123 +657,100 @@ static drtopk_status device_data(const tcase *c, const uint32_t *host, void **d_
     return st;
 }
 
-/* Best first under the ordered key, for DRTOPK_SORTED. */
-static int sorted_best_first(const tcase *c, const uint32_t *vals)
-{
-    for (uint64_t i = 1; i < c->k; ++i)
-        if (drtopk_key_from_bits(vals[i], c->dtype, c->order) > drtopk_key_from_bits(vals[i - 1], c->dtype, c->order))
-            return 0;
-    return 1;
-}
-
 /* One case: GPU vs oracle (counting check), vs the CPU reference for small n,
- * plus SORTED order and stats sanity.  `host` is V on the host. */
+ * plus SORTED order and stats sanity.  `host` is V on the host.  With ties
+ * only |D| must equal the CPU's; the other counters depend on which of equal
+ * keys became delegates. */
 static void run_case(tcase *c, const uint32_t *host, int compare_cpu)
 {
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, c->dtype, c->order, c->n, c->k, NULL };
     drtopk_problem hp;
-    char what[320];
-    void *d_v = NULL, *ws = NULL, *d_ov = NULL, *d_oi = NULL;
+    char what[DESC_LEN];
+    dataset d;
     uint32_t *gv = NULL, *cv = NULL;
     uint64_t *gi = NULL, *ci = NULL;
-    size_t bytes = 0;
     drtopk_stats gst, cst;
     drtopk_status st;
+    size_t bytes = 0;
     int same = 0;
 
-    if (c->auto_plan && drtopk_plan_auto(&c->plan, &p, NULL) != DRTOPK_OK) {
-        result(0, "plan_auto failed");
+    memset(&gst, 0, sizeof gst);
+    memset(&d, 0, sizeof d);
+    if (c->rule4_plan && suite_plan(&c->plan, &p) != DRTOPK_OK) {
+        gt_check(0, "Rule 4 plan", "drtopk_plan_rule4 failed for n=%" PRIu64 " k=%" PRIu64, c->n, c->k);
         return;
     }
     describe(c, what, sizeof what);
     st = drtopk_select_workspace(&p, &c->plan, &bytes);
     if (st == DRTOPK_ERR_UNSUPPORTED) {
-        ++skipped;             /* an algorithm not built yet: not a pipeline failure */
+        gt_skipf("algorithm not built", "select %s", what);
         return;
     }
-    if (st != DRTOPK_OK) {
-        result(0, "workspace query: %s [%s]", drtopk_status_string(st), what);
-        return;
-    }
+    gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "workspace query %s", what);
+    if (st != DRTOPK_OK) return;
     gv = (uint32_t *)malloc(c->k * sizeof *gv);
     gi = (uint64_t *)malloc(c->k * sizeof *gi);
-    if (!gv || !gi) { result(0, "host out of memory [%s]", what); goto out; }
-    if ((st = device_data(c, host, &d_v, &same)) != DRTOPK_OK) {
-        result(0, "device data: %s [%s]", drtopk_status_string(st), what);
+    if (!gv || !gi) {
+        gt_checkf(0, "host out of memory", "select %s", what);
         goto out;
     }
-    result(same, "device generator differs from drtopk_gen_host [%s]", what);
-    p.values = d_v;
-    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK || drtopk_dev_alloc(&d_ov, c->k * 4) != DRTOPK_OK ||
-        drtopk_dev_alloc(&d_oi, c->k * 8) != DRTOPK_OK) {
-        result(0, "device out of memory [%s]", what);
+    d.dtype = c->dtype;
+    d.order = c->order;
+    d.n = c->n;
+    if ((st = device_data(c, host, &d.dev, &same)) != DRTOPK_OK) {
+        gt_checkf(0, drtopk_status_string(st), "device data %s", what);
         goto out;
     }
-    /* poison: random workspace, all-ones outputs */
-    if (bytes >= sizeof(uint32_t)) drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, rnd(), NULL);
-    memset(gv, POISON_BYTE, c->k * sizeof *gv);
-    memset(gi, POISON_BYTE, c->k * sizeof *gi);
-    drtopk_dev_copy(d_ov, gv, c->k * sizeof *gv, DRTOPK_COPY_H2D);
-    drtopk_dev_copy(d_oi, gi, c->k * sizeof *gi, DRTOPK_COPY_H2D);
-    st = drtopk_select(&p, &c->plan, ws, bytes, d_ov, d_oi, NULL, c->want_stats ? &gst : NULL);
-    if (st == DRTOPK_OK) st = drtopk_dev_sync();
-    if (st != DRTOPK_OK) {
-        result(0, "select: %s [%s]", drtopk_status_string(st), what);
-        goto out;
-    }
-    drtopk_dev_copy(gv, d_ov, c->k * sizeof *gv, DRTOPK_COPY_D2H);
-    drtopk_dev_copy(gi, d_oi, c->k * sizeof *gi, DRTOPK_COPY_D2H);
+    gt_checkf(same, "differs from drtopk_gen_host", "device generator %s", what);
+    st = gpu_select(&d, c->k, &c->plan, gv, gi, c->want_stats ? &gst : NULL);
+    gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "select %s", what);
+    if (st != DRTOPK_OK) goto out;
 
     hp = p;
     hp.backend = DRTOPK_BACKEND_CPU;
     hp.values = host;
     {
-        drtopk_check_result r = drtopk_check(&hp, gv, gi, NULL);
-        result(r.ok, "oracle: %s [%s]", r.why, what);
+        const drtopk_check_result r = drtopk_check(&hp, gv, gi, NULL);
+        gt_checkf(r.ok, r.why, "oracle %s", what);
     }
-    if (c->plan.flags & DRTOPK_SORTED) result(sorted_best_first(c, gv), "not sorted best first [%s]", what);
+    if (c->plan.flags & DRTOPK_SORTED)
+        gt_checkf(sorted_best_first(c->dtype, c->order, gv, c->k), "not best first", "sorted %s", what);
     if (compare_cpu) {
-        void *cws = NULL;
-        size_t cb = 0;
         cv = (uint32_t *)malloc(c->k * sizeof *cv);
         ci = (uint64_t *)malloc(c->k * sizeof *ci);
-        st = drtopk_select_workspace(&hp, &c->plan, &cb);
-        if (st == DRTOPK_OK && (cws = malloc(cb ? cb : 1)) == NULL) st = DRTOPK_ERR_OUT_OF_MEMORY;
-        if (st == DRTOPK_OK && (!cv || !ci)) st = DRTOPK_ERR_OUT_OF_MEMORY;
-        if (st == DRTOPK_OK) st = drtopk_select(&hp, &c->plan, cws, cb, cv, ci, NULL, &cst);
-        free(cws);
-        if (st != DRTOPK_OK) {
-            result(0, "CPU reference: %s [%s]", drtopk_status_string(st), what);
-        } else {
-            drtopk_check_result r = drtopk_check(&hp, gv, gi, cv);
-            result(r.ok, "vs CPU reference: %s [%s]", r.why, what);
+        st = cv && ci ? cpu_select(&hp, &c->plan, cv, ci, &cst) : DRTOPK_ERR_OUT_OF_MEMORY;
+        gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "CPU reference %s", what);
+        if (st == DRTOPK_OK) {
+            const drtopk_check_result r = drtopk_check(&hp, gv, gi, cv);
+            gt_checkf(r.ok, r.why, "vs CPU reference %s", what);
             if (c->want_stats && (c->plan.flags & DRTOPK_DELEGATE)) {
-                result(gst.delegate_len == cst.delegate_len, "stats: |D| %" PRIu64 " vs CPU %" PRIu64 " [%s]",
-                       gst.delegate_len, cst.delegate_len, what);
-                result(gst.concat_len >= c->k && gst.concat_len <= c->n &&
-                           gst.first_selected >= (c->k < gst.delegate_len ? c->k : gst.delegate_len) &&
-                           gst.first_selected <= gst.delegate_len,
-                       "stats: concat %" PRIu64 " selected %" PRIu64 " out of range [%s]", gst.concat_len,
-                       gst.first_selected, what);
+                char why[DESC_LEN];
+                snprintf(why, sizeof why, "|D| %" PRIu64 " vs CPU %" PRIu64, gst.delegate_len, cst.delegate_len);
+                gt_checkf(gst.delegate_len == cst.delegate_len, why, "stats |D| %s", what);
+                snprintf(why, sizeof why, "concat %" PRIu64 " selected %" PRIu64 " out of range", gst.concat_len,
+                         gst.first_selected);
+                gt_checkf(gst.concat_len >= c->k && gst.concat_len <= c->n &&
+                              gst.first_selected >= min_u64(c->k, gst.delegate_len) &&
+                              gst.first_selected <= gst.delegate_len,
+                          why, "stats ranges %s", what);
             }
         }
     }
-    if (c->want_stats)
-        result(gst.ms_total > 0 && gst.ms_total >= gst.ms_second, "stats: times %.4f/%.4f [%s]", gst.ms_total,
-               gst.ms_second, what);
+    if (c->want_stats) {
+        char why[DESC_LEN];
+        snprintf(why, sizeof why, "total %.4f ms, second %.4f ms", gst.ms_total, gst.ms_second);
+        gt_checkf(gst.ms_total > 0 && gst.ms_total >= gst.ms_second, why, "stats times %s", what);
+    }
 out:
     free(gv); free(gi); free(cv); free(ci);
-    if (d_v) drtopk_dev_free(d_v);
-    if (ws) drtopk_dev_free(ws);
-    if (d_ov) drtopk_dev_free(d_ov);
-    if (d_oi) drtopk_dev_free(d_oi);
+    if (d.dev) drtopk_dev_free(d.dev);
 }
 
 static void run_with_host(tcase *c, int compare_cpu)
 {
     uint32_t *host = (uint32_t *)malloc(c->n * sizeof *host);
     if (host == NULL) {
-        result(0, "host out of memory for n=%" PRIu64, c->n);
+        gt_check(0, "host memory", "out of memory for n=%" PRIu64, c->n);
         return;
     }
     drtopk_gen_host(host, c->n, c->dist, c->dtype, c->seed);
@@ -220,15 +758,10 @@ static void run_with_host(tcase *c, int compare_cpu)
     free(host);
 }
 
-static const drtopk_algo other_algos[] = {
-    DRTOPK_ALGO_RADIX_GGKS, DRTOPK_ALGO_RADIX_GGKS_OOP, DRTOPK_ALGO_BUCKET, DRTOPK_ALGO_BUCKET_OOP,
-    DRTOPK_ALGO_BITONIC,    DRTOPK_ALGO_SORT_CUB,       DRTOPK_ALGO_SORT_THRUST,
-};
-
 static drtopk_algo pick_algo(void)
 {
     if (chance(75)) return DRTOPK_ALGO_RADIX;
-    return other_algos[rnd() % (sizeof other_algos / sizeof other_algos[0])];
+    return other_algos[rnd() % N_OTHER_ALGOS];
 }
 
 static void random_case(tcase *c, uint64_t n_max)
@@ -255,8 +788,8 @@ static void random_case(tcase *c, uint64_t n_max)
     c->order = chance(50) ? DRTOPK_LARGEST : DRTOPK_SMALLEST;
     c->seed = rnd();
     c->want_stats = chance(50);
-    c->auto_plan = chance(20);
-    if (!c->auto_plan) {
+    c->rule4_plan = chance(20);
+    if (!c->rule4_plan) {
         const int amax = drtopk_ilog2_ceil(c->n) + 2;   /* n < 2^alpha included */
         c->plan.alpha = (int)rnd_in(DRTOPK_ALPHA_MIN, amax < DRTOPK_ALPHA_MAX ? amax : DRTOPK_ALPHA_MAX);
         c->plan.beta = chance(40) ? 2 : (int)rnd_in(1, DRTOPK_BETA_MAX);
@@ -290,7 +823,7 @@ static void test_generator(uint64_t n)
     uint32_t *h = (uint32_t *)malloc(n * 4), *b = (uint32_t *)malloc(n * 4);
     void *d = NULL;
     if (!h || !b || drtopk_dev_alloc(&d, n * 4) != DRTOPK_OK) {
-        result(0, "generator test: out of memory");
+        gt_check(0, "generator", "out of memory");
         goto out;
     }
     for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist) {
@@ -299,9 +832,9 @@ static void test_generator(uint64_t n)
             drtopk_status st = drtopk_dev_generate(d, n, (drtopk_dist)dist, (drtopk_dtype)t, seed, NULL);
             if (st == DRTOPK_OK) st = drtopk_dev_copy(b, d, n * 4, DRTOPK_COPY_D2H);
             drtopk_gen_host(h, n, (drtopk_dist)dist, (drtopk_dtype)t, seed);
-            result(st == DRTOPK_OK && memcmp(h, b, n * 4) == 0, "generator %s %s n=%" PRIu64 ": %s",
-                   drtopk_dist_name((drtopk_dist)dist), drtopk_dtype_name((drtopk_dtype)t), n,
-                   drtopk_status_string(st));
+            gt_checkf(st == DRTOPK_OK && memcmp(h, b, n * 4) == 0, drtopk_status_string(st),
+                      "generator %s %s n=%" PRIu64 " device = host", drtopk_dist_name((drtopk_dist)dist),
+                      drtopk_dtype_name((drtopk_dtype)t), n);
         }
     }
 out:
@@ -319,16 +852,19 @@ static void test_bad_arguments(void)
     size_t bytes = 0;
     if (drtopk_dev_alloc(&d_v, n * 4 + 16) != DRTOPK_OK || drtopk_dev_alloc(&d_ov, k * 4 + 16) != DRTOPK_OK ||
         drtopk_dev_alloc(&d_oi, k * 8 + 16) != DRTOPK_OK) {
-        result(0, "bad-argument test: out of memory");
+        gt_check(0, "bad arguments", "out of memory");
         goto out;
     }
     drtopk_dev_generate(d_v, n, DRTOPK_DIST_UD, DRTOPK_U32, rnd(), NULL);
     p.values = d_v;
-    result(drtopk_plan_auto(&plan, &p, NULL) == DRTOPK_OK, "plan_auto on a valid problem");
-    result(drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_OK && bytes > 0, "workspace query");
-    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK) { result(0, "workspace alloc"); goto out; }
+    gt_check(suite_plan(&plan, &p) == DRTOPK_OK, "Rule 4 plan on a valid problem", "failed");
+    gt_check(drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_OK && bytes > 0, "workspace query", "failed");
+    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK) {
+        gt_check(0, "workspace alloc", "out of memory");
+        goto out;
+    }
 #define EXPECT(call, want) do { drtopk_status s_ = (call); \
-        result(s_ == (want), "%s: got %s, want %s", #call, drtopk_status_string(s_), drtopk_status_string(want)); } while (0)
+        gt_check(s_ == (want), #call, "got %s, want %s", drtopk_status_string(s_), drtopk_status_string(want)); } while (0)
     EXPECT(drtopk_select(&p, &plan, ws, bytes, d_ov, (uint64_t *)d_oi, NULL, NULL), DRTOPK_OK);
     EXPECT(drtopk_select(&p, &plan, ws, bytes - 1, d_ov, (uint64_t *)d_oi, NULL, NULL), DRTOPK_ERR_WORKSPACE_TOO_SMALL);
     EXPECT(drtopk_select(&p, &plan, NULL, 0, d_ov, (uint64_t *)d_oi, NULL, NULL), DRTOPK_ERR_WORKSPACE_TOO_SMALL);
@@ -365,7 +901,7 @@ static void test_bad_arguments(void)
         size_t b2 = 0;
         EXPECT(drtopk_cuda_workspace(&p, &plan, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
         EXPECT(drtopk_cuda_workspace(&p, &plan, &b2), DRTOPK_OK);
-        result(b2 == bytes, "backend workspace %zu differs from the public query %zu", b2, bytes);
+        gt_check(b2 == bytes, "backend workspace equals the public query", "%zu vs %zu", b2, bytes);
     }
     /* the calls that failed enqueued nothing; the one that ran must have worked */
     EXPECT(drtopk_dev_sync(), DRTOPK_OK);
@@ -392,110 +928,124 @@ static void test_large(void)
     drtopk_dtype have_t = DRTOPK_DTYPE_COUNT;
     const uint64_t seed = rnd();
     if (host == NULL) {
-        result(0, "large test: host out of memory");
+        gt_check(0, "large cases", "host out of memory");
         return;
     }
     for (size_t i = 0; i < sizeof L / sizeof L[0]; ++i) {
         tcase c;
+        drtopk_problem p = { DRTOPK_BACKEND_CUDA, L[i].t, L[i].o, LARGE_N, L[i].k, NULL };
         memset(&c, 0, sizeof c);
         c.n = LARGE_N; c.k = L[i].k; c.dist = L[i].d; c.dtype = L[i].t; c.order = L[i].o;
         c.seed = seed;
         c.want_stats = 1;
-        c.auto_plan = 1;
         if (L[i].d != have_d || L[i].t != have_t) {
             drtopk_gen_host(host, c.n, c.dist, c.dtype, c.seed);
             have_d = L[i].d;
             have_t = L[i].t;
         }
-        {
-            drtopk_problem p = { DRTOPK_BACKEND_CUDA, c.dtype, c.order, c.n, c.k, host };
-            drtopk_plan_auto(&c.plan, &p, NULL);
-            c.plan.flags |= L[i].extra;
-            c.auto_plan = 0;
+        if (suite_plan(&c.plan, &p) != DRTOPK_OK) {
+            gt_check(0, "large cases: Rule 4 plan", "failed");
+            continue;
         }
+        c.plan.flags |= L[i].extra;
         run_case(&c, host, 0);
-        printf("large case %zu done: %d passed, %d failed\n", i, passed, failed);
-        fflush(stdout);
+        gt_note("large case %zu done: %d passed, %d failed", i, gt_passed, gt_failed);
     }
     free(host);
 }
 
+/* Fixed corner cases: k in {1, n}, ties, sorted runs, specials, n < 2^alpha,
+ * n not a power of two, alpha around the shared/warp/block switches. */
+static void test_fixed(int small)
+{
+    const unsigned all = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
+    const uint64_t n1 = small ? 3001 : 100003;
+    for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+            fixed_case(n1, 1, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_LARGEST, 5, 2, all | DRTOPK_SHARED_DELEGATE);
+            fixed_case(n1, n1, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_SMALLEST, 7, 2, all | DRTOPK_SORTED);
+            fixed_case(n1, 100, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_SMALLEST, 3, 3, all | DRTOPK_SHARED_DELEGATE);
+            fixed_case(n1, 1000, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_LARGEST, 9, 4, all | DRTOPK_SORTED);
+        }
+    }
+    fixed_case(100, 7, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 10, 2, all);       /* n < 2^alpha */
+    fixed_case(100, 3, DRTOPK_DIST_FEW, DRTOPK_I32, DRTOPK_SMALLEST, 10, 8, all);     /* ... with k < |D| */
+    fixed_case(5, 5, DRTOPK_DIST_EQ, DRTOPK_F32, DRTOPK_LARGEST, 1, 8, all);          /* k >= |D|    */
+    fixed_case(1, 1, DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_SMALLEST, 1, 1, all);
+    /* staged build (alpha 6, 7): n around its 1024-element tiles, a last
+     * tile shorter than one row, tails that are not whole vectors */
+    {
+        const uint64_t tile_ns[] = { 5, 64, 1023, 1024, 1025, 3 * 1024 + 35, 4096 + 2 };
+        for (size_t i = 0; i < sizeof tile_ns / sizeof tile_ns[0]; ++i)
+            for (int alpha = 6; alpha <= 7; ++alpha)
+                for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+                    const uint64_t n = tile_ns[i], k = n < 50 ? n : 50;
+                    fixed_case(n, k, DRTOPK_DIST_SPECIAL, (drtopk_dtype)t,
+                               alpha == 6 ? DRTOPK_LARGEST : DRTOPK_SMALLEST, alpha, 1 + (int)(i % 4),
+                               all | DRTOPK_SHARED_DELEGATE);
+                }
+    }
+    if (!small) {
+        fixed_case((1u << 20) + 5, 4096, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 15, 2, all);  /* block build */
+        fixed_case((1u << 20) + 5, 64, DRTOPK_DIST_ND, DRTOPK_I32, DRTOPK_LARGEST, 14, 1, all);
+        fixed_case((1u << 20) + 3, 1u << 15, DRTOPK_DIST_UD, DRTOPK_F32, DRTOPK_LARGEST, 4, 2,
+                   all | DRTOPK_SHARED_DELEGATE);
+        fixed_case((1u << 20) + 3, 1u << 15, DRTOPK_DIST_UD, DRTOPK_F32, DRTOPK_LARGEST, 4, 2, all);
+        fixed_case((1u << 21), 1u << 12, DRTOPK_DIST_CD, DRTOPK_U32, DRTOPK_LARGEST, 6, 2, DRTOPK_DELEGATE);
+    }
+    gt_note("fixed cases done: %d passed, %d failed", gt_passed, gt_failed);
+}
+
+static void test_random(int small)
+{
+    const int ncases = small ? RANDOM_CASES_SMALL : RANDOM_CASES_FULL;
+    for (int i = 0; i < ncases; ++i) {
+        tcase c;
+        random_case(&c, small ? SMALL_N_MAX : MEDIUM_N_MAX);
+        run_with_host(&c, c.n <= CPU_COMPARE_N_MAX);
+        if ((i + 1) % LOG_EVERY == 0) gt_note("random cases %d: %d passed, %d failed", i + 1, gt_passed, gt_failed);
+    }
+}
+
+static int usage(const char *prog)
+{
+    fprintf(stderr, "usage: %s [--small] [--counters] [--cpu-selftest[=broken-filter|=broken-skip]]\n", prog);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    int small = 0;
+    int small = 0, counters_only = 0;
     drtopk_device_info info;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--small") == 0) small = 1;
-        else {
-            fprintf(stderr, "usage: %s [--small]\n", argv[0]);
-            return 2;
-        }
+        else if (strcmp(argv[i], "--counters") == 0) counters_only = 1;
+        else if (strcmp(argv[i], "--cpu-selftest") == 0) g_side = SIDE_CPU;
+        else if (strcmp(argv[i], "--cpu-selftest=broken-filter") == 0) g_side = SIDE_CPU_NO_FILTER;
+        else if (strcmp(argv[i], "--cpu-selftest=broken-skip") == 0) g_side = SIDE_CPU_NO_SKIP;
+        else return usage(argv[0]);
     }
-    if (!drtopk_cuda_available() || drtopk_dev_info(0, &info) != DRTOPK_OK) {
-        /* not a pass: `ninja test-gpu` on a machine without a GPU must fail */
-        printf("no CUDA device: GPU suite not run\n0 passed, 0 failed\n");
-        return EXIT_NO_GPU;
+    if (g_side != SIDE_GPU) {
+        gt_note("self-test: the CPU reference on both sides%s",
+                g_side == SIDE_CPU ? "" : g_side == SIDE_CPU_NO_FILTER ? ", Rule 2 off on the side under test"
+                                                                       : ", skip-last-digit off on the side under test");
+        paper_examples();
+        tuning_table();
+        counter_suite(small);
+        return gt_finish();
     }
-    printf("device: %s (%s), cc %d.%d, %d SMs\n", info.name, info.uuid, info.cc_major, info.cc_minor, info.sm_count);
+    if (!drtopk_cuda_available() || drtopk_dev_info(0, &info) != DRTOPK_OK) return gt_no_gpu("test_gpu");
+    gt_note("device: %s (%s), cc %d.%d, %d SMs", info.name, info.uuid, info.cc_major, info.cc_minor, info.sm_count);
 
-    test_generator(small ? 1000 : GEN_CHECK_N);
-    test_bad_arguments();
-
-    /* fixed corner cases: k in {1, n}, ties, sorted runs, specials, n < 2^alpha,
-     * n not a power of two, alpha around the shared/warp/block switches */
-    {
-        const unsigned all = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
-        const uint64_t n1 = small ? 3001 : 100003;
-        for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
-            for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
-                fixed_case(n1, 1, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_LARGEST, 5, 2, all | DRTOPK_SHARED_DELEGATE);
-                fixed_case(n1, n1, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_SMALLEST, 7, 2, all | DRTOPK_SORTED);
-                fixed_case(n1, 100, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_SMALLEST, 3, 3, all | DRTOPK_SHARED_DELEGATE);
-                fixed_case(n1, 1000, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_LARGEST, 9, 4, all | DRTOPK_SORTED);
-            }
-        }
-        fixed_case(100, 7, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 10, 2, all);       /* n < 2^alpha */
-        fixed_case(100, 3, DRTOPK_DIST_FEW, DRTOPK_I32, DRTOPK_SMALLEST, 10, 8, all);     /* ... with k < |D| */
-        fixed_case(5, 5, DRTOPK_DIST_EQ, DRTOPK_F32, DRTOPK_LARGEST, 1, 8, all);          /* k >= |D|    */
-        fixed_case(1, 1, DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_SMALLEST, 1, 1, all);
-        /* staged build (alpha 6, 7): n around its 1024-element tiles, a last
-         * tile shorter than one row, tails that are not whole vectors */
-        {
-            const uint64_t tile_ns[] = { 5, 64, 1023, 1024, 1025, 3 * 1024 + 35, 4096 + 2 };
-            for (size_t i = 0; i < sizeof tile_ns / sizeof tile_ns[0]; ++i)
-                for (int alpha = 6; alpha <= 7; ++alpha)
-                    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
-                        const uint64_t n = tile_ns[i], k = n < 50 ? n : 50;
-                        fixed_case(n, k, DRTOPK_DIST_SPECIAL, (drtopk_dtype)t,
-                                   alpha == 6 ? DRTOPK_LARGEST : DRTOPK_SMALLEST, alpha, 1 + (int)(i % 4),
-                                   all | DRTOPK_SHARED_DELEGATE);
-                    }
-        }
-        if (!small) {
-            fixed_case((1u << 20) + 5, 4096, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 15, 2, all);  /* block build */
-            fixed_case((1u << 20) + 5, 64, DRTOPK_DIST_ND, DRTOPK_I32, DRTOPK_LARGEST, 14, 1, all);
-            fixed_case((1u << 20) + 3, 1u << 15, DRTOPK_DIST_UD, DRTOPK_F32, DRTOPK_LARGEST, 4, 2,
-                       all | DRTOPK_SHARED_DELEGATE);
-            fixed_case((1u << 20) + 3, 1u << 15, DRTOPK_DIST_UD, DRTOPK_F32, DRTOPK_LARGEST, 4, 2, all);
-            fixed_case((1u << 21), 1u << 12, DRTOPK_DIST_CD, DRTOPK_U32, DRTOPK_LARGEST, 6, 2, DRTOPK_DELEGATE);
-        }
-        printf("fixed cases done: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    paper_examples();
+    tuning_table();
+    counter_suite(small);
+    if (!counters_only) {
+        test_generator(small ? GEN_CHECK_N_SMALL : GEN_CHECK_N);
+        test_bad_arguments();
+        test_fixed(small);
+        test_random(small);
+        if (!small) test_large();
     }
-
-    {
-        const int ncases = small ? RANDOM_CASES_SMALL : RANDOM_CASES_FULL;
-        for (int i = 0; i < ncases; ++i) {
-            tcase c;
-            random_case(&c, small ? SMALL_N_MAX : MEDIUM_N_MAX);
-            run_with_host(&c, c.n <= CPU_COMPARE_N_MAX);
-            if ((i + 1) % LOG_EVERY == 0) {
-                printf("random cases %d: %d passed, %d failed, %d skipped\n", i + 1, passed, failed, skipped);
-                fflush(stdout);
-            }
-        }
-    }
-    if (!small) test_large();
-    printf("skipped (algorithm not built): %d\n", skipped);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return gt_finish();
 }

@@ -1,14 +1,16 @@
 /*
- * test_radix.cu -- standalone GPU test and microbenchmark of the flag-based
- * radix top-k (kernels/radix_topk.cu, paper sections 4.3 and 5.1), calling
- * radix_topk directly.  Each case runs on seeded data (gen_core.h) and is
- * checked against a host reference (nth_element on the ordered keys): count,
+ * test_radix.cu -- GPU test of the flag-based radix top-k
+ * (kernels/radix_topk.cu, paper sections 4.3 and 5.1), calling radix_topk
+ * directly.  Each case runs on seeded data (radix_data.cuh) and is checked
+ * against a host reference (nth_element on the ordered keys): count,
  * threshold, every key >= threshold, distinct in-range positions, key equal to
- * the input's key at its position, and the multiset of keys.
+ * the input's key at its position, and the multiset of keys.  Output:
+ * gpu_test.h's "ok N ..." lines, last "N passed, N failed".  Its benchmark is
+ * experiments/radix_bench.cu.
  *
- *   test_radix           all cases; last line "N passed, N failed"
- *   test_radix --small   cases with n <= 2^16+3 (for compute-sanitizer)
- *   test_radix --bench   RAW u32 UD n = 2^30 and PAIRS n = 2^27: median ms of 7
+ *   test_radix             all cases
+ *   test_radix --small     cases with n <= 2^16+3 (for compute-sanitizer)
+ *   test_radix --no-large  all but the n = 2^28 cases
  */
 #include <algorithm>
 #include <cstdio>
@@ -18,50 +20,12 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "kernels.h"
-#include "gen_core.h"
+#include "radix_data.cuh"
 #include "cuda_check.h"
+#include "gpu_test.h"
 
-#define GEN_THREADS 256
 #define POISON_BYTE 0xAB            /* fills outputs so unwritten slots show   */
-#define POS64_BASE (1ull << 40)     /* pos64 positions above 2^32              */
-#define POS32_MUL 3u                /* pos32 positions: 3 i + 7 (invertible)   */
-#define POS32_ADD 7u
 #define SKIP_DIGIT_MASK 0xFFFFFF00u
-#define BENCH_REPS 7
-#define MAX_FAIL_LINES 40
-
-static int g_pass, g_fail;
-
-__global__ void gen_raw_kernel(uint32_t *out, uint64_t n, uint64_t seed, drtopk_dist d, drtopk_dtype t)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        out[i] = drtopk_gen_bits(seed, i, d, t);
-}
-
-static __host__ __device__ uint64_t pos_of(uint64_t i, int pos64)
-{
-    return pos64 ? POS64_BASE + i : (uint64_t)(POS32_MUL * (uint32_t)i + POS32_ADD);
-}
-static uint64_t index_of(uint64_t p, int pos64)
-{
-    return pos64 ? p - POS64_BASE : (p - POS32_ADD) / POS32_MUL;
-}
-
-__global__ void gen_pairs_kernel(uint32_t *keys, void *pos, int pos64, uint64_t n, uint64_t seed, drtopk_dist d,
-                                 drtopk_dtype t, drtopk_order o)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        keys[i] = drtopk_key_from_bits(drtopk_gen_bits(seed, i, d, t), t, o);
-        if (pos64) ((uint64_t *)pos)[i] = pos_of(i, 1);
-        else ((uint32_t *)pos)[i] = (uint32_t)pos_of(i, 0);
-    }
-}
-
-static int gen_grid(uint64_t n)
-{
-    uint64_t g = (n + GEN_THREADS - 1) / GEN_THREADS;
-    return (int)std::min<uint64_t>(std::max<uint64_t>(g, 1), 65535);
-}
 
 struct tcase {
     int pairs;
@@ -101,16 +65,9 @@ static void describe(const tcase &c, char *buf, size_t len)
 
 static void report(const tcase &c, bool ok, const char *why)
 {
-    if (ok) {
-        ++g_pass;
-        return;
-    }
-    ++g_fail;
-    if (g_fail <= MAX_FAIL_LINES) {
-        char d[256];
-        describe(c, d, sizeof d);
-        printf("FAIL %s: %s\n", d, why);
-    }
+    char d[256];
+    describe(c, d, sizeof d);
+    gt_checkf(ok, why, "radix %s", d);
 }
 
 static void run_case(const tcase &c)
@@ -388,215 +345,18 @@ static void run_tests(bool small, bool large)
     }
 }
 
-/* ---- benchmark ---------------------------------------------------------- */
-
-__global__ void read_floor_kernel(const uint4 *v, uint64_t nvec, uint32_t *sink)
-{
-    uint32_t acc = 0;
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < nvec; i += (uint64_t)gridDim.x * blockDim.x) {
-        uint4 r = __ldg(v + i);
-        acc ^= r.x ^ r.y ^ r.z ^ r.w;
-    }
-    if (acc == 0x12345678u) *sink = acc; /* keeps the loads alive */
-}
-
-static float median(std::vector<float> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
-static float time_it(const std::function<void()> &f)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    f(); /* warm-up */
-    CK(cudaDeviceSynchronize());
-    std::vector<float> ms;
-    for (int r = 0; r < BENCH_REPS; ++r) {
-        CK(cudaEventRecord(a));
-        f();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float t;
-        CK(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t);
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    return median(ms);
-}
-
-static void bench_one(const char *label, topk_input in, uint64_t cap, double in_bytes)
-{
-    topk_output out;
-    memset(&out, 0, sizeof out);
-    out.capacity = cap;
-    const size_t pos_size = in.pos64 ? 8 : 4;
-    CK(cudaMalloc(&out.keys, cap * 4));
-    CK(cudaMalloc(&out.pos, cap * pos_size));
-    CK(cudaMalloc(&out.d_count, 8));
-    CK(cudaMalloc(&out.d_threshold, 4));
-    size_t ws_bytes;
-    if (radix_topk_workspace(&in, &ws_bytes) != DRTOPK_OK) {
-        printf("%s: workspace query failed\n", label);
-        exit(2);
-    }
-    void *ws;
-    CK(cudaMalloc(&ws, ws_bytes));
-    drtopk_status st = DRTOPK_OK;
-    float ms = time_it([&] {
-        drtopk_status s2 = radix_topk(&in, &out, ws, ws_bytes, 0);
-        if (s2 != DRTOPK_OK) st = s2;
-    });
-    uint64_t count;
-    CK(cudaMemcpy(&count, out.d_count, 8, cudaMemcpyDeviceToHost));
-    printf("%-34s k=2^%-2d %9.3f ms %8.1f GB/s  count=%llu ws=%.1f MB%s\n", label, 63 - __builtin_clzll(in.k), ms,
-           in_bytes / ms / 1e6, (unsigned long long)count, ws_bytes / 1e6, st == DRTOPK_OK ? "" : " STATUS ERROR");
-    cudaFree(out.keys);
-    cudaFree(out.pos);
-    cudaFree(out.d_count);
-    cudaFree(out.d_threshold);
-    cudaFree(ws);
-}
-
-/* One call per k on RAW u32 UD n = 2^30, for per-kernel timing under ncu. */
-static void run_profile()
-{
-    const uint64_t n = 1ull << 30;
-    uint32_t *d_v;
-    CK(cudaMalloc(&d_v, n * 4));
-    gen_raw_kernel<<<gen_grid(n), GEN_THREADS>>>(d_v, n, 42, DRTOPK_DIST_UD, DRTOPK_U32);
-    CK(cudaGetLastError());
-    for (int e : {0, 16, 24}) {
-        topk_input in;
-        memset(&in, 0, sizeof in);
-        in.src = TOPK_SRC_RAW;
-        in.raw = d_v;
-        in.n_max = n;
-        in.k = 1ull << e;
-        topk_output out;
-        memset(&out, 0, sizeof out);
-        out.capacity = in.k;
-        CK(cudaMalloc(&out.keys, in.k * 4));
-        CK(cudaMalloc(&out.pos, in.k * 4));
-        CK(cudaMalloc(&out.d_count, 8));
-        CK(cudaMalloc(&out.d_threshold, 4));
-        size_t ws_bytes = 0;
-        void *ws;
-        if (radix_topk_workspace(&in, &ws_bytes) != DRTOPK_OK) exit(2);
-        CK(cudaMalloc(&ws, ws_bytes));
-        printf("profile k=2^%d status %d\n", e, (int)radix_topk(&in, &out, ws, ws_bytes, 0));
-        CK(cudaDeviceSynchronize());
-        cudaFree(out.keys);
-        cudaFree(out.pos);
-        cudaFree(out.d_count);
-        cudaFree(out.d_threshold);
-        cudaFree(ws);
-    }
-    cudaFree(d_v);
-}
-
-static void run_bench()
-{
-    cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
-    printf("GPU: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-    const uint64_t n = 1ull << 30;
-    const int kexp[] = {0, 10, 16, 20, 24};
-    uint32_t *d_v, *sink;
-    CK(cudaMalloc(&d_v, n * 4));
-    CK(cudaMalloc(&sink, 4));
-    gen_raw_kernel<<<gen_grid(n), GEN_THREADS>>>(d_v, n, 42, DRTOPK_DIST_UD, DRTOPK_U32);
-    CK(cudaGetLastError());
-    float floor_ms = time_it([&] {
-        read_floor_kernel<<<prop.multiProcessorCount * 8, 256>>>((const uint4 *)d_v, n / 4, sink);
-    });
-    printf("%-34s        %9.3f ms %8.1f GB/s\n", "read floor (u32, 2^30)", floor_ms, n * 4.0 / floor_ms / 1e6);
-    for (int e : kexp) {
-        topk_input in;
-        memset(&in, 0, sizeof in);
-        in.src = TOPK_SRC_RAW;
-        in.raw = d_v;
-        in.dtype = DRTOPK_U32;
-        in.order = DRTOPK_LARGEST;
-        in.n_max = n;
-        in.k = 1ull << e;
-        bench_one("RAW u32 UD n=2^30", in, in.k, n * 4.0);
-    }
-    for (int e : kexp) {
-        topk_input in;
-        memset(&in, 0, sizeof in);
-        in.src = TOPK_SRC_RAW;
-        in.raw = d_v;
-        in.dtype = DRTOPK_F32;
-        in.order = DRTOPK_SMALLEST;
-        in.n_max = n;
-        in.k = 1ull << e;
-        bench_one("RAW f32-bits smallest n=2^30", in, in.k, n * 4.0);
-    }
-    cudaFree(d_v);
-    const uint64_t np = 1ull << 27;
-    uint32_t *d_keys;
-    void *d_pos;
-    CK(cudaMalloc(&d_keys, np * 4));
-    CK(cudaMalloc(&d_pos, np * 4));
-    gen_pairs_kernel<<<gen_grid(np), GEN_THREADS>>>(d_keys, d_pos, 0, np, 43, DRTOPK_DIST_UD, DRTOPK_U32,
-                                                    DRTOPK_LARGEST);
-    CK(cudaGetLastError());
-    for (int skip = 0; skip < 2; ++skip)
-        for (int e : kexp) {
-            topk_input in;
-            memset(&in, 0, sizeof in);
-            in.src = TOPK_SRC_PAIRS;
-            in.keys = d_keys;
-            in.pos = d_pos;
-            in.n_max = np;
-            in.k = 1ull << e;
-            in.skip_last_digit = skip;
-            bench_one(skip ? "PAIRS pos32 UD n=2^27 skip cap=2k" : "PAIRS pos32 UD n=2^27", in,
-                      skip ? 2 * in.k : in.k, np * 4.0);
-        }
-    /* sizes the pipeline's first and second top-k see (launch-bound) */
-    for (int e = 14; e <= 23; e += 3) {
-        topk_input in;
-        memset(&in, 0, sizeof in);
-        in.src = TOPK_SRC_PAIRS;
-        in.keys = d_keys;
-        in.pos = d_pos;
-        in.n_max = 1ull << e;
-        in.k = 1ull << 10;
-        in.skip_last_digit = 1;
-        char label[64];
-        snprintf(label, sizeof label, "PAIRS pos32 UD n=2^%d skip cap=2k", e);
-        bench_one(label, in, 2 * in.k, in.n_max * 4.0);
-    }
-    cudaFree(d_keys);
-    cudaFree(d_pos);
-}
-
 int main(int argc, char **argv)
 {
-    bool bench = false, small = false, large = true;
+    bool small = false, large = true;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--bench")) bench = true;
-        else if (!strcmp(argv[i], "--small")) small = true;
-        else if (!strcmp(argv[i], "--profile")) {
-            run_profile();
-            return 0;
-        }
+        if (!strcmp(argv[i], "--small")) small = true;
         else if (!strcmp(argv[i], "--no-large")) large = false;
         else {
-            fprintf(stderr, "usage: %s [--small] [--no-large] [--bench] [--profile]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--small] [--no-large]\n", argv[0]);
             return 2;
         }
     }
-    if (bench) {
-        run_bench();
-        return 0;
-    }
+    if (!gt_have_gpu()) return gt_no_gpu("test_radix");
     run_tests(small, large && !small);
-    printf("%d passed, %d failed\n", g_pass, g_fail);
-    return g_fail ? 1 : 0;
+    return gt_finish();
 }

@@ -1,9 +1,10 @@
 -- schema.sql -- the drtopk results database (DESIGN.md "Measurements"; issue 5).
 -- Every measurement names its machine, its run (program, arguments, commit) and
 -- its full configuration; the tuner's Rule 4 fits (paper section 5.2) and the
--- per-k-range plan choices the library reads live beside them.
+-- per-k-range plan choices (the tuning table the CLI loads and passes to
+-- drtopk_plan_auto) live beside them.
 --
--- Versioned: src/store.c embeds this file and applies, in order, every
+-- Versioned: src/harness/store.c embeds this file and applies, in order, every
 -- "-- @migration N" block above the database's schema_version, each in one
 -- transaction.  Never edit a released block; append a new one instead.  A
 -- database whose version is newer than the last block here is refused.

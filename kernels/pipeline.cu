@@ -410,7 +410,7 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
     if (p == NULL || plan == NULL || p->values == NULL || out_values == NULL || out_indices == NULL)
         return DRTOPK_ERR_INVALID_ARGUMENT;
     if ((st = plan_layout(p, plan, &l)) != DRTOPK_OK) return st;
-    if (ws == NULL || ws_bytes < l.total) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+    if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
     if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);

@@ -353,7 +353,6 @@ drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
                             void *stream, drtopk_stats *stats)
 {
     drtopk_status st;
-    size_t need = 0;
     drtopk_error_clear();
     if ((st = check_problem(p, plan, 1)) != DRTOPK_OK) return st;
     if (out_values == NULL || out_indices == NULL)
@@ -364,10 +363,7 @@ drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
     if (!aligned(out_indices, DRTOPK_INDEX_ALIGN))
         return FAIL(DRTOPK_ERR_MISALIGNED, "out_indices = %p is not %d-byte aligned", (void *)out_indices,
                     DRTOPK_INDEX_ALIGN);
-    if ((st = backend_workspace(p, plan, &need)) != DRTOPK_OK) return st;
-    if ((workspace == NULL && (workspace_bytes > 0 || need > 0)) || workspace_bytes < need)
-        return FAIL(DRTOPK_ERR_WORKSPACE_TOO_SMALL, "the workspace is %s%zu bytes; this call needs %zu",
-                    workspace == NULL ? "NULL, " : "", workspace_bytes, need);
+    /* each backend lays out the workspace once and checks its size itself */
     if (stats) memset(stats, 0, sizeof *stats);
     if (p->backend == DRTOPK_BACKEND_CPU)
         return drtopk_cpu_select(p, plan, workspace, workspace_bytes, out_values, out_indices, stats);

@@ -20,6 +20,9 @@ extern "C" {
 #endif
 void drtopk_error_set(const char *fmt, ...) DRTOPK_PRINTF(1, 2);
 void drtopk_error_clear(void);
+/* The backends' one workspace check: sets the message, returns
+ * DRTOPK_ERR_WORKSPACE_TOO_SMALL. */
+drtopk_status drtopk_workspace_too_small(const void *ws, size_t have, size_t need);
 
 /* ---- CPU reference backend (cpu_ref.c) -------------------------------- */
 drtopk_status drtopk_cpu_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);

@@ -221,7 +221,7 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
         p->n == 0 || p->k == 0 || p->k > p->n)
         return DRTOPK_ERR_INVALID_ARGUMENT;
     if ((rc = plan_layout(p, plan, ws, &l)) != DRTOPK_OK) return rc;
-    if (ws == NULL || ws_bytes < l.bytes) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+    if (ws == NULL || ws_bytes < l.bytes) return drtopk_workspace_too_small(ws, ws_bytes, l.bytes);
     memset(&st, 0, sizeof st);
     v = (const uint32_t *)p->values;
 

@@ -25,3 +25,10 @@ void drtopk_error_set(const char *fmt, ...)
 void drtopk_error_clear(void) { last_error[0] = '\0'; }
 
 const char *drtopk_last_error(void) { return last_error; }
+
+drtopk_status drtopk_workspace_too_small(const void *ws, size_t have, size_t need)
+{
+    drtopk_error_set("the workspace is %s%zu bytes; this call needs %zu (drtopk_select_workspace)",
+                     ws == NULL ? "NULL, " : "", have, need);
+    return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+}

@@ -59,26 +59,31 @@ static const char *const const_source_keys[] = {
 
 /* ---- messages ----------------------------------------------------------- */
 
+/* One error line on stderr; returns the exit code. */
+static int verror(int code, const char *fmt, va_list ap)
+{
+    fputs("drtopk: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    return code;
+}
+
 static int usage_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("drtopk: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    const int code = verror(EXIT_USAGE, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    return EXIT_USAGE;
+    return code;
 }
 
 static int runtime_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("drtopk: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    const int code = verror(EXIT_RUNTIME, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    return EXIT_RUNTIME;
+    return code;
 }
 
 /* A library call that failed: its status and, when it left one, its message. */

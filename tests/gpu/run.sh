@@ -170,5 +170,10 @@ $(cat "$OUT/mutation.log")" ;;
     *) add "unknown step $step" ;;
     esac
 done
+# both benchmarks in this call: the before/after table (same GPU)
+if [ -s "$OUT/bench-before.jsonl" ] && [ -s "$OUT/bench.jsonl" ]; then
+    python3 experiments/bench_compare.py "$OUT/bench-before.jsonl" "$OUT/bench.jsonl" > "$OUT/bench-compare.md" 2>&1
+    add "bench before/after: rc=$? $(tail -n 1 "$OUT/bench-compare.md") ($OUT/bench-compare.md)"
+fi
 echo "== summary"
 echo "$summary"

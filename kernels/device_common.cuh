@@ -50,7 +50,12 @@ static inline drtopk_status drtopk_status_of(cudaError_t e)
 /* After a launch: catch configuration errors without synchronising.  Peeks,
  * as CUB does: an error the caller's earlier work left pending is neither
  * cleared nor reported as ours (drtopk_select records what was pending at its
- * start, drtopk_pending_error_at_entry), so only a new error fails the call. */
+ * start, drtopk_pending_error_at_entry), so only a new error fails the call.
+ * (Measured with CUDA 13.0 on an H100: a successful cudaFuncSetAttribute
+ * resets the runtime's error state, so the first call on a device, which sets
+ * kernel attributes once, can clear a pending error; later calls leave it.
+ * CUB's own launch checks peek too and stop on a pending error: plans that
+ * use CUB refuse to start then -- pipeline.cu, refuse_if_pending_for_cub.) */
 #define DRTOPK_LAUNCH_CHECK()                                                          \
     do {                                                                               \
         cudaError_t e_ = cudaPeekAtLastError();                                        \

@@ -101,7 +101,29 @@ static drtopk_status sort_temp_bytes(int pos64, uint64_t k, size_t *bytes)
         e = cub::DeviceRadixSort::SortPairsDescending(NULL, *bytes, (const uint32_t *)NULL, (uint32_t *)NULL,
                                                       (const uint32_t *)NULL, (uint32_t *)NULL, (int64_t)k,
                                                       0, DRTOPK_KEY_BITS);
-    return e == cudaSuccess ? DRTOPK_OK : DRTOPK_ERR_CUDA;
+    DRTOPK_CUDA_TRY(e);
+    return DRTOPK_OK;
+}
+
+/* CUB's and Thrust's device-wide calls check for errors after each of their
+ * launches by peeking, so an error the caller left pending stops them part
+ * way (CUB) or throws (Thrust).  A plan that runs one (the sorted output, the
+ * sort-and-choose algorithms) therefore refuses to start while an error is
+ * pending -- leaving it pending, and saying so -- instead of returning a
+ * half-sorted answer. */
+static drtopk_status refuse_if_pending_for_cub(const drtopk_plan *plan)
+{
+    const cudaError_t pending = drtopk_pending_error_at_entry();
+    const int uses_cub = (plan->flags & DRTOPK_SORTED) || plan->second_algo == DRTOPK_ALGO_SORT_CUB ||
+                         plan->second_algo == DRTOPK_ALGO_SORT_THRUST ||
+                         ((plan->flags & DRTOPK_DELEGATE) && (plan->first_algo == DRTOPK_ALGO_SORT_CUB ||
+                                                              plan->first_algo == DRTOPK_ALGO_SORT_THRUST));
+    if (pending == cudaSuccess || !uses_cub) return DRTOPK_OK;
+    drtopk_error_set("an error left pending by earlier work on this thread (%s) stops CUB's and Thrust's "
+                     "sorts, which this plan uses (sorted output or sort-and-choose); drtopk left it "
+                     "pending: clear it with cudaGetLastError() first",
+                     cudaGetErrorName(pending));
+    return DRTOPK_ERR_CUDA;
 }
 
 static void raw_input(topk_input *in, const drtopk_problem *p, int pos64)
@@ -409,6 +431,7 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
     drtopk_pending_error_begin();   /* a caller's pending error is not ours */
     if (p == NULL || plan == NULL || p->values == NULL || out_values == NULL || out_indices == NULL)
         return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = refuse_if_pending_for_cub(plan)) != DRTOPK_OK) return st;
     if ((st = plan_layout(p, plan, &l)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
     if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;

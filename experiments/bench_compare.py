@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench_compare.py -- the before/after table of two runs of tests/gpu/bench.sh
 (their BENCH_JSON files, one JSON object per line), matched by (dist, dtype, n,
-k): median ms of each, the change in percent, and whether the workload counters
+k, alpha, beta): median ms of each, the change in percent, and whether the workload counters
 agree.  Both runs must come from the same GPU (checked by UUID) for the
 comparison to mean anything.
 
@@ -24,7 +24,7 @@ def load(path):
         for line in f:
             if line.strip():
                 r = json.loads(line)
-                rows[(r["dist"], r["dtype"], r["n"], r["k"])] = r
+                rows[(r["dist"], r["dtype"], r["n"], r["k"], r["plan"]["alpha"], r["plan"]["beta"])] = r
                 gpus.add((r["gpu"]["name"], r["gpu"]["uuid"]))
     return rows, gpus
 
@@ -40,13 +40,13 @@ def main(argv):
         ok = False
     g = sorted(ga)[0] if ga else ("?", "?")
     print(f"GPU: {g[0]} ({g[1]})\n")
-    print("| dist dtype | k | before ms | after ms | change | counters |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| dist dtype | k | alpha, beta | before ms | after ms | change | counters |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     worst = 0.0
-    for key in sorted(set(before) | set(after), key=lambda t: (t[0], t[1], t[2], t[3])):
+    for key in sorted(set(before) | set(after)):
         b, a = before.get(key), after.get(key)
         if b is None or a is None:
-            print(f"| {key[0]} {key[1]} | {key[3]} | {'missing' if b is None else b['ms_median']} |"
+            print(f"| {key[0]} {key[1]} | {key[3]} | {key[4]}, {key[5]} | {'missing' if b is None else b['ms_median']} |"
                   f" {'missing' if a is None else a['ms_median']} | | |")
             ok = False
             continue
@@ -55,7 +55,7 @@ def main(argv):
         same = all(a.get(c) == b.get(c) for c in COUNTERS)
         k = key[3]
         kl = f"2^{k.bit_length() - 1}" if k & (k - 1) == 0 else str(k)
-        print(f"| {key[0]} {key[1]} | {kl} | {b['ms_median']:.3f} | {a['ms_median']:.3f} | {ch:+.1f}% |"
+        print(f"| {key[0]} {key[1]} | {kl} | {key[4]}, {key[5]} | {b['ms_median']:.3f} | {a['ms_median']:.3f} | {ch:+.1f}% |"
               f" {'same' if same else 'DIFFER'} |")
     print(f"\nlargest |change|: {worst:.1f}%")
     return 0 if ok else 1

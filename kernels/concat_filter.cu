@@ -9,12 +9,14 @@
  *  2. classify each selected delegate by drtopk_rule3_classify(c(s), nd(s)):
  *     copy -> it goes to C as is (Rule 3: the subrange is not scanned); scan
  *     -> the subrange is listed for scanning once, by its best delegate
- *     D[s * nd_full] (every delegate of a scanned subrange is selected);
+ *     D[s * nd_full] (every delegate of a scanned subrange is selected), and
+ *     a selected delegate of it that ties t goes to C as is (its scan copies
+ *     only keys above t: drtopk_rule2_scan_copies);
  *     Rule 1 leaves out what is not listed at all.  In the Rule 1 and Rule 3
  *     mutants (pipeline_spec.h) a scanned subrange may miss selected
  *     delegates, so the subranges are listed by visiting each one instead;
- *  3. scan the listed subranges, copying every element with key >= t (Rule 2;
- *     t = 0 without filtering), with 16-byte loads where the subranges allow
+ *  3. scan the listed subranges, copying every element with key > t (Rule 2;
+ *     every element without filtering), with 16-byte loads where the subranges allow
  *     (a third less time than 4-byte loads at 2^24 of 2^30 on an H200).
  *
  * Every length (selected, listed, |C|) lives on the device: persistent grids
@@ -39,6 +41,8 @@
 #define CF_VEC_MIN_ALPHA 2         /* 16-byte loads need subranges of >= DRTOPK_VEC elements */
 #define CF_PACK_SHIFT 16           /* two per-thread counts (<= CF_ITEMS * DRTOPK_VEC) in one word */
 #define CF_PACK_MASK ((1u << CF_PACK_SHIFT) - 1u)
+#define CF_COPY 1u                 /* classify: the delegate goes to C as it is    */
+#define CF_LIST 2u                 /* classify: it lists its subrange for the scan */
 
 typedef cub::BlockScan<uint32_t, CF_BLOCK> cf_scan;
 
@@ -101,8 +105,9 @@ classify_kernel(concat_args a)
     const uint64_t m = *a.d_sel_count;
     const uint64_t nd_full = drtopk_nd_full(a.alpha, a.beta);
     const uint64_t ntiles = (m + CF_TILE - 1) / CF_TILE;
+    const uint32_t t = drtopk_rule2_threshold(*a.d_threshold, a.filter);
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
-        uint32_t kind[CF_ITEMS];   /* 0: nothing, 1: copy to C, 2: list s */
+        uint32_t kind[CF_ITEMS];   /* CF_COPY and/or CF_LIST */
         uint32_t mine = 0;
 #pragma unroll
         for (int it = 0; it < CF_ITEMS; ++it) {
@@ -112,11 +117,14 @@ classify_kernel(concat_args a)
                 const P pos = sel_pos[i];
                 const uint64_t s = (uint64_t)pos >> a.alpha;
                 const drtopk_subrange_class c = class_of(a, s);
-                if (c == DRTOPK_SUBRANGE_COPY_SELECTED) kind[it] = 1;
-                else if (c == DRTOPK_SUBRANGE_SCAN && DRTOPK_SCAN_NEEDS_ALL_DELEGATES && dpos[s * nd_full] == pos)
-                    kind[it] = 2;
+                if (c == DRTOPK_SUBRANGE_COPY_SELECTED) {
+                    kind[it] = CF_COPY;
+                } else if (c == DRTOPK_SUBRANGE_SCAN) {
+                    if (drtopk_rule2_tied_delegate(a.sel_keys[i], t, a.filter)) kind[it] |= CF_COPY;
+                    if (DRTOPK_SCAN_NEEDS_ALL_DELEGATES && dpos[s * nd_full] == pos) kind[it] |= CF_LIST;
+                }
             }
-            mine += kind[it] == 1 ? 1u : kind[it] == 2 ? (1u << CF_PACK_SHIFT) : 0u;
+            mine += (kind[it] & CF_COPY ? 1u : 0u) + (kind[it] & CF_LIST ? 1u << CF_PACK_SHIFT : 0u);
         }
         uint64_t base[2];
         uint32_t prefix;
@@ -125,13 +133,14 @@ classify_kernel(concat_args a)
 #pragma unroll
         for (int it = 0; it < CF_ITEMS; ++it) {
             const uint64_t i = tile * CF_TILE + (uint64_t)it * CF_BLOCK + threadIdx.x;
-            if (kind[it] == 1) {
+            if (kind[it] & CF_COPY) {
                 if (oc < a.c_cap) {
                     a.c_keys[oc] = a.sel_keys[i];
                     ((P *)a.c_pos)[oc] = sel_pos[i];
                 }
                 ++oc;
-            } else if (kind[it] == 2) {
+            }
+            if (kind[it] & CF_LIST) {
                 if (os < a.scan_cap) ((P *)a.d_scan_list)[os] = (P)((uint64_t)sel_pos[i] >> a.alpha);
                 ++os;
             }
@@ -162,7 +171,7 @@ list_kernel(concat_args a)
 
 /* Step 3: the listed subranges as one flat index space of m * 2^alpha
  * elements in units of W (1, or 4 with 16-byte loads; the tail subrange's
- * missing elements are skipped); each tile copies its keys >= t with one
+ * missing elements are skipped); each tile copies its keys > t with one
  * reservation. */
 template <typename P, int W>
 __global__ void __launch_bounds__(CF_BLOCK)
@@ -210,7 +219,7 @@ scan_kernel(concat_args a)
             for (int c = 0; c < W; ++c) {
                 const uint64_t q = pos[it] + c;
                 key[it][c] = drtopk_key_from_bits(key[it][c], a.dtype, a.order);
-                if (q < a.n && key[it][c] >= t) { take |= 1u << (it * W + c); ++mine; }
+                if (q < a.n && drtopk_rule2_scan_copies(key[it][c], t, a.filter)) { take |= 1u << (it * W + c); ++mine; }
             }
         }
         uint64_t base[2];

@@ -145,6 +145,7 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
      * threshold; with k >= |D| every delegate is selected and t = 0. */
     uint64_t selected = dlen;
     uint32_t t = 0;
+    const int filter = drtopk_first_topk_needed(p->k, dlen) && (plan->flags & DRTOPK_FILTER);
     if (drtopk_first_topk_needed(p->k, dlen)) {
         const int skip = (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0;
         qsort(d, (size_t)dlen, sizeof *d, pair_best_first);
@@ -160,19 +161,21 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
                 t = lowest;
             }
         }
-        t = drtopk_rule2_threshold(t, (plan->flags & DRTOPK_FILTER) != 0);
+        t = drtopk_rule2_threshold(t, filter);
     }
     /* Step 3: Rules 1-3, counted. */
     for (uint64_t j = 0; j < selected; ++j) sel[d[j].pos >> a]++;
     uint64_t clen = 0;
     for (uint64_t j = 0; j < selected; ++j) {
         const uint64_t s = d[j].pos >> a;
-        clen += drtopk_rule3_classify(sel[s], drtopk_nd(p->n, a, plan->beta, s)) == DRTOPK_SUBRANGE_COPY_SELECTED;
+        const drtopk_subrange_class c = drtopk_rule3_classify(sel[s], drtopk_nd(p->n, a, plan->beta, s));
+        clen += c == DRTOPK_SUBRANGE_COPY_SELECTED ||
+                (c == DRTOPK_SUBRANGE_SCAN && drtopk_rule2_tied_delegate(d[j].key, t, filter));
     }
     for (uint64_t s = 0; s < nsub; ++s) {
         const uint64_t lo = s << a, hi = min_u64(p->n, lo + sub);
         if (drtopk_rule3_classify(sel[s], drtopk_nd(p->n, a, plan->beta, s)) != DRTOPK_SUBRANGE_SCAN) continue;
-        for (uint64_t i = lo; i < hi; ++i) clen += key_at(p, i) >= t;
+        for (uint64_t i = lo; i < hi; ++i) clen += drtopk_rule2_scan_copies(key_at(p, i), t, filter);
     }
     free(d);
     free(sel);

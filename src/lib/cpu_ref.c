@@ -150,7 +150,7 @@ static drtopk_subrange_class subrange_class(const drtopk_problem *p, const drtop
 /* Step 3: C = the selected delegates of the subranges Rule 3 copies, then
  * every key >= t of the subranges it scans. */
 static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, const layout *l,
-                            uint64_t selected, uint32_t t, uint64_t *scanned)
+                            uint64_t selected, uint32_t t, int filter, uint64_t *scanned)
 {
     const int a = plan->alpha;
     const uint64_t nsub = drtopk_subrange_count(p->n, a);
@@ -158,7 +158,9 @@ static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, co
     memset(l->sel, 0, (size_t)nsub);
     for (uint64_t j = 0; j < selected; ++j) l->sel[l->d[j].pos >> a]++;
     for (uint64_t j = 0; j < selected; ++j) {
-        if (subrange_class(p, plan, l, l->d[j].pos >> a) == DRTOPK_SUBRANGE_COPY_SELECTED)
+        const drtopk_subrange_class c = subrange_class(p, plan, l, l->d[j].pos >> a);
+        if (c == DRTOPK_SUBRANGE_COPY_SELECTED ||
+            (c == DRTOPK_SUBRANGE_SCAN && drtopk_rule2_tied_delegate(l->d[j].key, t, filter)))
             l->c[clen++] = l->d[j];
     }
     *scanned = 0;
@@ -168,7 +170,7 @@ static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, co
         ++*scanned;
         for (uint64_t i = lo; i < hi; ++i) {
             const uint32_t key = key_at(p, i);
-            if (key >= t) {
+            if (drtopk_rule2_scan_copies(key, t, filter)) {
                 l->c[clen].key = key;
                 l->c[clen].pos = i;
                 ++clen;
@@ -235,18 +237,21 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
         uint64_t sel;
         st.delegate_len = build_delegates(p, plan, &l);
         t1 = now_ms();
+        /* filtering needs a first top-k: without one every delegate is
+         * selected and C = V */
+        const int filter = drtopk_first_topk_needed(p->k, st.delegate_len) && (plan->flags & DRTOPK_FILTER);
         if (!drtopk_first_topk_needed(p->k, st.delegate_len)) {
-            sel = st.delegate_len;              /* every delegate selected, C = V */
+            sel = st.delegate_len;
             t = 0;
         } else {
             const int skip = (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0;
             sel = cpu_topk(l.d, st.delegate_len, p->k, skip,
                            drtopk_first_capacity(p->k, st.delegate_len, skip), &t);
-            t = drtopk_rule2_threshold(t, (plan->flags & DRTOPK_FILTER) != 0);
+            t = drtopk_rule2_threshold(t, filter);
         }
         st.first_selected = sel;
         t2 = now_ms();
-        clen = concatenate(p, plan, &l, sel, t, &st.scanned_subranges);
+        clen = concatenate(p, plan, &l, sel, t, filter, &st.scanned_subranges);
         st.concat_len = clen;
         t3 = now_ms();
     }

@@ -16,14 +16,14 @@
  *
  * Why the result is exact.  Let v_k be the k-th largest key of V.  The
  * classification below guarantees, for every rule and every mutant:
- *   (a) every selected delegate reaches C (its subrange is scanned and its key
- *       is >= t, or it is copied as is);
+ *   (a) every selected delegate reaches C (its subrange's scan copies it, or
+ *       it is copied as is: drtopk_rule2_tied_delegate);
  *   (b) a subrange all of whose delegates are selected is scanned;
  *   (c) t is at most the key of every selected delegate (the k-th selected one's
  *       key, with skip-last-digit rounded down to its 8-bit digit, or 0).
  * The selection holds at least k delegates, k distinct elements of V with keys
  * >= t, so t <= v_k.  Take x in V but not in C.  If its subrange was scanned,
- * key(x) < t <= v_k.  Otherwise, by (b), the subrange has an unselected
+ * key(x) <= t <= v_k (a scan copies every key above t).  Otherwise, by (b), the subrange has an unselected
  * delegate d with key(d) >= key(x) (d = x when x is a delegate, by (a); else
  * x lost to every delegate), and at least k selected delegates have keys >=
  * key(d): by (a) they are in C with keys >= key(x), so key(x) <= v_k.  Hence
@@ -33,7 +33,7 @@
  *
  * Capacities (why the pipeline's buffers are large enough):
  *  - the first top-k keeps cap1 = k delegates, with skip-last-digit
- *    min(DRTOPK_SKIP_CAPACITY_FACTOR k, |D|): stopping one digit early keeps
+ *    max(k, min(DRTOPK_SKIP_CAPACITY_FACTOR k, |D| / 2)): stopping one digit early keeps
  *    every delegate that shares the k-th one's upper 24 bits, a few more than
  *    k on spread-out data; when more than cap1 would come out the top-k
  *    resolves the last digit after all, so cap1 bounds the selection either way;
@@ -91,6 +91,13 @@
  * resolves the last digit when more would come out, which bounds the buffers
  * behind the concatenation and keeps the backends' workloads equal. */
 #define DRTOPK_SKIP_CAPACITY_FACTOR 2
+/* ... and at |D| / 2^DRTOPK_SKIP_DELEGATE_SHARE_LOG2: a selection stopped a
+ * digit early has the digit floor as its threshold, so on keys tied within
+ * one digit (ND = N(10^8, 10) as u32 spans less than one 8-bit digit) it
+ * selects every delegate and scans every subrange with no filter at all --
+ * 26 ms instead of 2 at 2^30, k = 2^22, alpha 8, beta 2 (H100).  Keeping at
+ * least half of D out bounds what the early stop can cost. */
+#define DRTOPK_SKIP_DELEGATE_SHARE_LOG2 1
 
 DRTOPK_HD uint64_t drtopk_spec_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
@@ -145,10 +152,12 @@ DRTOPK_HD int drtopk_skip_last_digit_stops(int skip, uint64_t count, uint64_t ca
  * its last digit cleared; every key >= it is selected. */
 DRTOPK_HD uint32_t drtopk_skip_last_digit_floor(uint32_t key) { return key & ~DRTOPK_DIGIT_MASK; }
 
-/* The first top-k's capacity cap1 (header comment), when it runs (k < |D|). */
+/* The first top-k's capacity cap1 (header comment), when it runs (k < |D|):
+ * k, or with skip-last-digit what an early stop may select. */
 DRTOPK_HD uint64_t drtopk_first_capacity(uint64_t k, uint64_t dlen, int plan_skip)
 {
-    return drtopk_skip_last_digit_on(plan_skip) ? drtopk_spec_min(DRTOPK_SKIP_CAPACITY_FACTOR * k, dlen) : k;
+    const uint64_t early = drtopk_spec_min(DRTOPK_SKIP_CAPACITY_FACTOR * k, dlen >> DRTOPK_SKIP_DELEGATE_SHARE_LOG2);
+    return drtopk_skip_last_digit_on(plan_skip) && early > k ? early : k;
 }
 
 /* ---- Rules 1-3 ---------------------------------------------------------- */
@@ -167,11 +176,31 @@ DRTOPK_HD uint32_t drtopk_rule2_threshold(uint32_t first_threshold, int filter)
     return DRTOPK_RULE2_ON && filter ? first_threshold : 0u;
 }
 
+/* What the scan of a subrange copies: with filtering, keys strictly above t.
+ * Copies of t itself are not needed: the selected delegates, all in C (see
+ * drtopk_rule2_tied_delegate), already give k elements >= t, and v_k >= t, so
+ * the top-k of C is exact without the other ties.  On data with heavy ties
+ * at t (ND = N(10^8, 10) as u32 holds ~100 values, each ~10^7 times in 2^30)
+ * copying keys >= t put millions of copies of the k-th value into C.
+ * Without filtering (or Rule 2 off) every element. */
+DRTOPK_HD int drtopk_rule2_scan_copies(uint32_t key, uint32_t t, int filter)
+{
+    return DRTOPK_RULE2_ON && filter ? key > t : 1;
+}
+
+/* A selected delegate of a scanned subrange that its scan does not copy (a
+ * tie at t) goes to C as it is, like those of a partly selected subrange. */
+DRTOPK_HD int drtopk_rule2_tied_delegate(uint32_t key, uint32_t t, int filter)
+{
+    return !drtopk_rule2_scan_copies(key, t, filter);
+}
+
 /* What the concatenation takes from a subrange. */
 typedef enum {
     DRTOPK_SUBRANGE_LEFT_OUT = 0,   /* nothing (Rule 1)                        */
     DRTOPK_SUBRANGE_COPY_SELECTED,  /* its selected delegates as they are       */
-    DRTOPK_SUBRANGE_SCAN            /* every element with key >= t (Rule 2)     */
+    DRTOPK_SUBRANGE_SCAN            /* every element with key > t, and its
+                                       selected delegates at t (Rule 2)         */
 } drtopk_subrange_class;
 
 /* Rule 3 (paper 4.3, beta delegates): a subrange with c of its nd delegates

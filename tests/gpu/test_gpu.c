@@ -996,6 +996,70 @@ static void test_fixed(int small)
     gt_note("fixed cases done: %d passed, %d failed", gt_passed, gt_failed);
 }
 
+/* Heavy ties at the k-th delegate (issue 10 item 1): on all-equal data every
+ * key is the threshold t, so a scan copies nothing above t and C is exactly
+ * the selected delegates -- a workload count, asserted; copying keys >= t put
+ * whole subranges into C (ND at 2^30 with alpha 8, beta 2, k = 2^22 took 21
+ * ms that way).  ND and FEW (a few values, each repeated) are checked for
+ * exactness and for |C| <= n at the same plans. */
+static void test_heavy_ties(int small)
+{
+    const uint64_t n = small ? (1u << 16) + 3 : (1u << 22) + 3;
+    const drtopk_dist dists[] = { DRTOPK_DIST_EQ, DRTOPK_DIST_ND, DRTOPK_DIST_FEW };
+    const int alphas[] = { 4, 8 };
+    const uint64_t ks[] = { 1, 100, 4096 };
+    dataset d;
+    results r;
+    memset(&d, 0, sizeof d);
+    d.dtype = DRTOPK_U32;
+    d.order = DRTOPK_LARGEST;
+    d.n = n;
+    d.host = (uint32_t *)malloc(n * sizeof *d.host);
+    if (d.host == NULL || !results_alloc(&r, n) || drtopk_dev_alloc(&d.dev, n * sizeof(uint32_t)) != DRTOPK_OK) {
+        gt_check(0, "heavy ties: setup", "out of memory for n=%" PRIu64, n);
+        free(d.host);
+        return;
+    }
+    for (size_t di = 0; di < sizeof dists / sizeof dists[0]; ++di) {
+        const uint64_t seed = rnd();
+        drtopk_gen_host(d.host, n, dists[di], d.dtype, seed);
+        if (drtopk_dev_generate(d.dev, n, dists[di], d.dtype, seed, NULL) != DRTOPK_OK) {
+            gt_check(0, "heavy ties: device data", "drtopk_dev_generate failed");
+            continue;
+        }
+        for (size_t ai = 0; ai < sizeof alphas / sizeof alphas[0]; ++ai)
+            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ++ki) {
+                const uint64_t k = ks[ki];
+                drtopk_problem p = host_problem(&d, k);
+                drtopk_plan plan;
+                drtopk_stats st;
+                char what[DESC_LEN], pl[160];
+                memset(&st, 0, sizeof st);
+                suite_plan(&plan, &p);
+                plan.alpha = alphas[ai];
+                plan.beta = 2;
+                describe_plan(&plan, pl, sizeof pl);
+                snprintf(what, sizeof what, "[n=%" PRIu64 " k=%" PRIu64 " %s %s]", n, k, drtopk_dist_name(dists[di]),
+                         pl);
+                const drtopk_status s = gpu_select(&d, k, &plan, r.gv, r.gi, &st);
+                gt_checkf(s == DRTOPK_OK, drtopk_status_string(s), "heavy ties: select %s", what);
+                if (s != DRTOPK_OK) continue;
+                const drtopk_check_result cr = drtopk_check(&p, r.gv, r.gi, NULL);
+                gt_checkf(cr.ok, cr.why, "heavy ties: exact %s", what);
+                char why[DESC_LEN];
+                snprintf(why, sizeof why, "|C| %" PRIu64 ", selected %" PRIu64 ", |D| %" PRIu64, st.concat_len,
+                         st.first_selected, st.delegate_len);
+                if (dists[di] == DRTOPK_DIST_EQ && k < st.delegate_len)
+                    gt_checkf(st.concat_len == st.first_selected, why, "heavy ties: |C| = selected delegates %s", what);
+                else
+                    gt_checkf(st.concat_len >= k && st.concat_len <= n, why, "heavy ties: k <= |C| <= n %s", what);
+            }
+    }
+    results_free(&r);
+    drtopk_dev_free(d.dev);
+    free(d.host);
+}
+
 static void test_random(int small)
 {
     const int ncases = small ? RANDOM_CASES_SMALL : RANDOM_CASES_FULL;
@@ -1044,6 +1108,7 @@ int main(int argc, char **argv)
         test_generator(small ? GEN_CHECK_N_SMALL : GEN_CHECK_N);
         test_bad_arguments();
         test_fixed(small);
+        test_heavy_ties(small);
         test_random(small);
         if (!small) test_large();
     }

@@ -329,13 +329,48 @@ static void paper_examples(void)
     }
 }
 
+/* Heavy ties at the k-th delegate (issue 10 item 1): on all-equal data every
+ * key is t, so a scan copies nothing and C is exactly the selected delegates
+ * (copying keys >= t put every element of each scanned subrange into C).
+ */
+static void heavy_ties_keep_c_small(void)
+{
+    const uint64_t n = (1u << 16) + 5;
+    const uint64_t ks[] = { 1, 100, 4096 };
+    const int alphas[] = { 4, 8 };
+    uint32_t *v = malloc(n * sizeof *v), *outv = malloc(n * sizeof *outv);
+    uint64_t *outi = malloc(n * sizeof *outi);
+    CHECK(v && outv && outi);
+    drtopk_gen_host(v, n, DRTOPK_DIST_EQ, DRTOPK_U32, 1);
+    for (size_t a = 0; a < sizeof alphas / sizeof alphas[0]; ++a)
+        for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) {
+            drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, n, ks[i], v };
+            drtopk_plan plan = make_plan(alphas[a], 2, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT, 0);
+            drtopk_stats st;
+            size_t bytes;
+            void *ws;
+            CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
+            CHECK((ws = malloc(bytes)) != NULL);
+            CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
+            free(ws);
+            CHECK(drtopk_check(&p, outv, outi, NULL).ok);
+            /* (k >= |D|: no first top-k, C = V) */
+            CHECKF(st.concat_len == (ks[i] < st.delegate_len ? st.first_selected : n),
+                   "alpha %d k %" PRIu64 ": |C| %" PRIu64 " selected %" PRIu64, alphas[a], ks[i], st.concat_len,
+                   st.first_selected);
+        }
+    free(v);
+    free(outv);
+    free(outi);
+}
+
 #define TINY_N 8
 
-/* The plan of the skip-last-digit examples on TINY_N u32 values: alpha 1,
- * beta 1 (delegates: the larger of each pair), filter and skip-last-digit. */
-static void select_tiny_skip(uint32_t *v, uint64_t k, uint32_t *outv, uint64_t *outi, drtopk_stats *st)
+/* The plan of the skip-last-digit examples on n u32 values: alpha 1, beta 1
+ * (delegates: the larger of each pair), filter and skip-last-digit. */
+static void select_tiny_skip(uint32_t *v, uint64_t n, uint64_t k, uint32_t *outv, uint64_t *outi, drtopk_stats *st)
 {
-    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, TINY_N, k, v };
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, n, k, v };
     drtopk_plan plan = make_plan(1, 1, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT, 0);
     size_t bytes;
     void *ws;
@@ -347,20 +382,23 @@ static void select_tiny_skip(uint32_t *v, uint64_t k, uint32_t *outv, uint64_t *
 }
 
 /* Skip-last-digit: the first top-k keeps every delegate sharing the k-th
- * one's upper 24 bits (paper 4.3). */
+ * one's upper 24 bits (paper 4.3) when they fit 2 k and half of D. */
 static void skip_last_digit_keeps_digit(void)
 {
-    uint32_t v[TINY_N] = { 0x1000, 0x10FF, 0x1080, 0x2000, 0x1001, 0x0FFF, 0x10A0, 0x0001 };
+    uint32_t v[2 * TINY_N] = { 0x1000, 0x10FF, 0x1080, 0x2000, 0x1001, 0x0FFF, 0x10A0, 0x0001,
+                               0x0002, 0x0003, 0x0004, 0x0005, 0x0006, 0x0007, 0x0008, 0x0009 };
     uint32_t outv[2];
     uint64_t outi[2];
     drtopk_stats st;
-    /* delegates 0x10FF, 0x2000, 0x1001, 0x10A0; the k-th (2nd) is 0x10FF, and
-     * 0x10A0 and 0x1001 share its digit 0x10xx: 4 <= 2 * k, so all are kept */
-    select_tiny_skip(v, 2, outv, outi, &st);
+    /* delegates 0x10FF, 0x2000, 0x1001, 0x10A0 and four small ones; the k-th
+     * (2nd) is 0x10FF, and 0x10A0 and 0x1001 share its digit 0x10xx: 4 <=
+     * min(2 k, |D| / 2), so all are kept */
+    select_tiny_skip(v, 2 * TINY_N, 2, outv, outi, &st);
     CHECK_EQ_U64(st.first_selected, 4);
-    /* every subrange fully selected (beta 1), scanned with t = 0x1000 */
+    /* every subrange fully selected (beta 1), scanned with t = 0x1000: the
+     * keys above t (0x1000 itself, a tie at t and no delegate, is not needed) */
     CHECK_EQ_U64(st.scanned_subranges, 4);
-    CHECK_EQ_U64(st.concat_len, 6);
+    CHECK_EQ_U64(st.concat_len, 5);
 }
 
 /* More delegates share the k-th one's upper digits than the capacity
@@ -373,7 +411,7 @@ static void skip_last_digit_over_capacity_resolves(void)
     uint64_t outi[1];
     drtopk_stats st;
     /* delegates 0x1007, 0x1005, 0x1003, 0x1001 all share 0x10xx: 4 > 2 * k */
-    select_tiny_skip(v, 1, outv, outi, &st);
+    select_tiny_skip(v, TINY_N, 1, outv, outi, &st);
     CHECK_EQ_U64(st.first_selected, 1);
     CHECK_EQ_U64(st.scanned_subranges, 1);
     CHECK_EQ_U64(st.concat_len, 1);         /* t = 0x1007 exactly */
@@ -471,6 +509,7 @@ void register_cpu_ref_tests(void)
 {
     test_register("cpu_ref/paper_examples", paper_examples);
     test_register("cpu_ref/skip_last_digit_keeps_digit", skip_last_digit_keeps_digit);
+    test_register("cpu_ref/heavy_ties_keep_c_small", heavy_ties_keep_c_small);
     test_register("cpu_ref/skip_last_digit_over_capacity_resolves", skip_last_digit_over_capacity_resolves);
     test_register("cpu_ref/oracle_matches_naive", oracle_matches_naive);
     test_register("cpu_ref/checker_fires", checker_fires);

@@ -82,10 +82,12 @@ static void skip_last_digit_hand_made(void)
     CHECK(drtopk_skip_last_digit_stops(1, 5, 5));
     CHECK(!drtopk_skip_last_digit_stops(1, 6, 5));
     CHECK(!drtopk_skip_last_digit_stops(0, 1, 5));
-    /* cap1: k without skipping, DRTOPK_SKIP_CAPACITY_FACTOR k with, never over |D| */
+    /* cap1: k without skipping, DRTOPK_SKIP_CAPACITY_FACTOR k with, never over
+     * half of |D| (an early stop leaves at least half of D out), never under k */
     CHECK_EQ_U64(drtopk_first_capacity(10, 100, 0), 10);
     CHECK_EQ_U64(drtopk_first_capacity(10, 100, 1), DRTOPK_SKIP_CAPACITY_FACTOR * 10);
-    CHECK_EQ_U64(drtopk_first_capacity(60, 100, 1), 100);
+    CHECK_EQ_U64(drtopk_first_capacity(30, 100, 1), 100 >> DRTOPK_SKIP_DELEGATE_SHARE_LOG2);
+    CHECK_EQ_U64(drtopk_first_capacity(60, 100, 1), 60);
 }
 
 static void rules_hand_made(void)

@@ -50,11 +50,13 @@ prefix="${prefix%/}"
 cd "$(dirname "$0")"
 
 # Debian package that provides each tool or file the README's two commands
-# need (build and test; gnuplot and sqlite3 for experiments/run_all.sh).
+# need (build and test; gnuplot and sqlite3 for experiments/run_all.sh; Open
+# MPI for bin/drtopk-mpi and its tests).
 declare -A pkg_of=(
     [gcc]=gcc [ninja]=ninja-build [bats]=bats [gnuplot]=gnuplot-nox
     [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev
     [git]=git [pkg-config]=pkg-config
+    [mpicc]=libopenmpi-dev [mpirun]=openmpi-bin
 )
 sqlite_a=""
 find_sqlite_a() {
@@ -68,7 +70,7 @@ find_sqlite_a() {
 }
 missing_pkgs() {
     local miss=()
-    for t in gcc ninja bats gnuplot sqlite3 git pkg-config; do
+    for t in gcc ninja bats gnuplot sqlite3 git pkg-config mpicc mpirun; do
         command -v "$t" >/dev/null 2>&1 || miss+=("${pkg_of[$t]}")
     done
     find_sqlite_a || miss+=("${pkg_of[libsqlite3.a]}")
@@ -131,6 +133,7 @@ mkdir -p build bin
     echo "cc = gcc"
     echo "prefix = $prefix"
     echo "sqlite_a = $sqlite_a"
+    echo "mpicc = $(command -v mpicc)"
     if [ "$cpu_only" = 1 ]; then
         echo "backend = cpu"
         echo "nvcc = false"

@@ -153,3 +153,43 @@ CREATE TABLE peer_measurements (
     UNIQUE (machine_id, git_commit, peer, dist, dtype, seed, n, k)
 );
 CREATE INDEX peer_measurements_table ON peer_measurements (machine_id, dtype, n);
+
+-- @migration 4: multi-GPU and out-of-core runs of bin/drtopk-mpi (issue 12; paper
+-- section 5.4, Table 2).  One row per run: the configuration (as a measurement's,
+-- plus the rank count and the sub-vector cap), the medians of the total, the
+-- slowest rank's compute and host-to-device reload, and rank 0's reduction.
+CREATE TABLE multi_gpu (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),   -- rank 0's GPU (or host)
+    run_id          INTEGER NOT NULL REFERENCES runs(id),
+    git_commit      TEXT NOT NULL,
+    algorithm       TEXT NOT NULL,
+    first_algo      TEXT NOT NULL,
+    second_algo     TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    dist            TEXT NOT NULL,          -- '' for --input data
+    seed            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    alpha           INTEGER NOT NULL,
+    beta            INTEGER NOT NULL,
+    flags           INTEGER NOT NULL,
+    sort_order      TEXT NOT NULL CHECK (sort_order IN ('largest', 'smallest')),
+    ranks           INTEGER NOT NULL,
+    gpus            INTEGER NOT NULL,       -- distinct GPUs the ranks used (0 on the CPU backend)
+    device_cap      INTEGER NOT NULL,       -- sub-vector length of out-of-core slices
+    out_of_core     INTEGER NOT NULL CHECK (out_of_core IN (0, 1)),
+    chunks          INTEGER NOT NULL,       -- sub-vectors of the largest slice (1 in core)
+    filtered        INTEGER NOT NULL,       -- elements the carried k-th value dropped (all ranks)
+    reps            INTEGER NOT NULL,
+    total_ms        REAL NOT NULL,          -- medians over the repetitions
+    compute_ms      REAL NOT NULL,
+    reload_ms       REAL NOT NULL,
+    comm_ms         REAL NOT NULL,
+    reps_ms         TEXT NOT NULL,          -- JSON array of every repetition's total
+    verified        INTEGER NOT NULL CHECK (verified IN (0, 1)),
+    verify_ok       INTEGER CHECK (verify_ok IN (0, 1)),
+    measured_at     TEXT NOT NULL,
+    UNIQUE (machine_id, git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha,
+            beta, flags, sort_order, ranks, gpus, device_cap)
+);

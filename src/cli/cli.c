@@ -16,6 +16,7 @@
 #include "gen.h"
 #include "keyorder.h"
 #include "oracle.h"
+#include "runopt.h"
 #include "store.h"
 #include "util.h"
 #include "version.h"
@@ -27,15 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_VERIFY = 3 };
-
-#define REPS_MAX 100000           /* guards against a typo turning into hours of runs */
-#define GPU_INDEX_MAX 1023        /* more GPUs than any host has */
 #define DEFAULT_REPS_CUDA 7       /* DESIGN.md: median of >= 5 runs; issue 3 asks >= 7 */
 #define DEFAULT_REPS_CPU 1        /* the CPU reference is for correctness, not speed */
 #define DEFAULT_WARMUP_CUDA 1     /* first call pays module load and page mapping */
 #define DEFAULT_WARMUP_CPU 0
-#define DEFAULT_SEED 1
 #define READ_FLOOR_REPS 5         /* repetitions of the streaming-read measurement */
 #define PROGRESS_MIN_N (1ull << 26) /* host loops this long take seconds: say so on stderr */
 #define BYTES_PER_GB 1e9
@@ -57,53 +53,6 @@ static const char *const const_source_keys[] = {
     [DRTOPK_CONST_BUILTIN] = "builtin",
 };
 
-/* ---- messages ----------------------------------------------------------- */
-
-/* One error line on stderr; returns the exit code. */
-static int verror(int code, const char *fmt, va_list ap)
-{
-    fputs("drtopk: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    return code;
-}
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    const int code = verror(EXIT_USAGE, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-static int runtime_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    const int code = verror(EXIT_RUNTIME, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
-/* A library call that failed: its status and, when it left one, its message. */
-static int api_error(const char *what, drtopk_status st)
-{
-    const char *msg = drtopk_last_error();
-    return runtime_error("%s: %s%s%s", what, drtopk_status_string(st), *msg ? ": " : "", msg);
-}
-
-static void progress(int quiet, const char *fmt, ...)
-{
-    va_list ap;
-    if (quiet) return;
-    fputs("drtopk: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
-
 static const char help_main[] =
     "drtopk -- exact top-k with Dr. Top-k (delegate-centric top-k, SC'21)\n"
     "\n"
@@ -120,40 +69,7 @@ static const char help_main[] =
 static const char help_run[] =
     "usage: drtopk run --n N --k K [options]\n"
     "       drtopk run --input FILE.{u32,i32,f32} --k K [options]\n"
-    "\n"
-    "Sizes are plain numbers, 2^p or 2^p+q.  Options take `--opt VALUE` or `--opt=VALUE`.\n"
-    "\n"
-    "data:\n"
-    "  --n N              |V|, number of elements (required unless --input)\n"
-    "  --k K              number of elements to select, 1 <= K <= N (required)\n"
-    "  --dist D           UD ND CD ASC DESC FEW EQ SPECIAL (default UD)\n"
-    "  --seed S           generator seed (default 1)\n"
-    "  --dtype T          u32 i32 f32 (default u32)\n"
-    "  --input FILE       raw little-endian vector; dtype from the extension, N from the size\n"
-    "  --smallest         select the k smallest (default: largest)\n"
-    "algorithm:\n"
-    "  --algo A           radix radix-ggks radix-ggks-oop bucket bucket-oop bitonic sort-cub\n"
-    "                     sort-thrust standalone, or dr-<A>: the delegate pipeline with A as\n"
-    "                     first and second top-k (default dr-radix)\n"
-    "  --const C          Rule 4 constant: alpha = (C + log2 N - log2 K) / 2 (default: the\n"
-    "                     const, beta and algorithm tuned for this GPU in $DRTOPK_DB or\n"
-    "                     db/results.sqlite, else the library's table for it, else 3)\n"
-    "  --alpha A          subrange size 2^A, overrides Rule 4 (1..24)\n"
-    "  --beta B           delegates per subrange (1..8, default 2)\n"
-    "  --no-filter        copy whole qualified subranges (Rule 2 off)\n"
-    "  --no-skip-last-digit   first top-k runs every radix digit\n"
-    "  --no-shared-delegate   never use the shared-memory delegate build (paper 5.3)\n"
-    "  --sorted           results ordered best first\n"
-    "execution:\n"
-    "  --backend B        cuda or cpu (default cuda when a GPU is usable, else cpu)\n"
-    "  --gpu G            GPU index (default 0)\n"
-    "  --reps R           timed repetitions (default 7 on cuda, 1 on cpu)\n"
-    "  --warmup W         untimed runs first (default 1 on cuda, 0 on cpu)\n"
-    "output:\n"
-    "  --verify           check the result on the host (exact counting check); exit 3 on FAIL\n"
-    "  --json             one JSON object on stdout instead of text\n"
-    "  --output PREFIX    write PREFIX.values (K elements of the dtype) and PREFIX.indices\n"
-    "                     (K uint64 positions in V), little-endian raw\n";
+    "\n";
 
 static const char help_gen[] =
     "usage: drtopk gen --n N --out FILE.{u32,i32,f32} [--dist D] [--seed S] [--dtype T]\n"
@@ -166,207 +82,6 @@ static const char help_gen[] =
     "  --dist D     UD ND CD ASC DESC FEW EQ SPECIAL (default UD)\n"
     "  --seed S     generator seed (default 1)\n"
     "  --dtype T    u32 i32 f32\n";
-
-/* ---- option parsing ------------------------------------------------------ */
-
-typedef struct {
-    const char *name;           /* without the leading "--" */
-    int id;
-    int takes_value;
-} opt_spec;
-
-typedef int (*opt_handler)(void *ctx, int id, const char *opt, const char *val);
-
-/* Walks argv (after the subcommand): every argument must be a known --option,
- * its value the next argument or after '='.  The handler returns an exit
- * code; parsing stops at the first non-zero one. */
-static int parse_options(const char *cmd, const opt_spec *specs, int argc, char **argv,
-                         opt_handler handle, void *ctx)
-{
-    for (int i = 0; i < argc; ++i) {
-        const char *arg = argv[i], *val = NULL;
-        char name[64];
-        const opt_spec *s = NULL;
-        size_t len;
-        if (strcmp(arg, "-h") == 0) arg = "--help";
-        if (strncmp(arg, "--", 2) != 0)
-            return usage_error("unexpected argument '%s' to 'drtopk %s' (options start with --)", arg, cmd);
-        const char *eq = strchr(arg + 2, '=');
-        len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
-        if (len >= sizeof name) return usage_error("unknown option '%s' for 'drtopk %s'", arg, cmd);
-        memcpy(name, arg + 2, len);
-        name[len] = '\0';
-        for (const opt_spec *t = specs; t->name; ++t)
-            if (strcmp(t->name, name) == 0) s = t;
-        if (s == NULL)
-            return usage_error("unknown option '--%s' for 'drtopk %s' (see drtopk help %s)", name, cmd, cmd);
-        if (s->takes_value) {
-            if (eq) {
-                val = eq + 1;
-            } else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) {
-                val = argv[++i];
-            }
-            if (val == NULL || val[0] == '\0') return usage_error("option --%s needs a value", name);
-        } else if (eq) {
-            return usage_error("option --%s takes no value", name);
-        }
-        int rc = handle(ctx, s->id, s->name, val);
-        if (rc != 0) return rc;
-    }
-    return 0;
-}
-
-static int parse_size(const char *opt, const char *val, uint64_t *out)
-{
-    if (drtopk_parse_u64(val, out) != 0)
-        return usage_error("--%s: '%s' is not a number (use e.g. 1000003, 2^30 or 2^30+17)", opt, val);
-    return 0;
-}
-
-static int parse_int_range(const char *opt, const char *val, int lo, int hi, int *out)
-{
-    uint64_t v;
-    if (drtopk_parse_u64(val, &v) != 0)
-        return usage_error("--%s: '%s' is not a non-negative integer", opt, val);
-    if (v < (uint64_t)lo || v > (uint64_t)hi)
-        return usage_error("--%s %s is out of range %d..%d", opt, val, lo, hi);
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_dist(const char *val, drtopk_dist *out)
-{
-    if (drtopk_dist_parse(val, out) != DRTOPK_OK)
-        return usage_error("--dist: unknown distribution '%s' (UD ND CD ASC DESC FEW EQ SPECIAL)", val);
-    return 0;
-}
-
-static int parse_dtype(const char *val, drtopk_dtype *out)
-{
-    if (drtopk_dtype_parse(val, out) != DRTOPK_OK)
-        return usage_error("--dtype: unknown type '%s' (u32 i32 f32)", val);
-    return 0;
-}
-
-/* ---- small output helpers ------------------------------------------------ */
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)s; *c; ++c) {
-        if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
-        else if (*c < 0x20) fprintf(f, "\\u%04x", *c);
-        else fputc(*c, f);
-    }
-    fputc('"', f);
-}
-
-static void json_number_or_null(FILE *f, double x)
-{
-    if (isfinite(x)) fprintf(f, "%.6f", x);
-    else fputs("null", f);
-}
-
-static const char *on_off(unsigned flags, unsigned bit)
-{
-    return (flags & bit) ? "on" : "off";
-}
-
-static const char *json_bool(int b) { return b ? "true" : "false"; }
-
-/* "1073741824 (2^30)" for powers of two, else the plain number. */
-static void size_text(char *buf, size_t len, uint64_t x)
-{
-    if (x && (x & (x - 1)) == 0)
-        snprintf(buf, len, "%" PRIu64 " (2^%d)", x, drtopk_ilog2_floor(x));
-    else
-        snprintf(buf, len, "%" PRIu64, x);
-}
-
-/* ---- drtopk run ---------------------------------------------------------- */
-
-enum {
-    R_N, R_K, R_DIST, R_SEED, R_DTYPE, R_ALGO, R_ALPHA, R_BETA, R_CONST, R_SMALLEST, R_BACKEND,
-    R_GPU, R_REPS, R_WARMUP, R_VERIFY, R_JSON, R_OUTPUT, R_INPUT, R_SORTED, R_NO_FILTER,
-    R_NO_SKIP, R_NO_SHARED, R_HELP
-};
-
-static const opt_spec run_specs[] = {
-    { "n", R_N, 1 }, { "k", R_K, 1 }, { "dist", R_DIST, 1 }, { "seed", R_SEED, 1 },
-    { "dtype", R_DTYPE, 1 }, { "algo", R_ALGO, 1 }, { "alpha", R_ALPHA, 1 }, { "beta", R_BETA, 1 },
-    { "const", R_CONST, 1 }, { "smallest", R_SMALLEST, 0 }, { "backend", R_BACKEND, 1 },
-    { "gpu", R_GPU, 1 }, { "reps", R_REPS, 1 }, { "warmup", R_WARMUP, 1 },
-    { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
-    { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "no-filter", R_NO_FILTER, 0 },
-    { "no-skip-last-digit", R_NO_SKIP, 0 }, { "no-shared-delegate", R_NO_SHARED, 0 },
-    { "help", R_HELP, 0 }, { NULL, 0, 0 }
-};
-
-typedef struct {
-    uint64_t n, k, seed;
-    int have_n, have_k, have_seed, have_dist, have_dtype;
-    drtopk_dist dist;
-    drtopk_dtype dtype;
-    drtopk_order order;
-    const char *algo_text;
-    drtopk_algo algo;
-    int delegate;
-    int alpha, beta, have_alpha, have_beta, have_const;
-    double rule4_const;
-    int no_filter, no_skip, no_shared, sorted;
-    int have_backend;
-    drtopk_backend backend;
-    int gpu, reps, warmup, have_reps, have_warmup, have_gpu;
-    int verify, json, help;
-    const char *output, *input;
-} run_cfg;
-
-static int run_option(void *ctx, int id, const char *opt, const char *val)
-{
-    run_cfg *c = (run_cfg *)ctx;
-    char *end;
-    switch (id) {
-    case R_N: c->have_n = 1; return parse_size(opt, val, &c->n);
-    case R_K: c->have_k = 1; return parse_size(opt, val, &c->k);
-    case R_SEED: c->have_seed = 1; return parse_size(opt, val, &c->seed);
-    case R_DIST: c->have_dist = 1; return parse_dist(val, &c->dist);
-    case R_DTYPE: c->have_dtype = 1; return parse_dtype(val, &c->dtype);
-    case R_ALGO:
-        if (drtopk_algo_parse(val, &c->algo, &c->delegate) != DRTOPK_OK)
-            return usage_error("--algo: unknown algorithm '%s' (radix radix-ggks radix-ggks-oop bucket "
-                               "bucket-oop bitonic sort-cub sort-thrust, or dr-<algo>)", val);
-        c->algo_text = val;
-        return 0;
-    case R_ALPHA: c->have_alpha = 1; return parse_int_range(opt, val, DRTOPK_ALPHA_MIN, DRTOPK_ALPHA_MAX, &c->alpha);
-    case R_BETA: c->have_beta = 1; return parse_int_range(opt, val, 1, DRTOPK_BETA_MAX, &c->beta);
-    case R_CONST:
-        c->rule4_const = strtod(val, &end);
-        if (*end != '\0' || end == val || !isfinite(c->rule4_const))
-            return usage_error("--const: '%s' is not a finite number", val);
-        c->have_const = 1;
-        return 0;
-    case R_SMALLEST: c->order = DRTOPK_SMALLEST; return 0;
-    case R_BACKEND:
-        if (strcmp(val, "cuda") == 0) c->backend = DRTOPK_BACKEND_CUDA;
-        else if (strcmp(val, "cpu") == 0) c->backend = DRTOPK_BACKEND_CPU;
-        else return usage_error("--backend: unknown backend '%s' (cuda or cpu)", val);
-        c->have_backend = 1;
-        return 0;
-    case R_GPU: c->have_gpu = 1; return parse_int_range(opt, val, 0, GPU_INDEX_MAX, &c->gpu);
-    case R_REPS: c->have_reps = 1; return parse_int_range(opt, val, 1, REPS_MAX, &c->reps);
-    case R_WARMUP: c->have_warmup = 1; return parse_int_range(opt, val, 0, REPS_MAX, &c->warmup);
-    case R_VERIFY: c->verify = 1; return 0;
-    case R_JSON: c->json = 1; return 0;
-    case R_OUTPUT: c->output = val; return 0;
-    case R_INPUT: c->input = val; return 0;
-    case R_SORTED: c->sorted = 1; return 0;
-    case R_NO_FILTER: c->no_filter = 1; return 0;
-    case R_NO_SKIP: c->no_skip = 1; return 0;
-    case R_NO_SHARED: c->no_shared = 1; return 0;
-    case R_HELP: c->help = 1; return 0;
-    default: return usage_error("internal: unhandled option --%s", opt);
-    }
-}
 
 /* Everything the run owns; released in one place. */
 typedef struct {
@@ -407,20 +122,6 @@ typedef struct {
 } run_result;
 
 static const char *const stage_names[STAGES] = { "delegate", "first", "concat", "second" };
-
-/* --sorted promises best first: check it along with the top-k check. */
-static int check_sorted(const drtopk_problem *p, const void *vals, char *why, size_t len)
-{
-    const uint32_t *v = (const uint32_t *)vals;
-    for (uint64_t i = 1; i < p->k; ++i) {
-        if (drtopk_key_from_bits(v[i], p->dtype, p->order) > drtopk_key_from_bits(v[i - 1], p->dtype, p->order)) {
-            snprintf(why, len, "--sorted result is not best first at position %" PRIu64, i);
-            return 0;
-        }
-    }
-    return 1;
-}
-
 static void print_text(const run_cfg *c, const drtopk_problem *p, const drtopk_plan *plan,
                        const run_result *r)
 {
@@ -549,107 +250,6 @@ static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_p
     fputs("}\n", f);
 }
 
-/* The tuning of the machine this run uses (the GPU's uuid and name, or this
- * host for the CPU backend) from the results store.  A database that exists
- * but cannot be read is a warning: the run goes on with the default plan. */
-static void load_tuning(const drtopk_problem *p, run_result *r, drtopk_store_tuning *t)
-{
-    char err[DRTOPK_STORE_ERR_LEN];
-    drtopk_store_machine host;
-    const char *uuid = r->dev.uuid, *name = r->dev.name;
-    if (p->backend == DRTOPK_BACKEND_CPU) {
-        drtopk_store_cpu_machine(&host);
-        uuid = host.uuid;
-        name = host.name;
-    }
-    r->tuning_db = drtopk_store_default_path();
-    if (drtopk_store_load_tuning(r->tuning_db, uuid, name, t, err, sizeof err) != DRTOPK_OK)
-        fprintf(stderr, "drtopk: warning: cannot read the tuning database %s: %s; planning without it\n",
-                r->tuning_db, err);
-}
-
-/* Applies the command line on top of drtopk_plan_auto (with this machine's
- * tuning) or drtopk_plan_rule4 (--const). */
-static int build_plan(const run_cfg *c, const drtopk_problem *p, run_result *r, drtopk_plan *plan)
-{
-    drtopk_status st;
-    if (c->have_const) {
-        st = drtopk_plan_rule4(plan, p, c->rule4_const);
-    } else {
-        drtopk_store_tuning t;
-        load_tuning(p, r, &t);
-        st = drtopk_plan_auto(plan, p, &t.table);
-        drtopk_store_tuning_free(&t);
-    }
-    if (st != DRTOPK_OK)
-        return usage_error("cannot plan this problem: %s: %s", drtopk_status_string(st), drtopk_last_error());
-    if (c->algo_text) {         /* --algo overrides the tuned algorithm */
-        plan->first_algo = c->algo;
-        plan->second_algo = c->algo;
-    }
-    if (!c->delegate) {
-        plan->flags = 0;
-    } else {
-        if (c->have_alpha) {
-            plan->alpha = c->alpha;
-            plan->flags &= ~(unsigned)DRTOPK_SHARED_DELEGATE;
-            if (c->alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) plan->flags |= DRTOPK_SHARED_DELEGATE;
-        }
-        if (c->have_beta) plan->beta = c->beta;
-        if (c->no_filter) plan->flags &= ~(unsigned)DRTOPK_FILTER;
-        if (c->no_skip) plan->flags &= ~(unsigned)DRTOPK_SKIP_LAST_DIGIT;
-        if (c->no_shared) plan->flags &= ~(unsigned)DRTOPK_SHARED_DELEGATE;
-    }
-    if (c->sorted) plan->flags |= DRTOPK_SORTED;
-    st = drtopk_plan_check(plan, p);
-    if (st != DRTOPK_OK) return usage_error("invalid plan: %s: %s", drtopk_status_string(st), drtopk_last_error());
-    return 0;
-}
-
-/* Options that only make sense together, and the input file. */
-static int resolve_inputs(run_cfg *c, run_mem *m)
-{
-    if (!c->delegate) {
-        const char *bad = c->have_alpha ? "--alpha" : c->have_beta ? "--beta" : c->have_const ? "--const"
-                        : c->no_filter ? "--no-filter" : c->no_skip ? "--no-skip-last-digit"
-                        : c->no_shared ? "--no-shared-delegate" : NULL;
-        if (bad) return usage_error("%s applies only to the delegate pipeline (--algo dr-%s), not to standalone %s",
-                                    bad, drtopk_algo_name(c->algo), drtopk_algo_name(c->algo));
-    }
-    if (c->input) {
-        drtopk_dtype t;
-        uint64_t n;
-        char err[512];
-        drtopk_status st;
-        if (c->have_dist || c->have_seed)
-            return usage_error("--%s does not apply to --input data", c->have_dist ? "dist" : "seed");
-        if (drtopk_dtype_from_path(c->input, &t) != DRTOPK_OK)
-            return usage_error("--input %s: cannot tell the element type; name the file *.u32, *.i32 or *.f32",
-                               c->input);
-        if (c->have_dtype && c->dtype != t)
-            return usage_error("--dtype %s conflicts with --input %s (its extension says %s)", drtopk_dtype_name(c->dtype),
-                               c->input, drtopk_dtype_name(t));
-        st = drtopk_read_raw(c->input, drtopk_dtype_size(t), &m->host_v, &n, err, sizeof err);
-        if (st == DRTOPK_ERR_OUT_OF_MEMORY) return runtime_error("--input: %s", err);
-        if (st != DRTOPK_OK) return usage_error("--input: %s", err);
-        if (c->have_n && c->n != n)
-            return usage_error("--n %" PRIu64 " conflicts with --input %s, which holds %" PRIu64 " elements",
-                               c->n, c->input, n);
-        c->dtype = t;
-        c->n = n;
-    } else if (!c->have_n) {
-        return usage_error("missing --n (the number of elements) or --input FILE");
-    }
-    if (c->n == 0) return usage_error("--n is 0: the input vector must not be empty");
-    if (c->k == 0) return usage_error("--k is 0: select at least one element");
-    if (c->k > c->n)
-        return usage_error("--k %" PRIu64 " is larger than n = %" PRIu64 " (k must be at most n)", c->k, c->n);
-    if (c->n > SIZE_MAX / sizeof(uint64_t))
-        return usage_error("--n %" PRIu64 " does not fit in this machine's address space", c->n);
-    return 0;
-}
-
-/* Puts V where the backend reads it; for --verify also keeps a host copy. */
 static int place_data(const run_cfg *c, const drtopk_problem *p, run_mem *m, const void **values, int quiet)
 {
     const size_t bytes = (size_t)p->n * drtopk_dtype_size(p->dtype);
@@ -757,27 +357,6 @@ static int time_runs(const run_cfg *c, const drtopk_problem *p, const drtopk_pla
     return 0;
 }
 
-static int write_outputs(const char *prefix, const drtopk_problem *p, const run_mem *m)
-{
-    size_t len = strlen(prefix) + sizeof ".indices";
-    char *path = (char *)malloc(len);
-    drtopk_status st;
-    if (!path) return runtime_error("out of host memory");
-    snprintf(path, len, "%s.values", prefix);
-    st = drtopk_write_raw(path, m->vals, drtopk_dtype_size(p->dtype), p->k);
-    if (st == DRTOPK_OK) {
-        snprintf(path, len, "%s.indices", prefix);
-        st = drtopk_write_raw(path, m->idx, sizeof(uint64_t), p->k);
-    }
-    if (st != DRTOPK_OK) {
-        int rc = runtime_error("--output: cannot write %s: %s", path, drtopk_status_string(st));
-        free(path);
-        return rc;
-    }
-    free(path);
-    return 0;
-}
-
 static int cmd_run(int argc, char **argv)
 {
     run_cfg c;
@@ -804,6 +383,7 @@ static int cmd_run(int argc, char **argv)
     if ((rc = parse_options("run", run_specs, argc, argv, run_option, &c)) != 0) return rc;
     if (c.help) {
         fputs(help_run, stdout);
+        fputs(run_help_options, stdout);
         return 0;
     }
     if (!c.have_k) return usage_error("missing --k (the number of elements to select)");
@@ -820,7 +400,7 @@ static int cmd_run(int argc, char **argv)
     if (!c.have_reps) c.reps = c.backend == DRTOPK_BACKEND_CUDA ? DEFAULT_REPS_CUDA : DEFAULT_REPS_CPU;
     if (!c.have_warmup) c.warmup = c.backend == DRTOPK_BACKEND_CUDA ? DEFAULT_WARMUP_CUDA : DEFAULT_WARMUP_CPU;
 
-    if ((rc = resolve_inputs(&c, &m)) != 0) goto done;
+    if ((rc = resolve_inputs(&c, &m.host_v)) != 0) goto done;
     p.backend = c.backend;
     p.dtype = c.dtype;
     p.order = c.order;
@@ -840,7 +420,7 @@ static int cmd_run(int argc, char **argv)
             goto done;
         }
     }
-    if ((rc = build_plan(&c, &p, &r, &plan)) != 0) goto done;
+    if ((rc = build_plan(&c, &p, &r.dev, &r.tuning_db, &plan)) != 0) goto done;
     if ((rc = place_data(&c, &p, &m, &p.values, c.json)) != 0) goto done;
     if ((rc = alloc_outputs(&p, &plan, &m, &r, &ws, &d_vals, &d_idx)) != 0) goto done;
     if (c.backend == DRTOPK_BACKEND_CPU && p.n >= PROGRESS_MIN_N)
@@ -869,7 +449,7 @@ static int cmd_run(int argc, char **argv)
         snprintf(r.why, sizeof r.why, "%s", cr.why);
         if (cr.ok && (plan.flags & DRTOPK_SORTED)) r.verified = check_sorted(&hp, m.vals, r.why, sizeof r.why);
     }
-    if (c.output && (rc = write_outputs(c.output, &p, &m)) != 0) goto done;
+    if (c.output && (rc = write_outputs(c.output, &p, m.vals, m.idx)) != 0) goto done;
 
     if (c.json) print_json(&c, &p, &plan, &r, m.ms);
     else print_text(&c, &p, &plan, &r);
@@ -962,7 +542,7 @@ static int cmd_help(int argc, char **argv)
 {
     if (argc == 0) fputs(help_main, stdout);
     else if (argc > 1) return usage_error("'drtopk help' takes at most one command name");
-    else if (strcmp(argv[0], "run") == 0) fputs(help_run, stdout);
+    else if (strcmp(argv[0], "run") == 0) printf("%s%s", help_run, run_help_options);
     else if (strcmp(argv[0], "gen") == 0) fputs(help_gen, stdout);
     else if (strcmp(argv[0], "version") == 0 || strcmp(argv[0], "help") == 0) fputs(help_main, stdout);
     else return usage_error("no help for unknown command '%s' (commands: run gen version help)", argv[0]);

@@ -40,6 +40,9 @@ drtopk_status drtopk_dev_sync(void);
  * to drtopk_gen_host (gen.c). */
 drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,
                                   uint64_t seed, void *stream);
+/* Elements first .. first + n - 1 of that data set (a slice of V). */
+drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t,
+                                     uint64_t seed, void *stream);
 /* Read-bandwidth ceiling: ms to read `n` uint32 once with a streaming kernel
  * (median of `reps`); the denominator of every achieved-bandwidth figure. */
 drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms);

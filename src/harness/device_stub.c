@@ -26,6 +26,12 @@ drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk
     return DRTOPK_ERR_NO_BACKEND;
 }
 
+drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t,
+                                     uint64_t seed, void *stream)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
 drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms)
 {
     return DRTOPK_ERR_NO_BACKEND;

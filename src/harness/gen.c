@@ -41,8 +41,13 @@ drtopk_status drtopk_dist_parse(const char *s, drtopk_dist *out)
 
 void drtopk_gen_host(void *out, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
 {
+    drtopk_gen_host_at(out, 0, n, d, t, seed);
+}
+
+void drtopk_gen_host_at(void *out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
+{
     uint32_t *o = (uint32_t *)out;
-    for (uint64_t i = 0; i < n; ++i) o[i] = drtopk_gen_bits(seed, i, d, t);
+    for (uint64_t i = 0; i < n; ++i) o[i] = drtopk_gen_bits(seed, first + i, d, t);
 }
 
 static int host_is_little_endian(void)

@@ -16,6 +16,8 @@ drtopk_status drtopk_dist_parse(const char *s, drtopk_dist *out); /* case-insens
 
 /* out: n elements (4 bytes each), bit-identical to drtopk_dev_generate. */
 void drtopk_gen_host(void *out, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed);
+/* out: elements first .. first + n - 1 of the same data set (a slice of V). */
+void drtopk_gen_host_at(void *out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed);
 
 /* Write n elements to `path`. */
 drtopk_status drtopk_write_raw(const char *path, const void *data, size_t elem_size, uint64_t n);

@@ -12,16 +12,22 @@
 #define GEN_BLOCK 256            /* threads per block                         */
 #define GEN_BLOCKS_PER_SM 16     /* grid-stride: enough blocks to fill the GPU */
 
-__global__ void gen_kernel(uint32_t *__restrict__ out, uint64_t n, drtopk_dist d, drtopk_dtype t,
-                           uint64_t seed)
+__global__ void gen_kernel(uint32_t *__restrict__ out, uint64_t first, uint64_t n, drtopk_dist d,
+                           drtopk_dtype t, uint64_t seed)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        out[i] = drtopk_gen_bits(seed, i, d, t);
+        out[i] = drtopk_gen_bits(seed, first + i, d, t);
 }
 
 extern "C" drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,
                                              uint64_t seed, void *stream)
+{
+    return drtopk_dev_generate_at(d_out, 0, n, d, t, seed, stream);
+}
+
+extern "C" drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, drtopk_dist d,
+                                                drtopk_dtype t, uint64_t seed, void *stream)
 {
     int dev, sms;
     if (d_out == NULL || n == 0) return DRTOPK_ERR_INVALID_ARGUMENT;
@@ -34,7 +40,7 @@ extern "C" drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dis
         const uint64_t need = (n + GEN_BLOCK - 1) / GEN_BLOCK;
         const uint64_t cap = (uint64_t)sms * GEN_BLOCKS_PER_SM;
         const unsigned grid = (unsigned)(need < cap ? need : cap);
-        gen_kernel<<<grid, GEN_BLOCK, 0, (cudaStream_t)stream>>>((uint32_t *)d_out, n, d, t, seed);
+        gen_kernel<<<grid, GEN_BLOCK, 0, (cudaStream_t)stream>>>((uint32_t *)d_out, first, n, d, t, seed);
         HARNESS_LAUNCH_CHECK();
     }
     return DRTOPK_OK;

@@ -702,6 +702,50 @@ drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t
     return r;
 }
 
+drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_t run_id,
+                                     const char *git_commit, const drtopk_store_multi *m)
+{
+    sqlite3_stmt *st;
+    const drtopk_store_config *c = &m->cfg;
+    if (prepare(s, "INSERT OR REPLACE INTO multi_gpu (machine_id, run_id, git_commit, algorithm, first_algo, "
+                   "second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, ranks, gpus, "
+                   "device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, reload_ms, comm_ms, "
+                   "reps_ms, verified, verify_ok, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                   "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, "
+                   "?28, ?29, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_int64(st, 2, run_id);
+    sqlite3_bind_text(st, 3, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, c->algorithm, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, c->first_algo, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, c->second_algo, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 7, c->dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 8, c->dist, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 9, (int64_t)c->seed);
+    sqlite3_bind_int64(st, 10, (int64_t)c->n);
+    sqlite3_bind_int64(st, 11, (int64_t)c->k);
+    sqlite3_bind_int(st, 12, c->alpha);
+    sqlite3_bind_int(st, 13, c->beta);
+    sqlite3_bind_int64(st, 14, (int64_t)c->flags);
+    sqlite3_bind_text(st, 15, c->order, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 16, m->ranks);
+    sqlite3_bind_int(st, 17, m->gpus);
+    sqlite3_bind_int64(st, 18, (int64_t)m->device_cap);
+    sqlite3_bind_int(st, 19, m->out_of_core != 0);
+    sqlite3_bind_int64(st, 20, (int64_t)m->chunks);
+    sqlite3_bind_int64(st, 21, (int64_t)m->filtered);
+    sqlite3_bind_int(st, 22, m->reps);
+    sqlite3_bind_double(st, 23, m->total_ms);
+    sqlite3_bind_double(st, 24, m->compute_ms);
+    sqlite3_bind_double(st, 25, m->reload_ms);
+    sqlite3_bind_double(st, 26, m->comm_ms);
+    sqlite3_bind_text(st, 27, m->reps_ms, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 28, m->verified != 0);
+    if (m->verified) sqlite3_bind_int(st, 29, m->verify_ok != 0);
+    return step_done(s, st, "storing a multi-GPU run", NULL);
+}
+
 /* ---- the tuning of a machine, for drtopk_plan_auto ------------------------ */
 
 #define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
@@ -862,6 +906,10 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
 #define PEER_COLS                                                                      \
     "git_commit, peer, peer_version, dist, dtype, seed, n, k, status, reason, reps, median_ms, " \
     "min_ms, max_ms, reps_ms, verified, measured_at"
+#define MULTI_COLS                                                                     \
+    "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, " \
+    "sort_order, ranks, gpus, device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, " \
+    "reload_ms, comm_ms, reps_ms, verified, verify_ok, measured_at"
 #define MACHINE_COLS                                                                   \
     "uuid, name, backend, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, read_gbps, " \
     "driver_version, runtime_version, first_seen, c_global, c_shfl"
@@ -936,6 +984,7 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
         { "fits", FIT_COLS, 0, &st->fits_added },
         { "choices", CHOICE_COLS, 0, &st->choices_added },
         { "peer_measurements", PEER_COLS, 1, &st->peers_added },
+        { "multi_gpu", MULTI_COLS, 1, &st->multi_added },
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && r == DRTOPK_OK; ++i) {
         prefixed(cols, sizeof cols, "x", tables[i].cols);

@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 3
+#define DRTOPK_STORE_SCHEMA_VERSION 4
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -199,9 +199,24 @@ typedef struct {
 drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t run_id,
                                     const char *git_commit, const drtopk_store_peer *p, int *added);
 
+/* ---- multi-GPU and out-of-core runs (bin/drtopk-mpi; paper 5.4, Table 2) */
+typedef struct {
+    drtopk_store_config cfg;
+    int ranks, gpus;
+    uint64_t device_cap, chunks, filtered;
+    int out_of_core;
+    int reps;
+    double total_ms, compute_ms, reload_ms, comm_ms;   /* medians             */
+    const char *reps_ms;        /* JSON array of the totals                     */
+    int verified, verify_ok;
+} drtopk_store_multi;
+/* Insert, replacing an earlier row of the same key. */
+drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_t run_id,
+                                     const char *git_commit, const drtopk_store_multi *m);
+
 typedef struct {
     int machines_added, runs_added, measurements_added, fits_added, choices_added;
-    int peers_added;
+    int peers_added, multi_added;
 } drtopk_store_merge_stats;
 /* Copy every machine (matched by uuid), run (by run_uuid), measurement (by its
  * unique key), fit, choice and peer measurement (by its unique key) that `s`

@@ -1,0 +1,57 @@
+/*
+ * ooc.h -- out-of-core Dr. Top-k (paper section 5.4, Table 2): the top k of
+ * a slice of V that lies in host memory, streamed to the backend in
+ * sub-vectors of `cap` elements.  On the GPU the sub-vectors come from pinned
+ * host memory with double buffering (a copy stream and a compute stream, two
+ * device buffers), so the copy of sub-vector j + 1 overlaps the top-k of
+ * sub-vector j.  The running top-k is carried from sub-vector to sub-vector,
+ * and (beyond the paper) its k-th value filters later sub-vectors on the
+ * device before anything else reads them: only elements strictly better than
+ * it can still enter the result.  The CPU backend runs the same loop with
+ * host copies (so CI tests it).
+ */
+#ifndef DRTOPK_OOC_H
+#define DRTOPK_OOC_H
+#include <stddef.h>
+#include <stdint.h>
+#include "drtopk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    drtopk_backend backend;
+    drtopk_dtype dtype;
+    drtopk_order order;
+    const void *host_v;         /* the slice in host memory (drtopk_ooc_host_alloc) */
+    uint64_t n;                 /* its length                                      */
+    uint64_t first;             /* global position of host_v[0]                    */
+    uint64_t k;                 /* 1 <= k <= n                                     */
+    uint64_t cap;               /* sub-vector length, >= 1                          */
+    const drtopk_plan *plan;    /* for each sub-vector's top-k                     */
+} drtopk_ooc_args;
+
+typedef struct {
+    uint64_t chunks;            /* sub-vectors streamed                             */
+    uint64_t filtered;          /* elements the carried k-th value dropped          */
+    uint64_t selected_calls;    /* top-k calls made (a sub-vector whose survivors
+                                   fit beside the running top-k needs none)        */
+    double reload_ms;           /* host-to-device copies (sum; they overlap compute) */
+    double compute_ms;          /* filter + top-k + carry (sum)                     */
+    double total_ms;            /* wall clock of the whole call                     */
+} drtopk_ooc_stats;
+
+/* Host memory for a slice: pinned on the CUDA backend, so copies run async. */
+drtopk_status drtopk_ooc_host_alloc(drtopk_backend b, void **p, size_t bytes);
+void drtopk_ooc_host_free(drtopk_backend b, void *p);
+
+/* The top k of the slice: out_vals (k raw elements) and out_pos (k global
+ * positions), host memory, in no particular order. */
+drtopk_status drtopk_ooc_select(const drtopk_ooc_args *a, uint32_t *out_vals, uint64_t *out_pos,
+                                drtopk_ooc_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

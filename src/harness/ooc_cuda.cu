@@ -1,0 +1,258 @@
+/*
+ * ooc_cuda.cu -- the device half of out-of-core Dr. Top-k (paper section 5.4,
+ * Table 2; ooc.h, ooc_dev.h): sub-vectors copied from pinned host memory on a
+ * copy stream into two buffers while the compute stream filters the previous
+ * one against the carried k-th value, appends the survivors (with their
+ * global positions) to the running top-k, and reduces that with the library's
+ * drtopk_select.  Events order the two streams (copy j waits until compute
+ * released its buffer; compute waits for copy j) and time them apart.
+ */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness_cuda.h"
+#include "keyorder.h"
+#include "ooc_dev.h"
+
+#define OOC_BLOCK 256           /* threads per block of the filter/gather kernels */
+#define OOC_BLOCKS_PER_SM 8     /* grid-stride: enough blocks to fill the GPU      */
+#define WARP 32
+
+struct ooc_dev {
+    drtopk_ooc_args a;
+    uint64_t len;               /* buffer length: min(cap, n)                      */
+    uint32_t *slot[2];
+    uint32_t *cand_v, *out_v;   /* k + len candidates; a top-k's output (k)        */
+    uint64_t *cand_p, *out_i, *tmp_p;
+    uint32_t *thr_key;          /* carried threshold (ordered key), device         */
+    unsigned long long *count;  /* survivors of the current filter, device         */
+    unsigned long long *h_count; /* its pinned host copy                          */
+    void *ws;
+    size_t ws_bytes;
+    cudaStream_t copy, comp;
+    cudaEvent_t loaded[2], freed[2], load0[2], comp0, comp1;
+    int grid;
+};
+
+/* Append the elements of `in` better than *thr (all when thr is NULL), with
+ * their global positions, to out_v/out_p; one atomic per warp. */
+__global__ void ooc_filter_kernel(const uint32_t *__restrict__ in, uint64_t len, uint64_t pos0,
+                                  const uint32_t *thr, drtopk_dtype t, drtopk_order o, uint32_t *out_v,
+                                  uint64_t *out_p, unsigned long long *count)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint32_t bar = thr ? *thr : 0;
+    const int lane = threadIdx.x % WARP;
+    /* every lane of a warp runs the same number of rounds (for the ballot) */
+    for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); base < len; base += stride) {
+        const uint64_t i = base + lane;
+        uint32_t b = 0;
+        int keep = 0;
+        if (i < len) {
+            b = in[i];
+            keep = thr == NULL || drtopk_key_from_bits(b, t, o) > bar;
+        }
+        const unsigned mask = __ballot_sync(0xffffffffu, keep);
+        unsigned long long at = 0;
+        if (lane == 0 && mask) at = atomicAdd(count, (unsigned long long)__popc(mask));
+        at = __shfl_sync(0xffffffffu, at, 0);
+        if (keep) {
+            const uint64_t j = at + __popc(mask & ((1u << lane) - 1u));
+            out_v[j] = b;
+            out_p[j] = pos0 + i;
+        }
+    }
+}
+
+/* out_p[i] = cand_p[idx[i]]: the winners' global positions. */
+__global__ void ooc_gather_kernel(const uint64_t *__restrict__ idx, const uint64_t *__restrict__ cand_p,
+                                  uint64_t k, uint64_t *out_p)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride)
+        out_p[i] = cand_p[idx[i]];
+}
+
+/* *thr = the smallest ordered key of v[0..k): one block. */
+__global__ void ooc_threshold_kernel(const uint32_t *__restrict__ v, uint64_t k, drtopk_dtype t, drtopk_order o,
+                                     uint32_t *thr)
+{
+    __shared__ uint32_t worst[OOC_BLOCK];
+    uint32_t w = 0xffffffffu;
+    for (uint64_t i = threadIdx.x; i < k; i += blockDim.x) {
+        const uint32_t key = drtopk_key_from_bits(v[i], t, o);
+        w = key < w ? key : w;
+    }
+    worst[threadIdx.x] = w;
+    __syncthreads();
+    for (int s = OOC_BLOCK / 2; s > 0; s /= 2) {
+        if ((int)threadIdx.x < s && worst[threadIdx.x + s] < worst[threadIdx.x])
+            worst[threadIdx.x] = worst[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) *thr = worst[0];
+}
+
+extern "C" drtopk_status ooc_dev_host_alloc(void **p, size_t bytes)
+{
+    *p = NULL;
+    HARNESS_CUDA_TRY(cudaMallocHost(p, bytes ? bytes : 1));
+    return DRTOPK_OK;
+}
+
+extern "C" void ooc_dev_host_free(void *p)
+{
+    cudaFreeHost(p);
+}
+
+extern "C" void ooc_dev_destroy(ooc_dev *d)
+{
+    if (d == NULL) return;
+    if (d->comp) cudaStreamSynchronize(d->comp);
+    if (d->copy) cudaStreamSynchronize(d->copy);
+    for (int s = 0; s < 2; ++s) {
+        cudaFree(d->slot[s]);
+        if (d->loaded[s]) cudaEventDestroy(d->loaded[s]);
+        if (d->freed[s]) cudaEventDestroy(d->freed[s]);
+        if (d->load0[s]) cudaEventDestroy(d->load0[s]);
+    }
+    if (d->comp0) cudaEventDestroy(d->comp0);
+    if (d->comp1) cudaEventDestroy(d->comp1);
+    cudaFree(d->cand_v);
+    cudaFree(d->out_v);
+    cudaFree(d->cand_p);
+    cudaFree(d->out_i);
+    cudaFree(d->tmp_p);
+    cudaFree(d->thr_key);
+    cudaFree(d->count);
+    cudaFree(d->ws);
+    cudaFreeHost(d->h_count);
+    if (d->copy) cudaStreamDestroy(d->copy);
+    if (d->comp) cudaStreamDestroy(d->comp);
+    free(d);
+}
+
+static drtopk_status create(const drtopk_ooc_args *a, ooc_dev *d)
+{
+    int dev, sms;
+    const uint64_t k = a->k, len = d->len;
+    HARNESS_CUDA_TRY(cudaGetDevice(&dev));
+    HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    d->grid = sms * OOC_BLOCKS_PER_SM;
+    HARNESS_CUDA_TRY(cudaStreamCreateWithFlags(&d->copy, cudaStreamNonBlocking));
+    HARNESS_CUDA_TRY(cudaStreamCreateWithFlags(&d->comp, cudaStreamNonBlocking));
+    for (int s = 0; s < 2; ++s) {
+        HARNESS_CUDA_TRY(cudaMalloc((void **)&d->slot[s], len * sizeof(uint32_t)));
+        HARNESS_CUDA_TRY(cudaEventCreate(&d->loaded[s]));
+        HARNESS_CUDA_TRY(cudaEventCreateWithFlags(&d->freed[s], cudaEventDisableTiming));
+        HARNESS_CUDA_TRY(cudaEventCreate(&d->load0[s]));
+    }
+    HARNESS_CUDA_TRY(cudaEventCreate(&d->comp0));
+    HARNESS_CUDA_TRY(cudaEventCreate(&d->comp1));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->cand_v, (k + len) * sizeof(uint32_t)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->cand_p, (k + len) * sizeof(uint64_t)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->out_v, k * sizeof(uint32_t)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->out_i, k * sizeof(uint64_t)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->tmp_p, k * sizeof(uint64_t)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->thr_key, sizeof(uint32_t)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->count, sizeof(unsigned long long)));
+    HARNESS_CUDA_TRY(cudaMallocHost((void **)&d->h_count, sizeof(unsigned long long)));
+    /* both buffers start free */
+    for (int s = 0; s < 2; ++s) HARNESS_CUDA_TRY(cudaEventRecord(d->freed[s], d->comp));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status ooc_dev_create(const drtopk_ooc_args *a, ooc_dev **out)
+{
+    ooc_dev *d = (ooc_dev *)calloc(1, sizeof *d);
+    *out = NULL;
+    if (d == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+    d->a = *a;
+    d->len = a->cap < a->n ? a->cap : a->n;
+    drtopk_status st = create(a, d);
+    if (st != DRTOPK_OK) {
+        ooc_dev_destroy(d);
+        return st;
+    }
+    *out = d;
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status ooc_dev_load(ooc_dev *d, int slot, const void *src, uint64_t len)
+{
+    HARNESS_CUDA_TRY(cudaStreamWaitEvent(d->copy, d->freed[slot], 0));
+    HARNESS_CUDA_TRY(cudaEventRecord(d->load0[slot], d->copy));
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->slot[slot], src, len * sizeof(uint32_t), cudaMemcpyHostToDevice, d->copy));
+    HARNESS_CUDA_TRY(cudaEventRecord(d->loaded[slot], d->copy));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status ooc_dev_filter(ooc_dev *d, int slot, uint64_t len, uint64_t pos0, int use_thr,
+                                        uint64_t at, uint64_t *kept)
+{
+    const uint64_t need = (len + OOC_BLOCK - 1) / OOC_BLOCK;
+    const int grid = need < (uint64_t)d->grid ? (int)need : d->grid;
+    HARNESS_CUDA_TRY(cudaStreamWaitEvent(d->comp, d->loaded[slot], 0));
+    HARNESS_CUDA_TRY(cudaEventRecord(d->comp0, d->comp));
+    HARNESS_CUDA_TRY(cudaMemsetAsync(d->count, 0, sizeof *d->count, d->comp));
+    ooc_filter_kernel<<<grid, OOC_BLOCK, 0, d->comp>>>(d->slot[slot], len, pos0, use_thr ? d->thr_key : NULL,
+                                                      d->a.dtype, d->a.order, d->cand_v + at, d->cand_p + at,
+                                                      d->count);
+    HARNESS_LAUNCH_CHECK();
+    HARNESS_CUDA_TRY(cudaEventRecord(d->freed[slot], d->comp));
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->h_count, d->count, sizeof *d->count, cudaMemcpyDeviceToHost, d->comp));
+    HARNESS_CUDA_TRY(cudaStreamSynchronize(d->comp));
+    *kept = (uint64_t)*d->h_count;
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status ooc_dev_select(ooc_dev *d, uint64_t m)
+{
+    const drtopk_ooc_args *a = &d->a;
+    drtopk_problem p = { DRTOPK_BACKEND_CUDA, a->dtype, a->order, m, a->k, d->cand_v };
+    size_t need;
+    drtopk_status st = drtopk_select_workspace(&p, a->plan, &need);
+    if (st != DRTOPK_OK) return st;
+    if (need > d->ws_bytes) {   /* the compute stream is idle here (filter synchronised) */
+        cudaFree(d->ws);
+        d->ws = NULL;
+        d->ws_bytes = 0;
+        HARNESS_CUDA_TRY(cudaMalloc(&d->ws, need));
+        d->ws_bytes = need;
+    }
+    st = drtopk_select(&p, a->plan, d->ws, d->ws_bytes, d->out_v, d->out_i, d->comp, NULL);
+    if (st != DRTOPK_OK) return st;
+    const uint64_t blocks = (a->k + OOC_BLOCK - 1) / OOC_BLOCK;
+    ooc_gather_kernel<<<blocks < (uint64_t)d->grid ? (int)blocks : d->grid, OOC_BLOCK, 0, d->comp>>>(
+        d->out_i, d->cand_p, a->k, d->tmp_p);
+    HARNESS_LAUNCH_CHECK();
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->cand_v, d->out_v, a->k * sizeof(uint32_t), cudaMemcpyDeviceToDevice,
+                                     d->comp));
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->cand_p, d->tmp_p, a->k * sizeof(uint64_t), cudaMemcpyDeviceToDevice,
+                                     d->comp));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status ooc_dev_carry(ooc_dev *d, int slot, int threshold, double *reload_ms,
+                                       double *compute_ms)
+{
+    float load, comp;
+    if (threshold) {
+        ooc_threshold_kernel<<<1, OOC_BLOCK, 0, d->comp>>>(d->cand_v, d->a.k, d->a.dtype, d->a.order, d->thr_key);
+        HARNESS_LAUNCH_CHECK();
+    }
+    HARNESS_CUDA_TRY(cudaEventRecord(d->comp1, d->comp));
+    HARNESS_CUDA_TRY(cudaStreamSynchronize(d->comp));
+    HARNESS_CUDA_TRY(cudaEventElapsedTime(&load, d->load0[slot], d->loaded[slot]));
+    HARNESS_CUDA_TRY(cudaEventElapsedTime(&comp, d->comp0, d->comp1));
+    *reload_ms += load;
+    *compute_ms += comp;
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status ooc_dev_result(ooc_dev *d, uint32_t *vals, uint64_t *pos)
+{
+    HARNESS_CUDA_TRY(cudaMemcpy(vals, d->cand_v, d->a.k * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    HARNESS_CUDA_TRY(cudaMemcpy(pos, d->cand_p, d->a.k * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    return DRTOPK_OK;
+}

@@ -1,0 +1,154 @@
+/*
+ * slice.c -- slices of V over ranks, the reduction tree, raw-file slices and
+ * the exact merge of two top-k lists for multi-GPU Dr. Top-k (paper section
+ * 5.4); see slice.h.
+ */
+#define _FILE_OFFSET_BITS 64
+#include "slice.h"
+#include "keyorder.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define READ_CHUNK_BYTES (1u << 30)   /* pread moves at most ~2 GiB per call on Linux */
+
+#define SET_ERR(...) do { if (err && err_len) snprintf(err, err_len, __VA_ARGS__); } while (0)
+
+void drtopk_slice(uint64_t n, uint64_t parts, uint64_t r, uint64_t *first, uint64_t *count)
+{
+    const uint64_t base = n / parts, extra = n % parts;
+    *first = r * base + (r < extra ? r : extra);
+    *count = base + (r < extra ? 1 : 0);
+}
+
+int64_t drtopk_tree_peer(uint64_t ranks, uint64_t r, uint64_t step, int *sends)
+{
+    *sends = 0;
+    if (r % (2 * step) == step) {
+        *sends = 1;
+        return (int64_t)(r - step);
+    }
+    if (r % (2 * step) == 0 && r + step < ranks) return (int64_t)(r + step);
+    return -1;
+}
+
+uint64_t drtopk_tree_span(uint64_t n, uint64_t ranks, uint64_t r, uint64_t step)
+{
+    uint64_t first, count, last_first, last_count;
+    const uint64_t last = (r + step < ranks ? r + step : ranks) - 1;
+    drtopk_slice(n, ranks, r, &first, &count);
+    drtopk_slice(n, ranks, last, &last_first, &last_count);
+    return last_first + last_count - first;
+}
+
+static drtopk_status open_sized(const char *path, size_t elem_size, uint64_t *n, int *fd, char *err,
+                                size_t err_len)
+{
+    struct stat sb;
+    if ((*fd = open(path, O_RDONLY)) < 0) {
+        SET_ERR("cannot open '%s': %s", path, strerror(errno));
+        return DRTOPK_ERR_IO;
+    }
+    if (fstat(*fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        SET_ERR("'%s' is not a regular file", path);
+        close(*fd);
+        return DRTOPK_ERR_IO;
+    }
+    if (sb.st_size == 0 || (uint64_t)sb.st_size % elem_size != 0) {
+        SET_ERR(sb.st_size == 0 ? "'%s' is empty: a raw vector needs at least one element"
+                                : "size of '%s' is not a multiple of the element size", path);
+        close(*fd);
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+    *n = (uint64_t)sb.st_size / elem_size;
+    return DRTOPK_OK;
+}
+
+drtopk_status drtopk_raw_count(const char *path, size_t elem_size, uint64_t *n, char *err, size_t err_len)
+{
+    int fd;
+    drtopk_status st = open_sized(path, elem_size, n, &fd, err, err_len);
+    if (st == DRTOPK_OK) close(fd);
+    return st;
+}
+
+drtopk_status drtopk_read_raw_slice(const char *path, size_t elem_size, uint64_t first, uint64_t count,
+                                    void *buf, char *err, size_t err_len)
+{
+    int fd;
+    uint64_t n;
+    drtopk_status st = open_sized(path, elem_size, &n, &fd, err, err_len);
+    if (st != DRTOPK_OK) return st;
+    if (first > n || count > n - first) {
+        SET_ERR("'%s' holds %llu elements, fewer than the slice %llu + %llu needs", path,
+                (unsigned long long)n, (unsigned long long)first, (unsigned long long)count);
+        close(fd);
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+    unsigned char *out = (unsigned char *)buf;
+    const uint64_t bytes = count * elem_size, offset = first * elem_size;
+    for (uint64_t done = 0; done < bytes;) {
+        const size_t want = bytes - done < READ_CHUNK_BYTES ? (size_t)(bytes - done) : READ_CHUNK_BYTES;
+        const ssize_t got = pread(fd, out + done, want, (off_t)(offset + done));
+        if (got <= 0) {
+            SET_ERR("short read from '%s' at byte %llu: %s", path, (unsigned long long)(offset + done),
+                    got < 0 ? strerror(errno) : "end of file");
+            close(fd);
+            return DRTOPK_ERR_IO;
+        }
+        done += (uint64_t)got;
+    }
+    close(fd);
+    return DRTOPK_OK;    /* raw files are little-endian, as every host drtopk targets */
+}
+
+/* a before b in canonical order: the better key, then the smaller position. */
+static int canon_before(uint32_t ka, uint64_t pa, uint32_t kb, uint64_t pb)
+{
+    return ka > kb || (ka == kb && pa < pb);
+}
+
+typedef struct {
+    uint32_t key, bits;
+    uint64_t pos;
+} canon_item;
+
+static int canon_cmp(const void *x, const void *y)
+{
+    const canon_item *a = (const canon_item *)x, *b = (const canon_item *)y;
+    return canon_before(a->key, a->pos, b->key, b->pos) ? -1 : canon_before(b->key, b->pos, a->key, a->pos);
+}
+
+drtopk_status drtopk_topk_canon(drtopk_dtype t, drtopk_order o, uint32_t *vals, uint64_t *pos, uint64_t n)
+{
+    canon_item *it = (canon_item *)malloc((size_t)(n ? n : 1) * sizeof *it);
+    if (!it) return DRTOPK_ERR_OUT_OF_MEMORY;
+    for (uint64_t i = 0; i < n; ++i) it[i] = (canon_item){ drtopk_key_from_bits(vals[i], t, o), vals[i], pos[i] };
+    qsort(it, (size_t)n, sizeof *it, canon_cmp);
+    for (uint64_t i = 0; i < n; ++i) {
+        vals[i] = it[i].bits;
+        pos[i] = it[i].pos;
+    }
+    free(it);
+    return DRTOPK_OK;
+}
+
+uint64_t drtopk_topk_merge(drtopk_dtype t, drtopk_order o, uint64_t k, const uint32_t *av, const uint64_t *ap,
+                           uint64_t na, const uint32_t *bv, const uint64_t *bp, uint64_t nb, uint32_t *out_vals,
+                           uint64_t *out_pos)
+{
+    uint64_t i = 0, j = 0, m = 0;
+    const uint64_t len = na + nb < k ? na + nb : k;
+    while (m < len) {
+        int take_a = j == nb || (i < na && canon_before(drtopk_key_from_bits(av[i], t, o), ap[i],
+                                                        drtopk_key_from_bits(bv[j], t, o), bp[j]));
+        out_vals[m] = take_a ? av[i] : bv[j];
+        out_pos[m++] = take_a ? ap[i++] : bp[j++];
+    }
+    return len;
+}

@@ -1,0 +1,866 @@
+/*
+ * drtopk_mpi.c -- `drtopk-mpi`: multi-GPU and out-of-core Dr. Top-k over MPI
+ * (paper section 5.4, Table 2).  Run under mpirun with the options of
+ * `drtopk run`.  V is split into disjoint contiguous slices, one per rank
+ * (slice.h); each rank binds a GPU by its node-local rank, generates its slice
+ * with the seeded generator (the same global V for any rank count) or reads
+ * it from the --input file, and selects its local top k with the library --
+ * in core, or out of core (ooc.h) when the slice is longer than --device-cap
+ * or than the GPU holds.  The local lists (values and global 64-bit
+ * positions) are reduced to rank 0 along a binomial tree with non-blocking
+ * MPI, merging two top-k lists exactly at each step (ties by smaller global
+ * position).  Compute, host-to-device reload and communication are timed
+ * apart.  Every collective phase starts with an agreement on each rank's
+ * status, so a rank that fails makes every rank exit with its one message.
+ *
+ * Exit codes: 0 success, 1 runtime failure, 2 bad arguments, 3 verification failed.
+ */
+#include <mpi.h>
+
+#include "drtopk.h"
+#include "device.h"
+#include "gen.h"
+#include "keyorder.h"
+#include "ooc.h"
+#include "runopt.h"
+#include "slice.h"
+#include "store.h"
+#include "util.h"
+#include "version.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_DEVICE_CAP (1ull << 30) /* the paper's sub-vector size (section 5.4) */
+#define DEFAULT_REPS_CUDA 7       /* as drtopk run */
+#define DEFAULT_REPS_CPU 1
+#define DEFAULT_WARMUP_CUDA 1
+#define DEFAULT_WARMUP_CPU 0
+#define GPU_LIST_MAX 64           /* --gpu entries (GPUs of one node)         */
+#define MSG_LEN 1024              /* the failing rank's message, sent to rank 0 */
+#define MSG_CHUNK_BYTES (1 << 30) /* MPI counts are int: larger lists go in pieces */
+#define GPU_MEM_USABLE 0.85       /* share of a GPU's memory a slice may plan on */
+#define TAG_VALUES 1
+#define TAG_POSITIONS 2
+#define TAG_STRIDE 4              /* tags of one list's pieces: tag + TAG_STRIDE * piece */
+#define MS_PER_S 1e3
+
+enum { M_DEVICE_CAP = 1000, M_DB };
+
+static const opt_spec mpi_extra_specs[] = {
+    { "device-cap", M_DEVICE_CAP, 1 }, { "db", M_DB, 1 }, { NULL, 0, 0 }
+};
+
+static const char help_mpi[] =
+    "usage: mpirun -np R drtopk-mpi --n N --k K [options]\n"
+    "       mpirun -np R drtopk-mpi --input FILE.{u32,i32,f32} --k K [options]\n"
+    "\n"
+    "Multi-GPU Dr. Top-k (paper 5.4): each rank selects the top k of its slice of V on the\n"
+    "GPU of its node-local rank; rank 0 reduces the lists and reports.  The options of\n"
+    "`drtopk run`, with these differences:\n"
+    "  --gpu G[,G...]     GPU of node-local rank r: the list's entry r mod its length\n"
+    "                     (default: node-local rank mod the visible GPUs)\n"
+    "  --device-cap E     longest slice kept on a GPU at once (default 2^30); a longer slice\n"
+    "                     stays in pinned host memory and streams through in sub-vectors of E\n"
+    "  --db PATH          store the run (Table 2 row: ranks, total/compute/reload/comm ms)\n"
+    "\n";
+
+/* ---- the options ----------------------------------------------------------- */
+
+typedef struct {
+    run_cfg run;
+    uint64_t device_cap;
+    int have_cap;
+    const char *db;
+    const char *gpu_text;
+    int gpus[GPU_LIST_MAX], n_gpus;
+} mpi_cfg;
+
+static int mpi_option(void *ctx, int id, const char *opt, const char *val)
+{
+    mpi_cfg *c = (mpi_cfg *)ctx;
+    switch (id) {
+    case M_DEVICE_CAP:
+        c->have_cap = 1;
+        if (parse_size(opt, val, &c->device_cap) != 0) return EXIT_USAGE;
+        if (c->device_cap == 0) return usage_error("--device-cap must be at least 1 element");
+        return 0;
+    case M_DB: c->db = val; return 0;
+    case R_GPU: {     /* a list: one GPU per node-local rank */
+        char *copy = strdup(val), *save = NULL;
+        int rc = 0;
+        if (!copy) return runtime_error("out of host memory");
+        c->gpu_text = val;
+        c->n_gpus = 0;
+        for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+            if (c->n_gpus == GPU_LIST_MAX) rc = usage_error("--gpu: more than %d GPUs listed", GPU_LIST_MAX);
+            else rc = parse_int_range(opt, t, 0, GPU_INDEX_MAX, &c->gpus[c->n_gpus++]);
+        }
+        free(copy);
+        if (rc == 0 && c->n_gpus == 0) rc = usage_error("--gpu: no GPU index in '%s'", val);
+        c->run.have_gpu = 1;
+        return rc;
+    }
+    default: return run_option(&c->run, id, opt, val);
+    }
+}
+
+/* run_specs followed by the extra options of this program. */
+static opt_spec *all_specs(void)
+{
+    size_t a = 0, b = 0;
+    while (run_specs[a].name) ++a;
+    while (mpi_extra_specs[b].name) ++b;
+    opt_spec *s = (opt_spec *)malloc((a + b + 1) * sizeof *s);
+    if (!s) return NULL;
+    memcpy(s, run_specs, a * sizeof *s);
+    memcpy(s + a, mpi_extra_specs, (b + 1) * sizeof *s);
+    return s;
+}
+
+/* ---- one message, every rank out ------------------------------------------ */
+
+typedef struct {
+    int rank, ranks, local_rank;
+    MPI_Comm node;
+    char *msg;                  /* this rank's captured messages (run_errout)  */
+    size_t msg_len;
+    FILE *msg_stream;
+} world;
+
+/* Every rank calls this with its status at the end of a phase.  When some
+ * rank failed, rank 0 prints the first failing rank's message and every rank
+ * returns that rank's exit code; else 0.  No rank waits forever on a peer
+ * that has given up. */
+static int agree(world *w, int rc)
+{
+    int mine = rc ? w->rank : w->ranks, first;
+    fflush(w->msg_stream);
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == w->ranks) {
+        if (w->rank == 0 && w->msg_len) fputs(w->msg, stderr);   /* warnings, progress */
+        rewind(w->msg_stream);
+        return 0;
+    }
+    char text[MSG_LEN] = "";
+    int code = rc;
+    if (w->rank == first) snprintf(text, sizeof text, "%s", w->msg_len ? w->msg : "failed without a message\n");
+    MPI_Bcast(text, sizeof text, MPI_CHAR, first, MPI_COMM_WORLD);
+    MPI_Bcast(&code, 1, MPI_INT, first, MPI_COMM_WORLD);
+    if (w->rank == 0) {
+        if (w->ranks > 1) fprintf(stderr, "drtopk-mpi: rank %d of %d failed:\n", first, w->ranks);
+        fputs(text, stderr);
+        if (text[0] && text[strlen(text) - 1] != '\n') fputc('\n', stderr);
+    }
+    rewind(w->msg_stream);
+    return code;
+}
+
+/* ---- the run --------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t first, count;      /* this rank's slice of V                      */
+    uint64_t k_local;           /* min(k, count)                                */
+    int ooc;                    /* streamed from host memory                    */
+    int gpu;                    /* the GPU bound, or -1                         */
+    void *host_v;               /* slice on the host (CPU, --input, ooc, verify) */
+    void *dev_v, *dev_ws, *dev_vals, *dev_idx;
+    void *host_ws;
+    size_t ws_bytes;
+    uint32_t *vals;             /* local list: k_local values, positions         */
+    uint64_t *pos;
+    drtopk_device_info dev;
+    const char *tuning_db;
+} rank_state;
+
+typedef struct {
+    double total, compute, reload, comm;    /* ms */
+    uint64_t chunks, filtered;
+} rep_times;
+
+static void state_free(const mpi_cfg *c, rank_state *s)
+{
+    if (s->ooc) drtopk_ooc_host_free(c->run.backend, s->host_v);
+    else free(s->host_v);
+    free(s->host_ws);
+    free(s->vals);
+    free(s->pos);
+    if (s->gpu >= 0) {
+        if (s->dev_v) drtopk_dev_free(s->dev_v);
+        if (s->dev_ws) drtopk_dev_free(s->dev_ws);
+        if (s->dev_vals) drtopk_dev_free(s->dev_vals);
+        if (s->dev_idx) drtopk_dev_free(s->dev_idx);
+    }
+}
+
+static int bind_gpu(const world *w, const mpi_cfg *c, rank_state *s)
+{
+    int visible = 0;
+    drtopk_status st;
+    s->gpu = -1;
+    if (c->run.backend != DRTOPK_BACKEND_CUDA) return 0;
+    if (c->n_gpus) {
+        s->gpu = c->gpus[w->local_rank % c->n_gpus];
+    } else {
+        while (visible <= GPU_INDEX_MAX && drtopk_dev_info(visible, &s->dev) == DRTOPK_OK) ++visible;
+        if (visible == 0) return runtime_error("rank %d: no CUDA GPU visible", w->rank);
+        s->gpu = w->local_rank % visible;
+    }
+    if ((st = drtopk_dev_select(s->gpu)) != DRTOPK_OK) {
+        const int gpu = s->gpu;
+        s->gpu = -1;
+        return usage_error("--gpu %d (node-local rank %d): cannot use this GPU: %s", gpu, w->local_rank,
+                           drtopk_status_string(st));
+    }
+    if ((st = drtopk_dev_info(s->gpu, &s->dev)) != DRTOPK_OK)
+        return runtime_error("cannot query GPU %d: %s", s->gpu, drtopk_status_string(st));
+    return 0;
+}
+
+/* The slice on the host: read from the file, or generated (on the GPU when
+ * there is one, in pieces of the device buffer `stage`). */
+static int slice_to_host(const mpi_cfg *c, rank_state *s, void *stage, uint64_t stage_len)
+{
+    const size_t esz = drtopk_dtype_size(c->run.dtype);
+    drtopk_status st = s->ooc ? drtopk_ooc_host_alloc(c->run.backend, &s->host_v, (size_t)s->count * esz)
+                              : ((s->host_v = malloc((size_t)s->count * esz)) ? DRTOPK_OK : DRTOPK_ERR_OUT_OF_MEMORY);
+    char err[512];
+    if (st != DRTOPK_OK)
+        return runtime_error("cannot allocate %s host memory for the slice (%" PRIu64 " elements): %s",
+                             s->ooc && c->run.backend == DRTOPK_BACKEND_CUDA ? "pinned" : "", s->count,
+                             drtopk_status_string(st));
+    if (c->run.input) {
+        if ((st = drtopk_read_raw_slice(c->run.input, esz, s->first, s->count, s->host_v, err, sizeof err)) != DRTOPK_OK)
+            return usage_error("--input: %s", err);
+        return 0;
+    }
+    if (stage == NULL) {
+        drtopk_gen_host_at(s->host_v, s->first, s->count, c->run.dist, c->run.dtype, c->run.seed);
+        return 0;
+    }
+    for (uint64_t at = 0; at < s->count; at += stage_len) {
+        const uint64_t len = s->count - at < stage_len ? s->count - at : stage_len;
+        st = drtopk_dev_generate_at(stage, s->first + at, len, c->run.dist, c->run.dtype, c->run.seed, NULL);
+        if (st == DRTOPK_OK) st = drtopk_dev_copy((char *)s->host_v + at * esz, stage, (size_t)len * esz,
+                                                  DRTOPK_COPY_D2H);
+        if (st != DRTOPK_OK) return runtime_error("cannot generate the slice on the GPU: %s", drtopk_status_string(st));
+    }
+    return 0;
+}
+
+/* Puts the slice where the local top-k reads it and allocates the rest. */
+static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s)
+{
+    const size_t esz = drtopk_dtype_size(c->run.dtype);
+    const int cuda = c->run.backend == DRTOPK_BACKEND_CUDA;
+    drtopk_status st;
+    int rc;
+    s->vals = (uint32_t *)malloc((size_t)s->k_local * sizeof(uint32_t));
+    s->pos = (uint64_t *)malloc((size_t)s->k_local * sizeof(uint64_t));
+    if (!s->vals || !s->pos) return runtime_error("out of host memory for the local result");
+    if (s->ooc) {
+        void *stage = NULL;
+        const uint64_t stage_len = c->device_cap < s->count ? c->device_cap : s->count;
+        if (cuda && !c->run.input && (st = drtopk_dev_alloc(&stage, (size_t)stage_len * esz)) != DRTOPK_OK)
+            return runtime_error("cannot allocate %zu bytes on GPU %d: %s", (size_t)stage_len * esz, s->gpu,
+                                 drtopk_status_string(st));
+        rc = slice_to_host(c, s, stage, stage_len);
+        if (stage) drtopk_dev_free(stage);
+        return rc;
+    }
+    if (!cuda || c->run.input || c->run.verify) {
+        if ((rc = slice_to_host(c, s, NULL, 0)) != 0) return rc;
+    }
+    if ((st = drtopk_select_workspace(lp, plan, &s->ws_bytes)) != DRTOPK_OK)
+        return api_error("workspace query failed", st);
+    if (!cuda) {
+        if (s->ws_bytes && (s->host_ws = malloc(s->ws_bytes)) == NULL)
+            return runtime_error("out of host memory for the workspace (%zu bytes)", s->ws_bytes);
+        return 0;
+    }
+    if ((st = drtopk_dev_alloc(&s->dev_v, (size_t)s->count * esz)) != DRTOPK_OK ||
+        (s->ws_bytes && (st = drtopk_dev_alloc(&s->dev_ws, s->ws_bytes)) != DRTOPK_OK) ||
+        (st = drtopk_dev_alloc(&s->dev_vals, (size_t)s->k_local * esz)) != DRTOPK_OK ||
+        (st = drtopk_dev_alloc(&s->dev_idx, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK)
+        return runtime_error("cannot allocate the slice (%" PRIu64 " elements) and its workspace on GPU %d: %s "
+                             "(use a smaller --device-cap to stream it)", s->count, s->gpu, drtopk_status_string(st));
+    st = s->host_v ? drtopk_dev_copy(s->dev_v, s->host_v, (size_t)s->count * esz, DRTOPK_COPY_H2D)
+                   : drtopk_dev_generate_at(s->dev_v, s->first, s->count, c->run.dist, c->run.dtype, c->run.seed, NULL);
+    if (st == DRTOPK_OK) st = drtopk_dev_sync();
+    if (st != DRTOPK_OK) return runtime_error("cannot place the slice on GPU %d: %s", s->gpu, drtopk_status_string(st));
+    return 0;
+}
+
+/* The local top k: into s->vals / s->pos (global positions), canonical order. */
+static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s,
+                      rep_times *t)
+{
+    drtopk_status st;
+    const double t0 = drtopk_now_ms();
+    if (s->ooc) {
+        drtopk_ooc_args a = { c->run.backend, c->run.dtype, c->run.order, s->host_v, s->count, s->first,
+                              s->k_local, c->device_cap, plan };
+        drtopk_ooc_stats os;
+        if ((st = drtopk_ooc_select(&a, s->vals, s->pos, &os)) != DRTOPK_OK)
+            return api_error("out-of-core top-k failed", st);
+        t->reload = os.reload_ms;
+        t->chunks = os.chunks;
+        t->filtered = os.filtered;
+    } else if (c->run.backend == DRTOPK_BACKEND_CPU) {
+        if ((st = drtopk_select(lp, plan, s->host_ws, s->ws_bytes, s->vals, s->pos, NULL, NULL)) != DRTOPK_OK)
+            return api_error("drtopk_select failed", st);
+        for (uint64_t i = 0; i < s->k_local; ++i) s->pos[i] += s->first;
+        t->chunks = 1;
+    } else {
+        st = drtopk_select(lp, plan, s->dev_ws, s->ws_bytes, s->dev_vals, (uint64_t *)s->dev_idx, NULL, NULL);
+        if (st == DRTOPK_OK) st = drtopk_dev_sync();
+        if (st != DRTOPK_OK) return api_error("drtopk_select failed", st);
+        st = drtopk_dev_copy(s->vals, s->dev_vals, (size_t)s->k_local * sizeof(uint32_t), DRTOPK_COPY_D2H);
+        if (st == DRTOPK_OK)
+            st = drtopk_dev_copy(s->pos, s->dev_idx, (size_t)s->k_local * sizeof(uint64_t), DRTOPK_COPY_D2H);
+        if (st != DRTOPK_OK) return runtime_error("cannot read the local result back: %s", drtopk_status_string(st));
+        for (uint64_t i = 0; i < s->k_local; ++i) s->pos[i] += s->first;
+        t->chunks = 1;
+    }
+    if ((st = drtopk_topk_canon(c->run.dtype, c->run.order, s->vals, s->pos, s->k_local)) != DRTOPK_OK)
+        return runtime_error("out of host memory ordering the local result");
+    t->compute = drtopk_now_ms() - t0 - t->reload;
+    return 0;
+}
+
+/* Non-blocking send or receive of `bytes` (> 0) in pieces MPI's int counts
+ * hold; returns the requests posted. */
+static int post_bytes(void *buf, uint64_t bytes, int peer, int tag, int sends, MPI_Request *req, int max_req)
+{
+    int n = 0;
+    for (uint64_t at = 0; at < bytes; at += MSG_CHUNK_BYTES) {
+        const int len = (int)(bytes - at < MSG_CHUNK_BYTES ? bytes - at : MSG_CHUNK_BYTES);
+        if (n == max_req) return -1;
+        if (sends) MPI_Isend((char *)buf + at, len, MPI_BYTE, peer, tag + TAG_STRIDE * n, MPI_COMM_WORLD, &req[n]);
+        else MPI_Irecv((char *)buf + at, len, MPI_BYTE, peer, tag + TAG_STRIDE * n, MPI_COMM_WORLD, &req[n]);
+        ++n;
+    }
+    return n;
+}
+
+/* Binomial-tree reduction of the canonical local lists to rank 0: *list and
+ * *len hold rank 0's result on return (the buffers may be replaced). */
+static void reduce_tree(const world *w, const mpi_cfg *c, uint32_t **vals, uint64_t **pos, uint64_t *len)
+{
+    const uint64_t n = c->run.n, k = c->run.k;
+    enum { MAX_REQ = 2 * 64 };     /* 2 arrays of up to 64 GiB each */
+    MPI_Request req[MAX_REQ];
+    for (uint64_t step = 1; step < (uint64_t)w->ranks; step *= 2) {
+        int sends;
+        const int64_t peer = drtopk_tree_peer((uint64_t)w->ranks, (uint64_t)w->rank, step, &sends);
+        if (peer < 0) continue;
+        if (sends) {
+            int a = post_bytes(*vals, *len * sizeof(uint32_t), (int)peer, TAG_VALUES, 1, req, MAX_REQ / 2);
+            int b = post_bytes(*pos, *len * sizeof(uint64_t), (int)peer, TAG_POSITIONS, 1, req + a, MAX_REQ / 2);
+            MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
+            return;       /* this rank's part is done */
+        }
+        const uint64_t theirs_span = drtopk_tree_span(n, (uint64_t)w->ranks, (uint64_t)peer, step);
+        const uint64_t theirs = theirs_span < k ? theirs_span : k;
+        uint32_t *bv = (uint32_t *)malloc((size_t)(theirs ? theirs : 1) * sizeof(uint32_t));
+        uint64_t *bp = (uint64_t *)malloc((size_t)(theirs ? theirs : 1) * sizeof(uint64_t));
+        const uint64_t out_len = *len + theirs < k ? *len + theirs : k;
+        uint32_t *ov = (uint32_t *)malloc((size_t)out_len * sizeof(uint32_t));
+        uint64_t *op = (uint64_t *)malloc((size_t)out_len * sizeof(uint64_t));
+        if (!bv || !bp || !ov || !op) {
+            /* a rank that cannot merge cannot go on: the others would wait on it */
+            fprintf(stderr, "drtopk-mpi: rank %d: out of host memory merging %" PRIu64 " results\n", w->rank, out_len);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+        }
+        int a = post_bytes(bv, theirs * sizeof(uint32_t), (int)peer, TAG_VALUES, 0, req, MAX_REQ / 2);
+        int b = post_bytes(bp, theirs * sizeof(uint64_t), (int)peer, TAG_POSITIONS, 0, req + a, MAX_REQ / 2);
+        MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
+        *len = drtopk_topk_merge(c->run.dtype, c->run.order, k, *vals, *pos, *len, bv, bp, theirs, ov, op);
+        free(bv);
+        free(bp);
+        free(*vals);
+        free(*pos);
+        *vals = ov;
+        *pos = op;
+    }
+}
+
+/* ---- verification: each rank checks its slice, rank 0 adds up ------------- */
+
+static void bcast_bytes(void *buf, uint64_t bytes)
+{
+    for (uint64_t at = 0; at < bytes; at += MSG_CHUNK_BYTES)
+        MPI_Bcast((char *)buf + at, (int)(bytes - at < MSG_CHUNK_BYTES ? bytes - at : MSG_CHUNK_BYTES), MPI_BYTE,
+                  0, MPI_COMM_WORLD);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The result (k values and positions, canonical, on rank 0) is exact when its
+ * positions are distinct and inside V, each value is bit-equal to V at its
+ * position, and V holds as many elements strictly better than the worst
+ * value as the result does, and enough ties of it.  Every rank checks its
+ * slice; the others' result buffers (k long) receive rank 0's.  Returns 1
+ * (PASS) or 0 with why, on rank 0. */
+static int verify(const world *w, const mpi_cfg *c, const rank_state *s, uint32_t *vals, uint64_t *pos,
+                  char *why, size_t why_len)
+{
+    const uint64_t k = c->run.k;
+    const uint32_t *v = (const uint32_t *)s->host_v;
+    uint64_t local[3] = { 0, 0, 0 }, total[3];     /* better, tied, wrong values */
+    uint64_t better = 0, bad_pos = 0;
+    bcast_bytes(vals, k * sizeof(uint32_t));
+    bcast_bytes(pos, k * sizeof(uint64_t));
+    const uint32_t worst = drtopk_key_from_bits(vals[k - 1], c->run.dtype, c->run.order);
+    for (uint64_t i = 0; i < s->count; ++i) {
+        const uint32_t key = drtopk_key_from_bits(v[i], c->run.dtype, c->run.order);
+        local[0] += key > worst;
+        local[1] += key == worst;
+    }
+    for (uint64_t i = 0; i < k; ++i)
+        if (pos[i] >= s->first && pos[i] - s->first < s->count) local[2] += v[pos[i] - s->first] != vals[i];
+    MPI_Reduce(local, total, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (w->rank != 0) return 1;
+    uint64_t *sp = (uint64_t *)malloc((size_t)k * sizeof(uint64_t));
+    if (!sp) {
+        snprintf(why, why_len, "out of host memory checking the positions");
+        return 0;
+    }
+    memcpy(sp, pos, (size_t)k * sizeof(uint64_t));
+    qsort(sp, (size_t)k, sizeof *sp, cmp_u64);
+    for (uint64_t i = 0; i < k; ++i) bad_pos += sp[i] >= c->run.n || (i && sp[i] == sp[i - 1]);
+    free(sp);
+    for (uint64_t i = 0; i < k; ++i) better += drtopk_key_from_bits(vals[i], c->run.dtype, c->run.order) > worst;
+    if (bad_pos) snprintf(why, why_len, "%" PRIu64 " positions repeat or lie outside V", bad_pos);
+    else if (total[2]) snprintf(why, why_len, "%" PRIu64 " values differ from V at their positions", total[2]);
+    else if (total[0] != better)
+        snprintf(why, why_len, "V holds %" PRIu64 " elements better than the k-th value, the result %" PRIu64,
+                 total[0], better);
+    else if (total[0] + total[1] < k) snprintf(why, why_len, "V holds too few ties of the k-th value");
+    else return 1;
+    return 0;
+}
+
+/* ---- report ---------------------------------------------------------------- */
+
+typedef struct {
+    double total, compute, reload, comm;    /* medians, ms */
+    double *totals;                         /* every repetition's total */
+    uint64_t chunks, filtered;
+    int ooc_ranks, gpus;
+    int verified;                           /* -1 not run, 0 FAIL, 1 PASS */
+    char why[300];
+} report;
+
+static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan, const rank_state *s,
+                       const report *r)
+{
+    char nbuf[64], kbuf[64];
+    size_text(nbuf, sizeof nbuf, c->run.n);
+    size_text(kbuf, sizeof kbuf, c->run.k);
+    printf("backend:   %s, %d ranks", c->run.backend == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu", w->ranks);
+    if (c->run.backend == DRTOPK_BACKEND_CUDA) printf(" on %d GPU%s (rank 0: %s)", r->gpus, r->gpus == 1 ? "" : "s",
+                                                      s->dev.name);
+    putchar('\n');
+    if (c->run.input) printf("input:     %s: n = %s, %s\n", c->run.input, nbuf, drtopk_dtype_name(c->run.dtype));
+    else printf("input:     n = %s, %s, dist %s, seed %" PRIu64 "\n", nbuf, drtopk_dtype_name(c->run.dtype),
+                drtopk_dist_name(c->run.dist), c->run.seed);
+    printf("select:    k = %s %s\n", kbuf, c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
+    printf("plan:      %s%s, alpha = %d, beta = %d (rank 0's slice)\n", (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "",
+           drtopk_algo_name(plan->second_algo), plan->alpha, plan->beta);
+    printf("slices:    %s; device cap %" PRIu64 " elements, %d rank%s out of core (%" PRIu64
+           " sub-vectors at most, %" PRIu64 " elements filtered out by the carried k-th value)\n",
+           c->run.n % (uint64_t)w->ranks ? "uneven" : "even", c->device_cap, r->ooc_ranks,
+           r->ooc_ranks == 1 ? "" : "s", r->chunks, r->filtered);
+    printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f (medians of %d reps; "
+           "compute and reload of the slowest rank)\n", r->total, r->compute, r->reload, r->comm, c->run.reps);
+    if (c->run.output) printf("output:    %s.values, %s.indices\n", c->run.output, c->run.output);
+    if (r->verified >= 0) printf("verify:    %s%s%s\n", r->verified ? "PASS" : "FAIL", r->verified ? "" : ": ", r->why);
+}
+
+static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan, const rank_state *s,
+                       const report *r)
+{
+    FILE *f = stdout;
+    fputs("{\"command\": \"mpi\", \"git_commit\": ", f);
+    json_string(f, DRTOPK_GIT_COMMIT);
+    fprintf(f, ", \"backend\": \"%s\", \"ranks\": %d, \"gpus\": %d, \"gpu\": ",
+            c->run.backend == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu", w->ranks, r->gpus);
+    if (c->run.backend == DRTOPK_BACKEND_CUDA) {
+        fputs("{\"name\": ", f);
+        json_string(f, s->dev.name);
+        fputs(", \"uuid\": ", f);
+        json_string(f, s->dev.uuid);
+        fprintf(f, ", \"driver_version\": %d, \"runtime_version\": %d}", s->dev.driver_version,
+                s->dev.runtime_version);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"n\": %" PRIu64 ", \"k\": %" PRIu64 ", \"dtype\": \"%s\", \"order\": \"%s\", \"input\": ",
+            c->run.n, c->run.k, drtopk_dtype_name(c->run.dtype), c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
+    if (c->run.input) {
+        json_string(f, c->run.input);
+        fputs(", \"dist\": null, \"seed\": null", f);
+    } else {
+        fprintf(f, "null, \"dist\": \"%s\", \"seed\": %" PRIu64, drtopk_dist_name(c->run.dist), c->run.seed);
+    }
+    fprintf(f, ", \"algo\": \"%s%s\", \"plan\": {\"alpha\": %d, \"beta\": %d, \"first_algo\": \"%s\", "
+            "\"second_algo\": \"%s\", \"flags\": %u}",
+            (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "", drtopk_algo_name(plan->second_algo), plan->alpha,
+            plan->beta, drtopk_algo_name(plan->first_algo), drtopk_algo_name(plan->second_algo), plan->flags);
+    fprintf(f, ", \"device_cap\": %" PRIu64 ", \"out_of_core_ranks\": %d, \"chunks\": %" PRIu64
+            ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": [", c->device_cap, r->ooc_ranks, r->chunks,
+            r->filtered, c->run.warmup);
+    for (int i = 0; i < c->run.reps; ++i) {
+        if (i) fputs(", ", f);
+        json_number_or_null(f, r->totals[i]);
+    }
+    fputs("], \"ms_median\": ", f);
+    json_number_or_null(f, r->total);
+    fputs(", \"compute_ms\": ", f);
+    json_number_or_null(f, r->compute);
+    fputs(", \"reload_ms\": ", f);
+    json_number_or_null(f, r->reload);
+    fputs(", \"comm_ms\": ", f);
+    json_number_or_null(f, r->comm);
+    fputs(", \"output\": ", f);
+    if (c->run.output) json_string(f, c->run.output);
+    else fputs("null", f);
+    fprintf(f, ", \"verify\": %s, \"verify_reason\": ",
+            r->verified < 0 ? "null" : r->verified ? "\"PASS\"" : "\"FAIL\"");
+    json_string(f, r->verified == 0 ? r->why : "");
+    fputs("}\n", f);
+}
+
+/* The Table 2 row, on rank 0. */
+static int store_row(const mpi_cfg *c, const drtopk_plan *plan, const rank_state *s, const report *r, int ranks,
+                     int argc, char **argv)
+{
+    char err[DRTOPK_STORE_ERR_LEN], *args = NULL, *reps = NULL;
+    size_t len = 1, rlen = 0;
+    FILE *rf;
+    drtopk_store *db;
+    drtopk_store_machine mach;
+    drtopk_store_multi m;
+    int64_t mid, rid;
+    int rc = 0;
+    memset(&mach, 0, sizeof mach);
+    memset(&m, 0, sizeof m);
+    if (c->run.backend == DRTOPK_BACKEND_CPU) {
+        drtopk_store_cpu_machine(&mach);
+    } else {
+        snprintf(mach.uuid, sizeof mach.uuid, "%s", s->dev.uuid);
+        snprintf(mach.name, sizeof mach.name, "%s", s->dev.name);
+        mach.backend = "cuda";
+        mach.cc_major = s->dev.cc_major;
+        mach.cc_minor = s->dev.cc_minor;
+        mach.sm_count = s->dev.sm_count;
+        mach.mem_bytes = s->dev.mem_bytes;
+        mach.l2_bytes = s->dev.l2_bytes;
+        mach.driver_version = s->dev.driver_version;
+        mach.runtime_version = s->dev.runtime_version;
+    }
+    for (int i = 0; i < argc; ++i) len += strlen(argv[i]) + 1;
+    if ((args = (char *)calloc(1, len)) == NULL) return runtime_error("out of host memory");
+    for (int i = 0; i < argc; ++i) {
+        if (i) strcat(args, " ");
+        strcat(args, argv[i]);
+    }
+    if ((rf = open_memstream(&reps, &rlen)) == NULL) {
+        free(args);
+        return runtime_error("out of host memory");
+    }
+    fputc('[', rf);
+    for (int i = 0; i < c->run.reps; ++i) {
+        if (i) fputs(", ", rf);
+        json_number_or_null(rf, r->totals[i]);
+    }
+    fputc(']', rf);
+    fclose(rf);
+    snprintf(m.cfg.algorithm, sizeof m.cfg.algorithm, "%s%s", (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "",
+             drtopk_algo_name(plan->second_algo));
+    snprintf(m.cfg.first_algo, sizeof m.cfg.first_algo, "%s",
+             (plan->flags & DRTOPK_DELEGATE) ? drtopk_algo_name(plan->first_algo) : "");
+    snprintf(m.cfg.second_algo, sizeof m.cfg.second_algo, "%s", drtopk_algo_name(plan->second_algo));
+    snprintf(m.cfg.dtype, sizeof m.cfg.dtype, "%s", drtopk_dtype_name(c->run.dtype));
+    snprintf(m.cfg.dist, sizeof m.cfg.dist, "%s", c->run.input ? "" : drtopk_dist_name(c->run.dist));
+    snprintf(m.cfg.order, sizeof m.cfg.order, "%s", c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
+    m.cfg.seed = c->run.input ? 0 : c->run.seed;
+    m.cfg.n = c->run.n;
+    m.cfg.k = c->run.k;
+    m.cfg.alpha = (plan->flags & DRTOPK_DELEGATE) ? plan->alpha : 0;
+    m.cfg.beta = (plan->flags & DRTOPK_DELEGATE) ? plan->beta : 0;
+    m.cfg.flags = plan->flags;
+    m.ranks = ranks;
+    m.gpus = r->gpus;
+    m.device_cap = c->device_cap;
+    m.out_of_core = r->ooc_ranks > 0;
+    m.chunks = r->chunks;
+    m.filtered = r->filtered;
+    m.reps = c->run.reps;
+    m.total_ms = r->total;
+    m.compute_ms = r->compute;
+    m.reload_ms = r->reload;
+    m.comm_ms = r->comm;
+    m.reps_ms = reps;
+    m.verified = r->verified >= 0;
+    m.verify_ok = r->verified == 1;
+    if (drtopk_store_open(c->db, 0, &db, err, sizeof err) != DRTOPK_OK) {
+        rc = runtime_error("--db: %s", err);
+    } else {
+        if (drtopk_store_put_machine(db, &mach, &mid) != DRTOPK_OK ||
+            drtopk_store_begin_run(db, mid, "drtopk-mpi", args, DRTOPK_GIT_COMMIT, &rid) != DRTOPK_OK ||
+            drtopk_store_put_multi(db, mid, rid, DRTOPK_GIT_COMMIT, &m) != DRTOPK_OK ||
+            drtopk_store_end_run(db, rid, "done") != DRTOPK_OK)
+            rc = runtime_error("--db %s: %s", c->db, drtopk_store_errmsg(db));
+        drtopk_store_close(db);
+    }
+    free(args);
+    free(reps);
+    return rc;
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+static int setup(const world *w, mpi_cfg *c, int argc, char **argv)
+{
+    int rc;
+    opt_spec *specs = all_specs();
+    if (!specs) return runtime_error("out of host memory");
+    rc = parse_options(NULL, specs, argc - 1, argv + 1, mpi_option, c);
+    free(specs);
+    if (rc != 0 || c->run.help) return rc;
+    if (!c->run.have_k) return usage_error("missing --k (the number of elements to select)");
+    const int cuda_ok = drtopk_cuda_available();
+    if (c->run.have_backend && c->run.backend == DRTOPK_BACKEND_CUDA && !cuda_ok)
+        return usage_error("--backend cuda: no usable CUDA GPU (this build has no CUDA backend or no GPU is "
+                           "visible); use --backend cpu");
+    if (!c->run.have_backend) c->run.backend = cuda_ok ? DRTOPK_BACKEND_CUDA : DRTOPK_BACKEND_CPU;
+    if (c->run.have_gpu && c->run.backend == DRTOPK_BACKEND_CPU)
+        return usage_error("--gpu applies only to --backend cuda");
+    if (!c->run.have_reps) c->run.reps = c->run.backend == DRTOPK_BACKEND_CUDA ? DEFAULT_REPS_CUDA : DEFAULT_REPS_CPU;
+    if (!c->run.have_warmup)
+        c->run.warmup = c->run.backend == DRTOPK_BACKEND_CUDA ? DEFAULT_WARMUP_CUDA : DEFAULT_WARMUP_CPU;
+    if ((rc = resolve_inputs(&c->run, NULL)) != 0) return rc;
+    if (c->run.n < (uint64_t)w->ranks)
+        return usage_error("n = %" PRIu64 " is smaller than the %d ranks: every rank needs an element", c->run.n,
+                           w->ranks);
+    return 0;
+}
+
+/* One repetition: local top-k, then the reduction; rank 0 keeps the result. */
+static int one_rep(world *w, const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s,
+                   rep_times *t, uint32_t **res_v, uint64_t **res_p, uint64_t *res_len)
+{
+    double mine[2], most[2];
+    uint64_t fl, fl_sum, ch, ch_max;
+    memset(t, 0, sizeof *t);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = drtopk_now_ms();
+    int rc = agree(w, local_topk(c, lp, plan, s, t));
+    if (rc) return rc;
+    const double tc = drtopk_now_ms();
+    free(*res_v);
+    free(*res_p);
+    *res_v = (uint32_t *)malloc((size_t)s->k_local * sizeof(uint32_t));
+    *res_p = (uint64_t *)malloc((size_t)s->k_local * sizeof(uint64_t));
+    rc = *res_v && *res_p ? 0 : runtime_error("out of host memory for the result");
+    if ((rc = agree(w, rc)) != 0) return rc;
+    memcpy(*res_v, s->vals, (size_t)s->k_local * sizeof(uint32_t));
+    memcpy(*res_p, s->pos, (size_t)s->k_local * sizeof(uint64_t));
+    *res_len = s->k_local;
+    reduce_tree(w, c, res_v, res_p, res_len);
+    t->comm = drtopk_now_ms() - tc;
+    t->total = drtopk_now_ms() - t0;
+    mine[0] = t->compute;
+    mine[1] = t->reload;
+    fl = t->filtered;
+    ch = t->chunks;
+    MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&fl, &fl_sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&ch, &ch_max, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (w->rank == 0) {
+        t->compute = most[0];
+        t->reload = most[1];
+        t->filtered = fl_sum;
+        t->chunks = ch_max;
+    }
+    return 0;
+}
+
+/* Distinct GPUs among the ranks (by uuid), on rank 0. */
+static int count_gpus(const world *w, const rank_state *s)
+{
+    enum { UUID = sizeof s->dev.uuid };
+    char *all = w->rank == 0 ? (char *)calloc((size_t)w->ranks, UUID) : NULL;
+    char mine[UUID];
+    int distinct = 0;
+    snprintf(mine, sizeof mine, "%s", s->gpu >= 0 ? s->dev.uuid : "");
+    if (w->rank == 0 && !all) MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+    MPI_Gather(mine, UUID, MPI_CHAR, all, UUID, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (w->rank != 0) return 0;
+    for (int i = 0; i < w->ranks; ++i) {
+        int seen = all[(size_t)i * UUID] == '\0';
+        for (int j = 0; j < i && !seen; ++j) seen = strcmp(all + (size_t)i * UUID, all + (size_t)j * UUID) == 0;
+        distinct += !seen;
+    }
+    free(all);
+    return distinct;
+}
+
+static int run(world *w, mpi_cfg *c, int argc, char **argv)
+{
+    rank_state s;
+    report r;
+    drtopk_problem lp;
+    drtopk_plan plan;
+    rep_times t;
+    uint32_t *res_v = NULL;
+    uint64_t *res_p = NULL, res_len = 0;
+    double *compute = NULL, *reload = NULL, *comm = NULL;
+    int rc, ooc;
+
+    memset(&s, 0, sizeof s);
+    memset(&r, 0, sizeof r);
+    s.gpu = -1;
+    r.verified = -1;
+    drtopk_slice(c->run.n, (uint64_t)w->ranks, (uint64_t)w->rank, &s.first, &s.count);
+    s.k_local = c->run.k < s.count ? c->run.k : s.count;
+    lp = (drtopk_problem){ c->run.backend, c->run.dtype, c->run.order, s.count, s.k_local, NULL };
+
+    rc = bind_gpu(w, c, &s);
+    if ((rc = agree(w, rc)) != 0) goto done;
+    /* out of core when the slice is longer than the cap or than the GPU holds */
+    s.ooc = s.count > c->device_cap ||
+            (s.gpu >= 0 && (double)s.count * drtopk_dtype_size(c->run.dtype) * 2 > GPU_MEM_USABLE * s.dev.mem_bytes);
+    if (s.ooc) {
+        const uint64_t sub = c->device_cap < s.count ? c->device_cap : s.count;
+        lp.n = sub + s.k_local < s.count ? sub + s.k_local : s.count;    /* the longest top-k call */
+    }
+    rc = build_plan(&c->run, &lp, &s.dev, &s.tuning_db, &plan);
+    if ((rc = agree(w, rc)) != 0) goto done;
+    lp.n = s.count;
+    if (w->rank == 0 && c->run.n >= (1ull << 26) && !c->run.json)
+        progress(0, "placing %" PRIu64 " elements over %d ranks", c->run.n, w->ranks);
+    rc = place(c, &lp, &plan, &s);
+    if ((rc = agree(w, rc)) != 0) goto done;
+    lp.values = s.gpu >= 0 ? s.dev_v : s.host_v;
+
+    r.totals = (double *)calloc((size_t)c->run.reps, sizeof(double));
+    compute = (double *)calloc((size_t)c->run.reps, sizeof(double));
+    reload = (double *)calloc((size_t)c->run.reps, sizeof(double));
+    comm = (double *)calloc((size_t)c->run.reps, sizeof(double));
+    rc = r.totals && compute && reload && comm ? 0 : runtime_error("out of host memory for timings");
+    if ((rc = agree(w, rc)) != 0) goto done;
+    for (int i = 0; i < c->run.warmup + c->run.reps; ++i) {
+        if ((rc = one_rep(w, c, &lp, &plan, &s, &t, &res_v, &res_p, &res_len)) != 0) goto done;
+        if (i < c->run.warmup) continue;
+        r.totals[i - c->run.warmup] = t.total;
+        compute[i - c->run.warmup] = t.compute;
+        reload[i - c->run.warmup] = t.reload;
+        comm[i - c->run.warmup] = t.comm;
+        r.chunks = t.chunks;
+        r.filtered = t.filtered;
+    }
+    ooc = s.ooc;
+    MPI_Reduce(&ooc, &r.ooc_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    r.gpus = count_gpus(w, &s);
+    {
+        double *tmp = (double *)malloc((size_t)c->run.reps * sizeof(double));
+        if (tmp) {
+            memcpy(tmp, r.totals, (size_t)c->run.reps * sizeof(double));
+            r.total = drtopk_median(tmp, (size_t)c->run.reps);
+            free(tmp);
+        }
+        r.compute = drtopk_median(compute, (size_t)c->run.reps);
+        r.reload = drtopk_median(reload, (size_t)c->run.reps);
+        r.comm = drtopk_median(comm, (size_t)c->run.reps);
+    }
+    if (c->run.verify) {
+        /* the other ranks receive rank 0's result into k-long buffers */
+        if (w->rank != 0) {
+            free(res_v);
+            free(res_p);
+            res_v = (uint32_t *)malloc((size_t)c->run.k * sizeof(uint32_t));
+            res_p = (uint64_t *)malloc((size_t)c->run.k * sizeof(uint64_t));
+        }
+        rc = res_v && res_p ? 0 : runtime_error("out of host memory for the verification");
+        if ((rc = agree(w, rc)) != 0) goto done;
+        r.verified = verify(w, c, &s, res_v, res_p, r.why, sizeof r.why);
+        if (w->rank == 0 && r.verified) {     /* the merge orders best first, --sorted or not */
+            drtopk_problem gp = { c->run.backend, c->run.dtype, c->run.order, c->run.n, c->run.k, NULL };
+            r.verified = check_sorted(&gp, res_v, r.why, sizeof r.why);
+        }
+    }
+    if (w->rank == 0) {
+        drtopk_problem gp = { c->run.backend, c->run.dtype, c->run.order, c->run.n, c->run.k, NULL };
+        if (c->run.output) rc = write_outputs(c->run.output, &gp, res_v, res_p);
+        if (rc == 0 && c->db) rc = store_row(c, &plan, &s, &r, w->ranks, argc, argv);
+        if (rc == 0) {
+            if (c->run.json) print_json(w, c, &plan, &s, &r);
+            else print_text(w, c, &plan, &s, &r);
+            fflush(stdout);
+        }
+        if (rc == 0 && r.verified == 0) {
+            fprintf(w->msg_stream, "drtopk-mpi: verification FAILED: %s\n", r.why);
+            rc = EXIT_VERIFY;
+        }
+    }
+    rc = agree(w, rc);
+done:
+    free(res_v);
+    free(res_p);
+    free(r.totals);
+    free(compute);
+    free(reload);
+    free(comm);
+    state_free(c, &s);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    world w;
+    mpi_cfg c;
+    int rc;
+    MPI_Init(&argc, &argv);
+    memset(&w, 0, sizeof w);
+    MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &w.ranks);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &w.node);
+    MPI_Comm_rank(w.node, &w.local_rank);
+    run_prog = "drtopk-mpi";
+    /* every message goes to this rank's buffer; agree() prints one */
+    if ((w.msg_stream = open_memstream(&w.msg, &w.msg_len)) == NULL) {
+        fprintf(stderr, "drtopk-mpi: rank %d: out of host memory\n", w.rank);
+        MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+    }
+    run_errout = w.msg_stream;
+
+    memset(&c, 0, sizeof c);
+    c.run.seed = DEFAULT_SEED;
+    c.run.dist = DRTOPK_DIST_UD;
+    c.run.dtype = DRTOPK_U32;
+    c.run.order = DRTOPK_LARGEST;
+    c.run.algo = DRTOPK_ALGO_RADIX;
+    c.run.delegate = 1;
+    c.device_cap = DEFAULT_DEVICE_CAP;
+    rc = agree(&w, setup(&w, &c, argc, argv));
+    if (rc == 0 && c.run.help) {
+        if (w.rank == 0) printf("%s%s", help_mpi, run_help_options);
+    } else if (rc == 0) {
+        rc = run(&w, &c, argc, argv);
+    }
+    run_errout = NULL;
+    fclose(w.msg_stream);
+    free(w.msg);
+    MPI_Comm_free(&w.node);
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,132 @@
+/*
+ * test_slice.c -- the MPI-free arithmetic of multi-GPU Dr. Top-k (paper
+ * section 5.4; src/harness/slice.c): slices of V past 2^32 and 2^34 elements,
+ * the binomial reduction tree for every rank count up to 33, raw-file slices,
+ * and the exact merge of two top-k lists with ties.
+ */
+#include "test_harness.h"
+#include "slice.h"
+#include "gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_RANKS 33            /* past a power of two, with odd leftovers */
+
+/* Slices are contiguous, cover [0, n), and differ in length by at most one,
+ * the longer ones first; 64-bit offsets past 2^32 are exact. */
+static void test_slice_cover(void)
+{
+    const uint64_t ns[] = { 1, 7, 1000, (1ull << 32) + 3, (1ull << 34) + 5, (1ull << 36) - 1 };
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; ++i) {
+        for (uint64_t parts = 1; parts <= MAX_RANKS && parts <= ns[i]; ++parts) {
+            uint64_t next = 0, f, c, c0;
+            drtopk_slice(ns[i], parts, 0, &f, &c0);
+            for (uint64_t r = 0; r < parts; ++r) {
+                drtopk_slice(ns[i], parts, r, &f, &c);
+                CHECKF(f == next, "n=%" PRIu64 " parts=%" PRIu64 " r=%" PRIu64 ": first %" PRIu64 " != %" PRIu64,
+                       ns[i], parts, r, f, next);
+                CHECK(c == c0 || c + 1 == c0);
+                CHECK(c >= 1);
+                next = f + c;
+            }
+            CHECK_EQ_U64(next, ns[i]);
+        }
+    }
+    /* a known value: 2^34 + 5 over 4 ranks gives 2^32 + 2, 2^32 + 1 (x3) */
+    uint64_t f, c;
+    drtopk_slice((1ull << 34) + 5, 4, 3, &f, &c);
+    CHECK_EQ_U64(f, 3 * (1ull << 32) + 4);
+    CHECK_EQ_U64(c, (1ull << 32) + 1);
+}
+
+/* Every rank but 0 sends exactly once, to a rank that receives from it at
+ * the same step; rank 0 ends holding the span of all of V. */
+static void test_tree(void)
+{
+    const uint64_t n = (1ull << 34) + 7;
+    for (uint64_t ranks = 1; ranks <= MAX_RANKS; ++ranks) {
+        int sent[MAX_RANKS] = { 0 };
+        for (uint64_t step = 1; step < ranks; step *= 2) {
+            for (uint64_t r = 0; r < ranks; ++r) {
+                int sends, back;
+                const int64_t peer = drtopk_tree_peer(ranks, r, step, &sends);
+                if (peer < 0) continue;
+                CHECK(peer < (int64_t)ranks);
+                CHECK(drtopk_tree_peer(ranks, (uint64_t)peer, step, &back) == (int64_t)r);
+                CHECK(back == !sends);
+                if (sends) {
+                    CHECK(!sent[r]);
+                    sent[r] = 1;
+                    /* the receiver's span so far and the sender's make the next one */
+                    CHECK_EQ_U64(drtopk_tree_span(n, ranks, (uint64_t)peer, step) +
+                                     drtopk_tree_span(n, ranks, r, step),
+                                 drtopk_tree_span(n, ranks, (uint64_t)peer, 2 * step));
+                }
+            }
+        }
+        for (uint64_t r = 1; r < ranks; ++r) CHECKF(sent[r], "ranks=%" PRIu64 ": rank %" PRIu64 " never sends", ranks, r);
+        uint64_t top = 1;
+        while (top < ranks) top *= 2;
+        CHECK_EQ_U64(drtopk_tree_span(n, ranks, 0, top), n);
+    }
+}
+
+/* Merging canonical lists gives the canonical best min(k, na + nb): ties
+ * ordered by smaller position, whichever list they came from. */
+static void test_merge(void)
+{
+    const uint32_t av[] = { 9, 5, 5, 5, 1 }, bv[] = { 7, 5, 5, 0 };
+    const uint64_t ap[] = { 40, 2, 8, 30, 3 }, bp[] = { 11, 5, 31, 1 };
+    uint32_t ov[9];
+    uint64_t op[9];
+    const uint32_t want_v[] = { 9, 7, 5, 5, 5, 5, 5, 1, 0 };
+    const uint64_t want_p[] = { 40, 11, 2, 5, 8, 30, 31, 3, 1 };
+    for (uint64_t k = 1; k <= 10; ++k) {
+        const uint64_t len = drtopk_topk_merge(DRTOPK_U32, DRTOPK_LARGEST, k, av, ap, 5, bv, bp, 4, ov, op);
+        CHECK_EQ_U64(len, k < 9 ? k : 9);
+        for (uint64_t i = 0; i < len; ++i) {
+            CHECK_EQ_U64(ov[i], want_v[i]);
+            CHECK_EQ_U64(op[i], want_p[i]);
+        }
+    }
+    /* canonical sort of an unordered list, smallest order */
+    uint32_t v[] = { 3, 1, 2, 1 };
+    uint64_t p[] = { 10, 7, 1u << 31, 2 };
+    CHECK_STATUS(drtopk_topk_canon(DRTOPK_U32, DRTOPK_SMALLEST, v, p, 4), DRTOPK_OK);
+    CHECK(v[0] == 1 && p[0] == 2 && v[1] == 1 && p[1] == 7 && v[2] == 2 && v[3] == 3);
+}
+
+/* A rank's slice of a raw file is the same elements as the whole file read. */
+static void test_raw_slice(void)
+{
+    char path[] = "/tmp/drtopk_slice_XXXXXX.u32";
+    const int fd = mkstemps(path, 4);
+    uint32_t all[100], part[100];
+    uint64_t n;
+    char err[256];
+    CHECK(fd >= 0);
+    close(fd);
+    drtopk_gen_host(all, 100, DRTOPK_DIST_UD, DRTOPK_U32, 3);
+    CHECK_STATUS(drtopk_write_raw(path, all, 4, 100), DRTOPK_OK);
+    CHECK_STATUS(drtopk_raw_count(path, 4, &n, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(n, 100);
+    CHECK_STATUS(drtopk_read_raw_slice(path, 4, 37, 41, part, err, sizeof err), DRTOPK_OK);
+    CHECK(memcmp(part, all + 37, 41 * sizeof(uint32_t)) == 0);
+    CHECK_STATUS(drtopk_read_raw_slice(path, 4, 60, 41, part, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(err, "holds 100 elements") != NULL);
+    /* the generator's slices are the whole vector's */
+    drtopk_gen_host_at(part, 37, 41, DRTOPK_DIST_UD, DRTOPK_U32, 3);
+    CHECK(memcmp(part, all + 37, 41 * sizeof(uint32_t)) == 0);
+    unlink(path);
+}
+
+__attribute__((constructor)) static void register_slice_tests(void)
+{
+    test_register("slice: contiguous cover past 2^32 and 2^34", test_slice_cover);
+    test_register("slice: reduction tree for 1..33 ranks", test_tree);
+    test_register("slice: exact merge of two top-k lists with ties", test_merge);
+    test_register("slice: a rank's slice of a raw file and of the generator", test_raw_slice);
+}

@@ -41,7 +41,7 @@
 #define GPU_LIST_MAX 64           /* --gpu entries (GPUs of one node)         */
 #define MSG_LEN 1024              /* the failing rank's message, sent to rank 0 */
 #define MSG_CHUNK_BYTES (1 << 30) /* MPI counts are int: larger lists go in pieces */
-#define GPU_MEM_USABLE 0.85       /* share of a GPU's memory a slice may plan on */
+#define GPU_MEM_USABLE 0.9        /* share of a GPU's memory a slice may plan on (the rest: context, other ranks' scraps) */
 #define TAG_VALUES 1
 #define TAG_POSITIONS 2
 #define TAG_STRIDE 4              /* tags of one list's pieces: tag + TAG_STRIDE * piece */
@@ -72,7 +72,6 @@ static const char help_mpi[] =
 typedef struct {
     run_cfg run;
     uint64_t device_cap;
-    int have_cap;
     const char *db;
     const char *gpu_text;
     int gpus[GPU_LIST_MAX], n_gpus;
@@ -83,7 +82,6 @@ static int mpi_option(void *ctx, int id, const char *opt, const char *val)
     mpi_cfg *c = (mpi_cfg *)ctx;
     switch (id) {
     case M_DEVICE_CAP:
-        c->have_cap = 1;
         if (parse_size(opt, val, &c->device_cap) != 0) return EXIT_USAGE;
         if (c->device_cap == 0) return usage_error("--device-cap must be at least 1 element");
         return 0;
@@ -164,6 +162,7 @@ typedef struct {
     uint64_t first, count;      /* this rank's slice of V                      */
     uint64_t k_local;           /* min(k, count)                                */
     int ooc;                    /* streamed from host memory                    */
+    uint64_t cap;               /* its sub-vector length                        */
     int gpu;                    /* the GPU bound, or -1                         */
     void *host_v;               /* slice on the host (CPU, --input, ooc, verify) */
     void *dev_v, *dev_ws, *dev_vals, *dev_idx;
@@ -262,7 +261,7 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
     if (!s->vals || !s->pos) return runtime_error("out of host memory for the local result");
     if (s->ooc) {
         void *stage = NULL;
-        const uint64_t stage_len = c->device_cap < s->count ? c->device_cap : s->count;
+        const uint64_t stage_len = s->cap < s->count ? s->cap : s->count;
         if (cuda && !c->run.input && (st = drtopk_dev_alloc(&stage, (size_t)stage_len * esz)) != DRTOPK_OK)
             return runtime_error("cannot allocate %zu bytes on GPU %d: %s", (size_t)stage_len * esz, s->gpu,
                                  drtopk_status_string(st));
@@ -301,7 +300,7 @@ static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_p
     const double t0 = drtopk_now_ms();
     if (s->ooc) {
         drtopk_ooc_args a = { c->run.backend, c->run.dtype, c->run.order, s->host_v, s->count, s->first,
-                              s->k_local, c->device_cap, plan };
+                              s->k_local, s->cap, plan };
         drtopk_ooc_stats os;
         if ((st = drtopk_ooc_select(&a, s->vals, s->pos, &os)) != DRTOPK_OK)
             return api_error("out-of-core top-k failed", st);
@@ -714,6 +713,16 @@ static int count_gpus(const world *w, const rank_state *s)
     return distinct;
 }
 
+/* Do the slice, its workspace and the local result fit in the GPU's memory? */
+static int fits_on_gpu(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, const rank_state *s)
+{
+    size_t ws = 0;
+    const double need = (double)s->count * drtopk_dtype_size(c->run.dtype) +
+                        (double)s->k_local * (sizeof(uint32_t) + sizeof(uint64_t));
+    if (drtopk_select_workspace(lp, plan, &ws) != DRTOPK_OK) return 0;
+    return need + (double)ws <= GPU_MEM_USABLE * (double)s->dev.mem_bytes;
+}
+
 static int run(world *w, mpi_cfg *c, int argc, char **argv)
 {
     rank_state s;
@@ -736,14 +745,19 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
 
     rc = bind_gpu(w, c, &s);
     if ((rc = agree(w, rc)) != 0) goto done;
-    /* out of core when the slice is longer than the cap or than the GPU holds */
-    s.ooc = s.count > c->device_cap ||
-            (s.gpu >= 0 && (double)s.count * drtopk_dtype_size(c->run.dtype) * 2 > GPU_MEM_USABLE * s.dev.mem_bytes);
-    if (s.ooc) {
-        const uint64_t sub = c->device_cap < s.count ? c->device_cap : s.count;
-        lp.n = sub + s.k_local < s.count ? sub + s.k_local : s.count;    /* the longest top-k call */
-    }
     rc = build_plan(&c->run, &lp, &s.dev, &s.tuning_db, &plan);
+    /* out of core when the slice is longer than the cap or than the GPU holds */
+    s.cap = c->device_cap;
+    s.ooc = s.count > c->device_cap;
+    if (rc == 0 && !s.ooc && s.gpu >= 0 && !fits_on_gpu(c, &lp, &plan, &s)) {
+        s.ooc = 1;              /* the GPU cannot hold it: the paper's sub-vectors, or shorter */
+        s.cap = c->device_cap < DEFAULT_DEVICE_CAP ? c->device_cap : DEFAULT_DEVICE_CAP;
+    }
+    if (rc == 0 && s.ooc) {     /* plan for the longest top-k call: a sub-vector beside the running top k */
+        const uint64_t sub = s.cap < s.count ? s.cap : s.count;
+        lp.n = sub + s.k_local < s.count ? sub + s.k_local : s.count;
+        rc = build_plan(&c->run, &lp, &s.dev, &s.tuning_db, &plan);
+    }
     if ((rc = agree(w, rc)) != 0) goto done;
     lp.n = s.count;
     if (w->rank == 0 && c->run.n >= (1ull << 26) && !c->run.json)

@@ -36,7 +36,7 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 3 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 4 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
     for t in machines runs measurements fits choices peer_measurements; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
@@ -417,11 +417,11 @@ EOF
     [ "$(q "$a" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
 }
 
-@test "a schema version 2 database is migrated to 3 with every row kept" {
+@test "a schema version 2 database is migrated to the current version with every row kept" {
     db="$D/v2.sqlite"
     "$TUNER" "${SMALL[@]}" --db "$db" >/dev/null
-    # What migrations 1 and 2 made, without migration 3.
-    q "$db" "DROP TABLE peer_measurements; UPDATE schema_version SET version = 2"
+    # What migrations 1 and 2 made, without migrations 3 and 4.
+    q "$db" "DROP TABLE peer_measurements; DROP TABLE multi_gpu; UPDATE schema_version SET version = 2"
     counts="(SELECT count(*) FROM measurements) || ' ' || (SELECT count(*) FROM fits) || ' ' ||
             (SELECT count(*) FROM choices) || ' ' || (SELECT total(median_ms) FROM measurements) || ' ' ||
             (SELECT group_concat(uuid) FROM machines) || ' ' || (SELECT group_concat(run_uuid) FROM runs)"
@@ -430,7 +430,7 @@ EOF
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 3 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 4 ]
     [ "$(q "$db" 'SELECT count(*) FROM peer_measurements')" -eq 4 ]
     # every old row as it was: the import's machine and run are the last ones
     q "$db" "DELETE FROM peer_measurements; DELETE FROM runs WHERE id = (SELECT max(id) FROM runs);

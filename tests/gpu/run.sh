@@ -5,10 +5,11 @@
 # mutation test (tests/gpu/mutation.sh), the pipeline benchmark (bench.sh) of
 # this build and of an older one on the same GPU, the delegate build across
 # alpha (experiments/delegate_sweep.sh), the tuner's quick sweep and the
-# baseline-algorithm sweep into a SQLite database, and the modern peers.
+# baseline-algorithm sweep into a SQLite database, the modern peers, and the
+# multi-GPU / out-of-core runs of bin/drtopk-mpi (tests/gpu/mpi.sh, Table 2).
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers" sh tests/gpu/run.sh
+#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers mpi" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
@@ -167,6 +168,13 @@ $(cat "$OUT/mutation.log")" ;;
         rc=$?
         "$BIN/tuner" --import-peers "$OUT/peers.jsonl" --db "$DB" >> "$OUT/peers.log" 2>&1
         add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)" ;;
+    mpi)
+        if [ ! -x "$BIN/drtopk-mpi" ]; then
+            ninja bin/drtopk-mpi > "$OUT/build-mpi.log" 2>&1 || add "mpi: ninja bin/drtopk-mpi failed ($OUT/build-mpi.log)"
+        fi
+        DRTOPK_BIN_DIR=$BIN DB=$DB OUT=$OUT sh tests/gpu/mpi.sh > "$OUT/mpi.log" 2>&1
+        add "mpi: rc=$? ($(($(date +%s) - t0)) s); $(grep '^mpi checks:' "$OUT/mpi.log")"
+        sed -n '/^== summary/,$p' "$OUT/mpi.log" ;;
     *) add "unknown step $step" ;;
     esac
 done

@@ -215,12 +215,9 @@ static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_p
     fputs(", \"tuning_db\": ", f);
     if (plan->const_source == DRTOPK_CONST_TUNING) json_string(f, r->tuning_db);
     else fputs("null", f);
-    fprintf(f, "}, \"workspace_bytes\": %zu, \"warmup\": %d, \"reps\": [", r->ws_bytes, c->warmup);
-    for (int i = 0; i < c->reps; ++i) {
-        if (i) fputs(", ", f);
-        json_number_or_null(f, reps_ms[i]);
-    }
-    fputs("], \"ms_median\": ", f);
+    fprintf(f, "}, \"workspace_bytes\": %zu, \"warmup\": %d, \"reps\": ", r->ws_bytes, c->warmup);
+    json_numbers(f, reps_ms, c->reps);
+    fputs(", \"ms_median\": ", f);
     json_number_or_null(f, r->ms_median);
     fputs(", \"ms_min\": ", f);
     json_number_or_null(f, r->ms_min);

@@ -196,6 +196,16 @@ void json_number_or_null(FILE *f, double x)
     else fputs("null", f);
 }
 
+void json_numbers(FILE *f, const double *x, int n)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; ++i) {
+        if (i) fputs(", ", f);
+        json_number_or_null(f, x[i]);
+    }
+    fputc(']', f);
+}
+
 const char *on_off(unsigned flags, unsigned bit)
 {
     return (flags & bit) ? "on" : "off";

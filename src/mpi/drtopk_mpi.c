@@ -40,6 +40,7 @@
 #define DEFAULT_WARMUP_CPU 0
 #define GPU_LIST_MAX 64           /* --gpu entries (GPUs of one node)         */
 #define MSG_LEN 1024              /* the failing rank's message, sent to rank 0 */
+#define NO_MESSAGE "drtopk-mpi: error: failed without a message\n"
 #define MSG_CHUNK_BYTES (1 << 30) /* MPI counts are int: larger lists go in pieces */
 #define GPU_MEM_USABLE 0.9        /* share of a GPU's memory a slice may plan on (the rest: context, other ranks' scraps) */
 #define TAG_VALUES 1
@@ -138,13 +139,16 @@ static int agree(world *w, int rc)
     fflush(w->msg_stream);
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (first == w->ranks) {
-        if (w->rank == 0 && w->msg_len) fputs(w->msg, stderr);   /* warnings, progress */
+        if (w->rank == 0) fwrite(w->msg, 1, w->msg_len, stderr);   /* warnings, progress */
         rewind(w->msg_stream);
         return 0;
     }
     char text[MSG_LEN] = "";
     int code = rc;
-    if (w->rank == first) snprintf(text, sizeof text, "%s", w->msg_len ? w->msg : "failed without a message\n");
+    /* (after a rewind the buffer is not terminated at msg_len: print that many) */
+    if (w->rank == first)
+        snprintf(text, sizeof text, "%.*s", w->msg_len ? (int)w->msg_len : (int)strlen(NO_MESSAGE),
+                 w->msg_len ? w->msg : NO_MESSAGE);
     MPI_Bcast(text, sizeof text, MPI_CHAR, first, MPI_COMM_WORLD);
     MPI_Bcast(&code, 1, MPI_INT, first, MPI_COMM_WORLD);
     if (w->rank == 0) {
@@ -514,13 +518,10 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
             (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "", drtopk_algo_name(plan->second_algo), plan->alpha,
             plan->beta, drtopk_algo_name(plan->first_algo), drtopk_algo_name(plan->second_algo), plan->flags);
     fprintf(f, ", \"device_cap\": %" PRIu64 ", \"out_of_core_ranks\": %d, \"chunks\": %" PRIu64
-            ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": [", c->device_cap, r->ooc_ranks, r->chunks,
+            ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": ", c->device_cap, r->ooc_ranks, r->chunks,
             r->filtered, c->run.warmup);
-    for (int i = 0; i < c->run.reps; ++i) {
-        if (i) fputs(", ", f);
-        json_number_or_null(f, r->totals[i]);
-    }
-    fputs("], \"ms_median\": ", f);
+    json_numbers(f, r->totals, c->run.reps);
+    fputs(", \"ms_median\": ", f);
     json_number_or_null(f, r->total);
     fputs(", \"compute_ms\": ", f);
     json_number_or_null(f, r->compute);
@@ -575,12 +576,7 @@ static int store_row(const mpi_cfg *c, const drtopk_plan *plan, const rank_state
         free(args);
         return runtime_error("out of host memory");
     }
-    fputc('[', rf);
-    for (int i = 0; i < c->run.reps; ++i) {
-        if (i) fputs(", ", rf);
-        json_number_or_null(rf, r->totals[i]);
-    }
-    fputc(']', rf);
+    json_numbers(rf, r->totals, c->run.reps);
     fclose(rf);
     snprintf(m.cfg.algorithm, sizeof m.cfg.algorithm, "%s%s", (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "",
              drtopk_algo_name(plan->second_algo));

@@ -139,3 +139,19 @@ same_as_single() {
     [ "$status" -eq 2 ] && [[ "$stderr" == *"--gpu"* ]]
     [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
 }
+
+@test "a late failure prints its own message once, after rank 0's warnings" {
+    # a tuning database that is not SQLite: each rank warns while planning
+    # (rank 0's warning is shown); then storing into a missing directory fails
+    # with a message shorter than the warning
+    local junk="$BATS_TEST_TMPDIR/a-tuning-database-whose-name-is-long-enough-to-outlast-the-later-message.sqlite"
+    printf 'not a database' > "$junk"
+    cd "$BATS_TEST_TMPDIR"
+    DRTOPK_DB="$junk" run --separate-stderr mpi 2 --backend cpu --n 1000 --k 5 --db no/t2.sqlite
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == *"rank 0 of 2 failed"* ]]
+    [[ "$(grep -A1 'rank 0 of 2 failed' <<< "$stderr" | tail -n 1)" == *"--db: "*"directory no does not exist" ]]
+    # nothing of the earlier, longer message trails the failure's
+    [ "$(grep -c 'planning without it' <<< "$stderr")" -eq 1 ]
+    [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
+}

@@ -22,6 +22,9 @@ REPS=${MPI_REPS:-5}
 MPI_TIMEOUT=300       # seconds per mpirun: a hang is a failure, not a stuck machine
 K_TABLE2=128          # the paper's Table 2 k
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# containers often forbid the cross-memory attach Open MPI 4's shared-memory
+# transport tries first (it then prints errors per message): copy through the buffer
+export OMPI_MCA_btl_vader_single_copy_mechanism="${OMPI_MCA_btl_vader_single_copy_mechanism:-none}"
 mkdir -p "$OUT"
 fails=0
 checks=0
@@ -36,7 +39,8 @@ mpi() {
     timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np "$np" "$BIN/drtopk-mpi" "$@"
 }
 
-# check NAME RANKS "RUN OPTIONS" "EXTRA drtopk-mpi OPTIONS"
+# check NAME RANKS "RUN OPTIONS" "EXTRA drtopk-mpi OPTIONS" (the options split into words)
+# shellcheck disable=SC2086
 check() {
     name=$1 ranks=$2 opts=$3 extra=$4
     "$BIN/drtopk" run --backend cuda $opts --reps 1 --sorted --output "$tmp/ref" > /dev/null 2>&1 ||
@@ -106,12 +110,15 @@ SUMMARY_SQL="SELECT m.n, m.ranks, m.gpus, m.device_cap, m.out_of_core, m.chunks,
     printf('%.2f', m.total_ms), printf('%.2f', m.compute_ms), printf('%.2f', m.reload_ms),
     printf('%.3f', m.comm_ms), printf('%.2f', 100.0 * m.comm_ms / m.total_ms),
     CASE WHEN m.reload_ms > 0 THEN printf('%.1f', m.n * 4.0 / m.ranks / (m.reload_ms * 1e6)) ELSE '' END,
+    CASE WHEN m.reload_ms > 0 THEN printf('%.2f', m.total_ms / m.reload_ms) ELSE '' END,
     printf('%.2f', (SELECT o.total_ms FROM multi_gpu o WHERE o.machine_id = m.machine_id
         AND o.git_commit = m.git_commit AND o.n = m.n AND o.k = m.k AND o.ranks = 1 AND o.out_of_core = 0)
         / m.total_ms), mc.name
   FROM multi_gpu m JOIN machines mc ON mc.id = m.machine_id WHERE m.k = $K_TABLE2
   ORDER BY m.out_of_core, m.n, m.ranks, m.device_cap DESC"
-echo "n|ranks|gpus|device_cap|ooc|chunks|filtered|total|compute|reload|comm|comm%|reload GB/s|speedup vs 1 GPU in core|gpu"
+# reload GB/s: bytes of a rank's slice over its copies' own time (the link's rate);
+# total/reload near 1: compute hidden behind the copies
+echo "n|ranks|gpus|device_cap|ooc|chunks|filtered|total|compute|reload|comm|comm%|reload GB/s|total/reload|speedup vs 1 GPU in core|gpu"
 if command -v sqlite3 > /dev/null; then
     sqlite3 "$DB" "$SUMMARY_SQL"
 else

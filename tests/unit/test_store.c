@@ -4,7 +4,8 @@
  * and foreign files are refused, measurements round-trip and replace by their
  * unique key, a machine's tuning loads as the table drtopk_plan_auto takes
  * (choices, then the fitted const; by uuid, else by name; an unreadable file
- * says why), and merging adds nothing the second time.
+ * says why), merging adds nothing the second time, and drtopk-mpi's rows
+ * (table multi_gpu) round-trip, replace and merge.
  */
 #include "test_harness.h"
 #include "store.h"
@@ -287,10 +288,63 @@ static void store_merge_is_idempotent(void)
     CHECK(count(a, "PRAGMA foreign_key_check") == -1);   /* no row: no dangling reference */
 }
 
+/* One run of drtopk-mpi with `ranks` ranks and total time `ms` into path. */
+static void put_multi(const char *path, const char *uuid, int ranks, double ms)
+{
+    char err[DRTOPK_STORE_ERR_LEN];
+    drtopk_store *s;
+    drtopk_store_machine m = { .backend = "cuda" };
+    drtopk_store_multi row = { .cfg = { .algorithm = "dr-radix", .first_algo = "radix", .second_algo = "radix",
+                                        .dtype = "u32", .dist = "UD", .seed = 1, .n = 1ull << 34, .k = 128,
+                                        .alpha = 12, .beta = 2, .flags = 15, .order = "largest" },
+                               .ranks = ranks, .gpus = ranks, .device_cap = 1ull << 30, .out_of_core = 1,
+                               .chunks = 8, .filtered = 12345, .reps = 2, .total_ms = ms, .compute_ms = ms / 2,
+                               .reload_ms = ms / 3, .comm_ms = 0.25, .reps_ms = "[1.0, 2.0]" };
+    int64_t mid, rid;
+    snprintf(m.uuid, sizeof m.uuid, "%s", uuid);
+    snprintf(m.name, sizeof m.name, "NVIDIA H200");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put_machine(s, &m, &mid), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "drtopk-mpi", "--n 2^34 --k 128", "abc", &rid), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put_multi(s, mid, rid, "abc", &row), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_end_run(s, rid, "done"), DRTOPK_OK);
+    drtopk_store_close(s);
+}
+
+/* drtopk-mpi's Table 2 rows (paper 5.4): round-trip, replace by key, merge once. */
+static void store_multi_rows(void)
+{
+    char a[PATH_LEN], b[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(a, "multi_a.sqlite");
+    tmp_path(b, "multi_b.sqlite");
+    put_multi(a, "GPU-A", 1, 40.0);
+    put_multi(a, "GPU-A", 2, 21.0);
+    put_multi(a, "GPU-A", 2, 20.0);           /* same configuration: replaces */
+    CHECK(count(a, "SELECT count(*) FROM multi_gpu") == 2);
+    CHECK(count(a, "SELECT total_ms = 20.0 FROM multi_gpu WHERE ranks = 2") == 1);
+    CHECK(count(a, "SELECT n = 17179869184 FROM multi_gpu WHERE ranks = 2") == 1);   /* 2^34 */
+    CHECK(count(a, "SELECT filtered = 12345 AND chunks = 8 AND device_cap = 1073741824 FROM multi_gpu "
+                   "WHERE ranks = 1") == 1);
+    CHECK(count(a, "SELECT verify_ok IS NULL FROM multi_gpu WHERE ranks = 1") == 1);
+    put_multi(b, "GPU-B", 2, 18.0);
+    drtopk_store *s;
+    drtopk_store_merge_stats st;
+    CHECK_STATUS(drtopk_store_open(a, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_merge(s, b, &st), DRTOPK_OK);
+    CHECK(st.multi_added == 1);
+    CHECK_STATUS(drtopk_store_merge(s, b, &st), DRTOPK_OK);
+    CHECK(st.multi_added == 0);
+    drtopk_store_close(s);
+    CHECK(count(a, "SELECT count(*) FROM multi_gpu") == 3);
+    CHECK(count(a, "SELECT m.total_ms = 18.0 FROM multi_gpu m JOIN machines c ON c.id = m.machine_id "
+                   "WHERE c.uuid = 'GPU-B'") == 1);
+}
+
 __attribute__((constructor)) static void register_store_tests(void)
 {
     test_register("store_migrates_older_schema", store_migrates_older_schema);
     test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
     test_register("store_merge_is_idempotent", store_merge_is_idempotent);
+    test_register("store_multi_rows", store_multi_rows);
 }

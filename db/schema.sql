@@ -186,6 +186,7 @@ CREATE TABLE multi_gpu (
     compute_ms      REAL NOT NULL,
     reload_ms       REAL NOT NULL,
     comm_ms         REAL NOT NULL,
+    link_gbps       REAL,                   -- host-to-device link measured alone (out of core on a GPU)
     reps_ms         TEXT NOT NULL,          -- JSON array of every repetition's total
     verified        INTEGER NOT NULL CHECK (verified IN (0, 1)),
     verify_ok       INTEGER CHECK (verify_ok IN (0, 1)),

@@ -116,6 +116,12 @@ void drtopk_ooc_host_free(drtopk_backend b, void *p)
     else free(p);
 }
 
+drtopk_status drtopk_ooc_link_gbps(drtopk_backend b, const void *host_v, size_t bytes, double *gbps)
+{
+    *gbps = 0;
+    return b == DRTOPK_BACKEND_CUDA ? ooc_dev_link_gbps(host_v, bytes, gbps) : DRTOPK_OK;
+}
+
 drtopk_status drtopk_ooc_select(const drtopk_ooc_args *a, uint32_t *out_vals, uint64_t *out_pos,
                                 drtopk_ooc_stats *s)
 {

@@ -46,6 +46,10 @@ typedef struct {
 drtopk_status drtopk_ooc_host_alloc(drtopk_backend b, void **p, size_t bytes);
 void drtopk_ooc_host_free(drtopk_backend b, void *p);
 
+/* The host-to-device link's bandwidth in GB/s, measured with copies of up to
+ * `bytes` of the pinned slice (the reference of the reload rate); 0 on the CPU. */
+drtopk_status drtopk_ooc_link_gbps(drtopk_backend b, const void *host_v, size_t bytes, double *gbps);
+
 /* The top k of the slice: out_vals (k raw elements) and out_pos (k global
  * positions), host memory, in no particular order. */
 drtopk_status drtopk_ooc_select(const drtopk_ooc_args *a, uint32_t *out_vals, uint64_t *out_pos,

@@ -34,6 +34,9 @@ drtopk_status ooc_dev_select(ooc_dev *d, uint64_t m);
  * waits for the compute stream and adds this sub-vector's copy and compute
  * times to *reload_ms and *compute_ms. */
 drtopk_status ooc_dev_carry(ooc_dev *d, int slot, int threshold, double *reload_ms, double *compute_ms);
+/* The link's host-to-device bandwidth: the best of a few timed copies of
+ * `bytes` from pinned `src` alone (nothing else running). */
+drtopk_status ooc_dev_link_gbps(const void *src, size_t bytes, double *gbps);
 /* The first k candidates to the host. */
 drtopk_status ooc_dev_result(ooc_dev *d, uint32_t *vals, uint64_t *pos);
 

@@ -710,9 +710,9 @@ drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_
     if (prepare(s, "INSERT OR REPLACE INTO multi_gpu (machine_id, run_id, git_commit, algorithm, first_algo, "
                    "second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, ranks, gpus, "
                    "device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, reload_ms, comm_ms, "
-                   "reps_ms, verified, verify_ok, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                   "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, "
-                   "?28, ?29, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
+                   "reps_ms, verified, verify_ok, link_gbps, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+                   "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, "
+                   "?27, ?28, ?29, ?30, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, machine_id);
     sqlite3_bind_int64(st, 2, run_id);
@@ -743,6 +743,7 @@ drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_
     sqlite3_bind_text(st, 27, m->reps_ms, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 28, m->verified != 0);
     if (m->verified) sqlite3_bind_int(st, 29, m->verify_ok != 0);
+    bind_pos_double(st, 30, m->link_gbps);
     return step_done(s, st, "storing a multi-GPU run", NULL);
 }
 
@@ -909,7 +910,7 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
 #define MULTI_COLS                                                                     \
     "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, " \
     "sort_order, ranks, gpus, device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, " \
-    "reload_ms, comm_ms, reps_ms, verified, verify_ok, measured_at"
+    "reload_ms, comm_ms, link_gbps, reps_ms, verified, verify_ok, measured_at"
 #define MACHINE_COLS                                                                   \
     "uuid, name, backend, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, read_gbps, " \
     "driver_version, runtime_version, first_seen, c_global, c_shfl"

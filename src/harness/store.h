@@ -207,6 +207,7 @@ typedef struct {
     int out_of_core;
     int reps;
     double total_ms, compute_ms, reload_ms, comm_ms;   /* medians             */
+    double link_gbps;           /* <= 0: not measured                           */
     const char *reps_ms;        /* JSON array of the totals                     */
     int verified, verify_ok;
 } drtopk_store_multi;

@@ -47,6 +47,8 @@
 #define TAG_POSITIONS 2
 #define TAG_STRIDE 4              /* tags of one list's pieces: tag + TAG_STRIDE * piece */
 #define MS_PER_S 1e3
+#define BYTES_PER_GB 1e9
+#define LINK_PROBE_MAX_BYTES (1ull << 30) /* a copy this long runs at the link's rate */
 
 enum { M_DEVICE_CAP = 1000, M_DB };
 
@@ -176,6 +178,7 @@ typedef struct {
     uint64_t *pos;
     drtopk_device_info dev;
     const char *tuning_db;
+    double link_gbps;           /* host-to-device, measured (out of core, CUDA)  */
 } rank_state;
 
 typedef struct {
@@ -271,6 +274,13 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
                                  drtopk_status_string(st));
         rc = slice_to_host(c, s, stage, stage_len);
         if (stage) drtopk_dev_free(stage);
+        if (rc == 0) {
+            const uint64_t bytes = (uint64_t)stage_len * esz;
+            st = drtopk_ooc_link_gbps(c->run.backend, s->host_v,
+                                      bytes < LINK_PROBE_MAX_BYTES ? (size_t)bytes : LINK_PROBE_MAX_BYTES,
+                                      &s->link_gbps);
+            if (st != DRTOPK_OK) rc = runtime_error("cannot measure the host-to-device link: %s", drtopk_status_string(st));
+        }
         return rc;
     }
     if (!cuda || c->run.input || c->run.verify) {
@@ -457,6 +467,8 @@ typedef struct {
     double *totals;                         /* every repetition's total */
     uint64_t chunks, filtered;
     int ooc_ranks, gpus;
+    double link_gbps;                       /* the slowest measured link (0: none) */
+    double reload_gbps;                     /* the largest slice over the median reload */
     int verified;                           /* -1 not run, 0 FAIL, 1 PASS */
     char why[300];
 } report;
@@ -483,6 +495,9 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
            r->ooc_ranks == 1 ? "" : "s", r->chunks, r->filtered);
     printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f (medians of %d reps; "
            "compute and reload of the slowest rank)\n", r->total, r->compute, r->reload, r->comm, c->run.reps);
+    if (r->link_gbps > 0)
+        printf("reload:    %.1f GB/s, the link measured %.1f GB/s (%.0f%%)\n", r->reload_gbps, r->link_gbps,
+               100 * r->reload_gbps / r->link_gbps);
     if (c->run.output) printf("output:    %s.values, %s.indices\n", c->run.output, c->run.output);
     if (r->verified >= 0) printf("verify:    %s%s%s\n", r->verified ? "PASS" : "FAIL", r->verified ? "" : ": ", r->why);
 }
@@ -529,6 +544,10 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     json_number_or_null(f, r->reload);
     fputs(", \"comm_ms\": ", f);
     json_number_or_null(f, r->comm);
+    fputs(", \"reload_gbps\": ", f);
+    json_number_or_null(f, r->link_gbps > 0 ? r->reload_gbps : NAN);
+    fputs(", \"link_gbps\": ", f);
+    json_number_or_null(f, r->link_gbps > 0 ? r->link_gbps : NAN);
     fputs(", \"output\": ", f);
     if (c->run.output) json_string(f, c->run.output);
     else fputs("null", f);
@@ -603,6 +622,7 @@ static int store_row(const mpi_cfg *c, const drtopk_plan *plan, const rank_state
     m.compute_ms = r->compute;
     m.reload_ms = r->reload;
     m.comm_ms = r->comm;
+    m.link_gbps = r->link_gbps;
     m.reps_ms = reps;
     m.verified = r->verified >= 0;
     m.verify_ok = r->verified == 1;
@@ -780,6 +800,11 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     }
     ooc = s.ooc;
     MPI_Reduce(&ooc, &r.ooc_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    {   /* the slowest link among the ranks that measured one */
+        const double mine = s.link_gbps > 0 ? s.link_gbps : HUGE_VAL;
+        MPI_Reduce(&mine, &r.link_gbps, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+        if (r.link_gbps == HUGE_VAL) r.link_gbps = 0;
+    }
     r.gpus = count_gpus(w, &s);
     {
         double *tmp = (double *)malloc((size_t)c->run.reps * sizeof(double));
@@ -791,6 +816,9 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
         r.compute = drtopk_median(compute, (size_t)c->run.reps);
         r.reload = drtopk_median(reload, (size_t)c->run.reps);
         r.comm = drtopk_median(comm, (size_t)c->run.reps);
+        /* rank 0 holds the longest slice */
+        r.reload_gbps = r.reload > 0 ? (double)s.count * drtopk_dtype_size(c->run.dtype) / (r.reload / MS_PER_S) /
+                                           BYTES_PER_GB : 0;
     }
     if (c->run.verify) {
         /* the other ranks receive rank 0's result into k-long buffers */

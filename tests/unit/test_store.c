@@ -299,7 +299,8 @@ static void put_multi(const char *path, const char *uuid, int ranks, double ms)
                                         .alpha = 12, .beta = 2, .flags = 15, .order = "largest" },
                                .ranks = ranks, .gpus = ranks, .device_cap = 1ull << 30, .out_of_core = 1,
                                .chunks = 8, .filtered = 12345, .reps = 2, .total_ms = ms, .compute_ms = ms / 2,
-                               .reload_ms = ms / 3, .comm_ms = 0.25, .reps_ms = "[1.0, 2.0]" };
+                               .reload_ms = ms / 3, .comm_ms = 0.25, .link_gbps = ranks == 1 ? 0 : 52.5,
+                               .reps_ms = "[1.0, 2.0]" };
     int64_t mid, rid;
     snprintf(m.uuid, sizeof m.uuid, "%s", uuid);
     snprintf(m.name, sizeof m.name, "NVIDIA H200");
@@ -325,7 +326,8 @@ static void store_multi_rows(void)
     CHECK(count(a, "SELECT n = 17179869184 FROM multi_gpu WHERE ranks = 2") == 1);   /* 2^34 */
     CHECK(count(a, "SELECT filtered = 12345 AND chunks = 8 AND device_cap = 1073741824 FROM multi_gpu "
                    "WHERE ranks = 1") == 1);
-    CHECK(count(a, "SELECT verify_ok IS NULL FROM multi_gpu WHERE ranks = 1") == 1);
+    CHECK(count(a, "SELECT verify_ok IS NULL AND link_gbps IS NULL FROM multi_gpu WHERE ranks = 1") == 1);
+    CHECK(count(a, "SELECT link_gbps = 52.5 FROM multi_gpu WHERE ranks = 2") == 1);
     put_multi(b, "GPU-B", 2, 18.0);
     drtopk_store *s;
     drtopk_store_merge_stats st;

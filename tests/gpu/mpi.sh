@@ -112,9 +112,9 @@ SUMMARY_SQL="SELECT m.n, m.ranks, m.gpus, m.device_cap, m.out_of_core, m.chunks,
     CASE WHEN m.reload_ms > 0 THEN printf('%.1f', m.n * 4.0 / m.ranks / (m.reload_ms * 1e6)) ELSE '' END,
     CASE WHEN m.link_gbps > 0 THEN printf('%.1f', m.link_gbps) ELSE '' END,
     CASE WHEN m.reload_ms > 0 THEN printf('%.2f', m.total_ms / m.reload_ms) ELSE '' END,
-    printf('%.2f', (SELECT o.total_ms FROM multi_gpu o WHERE o.machine_id = m.machine_id
-        AND o.git_commit = m.git_commit AND o.n = m.n AND o.k = m.k AND o.ranks = 1 AND o.out_of_core = 0)
-        / m.total_ms), mc.name
+    (SELECT printf('%.2f', o.total_ms / m.total_ms) FROM multi_gpu o WHERE o.machine_id = m.machine_id
+        AND o.git_commit = m.git_commit AND o.n = m.n AND o.k = m.k AND o.ranks = 1 AND o.out_of_core = 0),
+    mc.name
   FROM multi_gpu m JOIN machines mc ON mc.id = m.machine_id WHERE m.k = $K_TABLE2
   ORDER BY m.out_of_core, m.n, m.ranks, m.device_cap DESC"
 # reload GB/s: bytes of a rank's slice over its copies' own time; link GB/s: a

@@ -196,6 +196,12 @@ void json_number_or_null(FILE *f, double x)
     else fputs("null", f);
 }
 
+void json_field(FILE *f, const char *key, double x)
+{
+    fprintf(f, ", \"%s\": ", key);
+    json_number_or_null(f, x);
+}
+
 void json_numbers(FILE *f, const double *x, int n)
 {
     fputc('[', f);

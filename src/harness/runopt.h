@@ -99,6 +99,8 @@ int build_plan(const run_cfg *c, const drtopk_problem *p, const drtopk_device_in
 /* ---- output -------------------------------------------------------------- */
 void json_string(FILE *f, const char *s);
 void json_number_or_null(FILE *f, double x);
+/* `, "key": x` (null where not finite). */
+void json_field(FILE *f, const char *key, double x);
 /* "[x0, x1, ...]": n numbers (null where not finite). */
 void json_numbers(FILE *f, const double *x, int n);
 const char *on_off(unsigned flags, unsigned bit);

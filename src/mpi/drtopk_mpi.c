@@ -536,18 +536,12 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
             ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": ", c->device_cap, r->ooc_ranks, r->chunks,
             r->filtered, c->run.warmup);
     json_numbers(f, r->totals, c->run.reps);
-    fputs(", \"ms_median\": ", f);
-    json_number_or_null(f, r->total);
-    fputs(", \"compute_ms\": ", f);
-    json_number_or_null(f, r->compute);
-    fputs(", \"reload_ms\": ", f);
-    json_number_or_null(f, r->reload);
-    fputs(", \"comm_ms\": ", f);
-    json_number_or_null(f, r->comm);
-    fputs(", \"reload_gbps\": ", f);
-    json_number_or_null(f, r->link_gbps > 0 ? r->reload_gbps : NAN);
-    fputs(", \"link_gbps\": ", f);
-    json_number_or_null(f, r->link_gbps > 0 ? r->link_gbps : NAN);
+    json_field(f, "ms_median", r->total);
+    json_field(f, "compute_ms", r->compute);
+    json_field(f, "reload_ms", r->reload);
+    json_field(f, "comm_ms", r->comm);
+    json_field(f, "reload_gbps", r->link_gbps > 0 ? r->reload_gbps : NAN);
+    json_field(f, "link_gbps", r->link_gbps > 0 ? r->link_gbps : NAN);
     fputs(", \"output\": ", f);
     if (c->run.output) json_string(f, c->run.output);
     else fputs("null", f);

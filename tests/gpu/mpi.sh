@@ -12,12 +12,15 @@
 #     of core with --device-cap on one GPU; rows go to $DB (table multi_gpu),
 #     a summary table is printed last.
 # Environment: DRTOPK_BIN_DIR (bin), DB ($OUT/results.sqlite), OUT (out/gpu-run),
-#   MPI_LOG_N_MAX (34) the largest log2 |V| of Table 2, MPI_REPS (5).
+#   MPI_LOG_N_MAX (34) the largest log2 |V| of Table 2 in core, MPI_OOC_LOG_N
+#   ("31 32") the log2 |V| of the one-GPU out-of-core rows (pinned host memory:
+#   4 bytes an element), MPI_REPS (5).
 set -u
 BIN=${DRTOPK_BIN_DIR:-bin}
 OUT=${OUT:-out/gpu-run}
 DB=${DB:-$OUT/results.sqlite}
 LOG_N_MAX=${MPI_LOG_N_MAX:-34}
+OOC_LOG_N=${MPI_OOC_LOG_N:-"31 32"}
 REPS=${MPI_REPS:-5}
 MPI_TIMEOUT=300       # seconds per mpirun: a hang is a failure, not a stuck machine
 K_TABLE2=128          # the paper's Table 2 k
@@ -99,7 +102,7 @@ while [ "$log" -le "$LOG_N_MAX" ]; do
     log=$((log + 1))
 done
 # out of core on one GPU: the paper's 2^30 sub-vectors, and smaller ones
-for log in 31 32; do
+for log in $OOC_LOG_N; do
     table2 1 --n "2^$log" --gpu 0 --device-cap 2^30
     table2 1 --n "2^$log" --gpu 0 --device-cap 2^28
 done

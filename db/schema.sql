@@ -153,3 +153,68 @@ CREATE TABLE peer_measurements (
     UNIQUE (machine_id, git_commit, peer, dist, dtype, seed, n, k)
 );
 CREATE INDEX peer_measurements_table ON peer_measurements (machine_id, dtype, n);
+
+-- @migration 4: the decision table over (dtype, log2 n, log2 k) and its held-out check (issue 10)
+-- A choice now holds for a log2 n range too, names the delegate build (the
+-- shared/staged build up to shared_build_max_alpha, 0: the library's default),
+-- its worst slowdown over the distributions measured at its grid point, and
+-- whether the held-out check kept it ('kept'), dropped it for the default plan
+-- ('dropped'), or has not run yet ('unchecked').
+CREATE TABLE choices_v4 (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    git_commit      TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    log2n_min       INTEGER NOT NULL,       -- holds for log2n_min <= floor(log2 n) <= log2n_max
+    log2n_max       INTEGER NOT NULL,
+    log2k_min       INTEGER NOT NULL,       -- and log2k_min <= floor(log2 k) <= log2k_max
+    log2k_max       INTEGER NOT NULL,
+    algorithm       TEXT NOT NULL,
+    beta            INTEGER NOT NULL,
+    rule4_const     REAL NOT NULL,          -- gives the chosen alpha at the grid point
+    shared_build_max_alpha INTEGER NOT NULL DEFAULT 0,
+    mean_slowdown   REAL NOT NULL,          -- vs the fastest measured config, over the distributions
+    worst_slowdown  REAL NOT NULL DEFAULT 0,
+    points          INTEGER NOT NULL,       -- measurements (distributions) the choice was made from
+    status          TEXT NOT NULL DEFAULT 'unchecked' CHECK (status IN ('unchecked', 'kept', 'dropped')),
+    fitted_at       TEXT NOT NULL,
+    UNIQUE (machine_id, dtype, log2n_min, log2k_min)
+);
+INSERT INTO choices_v4 (machine_id, git_commit, dtype, log2n_min, log2n_max, log2k_min, log2k_max,
+                        algorithm, beta, rule4_const, mean_slowdown, worst_slowdown, points, fitted_at)
+    SELECT machine_id, git_commit, dtype, 0, 63, log2k_min, log2k_max, algorithm, beta, rule4_const,
+           mean_slowdown, mean_slowdown, points, fitted_at FROM choices;
+DROP TABLE choices;
+ALTER TABLE choices_v4 RENAME TO choices;
+
+-- One row per point the tuner checked a choice at: held-out points ('heldout',
+-- n and k between the grid's) and the points of `tuner --compare`
+-- ('compare').  default_ms_a/_b (and tuned_ms_a/_b) are two measurements of
+-- the same plan taken apart in time: their difference is the run-to-run noise.
+CREATE TABLE checks (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    git_commit      TEXT NOT NULL,
+    kind            TEXT NOT NULL CHECK (kind IN ('heldout', 'compare')),
+    dtype           TEXT NOT NULL,
+    dist            TEXT NOT NULL,
+    seed            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    tuned_algorithm TEXT NOT NULL,
+    tuned_alpha     INTEGER NOT NULL,
+    tuned_beta      INTEGER NOT NULL,
+    tuned_flags     INTEGER NOT NULL,
+    default_alpha   INTEGER NOT NULL,
+    default_beta    INTEGER NOT NULL,
+    default_flags   INTEGER NOT NULL,
+    default_ms_a    REAL NOT NULL,
+    default_ms_b    REAL NOT NULL,
+    tuned_ms_a      REAL NOT NULL,
+    tuned_ms_b      REAL NOT NULL,
+    best_ms         REAL,                   -- 'compare': the fastest measured plan at this point
+    best_config     TEXT,                   -- its algorithm, alpha, beta, flags
+    checked_at      TEXT NOT NULL,
+    UNIQUE (machine_id, git_commit, kind, dtype, dist, seed, n, k, tuned_algorithm, tuned_alpha,
+            tuned_beta, tuned_flags)
+);

@@ -543,10 +543,10 @@ drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const
                                       int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
-    if (prepare(s, "SELECT algorithm, dist, beta, alpha, n, k, median_ms FROM measurements "
+    if (prepare(s, "SELECT algorithm, dist, beta, alpha, n, k, median_ms, flags FROM measurements "
                    "WHERE machine_id = ? AND git_commit = ? AND dtype = ? AND status = 'ok' "
                    "AND (verify_ok IS NULL OR verify_ok = 1) AND median_ms IS NOT NULL "
-                   "ORDER BY algorithm, beta, dist, n, k, alpha", &st) != DRTOPK_OK)
+                   "AND sort_order = 'largest' ORDER BY algorithm, beta, dist, n, k, alpha, flags", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, machine_id);
     sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
@@ -561,6 +561,7 @@ drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const
             .n = (uint64_t)sqlite3_column_int64(st, 4),
             .k = (uint64_t)sqlite3_column_int64(st, 5),
             .median_ms = sqlite3_column_double(st, 6),
+            .flags = (unsigned)sqlite3_column_int64(st, 7),
         };
         if (cb(&pt, ctx)) {
             rc = SQLITE_DONE;
@@ -600,6 +601,10 @@ drtopk_status drtopk_store_put_fit(drtopk_store *s, int64_t machine_id, const ch
     return step_done(s, st, "storing a fit", NULL);
 }
 
+static const char *const choice_status_names[] = {
+    [DRTOPK_CHOICE_UNCHECKED] = "unchecked", [DRTOPK_CHOICE_KEPT] = "kept", [DRTOPK_CHOICE_DROPPED] = "dropped",
+};
+
 drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                        const char *dtype, const drtopk_store_choice *c, int count)
 {
@@ -613,21 +618,33 @@ drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, cons
         r = step_done(s, st, "replacing choices", NULL);
     }
     for (int i = 0; r == DRTOPK_OK && i < count; ++i) {
-        r = prepare(s, "INSERT INTO choices (machine_id, git_commit, dtype, log2k_min, log2k_max, "
-                       "algorithm, beta, rule4_const, mean_slowdown, points, fitted_at) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st);
+        if ((unsigned)c[i].status > DRTOPK_CHOICE_DROPPED) {
+            set_err(s->err, sizeof s->err, "choice %d of %s: status %d is not a drtopk_choice_status", i, dtype,
+                    (int)c[i].status);
+            r = DRTOPK_ERR_IO;
+            break;
+        }
+        r = prepare(s, "INSERT INTO choices (machine_id, git_commit, dtype, log2n_min, log2n_max, log2k_min, "
+                       "log2k_max, algorithm, beta, rule4_const, shared_build_max_alpha, mean_slowdown, "
+                       "worst_slowdown, points, status, fitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                       "?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st);
         if (r != DRTOPK_OK)
             break;
         sqlite3_bind_int64(st, 1, machine_id);
         sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 3, dtype, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(st, 4, c[i].log2k_min);
-        sqlite3_bind_int(st, 5, c[i].log2k_max);
-        sqlite3_bind_text(st, 6, c[i].algorithm, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(st, 7, c[i].beta);
-        sqlite3_bind_double(st, 8, c[i].rule4_const);
-        sqlite3_bind_double(st, 9, c[i].mean_slowdown);
-        sqlite3_bind_int(st, 10, c[i].points);
+        sqlite3_bind_int(st, 4, c[i].log2n_min);
+        sqlite3_bind_int(st, 5, c[i].log2n_max);
+        sqlite3_bind_int(st, 6, c[i].log2k_min);
+        sqlite3_bind_int(st, 7, c[i].log2k_max);
+        sqlite3_bind_text(st, 8, c[i].algorithm, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 9, c[i].beta);
+        sqlite3_bind_double(st, 10, c[i].rule4_const);
+        sqlite3_bind_int(st, 11, c[i].shared_build_max_alpha);
+        sqlite3_bind_double(st, 12, c[i].mean_slowdown);
+        sqlite3_bind_double(st, 13, c[i].worst_slowdown);
+        sqlite3_bind_int(st, 14, c[i].points);
+        sqlite3_bind_text(st, 15, choice_status_names[c[i].status], -1, SQLITE_STATIC);
         r = step_done(s, st, "storing a choice", NULL);
     }
     if (r != DRTOPK_OK) {
@@ -636,6 +653,127 @@ drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, cons
         return r;
     }
     return exec(s, "RELEASE put_choices");
+}
+
+/* ---- checks of tuned plans (held-out points, tuner --compare) ------------- */
+
+#define CHECK_KEY_WHERE                                                                \
+    "machine_id = ?1 AND git_commit = ?2 AND kind = ?3 AND dtype = ?4 AND dist = ?5 AND seed = ?6 " \
+    "AND n = ?7 AND k = ?8 AND tuned_algorithm = ?9 AND tuned_alpha = ?10 AND tuned_beta = ?11 "     \
+    "AND tuned_flags = ?12"
+
+static void bind_check_key(sqlite3_stmt *st, int64_t machine_id, const char *git_commit,
+                           const drtopk_store_check *c)
+{
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, c->kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, c->dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, c->dist, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 6, (int64_t)c->seed);
+    sqlite3_bind_int64(st, 7, (int64_t)c->n);
+    sqlite3_bind_int64(st, 8, (int64_t)c->k);
+    sqlite3_bind_text(st, 9, c->tuned_algorithm, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 10, c->tuned_alpha);
+    sqlite3_bind_int(st, 11, c->tuned_beta);
+    sqlite3_bind_int64(st, 12, c->tuned_flags);
+}
+
+drtopk_status drtopk_store_put_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     const drtopk_store_check *c)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT OR REPLACE INTO checks (machine_id, git_commit, kind, dtype, dist, seed, n, k, "
+                   "tuned_algorithm, tuned_alpha, tuned_beta, tuned_flags, default_alpha, default_beta, "
+                   "default_flags, default_ms_a, default_ms_b, tuned_ms_a, tuned_ms_b, best_ms, best_config, "
+                   "checked_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                   "?16, ?17, ?18, ?19, ?20, ?21, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_check_key(st, machine_id, git_commit, c);
+    sqlite3_bind_int(st, 13, c->default_alpha);
+    sqlite3_bind_int(st, 14, c->default_beta);
+    sqlite3_bind_int64(st, 15, c->default_flags);
+    sqlite3_bind_double(st, 16, c->default_ms[0]);
+    sqlite3_bind_double(st, 17, c->default_ms[1]);
+    sqlite3_bind_double(st, 18, c->tuned_ms[0]);
+    sqlite3_bind_double(st, 19, c->tuned_ms[1]);
+    if (c->best_ms > 0) {
+        sqlite3_bind_double(st, 20, c->best_ms);
+        sqlite3_bind_text(st, 21, c->best_config, -1, SQLITE_TRANSIENT);
+    }
+    return step_done(s, st, "storing a check", NULL);
+}
+
+drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     drtopk_store_check *c, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT default_alpha, default_beta, default_flags, default_ms_a, default_ms_b, tuned_ms_a, "
+                   "tuned_ms_b, coalesce(best_ms, 0), coalesce(best_config, '') FROM checks WHERE "
+                   CHECK_KEY_WHERE, &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_check_key(st, machine_id, git_commit, c);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        c->default_alpha = sqlite3_column_int(st, 0);
+        c->default_beta = sqlite3_column_int(st, 1);
+        c->default_flags = (unsigned)sqlite3_column_int64(st, 2);
+        for (int i = 0; i < 2; ++i) {
+            c->default_ms[i] = sqlite3_column_double(st, 3 + i);
+            c->tuned_ms[i] = sqlite3_column_double(st, 5 + i);
+        }
+        c->best_ms = sqlite3_column_double(st, 7);
+        snprintf(c->best_config, sizeof c->best_config, "%s", (const char *)sqlite3_column_text(st, 8));
+        *found = 1;
+    }
+    sqlite3_finalize(st);
+    return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : fail(s, "reading a check");
+}
+
+drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                const char *dtype, const char *dist, uint64_t seed, uint64_t n,
+                                uint64_t k, double *ms, char *config, size_t config_len, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT median_ms, algorithm, alpha, beta, flags FROM measurements WHERE machine_id = ?1 "
+                   "AND git_commit = ?2 AND dtype = ?3 AND dist = ?4 AND seed = ?5 AND n = ?6 AND k = ?7 "
+                   "AND status = 'ok' AND beta > 0 AND sort_order = 'largest' ORDER BY median_ms LIMIT 1",
+                &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, dist, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 5, (int64_t)seed);
+    sqlite3_bind_int64(st, 6, (int64_t)n);
+    sqlite3_bind_int64(st, 7, (int64_t)k);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *ms = sqlite3_column_double(st, 0);
+        snprintf(config, config_len, "%s alpha=%d beta=%d flags=0x%x", (const char *)sqlite3_column_text(st, 1),
+                 sqlite3_column_int(st, 2), sqlite3_column_int(st, 3), (unsigned)sqlite3_column_int64(st, 4));
+        *found = 1;
+    }
+    sqlite3_finalize(st);
+    return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : fail(s, "reading the best measurement");
+}
+
+drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx), void *ctx)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT DISTINCT m.name FROM machines m WHERE m.backend = 'cuda' AND EXISTS "
+                   "(SELECT 1 FROM choices c WHERE c.machine_id = m.id) ORDER BY m.name", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (fn((const char *)sqlite3_column_text(st, 0), ctx) != 0) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "listing the tuned GPUs");
 }
 
 /* ---- the modern peers (issue 4 item 6) ------------------------------------ */
@@ -751,34 +889,46 @@ static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtop
     return DRTOPK_OK;
 }
 
-/* Dtype t's entries: the tuner's per-k-range choices, then the catch-all with
- * the fitted const of plan_auto's default plan.  A choice plan_auto cannot
- * express (a standalone algorithm) or with a value out of range is left out,
- * so its k range falls through to the catch-all. */
+/* Dtype t's entries: the tuner's decision table (a dropped cell as the
+ * default plan), then the catch-all with the fitted const of plan_auto's
+ * default plan.  A choice plan_auto cannot express (a standalone algorithm)
+ * or with a value out of range is left out, so its cell falls through to the
+ * catch-all. */
 static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out,
                                   size_t *cap)
 {
     sqlite3_stmt *st;
     drtopk_status r;
     const char *dt = drtopk_dtype_name(t);
-    if (prepare(s, "SELECT log2k_min, log2k_max, algorithm, beta, rule4_const FROM choices "
-                   "WHERE machine_id = ?1 AND dtype = ?2 ORDER BY log2k_min", &st) != DRTOPK_OK)
+    if (prepare(s, "SELECT log2n_min, log2n_max, log2k_min, log2k_max, algorithm, beta, rule4_const, "
+                   "shared_build_max_alpha, status = 'dropped' FROM choices WHERE machine_id = ?1 AND dtype = ?2 "
+                   "ORDER BY log2n_min, log2k_min", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, id);
     sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
     int rc;
     r = DRTOPK_OK;
     while (r == DRTOPK_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        drtopk_tuning_entry e = { .dtype = t, .log2n_min = 0, .log2n_max = TUNING_LOG2_MAX,
-                                  .log2k_min = sqlite3_column_int(st, 0),
-                                  .log2k_max = sqlite3_column_int(st, 1),
-                                  .beta = sqlite3_column_int(st, 3),
-                                  .rule4_const = sqlite3_column_double(st, 4) };
-        const char *algo = (const char *)sqlite3_column_text(st, 2);
+        drtopk_tuning_entry e = { .dtype = t, .log2n_min = sqlite3_column_int(st, 0),
+                                  .log2n_max = sqlite3_column_int(st, 1),
+                                  .log2k_min = sqlite3_column_int(st, 2),
+                                  .log2k_max = sqlite3_column_int(st, 3),
+                                  .beta = sqlite3_column_int(st, 5),
+                                  .rule4_const = sqlite3_column_double(st, 6),
+                                  .shared_build_max_alpha = sqlite3_column_int(st, 7) };
+        const char *algo = (const char *)sqlite3_column_text(st, 4);
         int delegate = 0;
-        if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && delegate && e.beta >= 1 &&
-            e.beta <= DRTOPK_BETA_MAX && isfinite(e.rule4_const))
+        if (sqlite3_column_int(st, 8)) {
+            e.algo = DRTOPK_ALGO_RADIX;
+            e.beta = PLAN_AUTO_BETA;
+            e.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
+            e.shared_build_max_alpha = 0;
             r = tuning_add(out, cap, &e);
+        } else if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && delegate && e.beta >= 1 &&
+                   e.beta <= DRTOPK_BETA_MAX && isfinite(e.rule4_const) && e.shared_build_max_alpha >= 0 &&
+                   e.shared_build_max_alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) {
+            r = tuning_add(out, cap, &e);
+        }
     }
     sqlite3_finalize(st);
     if (r != DRTOPK_OK)
@@ -857,8 +1007,12 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
     "git_commit, dtype, algorithm, beta, const_time, const_lsq, const_theory, mean_slowdown, " \
     "worst_slowdown, points, fitted_at"
 #define CHOICE_COLS                                                                    \
-    "git_commit, dtype, log2k_min, log2k_max, algorithm, beta, rule4_const, mean_slowdown, " \
-    "points, fitted_at"
+    "git_commit, dtype, log2n_min, log2n_max, log2k_min, log2k_max, algorithm, beta, rule4_const, " \
+    "shared_build_max_alpha, mean_slowdown, worst_slowdown, points, status, fitted_at"
+#define CHECK_COLS                                                                     \
+    "git_commit, kind, dtype, dist, seed, n, k, tuned_algorithm, tuned_alpha, tuned_beta, tuned_flags, " \
+    "default_alpha, default_beta, default_flags, default_ms_a, default_ms_b, tuned_ms_a, tuned_ms_b, " \
+    "best_ms, best_config, checked_at"
 #define PEER_COLS                                                                      \
     "git_commit, peer, peer_version, dist, dtype, seed, n, k, status, reason, reps, median_ms, " \
     "min_ms, max_ms, reps_ms, verified, measured_at"
@@ -935,6 +1089,7 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
         { "measurements", MEAS_COLS, 1, &st->measurements_added },
         { "fits", FIT_COLS, 0, &st->fits_added },
         { "choices", CHOICE_COLS, 0, &st->choices_added },
+        { "checks", CHECK_COLS, 0, &st->checks_added },
         { "peer_measurements", PEER_COLS, 1, &st->peers_added },
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && r == DRTOPK_OK; ++i) {

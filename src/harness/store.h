@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 3
+#define DRTOPK_STORE_SCHEMA_VERSION 4
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -114,6 +114,7 @@ typedef struct {
     const char *algorithm;
     const char *dist;
     int beta, alpha;
+    unsigned flags;             /* DRTOPK_* plan flags (the delegate build)     */
     uint64_t n, k;
     double median_ms;
 } drtopk_store_point;
@@ -134,17 +135,54 @@ typedef struct {
 drtopk_status drtopk_store_put_fit(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                    const drtopk_store_fit *f);
 
+/* One cell of the decision table (db/schema.sql migration 4). */
+typedef enum { DRTOPK_CHOICE_UNCHECKED = 0, DRTOPK_CHOICE_KEPT, DRTOPK_CHOICE_DROPPED } drtopk_choice_status;
 typedef struct {
+    int log2n_min, log2n_max;
     int log2k_min, log2k_max;
     char algorithm[32];
     int beta;
     double rule4_const;
-    double mean_slowdown;
+    int shared_build_max_alpha;     /* 0: the library's default             */
+    double mean_slowdown, worst_slowdown;
     int points;
+    drtopk_choice_status status;
 } drtopk_store_choice;
 /* Replace every choice of (machine, dtype) with these. */
 drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                        const char *dtype, const drtopk_store_choice *c, int count);
+
+/* A check of a tuned plan against the default one at one point (the checks
+ * table): held-out points of the tuner's validation, and `tuner --compare`. */
+typedef struct {
+    char kind[8];                   /* "heldout" or "compare"                  */
+    char dtype[8], dist[8];
+    uint64_t seed, n, k;
+    char tuned_algorithm[32];
+    int tuned_alpha, tuned_beta;
+    unsigned tuned_flags;
+    int default_alpha, default_beta;
+    unsigned default_flags;
+    double default_ms[2], tuned_ms[2];  /* two measurements apart in time     */
+    double best_ms;                 /* <= 0: not known                         */
+    char best_config[96];
+} drtopk_store_check;
+drtopk_status drtopk_store_put_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     const drtopk_store_check *c);
+/* The stored check with c's key (kind .. tuned_flags) into *c; *found = 0
+ * when there is none. */
+drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     drtopk_store_check *c, int *found);
+/* The fastest 'ok' measurement of the delegate pipeline at (dtype, dist,
+ * seed, n, k) on this machine and commit: its median in *ms and its
+ * configuration in words; *found = 0 when there is none. */
+drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                const char *dtype, const char *dist, uint64_t seed, uint64_t n,
+                                uint64_t k, double *ms, char *config, size_t config_len, int *found);
+/* Call fn with each GPU name (CUDA machines) that has plan choices, in name
+ * order; a non-zero return from fn stops the walk. */
+drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx),
+                                          void *ctx);
 
 /* ---- the tuning of a machine, for drtopk_plan_auto ----------------------
  * The library reads no database: programs load the tuning of the machine they
@@ -160,8 +198,9 @@ typedef struct {
 /* Load from the database at db_path (NULL: drtopk_store_default_path()) the
  * tuning of the machine with this uuid, else of the most recently tuned
  * machine of this name (name may be NULL): for every dtype the tuner's
- * per-k-range plan choices (any n), then a catch-all entry with the fitted
- * Rule 4 const of dr-radix (the beta nearest 2), beta 2 and radix.  A
+ * decision table (a 'dropped' cell as the default plan: const 3, beta 2,
+ * radix), then a catch-all entry with the fitted Rule 4 const of dr-radix
+ * (the beta nearest 2), beta 2 and radix for (n, k) outside the grid.  A
  * database or machine that is not there gives an empty table and DRTOPK_OK; a
  * database that exists but cannot be read gives DRTOPK_ERR_IO, an empty
  * table, and err names the path and the SQLite error. */
@@ -200,7 +239,7 @@ drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t
                                     const char *git_commit, const drtopk_store_peer *p, int *added);
 
 typedef struct {
-    int machines_added, runs_added, measurements_added, fits_added, choices_added;
+    int machines_added, runs_added, measurements_added, fits_added, choices_added, checks_added;
     int peers_added;
 } drtopk_store_merge_stats;
 /* Copy every machine (matched by uuid), run (by run_uuid), measurement (by its

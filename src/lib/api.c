@@ -173,6 +173,9 @@ static drtopk_status entry_check(const drtopk_tuning *t, const char *what, size_
     if (!isfinite(e->rule4_const))
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s (%s), entry %zu: rule4_const is not finite", what, gpu,
                     i);
+    if (e->shared_build_max_alpha < 0 || e->shared_build_max_alpha > DRTOPK_SHARED_DELEGATE_MAX_ALPHA)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s (%s), entry %zu: shared_build_max_alpha = %d is outside 0..%d",
+                    what, gpu, i, e->shared_build_max_alpha, DRTOPK_SHARED_DELEGATE_MAX_ALPHA);
     return DRTOPK_OK;
 }
 
@@ -201,8 +204,9 @@ static drtopk_status tuning_match(const drtopk_tuning *t, const char *what, cons
 
 /* The plan every auto plan shares, with alpha from Rule 4. */
 static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int beta, drtopk_algo algo,
-                      drtopk_const_source src)
+                      int shared_max_alpha, drtopk_const_source src)
 {
+    if (shared_max_alpha == 0) shared_max_alpha = DRTOPK_SHARED_DELEGATE_MAX_ALPHA;
     memset(plan, 0, sizeof *plan);
     plan->rule4_const = c;
     plan->const_source = src;
@@ -210,7 +214,7 @@ static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int 
     plan->first_algo = plan->second_algo = algo;
     plan->alpha = drtopk_rule4_alpha(p->n, p->k, c);
     plan->flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
-    if (plan->alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) plan->flags |= DRTOPK_SHARED_DELEGATE;
+    if (plan->alpha <= shared_max_alpha) plan->flags |= DRTOPK_SHARED_DELEGATE;
 }
 
 drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p, double rule4_const)
@@ -222,7 +226,7 @@ drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p, doub
     if (!isfinite(rule4_const))
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_rule4: rule4_const is not finite");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
-    plan_fill(plan, p, rule4_const, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_USER);
+    plan_fill(plan, p, rule4_const, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0, DRTOPK_CONST_USER);
     return DRTOPK_OK;
 }
 
@@ -244,14 +248,14 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
     if ((st = tuning_match(tuning, "the tuning table", p, &e)) != DRTOPK_OK) return st;
     if (e != NULL) {
-        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, DRTOPK_CONST_TUNING);
+        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, DRTOPK_CONST_TUNING);
         return DRTOPK_OK;
     }
     if ((st = tuning_match(builtin, "the compiled-in tuning table", p, &e)) != DRTOPK_OK) return st;
     if (e != NULL)
-        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, DRTOPK_CONST_BUILTIN);
+        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, DRTOPK_CONST_BUILTIN);
     else
-        plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_DEFAULT);
+        plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0, DRTOPK_CONST_DEFAULT);
     return DRTOPK_OK;
 }
 

@@ -12,8 +12,9 @@
 bats_require_minimum_version 1.5.0
 
 TUNER="${TUNER:-$BATS_TEST_DIRNAME/../../bin/tuner}"
-# A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta.
-SMALL=(--backend cpu --n 2^10,2^12,2^13 --k 1,16,256 --reps 1)
+# A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta (+ the warp-centric
+# build at alpha 6..7), u32 UD only.
+SMALL=(--backend cpu --n 2^10,2^12,2^13 --k 1,16,256 --reps 1 --dtype u32 --dist UD)
 
 setup() {
     D="$(mktemp -d)"
@@ -36,9 +37,9 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 3 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 4 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
-    for t in machines runs measurements fits choices peer_measurements; do
+    for t in machines runs measurements fits choices peer_measurements checks; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
     done
     [ "$(q "$D/new.sqlite" "SELECT backend FROM machines")" = cpu ]
@@ -52,7 +53,17 @@ duplicates() {
     [ "$(q "$D/q.sqlite" 'SELECT count(*) FROM measurements')" -eq "$total" ]
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM measurements WHERE status='ok' AND verified=1 AND verify_ok=1")" -eq "$total" ]
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM fits WHERE algorithm='dr-radix'")" -eq 3 ]
-    [ "$(q "$D/q.sqlite" "SELECT min(log2k_min) || ' ' || max(log2k_max) FROM choices")" = "0 63" ]
+    # the decision table: a cell per grid point, n 2^10 (to 2^11), 2^12, 2^13;
+    # k 4^0, 4^2, 4^4, each to the next grid point, the last as far as the gap before it
+    [ "$(q "$D/q.sqlite" "SELECT count(*) || ' ' || min(log2n_min) || ' ' || max(log2n_max) || ' ' ||
+                          min(log2k_min) || ' ' || max(log2k_max) FROM choices")" = "9 10 13 0 11" ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE log2n_min = 10 AND log2n_max = 11")" -eq 3 ]
+    # every cell was checked at a held-out point (n 3/2 of the grid's, k between
+    # the grid's) against the default plan, and kept or dropped
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE status IN ('kept', 'dropped')")" -eq 9 ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND n IN (1536, 6144, 12288)
+                          AND k IN (2, 32, 512)")" -eq "$(q "$D/q.sqlite" "SELECT count(*) FROM checks")" ]
+    [[ "$output" == *"held-out check, u32 (noise "* ]]
     [ "$(q "$D/q.sqlite" "SELECT status FROM runs")" = done ]
     [[ "$output" == *"oracle vs tuned alpha"* ]]
 }
@@ -181,7 +192,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
 @test "--alpha-span 0 --beta 2: dr- at Rule 4's alpha only, standalone once per (n, k, dist)" {
     db="$D/fixed.sqlite"
     run "$TUNER" --backend cpu --n 2^12,2^13 --k 1,16,256 --dist UD,ND --algo radix,dr-radix,bitonic,dr-bucket \
-        --alpha-span 0 --beta 2 --reps 1 --db "$db"
+        --alpha-span 0 --beta 2 --reps 1 --dtype u32 --db "$db"
     [ "$status" -eq 0 ]
     # 4 algorithms x 2 n x 3 k x 2 dists, one config each
     [ "$(sweep_total <(echo "$output"))" -eq 48 ]
@@ -198,15 +209,18 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
 
 @test "--alpha-span and --beta lists bound the sweep; the default stays Rule 4 +-3 and beta 1..3" {
     db="$D/span.sqlite"
-    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --alpha-span 1 --beta 3,1,3 --reps 1 --db "$db"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --alpha-span 1 --beta 3,1,3 --reps 1 \
+        --dtype u32 --dist UD --db "$db"
     [ "$status" -eq 0 ]
-    # k = 1: Rule 4 alpha 8 -> 7..9; k = 256: 4 -> 3..5; betas 1 and 3 (the repeated 3 once)
-    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq 12 ]
+    # k = 1: Rule 4 alpha 8 -> 7..9; k = 256: 4 -> 3..5; betas 1 and 3 (the repeated 3 once);
+    # alpha 7 also with the warp-centric delegate build (flag 0x4 off)
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq 14 ]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements WHERE alpha = 7 AND flags & 4 = 0')" -eq 2 ]
     [ "$(q "$db" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,3" ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE abs(alpha - $RULE4_SQL) > 1")" -eq 0 ]
     [ "$(q "$db" "SELECT count(DISTINCT alpha) FROM measurements WHERE k = 256")" -eq 3 ]
     db2="$D/default.sqlite"
-    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --reps 1 --db "$db2"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --reps 1 --dtype u32 --dist UD --db "$db2"
     [ "$status" -eq 0 ]
     [ "$(q "$db2" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,2,3" ]
     [ "$(q "$db2" "SELECT max(abs(alpha - $RULE4_SQL)) FROM measurements")" -eq 3 ]
@@ -220,7 +234,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
 @test "configs of one data set run together, each data set once" {
     db="$D/order.sqlite"
     run "$TUNER" --backend cpu --n 2^12,2^11 --k 256,1,16 --dist UD,ND,CD --algo radix,dr-radix,bucket \
-        --alpha-span 1 --beta 1,2 --reps 1 --db "$db"
+        --alpha-span 1 --beta 1,2 --reps 1 --dtype u32 --db "$db"
     [ "$status" -eq 0 ]
     # In insertion order, (dist, n) changes exactly once per data set after the first.
     changes=$(q "$db" "SELECT count(*) FROM measurements a JOIN measurements b ON b.id = a.id + 1
@@ -236,7 +250,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     # Every CPU call takes longer than a nanosecond: only the smallest k of each
     # standalone algorithm and dist is measured; dr- algorithms are never skipped.
     run "$TUNER" --backend cpu --n 2^12 --k 16,1 --dist UD,CD --algo radix,dr-radix,bitonic \
-        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --db "$db"
+        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --dtype u32 --db "$db"
     [ "$status" -eq 0 ]
     [[ "$output" == *"(0 unsupported, 4 skipped, 0 errors)"* ]]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok' AND algorithm NOT LIKE 'dr-%'")" -eq 4 ]
@@ -245,13 +259,13 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'dr-radix' AND status = 'ok'")" -eq 4 ]
     # A later run with a larger k skips it from the stored slow measurement.
     run "$TUNER" --backend cpu --n 2^12 --k 1,16,256 --dist UD,CD --algo radix,dr-radix,bitonic \
-        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --db "$db"
+        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --dtype u32 --db "$db"
     [ "$status" -eq 0 ]
     [[ "$output" == *"12 already measured, 6 to measure"* ]]
     [[ "$output" == *"(0 unsupported, 4 skipped, 0 errors)"* ]]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE k = 256 AND error LIKE 'skipped: %at k = 1 %'")" -eq 4 ]
     # With the default limit of 10 s nothing at these sizes is skipped.
-    run "$TUNER" --backend cpu --n 2^12 --k 1,16,256 --dist UD --algo radix,bitonic --reps 1 --db "$D/noskip.sqlite"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,16,256 --dist UD --algo radix,bitonic --reps 1 --dtype u32 --db "$D/noskip.sqlite"
     [ "$status" -eq 0 ]
     [ "$(q "$D/noskip.sqlite" "SELECT count(*) FROM measurements WHERE status = 'ok'")" -eq 6 ]
 }
@@ -260,9 +274,12 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     DRTOPK="$BATS_TEST_DIRNAME/../../bin/drtopk"
     run "$TUNER" "${SMALL[@]}" --db "$D/t.sqlite"
     [ "$status" -eq 0 ]
-    # the choice stored for k = 16's range (log2 k = 4)
-    choice=$(q "$D/t.sqlite" "SELECT beta || ' ' || rule4_const || ' ' || algorithm FROM choices
-                              WHERE dtype = 'u32' AND 4 BETWEEN log2k_min AND log2k_max")
+    # the choice stored for n = 2^12, k = 16's cell (log2 k = 4); a cell the
+    # held-out check dropped runs the default plan
+    choice=$(q "$D/t.sqlite" "SELECT CASE status WHEN 'dropped' THEN '2 3.0 dr-radix'
+                              ELSE beta || ' ' || rule4_const || ' ' || algorithm END FROM choices
+                              WHERE dtype = 'u32' AND 12 BETWEEN log2n_min AND log2n_max
+                              AND 4 BETWEEN log2k_min AND log2k_max")
     [ -n "$choice" ]
     read -r beta const algo <<< "$choice"
     # the CLI loads this host's tuning from $DRTOPK_DB and passes it to drtopk_plan_auto
@@ -311,7 +328,7 @@ print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"], p
     [ "$status" -eq 0 ]
     before=$(q "$db" "SELECT const_time || ' ' || points FROM fits WHERE algorithm = 'dr-radix' AND beta = 2")
     [ -n "$before" ]
-    run "$TUNER" --backend cpu --n 2^14 --k 1,16,256 --algo radix,dr-radix --alpha-span 0 --beta 2 --reps 1 --db "$db"
+    run "$TUNER" --backend cpu --n 2^14 --k 1,16,256 --algo radix,dr-radix --alpha-span 0 --beta 2 --reps 1 --dtype u32 --dist UD --db "$db"
     [ "$status" -eq 0 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE n = 16384")" -eq 6 ]
     [ "$(q "$db" "SELECT const_time || ' ' || points FROM fits WHERE algorithm = 'dr-radix' AND beta = 2")" = "$before" ]
@@ -417,11 +434,21 @@ EOF
     [ "$(q "$a" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
 }
 
-@test "a schema version 2 database is migrated to 3 with every row kept" {
+@test "a schema version 2 database is migrated to the current version with every row kept" {
     db="$D/v2.sqlite"
     "$TUNER" "${SMALL[@]}" --db "$db" >/dev/null
-    # What migrations 1 and 2 made, without migration 3.
-    q "$db" "DROP TABLE peer_measurements; UPDATE schema_version SET version = 2"
+    # What migrations 1 and 2 made, without migrations 3 and 4: no peers, no
+    # checks, the choices table of migration 2 (one log2 k range per dtype)
+    q "$db" "DROP TABLE peer_measurements; DROP TABLE checks; ALTER TABLE choices RENAME TO choices_v4;
+             CREATE TABLE choices (id INTEGER PRIMARY KEY, machine_id INTEGER NOT NULL REFERENCES machines(id),
+                 git_commit TEXT NOT NULL, dtype TEXT NOT NULL, log2k_min INTEGER NOT NULL,
+                 log2k_max INTEGER NOT NULL, algorithm TEXT NOT NULL, beta INTEGER NOT NULL,
+                 rule4_const REAL NOT NULL, mean_slowdown REAL NOT NULL, points INTEGER NOT NULL,
+                 fitted_at TEXT NOT NULL, UNIQUE (machine_id, dtype, log2k_min));
+             INSERT OR IGNORE INTO choices (machine_id, git_commit, dtype, log2k_min, log2k_max, algorithm, beta,
+                 rule4_const, mean_slowdown, points, fitted_at) SELECT machine_id, git_commit, dtype, log2k_min,
+                 log2k_max, algorithm, beta, rule4_const, mean_slowdown, points, fitted_at FROM choices_v4;
+             DROP TABLE choices_v4; UPDATE schema_version SET version = 2"
     counts="(SELECT count(*) FROM measurements) || ' ' || (SELECT count(*) FROM fits) || ' ' ||
             (SELECT count(*) FROM choices) || ' ' || (SELECT total(median_ms) FROM measurements) || ' ' ||
             (SELECT group_concat(uuid) FROM machines) || ' ' || (SELECT group_concat(run_uuid) FROM runs)"
@@ -430,11 +457,64 @@ EOF
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 3 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 4 ]
+    # the old choices hold for every n
+    [ "$(q "$db" 'SELECT count(*) FROM choices WHERE log2n_min = 0 AND log2n_max = 63')" -eq \
+      "$(q "$db" 'SELECT count(*) FROM choices')" ]
     [ "$(q "$db" 'SELECT count(*) FROM peer_measurements')" -eq 4 ]
     # every old row as it was: the import's machine and run are the last ones
     q "$db" "DELETE FROM peer_measurements; DELETE FROM runs WHERE id = (SELECT max(id) FROM runs);
              DELETE FROM machines WHERE uuid = '$PEER_UUID'"
     [ "$(q "$db" "SELECT $counts")" = "$before" ]
     [ "$(q "$db" 'PRAGMA integrity_check')" = ok ]
+}
+
+# ---- issue 10: --compare and the compiled-in table ------------------------------
+
+@test "--compare measures the tuned and the default plan beside the best measured one, without a refit" {
+    db="$D/c.sqlite"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,16 --dtype u32 --dist UD,ND --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    table=$(q "$db" "SELECT group_concat(log2n_min || ':' || log2k_min || ':' || rule4_const || ':' || status) FROM choices")
+    run "$TUNER" --backend cpu --n 2^12,2^12+3 --k 1,16 --dtype u32 --dist UD,ND --reps 1 --db "$db" --compare
+    [ "$status" -eq 0 ]
+    # 2 n x 2 k x 2 dists, each with the default and the tuned plan measured twice
+    [[ "$output" == *"compare: 8 points; tuned slower than default beyond the noise"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'compare'")" -eq 8 ]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'compare' AND best_ms > 0 AND
+                  best_ms <= min(tuned_ms_a, tuned_ms_b, default_ms_a, default_ms_b) AND best_config <> ''")" -eq 8 ]
+    # the default plan is Rule 4 with const 3, beta 2
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE default_beta <> 2 OR default_alpha <> $RULE4_SQL")" -eq 0 ]
+    [ "$(q "$db" "SELECT group_concat(log2n_min || ':' || log2k_min || ':' || rule4_const || ':' || status) FROM choices")" = "$table" ]
+    run "$TUNER" --backend cpu --n 2^12 --compare --fit-only --db "$db"
+    [ "$status" -eq 2 ]
+}
+
+@test "--emit-table writes each tuned GPU's table as C that compiles, the same for the same database" {
+    db="$D/e.sqlite"
+    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --dtype u32,f32 --dist UD --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    # the table is per CUDA GPU model: make this CPU machine one
+    q "$db" "UPDATE machines SET backend = 'cuda', name = 'Test \"GPU\" 1'"
+    run "$TUNER" --emit-table "$D/t.c" --db "$db"
+    [ "$status" -eq 0 ]
+    gcc -std=c11 -Wall -Wextra -Werror -I "$BATS_TEST_DIRNAME/../../src/lib" -c "$D/t.c" -o "$D/t.o"
+    grep -q '{ "Test \\"GPU\\" 1", test_gpu_1_entries,' "$D/t.c"
+    # every cell of both dtypes, then each dtype's catch-all with the fitted const
+    [ "$(grep -c '^    { DRTOPK_' "$D/t.c")" -eq "$(( $(q "$db" 'SELECT count(*) FROM choices') + 2 ))" ]
+    [ "$(grep -c '^    { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, ' "$D/t.c")" -eq 1 ]
+    "$TUNER" --emit-table "$D/t2.c" --db "$db" > /dev/null
+    cmp "$D/t.c" "$D/t2.c"
+    # nothing partial: a directory that does not exist, a database that does not
+    run "$TUNER" --emit-table "$D/no/such/dir/t.c" --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"cannot write $D/no/such/dir/t.c.tmp"* ]]
+    run "$TUNER" --emit-table "$D/t3.c" --db "$D/missing.sqlite"
+    [ "$status" -eq 2 ]
+    [ ! -e "$D/t3.c" ] && [ ! -e "$D/t3.c.tmp" ]
+}
+
+@test "the compiled-in table (src/lib/tuning_builtin.c) is what tuner --emit-table writes from db/reference" {
+    TUNER="$TUNER" "$BATS_TEST_DIRNAME/../../tuner/emit_builtin.sh" "$D/builtin.c"
+    cmp "$D/builtin.c" "$BATS_TEST_DIRNAME/../../src/lib/tuning_builtin.c"
 }

@@ -222,18 +222,32 @@ static void store_round_trip_and_lookup(void)
     drtopk_store_tuning_free(&t);
 
     CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
-    drtopk_store_choice ch[2] = {
-        { .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2, .rule4_const = 3.75 },
-        { .log2k_min = 10, .log2k_max = 63, .algorithm = "dr-bucket", .beta = 3, .rule4_const = 2.5 } };
+    /* n 2^20..2^21: two k ranges (the second with the warp-centric build
+     * from alpha 6); n 2^22..2^23, k < 2^10: dropped by the held-out check */
+    drtopk_store_choice ch[3] = {
+        { .log2n_min = 20, .log2n_max = 21, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2,
+          .rule4_const = 3.75, .status = DRTOPK_CHOICE_KEPT },
+        { .log2n_min = 20, .log2n_max = 21, .log2k_min = 10, .log2k_max = 63, .algorithm = "dr-bucket", .beta = 3,
+          .rule4_const = 2.5, .shared_build_max_alpha = 5, .status = DRTOPK_CHOICE_KEPT },
+        { .log2n_min = 22, .log2n_max = 23, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-bucket", .beta = 4,
+          .rule4_const = 9.0, .shared_build_max_alpha = 5, .status = DRTOPK_CHOICE_DROPPED } };
     /* a standalone choice is nothing drtopk_plan_auto can build: left out */
-    drtopk_store_choice standalone = { .log2k_min = 0, .log2k_max = 63, .algorithm = "bitonic" };
-    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 2), DRTOPK_OK);
-    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 2), DRTOPK_OK);   /* replaces */
+    drtopk_store_choice standalone = { .log2n_max = 63, .log2k_min = 0, .log2k_max = 63, .algorithm = "bitonic" };
+    drtopk_store_choice bad_status = ch[0];
+    bad_status.status = (drtopk_choice_status)7;
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 3), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 3), DRTOPK_OK);   /* replaces */
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", &bad_status, 1), DRTOPK_ERR_IO);
     CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "i32", &standalone, 1), DRTOPK_OK);
     drtopk_store_close(s);
-    CHECK(count(path, "SELECT count(*) FROM choices") == 3);
+    CHECK(count(path, "SELECT count(*) FROM choices") == 4);
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
-    CHECK_EQ_U64(t.table.count, 3);
+    CHECK_EQ_U64(t.table.count, 4);
+    CHECK(t.entries[1].shared_build_max_alpha == 5);
+    /* the dropped cell is the default plan, its build the library's */
+    CHECK(t.entries[2].algo == DRTOPK_ALGO_RADIX && t.entries[2].beta == 2 &&
+          t.entries[2].rule4_const == DRTOPK_RULE4_CONST_DEFAULT && t.entries[2].shared_build_max_alpha == 0 &&
+          t.entries[2].log2n_min == 22 && t.entries[2].log2k_max == 9);
     /* plan_auto with the table: each k range's choice, first match first */
     drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 20, 4096, NULL };
     drtopk_plan plan;
@@ -243,6 +257,21 @@ static void store_round_trip_and_lookup(void)
     p.k = 1023;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
     CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.first_algo == DRTOPK_ALGO_RADIX && plan.beta == 2);
+    /* the second range's build: warp-centric from alpha 6 (shared below) */
+    p.k = 1ull << 10;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.alpha == drtopk_rule4_alpha(p.n, p.k, 2.5));
+    CHECK(!!(plan.flags & DRTOPK_SHARED_DELEGATE) == (plan.alpha <= 5));
+    p.n = 1ull << 22;                   /* outside every cell: the fitted const */
+    p.k = 1ull << 12;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.rule4_const == t.entries[3].rule4_const &&
+          t.entries[3].log2n_min == 0 && t.entries[3].log2n_max == 63);
+    p.k = 1ull << 8;                    /* the dropped cell: the default plan, from the table */
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.rule4_const == DRTOPK_RULE4_CONST_DEFAULT &&
+          plan.beta == 2 && plan.first_algo == DRTOPK_ALGO_RADIX);
+    p.n = 1ull << 20;
     p.dtype = DRTOPK_I32;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
     CHECK(plan.const_source == DRTOPK_CONST_DEFAULT);

@@ -224,8 +224,11 @@ static int cmp_sample_point(const void *pa, const void *pb)
 }
 
 /* Decide one point: samples p[0..np) share (n, k), sorted by variant, alpha. */
-static void decide_point(const drtopk_fit_sample *p, size_t np, drtopk_fit_decision *out)
+static void decide_point(const drtopk_fit_sample *p, size_t np, const drtopk_fit_default *dflt,
+                         drtopk_fit_decision *out)
 {
+    int dflt_alpha = dflt && dflt->variant >= 0 ? drtopk_rule4_alpha(p[0].n, p[0].k, dflt->rule4_const) : -1;
+    double dflt_worst = INFINITY, dflt_mean = INFINITY;
     enum { MAX_DISTS = 64 };        /* distributions of one point (bit set)  */
     double best[MAX_DISTS];
     uint64_t dists = 0;
@@ -253,6 +256,10 @@ static void decide_point(const drtopk_fit_sample *p, size_t np, drtopk_fit_decis
         }
         if (p[i].alpha > 0 && seen == dists) {
             double mean = sum / ndists;
+            if (dflt_alpha > 0 && p[i].variant == dflt->variant && p[i].alpha == dflt_alpha) {
+                dflt_worst = worst;
+                dflt_mean = mean;
+            }
             if (worst < out->worst_slowdown - LOSS_EPS ||
                 (worst < out->worst_slowdown + LOSS_EPS && mean < out->mean_slowdown - LOSS_EPS)) {
                 out->variant = p[i].variant;
@@ -263,9 +270,17 @@ static void decide_point(const drtopk_fit_sample *p, size_t np, drtopk_fit_decis
         }
         i = j;
     }
+    if (isfinite(dflt_worst) && !(out->worst_slowdown * (1.0 + dflt->margin) < dflt_worst)) {
+        out->variant = dflt->variant;
+        out->alpha = dflt_alpha;
+        out->worst_slowdown = dflt_worst;
+        out->mean_slowdown = dflt_mean;
+        out->is_default = 1;
+    }
 }
 
-int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, drtopk_fit_decision *out, int max)
+int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, const drtopk_fit_default *dflt,
+                      drtopk_fit_decision *out, int max)
 {
     if (!s || !out || max < 0)
         return -1;
@@ -279,7 +294,7 @@ int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, drtopk_fit_decis
         size_t j = i;
         while (j < count && t[j].n == t[i].n && t[j].k == t[i].k) ++j;
         drtopk_fit_decision d;
-        decide_point(t + i, j - i, &d);
+        decide_point(t + i, j - i, dflt, &d);
         if (d.variant >= 0) {
             if (nd == max) {
                 free(t);

@@ -65,12 +65,24 @@ typedef struct {
     int variant, alpha;
     double worst_slowdown, mean_slowdown;
     int dists;              /* distributions measured at the point             */
+    int is_default;         /* the default plan stayed (no candidate beat it by
+                               more than the margin)                           */
 } drtopk_fit_decision;
 
+/* The default plan, which a decision keeps unless a candidate's worst
+ * slowdown beats the default's by more than `margin` (relative): variant
+ * `variant` at drtopk_rule4_alpha(n, k, rule4_const).  variant < 0: none. */
+typedef struct {
+    int variant;
+    double rule4_const;
+    double margin;
+} drtopk_fit_default;
+
 /* One decision per distinct (n, k) of the samples, sorted by n then k, into
- * out (at most max).  Returns the count, or -1 (bad arguments, no memory, or
- * more points than max). */
-int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, drtopk_fit_decision *out, int max);
+ * out (at most max); dflt may be NULL.  Returns the count, or -1 (bad
+ * arguments, no memory, or more points than max). */
+int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, const drtopk_fit_default *dflt,
+                      drtopk_fit_decision *out, int max);
 
 /* The cell of the decision table a decision stands for: floor(log2 n) from
  * its grid point's up to the next grid point's minus one (the last grid

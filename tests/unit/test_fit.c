@@ -108,7 +108,7 @@ static void decide_minimises_worst_slowdown(void)
         { .variant = 2, .n = N, .k = K, .alpha = 7, .ms = 1.0, .dist = 1 },   /* ND only: worst 1.0 there  */
     };
     drtopk_fit_decision d[4];
-    int nd = drtopk_fit_decide(s, sizeof s / sizeof s[0], d, 4);
+    int nd = drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 4);
     CHECK_EQ_U64(nd, 1);
     CHECK_EQ_U64(d[0].variant, 1);
     CHECK_EQ_U64(d[0].alpha, 6);
@@ -116,9 +116,20 @@ static void decide_minimises_worst_slowdown(void)
     CHECKF(fabs(d[0].worst_slowdown - 1.15) < 1e-12, "worst %g", d[0].worst_slowdown);
     CHECKF(fabs(d[0].mean_slowdown - 1.15) < 1e-12, "mean %g", d[0].mean_slowdown);
     s[2].ms = 1.1;                  /* variant 0 now 10% off at worst: it wins */
-    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], d, 4), 1);
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 4), 1);
     CHECK_EQ_U64(d[0].variant, 0);
-    CHECK(drtopk_fit_decide(s, sizeof s / sizeof s[0], d, 0) == -1);     /* no room */
+    CHECK(!d[0].is_default);
+    /* variant 1 at Rule 4's alpha for const -2 (alpha 6 at n 2^20, k 2^6) is
+     * the default: 1.15x against 1.1x is inside a 5% margin, so it stays;
+     * with a 1% margin the better candidate wins */
+    drtopk_fit_default dflt = { .variant = 1, .rule4_const = -2.0, .margin = 0.05 };
+    CHECK_EQ_U64(drtopk_rule4_alpha(N, K, dflt.rule4_const), 6);
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], &dflt, d, 4), 1);
+    CHECK(d[0].variant == 1 && d[0].alpha == 6 && d[0].is_default);
+    dflt.margin = 0.01;
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], &dflt, d, 4), 1);
+    CHECK(d[0].variant == 0 && !d[0].is_default);
+    CHECK(drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 0) == -1);     /* no room */
 }
 
 /* Cells tile log2 n and log2 k from each grid point to the next, the last as

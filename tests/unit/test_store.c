@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PATH_LEN 256
@@ -287,10 +290,57 @@ static void store_merge_is_idempotent(void)
     CHECK(count(a, "PRAGMA foreign_key_check") == -1);   /* no row: no dangling reference */
 }
 
+
+#define RACE_ROUNDS 40
+#define RACE_PROCS 4
+
+/* Processes that open one new database at the same moment all get it, at the
+ * current version (issue 10 item 5: one exited at once with "database is
+ * locked" because the WAL pragma did not wait). */
+static void store_concurrent_create(void)
+{
+    char path[PATH_LEN];
+    for (int round = 0; round < RACE_ROUNDS; ++round) {
+        tmp_path(path, "race.sqlite");
+        int go[2];
+        CHECK(pipe(go) == 0);
+        pid_t pids[RACE_PROCS];
+        for (int i = 0; i < RACE_PROCS; ++i) {
+            pids[i] = fork();
+            CHECK(pids[i] >= 0);
+            if (pids[i] == 0) {
+                char c, err[DRTOPK_STORE_ERR_LEN];
+                drtopk_store *s;
+                close(go[1]);
+                if (read(go[0], &c, 1) < 0) _exit(3);    /* all start when the pipe closes */
+                drtopk_status st = drtopk_store_open(path, 0, &s, err, sizeof err);
+                if (st != DRTOPK_OK) {
+                    fprintf(stderr, "# child %d: %s\n", i, err);
+                    _exit(1);
+                }
+                int v = drtopk_store_version(s);
+                drtopk_store_close(s);
+                _exit(v == DRTOPK_STORE_SCHEMA_VERSION ? 0 : 2);
+            }
+        }
+        close(go[0]);
+        close(go[1]);
+        int failed = 0;
+        for (int i = 0; i < RACE_PROCS; ++i) {
+            int ws = 0;
+            CHECK(waitpid(pids[i], &ws, 0) == pids[i]);
+            failed += !WIFEXITED(ws) || WEXITSTATUS(ws) != 0;
+        }
+        CHECKF(failed == 0, "round %d: %d of %d openers failed", round, failed, RACE_PROCS);
+        CHECK(count(path, "SELECT count(*) FROM schema_version") == 1);
+    }
+}
+
 __attribute__((constructor)) static void register_store_tests(void)
 {
     test_register("store_migrates_older_schema", store_migrates_older_schema);
     test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
     test_register("store_merge_is_idempotent", store_merge_is_idempotent);
+    test_register("store_concurrent_create", store_concurrent_create);
 }

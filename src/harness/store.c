@@ -1059,8 +1059,13 @@ drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, co
     size_t cap = 0;
     memset(out, 0, sizeof *out);
     out->table.gpu_name = out->gpu_name;
-    if (access(path, F_OK) != 0)
-        return DRTOPK_OK;
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        if (errno == ENOENT)
+            return DRTOPK_OK;       /* no database yet: nothing tuned */
+        set_err(err, err_len, "cannot access %s: %s", path, strerror(errno));
+        return DRTOPK_ERR_IO;
+    }
     drtopk_status r = drtopk_store_open(path, DRTOPK_STORE_READONLY, &s, err, err_len);
     if (r != DRTOPK_OK)
         return r;

@@ -181,9 +181,11 @@ typedef struct {
  * machine of this name (name may be NULL): for every dtype the tuner's
  * per-k-range plan choices (any n), then a catch-all entry with the fitted
  * Rule 4 const of dr-radix (the beta nearest 2), beta 2 and radix.  A
- * database or machine that is not there gives an empty table and DRTOPK_OK; a
- * database that exists but cannot be read gives DRTOPK_ERR_IO, an empty
- * table, and err names the path and the SQLite error. */
+ * database (ENOENT) or machine that is not there gives an empty table and
+ * DRTOPK_OK; a database that cannot be reached (no permission on its
+ * directory), is not a regular file, or cannot be read (not a database,
+ * damaged, newer schema) gives DRTOPK_ERR_IO, an empty table, and err names
+ * the path and the reason.  An older schema is read as it is. */
 drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, const char *name,
                                        drtopk_store_tuning *out, char *err, size_t err_len);
 void drtopk_store_tuning_free(drtopk_store_tuning *t);

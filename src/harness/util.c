@@ -112,7 +112,7 @@ int drtopk_check_regular_file(const char *path, char *err, size_t err_len)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
-        set_err(err, err_len, "cannot access '%s': %s", path, strerror(errno));
+        set_err(err, err_len, "cannot open '%s': %s", path, strerror(errno));
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {

@@ -40,6 +40,8 @@ struct drtopk_store {
     sqlite3 *db;
     int version;
     char host[HOST_LEN];                /* gethostname(): whose pids runs.pid are */
+    int uri_mode;                       /* URI_*: how the file was opened          */
+    int open_rc;                        /* SQLite's code of a failed opening step  */
     char err[DRTOPK_STORE_ERR_LEN];
 };
 
@@ -277,11 +279,14 @@ static drtopk_status check_schema(drtopk_store *s, const char *path)
  * (another process may be migrating). */
 static drtopk_status read_schema(drtopk_store *s, const char *path)
 {
-    if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+    if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        s->open_rc = sqlite3_errcode(s->db);
         return fail(s, path);
+    }
     drtopk_status r = read_version(s, path);
     if (r == DRTOPK_OK)
         r = check_schema(s, path);
+    s->open_rc = r == DRTOPK_OK ? SQLITE_OK : sqlite3_errcode(s->db);
     sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
     return r;
 }
@@ -324,9 +329,14 @@ static drtopk_status migrate(drtopk_store *s, int max_version)
     return DRTOPK_OK;
 }
 
+/* How a URI opens its file.  A read-only open of a WAL database needs its
+ * -shm file; where that cannot be made (a read-only directory) and no -wal
+ * file holds anything, the file alone is the database: immutable. */
+enum { URI_READWRITE, URI_READONLY, URI_IMMUTABLE };
+
 /* "file:PATH" with every byte outside [A-Za-z0-9/._~-] %-escaped, so that a
- * path is taken as it is ("?", "#", "%" included); "?mode=ro" when read-only. */
-static int path_uri(const char *path, int readonly, char *out, size_t len)
+ * path is taken as it is ("?", "#", "%" included), and the mode's query. */
+static int path_uri(const char *path, int mode, char *out, size_t len)
 {
     size_t at = (size_t)snprintf(out, len, "file:");
     for (const unsigned char *p = (const unsigned char *)path; *p && at + 4 < len; ++p) {
@@ -334,7 +344,8 @@ static int path_uri(const char *path, int readonly, char *out, size_t len)
                     strchr("/._~-", *p);
         at += (size_t)(plain ? snprintf(out + at, len - at, "%c", *p) : snprintf(out + at, len - at, "%%%02X", *p));
     }
-    int r = snprintf(out + at, len - at, "%s", readonly ? "?mode=ro" : "");
+    static const char *const query[] = { "", "?mode=ro", "?mode=ro&immutable=1" };
+    int r = snprintf(out + at, len - at, "%s", query[mode]);
     return r < 0 || (size_t)r >= len - at ? -1 : 0;
 }
 
@@ -345,7 +356,7 @@ static void pid_gone(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_int(ctx, pid > 0 && kill(pid, 0) != 0 && errno == ESRCH);
 }
 
-/* Repeat a statement while SQLite answers BUSY without waiting (its deadlock
+/* Repeat an opening step (it sets open_rc) while SQLite answers BUSY without waiting (its deadlock
  * avoidance: two openers of a new database both upgrading a read lock), up to
  * the busy timeout.  Returns what the last try returned. */
 static drtopk_status retry_busy(drtopk_store *s, drtopk_status (*step)(drtopk_store *, const char *),
@@ -354,7 +365,7 @@ static drtopk_status retry_busy(drtopk_store *s, drtopk_status (*step)(drtopk_st
     double t0 = drtopk_now_ms();
     for (;;) {
         drtopk_status r = step(s, path);
-        if (r == DRTOPK_OK || (sqlite3_errcode(s->db) & 0xff) != SQLITE_BUSY ||
+        if (r == DRTOPK_OK || (s->open_rc & 0xff) != SQLITE_BUSY ||
             drtopk_now_ms() - t0 >= BUSY_TIMEOUT_MS)
             return r;
         sqlite3_sleep(BUSY_RETRY_MS);
@@ -371,6 +382,7 @@ static drtopk_status set_wal(drtopk_store *s, const char *path)
     sqlite3_finalize(st);
     if (ok && sqlite3_exec(s->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) == SQLITE_OK)
         return DRTOPK_OK;
+    s->open_rc = sqlite3_errcode(s->db);
     if (!ok && sqlite3_errcode(s->db) == SQLITE_OK)
         set_err(s->err, sizeof s->err, "database %s: cannot switch to WAL mode", path);
     else
@@ -399,20 +411,29 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
     int oflags = SQLITE_OPEN_URI |
                  (readonly ? SQLITE_OPEN_READONLY
                            : SQLITE_OPEN_READWRITE | ((flags & DRTOPK_STORE_NO_CREATE) ? 0 : SQLITE_OPEN_CREATE));
-    char uri[URI_MAX];
+    char uri[URI_MAX], wal[DRTOPK_PATH_MAX + sizeof "-wal"];
+    snprintf(wal, sizeof wal, "%s-wal", path);
     rs = DRTOPK_ERR_IO;
-    if (path_uri(path, readonly, uri, sizeof uri) != 0) {
-        set_err(s->err, sizeof s->err, "database path too long: %s", path);
-        goto bad;
+    for (s->uri_mode = readonly ? URI_READONLY : URI_READWRITE;; s->uri_mode = URI_IMMUTABLE) {
+        if (path_uri(path, s->uri_mode, uri, sizeof uri) != 0) {
+            set_err(s->err, sizeof s->err, "database path too long: %s", path);
+            goto bad;
+        }
+        if (sqlite3_open_v2(uri, &s->db, oflags, NULL) != SQLITE_OK) {
+            set_err(s->err, sizeof s->err, "cannot open database %s: %s", path,
+                    s->db ? sqlite3_errmsg(s->db) : "out of memory");
+            goto bad;
+        }
+        sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+        if (retry_busy(s, read_schema, path) == DRTOPK_OK)
+            break;
+        int rc = s->open_rc & 0xff;
+        if (s->uri_mode != URI_READONLY || (rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN) ||
+            access(wal, F_OK) == 0)
+            goto bad;
+        sqlite3_close(s->db);       /* a WAL database in a read-only directory */
+        s->db = NULL;
     }
-    if (sqlite3_open_v2(uri, &s->db, oflags, NULL) != SQLITE_OK) {
-        set_err(s->err, sizeof s->err, "cannot open database %s: %s", path,
-                s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        goto bad;
-    }
-    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-    if (retry_busy(s, read_schema, path) != DRTOPK_OK)
-        goto bad;
     if (s->version > DRTOPK_STORE_SCHEMA_VERSION) {
         set_err(s->err, sizeof s->err,
                 "database %s has schema version %d, newer than this build's %d: "
@@ -1161,7 +1182,7 @@ static drtopk_status merge_step(drtopk_store *s, const char *sql, int *added)
 /* Refuse what a merge cannot read: this database itself (the merge would
  * wait on its own lock), an empty file, a file that is not a drtopk database
  * (read-only, never migrated). */
-static drtopk_status merge_source_ok(drtopk_store *s, const char *other_path)
+static drtopk_status merge_source_ok(drtopk_store *s, const char *other_path, int *uri_mode)
 {
     struct stat a, b;
     const char *self = sqlite3_db_filename(s->db, "main");
@@ -1178,6 +1199,7 @@ static drtopk_status merge_source_ok(drtopk_store *s, const char *other_path)
         return DRTOPK_ERR_IO;
     }
     int version = o->version;
+    *uri_mode = o->uri_mode;
     drtopk_store_close(o);
     if (version == 0) {
         set_err(s->err, sizeof s->err, "merge: %s is empty, not a drtopk database", other_path);
@@ -1192,12 +1214,13 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
     drtopk_store_merge_stats zero = {0};
     drtopk_store_merge_stats *st = stats ? stats : &zero;
     *st = zero;
-    drtopk_status r = merge_source_ok(s, other_path);
+    int uri_mode = URI_READONLY;
+    drtopk_status r = merge_source_ok(s, other_path, &uri_mode);
     if (r != DRTOPK_OK)
         return r;
     char uri[URI_MAX];
     sqlite3_stmt *at;
-    if (path_uri(other_path, 1, uri, sizeof uri) != 0) {
+    if (path_uri(other_path, uri_mode, uri, sizeof uri) != 0) {
         set_err(s->err, sizeof s->err, "merge: path too long: %s", other_path);
         return DRTOPK_ERR_IO;
     }

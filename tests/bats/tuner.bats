@@ -584,6 +584,14 @@ measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
     [ "$(q "$src" 'PRAGMA journal_mode')" = delete ]
     [ "$(q "$src" 'SELECT version FROM schema_version')" -eq 2 ]
     [ ! -e "$src-wal" ]
+    # a WAL database read-only in a directory this user cannot write (no -shm can be made)
+    "$TUNER" --backend cpu --n 2^12 --k 1 --reps 1 --db "$D/wal.sqlite" >/dev/null
+    q "$D/wal.sqlite" "UPDATE machines SET uuid = 'cpu:third-host'; UPDATE runs SET run_uuid = 'third-run'"
+    chmod 444 "$D/wal.sqlite"
+    [ "$(q "$D/wal.sqlite" 'PRAGMA journal_mode')" = wal ]
+    run as_user "$TUNER" --merge "$D/wal.sqlite" --db "$D/w/a.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"1 machines, 1 runs, "* ]]
     # an empty file is refused by name and stays empty
     : > "$D/empty.sqlite"
     run "$TUNER" --merge "$D/empty.sqlite" --db "$a"

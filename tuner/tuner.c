@@ -48,6 +48,7 @@
 #define DEFAULT_SKIP_AFTER_S 10.0   /* issue 4: bitonic may stop where one call
                                        exceeds 10 s                              */
 #define SIGNAL_EXIT_BASE 128        /* shell convention: 128 + signal number    */
+#define REPS_MAX 100000             /* as drtopk run: a typo must not become hours */
 
 volatile sig_atomic_t tuner_stop_signal;
 
@@ -233,7 +234,13 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--merge")) o->merge = v;
         else if (!strcmp(a, "--import-peers")) o->import_peers = v;
         else if (!strcmp(a, "--emit-table")) o->emit_table = v;
-        else if (!strcmp(a, "--reps")) { if (parse_int(v, 1, &o->reps)) goto bad; }
+        else if (!strcmp(a, "--reps")) {
+            if (parse_int(v, 1, &o->reps)) goto bad;
+            if (o->reps > REPS_MAX) {
+                fprintf(stderr, "tuner: --reps %d is more than %d repetitions per config\n", o->reps, REPS_MAX);
+                return -1;
+            }
+        }
         else if (!strcmp(a, "--verify-every")) { if (parse_int(v, 0, &o->verify_every)) goto bad; }
         else if (!strcmp(a, "--seed")) { if (drtopk_parse_u64(v, &o->seed)) goto bad; }
         else if (!strcmp(a, "--alpha-span")) { if (parse_int(v, 0, &o->alpha_span)) goto bad; }
@@ -273,6 +280,10 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->gpu < 0 && o->backend == DRTOPK_BACKEND_CUDA) {
         fprintf(stderr, "tuner: --gpu G is required (or --backend cpu)\n");
+        return -1;
+    }
+    if (o->gpu >= 0 && o->backend == DRTOPK_BACKEND_CPU) {
+        fprintf(stderr, "tuner: --gpu applies only to --backend cuda; drop it for --backend cpu\n");
         return -1;
     }
     if (o->gpu < 0)
@@ -524,6 +535,15 @@ static int seed_skip(const drtopk_store_point *pt, void *ctx)
 
 /* ---- main ----------------------------------------------------------------- */
 
+/* The store key of a config, with the flags of the plan it is measured with. */
+static void config_key(const options *o, const config *c, drtopk_store_config *key)
+{
+    drtopk_problem p = { .backend = o->backend, .dtype = o->dtype[c->dtype], .n = o->n[c->n], .k = c->k,
+                         .order = DRTOPK_LARGEST };
+    drtopk_plan plan;
+    fill_key(o, c, key, make_plan(o, c, &p, &plan) == DRTOPK_OK ? plan.flags : 0);
+}
+
 static void join_argv(int argc, char **argv, char *out, size_t len)
 {
     size_t at = 0;
@@ -635,17 +655,28 @@ int main(int argc, char **argv)
         fprintf(stderr, "tuner: out of memory\n");
         return EXIT_USAGE;
     }
+    if (total == 0) {
+        fprintf(stderr, "tuner: the sweep is empty, nothing would be measured: %s\n",
+                o.nk ? "every --k is larger than every --n"
+                     : "the default k (powers of 4 up to n/4) needs n >= 4; give a larger --n or a --k list");
+        drtopk_store_end_run(db, run_id, "failed");
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
     /* What is left to measure (resume), and the largest k per data set. */
-    char *todo = calloc(total ? total : 1, 1);
+    char *todo = calloc(total, 1);
+    double *scratch = malloc((size_t)o.reps * SCRATCH_PER_REP * sizeof(double));
+    if (!todo || !scratch) {
+        fprintf(stderr, "tuner: out of memory for %zu configs of %d repetitions\n", total, o.reps);
+        drtopk_store_end_run(db, run_id, "failed");
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
     size_t ntodo = 0;
     for (size_t i = 0; i < total; ++i) {
         int found = 0;
         drtopk_store_config key;
-        drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[cfgs[i].dtype], .n = o.n[cfgs[i].n],
-                             .k = cfgs[i].k, .order = DRTOPK_LARGEST };
-        drtopk_plan plan;
-        unsigned flags = make_plan(&o, &cfgs[i], &p, &plan) == DRTOPK_OK ? plan.flags : 0;
-        fill_key(&o, &cfgs[i], &key, flags);
+        config_key(&o, &cfgs[i], &key);
         if (!o.force && drtopk_store_has(db, machine_id, commit, &key, &found) != DRTOPK_OK) {
             fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
             return EXIT_USAGE;
@@ -677,14 +708,13 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    double *scratch = malloc((size_t)o.reps * SCRATCH_PER_REP * sizeof(double));
     buffers b;
     buffers_init(&b);
     int tty = isatty(STDERR_FILENO);
     double t0 = drtopk_now_ms();
     if (o.max_minutes > 0)
         tuner_deadline_ms = t0 + o.max_minutes * MS_PER_MINUTE;
-    size_t done = 0, failures = 0, errors = 0, unsupported = 0, skipped = 0, verified = 0;
+    size_t done = 0, failures = 0, errors = 0, unsupported = 0, skipped = 0, verified = 0, elsewhere = 0;
     const char *end_status = "done";
     int exit_code = 0;
     for (size_t i = 0; i < total; ++i) {
@@ -700,6 +730,21 @@ int main(int argc, char **argv)
             break;
         }
         const config *c = &cfgs[i];
+        /* Concurrent tuners on this database share the sweep: a config
+         * another live run measured or is measuring is left to it. */
+        int mine = 0;
+        drtopk_store_config key;
+        config_key(&o, c, &key);
+        if (drtopk_store_claim(db, machine_id, run_id, commit, &key, o.force, &mine) != DRTOPK_OK) {
+            fprintf(stderr, "\ntuner: claiming a config: %s\n", drtopk_store_errmsg(db));
+            end_status = "failed";
+            exit_code = EXIT_USAGE;
+            break;
+        }
+        if (!mine) {
+            ++elsewhere;
+            continue;
+        }
         int standalone = !o.algo[c->algo].delegate;
         skip_mark *mark = &marks[skip_slot(&o, c->dtype, c->dist, c->n, c->algo)];
         uint64_t kmax = 0;
@@ -720,7 +765,7 @@ int main(int argc, char **argv)
             snprintf(m.error, sizeof m.error, SKIPPED_PREFIX "one call took %.3g s at k = %llu (limit %g s)",
                      mark->ms / MS_PER_S, (unsigned long long)mark->k, o.skip_after_ms / MS_PER_S);
         } else if (st != DRTOPK_OK || plan_st != DRTOPK_OK) {
-            fill_key(&o, c, &m.cfg, plan_st == DRTOPK_OK ? plan.flags : 0);
+            m.cfg = key;
             m.status = DRTOPK_MEAS_ERROR;
             snprintf(m.error, sizeof m.error, "%s: %s", st != DRTOPK_OK ? "preparing the data set" : "the plan",
                      drtopk_status_string(st != DRTOPK_OK ? st : plan_st));
@@ -760,9 +805,9 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%stuner: WRONG RESULT %s: %s\n", tty ? "\n" : "", what, m.verify_error);
             }
         }
-        tuner_progress(done, ntodo, t0, what, 0);
+        tuner_progress(done + elsewhere, ntodo, t0, what, 0);
     }
-    tuner_progress(done, ntodo, t0, end_status, 1);
+    tuner_progress(done + elsewhere, ntodo, t0, end_status, 1);
     buffers_release(&o, &b);
     free(scratch);
     free(marks);
@@ -771,8 +816,8 @@ int main(int argc, char **argv)
     if (drtopk_store_end_run(db, run_id, end_status) != DRTOPK_OK)
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
     printf("tuner: %s: %zu measured (%zu unsupported, %zu skipped, %zu errors), %zu verified, %zu wrong results, "
-           "%.1f s\n", end_status, done, unsupported, skipped, errors, verified, failures,
-           (drtopk_now_ms() - t0) / MS_PER_S);
+           "%zu left to a concurrent tuner, %.1f s\n", end_status, done, unsupported, skipped, errors, verified,
+           failures, elsewhere, (drtopk_now_ms() - t0) / MS_PER_S);
     if (!strcmp(end_status, "time-limit"))
         printf("tuner: time budget reached; run the same command again to go on\n");
     if (exit_code == 0 && !strcmp(end_status, "done")) {

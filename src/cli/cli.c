@@ -20,6 +20,7 @@
 #include "util.h"
 #include "version.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -629,6 +630,8 @@ static int resolve_inputs(run_cfg *c, run_mem *m)
         if (c->have_dtype && c->dtype != t)
             return usage_error("--dtype %s conflicts with --input %s (its extension says %s)", drtopk_dtype_name(c->dtype),
                                c->input, drtopk_dtype_name(t));
+        if (drtopk_check_regular_file(c->input, err, sizeof err) != 0)   /* never opens a FIFO */
+            return usage_error("--input: %s", err);
         st = drtopk_read_raw(c->input, drtopk_dtype_size(t), &m->host_v, &n, err, sizeof err);
         if (st == DRTOPK_ERR_OUT_OF_MEMORY) return runtime_error("--input: %s", err);
         if (st != DRTOPK_OK) return usage_error("--input: %s", err);
@@ -757,25 +760,50 @@ static int time_runs(const run_cfg *c, const drtopk_problem *p, const drtopk_pla
     return 0;
 }
 
+/* Write the raw arrays through temporary files, then rename them together:
+ * either every file is complete or none is touched. */
+static int write_files(const char *what, int count, const char *const *paths, const void *const *data,
+                       const size_t *elem_size, uint64_t n)
+{
+    drtopk_outputs out = { 0 };
+    char err[DRTOPK_PATH_MAX + 256];
+    for (int i = 0; i < count; ++i) {
+        const char *tmp;
+        if (drtopk_outputs_add(&out, paths[i], &tmp, err, sizeof err) != 0) {
+            drtopk_outputs_abort(&out);
+            return runtime_error("%s: %s", what, err);
+        }
+        errno = 0;
+        drtopk_status st = drtopk_write_raw(tmp, data[i], elem_size[i], n);
+        if (st != DRTOPK_OK) {
+            const int e = errno;
+            drtopk_outputs_abort(&out);
+            return runtime_error("%s: cannot write '%s': %s", what, paths[i],
+                                 e ? strerror(e) : drtopk_status_string(st));
+        }
+    }
+    if (drtopk_outputs_commit(&out, err, sizeof err) != 0) return runtime_error("%s: %s", what, err);
+    return 0;
+}
+
 static int write_outputs(const char *prefix, const drtopk_problem *p, const run_mem *m)
 {
     size_t len = strlen(prefix) + sizeof ".indices";
-    char *path = (char *)malloc(len);
-    drtopk_status st;
-    if (!path) return runtime_error("out of host memory");
-    snprintf(path, len, "%s.values", prefix);
-    st = drtopk_write_raw(path, m->vals, drtopk_dtype_size(p->dtype), p->k);
-    if (st == DRTOPK_OK) {
-        snprintf(path, len, "%s.indices", prefix);
-        st = drtopk_write_raw(path, m->idx, sizeof(uint64_t), p->k);
+    char *vpath = (char *)malloc(len), *ipath = (char *)malloc(len);
+    int rc;
+    if (!vpath || !ipath) {
+        rc = runtime_error("out of host memory");
+    } else {
+        snprintf(vpath, len, "%s.values", prefix);
+        snprintf(ipath, len, "%s.indices", prefix);
+        const char *const paths[] = { vpath, ipath };
+        const void *const data[] = { m->vals, m->idx };
+        const size_t sizes[] = { drtopk_dtype_size(p->dtype), sizeof(uint64_t) };
+        rc = write_files("--output", 2, paths, data, sizes, p->k);
     }
-    if (st != DRTOPK_OK) {
-        int rc = runtime_error("--output: cannot write %s: %s", path, drtopk_status_string(st));
-        free(path);
-        return rc;
-    }
-    free(path);
-    return 0;
+    free(vpath);
+    free(ipath);
+    return rc;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -917,7 +945,6 @@ static int cmd_gen(int argc, char **argv)
 {
     gen_cfg g;
     drtopk_dtype t;
-    drtopk_status st;
     void *buf;
     int rc;
     memset(&g, 0, sizeof g);
@@ -942,10 +969,11 @@ static int cmd_gen(int argc, char **argv)
         return runtime_error("out of host memory for %" PRIu64 " elements", g.n);
     if (g.n >= PROGRESS_MIN_N) progress(0, "generating %" PRIu64 " elements", g.n);
     drtopk_gen_host(buf, g.n, g.dist, t, g.seed);
-    st = drtopk_write_raw(g.out, buf, drtopk_dtype_size(t), g.n);
+    const size_t size = drtopk_dtype_size(t);
+    const void *const data[] = { buf };
+    rc = write_files("--out", 1, &g.out, data, &size, g.n);
     free(buf);
-    if (st != DRTOPK_OK) return runtime_error("cannot write %s: %s", g.out, drtopk_status_string(st));
-    return 0;
+    return rc;
 }
 
 /* ---- main ---------------------------------------------------------------- */

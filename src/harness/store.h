@@ -4,7 +4,8 @@
  * measurements, Rule 4 fits (paper section 5.2), plan choices and the modern
  * peers' measurements (issue 4 item 6), loading a machine's tuning table for
  * drtopk_plan_auto, and merging of databases from other machines.
- * Errors come back as DRTOPK_ERR_IO with a readable message in `err`.
+ * Concurrent tuners share a sweep through claims.  Errors come back as
+ * DRTOPK_ERR_IO with a readable message in `err`.
  */
 #ifndef DRTOPK_STORE_H
 #define DRTOPK_STORE_H
@@ -17,7 +18,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 4
+#define DRTOPK_STORE_SCHEMA_VERSION 5
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -30,9 +31,12 @@ enum {
 };
 
 /* Open (creating unless flags say otherwise) and migrate to the current
- * version.  A database newer than this build, a file that is not SQLite or
- * not a drtopk database, a missing directory, a directory, and a read-only
- * file opened for writing are refused with a message in err. */
+ * version; READONLY opens never write and take an older version as it is.
+ * A database newer than this build, a file that is not SQLite or not a
+ * drtopk database, a damaged one (its tables are not what its schema_version
+ * says), a missing directory, a directory or other non-regular file (never
+ * opened: a FIFO would block), and a read-only file opened for writing are
+ * refused with a message in err. */
 drtopk_status drtopk_store_open(const char *path, unsigned flags, drtopk_store **out,
                                 char *err, size_t err_len);
 /* As drtopk_store_open, but migrate no further than max_version (tests build
@@ -67,8 +71,13 @@ drtopk_status drtopk_store_put_machine(drtopk_store *s, const drtopk_store_machi
  * CPU model. */
 void drtopk_store_cpu_machine(drtopk_store_machine *m);
 
+/* Records this process (pid, host) in the run; first marks as 'killed' the
+ * runs of this host still 'running' whose process is gone. */
 drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const char *program,
                                      const char *argv, const char *git_commit, int64_t *run_id);
+/* Mark the 'running' runs of this host whose process is gone (kill(pid, 0)
+ * fails with ESRCH) as 'killed'; *reaped (may be NULL) gets how many. */
+drtopk_status drtopk_store_reap_runs(drtopk_store *s, int *reaped);
 /* status: "done", "interrupted", "time-limit" or "failed". */
 drtopk_status drtopk_store_end_run(drtopk_store *s, int64_t run_id, const char *status);
 
@@ -101,10 +110,20 @@ typedef struct {
     char verify_error[256];
 } drtopk_store_measurement;
 
-/* Is this configuration already measured on (machine, commit)? */
+/* Is this configuration already measured on (machine, commit)?  Only status
+ * ok and unsupported count: an error is measured again. */
 drtopk_status drtopk_store_has(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                const drtopk_store_config *c, int *found);
-/* Insert, replacing an earlier row of the same key (--force). */
+/* Claim a configuration for run_id so that concurrent tuners share a sweep:
+ * one short write transaction.  *claimed = 0 when it is measured already
+ * (with force: by another run that is still going) or claimed by another
+ * 'running' run within the last hour; else the claim is (taken over and)
+ * this run's, and *claimed = 1.  Runs of this host whose process is gone
+ * are marked 'killed' first, so their claims are taken over at once. */
+drtopk_status drtopk_store_claim(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                                 const drtopk_store_config *c, int force, int *claimed);
+/* Insert, replacing an earlier row of the same key (--force), and release
+ * the key's claim. */
 drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_id,
                                const char *git_commit, const drtopk_store_measurement *m);
 
@@ -199,11 +218,14 @@ typedef struct {
  * tuning of the machine with this uuid, else of the most recently tuned
  * machine of this name (name may be NULL): for every dtype the tuner's
  * decision table (a 'dropped' cell as the default plan: const 3, beta 2,
- * radix), then a catch-all entry with the fitted Rule 4 const of dr-radix
- * (the beta nearest 2), beta 2 and radix for (n, k) outside the grid.  A
- * database or machine that is not there gives an empty table and DRTOPK_OK; a
- * database that exists but cannot be read gives DRTOPK_ERR_IO, an empty
- * table, and err names the path and the SQLite error. */
+ * radix; an older schema's per-k-range choices hold for any n), then a
+ * catch-all entry with the fitted Rule 4 const of dr-radix (the beta nearest
+ * 2), beta 2 and radix for (n, k) outside the grid.  A database (ENOENT) or
+ * machine that is not there gives an empty table and DRTOPK_OK; a database
+ * that cannot be reached (no permission on its directory), is not a regular
+ * file, or cannot be read (not a database, damaged, newer schema) gives
+ * DRTOPK_ERR_IO, an empty table, and err names the path and the reason.  An
+ * older schema is read as it is. */
 drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, const char *name,
                                        drtopk_store_tuning *out, char *err, size_t err_len);
 void drtopk_store_tuning_free(drtopk_store_tuning *t);
@@ -245,7 +267,10 @@ typedef struct {
 /* Copy every machine (matched by uuid), run (by run_uuid), measurement (by its
  * unique key), fit, choice and peer measurement (by its unique key) that `s`
  * lacks from the database at other_path.  One transaction; merging the same
- * file again adds nothing. */
+ * file again adds nothing.  other_path is opened read-only and never
+ * migrated: an older schema is read as it is (what it lacks is NULL or
+ * absent); the database itself, an empty file, a damaged or newer one are
+ * refused. */
 drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
                                  drtopk_store_merge_stats *st);
 

@@ -225,9 +225,49 @@ assert sorted(vals, reverse=True) == sorted(V, reverse=True)[:1000]
 EOF
 }
 
-@test "--output to an unwritable place is a runtime error (exit 1)" {
+@test "--output to an unwritable place is a runtime error (exit 1) naming the path and the reason" {
     run -1 --separate-stderr "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$BATS_TEST_TMPDIR/no/such/dir/r"
-    [[ "$stderr" == *"cannot write"* ]]
+    [[ "$stderr" == *"cannot write '$BATS_TEST_TMPDIR/no/such/dir/r.values': No such file or directory"* ]]
+    run -1 --separate-stderr "$DRTOPK" gen --n 100 --out "$BATS_TEST_TMPDIR/no/such/dir/v.u32"
+    [[ "$stderr" == *"cannot write '$BATS_TEST_TMPDIR/no/such/dir/v.u32': No such file or directory"* ]]
+}
+
+# issue 10 item 5: a failed PREFIX.indices left a new PREFIX.values behind
+@test "--output is atomic: when PREFIX.indices cannot be written, old outputs stay as they were" {
+    d="$BATS_TEST_TMPDIR/out"
+    mkdir -p "$d/r.indices"
+    echo old > "$d/r.values"
+    run -1 --separate-stderr "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$d/r"
+    [ "$(cat "$d/r.values")" = old ]
+    [[ "$stderr" == *"cannot write '$d/r.indices': it exists and is a directory"* ]]
+    [ "$(ls "$d")" = "$(printf 'r.indices\nr.values')" ]      # no temporary file left
+    # both written: the new pair replaces the old one
+    rmdir "$d/r.indices"
+    run -0 "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$d/r"
+    [ "$(stat -c %s "$d/r.values")" -eq 20 ]
+    [ "$(stat -c %s "$d/r.indices")" -eq 40 ]
+    [ "$(ls "$d")" = "$(printf 'r.indices\nr.values')" ]
+}
+
+@test "--output into a read-only directory says so and writes nothing" {
+    d="$BATS_TEST_TMPDIR/ro"
+    mkdir -p "$d"
+    chmod 555 "$d"
+    chmod 755 "$BATS_TEST_TMPDIR"
+    if [ "$(id -u)" -eq 0 ]; then
+        run -1 --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+            "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$d/r"
+    else
+        run -1 --separate-stderr "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$d/r"
+    fi
+    [[ "$stderr" == *"cannot write '$d/r.values': Permission denied"* ]]
+    [ -z "$(ls "$d")" ]
+}
+
+@test "a FIFO as --input is refused without opening it" {
+    mkfifo "$BATS_TEST_TMPDIR/v.u32"
+    run -2 --separate-stderr timeout 20 "$DRTOPK" run --backend cpu --input "$BATS_TEST_TMPDIR/v.u32" --k 1
+    [[ "$stderr" == *"--input: '$BATS_TEST_TMPDIR/v.u32' is a FIFO, not a regular file"* ]]
 }
 
 # ---- bad arguments: exit 2, one clear line -----------------------------------

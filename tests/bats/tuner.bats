@@ -12,6 +12,7 @@
 bats_require_minimum_version 1.5.0
 
 TUNER="${TUNER:-$BATS_TEST_DIRNAME/../../bin/tuner}"
+DRTOPK_BIN="${DRTOPK:-$BATS_TEST_DIRNAME/../../bin/drtopk}"
 # A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta (+ the warp-centric
 # build at alpha 6..7), u32 UD only.
 SMALL=(--backend cpu --n 2^10,2^12,2^13 --k 1,16,256 --reps 1 --dtype u32 --dist UD)
@@ -37,9 +38,9 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 4 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 5 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
-    for t in machines runs measurements fits choices peer_measurements checks; do
+    for t in machines runs measurements fits choices peer_measurements claims checks; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
     done
     [ "$(q "$D/new.sqlite" "SELECT backend FROM machines")" = cpu ]
@@ -106,7 +107,9 @@ start_and_wait() {
     [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq "$total" ]
     [ "$(duplicates "$db")" -eq 0 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status <> 'ok'")" -eq 0 ]
-    [ "$(q "$db" 'SELECT group_concat(status) FROM (SELECT status FROM runs ORDER BY id)')" = "interrupted,running,done" ]
+    # the SIGKILLed run is marked killed by the next run on this host (it stayed 'running' before)
+    [ "$(q "$db" 'SELECT group_concat(status) FROM (SELECT status FROM runs ORDER BY id)')" = "interrupted,killed,done" ]
+    [ "$(q "$db" 'SELECT count(*) FROM claims')" -eq 0 ]
 }
 
 @test "--resume skips measured configs and --force measures them again" {
@@ -434,12 +437,12 @@ EOF
     [ "$(q "$a" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
 }
 
-@test "a schema version 2 database is migrated to the current version with every row kept" {
-    db="$D/v2.sqlite"
-    "$TUNER" "${SMALL[@]}" --db "$db" >/dev/null
-    # What migrations 1 and 2 made, without migrations 3 and 4: no peers, no
-    # checks, the choices table of migration 2 (one log2 k range per dtype)
-    q "$db" "DROP TABLE peer_measurements; DROP TABLE checks; ALTER TABLE choices RENAME TO choices_v4;
+# What migrations 1 and 2 made, without migrations 3 to 5: no peers, no
+# claims, no checks, runs without pid and host, the choices table of
+# migration 2 (one log2 k range per dtype).
+make_v2() {
+    q "$1" "DROP TABLE peer_measurements; DROP TABLE IF EXISTS claims; DROP TABLE IF EXISTS checks;
+             ALTER TABLE choices RENAME TO choices_v5;
              CREATE TABLE choices (id INTEGER PRIMARY KEY, machine_id INTEGER NOT NULL REFERENCES machines(id),
                  git_commit TEXT NOT NULL, dtype TEXT NOT NULL, log2k_min INTEGER NOT NULL,
                  log2k_max INTEGER NOT NULL, algorithm TEXT NOT NULL, beta INTEGER NOT NULL,
@@ -447,8 +450,17 @@ EOF
                  fitted_at TEXT NOT NULL, UNIQUE (machine_id, dtype, log2k_min));
              INSERT OR IGNORE INTO choices (machine_id, git_commit, dtype, log2k_min, log2k_max, algorithm, beta,
                  rule4_const, mean_slowdown, points, fitted_at) SELECT machine_id, git_commit, dtype, log2k_min,
-                 log2k_max, algorithm, beta, rule4_const, mean_slowdown, points, fitted_at FROM choices_v4;
-             DROP TABLE choices_v4; UPDATE schema_version SET version = 2"
+                 log2k_max, algorithm, beta, rule4_const, mean_slowdown, points, fitted_at FROM choices_v5;
+             DROP TABLE choices_v5; UPDATE schema_version SET version = 2"
+    for c in pid host; do   # (what an older build, which has no migration 4, lacks anyway)
+        q "$1" "ALTER TABLE runs DROP COLUMN $c" 2>/dev/null || true
+    done
+}
+
+@test "a schema version 2 database is migrated to the current version with every row kept" {
+    db="$D/v2.sqlite"
+    "$TUNER" "${SMALL[@]}" --db "$db" >/dev/null
+    make_v2 "$db"
     counts="(SELECT count(*) FROM measurements) || ' ' || (SELECT count(*) FROM fits) || ' ' ||
             (SELECT count(*) FROM choices) || ' ' || (SELECT total(median_ms) FROM measurements) || ' ' ||
             (SELECT group_concat(uuid) FROM machines) || ' ' || (SELECT group_concat(run_uuid) FROM runs)"
@@ -457,7 +469,7 @@ EOF
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 4 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 5 ]
     # the old choices hold for every n
     [ "$(q "$db" 'SELECT count(*) FROM choices WHERE log2n_min = 0 AND log2n_max = 63')" -eq \
       "$(q "$db" 'SELECT count(*) FROM choices')" ]
@@ -517,4 +529,194 @@ EOF
 @test "the compiled-in table (src/lib/tuning_builtin.c) is what tuner --emit-table writes from db/reference" {
     TUNER="$TUNER" "$BATS_TEST_DIRNAME/../../tuner/emit_builtin.sh" "$D/builtin.c"
     cmp "$D/builtin.c" "$BATS_TEST_DIRNAME/../../src/lib/tuning_builtin.c"
+# ---- misuse (issue 10 item 5): each test failed before its fix ---------------
+
+# As a user without root's disregard of file modes: run CMD... as nobody when root.
+as_user() {
+    if [ "$(id -u)" -eq 0 ]; then
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+    else
+        "$@"
+    fi
+}
+
+# Configs a tuner's output says it measured itself.
+measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
+
+@test "--reps beyond the limit is refused with a message, not a crash" {
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1000000000 --db "$D/r.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--reps 1000000000 is more than 100000 repetitions"* ]]
+    [ ! -e "$D/r.sqlite" ]
+}
+
+@test "--gpu with --backend cpu is refused" {
+    run "$TUNER" --gpu 0 --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/g.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--gpu applies only to --backend cuda"* ]]
+}
+
+@test "an empty sweep exits 2 and says why" {
+    run "$TUNER" --backend cpu --n 2^4 --k 2^5,2^6 --reps 1 --db "$D/e.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"sweep is empty"*"every --k is larger than every --n"* ]]
+    run "$TUNER" --backend cpu --n 1 --reps 1 --db "$D/e.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"sweep is empty"*"needs n >= 4"* ]]
+    [ "$(q "$D/e.sqlite" "SELECT group_concat(status) FROM runs")" = "failed,failed" ]
+}
+
+@test "two tuners started together on a new database share the sweep: each config measured once" {
+    db="$D/two.sqlite"
+    args=(--backend cpu --n 2^14,2^16 --k 1,16,256 --reps 2 --db "$db")
+    "$TUNER" "${args[@]}" > "$D/a.txt" 2>&1 & pa=$!
+    "$TUNER" "${args[@]}" > "$D/b.txt" 2>&1 & pb=$!
+    sa=0; wait "$pa" || sa=$?
+    sb=0; wait "$pb" || sb=$?
+    cat "$D/a.txt" "$D/b.txt" | grep -v '^\[' >&2 || true
+    [ "$sa" -eq 0 ]
+    [ "$sb" -eq 0 ]
+    total=$(sweep_total "$D/a.txt")
+    [ "$total" -gt 50 ]
+    # together they measured each config once, and the union is complete
+    [ $(( $(measured "$D/a.txt") + $(measured "$D/b.txt") )) -eq "$total" ]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq "$total" ]
+    [ "$(duplicates "$db")" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok'")" -eq "$total" ]
+    [ "$(q "$db" 'SELECT count(*) FROM claims')" -eq 0 ]
+    [ "$(q "$db" "SELECT group_concat(status) FROM runs")" = "done,done" ]
+}
+
+@test "a claim of a killed run is taken over; a live run's claim is left to it" {
+    db="$D/claim.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
+    total=$(q "$db" 'SELECT count(*) FROM measurements')
+    # a live run (this shell) claimed one config, a dead one (pid 2^22+1 is above pid_max) another
+    q "$db" "INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, status, pid, host)
+             SELECT 'live', machine_id, 'tuner', '', git_commit, started_at, 'running', $$, '$(hostname)' FROM runs;
+             INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, status, pid, host)
+             SELECT 'dead', machine_id, 'tuner', '', git_commit, started_at, 'running', 4194305, '$(hostname)'
+             FROM runs WHERE run_uuid = 'live';
+             INSERT INTO claims (machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, dist,
+                                 seed, n, k, alpha, beta, flags, sort_order, claimed_at)
+             SELECT machine_id, (SELECT id FROM runs WHERE run_uuid = 'live'), git_commit, algorithm, first_algo,
+                    second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order,
+                    strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM measurements WHERE id = 1;
+             INSERT INTO claims (machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, dist,
+                                 seed, n, k, alpha, beta, flags, sort_order, claimed_at)
+             SELECT machine_id, (SELECT id FROM runs WHERE run_uuid = 'dead'), git_commit, algorithm, first_algo,
+                    second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order,
+                    strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM measurements WHERE id = 2;
+             DELETE FROM measurements WHERE id IN (1, 2)"
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"2 to measure"* ]]
+    [[ "$output" == *" 1 measured "*"1 left to a concurrent tuner"* ]]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq $((total - 1)) ]
+    [ "$(q "$db" "SELECT status FROM runs WHERE run_uuid = 'dead'")" = killed ]
+    [ "$(q "$db" "SELECT status FROM runs WHERE run_uuid = 'live'")" = running ]
+    [ "$(q "$db" "SELECT count(*) FROM claims WHERE run_id = (SELECT id FROM runs WHERE run_uuid = 'live')")" -eq 1 ]
+}
+
+@test "configs stored as errors are measured again on resume" {
+    db="$D/err.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db" >/dev/null
+    total=$(q "$db" 'SELECT count(*) FROM measurements')
+    q "$db" "UPDATE measurements SET status = 'error', error = 'out of memory', median_ms = NULL WHERE id IN (1, 2)"
+    run "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"$((total - 2)) already measured, 2 to measure"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok'")" -eq "$total" ]
+    [ "$(duplicates "$db")" -eq 0 ]
+}
+
+@test "--merge of a database into itself is refused at once, also through a hard link" {
+    db="$D/self.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
+    ln "$db" "$D/link.sqlite"
+    for other in "$db" "$D/link.sqlite"; do
+        SECONDS=0
+        run "$TUNER" --merge "$other" --db "$db"
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"merge: $other is this database itself"* ]]
+        [ "$SECONDS" -lt 5 ]
+    done
+}
+
+@test "--merge reads its source without writing it: an old schema stays old, a read-only file merges" {
+    a="$D/a.sqlite"; src="$D/old.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$a" >/dev/null
+    "$TUNER" --backend cpu --n 2^11 --k 1 --reps 1 --db "$src" >/dev/null
+    nsrc=$(q "$src" 'SELECT count(*) FROM measurements')
+    make_v2 "$src"
+    q "$src" "UPDATE machines SET uuid = 'cpu:other-host'; UPDATE runs SET run_uuid = 'other-run'" >/dev/null
+    q "$src" 'PRAGMA journal_mode = DELETE' >/dev/null
+    before=$(md5sum < "$src")
+    chmod 755 "$D"
+    chmod 444 "$src"
+    mkdir "$D/w"
+    cp "$a" "$D/w/a.sqlite"
+    chmod -R a+rwX "$D/w"
+    run as_user "$TUNER" --merge "$src" --db "$D/w/a.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"1 machines, 1 runs, $nsrc measurements"* ]]
+    [ "$(md5sum < "$src")" = "$before" ]
+    [ "$(q "$src" 'PRAGMA journal_mode')" = delete ]
+    [ "$(q "$src" 'SELECT version FROM schema_version')" -eq 2 ]
+    [ ! -e "$src-wal" ]
+    # a WAL database read-only in a directory this user cannot write (no -shm can be made)
+    "$TUNER" --backend cpu --n 2^12 --k 1 --reps 1 --db "$D/wal.sqlite" >/dev/null
+    q "$D/wal.sqlite" "UPDATE machines SET uuid = 'cpu:third-host'; UPDATE runs SET run_uuid = 'third-run'"
+    chmod 444 "$D/wal.sqlite"
+    [ "$(q "$D/wal.sqlite" 'PRAGMA journal_mode')" = wal ]
+    run as_user "$TUNER" --merge "$D/wal.sqlite" --db "$D/w/a.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"1 machines, 1 runs, "* ]]
+    # an empty file is refused by name and stays empty
+    : > "$D/empty.sqlite"
+    run "$TUNER" --merge "$D/empty.sqlite" --db "$a"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"merge: $D/empty.sqlite is empty, not a drtopk database"* ]]
+    [ ! -s "$D/empty.sqlite" ]
+    echo "not a database, only text, but longer than a SQLite header would be" > "$D/text.sqlite"
+    run "$TUNER" --merge "$D/text.sqlite" --db "$a"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"$D/text.sqlite is not a SQLite database"* ]]
+}
+
+@test "a damaged schema_version is reported as damaged, nothing migrated half-way" {
+    db="$D/dmg.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
+    q "$db" "UPDATE schema_version SET version = 1"
+    before=$(q "$db" "SELECT group_concat(name) FROM sqlite_master")
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"database $db is damaged: schema_version says 1, but column "*"exists, which schema version 1 does not have; restore it from a copy"* ]]
+    [ "$(q "$db" "SELECT group_concat(name) FROM sqlite_master")" = "$before" ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 1 ]
+    q "$db" "DELETE FROM schema_version"
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"database $db is damaged: its schema_version table holds 0 rows, not 1"* ]]
+}
+
+@test "a FIFO as --db or DRTOPK_DB is refused without opening it" {
+    mkfifo "$D/fifo"
+    run timeout 20 "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/fifo"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"'$D/fifo' is a FIFO, not a regular file"* ]]
+    DRTOPK_DB="$D/fifo" run --separate-stderr timeout 20 "$DRTOPK_BIN" run --backend cpu --n 2^12 --k 16
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: cannot read the tuning database $D/fifo: '$D/fifo' is a FIFO"*"planning without it"* ]]
+}
+
+@test "drtopk run warns about a tuning database it has no permission to reach" {
+    [ "$(id -u)" -eq 0 ] || [ ! -w / ] || skip "needs root (setpriv) or a non-root user"
+    mkdir "$D/private"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/private/t.sqlite" >/dev/null
+    chmod 755 "$D"
+    chmod 700 "$D/private"
+    DRTOPK_DB="$D/private/t.sqlite" run --separate-stderr as_user "$DRTOPK_BIN" run --backend cpu --n 2^12 --k 16
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: cannot read the tuning database $D/private/t.sqlite: "*"Permission denied"* ]]
 }

@@ -4,7 +4,9 @@
  * and foreign files are refused, measurements round-trip and replace by their
  * unique key, a machine's tuning loads as the table drtopk_plan_auto takes
  * (choices, then the fitted const; by uuid, else by name; an unreadable file
- * says why), and merging adds nothing the second time.
+ * says why), merging adds nothing the second time, and the misuse of issue 10
+ * item 5: concurrent creation, claims shared by concurrent tuners, damaged
+ * schema_version tables.
  */
 #include "test_harness.h"
 #include "store.h"
@@ -14,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PATH_LEN 256
@@ -316,10 +321,135 @@ static void store_merge_is_idempotent(void)
     CHECK(count(a, "PRAGMA foreign_key_check") == -1);   /* no row: no dangling reference */
 }
 
+
+/* Claims let concurrent tuners share a sweep (issue 10 item 5): a config
+ * claimed by another live run, or measured, is not this run's; a stored
+ * measurement releases its claim; an error is measured again; with --force a
+ * config measured by a run still going is not measured twice. */
+static void store_claims_share_configs(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "claims.sqlite");
+    drtopk_store *s;
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_machine m = { .uuid = "GPU-C", .name = "Claim GPU", .backend = "cuda" };
+    int64_t mid, ra, rb;
+    CHECK_STATUS(drtopk_store_put_machine(s, &m, &mid), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "a", "abc", &ra), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "b", "abc", &rb), DRTOPK_OK);
+    drtopk_store_measurement x = meas(16, 8, 1.0), y = meas(64, 8, 2.0);
+    int got = -1, found = -1;
+    CHECK_STATUS(drtopk_store_claim(s, mid, ra, "abc", &x.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 1);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &x.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 0);                                    /* a's, and a is running */
+    CHECK_STATUS(drtopk_store_claim(s, mid, ra, "abc", &x.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 1);                                    /* its own claim again */
+    CHECK_STATUS(drtopk_store_put(s, mid, ra, "abc", &x), DRTOPK_OK);
+    CHECK(count(path, "SELECT count(*) FROM claims") == 0);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &x.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 0);                                    /* measured */
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &x.cfg, 1, &got), DRTOPK_OK);
+    CHECK(got == 0);                                    /* --force: a, still going, measured it */
+    CHECK_STATUS(drtopk_store_end_run(s, ra, "done"), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &x.cfg, 1, &got), DRTOPK_OK);
+    CHECK(got == 1);                                    /* --force after a ended */
+    /* an error is not measured: has() says so and a claim is granted */
+    y.status = DRTOPK_MEAS_ERROR;
+    snprintf(y.error, sizeof y.error, "out of memory");
+    CHECK_STATUS(drtopk_store_put(s, mid, ra, "abc", &y), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_has(s, mid, "abc", &y.cfg, &found), DRTOPK_OK);
+    CHECK(found == 0);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &y.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 1);
+    /* b's claim goes to a third run once b is no longer running */
+    int64_t rc;
+    CHECK_STATUS(drtopk_store_end_run(s, rb, "failed"), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "c", "abc", &rc), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rc, "abc", &y.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 1);
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM claims c JOIN runs r ON r.id = c.run_id WHERE r.argv = 'c'") == 1);
+}
+
+/* A schema_version table that disagrees with the tables is "damaged", named
+ * with the fix, and nothing is migrated (it failed half-way before). */
+static void store_refuses_damaged_schema(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    drtopk_store *s;
+    tmp_path(path, "damaged.sqlite");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_close(s);
+    sql(path, "UPDATE schema_version SET version = 2");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, path) && strstr(err, "is damaged: schema_version says 2") &&
+           strstr(err, "which schema version 2 does not have") && strstr(err, "restore it from a copy"), "%s", err);
+    CHECK(count(path, "SELECT version FROM schema_version") == 2);
+    char cur[128], missing[64];
+    snprintf(cur, sizeof cur, "UPDATE schema_version SET version = %d; DROP TABLE fits", DRTOPK_STORE_SCHEMA_VERSION);
+    snprintf(missing, sizeof missing, "of schema version %d is missing", DRTOPK_STORE_SCHEMA_VERSION);
+    sql(path, cur);
+    CHECK_STATUS(drtopk_store_open(path, DRTOPK_STORE_READONLY, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "column fits.") && strstr(err, missing), "%s", err);
+    snprintf(cur, sizeof cur, "INSERT INTO schema_version VALUES (%d)", DRTOPK_STORE_SCHEMA_VERSION);
+    sql(path, cur);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "schema_version table holds 2 rows, not 1"), "%s", err);
+}
+
+#define RACE_ROUNDS 40
+#define RACE_PROCS 4
+
+/* Processes that open one new database at the same moment all get it, at the
+ * current version (issue 10 item 5: one exited at once with "database is
+ * locked" because the WAL pragma did not wait). */
+static void store_concurrent_create(void)
+{
+    char path[PATH_LEN];
+    for (int round = 0; round < RACE_ROUNDS; ++round) {
+        tmp_path(path, "race.sqlite");
+        int go[2];
+        CHECK(pipe(go) == 0);
+        pid_t pids[RACE_PROCS];
+        for (int i = 0; i < RACE_PROCS; ++i) {
+            pids[i] = fork();
+            CHECK(pids[i] >= 0);
+            if (pids[i] == 0) {
+                char c, err[DRTOPK_STORE_ERR_LEN];
+                drtopk_store *s;
+                close(go[1]);
+                if (read(go[0], &c, 1) < 0) _exit(3);    /* all start when the pipe closes */
+                drtopk_status st = drtopk_store_open(path, 0, &s, err, sizeof err);
+                if (st != DRTOPK_OK) {
+                    fprintf(stderr, "# child %d: %s\n", i, err);
+                    _exit(1);
+                }
+                int v = drtopk_store_version(s);
+                drtopk_store_close(s);
+                _exit(v == DRTOPK_STORE_SCHEMA_VERSION ? 0 : 2);
+            }
+        }
+        close(go[0]);
+        close(go[1]);
+        int failed = 0;
+        for (int i = 0; i < RACE_PROCS; ++i) {
+            int ws = 0;
+            CHECK(waitpid(pids[i], &ws, 0) == pids[i]);
+            failed += !WIFEXITED(ws) || WEXITSTATUS(ws) != 0;
+        }
+        CHECKF(failed == 0, "round %d: %d of %d openers failed", round, failed, RACE_PROCS);
+        CHECK(count(path, "SELECT count(*) FROM schema_version") == 1);
+    }
+}
+
 __attribute__((constructor)) static void register_store_tests(void)
 {
     test_register("store_migrates_older_schema", store_migrates_older_schema);
     test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
     test_register("store_merge_is_idempotent", store_merge_is_idempotent);
+    test_register("store_concurrent_create", store_concurrent_create);
+    test_register("store_claims_share_configs", store_claims_share_configs);
+    test_register("store_refuses_damaged_schema", store_refuses_damaged_schema);
 }

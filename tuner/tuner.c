@@ -86,6 +86,8 @@ typedef struct {
     int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..3 (quick), 1..4 (full)  */
     double skip_after_ms;       /* a standalone call slower than this ends its
                                    larger k (per algorithm, data set)           */
+    unsigned clear_flags;       /* DRTOPK_* plan flags switched off in dr- plans
+                                   (Figures 6, 7, 10, 22 of experiments/)       */
 } options;
 
 typedef struct {
@@ -102,6 +104,7 @@ static void usage(FILE *f)
         "             [--dist LIST] [--dtype LIST] [--db PATH] [--resume | --force]\n"
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T]\n"
+        "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
         "             [--fit-only] [--merge OTHER.sqlite]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
         "  Sweeps alpha, beta and the algorithm over k and |V|, stores every measurement in\n"
@@ -116,6 +119,9 @@ static void usage(FILE *f)
         "                     algorithms are measured once per (n, k, dist) either way\n"
         "  --skip-after-s T   once a standalone call takes more than T s (default %g), larger k of\n"
         "                     that algorithm on that data set are recorded as skipped\n"
+        "  --no-filter, --no-skip-last-digit, --no-shared-delegate\n"
+        "                     dr- algorithms: plans without Rule 2 filtering, the first top-k's\n"
+        "                     early stop, the shared-memory delegate build (as drtopk run)\n"
         "  --resume           (default) skip configs measured on this machine at this commit\n"
         "  --force            measure them again\n"
         "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
@@ -246,6 +252,9 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--resume")) { o->force = 0; takes = 0; }
         else if (!strcmp(a, "--force")) { o->force = 1; takes = 0; }
         else if (!strcmp(a, "--fit-only")) { o->fit_only = 1; takes = 0; }
+        else if (!strcmp(a, "--no-filter")) { o->clear_flags |= DRTOPK_FILTER; takes = 0; }
+        else if (!strcmp(a, "--no-skip-last-digit")) { o->clear_flags |= DRTOPK_SKIP_LAST_DIGIT; takes = 0; }
+        else if (!strcmp(a, "--no-shared-delegate")) { o->clear_flags |= DRTOPK_SHARED_DELEGATE; takes = 0; }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); exit(0); }
         else if (!v) { fprintf(stderr, "tuner: %s needs a value (or is unknown)\n", a); return -1; }
         else if (!strcmp(a, "--gpu")) { if (parse_int(v, 0, &o->gpu)) goto bad; }
@@ -479,6 +488,7 @@ static drtopk_status make_plan(const options *o, const config *c, const drtopk_p
     plan->alpha = c->alpha;
     plan->beta = c->beta;
     plan->first_algo = plan->second_algo = a->algo;
+    plan->flags &= ~o->clear_flags;
     return DRTOPK_OK;
 }
 

@@ -180,6 +180,6 @@ echo "summary ($source_note; outputs in $out; commit $commit)"
     END { for (n = 1; n <= NR; ++n) { m = split(r[n], f, "\t"); line = ""
               for (i = 1; i <= m; ++i) line = line sprintf("%-" w[i] + 2 "s", f[i])
               sub(/ +$/, "", line); print line } }'
-nm=$(cat "$out"/data/status/*.tsv | awk -F'\t' '$5 == "not measured"' | wc -l | tr -d ' ')
+nm=$(for s in $scripts; do cat "$out/data/status/${s%.sh}.tsv"; done | awk -F'\t' '$5 == "not measured"' | wc -l | tr -d ' ')
 echo "$total experiments, $failed failed; $nm panels not measured on this machine (see index.html for why)"
 [ "$failed" -eq 0 ]

@@ -260,3 +260,9 @@ exp_data() {
     printf '%s\n' "$2" | exp_blocks | exp_write "$f"
     echo "$f"
 }
+
+# exp_p2 N: "2^e" when N is a power of two, else N (labels).
+exp_p2() {
+    awk -v n="$1" 'BEGIN { e = 0; m = n; while (m > 1 && m % 2 == 0) { m /= 2; ++e }
+                           if (m == 1) printf "2^%d", e; else printf "%s", n }'
+}

@@ -147,18 +147,23 @@ EOF
     fi
 }
 
+# exp_gpstr TEXT: TEXT fit for a single-quoted gnuplot string (' becomes ’).
+exp_gpstr() {
+    printf '%s' "$1" | sed "s/'/’/g"
+}
+
 # exp_gnuplot SCRIPT BASE TITLE CAPTION VAR=VALUE...: figures/SCRIPT to
 # BASE.png and BASE.svg (written beside, then renamed: never half written).
 # VALUEs are gnuplot string values.  Returns non-zero when gnuplot fails.
 exp_gnuplot() {
     gp="$EXP_GP/$1"
     base="$2"
-    title=$(printf '%s' "$3" | tr -d "'\\\\")
-    caption=$(printf '%s' "$4" | tr -d "'\\\\")
+    title=$(exp_gpstr "$3")
+    caption=$(exp_gpstr "$4")
     shift 4
     vars=""
     for v in "$@"; do
-        vars="$vars ${v%%=*}='$(printf '%s' "${v#*=}" | tr -d "'\\\\")';"
+        vars="$vars ${v%%=*}='$(exp_gpstr "${v#*=}")';"
     done
     for fmt in png svg; do
         if ! gnuplot -e "fmt='$fmt'; out='$base.tmp.$fmt'; title='$title'; caption='$caption'; \

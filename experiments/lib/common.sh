@@ -271,3 +271,27 @@ exp_p2() {
     awk -v n="$1" 'BEGIN { e = 0; m = n; while (m > 1 && m % 2 == 0) { m /= 2; ++e }
                            if (m == 1) printf "2^%d", e; else printf "%s", n }'
 }
+
+# exp_has_table NAME: whether the database has table NAME (tables that later
+# schema migrations add: the figure draws the not-measured panel until then).
+exp_has_table() {
+    [ "$(sqlite3 -readonly -batch "$EXP_DB" \
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$1'")" = 1 ]
+}
+
+# exp_table SQLFILE REASON VAR=VALUE...: a table of the paper drawn as text
+# (figures/table.gp) from SQLFILE's '|'-separated rows, the first row the
+# header; REASON on the not-measured panel when there are no rows.
+exp_table() {
+    tsql="$1"; treason="$2"; shift 2
+    rows=$(exp_query "$tsql" "machine=$M_ID" "$@") ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $tsql failed"; return; }
+    [ "$(exp_rows "$rows")" -gt 1 ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$treason"; return; }
+    data="$EXP_DATA/${EXP_ID}-$M_SLUG.txt"
+    printf '%s\n' "$rows" | awk -F'|' '{ r[NR] = $0; for (i = 1; i <= NF; ++i) if (length($i) > w[i]) w[i] = length($i) }
+        END { for (n = 1; n <= NR; ++n) { m = split(r[n], f, "|"); line = ""
+                  for (i = 1; i <= m; ++i) line = line sprintf("%" w[i] + 2 "s", f[i]); print line } }' | exp_write "$data"
+    exp_gnuplot table.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data=$data" ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on table.gp"; return; }
+    TABLE_ROWS=$(($(exp_rows "$rows") - 1))
+}

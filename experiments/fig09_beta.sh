@@ -25,7 +25,6 @@ plot_one() {
     b=$(printf '%s\n' "$rows" | awk -F'|' -v k="$kb" '$2 == k { ms[$1, $3] = $4; if ($3 == 1) one[$1] = $4 }
             END { for (nb in ms) { split(nb, x, SUBSEP); if (x[1] in one) print "beta = " x[2] "|" x[1] "|" one[x[1]] / ms[nb] } }' |
         sort -t'|' -k1,1 -k2,2n)
-    [ -n "$b" ] || b="none|1|NaN"
     fa=$(exp_data "$M_SLUG-a" "$a")
     fb=$(exp_data "$M_SLUG-b" "$b")
     exp_gnuplot fig09_beta.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data_a=$fa" "data_b=$fb" \

@@ -19,7 +19,7 @@ plot_one() {
         "n_label=$(exp_p2 "$N21")" ||
         { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on fig12_radix.gp"; return; }
     res=$(printf '%s\n' "$rows" | awk -F'|' '{ s += $4; ++n; if (lo == "" || $4 < lo) lo = $4; if ($4 > hi) hi = $4 }
-        END { printf "mean speedup %.2fx (%.2fx-%.2fx over %d k)\t%s\n", s / n, lo, hi, n, s / n > 1 ? "held" : "not held" }')
+        END { printf "mean speedup %.2fx (%.2fx-%.2fx over %d k)\t%s\n", s / n, lo, hi, n, (s / n > 1) ? "held" : "not held" }')
     exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "${res%%	*}" "${res##*	}"
 }
 exp_for_machines plot_one

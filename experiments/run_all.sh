@@ -19,7 +19,7 @@ EXIT_USAGE=2
 usage() {
     cat <<EOF
 usage: experiments/run_all.sh [--gpu N] [--quick] [--from-db] [--db PATH] [--out DIR]
-                              [--only fig13,tab3] [--list]
+                              [--only fig13,tab3] [--list] [--backend cuda|cpu]
   Regenerates the paper's figures and tables from the results database into
   DIR (default figures/): one PNG and one SVG per figure and GPU, the data files
   and status lines in DIR/data/, and DIR/index.html (the paper's claims beside
@@ -32,6 +32,8 @@ usage: experiments/run_all.sh [--gpu N] [--quick] [--from-db] [--db PATH] [--out
   --out DIR   where the figures, data and index.html go (default figures/)
   --only LIST comma-separated experiments, by number (fig13, tab3) or full name
   --list      list the experiments and exit
+  --backend B with --gpu: the tuner's backend (default cuda); cpu runs the same sweeps
+              with the paper's sizes scaled down 2^14 times, to check them without a GPU
 EOF
 }
 
@@ -47,19 +49,21 @@ db=""
 out="$ROOT/figures"
 only=""
 list=0
+backend=cuda
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
         --quick) quick=1; shift ;;
         --from-db) from_db=1; shift ;;
         --list) list=1; shift ;;
-        --gpu|--db|--out|--only)
+        --gpu|--db|--out|--only|--backend)
             [ $# -ge 2 ] || die "$1 needs a value (see --help)"
             case "$1" in
                 --gpu) gpu="$2"; case "$gpu" in ''|*[!0-9]*) die "--gpu '$gpu': give a GPU index such as 0" ;; esac ;;
                 --db) db="$2" ;;
                 --out) out="$2" ;;
                 --only) only="$2" ;;
+                --backend) backend="$2"; case "$backend" in cuda|cpu) ;; *) die "--backend '$backend': cuda or cpu" ;; esac ;;
             esac
             shift 2 ;;
         *) usage >&2; die "unknown argument '$1'" ;;
@@ -67,6 +71,7 @@ while [ $# -gt 0 ]; do
 done
 [ "$from_db" = 1 ] && [ -n "$gpu" ] && die "--from-db measures nothing: leave out --gpu $gpu (or --from-db)"
 [ "$quick" = 1 ] && [ -z "$gpu" ] && die "--quick shortens the GPU sweeps: give --gpu N with it"
+[ "$backend" = cpu ] && [ -z "$gpu" ] && die "--backend cpu chooses how --gpu N measures: give --gpu 0 with it"
 
 # The experiments, in the paper's order, and their titles (a script's second line).
 scripts=$(cd "$EXP_DIR" && ls fig[0-9][0-9]_*.sh tab[0-9]_*.sh 2>/dev/null | sort)
@@ -134,14 +139,17 @@ case "$db" in /*) ;; *) db="$PWD/$db" ;; esac
 
 if [ -n "$gpu" ]; then
     [ -x "$ROOT/bin/tuner" ] || die "bin/tuner is missing: run ninja first"
-    echo "run_all.sh: GPU $gpu: measuring what $db lacks${quick:+ }$( [ "$quick" = 1 ] && echo '(quick sweeps)'), then plotting"
+    how="GPU $gpu"
+    [ "$backend" = cpu ] && how="the CPU backend (sizes scaled down)"
+    [ "$quick" = 1 ] && how="$how, quick sweeps"
+    echo "run_all.sh: $how: measuring what $db lacks, then plotting"
 else
     echo "run_all.sh: no GPU given (--gpu N): measuring nothing, plotting $source_note"
 fi
 
 commit=$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 export DRTOPK_EXP_DB="$db" DRTOPK_EXP_OUT="$out" DRTOPK_EXP_GPU="$gpu" DRTOPK_EXP_QUICK="$quick" \
-       DRTOPK_EXP_COMMIT="$commit"
+       DRTOPK_EXP_COMMIT="$commit" DRTOPK_EXP_BACKEND="$backend"
 
 fmt_s() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 total=$(printf '%s\n' $scripts | grep -c . || true)

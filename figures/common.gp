@@ -28,3 +28,5 @@ set style line 10 lc rgb '#17becf' lw 2 pt 6
 set style increment user
 # log2 axis of sizes and k: ticks as 2^e
 log2x = 'set logscale x 2; set format x "2^{%L}"'
+# a panel of a multiplot without data: eval empty_panel
+empty_panel = "unset logscale; set format x '%g'; set label 10 'not measured' at graph 0.5, 0.5 center font ',14'; plot [0:1] [0:1] NaN notitle; unset label 10"

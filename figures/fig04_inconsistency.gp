@@ -11,10 +11,10 @@ set xlabel 'k'
 set ylabel 'time (ms, median)'
 set key top left font ',8'
 set title 'UD'
-plot for [i = 0:n_UD - 1] data_UD index i using 1:2 with linespoints title columnheader(1)
+if (n_UD > 0) { plot for [i = 0:n_UD - 1] data_UD index i using 1:2 with linespoints title columnheader(1) } else { eval empty_panel }
 set title 'ND'
 unset label 900
-plot for [i = 0:n_ND - 1] data_ND index i using 1:2 with linespoints title columnheader(1)
+if (n_ND > 0) { plot for [i = 0:n_ND - 1] data_ND index i using 1:2 with linespoints title columnheader(1) } else { eval empty_panel }
 set title 'CD'
-plot for [i = 0:n_CD - 1] data_CD index i using 1:2 with linespoints title columnheader(1)
+if (n_CD > 0) { plot for [i = 0:n_CD - 1] data_CD index i using 1:2 with linespoints title columnheader(1) } else { eval empty_panel }
 unset multiplot

@@ -12,10 +12,10 @@ set ylabel 'speedup of Dr.-assisted (x)'
 set key top right font ',9'
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'
 set title 'UD'
-plot for [i = 0:n_UD - 1] data_UD index i using 1:2 with linespoints title columnheader(1)
+if (n_UD > 0) { plot for [i = 0:n_UD - 1] data_UD index i using 1:2 with linespoints title columnheader(1) } else { eval empty_panel }
 set title 'ND'
 unset label 900
-plot for [i = 0:n_ND - 1] data_ND index i using 1:2 with linespoints title columnheader(1)
+if (n_ND > 0) { plot for [i = 0:n_ND - 1] data_ND index i using 1:2 with linespoints title columnheader(1) } else { eval empty_panel }
 set title 'CD'
-plot for [i = 0:n_CD - 1] data_CD index i using 1:2 with linespoints title columnheader(1)
+if (n_CD > 0) { plot for [i = 0:n_CD - 1] data_CD index i using 1:2 with linespoints title columnheader(1) } else { eval empty_panel }
 unset multiplot

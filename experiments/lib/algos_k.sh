@@ -29,7 +29,6 @@ algos_k_one() {
             END { if (mode != "speedup") exit
                   for (b in bs) for (k in ks) if (((b, 0, k) in ms) && ((b, 1, k) in ms))
                       print b "|" k "|" ms[b, 0, k] / ms[b, 1, k] }' | sort -t'|' -k1,1 -k2,2n)
-        [ -n "$sel" ] || sel="none|1|NaN"
         f=$(exp_data "$M_SLUG-$d" "$sel")
         vars="$vars data_$d=$f"
         eval "n_$d=\$(exp_nblocks \"\$f\")"

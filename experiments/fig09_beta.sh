@@ -11,7 +11,7 @@ if [ "$EXP_QUICK" = 1 ]; then ka=$(exp_pow2_list 0 24 6); sizes=$(exp_pow2_list 
 else ka=$(exp_pow2_list 0 24 2); sizes=$(exp_pow2_list 26 30 1); fi
 [ "$EXP_BACKEND" = cpu ] && sizes="$(exp_n 28),$(exp_n 30)"
 exp_measure --n "$N30" --k "$ka" --dist UD --algo dr-radix --alpha-span 0 --beta 1,2,3,4
-exp_measure --n "$sizes" --k 2^25 --dist UD --algo dr-radix --alpha-span 0 --beta 1,2,3,4
+exp_measure --n "$sizes" --k "$(exp_n 25)" --dist UD --algo dr-radix --alpha-span 0 --beta 1,2,3,4
 
 plot_one() {
     rows=$(exp_query fig09_beta.sql "machine=$M_ID") ||

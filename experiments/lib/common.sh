@@ -130,7 +130,7 @@ exp_query() {
 exp_slug() {
     u="${2#GPU-}"
     u="${u#cpu:}"
-    printf '%s-%s' "$1" "$(printf '%s' "$u" | cut -c1-8)" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-'
+    printf '%s-%s' "$1" "$(printf '%s' "$u" | cut -c1-8)" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-' | tr -s '-'
 }
 
 # exp_machine LINE: set M_ID M_UUID M_NAME M_BACKEND M_DRIVER M_RUNTIME M_GBPS

@@ -27,9 +27,8 @@ plot_one() {
         sort -t'|' -k1,1 -k2,2n)
     fa=$(exp_data "$M_SLUG-a" "$a")
     fb=$(exp_data "$M_SLUG-b" "$b")
-    exp_gnuplot fig09_beta.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data_a=$fa" "data_b=$fb" \
-        "na=$(exp_nblocks "$fa")" "nb=$(exp_nblocks "$fb")" "n_label=$(exp_p2 "$N30")" "kb_label=$(exp_p2 "$kb")" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on fig09_beta.gp"; return; }
+    exp_plot fig09_beta.gp "$EXP_TITLE" "data_a=$fa" "data_b=$fb" \
+        "na=$(exp_nblocks "$fa")" "nb=$(exp_nblocks "$fb")" "n_label=$(exp_p2 "$N30")" "kb_label=$(exp_p2 "$kb")" || return 0
     res=$(printf '%s\n' "$a" | awk -F'|' -v tol="$BETA_NEAR_BEST" '
         { b = $1; sub(/beta = /, "", b); r[$2, b] = $3; ks[$2] = 1 }
         END { held = 1; n = 0; best2 = 0

@@ -9,15 +9,11 @@ if [ "$EXP_QUICK" = 1 ]; then ks=$(exp_pow2_list 0 20 4); else ks=$(exp_pow2_lis
 exp_measure --n "$N21" --k "$ks" --dist UD --algo radix,radix-ggks
 
 plot_one() {
-    rows=$(exp_query fig12_radix.sql "machine=$M_ID" "n=$N21") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query fig12_radix.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" \
-        "no radix and radix-ggks rows at |V| = $(exp_p2 "$N21") (the paper's size; run with --gpu N)"; return; }
-    data="$EXP_DATA/${EXP_ID}-$M_SLUG.dat"
-    printf '%s\n' "$rows" | tr '|' ' ' | exp_write "$data"
-    exp_gnuplot fig12_radix.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data=$data" \
-        "n_label=$(exp_p2 "$N21")" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on fig12_radix.gp"; return; }
+    exp_fetch fig12_radix.sql \
+        "no radix and radix-ggks rows at |V| = $(exp_p2 "$N21") (the paper's size; run with --gpu N)" "n=$N21" || return 0
+    data=$(exp_columns "$M_SLUG" "$rows")
+    exp_plot fig12_radix.gp "$EXP_TITLE" "data=$data" \
+        "n_label=$(exp_p2 "$N21")" || return 0
     res=$(printf '%s\n' "$rows" | awk -F'|' '{ s += $4; ++n; if (lo == "" || $4 < lo) lo = $4; if ($4 > hi) hi = $4 }
         END { printf "mean speedup %.2fx (%.2fx-%.2fx over %d k)\t%s\n", s / n, lo, hi, n, (s / n > 1) ? "held" : "not held" }')
     exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "${res%%	*}" "${res##*	}"

@@ -12,9 +12,7 @@ if [ "$EXP_QUICK" = 1 ]; then sizes=$(exp_pow2_list 26 30 2); span=3; else sizes
 exp_measure --n "$sizes" --k $K13 --dist UD --algo dr-radix --alpha-span $span --beta 2
 
 plot_one() {
-    rows=$(exp_query fig13_alpha.sql "machine=$M_ID" "k=$K13") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query fig13_alpha.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no dr-radix beta 2 k measured at 3 or more alphas"; return; }
+    exp_fetch fig13_alpha.sql "no dr-radix beta 2 k measured at 3 or more alphas" "k=$K13" || return 0
     k=$(printf '%s\n' "$rows" | head -1 | cut -d'|' -f2)
     data=$(exp_data "$M_SLUG" "$(printf '%s\n' "$rows" | awk -F'|' '{ e = int(log($1) / log(2) + 0.5); print "n = 2^" e "|" $3 "|" $4 }')")
     marks="$EXP_DATA/${EXP_ID}-$M_SLUG.marks"
@@ -23,9 +21,8 @@ plot_one() {
               for (n in af) if ((n, af[n]) in ms) print af[n], ms[n, af[n]]; print "NaN NaN" }' | exp_write "$marks"
     title="$EXP_TITLE"
     [ "$k" = "$K13" ] || title="$EXP_TITLE; k = $(exp_p2 "$k"), nearest measured to the paper’s 2^13"
-    exp_gnuplot fig13_alpha.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$title" "$M_CAPTION" "data=$data" "marks=$marks" \
-        "nseries=$(exp_nblocks "$data")" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on fig13_alpha.gp"; return; }
+    exp_plot fig13_alpha.gp "$title" "data=$data" "marks=$marks" \
+        "nseries=$(exp_nblocks "$data")" || return 0
     res=$(printf '%s\n' "$rows" | awk -F'|' -v tol="$NOISE" -v k="$k" '
         { if ($1 != cur) { cur = $1; ns[++nn] = $1; c[nn] = 0 } ++c[nn]; ms[nn, c[nn]] = $4; al[nn, c[nn]] = $3; a3[nn] = $5 }
         END { held = 1; txt = ""

@@ -11,15 +11,11 @@ if [ "$EXP_QUICK" = 1 ]; then ks=$(exp_pow2_list 0 24 6); span=2; else ks=$(exp_
 exp_measure --n "$N30" --k "$ks" --dist UD --algo dr-radix --alpha-span $span --beta 2
 
 plot_one() {
-    rows=$(exp_query fig14_oracle.sql "machine=$M_ID" "n=$N30") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query fig14_oracle.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" \
-        "no dr-radix beta 2 rows at |V| = $(exp_p2 "$N30") measured at 3 or more alphas"; return; }
-    data="$EXP_DATA/${EXP_ID}-$M_SLUG.dat"
-    printf '%s\n' "$rows" | tr '|' ' ' | exp_write "$data"
-    exp_gnuplot fig14_oracle.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE, |V| = $(exp_p2 "$N30")" "$M_CAPTION" \
-        "data=$data" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on fig14_oracle.gp"; return; }
+    exp_fetch fig14_oracle.sql \
+        "no dr-radix beta 2 rows at |V| = $(exp_p2 "$N30") measured at 3 or more alphas" "n=$N30" || return 0
+    data=$(exp_columns "$M_SLUG" "$rows")
+    exp_plot fig14_oracle.gp "$EXP_TITLE, |V| = $(exp_p2 "$N30")" \
+        "data=$data" || return 0
     res=$(printf '%s\n' "$rows" | awk -F'|' -v tol="$NEAR_ORACLE" '
         $5 != "-" { s3 += $5 / $3; ++n3; if ($5 / $3 > w3) w3 = $5 / $3 }
         $7 != "-" { sf += $7 / $3; ++nf; if ($7 / $3 > wf) wf = $7 / $3 }

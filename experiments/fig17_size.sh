@@ -15,13 +15,10 @@ exp_measure --n "$sizes" --k $K --dist UD \
     --alpha-span 0 --beta 2
 
 plot_one() {
-    rows=$(exp_query fig17_size.sql "machine=$M_ID" "k=$K") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query fig17_size.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no UD rows at k = $K in the database"; return; }
+    exp_fetch fig17_size.sql "no UD rows at k = $K in the database" "k=$K" || return 0
     data=$(exp_data "$M_SLUG" "$rows")
-    exp_gnuplot fig17_size.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data=$data" \
-        "nseries=$(exp_nblocks "$data")" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on fig17_size.gp"; return; }
+    exp_plot fig17_size.gp "$EXP_TITLE" "data=$data" \
+        "nseries=$(exp_nblocks "$data")" || return 0
     # ours and the verdict at the largest |V|: every measured (plain, Dr.) pair
     res=$(printf '%s\n' "$rows" | awk -F'|' '
         { if ($2 > nmax) nmax = $2; ms[$1, $2] = $3 }

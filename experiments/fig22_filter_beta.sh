@@ -12,13 +12,11 @@ exp_measure --n "$N30" --k "$ks" --dist UD --algo dr-radix --alpha-span 0 --beta
 exp_measure --n "$N30" --k "$ks" --dist UD --algo dr-radix --alpha-span 0 --beta 2 --no-filter
 
 plot_one() {
-    rows=$(exp_query fig22_filter_beta.sql "machine=$M_ID" "n=$N30") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query fig22_filter_beta.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no dr-radix rows of these plans at |V| = $(exp_p2 "$N30")"; return; }
+    exp_fetch fig22_filter_beta.sql \
+        "no dr-radix rows of these plans at |V| = $(exp_p2 "$N30")" "n=$N30" || return 0
     data=$(exp_data "$M_SLUG" "$rows")
-    exp_gnuplot fig22_filter_beta.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE, |V| = $(exp_p2 "$N30")" "$M_CAPTION" \
-        "data=$data" "nseries=$(exp_nblocks "$data")" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on fig22_filter_beta.gp"; return; }
+    exp_plot fig22_filter_beta.gp "$EXP_TITLE, |V| = $(exp_p2 "$N30")" \
+        "data=$data" "nseries=$(exp_nblocks "$data")" || return 0
     res=$(printf '%s\n' "$rows" | awk -F'|' -v tol="$NOISE" '
         { pl = ($1 ~ /^filtering only/) ? "f" : ($1 ~ /^beta/) ? "b" : "fb"; ms[pl, $2] = $3; ks[$2] = 1; if ($2 > km) km = $2 }
         END { n = 0; held = 1

@@ -14,13 +14,10 @@ plot_one() {
             "no program stores drtopk_bmw_workload counts yet (a CPU-only sweep into a table bmw_workload)"
         return 0
     fi
-    rows=$(exp_query fig24_bmw.sql "machine=$M_ID") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query fig24_bmw.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no BMW workload rows on this machine"; return; }
+    exp_fetch fig24_bmw.sql "no BMW workload rows on this machine" || return 0
     data=$(exp_data "$M_SLUG" "$rows")
-    exp_gnuplot fig24_bmw.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data=$data" \
-        "nseries=$(exp_nblocks "$data")" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on fig24_bmw.gp"; return; }
+    exp_plot fig24_bmw.gp "$EXP_TITLE" "data=$data" \
+        "nseries=$(exp_nblocks "$data")" || return 0
     res=$(printf '%s\n' "$rows" | awk -F'|' '{ s[$1] += $3; c[$1]++; if ($3 <= 1) bad = 1 }
         END { for (d in s) txt = txt sprintf("%s mean ratio %.1fx; ", d, s[d] / c[d]); printf "%s\t%s\n", txt, bad ? "not held" : "held" }')
     exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "${res%%	*}" "${res##*	}"

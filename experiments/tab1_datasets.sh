@@ -8,16 +8,13 @@
 exp_begin tab1_datasets "Table 1: real-world data sets"
 
 plot_one() {
-    rows=$(exp_query real_data.sql "machine=$M_ID") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query real_data.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" \
-        "no rows on real data sets yet (issue 14: drtopk dataset, experiments/datasets.sh)"; return; }
+    exp_fetch real_data.sql \
+        "no rows on real data sets yet (issue 14: drtopk dataset, experiments/datasets.sh)" || return 0
     data="$EXP_DATA/${EXP_ID}-$M_SLUG.txt"
     printf '%s\n' "$rows" | awk -F'|' '{ n[$1] = $2; c[$1]++ } END {
         printf "%-24s %14s %8s\n", "data set", "|V|", "rows"
         for (d in n) printf "%-24s %14d %8d\n", d, n[d], c[d] }' | exp_write "$data"
-    exp_gnuplot table.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data=$data" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on table.gp"; return; }
+    exp_plot table.gp "$EXP_TITLE" "data=$data" || return 0
     exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok \
         "$(tail -n +2 "$data" | awk '{ printf "%s%s (%s)", (NR > 1 ? ", " : ""), $1, $2 }')" held
 }

@@ -34,9 +34,8 @@ algos_k_one() {
         eval "n_$d=\$(exp_nblocks \"\$f\")"
     done
     # shellcheck disable=SC2086
-    exp_gnuplot "$AK_GP" "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" $vars \
-        "n_UD=$n_UD" "n_ND=$n_ND" "n_CD=$n_CD" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on $AK_GP"; return; }
+    exp_plot "$AK_GP" "$EXP_TITLE" $vars \
+        "n_UD=$n_UD" "n_ND=$n_ND" "n_CD=$n_CD" || return 0
     res=$(printf '%s\n' "$rows" | awk -F'|' '
         { ms[$1, $5, $6, $3] = $4; ks[$3] = 1; bs[$5] = 1; ds[$1] = 1 }
         END {

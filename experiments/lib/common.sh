@@ -295,3 +295,29 @@ exp_table() {
         { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on table.gp"; return; }
     TABLE_ROWS=$(($(exp_rows "$rows") - 1))
 }
+
+# exp_fetch SQLFILE REASON PARAM...: the rows of SQLFILE for the current machine
+# (exp_machine) into $rows; when the query fails or gives no rows, draws the
+# failed or the not-measured (REASON) panel and returns 1.
+exp_fetch() {
+    fsql="$1"; freason="$2"; shift 2
+    rows=$(exp_query "$fsql" "machine=$M_ID" "$@") ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $fsql failed"; return 1; }
+    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$freason"; return 1; }
+}
+
+# exp_plot GP TITLE VAR=VALUE...: figures/GP for the current machine; on a
+# gnuplot error draws the failed panel and returns 1.
+exp_plot() {
+    pgp="$1"; ptitle="$2"; shift 2
+    exp_gnuplot "$pgp" "$EXP_OUT/${EXP_ID}-$M_SLUG" "$ptitle" "$M_CAPTION" "$@" ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on $pgp"; return 1; }
+}
+
+# exp_columns NAME ROWS: '|'-separated ROWS as space-separated columns into
+# data/ID-NAME.dat; prints the path.
+exp_columns() {
+    f="$EXP_DATA/${EXP_ID}-$1.dat"
+    printf '%s\n' "$2" | tr '|' ' ' | exp_write "$f"
+    echo "$f"
+}

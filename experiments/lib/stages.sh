@@ -18,14 +18,10 @@ stages_run() {
 }
 
 stages_one() {
-    rows=$(exp_query stages.sql "machine=$M_ID" "n=$N30" "beta=$ST_BETA" "flags=$ST_FLAGS") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query stages.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" \
-        "no dr-radix rows at |V| = $N30, beta $ST_BETA with this plan's flags (run with --gpu N)"; return; }
-    data="$EXP_DATA/${EXP_ID}-$M_SLUG.dat"
-    printf '%s\n' "$rows" | tr '|' ' ' | exp_write "$data"
-    exp_gnuplot stages.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data=$data" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on stages.gp"; return; }
+    exp_fetch stages.sql \
+        "no dr-radix rows at |V| = $N30, beta $ST_BETA with this plan's flags (run with --gpu N)" "n=$N30" "beta=$ST_BETA" "flags=$ST_FLAGS" || return 0
+    data=$(exp_columns "$M_SLUG" "$rows")
+    exp_plot stages.gp "$EXP_TITLE" "data=$data" || return 0
     prev=""
     if [ "$ST_PBETA" != 0 ]; then
         prev=$(exp_query stages.sql "machine=$M_ID" "n=$N30" "beta=$ST_PBETA" "flags=$ST_PFLAGS") || prev=""

@@ -30,8 +30,7 @@ workload_one() {
     data="$EXP_DATA/${EXP_ID}-$M_SLUG.dat"
     printf '%s\n' "$sel" | exp_write "$data"
     if [ "$WL_AXIS" = n ]; then xname='|V| (elements)'; what="k = $(exp_p2 "$fix")"; else xname='k'; what="|V| = $(exp_p2 "$fix")"; fi
-    exp_gnuplot workload.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE, $what" "$M_CAPTION" "data=$data" "xname=$xname" ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on workload.gp"; return; }
+    exp_plot workload.gp "$EXP_TITLE, $what" "data=$data" "xname=$xname" || return 0
     res=$(printf '%s\n' "$sel" | awk -v axis="$WL_AXIS" -v what="$what" '
         NR == 1 { x0 = $1; s0 = $4 } { x1 = $1; s1 = $4; ++n }
         END { txt = sprintf("%s: (|D| + |C|) / |V| = %.4g%% at %s = 2^%d, %.4g%% at 2^%d", what, s0, axis, log(x0) / log(2) + 0.5, s1, log(x1) / log(2) + 0.5)

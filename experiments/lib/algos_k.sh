@@ -2,8 +2,9 @@
 # 3.1, 6.1): the algorithms plain and Dr.-assisted vs k on UD, ND and CD at
 # |V| = 2^30, measured through bin/tuner at fixed plans (Rule 4 alpha with const
 # 3, beta 2), queried by experiments/sql/algos_k.sql, one panel per distribution.
-# algos_k_run ALGOS GP MODE: MODE time (Figure 4: ms per algorithm) or speedup
-# (Figure 18: plain ms / Dr. ms per base algorithm).
+# algos_k_run ALGOS GP MODE: MODE time (Figure 4: ms per algorithm; verdict: the
+# Dr.-assisted times vary less across the distributions than the plain ones) or
+# speedup (Figure 18: plain ms / Dr. ms per base algorithm; verdict: >= 1 everywhere).
 algos_k_run() {
     AK_GP="$2"; AK_MODE="$3"
     AK_BASES=$(printf '%s' "$1" | tr ',' '\n' | grep -v '^dr-' | tr '\n' ' ')
@@ -36,9 +37,21 @@ algos_k_one() {
     # shellcheck disable=SC2086
     exp_plot "$AK_GP" "$EXP_TITLE" $vars \
         "n_UD=$n_UD" "n_ND=$n_ND" "n_CD=$n_CD" || return 0
-    res=$(printf '%s\n' "$rows" | awk -F'|' '
+    res=$(printf '%s\n' "$rows" | awk -F'|' -v mode="$AK_MODE" '
         { ms[$1, $5, $6, $3] = $4; ks[$3] = 1; bs[$5] = 1; ds[$1] = 1 }
         END {
+            if (mode == "time") {   # spread across distributions: max / min ms at one k
+                for (b in bs) for (dr = 0; dr <= 1; ++dr) for (k in ks) {
+                    lo = ""; hi = ""; nd = 0
+                    for (d in ds) if ((d, b, dr, k) in ms) { ++nd; v = ms[d, b, dr, k]
+                        if (lo == "" || v < lo) lo = v; if (v > hi) hi = v }
+                    if (nd >= 2 && hi / lo > spread[dr]) { spread[dr] = hi / lo; at[dr] = b }
+                }
+                if (!(0 in spread) || !(1 in spread)) { print "fewer than two distributions measured\tnot measured"; exit }
+                printf "largest spread across UD/ND/CD at one k: plain %.2fx (%s), Dr.-assisted %.2fx (dr-%s)\t%s\n",
+                       spread[0], at[0], spread[1], at[1], spread[1] < spread[0] ? "held" : "not held"
+                exit
+            }
             pairs = 0; held = 1
             for (b in bs) {
                 if (b ~ /^sort/) continue

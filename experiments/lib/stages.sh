@@ -19,7 +19,7 @@ stages_run() {
 
 stages_one() {
     exp_fetch stages.sql \
-        "no dr-radix rows at |V| = $N30, beta $ST_BETA with this plan's flags (run with --gpu N)" "n=$N30" "beta=$ST_BETA" "flags=$ST_FLAGS" || return 0
+        "no dr-radix rows at |V| = $(exp_p2 "$N30"), beta $ST_BETA with this plan's flags (run with --gpu N)" "n=$N30" "beta=$ST_BETA" "flags=$ST_FLAGS" || return 0
     data=$(exp_columns "$M_SLUG" "$rows")
     exp_plot stages.gp "$EXP_TITLE" "data=$data" || return 0
     prev=""

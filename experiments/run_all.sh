@@ -14,6 +14,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 EXP_DIR="$ROOT/experiments"
 REF_DIR="$ROOT/db/reference"
 DEFAULT_DB="$ROOT/db/results.sqlite"   # as DRTOPK_STORE_DEFAULT_PATH (src/harness/store.h)
+BIN_DIR="${DRTOPK_BIN_DIR:-$ROOT/bin}" # the tuner (tests/gpu/run.sh may carry its own programs)
 EXIT_USAGE=2
 
 usage() {
@@ -116,9 +117,9 @@ load_reference() {
     sqlite3 -bail "$target.tmp" < "$1" || die "cannot load $1"
     shift
     for f in "$@"; do
-        [ -x "$ROOT/bin/tuner" ] || die "merging $f needs bin/tuner: run ninja first"
+        [ -x "$BIN_DIR/tuner" ] || die "merging $f needs $BIN_DIR/tuner: run ninja first"
         sqlite3 -bail "$target.part" < "$f" || die "cannot load $f"
-        "$ROOT/bin/tuner" --merge "$target.part" --db "$target.tmp" > /dev/null || die "cannot merge $f"
+        "$BIN_DIR/tuner" --merge "$target.part" --db "$target.tmp" > /dev/null || die "cannot merge $f"
         rm -f "$target.part"
     done
     mv -f "$target.tmp" "$target"
@@ -138,7 +139,8 @@ fi
 case "$db" in /*) ;; *) db="$PWD/$db" ;; esac
 
 if [ -n "$gpu" ]; then
-    [ -x "$ROOT/bin/tuner" ] || die "bin/tuner is missing: run ninja first"
+    [ -x "$BIN_DIR/tuner" ] || die "$BIN_DIR/tuner is missing: run ninja first"
+    BIN_DIR=$(cd "$BIN_DIR" && pwd)
     how="GPU $gpu"
     [ "$backend" = cpu ] && how="the CPU backend (sizes scaled down)"
     [ "$quick" = 1 ] && how="$how, quick sweeps"
@@ -149,7 +151,7 @@ fi
 
 commit=$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 export DRTOPK_EXP_DB="$db" DRTOPK_EXP_OUT="$out" DRTOPK_EXP_GPU="$gpu" DRTOPK_EXP_QUICK="$quick" \
-       DRTOPK_EXP_COMMIT="$commit" DRTOPK_EXP_BACKEND="$backend"
+       DRTOPK_EXP_COMMIT="$commit" DRTOPK_EXP_BACKEND="$backend" DRTOPK_BIN_DIR="$BIN_DIR"
 
 fmt_s() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 total=$(printf '%s\n' $scripts | grep -c . || true)

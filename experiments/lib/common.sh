@@ -15,6 +15,7 @@
 #                       paper's sizes down (exp_n) so the same commands run on a CPU
 #   DRTOPK_EXP_QUICK    1: the reduced sweeps that fit one 10-minute GPU call
 #   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)
+#   DRTOPK_BIN_DIR      where bin/tuner is (default bin/; tests/gpu/run.sh's carried programs)
 # A script exits 0 when each of its panels is plotted or drawn as not measured,
 # 1 when a query or a plot failed (its panel then says so), 2 on a usage error.
 set -eu
@@ -84,7 +85,7 @@ exp_measure() {
     fi
     mins=$EXP_FULL_MINUTES
     [ "$EXP_QUICK" = 1 ] && mins=$EXP_QUICK_MINUTES
-    set -- "$EXP_ROOT/bin/tuner" --gpu "$EXP_GPU" --backend "$EXP_BACKEND" --db "$EXP_DB" \
+    set -- "${DRTOPK_BIN_DIR:-$EXP_ROOT/bin}/tuner" --gpu "$EXP_GPU" --backend "$EXP_BACKEND" --db "$EXP_DB" \
            --max-minutes "$mins" "$@"
     echo "$EXP_ID: $*" >&2
     if ! "$@" > "$EXP_DATA/$EXP_ID.tuner.log" 2>&1; then

@@ -18,7 +18,7 @@ plot_one() {
     exp_fetch fig17_size.sql "no UD rows at k = $K in the database" "k=$K" || return 0
     data=$(exp_data "$M_SLUG" "$rows")
     exp_plot fig17_size.gp "$EXP_TITLE" "data=$data" \
-        "nseries=$(exp_nblocks "$data")" || return 0
+        "nseries=$(exp_nblocks "$data")" "dashes=$(exp_dashes "$data")" || return 0
     # ours and the verdict at the largest |V|: every measured (plain, Dr.) pair
     res=$(printf '%s\n' "$rows" | awk -F'|' '
         { if ($2 > nmax) nmax = $2; ms[$1, $2] = $3 }

@@ -14,7 +14,7 @@ set label 900 caption."  |  drawn at commit ".commit at screen 0.01, 0.02 left f
 set bmargin 6
 set grid lc rgb '#dddddd'
 set key top left box opaque noenhanced
-set offsets graph 0.03, graph 0.03, graph 0.03, graph 0.03
+set offsets graph 0.03, graph 0.03, 0, 0
 set style line 1 lc rgb '#1f77b4' lw 2 pt 7
 set style line 2 lc rgb '#d62728' lw 2 pt 5
 set style line 3 lc rgb '#2ca02c' lw 2 pt 9

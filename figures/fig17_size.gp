@@ -1,5 +1,6 @@
 # fig17_size.gp -- Figure 17: top-k time vs |V| at k = 1024 (paper 6.1), every
-# algorithm plain (solid) and Dr.-assisted, and the modern peers; log2 |V|, log ms.
+# algorithm plain (solid) and Dr.-assisted (dashed), and the modern peers; log2
+# |V|, log ms.  dashes: the dash type per series (experiments/lib/common.sh).
 # Data: experiments/fig17_size.sh (blocks: series, then "n ms" lines).
 load gpdir.'/common.gp'
 eval log2x
@@ -7,4 +8,4 @@ set logscale y 10
 set xlabel '|V| (elements, u32, UD)'
 set ylabel 'time (ms, median)'
 set key outside right top
-plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints title columnheader(1)
+plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints dt int(word(dashes, i + 1)) title columnheader(1)

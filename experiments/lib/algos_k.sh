@@ -20,8 +20,8 @@ algos_k_one() {
     # keep the requested algorithms only
     rows=$(printf '%s\n' "$rows" | awk -F'|' -v b="$AK_BASES" 'BEGIN { split(b, a, " "); for (i in a) want[a[i]] = 1 }
                                                              $5 in want')
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no rows of these algorithms at |V| = $N30"; return; }
-    vars=""
+    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no rows of these algorithms at |V| = $(exp_p2 "$N30")"; return; }
+    vars=()
     for d in UD ND CD; do
         sel=$(printf '%s\n' "$rows" | awk -F'|' -v d="$d" -v mode="$AK_MODE" '
             $1 != d { next }
@@ -31,11 +31,10 @@ algos_k_one() {
                   for (b in bs) for (k in ks) if (((b, 0, k) in ms) && ((b, 1, k) in ms))
                       print b "|" k "|" ms[b, 0, k] / ms[b, 1, k] }' | sort -t'|' -k1,1 -k2,2n)
         f=$(exp_data "$M_SLUG-$d" "$sel")
-        vars="$vars data_$d=$f"
+        vars+=("data_$d=$f" "dash_$d=$(exp_dashes "$f")")
         eval "n_$d=\$(exp_nblocks \"\$f\")"
     done
-    # shellcheck disable=SC2086
-    exp_plot "$AK_GP" "$EXP_TITLE" $vars \
+    exp_plot "$AK_GP" "$EXP_TITLE" "${vars[@]}" \
         "n_UD=$n_UD" "n_ND=$n_ND" "n_CD=$n_CD" || return 0
     res=$(printf '%s\n' "$rows" | awk -F'|' -v mode="$AK_MODE" '
         { ms[$1, $5, $6, $3] = $4; ks[$3] = 1; bs[$5] = 1; ds[$1] = 1 }

@@ -322,3 +322,9 @@ exp_columns() {
     printf '%s\n' "$2" | tr '|' ' ' | exp_write "$f"
     echo "$f"
 }
+
+# exp_dashes FILE: per series of FILE (exp_blocks), 2 for a Dr.-assisted one
+# ("dr-..."), else 1: the dash types figures draw them with (word(dashes, i+1)).
+exp_dashes() {
+    grep '^"' "$1" | awk '{ printf "%s%d", (NR > 1 ? " " : ""), (index($0, "\"dr-") == 1) ? 2 : 1 }'
+}

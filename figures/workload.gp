@@ -4,9 +4,10 @@
 load gpdir.'/common.gp'
 eval log2x
 set logscale y 10
+set format y '10^{%L}'
 set xlabel xname
 set ylabel 'workload (% of |V|)'
-set key top right
+set key top left
 plot data using 1:2 with linespoints title 'first top-k: |D|', \
      data using 1:3 with linespoints title 'second top-k: |C|', \
      data using 1:4 with linespoints title 'sum |D| + |C|'

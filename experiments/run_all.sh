@@ -24,7 +24,8 @@ usage: experiments/run_all.sh [--gpu N] [--quick] [--from-db] [--db PATH] [--out
   Regenerates the paper's figures and tables from the results database into
   DIR (default figures/): one PNG and one SVG per figure and GPU, the data files
   and status lines in DIR/data/, and DIR/index.html (the paper's claims beside
-  ours).  Without a GPU it plots what the database holds.
+  ours).  Without a GPU it plots what the database holds; with one (nvidia-smi
+  lists GPU 0) it measures on GPU 0 first, as --gpu 0.
   --gpu N     measure on GPU N what the database lacks (bin/tuner, resumable), then plot
   --quick     with --gpu: reduced sweeps (each tuner call stops after a minute)
   --from-db   measure nothing, plot from the database (the default without --gpu)
@@ -71,8 +72,6 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ "$from_db" = 1 ] && [ -n "$gpu" ] && die "--from-db measures nothing: leave out --gpu $gpu (or --from-db)"
-[ "$quick" = 1 ] && [ -z "$gpu" ] && die "--quick shortens the GPU sweeps: give --gpu N with it"
-[ "$backend" = cpu ] && [ -z "$gpu" ] && die "--backend cpu chooses how --gpu N measures: give --gpu 0 with it"
 
 # The experiments, in the paper's order, and their titles (a script's second line).
 scripts=$(cd "$EXP_DIR" && ls fig[0-9][0-9]_*.sh tab[0-9]_*.sh 2>/dev/null | sort)
@@ -124,6 +123,15 @@ load_reference() {
     done
     mv -f "$target.tmp" "$target"
 }
+
+# A GPU and no --gpu/--from-db: measure on GPU 0 (the README's first command).
+if [ -z "$gpu" ] && [ "$from_db" = 0 ] && command -v nvidia-smi > /dev/null 2>&1 &&
+   nvidia-smi -L 2>/dev/null | grep -q '^GPU 0'; then
+    gpu=0
+    echo "run_all.sh: found $(nvidia-smi -L | sed -n '1s/ (UUID.*//p'): measuring on it (--from-db: plot only)"
+fi
+[ "$quick" = 1 ] && [ -z "$gpu" ] && die "--quick shortens the GPU sweeps: give --gpu N with it"
+[ "$backend" = cpu ] && [ -z "$gpu" ] && die "--backend cpu chooses how --gpu N measures: give --gpu 0 with it"
 
 if [ -n "$db" ]; then
     [ -f "$db" ] || [ -n "$gpu" ] || die "database $db does not exist"

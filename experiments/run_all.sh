@@ -27,7 +27,7 @@ usage: experiments/run_all.sh [--gpu N] [--quick] [--from-db] [--db PATH] [--out
   ours).  Without a GPU it plots what the database holds; with one (nvidia-smi
   lists GPU 0) it measures on GPU 0 first, as --gpu 0.
   --gpu N     measure on GPU N what the database lacks (bin/tuner, resumable), then plot
-  --quick     with --gpu: reduced sweeps (each tuner call stops after a minute)
+  --quick     with --gpu: reduced sweeps, measuring 7 minutes at most (fits one 10-minute call)
   --from-db   measure nothing, plot from the database (the default without --gpu)
   --db PATH   the database (default \$DRTOPK_DB, else db/results.sqlite when it exists,
               else the reference results db/reference/*.sql loaded into DIR/data/)
@@ -157,9 +157,15 @@ else
     echo "run_all.sh: no GPU given (--gpu N): measuring nothing, plotting $source_note"
 fi
 
+# --quick measures for at most this long (the tuner stops cleanly; plotting and
+# the tuner's start-up fit in the rest of one 10-minute GPU call)
+QUICK_MEASURE_S=420
+deadline=""
+[ "$quick" = 1 ] && deadline=$(( $(date +%s) + QUICK_MEASURE_S ))
 commit=$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 export DRTOPK_EXP_DB="$db" DRTOPK_EXP_OUT="$out" DRTOPK_EXP_GPU="$gpu" DRTOPK_EXP_QUICK="$quick" \
-       DRTOPK_EXP_COMMIT="$commit" DRTOPK_EXP_BACKEND="$backend" DRTOPK_BIN_DIR="$BIN_DIR"
+       DRTOPK_EXP_COMMIT="$commit" DRTOPK_EXP_BACKEND="$backend" DRTOPK_BIN_DIR="$BIN_DIR" \
+       DRTOPK_EXP_DEADLINE="$deadline"
 
 fmt_s() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 total=$(printf '%s\n' $scripts | grep -c . || true)

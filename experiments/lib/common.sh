@@ -14,6 +14,7 @@
 #   DRTOPK_EXP_BACKEND  cuda (default) or cpu: the tuner's backend; cpu scales the
 #                       paper's sizes down (exp_n) so the same commands run on a CPU
 #   DRTOPK_EXP_QUICK    1: the reduced sweeps that fit one 10-minute GPU call
+#   DRTOPK_EXP_DEADLINE with --quick: epoch second by which measuring stops
 #   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)
 #   DRTOPK_BIN_DIR      where bin/tuner is (default bin/; tests/gpu/run.sh's carried programs)
 # A script exits 0 when each of its panels is plotted or drawn as not measured,
@@ -31,7 +32,8 @@ EXP_QUICK="${DRTOPK_EXP_QUICK:-0}"
 EXP_SEED=1                      # the tuner's default seed: the rows every figure uses
 CPU_SHIFT=14                    # --backend cpu: 2^30 -> 2^16, still many subranges
 CPU_MIN_LOG2=10                 # ... but never below 2^10 elements
-EXP_QUICK_MINUTES=1             # --quick: each tuner call stops cleanly after this
+EXP_QUICK_MINUTES=2             # --quick: each tuner call stops cleanly after this
+EXP_MIN_CALL_S=20               # --quick: less time left than this: measure nothing more
 EXP_FULL_MINUTES=60             # full sweeps: each call stops after this (rerun resumes)
 
 if [ -z "${DRTOPK_EXP_COMMIT:-}" ]; then
@@ -84,7 +86,17 @@ exp_measure() {
         return 0
     fi
     mins=$EXP_FULL_MINUTES
-    [ "$EXP_QUICK" = 1 ] && mins=$EXP_QUICK_MINUTES
+    if [ "$EXP_QUICK" = 1 ]; then
+        # the whole --quick run keeps to DRTOPK_EXP_DEADLINE (run_all.sh): each call
+        # gets at most EXP_QUICK_MINUTES and never more than what is left
+        left=$(( ${DRTOPK_EXP_DEADLINE:-0} - $(date +%s) ))
+        if [ -n "${DRTOPK_EXP_DEADLINE:-}" ] && [ "$left" -lt "$EXP_MIN_CALL_S" ]; then
+            echo "$EXP_ID: the --quick time budget is spent: measuring nothing more (a rerun resumes)" >&2
+            return 0
+        fi
+        mins=$(awk -v q="$EXP_QUICK_MINUTES" -v l="$left" -v d="${DRTOPK_EXP_DEADLINE:-}" \
+                   'BEGIN { m = q; if (d != "" && l / 60 < m) m = l / 60; printf "%.2f", m }')
+    fi
     set -- "${DRTOPK_BIN_DIR:-$EXP_ROOT/bin}/tuner" --gpu "$EXP_GPU" --backend "$EXP_BACKEND" --db "$EXP_DB" \
            --max-minutes "$mins" "$@"
     echo "$EXP_ID: $*" >&2

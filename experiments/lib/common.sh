@@ -254,9 +254,12 @@ exp_end() {
     exit "$EXP_FAILED"
 }
 
-# exp_write FILE: stdin to FILE, written beside and renamed (never half written).
+# exp_write FILE: stdin to FILE after a comment line stamping the figure, the
+# commit and the database (gnuplot skips it), written beside and renamed
+# (never half written).
 exp_write() {
-    cat > "$1.tmp" && mv -f "$1.tmp" "$1"
+    { echo "# $EXP_ID, drawn at commit $EXP_COMMIT from $(basename "$EXP_DB")"; cat; } > "$1.tmp" &&
+        mv -f "$1.tmp" "$1"
 }
 
 # exp_blocks: '|'-separated rows "series|x|y..." (grouped by series) to gnuplot

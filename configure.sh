@@ -53,7 +53,7 @@ cd "$(dirname "$0")"
 # need (build and test; gnuplot and sqlite3 for experiments/run_all.sh).
 declare -A pkg_of=(
     [gcc]=gcc [ninja]=ninja-build [bats]=bats [gnuplot]=gnuplot-nox
-    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev
+    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [dejavu]=fonts-dejavu-core
     [git]=git [pkg-config]=pkg-config
 )
 sqlite_a=""
@@ -72,6 +72,8 @@ missing_pkgs() {
         command -v "$t" >/dev/null 2>&1 || miss+=("${pkg_of[$t]}")
     done
     find_sqlite_a || miss+=("${pkg_of[libsqlite3.a]}")
+    # the font of figures/common.gp (pngcairo, svg): without it cairo falls back silently
+    [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || miss+=("${pkg_of[dejavu]}")
     echo "${miss[@]:-}"
 }
 

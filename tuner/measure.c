@@ -68,6 +68,7 @@ drtopk_status make_plan(const options *o, const config *c, const drtopk_problem 
     plan->first_algo = plan->second_algo = a->algo;
     if (c->warp_build)
         plan->flags &= ~(unsigned)DRTOPK_SHARED_DELEGATE;
+    plan->flags &= ~o->clear_flags;
     return DRTOPK_OK;
 }
 

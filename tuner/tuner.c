@@ -61,6 +61,7 @@ static void usage(FILE *f)
         "             [--dist LIST] [--dtype LIST] [--db PATH] [--resume | --force]\n"
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T]\n"
+        "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
         "             [--fit-only | --compare] [--no-check]\n"
         "       tuner --merge OTHER.sqlite [--db PATH]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
@@ -82,6 +83,9 @@ static void usage(FILE *f)
         "                     algorithms are measured once per (n, k, dist) either way\n"
         "  --skip-after-s T   once a standalone call takes more than T s (default %g), larger k of\n"
         "                     that algorithm on that data set are recorded as skipped\n"
+        "  --no-filter, --no-skip-last-digit, --no-shared-delegate\n"
+        "                     dr- algorithms: plans without Rule 2 filtering, the first top-k's\n"
+        "                     early stop, the shared-memory delegate build (as drtopk run)\n"
         "  --resume           (default) skip configs measured on this machine at this commit\n"
         "  --force            measure them again\n"
         "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
@@ -222,6 +226,9 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--fit-only")) { o->fit_only = 1; takes = 0; }
         else if (!strcmp(a, "--compare")) { o->compare = 1; takes = 0; }
         else if (!strcmp(a, "--no-check")) { o->no_check = 1; takes = 0; }
+        else if (!strcmp(a, "--no-filter")) { o->clear_flags |= DRTOPK_FILTER; takes = 0; }
+        else if (!strcmp(a, "--no-skip-last-digit")) { o->clear_flags |= DRTOPK_SKIP_LAST_DIGIT; takes = 0; }
+        else if (!strcmp(a, "--no-shared-delegate")) { o->clear_flags |= DRTOPK_SHARED_DELEGATE; takes = 0; }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); exit(0); }
         else if (!v) { fprintf(stderr, "tuner: %s needs a value (or is unknown)\n", a); return -1; }
         else if (!strcmp(a, "--gpu")) { if (parse_int(v, 0, &o->gpu)) goto bad; }

@@ -54,6 +54,8 @@ typedef struct {
     int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..3 (quick), 1..4 (full)  */
     double skip_after_ms;       /* a standalone call slower than this ends its
                                    larger k (per algorithm, data set)           */
+    unsigned clear_flags;       /* DRTOPK_* plan flags switched off in dr- plans
+                                   (Figures 6, 7, 10, 22 of experiments/)       */
 } options;
 
 /* One configuration of the sweep: indices into the options' lists. */

@@ -804,14 +804,22 @@ drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const
                                       int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
+    /* Standalone rows and dr- rows with drtopk_plan_rule4's flags, with or
+     * without the shared/staged delegate build (the tuner measures both at
+     * alpha 6..7): the tuner's --no-filter/--no-skip-last-digit rows
+     * (experiments/, Figures 6, 7, 10, 22) are other plans, not fit points. */
     if (prepare(s, "SELECT algorithm, dist, beta, alpha, n, k, median_ms, flags FROM measurements "
-                   "WHERE machine_id = ? AND git_commit = ? AND dtype = ? AND status = 'ok' "
-                   "AND (verify_ok IS NULL OR verify_ok = 1) AND median_ms IS NOT NULL "
-                   "AND sort_order = 'largest' ORDER BY algorithm, beta, dist, n, k, alpha, flags", &st) != DRTOPK_OK)
+                   "WHERE machine_id = ?1 AND git_commit = ?2 AND dtype = ?3 AND status = 'ok' "
+                   "AND (verify_ok IS NULL OR verify_ok = 1) AND median_ms IS NOT NULL AND sort_order = 'largest' "
+                   "AND ((flags & ?4) = 0 OR (flags | ?7) = ?5 + ?7) "
+                   "ORDER BY algorithm, beta, dist, n, k, alpha, flags", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, machine_id);
     sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 4, DRTOPK_DELEGATE);
+    sqlite3_bind_int(st, 5, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT);
+    sqlite3_bind_int(st, 7, DRTOPK_SHARED_DELEGATE);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         drtopk_store_point pt = {

@@ -137,8 +137,10 @@ typedef struct {
     uint64_t n, k;
     double median_ms;
 } drtopk_store_point;
-/* Calls cb for every usable measurement of (machine, commit, dtype), ordered
- * by algorithm, beta, dist, n, k, alpha.  A non-zero return of cb stops. */
+/* Calls cb for every usable measurement of (machine, commit, dtype) with the
+ * default plan flags, with or without the shared/staged delegate build
+ * (standalone rows have none), ordered by algorithm, beta, dist, n, k, alpha,
+ * flags.  A non-zero return of cb stops. */
 drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                       const char *dtype,
                                       int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx);

@@ -529,6 +529,8 @@ make_v2() {
 @test "the compiled-in table (src/lib/tuning_builtin.c) is what tuner --emit-table writes from db/reference" {
     TUNER="$TUNER" "$BATS_TEST_DIRNAME/../../tuner/emit_builtin.sh" "$D/builtin.c"
     cmp "$D/builtin.c" "$BATS_TEST_DIRNAME/../../src/lib/tuning_builtin.c"
+}
+
 # ---- misuse (issue 10 item 5): each test failed before its fix ---------------
 
 # As a user without root's disregard of file modes: run CMD... as nobody when root.

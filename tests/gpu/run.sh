@@ -8,7 +8,7 @@
 # baseline-algorithm sweep into a SQLite database, and the modern peers.
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers" sh tests/gpu/run.sh
+#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers figures" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
@@ -167,6 +167,12 @@ $(cat "$OUT/mutation.log")" ;;
         rc=$?
         "$BIN/tuner" --import-peers "$OUT/peers.jsonl" --db "$DB" >> "$OUT/peers.log" 2>&1
         add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)" ;;
+    figures)    # issue 11: the paper's figures, quick sweeps into $DB, then its text dump
+        DRTOPK_BIN_DIR=$BIN bash experiments/run_all.sh --gpu 0 --quick --db "$DB" --out "$OUT/figures" \
+            > "$OUT/figures.log" 2>&1
+        add "figures: rc=$? ($(($(date +%s) - t0)) s); dump $OUT/results.sql
+$(sed -n '/^summary/,$p' "$OUT/figures.log")"
+        sqlite3 "$DB" .dump > "$OUT/results.sql" ;;
     *) add "unknown step $step" ;;
     esac
 done

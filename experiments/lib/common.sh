@@ -97,8 +97,13 @@ exp_measure() {
         mins=$(awk -v q="$EXP_QUICK_MINUTES" -v l="$left" -v d="${DRTOPK_EXP_DEADLINE:-}" \
                    'BEGIN { m = q; if (d != "" && l / 60 < m) m = l / 60; printf "%.2f", m }')
     fi
-    set -- "${DRTOPK_BIN_DIR:-$EXP_ROOT/bin}/tuner" --gpu "$EXP_GPU" --backend "$EXP_BACKEND" --db "$EXP_DB" \
-           --max-minutes "$mins" "$@"
+    # the paper's figures are u32 unless a script names its key type (a later --dtype wins)
+    if [ "$EXP_BACKEND" = cpu ]; then
+        set -- --backend cpu --dtype u32 "$@"
+    else
+        set -- --gpu "$EXP_GPU" --backend "$EXP_BACKEND" --dtype u32 "$@"
+    fi
+    set -- "${DRTOPK_BIN_DIR:-$EXP_ROOT/bin}/tuner" --db "$EXP_DB" --max-minutes "$mins" "$@"
     echo "$EXP_ID: $*" >&2
     if ! "$@" > "$EXP_DATA/$EXP_ID.tuner.log" 2>&1; then
         tail -5 "$EXP_DATA/$EXP_ID.tuner.log" >&2

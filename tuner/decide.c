@@ -26,6 +26,10 @@
 #define NOISE_FLOOR 0.01        /* medians of a few reps never resolve less   */
 #define HELDOUT_N_NUM 3         /* held-out n = 3/2 of the grid point's: the  */
 #define HELDOUT_N_DEN 2         /* same floor(log2 n), not a power of two     */
+#define HELDOUT_N_MISALIGN 3    /* ... plus 3: not a whole number of 16-byte
+                                   vectors, so the tail paths run too (the
+                                   H100 showed alpha 5 at 2^28 + 3 2.4x slower
+                                   than at 2^28)                               */
 #define MAX_DISTS 16            /* distributions one fit tells apart          */
 #define MAX_CHOICES 1024        /* cells of one dtype's table                 */
 #define CHECK_MEASUREMENTS 4    /* default, tuned, default, tuned             */
@@ -387,11 +391,12 @@ static void describe_plan(const drtopk_plan *p, char *out, size_t len)
 
 /* ---- the held-out check ------------------------------------------------------ */
 
-/* The held-out point of a cell: n 3/2 of its grid point's (same floor(log2
- * n)), k doubled when the cell's k range reaches that far, else 3/2. */
+/* The held-out point of a cell: n 3/2 of its grid point's plus 3 (same
+ * floor(log2 n), misaligned), k doubled when the cell's k range reaches that
+ * far, else 3/2. */
 static void heldout_point(const drtopk_store_choice *c, uint64_t grid_n, uint64_t grid_k, uint64_t *n, uint64_t *k)
 {
-    *n = grid_n / HELDOUT_N_DEN * HELDOUT_N_NUM + grid_n % HELDOUT_N_DEN;
+    *n = grid_n / HELDOUT_N_DEN * HELDOUT_N_NUM + grid_n % HELDOUT_N_DEN + HELDOUT_N_MISALIGN;
     *k = grid_k * 2;
     if (drtopk_ilog2_floor(*k) > c->log2k_max)
         *k = grid_k + grid_k / 2;

@@ -59,10 +59,10 @@ duplicates() {
     [ "$(q "$D/q.sqlite" "SELECT count(*) || ' ' || min(log2n_min) || ' ' || max(log2n_max) || ' ' ||
                           min(log2k_min) || ' ' || max(log2k_max) FROM choices")" = "9 10 13 0 11" ]
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE log2n_min = 10 AND log2n_max = 11")" -eq 3 ]
-    # every cell was checked at a held-out point (n 3/2 of the grid's, k between
+    # every cell was checked at a held-out point (n 3/2 of the grid's + 3, k between
     # the grid's) against the default plan, and kept or dropped
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE status IN ('kept', 'dropped')")" -eq 9 ]
-    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND n IN (1536, 6144, 12288)
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND n IN (1539, 6147, 12291)
                           AND k IN (2, 32, 512)")" -eq "$(q "$D/q.sqlite" "SELECT count(*) FROM checks")" ]
     [[ "$output" == *"held-out check, u32 (noise "* ]]
     [ "$(q "$D/q.sqlite" "SELECT status FROM runs")" = done ]

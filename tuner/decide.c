@@ -115,7 +115,7 @@ static int collect(const drtopk_store_point *pt, void *ctx)
         ps->s = ns;
         ps->cap = cap;
     }
-    ps->s[ps->count++] = (drtopk_fit_sample){ g, v, pt->n, pt->k, pt->alpha, pt->median_ms, d, pt->beta };
+    ps->s[ps->count++] = (drtopk_fit_sample){ g, v, pt->n, pt->k, pt->alpha, pt->median_ms, d };
     return 0;
 }
 

@@ -254,9 +254,7 @@ static void decide_point(const drtopk_fit_sample *p, size_t np, const drtopk_fit
             sum += slow;
             if (slow > worst) worst = slow;
         }
-        uint64_t subranges = (p[i].n >> p[i].alpha) + ((p[i].n & ((1ull << p[i].alpha) - 1)) != 0);
-        int on_cliff = p[i].beta > 0 && (uint64_t)p[i].beta * subranges < DRTOPK_FIT_MIN_DELEGATES_PER_K * p[i].k;
-        if (p[i].alpha > 0 && seen == dists && !on_cliff) {
+        if (p[i].alpha > 0 && seen == dists) {
             double mean = sum / ndists;
             if (dflt_alpha > 0 && p[i].variant == dflt->variant && p[i].alpha == dflt_alpha) {
                 dflt_worst = worst;

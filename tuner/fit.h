@@ -23,14 +23,7 @@ typedef struct {
     int alpha;
     double ms;
     int dist;               /* which input distribution (the decision's axis) */
-    int beta;               /* delegates per subrange; 0: standalone/unknown   */
 } drtopk_fit_sample;
-
-/* A decision candidate needs a delegate vector of at least this many times k
- * at its grid point: near |D| = k the pipeline falls off a cliff (measured on
- * the H100 and H200: alpha 5 at n = 2^28, k = 2^24 is the fastest plan with
- * |D| = k, and 2.4x slower than the default at n = 2^28 + 3, |D| = k + 2). */
-#define DRTOPK_FIT_MIN_DELEGATES_PER_K 2
 
 typedef struct {
     double const_time;      /* least total ms lost by Rule 4's alpha vs alpha*   */

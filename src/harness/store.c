@@ -33,6 +33,7 @@
 #define MIGRATION_MARK "-- @migration "
 #define PLAN_AUTO_ALGORITHM "dr-radix"  /* drtopk_plan_auto's default plan ...   */
 #define PLAN_AUTO_BETA 2                /* ... and its beta (drtopk.h)           */
+#define DECISION_TABLE_SINCE_VERSION 5  /* choices with log2 n ranges and a status */
 #define RUN_UUID_BYTES 16
 #define JSON_NUM_MAX 32                 /* one "%.6g," in the reps array         */
 
@@ -1032,8 +1033,11 @@ drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char 
 drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
+    if (s->version < DECISION_TABLE_SINCE_VERSION)
+        return DRTOPK_OK;           /* no checked decision table before it */
     if (prepare(s, "SELECT DISTINCT m.name FROM machines m WHERE m.backend = 'cuda' AND EXISTS "
-                   "(SELECT 1 FROM choices c WHERE c.machine_id = m.id) ORDER BY m.name", &st) != DRTOPK_OK)
+                   "(SELECT 1 FROM choices c WHERE c.machine_id = m.id AND c.status <> 'unchecked') "
+                   "ORDER BY m.name", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -1114,7 +1118,6 @@ drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t
 #define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
 #define TUNING_LOG2_MAX_STR "63"
 #define CHOICES_SINCE_VERSION 2     /* the schema version that added choices      */
-#define DECISION_TABLE_SINCE_VERSION 5  /* ... gave them log2 n ranges and status */
 
 /* The machine the tuning comes from: the one with this uuid if it has fits or
  * choices, else the most recently tuned machine of this name. */

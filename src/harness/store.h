@@ -200,8 +200,10 @@ drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const 
 drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                 const char *dtype, const char *dist, uint64_t seed, uint64_t n,
                                 uint64_t k, double *ms, char *config, size_t config_len, int *found);
-/* Call fn with each GPU name (CUDA machines) that has plan choices, in name
- * order; a non-zero return from fn stops the walk. */
+/* Call fn with each GPU name (CUDA machines) whose decision table passed the
+ * held-out check (choices 'kept' or 'dropped', not 'unchecked': an older
+ * schema's choices never were), in name order; a non-zero return from fn
+ * stops the walk. */
 drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx),
                                           void *ctx);
 

@@ -42,6 +42,7 @@
 #include "gen.h"
 #include "gpu_test.h"
 #include "keyorder.h"
+#include "pipeline_spec.h"
 #include "oracle.h"
 #include "util.h"
 
@@ -577,13 +578,19 @@ static void paper_examples(void)
 static void tuning_table(void)
 {
     static const drtopk_tuning_entry entries[] = {
-        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_RADIX_GGKS, TUNING_BETA, TUNING_CONST },
-        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_BITONIC, 1, 1.0 },   /* shadowed: first match wins */
-        { DRTOPK_F32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 4, 2.0 },
+        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_RADIX_GGKS, TUNING_BETA, TUNING_CONST, 0 },
+        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_BITONIC, 1, 1.0, 0 },   /* shadowed: first match wins */
+        { DRTOPK_F32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 4, 2.0, 0 },
     };
     static const drtopk_tuning_entry bad_entry[] = {
-        { DRTOPK_U32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 0, 2.0 },     /* beta 0 */
+        { DRTOPK_U32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 0, 2.0, 0 },     /* beta 0 */
     };
+    /* the same plan with the warp-centric delegate build from alpha 2 up (a
+     * per-GPU crossover the tuner stores) */
+    static const drtopk_tuning_entry warp_entry[] = {
+        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_RADIX_GGKS, TUNING_BETA, TUNING_CONST, 1 },
+    };
+    const drtopk_tuning warp_table = { "gpu_test", warp_entry, 1 };
     const drtopk_tuning table = { "gpu_test", entries, sizeof entries / sizeof entries[0] };
     const drtopk_tuning bad = { "gpu_test", bad_entry, 1 };
     drtopk_problem p = { g_side == SIDE_GPU ? DRTOPK_BACKEND_CUDA : DRTOPK_BACKEND_CPU, DRTOPK_U32,
@@ -611,9 +618,14 @@ static void tuning_table(void)
         gt_check(drtopk_plan_auto(&other, &p, &bad) == DRTOPK_ERR_INVALID_ARGUMENT,
                  "tuning table: an invalid entry is refused", "accepted beta 0");
     }
-    if (dataset_make(&d, TUNING_N, DRTOPK_U32, DRTOPK_LARGEST, 1, NULL) == DRTOPK_OK && results_alloc(&r, TUNING_N))
+    drtopk_plan warp;
+    gt_check(drtopk_plan_auto(&warp, &p, &warp_table) == DRTOPK_OK && warp.alpha == alpha &&
+                 warp.flags == (want_flags & ~(unsigned)DRTOPK_SHARED_DELEGATE),
+             "tuning table: shared_build_max_alpha selects the warp-centric build", "flags 0x%x", warp.flags);
+    if (dataset_make(&d, TUNING_N, DRTOPK_U32, DRTOPK_LARGEST, 1, NULL) == DRTOPK_OK && results_alloc(&r, TUNING_N)) {
         counter_case(&d, &r, TUNING_K, &plan, NULL, NULL, NULL);
-    else
+        counter_case(&d, &r, TUNING_K, &warp, NULL, NULL, NULL);
+    } else
         gt_check(0, "tuning table: data set", "out of memory");
     results_free(&r);
     dataset_free(&d);
@@ -1049,7 +1061,7 @@ static void test_heavy_ties(int small)
                 char why[DESC_LEN];
                 snprintf(why, sizeof why, "|C| %" PRIu64 ", selected %" PRIu64 ", |D| %" PRIu64, st.concat_len,
                          st.first_selected, st.delegate_len);
-                if (dists[di] == DRTOPK_DIST_EQ && k < st.delegate_len)
+                if (dists[di] == DRTOPK_DIST_EQ && drtopk_first_topk_needed(k, st.delegate_len))
                     gt_checkf(st.concat_len == st.first_selected, why, "heavy ties: |C| = selected delegates %s", what);
                 else
                     gt_checkf(st.concat_len >= k && st.concat_len <= n, why, "heavy ties: k <= |C| <= n %s", what);

@@ -136,19 +136,20 @@ static void verify(problem_case *c, const drtopk_plan *plan)
     if (plan->flags & DRTOPK_DELEGATE) {
         const uint64_t dlen = expected_delegates(n, plan->alpha, plan->beta);
         const uint64_t nsub = (n + (1ull << plan->alpha) - 1) >> plan->alpha;
-        const uint64_t want_sel = k < dlen ? k : dlen;
+        const int first = drtopk_first_topk_needed(k, dlen);
+        const uint64_t want_sel = first ? k : dlen;
         CHECKF(st.delegate_len == dlen, "%s: |D| = %" PRIu64 ", want %" PRIu64, desc, st.delegate_len, dlen);
         CHECKF(st.first_selected >= want_sel && st.first_selected <= dlen,
                "%s: first_selected %" PRIu64 " (|D| %" PRIu64 ")", desc, st.first_selected, dlen);
         if (!(plan->flags & DRTOPK_SKIP_LAST_DIGIT))
             CHECKF(st.first_selected == want_sel, "%s: first_selected %" PRIu64, desc, st.first_selected);
-        else if (k < dlen)   /* skipping keeps within the backends' capacity */
+        else if (first)      /* skipping keeps within the backends' capacity */
             CHECKF(st.first_selected <= DRTOPK_SKIP_CAPACITY_FACTOR * k,
                    "%s: first_selected %" PRIu64 " over the skip capacity", desc, st.first_selected);
         CHECKF(st.concat_len >= k && st.concat_len <= n, "%s: concat_len %" PRIu64, desc, st.concat_len);
         CHECKF(st.scanned_subranges <= nsub, "%s: scanned %" PRIu64, desc, st.scanned_subranges);
-        if (k >= dlen)   /* every delegate selected, no threshold: C = V */
-            CHECKF(st.concat_len == n && st.scanned_subranges == nsub, "%s: k >= |D| but concat_len %" PRIu64,
+        if (!first)      /* every delegate selected, no threshold: C = V */
+            CHECKF(st.concat_len == n && st.scanned_subranges == nsub, "%s: |D| < 2k but concat_len %" PRIu64,
                    desc, st.concat_len);
         if (!(plan->flags & DRTOPK_FILTER) && st.scanned_subranges > 0)   /* whole subranges copied */
             CHECKF(st.concat_len >= ((st.scanned_subranges - 1) << plan->alpha) + 1,
@@ -354,8 +355,8 @@ static void heavy_ties_keep_c_small(void)
             CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
             free(ws);
             CHECK(drtopk_check(&p, outv, outi, NULL).ok);
-            /* (k >= |D|: no first top-k, C = V) */
-            CHECKF(st.concat_len == (ks[i] < st.delegate_len ? st.first_selected : n),
+            /* (|D| < 2k: no first top-k, C = V) */
+            CHECKF(st.concat_len == (drtopk_first_topk_needed(ks[i], st.delegate_len) ? st.first_selected : n),
                    "alpha %d k %" PRIu64 ": |C| %" PRIu64 " selected %" PRIu64, alphas[a], ks[i], st.concat_len,
                    st.first_selected);
         }

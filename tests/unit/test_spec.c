@@ -68,9 +68,15 @@ static void geometry_hand_made(void)
     CHECK_EQ_U64(drtopk_delegate_len(16, 2, 2), 8);
     CHECK_EQ_U64(drtopk_delegate_len(0, 2, 2), 0);
     /* k >= |D|: no first top-k, every delegate selected */
-    CHECK(drtopk_first_topk_needed(7, 8));
+    CHECK(drtopk_first_topk_needed(3, 8));
+    CHECK(drtopk_first_topk_needed(4, 8));      /* |D| = 2k: it leaves half out */
+    CHECK(drtopk_first_topk_needed(4, 9));
+    CHECK(!drtopk_first_topk_needed(5, 9));     /* k < |D| < 2k: V directly */
+    CHECK(!drtopk_first_topk_needed(7, 8));
     CHECK(!drtopk_first_topk_needed(8, 8));
     CHECK(!drtopk_first_topk_needed(9, 8));
+    CHECK(!drtopk_first_topk_needed(1, 1));
+    CHECK(drtopk_first_topk_needed(UINT64_MAX / 2, UINT64_MAX));   /* no overflow */
 }
 
 static void skip_last_digit_hand_made(void)

@@ -1,0 +1,179 @@
+/*
+ * key_width.cu -- keys of 16 and 64 bits on the CUDA backend (issue 15 item
+ * 3; the order of keyorder.h, which extends paper section 5.1's unsigned
+ * integers to every width), and the one gather of the result's values, for
+ * every element width.
+ *
+ * 16-bit keys (f16, bf16): their ordered keys, zero-extended, are 32-bit
+ * ordered keys with the same order and the same low digits, so one pass
+ * widens V into a u32 vector of ordered keys (largest order) in the
+ * workspace and the whole 32-bit pipeline -- every plan and algorithm --
+ * runs on it unchanged; the gather then reads the values from the 16-bit V.
+ * The CPU reference holds 16-bit keys in the same way, so both backends
+ * take the same path (equal stage statistics).  The widening costs one read
+ * of V (2 bytes a key) and a write of 4 bytes a key before the pipeline.
+ *
+ * 64-bit keys (u64, i64, f64): the pipeline's stages hold 32-bit ordered
+ * keys, so 64-bit keys run the standalone sort-and-choose plan only
+ * (DRTOPK_ALGO_SORT_CUB, what drtopk_plan_auto chooses for them on the CUDA
+ * backend): the 64-bit ordered keys and positions are materialised and
+ * sorted by CUB DeviceRadixSort over all 64 bits, best first, and the first
+ * k gathered.  Exact, enqueue-only and capturable, but a full sort.
+ */
+#include <cub/device/device_radix_sort.cuh>
+#include "keyorder.h"
+#include "key_width.h"
+
+#define KW_BLOCK 256
+#define KW_GRID_MAX 65535u          /* grid-stride beyond this many blocks */
+#define KW_KEY64_BITS 64            /* the sort resolves every bit of a 64-bit key */
+
+static unsigned grid_for(uint64_t n)
+{
+    const uint64_t blocks = (n + KW_BLOCK - 1) / KW_BLOCK;
+    return (unsigned)(blocks < KW_GRID_MAX ? blocks : KW_GRID_MAX);
+}
+
+/* ---- 16-bit keys: widen ---------------------------------------------------- */
+__global__ void widen16_kernel(const uint16_t *__restrict__ v, uint64_t n, drtopk_dtype t, drtopk_order o,
+                               uint32_t *__restrict__ keys)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        keys[i] = drtopk_key16_from_bits(__ldcs(v + i), t, o);
+}
+
+extern "C" drtopk_status key_widen16(const void *v, uint64_t n, drtopk_dtype t, drtopk_order o, uint32_t *keys,
+                                     cudaStream_t s)
+{
+    if (v == NULL || keys == NULL || drtopk_dtype_bits(t) != 16) return DRTOPK_ERR_INVALID_ARGUMENT;
+    widen16_kernel<<<grid_for(n), KW_BLOCK, 0, s>>>((const uint16_t *)v, n, t, o, keys);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+/* ---- the gather: out_v[j] = V[pos[j]], out_i[j] = pos[j] -------------------- */
+template <typename E, typename P>
+__global__ void gather_kernel(const E *__restrict__ v, const P *__restrict__ pos, uint64_t k, E *__restrict__ out_v,
+                              uint64_t *__restrict__ out_i)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
+        const uint64_t q = (uint64_t)pos[i];
+        out_v[i] = v[q];
+        out_i[i] = q;
+    }
+}
+
+template <typename E>
+static drtopk_status gather_elems(const void *v, const void *pos, int pos64, uint64_t k, void *out_v,
+                                  uint64_t *out_i, cudaStream_t s)
+{
+    if (pos64)
+        gather_kernel<E, uint64_t><<<grid_for(k), KW_BLOCK, 0, s>>>((const E *)v, (const uint64_t *)pos, k,
+                                                                    (E *)out_v, out_i);
+    else
+        gather_kernel<E, uint32_t><<<grid_for(k), KW_BLOCK, 0, s>>>((const E *)v, (const uint32_t *)pos, k,
+                                                                    (E *)out_v, out_i);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status key_gather(const void *v, drtopk_dtype t, const void *pos, int pos64, uint64_t k,
+                                    void *out_v, uint64_t *out_i, cudaStream_t s)
+{
+    switch (drtopk_dtype_bits(t)) {
+    case 16: return gather_elems<uint16_t>(v, pos, pos64, k, out_v, out_i, s);
+    case 32: return gather_elems<uint32_t>(v, pos, pos64, k, out_v, out_i, s);
+    default: return gather_elems<uint64_t>(v, pos, pos64, k, out_v, out_i, s);
+    }
+}
+
+/* ---- 64-bit keys: sort and choose ----------------------------------------- */
+extern "C" drtopk_status key64_plan_check(const drtopk_problem *p, const drtopk_plan *plan)
+{
+    if ((plan->flags & DRTOPK_DELEGATE) || plan->second_algo != DRTOPK_ALGO_SORT_CUB) {
+        drtopk_error_set("%s keys on the CUDA backend run the standalone sort-cub plan only (--algo sort-cub; "
+                         "drtopk_plan_auto chooses it): the delegate pipeline and the other algorithms hold "
+                         "32-bit ordered keys", drtopk_dtype_name(p->dtype));
+        return DRTOPK_ERR_UNSUPPORTED;
+    }
+    return DRTOPK_OK;
+}
+
+template <typename P>
+__global__ void key64_materialise(const uint64_t *__restrict__ v, uint64_t n, drtopk_dtype t, drtopk_order o,
+                                  uint64_t *__restrict__ keys, P *__restrict__ pos)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        keys[i] = drtopk_key64_from_bits(__ldcs(v + i), t, o);
+        pos[i] = (P)i;
+    }
+}
+
+/* The workspace: keys and positions twice (CUB's double buffer) and CUB's
+ * temporary storage, each at an aligned offset. */
+typedef struct {
+    size_t keys[2], pos[2], tmp, tmp_bytes, total;
+} key64_layout;
+
+template <typename P>
+static drtopk_status key64_layout_of(uint64_t n, key64_layout *l)
+{
+    size_t off = 0;
+    for (int b = 0; b < 2; ++b) {
+        drtopk_carve(NULL, &off, n * sizeof(uint64_t));
+        l->keys[b] = off - n * sizeof(uint64_t);
+        drtopk_carve(NULL, &off, n * sizeof(P));
+        l->pos[b] = off - n * sizeof(P);
+    }
+    l->tmp_bytes = 0;
+    DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(NULL, l->tmp_bytes, (const uint64_t *)NULL,
+                                                              (uint64_t *)NULL, (const P *)NULL, (P *)NULL,
+                                                              (int64_t)n, 0, KW_KEY64_BITS));
+    drtopk_carve(NULL, &off, l->tmp_bytes);
+    l->tmp = off - l->tmp_bytes;
+    l->total = off + DRTOPK_WS_ALIGN;   /* slack to align any base address */
+    return DRTOPK_OK;
+}
+
+static int key64_pos64(uint64_t n) { return n > DRTOPK_POS32_MAX_N; }
+
+extern "C" drtopk_status key64_workspace(const drtopk_problem *p, size_t *bytes)
+{
+    key64_layout l;
+    const drtopk_status st = key64_pos64(p->n) ? key64_layout_of<uint64_t>(p->n, &l)
+                                               : key64_layout_of<uint32_t>(p->n, &l);
+    if (st == DRTOPK_OK) *bytes = l.total;
+    return st;
+}
+
+template <typename P>
+static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_layout *l, void *out_values,
+                               uint64_t *out_indices, cudaStream_t s)
+{
+    uint64_t *keys0 = (uint64_t *)(base + l->keys[0]), *keys1 = (uint64_t *)(base + l->keys[1]);
+    P *pos0 = (P *)(base + l->pos[0]), *pos1 = (P *)(base + l->pos[1]);
+    size_t tb = l->tmp_bytes;
+    key64_materialise<P><<<grid_for(p->n), KW_BLOCK, 0, s>>>((const uint64_t *)p->values, p->n, p->dtype, p->order,
+                                                             keys0, pos0);
+    DRTOPK_LAUNCH_CHECK();
+    DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(base + l->tmp, tb, keys0, keys1, pos0, pos1,
+                                                              (int64_t)p->n, 0, KW_KEY64_BITS, s));
+    return key_gather(p->values, p->dtype, pos1, sizeof(P) == sizeof(uint64_t), p->k, out_values, out_indices, s);
+}
+
+extern "C" drtopk_status key64_select(const drtopk_problem *p, void *ws, size_t ws_bytes, void *out_values,
+                                      uint64_t *out_indices, cudaStream_t s)
+{
+    key64_layout l;
+    const int pos64 = key64_pos64(p->n);
+    drtopk_status st = pos64 ? key64_layout_of<uint64_t>(p->n, &l) : key64_layout_of<uint32_t>(p->n, &l);
+    char *base;
+    if (st != DRTOPK_OK) return st;
+    if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
+    base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
+    return pos64 ? key64_run<uint64_t>(p, base, &l, out_values, out_indices, s)
+                 : key64_run<uint32_t>(p, base, &l, out_values, out_indices, s);
+}

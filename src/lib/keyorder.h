@@ -18,7 +18,8 @@
 #include "drtopk.h"
 
 /* ---- key-type traits ----------------------------------------------------- */
-/* Bit sets over drtopk_dtype: one shift and mask classifies a runtime dtype. */
+/* Bit sets over drtopk_dtype: one shift and mask classifies a runtime dtype
+ * (callers pass a valid dtype: every entry point checks it first). */
 #define DRTOPK_FLOAT_DTYPES ((1u << DRTOPK_F32) | (1u << DRTOPK_F16) | (1u << DRTOPK_BF16) | (1u << DRTOPK_F64))
 #define DRTOPK_SIGNED_INT_DTYPES ((1u << DRTOPK_I32) | (1u << DRTOPK_I64))
 #define DRTOPK_16BIT_DTYPES ((1u << DRTOPK_F16) | (1u << DRTOPK_BF16))

@@ -974,6 +974,45 @@ static void test_key64_plans(void)
     }
 }
 
+/* 16-bit keys at an address that is not 16-byte aligned (V one element into
+ * an allocation): the widening's scalar path, against the CPU reference. */
+static void test_half_unaligned(int small)
+{
+    const uint64_t n = small ? 3001 : 100003, k = 77;
+    static const drtopk_dtype halves[] = { DRTOPK_F16, DRTOPK_BF16 };
+    for (size_t i = 0; i < sizeof halves / sizeof halves[0]; ++i) {
+        dataset whole, view;
+        results r = { NULL, NULL, NULL, NULL };
+        drtopk_plan plan;
+        drtopk_problem hp;
+        drtopk_status st;
+        char what[DESC_LEN];
+        snprintf(what, sizeof what, "[%s n=%" PRIu64 " k=%" PRIu64 " at V + 1 element]", drtopk_dtype_name(halves[i]),
+                 n, k);
+        if (dataset_make(&whole, n + 1, halves[i], DRTOPK_LARGEST, 0, NULL) != DRTOPK_OK || !results_alloc(&r, n)) {
+            gt_checkf(0, "out of memory", "unaligned 16-bit V %s", what);
+            results_free(&r);
+            dataset_free(&whole);
+            continue;
+        }
+        view = whole;
+        view.n = n;
+        view.host = (char *)whole.host + drtopk_dtype_size(halves[i]);
+        view.dev = (char *)whole.dev + drtopk_dtype_size(halves[i]);
+        hp = host_problem(&view, k);
+        suite_plan(&plan, &hp);
+        st = cpu_select(&hp, &plan, r.cv, r.ci, NULL);
+        if (st == DRTOPK_OK) st = gpu_select(&view, k, &plan, r.gv, r.gi, NULL);
+        gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "unaligned 16-bit V: select %s", what);
+        if (st == DRTOPK_OK) {
+            const drtopk_check_result cr = drtopk_check(&hp, r.gv, r.gi, r.cv);
+            gt_checkf(cr.ok, cr.why, "unaligned 16-bit V: vs CPU reference %s", what);
+        }
+        results_free(&r);
+        dataset_free(&whole);
+    }
+}
+
 /* n = 2^30 + 17: the host generates once per data set, the counting check
  * verifies (no sort of V). */
 static void test_large(void)
@@ -1170,6 +1209,7 @@ int main(int argc, char **argv)
         test_generator(small ? GEN_CHECK_N_SMALL : GEN_CHECK_N);
         test_bad_arguments();
         test_key64_plans();
+        test_half_unaligned(small);
         test_fixed(small);
         test_heavy_ties(small);
         test_random(small);

@@ -43,6 +43,7 @@ DRTOPK_HD uint64_t drtopk_width_mask(int bits) { return bits >= 64 ? ~0ull : (1u
 #define DRTOPK_F16_EXP_MASK 0x7C00u
 #define DRTOPK_BF16_EXP_MASK 0x7F80u
 #define DRTOPK_F64_EXP_MASK 0x7FF0000000000000ull
+#define DRTOPK_F64_FRAC_MASK 0x000FFFFFFFFFFFFFull
 
 /* The exponent field of float type t (0 for integer types). */
 DRTOPK_HD uint64_t drtopk_float_exp_mask(drtopk_dtype t)
@@ -60,34 +61,36 @@ DRTOPK_HD uint64_t drtopk_float_frac_mask(drtopk_dtype t)
 
 DRTOPK_HD uint64_t drtopk_sign_bit(drtopk_dtype t) { return 1ull << (drtopk_dtype_bits(t) - 1); }
 
-DRTOPK_HD int drtopk_float_bits_is_nan(uint64_t b, drtopk_dtype t)
-{
-    const uint64_t e = drtopk_float_exp_mask(t);
-    return e != 0 && (b & e) == e && (b & drtopk_float_frac_mask(t)) != 0;
-}
-
 /* The canonical quiet NaN of float type t (top fraction bit set). */
 DRTOPK_HD uint64_t drtopk_float_quiet_nan(drtopk_dtype t)
 {
     return drtopk_float_exp_mask(t) | ((drtopk_float_frac_mask(t) + 1u) >> 1);
 }
 
-DRTOPK_HD int drtopk_f32_bits_is_nan(uint32_t b) { return drtopk_float_bits_is_nan(b, DRTOPK_F32); }
-
 /* Ordered key of raw element bits `b` of type `t` for order `o`, one function
- * per width with one body: UT is the unsigned type of width W, EXP the
- * exponent mask of t (an expression, constant for 32 and 64 bits so that the
- * 32-bit kernels' per-element work is what it always was).  Integers: the
- * bits, the sign bit flipped for signed types.  Floats: NaN -> all ones,
- * -0.0 -> +0.0, negatives' bits inverted, positives' sign bit set. */
-#define DRTOPK_DEFINE_KEY_FROM_BITS(NAME, UT, W, EXP)                                   \
+ * per width with one body: UT is the unsigned type of width W, UNS and SIG
+ * its unsigned and signed integer types (DRTOPK_DTYPE_COUNT where there is
+ * none), EXP and FRAC the exponent and fraction masks of t (expressions:
+ * constants for 32 and 64 bits, so that the 32-bit kernels' per-element work
+ * is what it was before the other widths came).  Integers: the bits, the sign bit flipped for
+ * signed types.  Floats: NaN -> all ones, -0.0 -> +0.0, negatives' bits
+ * inverted, positives' sign bit set.  NAME_is_nan(b, t): whether b is a NaN
+ * when t is this width's float type. */
+#define DRTOPK_DEFINE_KEY_FROM_BITS(NAME, UT, W, UNS, SIG, EXP, FRAC)                    \
+    DRTOPK_HD int NAME##_is_nan(UT b, drtopk_dtype t)                                   \
+    {                                                                                   \
+        (void)t;                                                                        \
+        return (b & (UT)(EXP)) == (UT)(EXP) && (b & (UT)(FRAC)) != 0;                   \
+    }                                                                                   \
     DRTOPK_HD UT NAME(UT b, drtopk_dtype t, drtopk_order o)                             \
     {                                                                                   \
         const UT sign = (UT)((UT)1u << ((W) - 1));                                      \
         UT key;                                                                         \
-        if (!drtopk_dtype_is_float(t)) {                                                \
-            key = drtopk_dtype_is_signed_int(t) ? (UT)(b ^ sign) : b;                   \
-        } else if ((b & (UT)(EXP)) == (UT)(EXP) && (b & (UT)(sign - 1u) & (UT)~(UT)(EXP)) != 0) { \
+        if (t == (UNS)) {                                                               \
+            key = b;                                                                    \
+        } else if (t == (SIG)) {                                                        \
+            key = (UT)(b ^ sign);                                                       \
+        } else if (NAME##_is_nan(b, t)) {                                               \
             key = (UT)~(UT)0u;            /* every NaN: one key, above +inf */          \
         } else {                                                                        \
             if (b == sign) b = 0;         /* -0.0 -> +0.0 */                             \
@@ -95,10 +98,27 @@ DRTOPK_HD int drtopk_f32_bits_is_nan(uint32_t b) { return drtopk_float_bits_is_n
         }                                                                               \
         return o == DRTOPK_SMALLEST ? (UT)~key : key;                                   \
     }
-DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key16_from_bits, uint16_t, 16, drtopk_float_exp_mask(t))
-DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key_from_bits, uint32_t, 32, DRTOPK_F32_EXP_MASK)
-DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key64_from_bits, uint64_t, 64, DRTOPK_F64_EXP_MASK)
+DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key16_from_bits, uint16_t, 16, DRTOPK_DTYPE_COUNT, DRTOPK_DTYPE_COUNT,
+                            drtopk_float_exp_mask(t), drtopk_float_frac_mask(t))
+DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key_from_bits, uint32_t, 32, DRTOPK_U32, DRTOPK_I32, DRTOPK_F32_EXP_MASK,
+                            DRTOPK_F32_FRAC_MASK)
+DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key64_from_bits, uint64_t, 64, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64_EXP_MASK,
+                            DRTOPK_F64_FRAC_MASK)
 #undef DRTOPK_DEFINE_KEY_FROM_BITS
+
+DRTOPK_HD int drtopk_f32_bits_is_nan(uint32_t b) { return drtopk_key_from_bits_is_nan(b, DRTOPK_F32); }
+
+/* Whether the low drtopk_dtype_bits(t) bits of b are a NaN of type t (0 for
+ * integer types). */
+DRTOPK_HD int drtopk_float_bits_is_nan(uint64_t b, drtopk_dtype t)
+{
+    if (!drtopk_dtype_is_float(t)) return 0;
+    switch (drtopk_dtype_bits(t)) {
+    case 16: return drtopk_key16_from_bits_is_nan((uint16_t)b, t);
+    case 32: return drtopk_key_from_bits_is_nan((uint32_t)b, t);
+    default: return drtopk_key64_from_bits_is_nan(b, t);
+    }
+}
 
 /* Any width: the ordered key of `b` (the low drtopk_dtype_bits(t) bits). */
 DRTOPK_HD uint64_t drtopk_key_any(uint64_t b, drtopk_dtype t, drtopk_order o)

@@ -27,7 +27,8 @@
  *
  * Key widths (key_width.cu): 16-bit keys are widened into a u32 vector of
  * ordered keys at the start of the workspace and every stage runs on it (the
- * "key problem"); 64-bit keys run key_width.cu's sort-and-choose.
+ * "key problem"); 64-bit keys run key_width.cu's standalone radix select
+ * or sort-and-choose.
  */
 #include <string.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -280,7 +281,7 @@ extern "C" drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const dr
     if (p == NULL || plan == NULL || bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     if (drtopk_dtype_bits(p->dtype) == 64) {
         if ((st = key64_plan_check(p, plan)) != DRTOPK_OK) return st;
-        return key64_workspace(p, bytes);
+        return key64_workspace(p, plan, bytes);
     }
     if ((st = plan_layout(p, plan, &l)) != DRTOPK_OK) return st;
     *bytes = l.total;
@@ -397,13 +398,13 @@ static drtopk_status enqueue(const drtopk_problem *orig, const drtopk_problem *p
 }
 
 /* 64-bit keys (key_width.cu): one standalone stage, timed as the second. */
-static drtopk_status enqueue_key64(const drtopk_problem *p, void *ws, size_t ws_bytes, void *out_values,
-                                   uint64_t *out_indices, cudaStream_t s, cudaEvent_t *ev)
+static drtopk_status enqueue_key64(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
+                                   void *out_values, uint64_t *out_indices, cudaStream_t s, cudaEvent_t *ev)
 {
     drtopk_status st;
     for (int i = 0; i < STAGE_EVENTS - 1; ++i)
         if ((st = record(ev, i, s)) != DRTOPK_OK) return st;
-    if ((st = key64_select(p, ws, ws_bytes, out_values, out_indices, s)) != DRTOPK_OK) return st;
+    if ((st = key64_select(p, plan, ws, ws_bytes, out_values, out_indices, s)) != DRTOPK_OK) return st;
     return record(ev, STAGE_EVENTS - 1, s);
 }
 
@@ -479,7 +480,7 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
         }
     }
     if (st == DRTOPK_OK)
-        st = key64 ? enqueue_key64(p, ws, ws_bytes, out_values, out_indices, s, stats ? ev : NULL)
+        st = key64 ? enqueue_key64(p, plan, ws, ws_bytes, out_values, out_indices, s, stats ? ev : NULL)
                    : enqueue(p, &kp, plan, &l, &r, out_values, out_indices, s, stats ? ev : NULL, dev->sm_count);
     if (st == DRTOPK_OK && stats) st = fill_stats(p, &l, &r, ev, s, stats);
     for (int i = 0; i < nev; ++i) cudaEventDestroy(ev[i]);

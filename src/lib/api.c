@@ -274,12 +274,12 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
         plan_fill(plan, p, e->rule4_const, e->beta, e->algo, DRTOPK_CONST_BUILTIN);
     else
         plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_DEFAULT);
-    /* 64-bit keys on the CUDA backend: the one plan it runs for them
-     * (kernels/key_width.cu), the standalone sort-and-choose */
+    /* 64-bit keys on the CUDA backend: standalone plans only
+     * (kernels/key_width.cu); its radix select */
     if (p->backend == DRTOPK_BACKEND_CUDA && (unsigned)p->dtype < DRTOPK_DTYPE_COUNT &&
         drtopk_dtype_bits(p->dtype) == 64) {
         plan->flags = 0;
-        plan->first_algo = plan->second_algo = DRTOPK_ALGO_SORT_CUB;
+        plan->first_algo = plan->second_algo = DRTOPK_ALGO_RADIX;
     }
     return DRTOPK_OK;
 }

@@ -202,9 +202,10 @@ typedef struct {
  * radix.  plan->const_source says which.  An invalid entry in `tuning` (bad
  * dtype, algorithm, beta or const) is DRTOPK_ERR_INVALID_ARGUMENT, and
  * drtopk_last_error names the entry.  Reads no file.  64-bit keys (u64, i64,
- * f64) on the CUDA backend get the standalone DRTOPK_ALGO_SORT_CUB plan, the
- * only one it runs for them (its pipeline holds 32-bit ordered keys; f16 and
- * bf16 run every plan). */
+ * f64) on the CUDA backend get the standalone DRTOPK_ALGO_RADIX plan (a
+ * radix select over 64-bit keys): it runs standalone radix and sort-cub for
+ * them only, its pipeline holding 32-bit ordered keys (f16 and bf16 run
+ * every plan). */
 DRTOPK_API drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
                                           const drtopk_tuning *tuning);
 

@@ -18,8 +18,9 @@
  *    n = 2^30 + 17 ones, exact against the oracle; statuses of bad calls.
  *  - Every key type (issue 15 item 3): u32 i32 f32, f16 and bf16 (widened to
  *    32-bit ordered keys on the GPU: in the counter suite too, on tie-free
- *    16-bit keys), u64 i64 f64 (the standalone sort-cub plan, the one the
- *    CUDA backend runs for them: in the seeded, fixed and random cases).
+ *    16-bit keys), u64 i64 f64 (the standalone radix select and sort-cub,
+ *    the plans the CUDA backend runs for them: in the seeded, fixed and
+ *    random cases).
  * Hermetic: every plan comes from drtopk_plan_rule4 with the paper's const,
  * the test's own tuning table, or is written out; never a database or the
  * table compiled into the library.  Outputs and workspace are poisoned before
@@ -96,12 +97,14 @@ static int sorted_best_first(drtopk_dtype t, drtopk_order o, const void *vals, u
 
 static int is_key64(drtopk_dtype t) { return drtopk_dtype_bits(t) == 64; }
 
-/* 64-bit keys run the standalone sort-cub plan on the CUDA backend (what
- * drtopk_plan_auto gives them there): the plan of a case with them. */
+/* 64-bit keys run standalone radix (a radix select, what drtopk_plan_auto
+ * gives them on the CUDA backend) or sort-cub there: the plan of a case with
+ * them, sort-cub for one in `sort_share` cases. */
+#define KEY64_SORT_SHARE 4
 static void key64_plan(drtopk_plan *plan)
 {
     plan->flags &= DRTOPK_SORTED;
-    plan->first_algo = plan->second_algo = DRTOPK_ALGO_SORT_CUB;
+    plan->first_algo = plan->second_algo = rnd() % KEY64_SORT_SHARE ? DRTOPK_ALGO_RADIX : DRTOPK_ALGO_SORT_CUB;
 }
 
 /* ---- the side under test: the GPU, or (self-test) the CPU reference ----- */
@@ -949,8 +952,8 @@ out:
 }
 
 /* 64-bit keys on the CUDA backend: drtopk_plan_auto gives them the
- * standalone sort-cub plan, which sizes a workspace; a delegate plan is
- * refused with a message that names the plan to use. */
+ * standalone radix plan, which sizes a workspace; a delegate plan is refused
+ * with a message that names the plans to use. */
 static void test_key64_plans(void)
 {
     static const drtopk_dtype types[] = { DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
@@ -959,12 +962,12 @@ static void test_key64_plans(void)
         drtopk_plan plan;
         size_t bytes = 0;
         drtopk_status st = drtopk_plan_auto(&plan, &p, NULL);
-        gt_check(st == DRTOPK_OK && !(plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_SORT_CUB,
-                 "64-bit keys: plan_auto gives the standalone sort-cub plan", "%s: %s, flags 0x%x, %s",
+        gt_check(st == DRTOPK_OK && !(plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX,
+                 "64-bit keys: plan_auto gives the standalone radix plan", "%s: %s, flags 0x%x, %s",
                  drtopk_dtype_name(types[i]), drtopk_status_string(st), plan.flags,
                  drtopk_algo_name(plan.second_algo));
         st = drtopk_select_workspace(&p, &plan, &bytes);
-        gt_check(st == DRTOPK_OK && bytes > 0, "64-bit keys: the sort plan's workspace", "%s: %s, %zu bytes",
+        gt_check(st == DRTOPK_OK && bytes > 0, "64-bit keys: the radix plan's workspace", "%s: %s, %zu bytes",
                  drtopk_dtype_name(types[i]), drtopk_status_string(st), bytes);
         suite_plan(&plan, &p);
         st = drtopk_select_workspace(&p, &plan, &bytes);
@@ -1023,8 +1026,9 @@ static void test_large(void)
         { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_SMALLEST, 1u << 20, 0 },
         { DRTOPK_DIST_FEW, DRTOPK_F32, DRTOPK_LARGEST, 1u << 16, 0 },
         { DRTOPK_DIST_ND, DRTOPK_BF16, DRTOPK_LARGEST, 1u << 16, 0 },   /* 16-bit keys: heavy ties */
+        { DRTOPK_DIST_UD, DRTOPK_F64, DRTOPK_SMALLEST, 1u << 20, 0 },   /* 64-bit keys: radix select */
     };
-    uint32_t *host = (uint32_t *)malloc(LARGE_N * sizeof *host);
+    void *host = malloc(LARGE_N * MAX_ELEM_BYTES);
     drtopk_dist have_d = DRTOPK_DIST_COUNT;
     drtopk_dtype have_t = DRTOPK_DTYPE_COUNT;
     const uint64_t seed = rnd();

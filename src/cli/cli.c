@@ -120,7 +120,7 @@ static const char help_main[] =
 
 static const char help_run[] =
     "usage: drtopk run --n N --k K [options]\n"
-    "       drtopk run --input FILE.{u32,i32,f32} --k K [options]\n"
+    "       drtopk run --input FILE.{u32,i32,f32,f16,bf16,u64,i64,f64} --k K [options]\n"
     "\n"
     "Sizes are plain numbers, 2^p or 2^p+q.  Options take `--opt VALUE` or `--opt=VALUE`.\n"
     "\n"
@@ -129,7 +129,8 @@ static const char help_run[] =
     "  --k K              number of elements to select, 1 <= K <= N (required)\n"
     "  --dist D           UD ND CD ASC DESC FEW EQ SPECIAL (default UD)\n"
     "  --seed S           generator seed (default 1)\n"
-    "  --dtype T          u32 i32 f32 (default u32)\n"
+    "  --dtype T          u32 i32 f32 f16 bf16 u64 i64 f64 (default u32; f16/bf16 are\n"
+    "                     IEEE half / bfloat16 bit patterns)\n"
     "  --input FILE       raw little-endian vector; dtype from the extension, N from the size\n"
     "  --smallest         select the k smallest (default: largest)\n"
     "algorithm:\n"
@@ -157,16 +158,16 @@ static const char help_run[] =
     "                     (K uint64 positions in V), little-endian raw\n";
 
 static const char help_gen[] =
-    "usage: drtopk gen --n N --out FILE.{u32,i32,f32} [--dist D] [--seed S] [--dtype T]\n"
+    "usage: drtopk gen --n N --out FILE.{u32,i32,f32,f16,bf16,u64,i64,f64} [--dist D] [--seed S] [--dtype T]\n"
     "\n"
     "Writes the N-element seeded vector (the same values `drtopk run` generates on the\n"
-    "CPU or the GPU) as little-endian raw elements, 4 bytes each.  The dtype is the\n"
+    "CPU or the GPU) as little-endian raw elements of 2, 4 or 8 bytes.  The dtype is the\n"
     "file's extension; --dtype, if given, must agree with it.\n"
     "  --n N        number of elements (plain, 2^p or 2^p+q)\n"
-    "  --out FILE   output path ending in .u32, .i32 or .f32\n"
+    "  --out FILE   output path ending in .u32 .i32 .f32 .f16 .bf16 .u64 .i64 or .f64\n"
     "  --dist D     UD ND CD ASC DESC FEW EQ SPECIAL (default UD)\n"
     "  --seed S     generator seed (default 1)\n"
-    "  --dtype T    u32 i32 f32\n";
+    "  --dtype T    u32 i32 f32 f16 bf16 u64 i64 f64\n";
 
 /* ---- option parsing ------------------------------------------------------ */
 
@@ -245,7 +246,7 @@ static int parse_dist(const char *val, drtopk_dist *out)
 static int parse_dtype(const char *val, drtopk_dtype *out)
 {
     if (drtopk_dtype_parse(val, out) != DRTOPK_OK)
-        return usage_error("--dtype: unknown type '%s' (u32 i32 f32)", val);
+        return usage_error("--dtype: unknown type '%s' (u32 i32 f32 f16 bf16 u64 i64 f64)", val);
     return 0;
 }
 
@@ -412,9 +413,8 @@ static const char *const stage_names[STAGES] = { "delegate", "first", "concat", 
 /* --sorted promises best first: check it along with the top-k check. */
 static int check_sorted(const drtopk_problem *p, const void *vals, char *why, size_t len)
 {
-    const uint32_t *v = (const uint32_t *)vals;
     for (uint64_t i = 1; i < p->k; ++i) {
-        if (drtopk_key_from_bits(v[i], p->dtype, p->order) > drtopk_key_from_bits(v[i - 1], p->dtype, p->order)) {
+        if (drtopk_key_at(vals, i, p->dtype, p->order) > drtopk_key_at(vals, i - 1, p->dtype, p->order)) {
             snprintf(why, len, "--sorted result is not best first at position %" PRIu64, i);
             return 0;
         }
@@ -625,7 +625,8 @@ static int resolve_inputs(run_cfg *c, run_mem *m)
         if (c->have_dist || c->have_seed)
             return usage_error("--%s does not apply to --input data", c->have_dist ? "dist" : "seed");
         if (drtopk_dtype_from_path(c->input, &t) != DRTOPK_OK)
-            return usage_error("--input %s: cannot tell the element type; name the file *.u32, *.i32 or *.f32",
+            return usage_error("--input %s: cannot tell the element type; name the file *.u32 *.i32 *.f32 *.f16 "
+                               "*.bf16 *.u64 *.i64 or *.f64",
                                c->input);
         if (c->have_dtype && c->dtype != t)
             return usage_error("--dtype %s conflicts with --input %s (its extension says %s)", drtopk_dtype_name(c->dtype),
@@ -959,7 +960,8 @@ static int cmd_gen(int argc, char **argv)
     if (g.n == 0) return usage_error("--n is 0: the vector must not be empty");
     if (!g.out) return usage_error("missing --out FILE");
     if (drtopk_dtype_from_path(g.out, &t) != DRTOPK_OK)
-        return usage_error("--out %s: the file name must end in .u32, .i32 or .f32 (its element type)", g.out);
+        return usage_error("--out %s: the file name must end in .u32 .i32 .f32 .f16 .bf16 .u64 .i64 or .f64 "
+                           "(its element type)", g.out);
     if (g.have_dtype && g.dtype != t)
         return usage_error("--dtype %s conflicts with --out %s (its extension says %s)", drtopk_dtype_name(g.dtype), g.out,
                            drtopk_dtype_name(t));

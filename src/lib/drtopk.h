@@ -16,8 +16,9 @@
  * unless stats are requested).  For the CPU backend every pointer is host
  * memory and `stream` is ignored.
  *
- * Ordering: keys compare by value.  For float32, NaN orders above +inf (all
- * NaNs equal), and -0.0 equals +0.0.  DRTOPK_SMALLEST selects the k smallest
+ * Ordering: keys compare by value.  For every float type (f16, bf16, f32,
+ * f64), NaN orders above +inf (all NaNs equal, whatever their sign and
+ * payload), and -0.0 equals +0.0.  DRTOPK_SMALLEST selects the k smallest
  * under the same order.  Ties at the k-th value are broken arbitrarily; the
  * multiset of returned values is exact and indices are distinct positions in
  * the input.
@@ -59,7 +60,16 @@ typedef enum {
     DRTOPK_STATUS_COUNT
 } drtopk_status;
 
-typedef enum { DRTOPK_U32 = 0, DRTOPK_I32, DRTOPK_F32, DRTOPK_DTYPE_COUNT } drtopk_dtype;
+/* Key types.  Values are passed in their own width: f16 and bf16 as their
+ * 16-bit IEEE binary16 / bfloat16 bit patterns (uint16_t; the library needs no
+ * compiler half type, drtopk_f16_from_float and friends convert), the 64-bit
+ * types as uint64_t/int64_t/double.  New types are appended (the existing
+ * values are ABI). */
+typedef enum {
+    DRTOPK_U32 = 0, DRTOPK_I32, DRTOPK_F32,
+    DRTOPK_F16, DRTOPK_BF16, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64,
+    DRTOPK_DTYPE_COUNT
+} drtopk_dtype;
 typedef enum { DRTOPK_LARGEST = 0, DRTOPK_SMALLEST } drtopk_order;
 typedef enum { DRTOPK_BACKEND_CPU = 0, DRTOPK_BACKEND_CUDA } drtopk_backend;
 
@@ -147,11 +157,17 @@ DRTOPK_API const char *drtopk_status_string(drtopk_status s);
 DRTOPK_API const char *drtopk_last_error(void);
 DRTOPK_API const char *drtopk_dtype_name(drtopk_dtype t);
 DRTOPK_API const char *drtopk_algo_name(drtopk_algo a);
-/* Parse names as printed by the *_name functions ("u32", "radix", ...).  The
+/* Parse names as printed by the *_name functions ("u32", "bf16", "radix", ...).  The
  * algorithm parser also accepts "dr-<algo>" and then sets *delegate to 1. */
 DRTOPK_API drtopk_status drtopk_dtype_parse(const char *s, drtopk_dtype *out);
 DRTOPK_API drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate);
-DRTOPK_API size_t drtopk_dtype_size(drtopk_dtype t);
+DRTOPK_API size_t drtopk_dtype_size(drtopk_dtype t);   /* 2, 4 or 8 bytes; 0 if unknown */
+/* f16 / bf16 bit patterns to and from float, rounding to nearest even (NaN
+ * stays NaN, overflow goes to infinity). */
+DRTOPK_API uint16_t drtopk_f16_from_float(float f);
+DRTOPK_API float drtopk_f16_to_float(uint16_t h);
+DRTOPK_API uint16_t drtopk_bf16_from_float(float f);
+DRTOPK_API float drtopk_bf16_to_float(uint16_t h);
 
 /* Rule 4: alpha = round(0.5 * (c + log2 n - log2 k)), clamped to
  * [DRTOPK_ALPHA_MIN, min(DRTOPK_ALPHA_MAX, ceil(log2 n))]. */
@@ -190,7 +206,11 @@ typedef struct {
  * the shipped reference results), else the paper's const DRTOPK_RULE4_CONST_DEFAULT with beta 2 and
  * radix.  plan->const_source says which.  An invalid entry in `tuning` (bad
  * dtype, algorithm, beta or const) is DRTOPK_ERR_INVALID_ARGUMENT, and
- * drtopk_last_error names the entry.  Reads no file. */
+ * drtopk_last_error names the entry.  Reads no file.  64-bit keys (u64, i64,
+ * f64) on the CUDA backend get the standalone DRTOPK_ALGO_RADIX plan (a
+ * radix select over 64-bit keys): it runs standalone radix and sort-cub for
+ * them only, its pipeline holding 32-bit ordered keys (f16 and bf16 run
+ * every plan). */
 DRTOPK_API drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
                                           const drtopk_tuning *tuning);
 

@@ -112,6 +112,18 @@ start_and_wait() {
     [ "$(q "$db" 'SELECT count(*) FROM claims')" -eq 0 ]
 }
 
+@test "--dtype takes every key type: 16- and 64-bit keys are measured and stored" {
+    db="$D/dtypes.sqlite"
+    run "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --dtype f16,bf16,u64,i64,f64 --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT group_concat(dtype) FROM (SELECT DISTINCT dtype FROM measurements ORDER BY dtype)")" = \
+      "bf16,f16,f64,i64,u64" ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status <> 'ok'")" -eq 0 ]
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --dtype f16,u16 --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"u16"* ]]
+}
+
 @test "--resume skips measured configs and --force measures them again" {
     db="$D/f.sqlite"
     "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db" >/dev/null

@@ -53,7 +53,7 @@ cd "$(dirname "$0")"
 # need (build and test; gnuplot and sqlite3 for experiments/run_all.sh).
 declare -A pkg_of=(
     [gcc]=gcc [ninja]=ninja-build [bats]=bats [gnuplot]=gnuplot-nox
-    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev
+    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [zlib.h]=zlib1g-dev
     [git]=git [pkg-config]=pkg-config
 )
 sqlite_a=""
@@ -72,6 +72,7 @@ missing_pkgs() {
         command -v "$t" >/dev/null 2>&1 || miss+=("${pkg_of[$t]}")
     done
     find_sqlite_a || miss+=("${pkg_of[libsqlite3.a]}")
+    [ -f /usr/include/zlib.h ] || miss+=("${pkg_of[zlib.h]}")   # gzip input of drtopk dataset
     echo "${miss[@]:-}"
 }
 

@@ -245,13 +245,15 @@ static int cmd_knn(ds_cfg *c)
         return load_error(st, err);
     }
     if (c->queries > v.count) {
+        rc = usage_error("--queries %" PRIu64 " is more than the %" PRIu64 " vectors of the input", c->queries, v.count);
         drtopk_ds_vectors_free(&v);
-        return usage_error("--queries %" PRIu64 " is more than the %" PRIu64 " vectors of the input", c->queries, v.count);
+        return rc;
     }
     if (v.count > UINT64_MAX / c->queries || c->queries * v.count > SIZE_MAX / sizeof(float)) {
+        rc = usage_error("--queries %" PRIu64 " x %" PRIu64 " vectors does not fit this machine's address space",
+                         c->queries, v.count);
         drtopk_ds_vectors_free(&v);
-        return usage_error("--queries %" PRIu64 " x %" PRIu64 " vectors does not fit this machine's address space",
-                           c->queries, v.count);
+        return rc;
     }
     const uint64_t n = c->queries * v.count;
     float *out = (float *)malloc((size_t)n * sizeof *out);

@@ -256,6 +256,12 @@ static int cmd_knn(ds_cfg *c)
         return rc;
     }
     const uint64_t n = c->queries * v.count;
+    if (c->tile && c->tile < n) {           /* before minutes of distances, not after */
+        rc = usage_error("--tile %" PRIu64 " is smaller than the %" PRIu64 " distances: tiling repeats the vector "
+                         "and never cuts it", c->tile, n);
+        drtopk_ds_vectors_free(&v);
+        return rc;
+    }
     float *out = (float *)malloc((size_t)n * sizeof *out);
     if (out == NULL) {
         drtopk_ds_vectors_free(&v);

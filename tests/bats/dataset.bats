@@ -123,7 +123,7 @@ open('$D/nan.fvecs','wb').write(struct.pack('<i2f',2,0,float('nan')))"
     bad "--queries 4 is more than the 3 vectors" -- knn --vectors "$D/v.fvecs" --queries 4 --out "$D/x.f32" --backend cpu
     bad "name the file *.f32" -- knn --vectors "$D/v.fvecs" --queries 1 --out "$D/x.u32" --backend cpu
     bad "missing --queries" -- knn --vectors "$D/v.fvecs" --out "$D/x.f32"
-    bad "--tile 2 is smaller than the 3 elements" -- knn --vectors "$D/v.fvecs" --queries 1 --tile 2 --out "$D/x.f32" --backend cpu
+    bad "--tile 2 is smaller than the 3 distances" -- knn --vectors "$D/v.fvecs" --queries 1 --tile 2 --out "$D/x.f32" --backend cpu
     bad "unknown metric" -- knn --vectors "$D/v.fvecs" --queries 1 --metric cos --out "$D/x.f32"
     bad "unknown kind 'pagerank'" -- pagerank --out "$D/x.f32"
     [ ! -e "$D/x.f32" ]

@@ -329,7 +329,6 @@ int cmd_dataset(int argc, char **argv)
     } kinds[] = { { "knn", knn_specs, cmd_knn }, { "degrees", degrees_specs, cmd_degrees },
                   { "scores", scores_specs, cmd_scores } };
     ds_cfg c;
-    char cmd[64];
     if (argc == 0 || strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0) {
         if (argc == 0) {
             fputs(help_dataset, stderr);
@@ -345,8 +344,8 @@ int cmd_dataset(int argc, char **argv)
         c.kind = kinds[i].name;
         c.metric = DRTOPK_METRIC_L2;
         c.direction = DRTOPK_DEG_BOTH;
-        snprintf(cmd, sizeof cmd, "dataset %s", kinds[i].name);
-        if ((rc = parse_options(cmd, kinds[i].specs, argc - 1, argv + 1, ds_option, &c)) != 0) return rc;
+        /* "dataset": its messages point to `drtopk help dataset` */
+        if ((rc = parse_options("dataset", kinds[i].specs, argc - 1, argv + 1, ds_option, &c)) != 0) return rc;
         if (c.help) {
             fputs(help_dataset, stdout);
             return 0;

@@ -62,7 +62,6 @@ enum {
 };
 
 typedef struct {
-    const char *kind;                       /* knn, degrees, scores */
     const char *vectors[MAX_VECTOR_FILES];
     int nvectors;
     uint64_t queries, tile, ks[MAX_STATS_K];
@@ -341,7 +340,6 @@ int cmd_dataset(int argc, char **argv)
         if (strcmp(argv[0], kinds[i].name) != 0) continue;
         int rc;
         memset(&c, 0, sizeof c);
-        c.kind = kinds[i].name;
         c.metric = DRTOPK_METRIC_L2;
         c.direction = DRTOPK_DEG_BOTH;
         /* "dataset": its messages point to `drtopk help dataset` */

@@ -603,8 +603,8 @@ static drtopk_status load_mtx(reader *r, degrees *g)
  * format"): magic, version, endianness, comment string (uint64 length +
  * bytes), directed flag, vertex count N (uint64), then per vertex its
  * out-neighbour count (uint64) and the neighbours, each 1, 2, 4 or 8 bytes
- * as N fits; property maps follow (only their count is checked here).  An
- * undirected graph stores each edge once. */
+ * as N fits; property maps follow (only their count is read: with none, the
+ * file must end there).  An undirected graph stores each edge once. */
 static drtopk_status load_gt(reader *r, degrees *g)
 {
     unsigned char h[8], b8[8];
@@ -633,7 +633,8 @@ static drtopk_status load_gt(reader *r, degrees *g)
     const uint64_t nv = uint_bytes(b8, 8, big);
     if (nv == 0 || nv > VERTEX_MAX + 1)
         return rd_fail(r, at_dir + 1, "%" PRIu64 " vertices; expected 1..%llu", nv, VERTEX_MAX + 1);
-    const int w = nv <= UINT8_MAX + 1ull ? 1 : nv <= UINT16_MAX + 1ull ? 2 : nv <= UINT32_MAX + 1ull ? 4 : 8;
+    /* the narrowest id that holds N itself (graph-tool 2.45 writes 256 vertices with 2-byte ids) */
+    const int w = nv <= UINT8_MAX ? 1 : nv <= UINT16_MAX ? 2 : nv <= UINT32_MAX ? 4 : 8;
     drtopk_status st = deg_grow(g, nv, r->err, r->err_len);
     if (st != DRTOPK_OK) return st;
     g->n = nv;
@@ -654,8 +655,12 @@ static drtopk_status load_gt(reader *r, degrees *g)
             if (deg_edge(g, v, u) != 0) return rd_fail(r, at_u, "a vertex degree passes 2^32 - 1");
         }
     }
+    const uint64_t at_props = r->off;
     if (rd_read(r, b8, 8) < 8)
-        return rd_fail(r, r->off, "truncated: expected the 8-byte property-map count after the adjacency lists");
+        return rd_fail(r, at_props, "truncated: expected the 8-byte property-map count after the adjacency lists");
+    if (uint_bytes(b8, 8, big) == 0 && rd_read(r, h, 1) > 0)
+        return rd_fail(r, at_props + 8, "trailing data: no property maps, so the file should end here (neighbour ids "
+                       "of the wrong width?)");
     return r->st;
 }
 

@@ -17,7 +17,7 @@
 
 #define PATH_LEN 512
 #define ERR_LEN 1024
-#define BLOB_MAX 512
+#define BLOB_MAX 4096
 
 static char dir[PATH_LEN];
 
@@ -127,7 +127,7 @@ static blob gt3(int directed, int big)
     x.b[x.n++] = 'i';
     x.b[x.n++] = (unsigned char)directed;
     put_int(&x, 3, 8);
-    put_int(&x, 2, 8);            /* vertex 0: 1, 2 (1-byte ids: N <= 256) */
+    put_int(&x, 2, 8);            /* vertex 0: 1, 2 (1-byte ids: N < 256) */
     x.b[x.n++] = 1;
     x.b[x.n++] = 2;
     put_int(&x, 0, 8);            /* vertex 1 */
@@ -363,6 +363,24 @@ static void graph_tool(void)
     d.b[6] = 1;
     d.b[27 + 8] = 3;                 /* the first neighbour of vertex 0 (byte 35) is 3 = N */
     degrees_bad(put("nbr.gt", d.b, d.n), DRTOPK_DEG_BOTH, "byte 35");
+    d.b[27 + 8] = 1;
+    d.b[d.n++] = 0;
+    degrees_bad(put("trail.gt", d.b, d.n), DRTOPK_DEG_BOTH, "trailing");
+    /* 256 vertices take 2-byte ids: vertex 0 -> 255 */
+    blob w = gt3(1, 0);
+    w.n = 19;                        /* up to the vertex count */
+    put_le(&w, 256, 8);
+    put_le(&w, 1, 8);
+    put_le(&w, 255, 2);
+    for (int v = 1; v < 256; ++v) put_le(&w, 0, 8);
+    put_le(&w, 0, 8);
+    char err[ERR_LEN] = "";
+    uint32_t *deg;
+    uint64_t n;
+    CHECKF(drtopk_ds_load_degrees(put("w.gt", w.b, w.n), DRTOPK_DEG_IN, &deg, &n, err, sizeof err) == DRTOPK_OK,
+           "%s", err);
+    CHECK(n == 256 && deg[255] == 1 && deg[0] == 0);
+    free(deg);
 }
 
 /* ---- scores ------------------------------------------------------------------------ */

@@ -896,36 +896,70 @@ drtopk_status drtopk_ds_load_scores(const char *path, const char *column, float 
 
 /* ---- output ---------------------------------------------------------------------- */
 
+/* An output file under construction: a temporary file beside `path`. */
+typedef struct {
+    FILE *f;
+    char *tmp;
+} atomic_file;
+
+static drtopk_status atomic_open(atomic_file *a, const char *path, char *err, size_t err_len)
+{
+    int fd = -1;
+    a->f = NULL;
+    if ((a->tmp = (char *)malloc(strlen(path) + sizeof ".tmp.XXXXXX")) == NULL)
+        return fail(DRTOPK_ERR_OUT_OF_MEMORY, err, err_len, "out of host memory");
+    sprintf(a->tmp, "%s.tmp.XXXXXX", path);
+    if ((fd = mkstemp(a->tmp)) < 0 || (a->f = fdopen(fd, "wb")) == NULL) {
+        drtopk_status st = fail(DRTOPK_ERR_IO, err, err_len, "cannot create '%s': %s", a->tmp, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(a->tmp);
+        }
+        free(a->tmp);
+        return st;
+    }
+    fchmod(fd, 0644);   /* mkstemp's 0600 is for secrets; this is a data file */
+    return DRTOPK_OK;
+}
+
+/* Close; when `ok` and every write went through, rename onto `path`, else
+ * remove the temporary file (path is then as it was). */
+static drtopk_status atomic_close(atomic_file *a, const char *path, int ok, char *err, size_t err_len)
+{
+    int saved = ferror(a->f) ? errno : 0;
+    ok = ok && !ferror(a->f);
+    if (fclose(a->f) != 0 && ok) {
+        saved = errno;
+        ok = 0;
+    }
+    if (ok && rename(a->tmp, path) != 0) {
+        saved = errno;
+        ok = 0;
+    }
+    if (!ok) unlink(a->tmp);
+    free(a->tmp);
+    return ok ? DRTOPK_OK : fail(DRTOPK_ERR_IO, err, err_len, "cannot write '%s': %s", path, strerror(saved));
+}
+
 drtopk_status drtopk_ds_write(const char *path, const void *data, uint64_t n, uint64_t tile,
                               drtopk_ds_progress progress, void *ctx, char *err, size_t err_len)
 {
     const uint32_t *src = (const uint32_t *)data;
     const uint64_t total = tile ? tile : n;
     unsigned char *buf;
-    char *tmp;
-    FILE *f;
-    int fd, ok = 1;
+    atomic_file a;
+    drtopk_status st;
+    int ok = 1;
     if (path == NULL || data == NULL || n == 0) return fail(DRTOPK_ERR_INVALID_ARGUMENT, err, err_len, "nothing to write");
     if (tile && tile < n)
         return fail(DRTOPK_ERR_INVALID_ARGUMENT, err, err_len, "--tile %" PRIu64 " is smaller than the %" PRIu64
                     " elements of the real vector; tiling repeats it and never cuts it", tile, n);
-    if ((tmp = (char *)malloc(strlen(path) + sizeof ".tmp.XXXXXX")) == NULL ||
-        (buf = (unsigned char *)malloc(WRITE_CHUNK_ELEMS * sizeof(uint32_t))) == NULL) {
-        free(tmp);
+    if ((buf = (unsigned char *)malloc(WRITE_CHUNK_ELEMS * sizeof(uint32_t))) == NULL)
         return fail(DRTOPK_ERR_OUT_OF_MEMORY, err, err_len, "out of host memory");
-    }
-    sprintf(tmp, "%s.tmp.XXXXXX", path);
-    if ((fd = mkstemp(tmp)) < 0 || (f = fdopen(fd, "wb")) == NULL) {
-        drtopk_status st = fail(DRTOPK_ERR_IO, err, err_len, "cannot create '%s': %s", tmp, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
+    if ((st = atomic_open(&a, path, err, err_len)) != DRTOPK_OK) {
         free(buf);
         return st;
     }
-    fchmod(fd, 0644);   /* mkstemp's 0600 is for secrets; this is a data file */
     for (uint64_t done = 0, i = 0; done < total && ok;) {     /* i: position in the real vector */
         const size_t cnt = total - done < WRITE_CHUNK_ELEMS ? (size_t)(total - done) : WRITE_CHUNK_ELEMS;
         for (size_t e = 0; e < cnt; ++e) {
@@ -936,20 +970,12 @@ drtopk_status drtopk_ds_write(const char *path, const void *data, uint64_t n, ui
             buf[4 * e + 3] = (unsigned char)(x >> 24);
             if (++i == n) i = 0;
         }
-        ok = fwrite(buf, sizeof(uint32_t), cnt, f) == cnt;
+        ok = fwrite(buf, sizeof(uint32_t), cnt, a.f) == cnt;
         done += cnt;
         if (progress) progress(ctx, done, total);
     }
-    const int saved = errno;
-    if (fclose(f) != 0 && ok) ok = 0;
-    if (ok && rename(tmp, path) != 0) ok = 0;
-    drtopk_status st = ok ? DRTOPK_OK
-                          : fail(DRTOPK_ERR_IO, err, err_len, "cannot write '%s': %s", path,
-                                 strerror(errno ? errno : saved));
-    if (!ok) unlink(tmp);
-    free(tmp);
     free(buf);
-    return st;
+    return atomic_close(&a, path, ok, err, err_len);
 }
 
 /* ---- Table 1's facts ----------------------------------------------------------- */
@@ -1035,41 +1061,25 @@ drtopk_status drtopk_ds_write_stats(const char *path, const char *name, const vo
             mult[nu++] = c * copies + ch;
         }
     }
-    if (st == DRTOPK_OK) {
-        char *tmp = (char *)malloc(strlen(path) + sizeof ".tmp.XXXXXX");
-        int fd = -1;
-        FILE *f = NULL;
-        if (tmp) {
-            sprintf(tmp, "%s.tmp.XXXXXX", path);
-            if ((fd = mkstemp(tmp)) >= 0 && (f = fdopen(fd, "w")) == NULL) close(fd);
-        }
-        if (f == NULL) {
-            st = fail(DRTOPK_ERR_IO, err, err_len, "cannot create a file beside '%s': %s", path, strerror(errno));
-            if (fd >= 0) unlink(tmp);
-        } else {
-            fchmod(fd, 0644);
-            fprintf(f, "name\tn\tdistinct\torder\tk\tkth_value\tties_at_k\n");
-            for (int o = 0; o < 2; ++o)
-                for (int q = 0; q < nks; ++q) {
-                    char val[64];
-                    uint64_t seen = 0, u = 0;
-                    if (ks[q] == 0 || ks[q] > total) continue;
-                    for (; u < nu; ++u) {               /* from the best end of the order */
-                        seen += mult[o == 0 ? nu - 1 - u : u];
-                        if (seen >= ks[q]) break;
-                    }
-                    const uint64_t at = o == 0 ? nu - 1 - u : u;
-                    value_text(val, sizeof val, bits_of_key(uniq[at], t), t);
-                    fprintf(f, "%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%" PRIu64 "\t%s\t%" PRIu64 "\n", name, total, nu,
-                            o == 0 ? "largest" : "smallest", ks[q], val, mult[at]);
+    atomic_file a;
+    if (st == DRTOPK_OK && (st = atomic_open(&a, path, err, err_len)) == DRTOPK_OK) {
+        FILE *f = a.f;
+        fprintf(f, "name\tn\tdistinct\torder\tk\tkth_value\tties_at_k\n");
+        for (int o = 0; o < 2; ++o)
+            for (int q = 0; q < nks; ++q) {
+                char val[64];
+                uint64_t seen = 0, u = 0;
+                if (ks[q] == 0 || ks[q] > total) continue;
+                for (; u < nu; ++u) {               /* from the best end of the order */
+                    seen += mult[o == 0 ? nu - 1 - u : u];
+                    if (seen >= ks[q]) break;
                 }
-            const int bad = ferror(f);
-            if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-                st = fail(DRTOPK_ERR_IO, err, err_len, "cannot write '%s': %s", path, strerror(errno));
-                unlink(tmp);
+                const uint64_t at = o == 0 ? nu - 1 - u : u;
+                value_text(val, sizeof val, bits_of_key(uniq[at], t), t);
+                fprintf(f, "%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%" PRIu64 "\t%s\t%" PRIu64 "\n", name, total, nu,
+                        o == 0 ? "largest" : "smallest", ks[q], val, mult[at]);
             }
-        }
-        free(tmp);
+        st = atomic_close(&a, path, 1, err, err_len);
     }
     free(all);
     free(head);

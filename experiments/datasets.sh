@@ -22,8 +22,12 @@
 # recipe (the drtopk command and the sha256 of its sources).  A rerun checks
 # the sha256 of every cached file whose recipe is unchanged (a mismatch is an
 # error), remakes the others, and with --rebuild remakes all and requires the
-# recorded sha256 again (reproducibility).  DIR/table1.tsv gathers the stats:
-# dataset n package transformation distinct order k kth_value ties_at_k.
+# recorded sha256 again (reproducibility).  A vector whose file and recipe
+# appear in experiments/datasets_reference.tsv (the default run's manifest,
+# made on a CPU) must have its sha256 there too: on a GPU that checks the
+# GPU's k-NN distances bit for bit.  DIR/table1.tsv gathers the stats:
+# dataset n package transformation distinct order k kth_value ties_at_k
+# (experiments/datasets_table1.tsv: the default run's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +39,7 @@ FMNIST_FILES="train-images-idx3-ubyte.gz t10k-images-idx3-ubyte.gz"   # 60,000 +
 GT_DIR=/usr/lib/python3/dist-packages/graph_tool/collection
 PACKAGES="dataset-fashion-mnist python3-graph-tool r-base-core r-cran-dslabs r-cran-tidytext"
 EXIT_USAGE=2
+REFERENCE=${DATASETS_REFERENCE:-experiments/datasets_reference.tsv}   # (tests point it elsewhere)
 
 usage() {
     cat <<EOF
@@ -209,6 +214,14 @@ prepare() {
         printf '%s\t%s\t%s\n' "$file" "$sum" "$recipe" >> "$manifest.tmp"
         mv "$manifest.tmp" "$manifest"
         [ -n "$old_sum" ] && [ "$old_recipe" = "$recipe" ] && say "$name: sha256 as recorded (reproducible)"
+    fi
+    # the same recipe made elsewhere (another machine, the CPU) must agree
+    local ref
+    ref=$(awk -F'\t' -v f="$file" -v r="$recipe" '$1 == f && $3 == r { print $2 }' "$REFERENCE" 2>/dev/null)
+    if [ -n "$ref" ]; then
+        sum=$(awk -F'\t' -v f="$file" '$1 == f { print $2 }' "$manifest")
+        [ "$sum" = "$ref" ] || die "$out: sha256 $sum differs from the reference $ref ($REFERENCE) of the same recipe"
+        say "$name: sha256 as the reference ($REFERENCE)"
     fi
     # Table 1 rows: the stats with the package and the transformation
     awk -F'\t' -v OFS='\t' -v p="$package" -v t="$transform" 'NR > 1 { print $1, $2, p, t, $3, $4, $5, $6, $7 }' \

@@ -5,7 +5,8 @@
 # values against hand computations, --tile, the output read back by `drtopk
 # run --input`; every malformed input exits 2 naming the file and the byte or
 # line and leaves OUT as it was; and experiments/datasets.sh on stand-in
-# sources: sha256 recorded, checked on a rerun, a changed file caught.
+# sources: sha256 recorded, checked on a rerun and against a reference, a
+# changed file caught.
 
 bats_require_minimum_version 1.5.0
 
@@ -238,6 +239,15 @@ open('$D/nan.fvecs','wb').write(struct.pack('<i2f',2,0,float('nan')))"
     run -0 "$DATASETS" --sources "$S" --dir "$D/out" --knn-queries 2 --tile 64 --drtopk "$DRTOPK" --rebuild
     [[ "$output" == *"reproducible"* ]]
     cmp "$D/first.tsv" "$D/out/manifest.tsv"
+    # a reference of the same recipe (made on another machine) must agree
+    awk -F'\t' -v OFS='\t' '$1 == "fmnist-knn-1.f32" { $2 = "0000"; print }' "$D/out/manifest.tsv" > "$D/ref.tsv"
+    DATASETS_REFERENCE="$D/ref.tsv" run -1 "$DATASETS" --sources "$S" --dir "$D/out" --knn-queries 2 --tile 64 \
+        --drtopk "$DRTOPK"
+    [[ "$output" == *"fmnist-knn-1.f32: sha256"*"differs from the reference 0000"* ]]
+    cp "$D/out/manifest.tsv" "$D/ref.tsv"
+    DATASETS_REFERENCE="$D/ref.tsv" run -0 "$DATASETS" --sources "$S" --dir "$D/out" --knn-queries 2 --tile 64 \
+        --drtopk "$DRTOPK"
+    [[ "$output" == *"tweets-sentiment: sha256 as the reference"* ]]
     # a prepared file changed behind the script's back: named, non-zero exit
     printf 'x' >> "$D/out/graph-as-22july06.u32"
     run -1 "$DATASETS" --sources "$S" --dir "$D/out" --knn-queries 2 --tile 64 --drtopk "$DRTOPK"

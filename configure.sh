@@ -53,7 +53,7 @@ cd "$(dirname "$0")"
 # need (build and test; gnuplot and sqlite3 for experiments/run_all.sh).
 declare -A pkg_of=(
     [gcc]=gcc [ninja]=ninja-build [bats]=bats [gnuplot]=gnuplot-nox
-    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [dejavu]=fonts-dejavu-core
+    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [dejavu]=fonts-dejavu-core [zlib.h]=zlib1g-dev
     [git]=git [pkg-config]=pkg-config
 )
 sqlite_a=""
@@ -74,6 +74,7 @@ missing_pkgs() {
     find_sqlite_a || miss+=("${pkg_of[libsqlite3.a]}")
     # the font of figures/common.gp (pngcairo, svg): without it cairo falls back silently
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || miss+=("${pkg_of[dejavu]}")
+    [ -f /usr/include/zlib.h ] || miss+=("${pkg_of[zlib.h]}")   # gzip input of drtopk dataset
     echo "${miss[@]:-}"
 }
 

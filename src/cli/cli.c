@@ -5,13 +5,15 @@
  * a standalone top-k algorithm, on the GPU or the CPU reference; it times the
  * call (median of repetitions, per-stage breakdown, workload sizes, achieved
  * read bandwidth), verifies the result and writes it as raw arrays.
- * `drtopk gen` writes a seeded vector to a raw file.  The plan comes from
+ * `drtopk gen` writes a seeded vector to a raw file; `drtopk dataset`
+ * (dataset_cmd.c) turns real data into one.  The plan comes from
  * drtopk_plan_auto with the tuning of the GPU (or host) the run uses, loaded
  * from the results store ($DRTOPK_DB, else db/results.sqlite), or from --const.
  *
  * Exit codes: 0 success, 1 runtime failure, 2 bad arguments, 3 verification failed.
  */
 #include "drtopk.h"
+#include "cli.h"
 #include "device.h"
 #include "gen.h"
 #include "keyorder.h"
@@ -27,8 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_VERIFY = 3 };
 
 #define REPS_MAX 100000           /* guards against a typo turning into hours of runs */
 #define GPU_INDEX_MAX 1023        /* more GPUs than any host has */
@@ -69,7 +69,7 @@ static int verror(int code, const char *fmt, va_list ap)
     return code;
 }
 
-static int usage_error(const char *fmt, ...)
+int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -78,7 +78,7 @@ static int usage_error(const char *fmt, ...)
     return code;
 }
 
-static int runtime_error(const char *fmt, ...)
+int runtime_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -113,6 +113,7 @@ static const char help_main[] =
     "commands:\n"
     "  run      select the top k of a seeded vector or a raw file; time, verify, write\n"
     "  gen      write a seeded vector to a raw file\n"
+    "  dataset  turn real data (k-NN vectors, graphs, CSV scores) into a raw file\n"
     "  version  print the version, the git commit and whether a CUDA GPU is usable\n"
     "  help     this text; `drtopk help run` / `drtopk run --help` for a command\n"
     "\n"
@@ -171,19 +172,10 @@ static const char help_gen[] =
 
 /* ---- option parsing ------------------------------------------------------ */
 
-typedef struct {
-    const char *name;           /* without the leading "--" */
-    int id;
-    int takes_value;
-} opt_spec;
-
-typedef int (*opt_handler)(void *ctx, int id, const char *opt, const char *val);
-
 /* Walks argv (after the subcommand): every argument must be a known --option,
  * its value the next argument or after '='.  The handler returns an exit
  * code; parsing stops at the first non-zero one. */
-static int parse_options(const char *cmd, const opt_spec *specs, int argc, char **argv,
-                         opt_handler handle, void *ctx)
+int parse_options(const char *cmd, const opt_spec *specs, int argc, char **argv, opt_handler handle, void *ctx)
 {
     for (int i = 0; i < argc; ++i) {
         const char *arg = argv[i], *val = NULL;
@@ -218,7 +210,7 @@ static int parse_options(const char *cmd, const opt_spec *specs, int argc, char 
     return 0;
 }
 
-static int parse_size(const char *opt, const char *val, uint64_t *out)
+int parse_size(const char *opt, const char *val, uint64_t *out)
 {
     if (drtopk_parse_u64(val, out) != 0)
         return usage_error("--%s: '%s' is not a number (use e.g. 1000003, 2^30 or 2^30+17)", opt, val);
@@ -994,8 +986,9 @@ static int cmd_help(int argc, char **argv)
     else if (argc > 1) return usage_error("'drtopk help' takes at most one command name");
     else if (strcmp(argv[0], "run") == 0) fputs(help_run, stdout);
     else if (strcmp(argv[0], "gen") == 0) fputs(help_gen, stdout);
+    else if (strcmp(argv[0], "dataset") == 0) fputs(help_dataset, stdout);
     else if (strcmp(argv[0], "version") == 0 || strcmp(argv[0], "help") == 0) fputs(help_main, stdout);
-    else return usage_error("no help for unknown command '%s' (commands: run gen version help)", argv[0]);
+    else return usage_error("no help for unknown command '%s' (commands: run gen dataset version help)", argv[0]);
     return 0;
 }
 
@@ -1008,8 +1001,9 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+    if (strcmp(cmd, "dataset") == 0) return cmd_dataset(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) return cmd_version(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0) return cmd_help(argc - 2, argv + 2);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) return cmd_help(0, NULL);
-    return usage_error("unknown command '%s' (commands: run gen version help)", cmd);
+    return usage_error("unknown command '%s' (commands: run gen dataset version help)", cmd);
 }

@@ -8,7 +8,7 @@
 # baseline-algorithm sweep into a SQLite database, and the modern peers.
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers figures" sh tests/gpu/run.sh
+#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers figures datasets" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
@@ -20,6 +20,8 @@
 #   CCCL_PEER_INC    step peers: CCCL >= 3.2 headers for the CUB DeviceTopK
 #                    peer, a folder or an nvidia-cuda-cccl wheel (.whl);
 #                    without them (or a carried cub_topk_peer) it is skipped
+#   DATASETS_SRC     step datasets: the sources of experiments/datasets.sh
+#                    (default out/datasets/src, made by its --sources-only)
 #   TUNE_MINUTES (4) bounds the sweeps; SANITIZER_TIMEOUT_S (240) each sanitizer run
 set -u
 OUT=${OUT:-out/gpu-run}
@@ -30,7 +32,7 @@ TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture"
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn"
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 mkdir -p "$OUT"
 summary=""
@@ -122,7 +124,7 @@ for step in $RUN_STEPS; do
 $(cat "$OUT/suite.log")" ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
-            test_capture:--small ;;
+            test_capture:--small test_knn:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small ;;
     mutation)
@@ -147,6 +149,14 @@ $(cat "$OUT/mutation.log")" ;;
         add "bench: rc=$? ($(($(date +%s) - t0)) s)"
         echo "== this build: $BIN/drtopk"
         cat "$OUT/bench.log" ;;
+    datasets)
+        # issue 14: the real inputs from carried sources (experiments/datasets.sh
+        # --sources-only where the packages are); the vectors stay in out/datasets
+        bash experiments/datasets.sh --sources "${DATASETS_SRC:-out/datasets/src}" --drtopk "$BIN/drtopk" \
+            > "$OUT/datasets.log" 2>&1
+        add "datasets: rc=$? ($(($(date +%s) - t0)) s)"
+        cp out/datasets/table1.tsv out/datasets/manifest.tsv "$OUT/" 2>/dev/null
+        tail -3 "$OUT/datasets.log" ;;
     sweep)
         DRTOPK="$BIN/drtopk" sh experiments/delegate_sweep.sh > "$OUT/sweep.log" 2>&1
         add "sweep: rc=$? ($(($(date +%s) - t0)) s)"

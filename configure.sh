@@ -54,7 +54,7 @@ cd "$(dirname "$0")"
 # MPI for bin/drtopk-mpi and its tests).
 declare -A pkg_of=(
     [gcc]=gcc [ninja]=ninja-build [bats]=bats [gnuplot]=gnuplot-nox
-    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev
+    [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [dejavu]=fonts-dejavu-core [zlib.h]=zlib1g-dev
     [git]=git [pkg-config]=pkg-config
     [mpicc]=libopenmpi-dev [mpirun]=openmpi-bin
 )
@@ -74,6 +74,9 @@ missing_pkgs() {
         command -v "$t" >/dev/null 2>&1 || miss+=("${pkg_of[$t]}")
     done
     find_sqlite_a || miss+=("${pkg_of[libsqlite3.a]}")
+    # the font of figures/common.gp (pngcairo, svg): without it cairo falls back silently
+    [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || miss+=("${pkg_of[dejavu]}")
+    [ -f /usr/include/zlib.h ] || miss+=("${pkg_of[zlib.h]}")   # gzip input of drtopk dataset
     echo "${miss[@]:-}"
 }
 

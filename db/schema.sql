@@ -154,7 +154,120 @@ CREATE TABLE peer_measurements (
 );
 CREATE INDEX peer_measurements_table ON peer_measurements (machine_id, dtype, n);
 
--- @migration 4: multi-GPU and out-of-core runs of bin/drtopk-mpi (issue 12; paper
+-- @migration 4: concurrent tuners share the work (issue 10 item 5)
+-- A run records its process (pid on host) so that a later tuner on that host
+-- can mark a run whose process is gone as 'killed'; runs is rebuilt for the
+-- new status (SQLite cannot alter a CHECK), keeping every id.  A claim says
+-- which run is measuring a configuration now (keyed like the measurement);
+-- storing the measurement deletes it, and a claim whose run is no longer
+-- 'running' or that is stale is taken over.
+CREATE TABLE runs_v4 (
+    id          INTEGER PRIMARY KEY,
+    run_uuid    TEXT NOT NULL UNIQUE,
+    machine_id  INTEGER NOT NULL REFERENCES machines(id),
+    program     TEXT NOT NULL,
+    argv        TEXT NOT NULL,
+    git_commit  TEXT NOT NULL,
+    started_at  TEXT NOT NULL,
+    ended_at    TEXT,
+    status      TEXT NOT NULL CHECK (status IN ('running', 'done', 'interrupted',
+                                                 'time-limit', 'failed', 'killed')),
+    pid         INTEGER,                    -- the process, on host
+    host        TEXT                        -- gethostname() of the run
+);
+INSERT INTO runs_v4 (id, run_uuid, machine_id, program, argv, git_commit, started_at, ended_at, status)
+    SELECT id, run_uuid, machine_id, program, argv, git_commit, started_at, ended_at, status FROM runs;
+DROP TABLE runs;
+ALTER TABLE runs_v4 RENAME TO runs;
+
+CREATE TABLE claims (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    run_id          INTEGER NOT NULL REFERENCES runs(id),
+    git_commit      TEXT NOT NULL,
+    algorithm       TEXT NOT NULL,
+    first_algo      TEXT NOT NULL,
+    second_algo     TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    dist            TEXT NOT NULL,
+    seed            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    alpha           INTEGER NOT NULL,
+    beta            INTEGER NOT NULL,
+    flags           INTEGER NOT NULL,
+    sort_order      TEXT NOT NULL,
+    claimed_at      TEXT NOT NULL,
+    UNIQUE (machine_id, git_commit, algorithm, first_algo, second_algo, dtype, dist,
+            seed, n, k, alpha, beta, flags, sort_order)
+);
+
+-- @migration 5: the decision table over (dtype, log2 n, log2 k) and its held-out check (issue 10)
+-- A choice now holds for a log2 n range too, names the delegate build (the
+-- shared/staged build up to shared_build_max_alpha, 0: the library's default),
+-- its worst slowdown over the distributions measured at its grid point, and
+-- whether the held-out check kept it ('kept'), dropped it for the default plan
+-- ('dropped'), or has not run yet ('unchecked').
+CREATE TABLE choices_v5 (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    git_commit      TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    log2n_min       INTEGER NOT NULL,       -- holds for log2n_min <= floor(log2 n) <= log2n_max
+    log2n_max       INTEGER NOT NULL,
+    log2k_min       INTEGER NOT NULL,       -- and log2k_min <= floor(log2 k) <= log2k_max
+    log2k_max       INTEGER NOT NULL,
+    algorithm       TEXT NOT NULL,
+    beta            INTEGER NOT NULL,
+    rule4_const     REAL NOT NULL,          -- gives the chosen alpha at the grid point
+    shared_build_max_alpha INTEGER NOT NULL DEFAULT 0,
+    mean_slowdown   REAL NOT NULL,          -- vs the fastest measured config, over the distributions
+    worst_slowdown  REAL NOT NULL DEFAULT 0,
+    points          INTEGER NOT NULL,       -- measurements (distributions) the choice was made from
+    status          TEXT NOT NULL DEFAULT 'unchecked' CHECK (status IN ('unchecked', 'kept', 'dropped')),
+    fitted_at       TEXT NOT NULL,
+    UNIQUE (machine_id, dtype, log2n_min, log2k_min)
+);
+INSERT INTO choices_v5 (machine_id, git_commit, dtype, log2n_min, log2n_max, log2k_min, log2k_max,
+                        algorithm, beta, rule4_const, mean_slowdown, worst_slowdown, points, fitted_at)
+    SELECT machine_id, git_commit, dtype, 0, 63, log2k_min, log2k_max, algorithm, beta, rule4_const,
+           mean_slowdown, mean_slowdown, points, fitted_at FROM choices;
+DROP TABLE choices;
+ALTER TABLE choices_v5 RENAME TO choices;
+
+-- One row per point the tuner checked a choice at: held-out points ('heldout',
+-- n and k between the grid's) and the points of `tuner --compare`
+-- ('compare').  default_ms_a/_b (and tuned_ms_a/_b) are two measurements of
+-- the same plan taken apart in time: their difference is the run-to-run noise.
+CREATE TABLE checks (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    git_commit      TEXT NOT NULL,
+    kind            TEXT NOT NULL CHECK (kind IN ('heldout', 'compare')),
+    dtype           TEXT NOT NULL,
+    dist            TEXT NOT NULL,
+    seed            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    tuned_algorithm TEXT NOT NULL,
+    tuned_alpha     INTEGER NOT NULL,
+    tuned_beta      INTEGER NOT NULL,
+    tuned_flags     INTEGER NOT NULL,
+    default_alpha   INTEGER NOT NULL,
+    default_beta    INTEGER NOT NULL,
+    default_flags   INTEGER NOT NULL,
+    default_ms_a    REAL NOT NULL,
+    default_ms_b    REAL NOT NULL,
+    tuned_ms_a      REAL NOT NULL,
+    tuned_ms_b      REAL NOT NULL,
+    best_ms         REAL,                   -- 'compare': the fastest measured plan at this point
+    best_config     TEXT,                   -- its algorithm, alpha, beta, flags
+    checked_at      TEXT NOT NULL,
+    UNIQUE (machine_id, git_commit, kind, dtype, dist, seed, n, k, tuned_algorithm, tuned_alpha,
+            tuned_beta, tuned_flags)
+);
+
+-- @migration 6: multi-GPU and out-of-core runs of bin/drtopk-mpi (issue 12; paper
 -- section 5.4, Table 2).  One row per run: the configuration (as a measurement's,
 -- plus the rank count and the sub-vector cap), the medians of the total, the
 -- slowest rank's compute and host-to-device reload, and rank 0's reduction.

@@ -26,6 +26,11 @@
 extern "C" {
 #endif
 
+/* Raw input the algorithms read is one of the 32-bit key types, DRTOPK_U32
+ * .. DRTOPK_F32 (16-bit keys are widened to 32-bit ordered keys first and
+ * 64-bit keys sorted whole: key_width.cu). */
+#define DRTOPK_RAW_DTYPE_COUNT (DRTOPK_F32 + 1)
+
 /* Positions fit uint32 up to this n. */
 #define DRTOPK_POS32_MAX_N (1ull << 32)
 

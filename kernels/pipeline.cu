@@ -24,17 +24,22 @@
  * The workspace layout is computed once per call, as offsets from the
  * aligned workspace start (drtopk_carve without a base), which size the
  * workspace and are then rebased onto the caller's buffer.
+ *
+ * Key widths (key_width.cu): 16-bit keys are widened into a u32 vector of
+ * ordered keys at the start of the workspace and every stage runs on it (the
+ * "key problem"); 64-bit keys run key_width.cu's standalone radix select
+ * or sort-and-choose.
  */
 #include <string.h>
 #include <cub/device/device_radix_sort.cuh>
 
 #include "backend.h"
 #include "kernels.h"
+#include "key_width.h"
+#include "keyorder.h"
 #include "pipeline_spec.h"
 #include "pipeline_stages.h"
 
-#define GATHER_BLOCK 256
-#define GATHER_GRID_MAX 65535u      /* grid-stride beyond this                  */
 #define STAGE_EVENTS 5              /* start, after each of the four stages     */
 /* A stand-in base address for the size query: aligned and non-NULL, because
  * the algorithms' workspace queries validate their input pointers. */
@@ -47,6 +52,8 @@ typedef enum { MODE_STANDALONE, MODE_RAW_SECOND, MODE_DELEGATE } run_mode;
 typedef struct {
     run_mode mode;
     int pos64, skip, sorted;        /* skip: skip-last-digit in effect          */
+    int widen;                      /* 16-bit keys: the stages read `wide`      */
+    size_t wide;                    /* offset of the widened ordered keys       */
     size_t psize;                   /* bytes per position                       */
     uint64_t nsub, dlen, cap1, scan_cap, c_cap;
     const topk_algo_entry *first, *second;
@@ -186,14 +193,32 @@ static void regions_at(const layout *l, const drtopk_problem *p, char *base, reg
     r->algo_ws = base + l->algo_ws;
 }
 
-/* The layout of (p, plan): every size and offset, and the workspace total. */
-static drtopk_status plan_layout(const drtopk_problem *p, const drtopk_plan *plan, layout *l)
+/* The problem the stages select on: p itself, or for 16-bit keys the u32
+ * ordered keys widened into the workspace at `base` (largest order). */
+static drtopk_problem key_problem(const drtopk_problem *p, const layout *l, char *base)
 {
-    const uint64_t n = p->n, k = p->k;
+    drtopk_problem q = *p;
+    if (l->widen) {
+        q.dtype = DRTOPK_U32;
+        q.order = DRTOPK_LARGEST;
+        q.values = base + l->wide;
+    }
+    return q;
+}
+
+/* The layout of (p, plan): every size and offset, and the workspace total. */
+static drtopk_status plan_layout(const drtopk_problem *p_in, const drtopk_plan *plan, layout *l)
+{
+    const uint64_t n = p_in->n, k = p_in->k;
     size_t off = 0, need;
     regions sizing;
     drtopk_status st;
+    drtopk_problem kp;
+    const drtopk_problem *p = &kp;
     memset(l, 0, sizeof *l);
+    l->widen = drtopk_dtype_bits(p_in->dtype) == 16;
+    if (l->widen) l->wide = reserve(&off, n * sizeof(uint32_t));
+    kp = key_problem(p_in, l, SIZING_BASE);
     l->pos64 = n > DRTOPK_POS32_MAX_N;
     l->psize = l->pos64 ? sizeof(uint64_t) : sizeof(uint32_t);
     l->second = topk_algo_lookup(plan->second_algo);
@@ -254,21 +279,13 @@ extern "C" drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const dr
     layout l;
     drtopk_status st;
     if (p == NULL || plan == NULL || bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (drtopk_dtype_bits(p->dtype) == 64) {
+        if ((st = key64_plan_check(p, plan)) != DRTOPK_OK) return st;
+        return key64_workspace(p, plan, bytes);
+    }
     if ((st = plan_layout(p, plan, &l)) != DRTOPK_OK) return st;
     *bytes = l.total;
     return DRTOPK_OK;
-}
-
-template <typename P>
-__global__ void gather_kernel(const uint32_t *__restrict__ v, const P *__restrict__ pos, uint64_t k,
-                              uint32_t *__restrict__ out_v, uint64_t *__restrict__ out_i)
-{
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
-        const uint64_t q = (uint64_t)pos[i];
-        out_v[i] = v[q];
-        out_i[i] = q;
-    }
 }
 
 static drtopk_status record(cudaEvent_t *ev, int i, cudaStream_t s)
@@ -277,16 +294,20 @@ static drtopk_status record(cudaEvent_t *ev, int i, cudaStream_t s)
     return DRTOPK_OK;
 }
 
-/* Enqueue the whole selection on stream s. */
-static drtopk_status enqueue(const drtopk_problem *p, const drtopk_plan *plan, const layout *l,
-                             const regions *r, void *out_values, uint64_t *out_indices, cudaStream_t s,
-                             cudaEvent_t *ev, int sm_count)
+/* Enqueue the whole selection of `orig` on stream s; the stages select on
+ * the key problem p (key_problem), the gather reads orig's values. */
+static drtopk_status enqueue(const drtopk_problem *orig, const drtopk_problem *p, const drtopk_plan *plan,
+                             const layout *l, const regions *r, void *out_values, uint64_t *out_indices,
+                             cudaStream_t s, cudaEvent_t *ev, int sm_count)
 {
     drtopk_status st;
     const uint32_t *v = (const uint32_t *)p->values;
     const uint64_t k = p->k;
     topk_output o2;
     if ((st = record(ev, 0, s)) != DRTOPK_OK) return st;
+    if (l->widen &&
+        (st = key_widen16(orig->values, p->n, orig->dtype, orig->order, (uint32_t *)p->values, s)) != DRTOPK_OK)
+        return st;
     if (l->mode == MODE_DELEGATE) {
         delegate_args da;
         concat_args ca;
@@ -356,8 +377,6 @@ static drtopk_status enqueue(const drtopk_problem *p, const drtopk_plan *plan, c
     }
     {
         const void *gpos = r->o_pos;
-        const uint64_t blocks = (k + GATHER_BLOCK - 1) / GATHER_BLOCK;
-        const unsigned grid = (unsigned)(blocks < GATHER_GRID_MAX ? blocks : GATHER_GRID_MAX);
         if (plan->flags & DRTOPK_SORTED) {
             size_t tb = l->ws_sort;
             cudaError_t e;
@@ -372,15 +391,21 @@ static drtopk_status enqueue(const drtopk_problem *p, const drtopk_plan *plan, c
             DRTOPK_CUDA_TRY(e);
             gpos = r->s_pos;
         }
-        if (l->pos64)
-            gather_kernel<uint64_t><<<grid, GATHER_BLOCK, 0, s>>>(v, (const uint64_t *)gpos, k,
-                                                                (uint32_t *)out_values, out_indices);
-        else
-            gather_kernel<uint32_t><<<grid, GATHER_BLOCK, 0, s>>>(v, (const uint32_t *)gpos, k,
-                                                                (uint32_t *)out_values, out_indices);
-        DRTOPK_LAUNCH_CHECK();
+        if ((st = key_gather(orig->values, orig->dtype, gpos, l->pos64, k, out_values, out_indices, s)) != DRTOPK_OK)
+            return st;
     }
     return record(ev, 4, s);
+}
+
+/* 64-bit keys (key_width.cu): one standalone stage, timed as the second. */
+static drtopk_status enqueue_key64(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
+                                   void *out_values, uint64_t *out_indices, cudaStream_t s, cudaEvent_t *ev)
+{
+    drtopk_status st;
+    for (int i = 0; i < STAGE_EVENTS - 1; ++i)
+        if ((st = record(ev, i, s)) != DRTOPK_OK) return st;
+    if ((st = key64_select(p, plan, ws, ws_bytes, out_values, out_indices, s)) != DRTOPK_OK) return st;
+    return record(ev, STAGE_EVENTS - 1, s);
 }
 
 static drtopk_status fill_stats(const drtopk_problem *p, const layout *l, const regions *r, cudaEvent_t *ev,
@@ -428,16 +453,24 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
     const drtopk_device_attrs *dev;
     int nev = 0;
     char *base;
+    drtopk_problem kp;
+    const int key64 = p != NULL && drtopk_dtype_bits(p->dtype) == 64;
     drtopk_pending_error_begin();   /* a caller's pending error is not ours */
     if (p == NULL || plan == NULL || p->values == NULL || out_values == NULL || out_indices == NULL)
         return DRTOPK_ERR_INVALID_ARGUMENT;
     if ((st = refuse_if_pending_for_cub(plan)) != DRTOPK_OK) return st;
-    if ((st = plan_layout(p, plan, &l)) != DRTOPK_OK) return st;
-    if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
+    if (key64) {
+        if ((st = key64_plan_check(p, plan)) != DRTOPK_OK) return st;
+        memset(&l, 0, sizeof l);    /* standalone: fill_stats reports the total only */
+    } else {
+        if ((st = plan_layout(p, plan, &l)) != DRTOPK_OK) return st;
+        if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
+    }
     if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
-    regions_at(&l, p, base, &r);
+    kp = key_problem(p, &l, base);
+    if (!key64) regions_at(&l, &kp, base, &r);
     if (stats) {
         for (; nev < STAGE_EVENTS; ++nev) {
             if (cudaEventCreate(&ev[nev]) != cudaSuccess) {
@@ -446,7 +479,9 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
             }
         }
     }
-    if (st == DRTOPK_OK) st = enqueue(p, plan, &l, &r, out_values, out_indices, s, stats ? ev : NULL, dev->sm_count);
+    if (st == DRTOPK_OK)
+        st = key64 ? enqueue_key64(p, plan, ws, ws_bytes, out_values, out_indices, s, stats ? ev : NULL)
+                   : enqueue(p, &kp, plan, &l, &r, out_values, out_indices, s, stats ? ev : NULL, dev->sm_count);
     if (st == DRTOPK_OK && stats) st = fill_stats(p, &l, &r, ev, s, stats);
     for (int i = 0; i < nev; ++i) cudaEventDestroy(ev[i]);
     return st;

@@ -15,7 +15,7 @@ extern "C" drtopk_status topk_check_input(const topk_input *in)
     if (in->k > in->n_max) return DRTOPK_ERR_K_GT_N;
     if (!in->pos64 && in->n_max > DRTOPK_POS32_MAX_N) return DRTOPK_ERR_INVALID_ARGUMENT;
     if (in->src == TOPK_SRC_RAW) {
-        if (in->raw == NULL || (unsigned)in->dtype >= DRTOPK_DTYPE_COUNT) return DRTOPK_ERR_INVALID_ARGUMENT;
+        if (in->raw == NULL || (unsigned)in->dtype >= DRTOPK_RAW_DTYPE_COUNT) return DRTOPK_ERR_INVALID_ARGUMENT;
         if (in->order != DRTOPK_LARGEST && in->order != DRTOPK_SMALLEST) return DRTOPK_ERR_INVALID_ARGUMENT;
         if ((uintptr_t)in->raw % sizeof(uint32_t)) return DRTOPK_ERR_MISALIGNED;
     } else if (in->src == TOPK_SRC_PAIRS) {

@@ -1,8 +1,9 @@
 /*
  * fit.c -- the tuner's fits (paper section 5.2): Rule 4's const from measured
  * timings (least time lost against the oracle alpha, and least squares on the
- * oracle alpha), Eq. 11's theoretical const, and the per-k-range choice of
- * algorithm and beta.  Rule 4's alpha comes from drtopk_rule4_alpha, so the
+ * oracle alpha), Eq. 11's theoretical const, and the decision table over
+ * (log2 n, log2 k) that minimises the worst slowdown over the input
+ * distributions, with the noise test of its held-out check (issue 10).  Rule 4's alpha comes from drtopk_rule4_alpha, so the
  * fit rounds and clamps exactly as drtopk_plan_auto does.
  */
 #include "fit.h"
@@ -20,7 +21,6 @@
 #define CONST_GRID_MAX 11.0
 #define CONST_GRID_STEP (1.0 / 32)
 #define LOSS_EPS 1e-9                   /* losses this close are equal     */
-#define LOG2K_LIMIT 63                  /* choices tile floor(log2 k) in [0, 63] */
 
 size_t drtopk_fit_keep_swept(drtopk_fit_sample *s, size_t count, int min_alphas)
 {
@@ -213,75 +213,170 @@ static int floor_log2(uint64_t x)
     return l;
 }
 
-int drtopk_fit_choices(const drtopk_fit_sample *s, size_t count, const double *consts,
-                       int variants, drtopk_fit_choice *out, int max)
+static int cmp_sample_point(const void *pa, const void *pb)
 {
-    if (!s || !count || !consts || variants <= 0 || !out || max <= 0)
-        return -1;
-    drtopk_fit_sample *sorted;
-    group_info *g;
-    size_t ng;
-    if (index_groups(s, count, &sorted, &g, &ng) != 0)
-        return -1;
-    int nchoice = 0;
-    for (int lk = 0; lk <= LOG2K_LIMIT && nchoice < max; ++lk) {
-        int groups_here = 0;
-        for (size_t i = 0; i < ng; ++i)
-            groups_here += floor_log2(g[i].k) == lk;
-        if (!groups_here)
-            continue;
-        int best_v = -1, best_pts = 0;
-        double best_mean = INFINITY;
-        for (int v = 0; v < variants; ++v) {
-            double sum = 0;
-            int pts = 0, complete = 1;
-            for (size_t i = 0; i < ng && complete; ++i) {
-                if (floor_log2(g[i].k) != lk)
-                    continue;
-                /* This variant's samples of the group. */
-                const drtopk_fit_sample *gs = sorted + g[i].first;
-                int has = 0, standalone = 0;
-                for (size_t j = 0; j < g[i].count; ++j) {
-                    if (gs[j].variant == v) {
-                        has = 1;
-                        standalone = gs[j].alpha == 0;
-                    }
-                }
-                if (!has) {
-                    complete = 0;
-                    break;
-                }
-                int a = standalone ? 0 : drtopk_rule4_alpha(g[i].n, g[i].k, consts[v]);
-                double t = INFINITY;
-                int best_d = -1;
-                for (size_t j = 0; j < g[i].count; ++j) {
-                    if (gs[j].variant != v)
-                        continue;
-                    int d = abs(gs[j].alpha - a);
-                    if (best_d < 0 || d < best_d) {
-                        best_d = d;
-                        t = gs[j].ms;
-                    }
-                }
-                sum += t / g[i].t_star;
-                ++pts;
+    const drtopk_fit_sample *a = pa, *b = pb;
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    if (a->variant != b->variant) return a->variant < b->variant ? -1 : 1;
+    if (a->alpha != b->alpha) return a->alpha < b->alpha ? -1 : 1;
+    return (a->dist > b->dist) - (a->dist < b->dist);
+}
+
+/* Decide one point: samples p[0..np) share (n, k), sorted by variant, alpha. */
+static void decide_point(const drtopk_fit_sample *p, size_t np, const drtopk_fit_default *dflt,
+                         drtopk_fit_decision *out)
+{
+    int dflt_alpha = dflt && dflt->variant >= 0 ? drtopk_rule4_alpha(p[0].n, p[0].k, dflt->rule4_const) : -1;
+    double dflt_worst = INFINITY, dflt_mean = INFINITY;
+    enum { MAX_DISTS = 64 };        /* distributions of one point (bit set)  */
+    double best[MAX_DISTS];
+    uint64_t dists = 0;
+    for (int d = 0; d < MAX_DISTS; ++d) best[d] = INFINITY;
+    for (size_t i = 0; i < np; ++i) {
+        int d = p[i].dist & (MAX_DISTS - 1);
+        dists |= 1ull << d;
+        if (p[i].ms < best[d]) best[d] = p[i].ms;
+    }
+    int ndists = 0;
+    for (uint64_t b = dists; b; b &= b - 1) ++ndists;
+    *out = (drtopk_fit_decision){ .n = p[0].n, .k = p[0].k, .variant = -1, .worst_slowdown = INFINITY,
+                                  .mean_slowdown = INFINITY, .dists = ndists };
+    for (size_t i = 0; i < np;) {
+        size_t j = i;
+        uint64_t seen = 0;
+        double worst = 0, sum = 0;
+        for (; j < np && p[j].variant == p[i].variant && p[j].alpha == p[i].alpha; ++j) {
+            int d = p[j].dist & (MAX_DISTS - 1);
+            if (seen >> d & 1) continue;        /* a repeat: the first stands */
+            seen |= 1ull << d;
+            double slow = p[j].ms / best[d];
+            sum += slow;
+            if (slow > worst) worst = slow;
+        }
+        if (p[i].alpha > 0 && seen == dists) {
+            double mean = sum / ndists;
+            if (dflt_alpha > 0 && p[i].variant == dflt->variant && p[i].alpha == dflt_alpha) {
+                dflt_worst = worst;
+                dflt_mean = mean;
             }
-            if (complete && pts && sum / pts < best_mean) {
-                best_mean = sum / pts;
-                best_v = v;
-                best_pts = pts;
+            if (worst < out->worst_slowdown - LOSS_EPS ||
+                (worst < out->worst_slowdown + LOSS_EPS && mean < out->mean_slowdown - LOSS_EPS)) {
+                out->variant = p[i].variant;
+                out->alpha = p[i].alpha;
+                out->worst_slowdown = worst;
+                out->mean_slowdown = mean;
             }
         }
-        if (best_v < 0)
-            continue;
-        if (nchoice > 0)
-            out[nchoice - 1].log2k_max = lk - 1;
-        out[nchoice] = (drtopk_fit_choice){ .log2k_min = nchoice == 0 ? 0 : lk,
-                                            .log2k_max = LOG2K_LIMIT, .variant = best_v,
-                                            .mean_slowdown = best_mean, .points = best_pts };
-        ++nchoice;
+        i = j;
     }
-    free(sorted);
-    free(g);
-    return nchoice;
+    if (isfinite(dflt_worst) && !(out->worst_slowdown * (1.0 + dflt->margin) < dflt_worst)) {
+        out->variant = dflt->variant;
+        out->alpha = dflt_alpha;
+        out->worst_slowdown = dflt_worst;
+        out->mean_slowdown = dflt_mean;
+        out->is_default = 1;
+    }
+}
+
+int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, const drtopk_fit_default *dflt,
+                      drtopk_fit_decision *out, int max)
+{
+    if (!s || !out || max < 0)
+        return -1;
+    drtopk_fit_sample *t = malloc((count ? count : 1) * sizeof *t);
+    if (!t)
+        return -1;
+    memcpy(t, s, count * sizeof *t);
+    qsort(t, count, sizeof *t, cmp_sample_point);
+    int nd = 0;
+    for (size_t i = 0; i < count;) {
+        size_t j = i;
+        while (j < count && t[j].n == t[i].n && t[j].k == t[i].k) ++j;
+        drtopk_fit_decision d;
+        decide_point(t + i, j - i, dflt, &d);
+        if (d.variant >= 0) {
+            if (nd == max) {
+                free(t);
+                return -1;
+            }
+            out[nd++] = d;
+        }
+        i = j;
+    }
+    free(t);
+    return nd;
+}
+
+/* The upper end of grid value g's range among the sorted distinct grid[0..n):
+ * up to the next one minus one, the last as far on as the gap before it. */
+static int range_end(const int *grid, int n, int g)
+{
+    for (int i = 0; i + 1 < n; ++i)
+        if (grid[i] == g) return grid[i + 1] - 1;
+    return n > 1 ? g + (grid[n - 1] - grid[n - 2]) - 1 : g;
+}
+
+static int add_distinct(int *grid, int n, int v)
+{
+    int i = 0;
+    while (i < n && grid[i] < v) ++i;
+    if (i < n && grid[i] == v) return n;
+    memmove(grid + i + 1, grid + i, (size_t)(n - i) * sizeof *grid);
+    grid[i] = v;
+    return n + 1;
+}
+
+int drtopk_fit_cells(const drtopk_fit_decision *d, int count, drtopk_fit_cell *out)
+{
+    enum { LOG2_VALUES = 65 };      /* floor(log2 x) of a nonzero uint64: 0..63 */
+    int gn[LOG2_VALUES], gk[LOG2_VALUES], nn = 0, nk = 0;
+    if (!d || !out || count < 0)
+        return -1;
+    for (int i = 0; i < count; ++i) {
+        nn = add_distinct(gn, nn, floor_log2(d[i].n));
+        nk = add_distinct(gk, nk, floor_log2(d[i].k));
+    }
+    for (int i = 0; i < count; ++i) {
+        int ln = floor_log2(d[i].n), lk = floor_log2(d[i].k);
+        out[i] = (drtopk_fit_cell){ ln, range_end(gn, nn, ln), lk, range_end(gk, nk, lk),
+                                    2.0 * d[i].alpha - log2((double)d[i].n) + log2((double)d[i].k) };
+        for (int j = 0; j < i; ++j)
+            if (floor_log2(d[j].n) == ln && floor_log2(d[j].k) == lk) {
+                out[i].log2n_min = out[i].log2n_max + 1;     /* taken by j: empty */
+                break;
+            }
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double drtopk_fit_noise(const double *a, const double *b, int pairs, double quantile, double floor)
+{
+    if (pairs <= 0 || !a || !b)
+        return floor;
+    double *r = malloc((size_t)pairs * sizeof *r);
+    if (!r)
+        return floor;
+    for (int i = 0; i < pairs; ++i) {
+        double lo = a[i] < b[i] ? a[i] : b[i];
+        r[i] = lo > 0 ? fabs(a[i] - b[i]) / lo : 0;
+    }
+    qsort(r, (size_t)pairs, sizeof *r, cmp_double);
+    int at = (int)ceil(quantile * pairs) - 1;
+    double q = r[at < 0 ? 0 : at >= pairs ? pairs - 1 : at];
+    free(r);
+    return q > floor ? q : floor;
+}
+
+int drtopk_fit_loses(const double tuned[2], const double deflt[2], double noise)
+{
+    double t = tuned[0] < tuned[1] ? tuned[0] : tuned[1];
+    double d = deflt[0] < deflt[1] ? deflt[0] : deflt[1];
+    return t > d * (1.0 + noise);
 }

@@ -22,6 +22,7 @@ typedef struct {
     uint64_t n, k;
     int alpha;
     double ms;
+    int dist;               /* which input distribution (the decision's axis) */
 } drtopk_fit_sample;
 
 typedef struct {
@@ -54,21 +55,58 @@ size_t drtopk_fit_keep_swept(drtopk_fit_sample *s, size_t count, int min_alphas)
 /* Eq. 11 without its correction term: log2(6 Cg + 31 Cs) - log2(6 Cg). */
 double drtopk_fit_theory_const(double c_global, double c_shfl);
 
-/* Per k range: which variant (with its fitted const) runs fastest. */
+/* The decision at one grid point (n, k): the (variant, alpha) measured in
+ * every distribution of the point whose worst slowdown against that
+ * distribution's fastest sample (any variant, standalone ones included) is
+ * least; ties go to the smaller mean slowdown, then to the earlier variant and
+ * the smaller alpha.  Only delegate samples (alpha > 0) are candidates. */
 typedef struct {
-    int log2k_min, log2k_max;
-    int variant;
-    double mean_slowdown;   /* vs the fastest measured config of each group      */
-    int points;
-} drtopk_fit_choice;
+    uint64_t n, k;
+    int variant, alpha;
+    double worst_slowdown, mean_slowdown;
+    int dists;              /* distributions measured at the point             */
+    int is_default;         /* the default plan stayed (no candidate beat it by
+                               more than the margin)                           */
+} drtopk_fit_decision;
 
-/* samples: every variant together; consts[v] is the Rule 4 const of variant
- * v (ignored for standalone samples, alpha 0).  For each measured floor(log2
- * k), pick the variant whose tuned time has the least mean slowdown over the
- * groups of that k that it measured in full.  Ranges tile [0, 63].  Returns the
- * number of choices written (<= max), or -1. */
-int drtopk_fit_choices(const drtopk_fit_sample *s, size_t count, const double *consts,
-                       int variants, drtopk_fit_choice *out, int max);
+/* The default plan, which a decision keeps unless a candidate's worst
+ * slowdown beats the default's by more than `margin` (relative): variant
+ * `variant` at drtopk_rule4_alpha(n, k, rule4_const).  variant < 0: none. */
+typedef struct {
+    int variant;
+    double rule4_const;
+    double margin;
+} drtopk_fit_default;
+
+/* One decision per distinct (n, k) of the samples, sorted by n then k, into
+ * out (at most max); dflt may be NULL.  Returns the count, or -1 (bad
+ * arguments, no memory, or more points than max). */
+int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, const drtopk_fit_default *dflt,
+                      drtopk_fit_decision *out, int max);
+
+/* The cell of the decision table a decision stands for: floor(log2 n) from
+ * its grid point's up to the next grid point's minus one (the last grid
+ * point: as far beyond it as the previous gap), and the same for k over every
+ * k of the grid; rule4_const gives the decision's alpha at its grid point
+ * (2 alpha - log2 n + log2 k). */
+typedef struct {
+    int log2n_min, log2n_max, log2k_min, log2k_max;
+    double rule4_const;
+} drtopk_fit_cell;
+
+/* Cells of decisions d[0..count) (sorted as drtopk_fit_decide leaves them).
+ * Two grid points with the same floor(log2 n) and floor(log2 k) would share a
+ * cell: the later one gets an empty range (log2n_min > log2n_max) and must be
+ * skipped.  Returns 0, or -1. */
+int drtopk_fit_cells(const drtopk_fit_decision *d, int count, drtopk_fit_cell *out);
+
+/* The held-out check of one cell: the run-to-run noise of `pairs` default
+ * plan measured twice (a[i], b[i]) is the `quantile` of |a - b| / min(a, b)
+ * over the pairs, at least `floor`. */
+double drtopk_fit_noise(const double *a, const double *b, int pairs, double quantile, double floor);
+/* A tuned plan loses at a point when its faster measurement is slower than
+ * the default's faster one by more than the noise. */
+int drtopk_fit_loses(const double tuned[2], const double deflt[2], double noise);
 
 #ifdef __cplusplus
 }

@@ -23,12 +23,11 @@
 #include "gen.h"
 #include "import_peers.h"
 #include "microbench.h"
-#include "oracle.h"
 #include "store.h"
+#include "tuner.h"
 #include "util.h"
 #include "version.h"
 
-#define MAX_LIST 64                 /* entries of one --n/--k/... list          */
 #define QUICK_ALPHA_SPAN 3          /* --quick: Rule 4's alpha +- this          */
 #define ALPHA_SPAN_WHOLE (-1)       /* --full without --alpha-span: every alpha */
 #define QUICK_BETA_MAX 3
@@ -48,52 +47,12 @@
 #define MS_PER_S 1000.0
 #define DEFAULT_SKIP_AFTER_S 10.0   /* issue 4: bitonic may stop where one call
                                        exceeds 10 s                              */
-#define EXIT_FAILURES 1             /* measured, but something failed           */
-#define EXIT_USAGE 2                /* bad arguments, unusable database         */
 #define SIGNAL_EXIT_BASE 128        /* shell convention: 128 + signal number    */
-#define MAX_VARIANTS 64
-#define MAX_CHOICES 64
+#define REPS_MAX 100000             /* as drtopk run: a typo must not become hours */
 
-static volatile sig_atomic_t stop_signal;
+volatile sig_atomic_t tuner_stop_signal;
 
-static void on_signal(int sig) { stop_signal = sig; }
-
-typedef struct {
-    char label[32];             /* "dr-radix", "radix", ...                     */
-    drtopk_algo algo;
-    int delegate;
-} algo_entry;
-
-typedef struct {
-    int gpu;
-    int full;
-    drtopk_backend backend;
-    uint64_t n[MAX_LIST];   int nn;
-    uint64_t k[MAX_LIST];   int nk;     /* nk == 0: default per n              */
-    algo_entry algo[MAX_LIST]; int nalgo;
-    drtopk_dist dist[MAX_LIST]; int ndist;
-    drtopk_dtype dtype[MAX_LIST]; int ndtype;
-    const char *db;
-    int force;
-    double max_minutes;
-    int reps;
-    int verify_every;
-    const char *merge;
-    const char *import_peers;   /* experiments/peers/run_peers.sh's JSON lines */
-    int fit_only;
-    uint64_t seed;
-    int alpha_span;             /* Rule 4's alpha +- this; ALPHA_SPAN_WHOLE: all */
-    int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..3 (quick), 1..4 (full)  */
-    double skip_after_ms;       /* a standalone call slower than this ends its
-                                   larger k (per algorithm, data set)           */
-} options;
-
-typedef struct {
-    int dtype, dist, n;          /* indices into the options' lists */
-    int algo;
-    uint64_t k;
-    int alpha, beta;
-} config;
+static void on_signal(int sig) { tuner_stop_signal = sig; }
 
 static void usage(FILE *f)
 {
@@ -102,29 +61,48 @@ static void usage(FILE *f)
         "             [--dist LIST] [--dtype LIST] [--db PATH] [--resume | --force]\n"
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T]\n"
-        "             [--fit-only] [--merge OTHER.sqlite]\n"
+        "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
+        "             [--fit-only | --compare] [--no-check]\n"
+        "       tuner --merge OTHER.sqlite [--db PATH]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
-        "  Sweeps alpha, beta and the algorithm over k and |V|, stores every measurement in\n"
-        "  the database (default $DRTOPK_DB, else %s) and fits Rule 4's const.\n"
-        "  --quick (default)  n = 2^24..2^30 by 4x (CPU: 2^12..2^16), k = 4^j <= n/4,\n"
-        "                     alpha = Rule 4 (const 3) +-3, beta 1..3, dr-radix, UD, u32\n"
-        "  --full             every alpha, beta 1..4, every algorithm plain and dr-, UD/ND/CD\n"
-        "  LIST               comma separated: 2^20,1000 for sizes; radix,dr-bucket; UD,ND; u32,f32\n"
+        "       tuner --emit-table FILE.c [--db PATH]\n"
+        "  Sweeps alpha, beta, the delegate build and the algorithm over k and |V| for each key\n"
+        "  type and input distribution, stores every measurement in the database (default\n"
+        "  $DRTOPK_DB, else %s), fits Rule 4's const, derives the decision table over\n"
+        "  (dtype, log2 n, log2 k) that minimises the worst slowdown over the distributions,\n"
+        "  checks each choice against the default plan at held-out points (n and k between the\n"
+        "  grid's) and keeps it only where it does not lose by more than the measured noise.\n"
+        "  --quick (default)  n = 2^24..2^30 by 4x (CPU: 2^12..2^16), k = 4^j <= n/4, u32/i32/f32,\n"
+        "                     UD/ND/CD, alpha = Rule 4 (const 3) +-3, beta 1..3, dr-radix, both\n"
+        "                     delegate builds at alpha %d..%d (not with --alpha-span 0)\n"
+        "  --full             every alpha, beta 1..4, every algorithm plain and dr-\n"
+        "  LIST               comma separated: 2^20,2^28+3,1000 for sizes; radix,dr-bucket; UD,ND; u32,f32\n"
         "  --alpha-span S     dr- algorithms: alpha = Rule 4 (const 3) +-S (default 3; --full:\n"
         "                     every alpha); 0 measures Rule 4's alpha only\n"
         "  --beta LIST        dr- algorithms: these betas (default 1..3, --full 1..4); standalone\n"
         "                     algorithms are measured once per (n, k, dist) either way\n"
         "  --skip-after-s T   once a standalone call takes more than T s (default %g), larger k of\n"
         "                     that algorithm on that data set are recorded as skipped\n"
+        "  --no-filter, --no-skip-last-digit, --no-shared-delegate\n"
+        "                     dr- algorithms: plans without Rule 2 filtering, the first top-k's\n"
+        "                     early stop, the shared-memory delegate build (as drtopk run)\n"
         "  --resume           (default) skip configs measured on this machine at this commit\n"
         "  --force            measure them again\n"
         "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
         "  --verify-every N   check every N-th config against the reference (0: never)\n"
-        "  --fit-only         measure nothing; refit from the database\n"
+        "  --fit-only         measure nothing; refit from the database (held-out checks stored\n"
+        "                     earlier are reused, missing ones leave their choice unchecked)\n"
+        "  --no-check         store the decision table without the held-out check\n"
+        "  --compare          after the sweep, measure this machine's tuned plan and the default\n"
+        "                     plan at each (dtype, dist, n, k) of the sweep and print them beside the\n"
+        "                     best measured plan; no refit\n"
         "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n"
         "  --import-peers F   store the modern peers' JSON lines (experiments/peers/run_peers.sh)\n"
-        "                     as one run; lines already stored are kept, then exit\n",
-        DRTOPK_STORE_DEFAULT_PATH, DEFAULT_SKIP_AFTER_S);
+        "                     as one run; lines already stored are kept, then exit\n"
+        "  --emit-table F     write the C source of the library's compiled-in tuning tables\n"
+        "                     (src/lib/tuning_builtin.c) from every tuned GPU of the database\n",
+        DRTOPK_STORE_DEFAULT_PATH, TUNED_BUILD_ALPHA_MIN, DRTOPK_SHARED_DELEGATE_MAX_ALPHA,
+        DEFAULT_SKIP_AFTER_S);
 }
 
 static int parse_list(const char *arg, const char *what, int max, int (*one)(const char *, void *, int),
@@ -246,6 +224,11 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--resume")) { o->force = 0; takes = 0; }
         else if (!strcmp(a, "--force")) { o->force = 1; takes = 0; }
         else if (!strcmp(a, "--fit-only")) { o->fit_only = 1; takes = 0; }
+        else if (!strcmp(a, "--compare")) { o->compare = 1; takes = 0; }
+        else if (!strcmp(a, "--no-check")) { o->no_check = 1; takes = 0; }
+        else if (!strcmp(a, "--no-filter")) { o->clear_flags |= DRTOPK_FILTER; takes = 0; }
+        else if (!strcmp(a, "--no-skip-last-digit")) { o->clear_flags |= DRTOPK_SKIP_LAST_DIGIT; takes = 0; }
+        else if (!strcmp(a, "--no-shared-delegate")) { o->clear_flags |= DRTOPK_SHARED_DELEGATE; takes = 0; }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); exit(0); }
         else if (!v) { fprintf(stderr, "tuner: %s needs a value (or is unknown)\n", a); return -1; }
         else if (!strcmp(a, "--gpu")) { if (parse_int(v, 0, &o->gpu)) goto bad; }
@@ -257,7 +240,14 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--db")) o->db = v;
         else if (!strcmp(a, "--merge")) o->merge = v;
         else if (!strcmp(a, "--import-peers")) o->import_peers = v;
-        else if (!strcmp(a, "--reps")) { if (parse_int(v, 1, &o->reps)) goto bad; }
+        else if (!strcmp(a, "--emit-table")) o->emit_table = v;
+        else if (!strcmp(a, "--reps")) {
+            if (parse_int(v, 1, &o->reps)) goto bad;
+            if (o->reps > REPS_MAX) {
+                fprintf(stderr, "tuner: --reps %d is more than %d repetitions per config\n", o->reps, REPS_MAX);
+                return -1;
+            }
+        }
         else if (!strcmp(a, "--verify-every")) { if (parse_int(v, 0, &o->verify_every)) goto bad; }
         else if (!strcmp(a, "--seed")) { if (drtopk_parse_u64(v, &o->seed)) goto bad; }
         else if (!strcmp(a, "--alpha-span")) { if (parse_int(v, 0, &o->alpha_span)) goto bad; }
@@ -285,14 +275,22 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!o->db)
         o->db = drtopk_store_default_path();
-    if (o->merge && o->import_peers) {
-        fprintf(stderr, "tuner: --merge and --import-peers are separate runs\n");
+    if (!!o->merge + !!o->import_peers + !!o->emit_table > 1) {
+        fprintf(stderr, "tuner: --merge, --import-peers and --emit-table are separate runs\n");
         return -1;
     }
-    if (o->merge || o->import_peers)
+    if (o->merge || o->import_peers || o->emit_table)
         return 0;
+    if (o->compare && o->fit_only) {
+        fprintf(stderr, "tuner: --compare measures; --fit-only measures nothing: choose one\n");
+        return -1;
+    }
     if (o->gpu < 0 && o->backend == DRTOPK_BACKEND_CUDA) {
         fprintf(stderr, "tuner: --gpu G is required (or --backend cpu)\n");
+        return -1;
+    }
+    if (o->gpu >= 0 && o->backend == DRTOPK_BACKEND_CPU) {
+        fprintf(stderr, "tuner: --gpu applies only to --backend cuda; drop it for --backend cpu\n");
         return -1;
     }
     if (o->gpu < 0)
@@ -332,18 +330,17 @@ static int parse_args(int argc, char **argv, options *o)
     if (dist_arg) {
         if (parse_list(dist_arg, "distribution", MAX_LIST, one_dist, o->dist, &o->ndist)) return -1;
     } else {
-        o->dist[0] = DRTOPK_DIST_UD;
-        o->ndist = 1;
-        if (o->full) {
-            o->dist[o->ndist++] = DRTOPK_DIST_ND;
-            o->dist[o->ndist++] = DRTOPK_DIST_CD;
-        }
+        /* the decision table minimises the worst slowdown over these */
+        static const drtopk_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD };
+        o->ndist = (int)(sizeof dists / sizeof dists[0]);
+        memcpy(o->dist, dists, sizeof dists);
     }
     if (dtype_arg) {
         if (parse_list(dtype_arg, "dtype", MAX_LIST, one_dtype, o->dtype, &o->ndtype)) return -1;
     } else {
-        o->dtype[0] = DRTOPK_U32;
-        o->ndtype = 1;
+        static const drtopk_dtype dtypes[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32 };
+        o->ndtype = (int)(sizeof dtypes / sizeof dtypes[0]);
+        memcpy(o->dtype, dtypes, sizeof dtypes);
     }
     return 0;
 }
@@ -362,6 +359,25 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+int sweep_ks(const options *o, uint64_t n, uint64_t *ks)
+{
+    int nks = 0;
+    if (o->nk) {
+        for (int i = 0; i < o->nk; ++i)
+            if (o->k[i] <= n)
+                ks[nks++] = o->k[i];
+    } else {
+        for (uint64_t k = 1; k <= DEFAULT_K_MAX && k <= n / DEFAULT_K_FRACTION && nks < MAX_LIST; k <<= K_STEP_LOG2)
+            ks[nks++] = k;
+    }
+    qsort(ks, (size_t)nks, sizeof *ks, cmp_u64);
+    int nuniq = 0;
+    for (int i = 0; i < nks; ++i)
+        if (nuniq == 0 || ks[i] != ks[nuniq - 1])
+            ks[nuniq++] = ks[i];
+    return nuniq;
+}
+
 /* Every configuration the options ask for, in dataset-major order so that
  * each data set is generated once, and per algorithm by increasing k so that
  * the skip rule (--skip-after-s) sees the smaller k first. */
@@ -375,22 +391,8 @@ static config *enumerate(const options *o, size_t *count)
     for (int d = 0; d < o->ndist; ++d)
     for (int ni = 0; ni < o->nn; ++ni) {
         uint64_t n = o->n[ni];
-        uint64_t ks[MAX_LIST * 2];
-        int nks = 0;
-        if (o->nk) {
-            for (int i = 0; i < o->nk; ++i)
-                if (o->k[i] <= n)
-                    ks[nks++] = o->k[i];
-        } else {
-            for (uint64_t k = 1; k <= DEFAULT_K_MAX && k <= n / DEFAULT_K_FRACTION; k <<= K_STEP_LOG2)
-                ks[nks++] = k;
-        }
-        qsort(ks, (size_t)nks, sizeof *ks, cmp_u64);
-        int nuniq = 0;
-        for (int i = 0; i < nks; ++i)
-            if (nuniq == 0 || ks[i] != ks[nuniq - 1])
-                ks[nuniq++] = ks[i];
-        nks = nuniq;
+        uint64_t ks[MAX_LIST];
+        int nks = sweep_ks(o, n, ks);
         /* Betas of the delegate pipeline; standalone algorithms get one
          * config with beta (and alpha) 0. */
         int betas[MAX_LIST], nbetas = o->nbeta;
@@ -418,7 +420,9 @@ static config *enumerate(const options *o, size_t *count)
                 nb = nbetas;
             }
             for (int al = lo; al <= hi; ++al)
-            for (int bi = 0; bi < nb; ++bi) {
+            for (int bi = 0; bi < nb; ++bi)
+            for (int warp = 0; warp <= (o->algo[a].delegate && o->alpha_span != 0 && al >= TUNED_BUILD_ALPHA_MIN &&
+                                        al <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA); ++warp) {
                 int b = bl[bi];
                 if (b > 0 && (uint64_t)b > (1ull << al))
                     continue;           /* more delegates than subrange elements */
@@ -431,264 +435,12 @@ static config *enumerate(const options *o, size_t *count)
                     c = g;
                     cap *= 2;
                 }
-                c[cnt++] = (config){ t, d, ni, a, ks[ki], al, b };
+                c[cnt++] = (config){ t, d, ni, a, ks[ki], al, b, warp };
             }
         }
     }
     *count = cnt;
     return c;
-}
-
-static void fill_key(const options *o, const config *c, drtopk_store_config *key, unsigned flags)
-{
-    memset(key, 0, sizeof *key);
-    const algo_entry *a = &o->algo[c->algo];
-    snprintf(key->algorithm, sizeof key->algorithm, "%s", a->label);
-    if (a->delegate) {
-        snprintf(key->first_algo, sizeof key->first_algo, "%s", drtopk_algo_name(a->algo));
-        snprintf(key->second_algo, sizeof key->second_algo, "%s", drtopk_algo_name(a->algo));
-    }
-    snprintf(key->dtype, sizeof key->dtype, "%s", drtopk_dtype_name(o->dtype[c->dtype]));
-    snprintf(key->dist, sizeof key->dist, "%s", drtopk_dist_name(o->dist[c->dist]));
-    key->seed = o->seed;
-    key->n = o->n[c->n];
-    key->k = c->k;
-    key->alpha = c->alpha;
-    key->beta = c->beta;
-    key->flags = flags;
-    snprintf(key->order, sizeof key->order, "largest");
-}
-
-/* The plan drtopk_plan_auto would build for alpha (its flags included), with
- * this config's beta and algorithm.  Rule 4 with const = 2 alpha - log2 n +
- * log2 k returns exactly alpha. */
-static drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p,
-                               drtopk_plan *plan)
-{
-    const algo_entry *a = &o->algo[c->algo];
-    if (!a->delegate) {
-        memset(plan, 0, sizeof *plan);
-        plan->first_algo = plan->second_algo = a->algo;
-        plan->const_source = DRTOPK_CONST_USER;
-        return DRTOPK_OK;
-    }
-    double cst = 2.0 * c->alpha - log2((double)p->n) + log2((double)p->k);
-    drtopk_status st = drtopk_plan_rule4(plan, p, cst);
-    if (st != DRTOPK_OK)
-        return st;
-    plan->alpha = c->alpha;
-    plan->beta = c->beta;
-    plan->first_algo = plan->second_algo = a->algo;
-    return DRTOPK_OK;
-}
-
-/* Buffers of the data set in flight. */
-typedef struct {
-    int dtype, dist, n;         /* which data set; -1: none                     */
-    void *v;                    /* device (CUDA) or host (CPU) values           */
-    void *host_v;               /* host copy for verification (CUDA), lazily    */
-    void *out_v, *host_out_v;
-    uint64_t *out_i, *host_out_i;
-    uint64_t out_cap;
-    void *ws;
-    size_t ws_bytes;
-} buffers;
-
-static void *xalloc(const options *o, size_t bytes, drtopk_status *st)
-{
-    void *p = NULL;
-    if (o->backend == DRTOPK_BACKEND_CUDA) {
-        *st = drtopk_dev_alloc(&p, bytes ? bytes : 1);
-    } else {
-        p = malloc(bytes ? bytes : 1);
-        *st = p ? DRTOPK_OK : DRTOPK_ERR_OUT_OF_MEMORY;
-    }
-    return p;
-}
-
-static void xfree(const options *o, void *p)
-{
-    if (!p)
-        return;
-    if (o->backend == DRTOPK_BACKEND_CUDA)
-        drtopk_dev_free(p);
-    else
-        free(p);
-}
-
-static void release(const options *o, buffers *b)
-{
-    xfree(o, b->v);
-    xfree(o, b->out_v);
-    xfree(o, b->out_i);
-    xfree(o, b->ws);
-    free(b->host_v);
-    free(b->host_out_v);
-    free(b->host_out_i);
-    memset(b, 0, sizeof *b);
-    b->dtype = b->dist = b->n = -1;
-}
-
-/* Make the data set of c resident (generated once per (dtype, dist, n, seed))
- * with output buffers for the largest k of the sweep. */
-static drtopk_status prepare_dataset(const options *o, const config *c, uint64_t kmax, buffers *b)
-{
-    if (b->dtype == c->dtype && b->dist == c->dist && b->n == c->n && b->out_cap >= kmax)
-        return DRTOPK_OK;
-    release(o, b);
-    uint64_t n = o->n[c->n];
-    drtopk_dtype t = o->dtype[c->dtype];
-    size_t es = drtopk_dtype_size(t);
-    drtopk_status st;
-    b->v = xalloc(o, n * es, &st);
-    if (st != DRTOPK_OK)
-        return st;
-    if (o->backend == DRTOPK_BACKEND_CUDA) {
-        if ((st = drtopk_dev_generate(b->v, n, o->dist[c->dist], t, o->seed, NULL)) != DRTOPK_OK ||
-            (st = drtopk_dev_sync()) != DRTOPK_OK)
-            return st;
-    } else {
-        drtopk_gen_host(b->v, n, o->dist[c->dist], t, o->seed);
-    }
-    b->out_v = xalloc(o, kmax * es, &st);
-    if (st != DRTOPK_OK)
-        return st;
-    b->out_i = xalloc(o, kmax * sizeof(uint64_t), &st);
-    if (st != DRTOPK_OK)
-        return st;
-    b->out_cap = kmax;
-    b->dtype = c->dtype;
-    b->dist = c->dist;
-    b->n = c->n;
-    return DRTOPK_OK;
-}
-
-static drtopk_status ensure_ws(const options *o, buffers *b, size_t bytes)
-{
-    if (bytes <= b->ws_bytes && b->ws)
-        return DRTOPK_OK;
-    xfree(o, b->ws);
-    b->ws = NULL;
-    b->ws_bytes = 0;
-    drtopk_status st;
-    b->ws = xalloc(o, bytes, &st);
-    if (st == DRTOPK_OK)
-        b->ws_bytes = bytes;
-    return st;
-}
-
-/* Check the result in b against V on the host (O(n) counting check). */
-static void verify(const options *o, const drtopk_problem *p, buffers *b, drtopk_store_measurement *m)
-{
-    size_t es = drtopk_dtype_size(p->dtype);
-    const void *hv = b->v, *ho = b->out_v;
-    const uint64_t *hi = b->out_i;
-    m->verified = 1;
-    if (o->backend == DRTOPK_BACKEND_CUDA) {
-        drtopk_status st = DRTOPK_OK;
-        if (!b->host_v) {
-            b->host_v = malloc(p->n * es);
-            if (!b->host_v || (st = drtopk_dev_copy(b->host_v, b->v, p->n * es, DRTOPK_COPY_D2H)) != DRTOPK_OK) {
-                free(b->host_v);
-                b->host_v = NULL;
-                m->verify_ok = 0;
-                snprintf(m->verify_error, sizeof m->verify_error, "cannot copy V to the host: %s",
-                         drtopk_status_string(st ? st : DRTOPK_ERR_OUT_OF_MEMORY));
-                return;
-            }
-        }
-        free(b->host_out_v);
-        free(b->host_out_i);
-        b->host_out_v = malloc(p->k * es);
-        b->host_out_i = malloc(p->k * sizeof(uint64_t));
-        if (!b->host_out_v || !b->host_out_i ||
-            (st = drtopk_dev_copy(b->host_out_v, b->out_v, p->k * es, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
-            (st = drtopk_dev_copy(b->host_out_i, b->out_i, p->k * sizeof(uint64_t), DRTOPK_COPY_D2H)) != DRTOPK_OK) {
-            m->verify_ok = 0;
-            snprintf(m->verify_error, sizeof m->verify_error, "cannot copy the result to the host: %s",
-                     drtopk_status_string(st ? st : DRTOPK_ERR_OUT_OF_MEMORY));
-            return;
-        }
-        hv = b->host_v;
-        ho = b->host_out_v;
-        hi = b->host_out_i;
-    }
-    drtopk_problem hp = *p;
-    hp.values = hv;
-    drtopk_check_result r = drtopk_check(&hp, ho, hi, NULL);
-    m->verify_ok = r.ok;
-    if (!r.ok)
-        snprintf(m->verify_error, sizeof m->verify_error, "%s", r.why);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(const double *v, int n, double *tmp)
-{
-    memcpy(tmp, v, (size_t)n * sizeof *v);
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
-}
-
-/* Measure one configuration: warm-up, then reps timed calls with stats. */
-static void measure(const options *o, const config *c, buffers *b, int do_verify,
-                    drtopk_store_measurement *m, double *reps, double *stage, double *tmp)
-{
-    drtopk_problem p = { .backend = o->backend, .dtype = o->dtype[c->dtype], .order = DRTOPK_LARGEST,
-                         .n = o->n[c->n], .k = c->k, .values = b->v };
-    drtopk_plan plan;
-    drtopk_status st = make_plan(o, c, &p, &plan);
-    size_t bytes = 0;
-    if (st == DRTOPK_OK)
-        st = drtopk_plan_check(&plan, &p);
-    if (st == DRTOPK_OK)
-        st = drtopk_select_workspace(&p, &plan, &bytes);
-    if (st == DRTOPK_OK)
-        st = ensure_ws(o, b, bytes);
-    drtopk_stats s;
-    if (st == DRTOPK_OK)
-        st = drtopk_select(&p, &plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);
-    fill_key(o, c, &m->cfg, plan.flags);
-    if (st != DRTOPK_OK) {
-        m->status = st == DRTOPK_ERR_UNSUPPORTED ? DRTOPK_MEAS_UNSUPPORTED : DRTOPK_MEAS_ERROR;
-        snprintf(m->error, sizeof m->error, "%s", drtopk_status_string(st));
-        return;
-    }
-    enum { STAGES = 4 };
-    double *stages[STAGES] = { stage, stage + o->reps, stage + 2 * o->reps, stage + 3 * o->reps };
-    for (int r = 0; r < o->reps && st == DRTOPK_OK; ++r) {
-        st = drtopk_select(&p, &plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);
-        reps[r] = s.ms_total;
-        stages[0][r] = s.ms_delegate;
-        stages[1][r] = s.ms_first;
-        stages[2][r] = s.ms_concat;
-        stages[3][r] = s.ms_second;
-    }
-    if (st != DRTOPK_OK) {
-        m->status = DRTOPK_MEAS_ERROR;
-        snprintf(m->error, sizeof m->error, "%s", drtopk_status_string(st));
-        return;
-    }
-    m->status = DRTOPK_MEAS_OK;
-    m->reps = o->reps;
-    m->reps_ms = reps;
-    m->median_ms = median_of(reps, o->reps, tmp);
-    m->min_ms = tmp[0];
-    m->max_ms = tmp[o->reps - 1];
-    m->ms_delegate = median_of(stages[0], o->reps, tmp);
-    m->ms_first = median_of(stages[1], o->reps, tmp);
-    m->ms_concat = median_of(stages[2], o->reps, tmp);
-    m->ms_second = median_of(stages[3], o->reps, tmp);
-    m->delegate_len = s.delegate_len;
-    m->first_selected = s.first_selected;
-    m->concat_len = s.concat_len;
-    m->scanned_subranges = s.scanned_subranges;
-    if (do_verify)
-        verify(o, &p, b, m);
 }
 
 /* ---- machine identity ---------------------------------------------------- */
@@ -734,208 +486,6 @@ static int identify(const options *o, drtopk_store_machine *mach, int measure_gp
     fprintf(stderr, "tuner: %s (%s), %d SMs, read %.0f GB/s, C_global %.1f cycles, C_shfl %.1f cycles\n",
             mach->name, mach->uuid, mach->sm_count, mach->read_gbps, mach->c_global, mach->c_shfl);
     return 0;
-}
-
-/* ---- the fit -------------------------------------------------------------- */
-
-typedef struct {
-    char dist[16];
-    uint64_t n, k;
-} group_key;
-
-typedef struct {
-    char algorithm[32];
-    int beta;
-} variant_key;
-
-typedef struct {
-    drtopk_fit_sample *s;
-    size_t count, cap;
-    group_key *g;
-    int ng, gcap;
-    variant_key v[MAX_VARIANTS];
-    int nv;
-    int overflow;
-} point_set;
-
-static int collect(const drtopk_store_point *pt, void *ctx)
-{
-    point_set *ps = ctx;
-    int g = ps->ng - 1;
-    if (g < 0 || strcmp(ps->g[g].dist, pt->dist) || ps->g[g].n != pt->n || ps->g[g].k != pt->k) {
-        for (g = 0; g < ps->ng; ++g)
-            if (!strcmp(ps->g[g].dist, pt->dist) && ps->g[g].n == pt->n && ps->g[g].k == pt->k)
-                break;
-        if (g == ps->ng) {
-            if (ps->ng == ps->gcap) {
-                int cap = ps->gcap ? 2 * ps->gcap : 64;
-                group_key *ng = realloc(ps->g, (size_t)cap * sizeof *ng);
-                if (!ng)
-                    return ps->overflow = 1;
-                ps->g = ng;
-                ps->gcap = cap;
-            }
-            snprintf(ps->g[g].dist, sizeof ps->g[g].dist, "%s", pt->dist);
-            ps->g[g].n = pt->n;
-            ps->g[g].k = pt->k;
-            ps->ng++;
-        }
-    }
-    int v;
-    for (v = 0; v < ps->nv; ++v)
-        if (!strcmp(ps->v[v].algorithm, pt->algorithm) && ps->v[v].beta == pt->beta)
-            break;
-    if (v == ps->nv) {
-        if (ps->nv == MAX_VARIANTS)
-            return ps->overflow = 1;
-        snprintf(ps->v[v].algorithm, sizeof ps->v[v].algorithm, "%s", pt->algorithm);
-        ps->v[v].beta = pt->beta;
-        ps->nv++;
-    }
-    if (ps->count == ps->cap) {
-        size_t cap = ps->cap ? 2 * ps->cap : 1024;
-        drtopk_fit_sample *ns = realloc(ps->s, cap * sizeof *ns);
-        if (!ns)
-            return ps->overflow = 1;
-        ps->s = ns;
-        ps->cap = cap;
-    }
-    ps->s[ps->count++] = (drtopk_fit_sample){ g, v, pt->n, pt->k, pt->alpha, pt->median_ms };
-    return 0;
-}
-
-/* The oracle-vs-tuned table of one variant (Figure 14's data). */
-static void print_table(const point_set *ps, int v, double c_fit)
-{
-    printf("%-4s %6s %9s | %6s %10s | %6s %10s %8s | %6s %10s %8s\n", "dist", "log2n", "k",
-           "alpha*", "oracle ms", "alpha", "tuned ms", "slow", "a(c=3)", "c=3 ms", "slow");
-    for (int g = 0; g < ps->ng; ++g) {
-        double best = INFINITY;
-        int astar = 0;
-        for (size_t i = 0; i < ps->count; ++i)
-            if (ps->s[i].group == g && ps->s[i].variant == v && ps->s[i].ms < best) {
-                best = ps->s[i].ms;
-                astar = ps->s[i].alpha;
-            }
-        if (!isfinite(best))
-            continue;
-        const group_key *k = &ps->g[g];
-        drtopk_fit_sample *vs = malloc(ps->count * sizeof *vs);
-        size_t nvs = 0;
-        if (!vs)
-            return;
-        for (size_t i = 0; i < ps->count; ++i)
-            if (ps->s[i].variant == v)
-                vs[nvs++] = ps->s[i];
-        int at = drtopk_rule4_alpha(k->n, k->k, c_fit), a3 = drtopk_rule4_alpha(k->n, k->k, DRTOPK_RULE4_CONST_DEFAULT);
-        int ex_t, ex_3;
-        double tt = drtopk_fit_time_at(vs, nvs, g, at, &ex_t), t3 = drtopk_fit_time_at(vs, nvs, g, a3, &ex_3);
-        printf("%-4s %6.2f %9llu | %6d %10.4f | %6d %10.4f %7.3fx%s| %6d %10.4f %7.3fx%s\n", k->dist,
-               log2((double)k->n), (unsigned long long)k->k, astar, best, at, tt, tt / best,
-               ex_t ? " " : "~", a3, t3, t3 / best, ex_3 ? "" : "~");
-        free(vs);
-    }
-}
-
-static int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
-                         const drtopk_store_machine *mach)
-{
-    double theory = (mach->c_global > 0 && mach->c_shfl > 0)
-                        ? drtopk_fit_theory_const(mach->c_global, mach->c_shfl) : 0;
-    int rc = 0;
-    for (int t = 0; t < o->ndtype; ++t) {
-        const char *dt = drtopk_dtype_name(o->dtype[t]);
-        point_set ps = { 0 };
-        if (drtopk_store_each_point(db, machine_id, commit, dt, collect, &ps) != DRTOPK_OK || ps.overflow) {
-            fprintf(stderr, "tuner: reading measurements for the fit: %s\n",
-                    ps.overflow ? "too many variants or out of memory" : drtopk_store_errmsg(db));
-            rc = -1;
-        }
-        /* alpha* needs an alpha sweep: points a fixed-plan sweep (--alpha-span 0)
-         * measured at one alpha tell nothing about Rule 4's const */
-        ps.count = drtopk_fit_keep_swept(ps.s, ps.count, DRTOPK_FIT_MIN_ALPHAS);
-        double consts[MAX_VARIANTS] = { 0 };
-        drtopk_store_choice choices[MAX_CHOICES];
-        drtopk_fit_choice fc[MAX_CHOICES];
-        int nch = 0;
-        if (rc == 0 && ps.count > 0 && drtopk_store_begin(db) == DRTOPK_OK) {
-            for (int v = 0; v < ps.nv && rc == 0; ++v) {
-                if (ps.v[v].beta == 0)
-                    continue;       /* standalone: no alpha to fit */
-                drtopk_fit_sample *vs = malloc(ps.count * sizeof *vs);
-                size_t nvs = 0;
-                if (!vs) {
-                    rc = -1;
-                    break;
-                }
-                for (size_t i = 0; i < ps.count; ++i)
-                    if (ps.s[i].variant == v)
-                        vs[nvs++] = ps.s[i];
-                /* Only fixed-plan points for this variant: no optimum to fit,
-                 * and storing a const from them would replace a real fit of this
-                 * machine; the plan choice then uses the paper's const. */
-                drtopk_fit_result fr;
-                if (nvs == 0) {
-                    consts[v] = DRTOPK_RULE4_CONST_DEFAULT;
-                    printf("fit %s %s beta=%d: not fitted (no point swept over alpha); const %.3f for the "
-                           "plan choice\n", dt, ps.v[v].algorithm, ps.v[v].beta, consts[v]);
-                } else if (drtopk_fit_rule4(vs, nvs, &fr) == 0) {
-                    consts[v] = fr.const_time;
-                    drtopk_store_fit f = { .beta = ps.v[v].beta, .const_time = fr.const_time,
-                                           .const_lsq = fr.const_lsq, .const_theory = theory,
-                                           .mean_slowdown = fr.mean_slowdown,
-                                           .worst_slowdown = fr.worst_slowdown, .points = fr.points };
-                    snprintf(f.dtype, sizeof f.dtype, "%s", dt);
-                    snprintf(f.algorithm, sizeof f.algorithm, "%s", ps.v[v].algorithm);
-                    if (drtopk_store_put_fit(db, machine_id, commit, &f) != DRTOPK_OK)
-                        rc = -1;
-                    printf("fit %s %s beta=%d: const_time %.3f (mean slowdown %.4fx, worst %.4fx, "
-                           "%.4f ms lost over %d points%s), const_lsq %.3f, const_theory %s%.3f\n",
-                           dt, ps.v[v].algorithm, ps.v[v].beta, fr.const_time, fr.mean_slowdown,
-                           fr.worst_slowdown, fr.lost_ms, fr.points,
-                           fr.uncovered ? ", some alphas outside the measured window" : "",
-                           fr.const_lsq, theory > 0 ? "" : "n/a ", theory);
-                }
-                free(vs);
-            }
-            nch = drtopk_fit_choices(ps.s, ps.count, consts, ps.nv, fc, MAX_CHOICES);
-            for (int i = 0; i < nch; ++i) {
-                const variant_key *vk = &ps.v[fc[i].variant];
-                choices[i] = (drtopk_store_choice){ .log2k_min = fc[i].log2k_min,
-                                                    .log2k_max = fc[i].log2k_max, .beta = vk->beta,
-                                                    .rule4_const = consts[fc[i].variant],
-                                                    .mean_slowdown = fc[i].mean_slowdown,
-                                                    .points = fc[i].points };
-                snprintf(choices[i].algorithm, sizeof choices[i].algorithm, "%s", vk->algorithm);
-                printf("choice %s log2 k %d..%d: %s beta=%d const %.3f (mean slowdown %.4fx over %d points)\n",
-                       dt, fc[i].log2k_min, fc[i].log2k_max, vk->algorithm, vk->beta,
-                       consts[fc[i].variant], fc[i].mean_slowdown, fc[i].points);
-            }
-            if (rc == 0 && nch > 0 && drtopk_store_put_choices(db, machine_id, commit, dt, choices, nch) != DRTOPK_OK)
-                rc = -1;
-            if (rc == 0 && drtopk_store_commit(db) != DRTOPK_OK)
-                rc = -1;
-            if (rc != 0) {
-                fprintf(stderr, "tuner: storing the fit: %s\n", drtopk_store_errmsg(db));
-                drtopk_store_rollback(db);
-            }
-            /* The table for the library's default plan (dr-radix, beta 2), else the first variant. */
-            int show = -1;
-            for (int v = 0; v < ps.nv; ++v)
-                if (ps.v[v].beta > 0 && (show < 0 || (!strcmp(ps.v[v].algorithm, "dr-radix") && ps.v[v].beta == 2)))
-                    show = v;
-            if (show >= 0) {
-                printf("oracle vs tuned alpha, %s %s beta=%d (const_time %.3f; ~ = nearest measured alpha):\n",
-                       dt, ps.v[show].algorithm, ps.v[show].beta, consts[show]);
-                print_table(&ps, show, consts[show]);
-            }
-        } else if (rc == 0 && ps.count == 0) {
-            printf("fit %s: no measurements at commit %s on this machine yet\n", dt, commit);
-        }
-        free(ps.s);
-        free(ps.g);
-    }
-    return rc;
 }
 
 /* ---- the skip rule (issue 4: stop an algorithm where one call is too slow) -- */
@@ -992,6 +542,15 @@ static int seed_skip(const drtopk_store_point *pt, void *ctx)
 
 /* ---- main ----------------------------------------------------------------- */
 
+/* The store key of a config, with the flags of the plan it is measured with. */
+static void config_key(const options *o, const config *c, drtopk_store_config *key)
+{
+    drtopk_problem p = { .backend = o->backend, .dtype = o->dtype[c->dtype], .n = o->n[c->n], .k = c->k,
+                         .order = DRTOPK_LARGEST };
+    drtopk_plan plan;
+    fill_key(o, c, key, make_plan(o, c, &p, &plan) == DRTOPK_OK ? plan.flags : 0);
+}
+
 static void join_argv(int argc, char **argv, char *out, size_t len)
 {
     size_t at = 0;
@@ -1000,9 +559,19 @@ static void join_argv(int argc, char **argv, char *out, size_t len)
         at += (size_t)snprintf(out + at, len - at, "%s%s", i ? " " : "", argv[i]);
 }
 
-static void progress(int tty, size_t done, size_t total, double t0, const char *what, int last)
+double tuner_deadline_ms;
+
+int tuner_should_stop(void)
+{
+    return tuner_stop_signal || (tuner_deadline_ms > 0 && drtopk_now_ms() >= tuner_deadline_ms);
+}
+
+void tuner_progress(size_t done, size_t total, double t0, const char *what, int last)
 {
     static double last_plain;
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(STDERR_FILENO);
     double now = drtopk_now_ms(), el = (now - t0) / MS_PER_S;
     double eta = done ? el / (double)done * (double)(total - done) : 0;
     if (tty) {
@@ -1023,6 +592,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (o.emit_table)
+        return emit_table(o.db, o.emit_table) ? EXIT_USAGE : 0;
     char err[DRTOPK_STORE_ERR_LEN];
     drtopk_store *db;
     if (drtopk_store_open(o.db, 0, &db, err, sizeof err) != DRTOPK_OK) {
@@ -1091,17 +662,28 @@ int main(int argc, char **argv)
         fprintf(stderr, "tuner: out of memory\n");
         return EXIT_USAGE;
     }
+    if (total == 0) {
+        fprintf(stderr, "tuner: the sweep is empty, nothing would be measured: %s\n",
+                o.nk ? "every --k is larger than every --n"
+                     : "the default k (powers of 4 up to n/4) needs n >= 4; give a larger --n or a --k list");
+        drtopk_store_end_run(db, run_id, "failed");
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
     /* What is left to measure (resume), and the largest k per data set. */
-    char *todo = calloc(total ? total : 1, 1);
+    char *todo = calloc(total, 1);
+    double *scratch = malloc((size_t)o.reps * SCRATCH_PER_REP * sizeof(double));
+    if (!todo || !scratch) {
+        fprintf(stderr, "tuner: out of memory for %zu configs of %d repetitions\n", total, o.reps);
+        drtopk_store_end_run(db, run_id, "failed");
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
     size_t ntodo = 0;
     for (size_t i = 0; i < total; ++i) {
         int found = 0;
         drtopk_store_config key;
-        drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[cfgs[i].dtype], .n = o.n[cfgs[i].n],
-                             .k = cfgs[i].k, .order = DRTOPK_LARGEST };
-        drtopk_plan plan;
-        unsigned flags = make_plan(&o, &cfgs[i], &p, &plan) == DRTOPK_OK ? plan.flags : 0;
-        fill_key(&o, &cfgs[i], &key, flags);
+        config_key(&o, &cfgs[i], &key);
         if (!o.force && drtopk_store_has(db, machine_id, commit, &key, &found) != DRTOPK_OK) {
             fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
             return EXIT_USAGE;
@@ -1133,28 +715,43 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    double *scratch = malloc((size_t)o.reps * 6 * sizeof(double));
     buffers b;
-    memset(&b, 0, sizeof b);
-    b.dtype = b.dist = b.n = -1;
+    buffers_init(&b);
     int tty = isatty(STDERR_FILENO);
     double t0 = drtopk_now_ms();
-    size_t done = 0, failures = 0, errors = 0, unsupported = 0, skipped = 0, verified = 0;
+    if (o.max_minutes > 0)
+        tuner_deadline_ms = t0 + o.max_minutes * MS_PER_MINUTE;
+    size_t done = 0, failures = 0, errors = 0, unsupported = 0, skipped = 0, verified = 0, elsewhere = 0;
     const char *end_status = "done";
     int exit_code = 0;
     for (size_t i = 0; i < total; ++i) {
         if (!todo[i])
             continue;
-        if (stop_signal) {
+        if (tuner_stop_signal) {
             end_status = "interrupted";
-            exit_code = SIGNAL_EXIT_BASE + stop_signal;
+            exit_code = SIGNAL_EXIT_BASE + tuner_stop_signal;
             break;
         }
-        if (o.max_minutes > 0 && drtopk_now_ms() - t0 >= o.max_minutes * MS_PER_MINUTE) {
+        if (tuner_deadline_ms > 0 && drtopk_now_ms() >= tuner_deadline_ms) {
             end_status = "time-limit";
             break;
         }
         const config *c = &cfgs[i];
+        /* Concurrent tuners on this database share the sweep: a config
+         * another live run measured or is measuring is left to it. */
+        int mine = 0;
+        drtopk_store_config key;
+        config_key(&o, c, &key);
+        if (drtopk_store_claim(db, machine_id, run_id, commit, &key, o.force, &mine) != DRTOPK_OK) {
+            fprintf(stderr, "\ntuner: claiming a config: %s\n", drtopk_store_errmsg(db));
+            end_status = "failed";
+            exit_code = EXIT_USAGE;
+            break;
+        }
+        if (!mine) {
+            ++elsewhere;
+            continue;
+        }
         int standalone = !o.algo[c->algo].delegate;
         skip_mark *mark = &marks[skip_slot(&o, c->dtype, c->dist, c->n, c->algo)];
         uint64_t kmax = 0;
@@ -1164,22 +761,27 @@ int main(int argc, char **argv)
         drtopk_store_measurement m;
         memset(&m, 0, sizeof m);
         int skip = standalone && mark->k && c->k > mark->k;
-        drtopk_status st = skip ? DRTOPK_OK : prepare_dataset(&o, c, kmax, &b);
+        drtopk_status st = skip ? DRTOPK_OK
+                                : buffers_dataset(&o, &b, o.dtype[c->dtype], o.dist[c->dist], o.n[c->n], kmax);
+        drtopk_plan plan;
+        drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[c->dtype], .n = o.n[c->n], .k = c->k };
+        drtopk_status plan_st = make_plan(&o, c, &p, &plan);
         if (skip) {
             fill_key(&o, c, &m.cfg, 0);     /* a standalone plan has no flags */
             m.status = DRTOPK_MEAS_UNSUPPORTED;
             snprintf(m.error, sizeof m.error, SKIPPED_PREFIX "one call took %.3g s at k = %llu (limit %g s)",
                      mark->ms / MS_PER_S, (unsigned long long)mark->k, o.skip_after_ms / MS_PER_S);
-        } else if (st != DRTOPK_OK) {
-            drtopk_plan plan;
-            drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[c->dtype], .n = o.n[c->n], .k = c->k };
-            fill_key(&o, c, &m.cfg, make_plan(&o, c, &p, &plan) == DRTOPK_OK ? plan.flags : 0);
+        } else if (st != DRTOPK_OK || plan_st != DRTOPK_OK) {
+            m.cfg = key;
             m.status = DRTOPK_MEAS_ERROR;
-            snprintf(m.error, sizeof m.error, "preparing the data set: %s", drtopk_status_string(st));
-            release(&o, &b);
+            snprintf(m.error, sizeof m.error, "%s: %s", st != DRTOPK_OK ? "preparing the data set" : "the plan",
+                     drtopk_status_string(st != DRTOPK_OK ? st : plan_st));
+            if (st != DRTOPK_OK)
+                buffers_release(&o, &b);
         } else {
             int do_verify = o.verify_every > 0 && done % (size_t)o.verify_every == 0;
-            measure(&o, c, &b, do_verify, &m, scratch, scratch + o.reps, scratch + 5 * o.reps);
+            fill_key(&o, c, &m.cfg, plan.flags);
+            measure_plan(&o, &plan, c->k, &b, do_verify, &m, scratch);
             if (standalone && m.status == DRTOPK_MEAS_OK && m.median_ms > o.skip_after_ms)
                 mark_slow(mark, c->k, m.median_ms);
         }
@@ -1210,10 +812,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "%stuner: WRONG RESULT %s: %s\n", tty ? "\n" : "", what, m.verify_error);
             }
         }
-        progress(tty, done, ntodo, t0, what, 0);
+        tuner_progress(done + elsewhere, ntodo, t0, what, 0);
     }
-    progress(tty, done, ntodo, t0, end_status, 1);
-    release(&o, &b);
+    tuner_progress(done + elsewhere, ntodo, t0, end_status, 1);
+    buffers_release(&o, &b);
     free(scratch);
     free(marks);
     free(todo);
@@ -1221,12 +823,20 @@ int main(int argc, char **argv)
     if (drtopk_store_end_run(db, run_id, end_status) != DRTOPK_OK)
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
     printf("tuner: %s: %zu measured (%zu unsupported, %zu skipped, %zu errors), %zu verified, %zu wrong results, "
-           "%.1f s\n", end_status, done, unsupported, skipped, errors, verified, failures,
-           (drtopk_now_ms() - t0) / MS_PER_S);
+           "%zu left to a concurrent tuner, %.1f s\n", end_status, done, unsupported, skipped, errors, verified,
+           failures, elsewhere, (drtopk_now_ms() - t0) / MS_PER_S);
     if (!strcmp(end_status, "time-limit"))
         printf("tuner: time budget reached; run the same command again to go on\n");
-    if (exit_code == 0 && fit_and_store(&o, db, machine_id, commit, &mach) != 0)
-        exit_code = EXIT_FAILURES;
+    if (exit_code == 0 && !strcmp(end_status, "done")) {
+        int rc = o.compare ? compare_plans(&o, db, machine_id, commit, &mach)
+                           : fit_and_store(&o, db, machine_id, commit, &mach);
+        if (rc == FIT_INTERRUPTED && tuner_stop_signal)
+            exit_code = SIGNAL_EXIT_BASE + tuner_stop_signal;
+        else if (rc == FIT_INTERRUPTED)
+            printf("tuner: time budget reached during the held-out check; run the same command again to go on\n");
+        else if (rc != 0)
+            exit_code = EXIT_FAILURES;
+    }
     drtopk_store_close(db);
     if (exit_code == 0 && (failures || errors))
         exit_code = EXIT_FAILURES;

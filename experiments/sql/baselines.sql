@@ -33,7 +33,10 @@ cells AS (
                 ELSE 'n/a' END AS cell
     FROM m JOIN rule4 r ON r.dist = m.dist AND r.k = m.k
     WHERE (m.algorithm NOT LIKE 'dr-%' AND m.beta = 0)
-       OR (m.algorithm LIKE 'dr-%' AND m.alpha = r.alpha AND m.beta = @beta)
+       OR (m.algorithm LIKE 'dr-%' AND m.alpha = r.alpha AND m.beta = @beta
+           -- drtopk_plan_rule4's flags (DELEGATE|FILTER|SKIP_LAST_DIGIT = 11, SHARED_DELEGATE = 4
+           -- up to alpha 7): not the tuner's other delegate build or experiments' flag variants
+           AND m.flags = 11 + CASE WHEN m.alpha <= 7 THEN 4 ELSE 0 END)
     GROUP BY 1, 2, 3, 4
 ),
 groups AS (

@@ -12,6 +12,7 @@ WITH pts AS (
     SELECT dist, n, k, alpha, avg(median_ms) AS ms FROM measurements
     WHERE machine_id = @machine AND git_commit = @commit AND dtype = @dtype AND algorithm = @algo
       AND beta = @beta AND sort_order = 'largest' AND status = 'ok'
+      AND flags = 11 + CASE WHEN alpha <= 7 THEN 4 ELSE 0 END   -- drtopk_plan_rule4's (fig_rows.sql)
       AND coalesce(verify_ok, 1) = 1 AND median_ms IS NOT NULL
     GROUP BY dist, n, k, alpha
 ),

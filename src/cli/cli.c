@@ -5,13 +5,15 @@
  * a standalone top-k algorithm, on the GPU or the CPU reference; it times the
  * call (median of repetitions, per-stage breakdown, workload sizes, achieved
  * read bandwidth), verifies the result and writes it as raw arrays.
- * `drtopk gen` writes a seeded vector to a raw file.  The plan comes from
+ * `drtopk gen` writes a seeded vector to a raw file; `drtopk dataset`
+ * (dataset_cmd.c) turns real data into one.  The plan comes from
  * drtopk_plan_auto with the tuning of the GPU (or host) the run uses, loaded
  * from the results store ($DRTOPK_DB, else db/results.sqlite), or from --const.
  *
  * Exit codes: 0 success, 1 runtime failure, 2 bad arguments, 3 verification failed.
  */
 #include "drtopk.h"
+#include "cli.h"
 #include "device.h"
 #include "gen.h"
 #include "keyorder.h"
@@ -61,6 +63,7 @@ static const char help_main[] =
     "commands:\n"
     "  run      select the top k of a seeded vector or a raw file; time, verify, write\n"
     "  gen      write a seeded vector to a raw file\n"
+    "  dataset  turn real data (k-NN vectors, graphs, CSV scores) into a raw file\n"
     "  version  print the version, the git commit and whether a CUDA GPU is usable\n"
     "  help     this text; `drtopk help run` / `drtopk run --help` for a command\n"
     "\n"
@@ -68,20 +71,20 @@ static const char help_main[] =
 
 static const char help_run[] =
     "usage: drtopk run --n N --k K [options]\n"
-    "       drtopk run --input FILE.{u32,i32,f32} --k K [options]\n"
+    "       drtopk run --input FILE.{u32,i32,f32,f16,bf16,u64,i64,f64} --k K [options]\n"
     "\n";
 
 static const char help_gen[] =
-    "usage: drtopk gen --n N --out FILE.{u32,i32,f32} [--dist D] [--seed S] [--dtype T]\n"
+    "usage: drtopk gen --n N --out FILE.{u32,i32,f32,f16,bf16,u64,i64,f64} [--dist D] [--seed S] [--dtype T]\n"
     "\n"
     "Writes the N-element seeded vector (the same values `drtopk run` generates on the\n"
-    "CPU or the GPU) as little-endian raw elements, 4 bytes each.  The dtype is the\n"
+    "CPU or the GPU) as little-endian raw elements of 2, 4 or 8 bytes.  The dtype is the\n"
     "file's extension; --dtype, if given, must agree with it.\n"
     "  --n N        number of elements (plain, 2^p or 2^p+q)\n"
-    "  --out FILE   output path ending in .u32, .i32 or .f32\n"
+    "  --out FILE   output path ending in .u32 .i32 .f32 .f16 .bf16 .u64 .i64 or .f64\n"
     "  --dist D     UD ND CD ASC DESC FEW EQ SPECIAL (default UD)\n"
     "  --seed S     generator seed (default 1)\n"
-    "  --dtype T    u32 i32 f32\n";
+    "  --dtype T    u32 i32 f32 f16 bf16 u64 i64 f64\n";
 
 /* Everything the run owns; released in one place. */
 typedef struct {
@@ -494,7 +497,6 @@ static int cmd_gen(int argc, char **argv)
 {
     gen_cfg g;
     drtopk_dtype t;
-    drtopk_status st;
     void *buf;
     int rc;
     memset(&g, 0, sizeof g);
@@ -509,7 +511,8 @@ static int cmd_gen(int argc, char **argv)
     if (g.n == 0) return usage_error("--n is 0: the vector must not be empty");
     if (!g.out) return usage_error("missing --out FILE");
     if (drtopk_dtype_from_path(g.out, &t) != DRTOPK_OK)
-        return usage_error("--out %s: the file name must end in .u32, .i32 or .f32 (its element type)", g.out);
+        return usage_error("--out %s: the file name must end in .u32 .i32 .f32 .f16 .bf16 .u64 .i64 or .f64 "
+                           "(its element type)", g.out);
     if (g.have_dtype && g.dtype != t)
         return usage_error("--dtype %s conflicts with --out %s (its extension says %s)", drtopk_dtype_name(g.dtype), g.out,
                            drtopk_dtype_name(t));
@@ -519,10 +522,11 @@ static int cmd_gen(int argc, char **argv)
         return runtime_error("out of host memory for %" PRIu64 " elements", g.n);
     if (g.n >= PROGRESS_MIN_N) progress(0, "generating %" PRIu64 " elements", g.n);
     drtopk_gen_host(buf, g.n, g.dist, t, g.seed);
-    st = drtopk_write_raw(g.out, buf, drtopk_dtype_size(t), g.n);
+    const size_t size = drtopk_dtype_size(t);
+    const void *const data[] = { buf };
+    rc = write_files("--out", 1, &g.out, data, &size, g.n);
     free(buf);
-    if (st != DRTOPK_OK) return runtime_error("cannot write %s: %s", g.out, drtopk_status_string(st));
-    return 0;
+    return rc;
 }
 
 /* ---- main ---------------------------------------------------------------- */
@@ -541,8 +545,9 @@ static int cmd_help(int argc, char **argv)
     else if (argc > 1) return usage_error("'drtopk help' takes at most one command name");
     else if (strcmp(argv[0], "run") == 0) printf("%s%s", help_run, run_help_options);
     else if (strcmp(argv[0], "gen") == 0) fputs(help_gen, stdout);
+    else if (strcmp(argv[0], "dataset") == 0) fputs(help_dataset, stdout);
     else if (strcmp(argv[0], "version") == 0 || strcmp(argv[0], "help") == 0) fputs(help_main, stdout);
-    else return usage_error("no help for unknown command '%s' (commands: run gen version help)", argv[0]);
+    else return usage_error("no help for unknown command '%s' (commands: run gen dataset version help)", argv[0]);
     return 0;
 }
 
@@ -555,8 +560,9 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+    if (strcmp(cmd, "dataset") == 0) return cmd_dataset(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) return cmd_version(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0) return cmd_help(argc - 2, argv + 2);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) return cmd_help(0, NULL);
-    return usage_error("unknown command '%s' (commands: run gen version help)", cmd);
+    return usage_error("unknown command '%s' (commands: run gen dataset version help)", cmd);
 }

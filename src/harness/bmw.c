@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t key_at(const drtopk_problem *p, uint64_t i)
+static uint64_t key_at(const drtopk_problem *p, uint64_t i)
 {
-    return drtopk_key_from_bits(((const uint32_t *)p->values)[i], p->dtype, p->order);
+    return drtopk_key_at(p->values, i, p->dtype, p->order);
 }
 
 static drtopk_status check_problem(const drtopk_problem *p)
@@ -28,24 +28,24 @@ static drtopk_status check_problem(const drtopk_problem *p)
     return DRTOPK_OK;
 }
 
-static void heap_sift_down(uint32_t *h, uint64_t len, uint64_t i)
+static void heap_sift_down(uint64_t *h, uint64_t len, uint64_t i)
 {
     for (;;) {
         uint64_t l = 2 * i + 1, m = i;
         if (l < len && h[l] < h[m]) m = l;
         if (l + 1 < len && h[l + 1] < h[m]) m = l + 1;
         if (m == i) return;
-        uint32_t t = h[i]; h[i] = h[m]; h[m] = t;
+        uint64_t t = h[i]; h[i] = h[m]; h[m] = t;
         i = m;
     }
 }
 
-static void heap_push(uint32_t *h, uint64_t *len, uint32_t key)
+static void heap_push(uint64_t *h, uint64_t *len, uint64_t key)
 {
     uint64_t i = (*len)++;
     h[i] = key;
     while (i > 0 && h[(i - 1) / 2] > h[i]) {
-        uint32_t t = h[i]; h[i] = h[(i - 1) / 2]; h[(i - 1) / 2] = t;
+        uint64_t t = h[i]; h[i] = h[(i - 1) / 2]; h[(i - 1) / 2] = t;
         i = (i - 1) / 2;
     }
 }
@@ -57,15 +57,15 @@ drtopk_status drtopk_bmw_workload(const drtopk_problem *p, int alpha, uint64_t *
     if (st != DRTOPK_OK) return st;
     if (evaluated == NULL || blocks_skipped == NULL || alpha < DRTOPK_ALPHA_MIN || alpha > DRTOPK_ALPHA_MAX)
         return DRTOPK_ERR_INVALID_ARGUMENT;
-    uint32_t *heap = malloc((size_t)p->k * sizeof *heap);
+    uint64_t *heap = malloc((size_t)p->k * sizeof *heap);
     if (heap == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
     const uint64_t block = 1ull << alpha;
     uint64_t len = 0, eval = 0, skipped = 0;
     for (uint64_t lo = 0; lo < p->n; lo += block) {
         const uint64_t hi = p->n - lo < block ? p->n : lo + block;
-        uint32_t bmax = 0;
+        uint64_t bmax = 0;
         for (uint64_t i = lo; i < hi; ++i) {     /* the block-max index BMW keeps */
-            const uint32_t key = key_at(p, i);
+            const uint64_t key = key_at(p, i);
             if (key > bmax) bmax = key;
         }
         if (len == p->k && bmax <= heap[0]) {
@@ -73,7 +73,7 @@ drtopk_status drtopk_bmw_workload(const drtopk_problem *p, int alpha, uint64_t *
             continue;
         }
         for (uint64_t i = lo; i < hi; ++i) {
-            const uint32_t key = key_at(p, i);
+            const uint64_t key = key_at(p, i);
             ++eval;
             if (len < p->k) {
                 heap_push(heap, &len, key);
@@ -90,7 +90,7 @@ drtopk_status drtopk_bmw_workload(const drtopk_problem *p, int alpha, uint64_t *
 }
 
 typedef struct {
-    uint32_t key;
+    uint64_t key;
     uint64_t pos;
 } bmw_pair;
 
@@ -129,7 +129,7 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
         bmw_pair *top = d + dlen;
         uint64_t cnt = 0;
         for (uint64_t i = lo; i < hi; ++i) {
-            const uint32_t key = key_at(p, i);
+            const uint64_t key = key_at(p, i);
             if (cnt == beta && key <= top[cnt - 1].key) continue;
             uint64_t j = cnt < beta ? cnt++ : cnt - 1;
             while (j > 0 && top[j - 1].key < key) {
@@ -144,7 +144,7 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
     /* Step 2: the first top-k (optionally one digit short, 4.3) and Rule 2's
      * threshold; with k >= |D| every delegate is selected and t = 0. */
     uint64_t selected = dlen;
-    uint32_t t = 0;
+    uint64_t t = 0;
     const int filter = drtopk_first_topk_needed(p->k, dlen) && (plan->flags & DRTOPK_FILTER);
     if (drtopk_first_topk_needed(p->k, dlen)) {
         const int skip = (plan->flags & DRTOPK_SKIP_LAST_DIGIT) != 0;
@@ -152,7 +152,7 @@ drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_p
         t = d[p->k - 1].key;
         selected = p->k;
         if (drtopk_skip_last_digit_on(skip)) {
-            const uint32_t lowest = drtopk_skip_last_digit_floor(t);
+            const uint64_t lowest = drtopk_skip_last_digit_floor(t);
             uint64_t wide = p->k;
             while (wide < dlen && d[wide].key >= lowest) ++wide;
             /* more than the backends' capacity: they resolve the last digit */

@@ -26,9 +26,9 @@ static int cmp_idx_at(const void *a, const void *b)
 }
 
 /* Descending: rank 0 is the best key. */
-static int cmp_u32_desc(const void *a, const void *b)
+static int cmp_key_desc(const void *a, const void *b)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x < y) - (x > y);
 }
 
@@ -51,19 +51,22 @@ static drtopk_check_result pass(void)
     return r;
 }
 
-static drtopk_check_result structure(const drtopk_problem *p, const uint32_t *val,
-                                     const uint64_t *idx)
+/* Hex digits of one element of dtype t in messages. */
+static int hex_width(drtopk_dtype t) { return drtopk_dtype_bits(t) / 4; }
+
+static drtopk_check_result structure(const drtopk_problem *p, const void *val, const uint64_t *idx)
 {
-    const uint32_t *v = (const uint32_t *)p->values;
     const uint64_t k = p->k;
+    const int w = hex_width(p->dtype);
     idx_at *s;
     for (uint64_t i = 0; i < k; ++i) {
         if (idx[i] >= p->n)
             return fail("index %" PRIu64 " at result position %" PRIu64 " is out of range (n = %" PRIu64 ")",
                         idx[i], i, p->n);
-        if (val[i] != v[idx[i]])
-            return fail("value 0x%08" PRIx32 " at result position %" PRIu64 " is not V[%" PRIu64 "] = 0x%08" PRIx32,
-                        val[i], i, idx[i], v[idx[i]]);
+        const uint64_t got = drtopk_bits_at(val, i, p->dtype), want = drtopk_bits_at(p->values, idx[i], p->dtype);
+        if (got != want)
+            return fail("value 0x%0*" PRIx64 " at result position %" PRIu64 " is not V[%" PRIu64 "] = 0x%0*" PRIx64,
+                        w, got, i, idx[i], w, want);
     }
     if ((s = (idx_at *)malloc(k * sizeof *s)) == NULL) return fail("out of memory in the checker");
     for (uint64_t i = 0; i < k; ++i) { s[i].idx = idx[i]; s[i].at = i; }
@@ -80,26 +83,26 @@ static drtopk_check_result structure(const drtopk_problem *p, const uint32_t *va
     return pass();
 }
 
-static drtopk_check_result against_oracle(const drtopk_problem *p, const uint32_t *val,
-                                          const uint32_t *oracle)
+static drtopk_check_result against_oracle(const drtopk_problem *p, const void *val, const void *oracle)
 {
     const uint64_t k = p->k;
+    const int w = hex_width(p->dtype);
     drtopk_check_result r = pass();
-    uint32_t *a = (uint32_t *)malloc(k * sizeof *a), *b = (uint32_t *)malloc(k * sizeof *b);
+    uint64_t *a = (uint64_t *)malloc(k * sizeof *a), *b = (uint64_t *)malloc(k * sizeof *b);
     if (!a || !b) {
         free(a); free(b);
         return fail("out of memory in the checker");
     }
     for (uint64_t i = 0; i < k; ++i) {
-        a[i] = drtopk_key_from_bits(val[i], p->dtype, p->order);
-        b[i] = drtopk_key_from_bits(oracle[i], p->dtype, p->order);
+        a[i] = drtopk_key_at(val, i, p->dtype, p->order);
+        b[i] = drtopk_key_at(oracle, i, p->dtype, p->order);
     }
-    qsort(a, k, sizeof *a, cmp_u32_desc);
-    qsort(b, k, sizeof *b, cmp_u32_desc);
+    qsort(a, k, sizeof *a, cmp_key_desc);
+    qsort(b, k, sizeof *b, cmp_key_desc);
     for (uint64_t i = 0; i < k; ++i) {
         if (a[i] != b[i]) {
-            r = fail("ordered key of rank %" PRIu64 " is 0x%08" PRIx32 ", the oracle's is 0x%08" PRIx32,
-                     i, a[i], b[i]);
+            r = fail("ordered key of rank %" PRIu64 " is 0x%0*" PRIx64 ", the oracle's is 0x%0*" PRIx64,
+                     i, w, a[i], w, b[i]);
             break;
         }
     }
@@ -110,22 +113,21 @@ static drtopk_check_result against_oracle(const drtopk_problem *p, const uint32_
 /* The result holds k distinct elements of V.  With m its minimum key, it is a
  * top-k exactly when every element of V above m is in it, i.e. when V and the
  * result hold equally many keys above m (the result's ones are a subset). */
-static drtopk_check_result by_counting(const drtopk_problem *p, const uint32_t *val)
+static drtopk_check_result by_counting(const drtopk_problem *p, const void *val)
 {
-    const uint32_t *v = (const uint32_t *)p->values;
-    uint32_t m = UINT32_MAX;
+    uint64_t m = UINT64_MAX;
     uint64_t above_r = 0, above_v = 0;
     for (uint64_t i = 0; i < p->k; ++i) {
-        uint32_t key = drtopk_key_from_bits(val[i], p->dtype, p->order);
+        const uint64_t key = drtopk_key_at(val, i, p->dtype, p->order);
         if (key < m) m = key;
     }
     for (uint64_t i = 0; i < p->k; ++i)
-        above_r += drtopk_key_from_bits(val[i], p->dtype, p->order) > m;
+        above_r += drtopk_key_at(val, i, p->dtype, p->order) > m;
     for (uint64_t i = 0; i < p->n; ++i)
-        above_v += drtopk_key_from_bits(v[i], p->dtype, p->order) > m;
+        above_v += drtopk_key_at(p->values, i, p->dtype, p->order) > m;
     if (above_v != above_r)
-        return fail("not a top-k: V holds %" PRIu64 " elements above the result's minimum key 0x%08" PRIx32
-                    ", the result only %" PRIu64, above_v, m, above_r);
+        return fail("not a top-k: V holds %" PRIu64 " elements above the result's minimum key 0x%0*" PRIx64
+                    ", the result only %" PRIu64, above_v, hex_width(p->dtype), m, above_r);
     return pass();
 }
 
@@ -137,9 +139,8 @@ drtopk_check_result drtopk_check(const drtopk_problem *p, const void *values,
         (unsigned)p->dtype >= DRTOPK_DTYPE_COUNT || (unsigned)p->order > DRTOPK_SMALLEST)
         return fail("invalid problem given to the checker");
     if (values == NULL || indices == NULL) return fail("result values or indices are NULL");
-    r = structure(p, (const uint32_t *)values, indices);
+    r = structure(p, values, indices);
     if (!r.ok) return r;
-    if (oracle_values != NULL)
-        return against_oracle(p, (const uint32_t *)values, (const uint32_t *)oracle_values);
-    return by_counting(p, (const uint32_t *)values);
+    if (oracle_values != NULL) return against_oracle(p, values, oracle_values);
+    return by_counting(p, values);
 }

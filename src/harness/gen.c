@@ -2,7 +2,8 @@
  * gen.c -- host side of the seeded data sets of paper section 6 (UD, ND, CD,
  * plus adversarial sets; the generator itself is gen_core.h, shared bit for
  * bit with the CUDA kernel) and raw little-endian vector files, the input and
- * output format of the CLI (.u32/.i32/.f32 values, uint64 indices).
+ * output format of the CLI (.u32 .i32 .f32 .f16 .bf16 .u64 .i64 .f64 values,
+ * uint64 indices).
  */
 #include "gen.h"
 
@@ -46,8 +47,7 @@ void drtopk_gen_host(void *out, uint64_t n, drtopk_dist d, drtopk_dtype t, uint6
 
 void drtopk_gen_host_at(void *out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
 {
-    uint32_t *o = (uint32_t *)out;
-    for (uint64_t i = 0; i < n; ++i) o[i] = drtopk_gen_bits(seed, first + i, d, t);
+    for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(out, i, t, drtopk_gen_bits(seed, first + i, d, t));
 }
 
 static int host_is_little_endian(void)
@@ -164,7 +164,12 @@ drtopk_status drtopk_dtype_from_path(const char *path, drtopk_dtype *out)
     if (path == NULL || out == NULL || (dot = strrchr(path, '.')) == NULL)
         return DRTOPK_ERR_INVALID_ARGUMENT;
     if (strchr(dot, '/') != NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    /* only the short names (u32, i32, f32) are file extensions */
-    if (strlen(dot + 1) != strlen(drtopk_dtype_name(DRTOPK_U32))) return DRTOPK_ERR_INVALID_ARGUMENT;
-    return drtopk_dtype_parse(dot + 1, out);
+    /* only the short names (u32, f16, bf16, ...) are file extensions */
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        if (strcasecmp(dot + 1, drtopk_dtype_name((drtopk_dtype)t)) == 0) {
+            *out = (drtopk_dtype)t;
+            return DRTOPK_OK;
+        }
+    }
+    return DRTOPK_ERR_INVALID_ARGUMENT;
 }

@@ -1,6 +1,7 @@
 /*
  * gen.h -- host side of the seeded data sets (gen_core.h) and raw binary
- * input/output of vectors (.u32/.i32/.f32: little-endian, no header).
+ * input/output of vectors (.u32 .i32 .f32 .f16 .bf16 .u64 .i64 .f64:
+ * little-endian, no header).
  */
 #ifndef DRTOPK_GEN_H
 #define DRTOPK_GEN_H
@@ -14,7 +15,8 @@ extern "C" {
 const char *drtopk_dist_name(drtopk_dist d);           /* "UD", "ND", ...   */
 drtopk_status drtopk_dist_parse(const char *s, drtopk_dist *out); /* case-insensitive */
 
-/* out: n elements (4 bytes each), bit-identical to drtopk_dev_generate. */
+/* out: n elements of t (drtopk_dtype_size(t) bytes each), bit-identical to
+ * drtopk_dev_generate. */
 void drtopk_gen_host(void *out, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed);
 /* out: elements first .. first + n - 1 of the same data set (a slice of V). */
 void drtopk_gen_host_at(void *out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed);
@@ -25,7 +27,8 @@ drtopk_status drtopk_write_raw(const char *path, const void *data, size_t elem_s
  * *data is malloc'ed.  Errors set `err` (may be NULL) to a readable message. */
 drtopk_status drtopk_read_raw(const char *path, size_t elem_size, void **data, uint64_t *n,
                               char *err, size_t err_len);
-/* dtype from a file name's extension .u32/.i32/.f32; DRTOPK_ERR_INVALID_ARGUMENT if none. */
+/* dtype from a file name's extension, a short dtype name (.u32, .bf16, ...);
+ * DRTOPK_ERR_INVALID_ARGUMENT if none. */
 drtopk_status drtopk_dtype_from_path(const char *path, drtopk_dtype *out);
 
 #ifdef __cplusplus

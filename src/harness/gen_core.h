@@ -13,8 +13,8 @@
 #include "keyorder.h"
 
 typedef enum {
-    DRTOPK_DIST_UD = 0, /* uniform: u32/i32 over all 2^32 bit patterns, f32 in [-1, 1) */
-    DRTOPK_DIST_ND,     /* normal: N(1e8, 10) for u32/i32 (paper), N(0, 1) for f32     */
+    DRTOPK_DIST_UD = 0, /* uniform: integers over all bit patterns, floats in [-1, 1)    */
+    DRTOPK_DIST_ND,     /* normal: N(1e8, 10) for integers (paper), N(0, 1) for floats  */
     DRTOPK_DIST_CD,     /* customized: nested dense buckets that keep bucket top-k busy */
     DRTOPK_DIST_ASC,    /* strictly increasing with i                                   */
     DRTOPK_DIST_DESC,   /* strictly decreasing with i                                   */
@@ -68,96 +68,151 @@ DRTOPK_HD int64_t drtopk_floor_shift(int64_t a, int s)
     return (a % d != 0 && a < 0) ? q - 1 : q;
 }
 
-/* CD: ordered keys nested in DRTOPK_CD_LEVELS levels of 8-bit buckets at the
- * top of the key range.  Level l covers [2^32 - 2^(32-8l), 2^32).  15/16 of the
- * elements sit in the innermost level; the rest spread uniformly over the outer
- * levels, so at every bucket/radix iteration every bucket but the one holding
- * the k-th largest stays non-empty while most elements stay in that one. */
+/* CD: ordered keys nested in levels of 8-bit buckets at the top of the key
+ * range (DRTOPK_CD_LEVELS levels, fewer for 16-bit keys).  Level l covers the
+ * keys whose top 8l bits are all ones.  15/16 of the elements sit in the
+ * innermost level; the rest spread uniformly over the outer levels, so at
+ * every bucket/radix iteration every bucket but the one holding the k-th
+ * largest stays non-empty while most elements stay in that one. */
 #define DRTOPK_CD_LEVELS 4
 #define DRTOPK_CD_LEVEL_BITS 8
 #define DRTOPK_CD_SPREAD_MASK 15u  /* 1 in 16 elements is spread */
 #define DRTOPK_FEW_DISTINCT 7      /* FEW: values 0..6 (scaled), heavy ties */
-#define DRTOPK_SORTED_PERIOD_MASK 0x3FFFFFFFull /* ASC/DESC restart every 2^30 */
+#define DRTOPK_FEW_OFFSET 3        /* FEW: signed and float values v - 3 */
+#define DRTOPK_FEW_SCALE 1000u     /* FEW: unsigned values v * 1000 */
+#define DRTOPK_EQ_VALUE 42         /* EQ: every element */
+#define DRTOPK_SORTED_PERIOD_MASK 0x3FFFFFFFull /* ASC/DESC restart every 2^30 ... */
+#define DRTOPK_SORTED_PERIOD_MASK16 0x7FFFull   /* ... or 2^15 for 16-bit keys */
+#define DRTOPK_SPECIAL_CASES 7u    /* SPECIAL: the case of an element, h & 7 */
 
-DRTOPK_HD uint32_t drtopk_cd_key(uint64_t seed, uint64_t i)
+/* A random word of `w` bits for element i: the top bits of h, or for 64-bit
+ * keys a word of its own (h's low bits choose cases). */
+DRTOPK_HD uint64_t drtopk_rand_bits(uint64_t h, uint64_t seed, uint64_t i, int w)
 {
-    uint64_t h = drtopk_rand64(seed, i, 0);
-    uint32_t level = DRTOPK_CD_LEVELS - 1;
+    return w == 64 ? drtopk_rand64(seed, i, 1) : h >> (64 - w);
+}
+
+DRTOPK_HD uint64_t drtopk_cd_key(uint64_t seed, uint64_t i, int w)
+{
+    const uint64_t h = drtopk_rand64(seed, i, 0), ones = drtopk_width_mask(w);
+    const uint32_t levels = w / DRTOPK_CD_LEVEL_BITS < DRTOPK_CD_LEVELS ? (uint32_t)w / DRTOPK_CD_LEVEL_BITS
+                                                                           : DRTOPK_CD_LEVELS;
+    uint32_t level = levels - 1;
     if (((uint32_t)h & DRTOPK_CD_SPREAD_MASK) == 0)
-        level = (uint32_t)((h >> 4) % (DRTOPK_CD_LEVELS - 1));
-    uint32_t width_bits = 32 - DRTOPK_CD_LEVEL_BITS * level;
-    uint32_t r = (uint32_t)(h >> 32);
-    if (width_bits == 32) return r;
-    uint32_t base = 0xFFFFFFFFu << width_bits;
+        level = (uint32_t)((h >> 4) % (levels - 1));
+    const int width_bits = w - DRTOPK_CD_LEVEL_BITS * (int)level;
+    const uint64_t r = drtopk_rand_bits(h, seed, i, w);
+    if (width_bits == w) return r;
+    const uint64_t base = (ones << width_bits) & ones;
     return base | (r & ~base);
 }
 
-/* Raw bits of element i. */
-DRTOPK_HD uint32_t drtopk_gen_bits(uint64_t seed, uint64_t i, drtopk_dist d, drtopk_dtype t)
+/* Float32 bits of a float; and the bits of float value x (exact in float32)
+ * as float type t (f64 gets the exact double). */
+DRTOPK_HD uint32_t drtopk_f32_bits(float x)
 {
-    uint64_t h;
     union { float f; uint32_t u; } fu;
+    fu.f = x;
+    return fu.u;
+}
+
+DRTOPK_HD uint64_t drtopk_f64_bits(double x)
+{
+    union { double f; uint64_t u; } du;
+    du.f = x;
+    return du.u;
+}
+
+DRTOPK_HD uint64_t drtopk_float_bits_of(float x, drtopk_dtype t)
+{
+    switch (t) {
+    case DRTOPK_F16: return drtopk_f16_from_f32(drtopk_f32_bits(x));
+    case DRTOPK_BF16: return drtopk_bf16_from_f32(drtopk_f32_bits(x));
+    case DRTOPK_F64: return drtopk_f64_bits((double)x);
+    default: return drtopk_f32_bits(x);
+    }
+}
+
+/* Significand bits of float type t, the implicit one included. */
+DRTOPK_HD int drtopk_float_precision(drtopk_dtype t)
+{
+    uint64_t f = drtopk_float_frac_mask(t);
+    int p = 1;
+    for (; f; f >>= 1) ++p;
+    return p;
+}
+
+/* Raw bits of element i (the low drtopk_dtype_bits(t) bits).  The 32-bit
+ * types' values are those of every earlier release. */
+DRTOPK_HD uint64_t drtopk_gen_bits(uint64_t seed, uint64_t i, drtopk_dist d, drtopk_dtype t)
+{
+    const int w = drtopk_dtype_bits(t), is_float = drtopk_dtype_is_float(t);
+    const uint64_t ones = drtopk_width_mask(w), sign = drtopk_sign_bit(t);
+    uint64_t h;
     switch (d) {
-    case DRTOPK_DIST_UD:
+    case DRTOPK_DIST_UD: {
         h = drtopk_rand64(seed, i, 0);
-        if (t != DRTOPK_F32) return (uint32_t)(h >> 32);
-        /* 2^24 equally spaced values in [-1, 1): exact in float */
-        fu.f = (float)((int32_t)(h >> 40) - (1 << 23)) * (1.0f / (float)(1 << 23));
-        return fu.u;
+        if (!is_float) return drtopk_rand_bits(h, seed, i, w);
+        /* 2^p equally spaced values in [-1, 1), p the type's precision: exact */
+        const int p = drtopk_float_precision(t);
+        const int64_t m = (int64_t)(h >> (64 - p)) - ((int64_t)1 << (p - 1));
+        if (t == DRTOPK_F64) return drtopk_f64_bits((double)m * (1.0 / (double)(1ull << (p - 1))));
+        return drtopk_float_bits_of((float)m * (1.0f / (float)(1 << (p - 1))), t);
+    }
     case DRTOPK_DIST_ND: {
         int64_t c = drtopk_nd_centered_sum(seed, i);
-        if (t == DRTOPK_F32) {
-            fu.f = (float)c * (1.0f / (float)(1 << DRTOPK_ND_TERM_BITS));
-            return fu.u;
-        }
+        if (t == DRTOPK_F64) return drtopk_f64_bits((double)c * (1.0 / (double)(1 << DRTOPK_ND_TERM_BITS)));
+        /* exact in float32; f16 and bf16 round it to nearest even */
+        if (is_float) return drtopk_float_bits_of((float)c * (1.0f / (float)(1 << DRTOPK_ND_TERM_BITS)), t);
         int64_t v = DRTOPK_ND_MEAN_U32 + drtopk_floor_shift(c * DRTOPK_ND_SD_U32 + (1 << (DRTOPK_ND_TERM_BITS - 1)),
                                                              DRTOPK_ND_TERM_BITS);
-        return (uint32_t)v;
+        return (uint64_t)v & ones;
     }
     case DRTOPK_DIST_CD: {
-        uint32_t key = drtopk_cd_key(seed, i);
-        /* f32: keep the nesting on positive finite floats (key >> 2 < 0x40000000) */
-        return t == DRTOPK_F32 ? (key >> 2) : drtopk_bits_from_key(key, t);
+        const uint64_t key = drtopk_cd_key(seed, i, w);
+        /* floats: keep the nesting on positive finite values (key >> 2) */
+        return is_float ? (key >> 2) : drtopk_bits_from_key_any(key, t);
     }
     case DRTOPK_DIST_ASC:
     case DRTOPK_DIST_DESC: {
-        /* keys in [0x3FFFFFFF, 0xBFFFFFFF]: finite floats, never -0.0; the run
-         * repeats every 2^30 elements */
-        uint32_t step = (uint32_t)(i & DRTOPK_SORTED_PERIOD_MASK);
-        uint32_t key = (d == DRTOPK_DIST_ASC) ? 0x3FFFFFFFu + step : 0xBFFFFFFFu - step;
-        return drtopk_bits_from_key(key, t);
+        /* keys in [2^(w-2) - 1, 2^(w-1) + 2^(w-2) - 1]: finite floats, never
+         * -0.0; the run repeats every 2^30 (16 bits: 2^15) elements */
+        const uint64_t step = i & (w == 16 ? DRTOPK_SORTED_PERIOD_MASK16 : DRTOPK_SORTED_PERIOD_MASK);
+        const uint64_t lo = (sign >> 1) - 1u, hi = lo + sign;
+        return drtopk_bits_from_key_any(d == DRTOPK_DIST_ASC ? lo + step : hi - step, t);
     }
     case DRTOPK_DIST_FEW: {
         h = drtopk_rand64(seed, i, 0);
-        uint32_t v = (uint32_t)((h >> 32) % DRTOPK_FEW_DISTINCT);
-        if (t == DRTOPK_F32) { fu.f = (float)v - 3.0f; return fu.u; }
-        return t == DRTOPK_I32 ? (uint32_t)((int32_t)v - 3) : v * 1000u;
+        const uint32_t v = (uint32_t)((h >> 32) % DRTOPK_FEW_DISTINCT);
+        if (is_float) return drtopk_float_bits_of((float)v - (float)DRTOPK_FEW_OFFSET, t);
+        if (drtopk_dtype_is_signed_int(t)) return (uint64_t)((int64_t)v - DRTOPK_FEW_OFFSET) & ones;
+        return (uint64_t)v * DRTOPK_FEW_SCALE;
     }
     case DRTOPK_DIST_EQ:
-        if (t == DRTOPK_F32) { fu.f = 42.0f; return fu.u; }
-        return 42u;
+        return is_float ? drtopk_float_bits_of((float)DRTOPK_EQ_VALUE, t) : (uint64_t)DRTOPK_EQ_VALUE;
     case DRTOPK_DIST_SPECIAL:
     default: {
         h = drtopk_rand64(seed, i, 0);
-        uint32_t r = (uint32_t)(h >> 32);
-        uint32_t sel = (uint32_t)h & 7u;
-        if (t == DRTOPK_F32) {
+        const uint64_t r = drtopk_rand_bits(h, seed, i, w);
+        const uint32_t sel = (uint32_t)h & DRTOPK_SPECIAL_CASES;
+        if (is_float) {
+            const uint64_t e = drtopk_float_exp_mask(t), frac = drtopk_float_frac_mask(t);
             switch (sel) {
-            case 0: return 0x7FC00000u;            /* quiet NaN     */
-            case 1: return 0xFFC00001u;            /* negative NaN  */
-            case 2: return 0x7F800000u;            /* +inf          */
-            case 3: return 0xFF800000u;            /* -inf          */
-            case 4: return 0x00000000u;            /* +0.0          */
-            case 5: return 0x80000000u;            /* -0.0          */
-            case 6: return r & 0x807FFFFFu;        /* denormal      */
-            default: return drtopk_f32_bits_is_nan(r) ? (r & 0xFF7FFFFFu) : r;
+            case 0: return drtopk_float_quiet_nan(t);              /* quiet NaN     */
+            case 1: return sign | drtopk_float_quiet_nan(t) | 1u;  /* negative NaN  */
+            case 2: return e;                                      /* +inf          */
+            case 3: return sign | e;                               /* -inf          */
+            case 4: return 0u;                                     /* +0.0          */
+            case 5: return sign;                                   /* -0.0          */
+            case 6: return r & (sign | frac);                      /* denormal      */
+            default: return drtopk_float_bits_is_nan(r, t) ? (r & ~(frac + 1u)) : r;
             }
         }
         switch (sel) {
         case 0: return 0u;
-        case 1: return 0xFFFFFFFFu;
-        case 2: return 0x80000000u;
-        case 3: return 0x7FFFFFFFu;
+        case 1: return ones;
+        case 2: return sign;
+        case 3: return sign - 1u;
         default: return r;
         }
     }

@@ -2,8 +2,8 @@
  * oracle.c -- the correctness oracle of oracle.h: a plain sort of the whole
  * input by ordered key (best first, ties by smaller position), written apart
  * from the Dr. Top-k pipeline (cpu_ref.c uses qsort on (key, position) pairs;
- * this is a stable least-significant-digit radix sort), so that one bug
- * cannot hide in both.
+ * this is a stable least-significant-digit radix sort over the key's width,
+ * 16, 32 or 64 bits), so that one bug cannot hide in both.
  */
 #include "oracle.h"
 #include "keyorder.h"
@@ -13,7 +13,6 @@
 
 #define ORACLE_DIGIT_BITS 8
 #define ORACLE_RADIX (1u << ORACLE_DIGIT_BITS)
-#define ORACLE_PASSES (32 / ORACLE_DIGIT_BITS)
 
 static int problem_ok(const drtopk_problem *p)
 {
@@ -23,16 +22,16 @@ static int problem_ok(const drtopk_problem *p)
 
 drtopk_status drtopk_oracle_topk(const drtopk_problem *p, void *out_values, uint64_t *out_indices)
 {
-    const uint32_t *v;
     uint64_t n, cnt[ORACLE_RADIX];
-    uint32_t *rk, *rk2;           /* reversed keys (~key): ascending = best first */
+    uint64_t *rk, *rk2;           /* reversed keys (~key): ascending = best first */
+    int passes;
     uint64_t *pos, *pos2;
     if (!problem_ok(p) || out_values == NULL || out_indices == NULL)
         return DRTOPK_ERR_INVALID_ARGUMENT;
-    v = (const uint32_t *)p->values;
     n = p->n;
-    rk = (uint32_t *)malloc(n * sizeof *rk);
-    rk2 = (uint32_t *)malloc(n * sizeof *rk2);
+    passes = drtopk_dtype_bits(p->dtype) / ORACLE_DIGIT_BITS;
+    rk = (uint64_t *)malloc(n * sizeof *rk);
+    rk2 = (uint64_t *)malloc(n * sizeof *rk2);
     pos = (uint64_t *)malloc(n * sizeof *pos);
     pos2 = (uint64_t *)malloc(n * sizeof *pos2);
     if (!rk || !rk2 || !pos || !pos2) {
@@ -40,12 +39,12 @@ drtopk_status drtopk_oracle_topk(const drtopk_problem *p, void *out_values, uint
         return DRTOPK_ERR_OUT_OF_MEMORY;
     }
     for (uint64_t i = 0; i < n; ++i) {
-        rk[i] = ~drtopk_key_from_bits(v[i], p->dtype, p->order);
+        rk[i] = ~drtopk_key_at(p->values, i, p->dtype, p->order);
         pos[i] = i;
     }
     /* Stable counting-sort passes, least significant digit first: equal keys
      * keep their initial (ascending position) order. */
-    for (int pass = 0; pass < ORACLE_PASSES; ++pass) {
+    for (int pass = 0; pass < passes; ++pass) {
         const int shift = pass * ORACLE_DIGIT_BITS;
         uint64_t sum = 0;
         memset(cnt, 0, sizeof cnt);
@@ -60,11 +59,11 @@ drtopk_status drtopk_oracle_topk(const drtopk_problem *p, void *out_values, uint
             rk2[dst] = rk[i];
             pos2[dst] = pos[i];
         }
-        uint32_t *tk = rk; rk = rk2; rk2 = tk;
+        uint64_t *tk = rk; rk = rk2; rk2 = tk;
         uint64_t *tp = pos; pos = pos2; pos2 = tp;
     }
     for (uint64_t j = 0; j < p->k; ++j) {
-        ((uint32_t *)out_values)[j] = v[pos[j]];
+        drtopk_bits_store(out_values, j, p->dtype, drtopk_bits_at(p->values, pos[j], p->dtype));
         out_indices[j] = pos[j];
     }
     free(rk); free(rk2); free(pos); free(pos2);

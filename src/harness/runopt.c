@@ -9,6 +9,7 @@
 #include "store.h"
 #include "util.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,7 +28,8 @@ const char run_help_options[] =
     "  --k K              number of elements to select, 1 <= K <= N (required)\n"
     "  --dist D           UD ND CD ASC DESC FEW EQ SPECIAL (default UD)\n"
     "  --seed S           generator seed (default 1)\n"
-    "  --dtype T          u32 i32 f32 (default u32)\n"
+    "  --dtype T          u32 i32 f32 f16 bf16 u64 i64 f64 (default u32; f16/bf16 are\n"
+    "                     IEEE half / bfloat16 bit patterns)\n"
     "  --input FILE       raw little-endian vector; dtype from the extension, N from the size\n"
     "  --smallest         select the k smallest (default: largest)\n"
     "algorithm:\n"
@@ -173,7 +175,7 @@ int parse_dist(const char *val, drtopk_dist *out)
 int parse_dtype(const char *val, drtopk_dtype *out)
 {
     if (drtopk_dtype_parse(val, out) != DRTOPK_OK)
-        return usage_error("--dtype: unknown type '%s' (u32 i32 f32)", val);
+        return usage_error("--dtype: unknown type '%s' (u32 i32 f32 f16 bf16 u64 i64 f64)", val);
     return 0;
 }
 
@@ -290,9 +292,8 @@ int run_option(void *ctx, int id, const char *opt, const char *val)
 
 int check_sorted(const drtopk_problem *p, const void *vals, char *why, size_t len)
 {
-    const uint32_t *v = (const uint32_t *)vals;
     for (uint64_t i = 1; i < p->k; ++i) {
-        if (drtopk_key_from_bits(v[i], p->dtype, p->order) > drtopk_key_from_bits(v[i - 1], p->dtype, p->order)) {
+        if (drtopk_key_at(vals, i, p->dtype, p->order) > drtopk_key_at(vals, i - 1, p->dtype, p->order)) {
             snprintf(why, len, "--sorted result is not best first at position %" PRIu64, i);
             return 0;
         }
@@ -378,11 +379,14 @@ int resolve_inputs(run_cfg *c, void **host_v)
         if (c->have_dist || c->have_seed)
             return usage_error("--%s does not apply to --input data", c->have_dist ? "dist" : "seed");
         if (drtopk_dtype_from_path(c->input, &t) != DRTOPK_OK)
-            return usage_error("--input %s: cannot tell the element type; name the file *.u32, *.i32 or *.f32",
+            return usage_error("--input %s: cannot tell the element type; name the file *.u32 *.i32 *.f32 *.f16 "
+                               "*.bf16 *.u64 *.i64 or *.f64",
                                c->input);
         if (c->have_dtype && c->dtype != t)
             return usage_error("--dtype %s conflicts with --input %s (its extension says %s)", drtopk_dtype_name(c->dtype),
                                c->input, drtopk_dtype_name(t));
+        if (drtopk_check_regular_file(c->input, err, sizeof err) != 0)   /* never opens a FIFO */
+            return usage_error("--input: %s", err);
         if (host_v) st = drtopk_read_raw(c->input, drtopk_dtype_size(t), host_v, &n, err, sizeof err);
         else st = drtopk_raw_count(c->input, drtopk_dtype_size(t), &n, err, sizeof err);
         if (st == DRTOPK_ERR_OUT_OF_MEMORY) return runtime_error("--input: %s", err);
@@ -404,23 +408,46 @@ int resolve_inputs(run_cfg *c, void **host_v)
     return 0;
 }
 
+int write_files(const char *what, int count, const char *const *paths, const void *const *data,
+                const size_t *elem_size, uint64_t n)
+{
+    drtopk_outputs out = { 0 };
+    char err[DRTOPK_PATH_MAX + 256];
+    for (int i = 0; i < count; ++i) {
+        const char *tmp;
+        if (drtopk_outputs_add(&out, paths[i], &tmp, err, sizeof err) != 0) {
+            drtopk_outputs_abort(&out);
+            return runtime_error("%s: %s", what, err);
+        }
+        errno = 0;
+        drtopk_status st = drtopk_write_raw(tmp, data[i], elem_size[i], n);
+        if (st != DRTOPK_OK) {
+            const int e = errno;
+            drtopk_outputs_abort(&out);
+            return runtime_error("%s: cannot write '%s': %s", what, paths[i],
+                                 e ? strerror(e) : drtopk_status_string(st));
+        }
+    }
+    if (drtopk_outputs_commit(&out, err, sizeof err) != 0) return runtime_error("%s: %s", what, err);
+    return 0;
+}
+
 int write_outputs(const char *prefix, const drtopk_problem *p, const void *vals, const uint64_t *idx)
 {
     size_t len = strlen(prefix) + sizeof ".indices";
-    char *path = (char *)malloc(len);
-    drtopk_status st;
-    if (!path) return runtime_error("out of host memory");
-    snprintf(path, len, "%s.values", prefix);
-    st = drtopk_write_raw(path, vals, drtopk_dtype_size(p->dtype), p->k);
-    if (st == DRTOPK_OK) {
-        snprintf(path, len, "%s.indices", prefix);
-        st = drtopk_write_raw(path, idx, sizeof(uint64_t), p->k);
+    char *vpath = (char *)malloc(len), *ipath = (char *)malloc(len);
+    int rc;
+    if (!vpath || !ipath) {
+        rc = runtime_error("out of host memory");
+    } else {
+        snprintf(vpath, len, "%s.values", prefix);
+        snprintf(ipath, len, "%s.indices", prefix);
+        const char *const paths[] = { vpath, ipath };
+        const void *const data[] = { vals, idx };
+        const size_t sizes[] = { drtopk_dtype_size(p->dtype), sizeof(uint64_t) };
+        rc = write_files("--output", 2, paths, data, sizes, p->k);
     }
-    if (st != DRTOPK_OK) {
-        int rc = runtime_error("--output: cannot write %s: %s", path, drtopk_status_string(st));
-        free(path);
-        return rc;
-    }
-    free(path);
-    return 0;
+    free(vpath);
+    free(ipath);
+    return rc;
 }

@@ -109,7 +109,12 @@ const char *json_bool(int b);
 void size_text(char *buf, size_t len, uint64_t x);
 /* --sorted promises best first: 1 when vals (k of them) are, else 0 and why. */
 int check_sorted(const drtopk_problem *p, const void *vals, char *why, size_t len);
-/* --output: PREFIX.values (k elements) and PREFIX.indices (k uint64). */
+/* Write count raw arrays of n elements through temporary files, then rename
+ * them together: either every file is complete or none is touched.  what
+ * names the option in messages. */
+int write_files(const char *what, int count, const char *const *paths, const void *const *data,
+                const size_t *elem_size, uint64_t n);
+/* --output: PREFIX.values (k elements) and PREFIX.indices (k uint64), atomically. */
 int write_outputs(const char *prefix, const drtopk_problem *p, const void *vals, const uint64_t *idx);
 
 #ifdef __cplusplus

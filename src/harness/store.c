@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,17 +21,28 @@
 #include <sqlite3.h>
 
 #include "schema_sql.h"
+#include "util.h"
 
 #define BUSY_TIMEOUT_MS 10000           /* concurrent tuners wait, not fail      */
+#define BUSY_RETRY_MS 10                /* SQLite's deadlock avoidance returns
+                                           BUSY at once: opening retries this often */
+#define CLAIM_STALE_S 3600              /* a claim this old is taken over: longer
+                                           than any one configuration's measurement */
+#define URI_MAX (3 * DRTOPK_PATH_MAX + 32)   /* "file:" + %XX-escaped path + "?mode=ro" */
+#define HOST_LEN 256
 #define MIGRATION_MARK "-- @migration "
 #define PLAN_AUTO_ALGORITHM "dr-radix"  /* drtopk_plan_auto's default plan ...   */
 #define PLAN_AUTO_BETA 2                /* ... and its beta (drtopk.h)           */
+#define DECISION_TABLE_SINCE_VERSION 5  /* choices with log2 n ranges and a status */
 #define RUN_UUID_BYTES 16
 #define JSON_NUM_MAX 32                 /* one "%.6g," in the reps array         */
 
 struct drtopk_store {
     sqlite3 *db;
     int version;
+    char host[HOST_LEN];                /* gethostname(): whose pids runs.pid are */
+    int uri_mode;                       /* URI_*: how the file was opened          */
+    int open_rc;                        /* SQLite's code of a failed opening step  */
     char err[DRTOPK_STORE_ERR_LEN];
 };
 
@@ -76,7 +88,8 @@ static drtopk_status check_path(const char *path, unsigned flags, char *err, siz
             set_err(err, err_len, "%s is a directory, not a database file", path);
             return DRTOPK_ERR_IO;
         }
-        return DRTOPK_OK;
+        /* a FIFO or device is refused unopened: opening one blocks */
+        return drtopk_check_regular_file(path, err, err_len) == 0 ? DRTOPK_OK : DRTOPK_ERR_IO;
     }
     if (errno != ENOENT) {
         set_err(err, err_len, "cannot access %s: %s", path, strerror(errno));
@@ -139,10 +152,11 @@ static int single_int(sqlite3 *db, const char *sql, int *out)
     return rc;
 }
 
-/* Schema version: 0 for an empty file; an error for a foreign database. */
+/* Schema version: 0 for an empty file; an error for a foreign database and
+ * for a schema_version table that does not hold exactly one row. */
 static drtopk_status read_version(drtopk_store *s, const char *path)
 {
-    int has = 0, objects = 0;
+    int has = 0, objects = 0, rows = 0;
     int rc = single_int(s->db, "SELECT count(*) FROM sqlite_master", &objects);
     if (rc == SQLITE_NOTADB) {
         set_err(s->err, sizeof s->err, "%s is not a SQLite database", path);
@@ -166,9 +180,116 @@ static drtopk_status read_version(drtopk_store *s, const char *path)
         s->version = 0;
         return DRTOPK_OK;
     }
-    if (single_int(s->db, "SELECT max(version) FROM schema_version", &s->version) != SQLITE_OK)
+    if (single_int(s->db, "SELECT count(*) FROM schema_version", &rows) != SQLITE_OK ||
+        (rows == 1 && single_int(s->db, "SELECT version FROM schema_version", &s->version) != SQLITE_OK))
         return fail(s, "reading schema_version");
+    if (rows != 1) {
+        set_err(s->err, sizeof s->err,
+                "database %s is damaged: its schema_version table holds %d rows, not 1; restore it "
+                "from a copy, or move it away and let the tuner create a new one", path, rows);
+        return DRTOPK_ERR_IO;
+    }
     return DRTOPK_OK;
+}
+
+/* The "-- @migration N" blocks in order: *len gets the block's length, the
+ * return its text (NULL after the last). */
+static const char *next_block(const char *from, int *n, size_t *len)
+{
+    const char *p = strstr(from, MIGRATION_MARK);
+    if (!p)
+        return NULL;
+    const char *next = strstr(p + 1, MIGRATION_MARK);
+    *n = atoi(p + strlen(MIGRATION_MARK));
+    *len = next ? (size_t)(next - p) : strlen(p);
+    return p;
+}
+
+/* Execute the first len bytes of block on db. */
+static int exec_block(sqlite3 *db, const char *block, size_t len, char **msg)
+{
+    char *text = malloc(len + 1);
+    if (!text)
+        return SQLITE_NOMEM;
+    memcpy(text, block, len);
+    text[len] = 0;
+    int rc = sqlite3_exec(db, text, NULL, NULL, msg);
+    free(text);
+    return rc;
+}
+
+#define SCHEMA_COLUMNS_SQL                                                             \
+    "SELECT m.name || '.' || c.name FROM sqlite_master m JOIN pragma_table_info(m.name) c " \
+    "WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY 1"
+
+/* Is the database what its schema_version says?  Its tables and columns are
+ * compared with those the migrations up to that version make (applied to an
+ * empty in-memory database): a damaged version table would otherwise make
+ * the next migration fail half-way. */
+static drtopk_status check_schema(drtopk_store *s, const char *path)
+{
+    if (s->version == 0 || s->version > DRTOPK_STORE_SCHEMA_VERSION)
+        return DRTOPK_OK;       /* empty (read_version checked) or refused as newer */
+    sqlite3 *ref = NULL;
+    sqlite3_stmt *want = NULL, *have = NULL;
+    char *msg = NULL;
+    int n = 0, rc = sqlite3_open(":memory:", &ref);
+    size_t len = 0;
+    for (const char *b = drtopk_schema_sql; rc == SQLITE_OK && (b = next_block(b, &n, &len)) && n <= s->version;
+         b += len)
+        rc = exec_block(ref, b, len, &msg);
+    sqlite3_free(msg);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(ref, SCHEMA_COLUMNS_SQL, -1, &want, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(s->db, SCHEMA_COLUMNS_SQL, -1, &have, NULL);
+    char what[DRTOPK_STORE_ERR_LEN / 2] = "";
+    int w = rc == SQLITE_OK ? sqlite3_step(want) : SQLITE_ERROR;
+    int h = rc == SQLITE_OK ? sqlite3_step(have) : SQLITE_ERROR;
+    while (w == SQLITE_ROW || h == SQLITE_ROW) {
+        const char *wc = w == SQLITE_ROW ? (const char *)sqlite3_column_text(want, 0) : NULL;
+        const char *hc = h == SQLITE_ROW ? (const char *)sqlite3_column_text(have, 0) : NULL;
+        int cmp = !wc ? 1 : !hc ? -1 : strcmp(wc, hc);
+        if (cmp < 0) {
+            snprintf(what, sizeof what, "column %s of schema version %d is missing", wc, s->version);
+            break;
+        }
+        if (cmp > 0) {
+            snprintf(what, sizeof what, "column %s exists, which schema version %d does not have", hc,
+                     s->version);
+            break;
+        }
+        w = sqlite3_step(want);
+        h = sqlite3_step(have);
+    }
+    int failed = !*what && ((w != SQLITE_ROW && w != SQLITE_DONE) || (h != SQLITE_ROW && h != SQLITE_DONE));
+    if (failed)
+        set_err(s->err, sizeof s->err, "checking the schema of %s: %s", path,
+                h != SQLITE_DONE ? sqlite3_errmsg(s->db) : sqlite3_errmsg(ref));
+    sqlite3_finalize(want);
+    sqlite3_finalize(have);
+    sqlite3_close(ref);
+    if (*what)
+        set_err(s->err, sizeof s->err,
+                "database %s is damaged: schema_version says %d, but %s; restore it from a copy, or "
+                "move it away and let the tuner create a new one", path, s->version, what);
+    return *what || failed ? DRTOPK_ERR_IO : DRTOPK_OK;
+}
+
+/* The version and the check of the schema against it, from one snapshot
+ * (another process may be migrating). */
+static drtopk_status read_schema(drtopk_store *s, const char *path)
+{
+    if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        s->open_rc = sqlite3_errcode(s->db);
+        return fail(s, path);
+    }
+    drtopk_status r = read_version(s, path);
+    if (r == DRTOPK_OK)
+        r = check_schema(s, path);
+    s->open_rc = r == DRTOPK_OK ? SQLITE_OK : sqlite3_errcode(s->db);
+    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    return r;
 }
 
 /* Apply the "-- @migration N" blocks with version < N <= max_version, each
@@ -176,50 +297,104 @@ static drtopk_status read_version(drtopk_store *s, const char *path)
  * migrated meanwhile). */
 static drtopk_status migrate(drtopk_store *s, int max_version)
 {
-    const char *p = strstr(drtopk_schema_sql, MIGRATION_MARK);
-    while (p) {
-        int n = atoi(p + strlen(MIGRATION_MARK));
-        const char *next = strstr(p + 1, MIGRATION_MARK);
-        size_t len = next ? (size_t)(next - p) : strlen(p);
-        if (n > max_version)
-            break;
-        if (n > s->version) {
-            char *block = malloc(len + 1);
-            if (!block)
-                return DRTOPK_ERR_OUT_OF_MEMORY;
-            memcpy(block, p, len);
-            block[len] = 0;
-            char *msg = NULL;
-            int has = 0, current = 0;
-            int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, &msg);
+    int n = 0;
+    size_t len = 0;
+    for (const char *p = drtopk_schema_sql; (p = next_block(p, &n, &len)) && n <= max_version; p += len) {
+        if (n <= s->version)
+            continue;
+        char *msg = NULL;
+        int has = 0, current = 0;
+        int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, &msg);
+        if (rc == SQLITE_OK)
+            rc = table_exists(s->db, "schema_version", &has);
+        if (rc == SQLITE_OK && has)
+            rc = single_int(s->db, "SELECT max(version) FROM schema_version", &current);
+        if (rc == SQLITE_OK && current < n) {
+            char upd[64];
+            snprintf(upd, sizeof upd, "UPDATE schema_version SET version = %d", n);
+            rc = exec_block(s->db, p, len, &msg);
             if (rc == SQLITE_OK)
-                rc = table_exists(s->db, "schema_version", &has);
-            if (rc == SQLITE_OK && has)
-                rc = single_int(s->db, "SELECT max(version) FROM schema_version", &current);
-            if (rc == SQLITE_OK && current < n) {
-                char upd[64];
-                snprintf(upd, sizeof upd, "UPDATE schema_version SET version = %d", n);
-                rc = sqlite3_exec(s->db, block, NULL, NULL, &msg);
-                if (rc == SQLITE_OK)
-                    rc = sqlite3_exec(s->db, upd, NULL, NULL, &msg);
-            }
-            if (rc == SQLITE_OK)
-                rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, &msg);
-            free(block);
-            if (rc != SQLITE_OK) {
-                set_err(s->err, sizeof s->err, "migration to schema version %d failed: %s", n,
-                        msg ? msg : sqlite3_errmsg(s->db));
-                sqlite3_free(msg);
-                sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-                return DRTOPK_ERR_IO;
-            }
-            s->version = n > current ? n : current;
+                rc = sqlite3_exec(s->db, upd, NULL, NULL, &msg);
         }
-        p = next;
+        if (rc == SQLITE_OK)
+            rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, &msg);
+        if (rc != SQLITE_OK) {
+            set_err(s->err, sizeof s->err, "migration to schema version %d failed: %s", n,
+                    msg ? msg : sqlite3_errmsg(s->db));
+            sqlite3_free(msg);
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return DRTOPK_ERR_IO;
+        }
+        s->version = n > current ? n : current;
     }
     return DRTOPK_OK;
 }
 
+/* How a URI opens its file.  A read-only open of a WAL database needs its
+ * -shm file; where that cannot be made (a read-only directory) and no -wal
+ * file holds anything, the file alone is the database: immutable. */
+enum { URI_READWRITE, URI_READONLY, URI_IMMUTABLE };
+
+/* "file:PATH" with every byte outside [A-Za-z0-9/._~-] %-escaped, so that a
+ * path is taken as it is ("?", "#", "%" included), and the mode's query. */
+static int path_uri(const char *path, int mode, char *out, size_t len)
+{
+    size_t at = (size_t)snprintf(out, len, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p && at + 4 < len; ++p) {
+        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                    strchr("/._~-", *p);
+        at += (size_t)(plain ? snprintf(out + at, len - at, "%c", *p) : snprintf(out + at, len - at, "%%%02X", *p));
+    }
+    static const char *const query[] = { "", "?mode=ro", "?mode=ro&immutable=1" };
+    int r = snprintf(out + at, len - at, "%s", query[mode]);
+    return r < 0 || (size_t)r >= len - at ? -1 : 0;
+}
+
+/* drtopk_pid_gone(pid): 1 when no process of that id exists on this host. */
+static void pid_gone(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    pid_t pid = (pid_t)sqlite3_value_int64(argv[0]);
+    sqlite3_result_int(ctx, pid > 0 && kill(pid, 0) != 0 && errno == ESRCH);
+}
+
+/* Repeat an opening step (it sets open_rc) while SQLite answers BUSY without waiting (its deadlock
+ * avoidance: two openers of a new database both upgrading a read lock), up to
+ * the busy timeout.  Returns what the last try returned. */
+static drtopk_status retry_busy(drtopk_store *s, drtopk_status (*step)(drtopk_store *, const char *),
+                                const char *path)
+{
+    double t0 = drtopk_now_ms();
+    for (;;) {
+        drtopk_status r = step(s, path);
+        if (r == DRTOPK_OK || (s->open_rc & 0xff) != SQLITE_BUSY ||
+            drtopk_now_ms() - t0 >= BUSY_TIMEOUT_MS)
+            return r;
+        sqlite3_sleep(BUSY_RETRY_MS);
+    }
+}
+
+/* WAL: readers never block the tuner; NORMAL sync keeps every committed step
+ * across a crash of the process. */
+static drtopk_status set_wal(drtopk_store *s, const char *path)
+{
+    sqlite3_stmt *st;
+    int ok = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK;
+    ok = ok && sqlite3_step(st) == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
+    sqlite3_finalize(st);
+    if (ok && sqlite3_exec(s->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) == SQLITE_OK)
+        return DRTOPK_OK;
+    s->open_rc = sqlite3_errcode(s->db);
+    if (!ok && sqlite3_errcode(s->db) == SQLITE_OK)
+        set_err(s->err, sizeof s->err, "database %s: cannot switch to WAL mode", path);
+    else
+        fail(s, path);
+    return DRTOPK_ERR_IO;
+}
+
+/* Open; readonly opens never write, and take an older schema as it is (its
+ * readers use what it has).  Creating and migrating under concurrency: the
+ * busy timeout is set first, BUSY answers SQLite does not wait on are retried
+ * and each migration re-reads the version inside its write transaction. */
 drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int max_version,
                                         drtopk_store **out, char *err, size_t err_len)
 {
@@ -232,18 +407,34 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
     drtopk_store *s = calloc(1, sizeof *s);
     if (!s)
         return DRTOPK_ERR_OUT_OF_MEMORY;
+    gethostname(s->host, sizeof s->host - 1);
     int readonly = (flags & DRTOPK_STORE_READONLY) != 0;
-    int oflags = readonly ? SQLITE_OPEN_READONLY
-                          : SQLITE_OPEN_READWRITE | ((flags & DRTOPK_STORE_NO_CREATE) ? 0 : SQLITE_OPEN_CREATE);
+    int oflags = SQLITE_OPEN_URI |
+                 (readonly ? SQLITE_OPEN_READONLY
+                           : SQLITE_OPEN_READWRITE | ((flags & DRTOPK_STORE_NO_CREATE) ? 0 : SQLITE_OPEN_CREATE));
+    char uri[URI_MAX], wal[DRTOPK_PATH_MAX + sizeof "-wal"];
+    snprintf(wal, sizeof wal, "%s-wal", path);
     rs = DRTOPK_ERR_IO;
-    if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
-        set_err(s->err, sizeof s->err, "cannot open database %s: %s", path,
-                s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        goto bad;
+    for (s->uri_mode = readonly ? URI_READONLY : URI_READWRITE;; s->uri_mode = URI_IMMUTABLE) {
+        if (path_uri(path, s->uri_mode, uri, sizeof uri) != 0) {
+            set_err(s->err, sizeof s->err, "database path too long: %s", path);
+            goto bad;
+        }
+        if (sqlite3_open_v2(uri, &s->db, oflags, NULL) != SQLITE_OK) {
+            set_err(s->err, sizeof s->err, "cannot open database %s: %s", path,
+                    s->db ? sqlite3_errmsg(s->db) : "out of memory");
+            goto bad;
+        }
+        sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+        if (retry_busy(s, read_schema, path) == DRTOPK_OK)
+            break;
+        int rc = s->open_rc & 0xff;
+        if (s->uri_mode != URI_READONLY || (rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN) ||
+            access(wal, F_OK) == 0)
+            goto bad;
+        sqlite3_close(s->db);       /* a WAL database in a read-only directory */
+        s->db = NULL;
     }
-    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-    if (read_version(s, path) != DRTOPK_OK)
-        goto bad;
     if (s->version > DRTOPK_STORE_SCHEMA_VERSION) {
         set_err(s->err, sizeof s->err,
                 "database %s has schema version %d, newer than this build's %d: "
@@ -254,31 +445,16 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
         set_err(s->err, sizeof s->err, "database %s is read-only (no write permission)", path);
         goto bad;
     }
-    if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
-        fail(s, "enabling foreign keys");
+    if (sqlite3_create_function(s->db, "drtopk_pid_gone", 1, SQLITE_UTF8, NULL, pid_gone, NULL, NULL) !=
+        SQLITE_OK) {
+        fail(s, "registering drtopk_pid_gone");
         goto bad;
     }
-    if (!readonly) {
-        /* WAL: readers never block the tuner; NORMAL sync keeps every committed
-         * step across a crash of the process. */
-        sqlite3_stmt *st;
-        int ok = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK;
-        ok = ok && sqlite3_step(st) == SQLITE_ROW &&
-             strcmp((const char *)sqlite3_column_text(st, 0), "wal") == 0;
-        sqlite3_finalize(st);
-        if (!ok || sqlite3_exec(s->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) {
-            if (!ok && sqlite3_errcode(s->db) == SQLITE_OK)
-                set_err(s->err, sizeof s->err, "database %s: cannot switch to WAL mode", path);
-            else
-                fail(s, path);
-            goto bad;
-        }
-        if (migrate(s, max_version) != DRTOPK_OK)
-            goto bad;
-    } else if (s->version < DRTOPK_STORE_SCHEMA_VERSION) {
-        set_err(s->err, sizeof s->err,
-                "database %s has schema version %d, older than %d; open it once for writing "
-                "(e.g. with the tuner) to migrate it", path, s->version, DRTOPK_STORE_SCHEMA_VERSION);
+    /* Foreign keys after the migrations: migration 4 rebuilds runs. */
+    if (!readonly && (retry_busy(s, set_wal, path) != DRTOPK_OK || migrate(s, max_version) != DRTOPK_OK))
+        goto bad;
+    if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
+        fail(s, "enabling foreign keys");
         goto bad;
     }
     *out = s;
@@ -414,16 +590,32 @@ drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const 
     for (int i = 0; i < RUN_UUID_BYTES; ++i)
         snprintf(hex + 2 * i, 3, "%02x", raw[i]);
     sqlite3_stmt *st;
-    if (prepare(s, "INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, "
-                   "status) VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), 'running') "
-                   "RETURNING id", &st) != DRTOPK_OK)
+    if (drtopk_store_reap_runs(s, NULL) != DRTOPK_OK ||
+        prepare(s, "INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, "
+                   "status, pid, host) VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), "
+                   "'running', ?, ?) RETURNING id", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_text(st, 1, hex, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 2, machine_id);
     sqlite3_bind_text(st, 3, program, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 4, argv, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 5, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 6, (int64_t)getpid());
+    sqlite3_bind_text(st, 7, s->host, -1, SQLITE_TRANSIENT);
     return step_done(s, st, "starting the run", run_id);
+}
+
+drtopk_status drtopk_store_reap_runs(drtopk_store *s, int *reaped)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "UPDATE runs SET status = 'killed', ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+                   "WHERE status = 'running' AND host = ?1 AND drtopk_pid_gone(pid)", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_text(st, 1, s->host, -1, SQLITE_TRANSIENT);
+    drtopk_status r = step_done(s, st, "marking runs whose process is gone", NULL);
+    if (r == DRTOPK_OK && reaped)
+        *reaped = sqlite3_changes(s->db);
+    return r;
 }
 
 drtopk_status drtopk_store_end_run(drtopk_store *s, int64_t run_id, const char *status)
@@ -462,11 +654,15 @@ static void bind_key(sqlite3_stmt *st, int64_t machine_id, const char *commit,
     sqlite3_bind_text(st, 14, c->order, -1, SQLITE_TRANSIENT);
 }
 
+/* Only these outcomes count as measured: an error (out of memory, ...) is
+ * measured again by the next run. */
+#define MEASURED "status IN ('ok', 'unsupported')"
+
 drtopk_status drtopk_store_has(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                const drtopk_store_config *c, int *found)
 {
     sqlite3_stmt *st;
-    if (prepare(s, "SELECT count(*) FROM measurements WHERE " KEY_WHERE, &st) != DRTOPK_OK)
+    if (prepare(s, "SELECT count(*) FROM measurements WHERE " KEY_WHERE " AND " MEASURED, &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     bind_key(st, machine_id, git_commit, c);
     int rc = sqlite3_step(st);
@@ -474,6 +670,66 @@ drtopk_status drtopk_store_has(drtopk_store *s, int64_t machine_id, const char *
         *found = sqlite3_column_int(st, 0) > 0;
     sqlite3_finalize(st);
     return rc == SQLITE_ROW ? DRTOPK_OK : fail(s, "looking up a measurement");
+}
+
+/* One count(*) of a statement with the key bound, and ?15 the run when it has one. */
+static drtopk_status key_count(drtopk_store *s, const char *sql, int64_t machine_id, const char *commit,
+                               const drtopk_store_config *c, int64_t run_id, int *out)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, sql, &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_key(st, machine_id, commit, c);
+    sqlite3_bind_int64(st, 15, run_id);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? DRTOPK_OK : fail(s, "looking up a claim");
+}
+
+#define STALE_CUTOFF "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-" DRTOPK_STR(CLAIM_STALE_S) " seconds')"
+#define DRTOPK_STR(x) DRTOPK_STR_(x)
+#define DRTOPK_STR_(x) #x
+
+drtopk_status drtopk_store_claim(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                                 const drtopk_store_config *c, int force, int *claimed)
+{
+    int measured = 0, taken = 0;
+    *claimed = 0;
+    drtopk_status r = drtopk_store_begin(s);
+    if (r == DRTOPK_OK)
+        r = drtopk_store_reap_runs(s, NULL);
+    /* measured already (with force: by another run going on now) */
+    if (r == DRTOPK_OK)
+        r = key_count(s, force ? "SELECT count(*) FROM measurements WHERE " KEY_WHERE " AND " MEASURED
+                                 " AND run_id IN (SELECT id FROM runs WHERE status = 'running' AND id != ?15)"
+                               : "SELECT count(*) FROM measurements WHERE " KEY_WHERE " AND " MEASURED,
+                      machine_id, git_commit, c, run_id, &measured);
+    /* claimed by another run that is still going and not stale */
+    if (r == DRTOPK_OK && !measured)
+        r = key_count(s, "SELECT count(*) FROM claims WHERE " KEY_WHERE " AND run_id != ?15 AND claimed_at > "
+                         STALE_CUTOFF " AND run_id IN (SELECT id FROM runs WHERE status = 'running')",
+                      machine_id, git_commit, c, run_id, &taken);
+    if (r == DRTOPK_OK && !measured && !taken) {
+        sqlite3_stmt *st;
+        r = prepare(s, "INSERT INTO claims (machine_id, git_commit, algorithm, first_algo, second_algo, dtype, "
+                       "dist, seed, n, k, alpha, beta, flags, sort_order, run_id, claimed_at) VALUES (?1, ?2, "
+                       "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                       "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) ON CONFLICT DO UPDATE SET "
+                       "run_id = excluded.run_id, claimed_at = excluded.claimed_at", &st);
+        if (r == DRTOPK_OK) {
+            bind_key(st, machine_id, git_commit, c);
+            sqlite3_bind_int64(st, 15, run_id);
+            r = step_done(s, st, "claiming a configuration", NULL);
+        }
+        *claimed = r == DRTOPK_OK;
+    }
+    if (r == DRTOPK_OK)
+        return drtopk_store_commit(s);
+    *claimed = 0;
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return r;
 }
 
 static const char *meas_status_name(drtopk_meas_status m)
@@ -535,6 +791,12 @@ drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_
     }
     drtopk_status r = step_done(s, st, "storing a measurement", NULL);
     free(json);
+    if (r == DRTOPK_OK && prepare(s, "DELETE FROM claims WHERE " KEY_WHERE, &st) == DRTOPK_OK) {
+        bind_key(st, machine_id, git_commit, &m->cfg);      /* stored: the claim is done */
+        r = step_done(s, st, "releasing a claim", NULL);
+    } else if (r == DRTOPK_OK) {
+        r = DRTOPK_ERR_IO;
+    }
     return r;
 }
 
@@ -543,14 +805,22 @@ drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const
                                       int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
-    if (prepare(s, "SELECT algorithm, dist, beta, alpha, n, k, median_ms FROM measurements "
-                   "WHERE machine_id = ? AND git_commit = ? AND dtype = ? AND status = 'ok' "
-                   "AND (verify_ok IS NULL OR verify_ok = 1) AND median_ms IS NOT NULL "
-                   "ORDER BY algorithm, beta, dist, n, k, alpha", &st) != DRTOPK_OK)
+    /* Standalone rows and dr- rows with drtopk_plan_rule4's flags, with or
+     * without the shared/staged delegate build (the tuner measures both at
+     * alpha 6..7): the tuner's --no-filter/--no-skip-last-digit rows
+     * (experiments/, Figures 6, 7, 10, 22) are other plans, not fit points. */
+    if (prepare(s, "SELECT algorithm, dist, beta, alpha, n, k, median_ms, flags FROM measurements "
+                   "WHERE machine_id = ?1 AND git_commit = ?2 AND dtype = ?3 AND status = 'ok' "
+                   "AND (verify_ok IS NULL OR verify_ok = 1) AND median_ms IS NOT NULL AND sort_order = 'largest' "
+                   "AND ((flags & ?4) = 0 OR (flags | ?7) = ?5 + ?7) "
+                   "ORDER BY algorithm, beta, dist, n, k, alpha, flags", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, machine_id);
     sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 4, DRTOPK_DELEGATE);
+    sqlite3_bind_int(st, 5, DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT);
+    sqlite3_bind_int(st, 7, DRTOPK_SHARED_DELEGATE);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         drtopk_store_point pt = {
@@ -561,6 +831,7 @@ drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const
             .n = (uint64_t)sqlite3_column_int64(st, 4),
             .k = (uint64_t)sqlite3_column_int64(st, 5),
             .median_ms = sqlite3_column_double(st, 6),
+            .flags = (unsigned)sqlite3_column_int64(st, 7),
         };
         if (cb(&pt, ctx)) {
             rc = SQLITE_DONE;
@@ -600,6 +871,10 @@ drtopk_status drtopk_store_put_fit(drtopk_store *s, int64_t machine_id, const ch
     return step_done(s, st, "storing a fit", NULL);
 }
 
+static const char *const choice_status_names[] = {
+    [DRTOPK_CHOICE_UNCHECKED] = "unchecked", [DRTOPK_CHOICE_KEPT] = "kept", [DRTOPK_CHOICE_DROPPED] = "dropped",
+};
+
 drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                        const char *dtype, const drtopk_store_choice *c, int count)
 {
@@ -613,21 +888,33 @@ drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, cons
         r = step_done(s, st, "replacing choices", NULL);
     }
     for (int i = 0; r == DRTOPK_OK && i < count; ++i) {
-        r = prepare(s, "INSERT INTO choices (machine_id, git_commit, dtype, log2k_min, log2k_max, "
-                       "algorithm, beta, rule4_const, mean_slowdown, points, fitted_at) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st);
+        if ((unsigned)c[i].status > DRTOPK_CHOICE_DROPPED) {
+            set_err(s->err, sizeof s->err, "choice %d of %s: status %d is not a drtopk_choice_status", i, dtype,
+                    (int)c[i].status);
+            r = DRTOPK_ERR_IO;
+            break;
+        }
+        r = prepare(s, "INSERT INTO choices (machine_id, git_commit, dtype, log2n_min, log2n_max, log2k_min, "
+                       "log2k_max, algorithm, beta, rule4_const, shared_build_max_alpha, mean_slowdown, "
+                       "worst_slowdown, points, status, fitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                       "?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st);
         if (r != DRTOPK_OK)
             break;
         sqlite3_bind_int64(st, 1, machine_id);
         sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 3, dtype, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(st, 4, c[i].log2k_min);
-        sqlite3_bind_int(st, 5, c[i].log2k_max);
-        sqlite3_bind_text(st, 6, c[i].algorithm, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int(st, 7, c[i].beta);
-        sqlite3_bind_double(st, 8, c[i].rule4_const);
-        sqlite3_bind_double(st, 9, c[i].mean_slowdown);
-        sqlite3_bind_int(st, 10, c[i].points);
+        sqlite3_bind_int(st, 4, c[i].log2n_min);
+        sqlite3_bind_int(st, 5, c[i].log2n_max);
+        sqlite3_bind_int(st, 6, c[i].log2k_min);
+        sqlite3_bind_int(st, 7, c[i].log2k_max);
+        sqlite3_bind_text(st, 8, c[i].algorithm, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(st, 9, c[i].beta);
+        sqlite3_bind_double(st, 10, c[i].rule4_const);
+        sqlite3_bind_int(st, 11, c[i].shared_build_max_alpha);
+        sqlite3_bind_double(st, 12, c[i].mean_slowdown);
+        sqlite3_bind_double(st, 13, c[i].worst_slowdown);
+        sqlite3_bind_int(st, 14, c[i].points);
+        sqlite3_bind_text(st, 15, choice_status_names[c[i].status], -1, SQLITE_STATIC);
         r = step_done(s, st, "storing a choice", NULL);
     }
     if (r != DRTOPK_OK) {
@@ -636,6 +923,130 @@ drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, cons
         return r;
     }
     return exec(s, "RELEASE put_choices");
+}
+
+/* ---- checks of tuned plans (held-out points, tuner --compare) ------------- */
+
+#define CHECK_KEY_WHERE                                                                \
+    "machine_id = ?1 AND git_commit = ?2 AND kind = ?3 AND dtype = ?4 AND dist = ?5 AND seed = ?6 " \
+    "AND n = ?7 AND k = ?8 AND tuned_algorithm = ?9 AND tuned_alpha = ?10 AND tuned_beta = ?11 "     \
+    "AND tuned_flags = ?12"
+
+static void bind_check_key(sqlite3_stmt *st, int64_t machine_id, const char *git_commit,
+                           const drtopk_store_check *c)
+{
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, c->kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, c->dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, c->dist, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 6, (int64_t)c->seed);
+    sqlite3_bind_int64(st, 7, (int64_t)c->n);
+    sqlite3_bind_int64(st, 8, (int64_t)c->k);
+    sqlite3_bind_text(st, 9, c->tuned_algorithm, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 10, c->tuned_alpha);
+    sqlite3_bind_int(st, 11, c->tuned_beta);
+    sqlite3_bind_int64(st, 12, c->tuned_flags);
+}
+
+drtopk_status drtopk_store_put_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     const drtopk_store_check *c)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT OR REPLACE INTO checks (machine_id, git_commit, kind, dtype, dist, seed, n, k, "
+                   "tuned_algorithm, tuned_alpha, tuned_beta, tuned_flags, default_alpha, default_beta, "
+                   "default_flags, default_ms_a, default_ms_b, tuned_ms_a, tuned_ms_b, best_ms, best_config, "
+                   "checked_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                   "?16, ?17, ?18, ?19, ?20, ?21, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_check_key(st, machine_id, git_commit, c);
+    sqlite3_bind_int(st, 13, c->default_alpha);
+    sqlite3_bind_int(st, 14, c->default_beta);
+    sqlite3_bind_int64(st, 15, c->default_flags);
+    sqlite3_bind_double(st, 16, c->default_ms[0]);
+    sqlite3_bind_double(st, 17, c->default_ms[1]);
+    sqlite3_bind_double(st, 18, c->tuned_ms[0]);
+    sqlite3_bind_double(st, 19, c->tuned_ms[1]);
+    if (c->best_ms > 0) {
+        sqlite3_bind_double(st, 20, c->best_ms);
+        sqlite3_bind_text(st, 21, c->best_config, -1, SQLITE_TRANSIENT);
+    }
+    return step_done(s, st, "storing a check", NULL);
+}
+
+drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     drtopk_store_check *c, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT default_alpha, default_beta, default_flags, default_ms_a, default_ms_b, tuned_ms_a, "
+                   "tuned_ms_b, coalesce(best_ms, 0), coalesce(best_config, '') FROM checks WHERE "
+                   CHECK_KEY_WHERE, &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_check_key(st, machine_id, git_commit, c);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        c->default_alpha = sqlite3_column_int(st, 0);
+        c->default_beta = sqlite3_column_int(st, 1);
+        c->default_flags = (unsigned)sqlite3_column_int64(st, 2);
+        for (int i = 0; i < 2; ++i) {
+            c->default_ms[i] = sqlite3_column_double(st, 3 + i);
+            c->tuned_ms[i] = sqlite3_column_double(st, 5 + i);
+        }
+        c->best_ms = sqlite3_column_double(st, 7);
+        snprintf(c->best_config, sizeof c->best_config, "%s", (const char *)sqlite3_column_text(st, 8));
+        *found = 1;
+    }
+    sqlite3_finalize(st);
+    return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : fail(s, "reading a check");
+}
+
+drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                const char *dtype, const char *dist, uint64_t seed, uint64_t n,
+                                uint64_t k, double *ms, char *config, size_t config_len, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT median_ms, algorithm, alpha, beta, flags FROM measurements WHERE machine_id = ?1 "
+                   "AND git_commit = ?2 AND dtype = ?3 AND dist = ?4 AND seed = ?5 AND n = ?6 AND k = ?7 "
+                   "AND status = 'ok' AND beta > 0 AND sort_order = 'largest' ORDER BY median_ms LIMIT 1",
+                &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, dist, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 5, (int64_t)seed);
+    sqlite3_bind_int64(st, 6, (int64_t)n);
+    sqlite3_bind_int64(st, 7, (int64_t)k);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *ms = sqlite3_column_double(st, 0);
+        snprintf(config, config_len, "%s alpha=%d beta=%d flags=0x%x", (const char *)sqlite3_column_text(st, 1),
+                 sqlite3_column_int(st, 2), sqlite3_column_int(st, 3), (unsigned)sqlite3_column_int64(st, 4));
+        *found = 1;
+    }
+    sqlite3_finalize(st);
+    return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : fail(s, "reading the best measurement");
+}
+
+drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx), void *ctx)
+{
+    sqlite3_stmt *st;
+    if (s->version < DECISION_TABLE_SINCE_VERSION)
+        return DRTOPK_OK;           /* no checked decision table before it */
+    if (prepare(s, "SELECT DISTINCT m.name FROM machines m WHERE m.backend = 'cuda' AND EXISTS "
+                   "(SELECT 1 FROM choices c WHERE c.machine_id = m.id AND c.status <> 'unchecked') "
+                   "ORDER BY m.name", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (fn((const char *)sqlite3_column_text(st, 0), ctx) != 0) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "listing the tuned GPUs");
 }
 
 /* ---- the modern peers (issue 4 item 6) ------------------------------------ */
@@ -750,6 +1161,8 @@ drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_
 /* ---- the tuning of a machine, for drtopk_plan_auto ------------------------ */
 
 #define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
+#define TUNING_LOG2_MAX_STR "63"
+#define CHOICES_SINCE_VERSION 2     /* the schema version that added choices      */
 
 /* The machine the tuning comes from: the one with this uuid if it has fits or
  * choices, else the most recently tuned machine of this name. */
@@ -796,36 +1209,56 @@ static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtop
     return DRTOPK_OK;
 }
 
-/* Dtype t's entries: the tuner's per-k-range choices, then the catch-all with
- * the fitted const of plan_auto's default plan.  A choice plan_auto cannot
- * express (a standalone algorithm) or with a value out of range is left out,
- * so its k range falls through to the catch-all. */
+/* Dtype t's entries: the tuner's decision table (a dropped cell as the
+ * default plan), then the catch-all with the fitted const of plan_auto's
+ * default plan.  A choice plan_auto cannot express (a standalone algorithm)
+ * or with a value out of range is left out, so its cell falls through to the
+ * catch-all. */
 static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out,
                                   size_t *cap)
 {
     sqlite3_stmt *st;
     drtopk_status r;
     const char *dt = drtopk_dtype_name(t);
-    if (prepare(s, "SELECT log2k_min, log2k_max, algorithm, beta, rule4_const FROM choices "
-                   "WHERE machine_id = ?1 AND dtype = ?2 ORDER BY log2k_min", &st) != DRTOPK_OK)
-        return DRTOPK_ERR_IO;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
-    int rc;
+    int rc = SQLITE_DONE;
     r = DRTOPK_OK;
-    while (r == DRTOPK_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        drtopk_tuning_entry e = { .dtype = t, .log2n_min = 0, .log2n_max = TUNING_LOG2_MAX,
-                                  .log2k_min = sqlite3_column_int(st, 0),
-                                  .log2k_max = sqlite3_column_int(st, 1),
-                                  .beta = sqlite3_column_int(st, 3),
-                                  .rule4_const = sqlite3_column_double(st, 4) };
-        const char *algo = (const char *)sqlite3_column_text(st, 2);
-        int delegate = 0;
-        if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && delegate && e.beta >= 1 &&
-            e.beta <= DRTOPK_BETA_MAX && isfinite(e.rule4_const))
-            r = tuning_add(out, cap, &e);
+    /* read-only: an older schema as it is (its per-k-range choices hold for any n) */
+    int cells = s->version >= DECISION_TABLE_SINCE_VERSION;
+    if (s->version >= CHOICES_SINCE_VERSION) {
+        if (prepare(s, cells ? "SELECT log2n_min, log2n_max, log2k_min, log2k_max, algorithm, beta, rule4_const, "
+                               "shared_build_max_alpha, status = 'dropped' FROM choices WHERE machine_id = ?1 "
+                               "AND dtype = ?2 ORDER BY log2n_min, log2k_min"
+                             : "SELECT 0, " TUNING_LOG2_MAX_STR ", log2k_min, log2k_max, algorithm, beta, "
+                               "rule4_const, 0, 0 FROM choices WHERE machine_id = ?1 AND dtype = ?2 "
+                               "ORDER BY log2k_min", &st) != DRTOPK_OK)
+            return DRTOPK_ERR_IO;
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+        while (r == DRTOPK_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+            drtopk_tuning_entry e = { .dtype = t, .log2n_min = sqlite3_column_int(st, 0),
+                                      .log2n_max = sqlite3_column_int(st, 1),
+                                      .log2k_min = sqlite3_column_int(st, 2),
+                                      .log2k_max = sqlite3_column_int(st, 3),
+                                      .beta = sqlite3_column_int(st, 5),
+                                      .rule4_const = sqlite3_column_double(st, 6),
+                                      .shared_build_max_alpha = sqlite3_column_int(st, 7) };
+            const char *algo = (const char *)sqlite3_column_text(st, 4);
+            int delegate = 0;
+            if (sqlite3_column_int(st, 8)) {
+                e.algo = DRTOPK_ALGO_RADIX;
+                e.beta = PLAN_AUTO_BETA;
+                e.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
+                e.shared_build_max_alpha = 0;
+                r = tuning_add(out, cap, &e);
+            } else if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && delegate &&
+                       e.beta >= 1 && e.beta <= DRTOPK_BETA_MAX && isfinite(e.rule4_const) &&
+                       e.shared_build_max_alpha >= 0 &&
+                       e.shared_build_max_alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) {
+                r = tuning_add(out, cap, &e);
+            }
     }
     sqlite3_finalize(st);
+    }
     if (r != DRTOPK_OK)
         return r;
     if (rc != SQLITE_DONE)
@@ -861,8 +1294,13 @@ drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, co
     size_t cap = 0;
     memset(out, 0, sizeof *out);
     out->table.gpu_name = out->gpu_name;
-    if (access(path, F_OK) != 0)
-        return DRTOPK_OK;
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        if (errno == ENOENT)
+            return DRTOPK_OK;       /* no database yet: nothing tuned */
+        set_err(err, err_len, "cannot access %s: %s", path, strerror(errno));
+        return DRTOPK_ERR_IO;
+    }
     drtopk_status r = drtopk_store_open(path, DRTOPK_STORE_READONLY, &s, err, err_len);
     if (r != DRTOPK_OK)
         return r;
@@ -902,8 +1340,12 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
     "git_commit, dtype, algorithm, beta, const_time, const_lsq, const_theory, mean_slowdown, " \
     "worst_slowdown, points, fitted_at"
 #define CHOICE_COLS                                                                    \
-    "git_commit, dtype, log2k_min, log2k_max, algorithm, beta, rule4_const, mean_slowdown, " \
-    "points, fitted_at"
+    "git_commit, dtype, log2n_min, log2n_max, log2k_min, log2k_max, algorithm, beta, rule4_const, " \
+    "shared_build_max_alpha, mean_slowdown, worst_slowdown, points, status, fitted_at"
+#define CHECK_COLS                                                                     \
+    "git_commit, kind, dtype, dist, seed, n, k, tuned_algorithm, tuned_alpha, tuned_beta, tuned_flags, " \
+    "default_alpha, default_beta, default_flags, default_ms_a, default_ms_b, tuned_ms_a, tuned_ms_b, " \
+    "best_ms, best_config, checked_at"
 #define PEER_COLS                                                                      \
     "git_commit, peer, peer_version, dist, dtype, seed, n, k, status, reason, reps, median_ms, " \
     "min_ms, max_ms, reps_ms, verified, measured_at"
@@ -914,19 +1356,59 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
 #define MACHINE_COLS                                                                   \
     "uuid, name, backend, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, read_gbps, " \
     "driver_version, runtime_version, first_seen, c_global, c_shfl"
+#define RUN_COLS                                                                       \
+    "run_uuid, program, argv, git_commit, started_at, ended_at, status, pid, host"
 
-/* x.<col>, ... for a column list (prefixing each name). */
-static void prefixed(char *out, size_t len, const char *prefix, const char *cols)
+/* What a column an older source lacks stands for, where NULL would break a
+ * NOT NULL column: choices before the decision table held for every n. */
+static const struct {
+    const char *table, *col, *value;
+} missing_defaults[] = {
+    { "choices", "log2n_min", "0" },
+    { "choices", "log2n_max", TUNING_LOG2_MAX_STR },
+    { "choices", "shared_build_max_alpha", "0" },
+    { "choices", "worst_slowdown", "x.mean_slowdown" },
+    { "choices", "status", "'unchecked'" },
+};
+
+/* "x.<col>, ..." for a column list, with NULL (or its missing_defaults
+ * value) for each column the attached source's table lacks (an older
+ * schema, read as it is). */
+static drtopk_status source_cols(drtopk_store *s, const char *table, const char *prefix, const char *cols,
+                                 char *out, size_t len)
 {
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT count(*) FROM pragma_table_info(?1, 'other') WHERE name = ?2", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
     size_t at = 0;
     const char *p = cols;
-    while (*p && at + 1 < len) {
+    drtopk_status r = DRTOPK_OK;
+    out[0] = 0;
+    while (*p && r == DRTOPK_OK) {
         while (*p == ' ' || *p == ',')
             ++p;
         size_t w = strcspn(p, ", ");
-        at += (size_t)snprintf(out + at, len - at, "%s%s.%.*s", at ? ", " : "", prefix, (int)w, p);
+        sqlite3_reset(st);
+        sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, p, (int)w, SQLITE_TRANSIENT);
+        int have = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+        const char *missing = "NULL";
+        for (size_t d = 0; !have && d < sizeof missing_defaults / sizeof missing_defaults[0]; ++d)
+            if (!strcmp(missing_defaults[d].table, table) && strlen(missing_defaults[d].col) == w &&
+                !strncmp(missing_defaults[d].col, p, w))
+                missing = missing_defaults[d].value;
+        int n = have ? snprintf(out + at, len - at, "%s%s.%.*s", at ? ", " : "", prefix, (int)w, p)
+                     : snprintf(out + at, len - at, "%s%s", at ? ", " : "", missing);
+        if (n < 0 || (size_t)n >= len - at) {
+            set_err(s->err, sizeof s->err, "merge: the column list of %s does not fit", table);
+            r = DRTOPK_ERR_IO;
+        } else {
+            at += (size_t)n;
+        }
         p += w;
     }
+    sqlite3_finalize(st);
+    return r;
 }
 
 static drtopk_status merge_step(drtopk_store *s, const char *sql, int *added)
@@ -937,45 +1419,79 @@ static drtopk_status merge_step(drtopk_store *s, const char *sql, int *added)
     return DRTOPK_OK;
 }
 
+/* Refuse what a merge cannot read: this database itself (the merge would
+ * wait on its own lock), an empty file, a file that is not a drtopk database
+ * (read-only, never migrated). */
+static drtopk_status merge_source_ok(drtopk_store *s, const char *other_path, int *uri_mode)
+{
+    struct stat a, b;
+    const char *self = sqlite3_db_filename(s->db, "main");
+    if (self && *self && stat(self, &a) == 0 && stat(other_path, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino) {
+        set_err(s->err, sizeof s->err, "merge: %s is this database itself (--db); name another database",
+                other_path);
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+    drtopk_store *o;
+    char err[DRTOPK_STORE_ERR_LEN];
+    if (drtopk_store_open(other_path, DRTOPK_STORE_READONLY, &o, err, sizeof err) != DRTOPK_OK) {
+        set_err(s->err, sizeof s->err, "merge: %s", err);
+        return DRTOPK_ERR_IO;
+    }
+    int version = o->version;
+    *uri_mode = o->uri_mode;
+    drtopk_store_close(o);
+    if (version == 0) {
+        set_err(s->err, sizeof s->err, "merge: %s is empty, not a drtopk database", other_path);
+        return DRTOPK_ERR_IO;
+    }
+    return DRTOPK_OK;
+}
+
 drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
                                  drtopk_store_merge_stats *stats)
 {
     drtopk_store_merge_stats zero = {0};
     drtopk_store_merge_stats *st = stats ? stats : &zero;
     *st = zero;
-    /* Opening validates the other file (and migrates an older one). */
-    drtopk_store *o;
-    char err[DRTOPK_STORE_ERR_LEN];
-    if (drtopk_store_open(other_path, DRTOPK_STORE_NO_CREATE, &o, err, sizeof err) != DRTOPK_OK) {
-        set_err(s->err, sizeof s->err, "merge: %s", err);
+    int uri_mode = URI_READONLY;
+    drtopk_status r = merge_source_ok(s, other_path, &uri_mode);
+    if (r != DRTOPK_OK)
+        return r;
+    char uri[URI_MAX];
+    sqlite3_stmt *at;
+    if (path_uri(other_path, uri_mode, uri, sizeof uri) != 0) {
+        set_err(s->err, sizeof s->err, "merge: path too long: %s", other_path);
         return DRTOPK_ERR_IO;
     }
-    drtopk_store_close(o);
-
-    sqlite3_stmt *at;
     if (prepare(s, "ATTACH DATABASE ? AS other", &at) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
-    sqlite3_bind_text(at, 1, other_path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(at, 1, uri, -1, SQLITE_TRANSIENT);
     if (step_done(s, at, "attaching the other database", NULL) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
 
     enum { SQL_LEN = 4096, COLS_LEN = 1024 };
     char sql[SQL_LEN], cols[COLS_LEN];
-    drtopk_status r = drtopk_store_begin(s);
+    r = drtopk_store_begin(s);
     if (r == DRTOPK_OK)
-        r = merge_step(s, "INSERT INTO main.machines (" MACHINE_COLS ") SELECT " MACHINE_COLS
-                          " FROM other.machines WHERE uuid NOT IN (SELECT uuid FROM main.machines)",
-                       &st->machines_added);
+        r = source_cols(s, "machines", "x", MACHINE_COLS, cols, sizeof cols);
+    if (r == DRTOPK_OK) {
+        snprintf(sql, sizeof sql, "INSERT INTO main.machines (" MACHINE_COLS ") SELECT %s FROM other.machines x "
+                 "WHERE x.uuid NOT IN (SELECT uuid FROM main.machines)", cols);
+        r = merge_step(s, sql, &st->machines_added);
+    }
     if (r == DRTOPK_OK)
-        r = merge_step(s, "INSERT INTO main.runs (run_uuid, machine_id, program, argv, git_commit, "
-                          "started_at, ended_at, status) SELECT r.run_uuid, mm.id, r.program, r.argv, "
-                          "r.git_commit, r.started_at, r.ended_at, r.status FROM other.runs r "
-                          "JOIN other.machines om ON om.id = r.machine_id "
-                          "JOIN main.machines mm ON mm.uuid = om.uuid "
-                          "WHERE r.run_uuid NOT IN (SELECT run_uuid FROM main.runs)",
-                       &st->runs_added);
+        r = source_cols(s, "runs", "r", RUN_COLS, cols, sizeof cols);
+    if (r == DRTOPK_OK) {
+        snprintf(sql, sizeof sql, "INSERT INTO main.runs (machine_id, " RUN_COLS ") SELECT mm.id, %s "
+                 "FROM other.runs r JOIN other.machines om ON om.id = r.machine_id "
+                 "JOIN main.machines mm ON mm.uuid = om.uuid "
+                 "WHERE r.run_uuid NOT IN (SELECT run_uuid FROM main.runs)", cols);
+        r = merge_step(s, sql, &st->runs_added);
+    }
     /* The per-machine tables, matched to main's machine (and run) ids; each
-     * table's UNIQUE key drops what main already has. */
+     * table's UNIQUE key drops what main already has.  A table the source's
+     * schema version does not have yet adds nothing. */
     const struct {
         const char *table, *cols;
         int with_run;
@@ -984,11 +1500,23 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
         { "measurements", MEAS_COLS, 1, &st->measurements_added },
         { "fits", FIT_COLS, 0, &st->fits_added },
         { "choices", CHOICE_COLS, 0, &st->choices_added },
+        { "checks", CHECK_COLS, 0, &st->checks_added },
         { "peer_measurements", PEER_COLS, 1, &st->peers_added },
         { "multi_gpu", MULTI_COLS, 1, &st->multi_added },
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && r == DRTOPK_OK; ++i) {
-        prefixed(cols, sizeof cols, "x", tables[i].cols);
+        int exists = 0;
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM other.sqlite_master WHERE type = 'table' AND name = '%s'",
+                 tables[i].table);
+        if (single_int(s->db, sql, &exists) != SQLITE_OK) {
+            r = fail(s, "merge: reading the other database's tables");
+            break;
+        }
+        if (!exists)
+            continue;
+        r = source_cols(s, tables[i].table, "x", tables[i].cols, cols, sizeof cols);
+        if (r != DRTOPK_OK)
+            break;
         int len = snprintf(sql, sizeof sql,
                  "INSERT INTO main.%s (machine_id, %s%s) SELECT mm.id, %s%s FROM other.%s x "
                  "JOIN other.machines om ON om.id = x.machine_id JOIN main.machines mm ON mm.uuid = om.uuid "

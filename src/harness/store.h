@@ -4,7 +4,8 @@
  * measurements, Rule 4 fits (paper section 5.2), plan choices and the modern
  * peers' measurements (issue 4 item 6), loading a machine's tuning table for
  * drtopk_plan_auto, and merging of databases from other machines.
- * Errors come back as DRTOPK_ERR_IO with a readable message in `err`.
+ * Concurrent tuners share a sweep through claims.  Errors come back as
+ * DRTOPK_ERR_IO with a readable message in `err`.
  */
 #ifndef DRTOPK_STORE_H
 #define DRTOPK_STORE_H
@@ -17,7 +18,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 4
+#define DRTOPK_STORE_SCHEMA_VERSION 6
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -30,9 +31,12 @@ enum {
 };
 
 /* Open (creating unless flags say otherwise) and migrate to the current
- * version.  A database newer than this build, a file that is not SQLite or
- * not a drtopk database, a missing directory, a directory, and a read-only
- * file opened for writing are refused with a message in err. */
+ * version; READONLY opens never write and take an older version as it is.
+ * A database newer than this build, a file that is not SQLite or not a
+ * drtopk database, a damaged one (its tables are not what its schema_version
+ * says), a missing directory, a directory or other non-regular file (never
+ * opened: a FIFO would block), and a read-only file opened for writing are
+ * refused with a message in err. */
 drtopk_status drtopk_store_open(const char *path, unsigned flags, drtopk_store **out,
                                 char *err, size_t err_len);
 /* As drtopk_store_open, but migrate no further than max_version (tests build
@@ -67,8 +71,13 @@ drtopk_status drtopk_store_put_machine(drtopk_store *s, const drtopk_store_machi
  * CPU model. */
 void drtopk_store_cpu_machine(drtopk_store_machine *m);
 
+/* Records this process (pid, host) in the run; first marks as 'killed' the
+ * runs of this host still 'running' whose process is gone. */
 drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const char *program,
                                      const char *argv, const char *git_commit, int64_t *run_id);
+/* Mark the 'running' runs of this host whose process is gone (kill(pid, 0)
+ * fails with ESRCH) as 'killed'; *reaped (may be NULL) gets how many. */
+drtopk_status drtopk_store_reap_runs(drtopk_store *s, int *reaped);
 /* status: "done", "interrupted", "time-limit" or "failed". */
 drtopk_status drtopk_store_end_run(drtopk_store *s, int64_t run_id, const char *status);
 
@@ -101,10 +110,20 @@ typedef struct {
     char verify_error[256];
 } drtopk_store_measurement;
 
-/* Is this configuration already measured on (machine, commit)? */
+/* Is this configuration already measured on (machine, commit)?  Only status
+ * ok and unsupported count: an error is measured again. */
 drtopk_status drtopk_store_has(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                const drtopk_store_config *c, int *found);
-/* Insert, replacing an earlier row of the same key (--force). */
+/* Claim a configuration for run_id so that concurrent tuners share a sweep:
+ * one short write transaction.  *claimed = 0 when it is measured already
+ * (with force: by another run that is still going) or claimed by another
+ * 'running' run within the last hour; else the claim is (taken over and)
+ * this run's, and *claimed = 1.  Runs of this host whose process is gone
+ * are marked 'killed' first, so their claims are taken over at once. */
+drtopk_status drtopk_store_claim(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                                 const drtopk_store_config *c, int force, int *claimed);
+/* Insert, replacing an earlier row of the same key (--force), and release
+ * the key's claim. */
 drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_id,
                                const char *git_commit, const drtopk_store_measurement *m);
 
@@ -114,11 +133,14 @@ typedef struct {
     const char *algorithm;
     const char *dist;
     int beta, alpha;
+    unsigned flags;             /* DRTOPK_* plan flags (the delegate build)     */
     uint64_t n, k;
     double median_ms;
 } drtopk_store_point;
-/* Calls cb for every usable measurement of (machine, commit, dtype), ordered
- * by algorithm, beta, dist, n, k, alpha.  A non-zero return of cb stops. */
+/* Calls cb for every usable measurement of (machine, commit, dtype) with the
+ * default plan flags, with or without the shared/staged delegate build
+ * (standalone rows have none), ordered by algorithm, beta, dist, n, k, alpha,
+ * flags.  A non-zero return of cb stops. */
 drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                       const char *dtype,
                                       int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx);
@@ -134,17 +156,56 @@ typedef struct {
 drtopk_status drtopk_store_put_fit(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                    const drtopk_store_fit *f);
 
+/* One cell of the decision table (db/schema.sql migration 4). */
+typedef enum { DRTOPK_CHOICE_UNCHECKED = 0, DRTOPK_CHOICE_KEPT, DRTOPK_CHOICE_DROPPED } drtopk_choice_status;
 typedef struct {
+    int log2n_min, log2n_max;
     int log2k_min, log2k_max;
     char algorithm[32];
     int beta;
     double rule4_const;
-    double mean_slowdown;
+    int shared_build_max_alpha;     /* 0: the library's default             */
+    double mean_slowdown, worst_slowdown;
     int points;
+    drtopk_choice_status status;
 } drtopk_store_choice;
 /* Replace every choice of (machine, dtype) with these. */
 drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                        const char *dtype, const drtopk_store_choice *c, int count);
+
+/* A check of a tuned plan against the default one at one point (the checks
+ * table): held-out points of the tuner's validation, and `tuner --compare`. */
+typedef struct {
+    char kind[8];                   /* "heldout" or "compare"                  */
+    char dtype[8], dist[8];
+    uint64_t seed, n, k;
+    char tuned_algorithm[32];
+    int tuned_alpha, tuned_beta;
+    unsigned tuned_flags;
+    int default_alpha, default_beta;
+    unsigned default_flags;
+    double default_ms[2], tuned_ms[2];  /* two measurements apart in time     */
+    double best_ms;                 /* <= 0: not known                         */
+    char best_config[96];
+} drtopk_store_check;
+drtopk_status drtopk_store_put_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     const drtopk_store_check *c);
+/* The stored check with c's key (kind .. tuned_flags) into *c; *found = 0
+ * when there is none. */
+drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     drtopk_store_check *c, int *found);
+/* The fastest 'ok' measurement of the delegate pipeline at (dtype, dist,
+ * seed, n, k) on this machine and commit: its median in *ms and its
+ * configuration in words; *found = 0 when there is none. */
+drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                const char *dtype, const char *dist, uint64_t seed, uint64_t n,
+                                uint64_t k, double *ms, char *config, size_t config_len, int *found);
+/* Call fn with each GPU name (CUDA machines) whose decision table passed the
+ * held-out check (choices 'kept' or 'dropped', not 'unchecked': an older
+ * schema's choices never were), in name order; a non-zero return from fn
+ * stops the walk. */
+drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx),
+                                          void *ctx);
 
 /* ---- the tuning of a machine, for drtopk_plan_auto ----------------------
  * The library reads no database: programs load the tuning of the machine they
@@ -160,11 +221,15 @@ typedef struct {
 /* Load from the database at db_path (NULL: drtopk_store_default_path()) the
  * tuning of the machine with this uuid, else of the most recently tuned
  * machine of this name (name may be NULL): for every dtype the tuner's
- * per-k-range plan choices (any n), then a catch-all entry with the fitted
- * Rule 4 const of dr-radix (the beta nearest 2), beta 2 and radix.  A
- * database or machine that is not there gives an empty table and DRTOPK_OK; a
- * database that exists but cannot be read gives DRTOPK_ERR_IO, an empty
- * table, and err names the path and the SQLite error. */
+ * decision table (a 'dropped' cell as the default plan: const 3, beta 2,
+ * radix; an older schema's per-k-range choices hold for any n), then a
+ * catch-all entry with the fitted Rule 4 const of dr-radix (the beta nearest
+ * 2), beta 2 and radix for (n, k) outside the grid.  A database (ENOENT) or
+ * machine that is not there gives an empty table and DRTOPK_OK; a database
+ * that cannot be reached (no permission on its directory), is not a regular
+ * file, or cannot be read (not a database, damaged, newer schema) gives
+ * DRTOPK_ERR_IO, an empty table, and err names the path and the reason.  An
+ * older schema is read as it is. */
 drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, const char *name,
                                        drtopk_store_tuning *out, char *err, size_t err_len);
 void drtopk_store_tuning_free(drtopk_store_tuning *t);
@@ -216,13 +281,16 @@ drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_
                                      const char *git_commit, const drtopk_store_multi *m);
 
 typedef struct {
-    int machines_added, runs_added, measurements_added, fits_added, choices_added;
+    int machines_added, runs_added, measurements_added, fits_added, choices_added, checks_added;
     int peers_added, multi_added;
 } drtopk_store_merge_stats;
 /* Copy every machine (matched by uuid), run (by run_uuid), measurement (by its
  * unique key), fit, choice and peer measurement (by its unique key) that `s`
  * lacks from the database at other_path.  One transaction; merging the same
- * file again adds nothing. */
+ * file again adds nothing.  other_path is opened read-only and never
+ * migrated: an older schema is read as it is (what it lacks is NULL or
+ * absent); the database itself, an empty file, a damaged or newer one are
+ * refused. */
 drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
                                  drtopk_store_merge_stats *st);
 

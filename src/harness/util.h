@@ -1,6 +1,8 @@
 /*
  * util.h -- small host helpers shared by the CLI, tests and tuner: parsing of
- * sizes written as 2^p or plain numbers, a monotonic clock, medians.
+ * sizes written as 2^p or plain numbers, a monotonic clock, medians, and file
+ * helpers: a regular-file check that never opens the path, and outputs
+ * replaced atomically (temporary files beside them, renamed when complete).
  */
 #ifndef DRTOPK_UTIL_H
 #define DRTOPK_UTIL_H
@@ -18,6 +20,34 @@ double drtopk_now_ms(void);                     /* CLOCK_MONOTONIC in ms      */
 double drtopk_median(double *v, size_t n);      /* sorts v in place           */
 int drtopk_ilog2_floor(uint64_t x);             /* x > 0                      */
 int drtopk_ilog2_ceil(uint64_t x);              /* x > 0                      */
+
+/* 0 when path names a regular file.  Else -1 and err names the path and what
+ * is wrong (missing, a directory, a FIFO, ...).  Only stat()s: a FIFO or a
+ * device is never opened, so nothing blocks. */
+int drtopk_check_regular_file(const char *path, char *err, size_t err_len);
+
+/* A set of output files that appear together or not at all: each is written
+ * to a temporary file in its own directory ("PATH.tmp.PID"), and
+ * drtopk_outputs_commit renames them all only when every one is complete and
+ * on disk.  On any failure the temporaries are removed and whatever was at
+ * the final paths before is left as it was. */
+#define DRTOPK_OUTPUTS_MAX 4
+#define DRTOPK_PATH_MAX 4096
+typedef struct {
+    int count;
+    char path[DRTOPK_OUTPUTS_MAX][DRTOPK_PATH_MAX];     /* the final names   */
+    char tmp[DRTOPK_OUTPUTS_MAX][DRTOPK_PATH_MAX];      /* written first     */
+} drtopk_outputs;
+
+/* Refuse a final path that exists and is not a regular file, then create its
+ * empty temporary file; *tmp gets its name to write to.  -1 with err (path
+ * and errno text) on failure. */
+int drtopk_outputs_add(drtopk_outputs *o, const char *path, const char **tmp, char *err, size_t err_len);
+/* fsync every temporary file, then rename each over its final path.  -1 with
+ * err on failure (the temporaries are removed). */
+int drtopk_outputs_commit(drtopk_outputs *o, char *err, size_t err_len);
+/* Remove the temporaries (after a failed write). */
+void drtopk_outputs_abort(drtopk_outputs *o);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,9 @@
 #include "drtopk.h"
 #include "backend.h"
 #include "tuning.h"
+#include "keyorder.h"
+
+#include <limits.h>
 
 #include <inttypes.h>
 #include <math.h>
@@ -18,7 +21,6 @@
 
 #define DRTOPK_AUTO_BETA 2          /* paper 4.3, Figure 9: beta = 2 is best */
 #define DRTOPK_DELEGATE_PREFIX "dr-"
-#define DRTOPK_VALUE_ALIGN 4        /* every dtype is 4 bytes wide */
 #define DRTOPK_INDEX_ALIGN 8        /* uint64 positions */
 #define DRTOPK_KNOWN_FLAGS (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SHARED_DELEGATE | \
                             DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED)
@@ -35,7 +37,7 @@ static const char *const status_strings[DRTOPK_STATUS_COUNT] = {
     [DRTOPK_ERR_K_GT_N] = "k is larger than n, the number of input elements",
     [DRTOPK_ERR_N_ZERO] = "the input vector is empty (n is 0)",
     [DRTOPK_ERR_MISALIGNED] =
-        "a pointer is misaligned: values need 4-byte and indices 8-byte alignment",
+        "a pointer is misaligned: values need the alignment of their type and indices 8 bytes",
     [DRTOPK_ERR_WORKSPACE_TOO_SMALL] =
         "the workspace is NULL or smaller than drtopk_select_workspace reported",
     [DRTOPK_ERR_UNSUPPORTED] = "this combination of algorithm, key type and backend is not implemented",
@@ -45,9 +47,10 @@ static const char *const status_strings[DRTOPK_STATUS_COUNT] = {
     [DRTOPK_ERR_IO] = "file or database input/output failed",
 };
 
-static const char *const dtype_names[DRTOPK_DTYPE_COUNT] = { "u32", "i32", "f32" };
+static const char *const dtype_names[DRTOPK_DTYPE_COUNT] = { "u32", "i32", "f32", "f16", "bf16", "u64", "i64", "f64" };
 /* Accepted spellings besides the short names. */
-static const char *const dtype_long_names[DRTOPK_DTYPE_COUNT] = { "uint32", "int32", "float32" };
+static const char *const dtype_long_names[DRTOPK_DTYPE_COUNT] = { "uint32",   "int32",  "float32", "float16",
+                                                                  "bfloat16", "uint64", "int64",   "float64" };
 
 static const char *const algo_names[DRTOPK_ALGO_COUNT] = {
     [DRTOPK_ALGO_RADIX] = "radix",
@@ -87,7 +90,7 @@ drtopk_status drtopk_dtype_parse(const char *s, drtopk_dtype *out)
             return DRTOPK_OK;
         }
     }
-    return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "unknown key type '%s' (u32, i32 or f32)", s);
+    return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "unknown key type '%s' (u32 i32 f32 f16 bf16 u64 i64 f64)", s);
 }
 
 drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate)
@@ -114,8 +117,27 @@ drtopk_status drtopk_algo_parse(const char *s, drtopk_algo *out, int *delegate)
 
 size_t drtopk_dtype_size(drtopk_dtype t)
 {
-    return (unsigned)t < DRTOPK_DTYPE_COUNT ? sizeof(uint32_t) : 0;
+    return (unsigned)t < DRTOPK_DTYPE_COUNT ? (size_t)drtopk_dtype_bits(t) / CHAR_BIT : 0;
 }
+
+static uint32_t float_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+static float bits_float(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+uint16_t drtopk_f16_from_float(float f) { return drtopk_f16_from_f32(float_bits(f)); }
+float drtopk_f16_to_float(uint16_t h) { return bits_float(drtopk_f32_from_f16(h)); }
+uint16_t drtopk_bf16_from_float(float f) { return drtopk_bf16_from_f32(float_bits(f)); }
+float drtopk_bf16_to_float(uint16_t h) { return bits_float(drtopk_f32_from_bf16(h)); }
 
 static int ceil_log2_u64(uint64_t x)
 {
@@ -173,6 +195,9 @@ static drtopk_status entry_check(const drtopk_tuning *t, const char *what, size_
     if (!isfinite(e->rule4_const))
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s (%s), entry %zu: rule4_const is not finite", what, gpu,
                     i);
+    if (e->shared_build_max_alpha < 0 || e->shared_build_max_alpha > DRTOPK_SHARED_DELEGATE_MAX_ALPHA)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s (%s), entry %zu: shared_build_max_alpha = %d is outside 0..%d",
+                    what, gpu, i, e->shared_build_max_alpha, DRTOPK_SHARED_DELEGATE_MAX_ALPHA);
     return DRTOPK_OK;
 }
 
@@ -201,8 +226,9 @@ static drtopk_status tuning_match(const drtopk_tuning *t, const char *what, cons
 
 /* The plan every auto plan shares, with alpha from Rule 4. */
 static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int beta, drtopk_algo algo,
-                      drtopk_const_source src)
+                      int shared_max_alpha, drtopk_const_source src)
 {
+    if (shared_max_alpha == 0) shared_max_alpha = DRTOPK_SHARED_DELEGATE_MAX_ALPHA;
     memset(plan, 0, sizeof *plan);
     plan->rule4_const = c;
     plan->const_source = src;
@@ -210,7 +236,7 @@ static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int 
     plan->first_algo = plan->second_algo = algo;
     plan->alpha = drtopk_rule4_alpha(p->n, p->k, c);
     plan->flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
-    if (plan->alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) plan->flags |= DRTOPK_SHARED_DELEGATE;
+    if (plan->alpha <= shared_max_alpha) plan->flags |= DRTOPK_SHARED_DELEGATE;
 }
 
 drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p, double rule4_const)
@@ -222,7 +248,7 @@ drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p, doub
     if (!isfinite(rule4_const))
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_rule4: rule4_const is not finite");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
-    plan_fill(plan, p, rule4_const, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_USER);
+    plan_fill(plan, p, rule4_const, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0, DRTOPK_CONST_USER);
     return DRTOPK_OK;
 }
 
@@ -244,14 +270,22 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
     if ((st = tuning_match(tuning, "the tuning table", p, &e)) != DRTOPK_OK) return st;
     if (e != NULL) {
-        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, DRTOPK_CONST_TUNING);
-        return DRTOPK_OK;
+        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, DRTOPK_CONST_TUNING);
+    } else {
+        if ((st = tuning_match(builtin, "the compiled-in tuning table", p, &e)) != DRTOPK_OK) return st;
+        if (e != NULL)
+            plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, DRTOPK_CONST_BUILTIN);
+        else
+            plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
+                      DRTOPK_CONST_DEFAULT);
     }
-    if ((st = tuning_match(builtin, "the compiled-in tuning table", p, &e)) != DRTOPK_OK) return st;
-    if (e != NULL)
-        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, DRTOPK_CONST_BUILTIN);
-    else
-        plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, DRTOPK_CONST_DEFAULT);
+    /* 64-bit keys on the CUDA backend: standalone plans only
+     * (kernels/key_width.cu); its radix select */
+    if (p->backend == DRTOPK_BACKEND_CUDA && (unsigned)p->dtype < DRTOPK_DTYPE_COUNT &&
+        drtopk_dtype_bits(p->dtype) == 64) {
+        plan->flags = 0;
+        plan->first_algo = plan->second_algo = DRTOPK_ALGO_RADIX;
+    }
     return DRTOPK_OK;
 }
 
@@ -325,9 +359,9 @@ static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *p
     if ((unsigned)p->backend > DRTOPK_BACKEND_CUDA)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->backend = %d is not a drtopk_backend", (int)p->backend);
     if (p->values == NULL && need_data) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->values is NULL");
-    if (p->values != NULL && !aligned(p->values, DRTOPK_VALUE_ALIGN))
-        return FAIL(DRTOPK_ERR_MISALIGNED, "p->values = %p is not %d-byte aligned", p->values,
-                    DRTOPK_VALUE_ALIGN);
+    if (p->values != NULL && !aligned(p->values, drtopk_dtype_size(p->dtype)))
+        return FAIL(DRTOPK_ERR_MISALIGNED, "p->values = %p is not %zu-byte aligned (%s)", p->values,
+                    drtopk_dtype_size(p->dtype), drtopk_dtype_name(p->dtype));
     return plan_valid(plan);
 }
 
@@ -357,9 +391,9 @@ drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
     if ((st = check_problem(p, plan, 1)) != DRTOPK_OK) return st;
     if (out_values == NULL || out_indices == NULL)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s is NULL", out_values ? "out_indices" : "out_values");
-    if (!aligned(out_values, DRTOPK_VALUE_ALIGN))
-        return FAIL(DRTOPK_ERR_MISALIGNED, "out_values = %p is not %d-byte aligned", out_values,
-                    DRTOPK_VALUE_ALIGN);
+    if (!aligned(out_values, drtopk_dtype_size(p->dtype)))
+        return FAIL(DRTOPK_ERR_MISALIGNED, "out_values = %p is not %zu-byte aligned (%s)", out_values,
+                    drtopk_dtype_size(p->dtype), drtopk_dtype_name(p->dtype));
     if (!aligned(out_indices, DRTOPK_INDEX_ALIGN))
         return FAIL(DRTOPK_ERR_MISALIGNED, "out_indices = %p is not %d-byte aligned", (void *)out_indices,
                     DRTOPK_INDEX_ALIGN);

@@ -5,7 +5,9 @@
  * radix digit early, 4.3), concatenation under Rules 1-3, a second top-k.
  * It fixes the exact semantics the CUDA pipeline must reproduce and is kept
  * simple: every top-k is a qsort of (ordered key, position) pairs, best first,
- * ties by smaller position.  Every rule, and why the result is exact, is in
+ * ties by smaller position.  Ordered keys of every width (16, 32, 64 bits,
+ * keyorder.h) are held in a uint64_t; the last digit is the low 8 bits of
+ * the key's own width, as on the GPU.  Every rule, and why the result is exact, is in
  * pipeline_spec.h.
  */
 #include "backend.h"
@@ -19,7 +21,7 @@
 #define WS_ALIGN 16              /* alignment of every workspace region   */
 
 typedef struct {
-    uint32_t key;                /* ordered key: larger is better */
+    uint64_t key;                /* ordered key: larger is better */
     uint64_t pos;                /* position in V                 */
 } pair;
 
@@ -51,10 +53,10 @@ static int pair_by_pos(const void *a, const void *b)
  * than `cap` pairs: then the last digit is resolved after all (exactly kk), as
  * the GPU's radix does (drtopk_skip_last_digit_stops). */
 static uint64_t cpu_topk(pair *v, uint64_t len, uint64_t kk, int skip, uint64_t cap,
-                         uint32_t *threshold)
+                         uint64_t *threshold)
 {
     uint64_t cnt = kk;
-    uint32_t lowest;
+    uint64_t lowest;
     qsort(v, (size_t)len, sizeof *v, pair_best_first);
     *threshold = v[kk - 1].key;
     if (!drtopk_skip_last_digit_on(skip)) return kk;
@@ -65,9 +67,9 @@ static uint64_t cpu_topk(pair *v, uint64_t len, uint64_t kk, int skip, uint64_t 
     return cnt;
 }
 
-static uint32_t key_at(const drtopk_problem *p, uint64_t i)
+static uint64_t key_at(const drtopk_problem *p, uint64_t i)
 {
-    return drtopk_key_from_bits(((const uint32_t *)p->values)[i], p->dtype, p->order);
+    return drtopk_key_at(p->values, i, p->dtype, p->order);
 }
 
 static int delegate_mode(const drtopk_plan *plan)
@@ -150,7 +152,7 @@ static drtopk_subrange_class subrange_class(const drtopk_problem *p, const drtop
 /* Step 3: C = the selected delegates of the subranges Rule 3 copies, then
  * every key >= t of the subranges it scans. */
 static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, const layout *l,
-                            uint64_t selected, uint32_t t, int filter, uint64_t *scanned)
+                            uint64_t selected, uint64_t t, int filter, uint64_t *scanned)
 {
     const int a = plan->alpha;
     const uint64_t nsub = drtopk_subrange_count(p->n, a);
@@ -169,7 +171,7 @@ static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, co
         const uint64_t lo = s << a, hi = min_u64(p->n, lo + drtopk_subrange_len(a));
         ++*scanned;
         for (uint64_t i = lo; i < hi; ++i) {
-            const uint32_t key = key_at(p, i);
+            const uint64_t key = key_at(p, i);
             if (drtopk_rule2_scan_copies(key, t, filter)) {
                 l->c[clen].key = key;
                 l->c[clen].pos = i;
@@ -211,13 +213,12 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
                                 void *ws, size_t ws_bytes, void *out_values,
                                 uint64_t *out_indices, drtopk_stats *stats)
 {
-    const uint32_t *v;
     const double t0 = now_ms();
     double t1 = t0, t2 = t0, t3 = t0, t4;
     drtopk_stats st;
     layout l;
     uint64_t clen;
-    uint32_t t, kth;
+    uint64_t t, kth;
     drtopk_status rc;
     if (p == NULL || plan == NULL || p->values == NULL || out_values == NULL || out_indices == NULL ||
         p->n == 0 || p->k == 0 || p->k > p->n)
@@ -225,7 +226,6 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
     if ((rc = plan_layout(p, plan, ws, &l)) != DRTOPK_OK) return rc;
     if (ws == NULL || ws_bytes < l.bytes) return drtopk_workspace_too_small(ws, ws_bytes, l.bytes);
     memset(&st, 0, sizeof st);
-    v = (const uint32_t *)p->values;
 
     if (!delegate_mode(plan)) {
         for (uint64_t i = 0; i < p->n; ++i) {
@@ -261,7 +261,7 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
      * rely on a rank order the GPU does not promise. */
     if (!(plan->flags & DRTOPK_SORTED)) qsort(l.c, (size_t)p->k, sizeof(pair), pair_by_pos);
     for (uint64_t j = 0; j < p->k; ++j) {
-        ((uint32_t *)out_values)[j] = v[l.c[j].pos];
+        drtopk_bits_store(out_values, j, p->dtype, drtopk_bits_at(p->values, l.c[j].pos, p->dtype));
         out_indices[j] = l.c[j].pos;
     }
     t4 = now_ms();

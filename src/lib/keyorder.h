@@ -1,11 +1,15 @@
 /*
  * keyorder.h -- the order-preserving map from every key type to an unsigned
- * 32-bit "ordered key" where a larger ordered key is a better top-k candidate.
- * All algorithms (CPU reference and kernels) select on ordered keys, which is
- * how one radix/bucket/bitonic code path serves u32, i32, f32, largest and
- * smallest (paper section 5.1 works on unsigned integers).
+ * "ordered key" of the type's width (16, 32 or 64 bits) where a larger
+ * ordered key is a better top-k candidate.  All algorithms (CPU reference and
+ * kernels) select on ordered keys, which is how one radix/bucket/bitonic code
+ * path serves every key type, largest and smallest (paper section 5.1 works
+ * on unsigned integers).
  *
- * float32: NaN (any payload, any sign) is above +inf; -0.0 equals +0.0.
+ * Floats (f16, bf16, f32, f64): NaN (any payload, any sign) is above +inf;
+ * -0.0 equals +0.0.  f16 and bf16 are handled as their 16-bit IEEE binary16 /
+ * bfloat16 bit patterns (uint16_t); the conversions to and from float32 below
+ * are integer code, bit for bit the same on the host and the GPU.
  */
 #ifndef DRTOPK_KEYORDER_H
 #define DRTOPK_KEYORDER_H
@@ -13,30 +17,143 @@
 #include "hd.h"
 #include "drtopk.h"
 
+/* ---- key-type traits ----------------------------------------------------- */
+/* Bit sets over drtopk_dtype: one shift and mask classifies a runtime dtype
+ * (callers pass a valid dtype: every entry point checks it first). */
+#define DRTOPK_FLOAT_DTYPES ((1u << DRTOPK_F32) | (1u << DRTOPK_F16) | (1u << DRTOPK_BF16) | (1u << DRTOPK_F64))
+#define DRTOPK_SIGNED_INT_DTYPES ((1u << DRTOPK_I32) | (1u << DRTOPK_I64))
+#define DRTOPK_16BIT_DTYPES ((1u << DRTOPK_F16) | (1u << DRTOPK_BF16))
+#define DRTOPK_64BIT_DTYPES ((1u << DRTOPK_U64) | (1u << DRTOPK_I64) | (1u << DRTOPK_F64))
+
+DRTOPK_HD int drtopk_dtype_is_float(drtopk_dtype t) { return (DRTOPK_FLOAT_DTYPES >> t) & 1u; }
+DRTOPK_HD int drtopk_dtype_is_signed_int(drtopk_dtype t) { return (DRTOPK_SIGNED_INT_DTYPES >> t) & 1u; }
+
+/* Width of the element and of its ordered key: 16, 32 or 64. */
+DRTOPK_HD int drtopk_dtype_bits(drtopk_dtype t)
+{
+    return ((DRTOPK_16BIT_DTYPES >> t) & 1u) ? 16 : ((DRTOPK_64BIT_DTYPES >> t) & 1u) ? 64 : 32;
+}
+
+/* All ones in the low `bits` bits. */
+DRTOPK_HD uint64_t drtopk_width_mask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1u; }
+
 #define DRTOPK_SIGN_BIT 0x80000000u
 #define DRTOPK_F32_EXP_MASK 0x7F800000u
 #define DRTOPK_F32_FRAC_MASK 0x007FFFFFu
+#define DRTOPK_F16_EXP_MASK 0x7C00u
+#define DRTOPK_BF16_EXP_MASK 0x7F80u
+#define DRTOPK_F64_EXP_MASK 0x7FF0000000000000ull
+#define DRTOPK_F64_FRAC_MASK 0x000FFFFFFFFFFFFFull
 
-DRTOPK_HD int drtopk_f32_bits_is_nan(uint32_t b)
+/* The exponent field of float type t (0 for integer types). */
+DRTOPK_HD uint64_t drtopk_float_exp_mask(drtopk_dtype t)
 {
-    return (b & DRTOPK_F32_EXP_MASK) == DRTOPK_F32_EXP_MASK && (b & DRTOPK_F32_FRAC_MASK) != 0;
+    return t == DRTOPK_F16 ? DRTOPK_F16_EXP_MASK : t == DRTOPK_BF16 ? DRTOPK_BF16_EXP_MASK
+         : t == DRTOPK_F32 ? DRTOPK_F32_EXP_MASK : t == DRTOPK_F64 ? DRTOPK_F64_EXP_MASK : 0u;
 }
 
-/* Ordered key of raw element bits `b` of type `t` for order `o`. */
-DRTOPK_HD uint32_t drtopk_key_from_bits(uint32_t b, drtopk_dtype t, drtopk_order o)
+/* The fraction field of float type t: the bits below the exponent. */
+DRTOPK_HD uint64_t drtopk_float_frac_mask(drtopk_dtype t)
 {
-    uint32_t key;
-    if (t == DRTOPK_U32) {
-        key = b;
-    } else if (t == DRTOPK_I32) {
-        key = b ^ DRTOPK_SIGN_BIT;
-    } else if (drtopk_f32_bits_is_nan(b)) {
-        key = 0xFFFFFFFFu;           /* every NaN: one key, above +inf */
-    } else {
-        if (b == DRTOPK_SIGN_BIT) b = 0; /* -0.0 -> +0.0 */
-        key = (b & DRTOPK_SIGN_BIT) ? ~b : (b | DRTOPK_SIGN_BIT);
+    const uint64_t e = drtopk_float_exp_mask(t);
+    return (e & (~e + 1u)) - 1u;
+}
+
+DRTOPK_HD uint64_t drtopk_sign_bit(drtopk_dtype t) { return 1ull << (drtopk_dtype_bits(t) - 1); }
+
+/* The canonical quiet NaN of float type t (top fraction bit set). */
+DRTOPK_HD uint64_t drtopk_float_quiet_nan(drtopk_dtype t)
+{
+    return drtopk_float_exp_mask(t) | ((drtopk_float_frac_mask(t) + 1u) >> 1);
+}
+
+/* Ordered key of raw element bits `b` of type `t` for order `o`, one function
+ * per width with one body: UT is the unsigned type of width W, UNS and SIG
+ * its unsigned and signed integer types (DRTOPK_DTYPE_COUNT where there is
+ * none), EXP and FRAC the exponent and fraction masks of t (expressions:
+ * constants for 32 and 64 bits, so that the 32-bit kernels' per-element work
+ * is what it was before the other widths came).  Integers: the bits, the sign bit flipped for
+ * signed types.  Floats: NaN -> all ones, -0.0 -> +0.0, negatives' bits
+ * inverted, positives' sign bit set.  NAME_is_nan(b, t): whether b is a NaN
+ * when t is this width's float type. */
+#define DRTOPK_DEFINE_KEY_FROM_BITS(NAME, UT, W, UNS, SIG, EXP, FRAC)                    \
+    DRTOPK_HD int NAME##_is_nan(UT b, drtopk_dtype t)                                   \
+    {                                                                                   \
+        (void)t;                                                                        \
+        return (b & (UT)(EXP)) == (UT)(EXP) && (b & (UT)(FRAC)) != 0;                   \
+    }                                                                                   \
+    DRTOPK_HD UT NAME(UT b, drtopk_dtype t, drtopk_order o)                             \
+    {                                                                                   \
+        const UT sign = (UT)((UT)1u << ((W) - 1));                                      \
+        UT key;                                                                         \
+        if (t == (UNS)) {                                                               \
+            key = b;                                                                    \
+        } else if (t == (SIG)) {                                                        \
+            key = (UT)(b ^ sign);                                                       \
+        } else if (NAME##_is_nan(b, t)) {                                               \
+            key = (UT)~(UT)0u;            /* every NaN: one key, above +inf */          \
+        } else {                                                                        \
+            if (b == sign) b = 0;         /* -0.0 -> +0.0 */                             \
+            key = (b & sign) ? (UT)~b : (UT)(b | sign);                                 \
+        }                                                                               \
+        return o == DRTOPK_SMALLEST ? (UT)~key : key;                                   \
     }
-    return o == DRTOPK_SMALLEST ? ~key : key;
+DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key16_from_bits, uint16_t, 16, DRTOPK_DTYPE_COUNT, DRTOPK_DTYPE_COUNT,
+                            drtopk_float_exp_mask(t), drtopk_float_frac_mask(t))
+DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key_from_bits, uint32_t, 32, DRTOPK_U32, DRTOPK_I32, DRTOPK_F32_EXP_MASK,
+                            DRTOPK_F32_FRAC_MASK)
+DRTOPK_DEFINE_KEY_FROM_BITS(drtopk_key64_from_bits, uint64_t, 64, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64_EXP_MASK,
+                            DRTOPK_F64_FRAC_MASK)
+#undef DRTOPK_DEFINE_KEY_FROM_BITS
+
+DRTOPK_HD int drtopk_f32_bits_is_nan(uint32_t b) { return drtopk_key_from_bits_is_nan(b, DRTOPK_F32); }
+
+/* Whether the low drtopk_dtype_bits(t) bits of b are a NaN of type t (0 for
+ * integer types). */
+DRTOPK_HD int drtopk_float_bits_is_nan(uint64_t b, drtopk_dtype t)
+{
+    if (!drtopk_dtype_is_float(t)) return 0;
+    switch (drtopk_dtype_bits(t)) {
+    case 16: return drtopk_key16_from_bits_is_nan((uint16_t)b, t);
+    case 32: return drtopk_key_from_bits_is_nan((uint32_t)b, t);
+    default: return drtopk_key64_from_bits_is_nan(b, t);
+    }
+}
+
+/* Any width: the ordered key of `b` (the low drtopk_dtype_bits(t) bits). */
+DRTOPK_HD uint64_t drtopk_key_any(uint64_t b, drtopk_dtype t, drtopk_order o)
+{
+    switch (drtopk_dtype_bits(t)) {
+    case 16: return drtopk_key16_from_bits((uint16_t)b, t, o);
+    case 32: return drtopk_key_from_bits((uint32_t)b, t, o);
+    default: return drtopk_key64_from_bits(b, t, o);
+    }
+}
+
+/* Element i of an array of n elements of type t, as bits. */
+DRTOPK_HD uint64_t drtopk_bits_at(const void *v, uint64_t i, drtopk_dtype t)
+{
+    switch (drtopk_dtype_bits(t)) {
+    case 16: return ((const uint16_t *)v)[i];
+    case 32: return ((const uint32_t *)v)[i];
+    default: return ((const uint64_t *)v)[i];
+    }
+}
+
+/* Store bits b as element i of an array of type t. */
+DRTOPK_HD void drtopk_bits_store(void *v, uint64_t i, drtopk_dtype t, uint64_t b)
+{
+    switch (drtopk_dtype_bits(t)) {
+    case 16: ((uint16_t *)v)[i] = (uint16_t)b; break;
+    case 32: ((uint32_t *)v)[i] = (uint32_t)b; break;
+    default: ((uint64_t *)v)[i] = b; break;
+    }
+}
+
+/* The ordered key of element i of array v of type t. */
+DRTOPK_HD uint64_t drtopk_key_at(const void *v, uint64_t i, drtopk_dtype t, drtopk_order o)
+{
+    return drtopk_key_any(drtopk_bits_at(v, i, t), t, o);
 }
 
 /* Surrogate keys, for hot loops that rank elements without computing the
@@ -75,14 +192,86 @@ DRTOPK_HD uint32_t drtopk_bits_from_surrogate(uint32_t s, drtopk_dtype t, uint32
     return s ^ om;
 }
 
-/* Inverse for the largest order: element bits whose key is `key`.  For f32 it
- * returns the canonical +0.0 and a quiet NaN where several bit patterns share
- * a key.  Used by generators that build data from keys. */
+/* Inverse for the largest order: element bits whose key is `key` (any
+ * width).  For floats it returns the canonical +0.0 and quiet NaN where
+ * several bit patterns share a key.  Used by generators that build data from
+ * keys. */
+DRTOPK_HD uint64_t drtopk_bits_from_key_any(uint64_t key, drtopk_dtype t)
+{
+    const uint64_t ones = drtopk_width_mask(drtopk_dtype_bits(t)), sign = drtopk_sign_bit(t);
+    if (!drtopk_dtype_is_float(t)) return drtopk_dtype_is_signed_int(t) ? key ^ sign : key;
+    if (key == ones) return drtopk_float_quiet_nan(t);
+    return (key & sign) ? (key & ~sign) : (~key & ones);
+}
+
 DRTOPK_HD uint32_t drtopk_bits_from_key(uint32_t key, drtopk_dtype t)
 {
-    if (t == DRTOPK_U32) return key;
-    if (t == DRTOPK_I32) return key ^ DRTOPK_SIGN_BIT;
-    if (key == 0xFFFFFFFFu) return 0x7FC00000u;
-    return (key & DRTOPK_SIGN_BIT) ? (key & ~DRTOPK_SIGN_BIT) : ~key;
+    return (uint32_t)drtopk_bits_from_key_any(key, t);
+}
+
+/* ---- f16 and bf16 <-> float32 bit patterns ------------------------------- */
+#define DRTOPK_F32_EXP_BIAS 127
+#define DRTOPK_F16_EXP_BIAS 15
+#define DRTOPK_F16_FRAC_BITS 10
+#define DRTOPK_F32_FRAC_BITS 23
+#define DRTOPK_HALF_SHIFT 16           /* bf16 is the upper half of a float32 */
+#define DRTOPK_BF16_QUIET 0x0040u      /* bf16's top fraction bit             */
+
+/* The float32 of an f16 (exact: every f16 is a float32). */
+DRTOPK_HD uint32_t drtopk_f32_from_f16(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << DRTOPK_HALF_SHIFT;
+    uint32_t exp = (h & DRTOPK_F16_EXP_MASK) >> DRTOPK_F16_FRAC_BITS;
+    uint32_t frac = h & 0x03FFu;
+    const int shift = DRTOPK_F32_FRAC_BITS - DRTOPK_F16_FRAC_BITS;
+    if (exp == (DRTOPK_F16_EXP_MASK >> DRTOPK_F16_FRAC_BITS))
+        return sign | DRTOPK_F32_EXP_MASK | (frac << shift);           /* inf, NaN */
+    if (exp == 0) {
+        if (frac == 0) return sign;                                     /* +-0 */
+        exp = 1;                                                        /* subnormal: normalise */
+        while (!(frac & (1u << DRTOPK_F16_FRAC_BITS))) { frac <<= 1; --exp; }
+        frac &= 0x03FFu;
+    }
+    return sign | ((exp + DRTOPK_F32_EXP_BIAS - DRTOPK_F16_EXP_BIAS) << DRTOPK_F32_FRAC_BITS) | (frac << shift);
+}
+
+/* The f16 nearest to a float32 (ties to even; overflow to inf, NaN stays
+ * NaN with its sign). */
+DRTOPK_HD uint16_t drtopk_f16_from_f32(uint32_t f)
+{
+    const uint16_t sign = (uint16_t)((f >> DRTOPK_HALF_SHIFT) & 0x8000u);
+    const int exp = (int)((f >> DRTOPK_F32_FRAC_BITS) & 0xFFu) - DRTOPK_F32_EXP_BIAS + DRTOPK_F16_EXP_BIAS;
+    uint32_t mant = f & DRTOPK_F32_FRAC_MASK;
+    const int shift = DRTOPK_F32_FRAC_BITS - DRTOPK_F16_FRAC_BITS;
+    if ((f & DRTOPK_F32_EXP_MASK) == DRTOPK_F32_EXP_MASK)
+        return (uint16_t)(sign | DRTOPK_F16_EXP_MASK | (mant ? 0x0200u : 0u));
+    if (exp >= 0x1F) return (uint16_t)(sign | DRTOPK_F16_EXP_MASK);    /* overflow: inf */
+    int drop = shift;                      /* low bits of the 24-bit significand to drop */
+    uint32_t e16 = (uint32_t)exp;
+    if (exp <= 0) {                        /* subnormal f16 (or 0) */
+        if (exp < -DRTOPK_F16_FRAC_BITS) return sign;
+        mant |= 1u << DRTOPK_F32_FRAC_BITS;
+        drop = shift + 1 - exp;
+        e16 = 0;
+    }
+    {
+        const uint32_t half = 1u << (drop - 1), rest = mant & ((1u << drop) - 1u);
+        uint32_t m = mant >> drop;
+        /* in the normal case m excludes the implicit bit; a carry out of the
+         * fraction increments the exponent, as it should */
+        uint32_t bits = (e16 << DRTOPK_F16_FRAC_BITS) + m;
+        if (rest > half || (rest == half && (m & 1u))) ++bits;
+        return (uint16_t)(sign | bits);
+    }
+}
+
+/* The float32 of a bf16 (exact). */
+DRTOPK_HD uint32_t drtopk_f32_from_bf16(uint16_t h) { return (uint32_t)h << DRTOPK_HALF_SHIFT; }
+
+/* The bf16 nearest to a float32 (ties to even; NaN stays NaN). */
+DRTOPK_HD uint16_t drtopk_bf16_from_f32(uint32_t f)
+{
+    if (drtopk_f32_bits_is_nan(f)) return (uint16_t)((f >> DRTOPK_HALF_SHIFT) | DRTOPK_BF16_QUIET);
+    return (uint16_t)((f + 0x7FFFu + ((f >> DRTOPK_HALF_SHIFT) & 1u)) >> DRTOPK_HALF_SHIFT);
 }
 #endif

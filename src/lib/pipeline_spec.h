@@ -84,7 +84,11 @@
 #endif
 
 /* ---- the digit ---------------------------------------------------------- */
-#define DRTOPK_DIGIT_BITS 8          /* radix digit: 32-bit keys in 4 passes (paper 5.1) */
+/* Keys are ordered keys (keyorder.h) of 16, 32 or 64 bits, passed here in a
+ * uint64_t whatever their width (a 32-bit caller's values convert exactly and
+ * its comparisons stay 32-bit once inlined). */
+#define DRTOPK_DIGIT_BITS 8          /* radix digit: 32-bit keys in 4 passes (paper 5.1),
+                                        16-bit in 2, 64-bit in 8 */
 #define DRTOPK_DIGIT_MASK ((1u << DRTOPK_DIGIT_BITS) - 1u)
 /* With skip-last-digit (paper 4.3) the first top-k may keep more than k
  * delegates; every backend caps that at this many times k (and at |D|) and
@@ -131,9 +135,17 @@ DRTOPK_HD uint64_t drtopk_delegate_len(uint64_t n, int alpha, int beta)
     return (nsub - 1) * drtopk_nd_full(alpha, beta) + drtopk_nd(n, alpha, beta, nsub - 1);
 }
 
-/* The first top-k only runs when it can leave a delegate out; with k >= |D|
- * every delegate is selected, t = 0 and C = V (the second top-k runs on V). */
-DRTOPK_HD int drtopk_first_topk_needed(uint64_t k, uint64_t dlen) { return k < dlen; }
+/* The first top-k only runs when it leaves out at least half of D (|D| >=
+ * 2k); otherwise every delegate counts as selected, t = 0 and C = V: the
+ * second top-k runs on V directly.  Beyond the paper (issue 10): with fewer
+ * delegates to drop the concatenation copies most of V and the second top-k
+ * reads it again.  Measured on the H100 and H200 (tuner sweeps, u32/i32/f32 x
+ * UD/ND/CD): plans with k < |D| < 2k ran 1.0-3.6x slower than the second
+ * top-k on V, and the step at |D| = k made one plan 2.4x slower at n = 2^28 + 3
+ * (|D| = k + 2) than at 2^28 (|D| = k).  The paper's worked examples (Figures
+ * 5, 7, 8: |D| >= 2k) are unchanged. */
+#define DRTOPK_DELEGATES_PER_K_MIN 2
+DRTOPK_HD int drtopk_first_topk_needed(uint64_t k, uint64_t dlen) { return k <= dlen / DRTOPK_DELEGATES_PER_K_MIN; }
 
 /* ---- skip-last-digit (paper 4.3) ---------------------------------------- */
 /* Whether the plan's DRTOPK_SKIP_LAST_DIGIT takes effect (never in the
@@ -150,7 +162,7 @@ DRTOPK_HD int drtopk_skip_last_digit_stops(int skip, uint64_t count, uint64_t ca
 
 /* The threshold of a selection that stopped a digit early: the k-th key with
  * its last digit cleared; every key >= it is selected. */
-DRTOPK_HD uint32_t drtopk_skip_last_digit_floor(uint32_t key) { return key & ~DRTOPK_DIGIT_MASK; }
+DRTOPK_HD uint64_t drtopk_skip_last_digit_floor(uint64_t key) { return key & ~(uint64_t)DRTOPK_DIGIT_MASK; }
 
 /* The first top-k's capacity cap1 (header comment), when it runs (k < |D|):
  * k, or with skip-last-digit what an early stop may select. */
@@ -171,7 +183,7 @@ DRTOPK_HD int drtopk_rule1_qualifies(uint64_t c) { return !DRTOPK_RULE1_ON || c 
  * delegate's key, rounded down by drtopk_skip_last_digit_floor when the
  * selection stopped a digit early -- because no smaller element can reach the
  * top-k; 0 (copy whole subranges) without DRTOPK_FILTER or with Rule 2 off. */
-DRTOPK_HD uint32_t drtopk_rule2_threshold(uint32_t first_threshold, int filter)
+DRTOPK_HD uint64_t drtopk_rule2_threshold(uint64_t first_threshold, int filter)
 {
     return DRTOPK_RULE2_ON && filter ? first_threshold : 0u;
 }
@@ -183,14 +195,14 @@ DRTOPK_HD uint32_t drtopk_rule2_threshold(uint32_t first_threshold, int filter)
  * at t (ND = N(10^8, 10) as u32 holds ~100 values, each ~10^7 times in 2^30)
  * copying keys >= t put millions of copies of the k-th value into C.
  * Without filtering (or Rule 2 off) every element. */
-DRTOPK_HD int drtopk_rule2_scan_copies(uint32_t key, uint32_t t, int filter)
+DRTOPK_HD int drtopk_rule2_scan_copies(uint64_t key, uint64_t t, int filter)
 {
     return DRTOPK_RULE2_ON && filter ? key > t : 1;
 }
 
 /* A selected delegate of a scanned subrange that its scan does not copy (a
  * tie at t) goes to C as it is, like those of a partly selected subrange. */
-DRTOPK_HD int drtopk_rule2_tied_delegate(uint32_t key, uint32_t t, int filter)
+DRTOPK_HD int drtopk_rule2_tied_delegate(uint64_t key, uint64_t t, int filter)
 {
     return !drtopk_rule2_scan_copies(key, t, filter);
 }

@@ -68,6 +68,7 @@ static const char help_mpi[] =
     "  --device-cap E     longest slice kept on a GPU at once (default 2^30); a longer slice\n"
     "                     stays in pinned host memory and streams through in sub-vectors of E\n"
     "  --db PATH          store the run (Table 2 row: ranks, total/compute/reload/comm ms)\n"
+    "  --dtype T          u32 i32 f32 only (32-bit keys)\n"
     "\n";
 
 /* ---- the options ----------------------------------------------------------- */
@@ -657,6 +658,9 @@ static int setup(const world *w, mpi_cfg *c, int argc, char **argv)
     if (!c->run.have_warmup)
         c->run.warmup = c->run.backend == DRTOPK_BACKEND_CUDA ? DEFAULT_WARMUP_CUDA : DEFAULT_WARMUP_CPU;
     if ((rc = resolve_inputs(&c->run, NULL)) != 0) return rc;
+    if (drtopk_dtype_size(c->run.dtype) != sizeof(uint32_t))   /* slices, merge and streaming hold 32-bit keys */
+        return usage_error("--dtype %s: drtopk-mpi selects 32-bit keys only (u32 i32 f32); use `drtopk run` "
+                           "for %s", drtopk_dtype_name(c->run.dtype), drtopk_dtype_name(c->run.dtype));
     if (c->run.n < (uint64_t)w->ranks)
         return usage_error("n = %" PRIu64 " is smaller than the %d ranks: every rank needs an element", c->run.n,
                            w->ranks);

@@ -62,7 +62,7 @@ usage_error() {
 
 @test "verify passes over dtypes x distributions x orders x algorithms" {
     local fails=0
-    for t in u32 i32 f32; do
+    for t in u32 i32 f32 f16 bf16 u64 i64 f64; do
         for d in UD ND CD ASC DESC FEW EQ SPECIAL; do
             for o in "" --smallest; do
                 for a in dr-radix radix dr-bitonic; do
@@ -156,10 +156,53 @@ EOF
 
 # ---- files: gen, --input, --output -----------------------------------------
 
-@test "gen writes 4*n bytes for every dtype" {
+@test "gen writes size*n bytes for every dtype" {
     for t in u32 i32 f32; do
         run -0 "$DRTOPK" gen --n 2^10+3 --dist ND --seed 9 --out "$BATS_TEST_TMPDIR/v.$t"
         [ "$(stat -c %s "$BATS_TEST_TMPDIR/v.$t")" -eq 4108 ]
+    done
+    for t in f16 bf16; do
+        run -0 "$DRTOPK" gen --n 2^10+3 --dist ND --seed 9 --out "$BATS_TEST_TMPDIR/v.$t"
+        [ "$(stat -c %s "$BATS_TEST_TMPDIR/v.$t")" -eq 2054 ]
+    done
+    for t in u64 i64 f64; do
+        run -0 "$DRTOPK" gen --n 2^10+3 --dist ND --seed 9 --out "$BATS_TEST_TMPDIR/v.$t"
+        [ "$(stat -c %s "$BATS_TEST_TMPDIR/v.$t")" -eq 8216 ]
+    done
+}
+
+@test "16- and 64-bit keys: --output holds the true top-k (independent check in Python)" {
+    need_python
+    local t="$BATS_TEST_TMPDIR"
+    for dt in f16 bf16 u64 i64 f64; do
+        for d in UD ND SPECIAL FEW; do
+            "$DRTOPK" gen --n 20011 --dist "$d" --seed 4 --out "$t/v.$dt"
+            run -0 "$DRTOPK" run --backend cpu --input "$t/v.$dt" --k 500 --sorted --output "$t/r_$dt" --verify
+            [[ "$output" == *"verify:    PASS"* ]]
+            [ "$(stat -c %s "$t/r_$dt.values")" -eq $((500 * $(stat -c %s "$t/v.$dt") / 20011)) ]
+            python3 - "$t" "$dt" <<'EOF'
+import math, struct, sys
+t, dt = sys.argv[1], sys.argv[2]
+fmt = {"f16": "e", "bf16": "H", "u64": "Q", "i64": "q", "f64": "d"}[dt]
+size = struct.calcsize(fmt)
+def load(p, f):
+    b = open(p, "rb").read()
+    return list(struct.unpack("<%d%s" % (len(b) // struct.calcsize(f), f), b))
+def val(x):   # bf16: the upper half of a float32
+    return struct.unpack("<f", struct.pack("<I", x << 16))[0] if dt == "bf16" else x
+def key(x):   # NaN above +inf, -0.0 == +0.0
+    x = val(x)
+    return (1, 0.0) if isinstance(x, float) and math.isnan(x) else (0, x + 0.0)
+V, vals = load(t + "/v." + dt, fmt), load(t + "/r_" + dt + ".values", fmt)
+idx = load(t + "/r_" + dt + ".indices", "Q")
+assert len(vals) == 500 and len(idx) == 500 and len(set(idx)) == 500
+raw = open(t + "/v." + dt, "rb").read()
+rv = open(t + "/r_" + dt + ".values", "rb").read()
+assert all(raw[i * size:(i + 1) * size] == rv[j * size:(j + 1) * size] for j, i in enumerate(idx)), "index/value mismatch"
+want = sorted((key(x) for x in V), reverse=True)[:500]
+assert [key(x) for x in vals] == want, "not the top 500 best first"
+EOF
+        done
     done
 }
 
@@ -173,7 +216,7 @@ EOF
 
 @test "run --input FILE gives the same result as generating the same data" {
     local t="$BATS_TEST_TMPDIR"
-    for dt in u32 i32 f32; do
+    for dt in u32 i32 f32 f16 bf16 u64 i64 f64; do
         "$DRTOPK" gen --n 20011 --dist CD --seed 11 --dtype "$dt" --out "$t/v.$dt"
         run -0 "$DRTOPK" run --backend cpu --n 20011 --k 333 --dist CD --seed 11 --dtype "$dt" --sorted \
             --output "$t/gen_$dt" --verify
@@ -225,9 +268,49 @@ assert sorted(vals, reverse=True) == sorted(V, reverse=True)[:1000]
 EOF
 }
 
-@test "--output to an unwritable place is a runtime error (exit 1)" {
+@test "--output to an unwritable place is a runtime error (exit 1) naming the path and the reason" {
     run -1 --separate-stderr "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$BATS_TEST_TMPDIR/no/such/dir/r"
-    [[ "$stderr" == *"cannot write"* ]]
+    [[ "$stderr" == *"cannot write '$BATS_TEST_TMPDIR/no/such/dir/r.values': No such file or directory"* ]]
+    run -1 --separate-stderr "$DRTOPK" gen --n 100 --out "$BATS_TEST_TMPDIR/no/such/dir/v.u32"
+    [[ "$stderr" == *"cannot write '$BATS_TEST_TMPDIR/no/such/dir/v.u32': No such file or directory"* ]]
+}
+
+# issue 10 item 5: a failed PREFIX.indices left a new PREFIX.values behind
+@test "--output is atomic: when PREFIX.indices cannot be written, old outputs stay as they were" {
+    d="$BATS_TEST_TMPDIR/out"
+    mkdir -p "$d/r.indices"
+    echo old > "$d/r.values"
+    run -1 --separate-stderr "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$d/r"
+    [ "$(cat "$d/r.values")" = old ]
+    [[ "$stderr" == *"cannot write '$d/r.indices': it exists and is a directory"* ]]
+    [ "$(ls "$d")" = "$(printf 'r.indices\nr.values')" ]      # no temporary file left
+    # both written: the new pair replaces the old one
+    rmdir "$d/r.indices"
+    run -0 "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$d/r"
+    [ "$(stat -c %s "$d/r.values")" -eq 20 ]
+    [ "$(stat -c %s "$d/r.indices")" -eq 40 ]
+    [ "$(ls "$d")" = "$(printf 'r.indices\nr.values')" ]
+}
+
+@test "--output into a read-only directory says so and writes nothing" {
+    d="$BATS_TEST_TMPDIR/ro"
+    mkdir -p "$d"
+    chmod 555 "$d"
+    chmod 755 "$BATS_TEST_TMPDIR"
+    if [ "$(id -u)" -eq 0 ]; then
+        run -1 --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+            "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$d/r"
+    else
+        run -1 --separate-stderr "$DRTOPK" run --backend cpu --n 100 --k 5 --output "$d/r"
+    fi
+    [[ "$stderr" == *"cannot write '$d/r.values': Permission denied"* ]]
+    [ -z "$(ls "$d")" ]
+}
+
+@test "a FIFO as --input is refused without opening it" {
+    mkfifo "$BATS_TEST_TMPDIR/v.u32"
+    run -2 --separate-stderr timeout 20 "$DRTOPK" run --backend cpu --input "$BATS_TEST_TMPDIR/v.u32" --k 1
+    [[ "$stderr" == *"--input: '$BATS_TEST_TMPDIR/v.u32' is a FIFO, not a regular file"* ]]
 }
 
 # ---- bad arguments: exit 2, one clear line -----------------------------------
@@ -246,7 +329,7 @@ EOF
 @test "bad: unknown algo" { usage_error "unknown algorithm 'quick'" run --n 10 --k 1 --algo quick; }
 @test "bad: unknown delegate algo" { usage_error "unknown algorithm 'dr-heap'" run --n 10 --k 1 --algo dr-heap; }
 @test "bad: unknown dist" { usage_error "unknown distribution 'XD'" run --n 10 --k 1 --dist XD; }
-@test "bad: unknown dtype" { usage_error "unknown type 'u64'" run --n 10 --k 1 --dtype u64; }
+@test "bad: unknown dtype" { usage_error "unknown type 'u16' (u32 i32 f32 f16 bf16 u64 i64 f64)" run --n 10 --k 1 --dtype u16; }
 @test "bad: unknown backend" { usage_error "unknown backend 'tpu'" run --n 10 --k 1 --backend tpu; }
 @test "bad: unknown option" { usage_error "unknown option '--frobnicate'" run --n 10 --k 1 --frobnicate; }
 @test "bad: stray positional argument" { usage_error "unexpected argument 'extra'" run extra --n 10 --k 1; }
@@ -299,6 +382,8 @@ EOF
     head -c 400 /dev/zero > "$BATS_TEST_TMPDIR/v.u32"
     usage_error "--n 99 conflicts with --input" run --input "$BATS_TEST_TMPDIR/v.u32" --n 99 --k 1
     usage_error "--dtype f32 conflicts with --input" run --input "$BATS_TEST_TMPDIR/v.u32" --dtype f32 --k 1
+    head -c 401 /dev/zero > "$BATS_TEST_TMPDIR/odd.f64"
+    usage_error "not a multiple of the element size 8" run --input "$BATS_TEST_TMPDIR/odd.f64" --k 1
     usage_error "--dist does not apply to --input" run --input "$BATS_TEST_TMPDIR/v.u32" --dist ND --k 1
     usage_error "--k 101 is larger than n = 100" run --input "$BATS_TEST_TMPDIR/v.u32" --k 101
 }
@@ -306,7 +391,8 @@ EOF
     usage_error "missing --out" gen --n 10
     usage_error "missing --n" gen --out "$BATS_TEST_TMPDIR/x.u32"
     usage_error "--n is 0" gen --n 0 --out "$BATS_TEST_TMPDIR/x.u32"
-    usage_error "must end in .u32, .i32 or .f32" gen --n 10 --out "$BATS_TEST_TMPDIR/x.dat"
+    usage_error "must end in .u32 .i32 .f32 .f16 .bf16 .u64 .i64 or .f64" gen --n 10 --out "$BATS_TEST_TMPDIR/x.dat"
+    usage_error "--dtype f16 conflicts with --out" gen --n 10 --dtype f16 --out "$BATS_TEST_TMPDIR/x.bf16"
     usage_error "--dtype i32 conflicts with --out" gen --n 10 --dtype i32 --out "$BATS_TEST_TMPDIR/x.u32"
     usage_error "unknown distribution 'ZZ'" gen --n 10 --dist ZZ --out "$BATS_TEST_TMPDIR/x.u32"
     [ ! -e "$BATS_TEST_TMPDIR/x.u32" ]

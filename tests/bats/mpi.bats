@@ -137,6 +137,8 @@ same_as_single() {
     [ "$status" -eq 2 ] && [[ "$stderr" == *"smaller than the 3 ranks"* ]]
     run --separate-stderr mpi 2 --n 100 --k 5 --gpu 0,x
     [ "$status" -eq 2 ] && [[ "$stderr" == *"--gpu"* ]]
+    run --separate-stderr mpi 2 --n 100 --k 5 --dtype u64
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"--dtype u64: drtopk-mpi selects 32-bit keys only"* ]]
     [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
 }
 

@@ -12,8 +12,10 @@
 bats_require_minimum_version 1.5.0
 
 TUNER="${TUNER:-$BATS_TEST_DIRNAME/../../bin/tuner}"
-# A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta.
-SMALL=(--backend cpu --n 2^10,2^12,2^13 --k 1,16,256 --reps 1)
+DRTOPK_BIN="${DRTOPK:-$BATS_TEST_DIRNAME/../../bin/drtopk}"
+# A small sweep: 3 n x 3 k x up to 7 alpha x 3 beta (+ the warp-centric
+# build at alpha 6..7), u32 UD only.
+SMALL=(--backend cpu --n 2^10,2^12,2^13 --k 1,16,256 --reps 1 --dtype u32 --dist UD)
 
 setup() {
     D="$(mktemp -d)"
@@ -36,9 +38,9 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 4 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 6 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
-    for t in machines runs measurements fits choices peer_measurements; do
+    for t in machines runs measurements fits choices peer_measurements claims checks; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
     done
     [ "$(q "$D/new.sqlite" "SELECT backend FROM machines")" = cpu ]
@@ -52,7 +54,17 @@ duplicates() {
     [ "$(q "$D/q.sqlite" 'SELECT count(*) FROM measurements')" -eq "$total" ]
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM measurements WHERE status='ok' AND verified=1 AND verify_ok=1")" -eq "$total" ]
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM fits WHERE algorithm='dr-radix'")" -eq 3 ]
-    [ "$(q "$D/q.sqlite" "SELECT min(log2k_min) || ' ' || max(log2k_max) FROM choices")" = "0 63" ]
+    # the decision table: a cell per grid point, n 2^10 (to 2^11), 2^12, 2^13;
+    # k 4^0, 4^2, 4^4, each to the next grid point, the last as far as the gap before it
+    [ "$(q "$D/q.sqlite" "SELECT count(*) || ' ' || min(log2n_min) || ' ' || max(log2n_max) || ' ' ||
+                          min(log2k_min) || ' ' || max(log2k_max) FROM choices")" = "9 10 13 0 11" ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE log2n_min = 10 AND log2n_max = 11")" -eq 3 ]
+    # every cell was checked at a held-out point (n 3/2 of the grid's + 3, k between
+    # the grid's) against the default plan, and kept or dropped
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE status IN ('kept', 'dropped')")" -eq 9 ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND n IN (1539, 6147, 12291)
+                          AND k IN (2, 32, 512)")" -eq "$(q "$D/q.sqlite" "SELECT count(*) FROM checks")" ]
+    [[ "$output" == *"held-out check, u32 (noise "* ]]
     [ "$(q "$D/q.sqlite" "SELECT status FROM runs")" = done ]
     [[ "$output" == *"oracle vs tuned alpha"* ]]
 }
@@ -95,7 +107,21 @@ start_and_wait() {
     [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq "$total" ]
     [ "$(duplicates "$db")" -eq 0 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status <> 'ok'")" -eq 0 ]
-    [ "$(q "$db" 'SELECT group_concat(status) FROM (SELECT status FROM runs ORDER BY id)')" = "interrupted,running,done" ]
+    # the SIGKILLed run is marked killed by the next run on this host (it stayed 'running' before)
+    [ "$(q "$db" 'SELECT group_concat(status) FROM (SELECT status FROM runs ORDER BY id)')" = "interrupted,killed,done" ]
+    [ "$(q "$db" 'SELECT count(*) FROM claims')" -eq 0 ]
+}
+
+@test "--dtype takes every key type: 16- and 64-bit keys are measured and stored" {
+    db="$D/dtypes.sqlite"
+    run "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --dtype f16,bf16,u64,i64,f64 --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT group_concat(dtype) FROM (SELECT DISTINCT dtype FROM measurements ORDER BY dtype)")" = \
+      "bf16,f16,f64,i64,u64" ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status <> 'ok'")" -eq 0 ]
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --dtype f16,u16 --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"u16"* ]]
 }
 
 @test "--resume skips measured configs and --force measures them again" {
@@ -181,7 +207,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
 @test "--alpha-span 0 --beta 2: dr- at Rule 4's alpha only, standalone once per (n, k, dist)" {
     db="$D/fixed.sqlite"
     run "$TUNER" --backend cpu --n 2^12,2^13 --k 1,16,256 --dist UD,ND --algo radix,dr-radix,bitonic,dr-bucket \
-        --alpha-span 0 --beta 2 --reps 1 --db "$db"
+        --alpha-span 0 --beta 2 --reps 1 --dtype u32 --db "$db"
     [ "$status" -eq 0 ]
     # 4 algorithms x 2 n x 3 k x 2 dists, one config each
     [ "$(sweep_total <(echo "$output"))" -eq 48 ]
@@ -198,15 +224,18 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
 
 @test "--alpha-span and --beta lists bound the sweep; the default stays Rule 4 +-3 and beta 1..3" {
     db="$D/span.sqlite"
-    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --alpha-span 1 --beta 3,1,3 --reps 1 --db "$db"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --alpha-span 1 --beta 3,1,3 --reps 1 \
+        --dtype u32 --dist UD --db "$db"
     [ "$status" -eq 0 ]
-    # k = 1: Rule 4 alpha 8 -> 7..9; k = 256: 4 -> 3..5; betas 1 and 3 (the repeated 3 once)
-    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq 12 ]
+    # k = 1: Rule 4 alpha 8 -> 7..9; k = 256: 4 -> 3..5; betas 1 and 3 (the repeated 3 once);
+    # alpha 7 also with the warp-centric delegate build (flag 0x4 off)
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq 14 ]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements WHERE alpha = 7 AND flags & 4 = 0')" -eq 2 ]
     [ "$(q "$db" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,3" ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE abs(alpha - $RULE4_SQL) > 1")" -eq 0 ]
     [ "$(q "$db" "SELECT count(DISTINCT alpha) FROM measurements WHERE k = 256")" -eq 3 ]
     db2="$D/default.sqlite"
-    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --reps 1 --db "$db2"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --reps 1 --dtype u32 --dist UD --db "$db2"
     [ "$status" -eq 0 ]
     [ "$(q "$db2" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,2,3" ]
     [ "$(q "$db2" "SELECT max(abs(alpha - $RULE4_SQL)) FROM measurements")" -eq 3 ]
@@ -220,7 +249,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
 @test "configs of one data set run together, each data set once" {
     db="$D/order.sqlite"
     run "$TUNER" --backend cpu --n 2^12,2^11 --k 256,1,16 --dist UD,ND,CD --algo radix,dr-radix,bucket \
-        --alpha-span 1 --beta 1,2 --reps 1 --db "$db"
+        --alpha-span 1 --beta 1,2 --reps 1 --dtype u32 --db "$db"
     [ "$status" -eq 0 ]
     # In insertion order, (dist, n) changes exactly once per data set after the first.
     changes=$(q "$db" "SELECT count(*) FROM measurements a JOIN measurements b ON b.id = a.id + 1
@@ -236,7 +265,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     # Every CPU call takes longer than a nanosecond: only the smallest k of each
     # standalone algorithm and dist is measured; dr- algorithms are never skipped.
     run "$TUNER" --backend cpu --n 2^12 --k 16,1 --dist UD,CD --algo radix,dr-radix,bitonic \
-        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --db "$db"
+        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --dtype u32 --db "$db"
     [ "$status" -eq 0 ]
     [[ "$output" == *"(0 unsupported, 4 skipped, 0 errors)"* ]]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok' AND algorithm NOT LIKE 'dr-%'")" -eq 4 ]
@@ -245,13 +274,13 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'dr-radix' AND status = 'ok'")" -eq 4 ]
     # A later run with a larger k skips it from the stored slow measurement.
     run "$TUNER" --backend cpu --n 2^12 --k 1,16,256 --dist UD,CD --algo radix,dr-radix,bitonic \
-        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --db "$db"
+        --alpha-span 0 --beta 2 --reps 1 --skip-after-s 1e-9 --dtype u32 --db "$db"
     [ "$status" -eq 0 ]
     [[ "$output" == *"12 already measured, 6 to measure"* ]]
     [[ "$output" == *"(0 unsupported, 4 skipped, 0 errors)"* ]]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE k = 256 AND error LIKE 'skipped: %at k = 1 %'")" -eq 4 ]
     # With the default limit of 10 s nothing at these sizes is skipped.
-    run "$TUNER" --backend cpu --n 2^12 --k 1,16,256 --dist UD --algo radix,bitonic --reps 1 --db "$D/noskip.sqlite"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,16,256 --dist UD --algo radix,bitonic --reps 1 --dtype u32 --db "$D/noskip.sqlite"
     [ "$status" -eq 0 ]
     [ "$(q "$D/noskip.sqlite" "SELECT count(*) FROM measurements WHERE status = 'ok'")" -eq 6 ]
 }
@@ -260,9 +289,12 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     DRTOPK="$BATS_TEST_DIRNAME/../../bin/drtopk"
     run "$TUNER" "${SMALL[@]}" --db "$D/t.sqlite"
     [ "$status" -eq 0 ]
-    # the choice stored for k = 16's range (log2 k = 4)
-    choice=$(q "$D/t.sqlite" "SELECT beta || ' ' || rule4_const || ' ' || algorithm FROM choices
-                              WHERE dtype = 'u32' AND 4 BETWEEN log2k_min AND log2k_max")
+    # the choice stored for n = 2^12, k = 16's cell (log2 k = 4); a cell the
+    # held-out check dropped runs the default plan
+    choice=$(q "$D/t.sqlite" "SELECT CASE status WHEN 'dropped' THEN '2 3.0 dr-radix'
+                              ELSE beta || ' ' || rule4_const || ' ' || algorithm END FROM choices
+                              WHERE dtype = 'u32' AND 12 BETWEEN log2n_min AND log2n_max
+                              AND 4 BETWEEN log2k_min AND log2k_max")
     [ -n "$choice" ]
     read -r beta const algo <<< "$choice"
     # the CLI loads this host's tuning from $DRTOPK_DB and passes it to drtopk_plan_auto
@@ -311,7 +343,7 @@ print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"], p
     [ "$status" -eq 0 ]
     before=$(q "$db" "SELECT const_time || ' ' || points FROM fits WHERE algorithm = 'dr-radix' AND beta = 2")
     [ -n "$before" ]
-    run "$TUNER" --backend cpu --n 2^14 --k 1,16,256 --algo radix,dr-radix --alpha-span 0 --beta 2 --reps 1 --db "$db"
+    run "$TUNER" --backend cpu --n 2^14 --k 1,16,256 --algo radix,dr-radix --alpha-span 0 --beta 2 --reps 1 --dtype u32 --dist UD --db "$db"
     [ "$status" -eq 0 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE n = 16384")" -eq 6 ]
     [ "$(q "$db" "SELECT const_time || ' ' || points FROM fits WHERE algorithm = 'dr-radix' AND beta = 2")" = "$before" ]
@@ -417,11 +449,31 @@ EOF
     [ "$(q "$a" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
 }
 
+# What migrations 1 and 2 made, without migrations 3 to 6: no peers, no
+# claims, no checks, no multi_gpu, runs without pid and host, the choices
+# table of migration 2 (one log2 k range per dtype).
+make_v2() {
+    q "$1" "DROP TABLE peer_measurements; DROP TABLE IF EXISTS claims; DROP TABLE IF EXISTS checks;
+             DROP TABLE IF EXISTS multi_gpu;
+             ALTER TABLE choices RENAME TO choices_v5;
+             CREATE TABLE choices (id INTEGER PRIMARY KEY, machine_id INTEGER NOT NULL REFERENCES machines(id),
+                 git_commit TEXT NOT NULL, dtype TEXT NOT NULL, log2k_min INTEGER NOT NULL,
+                 log2k_max INTEGER NOT NULL, algorithm TEXT NOT NULL, beta INTEGER NOT NULL,
+                 rule4_const REAL NOT NULL, mean_slowdown REAL NOT NULL, points INTEGER NOT NULL,
+                 fitted_at TEXT NOT NULL, UNIQUE (machine_id, dtype, log2k_min));
+             INSERT OR IGNORE INTO choices (machine_id, git_commit, dtype, log2k_min, log2k_max, algorithm, beta,
+                 rule4_const, mean_slowdown, points, fitted_at) SELECT machine_id, git_commit, dtype, log2k_min,
+                 log2k_max, algorithm, beta, rule4_const, mean_slowdown, points, fitted_at FROM choices_v5;
+             DROP TABLE choices_v5; UPDATE schema_version SET version = 2"
+    for c in pid host; do   # (what an older build, which has no migration 4, lacks anyway)
+        q "$1" "ALTER TABLE runs DROP COLUMN $c" 2>/dev/null || true
+    done
+}
+
 @test "a schema version 2 database is migrated to the current version with every row kept" {
     db="$D/v2.sqlite"
     "$TUNER" "${SMALL[@]}" --db "$db" >/dev/null
-    # What migrations 1 and 2 made, without migrations 3 and 4.
-    q "$db" "DROP TABLE peer_measurements; DROP TABLE multi_gpu; UPDATE schema_version SET version = 2"
+    make_v2 "$db"
     counts="(SELECT count(*) FROM measurements) || ' ' || (SELECT count(*) FROM fits) || ' ' ||
             (SELECT count(*) FROM choices) || ' ' || (SELECT total(median_ms) FROM measurements) || ' ' ||
             (SELECT group_concat(uuid) FROM machines) || ' ' || (SELECT group_concat(run_uuid) FROM runs)"
@@ -430,11 +482,256 @@ EOF
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 4 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 6 ]
+    # the old choices hold for every n
+    [ "$(q "$db" 'SELECT count(*) FROM choices WHERE log2n_min = 0 AND log2n_max = 63')" -eq \
+      "$(q "$db" 'SELECT count(*) FROM choices')" ]
     [ "$(q "$db" 'SELECT count(*) FROM peer_measurements')" -eq 4 ]
     # every old row as it was: the import's machine and run are the last ones
     q "$db" "DELETE FROM peer_measurements; DELETE FROM runs WHERE id = (SELECT max(id) FROM runs);
              DELETE FROM machines WHERE uuid = '$PEER_UUID'"
     [ "$(q "$db" "SELECT $counts")" = "$before" ]
     [ "$(q "$db" 'PRAGMA integrity_check')" = ok ]
+}
+
+# ---- issue 10: --compare and the compiled-in table ------------------------------
+
+@test "--compare measures the tuned and the default plan beside the best measured one, without a refit" {
+    db="$D/c.sqlite"
+    run "$TUNER" --backend cpu --n 2^12 --k 1,16 --dtype u32 --dist UD,ND --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    table=$(q "$db" "SELECT group_concat(log2n_min || ':' || log2k_min || ':' || rule4_const || ':' || status) FROM choices")
+    run "$TUNER" --backend cpu --n 2^12,2^12+3 --k 1,16 --dtype u32 --dist UD,ND --reps 1 --db "$db" --compare
+    [ "$status" -eq 0 ]
+    # 2 n x 2 k x 2 dists, each with the default and the tuned plan measured twice
+    [[ "$output" == *"compare: 8 points; tuned slower than default beyond the noise"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'compare'")" -eq 8 ]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'compare' AND best_ms > 0 AND
+                  best_ms <= min(tuned_ms_a, tuned_ms_b, default_ms_a, default_ms_b) AND best_config <> ''")" -eq 8 ]
+    # the default plan is Rule 4 with const 3, beta 2
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE default_beta <> 2 OR default_alpha <> $RULE4_SQL")" -eq 0 ]
+    [ "$(q "$db" "SELECT group_concat(log2n_min || ':' || log2k_min || ':' || rule4_const || ':' || status) FROM choices")" = "$table" ]
+    run "$TUNER" --backend cpu --n 2^12 --compare --fit-only --db "$db"
+    [ "$status" -eq 2 ]
+}
+
+@test "--emit-table writes each tuned GPU's table as C that compiles, the same for the same database" {
+    db="$D/e.sqlite"
+    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --dtype u32,f32 --dist UD --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    # the table is per CUDA GPU model: make this CPU machine one
+    q "$db" "UPDATE machines SET backend = 'cuda', name = 'Test \"GPU\" 1'"
+    run "$TUNER" --emit-table "$D/t.c" --db "$db"
+    [ "$status" -eq 0 ]
+    gcc -std=c11 -Wall -Wextra -Werror -I "$BATS_TEST_DIRNAME/../../src/lib" -c "$D/t.c" -o "$D/t.o"
+    grep -q '{ "Test \\"GPU\\" 1", test_gpu_1_entries,' "$D/t.c"
+    # every cell of both dtypes, then each dtype's catch-all with the fitted const
+    [ "$(grep -c '^    { DRTOPK_' "$D/t.c")" -eq "$(( $(q "$db" 'SELECT count(*) FROM choices') + 2 ))" ]
+    [ "$(grep -c '^    { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, ' "$D/t.c")" -eq 1 ]
+    "$TUNER" --emit-table "$D/t2.c" --db "$db" > /dev/null
+    cmp "$D/t.c" "$D/t2.c"
+    # nothing partial: a directory that does not exist, a database that does not
+    run "$TUNER" --emit-table "$D/no/such/dir/t.c" --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"cannot write $D/no/such/dir/t.c.tmp"* ]]
+    run "$TUNER" --emit-table "$D/t3.c" --db "$D/missing.sqlite"
+    [ "$status" -eq 2 ]
+    [ ! -e "$D/t3.c" ] && [ ! -e "$D/t3.c.tmp" ]
+}
+
+@test "the compiled-in table (src/lib/tuning_builtin.c) is what tuner --emit-table writes from db/reference" {
+    TUNER="$TUNER" "$BATS_TEST_DIRNAME/../../tuner/emit_builtin.sh" "$D/builtin.c"
+    cmp "$D/builtin.c" "$BATS_TEST_DIRNAME/../../src/lib/tuning_builtin.c"
+}
+
+# ---- misuse (issue 10 item 5): each test failed before its fix ---------------
+
+# As a user without root's disregard of file modes: run CMD... as nobody when root.
+as_user() {
+    if [ "$(id -u)" -eq 0 ]; then
+        setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+    else
+        "$@"
+    fi
+}
+
+# Configs a tuner's output says it measured itself.
+measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
+
+@test "--reps beyond the limit is refused with a message, not a crash" {
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1000000000 --db "$D/r.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--reps 1000000000 is more than 100000 repetitions"* ]]
+    [ ! -e "$D/r.sqlite" ]
+}
+
+@test "--gpu with --backend cpu is refused" {
+    run "$TUNER" --gpu 0 --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/g.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--gpu applies only to --backend cuda"* ]]
+}
+
+@test "an empty sweep exits 2 and says why" {
+    run "$TUNER" --backend cpu --n 2^4 --k 2^5,2^6 --reps 1 --db "$D/e.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"sweep is empty"*"every --k is larger than every --n"* ]]
+    run "$TUNER" --backend cpu --n 1 --reps 1 --db "$D/e.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"sweep is empty"*"needs n >= 4"* ]]
+    [ "$(q "$D/e.sqlite" "SELECT group_concat(status) FROM runs")" = "failed,failed" ]
+}
+
+@test "two tuners started together on a new database share the sweep: each config measured once" {
+    db="$D/two.sqlite"
+    args=(--backend cpu --n 2^14,2^16 --k 1,16,256 --reps 2 --db "$db")
+    "$TUNER" "${args[@]}" > "$D/a.txt" 2>&1 & pa=$!
+    "$TUNER" "${args[@]}" > "$D/b.txt" 2>&1 & pb=$!
+    sa=0; wait "$pa" || sa=$?
+    sb=0; wait "$pb" || sb=$?
+    cat "$D/a.txt" "$D/b.txt" | grep -v '^\[' >&2 || true
+    [ "$sa" -eq 0 ]
+    [ "$sb" -eq 0 ]
+    total=$(sweep_total "$D/a.txt")
+    [ "$total" -gt 50 ]
+    # together they measured each config once, and the union is complete
+    [ $(( $(measured "$D/a.txt") + $(measured "$D/b.txt") )) -eq "$total" ]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq "$total" ]
+    [ "$(duplicates "$db")" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok'")" -eq "$total" ]
+    [ "$(q "$db" 'SELECT count(*) FROM claims')" -eq 0 ]
+    [ "$(q "$db" "SELECT group_concat(status) FROM runs")" = "done,done" ]
+}
+
+@test "a claim of a killed run is taken over; a live run's claim is left to it" {
+    db="$D/claim.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
+    total=$(q "$db" 'SELECT count(*) FROM measurements')
+    # a live run (this shell) claimed one config, a dead one (pid 2^22+1 is above pid_max) another
+    q "$db" "INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, status, pid, host)
+             SELECT 'live', machine_id, 'tuner', '', git_commit, started_at, 'running', $$, '$(hostname)' FROM runs;
+             INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, status, pid, host)
+             SELECT 'dead', machine_id, 'tuner', '', git_commit, started_at, 'running', 4194305, '$(hostname)'
+             FROM runs WHERE run_uuid = 'live';
+             INSERT INTO claims (machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, dist,
+                                 seed, n, k, alpha, beta, flags, sort_order, claimed_at)
+             SELECT machine_id, (SELECT id FROM runs WHERE run_uuid = 'live'), git_commit, algorithm, first_algo,
+                    second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order,
+                    strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM measurements WHERE id = 1;
+             INSERT INTO claims (machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, dist,
+                                 seed, n, k, alpha, beta, flags, sort_order, claimed_at)
+             SELECT machine_id, (SELECT id FROM runs WHERE run_uuid = 'dead'), git_commit, algorithm, first_algo,
+                    second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order,
+                    strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM measurements WHERE id = 2;
+             DELETE FROM measurements WHERE id IN (1, 2)"
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"2 to measure"* ]]
+    [[ "$output" == *" 1 measured "*"1 left to a concurrent tuner"* ]]
+    [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq $((total - 1)) ]
+    [ "$(q "$db" "SELECT status FROM runs WHERE run_uuid = 'dead'")" = killed ]
+    [ "$(q "$db" "SELECT status FROM runs WHERE run_uuid = 'live'")" = running ]
+    [ "$(q "$db" "SELECT count(*) FROM claims WHERE run_id = (SELECT id FROM runs WHERE run_uuid = 'live')")" -eq 1 ]
+}
+
+@test "configs stored as errors are measured again on resume" {
+    db="$D/err.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db" >/dev/null
+    total=$(q "$db" 'SELECT count(*) FROM measurements')
+    q "$db" "UPDATE measurements SET status = 'error', error = 'out of memory', median_ms = NULL WHERE id IN (1, 2)"
+    run "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"$((total - 2)) already measured, 2 to measure"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok'")" -eq "$total" ]
+    [ "$(duplicates "$db")" -eq 0 ]
+}
+
+@test "--merge of a database into itself is refused at once, also through a hard link" {
+    db="$D/self.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
+    ln "$db" "$D/link.sqlite"
+    for other in "$db" "$D/link.sqlite"; do
+        SECONDS=0
+        run "$TUNER" --merge "$other" --db "$db"
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"merge: $other is this database itself"* ]]
+        [ "$SECONDS" -lt 5 ]
+    done
+}
+
+@test "--merge reads its source without writing it: an old schema stays old, a read-only file merges" {
+    a="$D/a.sqlite"; src="$D/old.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$a" >/dev/null
+    "$TUNER" --backend cpu --n 2^11 --k 1 --reps 1 --db "$src" >/dev/null
+    nsrc=$(q "$src" 'SELECT count(*) FROM measurements')
+    make_v2 "$src"
+    q "$src" "UPDATE machines SET uuid = 'cpu:other-host'; UPDATE runs SET run_uuid = 'other-run'" >/dev/null
+    q "$src" 'PRAGMA journal_mode = DELETE' >/dev/null
+    before=$(md5sum < "$src")
+    chmod 755 "$D"
+    chmod 444 "$src"
+    mkdir "$D/w"
+    cp "$a" "$D/w/a.sqlite"
+    chmod -R a+rwX "$D/w"
+    run as_user "$TUNER" --merge "$src" --db "$D/w/a.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"1 machines, 1 runs, $nsrc measurements"* ]]
+    [ "$(md5sum < "$src")" = "$before" ]
+    [ "$(q "$src" 'PRAGMA journal_mode')" = delete ]
+    [ "$(q "$src" 'SELECT version FROM schema_version')" -eq 2 ]
+    [ ! -e "$src-wal" ]
+    # a WAL database read-only in a directory this user cannot write (no -shm can be made)
+    "$TUNER" --backend cpu --n 2^12 --k 1 --reps 1 --db "$D/wal.sqlite" >/dev/null
+    q "$D/wal.sqlite" "UPDATE machines SET uuid = 'cpu:third-host'; UPDATE runs SET run_uuid = 'third-run'"
+    chmod 444 "$D/wal.sqlite"
+    [ "$(q "$D/wal.sqlite" 'PRAGMA journal_mode')" = wal ]
+    run as_user "$TUNER" --merge "$D/wal.sqlite" --db "$D/w/a.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"1 machines, 1 runs, "* ]]
+    # an empty file is refused by name and stays empty
+    : > "$D/empty.sqlite"
+    run "$TUNER" --merge "$D/empty.sqlite" --db "$a"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"merge: $D/empty.sqlite is empty, not a drtopk database"* ]]
+    [ ! -s "$D/empty.sqlite" ]
+    echo "not a database, only text, but longer than a SQLite header would be" > "$D/text.sqlite"
+    run "$TUNER" --merge "$D/text.sqlite" --db "$a"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"$D/text.sqlite is not a SQLite database"* ]]
+}
+
+@test "a damaged schema_version is reported as damaged, nothing migrated half-way" {
+    db="$D/dmg.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
+    q "$db" "UPDATE schema_version SET version = 1"
+    before=$(q "$db" "SELECT group_concat(name) FROM sqlite_master")
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"database $db is damaged: schema_version says 1, but column "*"exists, which schema version 1 does not have; restore it from a copy"* ]]
+    [ "$(q "$db" "SELECT group_concat(name) FROM sqlite_master")" = "$before" ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 1 ]
+    q "$db" "DELETE FROM schema_version"
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"database $db is damaged: its schema_version table holds 0 rows, not 1"* ]]
+}
+
+@test "a FIFO as --db or DRTOPK_DB is refused without opening it" {
+    mkfifo "$D/fifo"
+    run timeout 20 "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/fifo"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"'$D/fifo' is a FIFO, not a regular file"* ]]
+    DRTOPK_DB="$D/fifo" run --separate-stderr timeout 20 "$DRTOPK_BIN" run --backend cpu --n 2^12 --k 16
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: cannot read the tuning database $D/fifo: '$D/fifo' is a FIFO"*"planning without it"* ]]
+}
+
+@test "drtopk run warns about a tuning database it has no permission to reach" {
+    [ "$(id -u)" -eq 0 ] || [ ! -w / ] || skip "needs root (setpriv) or a non-root user"
+    mkdir "$D/private"
+    "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/private/t.sqlite" >/dev/null
+    chmod 755 "$D"
+    chmod 700 "$D/private"
+    DRTOPK_DB="$D/private/t.sqlite" run --separate-stderr as_user "$DRTOPK_BIN" run --backend cpu --n 2^12 --k 16
+    [ "$status" -eq 0 ]
+    [[ "$stderr" == *"warning: cannot read the tuning database $D/private/t.sqlite: "*"Permission denied"* ]]
 }

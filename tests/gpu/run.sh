@@ -9,7 +9,7 @@
 # multi-GPU / out-of-core runs of bin/drtopk-mpi (tests/gpu/mpi.sh, Table 2).
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers mpi" sh tests/gpu/run.sh
+#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers figures datasets mpi" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
@@ -21,6 +21,8 @@
 #   CCCL_PEER_INC    step peers: CCCL >= 3.2 headers for the CUB DeviceTopK
 #                    peer, a folder or an nvidia-cuda-cccl wheel (.whl);
 #                    without them (or a carried cub_topk_peer) it is skipped
+#   DATASETS_SRC     step datasets: the sources of experiments/datasets.sh
+#                    (default out/datasets/src, made by its --sources-only)
 #   TUNE_MINUTES (4) bounds the sweeps; SANITIZER_TIMEOUT_S (240) each sanitizer run
 set -u
 OUT=${OUT:-out/gpu-run}
@@ -31,7 +33,7 @@ TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture"
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn"
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 mkdir -p "$OUT"
 summary=""
@@ -123,7 +125,7 @@ for step in $RUN_STEPS; do
 $(cat "$OUT/suite.log")" ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
-            test_capture:--small ;;
+            test_capture:--small test_knn:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small ;;
     mutation)
@@ -148,6 +150,14 @@ $(cat "$OUT/mutation.log")" ;;
         add "bench: rc=$? ($(($(date +%s) - t0)) s)"
         echo "== this build: $BIN/drtopk"
         cat "$OUT/bench.log" ;;
+    datasets)
+        # issue 14: the real inputs from carried sources (experiments/datasets.sh
+        # --sources-only where the packages are); the vectors stay in out/datasets
+        bash experiments/datasets.sh --sources "${DATASETS_SRC:-out/datasets/src}" --drtopk "$BIN/drtopk" \
+            > "$OUT/datasets.log" 2>&1
+        add "datasets: rc=$? ($(($(date +%s) - t0)) s)"
+        cp out/datasets/table1.tsv out/datasets/manifest.tsv "$OUT/" 2>/dev/null
+        tail -3 "$OUT/datasets.log" ;;
     sweep)
         DRTOPK="$BIN/drtopk" sh experiments/delegate_sweep.sh > "$OUT/sweep.log" 2>&1
         add "sweep: rc=$? ($(($(date +%s) - t0)) s)"
@@ -168,6 +178,12 @@ $(cat "$OUT/mutation.log")" ;;
         rc=$?
         "$BIN/tuner" --import-peers "$OUT/peers.jsonl" --db "$DB" >> "$OUT/peers.log" 2>&1
         add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)" ;;
+    figures)    # issue 11: the paper's figures, quick sweeps into $DB, then its text dump
+        DRTOPK_BIN_DIR=$BIN bash experiments/run_all.sh --gpu 0 --quick --db "$DB" --out "$OUT/figures" \
+            > "$OUT/figures.log" 2>&1
+        add "figures: rc=$? ($(($(date +%s) - t0)) s); dump $OUT/results.sql
+$(sed -n '/^summary/,$p' "$OUT/figures.log")"
+        sqlite3 "$DB" .dump > "$OUT/results.sql" ;;
     mpi)
         if [ ! -x "$BIN/drtopk-mpi" ]; then
             ninja bin/drtopk-mpi > "$OUT/build-mpi.log" 2>&1 || add "mpi: ninja bin/drtopk-mpi failed ($OUT/build-mpi.log)"

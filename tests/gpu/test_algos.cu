@@ -190,7 +190,7 @@ static void run_tests(bool small, bool tiny)
     for (int a = 0; a < N_ALGOS; ++a)
         gt_note("%-12s %s", ALGO_NAMES[a], topk_algo_lookup(ALGOS[a]) ? "tested" : "not built (NULL row): skipped");
     for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist)
-        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+        for (int t = 0; t < DRTOPK_RAW_DTYPE_COUNT; ++t)
             for (int o = 0; o < 2; ++o)
                 for (uint64_t n : sizes) {
                     if (small && !small_case(dist, t)) continue;
@@ -295,6 +295,8 @@ static void test_bad_arguments(void)
         add("k > n", DRTOPK_ERR_K_GT_N)->in.k = ARGS_N + 1;
         add("raw NULL", DRTOPK_ERR_INVALID_ARGUMENT)->in.raw = NULL;
         add("dtype out of range", DRTOPK_ERR_INVALID_ARGUMENT)->in.dtype = DRTOPK_DTYPE_COUNT;
+        add("raw 16-bit keys (the pipeline widens them first)", DRTOPK_ERR_INVALID_ARGUMENT)->in.dtype = DRTOPK_F16;
+        add("raw 64-bit keys (the pipeline sorts them whole)", DRTOPK_ERR_INVALID_ARGUMENT)->in.dtype = DRTOPK_U64;
         add("order out of range", DRTOPK_ERR_INVALID_ARGUMENT)->in.order = (drtopk_order)7;
         add("raw not 4-byte aligned", DRTOPK_ERR_MISALIGNED)->in.raw = (const char *)v + 1;
         add("source out of range", DRTOPK_ERR_INVALID_ARGUMENT)->in.src = (topk_source)7;

@@ -178,7 +178,7 @@ static void suite(int small)
             for (int rep = 0; rep < (small ? 1 : 3); ++rep, ++variant) {
                 tcase c;
                 c.dist = dists[variant % 8];
-                c.dtype = (drtopk_dtype)(variant % 3);
+                c.dtype = (drtopk_dtype)(variant % DRTOPK_RAW_DTYPE_COUNT);
                 c.order = (drtopk_order)((variant / 3) % 2);
                 c.pairs = (variant / 2) % 2;
                 c.pos64 = (variant % 5) == 4;
@@ -190,7 +190,7 @@ static void suite(int small)
         }
     }
     /* every type x order on one mid size, RAW and PAIRS */
-    for (int t = 0; t < 3; ++t)
+    for (int t = 0; t < DRTOPK_RAW_DTYPE_COUNT; ++t)
         for (int o = 0; o < 2; ++o)
             for (int pr = 0; pr < 2; ++pr) {
                 tcase c = {DRTOPK_DIST_SPECIAL, (drtopk_dtype)t, (drtopk_order)o, pr, pr, small ? 3001u : 77777u,

@@ -253,6 +253,12 @@ int main(int argc, char **argv)
         { big, 4096, DRTOPK_I32, DRTOPK_DIST_FEW, 1, 4, DRTOPK_ALGO_RADIX },
         { big, 100, DRTOPK_U32, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_RADIX },
         { 1000, 1000, DRTOPK_U32, DRTOPK_DIST_EQ, 1, 0, DRTOPK_ALGO_RADIX }, /* k = n */
+        /* 16-bit keys: widened, then the pipeline; 64-bit keys: radix select, sort-cub */
+        { big, 1024, DRTOPK_F16, DRTOPK_DIST_ND, 1, 0, DRTOPK_ALGO_RADIX },
+        { big, 4096, DRTOPK_BF16, DRTOPK_DIST_SPECIAL, 1, 4, DRTOPK_ALGO_RADIX },
+        { big, 1000, DRTOPK_U64, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_RADIX },
+        { big, big / 16, DRTOPK_I64, DRTOPK_DIST_FEW, 0, 0, DRTOPK_ALGO_RADIX },
+        { per_algo_n, 100, DRTOPK_F64, DRTOPK_DIST_SPECIAL, 0, 0, DRTOPK_ALGO_SORT_CUB },
     };
     if (!drtopk_cuda_available()) return gt_no_gpu("test_capture");
     /* not in the sanitizer-sized set: compute-sanitizer reports the

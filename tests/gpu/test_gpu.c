@@ -16,6 +16,11 @@
  *  - Seeded data of every distribution: the device generator is bit-identical
  *    to the host one; fixed corner cases, hundreds of random cases and a few
  *    n = 2^30 + 17 ones, exact against the oracle; statuses of bad calls.
+ *  - Every key type (issue 15 item 3): u32 i32 f32, f16 and bf16 (widened to
+ *    32-bit ordered keys on the GPU: in the counter suite too, on tie-free
+ *    16-bit keys), u64 i64 f64 (the standalone radix select and sort-cub,
+ *    the plans the CUDA backend runs for them: in the seeded, fixed and
+ *    random cases).
  * Hermetic: every plan comes from drtopk_plan_rule4 with the paper's const,
  * the test's own tuning table, or is written out; never a database or the
  * table compiled into the library.  Outputs and workspace are poisoned before
@@ -42,12 +47,14 @@
 #include "gen.h"
 #include "gpu_test.h"
 #include "keyorder.h"
+#include "pipeline_spec.h"
 #include "oracle.h"
 #include "util.h"
 
 #define RANDOM_CASES_FULL 400
 #define RANDOM_CASES_SMALL 40
 #define SMALL_N_MAX (1u << 13)          /* --small: sanitizers are ~100x slower   */
+#define MAX_ELEM_BYTES sizeof(uint64_t) /* host scratch: room for any key type    */
 #define MEDIUM_N_MAX (1u << 21)
 #define CPU_COMPARE_N_MAX (1u << 21)    /* also compare with the CPU reference    */
 #define LARGE_N ((1ull << 30) + 17)     /* issue 3: n = 2^30 + 17                 */
@@ -82,11 +89,23 @@ static void describe_plan(const drtopk_plan *plan, char *buf, size_t len)
 }
 
 /* Best first under the ordered key, for DRTOPK_SORTED. */
-static int sorted_best_first(drtopk_dtype t, drtopk_order o, const uint32_t *vals, uint64_t k)
+static int sorted_best_first(drtopk_dtype t, drtopk_order o, const void *vals, uint64_t k)
 {
     for (uint64_t i = 1; i < k; ++i)
-        if (drtopk_key_from_bits(vals[i], t, o) > drtopk_key_from_bits(vals[i - 1], t, o)) return 0;
+        if (drtopk_key_at(vals, i, t, o) > drtopk_key_at(vals, i - 1, t, o)) return 0;
     return 1;
+}
+
+static int is_key64(drtopk_dtype t) { return drtopk_dtype_bits(t) == 64; }
+
+/* 64-bit keys run standalone radix (a radix select, what drtopk_plan_auto
+ * gives them on the CUDA backend) or sort-cub there: the plan of a case with
+ * them, sort-cub for one in `sort_share` cases. */
+#define KEY64_SORT_SHARE 4
+static void key64_plan(drtopk_plan *plan)
+{
+    plan->flags &= DRTOPK_SORTED;
+    plan->first_algo = plan->second_algo = rnd() % KEY64_SORT_SHARE ? DRTOPK_ALGO_RADIX : DRTOPK_ALGO_SORT_CUB;
 }
 
 /* ---- the side under test: the GPU, or (self-test) the CPU reference ----- */
@@ -104,12 +123,12 @@ typedef struct {
     drtopk_dtype dtype;
     drtopk_order order;
     uint64_t n;
-    uint32_t *host;
+    void *host;                 /* n elements of dtype */
     void *dev;
     char name[96];
 } dataset;
 
-static drtopk_status cpu_select(const drtopk_problem *hp, const drtopk_plan *plan, uint32_t *vals, uint64_t *idx,
+static drtopk_status cpu_select(const drtopk_problem *hp, const drtopk_plan *plan, void *vals, uint64_t *idx,
                                 drtopk_stats *st)
 {
     size_t bytes = 0;
@@ -130,29 +149,30 @@ static drtopk_problem host_problem(const dataset *d, uint64_t k)
 
 /* One selection on the GPU, with stats: workspace and outputs allocated to
  * the exact size (so that compute-sanitizer sees any overrun) and poisoned. */
-static drtopk_status gpu_select(const dataset *d, uint64_t k, const drtopk_plan *plan, uint32_t *vals,
+static drtopk_status gpu_select(const dataset *d, uint64_t k, const drtopk_plan *plan, void *vals,
                                 uint64_t *idx, drtopk_stats *st)
 {
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, d->dtype, d->order, d->n, k, d->dev };
     void *ws = NULL, *d_vals = NULL, *d_idx = NULL;
     size_t bytes = 0;
+    const size_t vbytes = k * drtopk_dtype_size(d->dtype);
     drtopk_status s = drtopk_select_workspace(&p, plan, &bytes);
     if (s != DRTOPK_OK) return s;
-    if (drtopk_dev_alloc(&ws, bytes ? bytes : 1) != DRTOPK_OK || drtopk_dev_alloc(&d_vals, k * sizeof *vals) != DRTOPK_OK ||
+    if (drtopk_dev_alloc(&ws, bytes ? bytes : 1) != DRTOPK_OK || drtopk_dev_alloc(&d_vals, vbytes) != DRTOPK_OK ||
         drtopk_dev_alloc(&d_idx, k * sizeof *idx) != DRTOPK_OK) {
         s = DRTOPK_ERR_OUT_OF_MEMORY;
         goto out;
     }
     if (bytes >= sizeof(uint32_t))
         drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, rnd(), NULL);
-    memset(vals, POISON_BYTE, k * sizeof *vals);
+    memset(vals, POISON_BYTE, vbytes);
     memset(idx, POISON_BYTE, k * sizeof *idx);
-    if ((s = drtopk_dev_copy(d_vals, vals, k * sizeof *vals, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+    if ((s = drtopk_dev_copy(d_vals, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
         (s = drtopk_dev_copy(d_idx, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
         goto out;
     s = drtopk_select(&p, plan, ws, bytes, d_vals, (uint64_t *)d_idx, NULL, st);
     if (s == DRTOPK_OK) s = drtopk_dev_sync();
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, d_vals, k * sizeof *vals, DRTOPK_COPY_D2H);
+    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, d_vals, vbytes, DRTOPK_COPY_D2H);
     if (s == DRTOPK_OK) s = drtopk_dev_copy(idx, d_idx, k * sizeof *idx, DRTOPK_COPY_D2H);
 out:
     if (ws) drtopk_dev_free(ws);
@@ -172,7 +192,7 @@ static drtopk_plan reference_plan(const drtopk_plan *plan)
     return r;
 }
 
-static drtopk_status side_select(const dataset *d, uint64_t k, const drtopk_plan *plan, uint32_t *vals,
+static drtopk_status side_select(const dataset *d, uint64_t k, const drtopk_plan *plan, void *vals,
                                  uint64_t *idx, drtopk_stats *st)
 {
     drtopk_problem hp = host_problem(d, k);
@@ -191,6 +211,7 @@ static drtopk_status side_select(const dataset *d, uint64_t k, const drtopk_plan
 #define TIE_FREE_MUL1 0x9E3779B1u       /* odd: x * c mod 2^m is a bijection   */
 #define TIE_FREE_MUL2 0x85EBCA6Bu       /* odd (murmur3's finaliser constant)  */
 #define TIE_FREE_SPARSE_BITS 30         /* sparse keys: 2^30 wide, finite f32  */
+#define TIE_FREE_HALF_BITS 14           /* 16-bit keys: 2^14 wide, finite      */
 
 /* A seeded bijection of the m-bit words (1 <= m <= 30): xor and add a
  * constant, multiply by an odd one, xor-shift right -- each a bijection mod
@@ -207,14 +228,21 @@ static uint32_t tie_free_mix(uint32_t x, int m, uint64_t seed)
 }
 
 /* Element bits of index i < n <= 2^m: distinct ordered keys in a 2^m range
- * centred on the middle of the key space (both signs of i32 and f32, every
- * f32 finite).  The key just below the middle would be f32 -0.0, which
- * equals +0.0: keys below the middle move down by one. */
-static uint32_t tie_free_bits(uint64_t i, int m, uint64_t seed, drtopk_dtype t)
+ * centred on the middle of the key space (both signs of signed types and
+ * floats, every float finite).  The key just below the middle would be
+ * -0.0, which equals +0.0: keys below the middle move down by one. */
+static uint64_t tie_free_bits(uint64_t i, int m, uint64_t seed, drtopk_dtype t)
 {
-    uint32_t key = DRTOPK_SIGN_BIT - (1u << (m - 1)) + tie_free_mix((uint32_t)i, m, seed);
-    if (key < DRTOPK_SIGN_BIT) --key;
-    return drtopk_bits_from_key(key, t);
+    const uint64_t mid = drtopk_sign_bit(t);
+    uint64_t key = mid - (1ull << (m - 1)) + tie_free_mix((uint32_t)i, m, seed);
+    if (key < mid) --key;
+    return drtopk_bits_from_key_any(key, t);
+}
+
+/* The widest tie-free key range of type t. */
+static int tie_free_max_bits(drtopk_dtype t)
+{
+    return drtopk_dtype_bits(t) == 16 ? TIE_FREE_HALF_BITS : TIE_FREE_SPARSE_BITS;
 }
 
 static int ceil_log2_min1(uint64_t n) { return n <= 2 ? 1 : drtopk_ilog2_ceil(n); }
@@ -225,25 +253,26 @@ static int ceil_log2_min1(uint64_t n) { return n <= 2 ? 1 : drtopk_ilog2_ceil(n)
 static drtopk_status dataset_make(dataset *d, uint64_t n, drtopk_dtype t, drtopk_order o, int dense,
                                   const uint32_t *given)
 {
-    const int m = dense ? ceil_log2_min1(n) : TIE_FREE_SPARSE_BITS;
+    const int m = dense ? ceil_log2_min1(n) : tie_free_max_bits(t);
     const uint64_t seed = rnd();
+    const size_t bytes = n * drtopk_dtype_size(t);
     memset(d, 0, sizeof *d);
     d->dtype = t;
     d->order = o;
     d->n = n;
-    if ((d->host = (uint32_t *)malloc(n * sizeof *d->host)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
-    if (given) {
-        memcpy(d->host, given, n * sizeof *d->host);
+    if ((d->host = malloc(bytes)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+    if (given) {   /* u32 */
+        memcpy(d->host, given, bytes);
         snprintf(d->name, sizeof d->name, "paper Figs 5/7/8 %s %s n=%" PRIu64, drtopk_dtype_name(t),
                  o == DRTOPK_LARGEST ? "largest" : "smallest", n);
     } else {
-        for (uint64_t i = 0; i < n; ++i) d->host[i] = tie_free_bits(i, m, seed, t);
+        for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(d->host, i, t, tie_free_bits(i, m, seed, t));
         snprintf(d->name, sizeof d->name, "tie-free m=%d %s %s n=%" PRIu64 " seed=%" PRIx64, m,
                  drtopk_dtype_name(t), o == DRTOPK_LARGEST ? "largest" : "smallest", n, seed);
     }
     if (g_side != SIDE_GPU) return DRTOPK_OK;
-    if (drtopk_dev_alloc(&d->dev, n * sizeof *d->host) != DRTOPK_OK) return DRTOPK_ERR_OUT_OF_MEMORY;
-    return drtopk_dev_copy(d->dev, d->host, n * sizeof *d->host, DRTOPK_COPY_H2D);
+    if (drtopk_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return DRTOPK_ERR_OUT_OF_MEMORY;
+    return drtopk_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D);
 }
 
 static void dataset_free(dataset *d)
@@ -253,23 +282,23 @@ static void dataset_free(dataset *d)
     memset(d, 0, sizeof *d);
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
 /* Self-test only: the generator's promise, no two equal ordered keys. */
 static void check_tie_free(const dataset *d)
 {
-    uint32_t *k = (uint32_t *)malloc(d->n * sizeof *k);
+    uint64_t *k = (uint64_t *)malloc(d->n * sizeof *k);
     int ok = k != NULL;
     for (uint64_t i = 0; ok && i < d->n; ++i) {
-        const uint32_t b = d->host[i];
-        k[i] = drtopk_key_from_bits(b, d->dtype, d->order);
-        if (d->dtype == DRTOPK_F32 && drtopk_f32_bits_is_nan(b)) ok = 0;
+        const uint64_t b = drtopk_bits_at(d->host, i, d->dtype);
+        k[i] = drtopk_key_any(b, d->dtype, d->order);
+        if (drtopk_float_bits_is_nan(b, d->dtype)) ok = 0;
     }
-    if (ok) qsort(k, d->n, sizeof *k, cmp_u32);
+    if (ok) qsort(k, d->n, sizeof *k, cmp_u64);
     for (uint64_t i = 1; ok && i < d->n; ++i) ok = k[i] != k[i - 1];
     gt_checkf(ok, "two equal keys or a NaN", "tie-free data [%s]", d->name);
     free(k);
@@ -279,14 +308,14 @@ static void check_tie_free(const dataset *d)
 
 /* Host scratch for one case's two results. */
 typedef struct {
-    uint32_t *gv, *cv;
+    void *gv, *cv;              /* values of any key type */
     uint64_t *gi, *ci;
 } results;
 
 static int results_alloc(results *r, uint64_t n)
 {
-    r->gv = (uint32_t *)malloc(n * sizeof *r->gv);
-    r->cv = (uint32_t *)malloc(n * sizeof *r->cv);
+    r->gv = malloc(n * MAX_ELEM_BYTES);
+    r->cv = malloc(n * MAX_ELEM_BYTES);
     r->gi = (uint64_t *)malloc(n * sizeof *r->gi);
     r->ci = (uint64_t *)malloc(n * sizeof *r->ci);
     return r->gv && r->cv && r->gi && r->ci;
@@ -366,7 +395,8 @@ static void counter_case(const dataset *d, results *r, uint64_t k, const drtopk_
     }
     if (paper_top) {
         int same = 1;
-        for (uint64_t i = 0; i < k; ++i) same = same && r->gv[i] == paper_top[i] && r->gi[i] == paper_pos[i];
+        for (uint64_t i = 0; i < k; ++i)   /* the paper's data set is u32 */
+            same = same && ((const uint32_t *)r->gv)[i] == paper_top[i] && r->gi[i] == paper_pos[i];
         gt_checkf(same, "values or positions differ from the paper's", "paper values %s", what);
     }
 }
@@ -496,6 +526,11 @@ static void counter_suite(int small)
                 size_t na;
                 /* --small: every other set per key type and order */
                 if (small && (si + (size_t)t + (size_t)o) % 2) continue;
+                /* no counters for 64-bit keys (standalone sort-cub); 16-bit
+                 * keys have 2^14 tie-free values */
+                if (is_key64((drtopk_dtype)t) ||
+                    (uint64_t)ceil_log2_min1(sets[si].n) > (uint64_t)tie_free_max_bits((drtopk_dtype)t))
+                    continue;
                 na = alphas_for(sets[si].n, alphas_all, sizeof alphas_all / sizeof alphas_all[0], alphas);
                 if (dataset_make(&d, sets[si].n, (drtopk_dtype)t, (drtopk_order)o, sets[si].dense, NULL) !=
                     DRTOPK_OK) {
@@ -577,13 +612,19 @@ static void paper_examples(void)
 static void tuning_table(void)
 {
     static const drtopk_tuning_entry entries[] = {
-        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_RADIX_GGKS, TUNING_BETA, TUNING_CONST },
-        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_BITONIC, 1, 1.0 },   /* shadowed: first match wins */
-        { DRTOPK_F32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 4, 2.0 },
+        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_RADIX_GGKS, TUNING_BETA, TUNING_CONST, 0 },
+        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_BITONIC, 1, 1.0, 0 },   /* shadowed: first match wins */
+        { DRTOPK_F32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 4, 2.0, 0 },
     };
     static const drtopk_tuning_entry bad_entry[] = {
-        { DRTOPK_U32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 0, 2.0 },     /* beta 0 */
+        { DRTOPK_U32, 0, 40, 0, 40, DRTOPK_ALGO_RADIX, 0, 2.0, 0 },     /* beta 0 */
     };
+    /* the same plan with the warp-centric delegate build from alpha 2 up (a
+     * per-GPU crossover the tuner stores) */
+    static const drtopk_tuning_entry warp_entry[] = {
+        { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_RADIX_GGKS, TUNING_BETA, TUNING_CONST, 1 },
+    };
+    const drtopk_tuning warp_table = { "gpu_test", warp_entry, 1 };
     const drtopk_tuning table = { "gpu_test", entries, sizeof entries / sizeof entries[0] };
     const drtopk_tuning bad = { "gpu_test", bad_entry, 1 };
     drtopk_problem p = { g_side == SIDE_GPU ? DRTOPK_BACKEND_CUDA : DRTOPK_BACKEND_CPU, DRTOPK_U32,
@@ -611,9 +652,14 @@ static void tuning_table(void)
         gt_check(drtopk_plan_auto(&other, &p, &bad) == DRTOPK_ERR_INVALID_ARGUMENT,
                  "tuning table: an invalid entry is refused", "accepted beta 0");
     }
-    if (dataset_make(&d, TUNING_N, DRTOPK_U32, DRTOPK_LARGEST, 1, NULL) == DRTOPK_OK && results_alloc(&r, TUNING_N))
+    drtopk_plan warp;
+    gt_check(drtopk_plan_auto(&warp, &p, &warp_table) == DRTOPK_OK && warp.alpha == alpha &&
+                 warp.flags == (want_flags & ~(unsigned)DRTOPK_SHARED_DELEGATE),
+             "tuning table: shared_build_max_alpha selects the warp-centric build", "flags 0x%x", warp.flags);
+    if (dataset_make(&d, TUNING_N, DRTOPK_U32, DRTOPK_LARGEST, 1, NULL) == DRTOPK_OK && results_alloc(&r, TUNING_N)) {
         counter_case(&d, &r, TUNING_K, &plan, NULL, NULL, NULL);
-    else
+        counter_case(&d, &r, TUNING_K, &warp, NULL, NULL, NULL);
+    } else
         gt_check(0, "tuning table: data set", "out of memory");
     results_free(&r);
     dataset_free(&d);
@@ -642,17 +688,18 @@ static void describe(const tcase *c, char *buf, size_t len)
 }
 
 /* Device copy of the seeded vector, checked bit-identical to the host one. */
-static drtopk_status device_data(const tcase *c, const uint32_t *host, void **d_v, int *same)
+static drtopk_status device_data(const tcase *c, const void *host, void **d_v, int *same)
 {
     drtopk_status st;
-    uint32_t *back;
+    void *back;
+    const size_t bytes = c->n * drtopk_dtype_size(c->dtype);
     *d_v = NULL;
     *same = 0;
-    if ((st = drtopk_dev_alloc(d_v, c->n * sizeof(uint32_t))) != DRTOPK_OK) return st;
+    if ((st = drtopk_dev_alloc(d_v, bytes)) != DRTOPK_OK) return st;
     if ((st = drtopk_dev_generate(*d_v, c->n, c->dist, c->dtype, c->seed, NULL)) != DRTOPK_OK) return st;
-    if ((back = (uint32_t *)malloc(c->n * sizeof *back)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
-    st = drtopk_dev_copy(back, *d_v, c->n * sizeof *back, DRTOPK_COPY_D2H);
-    *same = st == DRTOPK_OK && memcmp(back, host, c->n * sizeof *back) == 0;
+    if ((back = malloc(bytes)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+    st = drtopk_dev_copy(back, *d_v, bytes, DRTOPK_COPY_D2H);
+    *same = st == DRTOPK_OK && memcmp(back, host, bytes) == 0;
     free(back);
     return st;
 }
@@ -661,13 +708,14 @@ static drtopk_status device_data(const tcase *c, const uint32_t *host, void **d_
  * plus SORTED order and stats sanity.  `host` is V on the host.  With ties
  * only |D| must equal the CPU's; the other counters depend on which of equal
  * keys became delegates. */
-static void run_case(tcase *c, const uint32_t *host, int compare_cpu)
+static void run_case(tcase *c, const void *host, int compare_cpu)
 {
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, c->dtype, c->order, c->n, c->k, NULL };
     drtopk_problem hp;
     char what[DESC_LEN];
     dataset d;
-    uint32_t *gv = NULL, *cv = NULL;
+    void *gv = NULL, *cv = NULL;
+    const size_t es = drtopk_dtype_size(c->dtype);
     uint64_t *gi = NULL, *ci = NULL;
     drtopk_stats gst, cst;
     drtopk_status st;
@@ -680,6 +728,7 @@ static void run_case(tcase *c, const uint32_t *host, int compare_cpu)
         gt_check(0, "Rule 4 plan", "drtopk_plan_rule4 failed for n=%" PRIu64 " k=%" PRIu64, c->n, c->k);
         return;
     }
+    if (is_key64(c->dtype)) key64_plan(&c->plan);
     describe(c, what, sizeof what);
     st = drtopk_select_workspace(&p, &c->plan, &bytes);
     if (st == DRTOPK_ERR_UNSUPPORTED) {
@@ -688,7 +737,7 @@ static void run_case(tcase *c, const uint32_t *host, int compare_cpu)
     }
     gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "workspace query %s", what);
     if (st != DRTOPK_OK) return;
-    gv = (uint32_t *)malloc(c->k * sizeof *gv);
+    gv = malloc(c->k * es);
     gi = (uint64_t *)malloc(c->k * sizeof *gi);
     if (!gv || !gi) {
         gt_checkf(0, "host out of memory", "select %s", what);
@@ -716,7 +765,7 @@ static void run_case(tcase *c, const uint32_t *host, int compare_cpu)
     if (c->plan.flags & DRTOPK_SORTED)
         gt_checkf(sorted_best_first(c->dtype, c->order, gv, c->k), "not best first", "sorted %s", what);
     if (compare_cpu) {
-        cv = (uint32_t *)malloc(c->k * sizeof *cv);
+        cv = malloc(c->k * es);
         ci = (uint64_t *)malloc(c->k * sizeof *ci);
         st = cv && ci ? cpu_select(&hp, &c->plan, cv, ci, &cst) : DRTOPK_ERR_OUT_OF_MEMORY;
         gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "CPU reference %s", what);
@@ -748,7 +797,7 @@ out:
 
 static void run_with_host(tcase *c, int compare_cpu)
 {
-    uint32_t *host = (uint32_t *)malloc(c->n * sizeof *host);
+    void *host = malloc(c->n * drtopk_dtype_size(c->dtype));
     if (host == NULL) {
         gt_check(0, "host memory", "out of memory for n=%" PRIu64, c->n);
         return;
@@ -820,21 +869,30 @@ static void fixed_case(uint64_t n, uint64_t k, drtopk_dist d, drtopk_dtype t, dr
 
 static void test_generator(uint64_t n)
 {
-    uint32_t *h = (uint32_t *)malloc(n * 4), *b = (uint32_t *)malloc(n * 4);
+    void *h = malloc(n * MAX_ELEM_BYTES), *b = malloc(n * MAX_ELEM_BYTES);
     void *d = NULL;
-    if (!h || !b || drtopk_dev_alloc(&d, n * 4) != DRTOPK_OK) {
+    if (!h || !b || drtopk_dev_alloc(&d, n * MAX_ELEM_BYTES) != DRTOPK_OK) {
         gt_check(0, "generator", "out of memory");
         goto out;
     }
     for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist) {
         for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
             const uint64_t seed = rnd();
+            const size_t bytes = n * drtopk_dtype_size((drtopk_dtype)t);
             drtopk_status st = drtopk_dev_generate(d, n, (drtopk_dist)dist, (drtopk_dtype)t, seed, NULL);
-            if (st == DRTOPK_OK) st = drtopk_dev_copy(b, d, n * 4, DRTOPK_COPY_D2H);
+            if (st == DRTOPK_OK) st = drtopk_dev_copy(b, d, bytes, DRTOPK_COPY_D2H);
             drtopk_gen_host(h, n, (drtopk_dist)dist, (drtopk_dtype)t, seed);
-            gt_checkf(st == DRTOPK_OK && memcmp(h, b, n * 4) == 0, drtopk_status_string(st),
+            gt_checkf(st == DRTOPK_OK && memcmp(h, b, bytes) == 0, drtopk_status_string(st),
                       "generator %s %s n=%" PRIu64 " device = host", drtopk_dist_name((drtopk_dist)dist),
                       drtopk_dtype_name((drtopk_dtype)t), n);
+            /* a slice from an offset (drtopk-mpi's ranks) is the whole vector's */
+            const uint64_t first = n / 3;
+            const size_t esz = drtopk_dtype_size((drtopk_dtype)t);
+            st = drtopk_dev_generate_at(d, first, n - first, (drtopk_dist)dist, (drtopk_dtype)t, seed, NULL);
+            if (st == DRTOPK_OK) st = drtopk_dev_copy(b, d, bytes - first * esz, DRTOPK_COPY_D2H);
+            gt_checkf(st == DRTOPK_OK && memcmp((const char *)h + first * esz, b, bytes - first * esz) == 0,
+                      drtopk_status_string(st), "generator %s %s from %" PRIu64 " device = host",
+                      drtopk_dist_name((drtopk_dist)dist), drtopk_dtype_name((drtopk_dtype)t), first);
         }
     }
 out:
@@ -913,6 +971,71 @@ out:
     if (d_oi) drtopk_dev_free(d_oi);
 }
 
+/* 64-bit keys on the CUDA backend: drtopk_plan_auto gives them the
+ * standalone radix plan, which sizes a workspace; a delegate plan is refused
+ * with a message that names the plans to use. */
+static void test_key64_plans(void)
+{
+    static const drtopk_dtype types[] = { DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        drtopk_problem p = { DRTOPK_BACKEND_CUDA, types[i], DRTOPK_LARGEST, 1000, 10, NULL };
+        drtopk_plan plan;
+        size_t bytes = 0;
+        drtopk_status st = drtopk_plan_auto(&plan, &p, NULL);
+        gt_check(st == DRTOPK_OK && !(plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX,
+                 "64-bit keys: plan_auto gives the standalone radix plan", "%s: %s, flags 0x%x, %s",
+                 drtopk_dtype_name(types[i]), drtopk_status_string(st), plan.flags,
+                 drtopk_algo_name(plan.second_algo));
+        st = drtopk_select_workspace(&p, &plan, &bytes);
+        gt_check(st == DRTOPK_OK && bytes > 0, "64-bit keys: the radix plan's workspace", "%s: %s, %zu bytes",
+                 drtopk_dtype_name(types[i]), drtopk_status_string(st), bytes);
+        suite_plan(&plan, &p);
+        st = drtopk_select_workspace(&p, &plan, &bytes);
+        gt_check(st == DRTOPK_ERR_UNSUPPORTED && strstr(drtopk_last_error(), "sort-cub") != NULL,
+                 "64-bit keys: a delegate plan is refused, naming sort-cub", "%s: %s: %s",
+                 drtopk_dtype_name(types[i]), drtopk_status_string(st), drtopk_last_error());
+    }
+}
+
+/* 16-bit keys at an address that is not 16-byte aligned (V one element into
+ * an allocation): the widening's scalar path, against the CPU reference. */
+static void test_half_unaligned(int small)
+{
+    const uint64_t n = small ? 3001 : 100003, k = 77;
+    static const drtopk_dtype halves[] = { DRTOPK_F16, DRTOPK_BF16 };
+    for (size_t i = 0; i < sizeof halves / sizeof halves[0]; ++i) {
+        dataset whole, view;
+        results r = { NULL, NULL, NULL, NULL };
+        drtopk_plan plan;
+        drtopk_problem hp;
+        drtopk_status st;
+        char what[DESC_LEN];
+        snprintf(what, sizeof what, "[%s n=%" PRIu64 " k=%" PRIu64 " at V + 1 element]", drtopk_dtype_name(halves[i]),
+                 n, k);
+        if (dataset_make(&whole, n + 1, halves[i], DRTOPK_LARGEST, 0, NULL) != DRTOPK_OK || !results_alloc(&r, n)) {
+            gt_checkf(0, "out of memory", "unaligned 16-bit V %s", what);
+            results_free(&r);
+            dataset_free(&whole);
+            continue;
+        }
+        view = whole;
+        view.n = n;
+        view.host = (char *)whole.host + drtopk_dtype_size(halves[i]);
+        view.dev = (char *)whole.dev + drtopk_dtype_size(halves[i]);
+        hp = host_problem(&view, k);
+        suite_plan(&plan, &hp);
+        st = cpu_select(&hp, &plan, r.cv, r.ci, NULL);
+        if (st == DRTOPK_OK) st = gpu_select(&view, k, &plan, r.gv, r.gi, NULL);
+        gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "unaligned 16-bit V: select %s", what);
+        if (st == DRTOPK_OK) {
+            const drtopk_check_result cr = drtopk_check(&hp, r.gv, r.gi, r.cv);
+            gt_checkf(cr.ok, cr.why, "unaligned 16-bit V: vs CPU reference %s", what);
+        }
+        results_free(&r);
+        dataset_free(&whole);
+    }
+}
+
 /* n = 2^30 + 17: the host generates once per data set, the counting check
  * verifies (no sort of V). */
 static void test_large(void)
@@ -922,8 +1045,10 @@ static void test_large(void)
         { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 1u << 10, DRTOPK_SORTED },
         { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_SMALLEST, 1u << 20, 0 },
         { DRTOPK_DIST_FEW, DRTOPK_F32, DRTOPK_LARGEST, 1u << 16, 0 },
+        { DRTOPK_DIST_ND, DRTOPK_BF16, DRTOPK_LARGEST, 1u << 16, 0 },   /* 16-bit keys: heavy ties */
+        { DRTOPK_DIST_UD, DRTOPK_F64, DRTOPK_SMALLEST, 1u << 20, 0 },   /* 64-bit keys: radix select */
     };
-    uint32_t *host = (uint32_t *)malloc(LARGE_N * sizeof *host);
+    void *host = malloc(LARGE_N * MAX_ELEM_BYTES);
     drtopk_dist have_d = DRTOPK_DIST_COUNT;
     drtopk_dtype have_t = DRTOPK_DTYPE_COUNT;
     const uint64_t seed = rnd();
@@ -1014,7 +1139,7 @@ static void test_heavy_ties(int small)
     d.dtype = DRTOPK_U32;
     d.order = DRTOPK_LARGEST;
     d.n = n;
-    d.host = (uint32_t *)malloc(n * sizeof *d.host);
+    d.host = malloc(n * sizeof(uint32_t));
     if (d.host == NULL || !results_alloc(&r, n) || drtopk_dev_alloc(&d.dev, n * sizeof(uint32_t)) != DRTOPK_OK) {
         gt_check(0, "heavy ties: setup", "out of memory for n=%" PRIu64, n);
         free(d.host);
@@ -1049,7 +1174,7 @@ static void test_heavy_ties(int small)
                 char why[DESC_LEN];
                 snprintf(why, sizeof why, "|C| %" PRIu64 ", selected %" PRIu64 ", |D| %" PRIu64, st.concat_len,
                          st.first_selected, st.delegate_len);
-                if (dists[di] == DRTOPK_DIST_EQ && k < st.delegate_len)
+                if (dists[di] == DRTOPK_DIST_EQ && drtopk_first_topk_needed(k, st.delegate_len))
                     gt_checkf(st.concat_len == st.first_selected, why, "heavy ties: |C| = selected delegates %s", what);
                 else
                     gt_checkf(st.concat_len >= k && st.concat_len <= n, why, "heavy ties: k <= |C| <= n %s", what);
@@ -1107,6 +1232,8 @@ int main(int argc, char **argv)
     if (!counters_only) {
         test_generator(small ? GEN_CHECK_N_SMALL : GEN_CHECK_N);
         test_bad_arguments();
+        test_key64_plans();
+        test_half_unaligned(small);
         test_fixed(small);
         test_heavy_ties(small);
         test_random(small);

@@ -262,7 +262,7 @@ static void run_tests(bool small, bool large)
     for (uint64_t n : {(uint64_t)4097, (uint64_t)(1ull << 16) + 3, (uint64_t)1 << 20}) {
         if (n > limit) continue;
         for (int d = 0; d < DRTOPK_DIST_COUNT; ++d)
-            for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+            for (int t = 0; t < DRTOPK_RAW_DTYPE_COUNT; ++t)
                 for (int o = 0; o < 2; ++o) {
                     tcase c = base_case(n, 1 + (seed * 7919) % n, seed);
                     ++seed;

@@ -240,12 +240,20 @@ static void names_round_trip(void)
     for (int i = 0; i < DRTOPK_DTYPE_COUNT; ++i) {
         CHECK_STATUS(drtopk_dtype_parse(drtopk_dtype_name((drtopk_dtype)i), &t), DRTOPK_OK);
         CHECK(t == (drtopk_dtype)i);
-        CHECK_EQ_U64(drtopk_dtype_size((drtopk_dtype)i), 4);
     }
+    CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_U32), 4);
+    CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_F32), 4);
+    CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_F16), 2);
+    CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_BF16), 2);
+    CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_U64), 8);
+    CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_I64), 8);
+    CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_F64), 8);
+    CHECK_STATUS(drtopk_dtype_parse("bfloat16", &t), DRTOPK_OK);
+    CHECK(t == DRTOPK_BF16);
+    CHECK_STATUS(drtopk_dtype_parse("u16", &t), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_EQ_U64(drtopk_dtype_size(DRTOPK_DTYPE_COUNT), 0);
     CHECK_STATUS(drtopk_dtype_parse("float32", &t), DRTOPK_OK);
     CHECK(t == DRTOPK_F32);
-    CHECK_STATUS(drtopk_dtype_parse("u64", &t), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(drtopk_dtype_parse(NULL, &t), DRTOPK_ERR_INVALID_ARGUMENT);
     for (int i = 0; i < DRTOPK_ALGO_COUNT; ++i) {
         const char *name = drtopk_algo_name((drtopk_algo)i);
@@ -319,10 +327,10 @@ static void plan_auto_fields(void)
 /* Entries for the tuning tests: u32 with n in [2^20, 2^30] split at k = 2^10,
  * then an f32 catch-all. */
 static const drtopk_tuning_entry tuned[] = {
-    { DRTOPK_U32, 20, 30, 0, 9, DRTOPK_ALGO_BUCKET, 3, 1.5 },
-    { DRTOPK_U32, 20, 30, 10, 63, DRTOPK_ALGO_RADIX, 1, 6.0 },
-    { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_BITONIC, 4, 9.0 },   /* shadowed above 2^20 */
-    { DRTOPK_F32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX_GGKS, 2, -1.0 },
+    { DRTOPK_U32, 20, 30, 0, 9, DRTOPK_ALGO_BUCKET, 3, 1.5, 0 },
+    { DRTOPK_U32, 20, 30, 10, 63, DRTOPK_ALGO_RADIX, 1, 6.0, 0 },
+    { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_BITONIC, 4, 9.0, 0 },   /* shadowed above 2^20 */
+    { DRTOPK_F32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX_GGKS, 2, -1.0, 0 },
 };
 
 /* plan_auto on (dtype, n, k) with table t: the plan's source, const, beta, algorithm. */
@@ -374,11 +382,14 @@ static void plan_auto_tuning_match(void)
 static void plan_auto_tuning_invalid(void)
 {
     static const struct { const char *why; drtopk_tuning_entry e; const char *msg; } bad[] = {
-        { "beta 0", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 0, 3.0 }, "beta = 0" },
-        { "beta too large", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, DRTOPK_BETA_MAX + 1, 3.0 }, "beta = 9" },
-        { "algo", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_COUNT, 2, 3.0 }, "algo = " },
-        { "dtype", { DRTOPK_DTYPE_COUNT, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 3.0 }, "dtype = " },
-        { "const", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, NAN }, "rule4_const" },
+        { "beta 0", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 0, 3.0, 0 }, "beta = 0" },
+        { "beta too large", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, DRTOPK_BETA_MAX + 1, 3.0, 0 }, "beta = 9" },
+        { "algo", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_COUNT, 2, 3.0, 0 }, "algo = " },
+        { "dtype", { DRTOPK_DTYPE_COUNT, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 3.0, 0 }, "dtype = " },
+        { "const", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, NAN, 0 }, "rule4_const" },
+        { "build", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 3.0, DRTOPK_SHARED_DELEGATE_MAX_ALPHA + 1 },
+          "shared_build_max_alpha = 8" },
+        { "negative build", { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 3.0, -1 }, "shared_build_max_alpha = -1" },
     };
     drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 20, 16, NULL };
     drtopk_plan plan;
@@ -435,8 +446,8 @@ static void last_error_set_and_cleared(void)
     p.k = 2;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(drtopk_last_error()[0] == '\0');
-    CHECK_STATUS(drtopk_dtype_parse("u64", &dt), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK(strstr(drtopk_last_error(), "'u64'") != NULL);
+    CHECK_STATUS(drtopk_dtype_parse("u128", &dt), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "'u128'") != NULL);
     CHECK_STATUS(drtopk_algo_parse("dr-quick", &a, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK(strstr(drtopk_last_error(), "'dr-quick'") != NULL);
     CHECK_STATUS(drtopk_algo_parse("dr-radix", &a, NULL), DRTOPK_OK);

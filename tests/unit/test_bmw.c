@@ -21,17 +21,16 @@ void register_bmw_tests(void);
 /* Brute force: the k best keys as a sorted (descending) array. */
 static void brute_bmw(const drtopk_problem *p, int alpha, uint64_t *eval, uint64_t *skipped)
 {
-    const uint32_t *v = p->values;
-    uint32_t *top = malloc((size_t)p->k * sizeof *top);
+    uint64_t *top = malloc((size_t)p->k * sizeof *top);
     uint64_t len = 0;
     const uint64_t block = 1ull << alpha;
     CHECK(top != NULL);
     *eval = *skipped = 0;
     for (uint64_t lo = 0; lo < p->n; lo += block) {
         const uint64_t hi = lo + block < p->n ? lo + block : p->n;
-        uint32_t bmax = 0;
+        uint64_t bmax = 0;
         for (uint64_t i = lo; i < hi; ++i) {
-            uint32_t key = drtopk_key_from_bits(v[i], p->dtype, p->order);
+            uint64_t key = drtopk_key_at(p->values, i, p->dtype, p->order);
             if (key > bmax) bmax = key;
         }
         if (len == p->k && bmax <= top[len - 1]) {
@@ -39,7 +38,7 @@ static void brute_bmw(const drtopk_problem *p, int alpha, uint64_t *eval, uint64
             continue;
         }
         for (uint64_t i = lo; i < hi; ++i) {
-            uint32_t key = drtopk_key_from_bits(v[i], p->dtype, p->order);
+            uint64_t key = drtopk_key_at(p->values, i, p->dtype, p->order);
             uint64_t j;
             ++*eval;
             if (len == p->k && key <= top[len - 1]) continue;
@@ -87,7 +86,7 @@ static void test_bmw_matches_brute_force(void)
     const drtopk_dist dists[] = {DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD, DRTOPK_DIST_FEW,
                                  DRTOPK_DIST_EQ, DRTOPK_DIST_ASC, DRTOPK_DIST_DESC, DRTOPK_DIST_SPECIAL};
     for (size_t a = 0; a < sizeof ns / sizeof ns[0]; ++a) {
-        uint32_t *v = malloc((size_t)ns[a] * 4);
+        uint64_t *v = malloc((size_t)ns[a] * sizeof *v);   /* room for any key type */
         CHECK(v != NULL);
         for (size_t d = 0; d < sizeof dists / sizeof dists[0]; ++d) {
             const drtopk_dtype t = (drtopk_dtype)(d % DRTOPK_DTYPE_COUNT);

@@ -32,12 +32,14 @@ typedef struct {
     drtopk_problem p;
     drtopk_dist dist;
     uint64_t seed;
-    uint32_t *v;
-    uint32_t *oracle_v;
+    void *v;                    /* n elements of p.dtype (room for 8 bytes each) */
+    void *oracle_v;
     uint64_t *oracle_i;
-    uint32_t *out_v;
+    void *out_v;
     uint64_t *out_i;
 } problem_case;
+
+#define MAX_ELEM_BYTES sizeof(uint64_t)  /* the widest key type */
 
 /* Generate V and the oracle's answer. */
 static void setup(problem_case *c, uint64_t n, uint64_t k, drtopk_dist d, drtopk_dtype t,
@@ -51,10 +53,10 @@ static void setup(problem_case *c, uint64_t n, uint64_t k, drtopk_dist d, drtopk
     c->p.k = k;
     c->dist = d;
     c->seed = seed;
-    c->v = (uint32_t *)malloc(n * sizeof *c->v);
-    c->oracle_v = (uint32_t *)malloc(n * sizeof *c->oracle_v);
+    c->v = malloc(n * MAX_ELEM_BYTES);
+    c->oracle_v = malloc(n * MAX_ELEM_BYTES);
     c->oracle_i = (uint64_t *)malloc(n * sizeof *c->oracle_i);
-    c->out_v = (uint32_t *)malloc(n * sizeof *c->out_v);
+    c->out_v = malloc(n * MAX_ELEM_BYTES);
     c->out_i = (uint64_t *)malloc(n * sizeof *c->out_i);
     CHECK(c->v && c->oracle_v && c->oracle_i && c->out_v && c->out_i);
     drtopk_gen_host(c->v, n, d, t, seed);
@@ -96,9 +98,10 @@ static uint64_t expected_delegates(uint64_t n, int alpha, int beta)
     return total;
 }
 
-static uint32_t okey(const problem_case *c, uint32_t bits)
+/* Ordered key of result element j. */
+static uint64_t okey(const problem_case *c, uint64_t j)
 {
-    return drtopk_key_from_bits(bits, c->p.dtype, c->p.order);
+    return drtopk_key_at(c->out_v, j, c->p.dtype, c->p.order);
 }
 
 /* Run the CPU pipeline for (c, plan) and check everything about the result. */
@@ -125,7 +128,7 @@ static void verify(problem_case *c, const drtopk_plan *plan)
 
     if (plan->flags & DRTOPK_SORTED) {
         for (uint64_t j = 1; j < k; ++j)
-            CHECKF(okey(c, c->out_v[j - 1]) >= okey(c, c->out_v[j]), "%s: not best first at %" PRIu64, desc, j);
+            CHECKF(okey(c, j - 1) >= okey(c, j), "%s: not best first at %" PRIu64, desc, j);
     } else {
         for (uint64_t j = 1; j < k; ++j)   /* cpu_ref.c's documented unsorted order */
             CHECKF(c->out_i[j - 1] < c->out_i[j], "%s: unsorted output not in input order at %" PRIu64, desc, j);
@@ -136,19 +139,20 @@ static void verify(problem_case *c, const drtopk_plan *plan)
     if (plan->flags & DRTOPK_DELEGATE) {
         const uint64_t dlen = expected_delegates(n, plan->alpha, plan->beta);
         const uint64_t nsub = (n + (1ull << plan->alpha) - 1) >> plan->alpha;
-        const uint64_t want_sel = k < dlen ? k : dlen;
+        const int first = drtopk_first_topk_needed(k, dlen);
+        const uint64_t want_sel = first ? k : dlen;
         CHECKF(st.delegate_len == dlen, "%s: |D| = %" PRIu64 ", want %" PRIu64, desc, st.delegate_len, dlen);
         CHECKF(st.first_selected >= want_sel && st.first_selected <= dlen,
                "%s: first_selected %" PRIu64 " (|D| %" PRIu64 ")", desc, st.first_selected, dlen);
         if (!(plan->flags & DRTOPK_SKIP_LAST_DIGIT))
             CHECKF(st.first_selected == want_sel, "%s: first_selected %" PRIu64, desc, st.first_selected);
-        else if (k < dlen)   /* skipping keeps within the backends' capacity */
+        else if (first)      /* skipping keeps within the backends' capacity */
             CHECKF(st.first_selected <= DRTOPK_SKIP_CAPACITY_FACTOR * k,
                    "%s: first_selected %" PRIu64 " over the skip capacity", desc, st.first_selected);
         CHECKF(st.concat_len >= k && st.concat_len <= n, "%s: concat_len %" PRIu64, desc, st.concat_len);
         CHECKF(st.scanned_subranges <= nsub, "%s: scanned %" PRIu64, desc, st.scanned_subranges);
-        if (k >= dlen)   /* every delegate selected, no threshold: C = V */
-            CHECKF(st.concat_len == n && st.scanned_subranges == nsub, "%s: k >= |D| but concat_len %" PRIu64,
+        if (!first)      /* every delegate selected, no threshold: C = V */
+            CHECKF(st.concat_len == n && st.scanned_subranges == nsub, "%s: |D| < 2k but concat_len %" PRIu64,
                    desc, st.concat_len);
         if (!(plan->flags & DRTOPK_FILTER) && st.scanned_subranges > 0)   /* whole subranges copied */
             CHECKF(st.concat_len >= ((st.scanned_subranges - 1) << plan->alpha) + 1,
@@ -354,8 +358,8 @@ static void heavy_ties_keep_c_small(void)
             CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
             free(ws);
             CHECK(drtopk_check(&p, outv, outi, NULL).ok);
-            /* (k >= |D|: no first top-k, C = V) */
-            CHECKF(st.concat_len == (ks[i] < st.delegate_len ? st.first_selected : n),
+            /* (|D| < 2k: no first top-k, C = V) */
+            CHECKF(st.concat_len == (drtopk_first_topk_needed(ks[i], st.delegate_len) ? st.first_selected : n),
                    "alpha %d k %" PRIu64 ": |C| %" PRIu64 " selected %" PRIu64, alphas[a], ks[i], st.concat_len,
                    st.first_selected);
         }
@@ -425,15 +429,18 @@ static void oracle_matches_naive(void)
         problem_case c;
         uint8_t *taken = (uint8_t *)calloc(n, 1);
         CHECK(taken != NULL);
-        setup(&c, n, k, (drtopk_dist)(seed % DRTOPK_DIST_COUNT), (drtopk_dtype)(seed % 3),
+        const drtopk_dtype t = (drtopk_dtype)(seed % DRTOPK_DTYPE_COUNT);
+        setup(&c, n, k, (drtopk_dist)(seed / DRTOPK_DTYPE_COUNT % DRTOPK_DIST_COUNT), t,
               (drtopk_order)(seed / 3 % 2), seed);
         /* naive: repeatedly take the best remaining, smaller position on ties */
         for (uint64_t j = 0; j < k; ++j) {
             uint64_t best = n;
             for (uint64_t i = 0; i < n; ++i)
-                if (!taken[i] && (best == n || okey(&c, c.v[i]) > okey(&c, c.v[best]))) best = i;
+                if (!taken[i] && (best == n || drtopk_key_at(c.v, i, t, c.p.order) >
+                                                   drtopk_key_at(c.v, best, t, c.p.order)))
+                    best = i;
             taken[best] = 1;
-            CHECKF(c.oracle_i[j] == best && c.oracle_v[j] == c.v[best],
+            CHECKF(c.oracle_i[j] == best && drtopk_bits_at(c.oracle_v, j, t) == drtopk_bits_at(c.v, best, t),
                    "seed %" PRIu64 " rank %" PRIu64 ": oracle %" PRIu64 ", naive %" PRIu64, seed, j,
                    c.oracle_i[j], best);
         }
@@ -442,7 +449,7 @@ static void oracle_matches_naive(void)
     }
 }
 
-static void expect_fail(const problem_case *c, const uint32_t *val, const uint64_t *idx, const char *what)
+static void expect_fail(const problem_case *c, const void *val, const uint64_t *idx, const char *what)
 {
     drtopk_check_result r = drtopk_check(&c->p, val, idx, c->oracle_v);
     CHECKF(!r.ok, "checker with oracle accepted: %s", what);
@@ -460,9 +467,11 @@ static void checker_fires(void)
     uint32_t val[50];
     uint64_t idx[50];
     drtopk_check_result r;
+    const uint32_t *ov;
     setup(&c, n, k, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 11);
+    ov = (const uint32_t *)c.oracle_v;
     /* the oracle's own answer, reversed (any order is fine), passes */
-    for (uint64_t j = 0; j < k; ++j) { val[j] = c.oracle_v[k - 1 - j]; idx[j] = c.oracle_i[k - 1 - j]; }
+    for (uint64_t j = 0; j < k; ++j) { val[j] = ov[k - 1 - j]; idx[j] = c.oracle_i[k - 1 - j]; }
     r = drtopk_check(&c.p, val, idx, c.oracle_v);
     CHECKF(r.ok, "%s", r.why);
     CHECK(drtopk_check(&c.p, val, idx, NULL).ok);
@@ -489,24 +498,104 @@ static void checker_fires(void)
     keep_v = val[5]; val[5] = val[6]; val[6] = keep_v;
 
     /* a consistent but wrong element: the (k+1)-th best replaces the best */
-    idx[k - 1] = c.oracle_i[k]; val[k - 1] = c.oracle_v[k];
+    idx[k - 1] = c.oracle_i[k]; val[k - 1] = ov[k];
     expect_fail(&c, val, idx, "the best element replaced by the (k+1)-th");
     /* ... or the worst by the (k+1)-th of equal... no: by a far worse one */
-    idx[k - 1] = c.oracle_i[0]; val[k - 1] = c.oracle_v[0];
-    idx[0] = c.oracle_i[n - 1]; val[0] = c.oracle_v[n - 1];
+    idx[k - 1] = c.oracle_i[0]; val[k - 1] = ov[0];
+    idx[0] = c.oracle_i[n - 1]; val[0] = ov[n - 1];
     expect_fail(&c, val, idx, "the k-th element replaced by the worst");
     teardown(&c);
 
     /* all-equal input: any k distinct positions are a top-k */
     setup(&c, 100, 10, DRTOPK_DIST_EQ, DRTOPK_F32, DRTOPK_SMALLEST, 1);
-    for (uint64_t j = 0; j < 10; ++j) { idx[j] = 99 - 7 * j; val[j] = c.v[idx[j]]; }
+    for (uint64_t j = 0; j < 10; ++j) { idx[j] = 99 - 7 * j; val[j] = ((const uint32_t *)c.v)[idx[j]]; }
     CHECK(drtopk_check(&c.p, val, idx, c.oracle_v).ok);
     CHECK(drtopk_check(&c.p, val, idx, NULL).ok);
     teardown(&c);
 }
 
+/* The checker on the other widths: a result wrong only in the upper half of
+ * a 64-bit key, or in a 16-bit key, fails; the oracle's answer passes. */
+static void checker_fires_other_widths(void)
+{
+    static const drtopk_dtype types[] = { DRTOPK_U64, DRTOPK_I64, DRTOPK_F64, DRTOPK_F16, DRTOPK_BF16 };
+    const uint64_t n = 500, k = 20;
+    uint64_t val[20], idx[20];
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ++ti) {
+        const drtopk_dtype t = types[ti];
+        const uint64_t top_bit = drtopk_sign_bit(t) >> 1;   /* a high bit below the sign */
+        problem_case c;
+        setup(&c, n, k, DRTOPK_DIST_UD, t, DRTOPK_LARGEST, 13 + ti);
+        for (uint64_t j = 0; j < k; ++j) {
+            drtopk_bits_store(val, j, t, drtopk_bits_at(c.oracle_v, j, t));
+            idx[j] = c.oracle_i[j];
+        }
+        CHECKF(drtopk_check(&c.p, val, idx, c.oracle_v).ok, "%s: the oracle's answer", drtopk_dtype_name(t));
+        CHECKF(drtopk_check(&c.p, val, idx, NULL).ok, "%s: the oracle's answer, counting", drtopk_dtype_name(t));
+        drtopk_bits_store(val, 4, t, drtopk_bits_at(val, 4, t) ^ top_bit);
+        expect_fail(&c, val, idx, drtopk_dtype_name(t));
+        drtopk_bits_store(val, 4, t, drtopk_bits_at(val, 4, t) ^ top_bit);
+        /* the best element replaced by the (k+1)-th: consistent, not a top-k */
+        idx[0] = c.oracle_i[k];
+        drtopk_bits_store(val, 0, t, drtopk_bits_at(c.oracle_v, k, t));
+        if (drtopk_key_at(c.oracle_v, 0, t, DRTOPK_LARGEST) != drtopk_key_at(c.oracle_v, k, t, DRTOPK_LARGEST))
+            expect_fail(&c, val, idx, drtopk_dtype_name(t));
+        teardown(&c);
+    }
+}
+
+/* Width equivalence: u32 data zero-extended to u64 and i32 data
+ * sign-extended to i64 have ordered keys equal to the 32-bit ones up to the
+ * upper bits (the same low digits, the same order), so the pipeline takes
+ * the same path on them: equal statistics and, sorted, the same positions. */
+static void widths_take_the_same_path(void)
+{
+    static const drtopk_dtype narrow[] = { DRTOPK_U32, DRTOPK_I32 };
+    static const drtopk_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD, DRTOPK_DIST_FEW };
+    const uint64_t n = 20011;
+    for (size_t ti = 0; ti < sizeof narrow / sizeof narrow[0]; ++ti)
+    for (size_t di = 0; di < sizeof dists / sizeof dists[0]; ++di)
+    for (int o = 0; o <= DRTOPK_SMALLEST; ++o) {
+        const drtopk_dtype t32 = narrow[ti], t64 = t32 == DRTOPK_U32 ? DRTOPK_U64 : DRTOPK_I64;
+        uint32_t *v32 = malloc(n * sizeof *v32);
+        uint64_t *v64 = malloc(n * sizeof *v64), *out_a = malloc(n * sizeof *out_a), *out_b = malloc(n * sizeof *out_b);
+        uint64_t *ia = malloc(n * sizeof *ia), *ib = malloc(n * sizeof *ib);
+        CHECK(v32 && v64 && out_a && out_b && ia && ib);
+        drtopk_gen_host(v32, n, dists[di], t32, 7 + di);
+        for (uint64_t i = 0; i < n; ++i)
+            v64[i] = t32 == DRTOPK_U32 ? (uint64_t)v32[i] : (uint64_t)(int64_t)(int32_t)v32[i];
+        for (uint64_t k = 1; k <= n; k = k * 5 + 3) {
+            drtopk_problem pa = { DRTOPK_BACKEND_CPU, t32, (drtopk_order)o, n, k, v32 };
+            drtopk_problem pb = { DRTOPK_BACKEND_CPU, t64, (drtopk_order)o, n, k, v64 };
+            drtopk_plan plan;
+            drtopk_stats sa, sb;
+            size_t bytes;
+            void *ws;
+            CHECK_STATUS(drtopk_plan_rule4(&plan, &pa, DRTOPK_RULE4_CONST_DEFAULT), DRTOPK_OK);
+            plan.flags |= DRTOPK_SORTED;
+            CHECK_STATUS(drtopk_select_workspace(&pb, &plan, &bytes), DRTOPK_OK);
+            CHECK((ws = malloc(bytes)) != NULL);
+            CHECK_STATUS(drtopk_select(&pa, &plan, ws, bytes, out_a, ia, NULL, &sa), DRTOPK_OK);
+            CHECK_STATUS(drtopk_select(&pb, &plan, ws, bytes, out_b, ib, NULL, &sb), DRTOPK_OK);
+            free(ws);
+            CHECKF(drtopk_check(&pb, out_b, ib, NULL).ok, "%s %s k %" PRIu64, drtopk_dtype_name(t64),
+                   drtopk_dist_name(dists[di]), k);
+            CHECKF(sa.first_selected == sb.first_selected && sa.concat_len == sb.concat_len &&
+                   sa.scanned_subranges == sb.scanned_subranges,
+                   "%s vs %s %s k %" PRIu64 ": selected %" PRIu64 "/%" PRIu64 " |C| %" PRIu64 "/%" PRIu64,
+                   drtopk_dtype_name(t32), drtopk_dtype_name(t64), drtopk_dist_name(dists[di]), k,
+                   sa.first_selected, sb.first_selected, sa.concat_len, sb.concat_len);
+            CHECKF(memcmp(ia, ib, k * sizeof *ia) == 0, "%s vs %s %s k %" PRIu64 ": other positions",
+                   drtopk_dtype_name(t32), drtopk_dtype_name(t64), drtopk_dist_name(dists[di]), k);
+        }
+        free(v32); free(v64); free(out_a); free(out_b); free(ia); free(ib);
+    }
+}
+
 void register_cpu_ref_tests(void)
 {
+    test_register("cpu_ref/widths_take_the_same_path", widths_take_the_same_path);
+    test_register("cpu_ref/checker_fires_other_widths", checker_fires_other_widths);
     test_register("cpu_ref/paper_examples", paper_examples);
     test_register("cpu_ref/skip_last_digit_keeps_digit", skip_last_digit_keeps_digit);
     test_register("cpu_ref/heavy_ties_keep_c_small", heavy_ties_keep_c_small);

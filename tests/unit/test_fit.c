@@ -1,7 +1,9 @@
 /*
  * test_fit.c -- unit tests of the tuner's fits (tuner/fit.c, paper section
  * 5.2): on synthetic convex timings with a known optimal const the Rule 4 fit
- * recovers it; Eq. 11's const; nearest-alpha lookup; per-k-range choices.
+ * recovers it; Eq. 11's const; nearest-alpha lookup; the decision table
+ * (least worst slowdown over distributions), its cells and the held-out
+ * check's noise test (issue 10).
  */
 #include "test_harness.h"
 #include "fit.h"
@@ -27,7 +29,7 @@ static size_t synth(drtopk_fit_sample *s, int variant, double c_true, double sca
                 if (a < DRTOPK_ALPHA_MIN || a > ln) continue;
                 double d = a - opt;
                 s[cnt++] = (drtopk_fit_sample){ group, variant, n, k, a,
-                                                scale * (double)n * 1e-6 * (1.0 + 0.1 * d * d) };
+                                                scale * (double)n * 1e-6 * (1.0 + 0.1 * d * d), 0 };
             }
         }
     return cnt;
@@ -60,7 +62,7 @@ static void fit_reports_slowdown_of_a_forced_miss(void)
 {
     /* One group only, alpha 4 best (1 ms), alpha 5 at 1.5 ms; n = 2^10, k = 1:
      * Rule 4 gives 4 for const in [-3, -1) and 5 for [-1, 1). */
-    drtopk_fit_sample s[] = { { 0, 0, 1024, 1, 4, 1.0 }, { 0, 0, 1024, 1, 5, 1.5 } };
+    drtopk_fit_sample s[] = { { 0, 0, 1024, 1, 4, 1.0, 0 }, { 0, 0, 1024, 1, 5, 1.5, 0 } };
     drtopk_fit_result r;
     CHECK(drtopk_fit_rule4(s, 2, &r) == 0);
     CHECK(drtopk_rule4_alpha(1024, 1, r.const_time) == 4);
@@ -70,8 +72,8 @@ static void fit_reports_slowdown_of_a_forced_miss(void)
 
 static void time_at_takes_nearest_alpha(void)
 {
-    drtopk_fit_sample s[] = { { 1, 0, 1 << 20, 4, 6, 2.0 }, { 1, 0, 1 << 20, 4, 8, 3.0 },
-                              { 2, 0, 1 << 20, 4, 7, 9.0 } };
+    drtopk_fit_sample s[] = { { 1, 0, 1 << 20, 4, 6, 2.0, 0 }, { 1, 0, 1 << 20, 4, 8, 3.0, 0 },
+                              { 2, 0, 1 << 20, 4, 7, 9.0, 0 } };
     int exact;
     CHECK(drtopk_fit_time_at(s, 3, 1, 8, &exact) == 3.0 && exact);
     CHECK(drtopk_fit_time_at(s, 3, 1, 12, &exact) == 3.0 && !exact);
@@ -86,28 +88,89 @@ static void theory_const_matches_eq11(void)
     CHECK(fabs(drtopk_fit_theory_const(500.0, 30.0) - (log2(3000.0 + 930.0) - log2(3000.0))) < 1e-12);
 }
 
-static void choices_pick_fastest_variant_per_k(void)
+/* At one point, variant 0 at alpha 5 is best on two distributions and 30%
+ * off on the third (mean 1.1x, worst 1.3x); variant 1 at alpha 6 is 15% off
+ * everywhere (mean 1.15x, worst 1.15x).  The decision minimises the worst
+ * slowdown, so variant 1 wins though its mean is larger; a candidate missing
+ * a distribution (variant 2, measured on ND alone) never wins, and a
+ * standalone sample (variant 3) sets the best of its distribution only. */
+static void decide_minimises_worst_slowdown(void)
 {
-    drtopk_fit_sample *s = malloc(MAX_SAMPLES * sizeof *s);
-    CHECK(s != NULL);
-    /* Variant 0 is 10% faster up to k = 2^8, variant 1 10% faster above. */
-    size_t c0 = synth(s, 0, TRUE_CONST, 1.0, 16);
-    size_t c1 = synth(s + c0, 1, TRUE_CONST, 1.0, 16);
-    for (size_t i = 0; i < c0 + c1; ++i) {
-        int small_k = s[i].k <= 256;
-        if ((s[i].variant == 0) != small_k) s[i].ms *= 1.1;
+    enum { N = 1 << 20, K = 64 };
+    drtopk_fit_sample s[] = {
+        { .variant = 0, .n = N, .k = K, .alpha = 5, .ms = 1.0, .dist = 0 },
+        { .variant = 0, .n = N, .k = K, .alpha = 5, .ms = 1.0, .dist = 1 },
+        { .variant = 0, .n = N, .k = K, .alpha = 5, .ms = 1.3, .dist = 2 },
+        { .variant = 1, .n = N, .k = K, .alpha = 6, .ms = 1.15, .dist = 0 },
+        { .variant = 1, .n = N, .k = K, .alpha = 6, .ms = 1.15, .dist = 1 },
+        { .variant = 1, .n = N, .k = K, .alpha = 6, .ms = 1.15, .dist = 2 },
+        { .variant = 3, .n = N, .k = K, .alpha = 0, .ms = 1.0, .dist = 2 },   /* standalone: the best on 2 */
+        { .variant = 2, .n = N, .k = K, .alpha = 7, .ms = 1.0, .dist = 1 },   /* ND only: worst 1.0 there  */
+    };
+    drtopk_fit_decision d[4];
+    int nd = drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 4);
+    CHECK_EQ_U64(nd, 1);
+    CHECK_EQ_U64(d[0].variant, 1);
+    CHECK_EQ_U64(d[0].alpha, 6);
+    CHECK_EQ_U64(d[0].dists, 3);
+    CHECKF(fabs(d[0].worst_slowdown - 1.15) < 1e-12, "worst %g", d[0].worst_slowdown);
+    CHECKF(fabs(d[0].mean_slowdown - 1.15) < 1e-12, "mean %g", d[0].mean_slowdown);
+    s[2].ms = 1.1;                  /* variant 0 now 10% off at worst: it wins */
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 4), 1);
+    CHECK_EQ_U64(d[0].variant, 0);
+    CHECK(!d[0].is_default);
+    /* variant 1 at Rule 4's alpha for const -2 (alpha 6 at n 2^20, k 2^6) is
+     * the default: 1.15x against 1.1x is inside a 5% margin, so it stays;
+     * with a 1% margin the better candidate wins */
+    drtopk_fit_default dflt = { .variant = 1, .rule4_const = -2.0, .margin = 0.05 };
+    CHECK_EQ_U64(drtopk_rule4_alpha(N, K, dflt.rule4_const), 6);
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], &dflt, d, 4), 1);
+    CHECK(d[0].variant == 1 && d[0].alpha == 6 && d[0].is_default);
+    dflt.margin = 0.01;
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], &dflt, d, 4), 1);
+    CHECK(d[0].variant == 0 && !d[0].is_default);
+    CHECK(drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 0) == -1);     /* no room */
+}
+
+/* Cells tile log2 n and log2 k from each grid point to the next, the last as
+ * far as the gap before it; the const gives back the decision's alpha at its
+ * grid point, and 3/2 of the grid n stays in the cell. */
+static void cells_tile_the_grid(void)
+{
+    drtopk_fit_decision d[16];
+    int nd = 0;
+    for (int ln = 24; ln <= 30; ln += 2)
+        for (int lk = 0; lk <= 4; lk += 2)
+            d[nd++] = (drtopk_fit_decision){ .n = 1ull << ln, .k = 1ull << lk, .alpha = (ln - lk) / 2 + 1 };
+    d[nd++] = (drtopk_fit_decision){ .n = (1ull << 28) + 3, .k = 1, .alpha = 9 };  /* shares 2^28's cell */
+    drtopk_fit_cell c[16];
+    CHECK(drtopk_fit_cells(d, nd, c) == 0);
+    for (int i = 0; i < nd - 1; ++i) {
+        int ln = 24 + 2 * (i / 3), lk = 2 * (i % 3);
+        CHECK_EQ_U64(c[i].log2n_min, ln);
+        CHECK_EQ_U64(c[i].log2n_max, ln + 1);
+        CHECK_EQ_U64(c[i].log2k_min, lk);
+        CHECK_EQ_U64(c[i].log2k_max, lk + 1);
+        CHECK_EQ_U64(drtopk_rule4_alpha(d[i].n, d[i].k, c[i].rule4_const), d[i].alpha);
+        uint64_t held = d[i].n / 2 * 3 + 3;        /* decide.c: 3/2 of the grid n, misaligned */
+        CHECK(floor(log2((double)held)) <= c[i].log2n_max);
     }
-    double consts[2] = { TRUE_CONST, TRUE_CONST };
-    drtopk_fit_choice ch[16];
-    int n = drtopk_fit_choices(s, c0 + c1, consts, 2, ch, 16);
-    CHECK(n == 9);                                /* k = 4^0 .. 4^8 */
-    CHECK(ch[0].log2k_min == 0 && ch[n - 1].log2k_max == 63);
-    for (int i = 0; i < n; ++i) {
-        CHECK(ch[i].variant == (ch[i].log2k_min <= 8 ? 0 : 1));
-        CHECKF(fabs(ch[i].mean_slowdown - 1.0) < 1e-12, "choice %d slowdown %g", i, ch[i].mean_slowdown);
-        if (i) CHECK(ch[i].log2k_min == ch[i - 1].log2k_max + 1);
-    }
-    free(s);
+    CHECK(c[nd - 1].log2n_min > c[nd - 1].log2n_max);                        /* empty: skipped */
+}
+
+/* The noise is the quantile of the relative differences, never below its
+ * floor; a tuned plan loses only beyond it. */
+static void noise_and_loss(void)
+{
+    double a[] = { 1.00, 2.00, 3.00, 4.00, 5.00 }, b[] = { 1.01, 2.00, 3.06, 4.04, 5.00 };
+    CHECKF(fabs(drtopk_fit_noise(a, b, 5, 0.9, 0.001) - 0.02) < 1e-12, "noise %g",
+           drtopk_fit_noise(a, b, 5, 0.9, 0.001));
+    CHECK(drtopk_fit_noise(a, b, 5, 0.9, 0.05) == 0.05);
+    CHECK(drtopk_fit_noise(a, b, 0, 0.9, 0.03) == 0.03);
+    const double deflt[2] = { 1.0, 1.1 };
+    const double within[2] = { 1.03, 1.2 }, beyond[2] = { 1.06, 1.07 };
+    CHECK(!drtopk_fit_loses(within, deflt, 0.05));
+    CHECK(drtopk_fit_loses(beyond, deflt, 0.05));
 }
 
 /* Points measured at fewer than DRTOPK_FIT_MIN_ALPHAS alphas cannot define
@@ -136,6 +199,8 @@ __attribute__((constructor)) static void register_fit_tests(void)
     test_register("fit_reports_slowdown_of_a_forced_miss", fit_reports_slowdown_of_a_forced_miss);
     test_register("fit_time_at_takes_nearest_alpha", time_at_takes_nearest_alpha);
     test_register("fit_theory_const_matches_eq11", theory_const_matches_eq11);
-    test_register("fit_choices_pick_fastest_variant_per_k", choices_pick_fastest_variant_per_k);
+    test_register("fit_decide_minimises_worst_slowdown", decide_minimises_worst_slowdown);
+    test_register("fit_cells_tile_the_grid", cells_tile_the_grid);
+    test_register("fit_noise_and_loss", noise_and_loss);
     test_register("fit_keep_swept_drops_fixed_plan_points", keep_swept_drops_fixed_plan_points);
 }

@@ -13,34 +13,49 @@
 #include <unistd.h>
 
 #define NSTAT 200000                 /* sample size for distribution checks */
-#define CD_INNER_BASE 0xFFFFFF00u    /* innermost CD level: keys >= this    */
 #define CD_INNER_MIN_FRACTION 0.90
 #define TMP_PATH_LEN 512
 
-static uint32_t *gen(uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
+/* n elements of t; callers of the 32-bit tests read them as uint32_t. */
+static void *gen_any(uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
 {
-    uint32_t *v = (uint32_t *)malloc(n * sizeof *v);
+    void *v = malloc(n * drtopk_dtype_size(t));
     CHECK(v != NULL);
     drtopk_gen_host(v, n, d, t, seed);
     return v;
 }
 
-static double as_double(uint32_t b, drtopk_dtype t)
+static uint32_t *gen(uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
 {
-    float f;
-    if (t == DRTOPK_U32) return (double)b;
-    if (t == DRTOPK_I32) return (double)(int32_t)b;
-    memcpy(&f, &b, sizeof f);
-    return (double)f;
+    return (uint32_t *)gen_any(n, d, t, seed);
 }
 
-static void mean_sd(const uint32_t *v, uint64_t n, drtopk_dtype t, double *mean, double *sd)
+/* The value of element bits b of type t. */
+static double as_double(uint64_t b, drtopk_dtype t)
+{
+    const int w = drtopk_dtype_bits(t);
+    float f;
+    double x;
+    uint32_t f32;
+    switch (t) {
+    case DRTOPK_U32: case DRTOPK_U64: return (double)b;
+    case DRTOPK_I32: case DRTOPK_I64: return (double)((int64_t)(b << (64 - w)) >> (64 - w));
+    case DRTOPK_F64: memcpy(&x, &b, sizeof x); return x;
+    default:
+        f32 = t == DRTOPK_F16 ? drtopk_f32_from_f16((uint16_t)b) : t == DRTOPK_BF16 ? drtopk_f32_from_bf16((uint16_t)b)
+                                                                                   : (uint32_t)b;
+        memcpy(&f, &f32, sizeof f);
+        return (double)f;
+    }
+}
+
+static void mean_sd(const void *v, uint64_t n, drtopk_dtype t, double *mean, double *sd)
 {
     double s = 0, s2 = 0;
-    for (uint64_t i = 0; i < n; ++i) s += as_double(v[i], t);
+    for (uint64_t i = 0; i < n; ++i) s += as_double(drtopk_bits_at(v, i, t), t);
     *mean = s / (double)n;
     for (uint64_t i = 0; i < n; ++i) {
-        double d = as_double(v[i], t) - *mean;
+        double d = as_double(drtopk_bits_at(v, i, t), t) - *mean;
         s2 += d * d;
     }
     *sd = sqrt(s2 / (double)(n - 1));
@@ -50,15 +65,16 @@ static void deterministic_and_prefix_stable(void)
 {
     for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
         for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
-            uint32_t *a = gen(1000, (drtopk_dist)d, (drtopk_dtype)t, 7);
-            uint32_t *b = gen(1000, (drtopk_dist)d, (drtopk_dtype)t, 7);
-            uint32_t *c = gen(37, (drtopk_dist)d, (drtopk_dtype)t, 7);
-            CHECKF(memcmp(a, b, 1000 * sizeof *a) == 0, "%s/%s not deterministic",
+            const size_t es = drtopk_dtype_size((drtopk_dtype)t);
+            void *a = gen_any(1000, (drtopk_dist)d, (drtopk_dtype)t, 7);
+            void *b = gen_any(1000, (drtopk_dist)d, (drtopk_dtype)t, 7);
+            void *c = gen_any(37, (drtopk_dist)d, (drtopk_dtype)t, 7);
+            CHECKF(memcmp(a, b, 1000 * es) == 0, "%s/%s not deterministic",
                    drtopk_dist_name((drtopk_dist)d), drtopk_dtype_name((drtopk_dtype)t));
-            CHECKF(memcmp(a, c, 37 * sizeof *a) == 0, "%s/%s element depends on n",
+            CHECKF(memcmp(a, c, 37 * es) == 0, "%s/%s element depends on n",
                    drtopk_dist_name((drtopk_dist)d), drtopk_dtype_name((drtopk_dtype)t));
             for (uint64_t i = 0; i < 1000; i += 97)
-                CHECK(a[i] == drtopk_gen_bits(7, i, (drtopk_dist)d, (drtopk_dtype)t));
+                CHECK(drtopk_bits_at(a, i, (drtopk_dtype)t) == drtopk_gen_bits(7, i, (drtopk_dist)d, (drtopk_dtype)t));
             free(a); free(b); free(c);
         }
     }
@@ -114,14 +130,21 @@ static void nd_stats(void)
 static void cd_mostly_innermost(void)
 {
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
-        uint32_t *v = gen(NSTAT, DRTOPK_DIST_CD, (drtopk_dtype)t, 5);
+        const drtopk_dtype dt = (drtopk_dtype)t;
+        const int w = drtopk_dtype_bits(dt);
+        const uint64_t ones = drtopk_width_mask(w);
+        const int levels = w / DRTOPK_CD_LEVEL_BITS < DRTOPK_CD_LEVELS ? w / DRTOPK_CD_LEVEL_BITS : DRTOPK_CD_LEVELS;
+        /* innermost level: the top 8 (levels - 1) bits all ones */
+        const uint64_t inner_base = (ones << (w - DRTOPK_CD_LEVEL_BITS * (levels - 1))) & ones;
+        const uint64_t outer_top = (ones << (w - DRTOPK_CD_LEVEL_BITS)) & ones;
+        void *v = gen_any(NSTAT, DRTOPK_DIST_CD, dt, 5);
         uint64_t inner = 0, outer = 0;
         for (int i = 0; i < NSTAT; ++i) {
-            /* f32 stores key >> 2 as a positive float (gen_core.h) */
-            uint32_t key = t == DRTOPK_F32 ? v[i] << 2
-                                           : drtopk_key_from_bits(v[i], (drtopk_dtype)t, DRTOPK_LARGEST);
-            inner += key >= CD_INNER_BASE;
-            outer += key < 0xFF000000u;
+            /* floats store key >> 2 as a positive float (gen_core.h) */
+            const uint64_t b = drtopk_bits_at(v, (uint64_t)i, dt);
+            const uint64_t key = drtopk_dtype_is_float(dt) ? b << 2 : drtopk_key_any(b, dt, DRTOPK_LARGEST);
+            inner += key >= inner_base;
+            outer += key < outer_top;
         }
         CHECKF((double)inner / NSTAT >= CD_INNER_MIN_FRACTION, "%s CD: innermost fraction %.3f",
                drtopk_dtype_name((drtopk_dtype)t), (double)inner / NSTAT);
@@ -135,26 +158,26 @@ static void shapes(void)
     const uint64_t n = 5000;
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
         drtopk_dtype dt = (drtopk_dtype)t;
-        uint32_t *asc = gen(n, DRTOPK_DIST_ASC, dt, 6), *desc = gen(n, DRTOPK_DIST_DESC, dt, 6);
-        uint32_t *eq = gen(n, DRTOPK_DIST_EQ, dt, 6), *few = gen(n, DRTOPK_DIST_FEW, dt, 6);
-        uint32_t distinct[16];
+        void *asc = gen_any(n, DRTOPK_DIST_ASC, dt, 6), *desc = gen_any(n, DRTOPK_DIST_DESC, dt, 6);
+        void *eq = gen_any(n, DRTOPK_DIST_EQ, dt, 6), *few = gen_any(n, DRTOPK_DIST_FEW, dt, 6);
+        uint64_t distinct[16];
         int nd = 0;
+        CHECKF(as_double(drtopk_bits_at(eq, 0, dt), dt) == DRTOPK_EQ_VALUE, "%s EQ", drtopk_dtype_name(dt));
         for (uint64_t i = 1; i < n; ++i) {
-            CHECKF(drtopk_key_from_bits(asc[i], dt, DRTOPK_LARGEST) >
-                   drtopk_key_from_bits(asc[i - 1], dt, DRTOPK_LARGEST), "%s ASC at %llu",
-                   drtopk_dtype_name(dt), (unsigned long long)i);
-            CHECKF(drtopk_key_from_bits(desc[i], dt, DRTOPK_LARGEST) <
-                   drtopk_key_from_bits(desc[i - 1], dt, DRTOPK_LARGEST), "%s DESC at %llu",
-                   drtopk_dtype_name(dt), (unsigned long long)i);
-            CHECK(eq[i] == eq[0]);
+            CHECKF(drtopk_key_at(asc, i, dt, DRTOPK_LARGEST) > drtopk_key_at(asc, i - 1, dt, DRTOPK_LARGEST),
+                   "%s ASC at %llu", drtopk_dtype_name(dt), (unsigned long long)i);
+            CHECKF(drtopk_key_at(desc, i, dt, DRTOPK_LARGEST) < drtopk_key_at(desc, i - 1, dt, DRTOPK_LARGEST),
+                   "%s DESC at %llu", drtopk_dtype_name(dt), (unsigned long long)i);
+            CHECK(drtopk_bits_at(eq, i, dt) == drtopk_bits_at(eq, 0, dt));
         }
         for (uint64_t i = 0; i < n; ++i) {
             int seen = 0;
-            for (int j = 0; j < nd; ++j) seen |= distinct[j] == few[i];
+            const uint64_t b = drtopk_bits_at(few, i, dt);
+            for (int j = 0; j < nd; ++j) seen |= distinct[j] == b;
             if (!seen) {
                 CHECKF(nd < DRTOPK_FEW_DISTINCT, "%s FEW has more than %d values",
                        drtopk_dtype_name(dt), DRTOPK_FEW_DISTINCT);
-                distinct[nd++] = few[i];
+                distinct[nd++] = b;
             }
         }
         CHECK(nd == DRTOPK_FEW_DISTINCT);
@@ -180,6 +203,74 @@ static void special_has_extremes(void)
     CHECK(nan > 0 && pinf > 0 && ninf > 0 && pz > 0 && nz > 0 && denorm > 0);
     CHECK(umin > 0 && umax > 0);
     free(f); free(u);
+}
+
+/* UD and ND of the types added after the 32-bit ones: UD floats in [-1, 1)
+ * with mean 0, 64-bit integers spread over the range, ND N(0, 1) for floats
+ * (f16 and bf16 rounded) and N(1e8, 10) for integers. */
+static void other_widths_stats(void)
+{
+    static const drtopk_dtype types[] = { DRTOPK_F16, DRTOPK_BF16, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        const drtopk_dtype t = types[i];
+        double m, sd;
+        void *v = gen_any(NSTAT, DRTOPK_DIST_UD, t, 3);
+        mean_sd(v, NSTAT, t, &m, &sd);
+        if (drtopk_dtype_is_float(t)) {
+            CHECKF(fabs(m) < 0.01, "%s UD mean %g", drtopk_dtype_name(t), m);
+            for (int j = 0; j < NSTAT; ++j) {
+                const double x = as_double(drtopk_bits_at(v, (uint64_t)j, t), t);
+                CHECKF(x >= -1.0 && x < 1.0, "%s UD element %d = %g outside [-1, 1)", drtopk_dtype_name(t), j, x);
+            }
+        } else {
+            const double range = 18446744073709551616.0;   /* 2^64 */
+            const double want = t == DRTOPK_U64 ? 0.5 * range : 0.0;
+            CHECKF(fabs(m - want) / range < 0.01, "%s UD mean %g", drtopk_dtype_name(t), m);
+            CHECKF(fabs(sd / range - sqrt(1.0 / 12)) < 0.01, "%s UD sd %g", drtopk_dtype_name(t), sd);
+        }
+        free(v);
+        v = gen_any(NSTAT, DRTOPK_DIST_ND, t, 4);
+        mean_sd(v, NSTAT, t, &m, &sd);
+        if (drtopk_dtype_is_float(t)) {
+            CHECKF(fabs(m) < 0.03, "%s ND mean %.4f", drtopk_dtype_name(t), m);
+            CHECKF(fabs(sd - 1.0) < 0.03, "%s ND sd %.4f", drtopk_dtype_name(t), sd);
+        } else {
+            CHECKF(fabs(m - DRTOPK_ND_MEAN_U32) < 0.5, "%s ND mean %.3f", drtopk_dtype_name(t), m);
+            CHECKF(fabs(sd - DRTOPK_ND_SD_U32) < 0.5, "%s ND sd %.3f", drtopk_dtype_name(t), sd);
+        }
+        free(v);
+    }
+}
+
+/* SPECIAL of every float type holds NaNs, both infinities, both zeros and
+ * subnormals; of every integer type 0 and the largest value. */
+static void special_every_type(void)
+{
+    const uint64_t n = 4000;
+    for (int ti = 0; ti < DRTOPK_DTYPE_COUNT; ++ti) {
+        const drtopk_dtype t = (drtopk_dtype)ti;
+        const uint64_t e = drtopk_float_exp_mask(t), sign = drtopk_sign_bit(t);
+        const uint64_t ones = drtopk_width_mask(drtopk_dtype_bits(t));
+        void *v = gen_any(n, DRTOPK_DIST_SPECIAL, t, 8);
+        int nan = 0, pinf = 0, ninf = 0, pz = 0, nz = 0, sub = 0, zero = 0, top = 0;
+        for (uint64_t i = 0; i < n; ++i) {
+            const uint64_t b = drtopk_bits_at(v, i, t);
+            nan += drtopk_float_bits_is_nan(b, t);
+            pinf += b == e;
+            ninf += b == (sign | e);
+            pz += b == 0;
+            nz += b == sign;
+            sub += (b & e) == 0 && (b & drtopk_float_frac_mask(t)) != 0;
+            zero += b == 0;
+            top += b == ones;
+        }
+        if (drtopk_dtype_is_float(t))
+            CHECKF(nan > 0 && pinf > 0 && ninf > 0 && pz > 0 && nz > 0 && sub > 0, "%s SPECIAL: nan %d inf %d/%d "
+                   "zeros %d/%d subnormal %d", drtopk_dtype_name(t), nan, pinf, ninf, pz, nz, sub);
+        else
+            CHECKF(zero > 0 && top > 0, "%s SPECIAL: 0 %d times, max %d times", drtopk_dtype_name(t), zero, top);
+        free(v);
+    }
 }
 
 static void dist_names_parse(void)
@@ -294,6 +385,14 @@ static void dtype_from_path(void)
     CHECK(t == DRTOPK_I32);
     CHECK_STATUS(drtopk_dtype_from_path("x.v1.f32", &t), DRTOPK_OK);
     CHECK(t == DRTOPK_F32);
+    for (int i = 0; i < DRTOPK_DTYPE_COUNT; ++i) {   /* every short name: .f16 .bf16 .u64 ... */
+        char name[32];
+        snprintf(name, sizeof name, "d/x.%s", drtopk_dtype_name((drtopk_dtype)i));
+        CHECK_STATUS(drtopk_dtype_from_path(name, &t), DRTOPK_OK);
+        CHECKF(t == (drtopk_dtype)i, "%s", name);
+    }
+    CHECK_STATUS(drtopk_dtype_from_path("x.float16", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_dtype_from_path("x.u16", &t), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(drtopk_dtype_from_path("x.bin", &t), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(drtopk_dtype_from_path("x.uint32", &t), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(drtopk_dtype_from_path("dir.u32/file", &t), DRTOPK_ERR_INVALID_ARGUMENT);
@@ -305,6 +404,8 @@ void register_gen_tests(void)
     test_register("gen/deterministic_and_prefix_stable", deterministic_and_prefix_stable);
     test_register("gen/seeds_differ", seeds_differ);
     test_register("gen/ud_stats", ud_stats);
+    test_register("gen/other_widths_stats", other_widths_stats);
+    test_register("gen/special_every_type", special_every_type);
     test_register("gen/nd_stats", nd_stats);
     test_register("gen/cd_mostly_innermost", cd_mostly_innermost);
     test_register("gen/shapes", shapes);

@@ -1,19 +1,24 @@
 /*
  * test_keyorder.c -- properties of the ordered-key transform (keyorder.h) that
  * every top-k in the project relies on: it agrees with the value order of
- * u32, i32 and f32 (NaN above +inf, -0.0 == +0.0), SMALLEST reverses it, and
- * bits_from_key inverts it.
+ * every key type -- u32, i32, f32, f16, bf16 (exhaustively), u64, i64, f64 --
+ * with NaN above +inf and -0.0 == +0.0, SMALLEST reverses it, and
+ * bits_from_key inverts it; and the f16/bf16 <-> float conversions.
  */
 #include "test_harness.h"
 #include "keyorder.h"
 #include "gen_core.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PAIRS 1000000         /* random pairs per property */
 #define NEAR_SPAN 4           /* neighbours: bit patterns this close */
 #define SEED 0x6b65796f72646572ull
+#define N_32BIT_TYPES (DRTOPK_F32 + 1)  /* u32 i32 f32: the surrogates' types */
+#define HALF_PATTERNS 65536u            /* every 16-bit pattern */
 
 static const uint32_t f32_specials[] = {
     0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u, 0x007FFFFFu, 0x807FFFFFu,
@@ -103,7 +108,7 @@ static void int_orders(void)
 
 static void smallest_reverses(void)
 {
-    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+    for (int t = 0; t < N_32BIT_TYPES; ++t) {
         for (uint64_t i = 0; i < PAIRS / 4; ++i) {
             uint32_t a = pattern(i, 5), b = pattern(i, 6);
             int l = sgn_u32(drtopk_key_from_bits(a, (drtopk_dtype)t, DRTOPK_LARGEST),
@@ -119,7 +124,7 @@ static void bits_from_key_inverts(void)
 {
     for (uint64_t i = 0; i < PAIRS; ++i) {
         uint32_t b = pattern(i, 7);
-        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        for (int t = 0; t < N_32BIT_TYPES; ++t) {
             uint32_t key = drtopk_key_from_bits(b, (drtopk_dtype)t, DRTOPK_LARGEST);
             uint32_t back = drtopk_bits_from_key(key, (drtopk_dtype)t);
             uint32_t want = b;
@@ -168,7 +173,7 @@ static void surrogate_refines_key(void)
     surrogate_walk(DRTOPK_U32, SURR_INT_STRIDE);
     for (uint64_t i = 0; i < PAIRS; ++i) {
         const uint32_t b = pattern(i, 8);
-        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        for (int t = 0; t < N_32BIT_TYPES; ++t) {
             const uint32_t sl = drtopk_surrogate(b, (drtopk_dtype)t, 0u);
             const uint32_t ss = drtopk_surrogate(b, (drtopk_dtype)t, 0xFFFFFFFFu);
             CHECKF(ss == ~sl && drtopk_bits_from_surrogate(ss, (drtopk_dtype)t, 0xFFFFFFFFu) == b,
@@ -177,8 +182,174 @@ static void surrogate_refines_key(void)
     }
 }
 
+/* ---- the other widths ----------------------------------------------------- */
+static int sgn_u64(uint64_t a, uint64_t b) { return (a > b) - (a < b); }
+
+static double as_double(uint64_t b) { double d; memcpy(&d, &b, sizeof d); return d; }
+
+/* The value of a float pattern of type t as a double (exact for every type). */
+static double float_value(uint64_t b, drtopk_dtype t)
+{
+    switch (t) {
+    case DRTOPK_F16: return as_float(drtopk_f32_from_f16((uint16_t)b));
+    case DRTOPK_BF16: return as_float(drtopk_f32_from_bf16((uint16_t)b));
+    case DRTOPK_F32: return as_float((uint32_t)b);
+    default: return as_double(b);
+    }
+}
+
+/* A w-bit pattern of type t: random, a special (zeros, smallest subnormals,
+ * largest finite, infinities, NaNs with payloads, integer extremes) or a
+ * near neighbour of one. */
+static uint64_t pattern_w(drtopk_dtype t, uint64_t i, uint32_t r)
+{
+    const uint64_t h = drtopk_rand64(SEED, i, r), ones = drtopk_width_mask(drtopk_dtype_bits(t));
+    const uint64_t sign = drtopk_sign_bit(t), e = drtopk_float_exp_mask(t);
+    const uint64_t specials[] = { 0, sign, 1, sign | 1, e - 1, sign | (e - 1), e, sign | e,
+                                  drtopk_float_quiet_nan(t), sign | drtopk_float_quiet_nan(t), e | 1,
+                                  ones, sign - 1, e >> 1, sign | (e >> 1) };
+    const uint64_t special = specials[(h >> 8) % (sizeof specials / sizeof specials[0])];
+    switch ((uint32_t)h & 3u) {
+    case 0: return special & ones;
+    case 1: return (special + ((h >> 16) % (2 * NEAR_SPAN + 1)) - NEAR_SPAN) & ones;
+    default: return drtopk_rand64(SEED, i, r + 100) & ones;
+    }
+}
+
+/* Key order == value order for t: floats by value (NaN the one top key),
+ * integers as signed or unsigned numbers. */
+static int value_order(uint64_t a, uint64_t b, drtopk_dtype t)
+{
+    const int w = drtopk_dtype_bits(t);
+    if (drtopk_dtype_is_float(t)) {
+        const int na = drtopk_float_bits_is_nan(a, t), nb = drtopk_float_bits_is_nan(b, t);
+        if (na || nb) return na - nb;
+        const double x = float_value(a, t), y = float_value(b, t);
+        return (x > y) - (x < y);
+    }
+    if (drtopk_dtype_is_signed_int(t)) {
+        const int64_t x = (int64_t)(a << (64 - w)) >> (64 - w), y = (int64_t)(b << (64 - w)) >> (64 - w);
+        return (x > y) - (x < y);
+    }
+    return sgn_u64(a, b);
+}
+
+/* Every type on random and special pairs: the key order is the value order,
+ * SMALLEST reverses it, and bits_from_key_any inverts it (up to -0.0 and
+ * NaN payloads). */
+static void every_type_matches_value_order(void)
+{
+    for (int ti = 0; ti < DRTOPK_DTYPE_COUNT; ++ti) {
+        const drtopk_dtype t = (drtopk_dtype)ti;
+        for (uint64_t i = 0; i < PAIRS / 4; ++i) {
+            const uint64_t a = pattern_w(t, i, 9), b = pattern_w(t, i, 10);
+            const uint64_t ka = drtopk_key_any(a, t, DRTOPK_LARGEST), kb = drtopk_key_any(b, t, DRTOPK_LARGEST);
+            const int want = value_order(a, b, t), got = sgn_u64(ka, kb);
+            CHECKF(got == want, "%s 0x%" PRIx64 " vs 0x%" PRIx64 ": key order %d, value order %d",
+                   drtopk_dtype_name(t), a, b, got, want);
+            CHECKF(sgn_u64(drtopk_key_any(a, t, DRTOPK_SMALLEST), drtopk_key_any(b, t, DRTOPK_SMALLEST)) == -got,
+                   "%s 0x%" PRIx64 " vs 0x%" PRIx64 ": smallest does not reverse", drtopk_dtype_name(t), a, b);
+            CHECKF(ka <= drtopk_width_mask(drtopk_dtype_bits(t)), "%s: key 0x%" PRIx64 " wider than the type",
+                   drtopk_dtype_name(t), ka);
+            const uint64_t back = drtopk_bits_from_key_any(ka, t);
+            CHECKF(drtopk_key_any(back, t, DRTOPK_LARGEST) == ka, "%s: bits 0x%" PRIx64 " -> key 0x%" PRIx64
+                   " -> bits 0x%" PRIx64, drtopk_dtype_name(t), a, ka, back);
+            if (!drtopk_float_bits_is_nan(a, t) && !(drtopk_dtype_is_float(t) && a == drtopk_sign_bit(t)))
+                CHECKF(back == a, "%s: bits 0x%" PRIx64 " do not come back (0x%" PRIx64 ")",
+                       drtopk_dtype_name(t), a, back);
+        }
+        if (drtopk_dtype_is_float(t)) {   /* NaN above +inf, the zeros equal */
+            const uint64_t e = drtopk_float_exp_mask(t), sign = drtopk_sign_bit(t);
+            CHECKF(drtopk_key_any(drtopk_float_quiet_nan(t), t, DRTOPK_LARGEST) >
+                   drtopk_key_any(e, t, DRTOPK_LARGEST), "%s: NaN not above +inf", drtopk_dtype_name(t));
+            CHECKF(drtopk_key_any(sign | e | 1, t, DRTOPK_LARGEST) == drtopk_key_any(e | 1, t, DRTOPK_LARGEST),
+                   "%s: NaNs of either sign differ", drtopk_dtype_name(t));
+            CHECKF(drtopk_key_any(0, t, DRTOPK_SMALLEST) == drtopk_key_any(sign, t, DRTOPK_SMALLEST),
+                   "%s: -0.0 != +0.0", drtopk_dtype_name(t));
+        }
+    }
+}
+
+/* f16 and bf16 exhaustively: sorted by key, every pattern's value is
+ * non-decreasing, equal keys are exactly equal values (all NaNs one key). */
+static uint64_t *half_keys;
+static int by_half_key(const void *a, const void *b)
+{
+    return sgn_u64(half_keys[*(const uint32_t *)a], half_keys[*(const uint32_t *)b]);
+}
+
+static void halves_exhaustive(void)
+{
+    static const drtopk_dtype halves[] = { DRTOPK_F16, DRTOPK_BF16 };
+    uint32_t *idx = malloc(HALF_PATTERNS * sizeof *idx);
+    half_keys = malloc(HALF_PATTERNS * sizeof *half_keys);
+    CHECK(idx && half_keys);
+    for (size_t hi = 0; hi < sizeof halves / sizeof halves[0]; ++hi) {
+        const drtopk_dtype t = halves[hi];
+        for (uint32_t b = 0; b < HALF_PATTERNS; ++b) {
+            idx[b] = b;
+            half_keys[b] = drtopk_key16_from_bits((uint16_t)b, t, DRTOPK_LARGEST);
+        }
+        qsort(idx, HALF_PATTERNS, sizeof *idx, by_half_key);
+        for (uint32_t j = 1; j < HALF_PATTERNS; ++j) {
+            const uint32_t a = idx[j - 1], b = idx[j];
+            const int want = value_order(b, a, t), same = half_keys[a] == half_keys[b];
+            CHECKF(same ? want == 0 : want > 0, "%s: 0x%04x then 0x%04x in key order, value order %d",
+                   drtopk_dtype_name(t), a, b, want);
+        }
+    }
+    free(idx);
+    free(half_keys);
+}
+
+/* The conversions: every f16/bf16 goes to float and back unchanged (NaN
+ * stays NaN); float to f16/bf16 is the nearest, ties to even. */
+static void half_conversions(void)
+{
+    for (uint32_t b = 0; b < HALF_PATTERNS; ++b) {
+        const uint16_t h = (uint16_t)b;
+        if (drtopk_float_bits_is_nan(h, DRTOPK_F16))
+            CHECKF(drtopk_float_bits_is_nan(drtopk_f16_from_f32(drtopk_f32_from_f16(h)), DRTOPK_F16), "f16 NaN 0x%04x", b);
+        else
+            CHECKF(drtopk_f16_from_f32(drtopk_f32_from_f16(h)) == h, "f16 0x%04x does not round-trip", b);
+        if (drtopk_float_bits_is_nan(h, DRTOPK_BF16))
+            CHECKF(drtopk_float_bits_is_nan(drtopk_bf16_from_f32(drtopk_f32_from_bf16(h)), DRTOPK_BF16), "bf16 NaN 0x%04x", b);
+        else
+            CHECKF(drtopk_bf16_from_f32(drtopk_f32_from_bf16(h)) == h, "bf16 0x%04x does not round-trip", b);
+    }
+    CHECK(drtopk_f32_from_f16(0x0001u) == 0x33800000u);        /* 2^-24, the smallest subnormal */
+    CHECK(drtopk_f32_from_f16(0x7BFFu) == 0x477FE000u);        /* 65504, the largest finite */
+    CHECK(drtopk_f16_from_float(65520.0f) == 0x7C00u);         /* rounds up to +inf */
+    CHECK(drtopk_f16_to_float(drtopk_f16_from_float(-1.5f)) == -1.5f);
+    CHECK(drtopk_bf16_to_float(drtopk_bf16_from_float(3.0f)) == 3.0f);
+    for (uint64_t i = 0; i < PAIRS; ++i) {
+        static const drtopk_dtype halves[] = { DRTOPK_F16, DRTOPK_BF16 };
+        const uint32_t x = (uint32_t)(drtopk_rand64(SEED, i, 11) >> 32);
+        const drtopk_dtype t = halves[i & 1];
+        const uint16_t h = t == DRTOPK_F16 ? drtopk_f16_from_f32(x) : drtopk_bf16_from_f32(x);
+        const double v = as_float(x);
+        if (drtopk_f32_bits_is_nan(x)) {
+            CHECKF(drtopk_float_bits_is_nan(h, t), "%s: NaN 0x%08x -> 0x%04x", drtopk_dtype_name(t), x, h);
+            continue;
+        }
+        if ((h & 0x7FFFu) == drtopk_float_exp_mask(t)) continue;   /* overflow to inf: checked above */
+        /* the neighbours of h in value order (same sign side) */
+        for (int d = -1; d <= 1; d += 2) {
+            const uint64_t key = drtopk_key16_from_bits(h, t, DRTOPK_LARGEST) + (uint64_t)(int64_t)d;
+            const uint64_t nb = drtopk_bits_from_key_any(key & 0xFFFFu, t);
+            if (drtopk_float_bits_is_nan(nb, t) || key > 0xFFFFu) continue;
+            const double eh = fabs(v - float_value(h, t)), en = fabs(v - float_value(nb, t));
+            CHECKF(eh < en || (eh == en && !(h & 1u)), "%s: 0x%08x -> 0x%04x, but 0x%04x is nearer or even",
+                   drtopk_dtype_name(t), x, h, (unsigned)nb);
+        }
+    }
+}
+
 void register_keyorder_tests(void)
 {
+    test_register("keyorder/every_type_matches_value_order", every_type_matches_value_order);
+    test_register("keyorder/halves_exhaustive", halves_exhaustive);
+    test_register("keyorder/half_conversions", half_conversions);
     test_register("keyorder/f32_matches_float_compare", f32_matches_float_compare);
     test_register("keyorder/f32_nan_above_inf", f32_nan_above_inf);
     test_register("keyorder/f32_signed_zeros_equal", f32_signed_zeros_equal);

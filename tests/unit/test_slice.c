@@ -117,10 +117,16 @@ static void test_raw_slice(void)
     CHECK(memcmp(part, all + 37, 41 * sizeof(uint32_t)) == 0);
     CHECK_STATUS(drtopk_read_raw_slice(path, 4, 60, 41, part, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK(strstr(err, "holds 100 elements") != NULL);
-    /* the generator's slices are the whole vector's */
-    drtopk_gen_host_at(part, 37, 41, DRTOPK_DIST_UD, DRTOPK_U32, 3);
-    CHECK(memcmp(part, all + 37, 41 * sizeof(uint32_t)) == 0);
     unlink(path);
+    /* the generator's slices are the whole vector's, for every key type */
+    uint64_t whole[100], slice[41];
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        const size_t esz = drtopk_dtype_size((drtopk_dtype)t);
+        drtopk_gen_host(whole, 100, DRTOPK_DIST_ND, (drtopk_dtype)t, 3);
+        drtopk_gen_host_at(slice, 37, 41, DRTOPK_DIST_ND, (drtopk_dtype)t, 3);
+        CHECKF(memcmp(slice, (const char *)whole + 37 * esz, 41 * esz) == 0, "%s",
+               drtopk_dtype_name((drtopk_dtype)t));
+    }
 }
 
 __attribute__((constructor)) static void register_slice_tests(void)

@@ -68,9 +68,15 @@ static void geometry_hand_made(void)
     CHECK_EQ_U64(drtopk_delegate_len(16, 2, 2), 8);
     CHECK_EQ_U64(drtopk_delegate_len(0, 2, 2), 0);
     /* k >= |D|: no first top-k, every delegate selected */
-    CHECK(drtopk_first_topk_needed(7, 8));
+    CHECK(drtopk_first_topk_needed(3, 8));
+    CHECK(drtopk_first_topk_needed(4, 8));      /* |D| = 2k: it leaves half out */
+    CHECK(drtopk_first_topk_needed(4, 9));
+    CHECK(!drtopk_first_topk_needed(5, 9));     /* k < |D| < 2k: V directly */
+    CHECK(!drtopk_first_topk_needed(7, 8));
     CHECK(!drtopk_first_topk_needed(8, 8));
     CHECK(!drtopk_first_topk_needed(9, 8));
+    CHECK(!drtopk_first_topk_needed(1, 1));
+    CHECK(drtopk_first_topk_needed(UINT64_MAX / 2, UINT64_MAX));   /* no overflow */
 }
 
 static void skip_last_digit_hand_made(void)
@@ -78,6 +84,9 @@ static void skip_last_digit_hand_made(void)
     CHECK(DRTOPK_DIGIT_MASK == 0xFFu);
     CHECK(drtopk_skip_last_digit_floor(0x123456FFu) == 0x12345600u);
     CHECK(drtopk_skip_last_digit_floor(0x100u) == 0x100u);
+    /* 64-bit keys keep their upper 56 bits; 16-bit keys (zero-extended) their upper 8 */
+    CHECK(drtopk_skip_last_digit_floor(0x123456789ABCDEFFull) == 0x123456789ABCDE00ull);
+    CHECK(drtopk_skip_last_digit_floor(0xBEEFu) == 0xBE00u);
     CHECK(drtopk_skip_last_digit_on(1) && !drtopk_skip_last_digit_on(0));
     CHECK(drtopk_skip_last_digit_stops(1, 5, 5));
     CHECK(!drtopk_skip_last_digit_stops(1, 6, 5));
@@ -98,6 +107,9 @@ static void rules_hand_made(void)
     /* Rule 2: the first top-k's threshold, or 0 without filtering */
     CHECK(drtopk_rule2_threshold(0x1234u, 1) == 0x1234u);
     CHECK(drtopk_rule2_threshold(0x1234u, 0) == 0u);
+    CHECK(drtopk_rule2_threshold(0xFFFFFFFF00000001ull, 1) == 0xFFFFFFFF00000001ull);
+    CHECK(drtopk_rule2_scan_copies(0x100000000ull, 0xFFFFFFFFull, 1));   /* no 32-bit truncation */
+    CHECK(!drtopk_rule2_scan_copies(0xFFFFFFFFull, 0x100000000ull, 1));
     /* Rule 3: left out / copy the selected delegates / scan */
     CHECK(drtopk_rule3_classify(0, 2) == DRTOPK_SUBRANGE_LEFT_OUT);
     CHECK(drtopk_rule3_classify(1, 2) == DRTOPK_SUBRANGE_COPY_SELECTED);

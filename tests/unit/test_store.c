@@ -4,8 +4,10 @@
  * and foreign files are refused, measurements round-trip and replace by their
  * unique key, a machine's tuning loads as the table drtopk_plan_auto takes
  * (choices, then the fitted const; by uuid, else by name; an unreadable file
- * says why), merging adds nothing the second time, and drtopk-mpi's rows
- * (table multi_gpu) round-trip, replace and merge.
+ * says why), merging adds nothing the second time, the misuse of issue 10
+ * item 5 (concurrent creation, claims shared by concurrent tuners, damaged
+ * schema_version tables), and drtopk-mpi's rows (table multi_gpu) round-trip,
+ * replace and merge.
  */
 #include "test_harness.h"
 #include "store.h"
@@ -15,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PATH_LEN 256
@@ -223,18 +228,32 @@ static void store_round_trip_and_lookup(void)
     drtopk_store_tuning_free(&t);
 
     CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
-    drtopk_store_choice ch[2] = {
-        { .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2, .rule4_const = 3.75 },
-        { .log2k_min = 10, .log2k_max = 63, .algorithm = "dr-bucket", .beta = 3, .rule4_const = 2.5 } };
+    /* n 2^20..2^21: two k ranges (the second with the warp-centric build
+     * from alpha 6); n 2^22..2^23, k < 2^10: dropped by the held-out check */
+    drtopk_store_choice ch[3] = {
+        { .log2n_min = 20, .log2n_max = 21, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2,
+          .rule4_const = 3.75, .status = DRTOPK_CHOICE_KEPT },
+        { .log2n_min = 20, .log2n_max = 21, .log2k_min = 10, .log2k_max = 63, .algorithm = "dr-bucket", .beta = 3,
+          .rule4_const = 2.5, .shared_build_max_alpha = 5, .status = DRTOPK_CHOICE_KEPT },
+        { .log2n_min = 22, .log2n_max = 23, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-bucket", .beta = 4,
+          .rule4_const = 9.0, .shared_build_max_alpha = 5, .status = DRTOPK_CHOICE_DROPPED } };
     /* a standalone choice is nothing drtopk_plan_auto can build: left out */
-    drtopk_store_choice standalone = { .log2k_min = 0, .log2k_max = 63, .algorithm = "bitonic" };
-    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 2), DRTOPK_OK);
-    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 2), DRTOPK_OK);   /* replaces */
+    drtopk_store_choice standalone = { .log2n_max = 63, .log2k_min = 0, .log2k_max = 63, .algorithm = "bitonic" };
+    drtopk_store_choice bad_status = ch[0];
+    bad_status.status = (drtopk_choice_status)7;
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 3), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", ch, 3), DRTOPK_OK);   /* replaces */
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", &bad_status, 1), DRTOPK_ERR_IO);
     CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "i32", &standalone, 1), DRTOPK_OK);
     drtopk_store_close(s);
-    CHECK(count(path, "SELECT count(*) FROM choices") == 3);
+    CHECK(count(path, "SELECT count(*) FROM choices") == 4);
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
-    CHECK_EQ_U64(t.table.count, 3);
+    CHECK_EQ_U64(t.table.count, 4);
+    CHECK(t.entries[1].shared_build_max_alpha == 5);
+    /* the dropped cell is the default plan, its build the library's */
+    CHECK(t.entries[2].algo == DRTOPK_ALGO_RADIX && t.entries[2].beta == 2 &&
+          t.entries[2].rule4_const == DRTOPK_RULE4_CONST_DEFAULT && t.entries[2].shared_build_max_alpha == 0 &&
+          t.entries[2].log2n_min == 22 && t.entries[2].log2k_max == 9);
     /* plan_auto with the table: each k range's choice, first match first */
     drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 20, 4096, NULL };
     drtopk_plan plan;
@@ -244,6 +263,21 @@ static void store_round_trip_and_lookup(void)
     p.k = 1023;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
     CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.first_algo == DRTOPK_ALGO_RADIX && plan.beta == 2);
+    /* the second range's build: warp-centric from alpha 6 (shared below) */
+    p.k = 1ull << 10;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.alpha == drtopk_rule4_alpha(p.n, p.k, 2.5));
+    CHECK(!!(plan.flags & DRTOPK_SHARED_DELEGATE) == (plan.alpha <= 5));
+    p.n = 1ull << 22;                   /* outside every cell: the fitted const */
+    p.k = 1ull << 12;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.rule4_const == t.entries[3].rule4_const &&
+          t.entries[3].log2n_min == 0 && t.entries[3].log2n_max == 63);
+    p.k = 1ull << 8;                    /* the dropped cell: the default plan, from the table */
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
+    CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.rule4_const == DRTOPK_RULE4_CONST_DEFAULT &&
+          plan.beta == 2 && plan.first_algo == DRTOPK_ALGO_RADIX);
+    p.n = 1ull << 20;
     p.dtype = DRTOPK_I32;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
     CHECK(plan.const_source == DRTOPK_CONST_DEFAULT);
@@ -342,6 +376,127 @@ static void store_multi_rows(void)
                    "WHERE c.uuid = 'GPU-B'") == 1);
 }
 
+/* Claims let concurrent tuners share a sweep (issue 10 item 5): a config
+ * claimed by another live run, or measured, is not this run's; a stored
+ * measurement releases its claim; an error is measured again; with --force a
+ * config measured by a run still going is not measured twice. */
+static void store_claims_share_configs(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "claims.sqlite");
+    drtopk_store *s;
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_machine m = { .uuid = "GPU-C", .name = "Claim GPU", .backend = "cuda" };
+    int64_t mid, ra, rb;
+    CHECK_STATUS(drtopk_store_put_machine(s, &m, &mid), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "a", "abc", &ra), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "b", "abc", &rb), DRTOPK_OK);
+    drtopk_store_measurement x = meas(16, 8, 1.0), y = meas(64, 8, 2.0);
+    int got = -1, found = -1;
+    CHECK_STATUS(drtopk_store_claim(s, mid, ra, "abc", &x.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 1);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &x.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 0);                                    /* a's, and a is running */
+    CHECK_STATUS(drtopk_store_claim(s, mid, ra, "abc", &x.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 1);                                    /* its own claim again */
+    CHECK_STATUS(drtopk_store_put(s, mid, ra, "abc", &x), DRTOPK_OK);
+    CHECK(count(path, "SELECT count(*) FROM claims") == 0);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &x.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 0);                                    /* measured */
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &x.cfg, 1, &got), DRTOPK_OK);
+    CHECK(got == 0);                                    /* --force: a, still going, measured it */
+    CHECK_STATUS(drtopk_store_end_run(s, ra, "done"), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &x.cfg, 1, &got), DRTOPK_OK);
+    CHECK(got == 1);                                    /* --force after a ended */
+    /* an error is not measured: has() says so and a claim is granted */
+    y.status = DRTOPK_MEAS_ERROR;
+    snprintf(y.error, sizeof y.error, "out of memory");
+    CHECK_STATUS(drtopk_store_put(s, mid, ra, "abc", &y), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_has(s, mid, "abc", &y.cfg, &found), DRTOPK_OK);
+    CHECK(found == 0);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rb, "abc", &y.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 1);
+    /* b's claim goes to a third run once b is no longer running */
+    int64_t rc;
+    CHECK_STATUS(drtopk_store_end_run(s, rb, "failed"), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "c", "abc", &rc), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_claim(s, mid, rc, "abc", &y.cfg, 0, &got), DRTOPK_OK);
+    CHECK(got == 1);
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM claims c JOIN runs r ON r.id = c.run_id WHERE r.argv = 'c'") == 1);
+}
+
+/* A schema_version table that disagrees with the tables is "damaged", named
+ * with the fix, and nothing is migrated (it failed half-way before). */
+static void store_refuses_damaged_schema(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    drtopk_store *s;
+    tmp_path(path, "damaged.sqlite");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_close(s);
+    sql(path, "UPDATE schema_version SET version = 2");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, path) && strstr(err, "is damaged: schema_version says 2") &&
+           strstr(err, "which schema version 2 does not have") && strstr(err, "restore it from a copy"), "%s", err);
+    CHECK(count(path, "SELECT version FROM schema_version") == 2);
+    char cur[128], missing[64];
+    snprintf(cur, sizeof cur, "UPDATE schema_version SET version = %d; DROP TABLE fits", DRTOPK_STORE_SCHEMA_VERSION);
+    snprintf(missing, sizeof missing, "of schema version %d is missing", DRTOPK_STORE_SCHEMA_VERSION);
+    sql(path, cur);
+    CHECK_STATUS(drtopk_store_open(path, DRTOPK_STORE_READONLY, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "column fits.") && strstr(err, missing), "%s", err);
+    snprintf(cur, sizeof cur, "INSERT INTO schema_version VALUES (%d)", DRTOPK_STORE_SCHEMA_VERSION);
+    sql(path, cur);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_ERR_IO);
+    CHECKF(strstr(err, "schema_version table holds 2 rows, not 1"), "%s", err);
+}
+
+#define RACE_ROUNDS 40
+#define RACE_PROCS 4
+
+/* Processes that open one new database at the same moment all get it, at the
+ * current version (issue 10 item 5: one exited at once with "database is
+ * locked" because the WAL pragma did not wait). */
+static void store_concurrent_create(void)
+{
+    char path[PATH_LEN];
+    for (int round = 0; round < RACE_ROUNDS; ++round) {
+        tmp_path(path, "race.sqlite");
+        int go[2];
+        CHECK(pipe(go) == 0);
+        pid_t pids[RACE_PROCS];
+        for (int i = 0; i < RACE_PROCS; ++i) {
+            pids[i] = fork();
+            CHECK(pids[i] >= 0);
+            if (pids[i] == 0) {
+                char c, err[DRTOPK_STORE_ERR_LEN];
+                drtopk_store *s;
+                close(go[1]);
+                if (read(go[0], &c, 1) < 0) _exit(3);    /* all start when the pipe closes */
+                drtopk_status st = drtopk_store_open(path, 0, &s, err, sizeof err);
+                if (st != DRTOPK_OK) {
+                    fprintf(stderr, "# child %d: %s\n", i, err);
+                    _exit(1);
+                }
+                int v = drtopk_store_version(s);
+                drtopk_store_close(s);
+                _exit(v == DRTOPK_STORE_SCHEMA_VERSION ? 0 : 2);
+            }
+        }
+        close(go[0]);
+        close(go[1]);
+        int failed = 0;
+        for (int i = 0; i < RACE_PROCS; ++i) {
+            int ws = 0;
+            CHECK(waitpid(pids[i], &ws, 0) == pids[i]);
+            failed += !WIFEXITED(ws) || WEXITSTATUS(ws) != 0;
+        }
+        CHECKF(failed == 0, "round %d: %d of %d openers failed", round, failed, RACE_PROCS);
+        CHECK(count(path, "SELECT count(*) FROM schema_version") == 1);
+    }
+}
+
 __attribute__((constructor)) static void register_store_tests(void)
 {
     test_register("store_migrates_older_schema", store_migrates_older_schema);
@@ -349,4 +504,7 @@ __attribute__((constructor)) static void register_store_tests(void)
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
     test_register("store_merge_is_idempotent", store_merge_is_idempotent);
     test_register("store_multi_rows", store_multi_rows);
+    test_register("store_concurrent_create", store_concurrent_create);
+    test_register("store_claims_share_configs", store_claims_share_configs);
+    test_register("store_refuses_damaged_schema", store_refuses_damaged_schema);
 }

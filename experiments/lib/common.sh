@@ -1,0 +1,350 @@
+# common.sh -- sourced by every experiments/figNN_*.sh and tabN_*.sh script
+# (issue 11): the one way a figure (a) makes sure its measurements are in the
+# database (bin/tuner, only with a GPU), (b) queries them with SQL into a data
+# file, (c) plots them with its gnuplot script in figures/ to PNG and SVG, or
+# draws the "not measured on this machine" panel, and (d) records a status line
+# (rows used, GPU, status, the paper's claim beside ours, the verdict) that
+# run_all.sh sums up and experiments/lib/index_html.sh lays out.
+#
+# Environment (set by experiments/run_all.sh; defaults for a script run alone):
+#   DRTOPK_EXP_DB       the database (default $DRTOPK_DB, else db/results.sqlite)
+#   DRTOPK_EXP_OUT      output folder (default figures/): images in it, data files
+#                       in data/, status lines in data/status/
+#   DRTOPK_EXP_GPU      GPU index to measure on; empty: measure nothing
+#   DRTOPK_EXP_BACKEND  cuda (default) or cpu: the tuner's backend; cpu scales the
+#                       paper's sizes down (exp_n) so the same commands run on a CPU
+#   DRTOPK_EXP_QUICK    1: the reduced sweeps that fit one 10-minute GPU call
+#   DRTOPK_EXP_DEADLINE with --quick: epoch second by which measuring stops
+#   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)
+#   DRTOPK_BIN_DIR      where bin/tuner is (default bin/; tests/gpu/run.sh's carried programs)
+# A script exits 0 when each of its panels is plotted or drawn as not measured,
+# 1 when a query or a plot failed (its panel then says so), 2 on a usage error.
+set -eu
+
+EXP_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+EXP_SQL="$EXP_ROOT/experiments/sql"
+EXP_GP="$EXP_ROOT/figures"
+EXP_DB="${DRTOPK_EXP_DB:-${DRTOPK_DB:-$EXP_ROOT/db/results.sqlite}}"
+EXP_OUT="${DRTOPK_EXP_OUT:-$EXP_ROOT/figures}"
+EXP_GPU="${DRTOPK_EXP_GPU:-}"
+EXP_BACKEND="${DRTOPK_EXP_BACKEND:-cuda}"
+EXP_QUICK="${DRTOPK_EXP_QUICK:-0}"
+EXP_SEED=1                      # the tuner's default seed: the rows every figure uses
+CPU_SHIFT=14                    # --backend cpu: 2^30 -> 2^16, still many subranges
+CPU_MIN_LOG2=10                 # ... but never below 2^10 elements
+EXP_QUICK_MINUTES=2             # --quick: each tuner call stops cleanly after this
+EXP_MIN_CALL_S=20               # --quick: less time left than this: measure nothing more
+EXP_FULL_MINUTES=60             # full sweeps: each call stops after this (rerun resumes)
+
+if [ -z "${DRTOPK_EXP_COMMIT:-}" ]; then
+    DRTOPK_EXP_COMMIT=$(git -C "$EXP_ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+fi
+EXP_COMMIT="$DRTOPK_EXP_COMMIT"
+
+exp_die() {
+    echo "$EXP_ID: $*" >&2
+    exit 2
+}
+
+# exp_n LOG2: the size 2^LOG2 of the paper, scaled down for the CPU backend.
+exp_n() {
+    if [ "$EXP_BACKEND" = cpu ]; then
+        l=$(($1 - CPU_SHIFT))
+        [ "$l" -ge "$CPU_MIN_LOG2" ] || l=$CPU_MIN_LOG2
+        echo $((1 << l))
+    else
+        echo $((1 << $1))
+    fi
+}
+
+# exp_pow2_list FROM TO STEP: "2^FROM,2^(FROM+STEP),...,2^TO" (k and n lists).
+exp_pow2_list() {
+    awk -v a="$1" -v b="$2" -v s="$3" 'BEGIN { for (e = a; e <= b; e += s) printf "%s2^%d", (e > a ? "," : ""), e }'
+}
+
+# exp_begin ID TITLE: start a figure; machines come from the database.
+exp_begin() {
+    EXP_ID="$1"
+    EXP_TITLE="$2"
+    EXP_DATA="$EXP_OUT/data"
+    EXP_STATUS_FILE="$EXP_DATA/status/$EXP_ID.tsv"
+    EXP_FAILED=0
+    # the paper's claim, typed from the paper into figures/claims.tsv (id, claim, where)
+    EXP_CLAIM=$(awk -F'\t' -v id="${EXP_ID%%_*}" '$1 == id { print $2 " (" $3 ")" }' "$EXP_GP/claims.tsv")
+    mkdir -p "$EXP_DATA/status"
+    : > "$EXP_STATUS_FILE.tmp"
+    command -v sqlite3 > /dev/null 2>&1 || exp_die "the sqlite3 shell is not installed (./configure.sh installs it)"
+    command -v gnuplot > /dev/null 2>&1 || exp_die "gnuplot is not installed (./configure.sh installs gnuplot-nox)"
+}
+
+# exp_measure TUNER_ARGS...: with a GPU (DRTOPK_EXP_GPU), make sure these
+# configurations are in the database: bin/tuner measures what this machine lacks
+# at this commit (--resume) and stops cleanly at the time limit (rerun resumes).
+# Without a GPU it only says what it would run.
+exp_measure() {
+    if [ -z "$EXP_GPU" ]; then
+        return 0
+    fi
+    mins=$EXP_FULL_MINUTES
+    if [ "$EXP_QUICK" = 1 ]; then
+        # the whole --quick run keeps to DRTOPK_EXP_DEADLINE (run_all.sh): each call
+        # gets at most EXP_QUICK_MINUTES and never more than what is left
+        left=$(( ${DRTOPK_EXP_DEADLINE:-0} - $(date +%s) ))
+        if [ -n "${DRTOPK_EXP_DEADLINE:-}" ] && [ "$left" -lt "$EXP_MIN_CALL_S" ]; then
+            echo "$EXP_ID: the --quick time budget is spent: measuring nothing more (a rerun resumes)" >&2
+            return 0
+        fi
+        mins=$(awk -v q="$EXP_QUICK_MINUTES" -v l="$left" -v d="${DRTOPK_EXP_DEADLINE:-}" \
+                   'BEGIN { m = q; if (d != "" && l / 60 < m) m = l / 60; printf "%.2f", m }')
+    fi
+    # the paper's figures are u32 unless a script names its key type (a later --dtype wins)
+    if [ "$EXP_BACKEND" = cpu ]; then
+        set -- --backend cpu --dtype u32 "$@"
+    else
+        set -- --gpu "$EXP_GPU" --backend "$EXP_BACKEND" --dtype u32 "$@"
+    fi
+    set -- "${DRTOPK_BIN_DIR:-$EXP_ROOT/bin}/tuner" --db "$EXP_DB" --max-minutes "$mins" "$@"
+    echo "$EXP_ID: $*" >&2
+    if ! "$@" > "$EXP_DATA/$EXP_ID.tuner.log" 2>&1; then
+        tail -5 "$EXP_DATA/$EXP_ID.tuner.log" >&2
+        echo "$EXP_ID: the tuner failed (log: $EXP_DATA/$EXP_ID.tuner.log); plotting what the database holds" >&2
+    fi
+}
+
+# exp_machines: id|uuid|name|backend|driver|runtime|read_gbps of every machine
+# with measurements, GPUs first.
+exp_machines() {
+    [ -f "$EXP_DB" ] || { echo "$EXP_ID: database $EXP_DB does not exist" >&2; return 1; }
+    sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" "
+        SELECT id, uuid, name, backend,
+               CASE WHEN driver_version > 0 THEN printf('%d.%d', driver_version / 1000,
+                    (driver_version % 1000) / 10) ELSE '-' END,
+               CASE WHEN runtime_version > 0 THEN printf('%d.%d', runtime_version / 1000,
+                    (runtime_version % 1000) / 10) ELSE '-' END,
+               coalesce(printf('%.0f', read_gbps), '-')
+        FROM machines m
+        WHERE EXISTS (SELECT 1 FROM measurements x WHERE x.machine_id = m.id)
+           OR EXISTS (SELECT 1 FROM peer_measurements y WHERE y.machine_id = m.id)
+        ORDER BY backend = 'cpu', name, id;"
+}
+
+# exp_query SQLFILE NAME=VALUE...: experiments/sql/fig_rows.sql (temp tables m
+# and p of machine @machine) then SQLFILE, with the @NAME parameters (VALUE an
+# SQL literal); '|'-separated rows.
+exp_query() {
+    file="$EXP_SQL/$1"
+    shift
+    {
+        echo ".parameter init"
+        echo ".parameter set @seed $EXP_SEED"
+        for p in "$@"; do
+            echo ".parameter set @${p%%=*} ${p#*=}"
+        done
+        cat "$EXP_SQL/fig_rows.sql" "$file"
+    } | sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB"
+}
+
+# exp_slug NAME UUID: file-name part of one machine, e.g. nvidia-h200-0593d0f2.
+exp_slug() {
+    u="${2#GPU-}"
+    u="${u#cpu:}"
+    printf '%s-%s' "$1" "$(printf '%s' "$u" | cut -c1-8)" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-' | tr -s '-'
+}
+
+# exp_machine LINE: set M_ID M_UUID M_NAME M_BACKEND M_DRIVER M_RUNTIME M_GBPS
+# M_SLUG M_CAPTION from one exp_machines line.
+exp_machine() {
+    IFS='|' read -r M_ID M_UUID M_NAME M_BACKEND M_DRIVER M_RUNTIME M_GBPS <<EOF
+$1
+EOF
+    M_SLUG=$(exp_slug "$M_NAME" "$M_UUID")
+    if [ "$M_BACKEND" = cuda ]; then
+        M_CAPTION="GPU: $M_NAME ($M_UUID), CUDA driver $M_DRIVER, runtime $M_RUNTIME"
+    else
+        M_CAPTION="CPU backend: $M_NAME ($M_UUID)"
+    fi
+}
+
+# exp_gpstr TEXT: TEXT fit for a single-quoted gnuplot string (' becomes ’).
+exp_gpstr() {
+    printf '%s' "$1" | sed "s/'/’/g"
+}
+
+# exp_gnuplot SCRIPT BASE TITLE CAPTION VAR=VALUE...: figures/SCRIPT to
+# BASE.png and BASE.svg (written beside, then renamed: never half written).
+# VALUEs are gnuplot string values.  Returns non-zero when gnuplot fails.
+exp_gnuplot() {
+    gp="$EXP_GP/$1"
+    base="$2"
+    title=$(exp_gpstr "$3")
+    caption=$(exp_gpstr "$4")
+    shift 4
+    vars=""
+    for v in "$@"; do
+        vars="$vars ${v%%=*}='$(exp_gpstr "${v#*=}")';"
+    done
+    for fmt in png svg; do
+        if ! gnuplot -e "fmt='$fmt'; out='$base.tmp.$fmt'; title='$title'; caption='$caption'; \
+                         commit='$EXP_COMMIT'; gpdir='$EXP_GP'; $vars" "$gp" 2> "$base.gnuplot.log"; then
+            cat "$base.gnuplot.log" >&2
+            rm -f "$base.tmp.$fmt"
+            return 1
+        fi
+        mv -f "$base.tmp.$fmt" "$base.$fmt"
+    done
+    rm -f "$base.gnuplot.log"
+}
+
+# exp_record SLUG GPU ROWS STATUS OURS VERDICT: one status line of this figure:
+# id, slug, GPU, rows used, status (ok, not measured, failed), title, the
+# paper's claim, ours, verdict (held, not held, not measured), tab-separated.
+exp_record() {
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$EXP_ID" "$1" "$2" "$3" "$4" "$EXP_TITLE" "$EXP_CLAIM" "$5" "$6" \
+        | tr -d '\r' >> "$EXP_STATUS_FILE.tmp"
+}
+
+# exp_panel_missing BASE CAPTION REASON: the "not measured on this machine" panel.
+exp_panel_missing() {
+    exp_gnuplot not_measured.gp "$1" "$EXP_TITLE" "$2" "reason=$3" "what=not measured on this machine"
+}
+
+# exp_missing SLUG GPU CAPTION REASON: draw the panel and record it.
+exp_missing() {
+    base="$EXP_OUT/${EXP_ID}-$1"
+    if exp_panel_missing "$base" "$3" "$4"; then
+        exp_record "$1" "$2" 0 "not measured" "$4" "not measured"
+    else
+        EXP_FAILED=1
+        exp_record "$1" "$2" 0 "failed" "gnuplot failed on the not-measured panel" "not measured"
+    fi
+}
+
+# exp_fail SLUG GPU CAPTION WHY: a query or plot failed: an error panel,
+# a failed status; the other figures go on.
+exp_fail() {
+    EXP_FAILED=1
+    echo "$EXP_ID: $4" >&2
+    exp_gnuplot not_measured.gp "$EXP_OUT/${EXP_ID}-$1" "$EXP_TITLE" "$3" "reason=$4" \
+        "what=failed: see the run's messages" || true
+    exp_record "$1" "$2" 0 "failed" "$4" "not measured"
+}
+
+# exp_for_machines FUNC: FUNC once per machine (exp_machine set), or, in a
+# database without measurements, one not-measured panel for "no machine".
+exp_for_machines() {
+    if ! lines=$(exp_machines); then
+        exp_fail none - "database $EXP_DB" "cannot read the database $EXP_DB"
+        return 0
+    fi
+    if [ -z "$lines" ]; then
+        exp_missing none - "database $EXP_DB" "the database holds no measurements"
+        return 0
+    fi
+    while IFS= read -r line; do
+        exp_machine "$line"
+        "$1"
+    done <<EOF
+$lines
+EOF
+}
+
+# exp_rows TEXT: the number of lines of TEXT (0 when empty).
+exp_rows() {
+    if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi
+}
+
+# exp_end: publish the status lines; the exit status says whether all worked.
+exp_end() {
+    mv -f "$EXP_STATUS_FILE.tmp" "$EXP_STATUS_FILE"
+    exit "$EXP_FAILED"
+}
+
+# exp_write FILE: stdin to FILE after a comment line stamping the figure, the
+# commit and the database (gnuplot skips it), written beside and renamed
+# (never half written).
+exp_write() {
+    { echo "# $EXP_ID, drawn at commit $EXP_COMMIT from $(basename "$EXP_DB")"; cat; } > "$1.tmp" &&
+        mv -f "$1.tmp" "$1"
+}
+
+# exp_blocks: '|'-separated rows "series|x|y..." (grouped by series) to gnuplot
+# data blocks, one per series, each opening with the series name as its column
+# header (plot ... index i title columnheader(1)), two blank lines between them.
+exp_blocks() {
+    awk -F'|' '$1 != prev { if (NR > 1) printf "\n\n"; printf "\"%s\"\n", $1; prev = $1 }
+               { line = $2; for (i = 3; i <= NF; ++i) line = line " " $i; print line }'
+}
+
+# exp_nblocks FILE: how many series exp_blocks wrote.
+exp_nblocks() {
+    grep -c '^"' "$1" || true
+}
+
+# exp_data NAME ROWS: ROWS as blocks into data/ID-NAME.dat; prints the path.
+exp_data() {
+    f="$EXP_DATA/${EXP_ID}-$1.dat"
+    printf '%s\n' "$2" | exp_blocks | exp_write "$f"
+    echo "$f"
+}
+
+# exp_p2 N: "2^e" when N is a power of two, else N (labels).
+exp_p2() {
+    awk -v n="$1" 'BEGIN { e = 0; m = n; while (m > 1 && m % 2 == 0) { m /= 2; ++e }
+                           if (m == 1) printf "2^%d", e; else printf "%s", n }'
+}
+
+# exp_has_table NAME: whether the database has table NAME (tables that later
+# schema migrations add: the figure draws the not-measured panel until then).
+exp_has_table() {
+    [ "$(sqlite3 -readonly -batch "$EXP_DB" \
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$1'")" = 1 ]
+}
+
+# exp_table SQLFILE REASON VAR=VALUE...: a table of the paper drawn as text
+# (figures/table.gp) from SQLFILE's '|'-separated rows, the first row the
+# header; REASON on the not-measured panel when there are no rows.
+exp_table() {
+    tsql="$1"; treason="$2"; shift 2
+    rows=$(exp_query "$tsql" "machine=$M_ID" "$@") ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $tsql failed"; return; }
+    [ "$(exp_rows "$rows")" -gt 1 ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$treason"; return; }
+    data="$EXP_DATA/${EXP_ID}-$M_SLUG.txt"
+    printf '%s\n' "$rows" | awk -F'|' '{ r[NR] = $0; for (i = 1; i <= NF; ++i) if (length($i) > w[i]) w[i] = length($i) }
+        END { for (n = 1; n <= NR; ++n) { m = split(r[n], f, "|"); line = ""
+                  for (i = 1; i <= m; ++i) line = line sprintf("%" w[i] + 2 "s", f[i]); print line } }' | exp_write "$data"
+    exp_gnuplot table.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$M_CAPTION" "data=$data" ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on table.gp"; return; }
+    TABLE_ROWS=$(($(exp_rows "$rows") - 1))
+}
+
+# exp_fetch SQLFILE REASON PARAM...: the rows of SQLFILE for the current machine
+# (exp_machine) into $rows; when the query fails or gives no rows, draws the
+# failed or the not-measured (REASON) panel and returns 1.
+exp_fetch() {
+    fsql="$1"; freason="$2"; shift 2
+    rows=$(exp_query "$fsql" "machine=$M_ID" "$@") ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $fsql failed"; return 1; }
+    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$freason"; return 1; }
+}
+
+# exp_plot GP TITLE VAR=VALUE...: figures/GP for the current machine; on a
+# gnuplot error draws the failed panel and returns 1.
+exp_plot() {
+    pgp="$1"; ptitle="$2"; shift 2
+    exp_gnuplot "$pgp" "$EXP_OUT/${EXP_ID}-$M_SLUG" "$ptitle" "$M_CAPTION" "$@" ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "gnuplot failed on $pgp"; return 1; }
+}
+
+# exp_columns NAME ROWS: '|'-separated ROWS as space-separated columns into
+# data/ID-NAME.dat; prints the path.
+exp_columns() {
+    f="$EXP_DATA/${EXP_ID}-$1.dat"
+    printf '%s\n' "$2" | tr '|' ' ' | exp_write "$f"
+    echo "$f"
+}
+
+# exp_dashes FILE: per series of FILE (exp_blocks), 2 for a Dr.-assisted one
+# ("dr-..."), else 1: the dash types figures draw them with (word(dashes, i+1)).
+exp_dashes() {
+    grep '^"' "$1" | awk '{ printf "%s%d", (NR > 1 ? " " : ""), (index($0, "\"dr-") == 1) ? 2 : 1 }'
+}

@@ -1,0 +1,40 @@
+# workload.sh -- sourced by fig20_workload_size.sh and fig21_workload_k.sh
+# (paper 6.2): |D|, |C| and their sum as % of |V| from the workload counters
+# the tuner stores with every dr- measurement (experiments/sql/workload.sql).
+# workload_run AXIS FIX: AXIS n (Figure 20: vs |V| at the k nearest FIX that is
+# measured at 2 or more sizes) or k (Figure 21: vs k at |V| = FIX).
+# Verdict: the sum's share falls as |V| grows (n) or rises as k grows (k),
+# first against last point.
+workload_run() {
+    WL_AXIS="$1"; WL_FIX="$2"
+    exp_for_machines workload_one
+}
+
+workload_one() {
+    rows=$(exp_query workload.sql "machine=$M_ID") ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query workload.sql failed"; return; }
+    sel=$(printf '%s\n' "$rows" | awk -F'|' -v axis="$WL_AXIS" -v fix="$WL_FIX" '
+        { r[NR] = $0; ns[$2] = ns[$2] + 1 }
+        END {
+            if (axis == "n") {        # the k nearest fix (log scale) measured at >= 2 sizes
+                best = ""; for (k in ns) if (ns[k] >= 2) { d = log(k / fix); if (d < 0) d = -d
+                    if (best == "" || d < bd || (d == bd && k + 0 < best)) { best = k + 0; bd = d } }
+                fix = best
+            }
+            for (i = 1; i <= NR; ++i) { split(r[i], f, "|")
+                if (axis == "n" && f[2] == fix) print f[1], 100 * f[3] / f[1], 100 * f[4] / f[1], 100 * (f[3] + f[4]) / f[1], fix
+                if (axis == "k" && f[1] == fix) print f[2], 100 * f[3] / f[1], 100 * f[4] / f[1], 100 * (f[3] + f[4]) / f[1], fix }
+        }')
+    [ -n "$sel" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no dr-radix beta 2 workload rows for this sweep"; return; }
+    fix=$(printf '%s\n' "$sel" | head -1 | cut -d' ' -f5)
+    data="$EXP_DATA/${EXP_ID}-$M_SLUG.dat"
+    printf '%s\n' "$sel" | exp_write "$data"
+    if [ "$WL_AXIS" = n ]; then xname='|V| (elements)'; what="k = $(exp_p2 "$fix")"; else xname='k'; what="|V| = $(exp_p2 "$fix")"; fi
+    exp_plot workload.gp "$EXP_TITLE, $what" "data=$data" "xname=$xname" || return 0
+    res=$(printf '%s\n' "$sel" | awk -v axis="$WL_AXIS" -v what="$what" '
+        NR == 1 { x0 = $1; s0 = $4 } { x1 = $1; s1 = $4; ++n }
+        END { txt = sprintf("%s: (|D| + |C|) / |V| = %.4g%% at %s = 2^%d, %.4g%% at 2^%d", what, s0, axis, log(x0) / log(2) + 0.5, s1, log(x1) / log(2) + 0.5)
+              if (n < 2) v = "not measured"; else if (axis == "n") v = s1 < s0 ? "held" : "not held"; else v = s1 > s0 ? "held" : "not held"
+              printf "%s\t%s\n", txt, v }')
+    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$sel")" ok "${res%%	*}" "${res##*	}"
+}

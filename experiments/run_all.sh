@@ -1,0 +1,209 @@
+#!/bin/bash
+# run_all.sh -- regenerates every figure and table of the paper (Gaihre et al.,
+# SC'21, sections 3-6) from the results database (issue 11).  Each experiment is
+# one script, experiments/figNN_subject.sh or tabN_subject.sh, run in order with
+# a progress line (elapsed, ETA); with a GPU each first measures what the
+# database lacks through bin/tuner (resumable: a rerun measures only what is
+# missing), then every one queries its rows and plots them with gnuplot into
+# PNG and SVG; figures/index.html sets the paper's claims beside ours.  A
+# figure whose data cannot exist yet gets a "not measured on this machine"
+# panel with the reason; the run still exits 0.  A summary table ends the run.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+EXP_DIR="$ROOT/experiments"
+REF_DIR="$ROOT/db/reference"
+DEFAULT_DB="$ROOT/db/results.sqlite"   # as DRTOPK_STORE_DEFAULT_PATH (src/harness/store.h)
+BIN_DIR="${DRTOPK_BIN_DIR:-$ROOT/bin}" # the tuner (tests/gpu/run.sh may carry its own programs)
+EXIT_USAGE=2
+
+usage() {
+    cat <<EOF
+usage: experiments/run_all.sh [--gpu N] [--quick] [--from-db] [--db PATH] [--out DIR]
+                              [--only fig13,tab3] [--list] [--backend cuda|cpu]
+  Regenerates the paper's figures and tables from the results database into
+  DIR (default figures/): one PNG and one SVG per figure and GPU, the data files
+  and status lines in DIR/data/, and DIR/index.html (the paper's claims beside
+  ours).  Without a GPU it plots what the database holds; with one (nvidia-smi
+  lists GPU 0) it measures on GPU 0 first, as --gpu 0.
+  --gpu N     measure on GPU N what the database lacks (bin/tuner, resumable), then plot
+  --quick     with --gpu: reduced sweeps, measuring 7 minutes at most (fits one 10-minute call)
+  --from-db   measure nothing, plot from the database (the default without --gpu)
+  --db PATH   the database (default \$DRTOPK_DB, else db/results.sqlite when it exists,
+              else the reference results db/reference/*.sql loaded into DIR/data/)
+  --out DIR   where the figures, data and index.html go (default figures/)
+  --only LIST comma-separated experiments, by number (fig13, tab3) or full name
+  --list      list the experiments and exit
+  --backend B with --gpu: the tuner's backend (default cuda); cpu runs the same sweeps
+              with the paper's sizes scaled down 2^14 times, to check them without a GPU
+EOF
+}
+
+die() {
+    echo "run_all.sh: $*" >&2
+    exit "$EXIT_USAGE"
+}
+
+gpu=""
+quick=0
+from_db=0
+db=""
+out="$ROOT/figures"
+only=""
+list=0
+backend=cuda
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -h|--help) usage; exit 0 ;;
+        --quick) quick=1; shift ;;
+        --from-db) from_db=1; shift ;;
+        --list) list=1; shift ;;
+        --gpu|--db|--out|--only|--backend)
+            [ $# -ge 2 ] || die "$1 needs a value (see --help)"
+            case "$1" in
+                --gpu) gpu="$2"; case "$gpu" in ''|*[!0-9]*) die "--gpu '$gpu': give a GPU index such as 0" ;; esac ;;
+                --db) db="$2" ;;
+                --out) out="$2" ;;
+                --only) only="$2" ;;
+                --backend) backend="$2"; case "$backend" in cuda|cpu) ;; *) die "--backend '$backend': cuda or cpu" ;; esac ;;
+            esac
+            shift 2 ;;
+        *) usage >&2; die "unknown argument '$1'" ;;
+    esac
+done
+[ "$from_db" = 1 ] && [ -n "$gpu" ] && die "--from-db measures nothing: leave out --gpu $gpu (or --from-db)"
+
+# The experiments, in the paper's order, and their titles (a script's second line).
+scripts=$(cd "$EXP_DIR" && ls fig[0-9][0-9]_*.sh tab[0-9]_*.sh 2>/dev/null | sort)
+title_of() { sed -n 's/^exp_begin [^ ]* "\(.*\)"$/\1/p' "$EXP_DIR/$1"; }
+if [ "$list" = 1 ]; then
+    for s in $scripts; do printf '%-26s %s\n' "${s%.sh}" "$(title_of "$s")"; done
+    exit 0
+fi
+if [ -n "$only" ]; then
+    sel=""
+    for want in $(printf '%s' "$only" | tr ',' ' '); do
+        hit=""
+        for s in $scripts; do
+            n="${s%.sh}"
+            if [ "$want" = "$n" ] || [ "$want" = "${n%%_*}" ]; then hit="$s"; fi
+        done
+        [ -n "$hit" ] || die "--only: no experiment '$want' (run_all.sh --list names them)"
+        case " $sel " in *" $hit "*) ;; *) sel="$sel $hit" ;; esac
+    done
+    scripts="$sel"
+fi
+
+command -v sqlite3 > /dev/null 2>&1 || die "the sqlite3 shell is missing: run ./configure.sh (it installs sqlite3)"
+command -v gnuplot > /dev/null 2>&1 || die "gnuplot is missing: run ./configure.sh (it installs gnuplot-nox)"
+mkdir -p "$out/data/status" || die "cannot create $out/data"
+out=$(cd "$out" && pwd)
+
+# load_reference DB: the dumps of db/reference/*.sql into DB, rebuilt only when
+# a dump is newer; the first dump loads as is, the others merge through bin/tuner.
+load_reference() {
+    target="$1"
+    set -- "$REF_DIR"/*.sql
+    [ -f "$1" ] || die "no database: no --db, no $DEFAULT_DB and no reference dump in $REF_DIR"
+    fresh=1
+    if [ -f "$target" ]; then
+        fresh=0
+        for f in "$@"; do [ "$f" -nt "$target" ] && fresh=1; done
+    fi
+    [ "$fresh" = 1 ] || return 0
+    echo "run_all.sh: loading the reference results $* into $target"
+    rm -f "$target.tmp" "$target.part"
+    sqlite3 -bail "$target.tmp" < "$1" || die "cannot load $1"
+    shift
+    for f in "$@"; do
+        [ -x "$BIN_DIR/tuner" ] || die "merging $f needs $BIN_DIR/tuner: run ninja first"
+        sqlite3 -bail "$target.part" < "$f" || die "cannot load $f"
+        "$BIN_DIR/tuner" --merge "$target.part" --db "$target.tmp" > /dev/null || die "cannot merge $f"
+        rm -f "$target.part"
+    done
+    mv -f "$target.tmp" "$target"
+}
+
+# A GPU and no --gpu/--from-db: measure on GPU 0 (the README's first command).
+if [ -z "$gpu" ] && [ "$from_db" = 0 ] && command -v nvidia-smi > /dev/null 2>&1 &&
+   nvidia-smi -L 2>/dev/null | grep -q '^GPU 0'; then
+    gpu=0
+    echo "run_all.sh: found $(nvidia-smi -L | sed -n '1s/ (UUID.*//p'): measuring on it (--from-db: plot only)"
+fi
+[ "$quick" = 1 ] && [ -z "$gpu" ] && die "--quick shortens the GPU sweeps: give --gpu N with it"
+[ "$backend" = cpu ] && [ -z "$gpu" ] && die "--backend cpu chooses how --gpu N measures: give --gpu 0 with it"
+
+if [ -n "$db" ]; then
+    [ -f "$db" ] || [ -n "$gpu" ] || die "database $db does not exist"
+    source_note="the database $db"
+elif [ -f "${DRTOPK_DB:-$DEFAULT_DB}" ] || [ -n "$gpu" ]; then
+    db="${DRTOPK_DB:-$DEFAULT_DB}"
+    source_note="the database $db"
+else
+    db="$out/data/reference.sqlite"
+    load_reference "$db"
+    source_note="the reference results shipped in db/reference/ (no local database)"
+fi
+case "$db" in /*) ;; *) db="$PWD/$db" ;; esac
+
+if [ -n "$gpu" ]; then
+    [ -x "$BIN_DIR/tuner" ] || die "$BIN_DIR/tuner is missing: run ninja first"
+    BIN_DIR=$(cd "$BIN_DIR" && pwd)
+    how="GPU $gpu"
+    [ "$backend" = cpu ] && how="the CPU backend (sizes scaled down)"
+    [ "$quick" = 1 ] && how="$how, quick sweeps"
+    echo "run_all.sh: $how: measuring what $db lacks, then plotting"
+else
+    echo "run_all.sh: no GPU given (--gpu N): measuring nothing, plotting $source_note"
+fi
+
+# --quick measures for at most this long (the tuner stops cleanly; plotting and
+# the tuner's start-up fit in the rest of one 10-minute GPU call)
+QUICK_MEASURE_S=420
+deadline=""
+[ "$quick" = 1 ] && deadline=$(( $(date +%s) + QUICK_MEASURE_S ))
+commit=$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+export DRTOPK_EXP_DB="$db" DRTOPK_EXP_OUT="$out" DRTOPK_EXP_GPU="$gpu" DRTOPK_EXP_QUICK="$quick" \
+       DRTOPK_EXP_COMMIT="$commit" DRTOPK_EXP_BACKEND="$backend" DRTOPK_BIN_DIR="$BIN_DIR" \
+       DRTOPK_EXP_DEADLINE="$deadline"
+
+fmt_s() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+total=$(printf '%s\n' $scripts | grep -c . || true)
+start=$(date +%s)
+i=0
+failed=0
+for s in $scripts; do
+    i=$((i + 1))
+    name="${s%.sh}"
+    t0=$(date +%s)
+    rm -f "$out/data/status/$name.tsv"
+    if "$EXP_DIR/$s" > "$out/data/$name.log" 2>&1; then st=ok; else st="failed (status $?)"; failed=$((failed + 1)); fi
+    now=$(date +%s)
+    el=$((now - start))
+    eta=$(( (el * (total - i) + i - 1) / i ))
+    printf '[%2d/%d] %-24s %-18s %3ds  elapsed %s  ETA %s\n' "$i" "$total" "$name" "$st" $((now - t0)) \
+        "$(fmt_s "$el")" "$(fmt_s "$eta")"
+    [ "$st" = ok ] || sed 's/^/        /' "$out/data/$name.log" | tail -5
+    if [ ! -s "$out/data/status/$name.tsv" ]; then
+        printf '%s\t-\t-\t0\tfailed\t%s\t\tthe script wrote no status (log: %s)\tnot measured\n' \
+            "$name" "$(title_of "$s")" "$out/data/$name.log" > "$out/data/status/$name.tsv"
+    fi
+done
+
+# index.html from the status lines of every experiment (also those not rerun).
+"$EXP_DIR/lib/index_html.sh" "$out" "$db" "$commit" || { echo "run_all.sh: index.html failed" >&2; failed=$((failed + 1)); }
+
+echo
+echo "summary ($source_note; outputs in $out; commit $commit)"
+{
+    printf 'figure\tGPU\trows used\tstatus\tverdict\n'
+    for s in $scripts; do
+        cut -f1,3,4,5,9 "$out/data/status/${s%.sh}.tsv"
+    done
+} | awk -F'\t' '{ r[NR] = $0; for (i = 1; i <= NF; ++i) if (length($i) > w[i]) w[i] = length($i) }
+    END { for (n = 1; n <= NR; ++n) { m = split(r[n], f, "\t"); line = ""
+              for (i = 1; i <= m; ++i) line = line sprintf("%-" w[i] + 2 "s", f[i])
+              sub(/ +$/, "", line); print line } }'
+nm=$(for s in $scripts; do cat "$out/data/status/${s%.sh}.tsv"; done | awk -F'\t' '$5 == "not measured"' | wc -l | tr -d ' ')
+echo "$total experiments, $failed failed; $nm panels not measured on this machine (see index.html for why)"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,27 @@
+-- fig14_oracle.sql -- Figure 14 (paper 5.2): per k at |V| = @n (UD, dr-radix,
+-- beta 2, default flags), the oracle alpha* (fastest of 3 or more measured
+-- alphas) and its ms, and the ms at Rule 4's alpha with the paper's const 3 and
+-- with this machine's fitted const_time ('-' where that alpha was not measured).
+-- Output: k|alpha*|oracle ms|alpha c=3|ms c=3|alpha fit|ms fit
+WITH pts AS (
+    SELECT k, alpha, median_ms AS ms, a3, n FROM m
+    WHERE algorithm = 'dr-radix' AND dist = 'UD' AND n = @n AND beta = 2 AND flags = dflags
+),
+grp AS (
+    SELECT k, min(ms) AS best, max(a3) AS a3, max(n) AS n FROM pts GROUP BY k HAVING count(*) >= 3
+),
+cf AS (
+    SELECT (SELECT const_time FROM fits WHERE machine_id = @machine AND dtype = 'u32'
+                                         AND algorithm = 'dr-radix' AND beta = 2) AS c
+),
+g2 AS (
+    SELECT g.*, (SELECT min(alpha) FROM pts p WHERE p.k = g.k AND p.ms = g.best) AS astar,
+           max(1, min(max(1, min(24, CAST(ceil(log2(g.n)) AS INTEGER))),
+                      CAST(round(0.5 * (cf.c + log2(g.n) - log2(g.k))) AS INTEGER))) AS afit
+    FROM grp g, cf
+)
+SELECT k, astar, best, a3,
+       coalesce((SELECT ms FROM pts p WHERE p.k = g2.k AND p.alpha = g2.a3), '-'),
+       coalesce(afit, '-'),
+       coalesce((SELECT ms FROM pts p WHERE p.k = g2.k AND p.alpha = g2.afit), '-')
+FROM g2 ORDER BY k;

@@ -1,0 +1,11 @@
+# fig17_size.gp -- Figure 17: top-k time vs |V| at k = 1024 (paper 6.1), every
+# algorithm plain (solid) and Dr.-assisted (dashed), and the modern peers; log2
+# |V|, log ms.  dashes: the dash type per series (experiments/lib/common.sh).
+# Data: experiments/fig17_size.sh (blocks: series, then "n ms" lines).
+load gpdir.'/common.gp'
+eval log2x
+set logscale y 10
+set xlabel '|V| (elements, u32, UD)'
+set ylabel 'time (ms, median)'
+set key outside right top
+plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints dt int(word(dashes, i + 1)) title columnheader(1)

@@ -1,0 +1,9 @@
+# fig24_bmw.gp -- Figure 24 (paper 6.6): BMW's fully evaluated workload over
+# Dr. Top-k's (|D| + |C|) vs k, one line per distribution; log2 k, log2 ratio.
+# Data: blocks per distribution, "k ratio".
+load gpdir.'/common.gp'
+eval log2x
+set logscale y 2
+set xlabel 'k'
+set ylabel 'BMW workload / Dr. Top-k workload (x)'
+plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints title columnheader(1)

@@ -1,0 +1,268 @@
+/*
+ * measure.c -- one measured plan of the tuner (paper section 5.2's sweep):
+ * the plan a sweep configuration asks for, its key in the results store, the
+ * resident data set (generated once per (dtype, dist, n) with the seeded
+ * generator, the same values on the CPU and the GPU), a warm-up and the timed
+ * repetitions through the public API, and the optional O(n) check of the
+ * result against V on the host.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "oracle.h"
+#include "tuner.h"
+
+void plan_label(const drtopk_plan *plan, char *out, size_t len)
+{
+    snprintf(out, len, "%s%s", plan->flags & DRTOPK_DELEGATE ? "dr-" : "", drtopk_algo_name(plan->second_algo));
+}
+
+void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d, uint64_t n, uint64_t k,
+              const drtopk_plan *plan, drtopk_store_config *key)
+{
+    memset(key, 0, sizeof *key);
+    snprintf(key->algorithm, sizeof key->algorithm, "%s", label);
+    if (plan->flags & DRTOPK_DELEGATE) {
+        snprintf(key->first_algo, sizeof key->first_algo, "%s", drtopk_algo_name(plan->first_algo));
+        snprintf(key->second_algo, sizeof key->second_algo, "%s", drtopk_algo_name(plan->second_algo));
+        key->alpha = plan->alpha;
+        key->beta = plan->beta;
+    }
+    snprintf(key->dtype, sizeof key->dtype, "%s", drtopk_dtype_name(t));
+    snprintf(key->dist, sizeof key->dist, "%s", drtopk_dist_name(d));
+    key->seed = o->seed;
+    key->n = n;
+    key->k = k;
+    key->flags = plan->flags;
+    snprintf(key->order, sizeof key->order, "largest");
+}
+
+void fill_key(const options *o, const config *c, drtopk_store_config *key, unsigned flags)
+{
+    drtopk_plan plan = { .alpha = c->alpha, .beta = c->beta, .flags = flags };
+    const algo_entry *a = &o->algo[c->algo];
+    plan.first_algo = plan.second_algo = a->algo;
+    if (a->delegate)
+        plan.flags |= DRTOPK_DELEGATE;
+    plan_key(o, a->label, o->dtype[c->dtype], o->dist[c->dist], o->n[c->n], c->k, &plan, key);
+}
+
+drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan)
+{
+    const algo_entry *a = &o->algo[c->algo];
+    if (!a->delegate) {
+        memset(plan, 0, sizeof *plan);
+        plan->first_algo = plan->second_algo = a->algo;
+        plan->const_source = DRTOPK_CONST_USER;
+        return DRTOPK_OK;
+    }
+    double cst = 2.0 * c->alpha - log2((double)p->n) + log2((double)p->k);
+    drtopk_status st = drtopk_plan_rule4(plan, p, cst);
+    if (st != DRTOPK_OK)
+        return st;
+    plan->alpha = c->alpha;
+    plan->beta = c->beta;
+    plan->first_algo = plan->second_algo = a->algo;
+    if (c->warp_build)
+        plan->flags &= ~(unsigned)DRTOPK_SHARED_DELEGATE;
+    plan->flags &= ~o->clear_flags;
+    return DRTOPK_OK;
+}
+
+static void *xalloc(const options *o, size_t bytes, drtopk_status *st)
+{
+    void *p = NULL;
+    if (o->backend == DRTOPK_BACKEND_CUDA) {
+        *st = drtopk_dev_alloc(&p, bytes ? bytes : 1);
+    } else {
+        p = malloc(bytes ? bytes : 1);
+        *st = p ? DRTOPK_OK : DRTOPK_ERR_OUT_OF_MEMORY;
+    }
+    return p;
+}
+
+static void xfree(const options *o, void *p)
+{
+    if (!p)
+        return;
+    if (o->backend == DRTOPK_BACKEND_CUDA)
+        drtopk_dev_free(p);
+    else
+        free(p);
+}
+
+void buffers_init(buffers *b)
+{
+    memset(b, 0, sizeof *b);
+}
+
+void buffers_release(const options *o, buffers *b)
+{
+    xfree(o, b->v);
+    xfree(o, b->out_v);
+    xfree(o, b->out_i);
+    xfree(o, b->ws);
+    free(b->host_v);
+    free(b->host_out_v);
+    free(b->host_out_i);
+    buffers_init(b);
+}
+
+drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drtopk_dist d, uint64_t n,
+                              uint64_t kmax)
+{
+    if (b->n == n && b->dtype == t && b->dist == d && b->out_cap >= kmax)
+        return DRTOPK_OK;
+    buffers_release(o, b);
+    size_t es = drtopk_dtype_size(t);
+    drtopk_status st;
+    b->v = xalloc(o, n * es, &st);
+    if (st != DRTOPK_OK)
+        return st;
+    if (o->backend == DRTOPK_BACKEND_CUDA) {
+        if ((st = drtopk_dev_generate(b->v, n, d, t, o->seed, NULL)) != DRTOPK_OK ||
+            (st = drtopk_dev_sync()) != DRTOPK_OK)
+            return st;
+    } else {
+        drtopk_gen_host(b->v, n, d, t, o->seed);
+    }
+    b->out_v = xalloc(o, kmax * es, &st);
+    if (st != DRTOPK_OK)
+        return st;
+    b->out_i = xalloc(o, kmax * sizeof(uint64_t), &st);
+    if (st != DRTOPK_OK)
+        return st;
+    b->out_cap = kmax;
+    b->dtype = t;
+    b->dist = d;
+    b->n = n;
+    return DRTOPK_OK;
+}
+
+static drtopk_status ensure_ws(const options *o, buffers *b, size_t bytes)
+{
+    if (bytes <= b->ws_bytes && b->ws)
+        return DRTOPK_OK;
+    xfree(o, b->ws);
+    b->ws = NULL;
+    b->ws_bytes = 0;
+    drtopk_status st;
+    b->ws = xalloc(o, bytes, &st);
+    if (st == DRTOPK_OK)
+        b->ws_bytes = bytes;
+    return st;
+}
+
+/* Check the result in b against V on the host (O(n) counting check). */
+static void verify(const options *o, const drtopk_problem *p, buffers *b, drtopk_store_measurement *m)
+{
+    size_t es = drtopk_dtype_size(p->dtype);
+    const void *hv = b->v, *ho = b->out_v;
+    const uint64_t *hi = b->out_i;
+    m->verified = 1;
+    if (o->backend == DRTOPK_BACKEND_CUDA) {
+        drtopk_status st = DRTOPK_OK;
+        if (!b->host_v) {
+            b->host_v = malloc(p->n * es);
+            if (!b->host_v || (st = drtopk_dev_copy(b->host_v, b->v, p->n * es, DRTOPK_COPY_D2H)) != DRTOPK_OK) {
+                free(b->host_v);
+                b->host_v = NULL;
+                m->verify_ok = 0;
+                snprintf(m->verify_error, sizeof m->verify_error, "cannot copy V to the host: %s",
+                         drtopk_status_string(st ? st : DRTOPK_ERR_OUT_OF_MEMORY));
+                return;
+            }
+        }
+        free(b->host_out_v);
+        free(b->host_out_i);
+        b->host_out_v = malloc(p->k * es);
+        b->host_out_i = malloc(p->k * sizeof(uint64_t));
+        if (!b->host_out_v || !b->host_out_i ||
+            (st = drtopk_dev_copy(b->host_out_v, b->out_v, p->k * es, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
+            (st = drtopk_dev_copy(b->host_out_i, b->out_i, p->k * sizeof(uint64_t), DRTOPK_COPY_D2H)) != DRTOPK_OK) {
+            m->verify_ok = 0;
+            snprintf(m->verify_error, sizeof m->verify_error, "cannot copy the result to the host: %s",
+                     drtopk_status_string(st ? st : DRTOPK_ERR_OUT_OF_MEMORY));
+            return;
+        }
+        hv = b->host_v;
+        ho = b->host_out_v;
+        hi = b->host_out_i;
+    }
+    drtopk_problem hp = *p;
+    hp.values = hv;
+    drtopk_check_result r = drtopk_check(&hp, ho, hi, NULL);
+    m->verify_ok = r.ok;
+    if (!r.ok)
+        snprintf(m->verify_error, sizeof m->verify_error, "%s", r.why);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, int n, double *tmp)
+{
+    memcpy(tmp, v, (size_t)n * sizeof *v);
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+    return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
+}
+
+void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers *b, int do_verify,
+                  drtopk_store_measurement *m, double *scratch)
+{
+    enum { STAGES = 4 };
+    drtopk_problem p = { .backend = o->backend, .dtype = b->dtype, .order = DRTOPK_LARGEST, .n = b->n, .k = k,
+                         .values = b->v };
+    size_t bytes = 0;
+    drtopk_status st = drtopk_plan_check(plan, &p);
+    if (st == DRTOPK_OK)
+        st = drtopk_select_workspace(&p, plan, &bytes);
+    if (st == DRTOPK_OK)
+        st = ensure_ws(o, b, bytes);
+    drtopk_stats s;
+    if (st == DRTOPK_OK)
+        st = drtopk_select(&p, plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);
+    if (st != DRTOPK_OK) {
+        m->status = st == DRTOPK_ERR_UNSUPPORTED ? DRTOPK_MEAS_UNSUPPORTED : DRTOPK_MEAS_ERROR;
+        snprintf(m->error, sizeof m->error, "%s", drtopk_status_string(st));
+        return;
+    }
+    double *reps = scratch, *tmp = scratch + (1 + STAGES) * o->reps;
+    double *stages[STAGES] = { scratch + o->reps, scratch + 2 * o->reps, scratch + 3 * o->reps,
+                               scratch + 4 * o->reps };
+    for (int r = 0; r < o->reps && st == DRTOPK_OK; ++r) {
+        st = drtopk_select(&p, plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);
+        reps[r] = s.ms_total;
+        stages[0][r] = s.ms_delegate;
+        stages[1][r] = s.ms_first;
+        stages[2][r] = s.ms_concat;
+        stages[3][r] = s.ms_second;
+    }
+    if (st != DRTOPK_OK) {
+        m->status = DRTOPK_MEAS_ERROR;
+        snprintf(m->error, sizeof m->error, "%s", drtopk_status_string(st));
+        return;
+    }
+    m->status = DRTOPK_MEAS_OK;
+    m->reps = o->reps;
+    m->reps_ms = reps;
+    m->median_ms = median_of(reps, o->reps, tmp);
+    m->min_ms = tmp[0];
+    m->max_ms = tmp[o->reps - 1];
+    m->ms_delegate = median_of(stages[0], o->reps, tmp);
+    m->ms_first = median_of(stages[1], o->reps, tmp);
+    m->ms_concat = median_of(stages[2], o->reps, tmp);
+    m->ms_second = median_of(stages[3], o->reps, tmp);
+    m->delegate_len = s.delegate_len;
+    m->first_selected = s.first_selected;
+    m->concat_len = s.concat_len;
+    m->scanned_subranges = s.scanned_subranges;
+    if (do_verify)
+        verify(o, &p, b, m);
+}

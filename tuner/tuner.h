@@ -1,0 +1,143 @@
+/*
+ * tuner.h -- what the tuner's parts share (tuner.c: options and the sweep;
+ * measure.c: one measured plan; decide.c: the fit, the decision table and its
+ * held-out check (paper section 5.2, issue 10); emit_table.c: the library's
+ * compiled-in table).  Program-internal.
+ */
+#ifndef DRTOPK_TUNER_H
+#define DRTOPK_TUNER_H
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "drtopk.h"
+#include "gen.h"
+#include "store.h"
+
+#define MAX_LIST 64                 /* entries of one --n/--k/... list          */
+#define MAX_VARIANTS 64             /* (algorithm, beta, build) of one dtype    */
+#define EXIT_FAILURES 1             /* measured, but something failed           */
+#define EXIT_USAGE 2                /* bad arguments, unusable database         */
+#define TUNED_BUILD_ALPHA_MIN 6     /* from here to DRTOPK_SHARED_DELEGATE_MAX_ALPHA
+                                       the staged and the warp-centric delegate
+                                       build cross over per GPU (paper 5.3): the
+                                       sweep measures both                       */
+
+typedef struct {
+    char label[32];             /* "dr-radix", "radix", ...                     */
+    drtopk_algo algo;
+    int delegate;
+} algo_entry;
+
+typedef struct {
+    int gpu;
+    int full;
+    drtopk_backend backend;
+    uint64_t n[MAX_LIST];   int nn;
+    uint64_t k[MAX_LIST];   int nk;     /* nk == 0: default per n              */
+    algo_entry algo[MAX_LIST]; int nalgo;
+    drtopk_dist dist[MAX_LIST]; int ndist;
+    drtopk_dtype dtype[MAX_LIST]; int ndtype;
+    const char *db;
+    int force;
+    double max_minutes;
+    int reps;
+    int verify_every;
+    const char *merge;
+    const char *import_peers;   /* experiments/peers/run_peers.sh's JSON lines */
+    const char *emit_table;     /* write the library's compiled-in table here  */
+    int fit_only;
+    int compare;                /* tuned vs default vs best at the sweep's points */
+    int no_check;               /* store the decision table unchecked          */
+    uint64_t seed;
+    int alpha_span;             /* Rule 4's alpha +- this; ALPHA_SPAN_WHOLE: all */
+    int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..3 (quick), 1..4 (full)  */
+    double skip_after_ms;       /* a standalone call slower than this ends its
+                                   larger k (per algorithm, data set)           */
+    unsigned clear_flags;       /* DRTOPK_* plan flags switched off in dr- plans
+                                   (Figures 6, 7, 10, 22 of experiments/)       */
+} options;
+
+/* One configuration of the sweep: indices into the options' lists. */
+typedef struct {
+    int dtype, dist, n;
+    int algo;
+    uint64_t k;
+    int alpha, beta;
+    int warp_build;             /* the warp-centric delegate build where the
+                                   library would build through shared memory */
+} config;
+
+/* The data set in flight and the buffers of its calls. */
+typedef struct {
+    drtopk_dtype dtype;
+    drtopk_dist dist;
+    uint64_t n;                 /* 0: none                                      */
+    void *v;                    /* device (CUDA) or host (CPU) values           */
+    void *host_v;               /* host copy for verification (CUDA), lazily    */
+    void *out_v, *host_out_v;
+    uint64_t *out_i, *host_out_i;
+    uint64_t out_cap;
+    void *ws;
+    size_t ws_bytes;
+} buffers;
+
+/* Scratch doubles measure_plan needs for o->reps repetitions. */
+#define SCRATCH_PER_REP 6
+
+/* The signal (SIGINT/SIGTERM) that asked the tuner to stop, else 0
+ * (tuner.c): long loops end cleanly when it is set. */
+extern volatile sig_atomic_t tuner_stop_signal;
+
+/* The k of the sweep at size n (the --k list, else powers of 4 up to n/4 and
+ * 2^24), sorted, without repeats, into ks[MAX_LIST]; returns the count. */
+int sweep_ks(const options *o, uint64_t n, uint64_t *ks);
+
+/* The plan config c asks for (Rule 4 with const 2 alpha - log2 n + log2 k
+ * returns exactly c's alpha; its beta, algorithm and delegate build). */
+drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan);
+/* The store key of measuring `plan` labelled `label` at (dtype, dist, n, k). */
+void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d, uint64_t n, uint64_t k,
+              const drtopk_plan *plan, drtopk_store_config *key);
+void fill_key(const options *o, const config *c, drtopk_store_config *key, unsigned flags);
+
+void buffers_init(buffers *b);
+void buffers_release(const options *o, buffers *b);
+/* Make (dtype, dist, n) resident (generated with o->seed) with outputs for
+ * kmax results. */
+drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drtopk_dist d, uint64_t n,
+                              uint64_t kmax);
+/* Measure `plan` on the resident data set: a warm-up, then o->reps timed
+ * calls; m->cfg is the caller's.  scratch: SCRATCH_PER_REP * o->reps. */
+void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers *b, int do_verify,
+                  drtopk_store_measurement *m, double *scratch);
+/* The delegate plan's label as the store names it ("dr-radix", ...). */
+void plan_label(const drtopk_plan *plan, char *out, size_t len);
+
+/* A progress line with elapsed time and ETA (tuner.c): on a terminal one
+ * line redrawn, else one line every few seconds and the last one. */
+void tuner_progress(size_t done, size_t total, double t0_ms, const char *what, int last);
+/* Wall-clock time (drtopk_now_ms) at which --max-minutes ends the run; 0: none. */
+extern double tuner_deadline_ms;
+/* Stop now: a signal came or the deadline passed. */
+int tuner_should_stop(void);
+
+/* decide.c: fit Rule 4, derive the decision table from what (machine,
+ * commit) measured, check it at held-out points (measuring what is missing
+ * unless o->fit_only or o->no_check) and store it.  0, or -1. */
+int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
+                  const drtopk_store_machine *mach);
+/* fit_and_store's return when the held-out check was cut short by a signal
+ * or --max-minutes: nothing stored but the checks measured so far. */
+#define FIT_INTERRUPTED 1
+/* decide.c: tuned (this machine's stored table) vs default vs the best
+ * measured plan at every (dtype, dist, n, k) of the sweep; prints the table
+ * and stores the rows.  0, or -1. */
+int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
+                  const drtopk_store_machine *mach);
+
+/* emit_table.c: write the C source of src/lib/tuning_builtin.c from every
+ * tuned GPU of the database at db_path.  0, or -1 with a message on stderr. */
+int emit_table(const char *db_path, const char *out_path);
+
+#endif

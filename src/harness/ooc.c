@@ -122,22 +122,50 @@ drtopk_status drtopk_ooc_link_gbps(drtopk_backend b, const void *host_v, size_t 
     return b == DRTOPK_BACKEND_CUDA ? ooc_dev_link_gbps(host_v, bytes, gbps) : DRTOPK_OK;
 }
 
-drtopk_status drtopk_ooc_select(const drtopk_ooc_args *a, uint32_t *out_vals, uint64_t *out_pos,
-                                drtopk_ooc_stats *s)
+struct drtopk_ooc {
+    drtopk_ooc_args a;
+    ooc_dev *d;                 /* CUDA: the device half                        */
+    ooc_host h;                 /* CPU: the host half                           */
+};
+
+drtopk_status drtopk_ooc_create(const drtopk_ooc_args *a, drtopk_ooc **out)
 {
-    const int dev = a->backend == DRTOPK_BACKEND_CUDA;
+    drtopk_ooc *o;
+    drtopk_status st;
+    *out = NULL;
+    if (a->k == 0 || a->k > a->n || a->cap == 0) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((o = (drtopk_ooc *)calloc(1, sizeof *o)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+    o->a = *a;
+    st = a->backend == DRTOPK_BACKEND_CUDA ? ooc_dev_create(&o->a, &o->d) : host_create(&o->a, &o->h);
+    if (st != DRTOPK_OK) {
+        free(o);
+        return st;
+    }
+    *out = o;
+    return DRTOPK_OK;
+}
+
+void drtopk_ooc_destroy(drtopk_ooc *o)
+{
+    if (o == NULL) return;
+    if (o->d) ooc_dev_destroy(o->d);
+    else host_destroy(&o->h);
+    free(o);
+}
+
+drtopk_status drtopk_ooc_run(drtopk_ooc *o, uint32_t *out_vals, uint64_t *out_pos, drtopk_ooc_stats *s)
+{
+    const drtopk_ooc_args *a = &o->a;
+    ooc_dev *d = o->d;
+    ooc_host *h = &o->h;
+    const int dev = d != NULL;
     const uint32_t *v = (const uint32_t *)a->host_v;
     const uint64_t chunks = (a->n + a->cap - 1) / a->cap;
     const double t0 = drtopk_now_ms();
-    ooc_dev *d = NULL;
-    ooc_host h;
     uint64_t r = 0;             /* candidates held: the running top-k so far */
-    drtopk_status st;
+    drtopk_status st = DRTOPK_OK;
 
     memset(s, 0, sizeof *s);
-    if (a->k == 0 || a->k > a->n || a->cap == 0) return DRTOPK_ERR_INVALID_ARGUMENT;
-    st = dev ? ooc_dev_create(a, &d) : host_create(a, &h);
-    if (st != DRTOPK_OK) return st;
 #define LEN(j) ((j) + 1 < chunks ? a->cap : a->n - (j) * a->cap)
     if (dev) st = ooc_dev_load(d, 0, v, LEN(0));
     for (uint64_t j = 0; j < chunks && st == DRTOPK_OK; ++j) {
@@ -149,10 +177,10 @@ drtopk_status drtopk_ooc_select(const drtopk_ooc_args *a, uint32_t *out_vals, ui
         if (dev) {
             st = ooc_dev_filter(d, slot, LEN(j), a->first + j * a->cap, use_thr, r, &kept);
         } else {
-            host_load(&h, slot, v + j * a->cap, LEN(j));
-            s->reload_ms += h.load_ms;
+            host_load(h, slot, v + j * a->cap, LEN(j));
+            s->reload_ms += h->load_ms;
             const double c0 = drtopk_now_ms();
-            kept = host_filter(&h, slot, LEN(j), a->first + j * a->cap, use_thr, r);
+            kept = host_filter(h, slot, LEN(j), a->first + j * a->cap, use_thr, r);
             s->compute_ms += drtopk_now_ms() - c0;
         }
         if (st != DRTOPK_OK) break;
@@ -164,14 +192,14 @@ drtopk_status drtopk_ooc_select(const drtopk_ooc_args *a, uint32_t *out_vals, ui
                 st = ooc_dev_select(d, r);
             } else {
                 const double c0 = drtopk_now_ms();
-                st = host_select(&h, r);
+                st = host_select(h, r);
                 s->compute_ms += drtopk_now_ms() - c0;
             }
             r = a->k;
         }
         if (st != DRTOPK_OK) break;
         if (dev) st = ooc_dev_carry(d, slot, r == a->k, &s->reload_ms, &s->compute_ms);
-        else if (r == a->k) host_threshold(&h);
+        else if (r == a->k) host_threshold(h);
     }
 #undef LEN
     s->chunks = chunks;
@@ -179,12 +207,10 @@ drtopk_status drtopk_ooc_select(const drtopk_ooc_args *a, uint32_t *out_vals, ui
         if (dev) {
             st = ooc_dev_result(d, out_vals, out_pos);
         } else {
-            memcpy(out_vals, h.cand_v, (size_t)a->k * sizeof(uint32_t));
-            memcpy(out_pos, h.cand_p, (size_t)a->k * sizeof(uint64_t));
+            memcpy(out_vals, h->cand_v, (size_t)a->k * sizeof(uint32_t));
+            memcpy(out_pos, h->cand_p, (size_t)a->k * sizeof(uint64_t));
         }
     }
-    if (dev) ooc_dev_destroy(d);
-    else host_destroy(&h);
     s->total_ms = drtopk_now_ms() - t0;
     return st;
 }

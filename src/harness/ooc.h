@@ -39,7 +39,7 @@ typedef struct {
                                    fit beside the running top-k needs none)        */
     double reload_ms;           /* host-to-device copies (sum; they overlap compute) */
     double compute_ms;          /* filter + top-k + carry (sum)                     */
-    double total_ms;            /* wall clock of the whole call                     */
+    double total_ms;            /* wall clock of the whole run                      */
 } drtopk_ooc_stats;
 
 /* Host memory for a slice: pinned on the CUDA backend, so copies run async. */
@@ -50,10 +50,16 @@ void drtopk_ooc_host_free(drtopk_backend b, void *p);
  * `bytes` of the pinned slice (the reference of the reload rate); 0 on the CPU. */
 drtopk_status drtopk_ooc_link_gbps(drtopk_backend b, const void *host_v, size_t bytes, double *gbps);
 
-/* The top k of the slice: out_vals (k raw elements) and out_pos (k global
- * positions), host memory, in no particular order. */
-drtopk_status drtopk_ooc_select(const drtopk_ooc_args *a, uint32_t *out_vals, uint64_t *out_pos,
-                                drtopk_ooc_stats *st);
+/* Two phases, so repeated runs reuse the buffers (the first copy into
+ * freshly allocated device memory ran at 44 GB/s where later ones ran at the
+ * H200 link's 55): drtopk_ooc_create allocates the sub-vector buffers and the
+ * candidates for `a` (its slice and plan must outlive the handle);
+ * drtopk_ooc_run writes the top k of the slice, out_vals (k raw elements) and
+ * out_pos (k global positions) in host memory, in no particular order. */
+typedef struct drtopk_ooc drtopk_ooc;
+drtopk_status drtopk_ooc_create(const drtopk_ooc_args *a, drtopk_ooc **out);
+drtopk_status drtopk_ooc_run(drtopk_ooc *o, uint32_t *out_vals, uint64_t *out_pos, drtopk_ooc_stats *st);
+void drtopk_ooc_destroy(drtopk_ooc *o);
 
 #ifdef __cplusplus
 }

@@ -180,6 +180,8 @@ typedef struct {
     drtopk_device_info dev;
     const char *tuning_db;
     double link_gbps;           /* host-to-device, measured (out of core, CUDA)  */
+    drtopk_ooc_args ooc_args;   /* out of core: the streaming run's arguments    */
+    drtopk_ooc *stream;         /* and its buffers, kept across the reps         */
 } rank_state;
 
 typedef struct {
@@ -189,6 +191,7 @@ typedef struct {
 
 static void state_free(const mpi_cfg *c, rank_state *s)
 {
+    drtopk_ooc_destroy(s->stream);
     if (s->ooc) drtopk_ooc_host_free(c->run.backend, s->host_v);
     else free(s->host_v);
     free(s->host_ws);
@@ -282,6 +285,15 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
                                       &s->link_gbps);
             if (st != DRTOPK_OK) rc = runtime_error("cannot measure the host-to-device link: %s", drtopk_status_string(st));
         }
+        if (rc == 0) {
+            const drtopk_ooc_args a = { c->run.backend, c->run.dtype, c->run.order, s->host_v, s->count, s->first,
+                                        s->k_local, s->cap, plan };
+            s->ooc_args = a;
+            if ((st = drtopk_ooc_create(&s->ooc_args, &s->stream)) != DRTOPK_OK)
+                rc = runtime_error("cannot allocate the out-of-core buffers (2 x %" PRIu64 " elements and %" PRIu64
+                                   " candidates) on GPU %d: %s (use a smaller --device-cap)", stage_len,
+                                   s->k_local + stage_len, s->gpu, drtopk_status_string(st));
+        }
         return rc;
     }
     if (!cuda || c->run.input || c->run.verify) {
@@ -314,10 +326,8 @@ static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_p
     drtopk_status st;
     const double t0 = drtopk_now_ms();
     if (s->ooc) {
-        drtopk_ooc_args a = { c->run.backend, c->run.dtype, c->run.order, s->host_v, s->count, s->first,
-                              s->k_local, s->cap, plan };
         drtopk_ooc_stats os;
-        if ((st = drtopk_ooc_select(&a, s->vals, s->pos, &os)) != DRTOPK_OK)
+        if ((st = drtopk_ooc_run(s->stream, s->vals, s->pos, &os)) != DRTOPK_OK)
             return api_error("out-of-core top-k failed", st);
         t->reload = os.reload_ms;
         t->chunks = os.chunks;

@@ -14,7 +14,7 @@
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
 #   DRTOPK_BIN_TAR   a carried .tar.xz of programs (at its top or under bin/):
-#                    unpacked into $OUT/carried-bin and used as DRTOPK_BIN_DIR;
+#                    unpacked into $TMPDIR/drtopk-carried-bin and used as DRTOPK_BIN_DIR;
 #                    mutants under its mutant/ (ninja mutants)
 #   DRTOPK_BEFORE    step bench-before: an older drtopk binary, benchmarked
 #                    by the same bench.sh (compare with step bench's table)
@@ -41,10 +41,11 @@ add() { summary="$summary
 $1"; }
 
 if [ -n "${DRTOPK_BIN_TAR:-}" ]; then
-    rm -rf "$OUT/carried-bin"
-    mkdir -p "$OUT/carried-bin"
-    if tar -xJf "$DRTOPK_BIN_TAR" -C "$OUT/carried-bin"; then
-        BIN=$OUT/carried-bin
+    CARRIED=${TMPDIR:-/tmp}/drtopk-carried-bin   # outside $OUT: not fetched back
+    rm -rf "$CARRIED"
+    mkdir -p "$CARRIED"
+    if tar -xJf "$DRTOPK_BIN_TAR" -C "$CARRIED"; then
+        BIN=$CARRIED
         [ -d "$BIN/bin" ] && BIN=$BIN/bin
         add "binaries: unpacked $DRTOPK_BIN_TAR into $BIN"
     else

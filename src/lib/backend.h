@@ -30,6 +30,9 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
                                 void *ws, size_t ws_bytes, void *out_values,
                                 uint64_t *out_indices, drtopk_stats *stats);
 
+/* The key type, order and backend of a problem are known values (api.c). */
+drtopk_status drtopk_check_enums(drtopk_dtype dtype, drtopk_order order, drtopk_backend backend);
+
 /* Batched / segmented top-k of the CPU backend (cpu_batch.c); api entry
  * points in batch.c check the problem first. */
 drtopk_status drtopk_cpu_batch_workspace(const drtopk_batch_problem *p, size_t *bytes);

@@ -41,12 +41,8 @@ static int aligned(const void *ptr, uintptr_t a) { return ((uintptr_t)ptr & (a -
 static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, int need_data)
 {
     if (p == NULL || plan == NULL) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "the plan" : "the problem");
-    if ((unsigned)p->dtype >= DRTOPK_DTYPE_COUNT)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->dtype = %d is not a drtopk_dtype", (int)p->dtype);
-    if ((unsigned)p->order > DRTOPK_SMALLEST)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->order = %d is not a drtopk_order", (int)p->order);
-    if ((unsigned)p->backend > DRTOPK_BACKEND_CUDA)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->backend = %d is not a drtopk_backend", (int)p->backend);
+    drtopk_status st;
+    if ((st = drtopk_check_enums(p->dtype, p->order, p->backend)) != DRTOPK_OK) return st;
     if (plan->flags & ~(unsigned)DRTOPK_SORTED)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->flags = 0x%x: a batch plan takes only DRTOPK_SORTED",
                     plan->flags);

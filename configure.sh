@@ -57,6 +57,7 @@ declare -A pkg_of=(
     [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [dejavu]=fonts-dejavu-core [zlib.h]=zlib1g-dev
     [git]=git [pkg-config]=pkg-config
     [mpicc]=libopenmpi-dev [mpirun]=openmpi-bin
+    [numpy]=python3-numpy [setuptools]=python3-setuptools [pip]=python3-pip
 )
 sqlite_a=""
 find_sqlite_a() {
@@ -65,6 +66,14 @@ find_sqlite_a() {
         if [ -f "$d/libsqlite3.a" ] && [ -f /usr/include/sqlite3.h -o -f /usr/local/include/sqlite3.h ]; then
             sqlite_a="$d/libsqlite3.a"; return 0
         fi
+    done
+    return 1
+}
+# whether python3 or /usr/bin/python3 imports module $1
+python_with() {
+    local py
+    for py in python3 /usr/bin/python3; do
+        command -v "$py" >/dev/null 2>&1 && "$py" -c "import $1" >/dev/null 2>&1 && return 0
     done
     return 1
 }
@@ -77,6 +86,10 @@ missing_pkgs() {
     # the font of figures/common.gp (pngcairo, svg): without it cairo falls back silently
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || miss+=("${pkg_of[dejavu]}")
     [ -f /usr/include/zlib.h ] || miss+=("${pkg_of[zlib.h]}")   # gzip input of drtopk dataset
+    # the Python package's tests (tests/bats/python.bats): Debian's python3 with NumPy, setuptools, pip
+    if ! python_with numpy; then miss+=("${pkg_of[numpy]}"); fi
+    if ! python_with setuptools; then miss+=("${pkg_of[setuptools]}"); fi
+    if ! python_with pip; then miss+=("${pkg_of[pip]}"); fi
     echo "${miss[@]:-}"
 }
 

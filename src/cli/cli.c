@@ -64,6 +64,7 @@ static const char help_main[] =
     "  run      select the top k of a seeded vector or a raw file; time, verify, write\n"
     "  gen      write a seeded vector to a raw file\n"
     "  dataset  turn real data (k-NN vectors, graphs, CSV scores) into a raw file\n"
+    "  batch    top k of every row or segment (batched / segmented top-k)\n"
     "  version  print the version, the git commit and whether a CUDA GPU is usable\n"
     "  help     this text; `drtopk help run` / `drtopk run --help` for a command\n"
     "\n"
@@ -546,8 +547,9 @@ static int cmd_help(int argc, char **argv)
     else if (strcmp(argv[0], "run") == 0) printf("%s%s", help_run, run_help_options);
     else if (strcmp(argv[0], "gen") == 0) fputs(help_gen, stdout);
     else if (strcmp(argv[0], "dataset") == 0) fputs(help_dataset, stdout);
+    else if (strcmp(argv[0], "batch") == 0) fputs(help_batch, stdout);
     else if (strcmp(argv[0], "version") == 0 || strcmp(argv[0], "help") == 0) fputs(help_main, stdout);
-    else return usage_error("no help for unknown command '%s' (commands: run gen dataset version help)", argv[0]);
+    else return usage_error("no help for unknown command '%s' (commands: run gen dataset batch version help)", argv[0]);
     return 0;
 }
 
@@ -561,8 +563,9 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
     if (strcmp(cmd, "dataset") == 0) return cmd_dataset(argc - 2, argv + 2);
+    if (strcmp(cmd, "batch") == 0) return cmd_batch(argc - 2, argv + 2);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) return cmd_version(argc - 2, argv + 2);
     if (strcmp(cmd, "help") == 0) return cmd_help(argc - 2, argv + 2);
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) return cmd_help(0, NULL);
-    return usage_error("unknown command '%s' (commands: run gen dataset version help)", cmd);
+    return usage_error("unknown command '%s' (commands: run gen dataset batch version help)", cmd);
 }

@@ -10,4 +10,8 @@
 /* drtopk dataset (dataset_cmd.c) */
 int cmd_dataset(int argc, char **argv);
 extern const char help_dataset[];
+
+/* drtopk batch (batch_cmd.c) */
+int cmd_batch(int argc, char **argv);
+extern const char help_batch[];
 #endif

@@ -344,6 +344,17 @@ static int aligned(const void *ptr, uintptr_t a)
     return ((uintptr_t)ptr & (a - 1)) == 0;
 }
 
+drtopk_status drtopk_check_enums(drtopk_dtype dtype, drtopk_order order, drtopk_backend backend)
+{
+    if ((unsigned)dtype >= DRTOPK_DTYPE_COUNT)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->dtype = %d is not a drtopk_dtype", (int)dtype);
+    if ((unsigned)order > DRTOPK_SMALLEST)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->order = %d is not a drtopk_order", (int)order);
+    if ((unsigned)backend > DRTOPK_BACKEND_CUDA)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->backend = %d is not a drtopk_backend", (int)backend);
+    return DRTOPK_OK;
+}
+
 /* Problem checks shared by both phases; `need_data` is 0 for the workspace
  * query, which depends on sizes only and so accepts values == NULL. */
 static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *plan, int need_data)
@@ -352,12 +363,7 @@ static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *p
     if (p == NULL || plan == NULL)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "the plan" : "the problem");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
-    if ((unsigned)p->dtype >= DRTOPK_DTYPE_COUNT)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->dtype = %d is not a drtopk_dtype", (int)p->dtype);
-    if ((unsigned)p->order > DRTOPK_SMALLEST)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->order = %d is not a drtopk_order", (int)p->order);
-    if ((unsigned)p->backend > DRTOPK_BACKEND_CUDA)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->backend = %d is not a drtopk_backend", (int)p->backend);
+    if ((st = drtopk_check_enums(p->dtype, p->order, p->backend)) != DRTOPK_OK) return st;
     if (p->values == NULL && need_data) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->values is NULL");
     if (p->values != NULL && !aligned(p->values, drtopk_dtype_size(p->dtype)))
         return FAIL(DRTOPK_ERR_MISALIGNED, "p->values = %p is not %zu-byte aligned (%s)", p->values,

@@ -30,7 +30,22 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
                                 void *ws, size_t ws_bytes, void *out_values,
                                 uint64_t *out_indices, drtopk_stats *stats);
 
+/* The key type, order and backend of a problem are known values (api.c). */
+drtopk_status drtopk_check_enums(drtopk_dtype dtype, drtopk_order order, drtopk_backend backend);
+
+/* Batched / segmented top-k of the CPU backend (cpu_batch.c); api entry
+ * points in batch.c check the problem first. */
+drtopk_status drtopk_cpu_batch_workspace(const drtopk_batch_problem *p, size_t *bytes);
+drtopk_status drtopk_cpu_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
+                                      size_t ws_bytes, void *out_values, uint64_t *out_indices);
+
 /* ---- CUDA backend (kernels/pipeline.cu; cuda_stub.c returns NO_BACKEND) - */
+/* Batched / segmented top-k on the GPU (kernels/batch_topk.cu). */
+drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                                          size_t *bytes);
+drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
+                                       size_t ws_bytes, void *out_values, uint64_t *out_indices, void *stream);
+
 drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);
 drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,
                                  void *ws, size_t ws_bytes, void *out_values,

@@ -233,6 +233,80 @@ DRTOPK_API drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_pla
                             void *out_values, uint64_t *out_indices,
                             void *stream, drtopk_stats *stats);
 
+/* ---- batched and segmented top-k (many rows at once) ----------------------
+ *
+ * One call selects the top k of every segment of one input array: uniform
+ * rows (offsets == NULL: segment s is values[s*len .. (s+1)*len)) or segments
+ * given by segments+1 offsets (segment s is values[offsets[s] ..
+ * offsets[s+1]), any lengths, 0 included).  Two phases as above:
+ *   drtopk_batch_problem p = { .backend = ..., .dtype = DRTOPK_F32, .segments = rows,
+ *                              .len = cols, .k = 50, .values = d_x };
+ *   drtopk_batch_plan plan;  drtopk_batch_plan_auto(&plan, &p);
+ *   size_t bytes;            drtopk_batch_workspace(&p, &plan, &bytes);
+ *   drtopk_batch_select(&p, &plan, ws, bytes, out_values, out_indices, stream);
+ * For the CUDA backend values, offsets, ks, workspace and outputs are device
+ * memory and the call only enqueues work on `stream`: it never reads offsets
+ * or ks on the host.  For the CPU backend they are host memory.
+ *
+ * Output layout: segment s owns slots [s*k, s*k + k) of out_values (elements
+ * of dtype) and out_indices (uint64 positions within the segment, 0 = its
+ * first element).  Its effective k is
+ *     k_s = min(ks ? ks[s] : k, k, length of segment s)
+ * (a documented clamp, never an error: a segment shorter than k, an empty
+ * segment or ks[s] > k simply fills fewer slots).  Slots [k_s, k) hold
+ * DRTOPK_INDEX_NONE and a value of all zero bits.  The k_s results come best
+ * first with DRTOPK_SORTED in plan.flags, else in an unspecified order (the
+ * CPU backend gives them in increasing position).  Ordering and ties follow
+ * the single top-k (NaN above +inf, -0.0 == +0.0); among equal values at the
+ * k_s-th place any positions holding that value may be returned (the CPU
+ * backend returns the smallest ones).
+ *
+ * Uniform rows are checked on the host: k > len is DRTOPK_ERR_K_GT_N (use
+ * offsets for a clamp).  segments == 0 is a valid call that writes nothing.
+ * Offsets must not decrease: the CPU backend reports the first segment whose
+ * end is before its start (DRTOPK_ERR_INVALID_ARGUMENT); the CUDA backend
+ * does not read offsets on the host and treats such a segment as empty. */
+#define DRTOPK_INDEX_NONE UINT64_MAX   /* an output slot past a segment's k_s */
+
+typedef struct {
+    drtopk_backend backend;
+    drtopk_dtype dtype;
+    drtopk_order order;
+    uint64_t segments;          /* number of rows / segments                     */
+    uint64_t len;               /* uniform rows: elements per row (offsets NULL)  */
+    const uint64_t *offsets;    /* segments + 1 offsets into values, or NULL      */
+    uint64_t k;                 /* output slots per segment (>= 1)                */
+    const uint64_t *ks;         /* per-segment k (each clamped to k), or NULL     */
+    const void *values;
+} drtopk_batch_problem;
+
+/* Which algorithm serves which segment on the CUDA backend (the CPU backend
+ * reads only flags).  A segment with k_s <= warp_max_k and at most
+ * warp_max_len elements runs a per-warp priority queue (WarpSelect style);
+ * other segments of at most block_max_len elements run one block's radix
+ * select; longer uniform rows run the Dr. Top-k pipeline (drtopk_select) row
+ * by row, longer variable segments the block radix select with the widest
+ * block.  Variable segments are binned on the device by log2 length (LRB),
+ * each bin launched with its own shape. */
+typedef struct {
+    uint64_t warp_max_k;        /* largest k of the warp queue, 0..DRTOPK_WARP_K_MAX */
+    uint64_t warp_max_len;      /* longest segment a warp selects from          */
+    uint64_t block_max_len;     /* longest uniform row one block selects from    */
+    unsigned flags;             /* DRTOPK_SORTED                                  */
+} drtopk_batch_plan;
+
+#define DRTOPK_WARP_K_MAX 256   /* a warp queue of 256 (key, position) pairs in shared memory */
+
+/* The default plan for p (its crossovers, DRTOPK_SORTED off). */
+DRTOPK_API drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p);
+/* Phase 1: workspace bytes (depends on sizes only; values/offsets/ks may be NULL). */
+DRTOPK_API drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                                                size_t *bytes);
+/* Phase 2: segments * k values and indices (layout above). */
+DRTOPK_API drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                                             void *workspace, size_t workspace_bytes, void *out_values,
+                                             uint64_t *out_indices, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

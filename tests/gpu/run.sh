@@ -9,7 +9,7 @@
 # multi-GPU / out-of-core runs of bin/drtopk-mpi (tests/gpu/mpi.sh, Table 2).
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test memcheck racecheck mutation bench-before bench sweep tune algos peers figures datasets mpi" sh tests/gpu/run.sh
+#   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers figures datasets mpi" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
@@ -124,11 +124,17 @@ for step in $RUN_STEPS; do
         DRTOPK_BIN_DIR=$BIN SUITE_LOG_DIR=$OUT sh tests/gpu/suite.sh > "$OUT/suite.log" 2>&1
         add "test-gpu: rc=$? ($(($(date +%s) - t0)) s)
 $(cat "$OUT/suite.log")" ;;
+    python)
+        PYTHONPATH=python DRTOPK_LIBRARY=$PWD/build/libdrtopk.so python3 tests/gpu/test_python_torch.py \
+            > "$OUT/python.log" 2>&1
+        add "python (drtopk.topk on torch/cupy): rc=$? ($(($(date +%s) - t0)) s)
+$(grep -E '^not ok|passed, [0-9]+ failed' "$OUT/python.log" | head -n 8)" ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
-            test_capture:--small test_knn:--small ;;
+            test_capture:--small test_knn:--small test_batch:--small ;;
     racecheck)
-        sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small ;;
+        sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small \
+            test_batch:--small ;;
     mutation)
         if [ ! -d "$BIN/mutant" ] && [ "$BIN" = bin ]; then
             ninja mutants > "$OUT/build-mutants.log" 2>&1 || add "mutation: ninja mutants failed ($OUT/build-mutants.log)"

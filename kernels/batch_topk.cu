@@ -1,0 +1,460 @@
+/*
+ * batch_topk.cu -- batched and segmented top-k on the GPU (drtopk.h,
+ * drtopk_batch_*; issue 16).  Three algorithms, chosen per segment by the
+ * batch plan's crossovers:
+ *   - warp queue (WarpSelect style, Johnson et al., "Billion-scale similarity
+ *     search with GPUs"): a warp streams its segment 32 elements at a time;
+ *     lanes whose element beats the queue's k-th best append it to a shared
+ *     buffer (ballot + popc), and a full buffer is merged into the queue by a
+ *     warp bitonic sort.  The order is (ordered key desc, position asc), a
+ *     total order, so the result is exact and its ties are the CPU's (the
+ *     smallest positions), best first.
+ *   - block radix select: one block per segment finds the k-th ordered key
+ *     8 bits at a time (histograms in shared memory, one read of the segment
+ *     per digit), then gathers the keys above it and enough equal ones.
+ *   - the Dr. Top-k pipeline (paper sections 4-5, drtopk_cuda_select) row by
+ *     row for uniform rows longer than the plan's block_max_len.
+ * Variable segments are binned on the device by class and log2 length
+ * (logarithmic radix binning, Green et al.): one thread per segment appends
+ * its id to its bin's list; each bin is then launched with its own shape and
+ * a grid-stride loop over the bin's device-side count, so the host never
+ * reads the lengths.  Ordered keys (keyorder.h) of every width are held in
+ * 64 bits.
+ */
+#include "device_common.cuh"
+#include "keyorder.h"
+
+#include <string.h>
+
+#define BATCH_QUEUE_MAX DRTOPK_WARP_K_MAX       /* the warp queue's largest k              */
+#define BATCH_WARPS_SHORT 2                     /* warps per block, short segments         */
+#define BATCH_WARPS_LONG 4                      /* warps per block, long segments          */
+#define BATCH_WARP_SHORT_LOG2 8                 /* warp bins: up to 256 elements, and more */
+#define BATCH_DIGIT_BITS 8                      /* radix digit                              */
+#define BATCH_DIGITS (1u << BATCH_DIGIT_BITS)
+#define BATCH_SORT_MAX 2048                     /* k a block sorts in shared memory         */
+#define BATCH_BLOCK_SMALL 128                   /* block radix threads: segments <= 2^12    */
+#define BATCH_BLOCK_MID 256                     /*                       segments <= 2^16   */
+#define BATCH_BLOCK_LARGE 1024                  /*                       longer             */
+#define BATCH_SMALL_LOG2 12
+#define BATCH_MID_LOG2 16
+#define BATCH_GRID_PER_SM 8                     /* blocks per SM of a grid-stride bin launch */
+#define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
+
+/* The bins of variable segments: class x log2-length range. */
+enum { BIN_WARP_SHORT = 0, BIN_WARP_LONG, BIN_BLOCK_SMALL, BIN_BLOCK_MID, BIN_BLOCK_LARGE, BIN_COUNT };
+
+typedef struct {
+    uint64_t key, pos;          /* ordered key (larger is better), position in the segment */
+} kpair;
+
+__device__ __forceinline__ bool kbetter(const kpair &a, const kpair &b)
+{
+    return a.key > b.key || (a.key == b.key && a.pos < b.pos);
+}
+
+typedef struct {
+    const void *values;
+    const uint64_t *offsets;    /* NULL: uniform rows of len */
+    const uint64_t *ks;
+    uint64_t segments, len, k;
+    int order, dtype;
+    void *out_values;
+    uint64_t *out_indices;
+    const uint64_t *list;       /* the bin's segment ids, or NULL: ids 0..segments-1 */
+    const unsigned long long *count; /* the bin's size on the device (with list)      */
+} batch_args;
+
+__device__ __forceinline__ uint64_t seg_count(const batch_args &a) { return a.list ? *a.count : a.segments; }
+__device__ __forceinline__ uint64_t seg_id(const batch_args &a, uint64_t i) { return a.list ? a.list[i] : i; }
+
+/* Start, length and k_s of segment s (drtopk.h: k_s = min(ks[s] or k, k, len);
+ * a segment whose end is before its start is empty). */
+__device__ __forceinline__ uint64_t seg_info(const batch_args &a, uint64_t s, uint64_t *start, uint64_t *len)
+{
+    if (a.offsets) {
+        *start = a.offsets[s];
+        const uint64_t end = a.offsets[s + 1];
+        *len = end > *start ? end - *start : 0;
+    } else {
+        *start = s * a.len;
+        *len = a.len;
+    }
+    uint64_t ks = a.ks ? a.ks[s] : a.k;
+    if (ks > a.k) ks = a.k;
+    return ks < *len ? ks : *len;
+}
+
+/* Slot j of segment s: value bits of element pos of the segment (or zero
+ * padding with DRTOPK_INDEX_NONE). */
+template <int T>
+__device__ __forceinline__ void put(const batch_args &a, uint64_t s, uint64_t start, uint64_t j, uint64_t pos)
+{
+    const uint64_t slot = s * a.k + j;
+    const drtopk_dtype t = (drtopk_dtype)T;
+    drtopk_bits_store(a.out_values, slot, t,
+                      pos == DRTOPK_INDEX_NONE ? 0 : drtopk_bits_at(a.values, start + pos, t));
+    a.out_indices[slot] = pos;
+}
+
+/* Sort q[0..n) best first (n a power of two) with `threads` cooperating
+ * threads numbered `me`; sync() orders the steps. */
+template <typename Sync>
+__device__ void bitonic_best_first(kpair *q, unsigned n, unsigned me, unsigned threads, Sync sync)
+{
+    for (unsigned size = 2; size <= n; size <<= 1) {
+        for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
+            for (unsigned t = me; t < n / 2; t += threads) {
+                const unsigned i = 2 * stride * (t / stride) + t % stride, j = i + stride;
+                const kpair x = q[i], y = q[j];
+                const bool best_first = (i & size) == 0;
+                if (best_first ? kbetter(y, x) : kbetter(x, y)) {
+                    q[i] = y;
+                    q[j] = x;
+                }
+            }
+            sync();
+        }
+    }
+}
+
+__device__ __forceinline__ unsigned pow2_at_least(uint64_t x, unsigned lo)
+{
+    unsigned p = lo;
+    while (p < x) p <<= 1;
+    return p;
+}
+
+/* ---- warp queue ------------------------------------------------------------ */
+template <int T, int WARPS>
+__global__ void warp_select_kernel(batch_args a)
+{
+    __shared__ kpair smem[WARPS][2 * BATCH_QUEUE_MAX];
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, w = threadIdx.x >> DRTOPK_LOG2_WARP;
+    kpair *q = smem[w];
+    const kpair none = { 0, DRTOPK_INDEX_NONE };
+    const uint64_t nseg = seg_count(a);
+    auto sync = [] { __syncwarp(); };
+    for (uint64_t i = (uint64_t)blockIdx.x * WARPS + w; i < nseg; i += (uint64_t)gridDim.x * WARPS) {
+        const uint64_t s = seg_id(a, i);
+        uint64_t start, len;
+        const uint64_t ks = seg_info(a, s, &start, &len);
+        const unsigned qn = pow2_at_least(ks, DRTOPK_WARP);     /* queue size Q >= k_s */
+        for (unsigned j = lane; j < 2 * qn; j += DRTOPK_WARP) q[j] = none;
+        __syncwarp();
+        kpair kth = none;
+        unsigned nbuf = 0;
+        for (uint64_t base = 0; base < len && ks > 0; base += DRTOPK_WARP) {
+            const uint64_t p = base + lane;
+            kpair e = none;
+            if (p < len) {
+                e.key = drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order);
+                e.pos = p;
+            }
+            const bool take = p < len && kbetter(e, kth);
+            const unsigned m = __ballot_sync(DRTOPK_FULL_MASK, take);
+            if (take) q[qn + nbuf + __popc(m & ((1u << lane) - 1u))] = e;
+            nbuf += __popc(m);
+            if (nbuf + DRTOPK_WARP > qn || base + DRTOPK_WARP >= len) {      /* merge the buffer */
+                __syncwarp();
+                bitonic_best_first(q, 2 * qn, lane, DRTOPK_WARP, sync);
+                for (unsigned j = qn + lane; j < 2 * qn; j += DRTOPK_WARP) q[j] = none;
+                __syncwarp();
+                kth = q[ks - 1];
+                nbuf = 0;
+            }
+        }
+        for (uint64_t j = lane; j < a.k; j += DRTOPK_WARP) put<T>(a, s, start, j, j < ks ? q[j].pos : DRTOPK_INDEX_NONE);
+        __syncwarp();
+    }
+}
+
+/* ---- block radix select ------------------------------------------------------ */
+template <int T, int THREADS>
+__global__ void __launch_bounds__(THREADS) block_select_kernel(batch_args a, int sorted)
+{
+    __shared__ unsigned long long hist[BATCH_DIGITS];
+    __shared__ uint64_t prefix, mask, want;     /* the k-th key's known digits; ranks left */
+    __shared__ unsigned long long n_gt, n_eq;
+    __shared__ kpair q[BATCH_SORT_MAX];
+    const int bits = drtopk_dtype_bits((drtopk_dtype)T);
+    const uint64_t nseg = seg_count(a);
+    for (uint64_t i = blockIdx.x; i < nseg; i += gridDim.x) {
+        const uint64_t s = seg_id(a, i);
+        uint64_t start, len;
+        const uint64_t ks = seg_info(a, s, &start, &len);
+        if (threadIdx.x == 0) {
+            prefix = mask = 0;
+            want = ks;
+            n_gt = n_eq = 0;
+        }
+        __syncthreads();
+        for (int shift = bits - BATCH_DIGIT_BITS; shift >= 0 && ks > 0; shift -= BATCH_DIGIT_BITS) {
+            for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += THREADS) hist[d] = 0;
+            __syncthreads();
+            const uint64_t pf = prefix, mk = mask;
+            for (uint64_t p = threadIdx.x; p < len; p += THREADS) {
+                const uint64_t key = drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order);
+                if ((key & mk) == pf) atomicAdd(&hist[(key >> shift) & (BATCH_DIGITS - 1)], 1ull);
+            }
+            __syncthreads();
+            if (threadIdx.x == 0) {     /* the digit holding the want-th best of the prefix */
+                uint64_t above = 0;
+                int d = BATCH_DIGITS - 1;
+                while (d > 0 && above + hist[d] < want) above += hist[d--];
+                want -= above;
+                prefix |= (uint64_t)d << shift;
+                mask |= (uint64_t)(BATCH_DIGITS - 1) << shift;
+            }
+            __syncthreads();
+        }
+        /* prefix is now the k_s-th key; want of the keys equal to it belong */
+        const uint64_t kth = prefix, n_ties = want, n_above = ks - want;
+        for (uint64_t p = threadIdx.x; p < len && ks > 0; p += THREADS) {
+            const uint64_t key = drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order);
+            uint64_t j = DRTOPK_INDEX_NONE;
+            if (key > kth) j = atomicAdd(&n_gt, 1ull);
+            else if (key == kth) {
+                const uint64_t e = atomicAdd(&n_eq, 1ull);
+                if (e < n_ties) j = n_above + e;
+            }
+            if (j != DRTOPK_INDEX_NONE) {
+                if (sorted) q[j] = kpair{ key, p };
+                else put<T>(a, s, start, j, p);
+            }
+        }
+        __syncthreads();
+        if (sorted && ks > 0) {
+            const unsigned n = pow2_at_least(ks, 2);
+            for (unsigned j = (unsigned)ks + threadIdx.x; j < n; j += THREADS) q[j] = kpair{ 0, DRTOPK_INDEX_NONE };
+            __syncthreads();
+            bitonic_best_first(q, n, threadIdx.x, THREADS, [] { __syncthreads(); });
+            for (uint64_t j = threadIdx.x; j < ks; j += THREADS) put<T>(a, s, start, j, q[j].pos);
+        }
+        for (uint64_t j = ks + threadIdx.x; j < a.k; j += THREADS) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
+        __syncthreads();
+    }
+}
+
+/* ---- logarithmic radix binning of variable segments -------------------------- */
+__global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, unsigned long long *counts,
+                           uint64_t *lists)
+{
+    const uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= a.segments) return;
+    uint64_t start, len;
+    const uint64_t ks = seg_info(a, s, &start, &len);
+    if (ks == 0) {              /* nothing to select: padding only */
+        for (uint64_t j = 0; j < a.k; ++j) {
+            drtopk_bits_store(a.out_values, s * a.k + j, (drtopk_dtype)a.dtype, 0);
+            a.out_indices[s * a.k + j] = DRTOPK_INDEX_NONE;
+        }
+        return;
+    }
+    const int lg = len > 1 ? 64 - __clzll((long long)(len - 1)) : 0;     /* ceil(log2 len) */
+    int bin;
+    if (ks <= warp_max_k && len <= warp_max_len) bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
+    else bin = lg <= BATCH_SMALL_LOG2 ? BIN_BLOCK_SMALL : lg <= BATCH_MID_LOG2 ? BIN_BLOCK_MID : BIN_BLOCK_LARGE;
+    const unsigned long long at = atomicAdd(&counts[bin], 1ull);
+    lists[(uint64_t)bin * a.segments + at] = s;
+}
+
+/* ---- host side ------------------------------------------------------------------ */
+
+/* Launchers of one key type T. */
+template <int T>
+struct batch_launch {
+    static drtopk_status warp(const batch_args &a, int warps, unsigned grid, cudaStream_t st)
+    {
+        if (warps == BATCH_WARPS_SHORT)
+            warp_select_kernel<T, BATCH_WARPS_SHORT><<<grid, BATCH_WARPS_SHORT * DRTOPK_WARP, 0, st>>>(a);
+        else
+            warp_select_kernel<T, BATCH_WARPS_LONG><<<grid, BATCH_WARPS_LONG * DRTOPK_WARP, 0, st>>>(a);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
+    static drtopk_status block(const batch_args &a, int threads, unsigned grid, int sorted, cudaStream_t st)
+    {
+        if (threads == BATCH_BLOCK_SMALL)
+            block_select_kernel<T, BATCH_BLOCK_SMALL><<<grid, BATCH_BLOCK_SMALL, 0, st>>>(a, sorted);
+        else if (threads == BATCH_BLOCK_MID)
+            block_select_kernel<T, BATCH_BLOCK_MID><<<grid, BATCH_BLOCK_MID, 0, st>>>(a, sorted);
+        else
+            block_select_kernel<T, BATCH_BLOCK_LARGE><<<grid, BATCH_BLOCK_LARGE, 0, st>>>(a, sorted);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
+};
+
+static drtopk_status launch_warp(drtopk_dtype t, const batch_args &a, int warps, unsigned grid, cudaStream_t st)
+{
+    switch (t) {
+    case DRTOPK_U32: return batch_launch<DRTOPK_U32>::warp(a, warps, grid, st);
+    case DRTOPK_I32: return batch_launch<DRTOPK_I32>::warp(a, warps, grid, st);
+    case DRTOPK_F32: return batch_launch<DRTOPK_F32>::warp(a, warps, grid, st);
+    case DRTOPK_F16: return batch_launch<DRTOPK_F16>::warp(a, warps, grid, st);
+    case DRTOPK_BF16: return batch_launch<DRTOPK_BF16>::warp(a, warps, grid, st);
+    case DRTOPK_U64: return batch_launch<DRTOPK_U64>::warp(a, warps, grid, st);
+    case DRTOPK_I64: return batch_launch<DRTOPK_I64>::warp(a, warps, grid, st);
+    case DRTOPK_F64: return batch_launch<DRTOPK_F64>::warp(a, warps, grid, st);
+    default: return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+}
+
+static drtopk_status launch_block(drtopk_dtype t, const batch_args &a, int threads, unsigned grid, int sorted,
+                                  cudaStream_t st)
+{
+    switch (t) {
+    case DRTOPK_U32: return batch_launch<DRTOPK_U32>::block(a, threads, grid, sorted, st);
+    case DRTOPK_I32: return batch_launch<DRTOPK_I32>::block(a, threads, grid, sorted, st);
+    case DRTOPK_F32: return batch_launch<DRTOPK_F32>::block(a, threads, grid, sorted, st);
+    case DRTOPK_F16: return batch_launch<DRTOPK_F16>::block(a, threads, grid, sorted, st);
+    case DRTOPK_BF16: return batch_launch<DRTOPK_BF16>::block(a, threads, grid, sorted, st);
+    case DRTOPK_U64: return batch_launch<DRTOPK_U64>::block(a, threads, grid, sorted, st);
+    case DRTOPK_I64: return batch_launch<DRTOPK_I64>::block(a, threads, grid, sorted, st);
+    case DRTOPK_F64: return batch_launch<DRTOPK_F64>::block(a, threads, grid, sorted, st);
+    default: return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
+}
+
+/* Block radix threads for segments of (at most) len elements. */
+static int block_threads(uint64_t len)
+{
+    return len <= (1ull << BATCH_SMALL_LOG2) ? BATCH_BLOCK_SMALL
+         : len <= (1ull << BATCH_MID_LOG2) ? BATCH_BLOCK_MID : BATCH_BLOCK_LARGE;
+}
+
+static unsigned grid_for(uint64_t units, unsigned cap)
+{
+    return (unsigned)(units < cap ? (units ? units : 1) : cap);
+}
+
+/* Uniform rows longer than block_max_len: the Dr. Top-k pipeline, one row
+ * per call (its problem, plan and workspace). */
+static drtopk_status row_problem(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, drtopk_problem *rp,
+                                 drtopk_plan *rplan, size_t *bytes)
+{
+    drtopk_status st;
+    rp->backend = DRTOPK_BACKEND_CUDA;
+    rp->dtype = p->dtype;
+    rp->order = p->order;
+    rp->n = p->len;
+    rp->k = p->k;
+    rp->values = p->values;
+    if ((st = drtopk_plan_auto(rplan, rp, NULL)) != DRTOPK_OK) return st;
+    if (plan->flags & DRTOPK_SORTED) rplan->flags |= DRTOPK_SORTED;
+    return drtopk_cuda_workspace(rp, rplan, bytes);
+}
+
+static int uniform_pipeline(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
+{
+    return p->offsets == NULL && p->ks == NULL && p->len > plan->block_max_len;
+}
+
+static drtopk_status check_sorted_k(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
+{
+    if ((plan->flags & DRTOPK_SORTED) && p->k > BATCH_SORT_MAX && !uniform_pipeline(p, plan)) {
+        drtopk_error_set("sorted batched top-k with k = %llu above %d on the GPU's block select is not "
+                         "implemented; sort the unsorted result, or use uniform rows longer than block_max_len",
+                         (unsigned long long)p->k, BATCH_SORT_MAX);
+        return DRTOPK_ERR_UNSUPPORTED;
+    }
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                                                     size_t *bytes)
+{
+    drtopk_status st;
+    size_t off = 0;
+    if ((st = check_sorted_k(p, plan)) != DRTOPK_OK) return st;
+    if (uniform_pipeline(p, plan)) {
+        drtopk_problem rp;
+        drtopk_plan rplan;
+        size_t rb;
+        if ((st = row_problem(p, plan, &rp, &rplan, &rb)) != DRTOPK_OK) return st;
+        drtopk_carve(NULL, &off, rb);
+    } else if (p->offsets) {
+        drtopk_carve(NULL, &off, BIN_COUNT * sizeof(unsigned long long));
+        drtopk_carve(NULL, &off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
+    }
+    *bytes = off + DRTOPK_WS_ALIGN;     /* slack to align any base address */
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                                                  void *ws, size_t ws_bytes, void *out_values, uint64_t *out_indices,
+                                                  void *stream)
+{
+    const drtopk_device_attrs *dev;
+    drtopk_status st;
+    size_t need, off = 0;
+    cudaStream_t cs = (cudaStream_t)stream;
+    const int sorted = (plan->flags & DRTOPK_SORTED) != 0;
+    drtopk_pending_error_begin();
+    if ((st = drtopk_cuda_batch_workspace(p, plan, &need)) != DRTOPK_OK) return st;
+    if (ws == NULL || ws_bytes < need) return drtopk_workspace_too_small(ws, ws_bytes, need);
+    if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    char *base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
+    const unsigned cap = (unsigned)dev->sm_count * BATCH_GRID_PER_SM;
+    batch_args a;
+    memset(&a, 0, sizeof a);
+    a.values = p->values;
+    a.offsets = p->offsets;
+    a.ks = p->ks;
+    a.segments = p->segments;
+    a.len = p->len;
+    a.k = p->k;
+    a.order = p->order;
+    a.dtype = p->dtype;
+    a.out_values = out_values;
+    a.out_indices = out_indices;
+    if (uniform_pipeline(p, plan)) {
+        drtopk_problem rp;
+        drtopk_plan rplan;
+        size_t rb;
+        const size_t es = drtopk_dtype_size(p->dtype);
+        if ((st = row_problem(p, plan, &rp, &rplan, &rb)) != DRTOPK_OK) return st;
+        for (uint64_t r = 0; r < p->segments; ++r) {
+            rp.values = (const char *)p->values + r * p->len * es;
+            st = drtopk_cuda_select(&rp, &rplan, base, rb, (char *)out_values + r * p->k * es,
+                                    out_indices + r * p->k, stream, NULL);
+            if (st != DRTOPK_OK) return st;
+        }
+        return DRTOPK_OK;
+    }
+    if (p->offsets == NULL) {   /* uniform rows: one class, no binning */
+        if (p->k <= plan->warp_max_k && p->len <= plan->warp_max_len) {
+            const int warps = p->len <= (1ull << BATCH_WARP_SHORT_LOG2) ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
+            const uint64_t blocks = (p->segments + warps - 1) / warps;
+            return launch_warp(p->dtype, a, warps, grid_for(blocks, DRTOPK_GRID_MAX), cs);
+        }
+        return launch_block(p->dtype, a, block_threads(p->len), grid_for(p->segments, DRTOPK_GRID_MAX), sorted, cs);
+    }
+    unsigned long long *counts = (unsigned long long *)drtopk_carve(base, &off, BIN_COUNT * sizeof(unsigned long long));
+    uint64_t *lists = (uint64_t *)drtopk_carve(base, &off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(counts, 0, BIN_COUNT * sizeof(unsigned long long), cs));
+    const uint64_t bin_blocks = (p->segments + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS;
+    if (bin_blocks > DRTOPK_GRID_MAX) {
+        drtopk_error_set("%llu segments are more than one binning launch covers", (unsigned long long)p->segments);
+        return DRTOPK_ERR_UNSUPPORTED;
+    }
+    bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len, counts,
+                                                                   lists);
+    DRTOPK_LAUNCH_CHECK();
+    for (int b = 0; b < BIN_COUNT; ++b) {
+        a.list = lists + (uint64_t)b * p->segments;
+        a.count = counts + b;
+        if (b == BIN_WARP_SHORT || b == BIN_WARP_LONG) {
+            const int warps = b == BIN_WARP_SHORT ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
+            st = launch_warp(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps, cap), cs);
+        } else {
+            const int threads = b == BIN_BLOCK_SMALL ? BATCH_BLOCK_SMALL
+                              : b == BIN_BLOCK_MID ? BATCH_BLOCK_MID : BATCH_BLOCK_LARGE;
+            st = launch_block(p->dtype, a, threads, grid_for(p->segments, cap), sorted, cs);
+        }
+        if (st != DRTOPK_OK) return st;
+    }
+    return DRTOPK_OK;
+}

@@ -1,0 +1,58 @@
+/*
+ * batch_check.c -- drtopk_batch_check (batch_check.h): every segment of a
+ * batched result checked by drtopk_check (exact O(len) counting, no sort),
+ * its padding slots and, when sorted, its order.
+ */
+#include "batch_check.h"
+#include "keyorder.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+uint64_t drtopk_batch_segment_k(const drtopk_batch_problem *p, uint64_t s, uint64_t *start, uint64_t *len)
+{
+    *start = p->offsets ? p->offsets[s] : s * p->len;
+    *len = p->offsets ? (p->offsets[s + 1] > *start ? p->offsets[s + 1] - *start : 0) : p->len;
+    uint64_t ks = p->ks ? p->ks[s] : p->k;
+    if (ks > p->k) ks = p->k;
+    return ks < *len ? ks : *len;
+}
+
+drtopk_check_result drtopk_batch_check(const drtopk_batch_problem *p, int sorted, const void *values,
+                                       const uint64_t *indices)
+{
+    drtopk_check_result r = { 1, "" };
+    const size_t esize = drtopk_dtype_size(p->dtype);
+    for (uint64_t s = 0; s < p->segments; ++s) {
+        uint64_t start, len;
+        const uint64_t ks = drtopk_batch_segment_k(p, s, &start, &len);
+        const void *vals = (const char *)values + s * p->k * esize;
+        const uint64_t *idx = indices + s * p->k;
+        for (uint64_t j = ks; j < p->k; ++j) {
+            if (idx[j] != DRTOPK_INDEX_NONE || drtopk_bits_at(vals, j, p->dtype) != 0) {
+                snprintf(r.why, sizeof r.why, "segment %" PRIu64 " (length %" PRIu64 ", k_s %" PRIu64
+                         "): slot %" PRIu64 " is not padding (index %" PRIu64 ")", s, len, ks, j, idx[j]);
+                r.ok = 0;
+                return r;
+            }
+        }
+        if (ks == 0) continue;
+        drtopk_problem sp = { DRTOPK_BACKEND_CPU, p->dtype, p->order, len, ks,
+                              (const char *)p->values + start * esize };
+        r = drtopk_check(&sp, vals, idx, NULL);
+        for (uint64_t j = 1; r.ok && sorted && j < ks; ++j) {
+            if (drtopk_key_at(vals, j, p->dtype, p->order) > drtopk_key_at(vals, j - 1, p->dtype, p->order)) {
+                snprintf(r.why, sizeof r.why, "not best first at slot %" PRIu64, j);
+                r.ok = 0;
+            }
+        }
+        if (!r.ok) {
+            char why[sizeof r.why];
+            snprintf(why, sizeof why, "segment %" PRIu64 " (length %" PRIu64 ", k_s %" PRIu64 "): %.160s", s, len, ks,
+                     r.why);
+            snprintf(r.why, sizeof r.why, "%s", why);
+            return r;
+        }
+    }
+    return r;
+}

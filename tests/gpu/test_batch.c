@@ -1,0 +1,140 @@
+/*
+ * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu,
+ * issue 16) against the host: every key type, both orders, sorted and not;
+ * uniform rows that take the warp queue (short and long rows), the block
+ * radix select (small, mid, large blocks) and the Dr. Top-k pipeline row by
+ * row (block_max_len lowered); variable segments binned on the device (empty,
+ * one element, k past the length, per-segment k, every bin in one call).
+ * Each result is checked segment by segment by drtopk_batch_check (exact
+ * counting, padding, order).  --small: the sanitizer-sized cases.
+ */
+#include "batch_check.h"
+#include "device.h"
+#include "gen.h"
+#include "gpu_test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEED 16
+#define SEGMENTS_RANDOM 300          /* variable segments per case */
+
+static uint64_t rng = 0x16;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Run p (host pointers in hp) on the GPU with plan; check on the host. */
+static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *plan, uint64_t n, const char *what)
+{
+    const size_t es = drtopk_dtype_size(hp->dtype), slots = (size_t)(hp->segments * hp->k);
+    void *dv = NULL, *doff = NULL, *dks = NULL, *dws = NULL, *dov = NULL, *doi = NULL;
+    void *ov = malloc(slots * es + 1);
+    uint64_t *oi = (uint64_t *)malloc(slots * sizeof(uint64_t) + 1);
+    size_t bytes = 0;
+    drtopk_batch_problem p = *hp;
+    drtopk_status st = drtopk_batch_workspace(&p, plan, &bytes);
+    if (st == DRTOPK_OK) st = drtopk_dev_alloc(&dv, n * es + 1);
+    if (st == DRTOPK_OK) st = drtopk_dev_copy(dv, hp->values, n * es, DRTOPK_COPY_H2D);
+    if (st == DRTOPK_OK && hp->offsets) {
+        st = drtopk_dev_alloc(&doff, (hp->segments + 1) * sizeof(uint64_t));
+        if (st == DRTOPK_OK) st = drtopk_dev_copy(doff, hp->offsets, (hp->segments + 1) * sizeof(uint64_t), DRTOPK_COPY_H2D);
+        p.offsets = (const uint64_t *)doff;
+    }
+    if (st == DRTOPK_OK && hp->ks) {
+        st = drtopk_dev_alloc(&dks, hp->segments * sizeof(uint64_t));
+        if (st == DRTOPK_OK) st = drtopk_dev_copy(dks, hp->ks, hp->segments * sizeof(uint64_t), DRTOPK_COPY_H2D);
+        p.ks = (const uint64_t *)dks;
+    }
+    if (st == DRTOPK_OK) st = drtopk_dev_alloc(&dws, bytes + 1);
+    if (st == DRTOPK_OK) st = drtopk_dev_alloc(&dov, slots * es + 1);
+    if (st == DRTOPK_OK) st = drtopk_dev_alloc(&doi, slots * sizeof(uint64_t) + 1);
+    p.values = dv;
+    if (st == DRTOPK_OK) st = drtopk_batch_select(&p, plan, dws, bytes, dov, (uint64_t *)doi, NULL);
+    if (st == DRTOPK_OK) st = drtopk_dev_sync();
+    if (st == DRTOPK_OK) st = drtopk_dev_copy(ov, dov, slots * es, DRTOPK_COPY_D2H);
+    if (st == DRTOPK_OK) st = drtopk_dev_copy(oi, doi, slots * sizeof(uint64_t), DRTOPK_COPY_D2H);
+    if (st != DRTOPK_OK) {
+        gt_checkf(0, drtopk_last_error(), "%s: %s", what, drtopk_status_string(st));
+    } else {
+        const drtopk_check_result r = drtopk_batch_check(hp, (plan->flags & DRTOPK_SORTED) != 0, ov, oi);
+        gt_checkf(r.ok, r.why, "%s", what);
+    }
+    void *dev[] = { dv, doff, dks, dws, dov, doi };
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
+        if (dev[i]) drtopk_dev_free(dev[i]);
+    free(ov);
+    free(oi);
+}
+
+int main(int argc, char **argv)
+{
+    const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
+    /* rows, cols, k, block_max_len override (0: default): the paths of uniform rows */
+    const uint64_t shapes[][4] = {
+        { 64, 200, 8, 0 },            /* warp queue, short rows */
+        { 33, 5000, 100, 0 },         /* warp queue, long rows */
+        { 16, 3000, 300, 0 },         /* block radix, small blocks */
+        { 8, 40000, 500, 0 },         /* block radix, mid blocks */
+        { 3, 70000, 1000, 0 },        /* block radix, large blocks */
+        { 2, 70000, 2000, 65536 },    /* Dr. Top-k pipeline per row */
+        { 5, 1, 1, 0 },
+    };
+    const int nshapes = small ? 3 : (int)(sizeof shapes / sizeof shapes[0]);
+    char what[256];
+    if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        for (int o = 0; o < 2; ++o) {
+            for (int sorted = 0; sorted < 2; ++sorted) {
+                for (int i = 0; i < nshapes; ++i) {
+                    const uint64_t rows = shapes[i][0], cols = shapes[i][1], n = rows * cols;
+                    void *v = malloc(n * 8);
+                    drtopk_gen_host(v, n, (i + t) % 2 ? DRTOPK_DIST_ND : DRTOPK_DIST_FEW, (drtopk_dtype)t, SEED + i);
+                    drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, rows, cols,
+                                               NULL, shapes[i][2], NULL, v };
+                    drtopk_batch_plan plan;
+                    drtopk_batch_plan_auto(&plan, &p);
+                    if (shapes[i][3]) plan.block_max_len = shapes[i][3];
+                    if (sorted) plan.flags |= DRTOPK_SORTED;
+                    snprintf(what, sizeof what, "uniform %s %s%s %llu x %llu k %llu", drtopk_dtype_name(p.dtype),
+                             o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)rows,
+                             (unsigned long long)cols, (unsigned long long)p.k);
+                    run_case(&p, &plan, n, what);
+                    free(v);
+                }
+                /* variable segments: every bin in one call */
+                const uint64_t nseg = small ? 40 : SEGMENTS_RANDOM, k = 1 + rnd() % 300;
+                uint64_t *off = (uint64_t *)malloc((nseg + 1) * sizeof(uint64_t));
+                uint64_t *ks = (uint64_t *)malloc(nseg * sizeof(uint64_t));
+                off[0] = 0;
+                for (uint64_t s = 0; s < nseg; ++s) {
+                    const int lg = (int)(rnd() % (small ? 12 : 18));
+                    uint64_t len = s == 0 ? 0 : s == 1 ? 1 : rnd() % ((1ull << lg) + 1);
+                    off[s + 1] = off[s] + len;
+                    ks[s] = rnd() % (k + 5);
+                }
+                void *v = malloc(off[nseg] * 8 + 8);
+                drtopk_gen_host(v, off[nseg], DRTOPK_DIST_UD, (drtopk_dtype)t, SEED);
+                for (int per = 0; per < 2; ++per) {
+                    drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, nseg, 0, off,
+                                               k, per ? ks : NULL, v };
+                    drtopk_batch_plan plan;
+                    drtopk_batch_plan_auto(&plan, &p);
+                    if (sorted) plan.flags |= DRTOPK_SORTED;
+                    snprintf(what, sizeof what, "segments %s %s%s %llu segments k %llu%s", drtopk_dtype_name(p.dtype),
+                             o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)nseg,
+                             (unsigned long long)k, per ? " per-segment k" : "");
+                    run_case(&p, &plan, off[nseg], what);
+                }
+                free(v);
+                free(off);
+                free(ks);
+            }
+        }
+    }
+    return gt_finish();
+}

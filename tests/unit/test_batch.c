@@ -1,0 +1,355 @@
+/*
+ * test_batch.c -- batched and segmented top-k on the CPU backend (drtopk.h,
+ * drtopk_batch_*; cpu_batch.c): every key type, both orders, sorted and not,
+ * uniform rows of many shapes, variable segments (empty, one element, k past
+ * the length, per-segment k), ties, NaN and -0.0, each segment against the
+ * sort-based oracle (oracle.c) exactly, since the CPU's tie rule (smallest
+ * positions) is the oracle's; the padding of slots past k_s; every argument
+ * error; and proof that drtopk_batch_check catches a broken result.
+ */
+#include "test_harness.h"
+#include "backend.h"
+#include "batch_check.h"
+#include "keyorder.h"
+#include "oracle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ELEM_MAX 8                 /* widest key type, bytes */
+#define TEST_SEED 0xba7c4ull
+#define POOL_TIES 5                /* values drawn from this few: many ties */
+#define RANDOM_SEGMENT_CASES 200
+#define SEG_MAX 9                  /* segments per random case */
+#define SEG_LEN_MAX 70             /* longest random segment */
+
+static uint64_t rng_state;
+static uint64_t rnd(void)          /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Element bits for type t: random, from a small pool (ties), or a float
+ * special (NaN of any sign and payload, +-0, +-inf). */
+static uint64_t elem(drtopk_dtype t, int mode)
+{
+    const int bits = drtopk_dtype_bits(t);
+    const uint64_t mask = drtopk_width_mask(bits), sign = drtopk_sign_bit(t);
+    if (mode == 1) return (rnd() % POOL_TIES) * 3;
+    if (mode == 2 && drtopk_dtype_is_float(t)) {
+        const uint64_t e = drtopk_float_exp_mask(t);
+        switch (rnd() % 6) {
+        case 0: return e | 1u;                    /* NaN, small payload */
+        case 1: return sign | e | (e >> 1 & ~e); /* negative NaN */
+        case 2: return sign;                      /* -0.0 */
+        case 3: return 0;                         /* +0.0 */
+        case 4: return e;                         /* +inf */
+        default: return sign | e;                 /* -inf */
+        }
+    }
+    return rnd() & mask;
+}
+
+typedef struct {
+    drtopk_batch_problem p;
+    drtopk_batch_plan plan;
+    void *v, *outv, *wantv;
+    uint64_t *outi, *wanti, *offsets, *ks;
+} bcase;
+
+static void bcase_free(bcase *c)
+{
+    free(c->v);
+    free(c->outv);
+    free(c->wantv);
+    free(c->outi);
+    free(c->wanti);
+    free(c->offsets);
+    free(c->ks);
+}
+
+/* The expected output: each segment's oracle top-k_s (best first, ties by
+ * position), reordered by position when unsorted, then padding. */
+static void expect(bcase *c)
+{
+    const drtopk_batch_problem *p = &c->p;
+    const size_t es = drtopk_dtype_size(p->dtype);
+    for (uint64_t s = 0; s < p->segments; ++s) {
+        uint64_t start, len;
+        const uint64_t ks = drtopk_batch_segment_k(p, s, &start, &len);
+        uint64_t *wi = c->wanti + s * p->k;
+        char *wv = (char *)c->wantv + s * p->k * es;
+        if (ks > 0) {
+            drtopk_problem sp = { DRTOPK_BACKEND_CPU, p->dtype, p->order, len, ks, (const char *)p->values + start * es };
+            CHECK_STATUS(drtopk_oracle_topk(&sp, wv, wi), DRTOPK_OK);
+            if (!(c->plan.flags & DRTOPK_SORTED)) {
+                for (uint64_t a = 1; a < ks; ++a)       /* insertion sort by position */
+                    for (uint64_t b = a; b > 0 && wi[b - 1] > wi[b]; --b) {
+                        const uint64_t ti = wi[b], tv = drtopk_bits_at(wv, b, p->dtype);
+                        wi[b] = wi[b - 1];
+                        drtopk_bits_store(wv, b, p->dtype, drtopk_bits_at(wv, b - 1, p->dtype));
+                        wi[b - 1] = ti;
+                        drtopk_bits_store(wv, b - 1, p->dtype, tv);
+                    }
+            }
+        }
+        for (uint64_t j = ks; j < p->k; ++j) {
+            wi[j] = DRTOPK_INDEX_NONE;
+            drtopk_bits_store(wv, j, p->dtype, 0);
+        }
+    }
+}
+
+/* Run c on the CPU backend and compare with the oracle bit for bit. */
+static void run_and_compare(bcase *c, const char *desc)
+{
+    size_t bytes;
+    void *ws;
+    const uint64_t slots = c->p.segments * c->p.k;
+    const size_t es = drtopk_dtype_size(c->p.dtype);
+    test_context(desc);
+    c->outv = malloc(slots * es + 1);
+    c->wantv = malloc(slots * es + 1);
+    c->outi = (uint64_t *)malloc(slots * sizeof(uint64_t) + 1);
+    c->wanti = (uint64_t *)malloc(slots * sizeof(uint64_t) + 1);
+    CHECK(c->outv && c->wantv && c->outi && c->wanti);
+    CHECK_STATUS(drtopk_batch_workspace(&c->p, &c->plan, &bytes), DRTOPK_OK);
+    CHECK((ws = malloc(bytes)) != NULL);
+    memset(c->outv, 0xA5, slots * es);
+    const drtopk_status st = drtopk_batch_select(&c->p, &c->plan, ws, bytes, c->outv, c->outi, NULL);
+    free(ws);
+    CHECKF(st == DRTOPK_OK, "%s: %s (%s)", desc, drtopk_status_string(st), drtopk_last_error());
+    expect(c);
+    for (uint64_t j = 0; j < slots; ++j) {
+        CHECKF(c->outi[j] == c->wanti[j] &&
+                   drtopk_bits_at(c->outv, j, c->p.dtype) == drtopk_bits_at(c->wantv, j, c->p.dtype),
+               "%s: slot %llu (segment %llu): got index %llu value 0x%llx, want index %llu value 0x%llx", desc,
+               (unsigned long long)j, (unsigned long long)(j / c->p.k), (unsigned long long)c->outi[j],
+               (unsigned long long)drtopk_bits_at(c->outv, j, c->p.dtype), (unsigned long long)c->wanti[j],
+               (unsigned long long)drtopk_bits_at(c->wantv, j, c->p.dtype));
+    }
+    const drtopk_check_result r = drtopk_batch_check(&c->p, (c->plan.flags & DRTOPK_SORTED) != 0, c->outv, c->outi);
+    CHECKF(r.ok, "%s: drtopk_batch_check rejects the CPU's result: %s", desc, r.why);
+}
+
+static void fill(bcase *c, uint64_t n, int mode)
+{
+    c->v = malloc(n * ELEM_MAX + 1);
+    CHECK(c->v != NULL);
+    for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(c->v, i, c->p.dtype, elem(c->p.dtype, mode));
+    c->p.values = c->v;
+}
+
+static void init(bcase *c, drtopk_dtype t, drtopk_order o, int sorted)
+{
+    memset(c, 0, sizeof *c);
+    c->p.backend = DRTOPK_BACKEND_CPU;
+    c->p.dtype = t;
+    c->p.order = o;
+    CHECK_STATUS(drtopk_batch_plan_auto(&c->plan, &c->p), DRTOPK_OK);
+    if (sorted) c->plan.flags |= DRTOPK_SORTED;
+}
+
+/* Uniform rows: shapes from 1 x 1 to 37 x 129, k from 1 to the row length. */
+static void uniform_rows_every_type(void)
+{
+    static const uint64_t shapes[][3] = { { 1, 1, 1 }, { 1, 7, 7 }, { 5, 1, 1 }, { 3, 17, 4 }, { 37, 129, 10 },
+                                          { 8, 256, 8 }, { 2, 1000, 100 }, { 16, 33, 32 } };
+    char desc[160];
+    rng_state = TEST_SEED;
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+        for (int o = 0; o < 2; ++o)
+            for (int sorted = 0; sorted < 2; ++sorted)
+                for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
+                    for (int mode = 0; mode < 3; ++mode) {
+                        bcase c;
+                        init(&c, (drtopk_dtype)t, (drtopk_order)o, sorted);
+                        c.p.segments = shapes[i][0];
+                        c.p.len = shapes[i][1];
+                        c.p.k = shapes[i][2];
+                        fill(&c, c.p.segments * c.p.len, mode);
+                        snprintf(desc, sizeof desc, "%s %s%s rows %llu x %llu k %llu data mode %d",
+                                 drtopk_dtype_name(c.p.dtype), o ? "smallest" : "largest", sorted ? " sorted" : "",
+                                 (unsigned long long)c.p.segments, (unsigned long long)c.p.len,
+                                 (unsigned long long)c.p.k, mode);
+                        run_and_compare(&c, desc);
+                        bcase_free(&c);
+                    }
+}
+
+/* Variable segments: random lengths 0..SEG_LEN_MAX (empty and one-element
+ * ones forced in), k past some lengths, with and without a per-segment k
+ * (0, above k, anything between). */
+static void segments_random(void)
+{
+    char desc[200];
+    rng_state = TEST_SEED + 1;
+    for (int i = 0; i < RANDOM_SEGMENT_CASES; ++i) {
+        bcase c;
+        init(&c, (drtopk_dtype)(i % DRTOPK_DTYPE_COUNT), (drtopk_order)(i / 2 % 2), i / 4 % 2);
+        c.p.segments = 1 + rnd() % SEG_MAX;
+        c.p.k = 1 + rnd() % (SEG_LEN_MAX / 2);
+        c.offsets = (uint64_t *)malloc((c.p.segments + 1) * sizeof(uint64_t));
+        CHECK(c.offsets != NULL);
+        c.offsets[0] = rnd() % 3;                 /* need not start at 0 */
+        for (uint64_t s = 0; s < c.p.segments; ++s) {
+            uint64_t len = rnd() % (SEG_LEN_MAX + 1);
+            if (s == 0) len = 0;
+            if (s == 1) len = 1;
+            c.offsets[s + 1] = c.offsets[s] + len;
+        }
+        if (i % 3 == 0) {
+            c.ks = (uint64_t *)malloc(c.p.segments * sizeof(uint64_t));
+            CHECK(c.ks != NULL);
+            for (uint64_t s = 0; s < c.p.segments; ++s) c.ks[s] = rnd() % (c.p.k + 3);
+            c.p.ks = c.ks;
+        }
+        c.p.offsets = c.offsets;
+        fill(&c, c.offsets[c.p.segments], (int)(rnd() % 3));
+        snprintf(desc, sizeof desc, "random segments case %d: %s, %llu segments, k %llu%s", i,
+                 drtopk_dtype_name(c.p.dtype), (unsigned long long)c.p.segments, (unsigned long long)c.p.k,
+                 c.ks ? ", per-segment k" : "");
+        run_and_compare(&c, desc);
+        bcase_free(&c);
+    }
+}
+
+/* The clamp and padding, spelled out: lengths 0, 1, 3 with k = 2. */
+static void segments_clamp_and_padding(void)
+{
+    static const uint64_t offs[] = { 0, 0, 1, 4 };
+    static const int32_t v[] = { -5, 7, 7, 2 };
+    uint32_t out[6];
+    uint64_t idx[6], ws[16];
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_I32, DRTOPK_LARGEST, 3, 0, offs, 2, NULL, v };
+    drtopk_batch_plan plan;
+    CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
+    plan.flags = DRTOPK_SORTED;
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
+    CHECK_EQ_U64(idx[0], DRTOPK_INDEX_NONE);
+    CHECK_EQ_U64(idx[1], DRTOPK_INDEX_NONE);
+    CHECK(out[0] == 0 && out[1] == 0);
+    CHECK_EQ_U64(idx[2], 0);
+    CHECK_EQ_U64((int32_t)out[2], -5);
+    CHECK_EQ_U64(idx[3], DRTOPK_INDEX_NONE);
+    CHECK_EQ_U64(idx[4], 0);                     /* ties at 7: the smaller position first */
+    CHECK_EQ_U64(idx[5], 1);
+    CHECK(out[4] == 7 && out[5] == 7);
+}
+
+/* NaN above +inf, -0.0 == +0.0 (ties by position), smallest order too. */
+static void segments_float_order(void)
+{
+    const float nan = __builtin_nanf(""), inf = __builtin_inff();
+    const float v[] = { 1.0f, -0.0f, nan, inf, 0.0f, -inf };
+    float out[3];
+    uint64_t idx[3], ws[16];
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_F32, DRTOPK_LARGEST, 1, 6, NULL, 3, NULL, v };
+    drtopk_batch_plan plan;
+    CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
+    plan.flags = DRTOPK_SORTED;
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
+    CHECK(idx[0] == 2 && idx[1] == 3 && idx[2] == 0);
+    p.order = DRTOPK_SMALLEST;
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
+    CHECK(idx[0] == 5 && idx[1] == 1 && idx[2] == 4);  /* -inf, then -0.0 and +0.0 by position */
+    plan.flags = 0;                                    /* unsorted: increasing position */
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
+    CHECK(idx[0] == 1 && idx[1] == 4 && idx[2] == 5);
+}
+
+static void batch_argument_errors(void)
+{
+    uint32_t v[8] = { 0 }, out[8];
+    uint64_t idx[8], ws[64], offs[3] = { 0, 4, 8 }, bad_offs[3] = { 0, 5, 4 };
+    size_t bytes;
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 2, 4, NULL, 2, NULL, v }, q;
+    drtopk_batch_plan plan, bad;
+    CHECK_STATUS(drtopk_batch_plan_auto(NULL, &p), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
+    CHECK(plan.warp_max_k <= DRTOPK_WARP_K_MAX && plan.flags == 0);
+    CHECK_STATUS(drtopk_batch_workspace(&p, &plan, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_batch_workspace(NULL, &plan, &bytes), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_batch_workspace(&p, &plan, &bytes), DRTOPK_OK);
+    CHECK(bytes <= sizeof ws);
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, bytes, out, idx, NULL), DRTOPK_OK);
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, bytes - 1, out, idx, NULL), DRTOPK_ERR_WORKSPACE_TOO_SMALL);
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, NULL, bytes, out, idx, NULL), DRTOPK_ERR_WORKSPACE_TOO_SMALL);
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, bytes, NULL, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, bytes, out, (uint64_t *)((char *)idx + 4), NULL),
+                 DRTOPK_ERR_MISALIGNED);
+    q = p; q.k = 0;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, bytes, out, idx, NULL), DRTOPK_ERR_K_ZERO);
+    q = p; q.k = 5;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, bytes, out, idx, NULL), DRTOPK_ERR_K_GT_N);
+    CHECK(strstr(drtopk_last_error(), "row length") != NULL);
+    q = p; q.len = 0;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, bytes, out, idx, NULL), DRTOPK_ERR_N_ZERO);
+    q = p; q.segments = 0; q.values = NULL;          /* nothing to do: valid */
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, bytes, NULL, NULL, NULL), DRTOPK_OK);
+    q = p; q.values = NULL;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, bytes, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_batch_workspace(&q, &plan, &bytes), DRTOPK_OK);   /* sizes only */
+    q = p; q.values = (const char *)v + 1;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, bytes, out, idx, NULL), DRTOPK_ERR_MISALIGNED);
+    q = p; q.dtype = DRTOPK_DTYPE_COUNT;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, bytes, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    q = p; q.order = (drtopk_order)2;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, bytes, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    q = p; q.segments = UINT64_MAX / 2;
+    CHECK_STATUS(drtopk_batch_workspace(&q, &plan, &bytes), DRTOPK_ERR_INVALID_ARGUMENT);
+    bad = plan; bad.flags = DRTOPK_DELEGATE;
+    CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    bad = plan; bad.warp_max_k = DRTOPK_WARP_K_MAX + 1;
+    CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    q = p; q.offsets = offs;                          /* len is for uniform rows only */
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    q.len = 0;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
+    q.offsets = (const uint64_t *)((const char *)offs + 4);
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_MISALIGNED);
+    q.offsets = bad_offs;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "segment 1 ends before it starts") != NULL);
+    q = p; q.backend = (drtopk_backend)7;
+    CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+}
+
+/* The checker rejects a wrong index, a wrong value, broken padding and a
+ * sorted result out of order. */
+static void batch_check_catches_errors(void)
+{
+    static const uint32_t v[] = { 1, 9, 4, 8, 3, 3, 0, 5 };
+    uint32_t out[4];
+    uint64_t idx[4], ws[32], offs[] = { 0, 5, 6 };
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 2, 0, offs, 2, NULL, v };
+    drtopk_batch_plan plan;
+    CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
+    plan.flags = DRTOPK_SORTED;
+    CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
+    CHECK(drtopk_batch_check(&p, 1, out, idx).ok);
+    idx[1] = 2; out[1] = 4;                           /* a real element, not in the top 2 */
+    CHECK(!drtopk_batch_check(&p, 1, out, idx).ok);
+    idx[1] = 3; out[1] = 9;                           /* value not at its index */
+    CHECK(!drtopk_batch_check(&p, 1, out, idx).ok);
+    out[1] = 8;
+    CHECK(drtopk_batch_check(&p, 1, out, idx).ok);
+    out[0] = 8; idx[0] = 3; out[1] = 9; idx[1] = 1;   /* right set, wrong order */
+    CHECK(drtopk_batch_check(&p, 0, out, idx).ok);
+    CHECK(!drtopk_batch_check(&p, 1, out, idx).ok);
+    idx[3] = 0;                                       /* segment 1 has one element: slot 3 pads */
+    CHECK(!drtopk_batch_check(&p, 0, out, idx).ok);
+}
+
+__attribute__((constructor)) static void register_batch_tests(void)
+{
+    test_register("batch: uniform rows, every key type, order, sortedness, ties, NaN", uniform_rows_every_type);
+    test_register("batch: random segments (empty, one element, k > length, per-segment k)", segments_random);
+    test_register("batch: clamp and padding of short and empty segments", segments_clamp_and_padding);
+    test_register("batch: float order (NaN above +inf, -0.0 == +0.0, ties by position)", segments_float_order);
+    test_register("batch: argument errors of plan, workspace and select", batch_argument_errors);
+    test_register("batch: drtopk_batch_check catches broken results", batch_check_catches_errors);
+}

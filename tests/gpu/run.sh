@@ -33,7 +33,7 @@ TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn"
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch"
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 mkdir -p "$OUT"
 summary=""
@@ -125,7 +125,9 @@ for step in $RUN_STEPS; do
         add "test-gpu: rc=$? ($(($(date +%s) - t0)) s)
 $(cat "$OUT/suite.log")" ;;
     python)
-        PYTHONPATH=python DRTOPK_LIBRARY=$PWD/build/libdrtopk.so python3 tests/gpu/test_python_torch.py \
+        lib=$PWD/build/libdrtopk.so     # the carried one first (beside the carried programs)
+        [ -f "$BIN/libdrtopk.so" ] && lib=$(cd "$BIN" && pwd)/libdrtopk.so
+        PYTHONPATH=python DRTOPK_LIBRARY=$lib python3 tests/gpu/test_python_torch.py \
             > "$OUT/python.log" 2>&1
         add "python (drtopk.topk on torch/cupy): rc=$? ($(($(date +%s) - t0)) s)
 $(grep -E '^not ok|passed, [0-9]+ failed' "$OUT/python.log" | head -n 8)" ;;

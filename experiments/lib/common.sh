@@ -111,10 +111,18 @@ exp_measure() {
     fi
 }
 
+# Tables of later schema versions whose rows also make a machine one of the
+# figures' (multi_gpu: schema 6, bin/drtopk-mpi; counters: schema 7).
+EXP_MACHINE_TABLES="multi_gpu counters"
+
 # exp_machines: id|uuid|name|backend|driver|runtime|read_gbps of every machine
 # with measurements, GPUs first.
 exp_machines() {
     [ -f "$EXP_DB" ] || { echo "$EXP_ID: database $EXP_DB does not exist" >&2; return 1; }
+    more=""
+    for t in $EXP_MACHINE_TABLES; do
+        if exp_has_table "$t"; then more="$more OR EXISTS (SELECT 1 FROM $t z WHERE z.machine_id = m.id)"; fi
+    done
     sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" "
         SELECT id, uuid, name, backend,
                CASE WHEN driver_version > 0 THEN printf('%d.%d', driver_version / 1000,
@@ -124,7 +132,7 @@ exp_machines() {
                coalesce(printf('%.0f', read_gbps), '-')
         FROM machines m
         WHERE EXISTS (SELECT 1 FROM measurements x WHERE x.machine_id = m.id)
-           OR EXISTS (SELECT 1 FROM peer_measurements y WHERE y.machine_id = m.id)
+           OR EXISTS (SELECT 1 FROM peer_measurements y WHERE y.machine_id = m.id) $more
         ORDER BY backend = 'cpu', name, id;"
 }
 

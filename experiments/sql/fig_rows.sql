@@ -8,7 +8,12 @@
 --         clamp to [1, min(24, ceil log2 n)]),
 --   dflags the flags drtopk_plan_rule4 gives a dr- plan at this alpha:
 --         DELEGATE|FILTER|SKIP_LAST_DIGIT (11), + SHARED_DELEGATE (4) at alpha <= 7.
--- Temp table `p` holds the machine's peer rows (CUB DeviceTopK, torch.topk) the same way.
+-- Temp table `p` holds the machine's peer rows (CUB DeviceTopK, torch.topk) the same way,
+-- one per configuration: a peer named "FAMILY.CONFIG" (cub_device_topk.i32.3.5.0: item
+-- count width and CCCL version) is a configuration of FAMILY.  Temp table `pb` holds each
+-- family's fastest valid configuration per point (min median over its configurations
+-- whose result passed the peer's check; issue 11 item 3: the peers at their best), with
+-- `family` and `configs` (how many it was chosen from).
 CREATE TEMP TABLE m AS
 SELECT * FROM (
     SELECT x.*,
@@ -31,3 +36,11 @@ SELECT * FROM (
     FROM peer_measurements y
     WHERE y.machine_id = @machine AND y.dtype = 'u32' AND y.status = 'ok' AND y.median_ms IS NOT NULL
 ) WHERE rn = 1;
+CREATE TEMP TABLE pb AS
+SELECT * FROM (
+    SELECT f.*, row_number() OVER (PARTITION BY f.family, f.dist, f.n, f.k ORDER BY f.median_ms, f.peer) AS best,
+           count(*) OVER (PARTITION BY f.family, f.dist, f.n, f.k) AS configs
+    FROM (SELECT p.*, CASE WHEN instr(p.peer, '.') > 0 THEN substr(p.peer, 1, instr(p.peer, '.') - 1)
+                           ELSE p.peer END AS family
+          FROM p WHERE p.verified = 1) f
+) WHERE best = 1;

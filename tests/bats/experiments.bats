@@ -202,3 +202,84 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     run "$ROOT/bin/tuner" --help
     grep -q -- "--no-filter, --no-skip-last-digit, --no-shared-delegate" <<< "$output"
 }
+
+@test "Table 2 reads bin/drtopk-mpi's multi_gpu rows: speedup over one rank, out of core, the paper beside" {
+    [ -x "$ROOT/bin/drtopk-mpi" ] || skip "bin/drtopk-mpi is not built"
+    command -v mpirun > /dev/null || skip "mpirun is missing (./configure.sh installs openmpi-bin)"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    db="$T/mpi.sqlite"
+    cp "$T/out/data/reference.sqlite" "$db"
+    for np in 1 2; do
+        timeout 60 mpirun --oversubscribe -np "$np" "$ROOT/bin/drtopk-mpi" --backend cpu --n 2^18 --k 128 \
+            --reps 3 --db "$db" > /dev/null
+    done
+    timeout 60 mpirun --oversubscribe -np 1 "$ROOT/bin/drtopk-mpi" --backend cpu --n 2^18 --k 128 --reps 3 \
+        --device-cap 2^14 --db "$db" > /dev/null
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/mpi" --only tab2
+    [ "$status" -eq 0 ]
+    line=$(grep -v NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv")
+    [ "$(cut -f4,5 <<< "$line")" = "3	ok" ]
+    txt="$T/mpi/data/tab2_multigpu-$(cut -f2 <<< "$line").txt"
+    # the speedup of 2 ranks over 1 (in core) from the stored totals, and the out-of-core row
+    ms() { sqlite3 "$db" "SELECT total_ms FROM multi_gpu WHERE ranks = $1 AND out_of_core = $2"; }
+    sp=$(awk -v a="$(ms 1 0)" -v b="$(ms 2 0)" 'BEGIN { printf "%.2fx", a / b }')
+    grep -Eq "^2\^18 +2 +0 +yes +1 .* $sp " "$txt"
+    grep -Eq "^2\^18 +1 +0 +cap 2\^14 +16 " "$txt"
+    # the paper's Table 2 beside ours, from figures/tab2_paper.tsv
+    grep -Eq "^2\^33 +16 +4 +4.01 \(734.2x\)" "$txt"
+    want=$(awk -v a="$(ms 1 0)" -v b="$(ms 2 0)" 'BEGIN { print (b < a) ? "held" : "not held" }')
+    [ "$(cut -f9 <<< "$line")" = "$want" ]
+    # the GPUs of the reference dumps have no rows: their panels say so
+    grep NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f5 | sort -u | grep -qx "not measured"
+}
+
+@test "the peers are plotted at their fastest valid configuration per point, and the caption names it" {
+    db="$T/peers.sqlite"
+    cp "$T/out/data/reference.sqlite" "$db"
+    mid=$(sqlite3 "$db" "SELECT id FROM machines WHERE uuid LIKE 'GPU-0593d0f2%'")
+    old=$(sqlite3 "$db" "SELECT median_ms FROM peer_measurements WHERE machine_id = $mid AND peer = 'cub_device_topk'
+                         AND dist = 'UD' AND n = 1073741824 AND k = 1024")
+    [ -n "$old" ]
+    # two more configurations: a faster one whose result failed the check (never chosen), a valid faster one
+    fast=$(awk -v o="$old" 'BEGIN { printf "%.4f", o / 2 }')
+    wrong=$(awk -v o="$old" 'BEGIN { printf "%.4f", o / 4 }')
+    sqlite3 "$db" "INSERT INTO peer_measurements (machine_id, run_id, git_commit, peer, peer_version, dist, dtype, seed,
+                       n, k, status, reps, median_ms, verified, measured_at)
+                   SELECT $mid, run_id, 'fixture', 'cub_device_topk.i32.3.2.0', '3.2.0', 'UD', 'u32', 1, 1073741824,
+                          1024, 'ok', 7, $fast, 1, measured_at FROM peer_measurements WHERE machine_id = $mid LIMIT 1;
+                   INSERT INTO peer_measurements (machine_id, run_id, git_commit, peer, peer_version, dist, dtype, seed,
+                       n, k, status, reps, median_ms, verified, measured_at)
+                   SELECT $mid, run_id, 'fixture', 'cub_device_topk.i64.3.2.0', '3.2.0', 'UD', 'u32', 1, 1073741824,
+                          1024, 'ok', 7, $wrong, 0, measured_at FROM peer_measurements WHERE machine_id = $mid LIMIT 1"
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/peers" --only fig17
+    [ "$status" -eq 0 ]
+    dat="$T/peers/data/fig17_size-nvidia-h200-0593d0f2.dat"
+    # one series per peer family, its point at 2^30 the valid minimum
+    [ "$(grep -c '^"peer cub_device_topk' "$dat")" -eq 1 ]
+    awk -v f="$fast" '/^"peer cub_device_topk"/ { on = 1; next } /^"/ { on = 0 } on && $1 == 1073741824 { hit = ($2 == f) }
+                      END { exit !hit }' "$dat"
+    grep -q "fastest valid configuration per point: cub_device_topk: fastest of 2 configs (at 2^30: cub_device_topk.i32.3.2.0)" \
+        "$T/peers/fig17_size-nvidia-h200-0593d0f2.svg"
+    grep -q "cub_device_topk.i32.3.2.0 $(printf '%.3f' "$fast") ms" "$T/peers/data/status/fig17_size.tsv"
+}
+
+@test "--quick keeps to its budget: a spent budget measures nothing, a late command is stopped" {
+    [ -x "$ROOT/bin/tuner" ] || skip "bin/tuner is not built"
+    # a spent budget: the script plots what the database holds and says why it measured nothing
+    run env DRTOPK_EXP_DB="$T/spent.sqlite" DRTOPK_EXP_OUT="$T/spent" DRTOPK_EXP_GPU=0 DRTOPK_EXP_BACKEND=cpu \
+        DRTOPK_EXP_QUICK=1 DRTOPK_EXP_DEADLINE="$(date +%s)" "$ROOT/experiments/fig21_workload_k.sh"
+    grep -q "the --quick time budget is spent: measuring nothing more (a rerun resumes)" <<< "$output"
+    [ ! -f "$T/spent.sqlite" ] || [ "$(sqlite3 "$T/spent.sqlite" "SELECT count(*) FROM measurements")" -eq 0 ]
+    # a command still running past the deadline (+ the grace) is stopped, and that is said
+    cat > "$T/bounded.sh" <<EOS
+. "$ROOT/experiments/lib/common.sh"
+EXP_ID=bounded EXP_QUICK=1 EXP_MIN_CALL_S=0 EXP_TERM_GRACE_S=1 EXP_KILL_GRACE_S=1
+DRTOPK_EXP_DEADLINE=\$((\$(date +%s) + 1))
+if exp_bounded sleep 60; then echo "not stopped"; fi
+EOS
+    start=$(date +%s)
+    run bash "$T/bounded.sh"
+    [ $(($(date +%s) - start)) -lt 20 ]
+    grep -q "bounded: stopped at the --quick deadline: sleep (a rerun resumes)" <<< "$output"
+    ! grep -q "not stopped" <<< "$output"
+}

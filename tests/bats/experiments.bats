@@ -6,7 +6,9 @@
 # rows do not exist, index.html with every image and the paper's claims; a
 # rerun gives the same data; bad options exit 2 with a message; a figure whose
 # table is missing fails alone; the same sweeps run on the CPU backend build a
-# fixture database that plots too.
+# fixture database that plots too; Table 2 from bin/drtopk-mpi's rows; the
+# peers at their fastest valid configuration; --quick's time budget; the page
+# checked by check_index_html.py (well-formed, no broken link, every claim).
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 RUN_ALL="$ROOT/experiments/run_all.sh"
@@ -282,4 +284,26 @@ EOS
     [ $(($(date +%s) - start)) -lt 20 ]
     grep -q "bounded: stopped at the --quick deadline: sleep (a rerun resumes)" <<< "$output"
     ! grep -q "not stopped" <<< "$output"
+}
+
+@test "index.html is well-formed, links only files that exist, and carries every claim of claims.tsv" {
+    check="$BATS_TEST_DIRNAME/check_index_html.py"
+    run python3 "$check" "$T/out/index.html" "$ROOT/figures/claims.tsv" $(experiments)
+    [ "$status" -eq 0 ]
+    grep -q "^ok: well-formed; [1-9][0-9]* files linked, all present;.* $(grep -vc '^#' "$ROOT/figures/claims.tsv") claims" <<< "$output"
+    # the checker sees each kind of damage
+    bad="$T/out/bad.html"
+    img=$(grep -o 'src="[^"]*png"' "$T/out/index.html" | head -1 | sed 's/src="//; s/"$//')
+    sed -e "0,/<\/section>/s/<\/section>//" \
+        -e "0,/src=\"$img\"/s//src=\"missing.png\"/" \
+        -e "0,/Fig. 17, sec. 6.1/s//Fig. 17/" \
+        -e 's|</body>|<a href="https://example.org/">x</a><a href="#nowhere">y</a></body>|' "$T/out/index.html" > "$bad"
+    run python3 "$check" "$bad" "$ROOT/figures/claims.tsv" $(experiments) fig99_none
+    [ "$status" -eq 1 ]
+    grep -q "</body> closes <section>" <<< "$output"
+    grep -q "'missing.png': no such file, or empty (broken link)" <<< "$output"
+    grep -q "(fig17): the claim with its source is not on the page" <<< "$output"
+    grep -q "href='https://example.org/' reaches outside the page" <<< "$output"
+    grep -q "href='#nowhere': no element has that id" <<< "$output"
+    grep -q "experiment fig99_none has no section" <<< "$output"
 }

@@ -56,6 +56,9 @@ typedef struct {
                                    larger k (per algorithm, data set)           */
     unsigned clear_flags;       /* DRTOPK_* plan flags switched off in dr- plans
                                    (Figures 6, 7, 10, 22 of experiments/)       */
+    const char *input;          /* --input: measure on this raw vector (real data,
+                                   paper Table 1 / Figure 19) instead of generating */
+    char input_name[48];        /* --name: its data set name, stored as the dist */
 } options;
 
 /* One configuration of the sweep: indices into the options' lists. */
@@ -96,6 +99,12 @@ int sweep_ks(const options *o, uint64_t n, uint64_t *ks);
 /* The plan config c asks for (Rule 4 with const 2 alpha - log2 n + log2 k
  * returns exactly c's alpha; its beta, algorithm and delegate build). */
 drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan);
+/* The seed stored with rows measured on an --input file (no generator). */
+#define INPUT_SEED 0
+/* The dist the store names config c's data set with: --input's name, else the
+ * distribution's. */
+const char *dist_label(const options *o, drtopk_dist d);
+
 /* The store key of measuring `plan` labelled `label` at (dtype, dist, n, k). */
 void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d, uint64_t n, uint64_t k,
               const drtopk_plan *plan, drtopk_store_config *key);
@@ -103,8 +112,8 @@ void fill_key(const options *o, const config *c, drtopk_store_config *key, unsig
 
 void buffers_init(buffers *b);
 void buffers_release(const options *o, buffers *b);
-/* Make (dtype, dist, n) resident (generated with o->seed) with outputs for
- * kmax results. */
+/* Make (dtype, dist, n) resident (generated with o->seed, or o->input read
+ * from its file) with outputs for kmax results. */
 drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drtopk_dist d, uint64_t n,
                               uint64_t kmax);
 /* Measure `plan` on the resident data set: a warm-up, then o->reps timed

@@ -87,8 +87,8 @@ typedef struct {
     char first_algo[32];        /* "" for standalone                            */
     char second_algo[32];
     char dtype[8];
-    char dist[16];
-    uint64_t seed, n, k;
+    char dist[48];              /* "UD", ...; a real data set's name (tuner --input) */
+    uint64_t seed, n, k;        /* seed 0 with a data set's name: read from a file */
     int alpha, beta;            /* 0 for standalone                             */
     unsigned flags;
     char order[16];             /* "largest" / "smallest"                       */

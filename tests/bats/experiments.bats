@@ -307,3 +307,41 @@ EOS
     grep -q "href='#nowhere': no element has that id" <<< "$output"
     grep -q "experiment fig99_none has no section" <<< "$output"
 }
+
+@test "real data: datasets.sh --measure-only stores tuner --input rows under the data set's name; Figure 19 and Table 1 plot them" {
+    [ -x "$ROOT/bin/tuner" ] && [ -x "$ROOT/bin/drtopk" ] || skip "bin/tuner or bin/drtopk is not built"
+    ds="$T/datasets"
+    mkdir -p "$ds/stats"
+    printf 'id,score\n' > "$T/posts.csv"
+    for i in $(seq 1 300); do echo "$i,$(( (i * 7919) % 173 ))"; done >> "$T/posts.csv"
+    "$ROOT/bin/drtopk" dataset scores --csv "$T/posts.csv" --column score --tile 2^16 --out "$ds/posts-score.f32" \
+        --stats "$ds/stats/posts-score.tsv" --stats-k 1,16,256 --name posts-score --quiet
+    printf 'posts-score.f32\t%s\tscores\n' "$(sha256sum "$ds/posts-score.f32" | cut -d' ' -f1)" > "$ds/manifest.tsv"
+    { printf 'dataset\tn\tpackage\ttransformation\tdistinct\torder\tk\tkth_value\tties_at_k\n'
+      awk -F'\t' -v OFS='\t' 'NR > 1 { print $1, $2, "test-package", "score per post, tiled", $3, $4, $5, $6, $7 }' \
+          "$ds/stats/posts-score.tsv"; } > "$ds/table1.tsv"
+    export DRTOPK_DATASETS_DIR="$ds"
+    run "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/real.sqlite" --out "$T/real" --only fig19,tab1
+    [ "$status" -eq 0 ]
+    # the rows: tuner --input, the data set's name as dist, seed 0, plain and Dr.-assisted per k
+    [ "$(sqlite3 "$T/real.sqlite" "SELECT count(DISTINCT algorithm) FROM measurements WHERE dist = 'posts-score'
+                                     AND seed = 0 AND dtype = 'f32' AND n = 65536")" -eq 6 ]
+    grep -q -- "--input $ds/posts-score.f32 --name posts-score" <<< "$(sqlite3 "$T/real.sqlite" "SELECT argv FROM runs")"
+    line=$(cat "$T/real/data/status/fig19_real_speedup.tsv")
+    [ "$(cut -f5 <<< "$line")" = ok ]
+    # the verdict from the stored medians: held iff every Dr.-assisted row is at least as fast as its plain one
+    slower=$(sqlite3 "$T/real.sqlite" "SELECT count(*) FROM measurements p JOIN measurements d ON d.k = p.k
+        AND d.algorithm = 'dr-' || p.algorithm AND d.dist = p.dist WHERE p.dist = 'posts-score' AND p.beta = 0
+        AND d.median_ms > p.median_ms")
+    [ "$(cut -f9 <<< "$line")" = "$([ "$slower" -eq 0 ] && echo held || echo 'not held')" ]
+    # Table 1: the data set with what datasets.sh recorded about it
+    grep -Eq "^posts-score +65536 +f32 +[0-9]+ +$(awk -F'\t' 'NR == 2 { print $3 }' "$ds/stats/posts-score.tsv") .* test-package +score per post, tiled" \
+        "$T/real/data/tab1_datasets-"*.txt
+    [ "$(cut -f5 "$T/real/data/status/tab1_datasets.tsv")" = ok ]
+    # resumable: a rerun measures nothing new; without prepared data sets the panel says how to make them
+    before=$(sqlite3 "$T/real.sqlite" "SELECT count(*) FROM measurements")
+    run "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/real.sqlite" --out "$T/real" --only fig19
+    [ "$(sqlite3 "$T/real.sqlite" "SELECT count(*) FROM measurements")" -eq "$before" ]
+    grep -q "not measured" "$T/out/data/status/fig19_real_speedup.tsv"
+    grep -q "experiments/datasets.sh" "$T/out/data/status/fig19_real_speedup.tsv"
+}

@@ -164,9 +164,10 @@ $(cat "$OUT/mutation.log")" ;;
         cat "$OUT/bench.log" ;;
     datasets)
         # issue 14: the real inputs from carried sources (experiments/datasets.sh
-        # --sources-only where the packages are); the vectors stay in out/datasets
+        # --sources-only where the packages are); the vectors stay in out/datasets;
+        # then Figure 19's runs of each into $DB (TUNE_MINUTES; a rerun goes on)
         bash experiments/datasets.sh --sources "${DATASETS_SRC:-out/datasets/src}" --drtopk "$BIN/drtopk" \
-            > "$OUT/datasets.log" 2>&1
+            --db "$DB" --gpu 0 --tuner "$BIN/tuner" --max-minutes "$TUNE_MINUTES" > "$OUT/datasets.log" 2>&1
         add "datasets: rc=$? ($(($(date +%s) - t0)) s)"
         cp out/datasets/table1.tsv out/datasets/manifest.tsv "$OUT/" 2>/dev/null
         tail -3 "$OUT/datasets.log" ;;

@@ -67,7 +67,8 @@ static void usage(FILE *f)
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T]\n"
         "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
-        "             [--fit-only | --compare] [--no-check] [--input FILE [--name NAME]]\n"
+        "             [--fit-only | --compare] [--no-check] [--input FILE [--name NAME]] [--bmw]\n"
+        "       tuner --gpu G --import-counters FILE.tsv [--db PATH]\n"
         "       tuner --merge OTHER.sqlite [--db PATH]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
         "       tuner --emit-table FILE.c [--db PATH]\n"
@@ -103,6 +104,10 @@ static void usage(FILE *f)
         "                     stored with dist NAME and seed 0, no fit (real data: Figure 19)\n"
         "  --name NAME        the data set's name (default: FILE's base name without extension;\n"
         "                     letters, digits, . _ -, at most %d characters)\n"
+        "  --bmw              count instead of timing (Figure 24): per dr- config, the elements a\n"
+        "                     BMW-style scan evaluates and Dr. Top-k's |D| + |C|, on the host\n"
+        "  --import-counters F  store Nsight Compute metrics (experiments/tab3_transactions.sh's\n"
+        "                     TSV) for the machine of --gpu, then exit (Table 3)\n"
         "  --compare          after the sweep, measure this machine's tuned plan and the default\n"
         "                     plan at each (dtype, dist, n, k) of the sweep and print them beside the\n"
         "                     best measured plan; no refit\n"
@@ -290,6 +295,7 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--fit-only")) { o->fit_only = 1; takes = 0; }
         else if (!strcmp(a, "--compare")) { o->compare = 1; takes = 0; }
         else if (!strcmp(a, "--no-check")) { o->no_check = 1; takes = 0; }
+        else if (!strcmp(a, "--bmw")) { o->bmw = 1; takes = 0; }
         else if (!strcmp(a, "--no-filter")) { o->clear_flags |= DRTOPK_FILTER; takes = 0; }
         else if (!strcmp(a, "--no-skip-last-digit")) { o->clear_flags |= DRTOPK_SKIP_LAST_DIGIT; takes = 0; }
         else if (!strcmp(a, "--no-shared-delegate")) { o->clear_flags |= DRTOPK_SHARED_DELEGATE; takes = 0; }
@@ -306,6 +312,7 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--import-peers")) o->import_peers = v;
         else if (!strcmp(a, "--emit-table")) o->emit_table = v;
         else if (!strcmp(a, "--input")) o->input = v;
+        else if (!strcmp(a, "--import-counters")) o->import_counters = v;
         else if (!strcmp(a, "--name")) name_arg = v;
         else if (!strcmp(a, "--reps")) {
             if (parse_int(v, 1, &o->reps)) goto bad;
@@ -347,6 +354,14 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->merge || o->import_peers || o->emit_table)
         return 0;
+    if ((o->bmw || o->import_counters) && (o->compare || o->fit_only || o->input)) {
+        fprintf(stderr, "tuner: --bmw and --import-counters store counts, no timings: drop --compare, --fit-only, --input\n");
+        return -1;
+    }
+    if (o->bmw && o->import_counters) {
+        fprintf(stderr, "tuner: --bmw and --import-counters are separate runs\n");
+        return -1;
+    }
     if (o->input && (o->compare || o->fit_only)) {
         fprintf(stderr, "tuner: --input measures a real data set, never fit: drop --compare / --fit-only\n");
         return -1;
@@ -624,7 +639,7 @@ static int seed_skip(const drtopk_store_point *pt, void *ctx)
 /* ---- main ----------------------------------------------------------------- */
 
 /* The store key of a config, with the flags of the plan it is measured with. */
-static void config_key(const options *o, const config *c, drtopk_store_config *key)
+void config_key(const options *o, const config *c, drtopk_store_config *key)
 {
     drtopk_problem p = { .backend = o->backend, .dtype = o->dtype[c->dtype], .n = o->n[c->n], .k = c->k,
                          .order = DRTOPK_LARGEST };
@@ -689,9 +704,9 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added; "
-               "%d peer measurements added\n",
+               "%d peer measurements added; %d multi-GPU runs, %d counters added\n",
                o.merge, o.db, ms.machines_added, ms.runs_added, ms.measurements_added, ms.fits_added,
-               ms.choices_added, ms.peers_added);
+               ms.choices_added, ms.peers_added, ms.multi_added, ms.counters_added);
         drtopk_store_close(db);
         return 0;
     }
@@ -717,7 +732,7 @@ int main(int argc, char **argv)
     const char *commit = DRTOPK_GIT_COMMIT;
     char args[4096];
     join_argv(argc, argv, args, sizeof args);
-    if (identify(&o, &mach, !o.fit_only) != 0) {
+    if (identify(&o, &mach, !o.fit_only && !o.bmw && !o.import_counters) != 0) {
         drtopk_store_close(db);
         return EXIT_USAGE;
     }
@@ -737,6 +752,15 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (o.import_counters) {
+        int stored = 0;
+        int rc = import_counters(db, machine_id, run_id, commit, o.import_counters, &stored);
+        drtopk_store_end_run(db, run_id, rc ? "failed" : "done");
+        if (rc == 0)
+            printf("tuner: imported %s into %s: %d counters of %s\n", o.import_counters, o.db, stored, mach.name);
+        drtopk_store_close(db);
+        return rc ? EXIT_USAGE : 0;
+    }
     size_t total = 0;
     config *cfgs = enumerate(&o, &total);
     if (!cfgs) {
@@ -750,6 +774,15 @@ int main(int argc, char **argv)
         drtopk_store_end_run(db, run_id, "failed");
         drtopk_store_close(db);
         return EXIT_USAGE;
+    }
+    if (o.bmw) {
+        if (o.max_minutes > 0)
+            tuner_deadline_ms = drtopk_now_ms() + o.max_minutes * MS_PER_MINUTE;
+        int rc = bmw_sweep(&o, db, machine_id, run_id, commit, cfgs, total);
+        drtopk_store_end_run(db, run_id, rc ? "failed" : tuner_should_stop() ? "time-limit" : "done");
+        free(cfgs);
+        drtopk_store_close(db);
+        return rc ? EXIT_FAILURES : 0;
     }
     /* What is left to measure (resume), and the largest k per data set. */
     char *todo = calloc(total, 1);

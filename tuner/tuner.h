@@ -59,6 +59,8 @@ typedef struct {
     const char *input;          /* --input: measure on this raw vector (real data,
                                    paper Table 1 / Figure 19) instead of generating */
     char input_name[48];        /* --name: its data set name, stored as the dist */
+    int bmw;                    /* --bmw: host workload counts, no timing (Fig. 24) */
+    const char *import_counters;/* --import-counters: ncu metrics TSV (Table 3)  */
 } options;
 
 /* One configuration of the sweep: indices into the options' lists. */
@@ -130,6 +132,19 @@ void tuner_progress(size_t done, size_t total, double t0_ms, const char *what, i
 extern double tuner_deadline_ms;
 /* Stop now: a signal came or the deadline passed. */
 int tuner_should_stop(void);
+
+/* The store key of config c (the flags of the plan it is measured with). */
+void config_key(const options *o, const config *c, drtopk_store_config *key);
+
+/* counters.c: for each dr- config of the sweep not counted yet, the BMW scan's
+ * evaluated elements and Dr. Top-k's |D| + |C| on the host (Figure 24), into
+ * table counters.  0, or -1 with a message. */
+int bmw_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+              const config *cfgs, size_t total);
+/* counters.c: store the ncu metrics of a TSV file (experiments/
+ * tab3_transactions.sh) for this machine; *stored lines.  0, or -1. */
+int import_counters(drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit, const char *path,
+                    int *stored);
 
 /* decide.c: fit Rule 4, derive the decision table from what (machine,
  * commit) measured, check it at held-out points (measuring what is missing

@@ -345,3 +345,32 @@ EOS
     grep -q "not measured" "$T/out/data/status/fig19_real_speedup.tsv"
     grep -q "experiments/datasets.sh" "$T/out/data/status/fig19_real_speedup.tsv"
 }
+
+@test "Figure 24: tuner --bmw stores host counts in table counters, resumable and merged; the ratio is plotted from them" {
+    [ -x "$ROOT/bin/tuner" ] || skip "bin/tuner is not built"
+    run "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/bmw.sqlite" --out "$T/bmw" --only fig24
+    [ "$status" -eq 0 ]
+    q() { sqlite3 "$T/bmw.sqlite" "$1"; }
+    # two counts per (dist, k): UD and ND, k = 2^0, 2^6, 2^12 (the quick list up to the scaled |V|)
+    [ "$(q "SELECT count(*) FROM counters WHERE source = 'bmw' AND counter = 'dr_workload'")" -ge 6 ]
+    [ "$(q "SELECT count(DISTINCT dist) FROM counters")" -eq 2 ]
+    line=$(cat "$T/bmw/data/status/fig24_bmw.tsv")
+    [ "$(cut -f4,5 <<< "$line")" = "$(q "SELECT count(*) FROM counters WHERE counter = 'dr_workload'")	ok" ]
+    # a plotted ratio is the stored BMW count over the stored |D| + |C|
+    want=$(q "SELECT printf('%.6g', b.value / d.value) FROM counters b JOIN counters d ON d.k = b.k AND d.dist = b.dist
+              WHERE b.counter = 'bmw_evaluated' AND d.counter = 'dr_workload' AND b.dist = 'ND' AND b.k = 64")
+    got=$(awk '/^"ND"/ { on = 1; next } /^"/ { on = 0 } on && $1 == 64 { printf "%.6g", $2 }' "$T/bmw/data/fig24_bmw-"*.dat)
+    [ -n "$want" ] && [ "$got" = "$want" ]
+    held=$(q "SELECT count(*) FROM counters b JOIN counters d ON d.k = b.k AND d.dist = b.dist
+              WHERE b.counter = 'bmw_evaluated' AND d.counter = 'dr_workload' AND b.value <= d.value")
+    [ "$(cut -f9 <<< "$line")" = "$([ "$held" -eq 0 ] && echo held || echo 'not held')" ]
+    # resumable: nothing is counted twice; a merge carries the counts
+    before=$(q "SELECT count(*) FROM counters")
+    "$ROOT/bin/tuner" --backend cpu --bmw --dtype u32 --n 2^16 --k 2^0,2^6,2^12 --dist UD,ND --algo dr-radix \
+        --alpha-span 0 --beta 2 --db "$T/bmw.sqlite" | grep -q "0 to count"
+    [ "$(q "SELECT count(*) FROM counters")" -eq "$before" ]
+    "$ROOT/bin/tuner" --merge "$T/bmw.sqlite" --db "$T/bmw-merged.sqlite" | grep -q "$before counters added"
+    # --bmw counts, it never times: the usage errors say so
+    run "$ROOT/bin/tuner" --backend cpu --bmw --compare --db "$T/bmw.sqlite"
+    [ "$status" -eq 2 ]; grep -q -- "--bmw and --import-counters store counts, no timings" <<< "$output"
+}

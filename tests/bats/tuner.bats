@@ -38,7 +38,7 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 6 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 7 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
     for t in machines runs measurements fits choices peer_measurements claims checks; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
@@ -482,7 +482,7 @@ make_v2() {
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 6 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 7 ]
     # the old choices hold for every n
     [ "$(q "$db" 'SELECT count(*) FROM choices WHERE log2n_min = 0 AND log2n_max = 63')" -eq \
       "$(q "$db" 'SELECT count(*) FROM choices')" ]

@@ -374,3 +374,47 @@ EOS
     run "$ROOT/bin/tuner" --backend cpu --bmw --compare --db "$T/bmw.sqlite"
     [ "$status" -eq 2 ]; grep -q -- "--bmw and --import-counters store counts, no timings" <<< "$output"
 }
+
+@test "Table 3: ncu's raw CSV becomes counters (harness kernels left out), imported by the tuner and set beside the paper" {
+    [ -x "$ROOT/bin/tuner" ] && [ -x "$ROOT/bin/drtopk" ] || skip "bin/tuner or bin/drtopk is not built"
+    # a profile as ncu --csv --page raw writes it: the generator's and the read floor's kernels are not the call's
+    for a in bucket dr-bucket; do
+        plan=""; [ "$a" = dr-bucket ] && plan="--const 3"
+        "$ROOT/bin/drtopk" run --backend cpu --n 2^20 --k 128 --algo "$a" $plan --json > "$T/$a.json" 2> /dev/null
+        ld=$([ "$a" = bucket ] && echo 4000 || echo 1000)
+        { echo '==PROF== Connected to process 1'
+          echo '"ID","Kernel Name","l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum","l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"'
+          echo '"","","sector","sector"'
+          echo '"0","void gen_kernel<unsigned int>(unsigned int *, unsigned long, int)","99999","99999"'
+          echo "\"1\",\"topk_pass(const unsigned int *, int)\",\"$ld\",\"30\""
+          echo "\"2\",\"topk_select\",\"1,000\",\"$((ld / 100))\""
+          echo '"3","read_once_kernel(const uint4 *, unsigned long)","77777","0"'; } > "$T/$a.csv"
+        python3 "$ROOT/experiments/lib/ncu_counters.py" "$T/$a.csv" "$T/$a.json" "2025.1.0" > "$T/$a.tsv"
+    done
+    grep -Pq "^bucket\tu32\tUD\t1\t1048576\t128\t0\t0\t0\tglobal_load_sectors\t5000\t2$" "$T/bucket.tsv"
+    grep -Pq "^dr-bucket\tu32\tUD\t1\t1048576\t128\t8\t2\t11\tglobal_store_sectors\t40\t2$" "$T/dr-bucket.tsv"
+    grep -q "^# tool ncu 2025.1.0" "$T/bucket.tsv"
+    run python3 "$ROOT/experiments/lib/ncu_counters.py" "$T/bucket.json" "$T/bucket.json" x
+    [ "$status" -eq 1 ]; grep -q "no kernel rows" <<< "$output"
+    db="$T/ncu.sqlite"
+    for a in bucket dr-bucket; do "$ROOT/bin/tuner" --backend cpu --import-counters "$T/$a.tsv" --db "$db" > /dev/null; done
+    [ "$(sqlite3 "$db" "SELECT count(*) FROM counters WHERE source = 'ncu' AND tool_version = 'ncu 2025.1.0'")" -eq 4 ]
+    # the table at the CPU backend's scaled |V| (2^30 / 2^14 = 2^16: not these rows) is not measured ...
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/ncu" --only tab3
+    [ "$status" -eq 0 ]
+    grep -q "not measured" "$T/ncu/data/status/tab3_transactions.tsv"
+    # ... at |V| = 2^30 it is: rows of 2^30 stored the same way
+    sed 's/\t1048576\t/\t1073741824\t/' "$T/bucket.tsv" > "$T/b30.tsv"; sed 's/\t1048576\t/\t1073741824\t/' "$T/dr-bucket.tsv" > "$T/d30.tsv"
+    "$ROOT/bin/tuner" --backend cpu --import-counters "$T/b30.tsv" --db "$db" > /dev/null
+    "$ROOT/bin/tuner" --backend cpu --import-counters "$T/d30.tsv" --db "$db" > /dev/null
+    sqlite3 "$db" "UPDATE machines SET backend = 'cuda'"   # plotted as a GPU's rows, at the paper's |V|
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/ncu" --only tab3
+    [ "$status" -eq 0 ]
+    line=$(cat "$T/ncu/data/status/tab3_transactions.tsv")
+    [ "$(cut -f5,9 <<< "$line")" = "ok	held" ]
+    grep -Eq "^bucket +5e-06 +2e-06 +2.5x +7e-08 +4e-08 +1.8x \| 4.04 -> 1.44 \(2.8x\)" "$T/ncu/data/tab3_transactions-"*.txt
+    # a bad line is refused with its place
+    printf 'bucket\tu32\n' > "$T/bad.tsv"
+    run "$ROOT/bin/tuner" --backend cpu --import-counters "$T/bad.tsv" --db "$db"
+    [ "$status" -eq 2 ]; grep -q "bad.tsv:1: expected 12 tab-separated fields" <<< "$output"
+}

@@ -454,7 +454,7 @@ EOF
 # table of migration 2 (one log2 k range per dtype).
 make_v2() {
     q "$1" "DROP TABLE peer_measurements; DROP TABLE IF EXISTS claims; DROP TABLE IF EXISTS checks;
-             DROP TABLE IF EXISTS multi_gpu;
+             DROP TABLE IF EXISTS multi_gpu; DROP TABLE IF EXISTS counters;
              ALTER TABLE choices RENAME TO choices_v5;
              CREATE TABLE choices (id INTEGER PRIMARY KEY, machine_id INTEGER NOT NULL REFERENCES machines(id),
                  git_commit TEXT NOT NULL, dtype TEXT NOT NULL, log2k_min INTEGER NOT NULL,

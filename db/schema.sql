@@ -307,3 +307,38 @@ CREATE TABLE multi_gpu (
     UNIQUE (machine_id, git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha,
             beta, flags, sort_order, ranks, gpus, device_cap)
 );
+
+-- @migration 7: counts a run does not time (issue 11: Figure 24, Table 3).  One
+-- row per (configuration, source, counter), the configuration keyed as a
+-- measurement's.  source 'bmw': host counts of src/harness/bmw.c on the
+-- generated data (tuner --bmw): bmw_evaluated, the elements a BMW-style scan
+-- with blocks of 2^alpha evaluates, and dr_workload, Dr. Top-k's |D| + |C|
+-- under the plan (paper 6.6).  source 'ncu': an NVIDIA Nsight Compute metric of
+-- one `drtopk run` call, summed over its kernels (paper 6.4;
+-- experiments/tab3_transactions.sh, imported with tuner --import-counters).
+CREATE TABLE counters (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    run_id          INTEGER NOT NULL REFERENCES runs(id),
+    git_commit      TEXT NOT NULL,
+    algorithm       TEXT NOT NULL,
+    first_algo      TEXT NOT NULL,
+    second_algo     TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    dist            TEXT NOT NULL,
+    seed            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    alpha           INTEGER NOT NULL,
+    beta            INTEGER NOT NULL,
+    flags           INTEGER NOT NULL,
+    sort_order      TEXT NOT NULL CHECK (sort_order IN ('largest', 'smallest')),
+    source          TEXT NOT NULL,          -- 'bmw', 'ncu'
+    counter         TEXT NOT NULL,          -- 'bmw_evaluated', 'dr_workload', an ncu metric name
+    value           REAL NOT NULL,
+    kernels         INTEGER,                -- ncu: kernels summed; NULL for host counts
+    tool_version    TEXT NOT NULL,          -- ncu's version; '' for host counts
+    measured_at     TEXT NOT NULL,
+    UNIQUE (machine_id, git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta,
+            flags, sort_order, source, counter)
+);

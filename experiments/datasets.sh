@@ -28,6 +28,12 @@
 # GPU's k-NN distances bit for bit.  DIR/table1.tsv gathers the stats:
 # dataset n package transformation distinct order k kth_value ties_at_k
 # (experiments/datasets_table1.tsv: the default run's).
+# Phase 3 (with --db; alone with --measure-only): Figure 19's runs of each
+# vector in the manifest through bin/tuner --input (radix, bucket, bitonic,
+# plain and Dr.-assisted at Rule 4's alpha, beta 2, several k), stored in the
+# database with the data set's name as the configuration's dist (seed 0);
+# resumable like every tuner sweep.  experiments/tab1_datasets.sh and
+# fig19_real_speedup.sh plot those rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,6 +45,8 @@ FMNIST_FILES="train-images-idx3-ubyte.gz t10k-images-idx3-ubyte.gz"   # 60,000 +
 GT_DIR=/usr/lib/python3/dist-packages/graph_tool/collection
 PACKAGES="dataset-fashion-mnist python3-graph-tool r-base-core r-cran-dslabs r-cran-tidytext"
 EXIT_USAGE=2
+FIG19_ALGOS=radix,dr-radix,bucket,dr-bucket,bitonic,dr-bitonic   # the paper's Figure 19
+FIG19_K='2^0,2^4,2^8,2^12,2^16,2^20,2^24'                        # k of Figure 19 (<= |V|)
 REFERENCE=${DATASETS_REFERENCE:-experiments/datasets_reference.tsv}   # (tests point it elsewhere)
 
 usage() {
@@ -55,6 +63,13 @@ usage: experiments/datasets.sh [--dir DIR] [--sources SRC] [--knn-queries M] [--
   --rebuild         remake every vector and require its recorded sha256
   --no-install      report missing packages instead of installing them
   --drtopk BIN      the drtopk binary (default bin/drtopk)
+  --db PATH         then measure every vector into PATH (Figure 19, Table 1): bin/tuner
+                    --input, the data set's name as its dist; resumable
+  --measure-only    phase 3 alone, on the vectors of DIR/manifest.tsv (with --db)
+  --gpu G           measure on GPU G (default 0)  --backend cuda|cpu (default cuda)
+  --k LIST          k of the measurements (default $FIG19_K)
+  --max-minutes M   the measuring stops cleanly after M minutes (rerun to go on)
+  --tuner BIN       the tuner binary (default bin/tuner)
 EOF
 }
 
@@ -69,6 +84,13 @@ sources_only=0
 rebuild=0
 may_install=1
 drtopk=bin/drtopk
+db=""
+measure_only=0
+gpu=0
+backend=cuda
+ks=$FIG19_K
+max_minutes=""
+tuner=bin/tuner
 while [ $# -gt 0 ]; do
     case "$1" in
         --dir) dir="${2:?--dir needs a folder}"; shift ;;
@@ -79,16 +101,56 @@ while [ $# -gt 0 ]; do
         --rebuild) rebuild=1 ;;
         --no-install) may_install=0 ;;
         --drtopk) drtopk="${2:?--drtopk needs a path}"; shift ;;
+        --db) db="${2:?--db needs a path}"; shift ;;
+        --measure-only) measure_only=1 ;;
+        --gpu) gpu="${2:?--gpu needs a GPU index}"; shift ;;
+        --backend) backend="${2:?--backend needs cuda or cpu}"; shift ;;
+        --k) ks="${2:?--k needs a list}"; shift ;;
+        --max-minutes) max_minutes="${2:?--max-minutes needs a number}"; shift ;;
+        --tuner) tuner="${2:?--tuner needs a path}"; shift ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option '$1'" "$EXIT_USAGE" ;;
     esac
     shift
 done
 case "$knn_m" in ''|*[!0-9]*|0) die "--knn-queries '$knn_m': expected a positive integer" "$EXIT_USAGE" ;; esac
-[ -x "$drtopk" ] || [ "$sources_only" = 1 ] || die "no drtopk binary at $drtopk (build it: ninja bin/drtopk)"
+case "$gpu" in ''|*[!0-9]*) die "--gpu '$gpu': expected a GPU index such as 0" "$EXIT_USAGE" ;; esac
+case "$backend" in cuda|cpu) ;; *) die "--backend '$backend': cuda or cpu" "$EXIT_USAGE" ;; esac
+[ "$measure_only" = 0 ] || [ -n "$db" ] || die "--measure-only measures into --db PATH: give it" "$EXIT_USAGE"
+[ "$measure_only" = 0 ] || [ "$sources_only" = 0 ] || die "--measure-only and --sources-only exclude each other" "$EXIT_USAGE"
+[ -x "$drtopk" ] || [ "$sources_only" = 1 ] || [ "$measure_only" = 1 ] ||
+    die "no drtopk binary at $drtopk (build it: ninja bin/drtopk)"
+[ -z "$db" ] || [ -x "$tuner" ] || die "no tuner binary at $tuner (build it: ninja bin/tuner)"
+t_start=$(date +%s)
+
+# ---- phase 3: Figure 19's runs of every prepared vector, through bin/tuner ------
+
+measure_all() {
+    local manifest="$dir/manifest.tsv" file name i=0 total rc=0
+    [ -s "$manifest" ] || die "no vectors to measure: $manifest is missing (run experiments/datasets.sh first)"
+    total=$(grep -c . "$manifest")
+    local how=(--gpu "$gpu")
+    [ "$backend" = cpu ] && how=(--backend cpu)
+    local limit=()
+    [ -n "$max_minutes" ] && limit=(--max-minutes "$max_minutes")
+    # shellcheck disable=SC2013 # one file name per manifest line, no spaces
+    for file in $(cut -f1 "$manifest" | sort); do
+        i=$((i + 1))
+        name=${file%.*}
+        [ -f "$dir/$file" ] || die "$dir/$file is in $manifest but missing: rerun experiments/datasets.sh"
+        say "[$i/$total, $(( $(date +%s) - t_start )) s] measuring $name into $db"
+        "$tuner" "${how[@]}" --input "$dir/$file" --name "$name" --k "$ks" --algo "$FIG19_ALGOS" --alpha-span 0 \
+            --beta 2 --db "$db" "${limit[@]}" >&2 || rc=$?
+        [ "$rc" = 0 ] || die "the tuner failed on $name (status $rc); a rerun goes on where it stopped" "$rc"
+    done
+    say "measured $total data sets into $db in $(( $(date +%s) - t_start )) s"
+}
+if [ "$measure_only" = 1 ]; then
+    measure_all
+    exit 0
+fi
 mkdir -p "$dir/src" "$dir/stats"
 src="$dir/src"
-t_start=$(date +%s)
 
 # ---- phase 1: sources ---------------------------------------------------------
 
@@ -248,3 +310,4 @@ prepare tweets-sentiment tweets-sentiment.f32 "r-cran-dslabs + r-cran-tidytext" 
     scores --csv "$src/tweets.csv" --column sentiment --tile "$tile"
 mv "$dir/table1.tsv.tmp" "$dir/table1.tsv"
 say "done in $(( $(date +%s) - t_start )) s: the vectors in $dir, sha256 and recipes in $manifest, Table 1 rows in $dir/table1.tsv"
+[ -z "$db" ] || measure_all

@@ -2,7 +2,9 @@
 # fig17_size.sh -- Figure 17 (paper 6.1): top-k time vs |V| = 2^24..2^30 at
 # k = 1024 on UD for every algorithm, plain and Dr.-assisted (Rule 4 alpha,
 # beta 2), sort-and-choose and the modern peers included (peers: tests/gpu/run.sh
-# step peers, imported with tuner --import-peers).  Verdict: at the largest
+# step peers, imported with tuner --import-peers) each at its fastest valid
+# configuration per point (the minimum over its measured configurations: CCCL
+# version and item-count width for CUB; the caption names them).  Verdict: at the largest
 # |V|, Dr.-radix is faster than radix, Dr.-bucket than bucket, Dr.-bitonic than
 # bitonic.
 . "$(dirname "$0")/lib/common.sh"
@@ -17,7 +19,16 @@ exp_measure --n "$sizes" --k $K --dist UD \
 plot_one() {
     exp_fetch fig17_size.sql "no UD rows at k = $K in the database" "k=$K" || return 0
     data=$(exp_data "$M_SLUG" "$rows")
-    exp_plot fig17_size.gp "$EXP_TITLE" "data=$data" \
+    peers=$(exp_query peer_configs.sql "machine=$M_ID" "dist='UD'" "k=$K") ||
+        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query peer_configs.sql failed"; return 0; }
+    peer_note=""
+    if [ -n "$peers" ]; then
+        peer_note=$(printf '%s\n' "$peers" | awk -F'|' '{ n = split($2, c, " ")
+            printf "%s%s: fastest of %d config%s (at 2^%d: %s)", (NR > 1 ? "; " : ""), $1, n, (n > 1 ? "s" : ""),
+                   log($4) / log(2) + 0.5, $3 }')
+        peer_note="peers at their fastest valid configuration per point: $peer_note"
+    fi
+    exp_plot fig17_size.gp "$EXP_TITLE" "data=$data" "note=$peer_note" \
         "nseries=$(exp_nblocks "$data")" "dashes=$(exp_dashes "$data")" || return 0
     # ours and the verdict at the largest |V|: every measured (plain, Dr.) pair
     res=$(printf '%s\n' "$rows" | awk -F'|' '
@@ -35,7 +46,9 @@ plot_one() {
             }
             printf "at |V| = 2^%d: %s\t%s\n", e, out, pairs ? (held ? "held" : "not held") : "not measured"
         }')
-    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "${res%%	*}" "${res##*	}"
+    ours="${res%%	*}"
+    [ -z "$peer_note" ] || ours="$ours peers: $(printf '%s\n' "$peers" | awk -F'|' '{ printf "%s%s %s ms", (NR > 1 ? ", " : ""), $3, $5 }')"
+    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "$ours" "${res##*	}"
 }
 exp_for_machines plot_one
 exp_end

@@ -27,7 +27,8 @@ usage: experiments/run_all.sh [--gpu N] [--quick] [--from-db] [--db PATH] [--out
   ours).  Without a GPU it plots what the database holds; with one (nvidia-smi
   lists GPU 0) it measures on GPU 0 first, as --gpu 0.
   --gpu N     measure on GPU N what the database lacks (bin/tuner, resumable), then plot
-  --quick     with --gpu: reduced sweeps, measuring 7 minutes at most (fits one 10-minute call)
+  --quick     with --gpu: reduced sweeps, measuring 7 minutes at most (fits one 10-minute
+              call; a rerun at the same commit on the same database goes on where it stopped)
   --from-db   measure nothing, plot from the database (the default without --gpu)
   --db PATH   the database (default \$DRTOPK_DB, else db/results.sqlite when it exists,
               else the reference results db/reference/*.sql loaded into DIR/data/)
@@ -157,9 +158,11 @@ else
     echo "run_all.sh: no GPU given (--gpu N): measuring nothing, plotting $source_note"
 fi
 
-# --quick measures for at most this long (the tuner stops cleanly; plotting and
-# the tuner's start-up fit in the rest of one 10-minute GPU call)
+# --quick measures for at most this long (each measuring call stops cleanly at
+# the deadline, and is stopped 20 + 15 s past it at the latest: lib/common.sh
+# exp_bounded); querying and plotting fit in the rest of one 10-minute GPU call
 QUICK_MEASURE_S=420
+QUICK_PLOT_S=5                  # --quick ETA: an experiment's queries and plots, measuring nothing
 deadline=""
 [ "$quick" = 1 ] && deadline=$(( $(date +%s) + QUICK_MEASURE_S ))
 commit=$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
@@ -181,6 +184,12 @@ for s in $scripts; do
     now=$(date +%s)
     el=$((now - start))
     eta=$(( (el * (total - i) + i - 1) / i ))
+    if [ -n "$deadline" ]; then
+        # --quick: what is left of the measuring budget plus plotting the rest
+        # bounds the ETA (the first experiments spend most of the budget)
+        bound=$(( (deadline > now ? deadline - now : 0) + (total - i) * QUICK_PLOT_S ))
+        [ "$bound" -lt "$eta" ] && eta=$bound
+    fi
     printf '[%2d/%d] %-24s %-18s %3ds  elapsed %s  ETA %s\n' "$i" "$total" "$name" "$st" $((now - t0)) \
         "$(fmt_s "$el")" "$(fmt_s "$eta")"
     [ "$st" = ok ] || sed 's/^/        /' "$out/data/$name.log" | tail -5

@@ -8,4 +8,6 @@ set logscale y 10
 set xlabel '|V| (elements, u32, UD)'
 set ylabel 'time (ms, median)'
 set key outside right top
+# note: which configuration of each modern peer was plotted (fig17_size.sh)
+if (exists('note') && strlen(note) > 0) set label 901 note at screen 0.01, 0.045 left font ',9' noenhanced
 plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints dt int(word(dashes, i + 1)) title columnheader(1)

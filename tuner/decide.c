@@ -66,6 +66,9 @@ typedef struct {
 static int collect(const drtopk_store_point *pt, void *ctx)
 {
     point_set *ps = ctx;
+    drtopk_dist real;
+    if (drtopk_dist_parse(pt->dist, &real) != DRTOPK_OK)
+        return 0;               /* a real data set (tuner --input): not a fit point */
     int g = ps->ng - 1;
     if (g < 0 || strcmp(ps->g[g].dist, pt->dist) || ps->g[g].n != pt->n || ps->g[g].k != pt->k) {
         for (g = 0; g < ps->ng; ++g)

@@ -2,7 +2,8 @@
  * measure.c -- one measured plan of the tuner (paper section 5.2's sweep):
  * the plan a sweep configuration asks for, its key in the results store, the
  * resident data set (generated once per (dtype, dist, n) with the seeded
- * generator, the same values on the CPU and the GPU), a warm-up and the timed
+ * generator, the same values on the CPU and the GPU, or read from --input's
+ * file: a real data set of Table 1 / Figure 19), a warm-up and the timed
  * repetitions through the public API, and the optional O(n) check of the
  * result against V on the host.
  */
@@ -20,6 +21,11 @@ void plan_label(const drtopk_plan *plan, char *out, size_t len)
     snprintf(out, len, "%s%s", plan->flags & DRTOPK_DELEGATE ? "dr-" : "", drtopk_algo_name(plan->second_algo));
 }
 
+const char *dist_label(const options *o, drtopk_dist d)
+{
+    return o->input ? o->input_name : drtopk_dist_name(d);
+}
+
 void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d, uint64_t n, uint64_t k,
               const drtopk_plan *plan, drtopk_store_config *key)
 {
@@ -32,8 +38,8 @@ void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d
         key->beta = plan->beta;
     }
     snprintf(key->dtype, sizeof key->dtype, "%s", drtopk_dtype_name(t));
-    snprintf(key->dist, sizeof key->dist, "%s", drtopk_dist_name(d));
-    key->seed = o->seed;
+    snprintf(key->dist, sizeof key->dist, "%s", dist_label(o, d));
+    key->seed = o->input ? INPUT_SEED : o->seed;
     key->n = n;
     key->k = k;
     key->flags = plan->flags;
@@ -111,6 +117,33 @@ void buffers_release(const options *o, buffers *b)
     buffers_init(b);
 }
 
+/* --input's n elements into b->v (device or host), through a host copy. */
+static drtopk_status read_input(const options *o, buffers *b, uint64_t n, size_t es)
+{
+    void *host = NULL;
+    uint64_t got = 0;
+    char err[512];
+    drtopk_status st = drtopk_read_raw(o->input, es, &host, &got, err, sizeof err);
+    if (st != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", err);
+        return st;
+    }
+    if (got != n) {             /* the file changed since the sweep was planned */
+        fprintf(stderr, "tuner: %s now holds %llu elements, not %llu\n", o->input, (unsigned long long)got,
+                (unsigned long long)n);
+        free(host);
+        return DRTOPK_ERR_IO;
+    }
+    if (o->backend == DRTOPK_BACKEND_CUDA) {
+        st = drtopk_dev_copy(b->v, host, n * es, DRTOPK_COPY_H2D);
+        free(host);
+        return st;
+    }
+    memcpy(b->v, host, n * es);
+    free(host);
+    return DRTOPK_OK;
+}
+
 drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drtopk_dist d, uint64_t n,
                               uint64_t kmax)
 {
@@ -122,7 +155,11 @@ drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drto
     b->v = xalloc(o, n * es, &st);
     if (st != DRTOPK_OK)
         return st;
-    if (o->backend == DRTOPK_BACKEND_CUDA) {
+    if (o->input) {
+        st = read_input(o, b, n, es);
+        if (st != DRTOPK_OK)
+            return st;
+    } else if (o->backend == DRTOPK_BACKEND_CUDA) {
         if ((st = drtopk_dev_generate(b->v, n, d, t, o->seed, NULL)) != DRTOPK_OK ||
             (st = drtopk_dev_sync()) != DRTOPK_OK)
             return st;

@@ -8,6 +8,9 @@
  * 4's table it also runs fixed plans (--alpha-span 0 --beta 2) and stops a
  * standalone algorithm at the k where one call grew too slow (--skip-after-s),
  * and imports the modern peers' JSON lines (--import-peers, import_peers.c).
+ * --input FILE measures on a real data set (paper Table 1 / Figure 19) instead
+ * of a generated one: its rows carry the data set's name as their dist and are
+ * never Rule 4 fit points.
  */
 #include <errno.h>
 #include <math.h>
@@ -23,6 +26,7 @@
 #include "gen.h"
 #include "import_peers.h"
 #include "microbench.h"
+#include "slice.h"
 #include "store.h"
 #include "tuner.h"
 #include "util.h"
@@ -49,6 +53,7 @@
                                        exceeds 10 s                              */
 #define SIGNAL_EXIT_BASE 128        /* shell convention: 128 + signal number    */
 #define REPS_MAX 100000             /* as drtopk run: a typo must not become hours */
+#define INPUT_NAME_MAX ((int)sizeof(((drtopk_store_config *)0)->dist) - 1)   /* --name: fits the store key */
 
 volatile sig_atomic_t tuner_stop_signal;
 
@@ -62,7 +67,8 @@ static void usage(FILE *f)
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T]\n"
         "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
-        "             [--fit-only | --compare] [--no-check]\n"
+        "             [--fit-only | --compare] [--no-check] [--input FILE [--name NAME]] [--bmw]\n"
+        "       tuner --gpu G --import-counters FILE.tsv [--db PATH]\n"
         "       tuner --merge OTHER.sqlite [--db PATH]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
         "       tuner --emit-table FILE.c [--db PATH]\n"
@@ -93,6 +99,15 @@ static void usage(FILE *f)
         "  --fit-only         measure nothing; refit from the database (held-out checks stored\n"
         "                     earlier are reused, missing ones leave their choice unchecked)\n"
         "  --no-check         store the decision table without the held-out check\n"
+        "  --input FILE       measure on this raw vector (drtopk dataset's output: dtype from\n"
+        "                     the extension, |V| from the size) instead of --n/--dist/--dtype;\n"
+        "                     stored with dist NAME and seed 0, no fit (real data: Figure 19)\n"
+        "  --name NAME        the data set's name (default: FILE's base name without extension;\n"
+        "                     letters, digits, . _ -, at most %d characters)\n"
+        "  --bmw              count instead of timing (Figure 24): per dr- config, the elements a\n"
+        "                     BMW-style scan evaluates and Dr. Top-k's |D| + |C|, on the host\n"
+        "  --import-counters F  store Nsight Compute metrics (experiments/tab3_transactions.sh's\n"
+        "                     TSV) for the machine of --gpu, then exit (Table 3)\n"
         "  --compare          after the sweep, measure this machine's tuned plan and the default\n"
         "                     plan at each (dtype, dist, n, k) of the sweep and print them beside the\n"
         "                     best measured plan; no refit\n"
@@ -102,7 +117,7 @@ static void usage(FILE *f)
         "  --emit-table F     write the C source of the library's compiled-in tuning tables\n"
         "                     (src/lib/tuning_builtin.c) from every tuned GPU of the database\n",
         DRTOPK_STORE_DEFAULT_PATH, TUNED_BUILD_ALPHA_MIN, DRTOPK_SHARED_DELEGATE_MAX_ALPHA,
-        DEFAULT_SKIP_AFTER_S);
+        DEFAULT_SKIP_AFTER_S, INPUT_NAME_MAX);
 }
 
 static int parse_list(const char *arg, const char *what, int max, int (*one)(const char *, void *, int),
@@ -204,6 +219,59 @@ static int parse_positive(const char *s, double *out)
     return (*end || end == s || !(*out > 0) || !isfinite(*out)) ? -1 : 0;
 }
 
+/* --input FILE [--name NAME]: the one data set of the sweep (n from the file's
+ * size, dtype from its extension) and its name; --n, --dist, --dtype and
+ * --seed describe generated data and are refused beside it. */
+static int input_args(options *o, const char *name_arg, const char *n_arg, const char *dist_arg,
+                      const char *dtype_arg)
+{
+    if (!o->input) {
+        fprintf(stderr, "tuner: --name names an --input data set: give --input FILE\n");
+        return -1;
+    }
+    if (n_arg || dist_arg || dtype_arg || o->seed != DEFAULT_SEED) {
+        fprintf(stderr, "tuner: --input %s gives the data: drop --n, --dist, --dtype and --seed\n", o->input);
+        return -1;
+    }
+    drtopk_dtype t;
+    if (drtopk_dtype_from_path(o->input, &t) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: --input %s: the extension must name the key type (.u32 .i32 .f32 .f16 .bf16 .u64 "
+                        ".i64 .f64)\n", o->input);
+        return -1;
+    }
+    uint64_t n = 0;
+    char err[512];
+    if (drtopk_raw_count(o->input, drtopk_dtype_size(t), &n, err, sizeof err) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", err);
+        return -1;
+    }
+    const char *base = strrchr(o->input, '/');
+    base = base ? base + 1 : o->input;
+    const char *name = name_arg ? name_arg : base;
+    size_t len = name_arg ? strlen(name) : strcspn(name, ".");
+    drtopk_dist d;
+    int ok = len > 0 && len <= (size_t)INPUT_NAME_MAX;
+    if (ok) {
+        memcpy(o->input_name, name, len);
+        o->input_name[len] = 0;
+        ok = strspn(o->input_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == len &&
+             drtopk_dist_parse(o->input_name, &d) != DRTOPK_OK;
+    }
+    if (!ok) {
+        fprintf(stderr, "tuner: data set name '%.*s' (%s): give --name with letters, digits, '.', '_', '-', at most "
+                        "%d characters, not a generator distribution's name\n",
+                (int)len, name, name_arg ? "--name" : "from --input", INPUT_NAME_MAX);
+        return -1;
+    }
+    o->n[0] = n;
+    o->nn = 1;
+    o->dtype[0] = t;
+    o->ndtype = 1;
+    o->dist[0] = DRTOPK_DIST_UD;
+    o->ndist = 1;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -215,6 +283,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->alpha_span = ALPHA_SPAN_WHOLE;
     o->skip_after_ms = DEFAULT_SKIP_AFTER_S * MS_PER_S;
     const char *n_arg = NULL, *k_arg = NULL, *algo_arg = NULL, *dist_arg = NULL, *dtype_arg = NULL;
+    const char *name_arg = NULL;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -226,6 +295,7 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--fit-only")) { o->fit_only = 1; takes = 0; }
         else if (!strcmp(a, "--compare")) { o->compare = 1; takes = 0; }
         else if (!strcmp(a, "--no-check")) { o->no_check = 1; takes = 0; }
+        else if (!strcmp(a, "--bmw")) { o->bmw = 1; takes = 0; }
         else if (!strcmp(a, "--no-filter")) { o->clear_flags |= DRTOPK_FILTER; takes = 0; }
         else if (!strcmp(a, "--no-skip-last-digit")) { o->clear_flags |= DRTOPK_SKIP_LAST_DIGIT; takes = 0; }
         else if (!strcmp(a, "--no-shared-delegate")) { o->clear_flags |= DRTOPK_SHARED_DELEGATE; takes = 0; }
@@ -241,6 +311,9 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--merge")) o->merge = v;
         else if (!strcmp(a, "--import-peers")) o->import_peers = v;
         else if (!strcmp(a, "--emit-table")) o->emit_table = v;
+        else if (!strcmp(a, "--input")) o->input = v;
+        else if (!strcmp(a, "--import-counters")) o->import_counters = v;
+        else if (!strcmp(a, "--name")) name_arg = v;
         else if (!strcmp(a, "--reps")) {
             if (parse_int(v, 1, &o->reps)) goto bad;
             if (o->reps > REPS_MAX) {
@@ -281,6 +354,18 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->merge || o->import_peers || o->emit_table)
         return 0;
+    if ((o->bmw || o->import_counters) && (o->compare || o->fit_only || o->input)) {
+        fprintf(stderr, "tuner: --bmw and --import-counters store counts, no timings: drop --compare, --fit-only, --input\n");
+        return -1;
+    }
+    if (o->bmw && o->import_counters) {
+        fprintf(stderr, "tuner: --bmw and --import-counters are separate runs\n");
+        return -1;
+    }
+    if (o->input && (o->compare || o->fit_only)) {
+        fprintf(stderr, "tuner: --input measures a real data set, never fit: drop --compare / --fit-only\n");
+        return -1;
+    }
     if (o->compare && o->fit_only) {
         fprintf(stderr, "tuner: --compare measures; --fit-only measures nothing: choose one\n");
         return -1;
@@ -302,7 +387,14 @@ static int parse_args(int argc, char **argv, options *o)
         o->reps = cpu ? CPU_REPS : CUDA_REPS;
     if (o->verify_every < 0)
         o->verify_every = cpu ? CPU_VERIFY_EVERY : CUDA_VERIFY_EVERY;
-    if (n_arg) {
+    if (o->input || name_arg) {
+        if (input_args(o, name_arg, n_arg, dist_arg, dtype_arg) != 0)
+            return -1;
+        n_arg = dist_arg = dtype_arg = NULL;
+    }
+    if (o->input) {
+        /* o->n, o->dtype and o->dist (a placeholder: the key names the file) are set */
+    } else if (n_arg) {
         if (parse_list(n_arg, "n", MAX_LIST, one_u64, o->n, &o->nn)) return -1;
     } else {
         static const int cuda_log2[] = { 24, 26, 28, 30 }, cpu_log2[] = { 12, 14, 16 };
@@ -327,7 +419,9 @@ static int parse_args(int argc, char **argv, options *o)
         snprintf(o->algo[0].label, sizeof o->algo[0].label, "dr-%s", drtopk_algo_name(DRTOPK_ALGO_RADIX));
         o->nalgo = 1;
     }
-    if (dist_arg) {
+    if (o->input) {
+        /* set by input_args */
+    } else if (dist_arg) {
         if (parse_list(dist_arg, "distribution", MAX_LIST, one_dist, o->dist, &o->ndist)) return -1;
     } else {
         /* the decision table minimises the worst slowdown over these */
@@ -335,7 +429,9 @@ static int parse_args(int argc, char **argv, options *o)
         o->ndist = (int)(sizeof dists / sizeof dists[0]);
         memcpy(o->dist, dists, sizeof dists);
     }
-    if (dtype_arg) {
+    if (o->input) {
+        /* set by input_args */
+    } else if (dtype_arg) {
         if (parse_list(dtype_arg, "dtype", MAX_LIST, one_dtype, o->dtype, &o->ndtype)) return -1;
     } else {
         static const drtopk_dtype dtypes[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32 };
@@ -529,7 +625,7 @@ static int seed_skip(const drtopk_store_point *pt, void *ctx)
     if (pt->beta != 0 || !(pt->median_ms > o->skip_after_ms))
         return 0;
     int d = 0, n = 0, a = 0;
-    while (d < o->ndist && strcmp(drtopk_dist_name(o->dist[d]), pt->dist))
+    while (d < o->ndist && strcmp(dist_label(o, o->dist[d]), pt->dist))
         ++d;
     while (n < o->nn && o->n[n] != pt->n)
         ++n;
@@ -543,7 +639,7 @@ static int seed_skip(const drtopk_store_point *pt, void *ctx)
 /* ---- main ----------------------------------------------------------------- */
 
 /* The store key of a config, with the flags of the plan it is measured with. */
-static void config_key(const options *o, const config *c, drtopk_store_config *key)
+void config_key(const options *o, const config *c, drtopk_store_config *key)
 {
     drtopk_problem p = { .backend = o->backend, .dtype = o->dtype[c->dtype], .n = o->n[c->n], .k = c->k,
                          .order = DRTOPK_LARGEST };
@@ -608,9 +704,9 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added; "
-               "%d peer measurements added\n",
+               "%d peer measurements added; %d multi-GPU runs, %d counters added\n",
                o.merge, o.db, ms.machines_added, ms.runs_added, ms.measurements_added, ms.fits_added,
-               ms.choices_added, ms.peers_added);
+               ms.choices_added, ms.peers_added, ms.multi_added, ms.counters_added);
         drtopk_store_close(db);
         return 0;
     }
@@ -636,7 +732,7 @@ int main(int argc, char **argv)
     const char *commit = DRTOPK_GIT_COMMIT;
     char args[4096];
     join_argv(argc, argv, args, sizeof args);
-    if (identify(&o, &mach, !o.fit_only) != 0) {
+    if (identify(&o, &mach, !o.fit_only && !o.bmw && !o.import_counters) != 0) {
         drtopk_store_close(db);
         return EXIT_USAGE;
     }
@@ -656,6 +752,15 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (o.import_counters) {
+        int stored = 0;
+        int rc = import_counters(db, machine_id, run_id, commit, o.import_counters, &stored);
+        drtopk_store_end_run(db, run_id, rc ? "failed" : "done");
+        if (rc == 0)
+            printf("tuner: imported %s into %s: %d counters of %s\n", o.import_counters, o.db, stored, mach.name);
+        drtopk_store_close(db);
+        return rc ? EXIT_USAGE : 0;
+    }
     size_t total = 0;
     config *cfgs = enumerate(&o, &total);
     if (!cfgs) {
@@ -669,6 +774,15 @@ int main(int argc, char **argv)
         drtopk_store_end_run(db, run_id, "failed");
         drtopk_store_close(db);
         return EXIT_USAGE;
+    }
+    if (o.bmw) {
+        if (o.max_minutes > 0)
+            tuner_deadline_ms = drtopk_now_ms() + o.max_minutes * MS_PER_MINUTE;
+        int rc = bmw_sweep(&o, db, machine_id, run_id, commit, cfgs, total);
+        drtopk_store_end_run(db, run_id, rc ? "failed" : tuner_should_stop() ? "time-limit" : "done");
+        free(cfgs);
+        drtopk_store_close(db);
+        return rc ? EXIT_FAILURES : 0;
     }
     /* What is left to measure (resume), and the largest k per data set. */
     char *todo = calloc(total, 1);
@@ -827,7 +941,9 @@ int main(int argc, char **argv)
            failures, elsewhere, (drtopk_now_ms() - t0) / MS_PER_S);
     if (!strcmp(end_status, "time-limit"))
         printf("tuner: time budget reached; run the same command again to go on\n");
-    if (exit_code == 0 && !strcmp(end_status, "done")) {
+    if (exit_code == 0 && !strcmp(end_status, "done") && o.input) {
+        printf("tuner: %s measured on %s (no Rule 4 fit from real data)\n", o.input_name, o.input);
+    } else if (exit_code == 0 && !strcmp(end_status, "done")) {
         int rc = o.compare ? compare_plans(&o, db, machine_id, commit, &mach)
                            : fit_and_store(&o, db, machine_id, commit, &mach);
         if (rc == FIT_INTERRUPTED && tuner_stop_signal)

@@ -56,6 +56,11 @@ typedef struct {
                                    larger k (per algorithm, data set)           */
     unsigned clear_flags;       /* DRTOPK_* plan flags switched off in dr- plans
                                    (Figures 6, 7, 10, 22 of experiments/)       */
+    const char *input;          /* --input: measure on this raw vector (real data,
+                                   paper Table 1 / Figure 19) instead of generating */
+    char input_name[48];        /* --name: its data set name, stored as the dist */
+    int bmw;                    /* --bmw: host workload counts, no timing (Fig. 24) */
+    const char *import_counters;/* --import-counters: ncu metrics TSV (Table 3)  */
 } options;
 
 /* One configuration of the sweep: indices into the options' lists. */
@@ -96,6 +101,12 @@ int sweep_ks(const options *o, uint64_t n, uint64_t *ks);
 /* The plan config c asks for (Rule 4 with const 2 alpha - log2 n + log2 k
  * returns exactly c's alpha; its beta, algorithm and delegate build). */
 drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan);
+/* The seed stored with rows measured on an --input file (no generator). */
+#define INPUT_SEED 0
+/* The dist the store names config c's data set with: --input's name, else the
+ * distribution's. */
+const char *dist_label(const options *o, drtopk_dist d);
+
 /* The store key of measuring `plan` labelled `label` at (dtype, dist, n, k). */
 void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d, uint64_t n, uint64_t k,
               const drtopk_plan *plan, drtopk_store_config *key);
@@ -103,8 +114,8 @@ void fill_key(const options *o, const config *c, drtopk_store_config *key, unsig
 
 void buffers_init(buffers *b);
 void buffers_release(const options *o, buffers *b);
-/* Make (dtype, dist, n) resident (generated with o->seed) with outputs for
- * kmax results. */
+/* Make (dtype, dist, n) resident (generated with o->seed, or o->input read
+ * from its file) with outputs for kmax results. */
 drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drtopk_dist d, uint64_t n,
                               uint64_t kmax);
 /* Measure `plan` on the resident data set: a warm-up, then o->reps timed
@@ -121,6 +132,19 @@ void tuner_progress(size_t done, size_t total, double t0_ms, const char *what, i
 extern double tuner_deadline_ms;
 /* Stop now: a signal came or the deadline passed. */
 int tuner_should_stop(void);
+
+/* The store key of config c (the flags of the plan it is measured with). */
+void config_key(const options *o, const config *c, drtopk_store_config *key);
+
+/* counters.c: for each dr- config of the sweep not counted yet, the BMW scan's
+ * evaluated elements and Dr. Top-k's |D| + |C| on the host (Figure 24), into
+ * table counters.  0, or -1 with a message. */
+int bmw_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+              const config *cfgs, size_t total);
+/* counters.c: store the ncu metrics of a TSV file (experiments/
+ * tab3_transactions.sh) for this machine; *stored lines.  0, or -1. */
+int import_counters(drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit, const char *path,
+                    int *stored);
 
 /* decide.c: fit Rule 4, derive the decision table from what (machine,
  * commit) measured, check it at held-out points (measuring what is missing

@@ -35,6 +35,10 @@ CPU_MIN_LOG2=10                 # ... but never below 2^10 elements
 EXP_QUICK_MINUTES=2             # --quick: each tuner call stops cleanly after this
 EXP_MIN_CALL_S=20               # --quick: less time left than this: measure nothing more
 EXP_FULL_MINUTES=60             # full sweeps: each call stops after this (rerun resumes)
+EXP_TERM_GRACE_S=20             # --quick: a measuring program still running this long after
+                                # the deadline (start-up, a last slow config) gets SIGTERM
+                                # (the tuner stops after its current config) ...
+EXP_KILL_GRACE_S=15             # ... and SIGKILL this much later: the budget is a hard bound
 
 if [ -z "${DRTOPK_EXP_COMMIT:-}" ]; then
     DRTOPK_EXP_COMMIT=$(git -C "$EXP_ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
@@ -87,15 +91,9 @@ exp_measure() {
     fi
     mins=$EXP_FULL_MINUTES
     if [ "$EXP_QUICK" = 1 ]; then
-        # the whole --quick run keeps to DRTOPK_EXP_DEADLINE (run_all.sh): each call
-        # gets at most EXP_QUICK_MINUTES and never more than what is left
-        left=$(( ${DRTOPK_EXP_DEADLINE:-0} - $(date +%s) ))
-        if [ -n "${DRTOPK_EXP_DEADLINE:-}" ] && [ "$left" -lt "$EXP_MIN_CALL_S" ]; then
-            echo "$EXP_ID: the --quick time budget is spent: measuring nothing more (a rerun resumes)" >&2
-            return 0
-        fi
-        mins=$(awk -v q="$EXP_QUICK_MINUTES" -v l="$left" -v d="${DRTOPK_EXP_DEADLINE:-}" \
-                   'BEGIN { m = q; if (d != "" && l / 60 < m) m = l / 60; printf "%.2f", m }')
+        # each call gets at most EXP_QUICK_MINUTES and never more than what is left
+        exp_budget || return 0
+        mins=$(awk -v q="$EXP_QUICK_MINUTES" -v l="$EXP_LEFT" 'BEGIN { m = q; if (l / 60 < m) m = l / 60; printf "%.2f", m }')
     fi
     # the paper's figures are u32 unless a script names its key type (a later --dtype wins)
     if [ "$EXP_BACKEND" = cpu ]; then
@@ -105,16 +103,56 @@ exp_measure() {
     fi
     set -- "${DRTOPK_BIN_DIR:-$EXP_ROOT/bin}/tuner" --db "$EXP_DB" --max-minutes "$mins" "$@"
     echo "$EXP_ID: $*" >&2
-    if ! "$@" > "$EXP_DATA/$EXP_ID.tuner.log" 2>&1; then
+    if ! exp_bounded "$@" > "$EXP_DATA/$EXP_ID.tuner.log" 2>&1; then
         tail -5 "$EXP_DATA/$EXP_ID.tuner.log" >&2
         echo "$EXP_ID: the tuner failed (log: $EXP_DATA/$EXP_ID.tuner.log); plotting what the database holds" >&2
     fi
 }
 
+# exp_budget: with --quick, set EXP_LEFT to the seconds left before
+# DRTOPK_EXP_DEADLINE (run_all.sh) and succeed when a measuring call still
+# fits (EXP_MIN_CALL_S); else say so and fail.  Without --quick or a deadline
+# there is no budget (EXP_LEFT empty).
+exp_budget() {
+    EXP_LEFT=""
+    [ "$EXP_QUICK" = 1 ] && [ -n "${DRTOPK_EXP_DEADLINE:-}" ] || return 0
+    EXP_LEFT=$(( DRTOPK_EXP_DEADLINE - $(date +%s) ))
+    if [ "$EXP_LEFT" -lt "$EXP_MIN_CALL_S" ]; then
+        echo "$EXP_ID: the --quick time budget is spent: measuring nothing more (a rerun resumes)" >&2
+        return 1
+    fi
+}
+
+# exp_bounded COMMAND...: run a measuring command; under a --quick budget it is
+# stopped (SIGTERM, then SIGKILL) once it runs EXP_TERM_GRACE_S past the
+# deadline, so that the whole run keeps to one GPU call (what it stored stays:
+# a rerun resumes).  Status 124/137: stopped.
+exp_bounded() {
+    exp_budget || return 0
+    if [ -z "$EXP_LEFT" ]; then
+        "$@"
+        return
+    fi
+    timeout -k "$EXP_KILL_GRACE_S" "$((EXP_LEFT + EXP_TERM_GRACE_S))" "$@"
+    rc=$?
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+        echo "$EXP_ID: stopped at the --quick deadline: $1 (a rerun resumes)" >&2
+    fi
+    return "$rc"
+}
+
+# Tables of later schema versions whose rows also make a machine one of the
+# figures' (multi_gpu: schema 6, bin/drtopk-mpi; counters: schema 7).
+EXP_MACHINE_TABLES="multi_gpu counters"
+
 # exp_machines: id|uuid|name|backend|driver|runtime|read_gbps of every machine
 # with measurements, GPUs first.
 exp_machines() {
     [ -f "$EXP_DB" ] || { echo "$EXP_ID: database $EXP_DB does not exist" >&2; return 1; }
+    more=""
+    for t in $EXP_MACHINE_TABLES; do
+        if exp_has_table "$t"; then more="$more OR EXISTS (SELECT 1 FROM $t z WHERE z.machine_id = m.id)"; fi
+    done
     sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" "
         SELECT id, uuid, name, backend,
                CASE WHEN driver_version > 0 THEN printf('%d.%d', driver_version / 1000,
@@ -124,7 +162,7 @@ exp_machines() {
                coalesce(printf('%.0f', read_gbps), '-')
         FROM machines m
         WHERE EXISTS (SELECT 1 FROM measurements x WHERE x.machine_id = m.id)
-           OR EXISTS (SELECT 1 FROM peer_measurements y WHERE y.machine_id = m.id)
+           OR EXISTS (SELECT 1 FROM peer_measurements y WHERE y.machine_id = m.id) $more
         ORDER BY backend = 'cpu', name, id;"
 }
 

@@ -14,12 +14,18 @@
  * (determinism::not_guaranteed, output_ordering::unsorted), checked at compile
  * time in cub/device/device_topk.cuh; that is what we request.
  *
+ * The item count and k are passed as --items 32 or 64-bit integers (DeviceTopK
+ * is templated on their type; 32-bit counts take a faster path where |V| <
+ * 2^32): each width is one configuration of the peer, named in the peer field
+ * as "cub_device_topk.i<width>.<CCCL version>" so that the figures can take
+ * the fastest configuration per point (experiments/sql/fig_rows.sql).
+ *
  *   cub_topk_peer [--log-n 30] [--dists UD,ND,CD] [--k-log4-max 12] [--reps 7]
- *                 [--seed 1]
+ *                 [--seed 1] [--items 64|32]
  * prints one JSON line per (dist, k) (tuner --import-peers stores them):
- *   {"peer":"cub_device_topk","gpu":...,"uuid":"GPU-...","cccl":"3.5.0","seed":..,
- *    "n":..,"k":..,"dist":..,"dtype":"u32","ms_median":..,"ms_min":..,"ms_max":..,
- *    "reps":..,"verified":0|1}
+ *   {"peer":"cub_device_topk.i64.3.5.0","gpu":...,"uuid":"GPU-...","cccl":"3.5.0",
+ *    "seed":..,"n":..,"k":..,"dist":..,"dtype":"u32","ms_median":..,"ms_min":..,
+ *    "ms_max":..,"reps":..,"verified":0|1}
  */
 #include <algorithm>
 #include <cub/device/device_topk.cuh>
@@ -43,6 +49,9 @@
 #define DEFAULT_K_LOG4_MAX 12       /* k = 4^0 .. 4^12 = 2^24               */
 #define THREADS 256
 #define BLOCKS_PER_SM 8             /* grid-stride kernels: enough in flight */
+#define ITEMS_BITS_WIDE 64          /* --items: the item count's integer width  */
+#define ITEMS_BITS_NARROW 32
+#define PEER_NAME_LEN 32            /* store.h's drtopk_store_peer.peer          */
 
 __global__ void gen_kernel(uint32_t *v, uint64_t n, drtopk_dist d, uint64_t seed)
 {
@@ -86,6 +95,15 @@ static void format_uuid(const cudaUUID_t &u, char *out, size_t len)
                                (unsigned char)u.bytes[i]);
 }
 
+/* One DeviceTopK call with the item count and k as N (uint32_t or uint64_t). */
+template <typename N, typename Env>
+static cudaError_t max_pairs(void *d_tmp, size_t &bytes, const uint32_t *d_v, uint32_t *d_rk,
+                             cuda::counting_iterator<uint32_t> positions, uint32_t *d_rp, uint64_t n, uint64_t k,
+                             const Env &env)
+{
+    return cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, positions, d_rp, (N)n, (N)k, env);
+}
+
 /* Distinct positions: the host sorts a copy (k <= 2^24, cheap). */
 static int positions_distinct(const uint32_t *d_rp, uint64_t k)
 {
@@ -101,8 +119,10 @@ int main(int argc, char **argv)
     unsigned long long seed = DEFAULT_SEED;
     char *end = NULL;
     const char *dists = "UD,ND,CD";
+    int items = ITEMS_BITS_WIDE;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--log-n")) log_n = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--items")) items = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--k-log4-max")) k_log4_max = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--dists")) dists = argv[a + 1];
@@ -111,8 +131,23 @@ int main(int argc, char **argv)
             if (*end == 0) continue;
             fprintf(stderr, "bad --seed '%s'\n", argv[a + 1]);
             return 2;
-        } else { fprintf(stderr, "usage: %s [--log-n N] [--reps R] [--k-log4-max E] [--dists UD,ND,CD] [--seed S]\n", argv[0]); return 2; }
+        } else {
+            fprintf(stderr, "usage: %s [--log-n N] [--reps R] [--k-log4-max E] [--dists UD,ND,CD] [--seed S] "
+                            "[--items 64|32]\n", argv[0]);
+            return 2;
+        }
     }
+    if (items != ITEMS_BITS_WIDE && items != ITEMS_BITS_NARROW) {
+        fprintf(stderr, "--items %d: 32 or 64 (bits of the item count passed to DeviceTopK)\n", items);
+        return 2;
+    }
+    if (items == ITEMS_BITS_NARROW && log_n >= ITEMS_BITS_NARROW) {
+        fprintf(stderr, "--items 32 needs |V| < 2^32 (--log-n %d)\n", log_n);
+        return 2;
+    }
+    char peer[PEER_NAME_LEN];
+    snprintf(peer, sizeof peer, "cub_device_topk.i%d.%d.%d.%d", items, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION,
+             CCCL_PATCH_VERSION);
     const uint64_t n = 1ull << log_n;
     uint64_t kmax = 1ull << (2 * k_log4_max);
     if (kmax > n) kmax = n;
@@ -134,6 +169,10 @@ int main(int argc, char **argv)
     CK(cudaEventCreate(&e1));
     const auto env = cuda::execution::require(cuda::execution::determinism::not_guaranteed,
                                               cuda::execution::output_ordering::unsorted);
+    const auto topk = [&](void *d_tmp, size_t &bytes, uint64_t k) {
+        return items == ITEMS_BITS_NARROW ? max_pairs<uint32_t>(d_tmp, bytes, d_v, d_rk, positions, d_rp, n, k, env)
+                                          : max_pairs<uint64_t>(d_tmp, bytes, d_v, d_rk, positions, d_rp, n, k, env);
+    };
     const struct { const char *name; drtopk_dist d; } all[] = {
         {"UD", DRTOPK_DIST_UD}, {"ND", DRTOPK_DIST_ND}, {"CD", DRTOPK_DIST_CD}};
     for (const auto &ds : all) {
@@ -143,12 +182,12 @@ int main(int argc, char **argv)
         for (uint64_t k = 1; k <= kmax; k *= 4) {
             size_t bytes = 0;
             void *d_tmp = NULL;
-            CK(cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, positions, d_rp, n, k, env));
+            CK(topk(d_tmp, bytes, k));
             CK(cudaMalloc(&d_tmp, bytes));
             std::vector<float> ms;
             for (int r = 0; r <= reps; ++r) {        /* r == 0: warm-up */
                 CK(cudaEventRecord(e0));
-                CK(cub::DeviceTopK::MaxPairs(d_tmp, bytes, d_v, d_rk, positions, d_rp, n, k, env));
+                CK(topk(d_tmp, bytes, k));
                 CK(cudaEventRecord(e1));
                 CK(cudaEventSynchronize(e1));
                 float t;
@@ -164,10 +203,10 @@ int main(int argc, char **argv)
             CK(cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost));
             const int ok = cnt[0] == cnt[1] && cnt[2] == 0 && positions_distinct(d_rp, k);
             std::sort(ms.begin(), ms.end());
-            printf("{\"peer\":\"cub_device_topk\",\"gpu\":\"%s\",\"uuid\":\"%s\",\"cccl\":\"%d.%d.%d\",\"seed\":%llu,"
+            printf("{\"peer\":\"%s\",\"gpu\":\"%s\",\"uuid\":\"%s\",\"cccl\":\"%d.%d.%d\",\"seed\":%llu,"
                    "\"n\":%llu,\"k\":%llu,\"dist\":\"%s\",\"dtype\":\"u32\","
                    "\"ms_median\":%.4f,\"ms_min\":%.4f,\"ms_max\":%.4f,\"reps\":%d,\"verified\":%d}\n",
-                   prop.name, uuid, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, seed,
+                   peer, prop.name, uuid, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, seed,
                    (unsigned long long)n, (unsigned long long)k, ds.name, ms[ms.size() / 2], ms.front(),
                    ms.back(), (int)ms.size(), ok);
             fflush(stdout);

@@ -1,15 +1,21 @@
 -- fig_rows.sql -- prelude of every figure query (experiments/lib/common.sh,
--- issue 11): temp table `m` holds machine @machine's successful, verified (or
--- unchecked) measurements of dtype u32, largest, seed @seed, the latest row of
--- each configuration across commits (a rerun at a newer commit replaces older
--- rows, older commits still fill what it lacks), with
+-- issue 11): temp table `mall` holds machine @machine's successful, verified
+-- (or unchecked) measurements of order largest, every dtype and seed, the
+-- latest row of each configuration across commits (a rerun at a newer commit
+-- replaces older rows, older commits still fill what it lacks); temp table `m`
+-- those of dtype u32 and seed @seed (the generated data of the figures), with
 --   base  the algorithm without "dr-", dr 1 for the delegate pipeline,
 --   a3    Rule 4's alpha with the paper's const 3 (drtopk_rule4_alpha: round,
 --         clamp to [1, min(24, ceil log2 n)]),
 --   dflags the flags drtopk_plan_rule4 gives a dr- plan at this alpha:
 --         DELEGATE|FILTER|SKIP_LAST_DIGIT (11), + SHARED_DELEGATE (4) at alpha <= 7.
--- Temp table `p` holds the machine's peer rows (CUB DeviceTopK, torch.topk) the same way.
-CREATE TEMP TABLE m AS
+-- Temp table `p` holds the machine's peer rows (CUB DeviceTopK, torch.topk) the same way,
+-- one per configuration: a peer named "FAMILY.CONFIG" (cub_device_topk.i32.3.5.0: item
+-- count width and CCCL version) is a configuration of FAMILY.  Temp table `pb` holds each
+-- family's fastest valid configuration per point (min median over its configurations
+-- whose result passed the peer's check; issue 11 item 3: the peers at their best), with
+-- `family` and `configs` (how many it was chosen from).
+CREATE TEMP TABLE mall AS
 SELECT * FROM (
     SELECT x.*,
            CASE WHEN x.algorithm LIKE 'dr-%' THEN substr(x.algorithm, 4) ELSE x.algorithm END AS base,
@@ -17,13 +23,14 @@ SELECT * FROM (
            max(1, min(max(1, min(24, CAST(ceil(log2(x.n)) AS INTEGER))),
                       CAST(round(0.5 * (3.0 + log2(x.n) - log2(x.k))) AS INTEGER))) AS a3,
            11 + CASE WHEN x.alpha <= 7 THEN 4 ELSE 0 END AS dflags,
-           row_number() OVER (PARTITION BY x.algorithm, x.first_algo, x.second_algo, x.dist, x.n, x.k,
-                                           x.alpha, x.beta, x.flags
+           row_number() OVER (PARTITION BY x.algorithm, x.first_algo, x.second_algo, x.dtype, x.dist, x.seed,
+                                           x.n, x.k, x.alpha, x.beta, x.flags
                               ORDER BY x.measured_at DESC, x.id DESC) AS rn
     FROM measurements x
-    WHERE x.machine_id = @machine AND x.dtype = 'u32' AND x.sort_order = 'largest' AND x.seed = @seed
+    WHERE x.machine_id = @machine AND x.sort_order = 'largest'
       AND x.status = 'ok' AND coalesce(x.verify_ok, 1) = 1 AND x.median_ms IS NOT NULL
 ) WHERE rn = 1;
+CREATE TEMP TABLE m AS SELECT * FROM mall WHERE dtype = 'u32' AND seed = @seed;
 CREATE TEMP TABLE p AS
 SELECT * FROM (
     SELECT y.*, row_number() OVER (PARTITION BY y.peer, y.dist, y.n, y.k
@@ -31,3 +38,11 @@ SELECT * FROM (
     FROM peer_measurements y
     WHERE y.machine_id = @machine AND y.dtype = 'u32' AND y.status = 'ok' AND y.median_ms IS NOT NULL
 ) WHERE rn = 1;
+CREATE TEMP TABLE pb AS
+SELECT * FROM (
+    SELECT f.*, row_number() OVER (PARTITION BY f.family, f.dist, f.n, f.k ORDER BY f.median_ms, f.peer) AS best,
+           count(*) OVER (PARTITION BY f.family, f.dist, f.n, f.k) AS configs
+    FROM (SELECT p.*, CASE WHEN instr(p.peer, '.') > 0 THEN substr(p.peer, 1, instr(p.peer, '.') - 1)
+                           ELSE p.peer END AS family
+          FROM p WHERE p.verified = 1) f
+) WHERE best = 1;

@@ -1,11 +1,24 @@
--- tab2_multigpu.sql -- Table 2 (paper 6.3; issue 12): Dr.-radix over MPI ranks,
--- rows of runs whose program is the multi-GPU one (name containing "mpi"), on
--- machine @machine.  Output (header first): |V||k|program arguments|median ms
-SELECT '|V|', 'k', 'run', 'median ms'
-UNION ALL
-SELECT * FROM (
-    SELECT x.n, x.k, r.argv, printf('%.3f', x.median_ms)
-    FROM measurements x JOIN runs r ON r.id = x.run_id
-    WHERE x.machine_id = @machine AND r.program LIKE '%mpi%' AND x.status = 'ok'
-    ORDER BY x.n, x.k, r.argv
-);
+-- tab2_multigpu.sql -- Table 2 (paper 6.3; issue 12): runs of bin/drtopk-mpi
+-- stored in table multi_gpu (schema 6) on machine @machine (rank 0's GPU),
+-- k = @k, the latest row of each configuration across commits.  speedup: the
+-- total of one rank at the same |V| (in core when measured, else the fastest
+-- out-of-core one) over this row's total.
+-- Output: n|ranks|gpus|device_cap|out_of_core|chunks|total_ms|reload_ms|comm_ms|speedup
+WITH r AS (
+    SELECT * FROM (
+        SELECT g.*, row_number() OVER (PARTITION BY g.algorithm, g.dtype, g.dist, g.n, g.alpha, g.beta,
+                                                    g.flags, g.ranks, g.gpus, g.device_cap
+                                       ORDER BY g.measured_at DESC, g.id DESC) AS rn
+        FROM multi_gpu g
+        WHERE g.machine_id = @machine AND g.k = @k AND g.sort_order = 'largest' AND coalesce(g.verify_ok, 1) = 1
+    ) WHERE rn = 1
+),
+one AS (
+    SELECT n, coalesce(min(CASE WHEN out_of_core = 0 THEN total_ms END), min(total_ms)) AS ms
+    FROM r WHERE ranks = 1 GROUP BY n
+)
+SELECT r.n, r.ranks, r.gpus, r.device_cap, r.out_of_core, r.chunks, printf('%.3f', r.total_ms),
+       printf('%.3f', r.reload_ms), printf('%.3f', r.comm_ms),
+       coalesce(printf('%.2f', one.ms / r.total_ms), '-')
+FROM r LEFT JOIN one ON one.n = r.n
+ORDER BY r.n, r.out_of_core, r.gpus, r.ranks, r.device_cap DESC;

@@ -1158,6 +1158,45 @@ drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_
     return step_done(s, st, "storing a multi-GPU run", NULL);
 }
 
+drtopk_status drtopk_store_put_counter(drtopk_store *s, int64_t machine_id, int64_t run_id,
+                                       const char *git_commit, const drtopk_store_counter *c)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT OR REPLACE INTO counters (machine_id, git_commit, algorithm, first_algo, second_algo, "
+                   "dtype, dist, seed, n, k, alpha, beta, flags, sort_order, source, counter, value, kernels, "
+                   "tool_version, run_id, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+                   "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_key(st, machine_id, git_commit, &c->cfg);
+    sqlite3_bind_text(st, 15, c->source, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 16, c->counter, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st, 17, c->value);
+    if (c->kernels >= 0)
+        sqlite3_bind_int64(st, 18, c->kernels);
+    sqlite3_bind_text(st, 19, c->tool_version, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 20, run_id);
+    return step_done(s, st, "storing a counter", NULL);
+}
+
+drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                       const drtopk_store_config *cfg, const char *source, const char *counter,
+                                       int *found)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT count(*) FROM counters WHERE " KEY_WHERE " AND source = ?15 AND counter = ?16",
+                &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_key(st, machine_id, git_commit, cfg);
+    sqlite3_bind_text(st, 15, source, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 16, counter, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *found = sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? DRTOPK_OK : fail(s, "looking up a counter");
+}
+
 /* ---- the tuning of a machine, for drtopk_plan_auto ------------------------ */
 
 #define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
@@ -1353,6 +1392,9 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
     "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, " \
     "sort_order, ranks, gpus, device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, " \
     "reload_ms, comm_ms, link_gbps, reps_ms, verified, verify_ok, measured_at"
+#define COUNTER_COLS                                                                   \
+    "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, " \
+    "source, counter, value, kernels, tool_version, measured_at"
 #define MACHINE_COLS                                                                   \
     "uuid, name, backend, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, read_gbps, " \
     "driver_version, runtime_version, first_seen, c_global, c_shfl"
@@ -1503,6 +1545,7 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
         { "checks", CHECK_COLS, 0, &st->checks_added },
         { "peer_measurements", PEER_COLS, 1, &st->peers_added },
         { "multi_gpu", MULTI_COLS, 1, &st->multi_added },
+        { "counters", COUNTER_COLS, 1, &st->counters_added },
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && r == DRTOPK_OK; ++i) {
         int exists = 0;

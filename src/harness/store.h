@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 6
+#define DRTOPK_STORE_SCHEMA_VERSION 7
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -87,8 +87,8 @@ typedef struct {
     char first_algo[32];        /* "" for standalone                            */
     char second_algo[32];
     char dtype[8];
-    char dist[16];
-    uint64_t seed, n, k;
+    char dist[48];              /* "UD", ...; a real data set's name (tuner --input) */
+    uint64_t seed, n, k;        /* seed 0 with a data set's name: read from a file */
     int alpha, beta;            /* 0 for standalone                             */
     unsigned flags;
     char order[16];             /* "largest" / "smallest"                       */
@@ -280,9 +280,26 @@ typedef struct {
 drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_t run_id,
                                      const char *git_commit, const drtopk_store_multi *m);
 
+/* ---- counts a run does not time (schema 7; Figure 24, Table 3) ------------ */
+typedef struct {
+    drtopk_store_config cfg;
+    char source[16];            /* "bmw" (host counts), "ncu" (Nsight Compute)  */
+    char counter[96];           /* "bmw_evaluated", "dr_workload", an ncu metric */
+    double value;
+    int64_t kernels;            /* ncu: kernels summed; < 0: none (host counts) */
+    char tool_version[64];      /* "" for host counts                          */
+} drtopk_store_counter;
+/* Insert, replacing an earlier row of the same key (config, source, counter). */
+drtopk_status drtopk_store_put_counter(drtopk_store *s, int64_t machine_id, int64_t run_id,
+                                       const char *git_commit, const drtopk_store_counter *c);
+/* Whether (machine, commit, config, source, counter) is stored. */
+drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                       const drtopk_store_config *cfg, const char *source, const char *counter,
+                                       int *found);
+
 typedef struct {
     int machines_added, runs_added, measurements_added, fits_added, choices_added, checks_added;
-    int peers_added, multi_added;
+    int peers_added, multi_added, counters_added;
 } drtopk_store_merge_stats;
 /* Copy every machine (matched by uuid), run (by run_uuid), measurement (by its
  * unique key), fit, choice and peer measurement (by its unique key) that `s`

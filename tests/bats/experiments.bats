@@ -6,7 +6,9 @@
 # rows do not exist, index.html with every image and the paper's claims; a
 # rerun gives the same data; bad options exit 2 with a message; a figure whose
 # table is missing fails alone; the same sweeps run on the CPU backend build a
-# fixture database that plots too.
+# fixture database that plots too; Table 2 from bin/drtopk-mpi's rows; the
+# peers at their fastest valid configuration; --quick's time budget; the page
+# checked by check_index_html.py (well-formed, no broken link, every claim).
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 RUN_ALL="$ROOT/experiments/run_all.sh"
@@ -201,4 +203,218 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     [ "$(sqlite3 "$T/fit.sqlite" "$fit")" = "$before" ]
     run "$ROOT/bin/tuner" --help
     grep -q -- "--no-filter, --no-skip-last-digit, --no-shared-delegate" <<< "$output"
+}
+
+@test "Table 2 reads bin/drtopk-mpi's multi_gpu rows: speedup over one rank, out of core, the paper beside" {
+    [ -x "$ROOT/bin/drtopk-mpi" ] || skip "bin/drtopk-mpi is not built"
+    command -v mpirun > /dev/null || skip "mpirun is missing (./configure.sh installs openmpi-bin)"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    db="$T/mpi.sqlite"
+    cp "$T/out/data/reference.sqlite" "$db"
+    for np in 1 2; do
+        timeout 60 mpirun --oversubscribe -np "$np" "$ROOT/bin/drtopk-mpi" --backend cpu --n 2^18 --k 128 \
+            --reps 3 --db "$db" > /dev/null
+    done
+    timeout 60 mpirun --oversubscribe -np 1 "$ROOT/bin/drtopk-mpi" --backend cpu --n 2^18 --k 128 --reps 3 \
+        --device-cap 2^14 --db "$db" > /dev/null
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/mpi" --only tab2
+    [ "$status" -eq 0 ]
+    line=$(grep -v NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv")
+    [ "$(cut -f4,5 <<< "$line")" = "3	ok" ]
+    txt="$T/mpi/data/tab2_multigpu-$(cut -f2 <<< "$line").txt"
+    # the speedup of 2 ranks over 1 (in core) from the stored totals, and the out-of-core row
+    ms() { sqlite3 "$db" "SELECT total_ms FROM multi_gpu WHERE ranks = $1 AND out_of_core = $2"; }
+    sp=$(awk -v a="$(ms 1 0)" -v b="$(ms 2 0)" 'BEGIN { printf "%.2fx", a / b }')
+    grep -Eq "^2\^18 +2 +0 +yes +1 .* $sp " "$txt"
+    grep -Eq "^2\^18 +1 +0 +cap 2\^14 +16 " "$txt"
+    # the paper's Table 2 beside ours, from figures/tab2_paper.tsv
+    grep -Eq "^2\^33 +16 +4 +4.01 \(734.2x\)" "$txt"
+    want=$(awk -v a="$(ms 1 0)" -v b="$(ms 2 0)" 'BEGIN { print (b < a) ? "held" : "not held" }')
+    [ "$(cut -f9 <<< "$line")" = "$want" ]
+    # the GPUs of the reference dumps have no rows: their panels say so
+    grep NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f5 | sort -u | grep -qx "not measured"
+}
+
+@test "the peers are plotted at their fastest valid configuration per point, and the caption names it" {
+    db="$T/peers.sqlite"
+    cp "$T/out/data/reference.sqlite" "$db"
+    mid=$(sqlite3 "$db" "SELECT id FROM machines WHERE uuid LIKE 'GPU-0593d0f2%'")
+    old=$(sqlite3 "$db" "SELECT median_ms FROM peer_measurements WHERE machine_id = $mid AND peer = 'cub_device_topk'
+                         AND dist = 'UD' AND n = 1073741824 AND k = 1024")
+    [ -n "$old" ]
+    # two more configurations: a faster one whose result failed the check (never chosen), a valid faster one
+    fast=$(awk -v o="$old" 'BEGIN { printf "%.4f", o / 2 }')
+    wrong=$(awk -v o="$old" 'BEGIN { printf "%.4f", o / 4 }')
+    sqlite3 "$db" "INSERT INTO peer_measurements (machine_id, run_id, git_commit, peer, peer_version, dist, dtype, seed,
+                       n, k, status, reps, median_ms, verified, measured_at)
+                   SELECT $mid, run_id, 'fixture', 'cub_device_topk.i32.3.2.0', '3.2.0', 'UD', 'u32', 1, 1073741824,
+                          1024, 'ok', 7, $fast, 1, measured_at FROM peer_measurements WHERE machine_id = $mid LIMIT 1;
+                   INSERT INTO peer_measurements (machine_id, run_id, git_commit, peer, peer_version, dist, dtype, seed,
+                       n, k, status, reps, median_ms, verified, measured_at)
+                   SELECT $mid, run_id, 'fixture', 'cub_device_topk.i64.3.2.0', '3.2.0', 'UD', 'u32', 1, 1073741824,
+                          1024, 'ok', 7, $wrong, 0, measured_at FROM peer_measurements WHERE machine_id = $mid LIMIT 1"
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/peers" --only fig17
+    [ "$status" -eq 0 ]
+    dat="$T/peers/data/fig17_size-nvidia-h200-0593d0f2.dat"
+    # one series per peer family, its point at 2^30 the valid minimum
+    [ "$(grep -c '^"peer cub_device_topk' "$dat")" -eq 1 ]
+    awk -v f="$fast" '/^"peer cub_device_topk"/ { on = 1; next } /^"/ { on = 0 } on && $1 == 1073741824 { hit = ($2 == f) }
+                      END { exit !hit }' "$dat"
+    grep -q "fastest valid configuration per point: cub_device_topk: fastest of 2 configs (at 2^30: cub_device_topk.i32.3.2.0)" \
+        "$T/peers/fig17_size-nvidia-h200-0593d0f2.svg"
+    grep -q "cub_device_topk.i32.3.2.0 $(printf '%.3f' "$fast") ms" "$T/peers/data/status/fig17_size.tsv"
+}
+
+@test "--quick keeps to its budget: a spent budget measures nothing, a late command is stopped" {
+    [ -x "$ROOT/bin/tuner" ] || skip "bin/tuner is not built"
+    # a spent budget: the script plots what the database holds and says why it measured nothing
+    run env DRTOPK_EXP_DB="$T/spent.sqlite" DRTOPK_EXP_OUT="$T/spent" DRTOPK_EXP_GPU=0 DRTOPK_EXP_BACKEND=cpu \
+        DRTOPK_EXP_QUICK=1 DRTOPK_EXP_DEADLINE="$(date +%s)" "$ROOT/experiments/fig21_workload_k.sh"
+    grep -q "the --quick time budget is spent: measuring nothing more (a rerun resumes)" <<< "$output"
+    [ ! -f "$T/spent.sqlite" ] || [ "$(sqlite3 "$T/spent.sqlite" "SELECT count(*) FROM measurements")" -eq 0 ]
+    # a command still running past the deadline (+ the grace) is stopped, and that is said
+    cat > "$T/bounded.sh" <<EOS
+. "$ROOT/experiments/lib/common.sh"
+EXP_ID=bounded EXP_QUICK=1 EXP_MIN_CALL_S=0 EXP_TERM_GRACE_S=1 EXP_KILL_GRACE_S=1
+DRTOPK_EXP_DEADLINE=\$((\$(date +%s) + 1))
+if exp_bounded sleep 60; then echo "not stopped"; fi
+EOS
+    start=$(date +%s)
+    run bash "$T/bounded.sh"
+    [ $(($(date +%s) - start)) -lt 20 ]
+    grep -q "bounded: stopped at the --quick deadline: sleep (a rerun resumes)" <<< "$output"
+    ! grep -q "not stopped" <<< "$output"
+}
+
+@test "index.html is well-formed, links only files that exist, and carries every claim of claims.tsv" {
+    check="$BATS_TEST_DIRNAME/check_index_html.py"
+    run python3 "$check" "$T/out/index.html" "$ROOT/figures/claims.tsv" $(experiments)
+    [ "$status" -eq 0 ]
+    grep -q "^ok: well-formed; [1-9][0-9]* files linked, all present;.* $(grep -vc '^#' "$ROOT/figures/claims.tsv") claims" <<< "$output"
+    # the checker sees each kind of damage
+    bad="$T/out/bad.html"
+    img=$(grep -o 'src="[^"]*png"' "$T/out/index.html" | head -1 | sed 's/src="//; s/"$//')
+    sed -e "0,/<\/section>/s/<\/section>//" \
+        -e "0,/src=\"$img\"/s//src=\"missing.png\"/" \
+        -e "0,/Fig. 17, sec. 6.1/s//Fig. 17/" \
+        -e 's|</body>|<a href="https://example.org/">x</a><a href="#nowhere">y</a></body>|' "$T/out/index.html" > "$bad"
+    run python3 "$check" "$bad" "$ROOT/figures/claims.tsv" $(experiments) fig99_none
+    [ "$status" -eq 1 ]
+    grep -q "</body> closes <section>" <<< "$output"
+    grep -q "'missing.png': no such file, or empty (broken link)" <<< "$output"
+    grep -q "(fig17): the claim with its source is not on the page" <<< "$output"
+    grep -q "href='https://example.org/' reaches outside the page" <<< "$output"
+    grep -q "href='#nowhere': no element has that id" <<< "$output"
+    grep -q "experiment fig99_none has no section" <<< "$output"
+}
+
+@test "real data: datasets.sh --measure-only stores tuner --input rows under the data set's name; Figure 19 and Table 1 plot them" {
+    [ -x "$ROOT/bin/tuner" ] && [ -x "$ROOT/bin/drtopk" ] || skip "bin/tuner or bin/drtopk is not built"
+    ds="$T/datasets"
+    mkdir -p "$ds/stats"
+    printf 'id,score\n' > "$T/posts.csv"
+    for i in $(seq 1 300); do echo "$i,$(( (i * 7919) % 173 ))"; done >> "$T/posts.csv"
+    "$ROOT/bin/drtopk" dataset scores --csv "$T/posts.csv" --column score --tile 2^16 --out "$ds/posts-score.f32" \
+        --stats "$ds/stats/posts-score.tsv" --stats-k 1,16,256 --name posts-score --quiet
+    printf 'posts-score.f32\t%s\tscores\n' "$(sha256sum "$ds/posts-score.f32" | cut -d' ' -f1)" > "$ds/manifest.tsv"
+    { printf 'dataset\tn\tpackage\ttransformation\tdistinct\torder\tk\tkth_value\tties_at_k\n'
+      awk -F'\t' -v OFS='\t' 'NR > 1 { print $1, $2, "test-package", "score per post, tiled", $3, $4, $5, $6, $7 }' \
+          "$ds/stats/posts-score.tsv"; } > "$ds/table1.tsv"
+    export DRTOPK_DATASETS_DIR="$ds"
+    run "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/real.sqlite" --out "$T/real" --only fig19,tab1
+    [ "$status" -eq 0 ]
+    # the rows: tuner --input, the data set's name as dist, seed 0, plain and Dr.-assisted per k
+    [ "$(sqlite3 "$T/real.sqlite" "SELECT count(DISTINCT algorithm) FROM measurements WHERE dist = 'posts-score'
+                                     AND seed = 0 AND dtype = 'f32' AND n = 65536")" -eq 6 ]
+    grep -q -- "--input $ds/posts-score.f32 --name posts-score" <<< "$(sqlite3 "$T/real.sqlite" "SELECT argv FROM runs")"
+    line=$(cat "$T/real/data/status/fig19_real_speedup.tsv")
+    [ "$(cut -f5 <<< "$line")" = ok ]
+    # the verdict from the stored medians: held iff every Dr.-assisted row is at least as fast as its plain one
+    slower=$(sqlite3 "$T/real.sqlite" "SELECT count(*) FROM measurements p JOIN measurements d ON d.k = p.k
+        AND d.algorithm = 'dr-' || p.algorithm AND d.dist = p.dist WHERE p.dist = 'posts-score' AND p.beta = 0
+        AND d.median_ms > p.median_ms")
+    [ "$(cut -f9 <<< "$line")" = "$([ "$slower" -eq 0 ] && echo held || echo 'not held')" ]
+    # Table 1: the data set with what datasets.sh recorded about it
+    grep -Eq "^posts-score +65536 +f32 +[0-9]+ +$(awk -F'\t' 'NR == 2 { print $3 }' "$ds/stats/posts-score.tsv") .* test-package +score per post, tiled" \
+        "$T/real/data/tab1_datasets-"*.txt
+    [ "$(cut -f5 "$T/real/data/status/tab1_datasets.tsv")" = ok ]
+    # resumable: a rerun measures nothing new; without prepared data sets the panel says how to make them
+    before=$(sqlite3 "$T/real.sqlite" "SELECT count(*) FROM measurements")
+    run "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/real.sqlite" --out "$T/real" --only fig19
+    [ "$(sqlite3 "$T/real.sqlite" "SELECT count(*) FROM measurements")" -eq "$before" ]
+    grep -q "not measured" "$T/out/data/status/fig19_real_speedup.tsv"
+    grep -q "experiments/datasets.sh" "$T/out/data/status/fig19_real_speedup.tsv"
+}
+
+@test "Figure 24: tuner --bmw stores host counts in table counters, resumable and merged; the ratio is plotted from them" {
+    [ -x "$ROOT/bin/tuner" ] || skip "bin/tuner is not built"
+    run "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/bmw.sqlite" --out "$T/bmw" --only fig24
+    [ "$status" -eq 0 ]
+    q() { sqlite3 "$T/bmw.sqlite" "$1"; }
+    # two counts per (dist, k): UD and ND, k = 2^0, 2^6, 2^12 (the quick list up to the scaled |V|)
+    [ "$(q "SELECT count(*) FROM counters WHERE source = 'bmw' AND counter = 'dr_workload'")" -ge 6 ]
+    [ "$(q "SELECT count(DISTINCT dist) FROM counters")" -eq 2 ]
+    line=$(cat "$T/bmw/data/status/fig24_bmw.tsv")
+    [ "$(cut -f4,5 <<< "$line")" = "$(q "SELECT count(*) FROM counters WHERE counter = 'dr_workload'")	ok" ]
+    # a plotted ratio is the stored BMW count over the stored |D| + |C|
+    want=$(q "SELECT printf('%.6g', b.value / d.value) FROM counters b JOIN counters d ON d.k = b.k AND d.dist = b.dist
+              WHERE b.counter = 'bmw_evaluated' AND d.counter = 'dr_workload' AND b.dist = 'ND' AND b.k = 64")
+    got=$(awk '/^"ND"/ { on = 1; next } /^"/ { on = 0 } on && $1 == 64 { printf "%.6g", $2 }' "$T/bmw/data/fig24_bmw-"*.dat)
+    [ -n "$want" ] && [ "$got" = "$want" ]
+    held=$(q "SELECT count(*) FROM counters b JOIN counters d ON d.k = b.k AND d.dist = b.dist
+              WHERE b.counter = 'bmw_evaluated' AND d.counter = 'dr_workload' AND b.value <= d.value")
+    [ "$(cut -f9 <<< "$line")" = "$([ "$held" -eq 0 ] && echo held || echo 'not held')" ]
+    # resumable: nothing is counted twice; a merge carries the counts
+    before=$(q "SELECT count(*) FROM counters")
+    "$ROOT/bin/tuner" --backend cpu --bmw --dtype u32 --n 2^16 --k 2^0,2^6,2^12 --dist UD,ND --algo dr-radix \
+        --alpha-span 0 --beta 2 --db "$T/bmw.sqlite" | grep -q "0 to count"
+    [ "$(q "SELECT count(*) FROM counters")" -eq "$before" ]
+    "$ROOT/bin/tuner" --merge "$T/bmw.sqlite" --db "$T/bmw-merged.sqlite" | grep -q "$before counters added"
+    # --bmw counts, it never times: the usage errors say so
+    run "$ROOT/bin/tuner" --backend cpu --bmw --compare --db "$T/bmw.sqlite"
+    [ "$status" -eq 2 ]; grep -q -- "--bmw and --import-counters store counts, no timings" <<< "$output"
+}
+
+@test "Table 3: ncu's raw CSV becomes counters (harness kernels left out), imported by the tuner and set beside the paper" {
+    [ -x "$ROOT/bin/tuner" ] && [ -x "$ROOT/bin/drtopk" ] || skip "bin/tuner or bin/drtopk is not built"
+    # a profile as ncu --csv --page raw writes it: the generator's and the read floor's kernels are not the call's
+    for a in bucket dr-bucket; do
+        plan=""; [ "$a" = dr-bucket ] && plan="--const 3"
+        "$ROOT/bin/drtopk" run --backend cpu --n 2^20 --k 128 --algo "$a" $plan --json > "$T/$a.json" 2> /dev/null
+        ld=$([ "$a" = bucket ] && echo 4000 || echo 1000)
+        { echo '==PROF== Connected to process 1'
+          echo '"ID","Kernel Name","l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum","l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"'
+          echo '"","","sector","sector"'
+          echo '"0","void gen_kernel<unsigned int>(unsigned int *, unsigned long, int)","99999","99999"'
+          echo "\"1\",\"topk_pass(const unsigned int *, int)\",\"$ld\",\"30\""
+          echo "\"2\",\"topk_select\",\"1,000\",\"$((ld / 100))\""
+          echo '"3","read_once_kernel(const uint4 *, unsigned long)","77777","0"'; } > "$T/$a.csv"
+        python3 "$ROOT/experiments/lib/ncu_counters.py" "$T/$a.csv" "$T/$a.json" "2025.1.0" > "$T/$a.tsv"
+    done
+    grep -Pq "^bucket\tu32\tUD\t1\t1048576\t128\t0\t0\t0\tglobal_load_sectors\t5000\t2$" "$T/bucket.tsv"
+    grep -Pq "^dr-bucket\tu32\tUD\t1\t1048576\t128\t8\t2\t11\tglobal_store_sectors\t40\t2$" "$T/dr-bucket.tsv"
+    grep -q "^# tool ncu 2025.1.0" "$T/bucket.tsv"
+    run python3 "$ROOT/experiments/lib/ncu_counters.py" "$T/bucket.json" "$T/bucket.json" x
+    [ "$status" -eq 1 ]; grep -q "no kernel rows" <<< "$output"
+    db="$T/ncu.sqlite"
+    for a in bucket dr-bucket; do "$ROOT/bin/tuner" --backend cpu --import-counters "$T/$a.tsv" --db "$db" > /dev/null; done
+    [ "$(sqlite3 "$db" "SELECT count(*) FROM counters WHERE source = 'ncu' AND tool_version = 'ncu 2025.1.0'")" -eq 4 ]
+    # the table at the CPU backend's scaled |V| (2^30 / 2^14 = 2^16: not these rows) is not measured ...
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/ncu" --only tab3
+    [ "$status" -eq 0 ]
+    grep -q "not measured" "$T/ncu/data/status/tab3_transactions.tsv"
+    # ... at |V| = 2^30 it is: rows of 2^30 stored the same way
+    sed 's/\t1048576\t/\t1073741824\t/' "$T/bucket.tsv" > "$T/b30.tsv"; sed 's/\t1048576\t/\t1073741824\t/' "$T/dr-bucket.tsv" > "$T/d30.tsv"
+    "$ROOT/bin/tuner" --backend cpu --import-counters "$T/b30.tsv" --db "$db" > /dev/null
+    "$ROOT/bin/tuner" --backend cpu --import-counters "$T/d30.tsv" --db "$db" > /dev/null
+    sqlite3 "$db" "UPDATE machines SET backend = 'cuda'"   # plotted as a GPU's rows, at the paper's |V|
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/ncu" --only tab3
+    [ "$status" -eq 0 ]
+    line=$(cat "$T/ncu/data/status/tab3_transactions.tsv")
+    [ "$(cut -f5,9 <<< "$line")" = "ok	held" ]
+    grep -Eq "^bucket +5e-06 +2e-06 +2.5x +7e-08 +4e-08 +1.8x \| 4.04 -> 1.44 \(2.8x\)" "$T/ncu/data/tab3_transactions-"*.txt
+    # a bad line is refused with its place
+    printf 'bucket\tu32\n' > "$T/bad.tsv"
+    run "$ROOT/bin/tuner" --backend cpu --import-counters "$T/bad.tsv" --db "$db"
+    [ "$status" -eq 2 ]; grep -q "bad.tsv:1: expected 12 tab-separated fields" <<< "$output"
 }

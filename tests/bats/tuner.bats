@@ -38,7 +38,7 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 6 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 7 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
     for t in machines runs measurements fits choices peer_measurements claims checks; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
@@ -454,7 +454,7 @@ EOF
 # table of migration 2 (one log2 k range per dtype).
 make_v2() {
     q "$1" "DROP TABLE peer_measurements; DROP TABLE IF EXISTS claims; DROP TABLE IF EXISTS checks;
-             DROP TABLE IF EXISTS multi_gpu;
+             DROP TABLE IF EXISTS multi_gpu; DROP TABLE IF EXISTS counters;
              ALTER TABLE choices RENAME TO choices_v5;
              CREATE TABLE choices (id INTEGER PRIMARY KEY, machine_id INTEGER NOT NULL REFERENCES machines(id),
                  git_commit TEXT NOT NULL, dtype TEXT NOT NULL, log2k_min INTEGER NOT NULL,
@@ -482,7 +482,7 @@ make_v2() {
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 6 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 7 ]
     # the old choices hold for every n
     [ "$(q "$db" 'SELECT count(*) FROM choices WHERE log2n_min = 0 AND log2n_max = 63')" -eq \
       "$(q "$db" 'SELECT count(*) FROM choices')" ]

@@ -19,8 +19,10 @@
 #   DRTOPK_BEFORE    step bench-before: an older drtopk binary, benchmarked
 #                    by the same bench.sh (compare with step bench's table)
 #   CCCL_PEER_INC    step peers: CCCL >= 3.2 headers for the CUB DeviceTopK
-#                    peer, a folder or an nvidia-cuda-cccl wheel (.whl);
-#                    without them (or a carried cub_topk_peer) it is skipped
+#                    peer, a folder or an nvidia-cuda-cccl wheel (.whl), or
+#                    several separated by spaces (one build per CCCL version:
+#                    the figures take each point's fastest); without them (or
+#                    a carried cub_topk_peer) it is skipped
 #   DATASETS_SRC     step datasets: the sources of experiments/datasets.sh
 #                    (default out/datasets/src, made by its --sources-only)
 #   TUNE_MINUTES (4) bounds the sweeps; SANITIZER_TIMEOUT_S (240) each sanitizer run
@@ -78,16 +80,17 @@ sanitize() {
     done
 }
 
-# The include folder (holding cub/) of CCCL_PEER_INC -- a folder, or a wheel
-# unpacked into $OUT/cccl -- when its CUB is new enough; else nothing.
+# The include folder (holding cub/) of CCCL source $1 (one entry of
+# CCCL_PEER_INC) -- a folder, or a wheel unpacked into $OUT/cccl-$2 -- when its
+# CUB is new enough; else nothing.
 cccl_peer_include() {
-    src=${CCCL_PEER_INC:-}
+    src=$1
     [ -n "$src" ] || return 0
     case $src in
     *.whl)
-        rm -rf "$OUT/cccl"
-        python3 -m zipfile -e "$src" "$OUT/cccl" || return 0
-        src=$OUT/cccl ;;
+        rm -rf "$OUT/cccl-$2"
+        python3 -m zipfile -e "$src" "$OUT/cccl-$2" || return 0
+        src=$OUT/cccl-$2 ;;
     esac
     ver=$(find "$src" -path '*/cub/version.cuh' 2>/dev/null | head -n 1)
     [ -n "$ver" ] || return 0
@@ -95,25 +98,34 @@ cccl_peer_include() {
     [ -n "$v" ] && [ "$v" -ge "$CUB_PEER_MIN_VERSION" ] && dirname "$(dirname "$ver")"
 }
 
-# The CUB DeviceTopK peer: carried, or built here from CCCL_PEER_INC for this
-# GPU's architecture.  Prints its path and a note for the summary.
+# The CUB DeviceTopK peers: carried, or built here from each entry of
+# CCCL_PEER_INC for this GPU's architecture.  Prints their paths on one line
+# (none: no build) and a note for the summary.
 cub_peer() {
     if [ -x "$BIN/cub_topk_peer" ]; then
         echo "$BIN/cub_topk_peer"; echo "cub_topk_peer carried"; return
     fi
-    inc=$(cccl_peer_include)
-    if [ -z "$inc" ]; then
-        echo none; echo "cub_topk_peer skipped (no CCCL >= 3.2 headers: CCCL_PEER_INC='${CCCL_PEER_INC:-}')"; return
-    fi
     nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
     cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
     arch=${cc:+-arch=sm_$cc}
-    if "$nvcc" -O3 -std=c++17 "${arch:--arch=native}" -Isrc/lib -Isrc/harness -Itests/gpu -I"$inc" \
-           --expt-relaxed-constexpr -o "$OUT/cub_topk_peer" experiments/peers/cub_topk_peer.cu \
-           > "$OUT/peer-build.log" 2>&1; then
-        echo "$OUT/cub_topk_peer"; echo "cub_topk_peer built with $inc"
+    built="" note="" i=0
+    for src in ${CCCL_PEER_INC:-}; do
+        i=$((i + 1))
+        inc=$(cccl_peer_include "$src" "$i")
+        if [ -z "$inc" ]; then
+            note="$note; $src: no CCCL >= 3.2 headers"
+        elif "$nvcc" -O3 -std=c++17 "${arch:--arch=native}" -Isrc/lib -Isrc/harness -Itests/gpu -I"$inc" \
+               --expt-relaxed-constexpr -o "$OUT/cub_topk_peer-$i" experiments/peers/cub_topk_peer.cu \
+               > "$OUT/peer-build-$i.log" 2>&1; then
+            built="$built $OUT/cub_topk_peer-$i"; note="$note; built with $inc"
+        else
+            note="$note; $src: build failed ($OUT/peer-build-$i.log)"
+        fi
+    done
+    if [ -z "$built" ]; then
+        echo none; echo "cub_topk_peer skipped (CCCL_PEER_INC='${CCCL_PEER_INC:-}'$note)"
     else
-        echo none; echo "cub_topk_peer skipped (build failed: $OUT/peer-build.log)"
+        echo "${built# }"; echo "cub_topk_peer${note#;}"
     fi
 }
 
@@ -161,9 +173,10 @@ $(cat "$OUT/mutation.log")" ;;
         cat "$OUT/bench.log" ;;
     datasets)
         # issue 14: the real inputs from carried sources (experiments/datasets.sh
-        # --sources-only where the packages are); the vectors stay in out/datasets
+        # --sources-only where the packages are); the vectors stay in out/datasets;
+        # then Figure 19's runs of each into $DB (TUNE_MINUTES; a rerun goes on)
         bash experiments/datasets.sh --sources "${DATASETS_SRC:-out/datasets/src}" --drtopk "$BIN/drtopk" \
-            > "$OUT/datasets.log" 2>&1
+            --db "$DB" --gpu 0 --tuner "$BIN/tuner" --max-minutes "$TUNE_MINUTES" > "$OUT/datasets.log" 2>&1
         add "datasets: rc=$? ($(($(date +%s) - t0)) s)"
         cp out/datasets/table1.tsv out/datasets/manifest.tsv "$OUT/" 2>/dev/null
         tail -3 "$OUT/datasets.log" ;;
@@ -187,7 +200,9 @@ $(cat "$OUT/mutation.log")" ;;
         rc=$?
         "$BIN/tuner" --import-peers "$OUT/peers.jsonl" --db "$DB" >> "$OUT/peers.log" 2>&1
         add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)" ;;
-    figures)    # issue 11: the paper's figures, quick sweeps into $DB, then its text dump
+    figures)    # issue 11: the paper's figures, quick sweeps into $DB (measuring 7 minutes at most,
+                # the whole step under 10), then its text dump; with DRTOPK_RUN_DB kept between
+                # calls each call measures what the last one left (same commit)
         DRTOPK_BIN_DIR=$BIN bash experiments/run_all.sh --gpu 0 --quick --db "$DB" --out "$OUT/figures" \
             > "$OUT/figures.log" 2>&1
         add "figures: rc=$? ($(($(date +%s) - t0)) s); dump $OUT/results.sql

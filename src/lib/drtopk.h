@@ -74,7 +74,8 @@ typedef enum { DRTOPK_LARGEST = 0, DRTOPK_SMALLEST } drtopk_order;
 typedef enum { DRTOPK_BACKEND_CPU = 0, DRTOPK_BACKEND_CUDA } drtopk_backend;
 
 /* Top-k algorithms.  Each one runs standalone (plan without DRTOPK_DELEGATE)
- * or as the first/second top-k of the delegate pipeline. */
+ * or as the first/second top-k of the delegate pipeline, but onepass, which
+ * runs standalone only (a tuning entry naming it gives a standalone plan). */
 typedef enum {
     DRTOPK_ALGO_RADIX = 0,      /* flag-based in-place radix top-k (paper 5.1)   */
     DRTOPK_ALGO_RADIX_GGKS,     /* GGKS radix, in-place by overwriting (2.2 II)  */
@@ -84,6 +85,11 @@ typedef enum {
     DRTOPK_ALGO_BITONIC,        /* Shanbhag et al. bitonic top-k (SIGMOD'18)     */
     DRTOPK_ALGO_SORT_CUB,       /* sort-and-choose with CUB DeviceRadixSort      */
     DRTOPK_ALGO_SORT_THRUST,    /* sort-and-choose with thrust::sort             */
+    DRTOPK_ALGO_ONEPASS,        /* one read of V (beyond the paper): a sampled
+                                   threshold, one pass writing the candidates,
+                                   an exact top-k of them, and a radix select
+                                   over V when the guess was wrong; standalone
+                                   only (src/lib/onepass_spec.h)              */
     DRTOPK_ALGO_COUNT
 } drtopk_algo;
 
@@ -137,7 +143,11 @@ typedef struct {
 
 /* Optional per-stage statistics.  Times are CUDA-event (or host clock for the
  * CPU backend) milliseconds; asking for stats makes the CUDA call synchronise
- * at its end.  Stages that did not run report 0. */
+ * at its end.  Stages that did not run report 0.  DRTOPK_ALGO_ONEPASS reports
+ * its own workload in the same fields (equal on both backends): delegate_len
+ * the sampled keys S, first_selected the sample rank r of the threshold t,
+ * concat_len the keys of V at or above t (what its pass found), and
+ * scanned_subranges 1 when it fell back to reading V again, else 0. */
 typedef struct {
     double ms_total;
     double ms_delegate;         /* step 1: delegate vector construction        */

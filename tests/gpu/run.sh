@@ -33,7 +33,7 @@ TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn"
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_onepass"
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 mkdir -p "$OUT"
 summary=""
@@ -125,9 +125,10 @@ for step in $RUN_STEPS; do
 $(cat "$OUT/suite.log")" ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
-            test_capture:--small test_knn:--small ;;
+            test_capture:--small test_knn:--small test_onepass:--small ;;
     racecheck)
-        sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small ;;
+        sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small \
+            test_onepass:--small ;;
     mutation)
         if [ ! -d "$BIN/mutant" ] && [ "$BIN" = bin ]; then
             ninja mutants > "$OUT/build-mutants.log" 2>&1 || add "mutation: ninja mutants failed ($OUT/build-mutants.log)"

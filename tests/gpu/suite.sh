@@ -4,7 +4,8 @@
 # (test_gpu), the flag radix (test_radix), every baseline algorithm
 # (test_algos) and bitonic top-k (test_bitonic), each checked against a host
 # reference on identical seeded data, and the pipeline captured into a CUDA
-# graph (test_capture); the k-NN distances of drtopk dataset (test_knn).
+# graph (test_capture); the k-NN distances of drtopk dataset (test_knn); the
+# one-read top-k against the CPU reference (test_onepass).
 # Every program prints tests/gpu/gpu_test.h's lines
 # ("ok N ...", "not ok N ...: why") and closes with "N passed, N failed"; this
 # script totals those closing lines into one such line, printed last.  A
@@ -16,7 +17,7 @@ set -u
 BIN=${DRTOPK_BIN_DIR:-bin}
 LOGS=${SUITE_LOG_DIR:-}
 MODE=${1:-}
-SUITES="test_gpu test_radix test_algos test_bitonic test_capture test_knn"
+SUITES="test_gpu test_radix test_algos test_bitonic test_capture test_knn test_onepass"
 FAIL_LINES=5          # "not ok" lines echoed per program (the log has them all)
 passed=0
 failed=0

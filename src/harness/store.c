@@ -1211,9 +1211,9 @@ static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtop
 
 /* Dtype t's entries: the tuner's decision table (a dropped cell as the
  * default plan), then the catch-all with the fitted const of plan_auto's
- * default plan.  A choice plan_auto cannot express (a standalone algorithm)
- * or with a value out of range is left out, so its cell falls through to the
- * catch-all. */
+ * default plan.  A choice plan_auto cannot express (a standalone algorithm
+ * other than onepass, whose entries give standalone plans) or with a value
+ * out of range is left out, so its cell falls through to the catch-all. */
 static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out,
                                   size_t *cap)
 {
@@ -1246,6 +1246,13 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
             int delegate = 0;
             if (sqlite3_column_int(st, 8)) {
                 e.algo = DRTOPK_ALGO_RADIX;
+                e.beta = PLAN_AUTO_BETA;
+                e.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
+                e.shared_build_max_alpha = 0;
+                r = tuning_add(out, cap, &e);
+            } else if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && !delegate &&
+                       e.algo == DRTOPK_ALGO_ONEPASS) {
+                /* the one-read top-k: a standalone plan, which has no beta, const or build */
                 e.beta = PLAN_AUTO_BETA;
                 e.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
                 e.shared_build_max_alpha = 0;

@@ -291,7 +291,9 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$status" -eq 0 ]
     # the choice stored for n = 2^12, k = 16's cell (log2 k = 4); a cell the
     # held-out check dropped runs the default plan
-    choice=$(q "$D/t.sqlite" "SELECT CASE status WHEN 'dropped' THEN '2 3.0 dr-radix'
+    # (the one-read top-k is a standalone plan: no beta, the default const)
+    choice=$(q "$D/t.sqlite" "SELECT CASE WHEN status = 'dropped' THEN '2 3.0 dr-radix'
+                              WHEN algorithm = 'onepass' THEN '0 3.0 onepass'
                               ELSE beta || ' ' || rule4_const || ' ' || algorithm END FROM choices
                               WHERE dtype = 'u32' AND 12 BETWEEN log2n_min AND log2n_max
                               AND 4 BETWEEN log2k_min AND log2k_max")
@@ -302,7 +304,8 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
     plan=$(python3 -c 'import json,sys; p = json.load(sys.stdin)["plan"]
-print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"], p["tuning_db"])' <<< "$output")
+print(p["const_source"], p["beta"], p["rule4_const"], ("dr-" if p["delegate"] else "") + p["second_algo"],
+      p["tuning_db"])' <<< "$output")
     read -r src pbeta pconst palgo pdb <<< "$plan"
     [ "$src" = database ]
     [ "$pbeta" -eq "$beta" ]
@@ -316,6 +319,11 @@ print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"], p
     # --const wins over the tuning
     DRTOPK_DB="$D/t.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --const 1.5 --json
     [[ "$output" == *'"rule4_const": 1.5, "const_source": "user", "tuning_db": null'* ]]
+    # a cell that chose the one-read top-k runs it standalone
+    q "$D/t.sqlite" "UPDATE choices SET algorithm = 'onepass', beta = 0, status = 'kept' WHERE dtype = 'u32'"
+    DRTOPK_DB="$D/t.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --verify
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"plan:      standalone onepass"* && "$output" == *"verify:    PASS"* ]]
     # without the database: the paper's const and beta, and no file is created
     DRTOPK_DB="$D/none.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
     [[ "$output" == *'"rule4_const": 3, "const_source": "default"'* ]]

@@ -28,7 +28,7 @@
 #include "gen.h"
 #include "gpu_test.h"
 #include "keyorder.h"
-#include "onepass_spec.h"
+#include "onepass_data.h"
 #include "oracle.h"
 #include "util.h"
 
@@ -37,9 +37,6 @@
 #define FORCE_N ((1u << 20) + 3)       /* forced-fallback inputs: n >> the sample */
 #define FORCE_N_SMALL ((1u << 16) + 3)
 #define FORCE_K 1000                   /* k well above the sample rank r          */
-#define FORCE_HIGH_BIT 0x80000000u     /* sampled keys above every other key      */
-#define FORCE_LOW_MASK 0x3FFFFFFFu     /* the other keys below FORCE_HIGH_BIT     */
-#define SPIKE_BASE 0x40000000u         /* spike: k keys above the rest, in one run */
 #define DESC_LEN 200
 
 typedef struct {
@@ -214,56 +211,17 @@ static int data_u32(data *d, uint64_t n, const char *name, uint32_t (*f)(uint64_
     return data_upload(d);
 }
 
-static uint32_t hash32(uint64_t i) { return (uint32_t)(drtopk_mix64(i + SUITE_SEED) >> 32); }
-
-/* Is position i one of the sampled ones (onepass_spec.h)?  j = the sample index. */
-static int sampled(uint64_t i, uint64_t n, uint64_t *j)
-{
-    const uint64_t s = drtopk_onepass_sample_len(n);
-    uint64_t lo = i * s / n;         /* sample_pos is increasing: search near i S / n */
-    if (lo > 0) --lo;
-    for (uint64_t q = lo; q < s && drtopk_onepass_sample_pos(n, s, q) <= i; ++q)
-        if (drtopk_onepass_sample_pos(n, s, q) == i) {
-            *j = q;
-            return 1;
-        }
-    return 0;
-}
-
-/* Threshold too low: the sampled keys are the smallest of V, so every other
- * key passes and the candidate buffer overflows. */
-static uint32_t force_low(uint64_t i, uint64_t n, uint64_t k)
-{
-    uint64_t j;
-    return sampled(i, n, &j) ? (uint32_t)j : FORCE_HIGH_BIT | hash32(i);
-}
-
-/* Threshold too high: the sampled keys are the largest, so only r < k keys
- * of V reach the threshold. */
-static uint32_t force_high(uint64_t i, uint64_t n, uint64_t k)
-{
-    uint64_t j;
-    return sampled(i, n, &j) ? FORCE_HIGH_BIT | (uint32_t)j : hash32(i) & FORCE_LOW_MASK;
-}
-
-/* The top k in one run of V (a third of the way in), the rest below. */
-static uint32_t spike(uint64_t i, uint64_t n, uint64_t k)
-{
-    const uint64_t lo = n / 3;
-    return i >= lo && i < lo + k ? SPIKE_BASE | (hash32(i) & FORCE_LOW_MASK) : hash32(i) % SPIKE_BASE;
-}
-
 static void constructed(int small)
 {
     const uint64_t n = small ? FORCE_N_SMALL : FORCE_N;
     data d;
-    if (data_u32(&d, n, "force-low", force_low, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
+    if (data_u32(&d, n, "force-low", onepass_force_low, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
     data_free(&d);
-    if (data_u32(&d, n, "force-high", force_high, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
+    if (data_u32(&d, n, "force-high", onepass_force_high, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
     data_free(&d);
     const uint64_t spike_k[] = { 1, 100, n / 64 };
     for (size_t i = 0; i < sizeof spike_k / sizeof spike_k[0]; ++i) {
-        if (data_u32(&d, n, "spike", spike, spike_k[i]) == 0) run_case(&d, spike_k[i], -1);
+        if (data_u32(&d, n, "spike", onepass_spike, spike_k[i]) == 0) run_case(&d, spike_k[i], -1);
         data_free(&d);
     }
 }

@@ -7,7 +7,8 @@
 # and --import-peers (issue 4 item 6): the modern peers' JSON lines stored once,
 # malformed lines refused by line number, merged along, schema 2 migrated.
 # Also `drtopk run` planning with the tuning it loads from the database, and
-# its warning when that database cannot be read.
+# its warning when that database cannot be read, and experiments/onepass_bench.sh
+# (issue 15 item 4) on the CPU backend.
 
 bats_require_minimum_version 1.5.0
 
@@ -742,4 +743,19 @@ measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
     DRTOPK_DB="$D/private/t.sqlite" run --separate-stderr as_user "$DRTOPK_BIN" run --backend cpu --n 2^12 --k 16
     [ "$status" -eq 0 ]
     [[ "$stderr" == *"warning: cannot read the tuning database $D/private/t.sqlite: "*"Permission denied"* ]]
+}
+
+@test "experiments/onepass_bench.sh (issue 15 item 4) stores its rows through the tuner and prints both tables" {
+    command -v python3 > /dev/null || skip "python3 is missing"
+    run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" --backend cpu --db "$D/ob.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"onepass bench on "*"|V| = 2^16, median ms"* ]]
+    [[ "$output" == *"small inputs, u32 UD, median us"* ]]
+    # every dtype x dist has a default and an onepass row, measured and verified where checked
+    [ "$(echo "$output" | grep -cE '^(u32|f32|f16|bf16|u64|f64) +(UD|ND|CD) +(default|onepass) ')" -eq 36 ]
+    [ "$(q "$D/ob.sqlite" "SELECT count(*) FROM measurements WHERE algorithm = 'onepass' AND status = 'ok'
+                           AND n = 65536")" -eq 108 ]
+    [ "$(q "$D/ob.sqlite" "SELECT count(*) FROM measurements WHERE verified = 1 AND verify_ok = 0")" -eq 0 ]
+    run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" --backend gpu
+    [ "$status" -eq 2 ]
 }

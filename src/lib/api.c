@@ -280,6 +280,11 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
         else
             plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
                       DRTOPK_CONST_DEFAULT);
+        /* small inputs untuned: one launch of the standalone radix (drtopk.h) */
+        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA && p->n <= (1ull << DRTOPK_SMALL_N_LOG2)) {
+            plan->flags = 0;
+            plan->alpha = plan->beta = 0;
+        }
     }
     /* 64-bit keys on the CUDA backend: standalone plans only
      * (kernels/key_width.cu); its radix select */

@@ -128,7 +128,7 @@ $(cat "$OUT/suite.log")" ;;
             test_capture:--small test_knn:--small test_onepass:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small \
-            test_onepass:--small ;;
+            test_onepass:--tiny ;;
     mutation)
         if [ ! -d "$BIN/mutant" ] && [ "$BIN" = bin ]; then
             ninja mutants > "$OUT/build-mutants.log" 2>&1 || add "mutation: ninja mutants failed ($OUT/build-mutants.log)"

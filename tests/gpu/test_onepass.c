@@ -10,13 +10,13 @@
  *    above the threshold, fallback taken), so both backends decided alike.
  * Cases: u32 i32 f32 f16 bf16, largest and smallest, every distribution (UD
  * ND CD, sorted ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf,
- * +-0.0, integer extremes), n tiny to 2^22 and not powers of two (below and
+ * +-0.0, integer extremes), n tiny to 2^20 and not powers of two (below and
  * above the sample size), k = 1, small, large and n; a spike (the top k in one
  * run of V); and inputs built against the sampled positions that force each
  * side of the fallback: threshold too low (the candidate buffer overflows) and
  * too high (fewer than k keys pass), both still exact and both reported as a
  * fallback.  Output: gpu_test.h's lines, last "N passed, N failed".
- *   test_onepass [--small]    (--small: the compute-sanitizer-sized cases)
+ *   test_onepass [--small | --tiny]   (memcheck- and racecheck-sized cases)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -240,21 +240,26 @@ static size_t ks_for(uint64_t n, uint64_t *ks)
     return c;
 }
 
-static void seeded(int small)
+/* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
+static void seeded(int size)
 {
-    static const uint64_t ns_full[] = { 1, 7, 1000, 32767, 32769, 100003, (1u << 22) + 5 };
-    static const uint64_t ns_small[] = { 1, 7, 1000, 40009 };
+    static const uint64_t ns_full[] = { 1, 7, 1000, 32767, 32769, 100003, (1u << 20) + 5 };
+    static const uint64_t ns_small[] = { 7, 1000, 40009 };
+    static const uint64_t ns_tiny[] = { 40009 };
     static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16, DRTOPK_BF16 };
-    const uint64_t *ns = small ? ns_small : ns_full;
-    const size_t nn = small ? sizeof ns_small / sizeof ns_small[0] : sizeof ns_full / sizeof ns_full[0];
+    const uint64_t *ns = size == 0 ? ns_full : size == 1 ? ns_small : ns_tiny;
+    const size_t nn = size == 0 ? sizeof ns_full / sizeof ns_full[0]
+                      : size == 1 ? sizeof ns_small / sizeof ns_small[0] : 1;
     uint64_t ks[8];
     for (size_t a = 0; a < nn; ++a)
         for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist)
             for (size_t t = 0; t < sizeof dts / sizeof dts[0]; ++t)
                 for (int o = 0; o <= 1; ++o) {
                     data d;
-                    /* both orders on u32 and f32; one each on the others */
+                    /* both orders on u32 and f32; one each on the others; sanitizers: u32 and f16 */
                     if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
+                    if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16) continue;
+                    if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
                     if (data_seeded(&d, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
                         const size_t nk = ks_for(ns[a], ks);
                         for (size_t i = 0; i < nk; ++i) run_case(&d, ks[i], -1);
@@ -285,14 +290,14 @@ static void statuses(void)
 
 int main(int argc, char **argv)
 {
-    const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
-    if (argc > 1 && !small) {
-        fprintf(stderr, "usage: %s [--small]\n", argv[0]);
+    const int size = argc < 2 ? 0 : strcmp(argv[1], "--small") == 0 ? 1 : strcmp(argv[1], "--tiny") == 0 ? 2 : -1;
+    if (size < 0 || argc > 2) {
+        fprintf(stderr, "usage: %s [--small | --tiny]\n", argv[0]);
         return 2;
     }
     if (!drtopk_cuda_available()) return gt_no_gpu("test_onepass");
     statuses();
-    constructed(small);
-    seeded(small);
+    constructed(size > 0);
+    seeded(size);
     return gt_finish();
 }

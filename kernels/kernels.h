@@ -49,6 +49,11 @@ typedef struct {
     int skip_last_digit;        /* radix only: stop one 8-bit digit early and
                                    return every element whose upper 24 bits
                                    reach those of the k-th (count >= k)         */
+    const int *d_skip;          /* radix only: a device flag, or NULL; when it
+                                   is nonzero at run time every kernel of the
+                                   call returns at once (outputs untouched), so
+                                   a plan can enqueue a path it may not need
+                                   without a host round trip (onepass.cu)      */
 } topk_input;
 
 typedef struct {
@@ -83,12 +88,24 @@ drtopk_status topk_check_io(const topk_input *in, const topk_output *out);
 drtopk_status topk_check_run(const topk_input *in, const topk_output *out, const void *ws, size_t ws_bytes,
                              size_t need);
 
+/* The one-read top-k (onepass.cu, src/lib/onepass_spec.h): raw V only.  Its
+ * stats call synchronises on s and reads its workload from the workspace of
+ * the run before (drtopk.h's drtopk_stats says which field holds what). */
+drtopk_status onepass_topk_workspace(const topk_input *in, size_t *bytes);
+drtopk_status onepass_topk(const topk_input *in, const topk_output *out,
+                           void *ws, size_t ws_bytes, cudaStream_t s);
+drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size_t ws_bytes, cudaStream_t s,
+                                 drtopk_stats *stats);
+
 typedef drtopk_status (*topk_workspace_fn)(const topk_input *in, size_t *bytes);
 typedef drtopk_status (*topk_run_fn)(const topk_input *in, const topk_output *out,
                                      void *ws, size_t ws_bytes, cudaStream_t s);
+typedef drtopk_status (*topk_stats_fn)(const topk_input *in, void *ws, size_t ws_bytes, cudaStream_t s,
+                                       drtopk_stats *stats);
 typedef struct {
     topk_workspace_fn workspace;
     topk_run_fn run;
+    topk_stats_fn stats;        /* standalone workload statistics, or NULL     */
 } topk_algo_entry;
 
 /* algo_table.cu: the one place that maps drtopk_algo to its launchers; NULL

@@ -25,6 +25,9 @@
  * aligned workspace start (drtopk_carve without a base), which size the
  * workspace and are then rebased onto the caller's buffer.
  *
+ * A standalone algorithm with workload statistics of its own (onepass.cu)
+ * reports them through its table entry's stats call.
+ *
  * Key widths (key_width.cu): 16-bit keys are widened into a u32 vector of
  * ordered keys at the start of the workspace and every stage runs on it (the
  * "key problem"); 64-bit keys run key_width.cu's standalone radix select
@@ -431,6 +434,8 @@ static drtopk_status fill_stats(const drtopk_problem *p, const layout *l, const 
         stats->first_selected = sel;
         stats->concat_len = clen;
         stats->scanned_subranges = scanned;
+    } else if (l->mode == MODE_STANDALONE && l->second != NULL && l->second->stats != NULL) {
+        return l->second->stats(&r->in2, r->algo_ws, l->ws_algo, s, stats);
     } else if (l->mode == MODE_RAW_SECOND) {
         /* k >= |D|: every delegate selected, t = 0, every subrange whole */
         stats->delegate_len = l->dlen;

@@ -31,12 +31,10 @@
  * opt-in shared memory per block holds them (sm_86/89: 99 KB, 24832 keys);
  * larger inputs take the multi-pass path.
  */
-#include <cooperative_groups.h>
 #include "kernels.h"
 #include "keyorder.h"
 #include "pipeline_spec.h"
-
-namespace cg = cooperative_groups;
+#include "stream_tile.cuh"
 
 #define RADIX_DIGIT_BITS 8
 #define RADIX_BINS (1u << RADIX_DIGIT_BITS)
@@ -44,9 +42,6 @@ namespace cg = cooperative_groups;
 #define RADIX_TOP_SHIFT 24             /* shift of the most significant digit */
 #define RADIX_DIGIT_MASK (RADIX_BINS - 1u)
 #define RADIX_SKIP_PASS 2              /* pass after which skip-last-digit may stop */
-#define RADIX_THREADS 512              /* threads of a pass block             */
-#define RADIX_MIN_BLOCKS 2             /* blocks per SM: caps registers at 64 */
-#define RADIX_UNROLL 4                 /* 16-byte loads in flight per thread  */
 #define RADIX_COMPACT_RATIO 16         /* compact when candidates <= len/16   */
 #define RADIX_SMALL_N 32768            /* one-block path: 128 KB of keys in shared memory,
                                           cheaper than ~10 launches below this size */
@@ -99,7 +94,15 @@ struct radix_args {
     PosT *out_pos;
     uint64_t *d_count;
     uint32_t *d_threshold;
+    const int *d_skip;           /* nonzero on the device: every kernel returns */
 };
+
+/* The call was gated off on the device (topk_input.d_skip). */
+template <typename PosT>
+__device__ __forceinline__ bool radix_skipped(const radix_args<PosT> &a)
+{
+    return a.d_skip != NULL && *a.d_skip != 0;
+}
 
 /* Ordered key of input element bits. */
 template <topk_source S, drtopk_dtype T>
@@ -113,176 +116,6 @@ template <topk_source S, typename PosT>
 __device__ __forceinline__ PosT radix_pos(const PosT *pos, unsigned long long i)
 {
     return S == TOPK_SRC_RAW ? (PosT)i : pos[i];
-}
-
-/* Calls f(bits, index) for every element of p[0, n) this thread owns: grid-
- * stride over 16-byte vectors, RADIX_UNROLL loads in flight, scalar head (to
- * reach 16-byte alignment) and tail. */
-template <typename F>
-__device__ __forceinline__ void radix_for_each(const uint32_t *p, unsigned long long n, F f)
-{
-    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    unsigned long long head =
-        ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(uint32_t);
-    if (head > n) head = n;
-    const unsigned long long nvec = (n - head) / DRTOPK_VEC;
-    const unsigned long long tail = head + nvec * DRTOPK_VEC;
-    const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
-    for (unsigned long long b = tid; b < nvec; b += stride * RADIX_UNROLL) {
-        uint4 r[RADIX_UNROLL];
-#pragma unroll
-        for (int j = 0; j < RADIX_UNROLL; ++j)
-            if (b + j * stride < nvec) r[j] = __ldg(v + b + j * stride);
-#pragma unroll
-        for (int j = 0; j < RADIX_UNROLL; ++j) {
-            const unsigned long long vi = b + j * stride;
-            if (vi < nvec) {
-                const unsigned long long i = head + vi * DRTOPK_VEC;
-                f(r[j].x, i);
-                f(r[j].y, i + 1);
-                f(r[j].z, i + 2);
-                f(r[j].w, i + 3);
-            }
-        }
-    }
-    if (tid < head) f(__ldg(p + tid), tid);
-    if (tid < n - tail) f(__ldg(p + tail + tid), tail + tid);
-}
-
-/* A slot from a device counter, one atomic per group of converged threads. */
-__device__ __forceinline__ unsigned long long radix_slot(unsigned long long *ctr)
-{
-    cg::coalesced_group g = cg::coalesced_threads();
-    unsigned long long base = 0;
-    if (g.thread_rank() == 0) base = atomicAdd(ctr, (unsigned long long)g.size());
-    return g.shfl(base, 0) + g.thread_rank();
-}
-
-/* Like radix_for_each, but each element is put in class 1, 2 or none by
- * cls(bits) and every class-c element gets a dense slot from counter c: one
- * block-wide scan and one atomic per class per tile, because a same-address
- * atomic per warp costs milliseconds when 2^30 elements yield millions of
- * outputs.  The atomic's round trip is hidden by a one-tile lag: tile t's
- * elements are written (emit(c, bits, index, slot)) during tile t+1, after its
- * single barrier.  The tile loop is block-uniform. */
-#define RADIX_CLASS_BITS 2
-#define RADIX_CLASS_MASK 3u
-#define RADIX_VEC_CLASS_MASK 0xFFu     /* the classes of one 16-byte load */
-#define RADIX_COUNT_SHIFT 16           /* class-2 count in the upper half of a packed count */
-#define RADIX_COUNT_LOW 0xFFFFu
-#define RADIX_TILE_WARPS (RADIX_THREADS / DRTOPK_WARP)
-template <typename C, typename E>
-__device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned long long n,
-                                                    unsigned long long *ctr1, unsigned long long *ctr2, C cls, E emit)
-{
-    __shared__ uint32_t sh_warp[2][RADIX_TILE_WARPS]; /* per tile parity: warp totals, then offsets */
-    __shared__ unsigned long long sh_base[2][2];      /* per tile parity: counter bases */
-    const int lane = threadIdx.x % DRTOPK_WARP, warp = threadIdx.x / DRTOPK_WARP;
-    const int nwarps = blockDim.x / DRTOPK_WARP;
-    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    unsigned long long head =
-        ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(uint32_t);
-    if (head > n) head = n;
-    const unsigned long long nvec = (n - head) / DRTOPK_VEC;
-    const unsigned long long tail = head + nvec * DRTOPK_VEC;
-    const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
-    const bool leader = warp == 0 && lane == nwarps - 1; /* issues the tile atomics */
-    uint4 pend[RADIX_UNROLL];          /* the previous tile, written this round */
-    uint32_t pend_klass = 0, pend_excl = 0;
-    unsigned long long pend_b = 0, base1 = 0, base2 = 0;
-    int parity = 0;
-    const unsigned long long step = stride * RADIX_UNROLL;
-    const unsigned long long first = (unsigned long long)blockIdx.x * blockDim.x;
-    /* one extra round drains the last tile */
-    for (unsigned long long base = first; base < nvec + step; base += step) {
-        const bool live = base < nvec; /* block-uniform */
-        const unsigned long long b = base + threadIdx.x;
-        uint4 r[RADIX_UNROLL];
-        uint32_t klass = 0, cnt = 0, incl = 0;
-        if (live) {
-#pragma unroll
-            for (int j = 0; j < RADIX_UNROLL; ++j)
-                if (b + j * stride < nvec) r[j] = __ldg(v + b + j * stride);
-#pragma unroll
-            for (int j = 0; j < RADIX_UNROLL; ++j) {
-                if (b + j * stride < nvec) {
-                    const uint32_t bits[DRTOPK_VEC] = {r[j].x, r[j].y, r[j].z, r[j].w};
-#pragma unroll
-                    for (int e = 0; e < DRTOPK_VEC; ++e) {
-                        const uint32_t c = cls(bits[e]);
-                        klass |= c << (RADIX_CLASS_BITS * (j * DRTOPK_VEC + e));
-                        cnt += c == 1 ? 1u : c == 2 ? 1u << RADIX_COUNT_SHIFT : 0u;
-                    }
-                }
-            }
-            incl = cnt;
-#pragma unroll
-            for (int d = 1; d < DRTOPK_WARP; d *= 2) {
-                const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, incl, d);
-                if (lane >= d) incl += o;
-            }
-            if (lane == DRTOPK_WARP - 1) sh_warp[parity][warp] = incl;
-        }
-        /* the previous tile's atomics had a whole round to return */
-        if (leader && base != first) {
-            sh_base[parity ^ 1][0] = base1;
-            sh_base[parity ^ 1][1] = base2;
-        }
-        __syncthreads();
-        if (live && warp == 0) {
-            const uint32_t w = lane < nwarps ? sh_warp[parity][lane] : 0;
-            uint32_t wi = w;
-#pragma unroll
-            for (int d = 1; d < DRTOPK_WARP; d *= 2) {
-                const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, wi, d);
-                if (lane >= d) wi += o;
-            }
-            if (lane < nwarps) sh_warp[parity][lane] = wi - w;
-            if (lane == nwarps - 1) {
-                const uint32_t t1 = wi & RADIX_COUNT_LOW, t2 = wi >> RADIX_COUNT_SHIFT;
-                base1 = t1 ? atomicAdd(ctr1, (unsigned long long)t1) : 0;
-                base2 = t2 ? atomicAdd(ctr2, (unsigned long long)t2) : 0;
-            }
-        }
-        /* warp-uniform skips: outputs are sparse, and a per-element walk of
-         * every tile costs more issue slots than the loads themselves */
-        if (__any_sync(DRTOPK_FULL_MASK, pend_klass)) {
-            const uint32_t excl = pend_excl + sh_warp[parity ^ 1][warp];
-            unsigned long long s1 = sh_base[parity ^ 1][0] + (excl & RADIX_COUNT_LOW);
-            unsigned long long s2 = sh_base[parity ^ 1][1] + (excl >> RADIX_COUNT_SHIFT);
-#pragma unroll
-            for (int j = 0; j < RADIX_UNROLL; ++j) {
-                if (!__any_sync(DRTOPK_FULL_MASK,
-                                (pend_klass >> (RADIX_CLASS_BITS * DRTOPK_VEC * j)) & RADIX_VEC_CLASS_MASK))
-                    continue;
-                const uint32_t bits[DRTOPK_VEC] = {pend[j].x, pend[j].y, pend[j].z, pend[j].w};
-#pragma unroll
-                for (int e = 0; e < DRTOPK_VEC; ++e) {
-                    const int q = j * DRTOPK_VEC + e;
-                    const uint32_t c = (pend_klass >> (RADIX_CLASS_BITS * q)) & RADIX_CLASS_MASK;
-                    const unsigned long long i = head + (pend_b + j * stride) * DRTOPK_VEC + e;
-                    if (c == 1) emit(1, bits[e], i, s1++);
-                    else if (c == 2) emit(2, bits[e], i, s2++);
-                }
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < RADIX_UNROLL; ++j) pend[j] = r[j];
-        pend_klass = klass;
-        pend_excl = incl - cnt;
-        pend_b = b;
-        parity ^= 1;
-    }
-    const unsigned long long extra = head + (n - tail);
-    if (tid < extra) {
-        const unsigned long long i = tid < head ? tid : tail + (tid - head);
-        const uint32_t bits = __ldg(p + i);
-        const uint32_t c = cls(bits);
-        if (c == 1) emit(1, bits, i, radix_slot(ctr1));
-        else if (c == 2) emit(2, bits, i, radix_slot(ctr2));
-    }
 }
 
 /* One warp: the digit holding the kk-th largest candidate, scanning the bins
@@ -397,6 +230,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_ke
 {
     __shared__ uint32_t sh[RADIX_BINS];
     __shared__ radix_state cur;
+    if (radix_skipped(a)) return;
     radix_block_state(a, pass, &cur);
     if (cur.done) return;
     for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x) sh[i] = 0;
@@ -447,6 +281,7 @@ template <topk_source S, drtopk_dtype T, typename PosT>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_kernel(radix_args<PosT> a)
 {
     __shared__ radix_state cur;
+    if (radix_skipped(a)) return;
     radix_block_state(a, RADIX_PASSES, &cur);
     const uint32_t prefix = cur.prefix, mask = cur.mask;
     const unsigned long long tie_base = a.k - cur.kk, tie_take = cur.tie_take;
@@ -490,6 +325,7 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
     __shared__ uint32_t s_prefix, s_mask;
     __shared__ unsigned long long s_kk, s_cand, s_gt, s_eq;
     __shared__ int s_done;
+    if (radix_skipped(a)) return;
     unsigned long long n = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
     if (n > a.n_max) n = a.n_max;
     /* RADIX_SMALL_LOADS independent loads in flight per thread */
@@ -621,16 +457,6 @@ extern "C" drtopk_status radix_topk_workspace(const topk_input *in, size_t *byte
     return DRTOPK_OK;
 }
 
-/* Persistent grid: as many blocks as are resident at once (`per_sm` on each
- * of `sms`), fewer when n_max cannot feed them. */
-static int radix_grid(int sms, int per_sm, unsigned long long n_max)
-{
-    const unsigned long long full = (unsigned long long)sms * per_sm;
-    const unsigned long long per_block = (unsigned long long)RADIX_THREADS * DRTOPK_VEC;
-    const unsigned long long need = (n_max + per_block - 1) / per_block;
-    return (int)(need < full ? (need ? need : 1) : full);
-}
-
 /* One call for source kind S, dtype T and position type PosT
  * (drtopk_dispatch_source): the one-block path, or a memset and five passes. */
 template <int S, int T, typename PosT>
@@ -666,6 +492,7 @@ struct radix_run {
         a.out_pos = (PosT *)out->pos;
         a.d_count = out->d_count;
         a.d_threshold = out->d_threshold;
+        a.d_skip = in->d_skip;
 
         if (in->n_max <= small_keys) {
             st = drtopk_kernel_dynamic_smem((const void *)radix_small_kernel<src, dt, PosT>,

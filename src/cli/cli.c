@@ -162,9 +162,14 @@ static void print_text(const run_cfg *c, const drtopk_problem *p, const drtopk_p
            r->ms_min, r->ms_max, c->reps, c->warmup);
     printf("stages:    delegate %.4f ms, first top-k %.4f, concatenation %.4f, second top-k %.4f (medians)\n",
            r->stage_median[0], r->stage_median[1], r->stage_median[2], r->stage_median[3]);
-    printf("workload:  delegate_len %" PRIu64 ", first_selected %" PRIu64 ", concat_len %" PRIu64
-           ", scanned_subranges %" PRIu64 "\n", r->last.delegate_len, r->last.first_selected,
-           r->last.concat_len, r->last.scanned_subranges);
+    if (!(plan->flags & DRTOPK_DELEGATE) && plan->second_algo == DRTOPK_ALGO_ONEPASS)   /* drtopk.h, drtopk_stats */
+        printf("workload:  sampled %" PRIu64 ", sample rank %" PRIu64 ", at or above the threshold %" PRIu64
+               ", fell back to reading V again: %s\n", r->last.delegate_len, r->last.first_selected,
+               r->last.concat_len, r->last.scanned_subranges ? "yes" : "no");
+    else
+        printf("workload:  delegate_len %" PRIu64 ", first_selected %" PRIu64 ", concat_len %" PRIu64
+               ", scanned_subranges %" PRIu64 "\n", r->last.delegate_len, r->last.first_selected,
+               r->last.concat_len, r->last.scanned_subranges);
     if (isfinite(r->gbps)) printf("bandwidth: %.2f GB/s reading V once", r->gbps);
     else printf("bandwidth: n/a (time too short to measure)");
     if (p->backend == DRTOPK_BACKEND_CUDA && r->read_floor_ms > 0)

@@ -61,6 +61,7 @@ static const char *const algo_names[DRTOPK_ALGO_COUNT] = {
     [DRTOPK_ALGO_BITONIC] = "bitonic",
     [DRTOPK_ALGO_SORT_CUB] = "sort-cub",
     [DRTOPK_ALGO_SORT_THRUST] = "sort-thrust",
+    [DRTOPK_ALGO_ONEPASS] = "onepass",
 };
 
 const char *drtopk_status_string(drtopk_status s)
@@ -232,8 +233,9 @@ static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int 
     memset(plan, 0, sizeof *plan);
     plan->rule4_const = c;
     plan->const_source = src;
-    plan->beta = beta;
     plan->first_algo = plan->second_algo = algo;
+    if (algo == DRTOPK_ALGO_ONEPASS) return;   /* standalone: no alpha, beta or flags */
+    plan->beta = beta;
     plan->alpha = drtopk_rule4_alpha(p->n, p->k, c);
     plan->flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
     if (plan->alpha <= shared_max_alpha) plan->flags |= DRTOPK_SHARED_DELEGATE;
@@ -278,6 +280,11 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
         else
             plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
                       DRTOPK_CONST_DEFAULT);
+        /* small inputs untuned: one launch of the standalone radix (drtopk.h) */
+        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA && p->n <= (1ull << DRTOPK_SMALL_N_LOG2)) {
+            plan->flags = 0;
+            plan->alpha = plan->beta = 0;
+        }
     }
     /* 64-bit keys on the CUDA backend: standalone plans only
      * (kernels/key_width.cu); its radix select */
@@ -322,6 +329,10 @@ static drtopk_status plan_valid(const drtopk_plan *plan)
     if ((unsigned)plan->second_algo >= DRTOPK_ALGO_COUNT)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->second_algo = %d is not a drtopk_algo",
                     (int)plan->second_algo);
+    if ((plan->flags & DRTOPK_DELEGATE) &&
+        (plan->first_algo == DRTOPK_ALGO_ONEPASS || plan->second_algo == DRTOPK_ALGO_ONEPASS))
+        return FAIL(DRTOPK_ERR_UNSUPPORTED, "onepass runs standalone only (--algo onepass, a plan without "
+                    "DRTOPK_DELEGATE): it reads V itself, so it is no first or second top-k of the pipeline");
     if (plan->flags & DRTOPK_DELEGATE) {
         if (plan->alpha < DRTOPK_ALPHA_MIN || plan->alpha > DRTOPK_ALPHA_MAX)
             return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->alpha = %d is outside %d..%d", plan->alpha,

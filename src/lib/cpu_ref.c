@@ -8,10 +8,12 @@
  * ties by smaller position.  Ordered keys of every width (16, 32, 64 bits,
  * keyorder.h) are held in a uint64_t; the last digit is the low 8 bits of
  * the key's own width, as on the GPU.  Every rule, and why the result is exact, is in
- * pipeline_spec.h.
+ * pipeline_spec.h.  The one-read top-k (DRTOPK_ALGO_ONEPASS, beyond the paper)
+ * takes the steps and decisions of onepass_spec.h, as kernels/onepass.cu does.
  */
 #include "backend.h"
 #include "keyorder.h"
+#include "onepass_spec.h"
 #include "pipeline_spec.h"
 
 #include <stdlib.h>
@@ -77,13 +79,19 @@ static int delegate_mode(const drtopk_plan *plan)
     return (plan->flags & DRTOPK_DELEGATE) != 0;
 }
 
+static int onepass_mode(const drtopk_plan *plan)
+{
+    return !delegate_mode(plan) && plan->second_algo == DRTOPK_ALGO_ONEPASS;
+}
+
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 static size_t round_up(size_t x) { return (x + WS_ALIGN - 1) & ~(size_t)(WS_ALIGN - 1); }
 
 /* Workspace layout: [align slack][C: n pairs][D: |D| pairs][c(s): nsub bytes].
  * C doubles as the sort scratch of each subrange while D is built and holds
- * every pair of V in standalone mode. */
+ * every pair of V in standalone mode.  Onepass: C holds the sample, then the
+ * candidates (or V when it falls back), D the k ties. */
 typedef struct {
     pair *c, *d;
     uint8_t *sel;               /* c(s) <= beta <= DRTOPK_BETA_MAX fits a byte */
@@ -101,6 +109,7 @@ static drtopk_status plan_layout(const drtopk_problem *p, const drtopk_plan *pla
         dlen = drtopk_delegate_len(n, plan->alpha, plan->beta);
         nsub = drtopk_subrange_count(n, plan->alpha);
     }
+    if (onepass_mode(plan)) dlen = p->k;
     /* every term is <= n; refuse sizes whose byte count would wrap */
     if (n > (SIZE_MAX - 4 * WS_ALIGN) / (2 * sizeof(pair) + 1)) return DRTOPK_ERR_OUT_OF_MEMORY;
     l->c = (pair *)base;
@@ -182,6 +191,53 @@ static uint64_t concatenate(const drtopk_problem *p, const drtopk_plan *plan, co
     return clen;
 }
 
+/* Every pair of V into C. */
+static uint64_t load_all(const drtopk_problem *p, const layout *l)
+{
+    for (uint64_t i = 0; i < p->n; ++i) {
+        l->c[i].key = key_at(p, i);
+        l->c[i].pos = i;
+    }
+    return p->n;
+}
+
+/* The one-read top-k (onepass_spec.h): C[0, return) holds the pairs the
+ * final top-k selects from -- the candidates (SELECT), the candidates and
+ * k - gt ties (TAKE), or all of V (FALLBACK).  st gets its workload. */
+static uint64_t onepass(const drtopk_problem *p, const layout *l, drtopk_stats *st)
+{
+    const uint64_t n = p->n, k = p->k, s = drtopk_onepass_sample_len(n);
+    const uint64_t r = drtopk_onepass_rank(n, k, s), cap = drtopk_onepass_capacity(n, k, s, r);
+    uint64_t t, gt = 0, eq = 0;
+    for (uint64_t j = 0; j < s; ++j) {
+        l->c[j].pos = drtopk_onepass_sample_pos(n, s, j);
+        l->c[j].key = key_at(p, l->c[j].pos);
+    }
+    cpu_topk(l->c, s, r, 0, s, &t);
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t key = key_at(p, i);
+        if (key > t) {
+            if (gt < cap) l->c[gt] = (pair){ key, i };
+            ++gt;
+        } else if (key == t) {
+            if (eq < k) l->d[eq] = (pair){ key, i };
+            ++eq;
+        }
+    }
+    st->delegate_len = s;
+    st->first_selected = r;
+    st->concat_len = gt + eq;
+    switch (drtopk_onepass_decide(gt, eq, k, cap)) {
+    case DRTOPK_ONEPASS_SELECT: return gt;
+    case DRTOPK_ONEPASS_TAKE:
+        memcpy(l->c + gt, l->d, (size_t)(k - gt) * sizeof(pair));
+        return k;
+    default:
+        st->scanned_subranges = 1;
+        return load_all(p, l);
+    }
+}
+
 /* What pipeline_spec.h proves or bounds, checked on every run so that a rule
  * change (or a mutant) that breaks it fails here rather than in a GPU buffer:
  * |C| >= k, and when the first top-k ran, the selection, the scanned
@@ -227,12 +283,10 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
     if (ws == NULL || ws_bytes < l.bytes) return drtopk_workspace_too_small(ws, ws_bytes, l.bytes);
     memset(&st, 0, sizeof st);
 
-    if (!delegate_mode(plan)) {
-        for (uint64_t i = 0; i < p->n; ++i) {
-            l.c[i].key = key_at(p, i);
-            l.c[i].pos = i;
-        }
-        clen = p->n;
+    if (onepass_mode(plan)) {
+        clen = onepass(p, &l, &st);
+    } else if (!delegate_mode(plan)) {
+        clen = load_all(p, &l);
     } else {
         uint64_t sel;
         st.delegate_len = build_delegates(p, plan, &l);

@@ -80,6 +80,30 @@ usage_error() {
     [ "$fails" -eq 0 ]
 }
 
+@test "onepass verifies above its sample size over dtypes x distributions, and reports its workload" {
+    local fails=0
+    for t in u32 f32 bf16 f64; do
+        for d in UD ND ASC DESC FEW EQ SPECIAL; do
+            for k in 1 1000 65539; do
+                if ! out=$("$DRTOPK" run --backend cpu --n 2^16+3 --k "$k" --dtype "$t" --dist "$d" \
+                           --seed 7 --algo onepass --smallest --verify 2>&1); then
+                    echo "FAILED: --dtype $t --dist $d --k $k: $out" >&2
+                    fails=$((fails + 1))
+                fi
+            done
+        done
+    done
+    [ "$fails" -eq 0 ]
+    run -0 "$DRTOPK" run --backend cpu --n 2^16+3 --k 1000 --dist EQ --algo onepass
+    [[ "$output" == *"plan:      standalone onepass"* ]]
+    [[ "$output" == *"workload:  sampled 32768, sample rank "*", at or above the threshold 65539, fell back to reading V again: no"* ]]
+}
+
+@test "bad: onepass in the pipeline" {
+    run -2 --separate-stderr "$DRTOPK" run --backend cpu --n 1000 --k 10 --algo dr-onepass
+    [[ "$stderr" == *"onepass runs standalone only"* ]]
+}
+
 @test "plan overrides are applied and reported, and still verify" {
     need_python
     run -0 --separate-stderr "$DRTOPK" run --backend cpu --n 2^16+3 --k 100 --alpha 3 --beta 1 --no-filter \

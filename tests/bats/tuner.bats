@@ -7,7 +7,8 @@
 # and --import-peers (issue 4 item 6): the modern peers' JSON lines stored once,
 # malformed lines refused by line number, merged along, schema 2 migrated.
 # Also `drtopk run` planning with the tuning it loads from the database, and
-# its warning when that database cannot be read.
+# its warning when that database cannot be read, and experiments/onepass_bench.sh
+# (issue 15 item 4) on the CPU backend.
 
 bats_require_minimum_version 1.5.0
 
@@ -291,7 +292,9 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$status" -eq 0 ]
     # the choice stored for n = 2^12, k = 16's cell (log2 k = 4); a cell the
     # held-out check dropped runs the default plan
-    choice=$(q "$D/t.sqlite" "SELECT CASE status WHEN 'dropped' THEN '2 3.0 dr-radix'
+    # (the one-read top-k is a standalone plan: no beta, the default const)
+    choice=$(q "$D/t.sqlite" "SELECT CASE WHEN status = 'dropped' THEN '2 3.0 dr-radix'
+                              WHEN algorithm = 'onepass' THEN '0 3.0 onepass'
                               ELSE beta || ' ' || rule4_const || ' ' || algorithm END FROM choices
                               WHERE dtype = 'u32' AND 12 BETWEEN log2n_min AND log2n_max
                               AND 4 BETWEEN log2k_min AND log2k_max")
@@ -302,7 +305,8 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
     plan=$(python3 -c 'import json,sys; p = json.load(sys.stdin)["plan"]
-print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"], p["tuning_db"])' <<< "$output")
+print(p["const_source"], p["beta"], p["rule4_const"], ("dr-" if p["delegate"] else "") + p["second_algo"],
+      p["tuning_db"])' <<< "$output")
     read -r src pbeta pconst palgo pdb <<< "$plan"
     [ "$src" = database ]
     [ "$pbeta" -eq "$beta" ]
@@ -316,6 +320,11 @@ print(p["const_source"], p["beta"], p["rule4_const"], "dr-" + p["first_algo"], p
     # --const wins over the tuning
     DRTOPK_DB="$D/t.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --const 1.5 --json
     [[ "$output" == *'"rule4_const": 1.5, "const_source": "user", "tuning_db": null'* ]]
+    # a cell that chose the one-read top-k runs it standalone
+    q "$D/t.sqlite" "UPDATE choices SET algorithm = 'onepass', beta = 0, status = 'kept' WHERE dtype = 'u32'"
+    DRTOPK_DB="$D/t.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --verify
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"plan:      standalone onepass"* && "$output" == *"verify:    PASS"* ]]
     # without the database: the paper's const and beta, and no file is created
     DRTOPK_DB="$D/none.sqlite" run "$DRTOPK" run --backend cpu --n 2^12 --k 16 --json
     [[ "$output" == *'"rule4_const": 3, "const_source": "default"'* ]]
@@ -527,7 +536,7 @@ make_v2() {
     grep -q '{ "Test \\"GPU\\" 1", test_gpu_1_entries,' "$D/t.c"
     # every cell of both dtypes, then each dtype's catch-all with the fitted const
     [ "$(grep -c '^    { DRTOPK_' "$D/t.c")" -eq "$(( $(q "$db" 'SELECT count(*) FROM choices') + 2 ))" ]
-    [ "$(grep -c '^    { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, ' "$D/t.c")" -eq 1 ]
+    [ "$(grep -c '^    { DRTOPK_U32, 16, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, ' "$D/t.c")" -eq 1 ]   # above DRTOPK_SMALL_N_LOG2
     "$TUNER" --emit-table "$D/t2.c" --db "$db" > /dev/null
     cmp "$D/t.c" "$D/t2.c"
     # nothing partial: a directory that does not exist, a database that does not
@@ -734,4 +743,19 @@ measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
     DRTOPK_DB="$D/private/t.sqlite" run --separate-stderr as_user "$DRTOPK_BIN" run --backend cpu --n 2^12 --k 16
     [ "$status" -eq 0 ]
     [[ "$stderr" == *"warning: cannot read the tuning database $D/private/t.sqlite: "*"Permission denied"* ]]
+}
+
+@test "experiments/onepass_bench.sh (issue 15 item 4) stores its rows through the tuner and prints both tables" {
+    command -v python3 > /dev/null || skip "python3 is missing"
+    run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" --backend cpu --db "$D/ob.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"onepass bench on "*"|V| = 2^16, median ms"* ]]
+    [[ "$output" == *"small inputs, u32 UD, median us"* ]]
+    # every dtype x dist has a default and an onepass row, measured and verified where checked
+    [ "$(echo "$output" | grep -cE '^(u32|f32|f16|bf16|u64|f64) +(UD|ND|CD) +(default|onepass) ')" -eq 36 ]
+    [ "$(q "$D/ob.sqlite" "SELECT count(*) FROM measurements WHERE algorithm = 'onepass' AND status = 'ok'
+                           AND n = 65536")" -eq 108 ]
+    [ "$(q "$D/ob.sqlite" "SELECT count(*) FROM measurements WHERE verified = 1 AND verify_ok = 0")" -eq 0 ]
+    run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" --backend gpu
+    [ "$status" -eq 2 ]
 }

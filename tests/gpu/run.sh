@@ -9,7 +9,7 @@
 # multi-GPU / out-of-core runs of bin/drtopk-mpi (tests/gpu/mpi.sh, Table 2).
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers figures datasets mpi" sh tests/gpu/run.sh
+#   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers onepass figures datasets mpi" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
@@ -34,8 +34,8 @@ SANITIZER_TIMEOUT_S=${SANITIZER_TIMEOUT_S:-240}
 TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
-ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch"
+ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust,onepass
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass"
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 mkdir -p "$OUT"
 summary=""
@@ -145,10 +145,10 @@ $(cat "$OUT/suite.log")" ;;
 $(grep -E '^not ok|passed, [0-9]+ failed' "$OUT/python.log" | head -n 8)" ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
-            test_capture:--small test_knn:--small test_batch:--small ;;
+            test_capture:--small test_knn:--small test_batch:--small test_onepass:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small \
-            test_batch:--small ;;
+            test_batch:--small test_onepass:--tiny ;;
     mutation)
         if [ ! -d "$BIN/mutant" ] && [ "$BIN" = bin ]; then
             ninja mutants > "$OUT/build-mutants.log" 2>&1 || add "mutation: ninja mutants failed ($OUT/build-mutants.log)"
@@ -200,6 +200,12 @@ $(cat "$OUT/mutation.log")" ;;
         rc=$?
         "$BIN/tuner" --import-peers "$OUT/peers.jsonl" --db "$DB" >> "$OUT/peers.log" 2>&1
         add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)" ;;
+    onepass)    # issue 15 item 4: the one-read top-k beside the default plan, the read floor and the peers
+        peer_info=$(cub_peer)
+        CUB_PEER=$(echo "$peer_info" | sed -n 1p) sh experiments/onepass_bench.sh --bin "$BIN" --db "$DB" \
+            --minutes "$TUNE_MINUTES" --peers > "$OUT/onepass.log" 2>&1
+        add "onepass: rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)"
+        sed -n '/^onepass bench on/,$p' "$OUT/onepass.log" ;;
     figures)    # issue 11: the paper's figures, quick sweeps into $DB (measuring 7 minutes at most,
                 # the whole step under 10), then its text dump; with DRTOPK_RUN_DB kept between
                 # calls each call measures what the last one left (same commit)

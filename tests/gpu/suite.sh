@@ -5,7 +5,8 @@
 # (test_algos) and bitonic top-k (test_bitonic), each checked against a host
 # reference on identical seeded data, and the pipeline captured into a CUDA
 # graph (test_capture); the k-NN distances of drtopk dataset (test_knn);
-# batched and segmented top-k (test_batch).
+# batched and segmented top-k (test_batch); the one-read top-k against the
+# CPU reference (test_onepass).
 # Every program prints tests/gpu/gpu_test.h's lines
 # ("ok N ...", "not ok N ...: why") and closes with "N passed, N failed"; this
 # script totals those closing lines into one such line, printed last.  A
@@ -17,7 +18,7 @@ set -u
 BIN=${DRTOPK_BIN_DIR:-bin}
 LOGS=${SUITE_LOG_DIR:-}
 MODE=${1:-}
-SUITES="test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch"
+SUITES="test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass"
 FAIL_LINES=5          # "not ok" lines echoed per program (the log has them all)
 passed=0
 failed=0

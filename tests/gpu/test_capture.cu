@@ -1,8 +1,8 @@
 /*
  * test_capture.cu -- issue 3 item 5: one drtopk_select call enqueues only
  * stream work (no host synchronisation, allocation or host read), so it can
- * be captured into a CUDA graph.  Captures the whole Dr. Top-k pipeline (and a
- * standalone radix plan) once per plan, then replays the graph on freshly
+ * be captured into a CUDA graph.  Captures the whole Dr. Top-k pipeline (and
+ * standalone plans, the one-read top-k among them) once per plan, then replays the graph on freshly
  * generated data of the same size and checks every replay's result with the
  * exact O(n) counting check (oracle.h).  A call that synchronised would fail
  * the capture (cudaErrorStreamCaptureUnsupported and friends).  Plans come
@@ -259,6 +259,11 @@ int main(int argc, char **argv)
         { big, 1000, DRTOPK_U64, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_RADIX },
         { big, big / 16, DRTOPK_I64, DRTOPK_DIST_FEW, 0, 0, DRTOPK_ALGO_RADIX },
         { per_algo_n, 100, DRTOPK_F64, DRTOPK_DIST_SPECIAL, 0, 0, DRTOPK_ALGO_SORT_CUB },
+        /* the one-read top-k: its select, take and fallback steps are all
+         * enqueued, gated on the device (UD at large k selects, EQ takes) */
+        { big, big / 64, DRTOPK_U32, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_ONEPASS },
+        { big, 4096, DRTOPK_F16, DRTOPK_DIST_ND, 0, 0, DRTOPK_ALGO_ONEPASS },
+        { big, 1000, DRTOPK_U32, DRTOPK_DIST_EQ, 0, 0, DRTOPK_ALGO_ONEPASS },
     };
     if (!drtopk_cuda_available()) return gt_no_gpu("test_capture");
     /* not in the sanitizer-sized set: compute-sanitizer reports the
@@ -267,7 +272,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         run_case(&cases[i]);
     for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a)
-        for (int delegate = 0; delegate <= 1; ++delegate) {
+        for (int delegate = 0; delegate <= (a != DRTOPK_ALGO_ONEPASS); ++delegate) { /* onepass: standalone only */
             const capture_case c = { per_algo_n, 1000, DRTOPK_F32, DRTOPK_DIST_UD, delegate, 0,
                                      (drtopk_algo)a };
             run_case(&c);

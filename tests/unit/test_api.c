@@ -292,6 +292,30 @@ static void rule4_alpha(void)
     CHECK_EQ_U64(drtopk_rule4_alpha(0, 1, 3.0), DRTOPK_ALPHA_MIN);
 }
 
+/* Issue 15 item 2: small CUDA problems no tuning entry covers get the
+ * standalone radix plan (one launch); the CPU backend and larger n keep the
+ * pipeline, and a tuning entry wins. */
+static void plan_auto_small_n(void)
+{
+    const uint64_t small = 1ull << DRTOPK_SMALL_N_LOG2;
+    drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F16, DRTOPK_LARGEST, small, 100, NULL };
+    drtopk_plan plan;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX && plan.const_source == DRTOPK_CONST_DEFAULT);
+    p.n = small + 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags & DRTOPK_DELEGATE);
+    p.n = small;
+    p.backend = DRTOPK_BACKEND_CPU;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags & DRTOPK_DELEGATE);
+    p.backend = DRTOPK_BACKEND_CUDA;
+    const drtopk_tuning_entry e = { DRTOPK_F16, 0, 63, 0, 63, DRTOPK_ALGO_BUCKET, 3, 2.0, 0 };
+    const drtopk_tuning t = { "test", &e, 1 };
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
+    CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_BUCKET && plan.beta == 3);
+}
+
 static void plan_auto_fields(void)
 {
     drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 30, 1024, NULL };
@@ -515,6 +539,7 @@ void register_api_tests(void)
     test_register("api/names_round_trip", names_round_trip);
     test_register("api/rule4_alpha", rule4_alpha);
     test_register("api/plan_auto_fields", plan_auto_fields);
+    test_register("api/plan_auto_small_n", plan_auto_small_n);
     test_register("api/plan_auto_tuning_match", plan_auto_tuning_match);
     test_register("api/plan_auto_tuning_invalid", plan_auto_tuning_invalid);
     test_register("api/builtin_table_by_gpu_name", builtin_table_by_gpu_name);

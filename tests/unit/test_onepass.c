@@ -1,0 +1,186 @@
+/*
+ * test_onepass.c -- the one-read top-k on the CPU reference (DRTOPK_ALGO_ONEPASS,
+ * issue 15 item 1; src/lib/onepass_spec.h, cpu_ref.c): its specification
+ * (sample positions, rank, capacity, the decision), exact results against the
+ * oracle over every key type, order and distribution with n below and above
+ * the sample size, the workload it reports (select, take and both sides of
+ * the fallback, forced by inputs built against the sampled positions:
+ * tests/gpu/onepass_data.h), and how plans reach it (standalone only; a
+ * tuning entry naming it gives the standalone plan).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_harness.h"
+#include "gen.h"
+#include "keyorder.h"
+#include "oracle.h"
+#include "../gpu/onepass_data.h"
+
+#define OP_SEED 0x0E9A55C0ull
+#define OP_FORCE_N ((1u << 16) + 3)   /* n well above the sample size           */
+#define OP_FORCE_K 1000               /* above the sample rank r at OP_FORCE_N   */
+#define OP_DESC 200
+
+static drtopk_plan op_plan(void)
+{
+    drtopk_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.first_algo = plan.second_algo = DRTOPK_ALGO_ONEPASS;
+    return plan;
+}
+
+/* Select with onepass on the CPU; check exactness against the oracle and the
+ * workload's invariants; return its stats. */
+static drtopk_stats op_run(const drtopk_problem *p, const char *desc)
+{
+    const drtopk_plan plan = op_plan();
+    const size_t es = drtopk_dtype_size(p->dtype);
+    const uint64_t s = drtopk_onepass_sample_len(p->n);
+    drtopk_stats st;
+    size_t bytes = 0;
+    test_context(desc);
+    CHECK_STATUS(drtopk_select_workspace(p, &plan, &bytes), DRTOPK_OK);
+    void *ws = malloc(bytes), *v = malloc(p->k * es), *ov = malloc(p->k * es);
+    uint64_t *idx = malloc(p->k * sizeof *idx), *oi = malloc(p->k * sizeof *oi);
+    CHECK(ws && v && ov && idx && oi);
+    CHECK_STATUS(drtopk_select(p, &plan, ws, bytes, v, idx, NULL, &st), DRTOPK_OK);
+    CHECK_STATUS(drtopk_oracle_topk(p, ov, oi), DRTOPK_OK);
+    drtopk_check_result r = drtopk_check(p, v, idx, ov);
+    CHECKF(r.ok, "%s: %s", desc, r.why);
+    CHECKF(st.delegate_len == s && st.first_selected == drtopk_onepass_rank(p->n, p->k, s), "%s: S %" PRIu64
+           " r %" PRIu64, desc, st.delegate_len, st.first_selected);
+    CHECKF(st.scanned_subranges <= 1, "%s: fallback %" PRIu64, desc, st.scanned_subranges);
+    /* the r sampled keys at or above t are keys of V */
+    CHECKF(st.concat_len >= st.first_selected && st.concat_len <= p->n, "%s: passed %" PRIu64, desc, st.concat_len);
+    if (s == p->n) CHECKF(st.scanned_subranges == 0, "%s: the whole V sampled, yet a fallback", desc);
+    free(ws);
+    free(v);
+    free(ov);
+    free(idx);
+    free(oi);
+    return st;
+}
+
+static void spec(void)
+{
+    const uint64_t ns[] = { 1, 2, 1000, DRTOPK_ONEPASS_SAMPLE, DRTOPK_ONEPASS_SAMPLE + 1, 1000003, 1ull << 40 };
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; ++a) {
+        const uint64_t n = ns[a], s = drtopk_onepass_sample_len(n);
+        CHECK(s >= 1 && s <= n && s <= DRTOPK_ONEPASS_SAMPLE);
+        CHECK_EQ_U64(drtopk_onepass_sample_pos(n, s, 0), 0);
+        CHECK(drtopk_onepass_sample_pos(n, s, s - 1) < n);
+        for (uint64_t j = 1; j < s; ++j)
+            CHECKF(drtopk_onepass_sample_pos(n, s, j) > drtopk_onepass_sample_pos(n, s, j - 1), "n %" PRIu64
+                   " j %" PRIu64, n, j);
+        const uint64_t ks[] = { 1, 2, n / 2 + 1, n };
+        for (size_t b = 0; b < sizeof ks / sizeof ks[0]; ++b) {
+            const uint64_t k = ks[b] > n ? n : ks[b], r = drtopk_onepass_rank(n, k, s);
+            const uint64_t cap = drtopk_onepass_capacity(n, k, s, r);
+            CHECK(r >= 1 && r <= s);
+            if (s == n) CHECK_EQ_U64(r, k);
+            CHECK(cap >= k && cap <= n);
+        }
+    }
+    /* the decision (k = 10, cap = 20) */
+    CHECK(drtopk_onepass_decide(21, 0, 10, 20) == DRTOPK_ONEPASS_FALLBACK);   /* overflow */
+    CHECK(drtopk_onepass_decide(5, 4, 10, 20) == DRTOPK_ONEPASS_FALLBACK);    /* too few */
+    CHECK(drtopk_onepass_decide(20, 0, 10, 20) == DRTOPK_ONEPASS_SELECT);
+    CHECK(drtopk_onepass_decide(10, 7, 10, 20) == DRTOPK_ONEPASS_SELECT);
+    CHECK(drtopk_onepass_decide(9, 1, 10, 20) == DRTOPK_ONEPASS_TAKE);
+    CHECK(drtopk_onepass_decide(0, 1000, 10, 20) == DRTOPK_ONEPASS_TAKE);
+}
+
+/* Every key type, order and distribution; n below and above the sample. */
+static void seeded(void)
+{
+    const uint64_t ns[] = { 1, 5, 1000, 40009 };
+    char desc[OP_DESC];
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; ++a) {
+        const uint64_t n = ns[a];
+        const uint64_t ks[] = { 1, 17, n / 64 + 3, n / 3, n };
+        void *v = malloc(n * sizeof(uint64_t));
+        CHECK(v != NULL);
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+            for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
+                drtopk_gen_host(v, n, (drtopk_dist)d, (drtopk_dtype)t, OP_SEED + n);
+                for (int o = 0; o <= 1; ++o)
+                    for (size_t b = 0; b < sizeof ks / sizeof ks[0]; ++b) {
+                        const uint64_t k = ks[b] < 1 ? 1 : ks[b] > n ? n : ks[b];
+                        drtopk_problem p = { DRTOPK_BACKEND_CPU, (drtopk_dtype)t, (drtopk_order)o, n, k, v };
+                        snprintf(desc, sizeof desc, "onepass %s %s %s n=%" PRIu64 " k=%" PRIu64,
+                                 drtopk_dtype_name(p.dtype), drtopk_dist_name((drtopk_dist)d),
+                                 o ? "smallest" : "largest", n, k);
+                        const drtopk_stats st = op_run(&p, desc);
+                        if (d == DRTOPK_DIST_EQ)      /* all equal: every key ties t, no fallback */
+                            CHECKF(st.concat_len == n && st.scanned_subranges == 0, "%s: passed %" PRIu64, desc,
+                                   st.concat_len);
+                    }
+            }
+        free(v);
+    }
+}
+
+static drtopk_stats built(uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t n, uint64_t k, const char *name)
+{
+    char desc[OP_DESC];
+    uint32_t *v = malloc(n * sizeof *v);
+    CHECK(v != NULL);
+    for (uint64_t i = 0; i < n; ++i) v[i] = f(i, n, k);
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, n, k, v };
+    snprintf(desc, sizeof desc, "onepass %s n=%" PRIu64 " k=%" PRIu64, name, n, k);
+    const drtopk_stats st = op_run(&p, desc);
+    free(v);
+    return st;
+}
+
+/* Both sides of the fallback, forced, stay exact; a spike and UD at large k
+ * pass without one. */
+static void fallback(void)
+{
+    const uint64_t n = OP_FORCE_N, k = OP_FORCE_K, s = drtopk_onepass_sample_len(n);
+    const uint64_t r = drtopk_onepass_rank(n, k, s);
+    CHECK(r < k);                     /* the too-high case needs it */
+    drtopk_stats st = built(onepass_force_low, n, k, "force-low");
+    CHECKF(st.scanned_subranges == 1 && st.concat_len > drtopk_onepass_capacity(n, k, s, r),
+           "force-low: fallback %" PRIu64 " passed %" PRIu64, st.scanned_subranges, st.concat_len);
+    st = built(onepass_force_high, n, k, "force-high");
+    CHECKF(st.scanned_subranges == 1 && st.concat_len == r, "force-high: fallback %" PRIu64 " passed %" PRIu64,
+           st.scanned_subranges, st.concat_len);
+    st = built(onepass_spike, n, n / 64, "spike");
+    CHECKF(st.scanned_subranges == 0 && st.concat_len >= n / 64, "spike: fallback %" PRIu64, st.scanned_subranges);
+}
+
+/* Plans: standalone only, and from a tuning entry. */
+static void plans(void)
+{
+    uint32_t v[100] = { 0 };
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 100, 10, v };
+    drtopk_plan plan = op_plan();
+    size_t bytes;
+    plan.flags = DRTOPK_DELEGATE;
+    plan.alpha = 3;
+    plan.beta = 2;
+    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_ERR_UNSUPPORTED);
+    CHECK(strstr(drtopk_last_error(), "standalone") != NULL);
+    plan.second_algo = DRTOPK_ALGO_RADIX;       /* as the first top-k only */
+    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_ERR_UNSUPPORTED);
+    const drtopk_tuning_entry e = { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_ONEPASS, 2, 3.0, 0 };
+    const drtopk_tuning t = { "test", &e, 1 };
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.first_algo == DRTOPK_ALGO_ONEPASS && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    CHECK(plan.const_source == DRTOPK_CONST_TUNING);
+    CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
+    drtopk_algo a;
+    int dr;
+    CHECK_STATUS(drtopk_algo_parse("onepass", &a, &dr), DRTOPK_OK);
+    CHECK(a == DRTOPK_ALGO_ONEPASS && dr == 0);
+}
+
+__attribute__((constructor)) static void register_onepass_tests(void)
+{
+    test_register("onepass/spec", spec);
+    test_register("onepass/seeded_exact", seeded);
+    test_register("onepass/fallback_forced", fallback);
+    test_register("onepass/plans", plans);
+}

@@ -80,12 +80,14 @@ def s64(x):
     return x - (1 << 64) if x >= (1 << 63) else x
 
 
-def gen_torch(torch, seed, n, dist, dev):
-    """The same generator in torch int64 (wrapping) arithmetic; logical right
-    shifts are arithmetic shifts masked to the shifted width."""
-    def srl(x, s):
-        return (x >> s) & ((1 << (64 - s)) - 1)
+def srl(x, s):
+    """Logical right shift of a torch int64 tensor: the arithmetic shift
+    masked to the shifted width."""
+    return (x >> s) & ((1 << (64 - s)) - 1)
 
+
+def rand_torch(seed, i, r):
+    """drtopk_rand64 in torch int64 (wrapping) arithmetic over positions i."""
     def mix(x):
         x = x ^ srl(x, 30)
         x = x * s64(MIX_M1)
@@ -93,9 +95,14 @@ def gen_torch(torch, seed, n, dist, dev):
         x = x * s64(MIX_M2)
         return x ^ srl(x, 31)
 
+    key = s64(mix64_py(seed ^ (r << 56)))
+    return mix(key + (i + 1) * s64(GOLDEN64))
+
+
+def gen_torch(torch, seed, n, dist, dev):
+    """The same generator in torch int64 (wrapping) arithmetic."""
     def rand(i, r):
-        key = s64(mix64_py(seed ^ (r << 56)))
-        return mix(key + (i + 1) * s64(GOLDEN64))
+        return rand_torch(seed, i, r)
 
     out = torch.empty(n, dtype=torch.int32, device=dev)
     for lo in range(0, n, CHUNK):

@@ -418,3 +418,11 @@ EOS
     run "$ROOT/bin/tuner" --backend cpu --import-counters "$T/bad.tsv" --db "$db"
     [ "$status" -eq 2 ]; grep -q "bad.tsv:1: expected 12 tab-separated fields" <<< "$output"
 }
+
+@test "batch_bench.sh --backend cpu: our batched rows verified, stored and tabled" {
+    run sh experiments/batch_bench.sh --backend cpu --reps 1 --out "$BATS_TEST_TMPDIR/bb" --db "$BATS_TEST_TMPDIR/bb.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"batch bench on cpu"* ]]
+    [[ "$output" == *"plaw-large  16 segments"* ]]
+    [ "$(sqlite3 "$BATS_TEST_TMPDIR/bb.sqlite" "SELECT count(*) FROM peer_measurements WHERE peer = 'batch.drtopk' AND verified = 1")" -eq 4 ]
+}

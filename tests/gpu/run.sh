@@ -9,7 +9,7 @@
 # multi-GPU / out-of-core runs of bin/drtopk-mpi (tests/gpu/mpi.sh, Table 2).
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers onepass figures datasets mpi" sh tests/gpu/run.sh
+#   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers onepass figures datasets batch mpi" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
@@ -37,6 +37,7 @@ ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust,onepass
 GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass"
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
+CUB_BATCH_MIN_VERSION=300500     # CCCL 3.5, the first with DeviceBatchedTopK (step batch)
 mkdir -p "$OUT"
 summary=""
 add() { summary="$summary
@@ -82,7 +83,7 @@ sanitize() {
 
 # The include folder (holding cub/) of CCCL source $1 (one entry of
 # CCCL_PEER_INC) -- a folder, or a wheel unpacked into $OUT/cccl-$2 -- when its
-# CUB is new enough; else nothing.
+# CUB_VERSION is at least $3; else nothing.
 cccl_peer_include() {
     src=$1
     [ -n "$src" ] || return 0
@@ -95,15 +96,17 @@ cccl_peer_include() {
     ver=$(find "$src" -path '*/cub/version.cuh' 2>/dev/null | head -n 1)
     [ -n "$ver" ] || return 0
     v=$(sed -n 's/^#define CUB_VERSION \([0-9]*\).*/\1/p' "$ver")
-    [ -n "$v" ] && [ "$v" -ge "$CUB_PEER_MIN_VERSION" ] && dirname "$(dirname "$ver")"
+    [ -n "$v" ] && [ "$v" -ge "$3" ] && dirname "$(dirname "$ver")"
 }
 
 # The CUB DeviceTopK peers: carried, or built here from each entry of
 # CCCL_PEER_INC for this GPU's architecture.  Prints their paths on one line
 # (none: no build) and a note for the summary.
+# cub_peer [SOURCE.cu PROGRAM MIN_CUB_VERSION]: another peer (step batch).
 cub_peer() {
-    if [ -x "$BIN/cub_topk_peer" ]; then
-        echo "$BIN/cub_topk_peer"; echo "cub_topk_peer carried"; return
+    src_cu=${1:-experiments/peers/cub_topk_peer.cu} prog=${2:-cub_topk_peer} minv=${3:-$CUB_PEER_MIN_VERSION}
+    if [ -x "$BIN/$prog" ]; then
+        echo "$BIN/$prog"; echo "$prog carried"; return
     fi
     nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
     cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
@@ -111,21 +114,21 @@ cub_peer() {
     built="" note="" i=0
     for src in ${CCCL_PEER_INC:-}; do
         i=$((i + 1))
-        inc=$(cccl_peer_include "$src" "$i")
+        inc=$(cccl_peer_include "$src" "$i" "$minv")
         if [ -z "$inc" ]; then
-            note="$note; $src: no CCCL >= 3.2 headers"
+            note="$note; $src: no CUB >= $minv headers"
         elif "$nvcc" -O3 -std=c++17 "${arch:--arch=native}" -Isrc/lib -Isrc/harness -Itests/gpu -I"$inc" \
-               --expt-relaxed-constexpr -o "$OUT/cub_topk_peer-$i" experiments/peers/cub_topk_peer.cu \
-               > "$OUT/peer-build-$i.log" 2>&1; then
-            built="$built $OUT/cub_topk_peer-$i"; note="$note; built with $inc"
+               --expt-relaxed-constexpr -o "$OUT/$prog-$i" "$src_cu" \
+               > "$OUT/peer-build-$prog-$i.log" 2>&1; then
+            built="$built $OUT/$prog-$i"; note="$note; built with $inc"
         else
-            note="$note; $src: build failed ($OUT/peer-build-$i.log)"
+            note="$note; $src: build failed ($OUT/peer-build-$prog-$i.log)"
         fi
     done
     if [ -z "$built" ]; then
-        echo none; echo "cub_topk_peer skipped (CCCL_PEER_INC='${CCCL_PEER_INC:-}'$note)"
+        echo none; echo "$prog skipped (CCCL_PEER_INC='${CCCL_PEER_INC:-}'$note)"
     else
-        echo "${built# }"; echo "cub_topk_peer${note#;}"
+        echo "${built# }"; echo "$prog${note#;}"
     fi
 }
 
@@ -206,6 +209,12 @@ $(cat "$OUT/mutation.log")" ;;
             --minutes "$TUNE_MINUTES" --peers > "$OUT/onepass.log" 2>&1
         add "onepass: rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)"
         sed -n '/^onepass bench on/,$p' "$OUT/onepass.log" ;;
+    batch)      # issue 16 item 5: batched top-k beside torch.topk, CUB DeviceBatchedTopK, the read floor
+        peer_info=$(cub_peer experiments/peers/cub_batch_topk_peer.cu cub_batch_topk_peer "$CUB_BATCH_MIN_VERSION")
+        CUB_BATCH_PEER=$(echo "$peer_info" | sed -n 1p) sh experiments/batch_bench.sh --bin "$BIN" --db "$DB" \
+            --out "$OUT/batch" > "$OUT/batch.log" 2>&1
+        add "batch: rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)"
+        sed -n '/^batch bench on/,$p' "$OUT/batch.log" ;;
     figures)    # issue 11: the paper's figures, quick sweeps into $DB (measuring 7 minutes at most,
                 # the whole step under 10), then its text dump; with DRTOPK_RUN_DB kept between
                 # calls each call measures what the last one left (same commit)

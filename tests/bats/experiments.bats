@@ -420,9 +420,9 @@ EOS
 }
 
 @test "batch_bench.sh --backend cpu: our batched rows verified, stored and tabled" {
-    run sh experiments/batch_bench.sh --backend cpu --reps 1 --out "$BATS_TEST_TMPDIR/bb" --db "$BATS_TEST_TMPDIR/bb.sqlite"
+    run sh "$ROOT/experiments/batch_bench.sh" --backend cpu --reps 1 --out "$T/bb" --db "$T/bb.sqlite"
     [ "$status" -eq 0 ]
     [[ "$output" == *"batch bench on cpu"* ]]
     [[ "$output" == *"plaw-large  16 segments"* ]]
-    [ "$(sqlite3 "$BATS_TEST_TMPDIR/bb.sqlite" "SELECT count(*) FROM peer_measurements WHERE peer = 'batch.drtopk' AND verified = 1")" -eq 4 ]
+    [ "$(sqlite3 "$T/bb.sqlite" "SELECT count(*) FROM peer_measurements WHERE peer = 'batch.drtopk' AND verified = 1")" -eq 4 ]
 }

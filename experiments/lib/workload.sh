@@ -13,6 +13,7 @@ workload_run() {
 workload_one() {
     rows=$(exp_query workload.sql "machine=$M_ID") ||
         { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query workload.sql failed"; return; }
+    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no dr-radix beta 2 workload rows on this GPU"; return; }
     sel=$(printf '%s\n' "$rows" | awk -F'|' -v axis="$WL_AXIS" -v fix="$WL_FIX" '
         { r[NR] = $0; ns[$2] = ns[$2] + 1 }
         END {

@@ -10,7 +10,8 @@
 #          onepass, and the read floor n x (bytes per key) / the machine's
 #          streaming read bandwidth (the tuner's machines.read_gbps);
 #   small: n = 2^12 .. 2^24 by 4x, k = 1, 2^4, 2^7, 2^10, 2^14 (k <= n), u32 UD:
-#          dr-radix, radix (its one-block path below 2^15 keys), onepass.
+#          dr-radix, radix (its one-block path below 2^15 keys), onepass,
+#          fused (kernels/small_n.cu: one launch, grid-wide barriers).
 # With --peers, the modern peers (experiments/peers/run_peers.sh: CUB
 # DeviceTopK, torch.topk; u32) run on the same seeded data and are imported
 # (tuner --import-peers); their rows print beside ours.  Timings are
@@ -63,7 +64,7 @@ rc=0
     --max-minutes "$MINUTES" --db "$DB" || rc=1
 # shellcheck disable=SC2086
 "$BIN/tuner" $TARGET --n "$SMALL_NS" --k "$SMALL_KS" --dist UD --dtype u32 \
-    --algo dr-radix,radix,onepass --alpha-span 0 --beta 2 --reps "$SMALL_REPS" --no-check \
+    --algo dr-radix,radix,onepass,fused --alpha-span 0 --beta 2 --reps "$SMALL_REPS" --no-check \
     --max-minutes "$MINUTES" --db "$DB" || rc=1
 if [ "$PEERS" = 1 ]; then
     peers=$(mktemp)
@@ -124,7 +125,7 @@ for dtype in ["u32", "f32", "f16", "bf16", "u64", "f64"]:
 print("small inputs, u32 UD, median us (best of ours marked *)")
 print("%-6s %-8s " % ("n", "plan") + " ".join("%10s" % ("k=" + label(k)) for k in small_ks))
 for n in small_ns:
-    plans = ["dr-radix", "radix", "onepass"]
+    plans = ["dr-radix", "radix", "onepass", "fused"]
     got = {p: [ms(p, "u32", "UD", n, k) if k <= n else None for k in small_ks] for p in plans}
     for p in ("cub_device_topk", "torch_topk"):
         got[p] = [peer(p, "u32", "UD", n, k) if k <= n else None for k in small_ks]

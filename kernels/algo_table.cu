@@ -2,7 +2,7 @@
  * algo_table.cu -- maps each drtopk_algo to its workspace query and launcher,
  * so that the pipeline (kernels/pipeline.cu) dispatches every top-k algorithm,
  * standalone or as the first/second top-k of Dr. Top-k (paper 4 and 5.1),
- * through one table (onepass, beyond the paper, standalone only).  An algorithm file adds its row here.
+ * through one table (onepass and fused, beyond the paper, standalone only).  An algorithm file adds its row here.
  */
 #include "kernels.h"
 #include "baselines.h"
@@ -17,6 +17,7 @@ static const topk_algo_entry algo_table[DRTOPK_ALGO_COUNT] = {
     [DRTOPK_ALGO_SORT_CUB] = { sort_cub_topk_workspace, sort_cub_topk },
     [DRTOPK_ALGO_SORT_THRUST] = { sort_thrust_topk_workspace, sort_thrust_topk },
     [DRTOPK_ALGO_ONEPASS] = { onepass_topk_workspace, onepass_topk, onepass_topk_stats },
+    [DRTOPK_ALGO_FUSED] = { small_n_topk_workspace, small_n_topk, NULL },
 };
 
 extern "C" const topk_algo_entry *topk_algo_lookup(drtopk_algo a)

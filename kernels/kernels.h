@@ -97,6 +97,12 @@ drtopk_status onepass_topk(const topk_input *in, const topk_output *out,
 drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size_t ws_bytes, cudaStream_t s,
                                  drtopk_stats *stats);
 
+/* The fused small-input top-k (small_n.cu): raw V only, one memset and one
+ * launch of a persistent grid with grid-wide barriers. */
+drtopk_status small_n_topk_workspace(const topk_input *in, size_t *bytes);
+drtopk_status small_n_topk(const topk_input *in, const topk_output *out,
+                           void *ws, size_t ws_bytes, cudaStream_t s);
+
 typedef drtopk_status (*topk_workspace_fn)(const topk_input *in, size_t *bytes);
 typedef drtopk_status (*topk_run_fn)(const topk_input *in, const topk_output *out,
                                      void *ws, size_t ws_bytes, cudaStream_t s);

@@ -80,7 +80,7 @@ static void usage(FILE *f)
         "  grid's) and keeps it only where it does not lose by more than the measured noise.\n"
         "  --quick (default)  n = 2^24..2^30 by 4x (CPU: 2^12..2^16), k = 4^j <= n/4, u32/i32/f32,\n"
         "                     UD/ND/CD, alpha = Rule 4 (const 3) +-3, beta 1..3, dr-radix, both\n"
-        "                     delegate builds at alpha %d..%d (not with --alpha-span 0); onepass\n"
+        "                     delegate builds at alpha %d..%d (not with --alpha-span 0); onepass, fused\n"
         "  --full             every alpha, beta 1..4, every algorithm plain and dr-\n"
         "  LIST               comma separated: 2^20,2^28+3,1000 for sizes; radix,dr-bucket; UD,ND; u32,f32\n"
         "  --alpha-span S     dr- algorithms: alpha = Rule 4 (const 3) +-S (default 3; --full:\n"
@@ -409,19 +409,23 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (o->full) {
         for (int d = 1; d >= 0; --d)
             for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a) {
-                if (d && a == DRTOPK_ALGO_ONEPASS) continue;   /* standalone only */
+                if (d && (a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_FUSED)) continue;   /* standalone only */
                 algo_entry *e = &o->algo[o->nalgo++];
                 e->algo = (drtopk_algo)a;
                 e->delegate = d;
                 snprintf(e->label, sizeof e->label, "%s%s", d ? "dr-" : "", drtopk_algo_name(e->algo));
             }
     } else {
-        /* the paper's pipeline and the one-read top-k that competes with it at large k */
+        /* the paper's pipeline, the one-read top-k that competes with it at large k
+         * and the fused small-input one that competes at the smallest n */
+        static const drtopk_algo standalone[] = { DRTOPK_ALGO_ONEPASS, DRTOPK_ALGO_FUSED };
         o->algo[0] = (algo_entry){ .algo = DRTOPK_ALGO_RADIX, .delegate = 1 };
         snprintf(o->algo[0].label, sizeof o->algo[0].label, "dr-%s", drtopk_algo_name(DRTOPK_ALGO_RADIX));
-        o->algo[1] = (algo_entry){ .algo = DRTOPK_ALGO_ONEPASS, .delegate = 0 };
-        snprintf(o->algo[1].label, sizeof o->algo[1].label, "%s", drtopk_algo_name(DRTOPK_ALGO_ONEPASS));
-        o->nalgo = 2;
+        o->nalgo = 1;
+        for (size_t i = 0; i < sizeof standalone / sizeof standalone[0]; ++i, ++o->nalgo) {
+            o->algo[o->nalgo] = (algo_entry){ .algo = standalone[i], .delegate = 0 };
+            snprintf(o->algo[o->nalgo].label, sizeof o->algo[o->nalgo].label, "%s", drtopk_algo_name(standalone[i]));
+        }
     }
     if (o->input) {
         /* set by input_args */

@@ -36,7 +36,8 @@ const char run_help_options[] =
     "  --algo A           radix radix-ggks radix-ggks-oop bucket bucket-oop bitonic sort-cub\n"
     "                     sort-thrust standalone, or dr-<A>: the delegate pipeline with A as\n"
     "                     first and second top-k (default dr-radix); onepass: one read of V\n"
-    "                     (a sampled threshold, then an exact top-k of what passes; standalone)\n"
+    "                     (a sampled threshold, then an exact top-k of what passes; standalone);\n"
+    "                     fused: small inputs in one launch (grid-wide barriers; standalone)\n"
     "  --const C          Rule 4 constant: alpha = (C + log2 N - log2 K) / 2 (default: the\n"
     "                     const, beta and algorithm tuned for this GPU in $DRTOPK_DB or\n"
     "                     db/results.sqlite, else the library's table for it, else 3)\n"
@@ -257,7 +258,7 @@ int run_option(void *ctx, int id, const char *opt, const char *val)
     case R_ALGO:
         if (drtopk_algo_parse(val, &c->algo, &c->delegate) != DRTOPK_OK)
             return usage_error("--algo: unknown algorithm '%s' (radix radix-ggks radix-ggks-oop bucket "
-                               "bucket-oop bitonic sort-cub sort-thrust onepass, or dr-<algo>)", val);
+                               "bucket-oop bitonic sort-cub sort-thrust onepass fused, or dr-<algo>)", val);
         c->algo_text = val;
         return 0;
     case R_ALPHA: c->have_alpha = 1; return parse_int_range(opt, val, DRTOPK_ALPHA_MIN, DRTOPK_ALPHA_MAX, &c->alpha);

@@ -1251,7 +1251,7 @@ static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtop
 /* Dtype t's entries: the tuner's decision table (a dropped cell as the
  * default plan), then the catch-all with the fitted const of plan_auto's
  * default plan.  A choice plan_auto cannot express (a standalone algorithm
- * other than onepass, whose entries give standalone plans) or with a value
+ * other than onepass and fused, whose entries give standalone plans) or with a value
  * out of range is left out, so its cell falls through to the catch-all. */
 static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out,
                                   size_t *cap)
@@ -1290,8 +1290,9 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
                 e.shared_build_max_alpha = 0;
                 r = tuning_add(out, cap, &e);
             } else if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && !delegate &&
-                       e.algo == DRTOPK_ALGO_ONEPASS) {
-                /* the one-read top-k: a standalone plan, which has no beta, const or build */
+                       (e.algo == DRTOPK_ALGO_ONEPASS || e.algo == DRTOPK_ALGO_FUSED)) {
+                /* the one-read and the fused small-input top-k: standalone plans, which have
+                 * no beta, const or build */
                 e.beta = PLAN_AUTO_BETA;
                 e.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
                 e.shared_build_max_alpha = 0;
@@ -1318,8 +1319,8 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
     sqlite3_bind_int(st, 4, PLAN_AUTO_BETA);
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
-        /* above the library's small-input default (drtopk.h), which the fit does not cover */
-        drtopk_tuning_entry e = { .dtype = t, .log2n_min = DRTOPK_SMALL_N_LOG2 + 1, .log2n_max = TUNING_LOG2_MAX,
+        /* above the library's small-input defaults (drtopk.h), which the fit does not cover */
+        drtopk_tuning_entry e = { .dtype = t, .log2n_min = DRTOPK_FUSED_MAX_LOG2N + 1, .log2n_max = TUNING_LOG2_MAX,
                                   .log2k_min = 0, .log2k_max = TUNING_LOG2_MAX, .algo = DRTOPK_ALGO_RADIX,
                                   .beta = PLAN_AUTO_BETA, .rule4_const = sqlite3_column_double(st, 0) };
         if (isfinite(e.rule4_const))

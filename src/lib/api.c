@@ -62,6 +62,7 @@ static const char *const algo_names[DRTOPK_ALGO_COUNT] = {
     [DRTOPK_ALGO_SORT_CUB] = "sort-cub",
     [DRTOPK_ALGO_SORT_THRUST] = "sort-thrust",
     [DRTOPK_ALGO_ONEPASS] = "onepass",
+    [DRTOPK_ALGO_FUSED] = "fused",
 };
 
 const char *drtopk_status_string(drtopk_status s)
@@ -225,6 +226,9 @@ static drtopk_status tuning_match(const drtopk_tuning *t, const char *what, cons
     return DRTOPK_OK;
 }
 
+/* Algorithms that read V themselves: no first or second top-k of the pipeline. */
+static int standalone_only(drtopk_algo a) { return a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_FUSED; }
+
 /* The plan every auto plan shares, with alpha from Rule 4. */
 static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int beta, drtopk_algo algo,
                       int shared_max_alpha, drtopk_const_source src)
@@ -234,7 +238,7 @@ static void plan_fill(drtopk_plan *plan, const drtopk_problem *p, double c, int 
     plan->rule4_const = c;
     plan->const_source = src;
     plan->first_algo = plan->second_algo = algo;
-    if (algo == DRTOPK_ALGO_ONEPASS) return;   /* standalone: no alpha, beta or flags */
+    if (standalone_only(algo)) return;   /* standalone: no alpha, beta or flags */
     plan->beta = beta;
     plan->alpha = drtopk_rule4_alpha(p->n, p->k, c);
     plan->flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
@@ -280,10 +284,12 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
         else
             plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
                       DRTOPK_CONST_DEFAULT);
-        /* small inputs untuned: one launch of the standalone radix (drtopk.h) */
-        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA && p->n <= (1ull << DRTOPK_SMALL_N_LOG2)) {
+        /* small inputs untuned (drtopk.h): one launch of the standalone
+         * radix up to 2^DRTOPK_SMALL_N_LOG2 keys, the fused grid above */
+        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA && log2_floor_u64(p->n) <= DRTOPK_FUSED_MAX_LOG2N) {
             plan->flags = 0;
             plan->alpha = plan->beta = 0;
+            if (p->n > (1ull << DRTOPK_SMALL_N_LOG2)) plan->first_algo = plan->second_algo = DRTOPK_ALGO_FUSED;
         }
     }
     /* 64-bit keys on the CUDA backend: standalone plans only
@@ -329,10 +335,11 @@ static drtopk_status plan_valid(const drtopk_plan *plan)
     if ((unsigned)plan->second_algo >= DRTOPK_ALGO_COUNT)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->second_algo = %d is not a drtopk_algo",
                     (int)plan->second_algo);
-    if ((plan->flags & DRTOPK_DELEGATE) &&
-        (plan->first_algo == DRTOPK_ALGO_ONEPASS || plan->second_algo == DRTOPK_ALGO_ONEPASS))
-        return FAIL(DRTOPK_ERR_UNSUPPORTED, "onepass runs standalone only (--algo onepass, a plan without "
-                    "DRTOPK_DELEGATE): it reads V itself, so it is no first or second top-k of the pipeline");
+    if ((plan->flags & DRTOPK_DELEGATE) && (standalone_only(plan->first_algo) || standalone_only(plan->second_algo))) {
+        const char *a = drtopk_algo_name(standalone_only(plan->first_algo) ? plan->first_algo : plan->second_algo);
+        return FAIL(DRTOPK_ERR_UNSUPPORTED, "%s runs standalone only (--algo %s, a plan without DRTOPK_DELEGATE): "
+                    "it reads V itself, so it is no first or second top-k of the pipeline", a, a);
+    }
     if (plan->flags & DRTOPK_DELEGATE) {
         if (plan->alpha < DRTOPK_ALPHA_MIN || plan->alpha > DRTOPK_ALPHA_MAX)
             return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->alpha = %d is outside %d..%d", plan->alpha,

@@ -34,8 +34,8 @@ SANITIZER_TIMEOUT_S=${SANITIZER_TIMEOUT_S:-240}
 TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
-ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust,onepass
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass"
+ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust,onepass,fused
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n"
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 CUB_BATCH_MIN_VERSION=300500     # CCCL 3.5, the first with DeviceBatchedTopK (step batch)
 mkdir -p "$OUT"
@@ -148,10 +148,10 @@ $(cat "$OUT/suite.log")" ;;
 $(grep -E '^not ok|passed, [0-9]+ failed' "$OUT/python.log" | head -n 8)" ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
-            test_capture:--small test_knn:--small test_batch:--small test_onepass:--small ;;
+            test_capture:--small test_knn:--small test_batch:--small test_onepass:--small test_small_n:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small \
-            test_batch:--small test_onepass:--tiny ;;
+            test_batch:--small test_onepass:--tiny test_small_n:--tiny ;;
     mutation)
         if [ ! -d "$BIN/mutant" ] && [ "$BIN" = bin ]; then
             ninja mutants > "$OUT/build-mutants.log" 2>&1 || add "mutation: ninja mutants failed ($OUT/build-mutants.log)"

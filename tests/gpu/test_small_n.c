@@ -1,0 +1,279 @@
+/*
+ * test_small_n.c -- GPU suite of the fused small-input top-k
+ * (DRTOPK_ALGO_FUSED, issue 15 item 2; kernels/small_n.cu: one launch of a
+ * co-resident grid with grid-wide barriers) against the CPU reference on
+ * identical seeded data.  Each case runs the fused plan on the CUDA backend
+ * and the same plan on the CPU backend, and checks:
+ *  - the GPU result is exact (harness oracle: distinct in-range indices,
+ *    values equal to V at them, multiset of values equal to the oracle's);
+ *  - the same multiset of ordered keys as the CPU reference.
+ * Cases: u32 i32 f32 f16 bf16, largest and smallest, every distribution (UD
+ * ND CD, sorted ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf,
+ * +-0.0, integer extremes), n = 1, tiny, not powers of two, up to 2^24 (u32
+ * and f32), k = 1, 17, 1024, 2^14, n/3, n-1, n; a spike (the top k in one run
+ * of V); the default plan on the GPU picks fused between 2^DRTOPK_SMALL_N_LOG2
+ * and 2^(DRTOPK_FUSED_MAX_LOG2N+1) keys when no tuning covers the problem; and
+ * dr-fused is refused.  Output: gpu_test.h's lines, last "N passed, N failed".
+ *   test_small_n [--small | --tiny]   (memcheck- and racecheck-sized cases)
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "drtopk.h"
+#include "gen.h"
+#include "gpu_test.h"
+#include "keyorder.h"
+#include "onepass_data.h"
+#include "oracle.h"
+#include "tuning.h"
+#include "util.h"
+
+#define SUITE_SEED 0x5A11ull
+#define POISON_BYTE 0xFF               /* indices of all ones are out of range   */
+#define LARGE_N (1ull << 24)           /* the largest n of the path's default    */
+#define SPIKE_N ((1u << 20) + 3)
+#define SPIKE_N_SMALL ((1u << 16) + 3)
+#define DESC_LEN 200
+#define MAX_KS 8
+
+typedef struct {
+    drtopk_dtype t;
+    drtopk_order o;
+    uint64_t n;
+    void *host, *dev;
+    char name[96];
+} data;
+
+static int data_upload(data *d)
+{
+    const size_t bytes = d->n * drtopk_dtype_size(d->t);
+    if (drtopk_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return -1;
+    return drtopk_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D) == DRTOPK_OK ? 0 : -1;
+}
+
+static void data_free(data *d)
+{
+    free(d->host);
+    if (d->dev) drtopk_dev_free(d->dev);
+    d->host = d->dev = NULL;
+}
+
+static drtopk_plan fused_plan(void)
+{
+    drtopk_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.first_algo = plan.second_algo = DRTOPK_ALGO_FUSED;
+    return plan;
+}
+
+static drtopk_status run_side(const data *d, drtopk_backend b, uint64_t k, void *vals, uint64_t *idx)
+{
+    const drtopk_plan plan = fused_plan();
+    const int gpu = b == DRTOPK_BACKEND_CUDA;
+    drtopk_problem p = { b, d->t, d->o, d->n, k, gpu ? d->dev : d->host };
+    const size_t vbytes = k * drtopk_dtype_size(d->t);
+    void *ws = NULL, *dv = NULL, *di = NULL;
+    size_t bytes = 0;
+    drtopk_status s = drtopk_select_workspace(&p, &plan, &bytes);
+    if (s != DRTOPK_OK) return s;
+    if (!gpu) {
+        if ((ws = malloc(bytes)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+        s = drtopk_select(&p, &plan, ws, bytes, vals, idx, NULL, NULL);
+        free(ws);
+        return s;
+    }
+    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK || drtopk_dev_alloc(&dv, vbytes) != DRTOPK_OK ||
+        drtopk_dev_alloc(&di, k * sizeof *idx) != DRTOPK_OK) {
+        s = DRTOPK_ERR_OUT_OF_MEMORY;
+        goto out;
+    }
+    /* poisoned workspace and outputs: nothing may rely on zeroed memory */
+    drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, SUITE_SEED ^ k, NULL);
+    memset(vals, POISON_BYTE, vbytes);
+    memset(idx, POISON_BYTE, k * sizeof *idx);
+    if ((s = drtopk_dev_copy(dv, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+        (s = drtopk_dev_copy(di, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
+        goto out;
+    s = drtopk_select(&p, &plan, ws, bytes, dv, (uint64_t *)di, NULL, NULL);
+    if (s == DRTOPK_OK) s = drtopk_dev_sync();
+    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, dv, vbytes, DRTOPK_COPY_D2H);
+    if (s == DRTOPK_OK) s = drtopk_dev_copy(idx, di, k * sizeof *idx, DRTOPK_COPY_D2H);
+out:
+    if (ws) drtopk_dev_free(ws);
+    if (dv) drtopk_dev_free(dv);
+    if (di) drtopk_dev_free(di);
+    return s;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The sorted ordered keys of k values (ties and NaN payloads compare by key). */
+static uint64_t *sorted_keys(const data *d, const void *vals, uint64_t k)
+{
+    uint64_t *keys = malloc(k * sizeof *keys);
+    if (keys == NULL) return NULL;
+    for (uint64_t i = 0; i < k; ++i) keys[i] = drtopk_key_at(vals, i, d->t, d->o);
+    qsort(keys, k, sizeof *keys, cmp_u64);
+    return keys;
+}
+
+static void run_case(const data *d, uint64_t k)
+{
+    char desc[DESC_LEN];
+    const size_t es = drtopk_dtype_size(d->t);
+    void *gv = malloc(k * es), *cv = malloc(k * es);
+    uint64_t *gi = malloc(k * sizeof *gi), *ci = malloc(k * sizeof *ci);
+    snprintf(desc, sizeof desc, "fused %s %s %s n=%" PRIu64 " k=%" PRIu64, d->name, drtopk_dtype_name(d->t),
+             d->o == DRTOPK_LARGEST ? "largest" : "smallest", d->n, k);
+    if (!gv || !cv || !gi || !ci) {
+        gt_check(0, desc, "out of host memory");
+        goto out;
+    }
+    drtopk_status s = run_side(d, DRTOPK_BACKEND_CUDA, k, gv, gi);
+    if (s != DRTOPK_OK) {
+        gt_check(0, desc, "cuda: %s (%s)", drtopk_status_string(s), drtopk_last_error());
+        goto out;
+    }
+    if ((s = run_side(d, DRTOPK_BACKEND_CPU, k, cv, ci)) != DRTOPK_OK) {
+        gt_check(0, desc, "cpu: %s (%s)", drtopk_status_string(s), drtopk_last_error());
+        goto out;
+    }
+    drtopk_problem hp = { DRTOPK_BACKEND_CPU, d->t, d->o, d->n, k, d->host };
+    drtopk_check_result r = drtopk_check(&hp, gv, gi, NULL);
+    if (!r.ok) {
+        gt_check(0, desc, "gpu result not exact: %s", r.why);
+        goto out;
+    }
+    uint64_t *gk = sorted_keys(d, gv, k), *ck = sorted_keys(d, cv, k);
+    const int same = gk && ck && memcmp(gk, ck, k * sizeof *gk) == 0;
+    free(gk);
+    free(ck);
+    gt_check(same, desc, "gpu and cpu values differ");
+out:
+    free(gv);
+    free(cv);
+    free(gi);
+    free(ci);
+}
+
+static int data_seeded(data *d, uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
+{
+    memset(d, 0, sizeof *d);
+    d->t = t;
+    d->o = o;
+    d->n = n;
+    snprintf(d->name, sizeof d->name, "%s", drtopk_dist_name(dist));
+    if ((d->host = malloc(n * drtopk_dtype_size(t))) == NULL) return -1;
+    drtopk_gen_host(d->host, n, dist, t, SUITE_SEED + n);
+    return data_upload(d);
+}
+
+/* k values of one n: 1, a few, the targets' 2^10 and 2^14, large, n. */
+static size_t ks_for(uint64_t n, uint64_t *ks)
+{
+    const uint64_t cand[] = { 1, 17, 1024, 16384, n / 3, n - 1, n };
+    size_t c = 0;
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0] && c < MAX_KS; ++i) {
+        const uint64_t k = cand[i];
+        int dup = k < 1 || k > n;
+        for (size_t j = 0; j < c && !dup; ++j) dup = ks[j] == k;
+        if (!dup) ks[c++] = k;
+    }
+    return c;
+}
+
+/* The top k in one run of V (onepass_data.h's spike). */
+static void spike(int small)
+{
+    const uint64_t n = small ? SPIKE_N_SMALL : SPIKE_N;
+    const uint64_t spike_k[] = { 1, 100, n / 64 };
+    for (size_t j = 0; j < sizeof spike_k / sizeof spike_k[0]; ++j) {
+        data d;
+        memset(&d, 0, sizeof d);
+        d.t = DRTOPK_U32;
+        d.o = DRTOPK_LARGEST;
+        d.n = n;
+        snprintf(d.name, sizeof d.name, "spike");
+        uint32_t *v = malloc(n * sizeof *v);
+        if ((d.host = v) != NULL) {
+            for (uint64_t i = 0; i < n; ++i) v[i] = onepass_spike(i, n, spike_k[j]);
+            if (data_upload(&d) == 0) run_case(&d, spike_k[j]);
+            else gt_check(0, "fused spike", "cannot upload n=%" PRIu64, n);
+        } else {
+            gt_check(0, "fused spike", "out of host memory");
+        }
+        data_free(&d);
+    }
+}
+
+/* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
+static void seeded(int size)
+{
+    static const uint64_t ns_full[] = { 1, 7, 1000, 32769, 100003, (1u << 20) + 5, LARGE_N };
+    static const uint64_t ns_small[] = { 7, 1000, 40009 };
+    static const uint64_t ns_tiny[] = { 40009 };
+    static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16, DRTOPK_BF16 };
+    const uint64_t *ns = size == 0 ? ns_full : size == 1 ? ns_small : ns_tiny;
+    const size_t nn = size == 0 ? sizeof ns_full / sizeof ns_full[0]
+                      : size == 1 ? sizeof ns_small / sizeof ns_small[0] : 1;
+    uint64_t ks[MAX_KS];
+    for (size_t a = 0; a < nn; ++a)
+        for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist)
+            for (size_t t = 0; t < sizeof dts / sizeof dts[0]; ++t)
+                for (int o = 0; o <= 1; ++o) {
+                    data d;
+                    /* both orders on u32 and f32; one each on the others; sanitizers: u32 and f16;
+                     * 2^24 (CPU reference time): u32 and f32 */
+                    if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
+                    if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16) continue;
+                    if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
+                    if (ns[a] == LARGE_N && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
+                    if (data_seeded(&d, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
+                        const size_t nk = ks_for(ns[a], ks);
+                        for (size_t i = 0; i < nk; ++i) run_case(&d, ks[i]);
+                    } else {
+                        gt_check(0, "fused data", "cannot prepare n=%" PRIu64, ns[a]);
+                    }
+                    data_free(&d);
+                }
+}
+
+/* The default plan without tuning, and dr-fused refused. */
+static void plans(void)
+{
+    drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, (1ull << DRTOPK_SMALL_N_LOG2) + 1, 10,
+                         NULL };
+    drtopk_plan plan;
+    size_t bytes;
+    drtopk_status s = drtopk_plan_from_tables(&plan, &p, NULL, NULL);
+    gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED,
+             "fused: the untuned default above 2^DRTOPK_SMALL_N_LOG2", "status %d, algo %s, flags %u", (int)s,
+             drtopk_algo_name(plan.second_algo), plan.flags);
+    plan = fused_plan();
+    plan.flags = DRTOPK_DELEGATE;
+    plan.alpha = 4;
+    plan.beta = 2;
+    s = drtopk_select_workspace(&p, &plan, &bytes);
+    gt_check(s == DRTOPK_ERR_UNSUPPORTED, "fused: dr-fused refused", "status %d", (int)s);
+}
+
+int main(int argc, char **argv)
+{
+    const int size = argc < 2 ? 0 : strcmp(argv[1], "--small") == 0 ? 1 : strcmp(argv[1], "--tiny") == 0 ? 2 : -1;
+    if (size < 0 || argc > 2) {
+        fprintf(stderr, "usage: %s [--small | --tiny]\n", argv[0]);
+        return 2;
+    }
+    if (!drtopk_cuda_available()) return gt_no_gpu("test_small_n");
+    plans();
+    spike(size > 0);
+    seeded(size);
+    return gt_finish();
+}

@@ -272,7 +272,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         run_case(&cases[i]);
     for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a)
-        for (int delegate = 0; delegate <= (a != DRTOPK_ALGO_ONEPASS); ++delegate) { /* onepass: standalone only */
+        for (int delegate = 0; delegate <= (a != DRTOPK_ALGO_ONEPASS && a != DRTOPK_ALGO_FUSED); ++delegate) {
+            /* onepass and fused: standalone only */
             const capture_case c = { per_algo_n, 1000, DRTOPK_F32, DRTOPK_DIST_UD, delegate, 0,
                                      (drtopk_algo)a };
             run_case(&c);

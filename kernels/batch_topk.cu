@@ -2,6 +2,8 @@
  * batch_topk.cu -- batched and segmented top-k on the GPU (drtopk.h,
  * drtopk_batch_*; issue 16).  Three algorithms, chosen per segment by the
  * batch plan's crossovers:
+ *   - tiny rows (at most 256 keys, k <= 16; MoE routing): a warp holds the
+ *     row in registers and takes k rounds of a warp arg-max.
  *   - warp queue (WarpSelect style, Johnson et al., "Billion-scale similarity
  *     search with GPUs"): a warp streams its segment 32 elements at a time;
  *     lanes whose element beats the queue's k-th best append it to a shared
@@ -39,6 +41,10 @@
 #define BATCH_WARPS_SHORT 2                     /* warps per block, short segments         */
 #define BATCH_WARPS_LONG 4                      /* warps per block, long segments          */
 #define BATCH_WARP_SHORT_LOG2 8                 /* warp bins: up to 256 elements, and more */
+#define BATCH_TINY_LOG2 8                       /* rows a warp holds in registers: 256 keys */
+#define BATCH_TINY_ITEMS ((1u << BATCH_TINY_LOG2) / DRTOPK_WARP)
+#define BATCH_TINY_K 16                         /* up to k rounds of a warp arg-max beat queue merges */
+#define BATCH_TINY_WARPS 4                      /* warps per block, tiny rows               */
 #define BATCH_DIGIT_BITS 8                      /* radix digit                              */
 #define BATCH_DIGITS (1u << BATCH_DIGIT_BITS)
 #define BATCH_SORT_MAX 2048                     /* k a block sorts in shared memory         */
@@ -57,7 +63,7 @@
 #define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
 
 /* The bins of variable segments: class x log2-length range. */
-enum { BIN_WARP_SHORT = 0, BIN_WARP_LONG, BIN_BLOCK_SMALL, BIN_BLOCK_MID, BIN_SPLIT, BIN_COUNT };
+enum { BIN_TINY = 0, BIN_WARP_SHORT, BIN_WARP_LONG, BIN_BLOCK_SMALL, BIN_BLOCK_MID, BIN_SPLIT, BIN_COUNT };
 
 typedef struct {
     uint64_t key, pos;          /* ordered key (larger is better), position in the segment */
@@ -150,6 +156,50 @@ __device__ void sort_put(const batch_args &a, uint64_t s, uint64_t start, uint64
     __syncthreads();
     bitonic_best_first(q, n, threadIdx.x, THREADS, [] { __syncthreads(); });
     for (uint64_t j = threadIdx.x; j < ks; j += THREADS) put<T>(a, s, start, j, q[j].pos);
+}
+
+/* ---- tiny rows: a warp's registers ------------------------------------------- */
+/* Segments of at most 2^BATCH_TINY_LOG2 keys and k_s <= BATCH_TINY_K (MoE
+ * routing): one warp a segment, BATCH_TINY_ITEMS keys a lane in registers, and
+ * k_s rounds of a warp arg-max by (key desc, position asc); no shared memory,
+ * and the result comes out best first. */
+template <int T>
+__global__ void __launch_bounds__(BATCH_TINY_WARPS * DRTOPK_WARP) warp_tiny_kernel(batch_args a)
+{
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    const uint64_t nseg = seg_count(a);
+    for (uint64_t i = (uint64_t)blockIdx.x * BATCH_TINY_WARPS + (threadIdx.x >> DRTOPK_LOG2_WARP); i < nseg;
+         i += (uint64_t)gridDim.x * BATCH_TINY_WARPS) {
+        const uint64_t s = seg_id(a, i);
+        uint64_t start, len;
+        const uint64_t ks = seg_info(a, s, &start, &len);
+        uint64_t key[BATCH_TINY_ITEMS];
+        unsigned live = 0;      /* bit j: key j of this lane (position lane + 32 j) not taken */
+#pragma unroll
+        for (unsigned j = 0; j < BATCH_TINY_ITEMS; ++j) {
+            const uint64_t p = lane + j * DRTOPK_WARP;
+            key[j] = p < len ? drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
+            if (p < len) live |= 1u << j;
+        }
+        uint64_t mine = DRTOPK_INDEX_NONE;      /* lane r: the r-th best position */
+        for (unsigned r = 0; r < ks; ++r) {
+            kpair best = { 0, DRTOPK_INDEX_NONE };
+#pragma unroll
+            for (unsigned j = 0; j < BATCH_TINY_ITEMS; ++j) {
+                const kpair e = { key[j], lane + j * DRTOPK_WARP };
+                if ((live >> j & 1u) && kbetter(e, best)) best = e;
+            }
+            for (unsigned o = DRTOPK_WARP / 2; o > 0; o >>= 1) {
+                const kpair other = { __shfl_xor_sync(DRTOPK_FULL_MASK, best.key, o),
+                                      __shfl_xor_sync(DRTOPK_FULL_MASK, best.pos, o) };
+                if (kbetter(other, best)) best = other;
+            }
+            if ((best.pos & DRTOPK_LANE_MASK) == lane) live &= ~(1u << (best.pos >> DRTOPK_LOG2_WARP));
+            if (lane == r) mine = best.pos;
+        }
+        if (lane < ks) put<T>(a, s, start, lane, mine);
+        for (uint64_t j = ks + lane; j < a.k; j += DRTOPK_WARP) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
+    }
 }
 
 /* ---- warp queue ------------------------------------------------------------ */
@@ -414,6 +464,7 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
     const int lg = len > 1 ? 64 - __clzll((long long)(len - 1)) : 0;     /* ceil(log2 len) */
     int bin;
     if (lg > BATCH_MID_LOG2) bin = BIN_SPLIT;
+    else if (lg <= BATCH_TINY_LOG2 && ks <= BATCH_TINY_K) bin = BIN_TINY;
     else if (ks <= warp_max_k && len <= warp_max_len) bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
     else bin = lg <= BATCH_SMALL_LOG2 ? BIN_BLOCK_SMALL : BIN_BLOCK_MID;
     const unsigned long long at = atomicAdd(&counts[bin], 1ull);
@@ -451,6 +502,16 @@ struct warp_launch {
             warp_select_kernel<T, BATCH_WARPS_SHORT><<<grid, BATCH_WARPS_SHORT * DRTOPK_WARP, 0, st>>>(a);
         else
             warp_select_kernel<T, BATCH_WARPS_LONG><<<grid, BATCH_WARPS_LONG * DRTOPK_WARP, 0, st>>>(a);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
+};
+
+template <int T>
+struct tiny_launch {
+    static drtopk_status run(batch_args a, unsigned grid, cudaStream_t st)
+    {
+        warp_tiny_kernel<T><<<grid, BATCH_TINY_WARPS * DRTOPK_WARP, 0, st>>>(a);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
@@ -615,6 +676,9 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         return DRTOPK_OK;
     }
     if (p->offsets == NULL) {   /* uniform rows: one class, no binning */
+        if (p->len <= (1ull << BATCH_TINY_LOG2) && p->k <= BATCH_TINY_K)
+            return batch_dispatch<tiny_launch>(p->dtype, a, grid_for((p->segments + BATCH_TINY_WARPS - 1) /
+                                                                     BATCH_TINY_WARPS, DRTOPK_GRID_MAX), cs);
         if (p->k <= plan->warp_max_k && p->len <= plan->warp_max_len) {
             const int warps = p->len <= (1ull << BATCH_WARP_SHORT_LOG2) ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
             const uint64_t blocks = (p->segments + warps - 1) / warps;
@@ -644,7 +708,10 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     for (int b = 0; b < BIN_COUNT; ++b) {
         a.list = lists + (uint64_t)b * p->segments;
         a.count = counts + b;
-        if (b == BIN_WARP_SHORT || b == BIN_WARP_LONG) {
+        if (b == BIN_TINY) {
+            st = batch_dispatch<tiny_launch>(p->dtype, a, grid_for((p->segments + BATCH_TINY_WARPS - 1) /
+                                                                   BATCH_TINY_WARPS, cap), cs);
+        } else if (b == BIN_WARP_SHORT || b == BIN_WARP_LONG) {
             const int warps = b == BIN_WARP_SHORT ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
             st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps, cap), cs);
         } else if (b == BIN_SPLIT) {    /* x: as for the longest segment; blocks of a pass: a few waves */

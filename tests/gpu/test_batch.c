@@ -1,11 +1,12 @@
 /*
  * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu,
  * issue 16) against the host: every key type, both orders, sorted and not;
- * uniform rows that take the warp queue (short and long rows), the block
- * radix select (small and mid blocks), the split radix select (rows past
- * 2^16 over many blocks; NaN, -0.0, ties, k = the length) and the Dr. Top-k
- * pipeline row by row (block_max_len lowered); variable segments binned on the device (empty,
- * one element, k past the length, per-segment k, every bin in one call).
+ * uniform rows that take the tiny-row warp select, the warp queue (short and
+ * long rows), the block radix select (small and mid blocks), the split radix
+ * select (rows past 2^16 over many blocks; NaN, -0.0, ties, k = the length)
+ * and the Dr. Top-k pipeline row by row (block_max_len lowered); variable
+ * segments binned on the device (empty, one element, k past the length,
+ * per-segment k, every bin in one call).
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order).  --small: the sanitizer-sized cases.
  */
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
     const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
     /* rows, cols, k, block_max_len override (0: default): the paths of uniform rows */
     const uint64_t shapes[][4] = {
-        { 64, 200, 8, 0 },            /* warp queue, short rows */
+        { 64, 200, 8, 0 },            /* tiny rows: a warp's registers */
         { 33, 5000, 100, 0 },         /* warp queue, long rows */
         { 16, 3000, 300, 0 },         /* block radix, small blocks */
         { 8, 40000, 500, 0 },         /* block radix, mid blocks */
@@ -123,6 +124,8 @@ int main(int argc, char **argv)
         { 4, 140000, 50, 0 },         /* split radix select, 35 blocks a row */
         { 2, 70000, 2000, 65536 },    /* Dr. Top-k pipeline per row */
         { 5, 1, 1, 0 },
+        { 64, 200, 40, 0 },           /* warp queue, short rows */
+        { 40, 10, 10, 0 },            /* tiny rows, k = the length */
     };
     const int nshapes = small ? 3 : (int)(sizeof shapes / sizeof shapes[0]);
     char what[256];

@@ -14,7 +14,8 @@
  *   - block radix select: one block per segment finds the k-th ordered key
  *     8 bits at a time (histograms in shared memory, one read of the segment
  *     per digit), then gathers the keys above it and enough equal ones.
- *   - split radix select for segments longer than 2^BATCH_MID_LOG2: the same
+ *   - split radix select for variable segments longer than 2^BATCH_MID_LOG2
+ *     and uniform rows longer than 2^BATCH_SMALL_LOG2: the same
  *     digit-by-digit search, but every segment is cut into chunks that many
  *     blocks read at once (a grid of BATCH_SPLIT_X_MAX blocks per segment);
  *     each block adds its shared histogram to the segment's histogram in the
@@ -320,17 +321,25 @@ typedef struct {
     unsigned int done;                          /* the k-th bucket is known exactly      */
 } split_state;
 
-/* The keys of one chunk of a segment, BATCH_SPLIT_ITEMS per thread (loads in
- * flight together); `in` is whether the element exists. */
-template <int T>
-__device__ __forceinline__ void split_load(const batch_args &a, uint64_t start, uint64_t len, uint64_t c,
-                                           uint64_t *key, bool *in)
+/* f(key, in, p) for every slot p of chunks blockIdx.x, blockIdx.x + gridDim.x,
+ * ... of a segment, BATCH_SPLIT_ITEMS a thread loaded together (loads in
+ * flight); `in` is whether element p exists.  Every thread of the block calls
+ * f the same number of times (warp collectives in f are safe). */
+template <int T, typename F>
+__device__ __forceinline__ void split_chunks(const batch_args &a, uint64_t start, uint64_t len, F f)
 {
+    for (uint64_t c = (uint64_t)blockIdx.x * BATCH_SPLIT_CHUNK; c < len; c += (uint64_t)gridDim.x * BATCH_SPLIT_CHUNK) {
+        uint64_t key[BATCH_SPLIT_ITEMS];
 #pragma unroll
-    for (int j = 0; j < BATCH_SPLIT_ITEMS; ++j) {
-        const uint64_t p = c + (uint64_t)j * BATCH_SPLIT_THREADS + threadIdx.x;
-        in[j] = p < len;
-        key[j] = in[j] ? drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
+        for (int j = 0; j < BATCH_SPLIT_ITEMS; ++j) {
+            const uint64_t p = c + (uint64_t)j * BATCH_SPLIT_THREADS + threadIdx.x;
+            key[j] = p < len ? drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
+        }
+#pragma unroll
+        for (int j = 0; j < BATCH_SPLIT_ITEMS; ++j) {
+            const uint64_t p = c + (uint64_t)j * BATCH_SPLIT_THREADS + threadIdx.x;
+            f(key[j], p < len, p);
+        }
     }
 }
 
@@ -353,15 +362,9 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
         for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += BATCH_SPLIT_THREADS) hist[d] = 0;
         __syncthreads();
         const uint64_t pf = st->prefix, mk = st->mask;
-        for (uint64_t c = (uint64_t)blockIdx.x * BATCH_SPLIT_CHUNK; c < len;
-             c += (uint64_t)gridDim.x * BATCH_SPLIT_CHUNK) {
-            uint64_t key[BATCH_SPLIT_ITEMS];
-            bool in[BATCH_SPLIT_ITEMS];
-            split_load<T>(a, start, len, c, key, in);
-#pragma unroll
-            for (int j = 0; j < BATCH_SPLIT_ITEMS; ++j)
-                if (in[j] && (key[j] & mk) == pf) atomicAdd(&hist[(key[j] >> shift) & (BATCH_DIGITS - 1)], 1u);
-        }
+        split_chunks<T>(a, start, len, [&](uint64_t key, bool in, uint64_t) {
+            if (in && (key & mk) == pf) atomicAdd(&hist[(key >> shift) & (BATCH_DIGITS - 1)], 1u);
+        });
         __syncthreads();
         for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += BATCH_SPLIT_THREADS)
             if (hist[d]) atomicAdd(&st->hist[d], (unsigned long long)hist[d]);
@@ -405,25 +408,18 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_gather_kernel(batch
         if (blockIdx.x == 0)
             for (uint64_t j = ks + threadIdx.x; j < a.k; j += BATCH_SPLIT_THREADS)
                 put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
-        for (uint64_t c = (uint64_t)blockIdx.x * BATCH_SPLIT_CHUNK; c < len;
-             c += (uint64_t)gridDim.x * BATCH_SPLIT_CHUNK) {
-            uint64_t key[BATCH_SPLIT_ITEMS];
-            bool in[BATCH_SPLIT_ITEMS];
-            split_load<T>(a, start, len, c, key, in);
-#pragma unroll
-            for (int j = 0; j < BATCH_SPLIT_ITEMS; ++j) {
-                const uint64_t m = key[j] & mk, p = c + (uint64_t)j * BATCH_SPLIT_THREADS + threadIdx.x;
-                const bool gt = in[j] && m > pf, eq = in[j] && m == pf;
-                const unsigned bg = __ballot_sync(DRTOPK_FULL_MASK, gt), be = __ballot_sync(DRTOPK_FULL_MASK, eq);
-                unsigned long long base_g = 0, base_e = 0;
-                if (lane == 0 && bg) base_g = atomicAdd(&st->n_gt, (unsigned long long)__popc(bg));
-                if (lane == 0 && be) base_e = atomicAdd(&st->n_eq, (unsigned long long)__popc(be));
-                base_g = __shfl_sync(DRTOPK_FULL_MASK, base_g, 0);
-                base_e = __shfl_sync(DRTOPK_FULL_MASK, base_e, 0);
-                if (gt) put<T>(a, s, start, base_g + __popc(bg & lower), p);
-                else if (eq && base_e + __popc(be & lower) < ties) put<T>(a, s, start, above + base_e + __popc(be & lower), p);
-            }
-        }
+        split_chunks<T>(a, start, len, [&](uint64_t key, bool in, uint64_t p) {
+            const uint64_t m = key & mk;
+            const bool gt = in && m > pf, eq = in && m == pf;
+            const unsigned bg = __ballot_sync(DRTOPK_FULL_MASK, gt), be = __ballot_sync(DRTOPK_FULL_MASK, eq);
+            unsigned long long base_g = 0, base_e = 0;
+            if (lane == 0 && bg) base_g = atomicAdd(&st->n_gt, (unsigned long long)__popc(bg));
+            if (lane == 0 && be) base_e = atomicAdd(&st->n_eq, (unsigned long long)__popc(be));
+            base_g = __shfl_sync(DRTOPK_FULL_MASK, base_g, 0) + __popc(bg & lower);
+            base_e = __shfl_sync(DRTOPK_FULL_MASK, base_e, 0) + __popc(be & lower);
+            if (gt) put<T>(a, s, start, base_g, p);
+            else if (eq && base_e < ties) put<T>(a, s, start, above + base_e, p);
+        });
     }
 }
 
@@ -551,12 +547,6 @@ struct split_launch {
     }
 };
 
-/* Block radix threads for segments of (at most) len elements. */
-static int block_threads(uint64_t len)
-{
-    return len <= (1ull << BATCH_SMALL_LOG2) ? BATCH_BLOCK_SMALL : BATCH_BLOCK_MID;
-}
-
 static unsigned grid_for(uint64_t units, unsigned cap)
 {
     return (unsigned)(units < cap ? (units ? units : 1) : cap);
@@ -584,10 +574,18 @@ static int uniform_pipeline(const drtopk_batch_problem *p, const drtopk_batch_pl
     return p->offsets == NULL && p->ks == NULL && p->len > plan->block_max_len;
 }
 
-/* Uniform rows the split radix select takes (longer than a block's). */
-static int uniform_split(const drtopk_batch_problem *p)
+/* Uniform rows of the warp queue. */
+static int uniform_warp(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
 {
-    return p->offsets == NULL && p->len > (1ull << BATCH_MID_LOG2);
+    return p->k <= plan->warp_max_k && p->len <= plan->warp_max_len;
+}
+
+/* Uniform rows the split radix select takes when the warp queue does not:
+ * past a small block's rows, every row over several blocks fills the GPU
+ * where one block a row leaves SMs idle (8 rows of 40000, 256 of 2^17). */
+static int uniform_split(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
+{
+    return p->offsets == NULL && p->len > (1ull << BATCH_SMALL_LOG2) && !uniform_warp(p, plan);
 }
 
 /* The split grid: x blocks per segment (at most one per chunk), y segments
@@ -626,7 +624,7 @@ extern "C" drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem 
         drtopk_carve(NULL, &off, BIN_COUNT * sizeof(unsigned long long));
         drtopk_carve(NULL, &off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
         drtopk_carve(NULL, &off, (size_t)p->segments * sizeof(split_state));
-    } else if (uniform_split(p)) {
+    } else if (uniform_split(p, plan)) {
         drtopk_carve(NULL, &off, (size_t)p->segments * sizeof(split_state));
     }
     *bytes = off + DRTOPK_WS_ALIGN;     /* slack to align any base address */
@@ -679,19 +677,19 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         if (p->len <= (1ull << BATCH_TINY_LOG2) && p->k <= BATCH_TINY_K)
             return batch_dispatch<tiny_launch>(p->dtype, a, grid_for((p->segments + BATCH_TINY_WARPS - 1) /
                                                                      BATCH_TINY_WARPS, DRTOPK_GRID_MAX), cs);
-        if (p->k <= plan->warp_max_k && p->len <= plan->warp_max_len) {
+        if (uniform_warp(p, plan)) {
             const int warps = p->len <= (1ull << BATCH_WARP_SHORT_LOG2) ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
             const uint64_t blocks = (p->segments + warps - 1) / warps;
             return batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for(blocks, DRTOPK_GRID_MAX), cs);
         }
-        if (uniform_split(p)) {
+        if (uniform_split(p, plan)) {
             split_state *states = (split_state *)drtopk_carve(base, &off, (size_t)p->segments * sizeof(split_state));
             DRTOPK_CUDA_TRY(cudaMemsetAsync(states, 0, (size_t)p->segments * sizeof(split_state), cs));
             return batch_dispatch<split_launch>(p->dtype, a, states, split_grid(p->len, p->segments), sorted,
                                                 grid_for(p->segments, DRTOPK_GRID_MAX), cs);
         }
-        return batch_dispatch<block_launch>(p->dtype, a, block_threads(p->len), grid_for(p->segments, DRTOPK_GRID_MAX),
-                                            sorted, cs);
+        return batch_dispatch<block_launch>(p->dtype, a, BATCH_BLOCK_SMALL, grid_for(p->segments, DRTOPK_GRID_MAX),
+                                            sorted, cs);   /* rows of at most 2^BATCH_SMALL_LOG2 */
     }
     unsigned long long *counts = (unsigned long long *)drtopk_carve(base, &off, BIN_COUNT * sizeof(unsigned long long));
     uint64_t *lists = (uint64_t *)drtopk_carve(base, &off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));

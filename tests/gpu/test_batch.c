@@ -2,11 +2,11 @@
  * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu,
  * issue 16) against the host: every key type, both orders, sorted and not;
  * uniform rows that take the tiny-row warp select, the warp queue (short and
- * long rows), the block radix select (small and mid blocks), the split radix
- * select (rows past 2^16 over many blocks; NaN, -0.0, ties, k = the length)
- * and the Dr. Top-k pipeline row by row (block_max_len lowered); variable
- * segments binned on the device (empty, one element, k past the length,
- * per-segment k, every bin in one call).
+ * long rows), the block radix select, the split radix select (rows over many
+ * blocks; NaN, -0.0, ties, k = the length) and the Dr. Top-k pipeline row by
+ * row (block_max_len lowered); variable segments binned on the device (empty,
+ * one element, k past the length, per-segment k, every bin in one call: the
+ * mid block radix select and, past 2^16, the split one).
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order).  --small: the sanitizer-sized cases.
  */
@@ -118,8 +118,8 @@ int main(int argc, char **argv)
     const uint64_t shapes[][4] = {
         { 64, 200, 8, 0 },            /* tiny rows: a warp's registers */
         { 33, 5000, 100, 0 },         /* warp queue, long rows */
-        { 16, 3000, 300, 0 },         /* block radix, small blocks */
-        { 8, 40000, 500, 0 },         /* block radix, mid blocks */
+        { 16, 3000, 300, 0 },         /* block radix select */
+        { 8, 40000, 500, 0 },         /* split radix select, 10 blocks a row */
         { 3, 70000, 1000, 0 },        /* split radix select */
         { 4, 140000, 50, 0 },         /* split radix select, 35 blocks a row */
         { 2, 70000, 2000, 65536 },    /* Dr. Top-k pipeline per row */

@@ -55,7 +55,7 @@ const char help_batch[] =
     "plan (GPU crossovers; defaults from drtopk_batch_plan_auto):\n"
     "  --warp-max-k K     largest k of the warp queue (0..256)\n"
     "  --warp-max-len N   longest segment a warp selects from\n"
-    "  --block-max-len N  longest uniform row one block selects from (longer: Dr. Top-k)\n"
+    "  --block-max-len N  longest uniform row of the radix selects (longer: Dr. Top-k)\n"
     "  --sorted           results best first\n"
     "execution and output:\n"
     "  --backend B, --gpu G, --reps R, --warmup W, --verify, --json   as in `drtopk run`\n"

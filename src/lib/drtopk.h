@@ -314,17 +314,19 @@ typedef struct {
 } drtopk_batch_problem;
 
 /* Which algorithm serves which segment on the CUDA backend (the CPU backend
- * reads only flags).  A segment with k_s <= warp_max_k and at most
- * warp_max_len elements runs a per-warp priority queue (WarpSelect style);
- * other segments of at most block_max_len elements run one block's radix
- * select; longer uniform rows run the Dr. Top-k pipeline (drtopk_select) row
- * by row, longer variable segments the block radix select with the widest
- * block.  Variable segments are binned on the device by log2 length (LRB),
- * each bin launched with its own shape. */
+ * reads only flags).  Uniform rows longer than block_max_len run the Dr.
+ * Top-k pipeline (drtopk_select) row by row.  Otherwise a segment of at most
+ * 256 elements with k_s <= 16 runs in one warp's registers; a variable
+ * segment of more than 2^16 elements runs a radix select split over many
+ * blocks; one with k_s <= warp_max_k and at most warp_max_len elements runs a
+ * per-warp priority queue (WarpSelect style); the other uniform rows of more
+ * than 2^12 elements run the split radix select, the rest one block's.
+ * Variable segments are binned on the device by log2 length (LRB), each bin
+ * launched with its own shape. */
 typedef struct {
     uint64_t warp_max_k;        /* largest k of the warp queue, 0..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */
-    uint64_t block_max_len;     /* longest uniform row one block selects from    */
+    uint64_t block_max_len;     /* longest uniform row of the radix selects      */
     unsigned flags;             /* DRTOPK_SORTED                                  */
 } drtopk_batch_plan;
 

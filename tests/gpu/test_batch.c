@@ -1,10 +1,12 @@
 /*
  * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu,
  * issue 16) against the host: every key type, both orders, sorted and not;
- * uniform rows that take the warp queue (short and long rows), the block
- * radix select (small, mid, large blocks) and the Dr. Top-k pipeline row by
+ * uniform rows that take the tiny-row warp select, the warp queue (short and
+ * long rows), the block radix select, the split radix select (rows over many
+ * blocks; NaN, -0.0, ties, k = the length) and the Dr. Top-k pipeline row by
  * row (block_max_len lowered); variable segments binned on the device (empty,
- * one element, k past the length, per-segment k, every bin in one call).
+ * one element, k past the length, per-segment k, every bin in one call: the
+ * mid block radix select and, past 2^16, the split one).
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order).  --small: the sanitizer-sized cases.
  */
@@ -13,11 +15,15 @@
 #include "gen.h"
 #include "gpu_test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SEED 16
 #define SEGMENTS_RANDOM 300          /* variable segments per case */
+#define SPLIT_LEN 70000              /* past 2^16: the split radix select */
+#define SPLIT_SPECIAL 7              /* every 7th element NaN, then -0.0, then +0.0 */
+#define SPLIT_TIE_VALUES 100         /* the other elements: this many distinct values */
 
 static uint64_t rng = 0x16;
 static uint64_t rnd(void)
@@ -71,22 +77,60 @@ static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *pl
     free(oi);
 }
 
+/* The split radix select on f32 with NaN, -0.0, +0.0 and heavy ties: uniform
+ * rows and variable segments (empty, one element, long), k = 50 sorted and
+ * not, and k = every element of each segment. */
+static void split_special_cases(void)
+{
+    const uint64_t offsets[] = { 0, 0, SPLIT_LEN, SPLIT_LEN + 1, SPLIT_LEN + 1 + 2 * SPLIT_LEN, 4 * SPLIT_LEN + 1 };
+    const uint64_t nseg = sizeof offsets / sizeof offsets[0] - 1, n = offsets[nseg];
+    const uint64_t ks[] = { 50, 2 * SPLIT_LEN };
+    float *v = (float *)malloc(n * sizeof(float));
+    char what[256];
+    for (uint64_t i = 0; i < n; ++i)
+        v[i] = i % SPLIT_SPECIAL == 0 ? NAN : i % SPLIT_SPECIAL == 1 ? -0.0f : i % SPLIT_SPECIAL == 2 ? 0.0f
+             : (float)(i % SPLIT_TIE_VALUES) - SPLIT_TIE_VALUES / 2;
+    for (int o = 0; o < 2; ++o) {
+        for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ++ki) {
+            for (int sorted = 0; sorted < (ks[ki] <= DRTOPK_WARP_K_MAX ? 2 : 1); ++sorted) {
+                for (int var = 0; var < 2; ++var) {
+                    const uint64_t k = var ? ks[ki] : (ks[ki] < SPLIT_LEN ? ks[ki] : SPLIT_LEN);
+                    drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, (drtopk_order)o,
+                                               var ? nseg : 2, var ? 0 : SPLIT_LEN, var ? offsets : NULL, k, NULL, v };
+                    drtopk_batch_plan plan;
+                    drtopk_batch_plan_auto(&plan, &p);
+                    if (sorted) plan.flags |= DRTOPK_SORTED;
+                    snprintf(what, sizeof what, "split %s f32 NaN/-0.0/ties %s%s k %llu",
+                             var ? "segments" : "uniform", o ? "smallest" : "largest", sorted ? " sorted" : "",
+                             (unsigned long long)k);
+                    run_case(&p, &plan, var ? n : 2 * SPLIT_LEN, what);
+                }
+            }
+        }
+    }
+    free(v);
+}
+
 int main(int argc, char **argv)
 {
     const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
     /* rows, cols, k, block_max_len override (0: default): the paths of uniform rows */
     const uint64_t shapes[][4] = {
-        { 64, 200, 8, 0 },            /* warp queue, short rows */
+        { 64, 200, 8, 0 },            /* tiny rows: a warp's registers */
         { 33, 5000, 100, 0 },         /* warp queue, long rows */
-        { 16, 3000, 300, 0 },         /* block radix, small blocks */
-        { 8, 40000, 500, 0 },         /* block radix, mid blocks */
-        { 3, 70000, 1000, 0 },        /* block radix, large blocks */
+        { 16, 3000, 300, 0 },         /* block radix select */
+        { 8, 40000, 500, 0 },         /* split radix select, 10 blocks a row */
+        { 3, 70000, 1000, 0 },        /* split radix select */
+        { 4, 140000, 50, 0 },         /* split radix select, 35 blocks a row */
         { 2, 70000, 2000, 65536 },    /* Dr. Top-k pipeline per row */
         { 5, 1, 1, 0 },
+        { 64, 200, 40, 0 },           /* warp queue, short rows */
+        { 40, 10, 10, 0 },            /* tiny rows, k = the length */
     };
     const int nshapes = small ? 3 : (int)(sizeof shapes / sizeof shapes[0]);
     char what[256];
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
+    split_special_cases();
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
         for (int o = 0; o < 2; ++o) {
             for (int sorted = 0; sorted < 2; ++sorted) {

@@ -115,7 +115,7 @@ while IFS="$TAB" read -r name shape k; do
         echo "batch_bench: drtopk batch failed on $name: $(tail -1 "$OUT/ours-$name.err")" >&2
     fi
     "$PY" - "$OUT/ours-$name.json" "$name" "$shape" >> "$LINES" <<'EOF' || rc=1
-import json, sys
+import json, os, sys
 path, name, shape = sys.argv[1:]
 try:
     j = json.load(open(path))
@@ -123,7 +123,7 @@ except (OSError, ValueError) as e:
     print(json.dumps({"peer": "batch.drtopk", "error": "no JSON from drtopk batch: %s" % e, "peer_version": name}))
     sys.exit(1)
 g = j.get("gpu") or {}
-line = {"peer": "batch.drtopk", "gpu": g.get("name") or "cpu", "peer_version": "%s %s %s" % (j["git_commit"], name, shape),
+line = {"peer": "batch.drtopk", "gpu": g.get("name") or "cpu", "peer_version": "%s %s %s" % (j["git_commit"], name, os.path.basename(shape)),  # 63 bytes kept
         "seed": j["seed"], "dist": j["dist"], "dtype": j["dtype"], "n": j["n"], "k": j["k"],
         "ms_median": j["ms_median"], "ms_min": j["ms_min"], "ms_max": j["ms_max"], "reps": len(j["reps"]),
         "reps_ms": j["reps"],

@@ -1320,7 +1320,7 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         /* above the library's small-input defaults (drtopk.h), which the fit does not cover */
-        drtopk_tuning_entry e = { .dtype = t, .log2n_min = DRTOPK_FUSED_MAX_LOG2N + 1, .log2n_max = TUNING_LOG2_MAX,
+        drtopk_tuning_entry e = { .dtype = t, .log2n_min = DRTOPK_SMALL_N_LOG2 + 1, .log2n_max = TUNING_LOG2_MAX,
                                   .log2k_min = 0, .log2k_max = TUNING_LOG2_MAX, .algo = DRTOPK_ALGO_RADIX,
                                   .beta = PLAN_AUTO_BETA, .rule4_const = sqlite3_column_double(st, 0) };
         if (isfinite(e.rule4_const))

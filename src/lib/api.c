@@ -284,12 +284,10 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
         else
             plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
                       DRTOPK_CONST_DEFAULT);
-        /* small inputs untuned (drtopk.h): one launch of the standalone
-         * radix up to 2^DRTOPK_SMALL_N_LOG2 keys, the fused grid above */
-        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA && log2_floor_u64(p->n) <= DRTOPK_FUSED_MAX_LOG2N) {
+        /* small inputs untuned (drtopk.h): the standalone radix */
+        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA && log2_floor_u64(p->n) <= DRTOPK_SMALL_N_LOG2) {
             plan->flags = 0;
             plan->alpha = plan->beta = 0;
-            if (p->n > (1ull << DRTOPK_SMALL_N_LOG2)) plan->first_algo = plan->second_algo = DRTOPK_ALGO_FUSED;
         }
     }
     /* 64-bit keys on the CUDA backend: standalone plans only

@@ -68,7 +68,7 @@ static const drtopk_tuning_entry nvidia_h100_80gb_hbm3_entries[] = {
     { DRTOPK_U32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 3, 8, 0 },
     { DRTOPK_U32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 6, 6 },
     { DRTOPK_U32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_U32, 25, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_U32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_I32, 24, 25, 0, 1, DRTOPK_ALGO_RADIX, 2, 2, 0 },
     { DRTOPK_I32, 24, 25, 2, 3, DRTOPK_ALGO_RADIX, 3, 4, 0 },
     { DRTOPK_I32, 24, 25, 4, 5, DRTOPK_ALGO_RADIX, 3, 6, 0 },
@@ -120,7 +120,7 @@ static const drtopk_tuning_entry nvidia_h100_80gb_hbm3_entries[] = {
     { DRTOPK_I32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 3, 8, 0 },
     { DRTOPK_I32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 6, 6 },
     { DRTOPK_I32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_I32, 25, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_I32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_F32, 24, 25, 0, 1, DRTOPK_ALGO_RADIX, 2, 3, 0 },
     { DRTOPK_F32, 24, 25, 2, 3, DRTOPK_ALGO_RADIX, 3, 4, 0 },
     { DRTOPK_F32, 24, 25, 4, 5, DRTOPK_ALGO_RADIX, 2, 6, 0 },
@@ -172,7 +172,7 @@ static const drtopk_tuning_entry nvidia_h100_80gb_hbm3_entries[] = {
     { DRTOPK_F32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_F32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 4, 5 },
     { DRTOPK_F32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_F32, 25, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_F32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
 };
 
 /* NVIDIA H200 (machine GPU-8c9cbd14-483f-6efa-5d56-7634dfd26449): 156 entries.
@@ -230,7 +230,7 @@ static const drtopk_tuning_entry nvidia_h200_entries[] = {
     { DRTOPK_U32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_U32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 4, 0 },
     { DRTOPK_U32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_U32, 25, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_U32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_I32, 24, 25, 0, 1, DRTOPK_ALGO_RADIX, 2, 3, 0 },
     { DRTOPK_I32, 24, 25, 2, 3, DRTOPK_ALGO_RADIX, 2, 3, 0 },
     { DRTOPK_I32, 24, 25, 4, 5, DRTOPK_ALGO_RADIX, 2, -2, 0 },
@@ -282,7 +282,7 @@ static const drtopk_tuning_entry nvidia_h200_entries[] = {
     { DRTOPK_I32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_I32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 4, 0 },
     { DRTOPK_I32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_I32, 25, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_I32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_F32, 24, 25, 0, 1, DRTOPK_ALGO_RADIX, 2, 2, 0 },
     { DRTOPK_F32, 24, 25, 2, 3, DRTOPK_ALGO_RADIX, 2, 2, 0 },
     { DRTOPK_F32, 24, 25, 4, 5, DRTOPK_ALGO_RADIX, 2, 6, 0 },
@@ -334,7 +334,7 @@ static const drtopk_tuning_entry nvidia_h200_entries[] = {
     { DRTOPK_F32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 2, 4, 0 },
     { DRTOPK_F32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 4, 5 },
     { DRTOPK_F32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_F32, 25, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_F32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
 };
 
 /* The last row only ends the list (C has no empty arrays). */

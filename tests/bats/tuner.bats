@@ -536,7 +536,7 @@ make_v2() {
     grep -q '{ "Test \\"GPU\\" 1", test_gpu_1_entries,' "$D/t.c"
     # every cell of both dtypes, then each dtype's catch-all with the fitted const
     [ "$(grep -c '^    { DRTOPK_' "$D/t.c")" -eq "$(( $(q "$db" 'SELECT count(*) FROM choices') + 2 ))" ]
-    [ "$(grep -c '^    { DRTOPK_U32, 25, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, ' "$D/t.c")" -eq 1 ]   # above DRTOPK_FUSED_MAX_LOG2N
+    [ "$(grep -c '^    { DRTOPK_U32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, ' "$D/t.c")" -eq 1 ]   # above DRTOPK_SMALL_N_LOG2
     "$TUNER" --emit-table "$D/t2.c" --db "$db" > /dev/null
     cmp "$D/t.c" "$D/t2.c"
     # nothing partial: a directory that does not exist, a database that does not

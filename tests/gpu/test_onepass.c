@@ -29,101 +29,16 @@
 #include "gpu_test.h"
 #include "keyorder.h"
 #include "onepass_data.h"
+#include "standalone_case.h"
 #include "oracle.h"
 #include "util.h"
 
 #define SUITE_SEED 0x0E9A55ull
-#define POISON_BYTE 0xFF               /* indices of all ones are out of range   */
 #define FORCE_N ((1u << 20) + 3)       /* forced-fallback inputs: n >> the sample */
 #define FORCE_N_SMALL ((1u << 16) + 3)
 #define FORCE_K 1000                   /* k well above the sample rank r          */
 #define DESC_LEN 200
 
-typedef struct {
-    drtopk_dtype t;
-    drtopk_order o;
-    uint64_t n;
-    void *host, *dev;
-    char name[96];
-} data;
-
-static int data_upload(data *d)
-{
-    const size_t bytes = d->n * drtopk_dtype_size(d->t);
-    if (drtopk_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return -1;
-    return drtopk_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D) == DRTOPK_OK ? 0 : -1;
-}
-
-static void data_free(data *d)
-{
-    free(d->host);
-    if (d->dev) drtopk_dev_free(d->dev);
-    d->host = d->dev = NULL;
-}
-
-static drtopk_plan onepass_plan(void)
-{
-    drtopk_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.first_algo = plan.second_algo = DRTOPK_ALGO_ONEPASS;
-    return plan;
-}
-
-static drtopk_status run_side(const data *d, drtopk_backend b, uint64_t k, void *vals, uint64_t *idx,
-                              drtopk_stats *st)
-{
-    const drtopk_plan plan = onepass_plan();
-    const int gpu = b == DRTOPK_BACKEND_CUDA;
-    drtopk_problem p = { b, d->t, d->o, d->n, k, gpu ? d->dev : d->host };
-    const size_t vbytes = k * drtopk_dtype_size(d->t);
-    void *ws = NULL, *dv = NULL, *di = NULL;
-    size_t bytes = 0;
-    drtopk_status s = drtopk_select_workspace(&p, &plan, &bytes);
-    if (s != DRTOPK_OK) return s;
-    if (!gpu) {
-        if ((ws = malloc(bytes)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
-        s = drtopk_select(&p, &plan, ws, bytes, vals, idx, NULL, st);
-        free(ws);
-        return s;
-    }
-    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK || drtopk_dev_alloc(&dv, vbytes) != DRTOPK_OK ||
-        drtopk_dev_alloc(&di, k * sizeof *idx) != DRTOPK_OK) {
-        s = DRTOPK_ERR_OUT_OF_MEMORY;
-        goto out;
-    }
-    /* poisoned workspace and outputs: nothing may rely on zeroed memory */
-    drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, SUITE_SEED ^ k, NULL);
-    memset(vals, POISON_BYTE, vbytes);
-    memset(idx, POISON_BYTE, k * sizeof *idx);
-    if ((s = drtopk_dev_copy(dv, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
-        (s = drtopk_dev_copy(di, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
-        goto out;
-    s = drtopk_select(&p, &plan, ws, bytes, dv, (uint64_t *)di, NULL, st);
-    if (s == DRTOPK_OK) s = drtopk_dev_sync();
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, dv, vbytes, DRTOPK_COPY_D2H);
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(idx, di, k * sizeof *idx, DRTOPK_COPY_D2H);
-out:
-    if (ws) drtopk_dev_free(ws);
-    if (dv) drtopk_dev_free(dv);
-    if (di) drtopk_dev_free(di);
-    return s;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The sorted ordered keys of k values (ties and NaN payloads compare by key). */
-static uint64_t *sorted_keys(const data *d, const void *vals, uint64_t k)
-{
-    uint64_t *keys = malloc(k * sizeof *keys);
-    if (keys == NULL) return NULL;
-    for (uint64_t i = 0; i < k; ++i) keys[i] = drtopk_key_at(vals, i, d->t, d->o);
-    qsort(keys, k, sizeof *keys, cmp_u64);
-    return keys;
-}
 
 /* One case; want_fallback: -1 either way, else the fallback must (1) or must
  * not (0) have run. */
@@ -140,12 +55,12 @@ static void run_case(const data *d, uint64_t k, int want_fallback)
         gt_check(0, desc, "out of host memory");
         goto out;
     }
-    drtopk_status s = run_side(d, DRTOPK_BACKEND_CUDA, k, gv, gi, &gs);
+    drtopk_status s = run_side(d, DRTOPK_ALGO_ONEPASS, DRTOPK_BACKEND_CUDA, k, gv, gi, &gs, SUITE_SEED);
     if (s != DRTOPK_OK) {
         gt_check(0, desc, "cuda: %s (%s)", drtopk_status_string(s), drtopk_last_error());
         goto out;
     }
-    if ((s = run_side(d, DRTOPK_BACKEND_CPU, k, cv, ci, &cs)) != DRTOPK_OK) {
+    if ((s = run_side(d, DRTOPK_ALGO_ONEPASS, DRTOPK_BACKEND_CPU, k, cv, ci, &cs, SUITE_SEED)) != DRTOPK_OK) {
         gt_check(0, desc, "cpu: %s (%s)", drtopk_status_string(s), drtopk_last_error());
         goto out;
     }
@@ -274,7 +189,7 @@ static void seeded(int size)
  * its (they run the radix select). */
 static void statuses(void)
 {
-    drtopk_plan plan = onepass_plan();
+    drtopk_plan plan = standalone_plan(DRTOPK_ALGO_ONEPASS);
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, 1000, 10, NULL };
     size_t bytes;
     plan.flags = DRTOPK_DELEGATE;
@@ -282,7 +197,7 @@ static void statuses(void)
     plan.beta = 2;
     gt_check(drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_ERR_UNSUPPORTED, "onepass: dr-onepass refused",
              "status %d", (int)drtopk_select_workspace(&p, &plan, &bytes));
-    plan = onepass_plan();
+    plan = standalone_plan(DRTOPK_ALGO_ONEPASS);
     p.dtype = DRTOPK_U64;
     gt_check(drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_ERR_UNSUPPORTED,
              "onepass: u64 on the GPU refused", "status %d", (int)drtopk_select_workspace(&p, &plan, &bytes));

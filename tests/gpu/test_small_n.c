@@ -11,8 +11,7 @@
  * ND CD, sorted ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf,
  * +-0.0, integer extremes), n = 1, tiny, not powers of two, up to 2^24 (u32
  * and f32), k = 1, 17, 1024, 2^14, n/3, n-1, n; a spike (the top k in one run
- * of V); the default plan on the GPU picks fused between 2^DRTOPK_SMALL_N_LOG2
- * and 2^(DRTOPK_FUSED_MAX_LOG2N+1) keys when no tuning covers the problem; and
+ * of V); the untuned default on the GPU is radix, not fused (drtopk.h); and
  * dr-fused is refused.  Output: gpu_test.h's lines, last "N passed, N failed".
  *   test_small_n [--small | --tiny]   (memcheck- and racecheck-sized cases)
  */
@@ -27,12 +26,12 @@
 #include "gpu_test.h"
 #include "keyorder.h"
 #include "onepass_data.h"
+#include "standalone_case.h"
 #include "oracle.h"
 #include "tuning.h"
 #include "util.h"
 
 #define SUITE_SEED 0x5A11ull
-#define POISON_BYTE 0xFF               /* indices of all ones are out of range   */
 #define LARGE_N (1ull << 24)           /* the largest n of the path's default    */
 #define SMALL_K_N_MAX 200000          /* k = n - 1 and k = n up to this n: the host check sorts k keys */
 #define SPIKE_N ((1u << 20) + 3)
@@ -40,90 +39,6 @@
 #define DESC_LEN 200
 #define MAX_KS 8
 
-typedef struct {
-    drtopk_dtype t;
-    drtopk_order o;
-    uint64_t n;
-    void *host, *dev;
-    char name[96];
-} data;
-
-static int data_upload(data *d)
-{
-    const size_t bytes = d->n * drtopk_dtype_size(d->t);
-    if (drtopk_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return -1;
-    return drtopk_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D) == DRTOPK_OK ? 0 : -1;
-}
-
-static void data_free(data *d)
-{
-    free(d->host);
-    if (d->dev) drtopk_dev_free(d->dev);
-    d->host = d->dev = NULL;
-}
-
-static drtopk_plan fused_plan(void)
-{
-    drtopk_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.first_algo = plan.second_algo = DRTOPK_ALGO_FUSED;
-    return plan;
-}
-
-static drtopk_status run_side(const data *d, drtopk_backend b, uint64_t k, void *vals, uint64_t *idx)
-{
-    const drtopk_plan plan = fused_plan();
-    const int gpu = b == DRTOPK_BACKEND_CUDA;
-    drtopk_problem p = { b, d->t, d->o, d->n, k, gpu ? d->dev : d->host };
-    const size_t vbytes = k * drtopk_dtype_size(d->t);
-    void *ws = NULL, *dv = NULL, *di = NULL;
-    size_t bytes = 0;
-    drtopk_status s = drtopk_select_workspace(&p, &plan, &bytes);
-    if (s != DRTOPK_OK) return s;
-    if (!gpu) {
-        if ((ws = malloc(bytes)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
-        s = drtopk_select(&p, &plan, ws, bytes, vals, idx, NULL, NULL);
-        free(ws);
-        return s;
-    }
-    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK || drtopk_dev_alloc(&dv, vbytes) != DRTOPK_OK ||
-        drtopk_dev_alloc(&di, k * sizeof *idx) != DRTOPK_OK) {
-        s = DRTOPK_ERR_OUT_OF_MEMORY;
-        goto out;
-    }
-    /* poisoned workspace and outputs: nothing may rely on zeroed memory */
-    drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, SUITE_SEED ^ k, NULL);
-    memset(vals, POISON_BYTE, vbytes);
-    memset(idx, POISON_BYTE, k * sizeof *idx);
-    if ((s = drtopk_dev_copy(dv, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
-        (s = drtopk_dev_copy(di, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
-        goto out;
-    s = drtopk_select(&p, &plan, ws, bytes, dv, (uint64_t *)di, NULL, NULL);
-    if (s == DRTOPK_OK) s = drtopk_dev_sync();
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, dv, vbytes, DRTOPK_COPY_D2H);
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(idx, di, k * sizeof *idx, DRTOPK_COPY_D2H);
-out:
-    if (ws) drtopk_dev_free(ws);
-    if (dv) drtopk_dev_free(dv);
-    if (di) drtopk_dev_free(di);
-    return s;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The sorted ordered keys of k values (ties and NaN payloads compare by key). */
-static uint64_t *sorted_keys(const data *d, const void *vals, uint64_t k)
-{
-    uint64_t *keys = malloc(k * sizeof *keys);
-    if (keys == NULL) return NULL;
-    for (uint64_t i = 0; i < k; ++i) keys[i] = drtopk_key_at(vals, i, d->t, d->o);
-    qsort(keys, k, sizeof *keys, cmp_u64);
-    return keys;
-}
 
 static void run_case(const data *d, uint64_t k)
 {
@@ -137,12 +52,12 @@ static void run_case(const data *d, uint64_t k)
         gt_check(0, desc, "out of host memory");
         goto out;
     }
-    drtopk_status s = run_side(d, DRTOPK_BACKEND_CUDA, k, gv, gi);
+    drtopk_status s = run_side(d, DRTOPK_ALGO_FUSED, DRTOPK_BACKEND_CUDA, k, gv, gi, NULL, SUITE_SEED);
     if (s != DRTOPK_OK) {
         gt_check(0, desc, "cuda: %s (%s)", drtopk_status_string(s), drtopk_last_error());
         goto out;
     }
-    if ((s = run_side(d, DRTOPK_BACKEND_CPU, k, cv, ci)) != DRTOPK_OK) {
+    if ((s = run_side(d, DRTOPK_ALGO_FUSED, DRTOPK_BACKEND_CPU, k, cv, ci, NULL, SUITE_SEED)) != DRTOPK_OK) {
         gt_check(0, desc, "cpu: %s (%s)", drtopk_status_string(s), drtopk_last_error());
         goto out;
     }
@@ -250,7 +165,8 @@ static void seeded(int size)
                 }
 }
 
-/* The default plan without tuning, and dr-fused refused. */
+/* The default plan without tuning (standalone radix, never fused: drtopk.h),
+ * and dr-fused refused. */
 static void plans(void)
 {
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, (1ull << DRTOPK_SMALL_N_LOG2) + 1, 10,
@@ -258,10 +174,10 @@ static void plans(void)
     drtopk_plan plan;
     size_t bytes;
     drtopk_status s = drtopk_plan_from_tables(&plan, &p, NULL, NULL);
-    gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED,
-             "fused: the untuned default above 2^DRTOPK_SMALL_N_LOG2", "status %d, algo %s, flags %u", (int)s,
-             drtopk_algo_name(plan.second_algo), plan.flags);
-    plan = fused_plan();
+    gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX,
+             "fused: the untuned default up to 2^DRTOPK_SMALL_N_LOG2 is radix", "status %d, algo %s, flags %u",
+             (int)s, drtopk_algo_name(plan.second_algo), plan.flags);
+    plan = standalone_plan(DRTOPK_ALGO_FUSED);
     plan.flags = DRTOPK_DELEGATE;
     plan.alpha = 4;
     plan.beta = 2;

@@ -293,23 +293,18 @@ static void rule4_alpha(void)
 }
 
 /* Issue 15 item 2: small CUDA problems no tuning entry covers get the
- * standalone radix plan (one launch), then up to log2 n =
- * DRTOPK_FUSED_MAX_LOG2N the fused one; the CPU backend and larger n keep
- * the pipeline, and a tuning entry wins. */
+ * standalone radix plan up to 2^DRTOPK_SMALL_N_LOG2 keys; fused runs only
+ * where a plan names it, standalone; the CPU backend and larger n keep the
+ * pipeline, and a tuning entry wins. */
 static void plan_auto_small_n(void)
 {
-    const uint64_t small = 1ull << DRTOPK_SMALL_N_LOG2;
+    const uint64_t small = (2ull << DRTOPK_SMALL_N_LOG2) - 1;
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F16, DRTOPK_LARGEST, small, 100, NULL };
     drtopk_plan plan;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX && plan.const_source == DRTOPK_CONST_DEFAULT);
-    p.n = small + 1;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.first_algo == DRTOPK_ALGO_FUSED && plan.second_algo == DRTOPK_ALGO_FUSED);
-    p.n = (2ull << DRTOPK_FUSED_MAX_LOG2N) - 1;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
     /* fused reads V itself: no first or second top-k of the pipeline */
+    plan.first_algo = plan.second_algo = DRTOPK_ALGO_FUSED;
     plan.flags = DRTOPK_DELEGATE;
     plan.alpha = 4;
     plan.beta = 2;
@@ -317,7 +312,7 @@ static void plan_auto_small_n(void)
     CHECK_STATUS(drtopk_select_workspace(&p, &plan, &(size_t){ 0 }), DRTOPK_ERR_UNSUPPORTED);
     CHECK(strstr(drtopk_last_error(), "fused runs standalone only") != NULL);
     p.backend = DRTOPK_BACKEND_CUDA;
-    p.n = 2ull << DRTOPK_FUSED_MAX_LOG2N;
+    p.n = small + 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags & DRTOPK_DELEGATE);
     p.n = small;

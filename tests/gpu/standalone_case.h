@@ -1,0 +1,109 @@
+/*
+ * standalone_case.h -- what the GPU suites of the standalone one-call plans
+ * (test_onepass: issue 15 item 1; test_small_n: item 2) share: a data set on
+ * host and device, one run of a standalone plan on either backend, and the
+ * sorted ordered keys of a result (values compare as keys: ties and NaN
+ * payloads).  Included by one test program each; static functions only.
+ */
+#ifndef DRTOPK_STANDALONE_CASE_H
+#define DRTOPK_STANDALONE_CASE_H
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "drtopk.h"
+#include "keyorder.h"
+
+#define POISON_BYTE 0xFF               /* indices of all ones are out of range   */
+
+typedef struct {
+    drtopk_dtype t;
+    drtopk_order o;
+    uint64_t n;
+    void *host, *dev;
+    char name[96];
+} data;
+
+static int data_upload(data *d)
+{
+    const size_t bytes = d->n * drtopk_dtype_size(d->t);
+    if (drtopk_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return -1;
+    return drtopk_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D) == DRTOPK_OK ? 0 : -1;
+}
+
+static void data_free(data *d)
+{
+    free(d->host);
+    if (d->dev) drtopk_dev_free(d->dev);
+    d->host = d->dev = NULL;
+}
+
+/* The standalone plan of `algo` (no delegate stage). */
+static drtopk_plan standalone_plan(drtopk_algo algo)
+{
+    drtopk_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.first_algo = plan.second_algo = algo;
+    return plan;
+}
+
+/* The top k of d on backend b with the standalone plan of `algo`, into host
+ * vals/idx (st may be NULL); on the GPU the workspace and outputs start
+ * poisoned (generated from `seed`), so nothing may rely on zeroed memory. */
+static drtopk_status run_side(const data *d, drtopk_algo algo, drtopk_backend b, uint64_t k, void *vals,
+                              uint64_t *idx, drtopk_stats *st, uint64_t seed)
+{
+    const drtopk_plan plan = standalone_plan(algo);
+    const int gpu = b == DRTOPK_BACKEND_CUDA;
+    drtopk_problem p = { b, d->t, d->o, d->n, k, gpu ? d->dev : d->host };
+    const size_t vbytes = k * drtopk_dtype_size(d->t);
+    void *ws = NULL, *dv = NULL, *di = NULL;
+    size_t bytes = 0;
+    drtopk_status s = drtopk_select_workspace(&p, &plan, &bytes);
+    if (s != DRTOPK_OK) return s;
+    if (!gpu) {
+        if ((ws = malloc(bytes)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+        s = drtopk_select(&p, &plan, ws, bytes, vals, idx, NULL, st);
+        free(ws);
+        return s;
+    }
+    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK || drtopk_dev_alloc(&dv, vbytes) != DRTOPK_OK ||
+        drtopk_dev_alloc(&di, k * sizeof *idx) != DRTOPK_OK) {
+        s = DRTOPK_ERR_OUT_OF_MEMORY;
+        goto out;
+    }
+    drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, seed ^ k, NULL);
+    memset(vals, POISON_BYTE, vbytes);
+    memset(idx, POISON_BYTE, k * sizeof *idx);
+    if ((s = drtopk_dev_copy(dv, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+        (s = drtopk_dev_copy(di, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
+        goto out;
+    s = drtopk_select(&p, &plan, ws, bytes, dv, (uint64_t *)di, NULL, st);
+    if (s == DRTOPK_OK) s = drtopk_dev_sync();
+    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, dv, vbytes, DRTOPK_COPY_D2H);
+    if (s == DRTOPK_OK) s = drtopk_dev_copy(idx, di, k * sizeof *idx, DRTOPK_COPY_D2H);
+out:
+    if (ws) drtopk_dev_free(ws);
+    if (dv) drtopk_dev_free(dv);
+    if (di) drtopk_dev_free(di);
+    return s;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The sorted ordered keys of k values (ties and NaN payloads compare by key). */
+static uint64_t *sorted_keys(const data *d, const void *vals, uint64_t k)
+{
+    uint64_t *keys = malloc(k * sizeof *keys);
+    if (keys == NULL) return NULL;
+    for (uint64_t i = 0; i < k; ++i) keys[i] = drtopk_key_at(vals, i, d->t, d->o);
+    qsort(keys, k, sizeof *keys, cmp_u64);
+    return keys;
+}
+
+#endif

@@ -712,9 +712,9 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added; "
-               "%d peer measurements added; %d multi-GPU runs, %d counters added\n",
+               "%d peer measurements added; %d multi-GPU runs, %d counters, %d held-out checks added\n",
                o.merge, o.db, ms.machines_added, ms.runs_added, ms.measurements_added, ms.fits_added,
-               ms.choices_added, ms.peers_added, ms.multi_added, ms.counters_added);
+               ms.choices_added, ms.peers_added, ms.multi_added, ms.counters_added, ms.checks_added);
         drtopk_store_close(db);
         return 0;
     }

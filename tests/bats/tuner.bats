@@ -759,3 +759,15 @@ measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
     run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" --backend gpu
     [ "$status" -eq 2 ]
 }
+
+@test "--merge counts the held-out checks it adds, and none the second time" {
+    "$TUNER" "${SMALL[@]}" --db "$D/q.sqlite" > /dev/null 2>&1
+    n=$(q "$D/q.sqlite" 'SELECT count(*) FROM checks')
+    [ "$n" -gt 0 ]
+    run "$TUNER" --merge "$D/q.sqlite" --db "$D/merged-checks.sqlite"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *", $n held-out checks added"* ]]
+    [ "$(q "$D/merged-checks.sqlite" 'SELECT count(*) FROM checks')" -eq "$n" ]
+    run "$TUNER" --merge "$D/q.sqlite" --db "$D/merged-checks.sqlite"
+    [[ "$output" == *", 0 held-out checks added"* ]]
+}

@@ -1,7 +1,8 @@
 #!/bin/bash
 # run_all.sh -- regenerates every figure and table of the paper (Gaihre et al.,
 # SC'21, sections 3-6) from the results database (issue 11).  Each experiment is
-# one script, experiments/figNN_subject.sh or tabN_subject.sh, run in order with
+# one script, experiments/figNN_subject.sh or tabN_subject.sh (then exp_*.sh,
+# beyond the paper: exp_batch.sh, batched top-k; plot only), run in order with
 # a progress line (elapsed, ETA); with a GPU each first measures what the
 # database lacks through bin/tuner (resumable: a rerun measures only what is
 # missing), then every one queries its rows and plots them with gnuplot into
@@ -74,8 +75,9 @@ while [ $# -gt 0 ]; do
 done
 [ "$from_db" = 1 ] && [ -n "$gpu" ] && die "--from-db measures nothing: leave out --gpu $gpu (or --from-db)"
 
-# The experiments, in the paper's order, and their titles (a script's second line).
-scripts=$(cd "$EXP_DIR" && ls fig[0-9][0-9]_*.sh tab[0-9]_*.sh 2>/dev/null | sort)
+# The experiments, in the paper's order, then those beyond the paper (exp_*.sh),
+# and their titles (a script's exp_begin line).
+scripts=$(cd "$EXP_DIR" && { ls fig[0-9][0-9]_*.sh tab[0-9]_*.sh 2>/dev/null | sort; ls exp_*.sh 2>/dev/null | sort; })
 title_of() { sed -n 's/^exp_begin [^ ]* "\(.*\)"$/\1/p' "$EXP_DIR/$1"; }
 if [ "$list" = 1 ]; then
     for s in $scripts; do printf '%-26s %s\n' "${s%.sh}" "$(title_of "$s")"; done

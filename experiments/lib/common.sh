@@ -73,8 +73,10 @@ exp_begin() {
     EXP_DATA="$EXP_OUT/data"
     EXP_STATUS_FILE="$EXP_DATA/status/$EXP_ID.tsv"
     EXP_FAILED=0
-    # the paper's claim, typed from the paper into figures/claims.tsv (id, claim, where)
-    EXP_CLAIM=$(awk -F'\t' -v id="${EXP_ID%%_*}" '$1 == id { print $2 " (" $3 ")" }' "$EXP_GP/claims.tsv")
+    # the paper's claim, typed from the paper into figures/claims.tsv (id, claim, where);
+    # an experiment beyond the paper (exp_*) has its target there under its full id
+    EXP_CLAIM=$(awk -F'\t' -v id="${EXP_ID%%_*}" -v full="$EXP_ID" '$1 == id || $1 == full { print $2 " (" $3 ")" }' \
+        "$EXP_GP/claims.tsv")
     mkdir -p "$EXP_DATA/status"
     : > "$EXP_STATUS_FILE.tmp"
     command -v sqlite3 > /dev/null 2>&1 || exp_die "the sqlite3 shell is not installed (./configure.sh installs it)"

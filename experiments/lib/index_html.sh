@@ -32,7 +32,8 @@ END {
     for (i = 1; i <= n; ++i) {
         if (i == 1 || id[i] != id[i - 1]) {
             if (i > 1) print "</section>"
-            printf "<section id=\"%s\"><h2>%s</h2>\n<p class=\"claim\"><b>Paper:</b> %s</p>\n", esc(id[i]), esc(title[i]), esc(claim[i] == "" ? "-" : claim[i])
+            printf "<section id=\"%s\"><h2>%s</h2>\n<p class=\"claim\"><b>%s:</b> %s</p>\n", esc(id[i]), esc(title[i]),
+                   id[i] ~ /^exp_/ ? "Target (beyond the paper)" : "Paper", esc(claim[i] == "" ? "-" : claim[i])
         }
         base = id[i] "-" slug[i]
         printf "<h3>%s</h3><p><b>Ours:</b> %s<br><b>Verdict:</b> <span class=\"%s\">%s</span>; rows used: %s; status: %s</p>\n", esc(gpu[i]), esc(ours[i]), cls(verdict[i]), esc(verdict[i]), esc(rows[i]), esc(st[i])

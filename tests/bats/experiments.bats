@@ -8,7 +8,8 @@
 # table is missing fails alone; the same sweeps run on the CPU backend build a
 # fixture database that plots too; Table 2 from bin/drtopk-mpi's rows; the
 # peers at their fastest valid configuration; --quick's time budget; the page
-# checked by check_index_html.py (well-formed, no broken link, every claim).
+# checked by check_index_html.py (well-formed, no broken link, every claim);
+# the batched top-k figure beyond the paper (exp_batch) from batch_bench.sh rows.
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 RUN_ALL="$ROOT/experiments/run_all.sh"
@@ -372,7 +373,7 @@ EOS
     "$ROOT/bin/tuner" --backend cpu --bmw --dtype u32 --n 2^16 --k 2^0,2^6,2^12 --dist UD,ND --algo dr-radix \
         --alpha-span 0 --beta 2 --db "$T/bmw.sqlite" | grep -q "0 to count"
     [ "$(q "SELECT count(*) FROM counters")" -eq "$before" ]
-    "$ROOT/bin/tuner" --merge "$T/bmw.sqlite" --db "$T/bmw-merged.sqlite" | grep -q "$before counters added"
+    "$ROOT/bin/tuner" --merge "$T/bmw.sqlite" --db "$T/bmw-merged.sqlite" | grep -q "$before counters, 0 held-out checks added"
     # --bmw counts, it never times: the usage errors say so
     run "$ROOT/bin/tuner" --backend cpu --bmw --compare --db "$T/bmw.sqlite"
     [ "$status" -eq 2 ]; grep -q -- "--bmw and --import-counters store counts, no timings" <<< "$output"
@@ -428,4 +429,61 @@ EOS
     [[ "$output" == *"batch bench on cpu"* ]]
     [[ "$output" == *"plaw-large  16 segments"* ]]
     [ "$(sqlite3 "$T/bb.sqlite" "SELECT count(*) FROM peer_measurements WHERE peer = 'batch.drtopk' AND verified = 1")" -eq 4 ]
+}
+
+@test "exp_batch: batch_bench.sh's rows drawn per GPU, the verdict from the stored medians; no rows: the not-measured panel" {
+    [ -x "$ROOT/bin/tuner" ] && [ -x "$ROOT/bin/drtopk" ] || skip "bin/tuner or bin/drtopk is not built"
+    db="$T/eb.sqlite"
+    sh "$ROOT/experiments/batch_bench.sh" --backend cpu --reps 1 --out "$T/eb" --db "$db" > /dev/null 2>&1
+    # two fixture GPUs holding our rows again beside the peers: torch.topk 2 * F and CUB F times ours
+    # (F = 3 on A, 1.2 on B), the floor a quarter of ours; CUB does not support plaw-large
+    python3 - "$T/eb/batch.jsonl" > "$T/eb/fixture.jsonl" <<'EOF'
+import json, sys
+for gpu, uuid, f in (("NVIDIA Fixture A", "GPU-aaaaaaaa-1", 3.0), ("NVIDIA Fixture B", "GPU-bbbbbbbb-1", 1.2)):
+    for line in open(sys.argv[1]):
+        j = dict(json.loads(line), gpu=gpu, uuid=uuid)
+        print(json.dumps(j))
+        name, ms = j["peer_version"].split()[1], j["ms_median"]
+        base = dict({key: j[key] for key in ("gpu", "uuid", "seed", "dist", "dtype", "n", "k")}, reps=1, verified=1)
+        for peer, t, ver in (("batch.torch_topk", 2 * f * ms, "torch 2.5; "), ("batch.read_once", ms / 4, "torch.sum; "),
+                             ("batch.cub_batched_topk", f * ms, "CCCL 3.5.0 ")):
+            row = dict(base, peer=peer, peer_version=ver + name, ms_median=t, ms_min=t, ms_max=t)
+            if peer.endswith("cub_batched_topk") and name == "plaw-large":
+                row = dict(base, peer=peer, peer_version=ver + name, skipped="not supported: segments over 8192")
+            print(json.dumps(row))
+EOF
+    "$ROOT/bin/tuner" --import-peers "$T/eb/fixture.jsonl" --db "$db" > /dev/null
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/ebo" --only exp_batch
+    [ "$status" -eq 0 ]
+    st="$T/ebo/data/status/exp_batch.tsv"
+    [ "$(wc -l < "$st")" -eq 3 ]
+    # the verdict per GPU from the stored medians: held when every workload with a peer is 1.5x faster
+    for g in A B; do
+        mid=$(sqlite3 "$db" "SELECT id FROM machines WHERE name = 'NVIDIA Fixture $g'")
+        want=$(sqlite3 "$db" "SELECT CASE WHEN min(p.median_ms / o.median_ms) >= 1.5 THEN 'held' ELSE 'not held' END
+                              FROM peer_measurements o JOIN peer_measurements p ON p.machine_id = o.machine_id
+                                   AND p.n = o.n AND p.k = o.k AND p.peer IN ('batch.torch_topk', 'batch.cub_batched_topk')
+                              WHERE o.machine_id = $mid AND o.peer = 'batch.drtopk' AND p.status = 'ok'")
+        line=$(grep -P "\tNVIDIA Fixture $g\t" "$st")
+        [ "$(cut -f4,5,9 <<< "$line")" = "4	ok	$want" ]
+        ! grep -q "not measured on this machine" "$T/ebo/exp_batch-$(cut -f2 <<< "$line").svg"
+    done
+    [ "$(grep -P '\tNVIDIA Fixture A\t' "$st" | cut -f9)" = held ]
+    [ "$(grep -P '\tNVIDIA Fixture B\t' "$st" | cut -f9)" = "not held" ]
+    # the bars: ours, torch, CUB (NaN where it does not support the workload), the floor, in batch_bench.sh's order
+    dat="$T/ebo/data/exp_batch-$(grep -P '\tNVIDIA Fixture A\t' "$st" | cut -f2).dat"
+    [ "$(grep -v '^#' "$dat" | cut -d'"' -f2 | tr '\n' ';')" = "token, k 5;moe, k 2;plaw-small, k 5;plaw-large, k 5 (CUB: n/s);" ]
+    grep -q '^"plaw-large, k 5 (CUB: n/s)" [0-9.]* [0-9.]* NaN [0-9.]* "6.00x"' "$dat"
+    # the CPU backend's rows alone: drawn, ours only, nothing to compare
+    line=$(grep -vP '\tNVIDIA Fixture' "$st")
+    [ "$(cut -f4,5,9 <<< "$line")" = "4	ok	not measured" ]
+    ours=$(sqlite3 "$db" "SELECT printf('%.6g', median_ms) FROM peer_measurements
+                          WHERE machine_id = (SELECT id FROM machines WHERE name = 'cpu') AND peer_version LIKE '% moe %'")
+    grep -q "moe: $ours ms (no peer)" <<< "$line"
+    # the reference dumps hold no batched rows: every GPU's panel says so, with how to measure them
+    [ "$(cut -f5,9 "$T/out/data/status/exp_batch.tsv" | sort -u)" = "not measured	not measured" ]
+    while IFS=$'\t' read -r id slug rest; do
+        grep -q "not measured on this machine" "$T/out/$id-$slug.svg"
+        grep -q "no batched top-k rows on this machine (RUN_STEPS=batch sh tests/gpu/run.sh" "$T/out/$id-$slug.svg"
+    done < "$T/out/data/status/exp_batch.tsv"
 }

@@ -8,11 +8,13 @@
 #ifndef DRTOPK_STANDALONE_CASE_H
 #define DRTOPK_STANDALONE_CASE_H
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device.h"
 #include "drtopk.h"
+#include "gen.h"
 #include "keyorder.h"
 
 #define POISON_BYTE 0xFF               /* indices of all ones are out of range   */
@@ -30,6 +32,19 @@ static int data_upload(data *d)
     const size_t bytes = d->n * drtopk_dtype_size(d->t);
     if (drtopk_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return -1;
     return drtopk_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D) == DRTOPK_OK ? 0 : -1;
+}
+
+/* d = the seeded vector of n keys of `dist` (seed + n), on host and device. */
+static int data_seeded(data *d, uint64_t seed, uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
+{
+    memset(d, 0, sizeof *d);
+    d->t = t;
+    d->o = o;
+    d->n = n;
+    snprintf(d->name, sizeof d->name, "%s", drtopk_dist_name(dist));
+    if ((d->host = malloc(n * drtopk_dtype_size(t))) == NULL) return -1;
+    drtopk_gen_host(d->host, n, dist, t, seed + n);
+    return data_upload(d);
 }
 
 static void data_free(data *d)

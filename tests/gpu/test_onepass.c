@@ -99,18 +99,6 @@ out:
     free(ci);
 }
 
-static int data_seeded(data *d, uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
-{
-    memset(d, 0, sizeof *d);
-    d->t = t;
-    d->o = o;
-    d->n = n;
-    snprintf(d->name, sizeof d->name, "%s", drtopk_dist_name(dist));
-    if ((d->host = malloc(n * drtopk_dtype_size(t))) == NULL) return -1;
-    drtopk_gen_host(d->host, n, dist, t, SUITE_SEED + n);
-    return data_upload(d);
-}
-
 /* u32 data: key(i) = f(i); name says which construction. */
 static int data_u32(data *d, uint64_t n, const char *name, uint32_t (*f)(uint64_t i, uint64_t n, uint64_t k),
                     uint64_t k)
@@ -175,7 +163,7 @@ static void seeded(int size)
                     if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
                     if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16) continue;
                     if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
-                    if (data_seeded(&d, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
+                    if (data_seeded(&d, SUITE_SEED, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
                         const size_t nk = ks_for(ns[a], ks);
                         for (size_t i = 0; i < nk; ++i) run_case(&d, ks[i], -1);
                     } else {

@@ -79,18 +79,6 @@ out:
     free(ci);
 }
 
-static int data_seeded(data *d, uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
-{
-    memset(d, 0, sizeof *d);
-    d->t = t;
-    d->o = o;
-    d->n = n;
-    snprintf(d->name, sizeof d->name, "%s", drtopk_dist_name(dist));
-    if ((d->host = malloc(n * drtopk_dtype_size(t))) == NULL) return -1;
-    drtopk_gen_host(d->host, n, dist, t, SUITE_SEED + n);
-    return data_upload(d);
-}
-
 /* k values of one n: 1, a few, the targets' 2^10 and 2^14, large, n. */
 static size_t ks_for(uint64_t n, uint64_t *ks)
 {
@@ -155,7 +143,7 @@ static void seeded(int size)
                     if (ns[a] == LARGE_N && (o == 1 || (dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_SPECIAL &&
                                                         dist != DRTOPK_DIST_EQ)))
                         continue;   /* 2^24: the host reference takes seconds a case */
-                    if (data_seeded(&d, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
+                    if (data_seeded(&d, SUITE_SEED, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
                         const size_t nk = ks_for(ns[a], ks);
                         for (size_t i = 0; i < nk; ++i) run_case(&d, ks[i]);
                     } else {

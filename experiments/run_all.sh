@@ -20,8 +20,8 @@ EXIT_USAGE=2
 
 usage() {
     cat <<EOF
-usage: experiments/run_all.sh [--gpu N] [--quick] [--from-db] [--db PATH] [--out DIR]
-                              [--only fig13,tab3] [--list] [--backend cuda|cpu]
+usage: experiments/run_all.sh [--gpu N] [--quick] [--measure-only] [--from-db] [--db PATH]
+                              [--out DIR] [--only fig13,tab3] [--list] [--backend cuda|cpu]
   Regenerates the paper's figures and tables from the results database into
   DIR (default figures/): one PNG and one SVG per figure and GPU, the data files
   and status lines in DIR/data/, and DIR/index.html (the paper's claims beside
@@ -30,6 +30,9 @@ usage: experiments/run_all.sh [--gpu N] [--quick] [--from-db] [--db PATH] [--out
   --gpu N     measure on GPU N what the database lacks (bin/tuner, resumable), then plot
   --quick     with --gpu: reduced sweeps, measuring 7 minutes at most (fits one 10-minute
               call; a rerun at the same commit on the same database goes on where it stopped)
+  --measure-only  with --gpu: measure into the database and stop, no queries and no plots
+              (a GPU node without gnuplot or the sqlite3 shell: copy the database to a
+              machine with them and run run_all.sh --from-db --db PATH there)
   --from-db   measure nothing, plot from the database (the default without --gpu)
   --db PATH   the database (default \$DRTOPK_DB, else db/results.sqlite when it exists,
               else the reference results db/reference/*.sql loaded into DIR/data/)
@@ -48,6 +51,7 @@ die() {
 
 gpu=""
 quick=0
+measure_only=0
 from_db=0
 db=""
 out="$ROOT/figures"
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
         -h|--help) usage; exit 0 ;;
         --quick) quick=1; shift ;;
         --from-db) from_db=1; shift ;;
+        --measure-only) measure_only=1; shift ;;
         --list) list=1; shift ;;
         --gpu|--db|--out|--only|--backend)
             [ $# -ge 2 ] || die "$1 needs a value (see --help)"
@@ -74,6 +79,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ "$from_db" = 1 ] && [ -n "$gpu" ] && die "--from-db measures nothing: leave out --gpu $gpu (or --from-db)"
+[ "$from_db" = 1 ] && [ "$measure_only" = 1 ] && die "--measure-only and --from-db exclude each other: measure, or plot"
 
 # The experiments, in the paper's order, then those beyond the paper (exp_*.sh),
 # and their titles (a script's exp_begin line).
@@ -97,8 +103,12 @@ if [ -n "$only" ]; then
     scripts="$sel"
 fi
 
-command -v sqlite3 > /dev/null 2>&1 || die "the sqlite3 shell is missing: run ./configure.sh (it installs sqlite3)"
-command -v gnuplot > /dev/null 2>&1 || die "gnuplot is missing: run ./configure.sh (it installs gnuplot-nox)"
+if [ "$measure_only" = 0 ]; then
+    command -v sqlite3 > /dev/null 2>&1 ||
+        die "the sqlite3 shell is missing: run ./configure.sh (it installs sqlite3), or measure with --gpu N --measure-only and plot elsewhere"
+    command -v gnuplot > /dev/null 2>&1 ||
+        die "gnuplot is missing: run ./configure.sh (it installs gnuplot-nox), or measure with --gpu N --measure-only and plot elsewhere"
+fi
 mkdir -p "$out/data/status" || die "cannot create $out/data"
 out=$(cd "$out" && pwd)
 
@@ -134,6 +144,7 @@ if [ -z "$gpu" ] && [ "$from_db" = 0 ] && command -v nvidia-smi > /dev/null 2>&1
     echo "run_all.sh: found $(nvidia-smi -L | sed -n '1s/ (UUID.*//p'): measuring on it (--from-db: plot only)"
 fi
 [ "$quick" = 1 ] && [ -z "$gpu" ] && die "--quick shortens the GPU sweeps: give --gpu N with it"
+[ "$measure_only" = 1 ] && [ -z "$gpu" ] && die "--measure-only measures: give --gpu N with it"
 [ "$backend" = cpu ] && [ -z "$gpu" ] && die "--backend cpu chooses how --gpu N measures: give --gpu 0 with it"
 
 if [ -n "$db" ]; then
@@ -155,7 +166,11 @@ if [ -n "$gpu" ]; then
     how="GPU $gpu"
     [ "$backend" = cpu ] && how="the CPU backend (sizes scaled down)"
     [ "$quick" = 1 ] && how="$how, quick sweeps"
-    echo "run_all.sh: $how: measuring what $db lacks, then plotting"
+    if [ "$measure_only" = 1 ]; then
+        echo "run_all.sh: $how: measuring what $db lacks (--measure-only: no plots)"
+    else
+        echo "run_all.sh: $how: measuring what $db lacks, then plotting"
+    fi
 else
     echo "run_all.sh: no GPU given (--gpu N): measuring nothing, plotting $source_note"
 fi
@@ -170,7 +185,7 @@ deadline=""
 commit=$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 export DRTOPK_EXP_DB="$db" DRTOPK_EXP_OUT="$out" DRTOPK_EXP_GPU="$gpu" DRTOPK_EXP_QUICK="$quick" \
        DRTOPK_EXP_COMMIT="$commit" DRTOPK_EXP_BACKEND="$backend" DRTOPK_BIN_DIR="$BIN_DIR" \
-       DRTOPK_EXP_DEADLINE="$deadline"
+       DRTOPK_EXP_DEADLINE="$deadline" DRTOPK_EXP_MEASURE_ONLY="$measure_only"
 
 fmt_s() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 total=$(printf '%s\n' $scripts | grep -c . || true)
@@ -202,7 +217,9 @@ for s in $scripts; do
 done
 
 # index.html from the status lines of every experiment (also those not rerun).
-"$EXP_DIR/lib/index_html.sh" "$out" "$db" "$commit" || { echo "run_all.sh: index.html failed" >&2; failed=$((failed + 1)); }
+if [ "$measure_only" = 0 ]; then
+    "$EXP_DIR/lib/index_html.sh" "$out" "$db" "$commit" || { echo "run_all.sh: index.html failed" >&2; failed=$((failed + 1)); }
+fi
 
 echo
 echo "summary ($source_note; outputs in $out; commit $commit)"
@@ -216,5 +233,9 @@ echo "summary ($source_note; outputs in $out; commit $commit)"
               for (i = 1; i <= m; ++i) line = line sprintf("%-" w[i] + 2 "s", f[i])
               sub(/ +$/, "", line); print line } }'
 nm=$(for s in $scripts; do cat "$out/data/status/${s%.sh}.tsv"; done | awk -F'\t' '$5 == "not measured"' | wc -l | tr -d ' ')
-echo "$total experiments, $failed failed; $nm panels not measured on this machine (see index.html for why)"
+if [ "$measure_only" = 1 ]; then
+    echo "$total experiments, $failed failed; measured into $db (--measure-only): plot with run_all.sh --from-db --db PATH"
+else
+    echo "$total experiments, $failed failed; $nm panels not measured on this machine (see index.html for why)"
+fi
 [ "$failed" -eq 0 ]

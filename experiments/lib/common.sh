@@ -29,6 +29,7 @@ EXP_OUT="${DRTOPK_EXP_OUT:-$EXP_ROOT/figures}"
 EXP_GPU="${DRTOPK_EXP_GPU:-}"
 EXP_BACKEND="${DRTOPK_EXP_BACKEND:-cuda}"
 EXP_QUICK="${DRTOPK_EXP_QUICK:-0}"
+EXP_MEASURE_ONLY="${DRTOPK_EXP_MEASURE_ONLY:-0}"   # run_all.sh --measure-only: no queries, no plots
 EXP_SEED=1                      # the tuner's default seed: the rows every figure uses
 CPU_SHIFT=14                    # --backend cpu: 2^30 -> 2^16, still many subranges
 CPU_MIN_LOG2=10                 # ... but never below 2^10 elements
@@ -79,6 +80,7 @@ exp_begin() {
         "$EXP_GP/claims.tsv")
     mkdir -p "$EXP_DATA/status"
     : > "$EXP_STATUS_FILE.tmp"
+    [ "$EXP_MEASURE_ONLY" = 1 ] && return 0      # measuring needs only bin/tuner (and ncu for Table 3)
     command -v sqlite3 > /dev/null 2>&1 || exp_die "the sqlite3 shell is not installed (./configure.sh installs it)"
     command -v gnuplot > /dev/null 2>&1 || exp_die "gnuplot is not installed (./configure.sh installs gnuplot-nox)"
 }
@@ -270,8 +272,14 @@ exp_fail() {
 }
 
 # exp_for_machines FUNC: FUNC once per machine (exp_machine set), or, in a
-# database without measurements, one not-measured panel for "no machine".
+# database without measurements, one not-measured panel for "no machine";
+# under run_all.sh --measure-only a "measured only" status line, and the
+# script ends there (what follows queries and plots).
 exp_for_machines() {
+    if [ "$EXP_MEASURE_ONLY" = 1 ]; then
+        exp_record none - 0 "measured only" "plot with run_all.sh --from-db --db $(basename "$EXP_DB")" "not plotted"
+        exp_end                 # the rest of a script queries and plots
+    fi
     if ! lines=$(exp_machines); then
         exp_fail none - "database $EXP_DB" "cannot read the database $EXP_DB"
         return 0

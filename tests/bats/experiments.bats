@@ -9,6 +9,7 @@
 # fixture database that plots too; Table 2 from bin/drtopk-mpi's rows; the
 # peers at their fastest valid configuration; --quick's time budget; the page
 # checked by check_index_html.py (well-formed, no broken link, every claim);
+# --measure-only on a node without gnuplot and the sqlite3 shell;
 # the batched top-k figure beyond the paper (exp_batch) from batch_bench.sh rows.
 
 ROOT="$BATS_TEST_DIRNAME/../.."
@@ -187,6 +188,39 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     # and --from-db on the fixture draws the same figures
     run "$RUN_ALL" --from-db --db "$T/cpu.sqlite" --out "$T/cpu2"
     [ "$status" -eq 0 ]
+}
+
+@test "--measure-only measures on a node without gnuplot and the sqlite3 shell; the database plots elsewhere" {
+    [ -x "$ROOT/bin/tuner" ] || skip "bin/tuner is not built"
+    # a PATH with every tool of this machine but gnuplot and sqlite3 (a GPU node's)
+    mkdir -p "$T/nodepath"
+    for d in /usr/local/bin /usr/bin /bin; do
+        for f in "$d"/*; do
+            b=${f##*/}
+            case "$b" in sqlite3|gnuplot*) continue ;; esac
+            [ -e "$T/nodepath/$b" ] || ln -s "$f" "$T/nodepath/$b"
+        done
+    done
+    run env PATH="$T/nodepath" "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/mo.sqlite" --out "$T/mo" --only fig06,fig09
+    [ "$status" -eq 2 ]
+    grep -q "or measure with --gpu N --measure-only" <<< "$output"
+    run env PATH="$T/nodepath" "$RUN_ALL" --gpu 0 --backend cpu --quick --measure-only --db "$T/mo.sqlite" \
+        --out "$T/mo" --only fig06,fig09
+    [ "$status" -eq 0 ]
+    grep -q "measured into $T/mo.sqlite (--measure-only)" <<< "$output"
+    [ "$(cut -f5 "$T/mo/data/status/fig06_rule1.tsv")" = "measured only" ]
+    [ ! -e "$T/mo/index.html" ]
+    ! ls "$T/mo"/*.png > /dev/null 2>&1
+    before=$(sqlite3 "$T/mo.sqlite" "SELECT count(*) FROM measurements WHERE algorithm = 'dr-radix'")
+    [ "$before" -gt 0 ]
+    # plotted where the tools are, from that database: nothing left to measure
+    run "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/mo.sqlite" --out "$T/mo-plots" --only fig06,fig09
+    [ "$status" -eq 0 ]
+    [ "$(sqlite3 "$T/mo.sqlite" "SELECT count(*) FROM measurements WHERE algorithm = 'dr-radix'")" -eq "$before" ]
+    for e in fig06_rule1 fig09_beta; do [ "$(cut -f5 "$T/mo-plots/data/status/$e.tsv")" = ok ]; done
+    [ -s "$T/mo-plots/index.html" ]
+    run "$RUN_ALL" --from-db --measure-only
+    [ "$status" -eq 2 ]
 }
 
 @test "the tuner's plan-flag options store other plans, which stay out of Rule 4's fit" {

@@ -1,29 +1,50 @@
 /*
  * batch_topk.cu -- batched and segmented top-k on the GPU (drtopk.h,
- * drtopk_batch_*; issue 16).  Three algorithms, chosen per segment by the
- * batch plan's crossovers:
+ * drtopk_batch_*; issue 16).  The algorithms, chosen per segment by the
+ * batch plan's crossovers and the GPU's shared memory:
  *   - tiny rows (at most 256 keys, k <= 16; MoE routing): a warp holds the
- *     row in registers and takes k rounds of a warp arg-max.
+ *     row in registers (raw bits and ordered keys) and takes k_s rounds of a
+ *     warp arg-max (a max reduction of the keys, then a min reduction of the
+ *     positions holding it); the winning lane writes its slot.
+ *     Bytes: the row read once, k_s slots written.
+ *   - staged radix select (every segment that fits in shared memory): a
+ *     group (a warp for segments of at most 2^BATCH_STAGED_WARP_LOG2 keys,
+ *     else the whole block) copies its segment into shared memory as ordered
+ *     keys (16-byte loads), counting the first digit on the way, then finds
+ *     the k-th key 8 bits at a time over shared memory (shared histograms;
+ *     the digit is picked by a warp scan) and gathers the keys above it and
+ *     enough equal ones (warp-aggregated slot counters); sorted results are
+ *     sorted in shared memory.  A segment whose k-th bucket is taken whole
+ *     stops early.  Bytes: the segment read once from global memory, k_s
+ *     slots written (value bits gathered again: k_s reads).
+ *   - chunked staged select (uniform rows longer than a chunk, k small next
+ *     to it; token sampling): each row is cut into `chunks` equal chunks of
+ *     at least BATCH_CHUNK_RATIO * k keys; the staged select takes the top k
+ *     of every chunk (value bits and row positions to the workspace), then
+ *     the staged select again takes the row's top k of its chunks * k
+ *     candidates (exact: the row's top k is among the union of the chunks'
+ *     top k; an equal value's position may differ, never repeat).  Bytes per
+ *     row: len * es read once, chunks * k * (es + 8) written and read back,
+ *     k * (es + 8) written: for 131072 f32 keys and k = 50, 524 KB read and
+ *     2 x 4.8 KB of candidates (8 chunks).
  *   - warp queue (WarpSelect style, Johnson et al., "Billion-scale similarity
- *     search with GPUs"): a warp streams its segment 32 elements at a time;
- *     lanes whose element beats the queue's k-th best append it to a shared
- *     buffer (ballot + popc), and a full buffer is merged into the queue by a
- *     warp bitonic sort.  The order is (ordered key desc, position asc), a
- *     total order, so the result is exact and its ties are the CPU's (the
- *     smallest positions), best first.
- *   - block radix select: one block per segment finds the k-th ordered key
- *     8 bits at a time (histograms in shared memory, one read of the segment
- *     per digit), then gathers the keys above it and enough equal ones.
- *   - split radix select for variable segments longer than 2^BATCH_MID_LOG2
- *     and uniform rows longer than 2^BATCH_SMALL_LOG2: the same
- *     digit-by-digit search, but every segment is cut into chunks that many
- *     blocks read at once (a grid of BATCH_SPLIT_X_MAX blocks per segment);
- *     each block adds its shared histogram to the segment's histogram in the
- *     workspace, and the last block to arrive (an atomic counter) picks the
- *     digit, so a pass is one launch for all long segments and a segment is
- *     read by many SMs instead of one.  A segment whose k-th bucket is taken
- *     whole stops early.  A last launch gathers the keys above the threshold
- *     and enough equal ones; sorted results are then sorted per segment.
+ *     search with GPUs"), for plans that ask for it (warp_max_k > 0; the
+ *     default plan leaves it off): a warp streams its segment 32 elements at
+ *     a time; lanes whose element beats the queue's k-th best append it to a
+ *     shared buffer (ballot + popc), and a full buffer is merged into the
+ *     queue by a warp bitonic sort.  The order is (ordered key desc, position
+ *     asc), a total order, so the result is exact and its ties are the CPU's
+ *     (the smallest positions), best first.
+ *   - split radix select for segments longer than the staged select holds:
+ *     the same digit-by-digit search, but every segment is cut into chunks
+ *     that many blocks read at once (a grid of BATCH_SPLIT_X_MAX blocks per
+ *     segment); each block adds its shared histogram to the segment's
+ *     histogram in the workspace, and the last block to arrive (an atomic
+ *     counter) picks the digit, so a pass is one launch for all long segments
+ *     and a segment is read by many SMs instead of one.  A segment whose k-th
+ *     bucket is taken whole stops early.  A last launch gathers the keys above
+ *     the threshold and enough equal ones; sorted results are then sorted per
+ *     segment.  Bytes: the segment read once per digit pass and once more.
  *   - the Dr. Top-k pipeline (paper sections 4-5, drtopk_cuda_select) row by
  *     row for uniform rows longer than the plan's block_max_len.
  * Variable segments are binned on the device by class and log2 length
@@ -31,7 +52,8 @@
  * its id to its bin's list; each bin is then launched with its own shape and
  * a grid-stride loop over the bin's device-side count, so the host never
  * reads the lengths.  Ordered keys (keyorder.h) of every width are held in
- * 64 bits.
+ * 64 bits, except in the tiny and staged selects (32 bits for keys of at
+ * most 32 bits).
  */
 #include "device_common.cuh"
 #include "keyorder.h"
@@ -44,15 +66,24 @@
 #define BATCH_WARP_SHORT_LOG2 8                 /* warp bins: up to 256 elements, and more */
 #define BATCH_TINY_LOG2 8                       /* rows a warp holds in registers: 256 keys */
 #define BATCH_TINY_ITEMS ((1u << BATCH_TINY_LOG2) / DRTOPK_WARP)
-#define BATCH_TINY_K 16                         /* up to k rounds of a warp arg-max beat queue merges */
+#define BATCH_TINY_K 16                         /* up to k rounds of a warp arg-max beat a radix select */
 #define BATCH_TINY_WARPS 4                      /* warps per block, tiny rows               */
 #define BATCH_DIGIT_BITS 8                      /* radix digit                              */
 #define BATCH_DIGITS (1u << BATCH_DIGIT_BITS)
+#define BATCH_LANE_DIGITS (BATCH_DIGITS / DRTOPK_WARP) /* digits a lane sums when picking one */
 #define BATCH_SORT_MAX 2048                     /* k a block sorts in shared memory         */
-#define BATCH_BLOCK_SMALL 128                   /* block radix threads: segments <= 2^12    */
-#define BATCH_BLOCK_MID 256                     /*                       segments <= 2^16   */
-#define BATCH_SMALL_LOG2 12
-#define BATCH_MID_LOG2 16                       /* longer segments: the split radix select  */
+#define BATCH_STAGED_WARP_LOG2 10               /* segments a warp stages: up to 1024 keys  */
+#define BATCH_STAGED_WARPS 4                    /* warps (segments) per block, warp groups  */
+#define BATCH_STAGED_MAX_LOG2 16                /* staged bins of variable segments: up to 2^16 keys */
+#define BATCH_STAGED_BINS (BATCH_STAGED_MAX_LOG2 - BATCH_STAGED_WARP_LOG2)
+#define BATCH_STAGED_KEYS_PER_THREAD 32         /* block threads: a power of two per 32 keys, */
+#define BATCH_STAGED_THREADS_MIN 128            /*   at least 4 warps,                        */
+#define BATCH_STAGED_THREADS_MAX 1024           /*   at most a block                          */
+#define BATCH_STAGED_UNROLL 2                   /* 16-byte loads a thread has in flight     */
+#define BATCH_CHUNK_BYTES (64u << 10)           /* a chunk's ordered keys: 3 blocks an SM on sm_90 */
+#define BATCH_CHUNK_RATIO 8                     /* a chunk holds at least 8 k keys: candidates <= 1/8 of a row */
+#define BATCH_CHUNK_BLOCKS 256                  /* cut chunks further until this many blocks (about 2 an SM) */
+#define BATCH_CHUNK_MIN_KEYS 4096               /*   but not below this chunk length          */
 #define BATCH_SPLIT_THREADS 256                 /* split radix select: threads per block    */
 #define BATCH_SPLIT_ITEMS 16                    /* elements per thread and chunk (loads in flight) */
 #define BATCH_SPLIT_CHUNK (BATCH_SPLIT_THREADS * BATCH_SPLIT_ITEMS)
@@ -62,9 +93,15 @@
 #define BATCH_SORT_THREADS 256                  /* per-segment sort of a split result        */
 #define BATCH_GRID_PER_SM 8                     /* blocks per SM of a grid-stride bin launch */
 #define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
+#define BATCH_VEC_BYTES 16                      /* staged loads: uint4                      */
 
-/* The bins of variable segments: class x log2-length range. */
-enum { BIN_TINY = 0, BIN_WARP_SHORT, BIN_WARP_LONG, BIN_BLOCK_SMALL, BIN_BLOCK_MID, BIN_SPLIT, BIN_COUNT };
+/* The bins of variable segments: class x log2-length range (the staged
+ * select: one bin for warp groups, then one per log2 length up to
+ * 2^BATCH_STAGED_MAX_LOG2). */
+enum {
+    BIN_TINY = 0, BIN_WARP_SHORT, BIN_WARP_LONG, BIN_STAGED_WARP, BIN_STAGED_BLOCK,
+    BIN_SPLIT = BIN_STAGED_BLOCK + BATCH_STAGED_BINS, BIN_COUNT
+};
 
 typedef struct {
     uint64_t key, pos;          /* ordered key (larger is better), position in the segment */
@@ -75,11 +112,30 @@ __device__ __forceinline__ bool kbetter(const kpair &a, const kpair &b)
     return a.key > b.key || (a.key == b.key && a.pos < b.pos);
 }
 
+/* Raw element bits and the ordered key the tiny and staged selects hold. */
+template <int T> struct elem_of;
+#define BATCH_ELEM(T_, RAW, KEY)                                                                   \
+    template <> struct elem_of<T_> {                                                               \
+        typedef RAW raw;                                                                           \
+        typedef KEY key;                                                                           \
+    };
+BATCH_ELEM(DRTOPK_U32, uint32_t, uint32_t)
+BATCH_ELEM(DRTOPK_I32, uint32_t, uint32_t)
+BATCH_ELEM(DRTOPK_F32, uint32_t, uint32_t)
+BATCH_ELEM(DRTOPK_F16, uint16_t, uint32_t)
+BATCH_ELEM(DRTOPK_BF16, uint16_t, uint32_t)
+BATCH_ELEM(DRTOPK_U64, uint64_t, uint64_t)
+BATCH_ELEM(DRTOPK_I64, uint64_t, uint64_t)
+BATCH_ELEM(DRTOPK_F64, uint64_t, uint64_t)
+#undef BATCH_ELEM
+
 typedef struct {
     const void *values;
     const uint64_t *offsets;    /* NULL: uniform rows of len */
     const uint64_t *ks;
     uint64_t segments, len, k;
+    uint64_t chunks;            /* > 0: segment s is chunk s % chunks of uniform row s / chunks */
+    const uint64_t *remap;      /* non-NULL: element i's output position is remap[i] */
     int order, dtype;
     void *out_values;
     uint64_t *out_indices;
@@ -91,13 +147,19 @@ __device__ __forceinline__ uint64_t seg_count(const batch_args &a) { return a.li
 __device__ __forceinline__ uint64_t seg_id(const batch_args &a, uint64_t i) { return a.list ? a.list[i] : i; }
 
 /* Start, length and k_s of segment s (drtopk.h: k_s = min(ks[s] or k, k, len);
- * a segment whose end is before its start is empty). */
+ * a segment whose end is before its start is empty).  Chunk c of a row of
+ * len keys covers [c len / chunks, (c + 1) len / chunks). */
 __device__ __forceinline__ uint64_t seg_info(const batch_args &a, uint64_t s, uint64_t *start, uint64_t *len)
 {
     if (a.offsets) {
         *start = a.offsets[s];
         const uint64_t end = a.offsets[s + 1];
         *len = end > *start ? end - *start : 0;
+    } else if (a.chunks) {
+        const uint64_t row = s / a.chunks, c = s % a.chunks;
+        const uint64_t lo = c * a.len / a.chunks, hi = (c + 1) * a.len / a.chunks;
+        *start = row * a.len + lo;
+        *len = hi - lo;
     } else {
         *start = s * a.len;
         *len = a.len;
@@ -108,15 +170,20 @@ __device__ __forceinline__ uint64_t seg_info(const batch_args &a, uint64_t s, ui
 }
 
 /* Slot j of segment s: value bits of element pos of the segment (or zero
- * padding with DRTOPK_INDEX_NONE). */
+ * padding with DRTOPK_INDEX_NONE) and its position in the segment, the row
+ * (chunks) or the original row (remap). */
 template <int T>
 __device__ __forceinline__ void put(const batch_args &a, uint64_t s, uint64_t start, uint64_t j, uint64_t pos)
 {
     const uint64_t slot = s * a.k + j;
     const drtopk_dtype t = (drtopk_dtype)T;
-    drtopk_bits_store(a.out_values, slot, t,
-                      pos == DRTOPK_INDEX_NONE ? 0 : drtopk_bits_at(a.values, start + pos, t));
-    a.out_indices[slot] = pos;
+    uint64_t index = pos;
+    if (pos != DRTOPK_INDEX_NONE) {
+        if (a.remap) index = a.remap[start + pos];
+        else if (a.chunks) index = start + pos - s / a.chunks * a.len;
+    }
+    drtopk_bits_store(a.out_values, slot, t, pos == DRTOPK_INDEX_NONE ? 0 : drtopk_bits_at(a.values, start + pos, t));
+    a.out_indices[slot] = index;
 }
 
 /* Sort q[0..n) best first (n a power of two) with `threads` cooperating
@@ -140,33 +207,57 @@ __device__ void bitonic_best_first(kpair *q, unsigned n, unsigned me, unsigned t
     }
 }
 
-__device__ __forceinline__ unsigned pow2_at_least(uint64_t x, unsigned lo)
+__host__ __device__ __forceinline__ unsigned pow2_at_least(uint64_t x, unsigned lo)
 {
     unsigned p = lo;
     while (p < x) p <<= 1;
     return p;
 }
 
-/* Sort q[0..ks) (k_s pairs of segment s) best first with the block's THREADS
- * threads and write them to the segment's slots. */
-template <int T, int THREADS>
-__device__ void sort_put(const batch_args &a, uint64_t s, uint64_t start, uint64_t ks, kpair *q)
+/* Sort q[0..ks) (k_s pairs of segment s) best first with `threads`
+ * cooperating threads numbered `me` and write them to the segment's slots. */
+template <int T, typename Sync>
+__device__ void sort_put(const batch_args &a, uint64_t s, uint64_t start, uint64_t ks, kpair *q, unsigned me,
+                         unsigned threads, Sync sync)
 {
     const unsigned n = pow2_at_least(ks, 2);
-    for (unsigned j = (unsigned)ks + threadIdx.x; j < n; j += THREADS) q[j] = kpair{ 0, DRTOPK_INDEX_NONE };
-    __syncthreads();
-    bitonic_best_first(q, n, threadIdx.x, THREADS, [] { __syncthreads(); });
-    for (uint64_t j = threadIdx.x; j < ks; j += THREADS) put<T>(a, s, start, j, q[j].pos);
+    for (unsigned j = (unsigned)ks + me; j < n; j += threads) q[j] = kpair{ 0, DRTOPK_INDEX_NONE };
+    sync();
+    bitonic_best_first(q, n, me, threads, sync);
+    for (uint64_t j = me; j < ks; j += threads) put<T>(a, s, start, j, q[j].pos);
 }
+
+/* Warp reductions of the tiny select: one instruction for 32-bit values on
+ * sm_80 and later, shuffles otherwise. */
+__device__ __forceinline__ uint32_t warp_max(uint32_t v)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_max_sync(DRTOPK_FULL_MASK, v);
+#else
+    for (unsigned o = DRTOPK_WARP / 2; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(DRTOPK_FULL_MASK, v, o));
+    return v;
+#endif
+}
+__device__ __forceinline__ uint64_t warp_max(uint64_t v)
+{
+    for (unsigned o = DRTOPK_WARP / 2; o > 0; o >>= 1) {
+        const uint64_t w = __shfl_xor_sync(DRTOPK_FULL_MASK, v, o);
+        v = w > v ? w : v;
+    }
+    return v;
+}
+__device__ __forceinline__ uint32_t warp_min(uint32_t v) { return ~warp_max(~v); }
 
 /* ---- tiny rows: a warp's registers ------------------------------------------- */
 /* Segments of at most 2^BATCH_TINY_LOG2 keys and k_s <= BATCH_TINY_K (MoE
- * routing): one warp a segment, BATCH_TINY_ITEMS keys a lane in registers, and
- * k_s rounds of a warp arg-max by (key desc, position asc); no shared memory,
- * and the result comes out best first. */
+ * routing): one warp a segment, BATCH_TINY_ITEMS keys a lane in registers
+ * (position lane + 32 j), and k_s rounds of a warp arg-max by (key desc,
+ * position asc); no shared memory, the result comes out best first. */
 template <int T>
 __global__ void __launch_bounds__(BATCH_TINY_WARPS * DRTOPK_WARP) warp_tiny_kernel(batch_args a)
 {
+    typedef typename elem_of<T>::raw RT;
+    typedef typename elem_of<T>::key KT;
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
     const uint64_t nseg = seg_count(a);
     for (uint64_t i = (uint64_t)blockIdx.x * BATCH_TINY_WARPS + (threadIdx.x >> DRTOPK_LOG2_WARP); i < nseg;
@@ -174,31 +265,36 @@ __global__ void __launch_bounds__(BATCH_TINY_WARPS * DRTOPK_WARP) warp_tiny_kern
         const uint64_t s = seg_id(a, i);
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
-        uint64_t key[BATCH_TINY_ITEMS];
-        unsigned live = 0;      /* bit j: key j of this lane (position lane + 32 j) not taken */
+        const RT *row = (const RT *)a.values + start;
+        RT raw[BATCH_TINY_ITEMS];
+        KT key[BATCH_TINY_ITEMS];
+        unsigned live = 0;      /* bit j: key j of this lane not taken */
 #pragma unroll
         for (unsigned j = 0; j < BATCH_TINY_ITEMS; ++j) {
-            const uint64_t p = lane + j * DRTOPK_WARP;
-            key[j] = p < len ? drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
+            const unsigned p = lane + j * DRTOPK_WARP;
+            raw[j] = p < len ? row[p] : 0;
+            key[j] = (KT)drtopk_key_any(raw[j], (drtopk_dtype)T, (drtopk_order)a.order);
             if (p < len) live |= 1u << j;
         }
-        uint64_t mine = DRTOPK_INDEX_NONE;      /* lane r: the r-th best position */
         for (unsigned r = 0; r < ks; ++r) {
-            kpair best = { 0, DRTOPK_INDEX_NONE };
+            KT best = 0;
+            RT best_raw = 0;
+            unsigned bj = BATCH_TINY_ITEMS;      /* none */
 #pragma unroll
-            for (unsigned j = 0; j < BATCH_TINY_ITEMS; ++j) {
-                const kpair e = { key[j], lane + j * DRTOPK_WARP };
-                if ((live >> j & 1u) && kbetter(e, best)) best = e;
+            for (unsigned j = 0; j < BATCH_TINY_ITEMS; ++j)
+                if ((live >> j & 1u) && (bj == BATCH_TINY_ITEMS || key[j] > best)) {
+                    best = key[j];
+                    best_raw = raw[j];
+                    bj = j;
+                }
+            const KT m = warp_max(best);        /* lanes with nothing left offer 0 and no position */
+            const uint32_t win = warp_min(bj < BATCH_TINY_ITEMS && best == m ? lane + bj * DRTOPK_WARP : UINT32_MAX);
+            if (win == lane + bj * DRTOPK_WARP) {
+                drtopk_bits_store(a.out_values, s * a.k + r, (drtopk_dtype)T, best_raw);
+                a.out_indices[s * a.k + r] = win;
+                live &= ~(1u << bj);
             }
-            for (unsigned o = DRTOPK_WARP / 2; o > 0; o >>= 1) {
-                const kpair other = { __shfl_xor_sync(DRTOPK_FULL_MASK, best.key, o),
-                                      __shfl_xor_sync(DRTOPK_FULL_MASK, best.pos, o) };
-                if (kbetter(other, best)) best = other;
-            }
-            if ((best.pos & DRTOPK_LANE_MASK) == lane) live &= ~(1u << (best.pos >> DRTOPK_LOG2_WARP));
-            if (lane == r) mine = best.pos;
         }
-        if (lane < ks) put<T>(a, s, start, lane, mine);
         for (uint64_t j = ks + lane; j < a.k; j += DRTOPK_WARP) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
     }
 }
@@ -246,65 +342,191 @@ __global__ void warp_select_kernel(batch_args a)
         __syncwarp();
     }
 }
+/* ---- staged radix select: a segment in shared memory ------------------------- */
 
-/* ---- block radix select ------------------------------------------------------ */
-template <int T, int THREADS>
-__global__ void __launch_bounds__(THREADS) block_select_kernel(batch_args a, int sorted)
+/* A group's search state, at the start of its shared memory. */
+typedef struct {
+    unsigned hist[BATCH_DIGITS];        /* this pass's digit counts                    */
+    uint64_t prefix;                    /* the k-th key's digits found so far          */
+    unsigned want;                      /* its rank among the keys with those digits   */
+    unsigned n_gt, n_eq;                /* the gather's slots handed out               */
+    int done;                           /* the k-th key's bucket is known exactly      */
+} staged_head;
+
+/* A group's shared memory: the head, cap ordered keys (and a vector of slack
+ * to align the first 16-byte load's keys), and with sorted results a sort
+ * buffer of the next power of two >= min(k, cap) pairs. */
+typedef struct {
+    uint64_t cap;               /* keys a group holds            */
+    size_t keys_bytes;          /* the keys' bytes after the head */
+    size_t group_bytes;         /* all of a group's bytes         */
+} staged_shape;
+
+__host__ __device__ __forceinline__ size_t round16(size_t x) { return (x + BATCH_VEC_BYTES - 1) & ~(size_t)(BATCH_VEC_BYTES - 1); }
+
+/* The warp of threadIdx.x picks the digit at `shift` that holds the want-th
+ * key among those matching the prefix: each lane sums BATCH_LANE_DIGITS
+ * counts (lane 0 the largest digits), a warp scan finds the lane where the
+ * running count reaches want, and that lane walks its digits. */
+__device__ __forceinline__ void staged_pick(staged_head *h, int shift)
 {
-    __shared__ unsigned long long hist[BATCH_DIGITS];
-    __shared__ uint64_t prefix, mask, want;     /* the k-th key's known digits; ranks left */
-    __shared__ unsigned long long n_gt, n_eq;
-    __shared__ kpair q[BATCH_SORT_MAX];
-    const int bits = drtopk_dtype_bits((drtopk_dtype)T);
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    unsigned c[BATCH_LANE_DIGITS], sum = 0;
+#pragma unroll
+    for (unsigned j = 0; j < BATCH_LANE_DIGITS; ++j) {
+        c[j] = h->hist[BATCH_DIGITS - 1 - lane * BATCH_LANE_DIGITS - j];
+        sum += c[j];
+    }
+    unsigned incl = sum;
+    for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
+        const unsigned n = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
+        if (lane >= o) incl += n;
+    }
+    const unsigned want = h->want;
+    const unsigned first = __ffs(__ballot_sync(DRTOPK_FULL_MASK, incl >= want)) - 1;
+    if (lane == first) {
+        unsigned above = incl - sum, count = 0, digit = 0;
+        bool found = false;
+#pragma unroll
+        for (unsigned j = 0; j < BATCH_LANE_DIGITS; ++j) {
+            if (found) continue;
+            if (above + c[j] >= want) {
+                found = true;
+                count = c[j];
+                digit = BATCH_DIGITS - 1 - lane * BATCH_LANE_DIGITS - j;
+            } else {
+                above += c[j];
+            }
+        }
+        h->want = want - above;
+        h->prefix |= (uint64_t)digit << shift;
+        h->done = shift == 0 || count == want - above;       /* the last digit, or the bucket taken whole */
+    }
+}
+
+/* Groups of a warp (WARP_GROUP) or of the whole block each select the top
+ * k_s of one segment at a time (grid-stride over segments): stage, digit
+ * passes over shared memory, gather (file comment). */
+template <int T, bool WARP_GROUP>
+__global__ void __launch_bounds__(BATCH_STAGED_THREADS_MAX) staged_kernel(batch_args a, staged_shape sh, int sorted)
+{
+    typedef typename elem_of<T>::raw RT;
+    typedef typename elem_of<T>::key KT;
+    constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);        /* elements a 16-byte load brings */
+    constexpr unsigned KV = V * sizeof(KT) / BATCH_VEC_BYTES;   /* 16-byte stores of their keys   */
+    extern __shared__ uint4 staged_smem[];
+    const unsigned G = WARP_GROUP ? DRTOPK_WARP : blockDim.x, groups = blockDim.x / G, me = threadIdx.x % G;
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
+    char *base = (char *)staged_smem + (threadIdx.x / G) * sh.group_bytes;
+    staged_head *h = (staged_head *)base;
+    KT *const key_area = (KT *)(base + round16(sizeof(staged_head)));
+    kpair *q = (kpair *)(base + round16(sizeof(staged_head)) + sh.keys_bytes);
+    auto sync = [] {
+        if (WARP_GROUP) __syncwarp();
+        else __syncthreads();
+    };
+    const int top = drtopk_dtype_bits((drtopk_dtype)T) - BATCH_DIGIT_BITS;
+    const drtopk_order order = (drtopk_order)a.order;
     const uint64_t nseg = seg_count(a);
-    for (uint64_t i = blockIdx.x; i < nseg; i += gridDim.x) {
+    for (uint64_t i = (uint64_t)blockIdx.x * groups + threadIdx.x / G; i < nseg; i += (uint64_t)gridDim.x * groups) {
         const uint64_t s = seg_id(a, i);
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
-        if (threadIdx.x == 0) {
-            prefix = mask = 0;
-            want = ks;
-            n_gt = n_eq = 0;
+        for (uint64_t j = ks + me; j < a.k; j += G) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
+        if (ks == 0) continue;
+        for (unsigned d = me; d < BATCH_DIGITS; d += G) h->hist[d] = 0;
+        if (me == 0) {
+            h->prefix = 0;
+            h->want = (unsigned)ks;
+            h->n_gt = h->n_eq = 0;
         }
-        __syncthreads();
-        for (int shift = bits - BATCH_DIGIT_BITS; shift >= 0 && ks > 0; shift -= BATCH_DIGIT_BITS) {
-            for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += THREADS) hist[d] = 0;
-            __syncthreads();
-            const uint64_t pf = prefix, mk = mask;
-            for (uint64_t p = threadIdx.x; p < len; p += THREADS) {
-                const uint64_t key = drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order);
-                if ((key & mk) == pf) atomicAdd(&hist[(key >> shift) & (BATCH_DIGITS - 1)], 1ull);
+        sync();
+        /* stage: head elements up to a 16-byte boundary, 16-byte loads, the tail;
+         * keys[p] for the loads' p is 16-byte aligned; the first digit counted */
+        const RT *src = (const RT *)a.values + start;
+        const unsigned head = (unsigned)(((uintptr_t)0 - (uintptr_t)src) & (BATCH_VEC_BYTES - 1)) / sizeof(RT);
+        const uint64_t nhead = head < len ? head : len;
+        KT *const keys = key_area + (V - head) % V;
+        auto stage = [&](uint64_t p, RT b) {
+            const KT key = (KT)drtopk_key_any(b, (drtopk_dtype)T, order);
+            keys[p] = key;
+            atomicAdd(&h->hist[key >> top], 1u);
+        };
+        if (me < nhead) stage(me, src[me]);
+        const uint4 *vsrc = (const uint4 *)(src + nhead);
+        const uint64_t nvec = (len - nhead) / V;
+        for (uint64_t v0 = me; v0 < nvec; v0 += (uint64_t)G * BATCH_STAGED_UNROLL) {
+            uint4 w[BATCH_STAGED_UNROLL];
+#pragma unroll
+            for (unsigned u = 0; u < BATCH_STAGED_UNROLL; ++u)
+                w[u] = v0 + u * G < nvec ? vsrc[v0 + u * G] : make_uint4(0, 0, 0, 0);
+#pragma unroll
+            for (unsigned u = 0; u < BATCH_STAGED_UNROLL; ++u) {
+                if (v0 + u * G >= nvec) continue;
+                RT e[V];
+                KT kv[V];
+                uint4 out[KV];
+                memcpy(e, &w[u], sizeof e);
+#pragma unroll
+                for (unsigned j = 0; j < V; ++j) {
+                    kv[j] = (KT)drtopk_key_any(e[j], (drtopk_dtype)T, order);
+                    atomicAdd(&h->hist[kv[j] >> top], 1u);
+                }
+                memcpy(out, kv, sizeof out);
+                uint4 *dst = (uint4 *)(keys + nhead + (v0 + u * G) * V);
+#pragma unroll
+                for (unsigned j = 0; j < KV; ++j) dst[j] = out[j];
             }
-            __syncthreads();
-            if (threadIdx.x == 0) {     /* the digit holding the want-th best of the prefix */
-                uint64_t above = 0;
-                int d = BATCH_DIGITS - 1;
-                while (d > 0 && above + hist[d] < want) above += hist[d--];
-                want -= above;
-                prefix |= (uint64_t)d << shift;
-                mask |= (uint64_t)(BATCH_DIGITS - 1) << shift;
-            }
-            __syncthreads();
         }
-        /* prefix is now the k_s-th key; want of the keys equal to it belong */
-        const uint64_t kth = prefix, n_ties = want, n_above = ks - want;
-        for (uint64_t p = threadIdx.x; p < len && ks > 0; p += THREADS) {
-            const uint64_t key = drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order);
+        const uint64_t tail = nhead + nvec * V;
+        if (tail + me < len) stage(tail + me, src[tail + me]);
+        sync();
+        /* digit passes over shared memory: keys whose known digits match count
+         * their next digit */
+        int shift = top;
+        for (;;) {
+            if (WARP_GROUP || threadIdx.x < DRTOPK_WARP) staged_pick(h, shift);
+            sync();
+            if (h->done) break;
+            const uint64_t known = h->prefix >> shift;
+            shift -= BATCH_DIGIT_BITS;
+            for (unsigned d = me; d < BATCH_DIGITS; d += G) h->hist[d] = 0;
+            sync();
+            for (uint64_t p = me; p < len; p += G) {
+                const KT key = keys[p];
+                if ((uint64_t)(key >> (shift + BATCH_DIGIT_BITS)) == known)
+                    atomicAdd(&h->hist[(key >> shift) & (BATCH_DIGITS - 1)], 1u);
+            }
+            sync();
+        }
+        /* gather: keys whose digits from `shift` up beat the k-th key's, then
+         * the first `ties` equal ones to claim a slot */
+        const uint64_t kth = h->prefix >> shift;
+        const unsigned ties = h->want;
+        const uint64_t above = ks - ties;
+        for (uint64_t p0 = 0; p0 < len; p0 += G) {
+            const uint64_t p = p0 + me;
+            const KT key = p < len ? keys[p] : 0;
+            const uint64_t kh = (uint64_t)(key >> shift);
+            const bool gt = p < len && kh > kth, eq = p < len && kh == kth;
+            const unsigned bg = __ballot_sync(DRTOPK_FULL_MASK, gt), be = __ballot_sync(DRTOPK_FULL_MASK, eq);
+            unsigned base_g = 0, base_e = 0;
+            if (lane == 0 && bg) base_g = atomicAdd(&h->n_gt, (unsigned)__popc(bg));
+            if (lane == 0 && be) base_e = atomicAdd(&h->n_eq, (unsigned)__popc(be));
+            base_g = __shfl_sync(DRTOPK_FULL_MASK, base_g, 0) + __popc(bg & lower);
+            base_e = __shfl_sync(DRTOPK_FULL_MASK, base_e, 0) + __popc(be & lower);
             uint64_t j = DRTOPK_INDEX_NONE;
-            if (key > kth) j = atomicAdd(&n_gt, 1ull);
-            else if (key == kth) {
-                const uint64_t e = atomicAdd(&n_eq, 1ull);
-                if (e < n_ties) j = n_above + e;
-            }
-            if (j != DRTOPK_INDEX_NONE) {
-                if (sorted) q[j] = kpair{ key, p };
-                else put<T>(a, s, start, j, p);
-            }
+            if (gt) j = base_g;
+            else if (eq && base_e < ties) j = above + base_e;
+            if (j == DRTOPK_INDEX_NONE) continue;
+            if (sorted) q[j] = kpair{ key, p };
+            else put<T>(a, s, start, j, p);
         }
-        __syncthreads();
-        if (sorted && ks > 0) sort_put<T, THREADS>(a, s, start, ks, q);
-        for (uint64_t j = ks + threadIdx.x; j < a.k; j += THREADS) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
-        __syncthreads();
+        if (sorted) {
+            sync();
+            sort_put<T>(a, s, start, ks, q, me, G, sync);
+        }
+        sync();         /* the group's shared memory is free for its next segment */
     }
 }
 
@@ -437,14 +659,14 @@ __global__ void __launch_bounds__(BATCH_SORT_THREADS) sort_out_kernel(batch_args
         for (uint64_t j = threadIdx.x; j < ks; j += BATCH_SORT_THREADS)
             q[j] = kpair{ drtopk_key_at(a.out_values, s * a.k + j, (drtopk_dtype)T, (drtopk_order)a.order),
                           a.out_indices[s * a.k + j] };
-        sort_put<T, BATCH_SORT_THREADS>(a, s, start, ks, q);
+        sort_put<T>(a, s, start, ks, q, threadIdx.x, BATCH_SORT_THREADS, [] { __syncthreads(); });
         __syncthreads();
     }
 }
-
 /* ---- logarithmic radix binning of variable segments -------------------------- */
-__global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, unsigned long long *counts,
-                           uint64_t *lists, split_state *states)
+/* staged_cap: the longest segment a staged block holds. */
+__global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, uint64_t staged_cap,
+                           unsigned long long *counts, uint64_t *lists, split_state *states)
 {
     const uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= a.segments) return;
@@ -459,10 +681,12 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
     }
     const int lg = len > 1 ? 64 - __clzll((long long)(len - 1)) : 0;     /* ceil(log2 len) */
     int bin;
-    if (lg > BATCH_MID_LOG2) bin = BIN_SPLIT;
+    if (lg > BATCH_STAGED_MAX_LOG2) bin = BIN_SPLIT;
     else if (lg <= BATCH_TINY_LOG2 && ks <= BATCH_TINY_K) bin = BIN_TINY;
     else if (ks <= warp_max_k && len <= warp_max_len) bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
-    else bin = lg <= BATCH_SMALL_LOG2 ? BIN_BLOCK_SMALL : BIN_BLOCK_MID;
+    else if (len > staged_cap) bin = BIN_SPLIT;
+    else if (lg <= BATCH_STAGED_WARP_LOG2) bin = BIN_STAGED_WARP;
+    else bin = BIN_STAGED_BLOCK + lg - BATCH_STAGED_WARP_LOG2 - 1;
     const unsigned long long at = atomicAdd(&counts[bin], 1ull);
     lists[(uint64_t)bin * a.segments + at] = s;
     if (bin == BIN_SPLIT) {     /* a fresh search state */
@@ -513,14 +737,56 @@ struct tiny_launch {
     }
 };
 
+/* Ordered-key bytes of the staged select for key type t. */
+static size_t staged_key_bytes(drtopk_dtype t) { return drtopk_dtype_size(t) > sizeof(uint32_t) ? sizeof(uint64_t) : sizeof(uint32_t); }
+
+/* The shared memory of a group holding cap keys of type t. */
+static staged_shape staged_shape_of(drtopk_dtype t, uint64_t cap, int sorted, uint64_t k)
+{
+    staged_shape sh;
+    const uint64_t slack = BATCH_VEC_BYTES / drtopk_dtype_size(t), qk = k < cap ? k : cap;
+    sh.cap = cap;
+    sh.keys_bytes = round16((size_t)(cap + slack) * staged_key_bytes(t));
+    sh.group_bytes = round16(sizeof(staged_head)) + sh.keys_bytes + (sorted ? pow2_at_least(qk, 2) * sizeof(kpair) : 0);
+    return sh;
+}
+
+/* The longest segment one block stages in the GPU's opt-in shared memory. */
+static uint64_t staged_cap(drtopk_dtype t, int sorted, uint64_t k, size_t smem_optin)
+{
+    const size_t fixed = round16(sizeof(staged_head)) + (sorted ? pow2_at_least(k, 2) * sizeof(kpair) : 0);
+    if (smem_optin <= fixed) return 0;
+    uint64_t cap = (smem_optin - fixed) / staged_key_bytes(t);
+    while (cap > 0 && staged_shape_of(t, cap, sorted, k).group_bytes > smem_optin) --cap;
+    return cap;
+}
+
+/* Threads of a staged block holding up to cap keys. */
+static unsigned staged_threads(uint64_t cap)
+{
+    const uint64_t t = pow2_at_least(cap, 1) / BATCH_STAGED_KEYS_PER_THREAD;
+    return t < BATCH_STAGED_THREADS_MIN ? BATCH_STAGED_THREADS_MIN
+         : t > BATCH_STAGED_THREADS_MAX ? BATCH_STAGED_THREADS_MAX : (unsigned)t;
+}
+
+/* Segments of at most 2^BATCH_STAGED_WARP_LOG2 keys stage in a warp. */
+static int staged_warp_group(uint64_t cap) { return cap <= (1ull << BATCH_STAGED_WARP_LOG2); }
+
+/* The staged select of the segments a covers, each at most cap keys: a warp
+ * per segment or a block per segment; `blocks` at most. */
 template <int T>
-struct block_launch {
-    static drtopk_status run(batch_args a, int threads, unsigned grid, int sorted, cudaStream_t st)
+struct staged_launch {
+    static drtopk_status run(batch_args a, uint64_t cap, int sorted, unsigned blocks, cudaStream_t st)
     {
-        if (threads == BATCH_BLOCK_SMALL)
-            block_select_kernel<T, BATCH_BLOCK_SMALL><<<grid, BATCH_BLOCK_SMALL, 0, st>>>(a, sorted);
-        else
-            block_select_kernel<T, BATCH_BLOCK_MID><<<grid, BATCH_BLOCK_MID, 0, st>>>(a, sorted);
+        const staged_shape sh = staged_shape_of((drtopk_dtype)T, cap, sorted, a.k);
+        const int warps = staged_warp_group(cap);
+        const unsigned threads = warps ? BATCH_STAGED_WARPS * DRTOPK_WARP : staged_threads(cap);
+        const size_t smem = sh.group_bytes * (warps ? BATCH_STAGED_WARPS : 1);
+        const void *kernel = warps ? (const void *)staged_kernel<T, true> : (const void *)staged_kernel<T, false>;
+        drtopk_status s;
+        if ((s = drtopk_kernel_dynamic_smem(kernel, smem)) != DRTOPK_OK) return s;
+        if (warps) staged_kernel<T, true><<<blocks, threads, smem, st>>>(a, sh, sorted);
+        else staged_kernel<T, false><<<blocks, threads, smem, st>>>(a, sh, sorted);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
@@ -552,6 +818,13 @@ static unsigned grid_for(uint64_t units, unsigned cap)
     return (unsigned)(units < cap ? (units ? units : 1) : cap);
 }
 
+/* Blocks of a staged launch over `segments` segments of at most cap keys. */
+static unsigned staged_blocks(uint64_t segments, uint64_t cap, unsigned grid_cap)
+{
+    return grid_for(staged_warp_group(cap) ? (segments + BATCH_STAGED_WARPS - 1) / BATCH_STAGED_WARPS : segments,
+                    grid_cap);
+}
+
 /* Uniform rows longer than block_max_len: the Dr. Top-k pipeline, one row
  * per call (its problem, plan and workspace). */
 static drtopk_status row_problem(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, drtopk_problem *rp,
@@ -574,18 +847,34 @@ static int uniform_pipeline(const drtopk_batch_problem *p, const drtopk_batch_pl
     return p->offsets == NULL && p->ks == NULL && p->len > plan->block_max_len;
 }
 
-/* Uniform rows of the warp queue. */
-static int uniform_warp(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
+/* The algorithm of uniform rows (the pipeline aside). */
+enum { UNIFORM_TINY, UNIFORM_WARP, UNIFORM_CHUNKED, UNIFORM_STAGED, UNIFORM_SPLIT };
+
+/* Chunks per row of the chunked staged select, or 0 where it does not apply:
+ * chunks of at most BATCH_CHUNK_BYTES of keys (cut further while there are
+ * fewer than BATCH_CHUNK_BLOCKS blocks), each at least BATCH_CHUNK_RATIO k
+ * keys long, and the chunks * k candidates of a row staged at once. */
+static uint64_t uniform_chunks(const drtopk_batch_problem *p, uint64_t cap)
 {
-    return p->k <= plan->warp_max_k && p->len <= plan->warp_max_len;
+    uint64_t chunk = BATCH_CHUNK_BYTES / staged_key_bytes(p->dtype);
+    if (chunk > cap) chunk = cap;
+    if (chunk == 0) return 0;
+    uint64_t chunks = (p->len + chunk - 1) / chunk;
+    const uint64_t min_keys = p->k * BATCH_CHUNK_RATIO > BATCH_CHUNK_MIN_KEYS ? p->k * BATCH_CHUNK_RATIO
+                                                                              : BATCH_CHUNK_MIN_KEYS;
+    while (p->segments * chunks < BATCH_CHUNK_BLOCKS && p->len / (2 * chunks) >= min_keys) chunks *= 2;
+    if (chunks < 2 || p->len / chunks < p->k * BATCH_CHUNK_RATIO || chunks * p->k > cap) return 0;
+    return chunks;
 }
 
-/* Uniform rows the split radix select takes when the warp queue does not:
- * past a small block's rows, every row over several blocks fills the GPU
- * where one block a row leaves SMs idle (8 rows of 40000, 256 of 2^17). */
-static int uniform_split(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
+static int uniform_algorithm(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, uint64_t cap,
+                             uint64_t *chunks)
 {
-    return p->offsets == NULL && p->len > (1ull << BATCH_SMALL_LOG2) && !uniform_warp(p, plan);
+    *chunks = 0;
+    if (p->len <= (1ull << BATCH_TINY_LOG2) && p->k <= BATCH_TINY_K) return UNIFORM_TINY;
+    if (p->k <= plan->warp_max_k && p->len <= plan->warp_max_len) return UNIFORM_WARP;
+    if ((*chunks = uniform_chunks(p, cap)) != 0) return UNIFORM_CHUNKED;
+    return p->len <= cap ? UNIFORM_STAGED : UNIFORM_SPLIT;
 }
 
 /* The split grid: x blocks per segment (at most one per chunk), y segments
@@ -608,6 +897,42 @@ static drtopk_status check_sorted_k(const drtopk_batch_problem *p, const drtopk_
     return DRTOPK_OK;
 }
 
+/* The workspace of p (sorted k checked by the caller): carved from base (NULL: sizes
+ * only) at *off; the staged cap of the current GPU in *cap, and for uniform
+ * rows the algorithm and chunks.  The layout both phases share. */
+typedef struct {
+    split_state *states;
+    unsigned long long *counts;
+    uint64_t *lists;
+    void *cand_values;          /* chunked select: rows x chunks x k candidates */
+    uint64_t *cand_indices;
+} batch_ws;
+
+static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, char *base,
+                                  size_t *off, uint64_t *cap, int *algorithm, uint64_t *chunks, batch_ws *w)
+{
+    const drtopk_device_attrs *dev;
+    drtopk_status st;
+    memset(w, 0, sizeof *w);
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
+    if (p->offsets) {
+        w->counts = (unsigned long long *)drtopk_carve(base, off, BIN_COUNT * sizeof(unsigned long long));
+        w->lists = (uint64_t *)drtopk_carve(base, off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
+        w->states = (split_state *)drtopk_carve(base, off, (size_t)p->segments * sizeof(split_state));
+        return DRTOPK_OK;
+    }
+    *algorithm = uniform_algorithm(p, plan, *cap, chunks);
+    if (*algorithm == UNIFORM_SPLIT) {
+        w->states = (split_state *)drtopk_carve(base, off, (size_t)p->segments * sizeof(split_state));
+    } else if (*algorithm == UNIFORM_CHUNKED) {
+        const size_t cands = (size_t)(p->segments * *chunks * p->k);
+        w->cand_values = drtopk_carve(base, off, cands * drtopk_dtype_size(p->dtype));
+        w->cand_indices = (uint64_t *)drtopk_carve(base, off, cands * sizeof(uint64_t));
+    }
+    return DRTOPK_OK;
+}
+
 extern "C" drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
                                                      size_t *bytes)
 {
@@ -620,15 +945,55 @@ extern "C" drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem 
         size_t rb;
         if ((st = row_problem(p, plan, &rp, &rplan, &rb)) != DRTOPK_OK) return st;
         drtopk_carve(NULL, &off, rb);
-    } else if (p->offsets) {
-        drtopk_carve(NULL, &off, BIN_COUNT * sizeof(unsigned long long));
-        drtopk_carve(NULL, &off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
-        drtopk_carve(NULL, &off, (size_t)p->segments * sizeof(split_state));
-    } else if (uniform_split(p, plan)) {
-        drtopk_carve(NULL, &off, (size_t)p->segments * sizeof(split_state));
+    } else {
+        uint64_t cap, chunks;
+        int algorithm;
+        batch_ws w;
+        if ((st = batch_layout(p, plan, NULL, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
     }
     *bytes = off + DRTOPK_WS_ALIGN;     /* slack to align any base address */
     return DRTOPK_OK;
+}
+
+/* Uniform rows: one algorithm for all, no binning. */
+static drtopk_status uniform_select(const drtopk_batch_problem *p, batch_args a, int algorithm, uint64_t cap,
+                                    uint64_t chunks, const batch_ws *w, int sorted, cudaStream_t cs)
+{
+    drtopk_status st;
+    switch (algorithm) {
+    case UNIFORM_TINY:
+        return batch_dispatch<tiny_launch>(p->dtype, a, grid_for((p->segments + BATCH_TINY_WARPS - 1) /
+                                                                 BATCH_TINY_WARPS, DRTOPK_GRID_MAX), cs);
+    case UNIFORM_WARP: {
+        const int warps = p->len <= (1ull << BATCH_WARP_SHORT_LOG2) ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
+        return batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps,
+                                                                        DRTOPK_GRID_MAX), cs);
+    }
+    case UNIFORM_CHUNKED: {     /* the top k of every chunk, then of every row's candidates */
+        batch_args c = a;
+        c.chunks = chunks;
+        c.segments = p->segments * chunks;
+        c.ks = NULL;
+        c.out_values = w->cand_values;
+        c.out_indices = w->cand_indices;
+        const uint64_t chunk_max = (p->len + chunks - 1) / chunks;
+        if ((st = batch_dispatch<staged_launch>(p->dtype, c, chunk_max, 0, staged_blocks(c.segments, chunk_max,
+                                                DRTOPK_GRID_MAX), cs)) != DRTOPK_OK)
+            return st;
+        a.values = w->cand_values;
+        a.remap = w->cand_indices;
+        a.len = chunks * p->k;
+        return batch_dispatch<staged_launch>(p->dtype, a, a.len, sorted, staged_blocks(p->segments, a.len,
+                                             DRTOPK_GRID_MAX), cs);
+    }
+    case UNIFORM_STAGED:
+        return batch_dispatch<staged_launch>(p->dtype, a, p->len, sorted,
+                                             staged_blocks(p->segments, p->len, DRTOPK_GRID_MAX), cs);
+    default:
+        DRTOPK_CUDA_TRY(cudaMemsetAsync(w->states, 0, (size_t)p->segments * sizeof(split_state), cs));
+        return batch_dispatch<split_launch>(p->dtype, a, w->states, split_grid(p->len, p->segments), sorted,
+                                            grid_for(p->segments, DRTOPK_GRID_MAX), cs);
+    }
 }
 
 extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
@@ -646,7 +1011,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     char *base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
-    const unsigned cap = (unsigned)dev->sm_count * BATCH_GRID_PER_SM;
+    const unsigned grid_cap = (unsigned)dev->sm_count * BATCH_GRID_PER_SM;
     batch_args a;
     memset(&a, 0, sizeof a);
     a.values = p->values;
@@ -673,52 +1038,40 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         }
         return DRTOPK_OK;
     }
-    if (p->offsets == NULL) {   /* uniform rows: one class, no binning */
-        if (p->len <= (1ull << BATCH_TINY_LOG2) && p->k <= BATCH_TINY_K)
-            return batch_dispatch<tiny_launch>(p->dtype, a, grid_for((p->segments + BATCH_TINY_WARPS - 1) /
-                                                                     BATCH_TINY_WARPS, DRTOPK_GRID_MAX), cs);
-        if (uniform_warp(p, plan)) {
-            const int warps = p->len <= (1ull << BATCH_WARP_SHORT_LOG2) ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
-            const uint64_t blocks = (p->segments + warps - 1) / warps;
-            return batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for(blocks, DRTOPK_GRID_MAX), cs);
-        }
-        if (uniform_split(p, plan)) {
-            split_state *states = (split_state *)drtopk_carve(base, &off, (size_t)p->segments * sizeof(split_state));
-            DRTOPK_CUDA_TRY(cudaMemsetAsync(states, 0, (size_t)p->segments * sizeof(split_state), cs));
-            return batch_dispatch<split_launch>(p->dtype, a, states, split_grid(p->len, p->segments), sorted,
-                                                grid_for(p->segments, DRTOPK_GRID_MAX), cs);
-        }
-        return batch_dispatch<block_launch>(p->dtype, a, BATCH_BLOCK_SMALL, grid_for(p->segments, DRTOPK_GRID_MAX),
-                                            sorted, cs);   /* rows of at most 2^BATCH_SMALL_LOG2 */
-    }
-    unsigned long long *counts = (unsigned long long *)drtopk_carve(base, &off, BIN_COUNT * sizeof(unsigned long long));
-    uint64_t *lists = (uint64_t *)drtopk_carve(base, &off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
-    split_state *states = (split_state *)drtopk_carve(base, &off, (size_t)p->segments * sizeof(split_state));
-    DRTOPK_CUDA_TRY(cudaMemsetAsync(counts, 0, BIN_COUNT * sizeof(unsigned long long), cs));
+    uint64_t cap, chunks = 0;
+    int algorithm = UNIFORM_STAGED;
+    batch_ws w;
+    if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
+    if (p->offsets == NULL) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BIN_COUNT * sizeof(unsigned long long), cs));
     const uint64_t bin_blocks = (p->segments + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS;
     if (bin_blocks > DRTOPK_GRID_MAX) {
         drtopk_error_set("%llu segments are more than one binning launch covers", (unsigned long long)p->segments);
         return DRTOPK_ERR_UNSUPPORTED;
     }
-    bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len, counts,
-                                                                   lists, states);
+    bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len, cap,
+                                                                   w.counts, w.lists, w.states);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {
-        a.list = lists + (uint64_t)b * p->segments;
-        a.count = counts + b;
+        a.list = w.lists + (uint64_t)b * p->segments;
+        a.count = w.counts + b;
         if (b == BIN_TINY) {
             st = batch_dispatch<tiny_launch>(p->dtype, a, grid_for((p->segments + BATCH_TINY_WARPS - 1) /
-                                                                   BATCH_TINY_WARPS, cap), cs);
+                                                                   BATCH_TINY_WARPS, grid_cap), cs);
         } else if (b == BIN_WARP_SHORT || b == BIN_WARP_LONG) {
             const int warps = b == BIN_WARP_SHORT ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
-            st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps, cap), cs);
+            st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps,
+                                                                          grid_cap), cs);
         } else if (b == BIN_SPLIT) {    /* x: as for the longest segment; blocks of a pass: a few waves */
-            const unsigned y = grid_for(p->segments, BATCH_SPLIT_WAVES * cap / BATCH_SPLIT_X_MAX + 1);
-            st = batch_dispatch<split_launch>(p->dtype, a, states, dim3(BATCH_SPLIT_X_MAX, y), sorted,
-                                              grid_for(p->segments, cap), cs);
-        } else {
-            const int threads = b == BIN_BLOCK_SMALL ? BATCH_BLOCK_SMALL : BATCH_BLOCK_MID;
-            st = batch_dispatch<block_launch>(p->dtype, a, threads, grid_for(p->segments, cap), sorted, cs);
+            const unsigned y = grid_for(p->segments, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_MAX + 1);
+            st = batch_dispatch<split_launch>(p->dtype, a, w.states, dim3(BATCH_SPLIT_X_MAX, y), sorted,
+                                              grid_for(p->segments, grid_cap), cs);
+        } else {                        /* staged: the bin's longest segment, or the cap */
+            const uint64_t lg_max = b == BIN_STAGED_WARP ? BATCH_STAGED_WARP_LOG2
+                                                         : (uint64_t)(BATCH_STAGED_WARP_LOG2 + 1 + b - BIN_STAGED_BLOCK);
+            const uint64_t bin_cap = (1ull << lg_max) < cap ? 1ull << lg_max : cap;
+            st = batch_dispatch<staged_launch>(p->dtype, a, bin_cap, sorted, staged_blocks(p->segments, bin_cap,
+                                               grid_cap), cs);
         }
         if (st != DRTOPK_OK) return st;
     }

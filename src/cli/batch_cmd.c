@@ -329,8 +329,8 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
     else printf("shape:     %" PRIu64 " rows x %" PRIu64 " cols\n", p->segments, p->len);
     printf("select:    k = %" PRIu64 "%s%s %s, %s\n", c->k, b->ks_file ? " slots, per-segment k from " : "",
            b->ks_file ? b->ks_file : "", order_names[p->order], (plan->flags & DRTOPK_SORTED) ? "sorted" : "unsorted");
-    printf("plan:      warp queue for k <= %" PRIu64 " and segments <= %" PRIu64 ", block radix select up to %" PRIu64
-           ", Dr. Top-k beyond\n", plan->warp_max_k, plan->warp_max_len, plan->block_max_len);
+    printf("plan:      warp queue for k <= %" PRIu64 " (0: off) and segments <= %" PRIu64 ", radix selects up to %"
+           PRIu64 ", Dr. Top-k beyond\n", plan->warp_max_k, plan->warp_max_len, plan->block_max_len);
     printf("workspace: %zu bytes\n", r->ws_bytes);
     printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up)\n", r->ms_median, r->ms_min,
            r->ms_max, c->reps, c->warmup);

@@ -1,8 +1,8 @@
 /*
  * batch.c -- the public entry points of batched and segmented top-k
  * (drtopk.h, drtopk_batch_*): the default plan (the crossovers between the
- * warp queue, the block radix select and the Dr. Top-k pipeline of paper
- * sections 4-5), and the validation both phases share before the problem
+ * warp queue, the staged and split radix selects and the Dr. Top-k pipeline
+ * of paper sections 4-5), and the validation both phases share before the problem
  * goes to the CPU backend (cpu_batch.c) or the CUDA one
  * (kernels/batch_topk.cu).  Every failing check says which input was wrong.
  */
@@ -14,11 +14,13 @@
 
 #define FAIL(st, ...) (drtopk_error_set(__VA_ARGS__), (st))
 
-/* Default crossovers until the tuner measures them: the warp queue pays a
- * merge per 32 candidates, so it wins for small k; a warp per segment keeps a
- * GPU busy only with thousands of segments, which short segments come in. */
-#define BATCH_WARP_MAX_K 128            /* MoE routing (k <= 8), ANN re-ranking (k ~ 100) */
-#define BATCH_WARP_MAX_LEN (1ull << 15) /* one warp streams up to 128 KB of f32 */
+/* Default crossovers until the tuner measures them: the staged radix select
+ * (one read of a segment into shared memory, a warp or a block per segment)
+ * beats the warp queue, which pays a merge per 32 candidates, at every k the
+ * workloads of issue 16 have, so the default leaves the queue off (a plan may
+ * still ask for it up to DRTOPK_WARP_K_MAX). */
+#define BATCH_WARP_MAX_K 0              /* the warp queue off */
+#define BATCH_WARP_MAX_LEN (1ull << 15) /* where a plan turns it on: one warp streams up to 128 KB of f32 */
 #define BATCH_BLOCK_MAX_LEN (1ull << 20) /* past 4 MB of f32 a row feeds a whole GPU */
 #define BATCH_INDEX_ALIGN 8             /* uint64 offsets, ks and positions */
 

@@ -313,12 +313,14 @@ typedef struct {
  * 256 elements with k_s <= 16 runs in one warp's registers; a variable
  * segment of more than 2^16 elements runs a radix select split over many
  * blocks; one with k_s <= warp_max_k and at most warp_max_len elements runs a
- * per-warp priority queue (WarpSelect style); the other uniform rows of more
- * than 2^12 elements run the split radix select, the rest one block's.
+ * per-warp priority queue (WarpSelect style; off in the default plan); the
+ * others run a radix select over a copy in shared memory (a warp or a block
+ * per segment; uniform rows much longer than k in chunks, then over the
+ * chunks' candidates), or, past what shared memory holds, the split one.
  * Variable segments are binned on the device by log2 length (LRB), each bin
  * launched with its own shape. */
 typedef struct {
-    uint64_t warp_max_k;        /* largest k of the warp queue, 0..DRTOPK_WARP_K_MAX */
+    uint64_t warp_max_k;        /* largest k of the warp queue, 0 (off)..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */
     uint64_t block_max_len;     /* longest uniform row of the radix selects      */
     unsigned flags;             /* DRTOPK_SORTED                                  */

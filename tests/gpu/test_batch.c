@@ -1,12 +1,14 @@
 /*
  * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu,
  * issue 16) against the host: every key type, both orders, sorted and not;
- * uniform rows that take the tiny-row warp select, the warp queue (short and
- * long rows), the block radix select, the split radix select (rows over many
- * blocks; NaN, -0.0, ties, k = the length) and the Dr. Top-k pipeline row by
- * row (block_max_len lowered); variable segments binned on the device (empty,
- * one element, k past the length, per-segment k, every bin in one call: the
- * mid block radix select and, past 2^16, the split one).
+ * uniform rows that take the tiny-row warp select, the staged radix select
+ * in a warp and in a block (right at the tiny/warp/block crossovers), the
+ * chunked staged select (right past one chunk), the warp queue (short and
+ * long rows, turned on by the plan), the split radix select and the Dr.
+ * Top-k pipeline row by row (block_max_len lowered); f32 rows and segments of
+ * each algorithm's lengths with NaN, -0.0, +0.0 and heavy ties, all equal,
+ * ascending and descending; variable segments binned on the device (empty,
+ * one element, k past the length, per-segment k, every bin in one call).
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order).  --small: the sanitizer-sized cases.
  */
@@ -21,9 +23,14 @@
 
 #define SEED 16
 #define SEGMENTS_RANDOM 300          /* variable segments per case */
-#define SPLIT_LEN 70000              /* past 2^16: the split radix select */
-#define SPLIT_SPECIAL 7              /* every 7th element NaN, then -0.0, then +0.0 */
-#define SPLIT_TIE_VALUES 100         /* the other elements: this many distinct values */
+#define SPECIAL_EVERY 7              /* specials: every 7th element NaN, then -0.0, then +0.0 */
+#define SPECIAL_TIE_VALUES 100       /* the other elements: this many distinct values */
+#define SPECIAL_K_TINY 8             /* k of the tiny select where segments are short enough */
+#define SPECIAL_K 50                 /* token sampling's k */
+
+/* The value patterns of special_cases. */
+enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT };
+static const char *const pat_names[PAT_COUNT] = { "NaN/-0.0/ties", "all equal", "ascending", "descending" };
 
 static uint64_t rng = 0x16;
 static uint64_t rnd(void)
@@ -77,33 +84,36 @@ static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *pl
     free(oi);
 }
 
-/* The split radix select on f32 with NaN, -0.0, +0.0 and heavy ties: uniform
- * rows and variable segments (empty, one element, long), k = 50 sorted and
- * not, and k = every element of each segment. */
-static void split_special_cases(void)
+/* f32 rows of len (tiny and staged in a warp at 200, 1000; staged in a block
+ * at 5000; chunked at 20000; chunked or split at 70000) and variable segments
+ * (empty, len, one element, 2 len, len) with each value pattern, k = 8, 50
+ * and every element, sorted and not. */
+static void special_cases(uint64_t len, int pattern)
 {
-    const uint64_t offsets[] = { 0, 0, SPLIT_LEN, SPLIT_LEN + 1, SPLIT_LEN + 1 + 2 * SPLIT_LEN, 4 * SPLIT_LEN + 1 };
+    const uint64_t offsets[] = { 0, 0, len, len + 1, len + 1 + 2 * len, 4 * len + 1 };
     const uint64_t nseg = sizeof offsets / sizeof offsets[0] - 1, n = offsets[nseg];
-    const uint64_t ks[] = { 50, 2 * SPLIT_LEN };
+    const uint64_t ks[] = { SPECIAL_K_TINY, SPECIAL_K, 2 * len };
     float *v = (float *)malloc(n * sizeof(float));
     char what[256];
-    for (uint64_t i = 0; i < n; ++i)
-        v[i] = i % SPLIT_SPECIAL == 0 ? NAN : i % SPLIT_SPECIAL == 1 ? -0.0f : i % SPLIT_SPECIAL == 2 ? 0.0f
-             : (float)(i % SPLIT_TIE_VALUES) - SPLIT_TIE_VALUES / 2;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t r = i % SPECIAL_EVERY;
+        v[i] = pattern == PAT_EQUAL ? 1.5f : pattern == PAT_ASCENDING ? (float)i : pattern == PAT_DESCENDING ? -(float)i
+             : r == 0 ? NAN : r == 1 ? -0.0f : r == 2 ? 0.0f : (float)(i % SPECIAL_TIE_VALUES) - SPECIAL_TIE_VALUES / 2;
+    }
     for (int o = 0; o < 2; ++o) {
         for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ++ki) {
             for (int sorted = 0; sorted < (ks[ki] <= DRTOPK_WARP_K_MAX ? 2 : 1); ++sorted) {
                 for (int var = 0; var < 2; ++var) {
-                    const uint64_t k = var ? ks[ki] : (ks[ki] < SPLIT_LEN ? ks[ki] : SPLIT_LEN);
+                    const uint64_t k = var ? ks[ki] : (ks[ki] < len ? ks[ki] : len);
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, (drtopk_order)o,
-                                               var ? nseg : 2, var ? 0 : SPLIT_LEN, var ? offsets : NULL, k, NULL, v };
+                                               var ? nseg : 2, var ? 0 : len, var ? offsets : NULL, k, NULL, v };
                     drtopk_batch_plan plan;
                     drtopk_batch_plan_auto(&plan, &p);
                     if (sorted) plan.flags |= DRTOPK_SORTED;
-                    snprintf(what, sizeof what, "split %s f32 NaN/-0.0/ties %s%s k %llu",
-                             var ? "segments" : "uniform", o ? "smallest" : "largest", sorted ? " sorted" : "",
-                             (unsigned long long)k);
-                    run_case(&p, &plan, var ? n : 2 * SPLIT_LEN, what);
+                    snprintf(what, sizeof what, "%s of %llu f32 %s %s%s k %llu", var ? "segments" : "rows",
+                             (unsigned long long)len, pat_names[pattern], o ? "smallest" : "largest",
+                             sorted ? " sorted" : "", (unsigned long long)k);
+                    run_case(&p, &plan, var ? n : 2 * len, what);
                 }
             }
         }
@@ -114,23 +124,35 @@ static void split_special_cases(void)
 int main(int argc, char **argv)
 {
     const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
-    /* rows, cols, k, block_max_len override (0: default): the paths of uniform rows */
-    const uint64_t shapes[][4] = {
-        { 64, 200, 8, 0 },            /* tiny rows: a warp's registers */
-        { 33, 5000, 100, 0 },         /* warp queue, long rows */
-        { 16, 3000, 300, 0 },         /* block radix select */
-        { 8, 40000, 500, 0 },         /* split radix select, 10 blocks a row */
-        { 3, 70000, 1000, 0 },        /* split radix select */
-        { 4, 140000, 50, 0 },         /* split radix select, 35 blocks a row */
-        { 2, 70000, 2000, 65536 },    /* Dr. Top-k pipeline per row */
-        { 5, 1, 1, 0 },
-        { 64, 200, 40, 0 },           /* warp queue, short rows */
-        { 40, 10, 10, 0 },            /* tiny rows, k = the length */
+    /* rows, cols, k, block_max_len override (0: default), warp_max_k override (0: default): the
+     * algorithms of uniform rows (f32 lengths; 64-bit keys chunk at half of them and split earlier) */
+    const uint64_t shapes[][5] = {
+        { 64, 200, 8, 0, 0 },           /* tiny rows: a warp's registers */
+        { 64, 1024, 40, 0, 0 },         /* staged in a warp, its longest row */
+        { 50, 1025, 17, 0, 0 },         /* staged in a block, its shortest row */
+        { 32, 256, 17, 0, 0 },          /* staged in a warp: k one past the tiny select's */
+        { 32, 257, 16, 0, 0 },          /* staged in a warp: one key past the tiny select's rows */
+        { 16, 3000, 300, 0, 0 },        /* staged in a block */
+        { 10, 10000, 100, 0, 0 },       /* staged in a block (ANN re-ranking) */
+        { 6, 16384, 50, 0, 0 },         /* staged in a block: one chunk (f32) */
+        { 6, 16385, 50, 0, 0 },         /* chunked: two chunks (f32) */
+        { 3, 33000, 7, 0, 0 },          /* chunked, small k */
+        { 8, 40000, 500, 0, 0 },        /* chunked, chunks cut for more blocks */
+        { 4, 40000, 1700, 0, 0 },       /* k too large for chunks: staged (split for 64-bit keys) */
+        { 4, 140000, 50, 0, 0 },        /* chunked, 18 chunks a row */
+        { 2, 70000, 2000, 0, 0 },       /* split radix select */
+        { 2, 70000, 2000, 65536, 0 },   /* Dr. Top-k pipeline per row */
+        { 33, 5000, 100, 0, 128 },      /* warp queue, long rows */
+        { 64, 200, 40, 0, 128 },        /* warp queue, short rows */
+        { 5, 1, 1, 0, 0 },
+        { 40, 10, 10, 0, 0 },           /* tiny rows, k = the length */
     };
+    const uint64_t special_lens[] = { 200, 1000, 5000, 20000, 70000 };
     const int nshapes = small ? 3 : (int)(sizeof shapes / sizeof shapes[0]);
     char what[256];
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
-    split_special_cases();
+    for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)
+        for (int pat = 0; pat < PAT_COUNT; ++pat) special_cases(special_lens[l], pat);
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
         for (int o = 0; o < 2; ++o) {
             for (int sorted = 0; sorted < 2; ++sorted) {
@@ -143,6 +165,7 @@ int main(int argc, char **argv)
                     drtopk_batch_plan plan;
                     drtopk_batch_plan_auto(&plan, &p);
                     if (shapes[i][3]) plan.block_max_len = shapes[i][3];
+                    if (shapes[i][4]) plan.warp_max_k = shapes[i][4];
                     if (sorted) plan.flags |= DRTOPK_SORTED;
                     snprintf(what, sizeof what, "uniform %s %s%s %llu x %llu k %llu", drtopk_dtype_name(p.dtype),
                              o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)rows,
@@ -163,15 +186,17 @@ int main(int argc, char **argv)
                 }
                 void *v = malloc(off[nseg] * 8 + 8);
                 drtopk_gen_host(v, off[nseg], DRTOPK_DIST_UD, (drtopk_dtype)t, SEED);
-                for (int per = 0; per < 2; ++per) {
+                for (int variant = 0; variant < 3; ++variant) {   /* one k; per-segment k; the warp queue on */
+                    const int per = variant == 1, queue = variant == 2;
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, nseg, 0, off,
                                                k, per ? ks : NULL, v };
                     drtopk_batch_plan plan;
                     drtopk_batch_plan_auto(&plan, &p);
                     if (sorted) plan.flags |= DRTOPK_SORTED;
+                    if (queue) plan.warp_max_k = DRTOPK_WARP_K_MAX;
                     snprintf(what, sizeof what, "segments %s %s%s %llu segments k %llu%s", drtopk_dtype_name(p.dtype),
                              o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)nseg,
-                             (unsigned long long)k, per ? " per-segment k" : "");
+                             (unsigned long long)k, per ? " per-segment k" : queue ? " warp queue" : "");
                     run_case(&p, &plan, off[nseg], what);
                 }
                 free(v);

@@ -13,7 +13,7 @@
  * (2^14 | 2^14 + 1: grid barriers), chunks in shared memory (100003, 2^20 + 5;
  * i32 and bf16 up to 100003), 2^24 (u32 and f32: chunks re-read from global
  * memory), k = 1, 17, 1024, 2^14, n/3 (up to 2^20 + 5), n-1, n; a spike (the top k in one run
- * of V); the untuned default on the GPU is radix, not fused (drtopk.h); and
+ * of V); the untuned default on the GPU is fused (drtopk.h); and
  * dr-fused is refused.  Output: gpu_test.h's lines, last "N passed, N failed".
  *   test_small_n [--small | --tiny]   (memcheck- and racecheck-sized cases)
  */
@@ -161,8 +161,8 @@ static void seeded(int size)
                 }
 }
 
-/* The default plan without tuning (standalone radix, never fused: drtopk.h),
- * and dr-fused refused. */
+/* The default plan without tuning (standalone fused: drtopk.h), and dr-fused
+ * refused. */
 static void plans(void)
 {
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, (1ull << DRTOPK_SMALL_N_LOG2) + 1, 10,
@@ -170,8 +170,8 @@ static void plans(void)
     drtopk_plan plan;
     size_t bytes;
     drtopk_status s = drtopk_plan_from_tables(&plan, &p, NULL, NULL);
-    gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX,
-             "fused: the untuned default up to 2^DRTOPK_SMALL_N_LOG2 is radix", "status %d, algo %s, flags %u",
+    gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED,
+             "fused: the untuned default up to 2^DRTOPK_SMALL_N_LOG2 is fused", "status %d, algo %s, flags %u",
              (int)s, drtopk_algo_name(plan.second_algo), plan.flags);
     plan = standalone_plan(DRTOPK_ALGO_FUSED);
     plan.flags = DRTOPK_DELEGATE;

@@ -97,21 +97,28 @@ drtopk_status onepass_topk(const topk_input *in, const topk_output *out,
 drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size_t ws_bytes, cudaStream_t s,
                                  drtopk_stats *stats);
 
-/* The fused small-input top-k (small_n.cu): raw V only, one memset and one
- * launch of a persistent grid with grid-wide barriers. */
+/* The fused small-input top-k (small_n.cu): raw V only, one launch (one
+ * block, or a cooperative grid with grid-wide barriers).  _final writes the
+ * caller's values (32-bit V) and 64-bit indices itself: no gather. */
 drtopk_status small_n_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status small_n_topk(const topk_input *in, const topk_output *out,
                            void *ws, size_t ws_bytes, cudaStream_t s);
+drtopk_status small_n_topk_final(const topk_input *in, const topk_output *out, void *values,
+                                 uint64_t *indices, void *ws, size_t ws_bytes, cudaStream_t s);
 
 typedef drtopk_status (*topk_workspace_fn)(const topk_input *in, size_t *bytes);
 typedef drtopk_status (*topk_run_fn)(const topk_input *in, const topk_output *out,
                                      void *ws, size_t ws_bytes, cudaStream_t s);
 typedef drtopk_status (*topk_stats_fn)(const topk_input *in, void *ws, size_t ws_bytes, cudaStream_t s,
                                        drtopk_stats *stats);
+typedef drtopk_status (*topk_final_fn)(const topk_input *in, const topk_output *out, void *values,
+                                       uint64_t *indices, void *ws, size_t ws_bytes, cudaStream_t s);
 typedef struct {
     topk_workspace_fn workspace;
     topk_run_fn run;
     topk_stats_fn stats;        /* standalone workload statistics, or NULL     */
+    topk_final_fn final;        /* standalone, unsorted, 32-bit raw V: writes
+                                   the result itself (no gather), or NULL      */
 } topk_algo_entry;
 
 /* algo_table.cu: the one place that maps drtopk_algo to its launchers; NULL

@@ -12,8 +12,11 @@
  * caller's workspace), no host synchronisation and no host read of a device
  * value, so it can be captured in a CUDA graph.  Lengths found on the device
  * (selected delegates, scanned subranges, |C|) stay there; grids and buffers
- * are sized by host-side bounds.  Only stats != NULL records events
- * and synchronises at the end.
+ * are sized by host-side bounds.  Only stats != NULL records events (the
+ * start and end of the call, and between the stages only when the pipeline
+ * runs: a standalone call times nothing but itself) and synchronises at the end.
+ * A standalone algorithm that writes the caller's result itself (its table
+ * entry's final call: fused, on unsorted 32-bit V) needs no gather.
  *
  * Every rule and every capacity (cap1, the scan list, |C|) is decided by
  * pipeline_spec.h, which says why the buffers are large enough.  When
@@ -306,6 +309,8 @@ static drtopk_status enqueue(const drtopk_problem *orig, const drtopk_problem *p
     drtopk_status st;
     const uint32_t *v = (const uint32_t *)p->values;
     const uint64_t k = p->k;
+    /* the standalone algorithm writes the caller's result itself: no gather */
+    const int direct = l->mode == MODE_STANDALONE && !l->widen && !l->sorted && l->second->final != NULL;
     topk_output o2;
     if ((st = record(ev, 0, s)) != DRTOPK_OK) return st;
     if (l->widen &&
@@ -363,10 +368,6 @@ static drtopk_status enqueue(const drtopk_problem *orig, const drtopk_problem *p
         ca.sm_count = sm_count;
         if ((st = concat_filter(&ca, s)) != DRTOPK_OK) return st;
         if ((st = record(ev, 3, s)) != DRTOPK_OK) return st;
-    } else {
-        if ((st = record(ev, 1, s)) != DRTOPK_OK) return st;
-        if ((st = record(ev, 2, s)) != DRTOPK_OK) return st;
-        if ((st = record(ev, 3, s)) != DRTOPK_OK) return st;
     }
     {
         topk_input in2 = r->in2;
@@ -376,9 +377,11 @@ static drtopk_status enqueue(const drtopk_problem *orig, const drtopk_problem *p
         o2.pos = r->o_pos;
         o2.d_count = r->count2;
         o2.d_threshold = r->thr2;
-        if ((st = l->second->run(&in2, &o2, r->algo_ws, l->ws_algo, s)) != DRTOPK_OK) return st;
+        st = direct ? l->second->final(&in2, &o2, out_values, out_indices, r->algo_ws, l->ws_algo, s)
+                    : l->second->run(&in2, &o2, r->algo_ws, l->ws_algo, s);
+        if (st != DRTOPK_OK) return st;
     }
-    {
+    if (!direct) {
         const void *gpos = r->o_pos;
         if (plan->flags & DRTOPK_SORTED) {
             size_t tb = l->ws_sort;
@@ -405,8 +408,7 @@ static drtopk_status enqueue_key64(const drtopk_problem *p, const drtopk_plan *p
                                    void *out_values, uint64_t *out_indices, cudaStream_t s, cudaEvent_t *ev)
 {
     drtopk_status st;
-    for (int i = 0; i < STAGE_EVENTS - 1; ++i)
-        if ((st = record(ev, i, s)) != DRTOPK_OK) return st;
+    if ((st = record(ev, 0, s)) != DRTOPK_OK) return st;
     if ((st = key64_select(p, plan, ws, ws_bytes, out_values, out_indices, s)) != DRTOPK_OK) return st;
     return record(ev, STAGE_EVENTS - 1, s);
 }
@@ -417,12 +419,13 @@ static drtopk_status fill_stats(const drtopk_problem *p, const layout *l, const 
     float ms[STAGE_EVENTS - 1], tot;
     uint64_t sel = 0, clen = 0, scanned = 0;
     DRTOPK_CUDA_TRY(cudaEventSynchronize(ev[STAGE_EVENTS - 1]));
-    for (int i = 0; i < STAGE_EVENTS - 1; ++i) DRTOPK_CUDA_TRY(cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]));
     DRTOPK_CUDA_TRY(cudaEventElapsedTime(&tot, ev[0], ev[STAGE_EVENTS - 1]));
     memset(stats, 0, sizeof *stats);
     stats->ms_total = tot;
-    stats->ms_second = ms[3];
+    stats->ms_second = tot;         /* one stage unless the pipeline ran */
     if (l->mode == MODE_DELEGATE) {
+        for (int i = 0; i < STAGE_EVENTS - 1; ++i) DRTOPK_CUDA_TRY(cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]));
+        stats->ms_second = ms[3];
         DRTOPK_CUDA_TRY(cudaMemcpyAsync(&sel, r->count1, sizeof sel, cudaMemcpyDeviceToHost, s));
         DRTOPK_CUDA_TRY(cudaMemcpyAsync(&clen, r->c_count, sizeof clen, cudaMemcpyDeviceToHost, s));
         DRTOPK_CUDA_TRY(cudaMemcpyAsync(&scanned, r->scan_count, sizeof scanned, cudaMemcpyDeviceToHost, s));

@@ -3,47 +3,82 @@
  * item 2, beyond the paper: its pipeline, sections 4-5, takes six or more
  * launches of a few microseconds each, which dominate below ~2^24 keys).
  *
- * One memset of the call's control block and one launch of a persistent grid
- * that selects the k-th largest ordered key (keyorder.h) digit by digit from
- * the most significant, like the flag radix of section 5.1, but with the
- * passes separated by a grid-wide barrier instead of kernel boundaries:
- *   pass p = 0..2: every block histograms digit p (11, 11, 10 bits) of the
- *     keys whose decided digits match the prefix so far, adds its histogram
- *     to the global one, waits at the barrier, then (every block the same)
- *     picks the digit holding the kk-th largest remaining key;
- *   final pass: keys above the resolved key t take slots [0, k - kk), kk keys
- *     equal to t take [k - kk, k) (stream_tile.cuh's block-aggregated slots).
+ * ONE launch per call, nothing else: no memset (the control block is zeroed
+ * by the kernel itself), no gather (standalone on 32-bit V the kernel writes
+ * the caller's values and 64-bit indices: small_n_topk_final), no host
+ * round trip.  The k-th largest ordered key (keyorder.h) is selected digit by
+ * digit from the most significant, like the flag radix of section 5.1:
+ *   pass p = 0..2: every block histograms digit p (11, 11, 10 bits) of its
+ *     keys whose decided digits match the prefix so far; every block then
+ *     picks, from the grid's histogram, the digit holding the kk-th largest
+ *     remaining key (all blocks the same).  A pass whose chosen digit holds
+ *     exactly the kk keys still needed ends the selection early (every key
+ *     matching the prefix is taken);
+ *   final: each block counts its keys above the prefix and equal to it, takes
+ *     one range of output slots per class (one atomic each), and writes them
+ *     in place with a block-wide scan: no per-element atomic.
  * Exact for every ordered key (NaN above +inf, -0.0 = +0.0 come from
- * keyorder.h; ties at t are taken in arbitrary order, as drtopk.h allows).
+ * keyorder.h; ties at the k-th key are taken in arbitrary order, as drtopk.h
+ * allows).
  *
- * The barrier is a software one (an arrival counter and a generation word in
- * the control block): the grid is sized on the host to at most the blocks
- * resident at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor through
- * drtopk_kernel_occupancy times the SMs), so every block is scheduled while
- * the others wait.  A plain launch, not cudaLaunchCooperativeKernel, so the
- * call is capturable in a CUDA graph on every CUDA version the library
- * builds with; no host round trip, every buffer in the caller's workspace.
+ * Each block owns one contiguous chunk of V.  Where the chunk fits the
+ * block's shared memory (the opt-in limit, ~227 KB on sm_90: up to ~2^22.7
+ * keys over 132 SMs) it is read from global memory once and every pass runs
+ * on shared memory; otherwise each pass reads the chunk again.  One block
+ * (n <= SN_BLOCK_KEYS) needs no grid barrier at all; more blocks are launched
+ * cooperatively (cudaLaunchAttributeCooperative: the driver guarantees that
+ * they are co-resident, or refuses the launch, and provides the grid
+ * barrier), at most one per SM, with a grid barrier after each pass's
+ * histogram and one more on the first pass (block 0 zeroes the control
+ * block meanwhile).  Cooperative launches are captured into CUDA graphs as
+ * cooperative kernel nodes (tests/gpu/test_capture).
  */
 #include <string.h>
+#include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 #include "kernels.h"
 #include "keyorder.h"
-#include "stream_tile.cuh"
 
-#define SN_THREADS RADIX_THREADS        /* the streaming loops' block size      */
-#define SN_DIGIT_BITS 11                /* 3 passes cover 32 bits (11, 11, 10):
-                                           one read of V fewer than 8-bit digits */
+#define SN_THREADS 1024                 /* one block per SM, all its threads    */
+#define SN_DIGIT_BITS 11                /* 3 passes cover 32 bits (11, 11, 10)  */
 #define SN_BINS (1u << SN_DIGIT_BITS)
 #define SN_PASSES 3
 #define SN_BINS_PER_THREAD (SN_BINS / SN_THREADS)
 #define SN_KEY_BITS 32
-#define SN_BARRIER_NAP_NS 64            /* back-off of a waiting block          */
+#define SN_UNROLL 4                     /* loads in flight per thread (8 spills
+                                           under the 64-register cap)          */
+#define SN_MAX_N (1ull << 32)           /* 32-bit counts: a small input is far below */
+#define SN_BLOCK_KEYS 16384             /* keys per block before another block
+                                           (and the grid barriers) pays: 16 per
+                                           thread, 64 KB of shared memory      */
+#define SN_STATIC_SMEM_MAX 16384        /* bounds the kernel's static shared
+                                           memory (8 KB histogram, the scan's
+                                           storage, scalars); the rest of the
+                                           opt-in limit holds the chunk        */
 
-/* Device state of one call, zeroed by the call's memset. */
+namespace cg = cooperative_groups;
+
+/* Device state of one multi-block call, zeroed by block 0 at its start. */
 struct small_n_ctl {
-    unsigned long long hist[SN_PASSES][SN_BINS];
-    unsigned long long gt, eq;          /* final pass slot counters             */
-    unsigned int arrived, generation;   /* the grid barrier                     */
+    unsigned int hist[SN_PASSES][SN_BINS];
+    unsigned long long gt, eq;          /* final slot ranges taken per class    */
+};
+
+/* One call's arguments.  Output: out_vals/out_idx (the caller's values and
+ * 64-bit indices) when out_vals != NULL, else ordered keys and positions. */
+template <typename PosT>
+struct small_n_args {
+    const uint32_t *v;
+    unsigned long long n, k, chunk;     /* chunk: keys per block                */
+    int resident;                       /* chunks held in shared memory         */
+    uint32_t flip;                      /* all ones for DRTOPK_SMALLEST         */
+    small_n_ctl *c;
+    uint32_t *out_vals;
+    uint64_t *out_idx;
+    uint32_t *out_keys;
+    PosT *out_pos;
+    uint64_t *d_count;
+    uint32_t *d_threshold;
 };
 
 /* Digit p's shift and width: 21/11, 10/11, 0/10. */
@@ -58,64 +93,83 @@ __device__ __forceinline__ uint32_t sn_width_mask(int p)
     return (1u << (SN_KEY_BITS - p * SN_DIGIT_BITS - sn_shift(p))) - 1u;
 }
 
-/* Grid-wide barrier for a co-resident grid.  The generation is read before
- * arriving: it can only advance once this block has arrived too. */
-__device__ __forceinline__ void sn_grid_sync(small_n_ctl *c)
-{
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        volatile unsigned int *gen = &c->generation;
-        const unsigned int g = *gen;
-        __threadfence();
-        if (atomicAdd(&c->arrived, 1u) == gridDim.x - 1) {
-            atomicExch(&c->arrived, 0u);
-            __threadfence();
-            atomicAdd(&c->generation, 1u);
-        } else {
-            while (*gen == g) __nanosleep(SN_BARRIER_NAP_NS);
-        }
-        __threadfence();
-    }
-    __syncthreads();
-}
-
 template <int T>
 __device__ __forceinline__ uint32_t sn_key(uint32_t bits, uint32_t flip)
 {
     return drtopk_key_from_bits(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ flip;
 }
 
-template <int T, typename PosT>
-__global__ void __launch_bounds__(SN_THREADS)
-    small_n_kernel(const uint32_t *__restrict__ v, uint64_t n, uint64_t k, uint32_t flip, small_n_ctl *c,
-                   uint32_t *out_keys, PosT *out_pos, uint64_t *d_count, uint32_t *d_threshold)
+/* Calls f(bits, i) for this thread's elements i of the block's chunk (the
+ * same elements in the same order on every call), SN_UNROLL loads in flight,
+ * from shared memory when resident. */
+template <typename F>
+__device__ __forceinline__ void sn_for_each(const uint32_t *tile, const uint32_t *src, bool resident, uint32_t len,
+                                            F f)
 {
-    typedef cub::BlockScan<unsigned long long, SN_THREADS> scan_t;
+    for (uint32_t base = 0; base < len; base += blockDim.x * SN_UNROLL) {
+        uint32_t b[SN_UNROLL];
+#pragma unroll
+        for (int j = 0; j < SN_UNROLL; ++j) {
+            const uint32_t i = base + j * blockDim.x + threadIdx.x;
+            if (i < len) b[j] = resident ? tile[i] : __ldg(src + i);
+        }
+#pragma unroll
+        for (int j = 0; j < SN_UNROLL; ++j) {
+            const uint32_t i = base + j * blockDim.x + threadIdx.x;
+            if (i < len) f(b[j], i);
+        }
+    }
+}
+
+template <int T, typename PosT>
+__global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> a)
+{
+    typedef cub::BlockScan<uint32_t, SN_THREADS> scan_t;
+    extern __shared__ uint32_t tile[];
     __shared__ typename scan_t::TempStorage scan_tmp;
     __shared__ unsigned int sh_hist[SN_BINS];
     __shared__ uint32_t sh_digit;
-    __shared__ unsigned long long sh_kk;
-    uint32_t prefix = 0, mask = 0;
-    unsigned long long kk = k;          /* rank of t among the keys matching prefix */
+    __shared__ uint32_t sh_kk, sh_cand;
+    __shared__ unsigned long long sh_base_gt, sh_base_eq;
+    const bool multi = gridDim.x > 1;
+    const unsigned long long lo = (unsigned long long)blockIdx.x * a.chunk;
+    const uint32_t len = (uint32_t)(lo < a.n ? (a.n - lo < a.chunk ? a.n - lo : a.chunk) : 0);
+    const uint32_t *src = a.v + lo;
+    const bool res = a.resident != 0;
 
+    if (multi && blockIdx.x == 0) {     /* visible to all after pass 0's first barrier */
+        unsigned int *w = &a.c->hist[0][0];
+        for (unsigned i = threadIdx.x; i < SN_PASSES * SN_BINS; i += blockDim.x) w[i] = 0;
+        if (threadIdx.x == 0) a.c->gt = a.c->eq = 0;
+    }
+    if (res) sn_for_each(tile, src, false, len, [&](uint32_t bits, uint32_t i) { tile[i] = bits; });
+
+    uint32_t prefix = 0, mask = 0;
+    uint32_t kk = (uint32_t)a.k;        /* rank of the k-th key among those matching prefix */
     for (int p = 0; p < SN_PASSES; ++p) {
         const int shift = sn_shift(p);
         const uint32_t wmask = sn_width_mask(p);
-        for (unsigned b = threadIdx.x; b < SN_BINS; b += SN_THREADS) sh_hist[b] = 0;
-        __syncthreads();
-        radix_for_each(v, n, [&](uint32_t bits, unsigned long long) {
-            const uint32_t key = sn_key<T>(bits, flip);
+        for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = 0;
+        __syncthreads();                /* also: the tile is loaded */
+        sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t) {
+            const uint32_t key = sn_key<T>(bits, a.flip);
             if ((key & mask) == prefix) atomicAdd(&sh_hist[(key >> shift) & wmask], 1u);
         });
         __syncthreads();
-        for (unsigned b = threadIdx.x; b < SN_BINS; b += SN_THREADS)
-            if (sh_hist[b]) atomicAdd(&c->hist[p][b], (unsigned long long)sh_hist[b]);
-        sn_grid_sync(c);
+        if (multi) {
+            cg::grid_group grid = cg::this_grid();
+            if (p == 0) grid.sync();    /* block 0 zeroed the control block */
+            for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x)
+                if (sh_hist[b]) atomicAdd(&a.c->hist[p][b], sh_hist[b]);
+            grid.sync();
+            for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = __ldcg(&a.c->hist[p][b]);
+            __syncthreads();
+        }
         /* thread j holds bins from the top: SN_BINS - 1 - (j * per + i) */
-        unsigned long long cnt[SN_BINS_PER_THREAD], sum = 0, above;
+        uint32_t cnt[SN_BINS_PER_THREAD], sum = 0, above;
 #pragma unroll
         for (int i = 0; i < SN_BINS_PER_THREAD; ++i) {
-            cnt[i] = __ldcg(&c->hist[p][SN_BINS - 1 - (threadIdx.x * SN_BINS_PER_THREAD + i)]);
+            cnt[i] = sh_hist[SN_BINS - 1 - (threadIdx.x * SN_BINS_PER_THREAD + i)];
             sum += cnt[i];
         }
         scan_t(scan_tmp).ExclusiveSum(sum, above);
@@ -124,35 +178,57 @@ __global__ void __launch_bounds__(SN_THREADS)
             if (above < kk && above + cnt[i] >= kk) {
                 sh_digit = SN_BINS - 1 - (threadIdx.x * SN_BINS_PER_THREAD + i);
                 sh_kk = kk - above;
+                sh_cand = cnt[i];
             }
             above += cnt[i];
         }
-        __syncthreads();
+        __syncthreads();                /* sh_hist is cleared, scan_tmp reused after this */
         prefix |= sh_digit << shift;
         mask |= wmask << shift;
         kk = sh_kk;
-        __syncthreads();                /* sh_digit, sh_kk are rewritten next pass */
+        if (sh_cand == kk) break;       /* every key matching the prefix is taken */
     }
 
-    const uint32_t t = prefix;
-    const unsigned long long above_t = k - kk;
-    radix_for_each_tile(
-        v, n, &c->gt, &c->eq,
-        [&](uint32_t bits) -> uint32_t {
-            const uint32_t key = sn_key<T>(bits, flip);
-            return key > t ? 1u : key == t ? 2u : 0u;
-        },
-        [&](uint32_t cl, uint32_t bits, unsigned long long i, unsigned long long o) {
-            if (cl == 2) {
-                if (o >= kk) return;
-                o += above_t;
-            }
-            out_keys[o] = sn_key<T>(bits, flip);
-            out_pos[o] = (PosT)i;
-        });
+    /* final: the thread's counts above / equal to the prefix; the block's
+     * exclusive scans give each thread its slots in the block's two ranges */
+    uint32_t n_gt = 0, n_eq = 0, x_gt, x_eq, t_gt, t_eq;
+    sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t) {
+        const uint32_t m = sn_key<T>(bits, a.flip) & mask;
+        n_gt += m > prefix;
+        n_eq += m == prefix;
+    });
+    scan_t(scan_tmp).ExclusiveSum(n_gt, x_gt, t_gt);
+    __syncthreads();                    /* scan_tmp reused */
+    scan_t(scan_tmp).ExclusiveSum(n_eq, x_eq, t_eq);
+    if (threadIdx.x == 0) {
+        sh_base_gt = multi ? atomicAdd(&a.c->gt, (unsigned long long)t_gt) : 0;
+        sh_base_eq = multi ? atomicAdd(&a.c->eq, (unsigned long long)t_eq) : 0;
+    }
+    __syncthreads();
+    const unsigned long long tie_base = a.k - kk;
+    unsigned long long o_gt = sh_base_gt + x_gt, o_eq = sh_base_eq + x_eq;
+    sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t i) {
+        const uint32_t key = sn_key<T>(bits, a.flip), m = key & mask;
+        unsigned long long o;
+        if (m > prefix) {
+            o = o_gt++;
+        } else if (m == prefix) {
+            if (o_eq >= kk) return;
+            o = tie_base + o_eq++;
+        } else {
+            return;
+        }
+        if (a.out_vals) {
+            a.out_vals[o] = bits;
+            a.out_idx[o] = lo + i;
+        } else {
+            a.out_keys[o] = key;
+            a.out_pos[o] = (PosT)(lo + i);
+        }
+    });
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        *d_count = k;
-        *d_threshold = t;
+        *a.d_count = a.k;
+        *a.d_threshold = prefix;
     }
 }
 
@@ -164,6 +240,11 @@ static drtopk_status small_n_check(const topk_input *in)
     if (in->src != TOPK_SRC_RAW || in->d_n != NULL || in->d_skip != NULL) {
         drtopk_error_set("fused (the small-input top-k) runs standalone on raw V of a known length only, "
                          "not as a first or second top-k of the pipeline");
+        return DRTOPK_ERR_UNSUPPORTED;
+    }
+    if (in->n_max >= SN_MAX_N) {
+        drtopk_error_set("fused (the small-input top-k) takes fewer than 2^32 keys, not %llu: use radix or "
+                         "dr-radix", (unsigned long long)in->n_max);
         return DRTOPK_ERR_UNSUPPORTED;
     }
     return DRTOPK_OK;
@@ -180,29 +261,77 @@ extern "C" drtopk_status small_n_topk_workspace(const topk_input *in, size_t *by
     return DRTOPK_OK;
 }
 
+/* One launch: the grid (one block per SN_BLOCK_KEYS keys, at most one per
+ * SM), each block's chunk, and whether the chunks fit shared memory.  The
+ * kernel may take all the opt-in shared memory (set once per device); a
+ * launch asks for its chunk only. */
+template <int T, typename PosT>
+static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, void *ws, cudaStream_t s)
+{
+    const drtopk_device_attrs *dev;
+    drtopk_status st;
+    const void *kernel = (const void *)small_n_kernel<T, PosT>;
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    const size_t room = dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
+    if ((st = drtopk_kernel_dynamic_smem(kernel, room)) != DRTOPK_OK) return st;
+    const unsigned long long n = in->n_max, want = (n + SN_BLOCK_KEYS - 1) / SN_BLOCK_KEYS;
+    /* one block of SN_THREADS fits an SM (launch bounds cap its registers),
+     * so sm_count blocks are co-resident */
+    const unsigned grid = (unsigned)(want < (unsigned long long)dev->sm_count ? (want ? want : 1) : dev->sm_count);
+    a.v = (const uint32_t *)in->raw;
+    a.n = n;
+    a.k = in->k;
+    a.chunk = (n + grid - 1) / grid;
+    a.resident = a.chunk * sizeof(uint32_t) <= room;
+    a.flip = in->order == DRTOPK_SMALLEST ? DRTOPK_ALL_ONES : 0u;
+    a.c = (small_n_ctl *)ws;
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute coop = {};
+    coop.id = cudaLaunchAttributeCooperative;
+    coop.val.cooperative = 1;
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(SN_THREADS);
+    cfg.dynamicSmemBytes = a.resident ? a.chunk * sizeof(uint32_t) : 0;
+    cfg.stream = s;
+    cfg.attrs = &coop;
+    cfg.numAttrs = grid > 1;            /* one block: no grid barrier */
+    DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT>, a));
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+/* Ordered keys and positions into out (the pipeline gathers them). */
 template <int T, typename PosT>
 struct small_n_run {
     static drtopk_status run(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes, cudaStream_t s)
     {
-        drtopk_status st = topk_check_run(in, out, ws, ws_bytes, small_n_bytes());
+        const drtopk_status st = topk_check_run(in, out, ws, ws_bytes, small_n_bytes());
         if (st != DRTOPK_OK) return st;
-        const drtopk_device_attrs *dev;
-        int per_sm;
-        if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
-        st = drtopk_kernel_occupancy((const void *)small_n_kernel<T, PosT>, SN_THREADS, 0, NULL, &per_sm);
+        small_n_args<PosT> a;
+        memset(&a, 0, sizeof a);
+        a.out_keys = out->keys;
+        a.out_pos = (PosT *)out->pos;
+        a.d_count = out->d_count;
+        a.d_threshold = out->d_threshold;
+        return small_n_launch<T, PosT>(in, a, ws, s);
+    }
+};
+
+/* The caller's values and 64-bit indices directly (no gather). */
+template <int T, typename PosT>
+struct small_n_run_final {
+    static drtopk_status run(const topk_input *in, const topk_output *out, void *values, uint64_t *indices,
+                             void *ws, size_t ws_bytes, cudaStream_t s)
+    {
+        const drtopk_status st = topk_check_run(in, out, ws, ws_bytes, small_n_bytes());
         if (st != DRTOPK_OK) return st;
-        if (per_sm < 1) {
-            drtopk_error_set("fused: no block of %d threads fits an SM of %s", SN_THREADS, dev->name);
-            return DRTOPK_ERR_UNSUPPORTED;
-        }
-        small_n_ctl *c = (small_n_ctl *)ws;
-        DRTOPK_CUDA_TRY(cudaMemsetAsync(c, 0, sizeof *c, s));
-        /* at most the resident blocks: the barrier needs them all scheduled */
-        small_n_kernel<T, PosT><<<radix_grid(dev->sm_count, per_sm, in->n_max), SN_THREADS, 0, s>>>(
-            (const uint32_t *)in->raw, in->n_max, in->k, in->order == DRTOPK_SMALLEST ? DRTOPK_ALL_ONES : 0u, c,
-            out->keys, (PosT *)out->pos, out->d_count, out->d_threshold);
-        DRTOPK_LAUNCH_CHECK();
-        return DRTOPK_OK;
+        small_n_args<PosT> a;
+        memset(&a, 0, sizeof a);
+        a.out_vals = (uint32_t *)values;
+        a.out_idx = indices;
+        a.d_count = out->d_count;
+        a.d_threshold = out->d_threshold;
+        return small_n_launch<T, PosT>(in, a, ws, s);
     }
 };
 
@@ -213,4 +342,14 @@ extern "C" drtopk_status small_n_topk(const topk_input *in, const topk_output *o
     if (st == DRTOPK_OK) st = topk_check_io(in, out);
     if (st != DRTOPK_OK) return st;
     return drtopk_dispatch<small_n_run>(in->dtype, in->pos64, in, out, ws, ws_bytes, s);
+}
+
+extern "C" drtopk_status small_n_topk_final(const topk_input *in, const topk_output *out, void *values,
+                                            uint64_t *indices, void *ws, size_t ws_bytes, cudaStream_t s)
+{
+    drtopk_status st = small_n_check(in);
+    if (st == DRTOPK_OK) st = topk_check_io(in, out);
+    if (st != DRTOPK_OK) return st;
+    if (values == NULL || indices == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    return drtopk_dispatch<small_n_run_final>(in->dtype, in->pos64, in, out, values, indices, ws, ws_bytes, s);
 }

@@ -284,10 +284,11 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
         else
             plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
                       DRTOPK_CONST_DEFAULT);
-        /* small inputs untuned (drtopk.h): the standalone radix */
+        /* small inputs untuned (drtopk.h): the fused plan, one launch */
         if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA && log2_floor_u64(p->n) <= DRTOPK_SMALL_N_LOG2) {
             plan->flags = 0;
             plan->alpha = plan->beta = 0;
+            plan->first_algo = plan->second_algo = DRTOPK_ALGO_FUSED;
         }
     }
     /* 64-bit keys on the CUDA backend: standalone plans only

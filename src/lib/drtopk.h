@@ -127,14 +127,14 @@ typedef enum {
 
 /* Small inputs (issue 15 item 2): on the CUDA backend, a problem of at most
  * 2^DRTOPK_SMALL_N_LOG2 keys that no tuning entry covers gets the standalone
- * radix plan (kernels/radix_topk.cu: one block's shared memory up to 2^15
- * keys, a few launches above), where the pipeline takes six or more.  On an
- * H100 (u32 UD, k = 1..2^14) radix took 16-45 us up to 2^22 keys against the
- * pipeline's 38-99 us; at 2^24 the pipeline took 71-121 us, radix 89-91 us.
- * The fused plan (DRTOPK_ALGO_FUSED) took 25-44 us from 2^12 to 2^22 but 129 us
- * at 2^24; it spins on a grid-wide barrier, so it runs only where a plan
- * names it (the tuner measures it).  A tuning table overrides all of this
- * (the database's catch-all Rule 4 entry starts above DRTOPK_SMALL_N_LOG2). */
+ * fused plan (kernels/small_n.cu: one launch of one block, or of a
+ * cooperative grid whose blocks hold V in shared memory up to ~2^22.7 keys on
+ * an H100, and no gather), where the pipeline takes six or more launches and
+ * the standalone radix (its previous default: 16-45 us on an H100 up to 2^22
+ * keys, u32 UD, k = 1..2^14) a memset, five passes and a gather above 2^15
+ * keys.  64-bit keys keep their radix select.  A tuning table overrides all
+ * of this (the database's catch-all Rule 4 entry starts above
+ * DRTOPK_SMALL_N_LOG2). */
 #define DRTOPK_SMALL_N_LOG2 22
 
 typedef struct {

@@ -1,7 +1,7 @@
 /*
  * test_small_n.c -- GPU suite of the fused small-input top-k
- * (DRTOPK_ALGO_FUSED, issue 15 item 2; kernels/small_n.cu: one launch of a
- * co-resident grid with grid-wide barriers) against the CPU reference on
+ * (DRTOPK_ALGO_FUSED, issue 15 item 2; kernels/small_n.cu: one launch of one
+ * block or of a cooperative grid) against the CPU reference on
  * identical seeded data.  Each case runs the fused plan on the CUDA backend
  * and the same plan on the CPU backend, and checks:
  *  - the GPU result is exact (harness oracle: distinct in-range indices,
@@ -9,9 +9,11 @@
  *  - the same multiset of ordered keys as the CPU reference.
  * Cases: u32 i32 f32 f16 bf16, largest and smallest, every distribution (UD
  * ND CD, sorted ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf,
- * +-0.0, integer extremes), n = 1, tiny, not powers of two, up to 2^24 (u32
- * and f32), k = 1, 17, 1024, 2^14, n/3, n-1, n; a spike (the top k in one run
- * of V); the untuned default on the GPU is radix, not fused (drtopk.h); and
+ * +-0.0, integer extremes), n = 1, tiny, each side of the one-block limit
+ * (2^14 | 2^14 + 1: grid barriers), chunks in shared memory (100003, 2^20 + 5;
+ * i32 and bf16 up to 100003), 2^24 (u32 and f32: chunks re-read from global
+ * memory), k = 1, 17, 1024, 2^14, n/3 (up to 2^20 + 5), n-1, n; a spike (the top k in one run
+ * of V); the untuned default on the GPU is fused (drtopk.h); and
  * dr-fused is refused.  Output: gpu_test.h's lines, last "N passed, N failed".
  *   test_small_n [--small | --tiny]   (memcheck- and racecheck-sized cases)
  */
@@ -34,6 +36,9 @@
 #define SUITE_SEED 0x5A11ull
 #define LARGE_N (1ull << 24)           /* the largest n of the path's default    */
 #define SMALL_K_N_MAX 200000          /* k = n - 1 and k = n up to this n: the host check sorts k keys */
+#define MID_K_N_MAX (1ull << 21)       /* k = n / 3 up to this n (host sort time at 2^24) */
+#define ONE_BLOCK_N 16384              /* small_n.cu's SN_BLOCK_KEYS: one block up to here */
+#define ALL_TYPES_N_MAX 100003         /* i32 and bf16 up to here (their order code is n-independent) */
 #define SPIKE_N ((1u << 20) + 3)
 #define SPIKE_N_SMALL ((1u << 16) + 3)
 #define DESC_LEN 200
@@ -83,7 +88,8 @@ out:
 static size_t ks_for(uint64_t n, uint64_t *ks)
 {
     /* k = n - 1 and n on the small sizes only: the host check sorts k keys (time) */
-    const uint64_t cand[] = { 1, 17, 1024, 16384, n / 3, n <= SMALL_K_N_MAX ? n - 1 : 0, n <= SMALL_K_N_MAX ? n : 0 };
+    const uint64_t cand[] = { 1, 17, 1024, 16384, n <= MID_K_N_MAX ? n / 3 : 0, n <= SMALL_K_N_MAX ? n - 1 : 0,
+                              n <= SMALL_K_N_MAX ? n : 0 };
     size_t c = 0;
     for (size_t i = 0; i < sizeof cand / sizeof cand[0] && c < MAX_KS; ++i) {
         const uint64_t k = cand[i];
@@ -121,13 +127,14 @@ static void spike(int small)
 /* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
 static void seeded(int size)
 {
-    static const uint64_t ns_full[] = { 1, 7, 1000, 32769, 100003, (1u << 20) + 5, LARGE_N };
-    static const uint64_t ns_small[] = { 7, 1000, 40009 };
-    static const uint64_t ns_tiny[] = { 40009 };
+    static const uint64_t ns_full[] = { 1, 7, 1000, ONE_BLOCK_N, ONE_BLOCK_N + 1, ALL_TYPES_N_MAX, (1u << 20) + 5,
+                                        LARGE_N };
+    static const uint64_t ns_small[] = { 7, 1000, ONE_BLOCK_N + 1, 40009 };
+    static const uint64_t ns_tiny[] = { 1000, 40009 };  /* one block; a grid */
     static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16, DRTOPK_BF16 };
     const uint64_t *ns = size == 0 ? ns_full : size == 1 ? ns_small : ns_tiny;
     const size_t nn = size == 0 ? sizeof ns_full / sizeof ns_full[0]
-                      : size == 1 ? sizeof ns_small / sizeof ns_small[0] : 1;
+                      : size == 1 ? sizeof ns_small / sizeof ns_small[0] : sizeof ns_tiny / sizeof ns_tiny[0];
     uint64_t ks[MAX_KS];
     for (size_t a = 0; a < nn; ++a)
         for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist)
@@ -139,6 +146,7 @@ static void seeded(int size)
                     if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
                     if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16) continue;
                     if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
+                    if (ns[a] > ALL_TYPES_N_MAX && (dts[t] == DRTOPK_I32 || dts[t] == DRTOPK_BF16)) continue;
                     if (ns[a] == LARGE_N && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
                     if (ns[a] == LARGE_N && (o == 1 || (dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_SPECIAL &&
                                                         dist != DRTOPK_DIST_EQ)))
@@ -153,8 +161,8 @@ static void seeded(int size)
                 }
 }
 
-/* The default plan without tuning (standalone radix, never fused: drtopk.h),
- * and dr-fused refused. */
+/* The default plan without tuning (standalone fused: drtopk.h), and dr-fused
+ * refused. */
 static void plans(void)
 {
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, (1ull << DRTOPK_SMALL_N_LOG2) + 1, 10,
@@ -162,8 +170,8 @@ static void plans(void)
     drtopk_plan plan;
     size_t bytes;
     drtopk_status s = drtopk_plan_from_tables(&plan, &p, NULL, NULL);
-    gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX,
-             "fused: the untuned default up to 2^DRTOPK_SMALL_N_LOG2 is radix", "status %d, algo %s, flags %u",
+    gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED,
+             "fused: the untuned default up to 2^DRTOPK_SMALL_N_LOG2 is fused", "status %d, algo %s, flags %u",
              (int)s, drtopk_algo_name(plan.second_algo), plan.flags);
     plan = standalone_plan(DRTOPK_ALGO_FUSED);
     plan.flags = DRTOPK_DELEGATE;

@@ -293,16 +293,20 @@ static void rule4_alpha(void)
 }
 
 /* Issue 15 item 2: small CUDA problems no tuning entry covers get the
- * standalone radix plan up to 2^DRTOPK_SMALL_N_LOG2 keys; fused runs only
- * where a plan names it, standalone; the CPU backend and larger n keep the
- * pipeline, and a tuning entry wins. */
+ * standalone fused plan up to 2^DRTOPK_SMALL_N_LOG2 keys (64-bit keys their
+ * radix select); fused runs standalone only; the CPU backend and larger n
+ * keep the pipeline, and a tuning entry wins. */
 static void plan_auto_small_n(void)
 {
     const uint64_t small = (2ull << DRTOPK_SMALL_N_LOG2) - 1;
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F16, DRTOPK_LARGEST, small, 100, NULL };
     drtopk_plan plan;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX && plan.const_source == DRTOPK_CONST_DEFAULT);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED && plan.const_source == DRTOPK_CONST_DEFAULT);
+    p.dtype = DRTOPK_F64;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    p.dtype = DRTOPK_F16;
     /* fused reads V itself: no first or second top-k of the pipeline */
     plan.first_algo = plan.second_algo = DRTOPK_ALGO_FUSED;
     plan.flags = DRTOPK_DELEGATE;

@@ -302,8 +302,19 @@ exp_rows() {
 }
 
 # exp_end: publish the status lines; the exit status says whether all worked.
+# A GPU model measured on several machines (reference dumps of several runs)
+# keeps the panels of those that have rows: its "not measured" panels go where
+# another of its machines is plotted, and stay once where none is.
 exp_end() {
-    mv -f "$EXP_STATUS_FILE.tmp" "$EXP_STATUS_FILE"
+    awk -F'\t' 'NR == FNR { if ($5 != "not measured") plotted[$3] = 1; next }
+                 $5 == "not measured" && (($3 in plotted) || seen[$3]++) { print $2 > "/dev/stderr"; next }
+                 { print }' "$EXP_STATUS_FILE.tmp" "$EXP_STATUS_FILE.tmp" \
+        2> "$EXP_STATUS_FILE.dropped" > "$EXP_STATUS_FILE.kept"
+    while IFS= read -r slug; do
+        rm -f "$EXP_OUT/${EXP_ID}-$slug.png" "$EXP_OUT/${EXP_ID}-$slug.svg"
+    done < "$EXP_STATUS_FILE.dropped"
+    rm -f "$EXP_STATUS_FILE.dropped" "$EXP_STATUS_FILE.tmp"
+    mv -f "$EXP_STATUS_FILE.kept" "$EXP_STATUS_FILE"
     exit "$EXP_FAILED"
 }
 

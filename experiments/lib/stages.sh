@@ -6,8 +6,8 @@
 #   FLAGS, PREV_FLAGS: plan flags (-1: the default flags); PREV_*: the plan of the
 #   figure before (the verdict compares with it; PREV_BETA 0: none).
 #   VERDICT_KIND: flat-delegate (Fig 6), total (Figs 7, 10: total at the largest k
-#   below the previous plan's), delegate (Fig 15: delegate construction and total
-#   at the largest k below the previous plan's).
+#   both plans measured below the previous plan's), delegate (Fig 15: delegate
+#   construction and total there below the previous plan's).
 stages_run() {
     ST_BETA="$1"; ST_FLAGS="$2"; ST_TUNER="$3"; ST_PBETA="$4"; ST_PFLAGS="$5"; ST_KIND="$6"
     N30=$(exp_n 30)
@@ -33,6 +33,9 @@ stages_one() {
                     if (k <= 32768) { if (dmin == "" || $2 < dmin) dmin = $2; if ($2 > dmax) dmax = $2 } }
         part == 1 { old[$1] = $0 }
         END {
+            # the comparisons: at the largest k both plans measured
+            if (kind != "flat-delegate") for (k in old) if ((k in cur) && k + 0 > kboth + 0) kboth = k
+            if (kboth != "") kmax = kboth
             split(cur[kmax], c, "|"); e = int(log(kmax) / log(2) + 0.5)
             txt = sprintf("k = 2^%d: delegate %.2f, first %.2f, concat %.2f, second %.2f, total %.2f ms", e, c[2], c[3], c[4], c[5], c[6])
             if (kind == "flat-delegate") {

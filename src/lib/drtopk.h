@@ -233,11 +233,13 @@ typedef struct {
  * the standalone radix plan, else the paper's const DRTOPK_RULE4_CONST_DEFAULT with beta 2
  * and radix.  plan->const_source says which (DEFAULT for the last two).  An invalid entry in `tuning` (bad
  * dtype, algorithm, beta or const) is DRTOPK_ERR_INVALID_ARGUMENT, and
- * drtopk_last_error names the entry.  Reads no file.  64-bit keys (u64, i64,
- * f64) on the CUDA backend get the standalone DRTOPK_ALGO_RADIX plan (a
- * radix select over 64-bit keys): it runs standalone radix and sort-cub for
- * them only, its pipeline holding 32-bit ordered keys (f16 and bf16 run
- * every plan). */
+ * drtopk_last_error names the entry.  Reads no file.  Untuned 16- and 64-bit
+ * keys (f16, bf16, u64, i64, f64) above 2^DRTOPK_SMALL_N_LOG2 on the CUDA
+ * backend get the standalone DRTOPK_ALGO_ONEPASS plan, which reads V at its
+ * own width.  64-bit keys on the CUDA backend run standalone onepass, radix
+ * (a radix select over 64-bit keys) and sort-cub only, its pipeline holding
+ * 32-bit ordered keys: any other plan for them becomes onepass (above
+ * 2^DRTOPK_SMALL_N_LOG2 keys) or radix (f16 and bf16 run every plan). */
 DRTOPK_API drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
                                           const drtopk_tuning *tuning);
 

@@ -29,7 +29,7 @@ DRTOPK_HD int drtopk_dtype_is_float(drtopk_dtype t) { return (DRTOPK_FLOAT_DTYPE
 DRTOPK_HD int drtopk_dtype_is_signed_int(drtopk_dtype t) { return (DRTOPK_SIGNED_INT_DTYPES >> t) & 1u; }
 
 /* Width of the element and of its ordered key: 16, 32 or 64. */
-DRTOPK_HD int drtopk_dtype_bits(drtopk_dtype t)
+DRTOPK_HD_CONST int drtopk_dtype_bits(drtopk_dtype t)
 {
     return ((DRTOPK_16BIT_DTYPES >> t) & 1u) ? 16 : ((DRTOPK_64BIT_DTYPES >> t) & 1u) ? 64 : 32;
 }

@@ -192,7 +192,7 @@ struct op_cmp {
     static constexpr int W = 8 * sizeof(K);
     K lo, hi, om, add;
 
-    __device__ __forceinline__ K flip(K b) const { return (K)(b ^ ((K)(0u - (unsigned)(b >> (W - 1))) >> 1)); }
+    __device__ __forceinline__ K flip(K b) const { return (K)(b ^ ((K)((K)0u - (K)(b >> (W - 1))) >> 1)); }
     __device__ __forceinline__ K u_largest(K b) const { return (K)(flip(b) + add); }
 
     __device__ __forceinline__ op_cmp(K t, K om_) : om(om_)

@@ -187,6 +187,10 @@ static void seeded(int size)
                         dts[t] != DRTOPK_F64)
                         continue;
                     if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16 && dts[t] != DRTOPK_U64) continue;
+                    /* and, beside u32, the distributions of the width-specific cases only */
+                    if (size > 0 && dts[t] != DRTOPK_U32 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ &&
+                        dist != DRTOPK_DIST_SPECIAL)
+                        continue;
                     if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
                     if (data_seeded(&d, SUITE_SEED, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
                         const size_t nk = ks_for(ns[a], ks);

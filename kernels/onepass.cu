@@ -12,8 +12,8 @@
  *   3. onepass_pass_kernel: the one read of V, keys > t to the candidate
  *      buffer, positions of keys == t to the tie buffer, through
  *      stream_tile.cuh's block-aggregated slots (one atomic per class a tile);
- *      it compares in op_cmp's space, where the per-key work is as cheap for
- *      floats as for integers (no NaN or -0.0 test a key);
+ *      it compares keyorder.h's compare words, as cheap for floats as for
+ *      integers (no NaN or -0.0 test a key);
  *   4. onepass_decide_kernel (one thread): SELECT, TAKE or FALLBACK, and the
  *      device flags that gate the next three steps;
  *   5. the exact top-k of the candidates (length gt on the device), gated to
@@ -175,53 +175,42 @@ __device__ __forceinline__ K op_key(K bits, K om)
     return (K)(ws_key(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ om);
 }
 
-/* Step 3's comparison, without the ordered key of every element.  u(b) is a
- * W-bit word, compared unsigned, that refines the ordered key (a larger u
- * never has a smaller key) and the keys equal to t are the u in [lo, hi]:
- * key > t iff u > hi, key == t iff lo <= u <= hi.  Integers: u is the key
- * (lo = hi = t).  Floats: u_L(b) = flip(b) + (sign - N) mod 2^W for the
- * largest order, where flip inverts the magnitude of negatives (the signed
- * order of the floats, -0.0 just under +0.0) and N = the fraction mask, the
- * number of negative NaN patterns, which the subtraction wraps to the top
- * beside the positive ones; u = u_L ^ om (the smallest order reverses it).
- * Three sets of bits share a key: every NaN (u_L from +NaN with fraction 1
- * to all ones), -0.0 and +0.0 (u_L(-0) = u_L(+0) - 1), else one pattern. */
+/* Step 3's comparison, without the ordered key of every element: keyorder.h's
+ * compare words (as cheap for floats as for integers), at V's width. */
+__device__ __forceinline__ uint16_t op_word(uint16_t b, drtopk_dtype t, uint16_t om)
+{
+    return drtopk_cmp16_word(b, t, om);
+}
+__device__ __forceinline__ uint32_t op_word(uint32_t b, drtopk_dtype t, uint32_t om)
+{
+    return drtopk_cmp_word(b, t, om);
+}
+__device__ __forceinline__ uint64_t op_word(uint64_t b, drtopk_dtype t, uint64_t om)
+{
+    return drtopk_cmp64_word(b, t, om);
+}
+__device__ __forceinline__ void op_range(uint16_t t, drtopk_dtype d, uint16_t om, uint16_t *lo, uint16_t *hi)
+{
+    drtopk_cmp16_word_range(t, d, om, lo, hi);
+}
+__device__ __forceinline__ void op_range(uint32_t t, drtopk_dtype d, uint32_t om, uint32_t *lo, uint32_t *hi)
+{
+    drtopk_cmp_word_range(t, d, om, lo, hi);
+}
+__device__ __forceinline__ void op_range(uint64_t t, drtopk_dtype d, uint64_t om, uint64_t *lo, uint64_t *hi)
+{
+    drtopk_cmp64_word_range(t, d, om, lo, hi);
+}
+
 template <int T>
 struct op_cmp {
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
-    static constexpr int W = 8 * sizeof(K);
-    K lo, hi, om, add;
-
-    __device__ __forceinline__ K flip(K b) const { return (K)(b ^ ((K)((K)0u - (K)(b >> (W - 1))) >> 1)); }
-    __device__ __forceinline__ K u_largest(K b) const { return (K)(flip(b) + add); }
-
-    __device__ __forceinline__ op_cmp(K t, K om_) : om(om_)
-    {
-        const K ones = (K)~(K)0u, sign = (K)(ones ^ (K)(ones >> 1));
-        add = (K)(sign - (K)drtopk_float_frac_mask((drtopk_dtype)T));
-        if (!drtopk_dtype_is_float((drtopk_dtype)T)) {
-            lo = hi = t;
-            return;
-        }
-        const K tl = (K)(t ^ om);
-        K lo_l, hi_l;
-        if (tl == ones) {
-            lo_l = u_largest((K)(drtopk_float_exp_mask((drtopk_dtype)T) | 1u));
-            hi_l = ones;
-        } else if (tl == sign) {
-            lo_l = u_largest(sign);
-            hi_l = u_largest(0);
-        } else {
-            lo_l = hi_l = u_largest((K)drtopk_bits_from_key_any(tl, (drtopk_dtype)T));
-        }
-        lo = om ? (K)~hi_l : lo_l;
-        hi = om ? (K)~lo_l : hi_l;
-    }
-
+    K lo, hi, om;
+    __device__ __forceinline__ op_cmp(K t, K om_) : om(om_) { op_range(t, (drtopk_dtype)T, om, &lo, &hi); }
     /* 1: key > t, 2: key == t, 0: below */
     __device__ __forceinline__ uint32_t cls(K b) const
     {
-        const K u = drtopk_dtype_is_float((drtopk_dtype)T) ? (K)(u_largest(b) ^ om) : op_key<T>(b, om);
+        const K u = op_word(b, (drtopk_dtype)T, om);
         return u > hi ? 1u : u >= lo ? 2u : 0u;
     }
 };

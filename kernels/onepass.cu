@@ -172,45 +172,20 @@ extern "C" drtopk_status onepass_topk_workspace(const topk_input *in, size_t *by
 template <int T, typename K>
 __device__ __forceinline__ K op_key(K bits, K om)
 {
-    return (K)(ws_key(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ om);
+    return (K)(key_fns<K>::key(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ om);
 }
 
 /* Step 3's comparison, without the ordered key of every element: keyorder.h's
  * compare words (as cheap for floats as for integers), at V's width. */
-__device__ __forceinline__ uint16_t op_word(uint16_t b, drtopk_dtype t, uint16_t om)
-{
-    return drtopk_cmp16_word(b, t, om);
-}
-__device__ __forceinline__ uint32_t op_word(uint32_t b, drtopk_dtype t, uint32_t om)
-{
-    return drtopk_cmp_word(b, t, om);
-}
-__device__ __forceinline__ uint64_t op_word(uint64_t b, drtopk_dtype t, uint64_t om)
-{
-    return drtopk_cmp64_word(b, t, om);
-}
-__device__ __forceinline__ void op_range(uint16_t t, drtopk_dtype d, uint16_t om, uint16_t *lo, uint16_t *hi)
-{
-    drtopk_cmp16_word_range(t, d, om, lo, hi);
-}
-__device__ __forceinline__ void op_range(uint32_t t, drtopk_dtype d, uint32_t om, uint32_t *lo, uint32_t *hi)
-{
-    drtopk_cmp_word_range(t, d, om, lo, hi);
-}
-__device__ __forceinline__ void op_range(uint64_t t, drtopk_dtype d, uint64_t om, uint64_t *lo, uint64_t *hi)
-{
-    drtopk_cmp64_word_range(t, d, om, lo, hi);
-}
-
 template <int T>
 struct op_cmp {
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
     K lo, hi, om;
-    __device__ __forceinline__ op_cmp(K t, K om_) : om(om_) { op_range(t, (drtopk_dtype)T, om, &lo, &hi); }
+    __device__ __forceinline__ op_cmp(K t, K om_) : om(om_) { key_fns<K>::range(t, (drtopk_dtype)T, om, &lo, &hi); }
     /* 1: key > t, 2: key == t, 0: below */
     __device__ __forceinline__ uint32_t cls(K b) const
     {
-        const K u = op_word(b, (drtopk_dtype)T, om);
+        const K u = key_fns<K>::word(b, (drtopk_dtype)T, om);
         return u > hi ? 1u : u >= lo ? 2u : 0u;
     }
 };

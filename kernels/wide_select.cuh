@@ -26,19 +26,23 @@
 #define WS_GRID_MAX 65535u          /* grid-stride beyond this many blocks          */
 #define WS_DIGITS (1u << DRTOPK_DIGIT_BITS)
 
-/* The ordered key of raw bits at each width (keyorder.h). */
-__device__ __forceinline__ uint16_t ws_key(uint16_t b, drtopk_dtype t, drtopk_order o)
-{
-    return drtopk_key16_from_bits(b, t, o);
-}
-__device__ __forceinline__ uint32_t ws_key(uint32_t b, drtopk_dtype t, drtopk_order o)
-{
-    return drtopk_key_from_bits(b, t, o);
-}
-__device__ __forceinline__ uint64_t ws_key(uint64_t b, drtopk_dtype t, drtopk_order o)
-{
-    return drtopk_key64_from_bits(b, t, o);
-}
+/* keyorder.h's functions of one width, for templates over the key type K:
+ * the ordered key of raw bits, and the compare word and its range for a key
+ * (onepass.cu's pass). */
+template <typename K> struct key_fns;
+#define WS_KEY_FNS(UT, KEY, WORD)                                                                       \
+    template <> struct key_fns<UT> {                                                                    \
+        static __device__ __forceinline__ UT key(UT b, drtopk_dtype t, drtopk_order o) { return KEY(b, t, o); } \
+        static __device__ __forceinline__ UT word(UT b, drtopk_dtype t, UT om) { return WORD(b, t, om); } \
+        static __device__ __forceinline__ void range(UT k, drtopk_dtype t, UT om, UT *lo, UT *hi)      \
+        {                                                                                               \
+            WORD##_range(k, t, om, lo, hi);                                                             \
+        }                                                                                               \
+    };
+WS_KEY_FNS(uint16_t, drtopk_key16_from_bits, drtopk_cmp16_word)
+WS_KEY_FNS(uint32_t, drtopk_key_from_bits, drtopk_cmp_word)
+WS_KEY_FNS(uint64_t, drtopk_key64_from_bits, drtopk_cmp64_word)
+#undef WS_KEY_FNS
 
 /* The select's state, in the caller's workspace. */
 typedef struct {
@@ -77,7 +81,7 @@ template <typename K, typename P>
 __device__ __forceinline__ K ws_key_at(const ws_input<K, P> &in, uint64_t i)
 {
     const K b = __ldg(in.keys + i);
-    return in.pos ? b : ws_key(b, in.t, in.o);
+    return in.pos ? b : key_fns<K>::key(b, in.t, in.o);
 }
 
 static inline unsigned ws_grid(uint64_t n)

@@ -5,10 +5,13 @@
 # its GPU, commit and plan; no timing path of its own), then a compact table
 # from that database:
 #   large: |V| = 2^30, k = 1, 2^10, 2^16, 2^20, 2^22, 2^24, u32 f32 f16 bf16
-#          u64 f64, UD ND CD: the default plan (dr-radix at Rule 4's const 3,
-#          beta 2; radix for 64-bit keys, what drtopk_plan_auto runs for them),
-#          onepass, and the read floor n x (bytes per key) / the machine's
-#          streaming read bandwidth (the tuner's machines.read_gbps);
+#          u64 f64, UD ND CD: the paper's plan as the "default" row (dr-radix at
+#          Rule 4's const 3, beta 2, on the widened copy for 16-bit keys; the
+#          standalone radix select for 64-bit keys; drtopk_plan_auto runs
+#          onepass for untuned 16- and 64-bit keys at this size), onepass
+#          (every width read at its own width), and the read floor n x (bytes
+#          per key) / the machine's streaming read bandwidth (the tuner's
+#          machines.read_gbps);
 #   small: n = 2^12 .. 2^24 by 4x, k = 1, 2^4, 2^7, 2^10, 2^14 (k <= n), u32 UD:
 #          dr-radix, radix (its one-block path below 2^15 keys), onepass,
 #          fused (kernels/small_n.cu: one launch, grid-wide barriers).

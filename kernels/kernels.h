@@ -88,9 +88,13 @@ drtopk_status topk_check_io(const topk_input *in, const topk_output *out);
 drtopk_status topk_check_run(const topk_input *in, const topk_output *out, const void *ws, size_t ws_bytes,
                              size_t need);
 
-/* The one-read top-k (onepass.cu, src/lib/onepass_spec.h): raw V only.  Its
- * stats call synchronises on s and reads its workload from the workspace of
- * the run before (drtopk.h's drtopk_stats says which field holds what). */
+/* The one-read top-k (onepass.cu, src/lib/onepass_spec.h): raw V only, of
+ * any key type (16- and 64-bit ones too); the output keys are 32-bit ordered
+ * keys for 16- and 32-bit V (16-bit ones zero-extended), 64-bit ones (keys
+ * then points to uint64_t) for 64-bit V; d_threshold is set for 32-bit V
+ * only.
+ * Its stats call synchronises on s and reads its workload from the workspace
+ * of the run before (drtopk.h's drtopk_stats says which field holds what). */
 drtopk_status onepass_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status onepass_topk(const topk_input *in, const topk_output *out,
                            void *ws, size_t ws_bytes, cudaStream_t s);
@@ -119,6 +123,8 @@ typedef struct {
     topk_stats_fn stats;        /* standalone workload statistics, or NULL     */
     topk_final_fn final;        /* standalone, unsorted, 32-bit raw V: writes
                                    the result itself (no gather), or NULL      */
+    int any_width;              /* standalone, reads raw V of every key width
+                                   itself (16-bit V is not widened first)      */
 } topk_algo_entry;
 
 /* algo_table.cu: the one place that maps drtopk_algo to its launchers; NULL

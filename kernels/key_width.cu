@@ -11,19 +11,23 @@
  * runs on it unchanged; the gather then reads the values from the 16-bit V.
  * The CPU reference holds 16-bit keys in the same way, so both backends
  * take the same path (equal stage statistics).  The widening costs one read
- * of V (2 bytes a key) and a write of 4 bytes a key before the pipeline.
+ * of V (2 bytes a key) and a write of 4 bytes a key before the pipeline; the
+ * one-read top-k (onepass.cu) skips it and reads the 16-bit V itself.
  *
  * 64-bit keys (u64, i64, f64): the pipeline's stages hold 32-bit ordered
- * keys, so 64-bit keys run standalone plans only: a radix select over their
- * 64-bit ordered keys (DRTOPK_ALGO_RADIX, what drtopk_plan_auto chooses for
- * them on the CUDA backend) or sort-and-choose (DRTOPK_ALGO_SORT_CUB); see
- * "64-bit keys" below.  Exact, enqueue-only and capturable.
+ * keys, so 64-bit keys run standalone plans only: the one-read top-k at 64
+ * bits (DRTOPK_ALGO_ONEPASS, what drtopk_plan_auto chooses for large n on
+ * the CUDA backend), a radix select over their 64-bit ordered keys
+ * (DRTOPK_ALGO_RADIX, wide_select.cuh; the choice for small n) or
+ * sort-and-choose (DRTOPK_ALGO_SORT_CUB); see "64-bit keys" below.  Exact,
+ * enqueue-only and capturable.
  */
 #include <string.h>
 #include <cub/device/device_radix_sort.cuh>
 #include "keyorder.h"
 #include "key_width.h"
 #include "pipeline_spec.h"
+#include "wide_select.cuh"
 
 #define KW_BLOCK 256
 #define KW_GRID_MAX 65535u          /* grid-stride beyond this many blocks */
@@ -123,130 +127,27 @@ extern "C" drtopk_status key_gather(const void *v, drtopk_dtype t, const void *p
 }
 
 /* ---- 64-bit keys ----------------------------------------------------------- */
-/* Two standalone plans.  DRTOPK_ALGO_RADIX: a radix select over the 64-bit
- * ordered keys, 8-bit digits from the top (paper 5.1's digits, eight passes
- * instead of four): each pass histograms the digit of the keys that match
- * the digits chosen so far, one thread picks the digit holding the k-th key;
- * after the last pass the k-th key T and how many copies of it are needed
- * are known, and one pass collects every key above T and that many copies
- * of T.  Nine reads of V, no host round trip.  DRTOPK_ALGO_SORT_CUB: sort
- * every (key, position) pair with CUB and take the first k (the baseline).
- * DRTOPK_SORTED sorts the k selected pairs with CUB. */
-#define RS_DIGITS (1u << DRTOPK_DIGIT_BITS)
-#define RS_PASSES (KW_KEY64_BITS / DRTOPK_DIGIT_BITS)
+/* Three standalone plans.  DRTOPK_ALGO_RADIX: wide_select.cuh's radix select
+ * over the 64-bit ordered keys (eight digit passes instead of paper 5.1's
+ * four, and a collect: nine reads of V).  DRTOPK_ALGO_ONEPASS: the one-read
+ * top-k at 64 bits (onepass.cu; one read of V, its fallback the same radix
+ * select).  DRTOPK_ALGO_SORT_CUB: sort every (key, position) pair with CUB
+ * and take the first k (the baseline).  DRTOPK_SORTED sorts the k selected
+ * pairs with CUB. */
+static int key64_algo(drtopk_algo a)
+{
+    return a == DRTOPK_ALGO_RADIX || a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_SORT_CUB;
+}
 
 extern "C" drtopk_status key64_plan_check(const drtopk_problem *p, const drtopk_plan *plan)
 {
-    if ((plan->flags & DRTOPK_DELEGATE) ||
-        (plan->second_algo != DRTOPK_ALGO_RADIX && plan->second_algo != DRTOPK_ALGO_SORT_CUB)) {
-        drtopk_error_set("%s keys on the CUDA backend run standalone radix or sort-cub only (--algo radix or "
-                         "--algo sort-cub; drtopk_plan_auto chooses radix): the delegate pipeline and the other "
-                         "algorithms hold 32-bit ordered keys", drtopk_dtype_name(p->dtype));
+    if ((plan->flags & DRTOPK_DELEGATE) || !key64_algo(plan->second_algo)) {
+        drtopk_error_set("%s keys on the CUDA backend run standalone radix, onepass or sort-cub only (--algo "
+                         "radix, onepass or sort-cub; drtopk_plan_auto chooses): the delegate pipeline and the "
+                         "other algorithms hold 32-bit ordered keys", drtopk_dtype_name(p->dtype));
         return DRTOPK_ERR_UNSUPPORTED;
     }
     return DRTOPK_OK;
-}
-
-/* The radix select's state, in the workspace. */
-typedef struct {
-    unsigned long long hist[RS_DIGITS]; /* counts of the current digit          */
-    uint64_t prefix;                    /* the digits chosen so far (then T)    */
-    uint64_t need;                      /* keys equal to the prefix still needed */
-    unsigned long long gt, eq;          /* collect: slots taken above T, at T   */
-} rs_state;
-
-__global__ void rs_init(rs_state *s, uint64_t k)
-{
-    for (unsigned d = threadIdx.x; d < RS_DIGITS; d += blockDim.x) s->hist[d] = 0;
-    if (threadIdx.x == 0) {
-        s->prefix = 0;
-        s->need = k;
-        s->gt = s->eq = 0;
-    }
-}
-
-/* The bits above the digit at `shift` (none for the top digit). */
-__device__ __forceinline__ uint64_t rs_above(int shift)
-{
-    return shift + DRTOPK_DIGIT_BITS >= KW_KEY64_BITS ? 0 : ~0ull << (shift + DRTOPK_DIGIT_BITS);
-}
-
-/* The histogram of one pass.  Warps stride together and the lanes with equal
- * digits add once (one shared atomic per digit and warp: on data with heavy
- * ties most lanes share a digit). */
-__global__ void rs_hist(const uint64_t *__restrict__ v, uint64_t n, drtopk_dtype t, drtopk_order o, rs_state *s,
-                        int shift)
-{
-    __shared__ unsigned int h[RS_DIGITS];
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x, prefix = s->prefix, above = rs_above(shift);
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
-    for (unsigned d = threadIdx.x; d < RS_DIGITS; d += blockDim.x) h[d] = 0;
-    __syncthreads();
-    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); w < n; w += stride) {
-        const uint64_t i = w + lane;
-        unsigned digit = RS_DIGITS;     /* none: out of range or another prefix */
-        if (i < n) {
-            const uint64_t key = drtopk_key64_from_bits(__ldg(v + i), t, o);
-            if (((key ^ prefix) & above) == 0) digit = (unsigned)(key >> shift) & DRTOPK_DIGIT_MASK;
-        }
-        const unsigned peers = __match_any_sync(DRTOPK_FULL_MASK, digit);
-        if (digit < RS_DIGITS && (int)lane == __ffs(peers) - 1) atomicAdd(&h[digit], (unsigned)__popc(peers));
-    }
-    __syncthreads();
-    for (unsigned d = threadIdx.x; d < RS_DIGITS; d += blockDim.x)
-        if (h[d]) atomicAdd(&s->hist[d], (unsigned long long)h[d]);
-}
-
-/* One thread: the digit holding the need-th largest key among those that
- * match the prefix (they number at least `need`, so digit 0 holds it when
- * no higher one does). */
-__global__ void rs_pick(rs_state *s, int shift)
-{
-    uint64_t above = 0;
-    unsigned d = RS_DIGITS - 1;
-    for (; d > 0 && above + s->hist[d] < s->need; --d) above += s->hist[d];
-    s->need -= above;
-    s->prefix |= (uint64_t)d << shift;
-    for (unsigned i = 0; i < RS_DIGITS; ++i) s->hist[i] = 0;
-}
-
-/* This lane's slot among the lanes of its warp with `mine` set, counted in
- * *ctr by one atomic per warp (every lane of the warp calls it). */
-__device__ __forceinline__ unsigned long long warp_slot(unsigned long long *ctr, bool mine)
-{
-    const unsigned m = __ballot_sync(DRTOPK_FULL_MASK, mine), lane = threadIdx.x & DRTOPK_LANE_MASK;
-    const int leader = __ffs(m) - 1;
-    unsigned long long base = 0;
-    if (m == 0) return 0;
-    if ((int)lane == leader) base = atomicAdd(ctr, (unsigned long long)__popc(m));
-    base = __shfl_sync(DRTOPK_FULL_MASK, base, leader);
-    return base + (unsigned long long)__popc(m & ((1u << lane) - 1u));
-}
-
-/* Every key above T into slots [0, k - need), `need` keys equal to T into
- * [k - need, k).  Warps stride together, so every lane of a warp runs every
- * iteration (the warp-wide slot counts need all of them). */
-template <typename P>
-__global__ void rs_collect(const uint64_t *__restrict__ v, uint64_t n, drtopk_dtype t, drtopk_order o, rs_state *s,
-                           uint64_t k, uint64_t *__restrict__ keys, P *__restrict__ pos)
-{
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x, T = s->prefix, need = s->need;
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
-    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); w < n; w += stride) {
-        const uint64_t i = w + lane;
-        const uint64_t key = i < n ? drtopk_key64_from_bits(__ldg(v + i), t, o) : 0;
-        const bool gt = i < n && key > T;
-        /* once `need` copies of T are taken the rest are skipped without atomics */
-        const bool eq = i < n && key == T && *(volatile unsigned long long *)&s->eq < need;
-        const unsigned long long jg = warp_slot(&s->gt, gt), je = warp_slot(&s->eq, eq);
-        if (gt) {
-            keys[jg] = key;
-            pos[jg] = (P)i;
-        } else if (eq && je < need) {
-            keys[k - need + je] = key;
-            pos[k - need + je] = (P)i;
-        }
-    }
 }
 
 /* Sort-and-choose: every pair, materialised for CUB. */
@@ -261,13 +162,15 @@ __global__ void key64_materialise(const uint64_t *__restrict__ v, uint64_t n, dr
     }
 }
 
-/* The workspace: the radix select's state; pairs twice (CUB's double
- * buffer: n of them for sort-cub, k for the radix select, whose second copy
- * and CUB storage only DRTOPK_SORTED needs); CUB's temporary storage. */
+/* The workspace: the radix select's state (onepass: its workspace and the
+ * count and threshold it reports); pairs twice (CUB's double buffer: n of
+ * them for sort-cub, k for the selects, whose second copy and CUB storage
+ * only DRTOPK_SORTED needs); CUB's temporary storage. */
 typedef struct {
-    int radix, sort;            /* radix select; a CUB sort follows (of `m` pairs) */
+    int radix, onepass, sort;   /* radix select; onepass; a CUB sort follows (of `m` pairs) */
     uint64_t m;
-    size_t state, keys[2], pos[2], tmp, tmp_bytes, total;
+    size_t state, op_ws, op_bytes, scalars, keys[2], pos[2], tmp, tmp_bytes, total;
+    topk_input op_in;           /* onepass: raw V (its workspace query's stand-in when sizing) */
 } key64_layout;
 
 static size_t kw_reserve(size_t *off, size_t bytes)
@@ -280,11 +183,26 @@ template <typename P>
 static drtopk_status key64_layout_of(const drtopk_problem *p, const drtopk_plan *plan, key64_layout *l)
 {
     size_t off = 0;
+    drtopk_status st;
     memset(l, 0, sizeof *l);
     l->radix = plan->second_algo == DRTOPK_ALGO_RADIX;
-    l->sort = !l->radix || (plan->flags & DRTOPK_SORTED);
-    l->m = l->radix ? p->k : p->n;
-    if (l->radix) l->state = kw_reserve(&off, sizeof(rs_state));
+    l->onepass = plan->second_algo == DRTOPK_ALGO_ONEPASS;
+    l->sort = plan->second_algo == DRTOPK_ALGO_SORT_CUB || (plan->flags & DRTOPK_SORTED);
+    l->m = plan->second_algo == DRTOPK_ALGO_SORT_CUB ? p->n : p->k;
+    if (l->radix) l->state = kw_reserve(&off, sizeof(ws_state));
+    if (l->onepass) {
+        topk_input *in = &l->op_in;
+        in->src = TOPK_SRC_RAW;
+        in->raw = p->values ? p->values : (const void *)(uintptr_t)DRTOPK_WS_ALIGN; /* sizing: no data */
+        in->dtype = p->dtype;
+        in->order = p->order;
+        in->pos64 = sizeof(P) == sizeof(uint64_t);
+        in->n_max = p->n;
+        in->k = p->k;
+        if ((st = onepass_topk_workspace(in, &l->op_bytes)) != DRTOPK_OK) return st;
+        l->op_ws = kw_reserve(&off, l->op_bytes);
+        l->scalars = kw_reserve(&off, 2 * sizeof(uint64_t));
+    }
     for (int b = 0; b < (l->sort ? 2 : 1); ++b) {
         l->keys[b] = kw_reserve(&off, l->m * sizeof(uint64_t));
         l->pos[b] = kw_reserve(&off, l->m * sizeof(P));
@@ -318,19 +236,15 @@ static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_
     uint64_t *keys0 = (uint64_t *)(base + l->keys[0]), *keys1 = (uint64_t *)(base + l->keys[1]);
     P *pos0 = (P *)(base + l->pos[0]), *pos1 = (P *)(base + l->pos[1]);
     const void *take = pos0;
+    drtopk_status st;
     if (l->radix) {
-        rs_state *st = (rs_state *)(base + l->state);
-        rs_init<<<1, KW_BLOCK, 0, s>>>(st, p->k);
-        DRTOPK_LAUNCH_CHECK();
-        for (int pass = 0; pass < RS_PASSES; ++pass) {
-            const int shift = KW_KEY64_BITS - DRTOPK_DIGIT_BITS * (pass + 1);
-            rs_hist<<<grid_for(p->n), KW_BLOCK, 0, s>>>(v, p->n, p->dtype, p->order, st, shift);
-            DRTOPK_LAUNCH_CHECK();
-            rs_pick<<<1, 1, 0, s>>>(st, shift);
-            DRTOPK_LAUNCH_CHECK();
-        }
-        rs_collect<P><<<grid_for(p->n), KW_BLOCK, 0, s>>>(v, p->n, p->dtype, p->order, st, p->k, keys0, pos0);
-        DRTOPK_LAUNCH_CHECK();
+        const ws_input<uint64_t, P> in = { v, NULL, p->dtype, p->order, NULL, p->n, NULL };
+        if ((st = ws_select(in, (ws_state *)(base + l->state), p->k, keys0, pos0, (uint64_t *)NULL, s)) != DRTOPK_OK)
+            return st;
+    } else if (l->onepass) {
+        uint64_t *sc = (uint64_t *)(base + l->scalars);
+        const topk_output out = { p->k, (uint32_t *)keys0, pos0, sc, (uint32_t *)(sc + 1) };
+        if ((st = onepass_topk(&l->op_in, &out, base + l->op_ws, l->op_bytes, s)) != DRTOPK_OK) return st;
     } else {
         key64_materialise<P><<<grid_for(p->n), KW_BLOCK, 0, s>>>(v, p->n, p->dtype, p->order, keys0, pos0);
         DRTOPK_LAUNCH_CHECK();
@@ -342,6 +256,19 @@ static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_
         take = pos1;
     }
     return key_gather(p->values, p->dtype, take, sizeof(P) == sizeof(uint64_t), p->k, out_values, out_indices, s);
+}
+
+/* Onepass reports its workload (onepass_topk_stats); the other plans none. */
+extern "C" drtopk_status key64_stats(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
+                                     cudaStream_t s, drtopk_stats *stats)
+{
+    key64_layout l;
+    const int pos64 = key64_pos64(p->n);
+    drtopk_status st = pos64 ? key64_layout_of<uint64_t>(p, plan, &l) : key64_layout_of<uint32_t>(p, plan, &l);
+    if (st != DRTOPK_OK || !l.onepass) return st;
+    if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
+    return onepass_topk_stats(&l.op_in, (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN) + l.op_ws,
+                              l.op_bytes, s, stats);
 }
 
 extern "C" drtopk_status key64_select(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,

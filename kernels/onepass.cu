@@ -1,23 +1,31 @@
 /*
  * onepass.cu -- the one-read top-k on raw V (DRTOPK_ALGO_ONEPASS; issue 15
- * item 1, beyond the paper: its pipeline, sections 4-5, reads V about three
- * times at large k).  The steps, the decisions, why the answer is exact and
- * the bytes each stage moves are in src/lib/onepass_spec.h, which the CPU
- * reference (cpu_ref.c) follows too.  Here, on one stream:
+ * items 1 and 3, beyond the paper: its pipeline, sections 4-5, reads V about
+ * three times at large k), for every key width: V is read at its own width
+ * (2, 4 or 8 bytes a key, 16-byte loads), never widened.  The steps, the
+ * decisions, why the answer is exact and the bytes each stage moves are in
+ * src/lib/onepass_spec.h, which the CPU reference (cpu_ref.c) follows too.
+ * Here, on one stream:
  *   1. onepass_sample_kernel: the S strided sample keys (and zeroes the
  *      counters of step 3);
- *   2. radix_topk over the sample with k = r (radix_topk.cu's one-block path):
- *      its threshold is t, the r-th largest sampled key;
+ *   2. the r-th largest sampled key t: the sample select (op_sel below);
  *   3. onepass_pass_kernel: the one read of V, keys > t to the candidate
  *      buffer, positions of keys == t to the tie buffer, through
  *      stream_tile.cuh's block-aggregated slots (one atomic per class a tile);
+ *      it compares keyorder.h's compare words, as cheap for floats as for
+ *      integers (no NaN or -0.0 test a key);
  *   4. onepass_decide_kernel (one thread): SELECT, TAKE or FALLBACK, and the
  *      device flags that gate the next three steps;
- *   5. radix_topk over the candidates (length gt on the device), gated to run
- *      on SELECT only;
+ *   5. the exact top-k of the candidates (length gt on the device), gated to
+ *      run on SELECT only;
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result;
- *   7. radix_topk over V, gated to run on FALLBACK only.
+ *   7. the top-k of V, gated to run on FALLBACK only.
+ * Selects (op_sel): candidates and sample keys are 32-bit ordered keys for 16-
+ * and 32-bit V (a 16-bit ordered key zero-extended is a 32-bit one of the same
+ * order), selected by the flag radix (radix_topk.cu); 64-bit ones for 64-bit
+ * V, selected by wide_select.cuh's radix select.  The fallback over V is the
+ * flag radix for 32-bit V and wide_select.cuh at V's own width otherwise.
  * Every step is enqueued whatever the data; a gated step reads its flag and
  * returns at once.  No host round trip, every grid fixed on the host from n
  * and k, every buffer carved from the caller's workspace: the call is
@@ -28,29 +36,42 @@
 #include "keyorder.h"
 #include "onepass_spec.h"
 #include "stream_tile.cuh"
+#include "wide_select.cuh"
 
 #define OP_BLOCK 256                /* threads of the sample and take kernels  */
 #define OP_TAKE_GRID_MAX 1024u      /* the take kernel grid-strides past this  */
 /* A stand-in base address for the size query: aligned and non-NULL, because
  * radix_topk's workspace query validates its input pointers. */
 #define OP_SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
+#define OP_WIDE_BITS 64             /* keys the flag radix cannot hold          */
+
+/* Key types of a width: K the element bits (and ordered key) of V, CK the
+ * ordered key the sample, the candidates and the result hold. */
+template <int B> struct op_width;
+template <> struct op_width<16> { typedef uint16_t K; typedef uint32_t CK; };
+template <> struct op_width<32> { typedef uint32_t K; typedef uint32_t CK; };
+template <> struct op_width<64> { typedef uint64_t K; typedef uint64_t CK; };
 
 /* Device state of one call; the pass counters are zeroed by step 1. */
 struct onepass_ctl {
     unsigned long long gt, eq;      /* keys > t, keys == t (step 3)            */
     uint64_t sel_n;                 /* candidates the SELECT radix reads       */
     uint64_t s_count;               /* the sample select's count (unused)      */
-    uint32_t t;                     /* the threshold (step 2)                  */
+    uint32_t t32;                   /* t for 32-bit CK (the flag radix's)      */
     int mode;                       /* drtopk_onepass_mode (step 4)            */
     int skip_select, skip_fallback; /* gates of steps 5 and 7                  */
+    ws_state thr, sel;              /* wide_select.cuh: t for 64-bit CK; the
+                                       SELECT or FALLBACK select (one runs)     */
 };
 
-/* The workspace, carved from an aligned base, and the three radix inputs. */
+/* The workspace, carved from an aligned base, and the radix inputs. */
 struct onepass_layout {
+    int bits;                       /* key width of V                          */
+    size_t cks, ps;                 /* bytes of a CK, of a position            */
     uint64_t s, r, cap;
     onepass_ctl *ctl;
-    uint32_t *s_keys, *s_pos, *so_keys, *so_pos;    /* sample and its top r    */
-    uint32_t *c_keys;                               /* candidates              */
+    void *s_keys, *c_keys;          /* sample, candidates: CK each             */
+    uint32_t *s_pos, *so_keys, *so_pos; /* sample positions and its top r     */
     void *c_pos, *tie_pos;
     void *radix_ws;
     size_t radix_bytes, total;
@@ -60,55 +81,71 @@ struct onepass_layout {
 static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_layout *l)
 {
     const uint64_t n = in->n_max, k = in->k;
-    const size_t ps = in->pos64 ? sizeof(uint64_t) : sizeof(uint32_t);
     size_t off = 0, need = 0;
     drtopk_status st;
+    l->bits = drtopk_dtype_bits(in->dtype);
+    l->cks = l->bits == OP_WIDE_BITS ? sizeof(uint64_t) : sizeof(uint32_t);
+    l->ps = in->pos64 ? sizeof(uint64_t) : sizeof(uint32_t);
     l->s = drtopk_onepass_sample_len(n);
     l->r = drtopk_onepass_rank(n, k, l->s);
     l->cap = drtopk_onepass_capacity(n, k, l->s, l->r);
     l->ctl = (onepass_ctl *)drtopk_carve(base, &off, sizeof(onepass_ctl));
-    l->s_keys = (uint32_t *)drtopk_carve(base, &off, l->s * sizeof(uint32_t));
+    l->s_keys = drtopk_carve(base, &off, l->s * l->cks);
     l->s_pos = (uint32_t *)drtopk_carve(base, &off, l->s * sizeof(uint32_t));
-    l->so_keys = (uint32_t *)drtopk_carve(base, &off, l->r * sizeof(uint32_t));
-    l->so_pos = (uint32_t *)drtopk_carve(base, &off, l->r * sizeof(uint32_t));
-    l->c_keys = (uint32_t *)drtopk_carve(base, &off, l->cap * sizeof(uint32_t));
-    l->c_pos = drtopk_carve(base, &off, l->cap * ps);
-    l->tie_pos = drtopk_carve(base, &off, k * ps);
-
+    l->c_keys = drtopk_carve(base, &off, l->cap * l->cks);
+    l->c_pos = drtopk_carve(base, &off, l->cap * l->ps);
+    l->tie_pos = drtopk_carve(base, &off, k * l->ps);
+    l->so_keys = l->so_pos = NULL;
+    l->radix_bytes = 0;
+    l->radix_ws = NULL;
     memset(&l->sample_in, 0, sizeof l->sample_in);
-    l->sample_in.src = TOPK_SRC_PAIRS;
-    l->sample_in.keys = l->s_keys;
-    l->sample_in.pos = l->s_pos;
-    l->sample_in.n_max = l->s;
-    l->sample_in.k = l->r;
     memset(&l->cand_in, 0, sizeof l->cand_in);
-    l->cand_in.src = TOPK_SRC_PAIRS;
-    l->cand_in.keys = l->c_keys;
-    l->cand_in.pos = l->c_pos;
-    l->cand_in.pos64 = in->pos64;
-    l->cand_in.d_n = &l->ctl->sel_n;
-    l->cand_in.n_max = l->cap;
-    l->cand_in.k = k;
-    l->cand_in.d_skip = &l->ctl->skip_select;
     l->raw_in = *in;
     l->raw_in.d_skip = &l->ctl->skip_fallback;
-
-    /* the three selections run one after another: one region serves them */
-    l->radix_bytes = 0;
-    const topk_input *ins[] = { &l->sample_in, &l->cand_in, &l->raw_in };
-    for (const topk_input *q : ins) {
-        if ((st = radix_topk_workspace(q, &need)) != DRTOPK_OK) return st;
-        if (need > l->radix_bytes) l->radix_bytes = need;
+    if (l->cks == sizeof(uint32_t)) {
+        l->so_keys = (uint32_t *)drtopk_carve(base, &off, l->r * sizeof(uint32_t));
+        l->so_pos = (uint32_t *)drtopk_carve(base, &off, l->r * sizeof(uint32_t));
+        l->sample_in.src = TOPK_SRC_PAIRS;
+        l->sample_in.keys = (const uint32_t *)l->s_keys;
+        l->sample_in.pos = l->s_pos;
+        l->sample_in.n_max = l->s;
+        l->sample_in.k = l->r;
+        l->cand_in.src = TOPK_SRC_PAIRS;
+        l->cand_in.keys = (const uint32_t *)l->c_keys;
+        l->cand_in.pos = l->c_pos;
+        l->cand_in.pos64 = in->pos64;
+        l->cand_in.d_n = &l->ctl->sel_n;
+        l->cand_in.n_max = l->cap;
+        l->cand_in.k = k;
+        l->cand_in.d_skip = &l->ctl->skip_select;
+        /* the flag radix selects run one after another: one region serves
+         * them; the fallback over V is the flag radix's for 32-bit V only */
+        const topk_input *ins[] = { &l->sample_in, &l->cand_in, &l->raw_in };
+        const int nins = l->bits == 32 ? 3 : 2;
+        for (int i = 0; i < nins; ++i) {
+            if ((st = radix_topk_workspace(ins[i], &need)) != DRTOPK_OK) return st;
+            if (need > l->radix_bytes) l->radix_bytes = need;
+        }
+        l->radix_ws = drtopk_carve(base, &off, l->radix_bytes);
     }
-    l->radix_ws = drtopk_carve(base, &off, l->radix_bytes);
     l->total = drtopk_align_up(off, DRTOPK_WS_ALIGN);
     return DRTOPK_OK;
 }
 
-/* Onepass reads raw V itself, whole (no device-side length). */
-static drtopk_status onepass_check(const topk_input *in)
+/* Onepass reads raw V itself, whole (no device-side length), of any key
+ * width (V aligned to its element size).  The other checks are the shared
+ * ones (topk_args.cu), made on *w: `in` with a 32-bit stand-in for V of
+ * another width. */
+static drtopk_status onepass_check(const topk_input *in, topk_input *w)
 {
-    const drtopk_status st = topk_check_input(in);
+    if (in == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    *w = *in;
+    if (in->src == TOPK_SRC_RAW && (unsigned)in->dtype < DRTOPK_DTYPE_COUNT && drtopk_dtype_bits(in->dtype) != 32) {
+        if (in->raw != NULL && (uintptr_t)in->raw % (drtopk_dtype_bits(in->dtype) / 8)) return DRTOPK_ERR_MISALIGNED;
+        w->dtype = DRTOPK_U32;
+        if (in->raw != NULL) w->raw = OP_SIZING_BASE;
+    }
+    const drtopk_status st = topk_check_input(w);
     if (st != DRTOPK_OK) return st;
     if (in->src != TOPK_SRC_RAW || in->d_n != NULL || in->d_skip != NULL) {
         drtopk_error_set("onepass runs on raw V of a known length only (standalone; not as a first or "
@@ -121,7 +158,8 @@ static drtopk_status onepass_check(const topk_input *in)
 extern "C" drtopk_status onepass_topk_workspace(const topk_input *in, size_t *bytes)
 {
     onepass_layout l;
-    drtopk_status st = onepass_check(in);
+    topk_input w;
+    drtopk_status st = onepass_check(in, &w);
     if (st != DRTOPK_OK) return st;
     if (bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     if ((st = onepass_carve(in, OP_SIZING_BASE, &l)) != DRTOPK_OK) return st;
@@ -129,43 +167,55 @@ extern "C" drtopk_status onepass_topk_workspace(const topk_input *in, size_t *by
     return DRTOPK_OK;
 }
 
-/* The ordered key of raw bits (as radix_topk.cu's radix_key on raw V). */
-template <int T>
-__device__ __forceinline__ uint32_t op_key(uint32_t bits, uint32_t flip)
+/* The ordered key of raw bits of dtype T (largest order, then om: 0, or all
+ * ones for the smallest). */
+template <int T, typename K>
+__device__ __forceinline__ K op_key(K bits, K om)
 {
-    return drtopk_key_from_bits(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ flip;
+    return (K)(key_fns<K>::key(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ om);
 }
 
-/* Step 1. */
+/* Step 3's comparison, without the ordered key of every element: keyorder.h's
+ * compare words (as cheap for floats as for integers), at V's width. */
 template <int T>
-__global__ void onepass_sample_kernel(const uint32_t *__restrict__ v, uint64_t n, uint64_t s, uint32_t flip,
-                                      uint32_t *s_keys, uint32_t *s_pos, onepass_ctl *ctl)
+struct op_cmp {
+    typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
+    K lo, hi, om;
+    __device__ __forceinline__ op_cmp(K t, K om_) : om(om_) { key_fns<K>::range(t, (drtopk_dtype)T, om, &lo, &hi); }
+    /* 1: key > t, 2: key == t, 0: below */
+    __device__ __forceinline__ uint32_t cls(K b) const
+    {
+        const K u = key_fns<K>::word(b, (drtopk_dtype)T, om);
+        return u > hi ? 1u : u >= lo ? 2u : 0u;
+    }
+};
+
+/* Step 1. */
+template <int T, typename K, typename CK>
+__global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint64_t s, K om, CK *s_keys,
+                                      uint32_t *s_pos, onepass_ctl *ctl)
 {
     const uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j == 0) ctl->gt = ctl->eq = 0;
     if (j < s) {
-        s_keys[j] = op_key<T>(__ldg(v + drtopk_onepass_sample_pos(n, s, j)), flip);
+        s_keys[j] = op_key<T>(__ldg(v + drtopk_onepass_sample_pos(n, s, j)), om);
         s_pos[j] = (uint32_t)j;
     }
 }
 
 /* Step 3: the one read of V. */
-template <int T, typename PosT>
+template <int T, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
-    onepass_pass_kernel(const uint32_t *__restrict__ v, uint64_t n, uint32_t flip, onepass_ctl *ctl, uint64_t cap,
-                        uint64_t k, uint32_t *c_keys, PosT *c_pos, PosT *tie_pos)
+    onepass_pass_kernel(const K *__restrict__ v, uint64_t n, K om, onepass_ctl *ctl, const CK *d_t, uint64_t cap,
+                        uint64_t k, CK *c_keys, PosT *c_pos, PosT *tie_pos)
 {
-    const uint32_t t = ctl->t;
+    const op_cmp<T> cmp((K)*d_t, om);
     radix_for_each_tile(
-        v, n, &ctl->gt, &ctl->eq,
-        [&](uint32_t bits) -> uint32_t {
-            const uint32_t key = op_key<T>(bits, flip);
-            return key > t ? 1u : key == t ? 2u : 0u;
-        },
-        [&](uint32_t c, uint32_t bits, unsigned long long i, unsigned long long o) {
+        v, n, &ctl->gt, &ctl->eq, [&](K bits) -> uint32_t { return cmp.cls(bits); },
+        [&](uint32_t c, K bits, unsigned long long i, unsigned long long o) {
             if (c == 1) {
                 if (o < cap) {
-                    c_keys[o] = op_key<T>(bits, flip);
+                    c_keys[o] = op_key<T>(bits, om);
                     c_pos[o] = (PosT)i;
                 }
             } else if (o < k) {
@@ -184,15 +234,16 @@ __global__ void onepass_decide_kernel(onepass_ctl *ctl, uint64_t k, uint64_t cap
     ctl->skip_fallback = m != DRTOPK_ONEPASS_FALLBACK;
 }
 
-/* Step 6: the result is every candidate and k - gt ties (the k-th key is t). */
-template <typename PosT>
-__global__ void onepass_take_kernel(const onepass_ctl *ctl, uint64_t k, const uint32_t *c_keys, const PosT *c_pos,
-                                    const PosT *tie_pos, uint32_t *out_keys, PosT *out_pos, uint64_t *d_count,
-                                    uint32_t *d_threshold)
+/* Step 6: the result is every candidate and k - gt ties (the k-th key is t);
+ * d_threshold (32-bit CK only, else NULL) gets t. */
+template <typename CK, typename PosT>
+__global__ void onepass_take_kernel(const onepass_ctl *ctl, const CK *d_t, uint64_t k, const CK *c_keys,
+                                    const PosT *c_pos, const PosT *tie_pos, CK *out_keys, PosT *out_pos,
+                                    uint64_t *d_count, uint32_t *d_threshold)
 {
     if (ctl->mode != DRTOPK_ONEPASS_TAKE) return;
     const uint64_t gt = ctl->gt, stride = (uint64_t)gridDim.x * blockDim.x;
-    const uint32_t t = ctl->t;
+    const CK t = *d_t;
     const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (uint64_t i = first; i < k; i += stride) {
         const bool cand = i < gt;
@@ -201,57 +252,125 @@ __global__ void onepass_take_kernel(const onepass_ctl *ctl, uint64_t k, const ui
     }
     if (first == 0) {
         *d_count = k;
-        *d_threshold = t;
+        if (d_threshold) *d_threshold = (uint32_t)t;
     }
 }
 
-/* Steps 1-7 for raw dtype T and position type PosT (drtopk_dispatch). */
+/* Steps 2, 5 and 7 for a CK width: the flag radix for 32-bit CK (and 32-bit
+ * V's fallback), wide_select.cuh for 64-bit CK and the other widths'
+ * fallback.  t() is where step 2 leaves t. */
+template <typename CK> struct op_sel;
+template <> struct op_sel<uint32_t> {
+    static const uint32_t *t(const onepass_layout &l) { return &l.ctl->t32; }
+    static drtopk_status threshold(const onepass_layout &l, cudaStream_t s)
+    {
+        const topk_output so = { l.r, l.so_keys, l.so_pos, &l.ctl->s_count, &l.ctl->t32 };
+        return radix_topk(&l.sample_in, &so, l.radix_ws, l.radix_bytes, s);
+    }
+    template <typename PosT>
+    static drtopk_status select(const onepass_layout &l, const topk_output *out, cudaStream_t s)
+    {
+        return radix_topk(&l.cand_in, out, l.radix_ws, l.radix_bytes, s);
+    }
+};
+template <> struct op_sel<uint64_t> {
+    static const uint64_t *t(const onepass_layout &l) { return &l.ctl->thr.prefix; }
+    static drtopk_status threshold(const onepass_layout &l, cudaStream_t s)
+    {
+        const ws_input<uint64_t, uint32_t> in = { (const uint64_t *)l.s_keys, l.s_pos, DRTOPK_U64, DRTOPK_LARGEST,
+                                                  NULL, l.s, NULL };
+        return ws_threshold(in, &l.ctl->thr, l.r, s);
+    }
+    template <typename PosT>
+    static drtopk_status select(const onepass_layout &l, const topk_output *out, cudaStream_t s)
+    {
+        const ws_input<uint64_t, PosT> in = { (const uint64_t *)l.c_keys, (const PosT *)l.c_pos, DRTOPK_U64,
+                                              DRTOPK_LARGEST, &l.ctl->sel_n, l.cap, &l.ctl->skip_select };
+        return ws_select(in, &l.ctl->sel, l.raw_in.k, (uint64_t *)out->keys, (PosT *)out->pos, out->d_count, s);
+    }
+};
+
+template <int T, typename K, typename CK, typename PosT>
+static drtopk_status op_fallback(const onepass_layout &l, const topk_output *out, cudaStream_t s)
+{
+    if (sizeof(K) == sizeof(uint32_t)) return radix_topk(&l.raw_in, out, l.radix_ws, l.radix_bytes, s);
+    const ws_input<K, PosT> in = { (const K *)l.raw_in.raw, NULL, l.raw_in.dtype, l.raw_in.order,
+                                   NULL, l.raw_in.n_max, &l.ctl->skip_fallback };
+    return ws_select(in, &l.ctl->sel, l.raw_in.k, (CK *)out->keys, (PosT *)out->pos, out->d_count, s);
+}
+
+/* Steps 1-7 for raw dtype T and position type PosT. */
 template <int T, typename PosT>
 struct onepass_run {
+    typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
+    typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::CK CK;
     static drtopk_status run(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes, cudaStream_t s)
     {
         onepass_layout l;
         drtopk_status st = onepass_carve(in, OP_SIZING_BASE, &l);
         if (st != DRTOPK_OK) return st;
-        if ((st = topk_check_run(in, out, ws, ws_bytes, l.total)) != DRTOPK_OK) return st;
+        if (ws_bytes < l.total) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
+        if (ws == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
         if ((st = onepass_carve(in, (char *)ws, &l)) != DRTOPK_OK) return st;
-        const uint32_t *v = (const uint32_t *)in->raw;
-        const uint32_t flip = in->order == DRTOPK_SMALLEST ? DRTOPK_ALL_ONES : 0u;
+        const K *v = (const K *)in->raw;
+        const K om = in->order == DRTOPK_SMALLEST ? (K)~(K)0u : (K)0u;
         const uint64_t n = in->n_max, k = in->k;
         const drtopk_device_attrs *dev;
         int per_sm;
         if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
-        st = drtopk_kernel_occupancy((const void *)onepass_pass_kernel<T, PosT>, RADIX_THREADS, 0, NULL, &per_sm);
+        st = drtopk_kernel_occupancy((const void *)onepass_pass_kernel<T, K, CK, PosT>, RADIX_THREADS, 0, NULL,
+                                     &per_sm);
         if (st != DRTOPK_OK) return st;
 
-        onepass_sample_kernel<T><<<(unsigned)((l.s + OP_BLOCK - 1) / OP_BLOCK), OP_BLOCK, 0, s>>>(
-            v, n, l.s, flip, l.s_keys, l.s_pos, l.ctl);
+        onepass_sample_kernel<T, K, CK><<<(unsigned)((l.s + OP_BLOCK - 1) / OP_BLOCK), OP_BLOCK, 0, s>>>(
+            v, n, l.s, om, (CK *)l.s_keys, l.s_pos, l.ctl);
         DRTOPK_LAUNCH_CHECK();
-        const topk_output so = { l.r, l.so_keys, l.so_pos, &l.ctl->s_count, &l.ctl->t };
-        if ((st = radix_topk(&l.sample_in, &so, l.radix_ws, l.radix_bytes, s)) != DRTOPK_OK) return st;
-        onepass_pass_kernel<T, PosT><<<radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, 0, s>>>(
-            v, n, flip, l.ctl, l.cap, k, l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos);
+        if ((st = op_sel<CK>::threshold(l, s)) != DRTOPK_OK) return st;
+        const CK *d_t = op_sel<CK>::t(l);
+        onepass_pass_kernel<T, K, CK, PosT><<<radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, 0, s>>>(
+            v, n, om, l.ctl, d_t, l.cap, k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos);
         DRTOPK_LAUNCH_CHECK();
         onepass_decide_kernel<<<1, 1, 0, s>>>(l.ctl, k, l.cap);
         DRTOPK_LAUNCH_CHECK();
-        if ((st = radix_topk(&l.cand_in, out, l.radix_ws, l.radix_bytes, s)) != DRTOPK_OK) return st;
+        if ((st = op_sel<CK>::template select<PosT>(l, out, s)) != DRTOPK_OK) return st;
         const uint64_t take_blocks = (k + OP_BLOCK - 1) / OP_BLOCK;
-        onepass_take_kernel<PosT><<<(unsigned)(take_blocks < OP_TAKE_GRID_MAX ? take_blocks : OP_TAKE_GRID_MAX),
-                                    OP_BLOCK, 0, s>>>(l.ctl, k, l.c_keys, (const PosT *)l.c_pos,
-                                                      (const PosT *)l.tie_pos, out->keys, (PosT *)out->pos,
-                                                      out->d_count, out->d_threshold);
+        onepass_take_kernel<CK, PosT><<<(unsigned)(take_blocks < OP_TAKE_GRID_MAX ? take_blocks : OP_TAKE_GRID_MAX),
+                                        OP_BLOCK, 0, s>>>(
+            l.ctl, d_t, k, (const CK *)l.c_keys, (const PosT *)l.c_pos, (const PosT *)l.tie_pos, (CK *)out->keys,
+            (PosT *)out->pos, out->d_count, sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL);
         DRTOPK_LAUNCH_CHECK();
-        return radix_topk(&l.raw_in, out, l.radix_ws, l.radix_bytes, s);
+        return op_fallback<T, K, CK, PosT>(l, out, s);
     }
 };
+
+/* Every key type (drtopk_dispatch covers the 32-bit ones the pipeline's
+ * stages read). */
+template <int T>
+static drtopk_status onepass_pos(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
+                                 cudaStream_t s)
+{
+    return in->pos64 ? onepass_run<T, uint64_t>::run(in, out, ws, ws_bytes, s)
+                     : onepass_run<T, uint32_t>::run(in, out, ws, ws_bytes, s);
+}
 
 extern "C" drtopk_status onepass_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
                                       cudaStream_t s)
 {
-    drtopk_status st = onepass_check(in);
-    if (st == DRTOPK_OK) st = topk_check_io(in, out);
+    topk_input w;
+    drtopk_status st = onepass_check(in, &w);
+    if (st == DRTOPK_OK) st = topk_check_io(&w, out);
     if (st != DRTOPK_OK) return st;
-    return drtopk_dispatch<onepass_run>(in->dtype, in->pos64, in, out, ws, ws_bytes, s);
+    switch (in->dtype) {
+    case DRTOPK_U32: return onepass_pos<DRTOPK_U32>(in, out, ws, ws_bytes, s);
+    case DRTOPK_I32: return onepass_pos<DRTOPK_I32>(in, out, ws, ws_bytes, s);
+    case DRTOPK_F32: return onepass_pos<DRTOPK_F32>(in, out, ws, ws_bytes, s);
+    case DRTOPK_F16: return onepass_pos<DRTOPK_F16>(in, out, ws, ws_bytes, s);
+    case DRTOPK_BF16: return onepass_pos<DRTOPK_BF16>(in, out, ws, ws_bytes, s);
+    case DRTOPK_U64: return onepass_pos<DRTOPK_U64>(in, out, ws, ws_bytes, s);
+    case DRTOPK_I64: return onepass_pos<DRTOPK_I64>(in, out, ws, ws_bytes, s);
+    case DRTOPK_F64: return onepass_pos<DRTOPK_F64>(in, out, ws, ws_bytes, s);
+    default: return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
 }
 
 extern "C" drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size_t ws_bytes, cudaStream_t s,
@@ -259,7 +378,8 @@ extern "C" drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size
 {
     onepass_layout l;
     onepass_ctl c;
-    drtopk_status st = onepass_check(in);
+    topk_input w;
+    drtopk_status st = onepass_check(in, &w);
     if (st != DRTOPK_OK) return st;
     if ((st = onepass_carve(in, (char *)ws, &l)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < l.total) return DRTOPK_ERR_WORKSPACE_TOO_SMALL;

@@ -33,8 +33,9 @@
  *
  * Key widths (key_width.cu): 16-bit keys are widened into a u32 vector of
  * ordered keys at the start of the workspace and every stage runs on it (the
- * "key problem"); 64-bit keys run key_width.cu's standalone radix select
- * or sort-and-choose.
+ * "key problem"), unless a standalone algorithm reads every width itself
+ * (topk_algo_entry.any_width: onepass); 64-bit keys run key_width.cu's
+ * standalone plans (onepass, radix select, sort-and-choose).
  */
 #include <string.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -222,13 +223,13 @@ static drtopk_status plan_layout(const drtopk_problem *p_in, const drtopk_plan *
     drtopk_problem kp;
     const drtopk_problem *p = &kp;
     memset(l, 0, sizeof *l);
-    l->widen = drtopk_dtype_bits(p_in->dtype) == 16;
+    l->second = topk_algo_lookup(plan->second_algo);
+    if (l->second == NULL) return DRTOPK_ERR_UNSUPPORTED;
+    l->widen = drtopk_dtype_bits(p_in->dtype) == 16 && !(!(plan->flags & DRTOPK_DELEGATE) && l->second->any_width);
     if (l->widen) l->wide = reserve(&off, n * sizeof(uint32_t));
     kp = key_problem(p_in, l, SIZING_BASE);
     l->pos64 = n > DRTOPK_POS32_MAX_N;
     l->psize = l->pos64 ? sizeof(uint64_t) : sizeof(uint32_t);
-    l->second = topk_algo_lookup(plan->second_algo);
-    if (l->second == NULL) return DRTOPK_ERR_UNSUPPORTED;
     l->mode = MODE_STANDALONE;
     if (plan->flags & DRTOPK_DELEGATE) {
         l->nsub = drtopk_subrange_count(n, plan->alpha);
@@ -491,6 +492,7 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
         st = key64 ? enqueue_key64(p, plan, ws, ws_bytes, out_values, out_indices, s, stats ? ev : NULL)
                    : enqueue(p, &kp, plan, &l, &r, out_values, out_indices, s, stats ? ev : NULL, dev->sm_count);
     if (st == DRTOPK_OK && stats) st = fill_stats(p, &l, &r, ev, s, stats);
+    if (st == DRTOPK_OK && stats && key64) st = key64_stats(p, plan, ws, ws_bytes, s, stats);
     for (int i = 0; i < nev; ++i) cudaEventDestroy(ev[i]);
     return st;
 }

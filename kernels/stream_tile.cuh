@@ -1,10 +1,11 @@
 /*
  * stream_tile.cuh -- the streaming loops of the flag radix top-k (paper 5.1,
- * radix_topk.cu), shared with the one-read top-k (onepass.cu): a grid-stride
- * read of a 4-byte key vector with 16-byte loads in flight, and the same read
- * with every element put in one of two output classes that take dense slots
- * from two device counters, one block-wide scan and one atomic per class per
- * tile; and the persistent grid both size their passes with.
+ * radix_topk.cu), shared with the one-read top-k (onepass.cu) and the fused
+ * small-input top-k (small_n.cu): a grid-stride read of a 4-byte key vector
+ * with 16-byte loads in flight, and the same read -- of 2-, 4- or 8-byte keys
+ * -- with every element put in one of two output classes that take dense
+ * slots from two device counters, one block-wide scan and one atomic per class
+ * per tile; and the persistent grid they size their passes with.
  */
 #ifndef DRTOPK_STREAM_TILE_CUH
 #define DRTOPK_STREAM_TILE_CUH
@@ -61,23 +62,57 @@ __device__ __forceinline__ unsigned long long radix_slot(unsigned long long *ctr
     return g.shfl(base, 0) + g.thread_rank();
 }
 
+/* Keys of type K (uint16_t, uint32_t, uint64_t) in one 16-byte load, and key
+ * e of it (e a constant after unrolling: register moves, no memory). */
+template <typename K> struct tile_keys;
+template <> struct tile_keys<uint16_t> {
+    static constexpr int per_vec = DRTOPK_VEC_BYTES / sizeof(uint16_t);
+    static __device__ __forceinline__ uint16_t at(const uint4 &r, int e)
+    {
+        const uint32_t w = e < 2 ? r.x : e < 4 ? r.y : e < 6 ? r.z : r.w;
+        return (uint16_t)(w >> (8 * sizeof(uint16_t) * (e & 1)));
+    }
+};
+template <> struct tile_keys<uint32_t> {
+    static constexpr int per_vec = DRTOPK_VEC;
+    static __device__ __forceinline__ uint32_t at(const uint4 &r, int e)
+    {
+        return e == 0 ? r.x : e == 1 ? r.y : e == 2 ? r.z : r.w;
+    }
+};
+template <> struct tile_keys<uint64_t> {
+    static constexpr int per_vec = DRTOPK_VEC_BYTES / sizeof(uint64_t);
+    static __device__ __forceinline__ uint64_t at(const uint4 &r, int e)
+    {
+        return e == 0 ? ((uint64_t)r.y << 32) | r.x : ((uint64_t)r.w << 32) | r.z;
+    }
+};
+/* The classes of one thread's tile, RADIX_CLASS_BITS each: 32 bits hold the
+ * 16 keys of 4- and 8-byte tiles, 2-byte tiles (32 keys) take 64. */
+template <bool WIDE> struct tile_klass { typedef uint32_t type; };
+template <> struct tile_klass<true> { typedef unsigned long long type; };
+
 /* Like radix_for_each, but each element is put in class 1, 2 or none by
  * cls(bits) and every class-c element gets a dense slot from counter c: one
  * block-wide scan and one atomic per class per tile, because a same-address
  * atomic per warp costs milliseconds when 2^30 elements yield millions of
  * outputs.  The atomic's round trip is hidden by a one-tile lag: tile t's
  * elements are written (emit(c, bits, index, slot)) during tile t+1, after its
- * single barrier.  The tile loop is block-uniform. */
+ * single barrier.  The tile loop is block-uniform.  Keys are K wide (p is
+ * aligned to sizeof(K)); a thread holds RADIX_UNROLL 16-byte loads a tile
+ * whatever K, so every width keeps the same bytes in flight. */
 #define RADIX_CLASS_BITS 2
 #define RADIX_CLASS_MASK 3u
-#define RADIX_VEC_CLASS_MASK 0xFFu     /* the classes of one 16-byte load */
 #define RADIX_COUNT_SHIFT 16           /* class-2 count in the upper half of a packed count */
 #define RADIX_COUNT_LOW 0xFFFFu
 #define RADIX_TILE_WARPS (RADIX_THREADS / DRTOPK_WARP)
-template <typename C, typename E>
-__device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned long long n,
+template <typename K, typename C, typename E>
+__device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long long n,
                                                     unsigned long long *ctr1, unsigned long long *ctr2, C cls, E emit)
 {
+    constexpr int PV = tile_keys<K>::per_vec;
+    typedef typename tile_klass<(RADIX_CLASS_BITS * PV * RADIX_UNROLL > 32)>::type klass_t;
+    const klass_t vec_class_mask = ((klass_t)1 << (RADIX_CLASS_BITS * PV)) - 1u; /* the classes of one load */
     __shared__ uint32_t sh_warp[2][RADIX_TILE_WARPS]; /* per tile parity: warp totals, then offsets */
     __shared__ unsigned long long sh_base[2][2];      /* per tile parity: counter bases */
     const int lane = threadIdx.x % DRTOPK_WARP, warp = threadIdx.x / DRTOPK_WARP;
@@ -85,14 +120,15 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
     const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long head =
-        ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(uint32_t);
+        ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(K);
     if (head > n) head = n;
-    const unsigned long long nvec = (n - head) / DRTOPK_VEC;
-    const unsigned long long tail = head + nvec * DRTOPK_VEC;
+    const unsigned long long nvec = (n - head) / PV;
+    const unsigned long long tail = head + nvec * PV;
     const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
     const bool leader = warp == 0 && lane == nwarps - 1; /* issues the tile atomics */
     uint4 pend[RADIX_UNROLL];          /* the previous tile, written this round */
-    uint32_t pend_klass = 0, pend_excl = 0;
+    klass_t pend_klass = 0;
+    uint32_t pend_excl = 0;
     unsigned long long pend_b = 0, base1 = 0, base2 = 0;
     int parity = 0;
     const unsigned long long step = stride * RADIX_UNROLL;
@@ -102,7 +138,8 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
         const bool live = base < nvec; /* block-uniform */
         const unsigned long long b = base + threadIdx.x;
         uint4 r[RADIX_UNROLL];
-        uint32_t klass = 0, cnt = 0, incl = 0;
+        klass_t klass = 0;
+        uint32_t cnt = 0, incl = 0;
         if (live) {
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j)
@@ -110,11 +147,10 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j) {
                 if (b + j * stride < nvec) {
-                    const uint32_t bits[DRTOPK_VEC] = {r[j].x, r[j].y, r[j].z, r[j].w};
 #pragma unroll
-                    for (int e = 0; e < DRTOPK_VEC; ++e) {
-                        const uint32_t c = cls(bits[e]);
-                        klass |= c << (RADIX_CLASS_BITS * (j * DRTOPK_VEC + e));
+                    for (int e = 0; e < PV; ++e) {
+                        const uint32_t c = cls(tile_keys<K>::at(r[j], e));
+                        klass |= (klass_t)c << (RADIX_CLASS_BITS * (j * PV + e));
                         cnt += c == 1 ? 1u : c == 2 ? 1u << RADIX_COUNT_SHIFT : 0u;
                     }
                 }
@@ -150,23 +186,21 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
         }
         /* warp-uniform skips: outputs are sparse, and a per-element walk of
          * every tile costs more issue slots than the loads themselves */
-        if (__any_sync(DRTOPK_FULL_MASK, pend_klass)) {
+        if (__any_sync(DRTOPK_FULL_MASK, pend_klass != 0)) {
             const uint32_t excl = pend_excl + sh_warp[parity ^ 1][warp];
             unsigned long long s1 = sh_base[parity ^ 1][0] + (excl & RADIX_COUNT_LOW);
             unsigned long long s2 = sh_base[parity ^ 1][1] + (excl >> RADIX_COUNT_SHIFT);
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j) {
-                if (!__any_sync(DRTOPK_FULL_MASK,
-                                (pend_klass >> (RADIX_CLASS_BITS * DRTOPK_VEC * j)) & RADIX_VEC_CLASS_MASK))
+                if (!__any_sync(DRTOPK_FULL_MASK, ((pend_klass >> (RADIX_CLASS_BITS * PV * j)) & vec_class_mask) != 0))
                     continue;
-                const uint32_t bits[DRTOPK_VEC] = {pend[j].x, pend[j].y, pend[j].z, pend[j].w};
 #pragma unroll
-                for (int e = 0; e < DRTOPK_VEC; ++e) {
-                    const int q = j * DRTOPK_VEC + e;
-                    const uint32_t c = (pend_klass >> (RADIX_CLASS_BITS * q)) & RADIX_CLASS_MASK;
-                    const unsigned long long i = head + (pend_b + j * stride) * DRTOPK_VEC + e;
-                    if (c == 1) emit(1, bits[e], i, s1++);
-                    else if (c == 2) emit(2, bits[e], i, s2++);
+                for (int e = 0; e < PV; ++e) {
+                    const int q = j * PV + e;
+                    const uint32_t c = (uint32_t)(pend_klass >> (RADIX_CLASS_BITS * q)) & RADIX_CLASS_MASK;
+                    const unsigned long long i = head + (pend_b + j * stride) * PV + e;
+                    if (c == 1) emit(1, tile_keys<K>::at(pend[j], e), i, s1++);
+                    else if (c == 2) emit(2, tile_keys<K>::at(pend[j], e), i, s2++);
                 }
             }
         }
@@ -180,7 +214,7 @@ __device__ __forceinline__ void radix_for_each_tile(const uint32_t *p, unsigned 
     const unsigned long long extra = head + (n - tail);
     if (tid < extra) {
         const unsigned long long i = tid < head ? tid : tail + (tid - head);
-        const uint32_t bits = __ldg(p + i);
+        const K bits = __ldg(p + i);
         const uint32_t c = cls(bits);
         if (c == 1) emit(1, bits, i, radix_slot(ctr1));
         else if (c == 2) emit(2, bits, i, radix_slot(ctr2));

@@ -274,6 +274,9 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
     if (plan == NULL || p == NULL)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_auto: %s is NULL", plan ? "the problem" : "plan");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
+    /* an invalid dtype is the select call's to report */
+    const int bits = (unsigned)p->dtype < DRTOPK_DTYPE_COUNT ? drtopk_dtype_bits(p->dtype) : 32;
+    const int large = log2_floor_u64(p->n) > DRTOPK_SMALL_N_LOG2;
     if ((st = tuning_match(tuning, "the tuning table", p, &e)) != DRTOPK_OK) return st;
     if (e != NULL) {
         plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, DRTOPK_CONST_TUNING);
@@ -284,19 +287,28 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
         else
             plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
                       DRTOPK_CONST_DEFAULT);
-        /* small inputs untuned (drtopk.h): the fused plan, one launch */
-        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA && log2_floor_u64(p->n) <= DRTOPK_SMALL_N_LOG2) {
-            plan->flags = 0;
-            plan->alpha = plan->beta = 0;
-            plan->first_algo = plan->second_algo = DRTOPK_ALGO_FUSED;
+        /* small inputs untuned (drtopk.h): the fused plan, one launch (64-bit
+         * keys: the radix, below); larger 16- and 64-bit keys: the one-read
+         * top-k at their own width */
+        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA) {
+            if (!large) {
+                plan->flags = 0;
+                plan->alpha = plan->beta = 0;
+                plan->first_algo = plan->second_algo = DRTOPK_ALGO_FUSED;
+            } else if (bits != 32) {
+                plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_ONEPASS, 0,
+                          DRTOPK_CONST_DEFAULT);
+            }
         }
     }
-    /* 64-bit keys on the CUDA backend: standalone plans only
-     * (kernels/key_width.cu); its radix select */
-    if (p->backend == DRTOPK_BACKEND_CUDA && (unsigned)p->dtype < DRTOPK_DTYPE_COUNT &&
-        drtopk_dtype_bits(p->dtype) == 64) {
+    /* 64-bit keys on the CUDA backend: standalone onepass, radix or sort-cub
+     * only (kernels/key_width.cu); onepass above the small inputs, else radix */
+    if (p->backend == DRTOPK_BACKEND_CUDA && bits == 64 &&
+        ((plan->flags & DRTOPK_DELEGATE) || (plan->second_algo != DRTOPK_ALGO_RADIX &&
+                                             plan->second_algo != DRTOPK_ALGO_ONEPASS &&
+                                             plan->second_algo != DRTOPK_ALGO_SORT_CUB))) {
         plan->flags = 0;
-        plan->first_algo = plan->second_algo = DRTOPK_ALGO_RADIX;
+        plan->first_algo = plan->second_algo = large ? DRTOPK_ALGO_ONEPASS : DRTOPK_ALGO_RADIX;
     }
     return DRTOPK_OK;
 }

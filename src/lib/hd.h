@@ -10,4 +10,11 @@
 #else
 #define DRTOPK_HD static inline
 #endif
+/* DRTOPK_HD for a one-expression function that CUDA templates also take as a
+ * compile-time constant (a template argument). */
+#ifdef __CUDACC__
+#define DRTOPK_HD_CONST static constexpr __host__ __device__
+#else
+#define DRTOPK_HD_CONST static inline
+#endif
 #endif

@@ -29,7 +29,7 @@ DRTOPK_HD int drtopk_dtype_is_float(drtopk_dtype t) { return (DRTOPK_FLOAT_DTYPE
 DRTOPK_HD int drtopk_dtype_is_signed_int(drtopk_dtype t) { return (DRTOPK_SIGNED_INT_DTYPES >> t) & 1u; }
 
 /* Width of the element and of its ordered key: 16, 32 or 64. */
-DRTOPK_HD int drtopk_dtype_bits(drtopk_dtype t)
+DRTOPK_HD_CONST int drtopk_dtype_bits(drtopk_dtype t)
 {
     return ((DRTOPK_16BIT_DTYPES >> t) & 1u) ? 16 : ((DRTOPK_64BIT_DTYPES >> t) & 1u) ? 64 : 32;
 }
@@ -208,6 +208,58 @@ DRTOPK_HD uint32_t drtopk_bits_from_key(uint32_t key, drtopk_dtype t)
 {
     return (uint32_t)drtopk_bits_from_key_any(key, t);
 }
+
+/* Compare words, for the one-read top-k's pass (kernels/onepass.cu), which
+ * classifies every key of V against one threshold key without computing the
+ * ordered key: one function per width like the ordered key.  NAME(b, t, om)
+ * is a W-bit word, compared unsigned, that refines the ordered key of order
+ * om (0 largest, all ones smallest): a larger word never has a smaller key;
+ * NAME_range(key, t, om, lo, hi) gives the words [lo, hi] of the bits whose
+ * key is `key`, so key(b) > key iff word > hi and key(b) == key iff
+ * lo <= word <= hi.  Integers: the word is the ordered key (lo = hi = key).
+ * Floats: for the largest order flip(b) + (sign - N) mod 2^W, where flip
+ * inverts the magnitude of negatives (the signed order of the floats, -0.0
+ * just under +0.0) and N, the fraction mask, counts the negative NaN patterns,
+ * which the addition wraps to the top beside the positive ones; the smallest
+ * order inverts the word.  No NaN or -0.0 test a key, and no branch.  Three
+ * sets of bits share a key: every NaN (the words from +NaN with fraction 1 to
+ * all ones), -0.0 and +0.0 (two adjacent words), else one pattern. */
+#define DRTOPK_DEFINE_CMP_WORD(NAME, UT, W, KEYFN)                                              \
+    DRTOPK_HD UT NAME##_largest(UT b, drtopk_dtype t)                                           \
+    {                                                                                           \
+        const UT sign = (UT)((UT)1u << ((W) - 1));                                              \
+        const UT flip = (UT)(b ^ ((UT)((UT)0u - (UT)(b >> ((W) - 1))) >> 1));                  \
+        return (UT)(flip + (UT)(sign - (UT)drtopk_float_frac_mask(t)));                         \
+    }                                                                                           \
+    DRTOPK_HD UT NAME(UT b, drtopk_dtype t, UT om)                                              \
+    {                                                                                           \
+        return drtopk_dtype_is_float(t) ? (UT)(NAME##_largest(b, t) ^ om)                       \
+                                        : (UT)(KEYFN(b, t, DRTOPK_LARGEST) ^ om);               \
+    }                                                                                           \
+    DRTOPK_HD void NAME##_range(UT key, drtopk_dtype t, UT om, UT *lo, UT *hi)                  \
+    {                                                                                           \
+        const UT ones = (UT)~(UT)0u, sign = (UT)((UT)1u << ((W) - 1)), kl = (UT)(key ^ om);     \
+        UT l, h;                                                                                \
+        if (!drtopk_dtype_is_float(t)) {                                                        \
+            *lo = *hi = key;                                                                    \
+            return;                                                                             \
+        }                                                                                       \
+        if (kl == ones) {                 /* every NaN */                                       \
+            l = NAME##_largest((UT)(drtopk_float_exp_mask(t) | 1u), t);                         \
+            h = ones;                                                                           \
+        } else if (kl == sign) {          /* -0.0 and +0.0 */                                   \
+            l = NAME##_largest(sign, t);                                                        \
+            h = NAME##_largest((UT)0u, t);                                                      \
+        } else {                                                                                \
+            l = h = NAME##_largest((UT)drtopk_bits_from_key_any(kl, t), t);                     \
+        }                                                                                       \
+        *lo = om ? (UT)~h : l;                                                                  \
+        *hi = om ? (UT)~l : h;                                                                  \
+    }
+DRTOPK_DEFINE_CMP_WORD(drtopk_cmp16_word, uint16_t, 16, drtopk_key16_from_bits)
+DRTOPK_DEFINE_CMP_WORD(drtopk_cmp_word, uint32_t, 32, drtopk_key_from_bits)
+DRTOPK_DEFINE_CMP_WORD(drtopk_cmp64_word, uint64_t, 64, drtopk_key64_from_bits)
+#undef DRTOPK_DEFINE_CMP_WORD
 
 /* ---- f16 and bf16 <-> float32 bit patterns ------------------------------- */
 #define DRTOPK_F32_EXP_BIAS 127

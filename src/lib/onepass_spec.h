@@ -33,17 +33,42 @@
  * ordered keys like any other.  The r sampled keys >= t are keys of V, so
  * gt + eq >= r: when r >= k (always when S = n) t is never too high.
  *
- * Bytes moved (4-byte keys, P-byte positions: 4, or 8 when n > 2^32):
- *   sample        S x 32 (one sector per strided key) + S x 8 written (keys,
- *                 positions) and the radix select of the sample (shared memory);
- *   pass          4n read (the one read of V) + about (gt)(4 + P) + min(eq, k) P
+ * Bytes moved (w-byte keys of V: 2, 4 or 8, read at that width; c-byte
+ * candidate keys: 4 for 2- and 4-byte V, 8 for 8-byte V; P-byte positions:
+ * 4, or 8 when n > 2^32):
+ *   sample        S x 32 (one sector per strided key) + S (c + 4) written and
+ *                 its select (the flag radix in one block's shared memory for
+ *                 c = 4; the wide radix select's passes over S keys for c = 8);
+ *   pass          w n read (the one read of V) + about gt (c + P) + min(eq, k) P
  *                 written, with gt + eq ~ k r / m;
  *   select        the flag radix over gt candidates: about 2 reads of
- *                 (4 + P) gt (radix_topk.cu's compaction), k (4 + P) written;
- *   take          k (4 + P) read and written (instead of select);
- *   fallback      the radix select over V: about 2 more reads of 4n.
- * At n = 2^30, k = 2^24 (u32): 4 GiB + about 0.3 GiB, versus about 3 x 4 GiB
- * for the delegate pipeline there.
+ *                 (c + P) gt (radix_topk.cu's compaction), k (c + P) written;
+ *                 for c = 8 the wide radix select: 9 reads of 8 gt, one of P gt;
+ *   take          k (c + P) read and written (instead of select);
+ *   fallback      a radix select over V: about 2 more reads of w n (flag
+ *                 radix, w = 4), w/8 + 1 more (wide select, w = 2 or 8);
+ *   gather        (the caller's) k P read, k random sectors of V (32 bytes
+ *                 each), k (w + 8) written (values and uint64 indices).
+ * At n = 2^30 (u32, P = 4; S = 2^15, so m = k / 2^15):
+ *   k = 2^22: m = 128, r = 175, gt + eq ~ 1.37 k = 5.7 M, cap = 1.79 k;
+ *             candidates 46 MB written, select ~92 MB read + 34 MB written,
+ *             gather 17 MB + 134 MB of sectors read, 50 MB written: about
+ *             0.37 GB beside the 4 GiB of V (9%);
+ *   k = 2^24: m = 512, r = 604, gt + eq ~ 1.18 k = 19.8 M, cap = 1.37 k;
+ *             candidates 158 MB, select ~317 MB + 134 MB, gather 67 MB +
+ *             537 MB of sectors + 201 MB: about 1.4 GB beside V (34%).
+ * On an H100 (3.0 TB/s streamed) those bytes explain ~0.12 ms at 2^22 and
+ * ~0.45 ms at 2^24 of the measured 0.54 and 1.66 ms over the small-k time
+ * (experiments/NOTES.md); the rest is likely per-candidate work rather
+ * than bytes (a profile of the stages has to say): the pass's per-element
+ * emit walk once most warp tiles hold a candidate (2% of V at 2^24), and the
+ * flag radix's launches over the candidates.  The largest byte terms are the
+ * gather's random sectors (k x 32) and the sample's slack (gt - k ~
+ * 4 sqrt(k n / S) keys: 1.5 M at 2^22, 3.0 M at 2^24; S = 2^16 and 2^18 there
+ * would cut gt + eq to 1.25 k and 1.06 k, at the price of a multi-block
+ * sample select).
+ * 8-byte keys double the candidate and select terms and read V twice as
+ * long; 2-byte keys halve the read of V and keep 4-byte candidates.
  */
 #ifndef DRTOPK_ONEPASS_SPEC_H
 #define DRTOPK_ONEPASS_SPEC_H

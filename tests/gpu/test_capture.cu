@@ -260,10 +260,14 @@ int main(int argc, char **argv)
         { big, big / 16, DRTOPK_I64, DRTOPK_DIST_FEW, 0, 0, DRTOPK_ALGO_RADIX },
         { per_algo_n, 100, DRTOPK_F64, DRTOPK_DIST_SPECIAL, 0, 0, DRTOPK_ALGO_SORT_CUB },
         /* the one-read top-k: its select, take and fallback steps are all
-         * enqueued, gated on the device (UD at large k selects, EQ takes) */
+         * enqueued, gated on the device (UD at large k selects, EQ takes),
+         * 16- and 64-bit keys read at their own width */
         { big, big / 64, DRTOPK_U32, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_ONEPASS },
         { big, 4096, DRTOPK_F16, DRTOPK_DIST_ND, 0, 0, DRTOPK_ALGO_ONEPASS },
         { big, 1000, DRTOPK_U32, DRTOPK_DIST_EQ, 0, 0, DRTOPK_ALGO_ONEPASS },
+        { big, big / 64, DRTOPK_BF16, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_ONEPASS },
+        { big, big / 64, DRTOPK_F64, DRTOPK_DIST_SPECIAL, 0, 0, DRTOPK_ALGO_ONEPASS },
+        { big, 1000, DRTOPK_U64, DRTOPK_DIST_EQ, 0, 0, DRTOPK_ALGO_ONEPASS },
     };
     if (!drtopk_cuda_available()) return gt_no_gpu("test_capture");
     /* not in the sanitizer-sized set: compute-sanitizer reports the

@@ -8,14 +8,16 @@
  *  - the same multiset of values as the CPU reference;
  *  - the same workload (drtopk_stats: sample size, sample rank, keys at or
  *    above the threshold, fallback taken), so both backends decided alike.
- * Cases: u32 i32 f32 f16 bf16, largest and smallest, every distribution (UD
- * ND CD, sorted ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf,
- * +-0.0, integer extremes), n tiny to 2^20 and not powers of two (below and
- * above the sample size), k = 1, small, large and n; a spike (the top k in one
- * run of V); and inputs built against the sampled positions that force each
- * side of the fallback: threshold too low (the candidate buffer overflows) and
- * too high (fewer than k keys pass), both still exact and both reported as a
- * fallback.  Output: gpu_test.h's lines, last "N passed, N failed".
+ * Cases: every key width, read at its own width (u32 i32 f32; f16 bf16; u64
+ * i64 f64), largest and smallest, every distribution (UD ND CD, sorted
+ * ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf, +-0.0, integer
+ * extremes), n tiny to 2^20 and not powers of two (below and above the sample
+ * size), k = 1, small, large and n; a spike (the top k in one run of V); and
+ * inputs built against the sampled positions that force each side of the
+ * fallback: threshold too low (the candidate buffer overflows) and too high
+ * (fewer than k keys pass), both still exact and both reported as a fallback
+ * (u32, f16 and u64 / f64: the fallback at each width).  Output: gpu_test.h's
+ * lines, last "N passed, N failed".
  *   test_onepass [--small | --tiny]   (memcheck- and racecheck-sized cases)
  */
 #include <inttypes.h>
@@ -99,33 +101,52 @@ out:
     free(ci);
 }
 
-/* u32 data: key(i) = f(i); name says which construction. */
-static int data_u32(data *d, uint64_t n, const char *name, uint32_t (*f)(uint64_t i, uint64_t n, uint64_t k),
-                    uint64_t k)
+/* The constructions' 32-bit ordered keys at another width, order kept where
+ * they need it: 16 bits keep the top two bits (the spike's and the forced
+ * inputs' classes) and the low 14 (distinct sample keys); 64 bits repeat the
+ * key in both halves. */
+#define FOLD16_TOP 0xC000u
+#define FOLD16_LOW 0x3FFFu
+#define FOLD16_SHIFT 16
+static uint64_t fold_key(uint32_t key, drtopk_dtype t)
+{
+    switch (drtopk_dtype_bits(t)) {
+    case 16: return ((key >> FOLD16_SHIFT) & FOLD16_TOP) | (key & FOLD16_LOW);
+    case 32: return key;
+    default: return (uint64_t)key << 32 | key;
+    }
+}
+
+/* Built data of dtype t: key(i) = f(i) folded to t's width (largest order);
+ * name says which construction. */
+static int data_built(data *d, drtopk_dtype t, uint64_t n, const char *name,
+                      uint32_t (*f)(uint64_t i, uint64_t n, uint64_t k), uint64_t k)
 {
     memset(d, 0, sizeof *d);
-    d->t = DRTOPK_U32;
+    d->t = t;
     d->o = DRTOPK_LARGEST;
     d->n = n;
     snprintf(d->name, sizeof d->name, "%s", name);
-    uint32_t *v = malloc(n * sizeof *v);
-    if ((d->host = v) == NULL) return -1;
-    for (uint64_t i = 0; i < n; ++i) v[i] = f(i, n, k);
+    if ((d->host = malloc(n * drtopk_dtype_size(t))) == NULL) return -1;
+    for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(d->host, i, t, drtopk_bits_from_key_any(fold_key(f(i, n, k), t), t));
     return data_upload(d);
 }
 
 static void constructed(int small)
 {
+    static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_F16, DRTOPK_U64, DRTOPK_F64 };
     const uint64_t n = small ? FORCE_N_SMALL : FORCE_N;
-    data d;
-    if (data_u32(&d, n, "force-low", onepass_force_low, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
-    data_free(&d);
-    if (data_u32(&d, n, "force-high", onepass_force_high, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
-    data_free(&d);
     const uint64_t spike_k[] = { 1, 100, n / 64 };
-    for (size_t i = 0; i < sizeof spike_k / sizeof spike_k[0]; ++i) {
-        if (data_u32(&d, n, "spike", onepass_spike, spike_k[i]) == 0) run_case(&d, spike_k[i], -1);
+    data d;
+    for (size_t t = 0; t < sizeof dts / sizeof dts[0]; ++t) {
+        if (data_built(&d, dts[t], n, "force-low", onepass_force_low, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
         data_free(&d);
+        if (data_built(&d, dts[t], n, "force-high", onepass_force_high, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
+        data_free(&d);
+        for (size_t i = 0; i < sizeof spike_k / sizeof spike_k[0]; ++i) {
+            if (data_built(&d, dts[t], n, "spike", onepass_spike, spike_k[i]) == 0) run_case(&d, spike_k[i], -1);
+            data_free(&d);
+        }
     }
 }
 
@@ -149,7 +170,8 @@ static void seeded(int size)
     static const uint64_t ns_full[] = { 1, 7, 1000, 32767, 32769, 100003, (1u << 20) + 5 };
     static const uint64_t ns_small[] = { 7, 1000, 40009 };
     static const uint64_t ns_tiny[] = { 40009 };
-    static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16, DRTOPK_BF16 };
+    static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16,
+                                        DRTOPK_BF16, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
     const uint64_t *ns = size == 0 ? ns_full : size == 1 ? ns_small : ns_tiny;
     const size_t nn = size == 0 ? sizeof ns_full / sizeof ns_full[0]
                       : size == 1 ? sizeof ns_small / sizeof ns_small[0] : 1;
@@ -159,9 +181,16 @@ static void seeded(int size)
             for (size_t t = 0; t < sizeof dts / sizeof dts[0]; ++t)
                 for (int o = 0; o <= 1; ++o) {
                     data d;
-                    /* both orders on u32 and f32; one each on the others; sanitizers: u32 and f16 */
-                    if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
-                    if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16) continue;
+                    /* both orders on u32, f32, f16 and f64; one each on the others; sanitizers:
+                     * one type of each width */
+                    if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32 && dts[t] != DRTOPK_F16 &&
+                        dts[t] != DRTOPK_F64)
+                        continue;
+                    if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16 && dts[t] != DRTOPK_U64) continue;
+                    /* and, beside u32, the distributions of the width-specific cases only */
+                    if (size > 0 && dts[t] != DRTOPK_U32 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ &&
+                        dist != DRTOPK_DIST_SPECIAL)
+                        continue;
                     if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
                     if (data_seeded(&d, SUITE_SEED, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
                         const size_t nk = ks_for(ns[a], ks);
@@ -173,13 +202,13 @@ static void seeded(int size)
                 }
 }
 
-/* Statuses: onepass is standalone only, and 64-bit keys on the GPU are not
- * its (they run the radix select). */
+/* Statuses: onepass is standalone only, and runs 64-bit keys on the GPU
+ * (where the pipeline's algorithms are refused). */
 static void statuses(void)
 {
     drtopk_plan plan = standalone_plan(DRTOPK_ALGO_ONEPASS);
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, 1000, 10, NULL };
-    size_t bytes;
+    size_t bytes = 0;
     plan.flags = DRTOPK_DELEGATE;
     plan.alpha = 4;
     plan.beta = 2;
@@ -187,8 +216,12 @@ static void statuses(void)
              "status %d", (int)drtopk_select_workspace(&p, &plan, &bytes));
     plan = standalone_plan(DRTOPK_ALGO_ONEPASS);
     p.dtype = DRTOPK_U64;
-    gt_check(drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_ERR_UNSUPPORTED,
-             "onepass: u64 on the GPU refused", "status %d", (int)drtopk_select_workspace(&p, &plan, &bytes));
+    gt_check(drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_OK && bytes > 0, "onepass: u64 on the GPU runs",
+             "status %d (%s)", (int)drtopk_select_workspace(&p, &plan, &bytes), drtopk_last_error());
+    plan = standalone_plan(DRTOPK_ALGO_BUCKET);
+    gt_check(drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_ERR_UNSUPPORTED &&
+                 strstr(drtopk_last_error(), "onepass") != NULL,
+             "bucket: u64 on the GPU refused, naming onepass", "status %d", (int)drtopk_select_workspace(&p, &plan, &bytes));
 }
 
 int main(int argc, char **argv)

@@ -317,8 +317,10 @@ static void plan_auto_small_n(void)
     CHECK(strstr(drtopk_last_error(), "fused runs standalone only") != NULL);
     p.backend = DRTOPK_BACKEND_CUDA;
     p.n = small + 1;
+    p.dtype = DRTOPK_U32;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags & DRTOPK_DELEGATE);
+    p.dtype = DRTOPK_F16;
     p.n = small;
     p.backend = DRTOPK_BACKEND_CPU;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
@@ -328,6 +330,37 @@ static void plan_auto_small_n(void)
     const drtopk_tuning t = { "test", &e, 1 };
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
     CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_BUCKET && plan.beta == 3);
+}
+
+/* Issue 15 items 1 and 3: untuned 16- and 64-bit keys above the small inputs
+ * get the one-read top-k at their own width on the CUDA backend; 64-bit keys
+ * keep a standalone plan they run whatever a table says. */
+static void plan_auto_key_widths(void)
+{
+    const uint64_t large = 2ull << DRTOPK_SMALL_N_LOG2;
+    static const drtopk_dtype wide[] = { DRTOPK_F16, DRTOPK_BF16, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
+    drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F16, DRTOPK_LARGEST, large, 100, NULL };
+    drtopk_plan plan;
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; ++i) {
+        p.dtype = wide[i];
+        p.n = large;
+        CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+        CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS && plan.const_source == DRTOPK_CONST_DEFAULT);
+        p.n = large - 1;
+        CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+        CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    }
+    p.dtype = DRTOPK_U64;
+    const drtopk_tuning_entry e = { DRTOPK_U64, 0, 63, 0, 63, DRTOPK_ALGO_BUCKET, 3, 2.0, 0 };
+    const drtopk_tuning t = { "test", &e, 1 };
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    p.n = large;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.backend = DRTOPK_BACKEND_CPU;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags & DRTOPK_DELEGATE);
 }
 
 static void plan_auto_fields(void)
@@ -554,6 +587,7 @@ void register_api_tests(void)
     test_register("api/rule4_alpha", rule4_alpha);
     test_register("api/plan_auto_fields", plan_auto_fields);
     test_register("api/plan_auto_small_n", plan_auto_small_n);
+    test_register("api/plan_auto_key_widths", plan_auto_key_widths);
     test_register("api/plan_auto_tuning_match", plan_auto_tuning_match);
     test_register("api/plan_auto_tuning_invalid", plan_auto_tuning_invalid);
     test_register("api/builtin_table_by_gpu_name", builtin_table_by_gpu_name);

@@ -345,8 +345,86 @@ static void half_conversions(void)
     }
 }
 
+/* keyorder.h's compare words at any width, and their range for a key. */
+static uint64_t cmp_word_any(uint64_t b, drtopk_dtype t, uint64_t om)
+{
+    switch (drtopk_dtype_bits(t)) {
+    case 16: return drtopk_cmp16_word((uint16_t)b, t, (uint16_t)om);
+    case 32: return drtopk_cmp_word((uint32_t)b, t, (uint32_t)om);
+    default: return drtopk_cmp64_word(b, t, om);
+    }
+}
+
+static void cmp_range_any(uint64_t key, drtopk_dtype t, uint64_t om, uint64_t *lo, uint64_t *hi)
+{
+    uint16_t l16, h16;
+    uint32_t l32, h32;
+    switch (drtopk_dtype_bits(t)) {
+    case 16:
+        drtopk_cmp16_word_range((uint16_t)key, t, (uint16_t)om, &l16, &h16);
+        *lo = l16, *hi = h16;
+        break;
+    case 32:
+        drtopk_cmp_word_range((uint32_t)key, t, (uint32_t)om, &l32, &h32);
+        *lo = l32, *hi = h32;
+        break;
+    default: drtopk_cmp64_word_range(key, t, om, lo, hi); break;
+    }
+}
+
+/* Bits b against threshold bits tb: the compare word's class (above the
+ * range, in it, below) is the ordered key's (>, ==, <). */
+static void check_cmp_class(drtopk_dtype t, drtopk_order o, uint64_t tb, uint64_t b)
+{
+    const uint64_t om = o == DRTOPK_SMALLEST ? drtopk_width_mask(drtopk_dtype_bits(t)) : 0;
+    const uint64_t tk = drtopk_key_any(tb, t, o), k = drtopk_key_any(b, t, o), w = cmp_word_any(b, t, om);
+    uint64_t lo, hi;
+    cmp_range_any(tk, t, om, &lo, &hi);
+    const int want = k > tk ? 1 : k == tk ? 2 : 0, got = w > hi ? 1 : w >= lo ? 2 : 0;
+    CHECKF(want == got, "%s %s: threshold 0x%" PRIx64 ", bits 0x%" PRIx64 ": class %d, key says %d",
+           drtopk_dtype_name(t), o == DRTOPK_SMALLEST ? "smallest" : "largest", tb, b, got, want);
+}
+
+/* Every 16-bit pattern against every 97th threshold and the special ones
+ * (NaN, +-0.0, +-inf, extremes); the 32- and 64-bit types on random pairs,
+ * near pairs and the special patterns, both orders. */
+#define CMP_THRESH_STRIDE 97
+#define CMP_SPECIALS 9
+static void cmp_word_classifies(void)
+{
+    static const drtopk_dtype all[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16,
+                                        DRTOPK_BF16, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
+    uint64_t rng = SEED;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
+        const drtopk_dtype t = all[i];
+        const int w = drtopk_dtype_bits(t);
+        const uint64_t mask = drtopk_width_mask(w), sign = drtopk_sign_bit(t), e = drtopk_float_exp_mask(t);
+        const uint64_t sp[CMP_SPECIALS] = { 0, sign, e, e | 1u, mask, sign | e, sign | e | 1u, 1, sign | 1u };
+        for (int o = 0; o <= 1; ++o) {
+            if (w == 16) {
+                for (uint64_t tb = 0; tb <= mask; ++tb) {
+                    int special = 0;
+                    for (int j = 0; j < CMP_SPECIALS; ++j) special |= sp[j] == tb;
+                    if (!special && tb % CMP_THRESH_STRIDE) continue;
+                    for (uint64_t b = 0; b <= mask; ++b) check_cmp_class(t, (drtopk_order)o, tb, b);
+                }
+                continue;
+            }
+            for (int j = 0; j < CMP_SPECIALS; ++j)
+                for (int m = 0; m < CMP_SPECIALS; ++m) check_cmp_class(t, (drtopk_order)o, sp[j], sp[m]);
+            for (int p = 0; p < PAIRS / 10; ++p) {
+                const uint64_t tb = drtopk_mix64(rng++) & mask, r = drtopk_mix64(rng++);
+                check_cmp_class(t, (drtopk_order)o, tb, r & mask);
+                check_cmp_class(t, (drtopk_order)o, tb, (tb ^ (r % NEAR_SPAN)) & mask);
+                check_cmp_class(t, (drtopk_order)o, tb, sp[r % CMP_SPECIALS]);
+            }
+        }
+    }
+}
+
 void register_keyorder_tests(void)
 {
+    test_register("keyorder/cmp_word_classifies", cmp_word_classifies);
     test_register("keyorder/every_type_matches_value_order", every_type_matches_value_order);
     test_register("keyorder/halves_exhaustive", halves_exhaustive);
     test_register("keyorder/half_conversions", half_conversions);

@@ -1,0 +1,223 @@
+/*
+ * wide_select.cuh -- the radix select over ordered keys of any width (16, 32
+ * or 64 bits; keyorder.h), paper 5.1's 8-bit digits from the top: each pass
+ * histograms the digit of the keys that match the digits chosen so far and
+ * one thread picks the digit holding the k-th key; after the last pass the
+ * k-th key T and how many copies of it are needed are known, and one pass
+ * collects every key above T and that many copies of T.  bits/8 + 1 reads of
+ * the input, no host round trip.  The 32-bit flag radix (radix_topk.cu) is
+ * the faster select for 32-bit keys; this one serves the widths it does not
+ * hold: 64-bit keys standalone (key_width.cu) and the one-read top-k's
+ * sample, candidates and fallback for 16- and 64-bit keys (onepass.cu).
+ *
+ * The input is raw V (element bits of dtype t, order o, mapped to ordered
+ * keys on the fly) or (ordered key, position) pairs; its length is host-known
+ * or on the device (d_n, with n_max sizing the grids); every kernel returns at
+ * once when the device flag d_skip is set, so a caller may enqueue a select
+ * it may not need.  Enqueue-only and capturable.
+ */
+#ifndef DRTOPK_WIDE_SELECT_CUH
+#define DRTOPK_WIDE_SELECT_CUH
+#include "device_common.cuh"
+#include "keyorder.h"
+#include "pipeline_spec.h"
+
+#define WS_BLOCK 256                /* threads of the histogram and collect kernels */
+#define WS_GRID_MAX 65535u          /* grid-stride beyond this many blocks          */
+#define WS_DIGITS (1u << DRTOPK_DIGIT_BITS)
+
+/* keyorder.h's functions of one width, for templates over the key type K:
+ * the ordered key of raw bits, and the compare word and its range for a key
+ * (onepass.cu's pass). */
+template <typename K> struct key_fns;
+#define WS_KEY_FNS(UT, KEY, WORD)                                                                       \
+    template <> struct key_fns<UT> {                                                                    \
+        static __device__ __forceinline__ UT key(UT b, drtopk_dtype t, drtopk_order o) { return KEY(b, t, o); } \
+        static __device__ __forceinline__ UT word(UT b, drtopk_dtype t, UT om) { return WORD(b, t, om); } \
+        static __device__ __forceinline__ void range(UT k, drtopk_dtype t, UT om, UT *lo, UT *hi)      \
+        {                                                                                               \
+            WORD##_range(k, t, om, lo, hi);                                                             \
+        }                                                                                               \
+    };
+WS_KEY_FNS(uint16_t, drtopk_key16_from_bits, drtopk_cmp16_word)
+WS_KEY_FNS(uint32_t, drtopk_key_from_bits, drtopk_cmp_word)
+WS_KEY_FNS(uint64_t, drtopk_key64_from_bits, drtopk_cmp64_word)
+#undef WS_KEY_FNS
+
+/* The select's state, in the caller's workspace. */
+typedef struct {
+    unsigned long long hist[WS_DIGITS]; /* counts of the current digit           */
+    uint64_t prefix;                    /* the digits chosen so far (then T)     */
+    uint64_t need;                      /* keys equal to the prefix still needed */
+    unsigned long long gt, eq;          /* collect: slots taken above T, at T    */
+} ws_state;
+
+/* One input: K-wide element bits of raw V (pos NULL: positions are indices)
+ * or ordered keys with positions P. */
+template <typename K, typename P>
+struct ws_input {
+    const K *keys;
+    const P *pos;
+    drtopk_dtype t;                     /* raw: the dtype and order of V         */
+    drtopk_order o;
+    const uint64_t *d_n;                /* device length, or NULL: n_max         */
+    uint64_t n_max;
+    const int *d_skip;                  /* nonzero on the device: do nothing     */
+};
+
+template <typename K, typename P>
+__device__ __forceinline__ bool ws_gated(const ws_input<K, P> &in)
+{
+    return in.d_skip != NULL && *in.d_skip != 0;
+}
+
+template <typename K, typename P>
+__device__ __forceinline__ uint64_t ws_len(const ws_input<K, P> &in)
+{
+    return in.d_n ? *in.d_n : in.n_max;
+}
+
+template <typename K, typename P>
+__device__ __forceinline__ K ws_key_at(const ws_input<K, P> &in, uint64_t i)
+{
+    const K b = __ldg(in.keys + i);
+    return in.pos ? b : key_fns<K>::key(b, in.t, in.o);
+}
+
+static inline unsigned ws_grid(uint64_t n)
+{
+    const uint64_t blocks = (n + WS_BLOCK - 1) / WS_BLOCK;
+    return (unsigned)(blocks == 0 ? 1 : blocks < WS_GRID_MAX ? blocks : WS_GRID_MAX);
+}
+
+template <typename K, typename P>
+__global__ void ws_init(ws_input<K, P> in, ws_state *s, uint64_t k)
+{
+    if (ws_gated(in)) return;
+    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x) s->hist[d] = 0;
+    if (threadIdx.x == 0) {
+        s->prefix = 0;
+        s->need = k;
+        s->gt = s->eq = 0;
+    }
+}
+
+/* The bits above the digit at `shift` (none for the top digit of K). */
+template <typename K>
+__device__ __forceinline__ uint64_t ws_above(int shift)
+{
+    return shift + DRTOPK_DIGIT_BITS >= (int)(8 * sizeof(K)) ? 0 : ~0ull << (shift + DRTOPK_DIGIT_BITS);
+}
+
+/* The histogram of one pass.  Warps stride together and the lanes with equal
+ * digits add once (one shared atomic per digit and warp: on data with heavy
+ * ties most lanes share a digit). */
+template <typename K, typename P>
+__global__ void ws_hist(ws_input<K, P> in, ws_state *s, int shift)
+{
+    __shared__ unsigned int h[WS_DIGITS];
+    if (ws_gated(in)) return;
+    const uint64_t n = ws_len(in), stride = (uint64_t)gridDim.x * blockDim.x, prefix = s->prefix;
+    const uint64_t above = ws_above<K>(shift);
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x) h[d] = 0;
+    __syncthreads();
+    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); w < n; w += stride) {
+        const uint64_t i = w + lane;
+        unsigned digit = WS_DIGITS;     /* none: out of range or another prefix */
+        if (i < n) {
+            const uint64_t key = ws_key_at(in, i);
+            if (((key ^ prefix) & above) == 0) digit = (unsigned)(key >> shift) & DRTOPK_DIGIT_MASK;
+        }
+        const unsigned peers = __match_any_sync(DRTOPK_FULL_MASK, digit);
+        if (digit < WS_DIGITS && (int)lane == __ffs(peers) - 1) atomicAdd(&h[digit], (unsigned)__popc(peers));
+    }
+    __syncthreads();
+    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x)
+        if (h[d]) atomicAdd(&s->hist[d], (unsigned long long)h[d]);
+}
+
+/* One thread: the digit holding the need-th largest key among those that
+ * match the prefix (they number at least `need`, so digit 0 holds it when
+ * no higher one does). */
+template <typename K, typename P>
+__global__ void ws_pick(ws_input<K, P> in, ws_state *s, int shift)
+{
+    if (ws_gated(in)) return;
+    uint64_t above = 0;
+    unsigned d = WS_DIGITS - 1;
+    for (; d > 0 && above + s->hist[d] < s->need; --d) above += s->hist[d];
+    s->need -= above;
+    s->prefix |= (uint64_t)d << shift;
+    for (unsigned i = 0; i < WS_DIGITS; ++i) s->hist[i] = 0;
+}
+
+/* This lane's slot among the lanes of its warp with `mine` set, counted in
+ * *ctr by one atomic per warp (every lane of the warp calls it). */
+__device__ __forceinline__ unsigned long long ws_warp_slot(unsigned long long *ctr, bool mine)
+{
+    const unsigned m = __ballot_sync(DRTOPK_FULL_MASK, mine), lane = threadIdx.x & DRTOPK_LANE_MASK;
+    const int leader = __ffs(m) - 1;
+    unsigned long long base = 0;
+    if (m == 0) return 0;
+    if ((int)lane == leader) base = atomicAdd(ctr, (unsigned long long)__popc(m));
+    base = __shfl_sync(DRTOPK_FULL_MASK, base, leader);
+    return base + (unsigned long long)__popc(m & ((1u << lane) - 1u));
+}
+
+/* Every key above T into slots [0, k - need), `need` keys equal to T into
+ * [k - need, k), as OK-wide keys (the caller's key type, >= K) and P
+ * positions; *d_count = k.  Warps stride together, so every lane of a warp
+ * runs every iteration (the warp-wide slot counts need all of them). */
+template <typename K, typename P, typename OK>
+__global__ void ws_collect(ws_input<K, P> in, ws_state *s, uint64_t k, OK *__restrict__ keys, P *__restrict__ pos,
+                           uint64_t *d_count)
+{
+    if (ws_gated(in)) return;
+    const uint64_t n = ws_len(in), stride = (uint64_t)gridDim.x * blockDim.x, T = s->prefix, need = s->need;
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    if (d_count != NULL && blockIdx.x == 0 && threadIdx.x == 0) *d_count = k;
+    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); w < n; w += stride) {
+        const uint64_t i = w + lane;
+        const uint64_t key = i < n ? ws_key_at(in, i) : 0;
+        const bool gt = i < n && key > T;
+        /* once `need` copies of T are taken the rest are skipped without atomics */
+        const bool eq = i < n && key == T && *(volatile unsigned long long *)&s->eq < need;
+        const unsigned long long jg = ws_warp_slot(&s->gt, gt), je = ws_warp_slot(&s->eq, eq);
+        if (gt || (eq && je < need)) {
+            const uint64_t j = gt ? jg : k - need + je;
+            keys[j] = (OK)key;
+            pos[j] = in.pos ? in.pos[i] : (P)i;
+        }
+    }
+}
+
+/* Enqueue the digit passes: afterwards s->prefix is the k-th largest key T
+ * and s->need the copies of T the top k holds. */
+template <typename K, typename P>
+static drtopk_status ws_threshold(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
+{
+    ws_init<K, P><<<1, WS_BLOCK, 0, st>>>(in, s, k);
+    DRTOPK_LAUNCH_CHECK();
+    for (int shift = (int)(8 * sizeof(K)) - DRTOPK_DIGIT_BITS; shift >= 0; shift -= DRTOPK_DIGIT_BITS) {
+        ws_hist<K, P><<<ws_grid(in.n_max), WS_BLOCK, 0, st>>>(in, s, shift);
+        DRTOPK_LAUNCH_CHECK();
+        ws_pick<K, P><<<1, 1, 0, st>>>(in, s, shift);
+        DRTOPK_LAUNCH_CHECK();
+    }
+    return DRTOPK_OK;
+}
+
+/* The whole select: the top k of `in` into keys/pos (unordered). */
+template <typename K, typename P, typename OK>
+static drtopk_status ws_select(const ws_input<K, P> &in, ws_state *s, uint64_t k, OK *keys, P *pos,
+                               uint64_t *d_count, cudaStream_t st)
+{
+    const drtopk_status r = ws_threshold(in, s, k, st);
+    if (r != DRTOPK_OK) return r;
+    ws_collect<K, P, OK><<<ws_grid(in.n_max), WS_BLOCK, 0, st>>>(in, s, k, keys, pos, d_count);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+#endif

@@ -384,6 +384,7 @@ __device__ __forceinline__ void staged_pick(staged_head *h, int shift)
     }
     const unsigned want = h->want;
     const unsigned first = __ffs(__ballot_sync(DRTOPK_FULL_MASK, incl >= want)) - 1;
+    __syncwarp();               /* every lane has read want (and the counts) before `first` rewrites it */
     if (lane == first) {
         unsigned above = incl - sum, count = 0, digit = 0;
         bool found = false;
@@ -772,25 +773,73 @@ static unsigned staged_threads(uint64_t cap)
 /* Segments of at most 2^BATCH_STAGED_WARP_LOG2 keys stage in a warp. */
 static int staged_warp_group(uint64_t cap) { return cap <= (1ull << BATCH_STAGED_WARP_LOG2); }
 
-/* The staged select of the segments a covers, each at most cap keys: a warp
- * per segment or a block per segment; `blocks` at most. */
+static unsigned grid_for(uint64_t units, unsigned cap)
+{
+    return (unsigned)(units < cap ? (units ? units : 1) : cap);
+}
+
+/* The launch of a staged select over `segments` segments of at most cap keys
+ * each, computed and checked against the GPU here and nowhere else: a warp
+ * per segment (BATCH_STAGED_WARPS groups a block, fewer where the GPU's
+ * shared memory holds fewer) or a block per segment; at most grid_cap blocks
+ * (the kernel strides over the rest). */
+typedef struct {
+    staged_shape sh;
+    int warp_group;             /* a group is a warp (else the block)   */
+    unsigned groups, threads, blocks;
+    size_t smem;                /* dynamic shared memory of a block     */
+} staged_config;
+
+static drtopk_status staged_config_of(drtopk_dtype t, uint64_t cap, int sorted, uint64_t k, uint64_t segments,
+                                      unsigned grid_cap, staged_config *c)
+{
+    const drtopk_device_attrs *dev;
+    drtopk_status st;
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    c->sh = staged_shape_of(t, cap, sorted, k);
+    if (cap == 0 || c->sh.group_bytes > dev->smem_optin) {
+        drtopk_error_set("the staged select of %s segments of up to %llu keys (k %llu%s) needs %zu bytes of shared "
+                         "memory; %s allows %zu per block",
+                         drtopk_dtype_name(t), (unsigned long long)cap, (unsigned long long)k,
+                         sorted ? ", sorted" : "", c->sh.group_bytes, dev->name, dev->smem_optin);
+        return DRTOPK_ERR_UNSUPPORTED;
+    }
+    c->warp_group = staged_warp_group(cap);
+    c->groups = 1;
+    if (c->warp_group) {
+        const size_t fit = dev->smem_optin / c->sh.group_bytes;
+        c->groups = fit < BATCH_STAGED_WARPS ? (unsigned)fit : BATCH_STAGED_WARPS;
+    }
+    c->threads = c->warp_group ? c->groups * DRTOPK_WARP : staged_threads(cap);
+    c->smem = c->sh.group_bytes * c->groups;
+    c->blocks = grid_for((segments + c->groups - 1) / c->groups, grid_cap);
+    return DRTOPK_OK;
+}
+
+/* The staged select of the segments a covers (shape c). */
 template <int T>
 struct staged_launch {
-    static drtopk_status run(batch_args a, uint64_t cap, int sorted, unsigned blocks, cudaStream_t st)
+    static drtopk_status run(batch_args a, staged_config c, int sorted, cudaStream_t st)
     {
-        const staged_shape sh = staged_shape_of((drtopk_dtype)T, cap, sorted, a.k);
-        const int warps = staged_warp_group(cap);
-        const unsigned threads = warps ? BATCH_STAGED_WARPS * DRTOPK_WARP : staged_threads(cap);
-        const size_t smem = sh.group_bytes * (warps ? BATCH_STAGED_WARPS : 1);
-        const void *kernel = warps ? (const void *)staged_kernel<T, true> : (const void *)staged_kernel<T, false>;
+        const void *kernel = c.warp_group ? (const void *)staged_kernel<T, true>
+                                          : (const void *)staged_kernel<T, false>;
         drtopk_status s;
-        if ((s = drtopk_kernel_dynamic_smem(kernel, smem)) != DRTOPK_OK) return s;
-        if (warps) staged_kernel<T, true><<<blocks, threads, smem, st>>>(a, sh, sorted);
-        else staged_kernel<T, false><<<blocks, threads, smem, st>>>(a, sh, sorted);
+        if ((s = drtopk_kernel_dynamic_smem(kernel, c.smem)) != DRTOPK_OK) return s;
+        if (c.warp_group) staged_kernel<T, true><<<c.blocks, c.threads, c.smem, st>>>(a, c.sh, sorted);
+        else staged_kernel<T, false><<<c.blocks, c.threads, c.smem, st>>>(a, c.sh, sorted);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
 };
+
+/* The staged select of a.segments segments of at most cap keys. */
+static drtopk_status staged_run(batch_args a, uint64_t cap, int sorted, unsigned grid_cap, cudaStream_t cs)
+{
+    staged_config c;
+    const drtopk_status st = staged_config_of((drtopk_dtype)a.dtype, cap, sorted, a.k, a.segments, grid_cap, &c);
+    if (st != DRTOPK_OK) return st;
+    return batch_dispatch<staged_launch>((drtopk_dtype)a.dtype, a, c, sorted, cs);
+}
 
 /* The split radix select of the segments a covers (states zeroed): one digit
  * pass a launch, the gather, and the per-segment sort when sorted. */
@@ -812,18 +861,6 @@ struct split_launch {
         return DRTOPK_OK;
     }
 };
-
-static unsigned grid_for(uint64_t units, unsigned cap)
-{
-    return (unsigned)(units < cap ? (units ? units : 1) : cap);
-}
-
-/* Blocks of a staged launch over `segments` segments of at most cap keys. */
-static unsigned staged_blocks(uint64_t segments, uint64_t cap, unsigned grid_cap)
-{
-    return grid_for(staged_warp_group(cap) ? (segments + BATCH_STAGED_WARPS - 1) / BATCH_STAGED_WARPS : segments,
-                    grid_cap);
-}
 
 /* Uniform rows longer than block_max_len: the Dr. Top-k pipeline, one row
  * per call (its problem, plan and workspace). */
@@ -881,9 +918,8 @@ static int uniform_algorithm(const drtopk_batch_problem *p, const drtopk_batch_p
  * at a time. */
 static dim3 split_grid(uint64_t len_max, uint64_t segments)
 {
-    const uint64_t chunks = (len_max + BATCH_SPLIT_CHUNK - 1) / BATCH_SPLIT_CHUNK;
-    return dim3((unsigned)(chunks < BATCH_SPLIT_X_MAX ? chunks : BATCH_SPLIT_X_MAX),
-                (unsigned)(segments < BATCH_GRID_Y_MAX ? segments : BATCH_GRID_Y_MAX));
+    return dim3(grid_for((len_max + BATCH_SPLIT_CHUNK - 1) / BATCH_SPLIT_CHUNK, BATCH_SPLIT_X_MAX),
+                grid_for(segments, BATCH_GRID_Y_MAX));
 }
 
 static drtopk_status check_sorted_k(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
@@ -977,18 +1013,14 @@ static drtopk_status uniform_select(const drtopk_batch_problem *p, batch_args a,
         c.out_values = w->cand_values;
         c.out_indices = w->cand_indices;
         const uint64_t chunk_max = (p->len + chunks - 1) / chunks;
-        if ((st = batch_dispatch<staged_launch>(p->dtype, c, chunk_max, 0, staged_blocks(c.segments, chunk_max,
-                                                DRTOPK_GRID_MAX), cs)) != DRTOPK_OK)
-            return st;
+        if ((st = staged_run(c, chunk_max, 0, DRTOPK_GRID_MAX, cs)) != DRTOPK_OK) return st;
         a.values = w->cand_values;
         a.remap = w->cand_indices;
         a.len = chunks * p->k;
-        return batch_dispatch<staged_launch>(p->dtype, a, a.len, sorted, staged_blocks(p->segments, a.len,
-                                             DRTOPK_GRID_MAX), cs);
+        return staged_run(a, a.len, sorted, DRTOPK_GRID_MAX, cs);
     }
     case UNIFORM_STAGED:
-        return batch_dispatch<staged_launch>(p->dtype, a, p->len, sorted,
-                                             staged_blocks(p->segments, p->len, DRTOPK_GRID_MAX), cs);
+        return staged_run(a, p->len, sorted, DRTOPK_GRID_MAX, cs);
     default:
         DRTOPK_CUDA_TRY(cudaMemsetAsync(w->states, 0, (size_t)p->segments * sizeof(split_state), cs));
         return batch_dispatch<split_launch>(p->dtype, a, w->states, split_grid(p->len, p->segments), sorted,
@@ -1069,9 +1101,9 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         } else {                        /* staged: the bin's longest segment, or the cap */
             const uint64_t lg_max = b == BIN_STAGED_WARP ? BATCH_STAGED_WARP_LOG2
                                                          : (uint64_t)(BATCH_STAGED_WARP_LOG2 + 1 + b - BIN_STAGED_BLOCK);
+            if (b != BIN_STAGED_WARP && cap <= 1ull << (lg_max - 1)) continue;  /* its lengths all go to split */
             const uint64_t bin_cap = (1ull << lg_max) < cap ? 1ull << lg_max : cap;
-            st = batch_dispatch<staged_launch>(p->dtype, a, bin_cap, sorted, staged_blocks(p->segments, bin_cap,
-                                               grid_cap), cs);
+            st = staged_run(a, bin_cap, sorted, grid_cap, cs);
         }
         if (st != DRTOPK_OK) return st;
     }

@@ -2,7 +2,7 @@
  * device_cache.cu -- the per-device facts the launchers size their grids and
  * shared memory by (device_common.cuh): multiprocessor count, compute
  * capability, the shared-memory opt-in limit, and the occupancy of each
- * persistent kernel, and the dynamic shared memory each kernel was allowed,
+ * persistent kernel, and the largest dynamic shared memory each kernel was allowed,
  * queried or set once per device and process, because the host calls cost
  * more than a small top-k's kernels.  Thread-safe: one mutex guards the
  * tables; a reader gets a pointer to an entry that is written once and never
@@ -33,6 +33,10 @@ typedef struct {
 static occ_entry occ[DRTOPK_OCC_ENTRIES];
 static int occ_count;
 
+/* The attribute is a ceiling on every later launch of the kernel, not a
+ * per-launch size: an entry records the largest grant on (dev, kernel), which
+ * only ever rises, so a launch is never refused because a smaller request
+ * lowered the ceiling after a larger one was recorded. */
 typedef struct {
     int dev;
     const void *kernel;
@@ -114,13 +118,12 @@ drtopk_status drtopk_kernel_occupancy(const void *kernel, int threads, size_t sm
     return DRTOPK_OK;
 }
 
-/* Whether cudaFuncAttributeMaxDynamicSharedMemorySize of `kernel` on `dev`
- * is already `bytes`; the caller holds cache_lock. */
-static int smem_known(int dev, const void *kernel, size_t bytes)
+/* The grant entry of `kernel` on `dev`, or NULL; the caller holds cache_lock. */
+static smem_entry *smem_find(int dev, const void *kernel)
 {
     for (int i = 0; i < smem_count; ++i)
-        if (smem_set[i].dev == dev && smem_set[i].kernel == kernel && smem_set[i].bytes == bytes) return 1;
-    return 0;
+        if (smem_set[i].dev == dev && smem_set[i].kernel == kernel) return &smem_set[i];
+    return NULL;
 }
 
 drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes)
@@ -130,7 +133,8 @@ drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes)
     drtopk_status st = drtopk_device_current(&dev, &a);
     if (st != DRTOPK_OK) return st;
     pthread_mutex_lock(&cache_lock);
-    if (smem_known(dev, kernel, bytes)) {
+    smem_entry *known = smem_find(dev, kernel);
+    if (known && known->bytes >= bytes) {
         pthread_mutex_unlock(&cache_lock);
         return DRTOPK_OK;
     }
@@ -138,8 +142,10 @@ drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes)
     cudaError_t e = cudaFuncGetAttributes(&fa, kernel);
     const int fits = e == cudaSuccess && fa.sharedSizeBytes + bytes <= a->smem_optin;
     if (fits) e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    if (fits && e == cudaSuccess && smem_count < DRTOPK_SMEM_ENTRIES)
-        smem_set[smem_count++] = smem_entry{dev, kernel, bytes};
+    if (fits && e == cudaSuccess) {
+        if (known) known->bytes = bytes;
+        else if (smem_count < DRTOPK_SMEM_ENTRIES) smem_set[smem_count++] = smem_entry{dev, kernel, bytes};
+    }
     pthread_mutex_unlock(&cache_lock);
     if (e != cudaSuccess) {
         drtopk_error_set("shared-memory attribute on device %d (%s): %s", dev, a->name, cudaGetErrorString(e));

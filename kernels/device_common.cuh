@@ -52,8 +52,11 @@ static inline drtopk_status drtopk_status_of(cudaError_t e)
  * cleared nor reported as ours (drtopk_select records what was pending at its
  * start, drtopk_pending_error_at_entry), so only a new error fails the call.
  * (Measured with CUDA 13.0 on an H100: a successful cudaFuncSetAttribute
- * resets the runtime's error state, so the first call on a device, which sets
- * kernel attributes once, can clear a pending error; later calls leave it.
+ * resets the runtime's error state, so a call that sets kernel attributes --
+ * the first on a device, or one that raises a kernel's shared-memory grant --
+ * can clear a pending error; others leave it.  A new error with the pending
+ * one's code cannot be told apart from it and goes unreported: the GPU tests
+ * clear errors after each case, drtopk_dev_clear_error.
  * CUB's own launch checks peek too and stop on a pending error: plans that
  * use CUB refuse to start then -- pipeline.cu, refuse_if_pending_for_cub.) */
 #define DRTOPK_LAUNCH_CHECK()                                                          \
@@ -154,8 +157,9 @@ drtopk_status drtopk_kernel_occupancy(const void *kernel, int threads, size_t sm
                                       drtopk_kernel_prepare_fn prepare, int *blocks_per_sm);
 
 /* Let `kernel` take `bytes` of dynamic shared memory on the current device
- * (cudaFuncAttributeMaxDynamicSharedMemorySize), set once per (device,
- * kernel, bytes) (thread-safe).  When `bytes` plus the kernel's static shared
+ * (cudaFuncAttributeMaxDynamicSharedMemorySize, a ceiling on all its later
+ * launches): raised when `bytes` is above the kernel's largest grant on the
+ * device so far, never lowered (thread-safe).  When `bytes` plus its static shared
  * memory exceed the GPU's opt-in limit: DRTOPK_ERR_UNSUPPORTED with a message
  * naming the GPU and the limit, instead of a launch failure. */
 drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes);

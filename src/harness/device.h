@@ -36,6 +36,11 @@ drtopk_status drtopk_dev_alloc(void **p, size_t bytes);
 drtopk_status drtopk_dev_free(void *p);
 drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind);
 drtopk_status drtopk_dev_sync(void);
+/* Clear the CUDA error a failed launch left pending on this thread
+ * (cudaGetLastError): DRTOPK_OK when none was, else DRTOPK_ERR_CUDA.  Tests
+ * call it after each case, so a failed launch neither hides nor fails the
+ * next case, and an error a successful call left behind is caught. */
+drtopk_status drtopk_dev_clear_error(void);
 /* Fill d_out (device) with n elements of the seeded data set, bit-identical
  * to drtopk_gen_host (gen.c). */
 drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,

@@ -19,6 +19,7 @@ drtopk_status drtopk_dev_alloc(void **p, size_t bytes)
 drtopk_status drtopk_dev_free(void *p) { return DRTOPK_ERR_NO_BACKEND; }
 drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind) { return DRTOPK_ERR_NO_BACKEND; }
 drtopk_status drtopk_dev_sync(void) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status drtopk_dev_clear_error(void) { return DRTOPK_ERR_NO_BACKEND; }
 
 drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,
                                   uint64_t seed, void *stream)

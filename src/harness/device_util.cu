@@ -106,6 +106,11 @@ extern "C" drtopk_status drtopk_dev_sync(void)
     return DRTOPK_OK;
 }
 
+extern "C" drtopk_status drtopk_dev_clear_error(void)
+{
+    return cudaGetLastError() == cudaSuccess ? DRTOPK_OK : DRTOPK_ERR_CUDA;
+}
+
 /* Streaming read of n uint32: 16-byte loads, READ_UNROLL in flight per thread,
  * an XOR fold that is stored only if it hits a sentinel (never in practice),
  * so the compiler keeps every load. */

@@ -25,7 +25,8 @@ static int gt_passed, gt_failed, gt_skipped;
 
 static inline int gt_count(void) { return gt_passed + gt_failed + gt_skipped; }
 
-/* The line of one check; `reason` only when it failed. */
+/* The line of one check; `reason` only when it failed.  Flushed at once, so
+ * a suite killed at its time limit (or piped to a log) shows its last case. */
 static inline void gt_line(int ok, const char *name, const char *reason)
 {
     if (ok) {
@@ -34,8 +35,8 @@ static inline void gt_line(int ok, const char *name, const char *reason)
     } else {
         ++gt_failed;
         printf("not ok %d %s: %s\n", gt_count(), name, reason);
-        fflush(stdout);
     }
+    fflush(stdout);
 }
 
 /* One check: `ok` decides; the reason is formatted only when it failed. */

@@ -8,9 +8,11 @@
  * Top-k pipeline row by row (block_max_len lowered); f32 rows and segments of
  * each algorithm's lengths with NaN, -0.0, +0.0 and heavy ties, all equal,
  * ascending and descending; variable segments binned on the device (empty,
- * one element, k past the length, per-segment k, every bin in one call).
+ * one element, k past the length, per-segment k, every bin in one call);
+ * a long row staged after a short one after a long one (shared-memory grants).
  * Each result is checked segment by segment by drtopk_batch_check (exact
- * counting, padding, order).  --small: the sanitizer-sized cases.
+ * counting, padding, order), and no CUDA error may be left pending after
+ * it.  --small: the sanitizer-sized cases.
  */
 #include "batch_check.h"
 #include "device.h"
@@ -27,6 +29,9 @@
 #define SPECIAL_TIE_VALUES 100       /* the other elements: this many distinct values */
 #define SPECIAL_K_TINY 8             /* k of the tiny select where segments are short enough */
 #define SPECIAL_K 50                 /* token sampling's k */
+#define GRANT_LONG 50000             /* grant_order_cases: a row a block stages in most of an H100's shared memory */
+#define GRANT_SHORT 2001             /*   and one it stages in a little of it          */
+#define GRANT_K_DIV 7                /*   k = len / 7: too large for chunks (len / 8) */
 
 /* The value patterns of special_cases. */
 enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT };
@@ -71,8 +76,13 @@ static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *pl
     if (st == DRTOPK_OK) st = drtopk_dev_sync();
     if (st == DRTOPK_OK) st = drtopk_dev_copy(ov, dov, slots * es, DRTOPK_COPY_D2H);
     if (st == DRTOPK_OK) st = drtopk_dev_copy(oi, doi, slots * sizeof(uint64_t), DRTOPK_COPY_D2H);
+    /* cleared after every case: a failed launch must not hide or fail the next case (the library leaves
+     * an error pending at its entry alone), and one left behind by a call that succeeded is a failure */
+    const drtopk_status pending = drtopk_dev_clear_error();
     if (st != DRTOPK_OK) {
         gt_checkf(0, drtopk_last_error(), "%s: %s", what, drtopk_status_string(st));
+    } else if (pending != DRTOPK_OK) {
+        gt_checkf(0, "a CUDA error was left pending by a call that returned DRTOPK_OK", "%s", what);
     } else {
         const drtopk_check_result r = drtopk_batch_check(hp, (plan->flags & DRTOPK_SORTED) != 0, ov, oi);
         gt_checkf(r.ok, r.why, "%s", what);
@@ -121,6 +131,29 @@ static void special_cases(uint64_t len, int pattern)
     free(v);
 }
 
+/* The staged block select's dynamic shared memory is a per-kernel ceiling: a
+ * long row, then a short one (the same kernel, a smaller grant), then the
+ * long one again must launch (the attribute is raised, never lowered under
+ * a larger grant already recorded).  Lengths no other case has; k large
+ * enough that the rows are staged whole, not in chunks. */
+static void grant_order_cases(void)
+{
+    const uint64_t lens[] = { GRANT_LONG, GRANT_SHORT, GRANT_LONG }, rows = 2;
+    float *v = (float *)malloc(rows * GRANT_LONG * sizeof(float));
+    char what[256];
+    drtopk_gen_host(v, rows * GRANT_LONG, DRTOPK_DIST_ND, DRTOPK_F32, SEED);
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; ++i) {
+        drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, DRTOPK_LARGEST, rows, lens[i], NULL,
+                                   lens[i] / GRANT_K_DIV, NULL, v };
+        drtopk_batch_plan plan;
+        drtopk_batch_plan_auto(&plan, &p);
+        snprintf(what, sizeof what, "shared-memory grant order: call %zu, %llu x %llu f32 k %llu", i + 1,
+                 (unsigned long long)rows, (unsigned long long)lens[i], (unsigned long long)p.k);
+        run_case(&p, &plan, rows * lens[i], what);
+    }
+    free(v);
+}
+
 int main(int argc, char **argv)
 {
     const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
@@ -150,7 +183,9 @@ int main(int argc, char **argv)
     const uint64_t special_lens[] = { 200, 1000, 5000, 20000, 70000 };
     const int nshapes = small ? 3 : (int)(sizeof shapes / sizeof shapes[0]);
     char what[256];
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
+    grant_order_cases();
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)
         for (int pat = 0; pat < PAT_COUNT; ++pat) special_cases(special_lens[l], pat);
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {

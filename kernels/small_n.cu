@@ -28,10 +28,16 @@
  * (n <= SN_BLOCK_KEYS) needs no grid barrier at all; more blocks are launched
  * cooperatively (cudaLaunchAttributeCooperative: the driver guarantees that
  * they are co-resident, or refuses the launch, and provides the grid
- * barrier), at most one per SM, with a grid barrier after each pass's
- * histogram and one more on the first pass (block 0 zeroes the control
- * block meanwhile).  Cooperative launches are captured into CUDA graphs as
- * cooperative kernel nodes (tests/gpu/test_capture).
+ * barrier), with a grid barrier after each pass's histogram and one more on
+ * the first pass (block 0 zeroes the control block meanwhile).  No deadlock:
+ * the grid is at most the co-resident count (the occupancy at the largest
+ * chunk a block may hold, times the SMs: one block per SM on sm_90); every
+ * block, empty chunk or not, runs every pass and reaches every barrier; the
+ * early end of the selection is decided from the grid's histogram, the same
+ * in every block.  A GPU without cooperative launch runs one block over all
+ * of V (exact, slower).  Cooperative launches are captured into CUDA graphs
+ * as cooperative kernel nodes (CUDA 11.1+: cudaLaunchAttributeCooperative is
+ * "valid for graph nodes, launches", driver_types.h; tests/gpu/test_capture).
  */
 #include <string.h>
 #include <cooperative_groups.h>
@@ -261,23 +267,27 @@ extern "C" drtopk_status small_n_topk_workspace(const topk_input *in, size_t *by
     return DRTOPK_OK;
 }
 
-/* One launch: the grid (one block per SN_BLOCK_KEYS keys, at most one per
- * SM), each block's chunk, and whether the chunks fit shared memory.  The
- * kernel may take all the opt-in shared memory (set once per device); a
- * launch asks for its chunk only. */
+/* One launch: the grid (one block per SN_BLOCK_KEYS keys, at most the
+ * co-resident count), each block's chunk, and whether the chunks fit shared
+ * memory.  The kernel may take all the opt-in shared memory (set once per
+ * device); a launch asks for its chunk only. */
 template <int T, typename PosT>
 static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, void *ws, cudaStream_t s)
 {
     const drtopk_device_attrs *dev;
     drtopk_status st;
+    int dev_id, coop_ok = 0, per_sm = 0;
     const void *kernel = (const void *)small_n_kernel<T, PosT>;
-    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    if ((st = drtopk_device_current(&dev_id, &dev)) != DRTOPK_OK) return st;
     const size_t room = dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
     if ((st = drtopk_kernel_dynamic_smem(kernel, room)) != DRTOPK_OK) return st;
+    DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&coop_ok, cudaDevAttrCooperativeLaunch, dev_id));
+    /* co-resident blocks at `room` bytes, the most a launch asks: a smaller
+     * chunk only raises the occupancy, so this many are co-resident always */
+    if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, room, NULL, &per_sm)) != DRTOPK_OK) return st;
     const unsigned long long n = in->n_max, want = (n + SN_BLOCK_KEYS - 1) / SN_BLOCK_KEYS;
-    /* one block of SN_THREADS fits an SM (launch bounds cap its registers),
-     * so sm_count blocks are co-resident */
-    const unsigned grid = (unsigned)(want < (unsigned long long)dev->sm_count ? (want ? want : 1) : dev->sm_count);
+    const unsigned long long resident_max = coop_ok ? (unsigned long long)per_sm * dev->sm_count : 1;
+    const unsigned grid = (unsigned)(want < resident_max ? (want ? want : 1) : resident_max);
     a.v = (const uint32_t *)in->raw;
     a.n = n;
     a.k = in->k;

@@ -11,6 +11,9 @@
  * "0 passed, 0 failed" and exits GT_EXIT_NO_GPU, which suite.sh counts as a
  * failure: `ninja test-gpu` on a machine without a GPU must not pass.  A CUDA
  * call that fails outside a check ends the program (cuda_check.h, exit 2).
+ * Every main starts with gt_begin() (stdout line-buffered: a run killed by a
+ * timeout leaves a log that ends at its last finished check); gt_slow() notes
+ * the cases that take over GT_SLOW_MS, so a log shows where the time goes.
  * Header-only: each test program is one translation unit.
  */
 #ifndef DRTOPK_GPU_TEST_H
@@ -20,6 +23,7 @@
 
 #define GT_EXIT_NO_GPU 77        /* the "skipped" exit status of test harnesses */
 #define GT_NAME_MAX 512          /* longest name or reason printed              */
+#define GT_SLOW_MS 1000.0        /* a case that takes longer prints its time    */
 
 static int gt_passed, gt_failed, gt_skipped;
 
@@ -85,6 +89,15 @@ static inline void gt_note(const char *fmt, ...)
     va_end(ap);
     printf("\n");
     fflush(stdout);
+}
+
+/* First thing in main: stdout line-buffered, even into a file. */
+static inline void gt_begin(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
+/* After one case that took `ms` milliseconds (wall): its time, when slow. */
+static inline void gt_slow(const char *name, double ms)
+{
+    if (ms > GT_SLOW_MS) gt_note("%s: %.1f s", name, ms / 1000.0);
 }
 
 /* The closing lines; the program's exit status. */

@@ -336,6 +336,7 @@ static void test_bad_arguments(void)
 
 int main(int argc, char **argv)
 {
+    gt_begin();
     bool small = false, tiny = false;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--small")) small = true;

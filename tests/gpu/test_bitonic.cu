@@ -201,6 +201,7 @@ static void suite(int small)
 
 int main(int argc, char **argv)
 {
+    gt_begin();
     int small = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--small") == 0) small = 1;

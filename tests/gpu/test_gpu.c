@@ -1204,6 +1204,7 @@ static int usage(const char *prog)
 
 int main(int argc, char **argv)
 {
+    gt_begin();
     int small = 0, counters_only = 0;
     drtopk_device_info info;
     for (int i = 1; i < argc; ++i) {

@@ -75,6 +75,7 @@ static void compare(const char *what, const drtopk_ds_vectors *v, uint64_t nq)
 
 int main(int argc, char **argv)
 {
+    gt_begin();
     const char *fmnist = NULL;
     char path[PATH_LEN], err[PATH_LEN];
     int small = 0;

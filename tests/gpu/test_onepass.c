@@ -226,6 +226,7 @@ static void statuses(void)
 
 int main(int argc, char **argv)
 {
+    gt_begin();
     const int size = argc < 2 ? 0 : strcmp(argv[1], "--small") == 0 ? 1 : strcmp(argv[1], "--tiny") == 0 ? 2 : -1;
     if (size < 0 || argc > 2) {
         fprintf(stderr, "usage: %s [--small | --tiny]\n", argv[0]);

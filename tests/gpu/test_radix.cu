@@ -347,6 +347,7 @@ static void run_tests(bool small, bool large)
 
 int main(int argc, char **argv)
 {
+    gt_begin();
     bool small = false, large = true;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--small")) small = true;

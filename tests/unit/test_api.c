@@ -346,9 +346,10 @@ static void plan_auto_key_widths(void)
         p.n = large;
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
         CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS && plan.const_source == DRTOPK_CONST_DEFAULT);
-        p.n = large - 1;
+        p.n = large - 1;        /* small inputs: fused, 64-bit keys their radix */
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-        CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+        CHECK(plan.flags == 0 &&
+              plan.second_algo == (drtopk_dtype_bits(wide[i]) == 64 ? DRTOPK_ALGO_RADIX : DRTOPK_ALGO_FUSED));
     }
     p.dtype = DRTOPK_U64;
     const drtopk_tuning_entry e = { DRTOPK_U64, 0, 63, 0, 63, DRTOPK_ALGO_BUCKET, 3, 2.0, 0 };

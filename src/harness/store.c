@@ -1204,7 +1204,9 @@ drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, cons
 #define CHOICES_SINCE_VERSION 2     /* the schema version that added choices      */
 
 /* The machine the tuning comes from: the one with this uuid if it has fits or
- * choices, else the most recently tuned machine of this name. */
+ * choices, else the machine of this name with the most decision cells (a
+ * quick sweep on another card of the model does not replace a full one), the
+ * most recently tuned among equals. */
 static drtopk_status tuned_machine(drtopk_store *s, const char *uuid, const char *name, int64_t *id,
                                    drtopk_store_tuning *t, int *found)
 {
@@ -1215,6 +1217,7 @@ static drtopk_status tuned_machine(drtopk_store *s, const char *uuid, const char
                    "AND (EXISTS (SELECT 1 FROM fits f WHERE f.machine_id = m.id) "
                    "OR EXISTS (SELECT 1 FROM choices c WHERE c.machine_id = m.id)) "
                    "ORDER BY (m.uuid = ?1) DESC, "
+                   "(SELECT count(*) FROM choices c WHERE c.machine_id = m.id) DESC, "
                    "max(coalesce((SELECT max(fitted_at) FROM fits WHERE machine_id = m.id), ''), "
                    "coalesce((SELECT max(fitted_at) FROM choices WHERE machine_id = m.id), '')) DESC, "
                    "m.id DESC LIMIT 1", &st) != DRTOPK_OK)

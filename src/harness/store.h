@@ -219,8 +219,9 @@ typedef struct {
 } drtopk_store_tuning;
 
 /* Load from the database at db_path (NULL: drtopk_store_default_path()) the
- * tuning of the machine with this uuid, else of the most recently tuned
- * machine of this name (name may be NULL): for every dtype the tuner's
+ * tuning of the machine with this uuid, else of the machine of this name
+ * with the most decision cells, the most recently tuned among equals (name
+ * may be NULL): for every dtype the tuner's
  * decision table (a 'dropped' cell as the default plan: const 3, beta 2,
  * radix; an older schema's per-k-range choices hold for any n), then a
  * catch-all entry with the fitted Rule 4 const of dr-radix (the beta nearest

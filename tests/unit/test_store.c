@@ -290,8 +290,20 @@ static void store_round_trip_and_lookup(void)
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", "Test GPU", &t, err, sizeof err), DRTOPK_OK);
     CHECK(!strcmp(t.machine_uuid, "GPU-1"));
     drtopk_store_tuning_free(&t);
+    /* Another card of the model: the machine with the larger decision table
+     * (GPU-1's 4 cells over GPU-3's fit alone, tuned later), the most recently
+     * tuned among equals. */
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-9", "Test GPU", &t, err, sizeof err), DRTOPK_OK);
-    CHECK(!strcmp(t.machine_uuid, "GPU-3") && t.table.count == 1 && t.entries[0].rule4_const == 5.0);
+    CHECK(!strcmp(t.machine_uuid, "GPU-1") && t.table.count == 4);
+    drtopk_store_tuning_free(&t);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    const int64_t gpu3 = 2;     /* fill's second machine */
+    CHECK_STATUS(drtopk_store_put_choices(s, gpu3, "abc", "u32", ch, 3), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put_choices(s, gpu3, "abc", "i32", &standalone, 1), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM choices WHERE machine_id = 2") == 4);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-9", "Test GPU", &t, err, sizeof err), DRTOPK_OK);
+    CHECK(!strcmp(t.machine_uuid, "GPU-3") && t.entries[3].rule4_const == 5.0);
     drtopk_store_tuning_free(&t);
 }
 

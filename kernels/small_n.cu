@@ -14,9 +14,13 @@
  *     remaining key (all blocks the same).  A pass whose chosen digit holds
  *     exactly the kk keys still needed ends the selection early (every key
  *     matching the prefix is taken);
- *   final: each block counts its keys above the prefix and equal to it, takes
- *     one range of output slots per class (one atomic each), and writes them
- *     in place with a block-wide scan: no per-element atomic.
+ *   final: each block counts its keys above the prefix and equal to it and
+ *     takes one range of output slots per class (one global atomic each; one
+ *     block knows both counts from the passes: k - kk and the tie count), then
+ *     writes them coalesced: each warp takes consecutive slots of the block's
+ *     ranges for its lanes (one shared atomic per warp and class, ballots).
+ * Pass 0 histograms the keys as they are read from global memory (and stored
+ * in shared memory when the chunk fits): one read of V, no separate load.
  * Exact for every ordered key (NaN above +inf, -0.0 = +0.0 come from
  * keyorder.h; ties at the k-th key are taken in arbitrary order, as drtopk.h
  * allows).
@@ -54,9 +58,16 @@
 #define SN_UNROLL 4                     /* loads in flight per thread (8 spills
                                            under the 64-register cap)          */
 #define SN_MAX_N (1ull << 32)           /* 32-bit counts: a small input is far below */
-#define SN_BLOCK_KEYS 16384             /* keys per block before another block
-                                           (and the grid barriers) pays: 16 per
-                                           thread, 64 KB of shared memory      */
+#define SN_BLOCK_KEYS 16384             /* one block up to here: 16 keys per
+                                           thread cost less than the cooperative
+                                           launch and its grid barriers        */
+#define SN_GRID_KEYS 2048               /* keys per block of a grid (2 per
+                                           thread) until every co-resident block
+                                           runs: a block's passes over its chunk,
+                                           not the barriers, set the grid's time
+                                           (issue 15: 24 us at 16 keys a thread) */
+#define SN_WARP 32
+#define SN_FULL_MASK 0xffffffffu
 #define SN_STATIC_SMEM_MAX 16384        /* bounds the kernel's static shared
                                            memory (8 KB histogram, the scan's
                                            storage, scalars); the rest of the
@@ -105,9 +116,11 @@ __device__ __forceinline__ uint32_t sn_key(uint32_t bits, uint32_t flip)
     return drtopk_key_from_bits(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ flip;
 }
 
-/* Calls f(bits, i) for this thread's elements i of the block's chunk (the
- * same elements in the same order on every call), SN_UNROLL loads in flight,
- * from shared memory when resident. */
+/* Calls f(bits, i, in) for this thread's elements i of the block's chunk
+ * (the same elements in the same order on every call), SN_UNROLL loads in
+ * flight, from shared memory when resident; every thread of the block calls
+ * f the same number of times (warp collectives may run in f), with in false
+ * past the chunk's end (bits then 0). */
 template <typename F>
 __device__ __forceinline__ void sn_for_each(const uint32_t *tile, const uint32_t *src, bool resident, uint32_t len,
                                             F f)
@@ -117,12 +130,12 @@ __device__ __forceinline__ void sn_for_each(const uint32_t *tile, const uint32_t
 #pragma unroll
         for (int j = 0; j < SN_UNROLL; ++j) {
             const uint32_t i = base + j * blockDim.x + threadIdx.x;
-            if (i < len) b[j] = resident ? tile[i] : __ldg(src + i);
+            b[j] = i >= len ? 0u : resident ? tile[i] : __ldg(src + i);
         }
 #pragma unroll
         for (int j = 0; j < SN_UNROLL; ++j) {
             const uint32_t i = base + j * blockDim.x + threadIdx.x;
-            if (i < len) f(b[j], i);
+            f(b[j], i, i < len);
         }
     }
 }
@@ -137,6 +150,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
     __shared__ uint32_t sh_digit;
     __shared__ uint32_t sh_kk, sh_cand;
     __shared__ unsigned long long sh_base_gt, sh_base_eq;
+    __shared__ uint32_t sh_cur_gt, sh_cur_eq;   /* the block's slots taken per class */
     const bool multi = gridDim.x > 1;
     const unsigned long long lo = (unsigned long long)blockIdx.x * a.chunk;
     const uint32_t len = (uint32_t)(lo < a.n ? (a.n - lo < a.chunk ? a.n - lo : a.chunk) : 0);
@@ -148,16 +162,18 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
         for (unsigned i = threadIdx.x; i < SN_PASSES * SN_BINS; i += blockDim.x) w[i] = 0;
         if (threadIdx.x == 0) a.c->gt = a.c->eq = 0;
     }
-    if (res) sn_for_each(tile, src, false, len, [&](uint32_t bits, uint32_t i) { tile[i] = bits; });
-
     uint32_t prefix = 0, mask = 0;
     uint32_t kk = (uint32_t)a.k;        /* rank of the k-th key among those matching prefix */
     for (int p = 0; p < SN_PASSES; ++p) {
         const int shift = sn_shift(p);
         const uint32_t wmask = sn_width_mask(p);
         for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = 0;
-        __syncthreads();                /* also: the tile is loaded */
-        sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t) {
+        __syncthreads();
+        /* pass 0 reads V (keeping it in shared memory when resident); later
+         * passes read the tile, stored before pass 0's closing barrier */
+        sn_for_each(tile, src, res && p > 0, len, [&](uint32_t bits, uint32_t i, bool in) {
+            if (!in) return;
+            if (res && p == 0) tile[i] = bits;
             const uint32_t key = sn_key<T>(bits, a.flip);
             if ((key & mask) == prefix) atomicAdd(&sh_hist[(key >> shift) & wmask], 1u);
         });
@@ -195,32 +211,56 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
         if (sh_cand == kk) break;       /* every key matching the prefix is taken */
     }
 
-    /* final: the thread's counts above / equal to the prefix; the block's
-     * exclusive scans give each thread its slots in the block's two ranges */
-    uint32_t n_gt = 0, n_eq = 0, x_gt, x_eq, t_gt, t_eq;
-    sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t) {
-        const uint32_t m = sn_key<T>(bits, a.flip) & mask;
-        n_gt += m > prefix;
-        n_eq += m == prefix;
-    });
-    scan_t(scan_tmp).ExclusiveSum(n_gt, x_gt, t_gt);
-    __syncthreads();                    /* scan_tmp reused */
-    scan_t(scan_tmp).ExclusiveSum(n_eq, x_eq, t_eq);
-    if (threadIdx.x == 0) {
-        sh_base_gt = multi ? atomicAdd(&a.c->gt, (unsigned long long)t_gt) : 0;
-        sh_base_eq = multi ? atomicAdd(&a.c->eq, (unsigned long long)t_eq) : 0;
+    /* final: the block's counts above / equal to the prefix (one block: k - kk
+     * and the tie count, known from the passes), one range per class */
+    if (multi) {
+        uint32_t n_gt = 0, n_eq = 0;
+        if (threadIdx.x == 0) sh_cur_gt = sh_cur_eq = 0;
+        sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t, bool in) {
+            const uint32_t m = sn_key<T>(bits, a.flip) & mask;
+            n_gt += in && m > prefix;
+            n_eq += in && m == prefix;
+        });
+        n_gt = __reduce_add_sync(SN_FULL_MASK, n_gt);
+        n_eq = __reduce_add_sync(SN_FULL_MASK, n_eq);
+        __syncthreads();                /* the cursors are zero */
+        if (threadIdx.x % SN_WARP == 0) {
+            if (n_gt) atomicAdd(&sh_cur_gt, n_gt);
+            if (n_eq) atomicAdd(&sh_cur_eq, n_eq);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            sh_base_gt = sh_cur_gt ? atomicAdd(&a.c->gt, (unsigned long long)sh_cur_gt) : 0;
+            sh_base_eq = sh_cur_eq ? atomicAdd(&a.c->eq, (unsigned long long)sh_cur_eq) : 0;
+            sh_cur_gt = sh_cur_eq = 0;
+        }
+    } else if (threadIdx.x == 0) {
+        sh_base_gt = sh_base_eq = 0;
+        sh_cur_gt = sh_cur_eq = 0;
     }
     __syncthreads();
+    /* each warp's selected lanes take consecutive slots (coalesced stores) */
     const unsigned long long tie_base = a.k - kk;
-    unsigned long long o_gt = sh_base_gt + x_gt, o_eq = sh_base_eq + x_eq;
-    sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t i) {
+    const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
+    sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t i, bool in) {
         const uint32_t key = sn_key<T>(bits, a.flip), m = key & mask;
+        const bool gt = in && m > prefix, eq = in && m == prefix;
+        const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);
+        if (!(bgt | beq)) return;       /* warp-uniform */
+        uint32_t w_gt = 0, w_eq = 0;
+        if (threadIdx.x % SN_WARP == 0) {
+            if (bgt) w_gt = atomicAdd(&sh_cur_gt, (uint32_t)__popc(bgt));
+            if (beq) w_eq = atomicAdd(&sh_cur_eq, (uint32_t)__popc(beq));
+        }
+        w_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0);
+        w_eq = __shfl_sync(SN_FULL_MASK, w_eq, 0);
         unsigned long long o;
-        if (m > prefix) {
-            o = o_gt++;
-        } else if (m == prefix) {
-            if (o_eq >= kk) return;
-            o = tie_base + o_eq++;
+        if (gt) {
+            o = sh_base_gt + w_gt + __popc(bgt & lane_below);
+        } else if (eq) {
+            const unsigned long long e = sh_base_eq + w_eq + __popc(beq & lane_below);
+            if (e >= kk) return;
+            o = tie_base + e;
         } else {
             return;
         }
@@ -267,8 +307,8 @@ extern "C" drtopk_status small_n_topk_workspace(const topk_input *in, size_t *by
     return DRTOPK_OK;
 }
 
-/* One launch: the grid (one block per SN_BLOCK_KEYS keys, at most the
- * co-resident count), each block's chunk, and whether the chunks fit shared
+/* One launch: the grid (one block up to SN_BLOCK_KEYS keys, else one per
+ * SN_GRID_KEYS keys up to the co-resident count), each block's chunk, and whether the chunks fit shared
  * memory.  The kernel may take all the opt-in shared memory (set once per
  * device); a launch asks for its chunk only. */
 template <int T, typename PosT>
@@ -285,9 +325,9 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, 
     /* co-resident blocks at `room` bytes, the most a launch asks: a smaller
      * chunk only raises the occupancy, so this many are co-resident always */
     if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, room, NULL, &per_sm)) != DRTOPK_OK) return st;
-    const unsigned long long n = in->n_max, want = (n + SN_BLOCK_KEYS - 1) / SN_BLOCK_KEYS;
+    const unsigned long long n = in->n_max, want = n <= SN_BLOCK_KEYS ? 1 : (n + SN_GRID_KEYS - 1) / SN_GRID_KEYS;
     const unsigned long long resident_max = coop_ok ? (unsigned long long)per_sm * dev->sm_count : 1;
-    const unsigned grid = (unsigned)(want < resident_max ? (want ? want : 1) : resident_max);
+    const unsigned grid = (unsigned)(want < resident_max ? want : resident_max);
     a.v = (const uint32_t *)in->raw;
     a.n = n;
     a.k = in->k;

@@ -12,9 +12,10 @@
  * Cases: u32 i32 f32 f16 bf16, largest and smallest, every distribution (UD
  * ND CD, sorted ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf,
  * +-0.0, integer extremes), n = 1, tiny, each side of the one-block limit
- * (2^14 | 2^14 + 1: grid barriers), 100003 (chunks in shared memory), k = 1,
- * 17, 1024, 2^14, n/3, n-1, n; seven data sets at 2^20 + 5 (65 blocks on
- * 132 SMs) and four at 2^24 (chunks re-read from global memory) -- a CPU
+ * (2^14 | 2^14 + 1: grid barriers, 9 blocks, a short last chunk), 100003
+ * (49 blocks of 2048 keys, in shared memory), k = 1, 17, 1024, 2^14, n/3,
+ * n-1, n; seven data sets at 2^20 + 5 (every co-resident block: 132 on an
+ * H100, chunks in shared memory) and four at 2^24 (chunks re-read from global memory) -- a CPU
  * reference there sorts n pairs (0.2 s and 2-4 s), so only those; a spike
  * (the top k in one run of V); the untuned default on the GPU is fused
  * (drtopk.h); and dr-fused is refused.  A case over a second prints its

@@ -37,11 +37,15 @@
  *     (the smallest positions), best first.
  *   - split radix select for segments longer than the staged select holds:
  *     the same digit-by-digit search, but every segment is cut into chunks
- *     that many blocks read at once (a grid of BATCH_SPLIT_X_MAX blocks per
- *     segment); each block adds its shared histogram to the segment's
- *     histogram in the workspace, and the last block to arrive (an atomic
- *     counter) picks the digit, so a pass is one launch for all long segments
- *     and a segment is read by many SMs instead of one.  A segment whose k-th
+ *     that many blocks read at once (a block per chunk, at most a grid row:
+ *     BATCH_SPLIT_X_MAX blocks for uniform rows, BATCH_SPLIT_X_VAR for
+ *     variable segments, so that the longest of a power law is spread over
+ *     every SM; a segment's blocks start at a column rotated by its index, so
+ *     that short ones spread over the row); each block adds its shared
+ *     histogram to the segment's histogram in the workspace, and the last
+ *     block to arrive (an atomic counter) picks the digit with a warp scan,
+ *     so a pass is one launch for all long segments and a segment is read by
+ *     many SMs instead of one.  A segment whose k-th
  *     bucket is taken whole stops early.  A last launch gathers the keys above
  *     the threshold and enough equal ones; sorted results are then sorted per
  *     segment.  Bytes: the segment read once per digit pass and once more.
@@ -87,7 +91,10 @@
 #define BATCH_SPLIT_THREADS 256                 /* split radix select: threads per block    */
 #define BATCH_SPLIT_ITEMS 16                    /* elements per thread and chunk (loads in flight) */
 #define BATCH_SPLIT_CHUNK (BATCH_SPLIT_THREADS * BATCH_SPLIT_ITEMS)
-#define BATCH_SPLIT_X_MAX 64                    /* blocks per segment: 2^24 keys, 256K per block */
+#define BATCH_SPLIT_GATHER_BLOCKS 1             /* the gather's blocks an SM asked of ptxas: any more spills */
+#define BATCH_SPLIT_X_MAX 64                    /* blocks per uniform row: 2^24 keys, 256K per block */
+#define BATCH_SPLIT_X_VAR 512                   /* blocks per variable segment: about 4 an SM, the longest */
+#define BATCH_SPLIT_SPREAD 2654435761ull        /* segment i's first block column: i times this (Knuth's hash) */
 #define BATCH_SPLIT_WAVES 4                     /* variable segments: blocks of a pass per resident block */
 #define BATCH_GRID_Y_MAX 65535u                 /* largest gridDim.y                         */
 #define BATCH_SORT_THREADS 256                  /* per-segment sort of a split result        */
@@ -364,41 +371,56 @@ typedef struct {
 
 __host__ __device__ __forceinline__ size_t round16(size_t x) { return (x + BATCH_VEC_BYTES - 1) & ~(size_t)(BATCH_VEC_BYTES - 1); }
 
-/* The warp of threadIdx.x picks the digit at `shift` that holds the want-th
- * key among those matching the prefix: each lane sums BATCH_LANE_DIGITS
- * counts (lane 0 the largest digits), a warp scan finds the lane where the
- * running count reaches want, and that lane walks its digits. */
-__device__ __forceinline__ void staged_pick(staged_head *h, int shift)
+/* The digit holding the want-th largest key, given a digit's count by
+ * count_of(d) (want >= 1, at most the sum of the counts), found by the calling
+ * warp: each lane sums BATCH_LANE_DIGITS counts (lane 0 the largest digits),
+ * a warp scan finds the lane where the running count reaches want, and that
+ * lane walks its digits.  Every lane gets the digit, the count of the larger
+ * digits (*above) and the digit's own count (*count). */
+template <typename C, typename F>
+__device__ __forceinline__ unsigned pick_digit(F count_of, C want, C *above, C *count)
 {
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
-    unsigned c[BATCH_LANE_DIGITS], sum = 0;
+    C c[BATCH_LANE_DIGITS], sum = 0;
 #pragma unroll
     for (unsigned j = 0; j < BATCH_LANE_DIGITS; ++j) {
-        c[j] = h->hist[BATCH_DIGITS - 1 - lane * BATCH_LANE_DIGITS - j];
+        c[j] = count_of(BATCH_DIGITS - 1 - lane * BATCH_LANE_DIGITS - j);
         sum += c[j];
     }
-    unsigned incl = sum;
+    C incl = sum;
     for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
-        const unsigned n = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
+        const C n = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
         if (lane >= o) incl += n;
     }
-    const unsigned want = h->want;
     const unsigned first = __ffs(__ballot_sync(DRTOPK_FULL_MASK, incl >= want)) - 1;
-    __syncwarp();               /* every lane has read want (and the counts) before `first` rewrites it */
-    if (lane == first) {
-        unsigned above = incl - sum, count = 0, digit = 0;
-        bool found = false;
+    C ab = incl - sum, cnt = 0;
+    unsigned digit = 0;
+    bool found = false;
 #pragma unroll
-        for (unsigned j = 0; j < BATCH_LANE_DIGITS; ++j) {
-            if (found) continue;
-            if (above + c[j] >= want) {
-                found = true;
-                count = c[j];
-                digit = BATCH_DIGITS - 1 - lane * BATCH_LANE_DIGITS - j;
-            } else {
-                above += c[j];
-            }
+    for (unsigned j = 0; j < BATCH_LANE_DIGITS; ++j) {
+        if (found) continue;
+        if (ab + c[j] >= want) {
+            found = true;
+            cnt = c[j];
+            digit = BATCH_DIGITS - 1 - lane * BATCH_LANE_DIGITS - j;
+        } else {
+            ab += c[j];
         }
+    }
+    *above = __shfl_sync(DRTOPK_FULL_MASK, ab, first);
+    *count = __shfl_sync(DRTOPK_FULL_MASK, cnt, first);
+    return __shfl_sync(DRTOPK_FULL_MASK, digit, first);
+}
+
+/* The warp of threadIdx.x picks the digit at `shift` that holds the want-th
+ * key among those matching the prefix (pick_digit over the shared counts). */
+__device__ __forceinline__ void staged_pick(staged_head *h, int shift)
+{
+    const unsigned want = h->want;
+    unsigned above, count;
+    const unsigned digit = pick_digit([&](unsigned d) { return h->hist[d]; }, want, &above, &count);
+    __syncwarp();               /* every lane has read want and the counts before lane 0 rewrites want */
+    if ((threadIdx.x & DRTOPK_LANE_MASK) == 0) {
         h->want = want - above;
         h->prefix |= (uint64_t)digit << shift;
         h->done = shift == 0 || count == want - above;       /* the last digit, or the bucket taken whole */
@@ -544,19 +566,35 @@ typedef struct {
     unsigned int done;                          /* the k-th bucket is known exactly      */
 } split_state;
 
-/* f(key, in, p) for every slot p of chunks blockIdx.x, blockIdx.x + gridDim.x,
- * ... of a segment, BATCH_SPLIT_ITEMS a thread loaded together (loads in
- * flight); `in` is whether element p exists.  Every thread of the block calls
- * f the same number of times (warp collectives in f are safe). */
-template <int T, typename F>
-__device__ __forceinline__ void split_chunks(const batch_args &a, uint64_t start, uint64_t len, F f)
+/* The blocks of a split grid row that read segment i of len keys: one per
+ * chunk, at most gridDim.x; they start at a column rotated by i, so that the
+ * short segments of a row spread over its columns while a long one takes
+ * them all.  Returns whether block blockIdx.x is one of them, its rank among
+ * them in *rank and their number in *blocks. */
+__device__ __forceinline__ bool split_member(uint64_t i, uint64_t len, unsigned *rank, unsigned *blocks)
 {
-    for (uint64_t c = (uint64_t)blockIdx.x * BATCH_SPLIT_CHUNK; c < len; c += (uint64_t)gridDim.x * BATCH_SPLIT_CHUNK) {
-        uint64_t key[BATCH_SPLIT_ITEMS];
+    const uint64_t chunks = (len + BATCH_SPLIT_CHUNK - 1) / BATCH_SPLIT_CHUNK;
+    *blocks = chunks < gridDim.x ? (chunks ? (unsigned)chunks : 1u) : gridDim.x;
+    const unsigned rot = (unsigned)(i * BATCH_SPLIT_SPREAD % gridDim.x);
+    *rank = (blockIdx.x + gridDim.x - rot) % gridDim.x;
+    return *rank < *blocks;
+}
+
+/* f(key, in, p) for every slot p of chunks rank, rank + blocks, ... of a
+ * segment, BATCH_SPLIT_ITEMS a thread loaded together (loads in flight);
+ * `in` is whether element p exists.  Every thread of the block calls f the
+ * same number of times (warp collectives in f are safe). */
+template <int T, typename F>
+__device__ __forceinline__ void split_chunks(const batch_args &a, uint64_t start, uint64_t len, unsigned rank,
+                                             unsigned blocks, F f)
+{
+    typedef typename elem_of<T>::key KT;        /* 32 bits where they hold the key: registers for loads in flight */
+    for (uint64_t c = (uint64_t)rank * BATCH_SPLIT_CHUNK; c < len; c += (uint64_t)blocks * BATCH_SPLIT_CHUNK) {
+        KT key[BATCH_SPLIT_ITEMS];
 #pragma unroll
         for (int j = 0; j < BATCH_SPLIT_ITEMS; ++j) {
             const uint64_t p = c + (uint64_t)j * BATCH_SPLIT_THREADS + threadIdx.x;
-            key[j] = p < len ? drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
+            key[j] = p < len ? (KT)drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
         }
 #pragma unroll
         for (int j = 0; j < BATCH_SPLIT_ITEMS; ++j) {
@@ -567,13 +605,14 @@ __device__ __forceinline__ void split_chunks(const batch_args &a, uint64_t start
 }
 
 /* One digit pass: block (x, y) counts the digit at `shift` of the keys that
- * match the known digits in chunks x, x + gridDim.x, ... of segments y,
- * y + gridDim.y, ...; the last of the gridDim.x blocks of a segment picks the
- * digit holding the want-th key and clears the counts for the next pass. */
+ * match the known digits in its chunks (split_member) of segments y,
+ * y + gridDim.y, ...; the last of a segment's blocks picks the digit holding
+ * the want-th key (a warp, pick_digit) and clears the counts for the next
+ * pass. */
 template <int T>
 __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_args a, split_state *states, int shift)
 {
-    __shared__ unsigned int hist[BATCH_DIGITS];         /* a block's count: at most len / gridDim.x + a chunk */
+    __shared__ unsigned int hist[BATCH_DIGITS];         /* a block's count: at most len / blocks + a chunk */
     __shared__ int last;
     const uint64_t nseg = seg_count(a);
     for (uint64_t i = blockIdx.y; i < nseg; i += gridDim.y) {
@@ -582,10 +621,12 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
         const uint64_t s = seg_id(a, i);
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
+        unsigned rank, blocks;
+        if (!split_member(i, len, &rank, &blocks)) continue;
         for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += BATCH_SPLIT_THREADS) hist[d] = 0;
         __syncthreads();
         const uint64_t pf = st->prefix, mk = st->mask;
-        split_chunks<T>(a, start, len, [&](uint64_t key, bool in, uint64_t) {
+        split_chunks<T>(a, start, len, rank, blocks, [&](uint64_t key, bool in, uint64_t) {
             if (in && (key & mk) == pf) atomicAdd(&hist[(key >> shift) & (BATCH_DIGITS - 1)], 1u);
         });
         __syncthreads();
@@ -593,20 +634,21 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
             if (hist[d]) atomicAdd(&st->hist[d], (unsigned long long)hist[d]);
         __threadfence();                /* the counts before the arrival */
         __syncthreads();
-        if (threadIdx.x == 0) last = atomicAdd(&st->arrived, 1u) == gridDim.x - 1;
+        if (threadIdx.x == 0) last = atomicAdd(&st->arrived, 1u) == blocks - 1;
         __syncthreads();
-        if (last && threadIdx.x == 0) {
+        if (last && threadIdx.x < DRTOPK_WARP) {
             __threadfence();
             volatile unsigned long long *h = st->hist;
-            const uint64_t want = ks - st->above;
-            uint64_t above = 0;
-            int d = BATCH_DIGITS - 1;
-            while (d > 0 && above + h[d] < want) above += h[d--];
-            st->prefix = pf | (uint64_t)d << shift;
-            st->mask = mk | (uint64_t)(BATCH_DIGITS - 1) << shift;
-            st->above += above;
-            st->done = shift == 0 || h[d] == want - above;      /* the last digit, or the bucket taken whole */
-            st->arrived = 0;
+            const unsigned long long want = ks - st->above;
+            unsigned long long above, count;
+            const unsigned d = pick_digit([&](unsigned j) { return h[j]; }, want, &above, &count);
+            if (threadIdx.x == 0) {
+                st->prefix = pf | (uint64_t)d << shift;
+                st->mask = mk | (uint64_t)(BATCH_DIGITS - 1) << shift;
+                st->above += above;
+                st->done = shift == 0 || count == want - above;     /* the last digit, or the bucket taken whole */
+                st->arrived = 0;
+            }
         }
         __syncthreads();
         if (last)
@@ -616,9 +658,10 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
 
 /* The gather: every key whose known digits are larger than the k-th key's,
  * and the first want of the equal ones to claim a slot (warp-aggregated slot
- * counters); block x = 0 pads the slots past k_s. */
+ * counters), by the blocks of the digit passes; the first of them pads the
+ * slots past k_s. */
 template <int T>
-__global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_gather_kernel(batch_args a, split_state *states)
+__global__ void __launch_bounds__(BATCH_SPLIT_THREADS, BATCH_SPLIT_GATHER_BLOCKS) split_gather_kernel(batch_args a, split_state *states)
 {
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
     const uint64_t nseg = seg_count(a);
@@ -628,10 +671,12 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_gather_kernel(batch
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
         const uint64_t pf = st->prefix, mk = st->mask, above = st->above, ties = ks - above;
-        if (blockIdx.x == 0)
+        unsigned rank, blocks;
+        if (!split_member(i, len, &rank, &blocks)) continue;
+        if (rank == 0)
             for (uint64_t j = ks + threadIdx.x; j < a.k; j += BATCH_SPLIT_THREADS)
                 put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
-        split_chunks<T>(a, start, len, [&](uint64_t key, bool in, uint64_t p) {
+        split_chunks<T>(a, start, len, rank, blocks, [&](uint64_t key, bool in, uint64_t p) {
             const uint64_t m = key & mk;
             const bool gt = in && m > pf, eq = in && m == pf;
             const unsigned bg = __ballot_sync(DRTOPK_FULL_MASK, gt), be = __ballot_sync(DRTOPK_FULL_MASK, eq);
@@ -1095,8 +1140,8 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
             st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps,
                                                                           grid_cap), cs);
         } else if (b == BIN_SPLIT) {    /* x: as for the longest segment; blocks of a pass: a few waves */
-            const unsigned y = grid_for(p->segments, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_MAX + 1);
-            st = batch_dispatch<split_launch>(p->dtype, a, w.states, dim3(BATCH_SPLIT_X_MAX, y), sorted,
+            const unsigned y = grid_for(p->segments, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_VAR + 1);
+            st = batch_dispatch<split_launch>(p->dtype, a, w.states, dim3(BATCH_SPLIT_X_VAR, y), sorted,
                                               grid_for(p->segments, grid_cap), cs);
         } else {                        /* staged: the bin's longest segment, or the cap */
             const uint64_t lg_max = b == BIN_STAGED_WARP ? BATCH_STAGED_WARP_LOG2

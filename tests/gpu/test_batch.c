@@ -8,7 +8,8 @@
  * Top-k pipeline row by row (block_max_len lowered); f32 rows and segments of
  * each algorithm's lengths with NaN, -0.0, +0.0 and heavy ties, all equal,
  * ascending and descending; variable segments binned on the device (empty,
- * one element, k past the length, per-segment k, every bin in one call);
+ * one element, k past the length, per-segment k, every bin in one call;
+ * the split select over all of a grid row's blocks and over some of them);
  * a long row staged after a short one after a long one (shared-memory grants).
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
@@ -32,6 +33,8 @@
 #define GRANT_LONG 50000             /* grant_order_cases: a row a block stages in most of an H100's shared memory */
 #define GRANT_SHORT 2001             /*   and one it stages in a little of it          */
 #define GRANT_K_DIV 7                /*   k = len / 7: too large for chunks (len / 8) */
+#define SPREAD_LONG ((1u << 21) + 4099) /* split_spread_cases: past the split's 512 blocks of 4096 keys (all its columns) */
+#define SPREAD_MID 163845            /*   41 chunks: some of the columns, from a rotated one */
 
 /* The value patterns of special_cases. */
 enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT };
@@ -131,6 +134,34 @@ static void special_cases(uint64_t len, int pattern)
     free(v);
 }
 
+/* Variable segments for the split radix select with as many blocks as a
+ * grid row has (one segment longer than that many chunks) and with fewer
+ * (segments of some chunks, their first block rotated by their index),
+ * beside short ones; few distinct values, so ties at the k-th key span
+ * blocks; both orders, sorted and not. */
+static void split_spread_cases(void)
+{
+    const uint64_t offsets[] = { 0, 300, 300 + SPREAD_LONG, 300 + SPREAD_LONG + 70, 300 + SPREAD_LONG + 70 + SPREAD_MID,
+                                 300 + SPREAD_LONG + 70 + 2 * SPREAD_MID + 1 };
+    const uint64_t nseg = sizeof offsets / sizeof offsets[0] - 1, n = offsets[nseg];
+    float *v = (float *)malloc(n * sizeof(float));
+    char what[256];
+    drtopk_gen_host(v, n, DRTOPK_DIST_FEW, DRTOPK_F32, SEED);
+    for (int o = 0; o < 2; ++o) {
+        for (int sorted = 0; sorted < 2; ++sorted) {
+            drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, (drtopk_order)o, nseg, 0, offsets,
+                                       SPECIAL_K, NULL, v };
+            drtopk_batch_plan plan;
+            drtopk_batch_plan_auto(&plan, &p);
+            if (sorted) plan.flags |= DRTOPK_SORTED;
+            snprintf(what, sizeof what, "split spread: segments up to %u f32 %s%s k %d", SPREAD_LONG,
+                     o ? "smallest" : "largest", sorted ? " sorted" : "", SPECIAL_K);
+            run_case(&p, &plan, n, what);
+        }
+    }
+    free(v);
+}
+
 /* The staged block select's dynamic shared memory is a per-kernel ceiling: a
  * long row, then a short one (the same kernel, a smaller grant), then the
  * long one again must launch (the attribute is raised, never lowered under
@@ -186,6 +217,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
     grant_order_cases();
+    split_spread_cases();
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)
         for (int pat = 0; pat < PAT_COUNT; ++pat) special_cases(special_lens[l], pat);
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {

@@ -1,9 +1,11 @@
 /*
- * onepass_data.h -- u32 inputs built against the one-read top-k's sampled
+ * onepass_data.h -- inputs built against the one-read top-k's sampled
  * positions (src/lib/onepass_spec.h), shared by its GPU suite
- * (tests/gpu/test_onepass.c) and its CPU unit test (tests/unit/
- * test_onepass.c): each forces one side of the fallback, or packs the top k
- * in one run of V.  Key i of each is a function of (i, n, k).
+ * (tests/gpu/test_onepass.c), its CPU unit test (tests/unit/
+ * test_onepass.c) and the fused suite's spike (test_small_n.c): each forces
+ * one side of the fallback, or packs the top k in one run of V.  Key i of
+ * each is a 32-bit ordered key, a function of (i, n, k); onepass_bits makes
+ * it an element of any key type and order.
  */
 #ifndef DRTOPK_ONEPASS_DATA_H
 #define DRTOPK_ONEPASS_DATA_H
@@ -56,6 +58,31 @@ static inline uint32_t onepass_spike(uint64_t i, uint64_t n, uint64_t k)
     const uint64_t lo = n / 3;
     return i >= lo && i < lo + k ? ONEPASS_SPIKE_BASE | (onepass_hash32(i) & ONEPASS_LOW_MASK)
                                  : onepass_hash32(i) % ONEPASS_SPIKE_BASE;
+}
+
+/* The constructions' classes: the top two bits of their 32-bit keys (low,
+ * spike, high), which every width keeps. */
+#define ONEPASS_CLASS_SHIFT 30
+#define ONEPASS_CLASS_BITS 2
+
+/* The element bits of dtype t whose ordered key in order o (keyorder.h) is
+ * `key` at t's width w, its order kept where the constructions need it: the
+ * class over the key's w - 4 low bits (the key repeated in both halves for
+ * w = 64), placed in [2^(w-1) + 1, 2^(w-1) + 2^(w-2)].  For floats that is
+ * +denormal .. +2.0 (its complement, for the smallest order, -2.0 ..
+ * -denormal): never a NaN, an infinity or a zero, which keyorder.h merges
+ * (every NaN one key above +inf, -0.0 = +0.0) -- a key folded into one of
+ * them would leave its class.  16-bit keys keep 12 low bits, so up to 8
+ * sample keys tie. */
+static inline uint64_t onepass_bits(uint32_t key, drtopk_dtype t, drtopk_order o)
+{
+    const int w = drtopk_dtype_bits(t);
+    const int low_bits = w - 2 - ONEPASS_CLASS_BITS;  /* class and low bits span 2^(w-2) keys */
+    const uint64_t low = ((uint64_t)key << 32 | key) & ((1ull << low_bits) - 1);
+    const uint64_t above_zero = (1ull << (w - 1)) + 1; /* the ordered key just above +0.0's */
+    const uint64_t folded = above_zero + ((uint64_t)(key >> ONEPASS_CLASS_SHIFT) << low_bits) + low;
+    const uint64_t ones = ~0ull >> (64 - w);
+    return drtopk_bits_from_key_any(o == DRTOPK_SMALLEST ? ~folded & ones : folded, t);
 }
 
 #endif

@@ -2,22 +2,31 @@
  * test_onepass.c -- GPU suite of the one-read top-k (DRTOPK_ALGO_ONEPASS,
  * issue 15 item 1; src/lib/onepass_spec.h, kernels/onepass.cu) against the
  * CPU reference, which takes the same steps (cpu_ref.c), on identical seeded
- * data.  Each case runs the CUDA backend and the CPU backend and checks:
+ * data.  Each data set runs the CPU backend once at its largest k (the value
+ * reference: the top k of any smaller k are its best k keys), and each case
+ * runs the CUDA backend and checks:
  *  - the GPU result is exact (harness oracle: distinct in-range indices,
- *    values equal to V at them, multiset of values equal to the oracle's);
- *  - the same multiset of values as the CPU reference;
- *  - the same workload (drtopk_stats: sample size, sample rank, keys at or
- *    above the threshold, fallback taken), so both backends decided alike.
+ *    values equal to V at them, an exact O(n) count of the keys above the
+ *    result's least);
+ *  - the same multiset of ordered keys as the reference's top k;
+ *  - the same workload as the CPU backend at that k (drtopk_stats: sample
+ *    size, sample rank, keys at or above the threshold, fallback taken), so
+ *    both backends decided alike.
  * Cases: every key width, read at its own width (u32 i32 f32; f16 bf16; u64
- * i64 f64), largest and smallest, every distribution (UD ND CD, sorted
- * ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf, +-0.0, integer
- * extremes), n tiny to 2^20 and not powers of two (below and above the sample
- * size), k = 1, small, large and n; a spike (the top k in one run of V); and
- * inputs built against the sampled positions that force each side of the
- * fallback: threshold too low (the candidate buffer overflows) and too high
- * (fewer than k keys pass), both still exact and both reported as a fallback
- * (u32, f16 and u64 / f64: the fallback at each width).  Output: gpu_test.h's
- * lines, last "N passed, N failed".
+ * i64 f64; largest and smallest on u32 f32 f16 f64, one order on the
+ * others), every distribution (UD ND CD, sorted ASC/DESC, heavy ties FEW,
+ * all-equal EQ, SPECIAL: NaN, +-inf, +-0.0, integer extremes) up to n =
+ * 100003, not powers of two, below and above the sample size, k = 1, 17,
+ * n/1000, n/64, n/3, n-1, n; at n = 2^20 + 5 a chosen set of each width (UD,
+ * SPECIAL, FEW, EQ, DESC, ND, CD; k up to n/3 -- a CPU reference there sorts
+ * up to n pairs, and k = n-1, n take the paths they take at 100003); a spike
+ * (the top k in one run of V); and inputs built against the sampled positions
+ * that force each side of the fallback: threshold too low (the candidate
+ * buffer overflows) and too high (fewer than k keys pass), both still exact
+ * and both reported as a fallback, at every key type and order (n = 2^16 + 3)
+ * and at one type of each width in both orders (n = 2^20 + 3).  A case or
+ * reference over a second prints its time, the run its total.  Output:
+ * gpu_test.h's lines, last "N passed, N failed".
  *   test_onepass [--small | --tiny]   (memcheck- and racecheck-sized cases)
  */
 #include <inttypes.h>
@@ -39,21 +48,66 @@
 #define FORCE_N ((1u << 20) + 3)       /* forced-fallback inputs: n >> the sample */
 #define FORCE_N_SMALL ((1u << 16) + 3)
 #define FORCE_K 1000                   /* k well above the sample rank r          */
+#define MID_N_MAX 100003               /* every type, order and distribution up to here */
+#define LARGE_N ((1u << 20) + 5)       /* the chosen large data sets              */
 #define DESC_LEN 200
+#define MAX_KS 8
 
+/* A fallback expected: either way, or must (1) or must not (0) have run. */
+#define FALLBACK_ANY (-1)
 
-/* One case; want_fallback: -1 either way, else the fallback must (1) or must
- * not (0) have run. */
-static void run_case(const data *d, uint64_t k, int want_fallback)
+/* The CPU reference of one data set: the ordered keys of its top k
+ * (ascending) and the workload at that k. */
+typedef struct {
+    uint64_t *keys, k;
+    drtopk_stats st;
+} reference;
+
+static void describe(char *desc, const char *what, const data *d, uint64_t k)
 {
-    char desc[DESC_LEN];
-    const size_t es = drtopk_dtype_size(d->t);
-    void *gv = malloc(k * es), *cv = malloc(k * es);
-    uint64_t *gi = malloc(k * sizeof *gi), *ci = malloc(k * sizeof *ci);
-    drtopk_stats gs, cs;
-    snprintf(desc, sizeof desc, "onepass %s %s %s n=%" PRIu64 " k=%" PRIu64, d->name, drtopk_dtype_name(d->t),
+    snprintf(desc, DESC_LEN, "%s %s %s %s n=%" PRIu64 " k=%" PRIu64, what, d->name, drtopk_dtype_name(d->t),
              d->o == DRTOPK_LARGEST ? "largest" : "smallest", d->n, k);
-    if (!gv || !cv || !gi || !ci) {
+}
+
+/* The CPU backend's top k of d: its workload into *st and, when keys is not
+ * NULL, its sorted ordered keys into *keys (freed by the caller).  0, or -1
+ * on a failure (reported as desc's). */
+static int cpu_side(const data *d, uint64_t k, drtopk_stats *st, uint64_t **keys, const char *desc)
+{
+    void *v = malloc(k * drtopk_dtype_size(d->t));
+    uint64_t *ix = malloc(k * sizeof *ix);
+    drtopk_status s = DRTOPK_ERR_OUT_OF_MEMORY;
+    if (v && ix && (s = run_side(d, DRTOPK_ALGO_ONEPASS, DRTOPK_BACKEND_CPU, k, v, ix, st, SUITE_SEED)) == DRTOPK_OK &&
+        keys && (*keys = sorted_keys(d, v, k)) == NULL)
+        s = DRTOPK_ERR_OUT_OF_MEMORY;
+    free(v);
+    free(ix);
+    if (s != DRTOPK_OK) gt_check(0, desc, "cpu: %s (%s)", drtopk_status_string(s), drtopk_last_error());
+    return s == DRTOPK_OK ? 0 : -1;
+}
+
+static int reference_of(const data *d, uint64_t k, reference *r)
+{
+    const double t0 = drtopk_now_ms();
+    char desc[DESC_LEN];
+    describe(desc, "onepass cpu reference", d, k);
+    r->k = k;
+    r->keys = NULL;
+    const int rc = cpu_side(d, k, &r->st, &r->keys, desc);
+    gt_slow(desc, drtopk_now_ms() - t0);
+    return rc;
+}
+
+/* One GPU case of top k against the reference (ref->k >= k). */
+static void run_case(const data *d, uint64_t k, const reference *ref, int want_fallback)
+{
+    const double t0 = drtopk_now_ms();
+    char desc[DESC_LEN];
+    void *gv = malloc(k * drtopk_dtype_size(d->t));
+    uint64_t *gi = malloc(k * sizeof *gi);
+    drtopk_stats gs, cs = ref->st;
+    describe(desc, "onepass", d, k);
+    if (!gv || !gi) {
         gt_check(0, desc, "out of host memory");
         goto out;
     }
@@ -62,24 +116,22 @@ static void run_case(const data *d, uint64_t k, int want_fallback)
         gt_check(0, desc, "cuda: %s (%s)", drtopk_status_string(s), drtopk_last_error());
         goto out;
     }
-    if ((s = run_side(d, DRTOPK_ALGO_ONEPASS, DRTOPK_BACKEND_CPU, k, cv, ci, &cs, SUITE_SEED)) != DRTOPK_OK) {
-        gt_check(0, desc, "cpu: %s (%s)", drtopk_status_string(s), drtopk_last_error());
-        goto out;
-    }
     drtopk_problem hp = { DRTOPK_BACKEND_CPU, d->t, d->o, d->n, k, d->host };
     drtopk_check_result r = drtopk_check(&hp, gv, gi, NULL);
     if (!r.ok) {
         gt_check(0, desc, "gpu result not exact: %s", r.why);
         goto out;
     }
-    uint64_t *gk = sorted_keys(d, gv, k), *ck = sorted_keys(d, cv, k);
-    const int same = gk && ck && memcmp(gk, ck, k * sizeof *gk) == 0;
+    uint64_t *gk = sorted_keys(d, gv, k);
+    const int same = gk && memcmp(gk, ref->keys + (ref->k - k), k * sizeof *gk) == 0;
     free(gk);
-    free(ck);
     if (!same) {
-        gt_check(0, desc, "gpu and cpu values differ");
+        gt_check(0, desc, "gpu values differ from the cpu reference's top %" PRIu64, k);
         goto out;
     }
+    /* the workload at this k: the reference's, or the CPU backend's run at k
+     * (its values are the reference's top k, compared above) */
+    if (k != ref->k && cpu_side(d, k, &cs, NULL, desc) != 0) goto out;
     if (gs.delegate_len != cs.delegate_len || gs.first_selected != cs.first_selected ||
         gs.concat_len != cs.concat_len || gs.scanned_subranges != cs.scanned_subranges) {
         gt_check(0, desc,
@@ -89,73 +141,114 @@ static void run_case(const data *d, uint64_t k, int want_fallback)
                  cs.first_selected, cs.concat_len, cs.scanned_subranges);
         goto out;
     }
-    if (want_fallback >= 0 && (int)gs.scanned_subranges != want_fallback) {
-        gt_check(0, desc, "fallback %s expected, stats say %" PRIu64, want_fallback ? "" : "not", gs.scanned_subranges);
+    if (want_fallback != FALLBACK_ANY && (int)gs.scanned_subranges != want_fallback) {
+        gt_check(0, desc, "fallback %sexpected, stats say %" PRIu64, want_fallback ? "" : "not ", gs.scanned_subranges);
         goto out;
     }
     gt_check(1, desc, "");
 out:
     free(gv);
-    free(cv);
     free(gi);
-    free(ci);
+    gt_slow(desc, drtopk_now_ms() - t0);
 }
 
-/* The constructions' 32-bit ordered keys at another width, order kept where
- * they need it: 16 bits keep the top two bits (the spike's and the forced
- * inputs' classes) and the low 14 (distinct sample keys); 64 bits repeat the
- * key in both halves. */
-#define FOLD16_TOP 0xC000u
-#define FOLD16_LOW 0x3FFFu
-#define FOLD16_SHIFT 16
-static uint64_t fold_key(uint32_t key, drtopk_dtype t)
+/* Every k of ks on one data set: one CPU reference at the largest. */
+static void run_set(const data *d, const uint64_t *ks, size_t nk, int want_fallback)
 {
-    switch (drtopk_dtype_bits(t)) {
-    case 16: return ((key >> FOLD16_SHIFT) & FOLD16_TOP) | (key & FOLD16_LOW);
-    case 32: return key;
-    default: return (uint64_t)key << 32 | key;
-    }
+    uint64_t kmax = 0;
+    reference ref;
+    for (size_t i = 0; i < nk; ++i) kmax = ks[i] > kmax ? ks[i] : kmax;
+    if (nk == 0 || reference_of(d, kmax, &ref) != 0) return;
+    for (size_t i = 0; i < nk; ++i) run_case(d, ks[i], &ref, want_fallback);
+    free(ref.keys);
 }
 
-/* Built data of dtype t: key(i) = f(i) folded to t's width (largest order);
+/* Built data of dtype t and order o: key(i) = f(i, n, k) (onepass_data.h);
  * name says which construction. */
-static int data_built(data *d, drtopk_dtype t, uint64_t n, const char *name,
+static int data_built(data *d, drtopk_dtype t, drtopk_order o, uint64_t n, const char *name,
                       uint32_t (*f)(uint64_t i, uint64_t n, uint64_t k), uint64_t k)
 {
     memset(d, 0, sizeof *d);
     d->t = t;
-    d->o = DRTOPK_LARGEST;
+    d->o = o;
     d->n = n;
     snprintf(d->name, sizeof d->name, "%s", name);
     if ((d->host = malloc(n * drtopk_dtype_size(t))) == NULL) return -1;
-    for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(d->host, i, t, drtopk_bits_from_key_any(fold_key(f(i, n, k), t), t));
+    for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(d->host, i, t, onepass_bits(f(i, n, k), t, o));
     return data_upload(d);
 }
 
-static void constructed(int small)
+/* One built data set at its one k. */
+static void built_set(drtopk_dtype t, drtopk_order o, uint64_t n, const char *name,
+                      uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t k, int want_fallback)
 {
-    static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_F16, DRTOPK_U64, DRTOPK_F64 };
-    const uint64_t n = small ? FORCE_N_SMALL : FORCE_N;
-    const uint64_t spike_k[] = { 1, 100, n / 64 };
     data d;
-    for (size_t t = 0; t < sizeof dts / sizeof dts[0]; ++t) {
-        if (data_built(&d, dts[t], n, "force-low", onepass_force_low, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
-        data_free(&d);
-        if (data_built(&d, dts[t], n, "force-high", onepass_force_high, FORCE_K) == 0) run_case(&d, FORCE_K, 1);
-        data_free(&d);
-        for (size_t i = 0; i < sizeof spike_k / sizeof spike_k[0]; ++i) {
-            if (data_built(&d, dts[t], n, "spike", onepass_spike, spike_k[i]) == 0) run_case(&d, spike_k[i], -1);
-            data_free(&d);
-        }
+    if (data_built(&d, t, o, n, name, f, k) == 0) run_set(&d, &k, 1, want_fallback);
+    else gt_checkf(0, "cannot prepare the data", "onepass %s %s n=%" PRIu64, name, drtopk_dtype_name(t), n);
+    data_free(&d);
+}
+
+/* Key types of the constructed inputs: (type, order); the sanitizers take
+ * one type of each width and f64. */
+typedef struct {
+    drtopk_dtype t;
+    drtopk_order o;
+} typed;
+
+static const typed width_types[] = {   /* one of each width, both orders (n = 2^20 + 3)     */
+    { DRTOPK_F16, DRTOPK_LARGEST }, { DRTOPK_F16, DRTOPK_SMALLEST }, { DRTOPK_F32, DRTOPK_LARGEST },
+    { DRTOPK_F32, DRTOPK_SMALLEST }, { DRTOPK_F64, DRTOPK_LARGEST }, { DRTOPK_F64, DRTOPK_SMALLEST },
+};
+static const typed sanitizer_types[] = { /* --small: both orders; --tiny: the largest only */
+    { DRTOPK_U32, DRTOPK_LARGEST }, { DRTOPK_F16, DRTOPK_LARGEST }, { DRTOPK_U64, DRTOPK_LARGEST },
+    { DRTOPK_F64, DRTOPK_LARGEST }, { DRTOPK_F16, DRTOPK_SMALLEST }, { DRTOPK_F64, DRTOPK_SMALLEST },
+};
+#define SANITIZER_TINY_TYPES 4
+
+static int listed(drtopk_dtype t, drtopk_order o, const typed *list, size_t n)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (list[i].t == t && list[i].o == o) return 1;
+    return 0;
+}
+
+/* Forced fallbacks and spikes.  size: 0 full, 1 --small, 2 --tiny */
+static void constructed(int size)
+{
+    const uint64_t n = size ? FORCE_N_SMALL : FORCE_N;
+    const typed *big = size ? sanitizer_types : width_types;
+    const size_t nbig = size == 0 ? sizeof width_types / sizeof width_types[0]
+                        : size == 1 ? sizeof sanitizer_types / sizeof sanitizer_types[0] : SANITIZER_TINY_TYPES;
+    const uint64_t spike_k[] = { 1, 100, n / 64 };
+    if (size == 0)               /* every key type and order, at a medium n */
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+            for (int o = 0; o <= 1; ++o) {
+                const drtopk_dtype dt = (drtopk_dtype)t;
+                const drtopk_order od = (drtopk_order)o;
+                built_set(dt, od, FORCE_N_SMALL, "force-low", onepass_force_low, FORCE_K, 1);
+                built_set(dt, od, FORCE_N_SMALL, "force-high", onepass_force_high, FORCE_K, 1);
+            }
+    for (size_t i = 0; i < nbig; ++i) {
+        built_set(big[i].t, big[i].o, n, "force-low", onepass_force_low, FORCE_K, 1);
+        built_set(big[i].t, big[i].o, n, "force-high", onepass_force_high, FORCE_K, 1);
+    }
+    /* spikes: the types of big and (full) every other type, largest */
+    for (size_t j = 0; j < sizeof spike_k / sizeof spike_k[0]; ++j) {
+        for (size_t i = 0; i < nbig; ++i)
+            built_set(big[i].t, big[i].o, n, "spike", onepass_spike, spike_k[j], FALLBACK_ANY);
+        for (int t = 0; size == 0 && t < DRTOPK_DTYPE_COUNT; ++t)
+            if (!listed((drtopk_dtype)t, DRTOPK_LARGEST, big, nbig))
+                built_set((drtopk_dtype)t, DRTOPK_LARGEST, n, "spike", onepass_spike, spike_k[j], FALLBACK_ANY);
     }
 }
 
-/* k values of one n: 1, a few, large, n. */
+/* k values of one n: 1, a few, large, n (the large data sets: up to n/3). */
 static size_t ks_for(uint64_t n, uint64_t *ks)
 {
-    const uint64_t cand[] = { 1, 17, n / 1000 + 1, n / 64 + 3, n / 3, n - 1, n };
+    const int mid = n <= MID_N_MAX;
+    const uint64_t cand[] = { 1, 17, n / 1000 + 1, n / 64 + 3, n / 3, mid ? n - 1 : 0, mid ? n : 0 };
     size_t c = 0;
-    for (size_t i = 0; i < sizeof cand / sizeof cand[0]; ++i) {
+    for (size_t i = 0; i < sizeof cand / sizeof cand[0] && c < MAX_KS; ++i) {
         const uint64_t k = cand[i];
         int dup = k < 1 || k > n;
         for (size_t j = 0; j < c && !dup; ++j) dup = ks[j] == k;
@@ -164,10 +257,42 @@ static size_t ks_for(uint64_t n, uint64_t *ks)
     return c;
 }
 
+/* The seeded data set (n, dist, t, o) with every k of ks_for. */
+static void seeded_set(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
+{
+    data d;
+    uint64_t ks[MAX_KS];
+    if (data_seeded(&d, SUITE_SEED, n, dist, t, o) == 0) run_set(&d, ks, ks_for(n, ks), FALLBACK_ANY);
+    else gt_check(0, "onepass data", "cannot prepare n=%" PRIu64, n);
+    data_free(&d);
+}
+
+/* The large data sets: per width the order rules and adversarial orders
+ * (the sizes up to MID_N_MAX cover every combination). */
+typedef struct {
+    drtopk_dist dist;
+    drtopk_dtype t;
+    drtopk_order o;
+} large_set;
+
+static const large_set large_sets[] = {
+    { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST },      { DRTOPK_DIST_UD, DRTOPK_F16, DRTOPK_SMALLEST },
+    { DRTOPK_DIST_UD, DRTOPK_U64, DRTOPK_LARGEST },      /* uniform                            */
+    { DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_LARGEST }, { DRTOPK_DIST_SPECIAL, DRTOPK_BF16, DRTOPK_LARGEST },
+    { DRTOPK_DIST_SPECIAL, DRTOPK_F64, DRTOPK_SMALLEST }, /* NaN, +-inf, +-0.0, extremes        */
+    { DRTOPK_DIST_FEW, DRTOPK_I32, DRTOPK_SMALLEST },    { DRTOPK_DIST_FEW, DRTOPK_F16, DRTOPK_LARGEST },
+    { DRTOPK_DIST_FEW, DRTOPK_I64, DRTOPK_LARGEST },     /* heavy ties at the threshold        */
+    { DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_LARGEST },      { DRTOPK_DIST_EQ, DRTOPK_BF16, DRTOPK_SMALLEST },
+    { DRTOPK_DIST_EQ, DRTOPK_F64, DRTOPK_LARGEST },      /* all equal: TAKE of ties only       */
+    { DRTOPK_DIST_DESC, DRTOPK_F32, DRTOPK_LARGEST },    { DRTOPK_DIST_DESC, DRTOPK_F16, DRTOPK_LARGEST },
+    { DRTOPK_DIST_DESC, DRTOPK_U64, DRTOPK_SMALLEST },   /* sorted: the top k in one run       */
+    { DRTOPK_DIST_ND, DRTOPK_F32, DRTOPK_SMALLEST },     { DRTOPK_DIST_CD, DRTOPK_I64, DRTOPK_LARGEST },
+};
+
 /* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
 static void seeded(int size)
 {
-    static const uint64_t ns_full[] = { 1, 7, 1000, 32767, 32769, 100003, (1u << 20) + 5 };
+    static const uint64_t ns_full[] = { 1, 7, 1000, 32767, 32769, MID_N_MAX };
     static const uint64_t ns_small[] = { 7, 1000, 40009 };
     static const uint64_t ns_tiny[] = { 40009 };
     static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16,
@@ -175,12 +300,10 @@ static void seeded(int size)
     const uint64_t *ns = size == 0 ? ns_full : size == 1 ? ns_small : ns_tiny;
     const size_t nn = size == 0 ? sizeof ns_full / sizeof ns_full[0]
                       : size == 1 ? sizeof ns_small / sizeof ns_small[0] : 1;
-    uint64_t ks[8];
     for (size_t a = 0; a < nn; ++a)
         for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist)
             for (size_t t = 0; t < sizeof dts / sizeof dts[0]; ++t)
                 for (int o = 0; o <= 1; ++o) {
-                    data d;
                     /* both orders on u32, f32, f16 and f64; one each on the others; sanitizers:
                      * one type of each width */
                     if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32 && dts[t] != DRTOPK_F16 &&
@@ -192,14 +315,11 @@ static void seeded(int size)
                         dist != DRTOPK_DIST_SPECIAL)
                         continue;
                     if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
-                    if (data_seeded(&d, SUITE_SEED, ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o) == 0) {
-                        const size_t nk = ks_for(ns[a], ks);
-                        for (size_t i = 0; i < nk; ++i) run_case(&d, ks[i], -1);
-                    } else {
-                        gt_check(0, "onepass data", "cannot prepare n=%" PRIu64, ns[a]);
-                    }
-                    data_free(&d);
+                    seeded_set(ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o);
                 }
+    if (size == 0)
+        for (size_t i = 0; i < sizeof large_sets / sizeof large_sets[0]; ++i)
+            seeded_set(LARGE_N, large_sets[i].dist, large_sets[i].t, large_sets[i].o);
 }
 
 /* Statuses: onepass is standalone only, and runs 64-bit keys on the GPU
@@ -233,8 +353,10 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!drtopk_cuda_available()) return gt_no_gpu("test_onepass");
+    const double t0 = drtopk_now_ms();
     statuses();
-    constructed(size > 0);
+    constructed(size);
     seeded(size);
+    gt_note("test_onepass: %.1f s", (drtopk_now_ms() - t0) / 1000.0);
     return gt_finish();
 }

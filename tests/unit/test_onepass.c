@@ -5,8 +5,9 @@
  * oracle over every key type, order and distribution with n below and above
  * the sample size, the workload it reports (select, take and both sides of
  * the fallback, forced by inputs built against the sampled positions:
- * tests/gpu/onepass_data.h), and how plans reach it (standalone only; a
- * tuning entry naming it gives the standalone plan).
+ * tests/gpu/onepass_data.h, at every key type and order), and how plans
+ * reach it (standalone only; a tuning entry naming it gives the standalone
+ * plan).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -121,34 +122,47 @@ static void seeded(void)
     }
 }
 
-static drtopk_stats built(uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t n, uint64_t k, const char *name)
+static drtopk_stats built(uint32_t (*f)(uint64_t, uint64_t, uint64_t), drtopk_dtype t, drtopk_order o, uint64_t n,
+                          uint64_t k, const char *name)
 {
     char desc[OP_DESC];
-    uint32_t *v = malloc(n * sizeof *v);
+    void *v = malloc(n * drtopk_dtype_size(t));
     CHECK(v != NULL);
-    for (uint64_t i = 0; i < n; ++i) v[i] = f(i, n, k);
-    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, n, k, v };
-    snprintf(desc, sizeof desc, "onepass %s n=%" PRIu64 " k=%" PRIu64, name, n, k);
+    for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(v, i, t, onepass_bits(f(i, n, k), t, o));
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, t, o, n, k, v };
+    snprintf(desc, sizeof desc, "onepass %s %s %s n=%" PRIu64 " k=%" PRIu64, name, drtopk_dtype_name(t),
+             o ? "smallest" : "largest", n, k);
     const drtopk_stats st = op_run(&p, desc);
     free(v);
     return st;
 }
 
-/* Both sides of the fallback, forced, stay exact; a spike and UD at large k
- * pass without one. */
+/* Both sides of the fallback, forced, stay exact; a spike passes without
+ * one: at every key type and order (onepass_bits keeps the constructions'
+ * order: no key of them folds into a NaN or a zero). */
 static void fallback(void)
 {
     const uint64_t n = OP_FORCE_N, k = OP_FORCE_K, s = drtopk_onepass_sample_len(n);
     const uint64_t r = drtopk_onepass_rank(n, k, s);
     CHECK(r < k);                     /* the too-high case needs it */
-    drtopk_stats st = built(onepass_force_low, n, k, "force-low");
-    CHECKF(st.scanned_subranges == 1 && st.concat_len > drtopk_onepass_capacity(n, k, s, r),
-           "force-low: fallback %" PRIu64 " passed %" PRIu64, st.scanned_subranges, st.concat_len);
-    st = built(onepass_force_high, n, k, "force-high");
-    CHECKF(st.scanned_subranges == 1 && st.concat_len == r, "force-high: fallback %" PRIu64 " passed %" PRIu64,
-           st.scanned_subranges, st.concat_len);
-    st = built(onepass_spike, n, n / 64, "spike");
-    CHECKF(st.scanned_subranges == 0 && st.concat_len >= n / 64, "spike: fallback %" PRIu64, st.scanned_subranges);
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+        for (int o = 0; o <= 1; ++o) {
+            const drtopk_dtype dt = (drtopk_dtype)t;
+            const drtopk_order od = (drtopk_order)o;
+            const char *tn = drtopk_dtype_name(dt);
+            drtopk_stats st = built(onepass_force_low, dt, od, n, k, "force-low");
+            CHECKF(st.scanned_subranges == 1 && st.concat_len > drtopk_onepass_capacity(n, k, s, r),
+                   "force-low %s order %d: fallback %" PRIu64 " passed %" PRIu64, tn, o, st.scanned_subranges,
+                   st.concat_len);
+            /* the sampled keys at or above t pass: r, and their ties (16-bit keys) */
+            st = built(onepass_force_high, dt, od, n, k, "force-high");
+            CHECKF(st.scanned_subranges == 1 && st.concat_len >= r && st.concat_len < k,
+                   "force-high %s order %d: fallback %" PRIu64 " passed %" PRIu64, tn, o, st.scanned_subranges,
+                   st.concat_len);
+            st = built(onepass_spike, dt, od, n, n / 64, "spike");
+            CHECKF(st.scanned_subranges == 0 && st.concat_len >= n / 64, "spike %s order %d: fallback %" PRIu64, tn,
+                   o, st.scanned_subranges);
+        }
 }
 
 /* Plans: standalone only, and from a tuning entry. */

@@ -121,4 +121,18 @@ static uint64_t *sorted_keys(const data *d, const void *vals, uint64_t k)
     return keys;
 }
 
+/* The distinct k of cand[0, nc) in 1..n, in order, at most max of them, into
+ * ks; their count (a suite's k list of one n). */
+static size_t ks_unique(const uint64_t *cand, size_t nc, uint64_t n, uint64_t *ks, size_t max)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < nc && c < max; ++i) {
+        const uint64_t k = cand[i];
+        int dup = k < 1 || k > n;
+        for (size_t j = 0; j < c && !dup; ++j) dup = ks[j] == k;
+        if (!dup) ks[c++] = k;
+    }
+    return c;
+}
+
 #endif

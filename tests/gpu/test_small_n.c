@@ -129,14 +129,7 @@ static size_t ks_for(uint64_t n, uint64_t *ks)
     /* k = n - 1 and n on the small sizes only: the host check sorts k keys (time) */
     const uint64_t cand[] = { 1, 17, 1024, 16384, n <= MID_K_N_MAX ? n / 3 : 0, n <= SMALL_K_N_MAX ? n - 1 : 0,
                               n <= SMALL_K_N_MAX ? n : 0 };
-    size_t c = 0;
-    for (size_t i = 0; i < sizeof cand / sizeof cand[0] && c < MAX_KS; ++i) {
-        const uint64_t k = cand[i];
-        int dup = k < 1 || k > n;
-        for (size_t j = 0; j < c && !dup; ++j) dup = ks[j] == k;
-        if (!dup) ks[c++] = k;
-    }
-    return c;
+    return ks_unique(cand, sizeof cand / sizeof cand[0], n, ks, MAX_KS);
 }
 
 /* The seeded data set (n, dist, t, o) with every k of ks_for. */

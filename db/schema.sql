@@ -342,3 +342,13 @@ CREATE TABLE counters (
     UNIQUE (machine_id, git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta,
             flags, sort_order, source, counter)
 );
+
+-- @migration 8: how a row's times were taken (issue 15 item 4)
+-- 'gpu': the GPU time of the call, the stream held by a blocking kernel until
+-- the call was enqueued (src/harness/stream_hold.cuh; the peers the same way);
+-- 'call': events (or the host clock, CPU backend) around the call on an idle
+-- stream, which include the host's enqueue -- every row stored before this
+-- version.  Not part of the unique keys: a configuration measured with the
+-- other method is measured again with tuner --force.
+ALTER TABLE measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CHECK (timing IN ('call', 'gpu'));
+ALTER TABLE peer_measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CHECK (timing IN ('call', 'gpu'));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "util.h"
 
 #define MAX_FIELDS 32               /* keys of one line; the peers print <= 14   */
 #define KEY_MAX 32
@@ -474,6 +475,13 @@ static int to_entry(const jline *l, entry *e, char *msg, size_t msg_len)
             return cbad(&v, "unknown dtype \"%s\"", dtype);
         snprintf(p->dtype, sizeof p->dtype, "%s", drtopk_dtype_name(t));
     }
+    char timing[STR_MAX];
+    drtopk_timing t = DRTOPK_TIMING_CALL;       /* lines without the field: events around the call */
+    if (str_field(&v, "timing", 0, timing, sizeof timing) != 0)
+        return -1;
+    if (timing[0] && drtopk_timing_parse(timing, &t) != 0)
+        return cbad(&v, "\"timing\" must be \"gpu\" or \"call\", not \"%s\"", timing);
+    p->timing = drtopk_timing_name(t);
     if (!measured)
         return 0;
     if (p->n == 0 || p->k == 0 || p->k > p->n)

@@ -250,6 +250,49 @@ static double median_of(const double *v, int n, double *tmp)
     return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
+/* One enqueue-only call of the measured plan: drtopk_dev_time_held's call. */
+typedef struct {
+    const drtopk_problem *p;
+    const drtopk_plan *plan;
+    const buffers *b;
+} select_call;
+
+static drtopk_status enqueue_select(void *ctx)
+{
+    const select_call *c = ctx;
+    return drtopk_select(c->p, c->plan, c->b->ws, c->b->ws_bytes, c->b->out_v, c->b->out_i, NULL, NULL);
+}
+
+/* A stats call synchronises inside, so the host cannot release a hold before
+ * it: its timed hold lasts this many times the measured enqueue, plus a margin
+ * for its event creation. */
+#define STATS_HOLD_ENQUEUE_FACTOR 2.0
+#define STATS_HOLD_MARGIN_MS 0.05
+#define NS_PER_MS 1e6
+
+/* One repetition of --timing gpu: *ms the GPU time of an enqueue-only call
+ * with the stream held (*unprimed counts a hold that timed out).  A delegate
+ * plan's stage times (and |C|, ...) come from a second, stats call behind a
+ * timed hold; a standalone plan's workload stays in *s from the warm-up (it
+ * does not change between calls). */
+static drtopk_status held_rep(const drtopk_problem *p, const drtopk_plan *plan, buffers *b, double *ms,
+                              int *unprimed, drtopk_stats *s)
+{
+    select_call c = { p, plan, b };
+    double enqueue_ms = 0;
+    int primed = 0;
+    drtopk_status st = drtopk_dev_time_held(enqueue_select, &c, ms, &enqueue_ms, &primed);
+    if (st != DRTOPK_OK)
+        return st;
+    *unprimed += !primed;
+    if (!(plan->flags & DRTOPK_DELEGATE))
+        return DRTOPK_OK;
+    st = drtopk_dev_hold_ns((uint64_t)((STATS_HOLD_ENQUEUE_FACTOR * enqueue_ms + STATS_HOLD_MARGIN_MS) * NS_PER_MS));
+    if (st == DRTOPK_OK)
+        st = drtopk_select(p, plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, s);
+    return st;
+}
+
 void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers *b, int do_verify,
                   drtopk_store_measurement *m, double *scratch)
 {
@@ -273,20 +316,30 @@ void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers
     double *reps = scratch, *tmp = scratch + (1 + STAGES) * o->reps;
     double *stages[STAGES] = { scratch + o->reps, scratch + 2 * o->reps, scratch + 3 * o->reps,
                                scratch + 4 * o->reps };
+    int unprimed = 0;
     for (int r = 0; r < o->reps && st == DRTOPK_OK; ++r) {
-        st = drtopk_select(&p, plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);
-        reps[r] = s.ms_total;
+        if (o->timing == DRTOPK_TIMING_GPU)
+            st = held_rep(&p, plan, b, &reps[r], &unprimed, &s);
+        else
+            st = drtopk_select(&p, plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);
+        if (o->timing == DRTOPK_TIMING_CALL)
+            reps[r] = s.ms_total;
         stages[0][r] = s.ms_delegate;
         stages[1][r] = s.ms_first;
         stages[2][r] = s.ms_concat;
-        stages[3][r] = s.ms_second;
+        stages[3][r] = (plan->flags & DRTOPK_DELEGATE) ? s.ms_second : reps[r];
     }
+    if (unprimed)
+        fprintf(stderr, "tuner: %d of %d repetitions of %s n=%llu k=%llu were not primed (the stream hold timed "
+                        "out): their times include the enqueue\n", unprimed, o->reps, drtopk_algo_name(plan->second_algo),
+                (unsigned long long)p.n, (unsigned long long)k);
     if (st != DRTOPK_OK) {
         m->status = DRTOPK_MEAS_ERROR;
         snprintf(m->error, sizeof m->error, "%s", drtopk_status_string(st));
         return;
     }
     m->status = DRTOPK_MEAS_OK;
+    m->timing = drtopk_timing_name(o->timing);
     m->reps = o->reps;
     m->reps_ms = reps;
     m->median_ms = median_of(reps, o->reps, tmp);

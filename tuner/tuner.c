@@ -65,7 +65,7 @@ static void usage(FILE *f)
         "usage: tuner --gpu G [--quick | --full] [--n LIST] [--k LIST] [--algo LIST]\n"
         "             [--dist LIST] [--dtype LIST] [--db PATH] [--resume | --force]\n"
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
-        "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T]\n"
+        "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T] [--timing gpu|call]\n"
         "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
         "             [--fit-only | --compare] [--no-check] [--input FILE [--name NAME]] [--bmw]\n"
         "       tuner --gpu G --import-counters FILE.tsv [--db PATH]\n"
@@ -92,6 +92,10 @@ static void usage(FILE *f)
         "  --no-filter, --no-skip-last-digit, --no-shared-delegate\n"
         "                     dr- algorithms: plans without Rule 2 filtering, the first top-k's\n"
         "                     early stop, the shared-memory delegate build (as drtopk run)\n"
+        "  --timing gpu|call  gpu (default on CUDA): each call's GPU time, the stream held by a\n"
+        "                     blocking kernel until the call is enqueued; call (the CPU backend's\n"
+        "                     only method): events around the call, the host's enqueue included.\n"
+        "                     Stored with each row (measurements.timing)\n"
         "  --resume           (default) skip configs measured on this machine at this commit\n"
         "  --force            measure them again\n"
         "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
@@ -283,7 +287,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->alpha_span = ALPHA_SPAN_WHOLE;
     o->skip_after_ms = DEFAULT_SKIP_AFTER_S * MS_PER_S;
     const char *n_arg = NULL, *k_arg = NULL, *algo_arg = NULL, *dist_arg = NULL, *dtype_arg = NULL;
-    const char *name_arg = NULL;
+    const char *name_arg = NULL, *timing_arg = NULL;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -314,6 +318,13 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--input")) o->input = v;
         else if (!strcmp(a, "--import-counters")) o->import_counters = v;
         else if (!strcmp(a, "--name")) name_arg = v;
+        else if (!strcmp(a, "--timing")) {
+            if (drtopk_timing_parse(v, &o->timing)) {
+                fprintf(stderr, "tuner: --timing %s: gpu (the call's GPU time) or call (events around the call)\n", v);
+                return -1;
+            }
+            timing_arg = v;
+        }
         else if (!strcmp(a, "--reps")) {
             if (parse_int(v, 1, &o->reps)) goto bad;
             if (o->reps > REPS_MAX) {
@@ -380,6 +391,13 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->gpu < 0)
         o->gpu = 0;
+    if (o->backend == DRTOPK_BACKEND_CPU) {
+        if (timing_arg && o->timing == DRTOPK_TIMING_GPU) {
+            fprintf(stderr, "tuner: --timing gpu needs --backend cuda; the CPU backend times the call (--timing call)\n");
+            return -1;
+        }
+        o->timing = DRTOPK_TIMING_CALL;
+    }
     if (o->alpha_span == ALPHA_SPAN_WHOLE && !o->full)
         o->alpha_span = QUICK_ALPHA_SPAN;
     int cpu = o->backend == DRTOPK_BACKEND_CPU;

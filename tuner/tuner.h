@@ -13,6 +13,7 @@
 #include "drtopk.h"
 #include "gen.h"
 #include "store.h"
+#include "util.h"
 
 #define MAX_LIST 64                 /* entries of one --n/--k/... list          */
 #define MAX_VARIANTS 64             /* (algorithm, beta, build) of one dtype    */
@@ -61,6 +62,7 @@ typedef struct {
     char input_name[48];        /* --name: its data set name, stored as the dist */
     int bmw;                    /* --bmw: host workload counts, no timing (Fig. 24) */
     const char *import_counters;/* --import-counters: ncu metrics TSV (Table 3)  */
+    drtopk_timing timing;       /* --timing: gpu (default on CUDA) or call      */
 } options;
 
 /* One configuration of the sweep: indices into the options' lists. */

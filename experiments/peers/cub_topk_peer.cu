@@ -2,7 +2,10 @@
  * cub_topk_peer.cu -- the modern-peer baseline of issue 4 item 6: CUB's
  * DeviceTopK (CCCL >= 3.2, AIR top-k) on the same seeded data as drtopk
  * (gen_core.h, generated on the device), timed like every drtopk row (CUDA
- * events, one warm-up, median of 7) and checked with the O(n) counting rule:
+ * events, one warm-up, median of 7; --timing gpu, the default as the tuner's:
+ * the stream held by src/harness/stream_hold.cuh's kernel until the call is
+ * enqueued, so the span is GPU time; --timing call: events around the call on
+ * an idle stream, the host's enqueue included) and checked with the O(n) counting rule:
  * with m the smallest returned key, count(V > m) == count(result > m) and all
  * k results are distinct positions holding their keys.
  *
@@ -21,11 +24,13 @@
  * the fastest configuration per point (experiments/sql/fig_rows.sql).
  *
  *   cub_topk_peer [--log-n 30] [--dists UD,ND,CD] [--k-log4-max 12] [--reps 7]
- *                 [--seed 1] [--items 64|32]
+ *                 [--seed 1] [--items 64|32] [--ks K,K,...] [--timing gpu|call]
+ * --ks: these k (<= |V|) instead of 4^0 .. 4^E
  * prints one JSON line per (dist, k) (tuner --import-peers stores them):
  *   {"peer":"cub_device_topk.i64.3.5.0","gpu":...,"uuid":"GPU-...","cccl":"3.5.0",
  *    "seed":..,"n":..,"k":..,"dist":..,"dtype":"u32","ms_median":..,"ms_min":..,
- *    "ms_max":..,"reps":..,"verified":0|1}
+ *    "ms_max":..,"reps":..,"verified":0|1,"timing":"gpu"|"call","unprimed":..}
+ * (unprimed: repetitions whose hold timed out, which then include the enqueue)
  */
 #include <algorithm>
 #include <cub/device/device_topk.cuh>
@@ -40,6 +45,7 @@
 #include <vector>
 #include "gen_core.h"
 #include "cuda_check.h"
+#include "stream_hold.cuh"
 
 #define DEFAULT_SEED 1ull           /* the tuner's and drtopk run's default seed: same data */
 #define UUID_BYTES 16
@@ -52,6 +58,7 @@
 #define ITEMS_BITS_WIDE 64          /* --items: the item count's integer width  */
 #define ITEMS_BITS_NARROW 32
 #define PEER_NAME_LEN 32            /* store.h's drtopk_store_peer.peer          */
+#define MAX_KS 64                   /* --ks entries                               */
 
 __global__ void gen_kernel(uint32_t *v, uint64_t n, drtopk_dist d, uint64_t seed)
 {
@@ -120,12 +127,27 @@ int main(int argc, char **argv)
     char *end = NULL;
     const char *dists = "UD,ND,CD";
     int items = ITEMS_BITS_WIDE;
+    int gpu_timing = 1;             /* --timing gpu */
+    unsigned long long ks[MAX_KS];
+    int nks = 0;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--log-n")) log_n = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--items")) items = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--k-log4-max")) k_log4_max = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--dists")) dists = argv[a + 1];
+        else if (!strcmp(argv[a], "--timing") && (!strcmp(argv[a + 1], "gpu") || !strcmp(argv[a + 1], "call")))
+            gpu_timing = !strcmp(argv[a + 1], "gpu");
+        else if (!strcmp(argv[a], "--ks")) {
+            for (const char *p = argv[a + 1]; *p && nks < MAX_KS; p = *end == ',' ? end + 1 : end) {
+                ks[nks] = strtoull(p, &end, 10);
+                if (end == p || ks[nks] == 0 || (*end != ',' && *end != 0)) {
+                    fprintf(stderr, "bad --ks '%s': positive integers separated by commas\n", argv[a + 1]);
+                    return 2;
+                }
+                ++nks;
+            }
+        }
         else if (!strcmp(argv[a], "--seed")) {
             seed = strtoull(argv[a + 1], &end, 0);
             if (*end == 0) continue;
@@ -133,7 +155,7 @@ int main(int argc, char **argv)
             return 2;
         } else {
             fprintf(stderr, "usage: %s [--log-n N] [--reps R] [--k-log4-max E] [--dists UD,ND,CD] [--seed S] "
-                            "[--items 64|32]\n", argv[0]);
+                            "[--items 64|32] [--ks K,K,...] [--timing gpu|call]\n", argv[0]);
             return 2;
         }
     }
@@ -149,8 +171,10 @@ int main(int argc, char **argv)
     snprintf(peer, sizeof peer, "cub_device_topk.i%d.%d.%d.%d", items, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION,
              CCCL_PATCH_VERSION);
     const uint64_t n = 1ull << log_n;
-    uint64_t kmax = 1ull << (2 * k_log4_max);
-    if (kmax > n) kmax = n;
+    if (nks == 0)
+        for (uint64_t k = 1; k <= (1ull << (2 * k_log4_max)) && nks < MAX_KS; k *= 4) ks[nks++] = k;
+    uint64_t kmax = 0;
+    for (int i = 0; i < nks; ++i) kmax = std::max<uint64_t>(kmax, std::min<uint64_t>(ks[i], n));
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
     const int grid = prop.multiProcessorCount * BLOCKS_PER_SM;
@@ -167,6 +191,8 @@ int main(int argc, char **argv)
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
+    drtopk_stream_hold hold;
+    CK(drtopk_hold_create(&hold));
     const auto env = cuda::execution::require(cuda::execution::determinism::not_guaranteed,
                                               cuda::execution::output_ordering::unsorted);
     const auto topk = [&](void *d_tmp, size_t &bytes, uint64_t k) {
@@ -179,20 +205,28 @@ int main(int argc, char **argv)
         if (!strstr(dists, ds.name)) continue;
         gen_kernel<<<grid, THREADS>>>(d_v, n, ds.d, seed);
         CK(cudaGetLastError());
-        for (uint64_t k = 1; k <= kmax; k *= 4) {
+        for (int ki = 0; ki < nks; ++ki) {
+            const uint64_t k = ks[ki];
+            if (k > n) continue;
             size_t bytes = 0;
             void *d_tmp = NULL;
             CK(topk(d_tmp, bytes, k));
             CK(cudaMalloc(&d_tmp, bytes));
             std::vector<float> ms;
+            int unprimed = 0;
             for (int r = 0; r <= reps; ++r) {        /* r == 0: warm-up */
+                if (gpu_timing) CK(drtopk_hold_begin(&hold, 0, DRTOPK_HOLD_TIMEOUT_NS));
                 CK(cudaEventRecord(e0));
                 CK(topk(d_tmp, bytes, k));
                 CK(cudaEventRecord(e1));
+                if (gpu_timing) drtopk_hold_release(&hold);
                 CK(cudaEventSynchronize(e1));
                 float t;
                 CK(cudaEventElapsedTime(&t, e0, e1));
-                if (r) ms.push_back(t);
+                if (r) {
+                    ms.push_back(t);
+                    unprimed += gpu_timing && !drtopk_hold_primed(&hold);
+                }
             }
             CK(cudaFree(d_tmp));
             CK(cudaMemset(d_m, 0xFF, 4));
@@ -205,10 +239,11 @@ int main(int argc, char **argv)
             std::sort(ms.begin(), ms.end());
             printf("{\"peer\":\"%s\",\"gpu\":\"%s\",\"uuid\":\"%s\",\"cccl\":\"%d.%d.%d\",\"seed\":%llu,"
                    "\"n\":%llu,\"k\":%llu,\"dist\":\"%s\",\"dtype\":\"u32\","
-                   "\"ms_median\":%.4f,\"ms_min\":%.4f,\"ms_max\":%.4f,\"reps\":%d,\"verified\":%d}\n",
+                   "\"ms_median\":%.6f,\"ms_min\":%.6f,\"ms_max\":%.6f,\"reps\":%d,\"verified\":%d,"
+                   "\"timing\":\"%s\",\"unprimed\":%d}\n",
                    peer, prop.name, uuid, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, seed,
                    (unsigned long long)n, (unsigned long long)k, ds.name, ms[ms.size() / 2], ms.front(),
-                   ms.back(), (int)ms.size(), ok);
+                   ms.back(), (int)ms.size(), ok, gpu_timing ? "gpu" : "call", unprimed);
             fflush(stdout);
         }
     }

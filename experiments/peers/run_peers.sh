@@ -13,7 +13,10 @@
 #   the peers default to seed 1, the tuner's default, so they see the very data
 #   of the algorithms' rows
 #   environment: CUB_PEER (default bin/cub_topk_peer; several builds separated
-#   by spaces), PYTHON (default python3)
+#   by spaces), PYTHON (default python3), CUB_ITEM_BITS (default "64 32": the
+#   item count widths to run; experiments/NOTES.md found 32 always fastest)
+#   Both peers time with --timing gpu (the tuner's default: the stream held
+#   until the call is enqueued) unless the extra args say --timing call.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-peers.jsonl}
@@ -21,7 +24,7 @@ shift || true
 cub_peer=${CUB_PEER:-bin/cub_topk_peer}
 python=${PYTHON:-python3}
 : > "$out"
-CUB_ITEM_BITS="64 32"           # cub_topk_peer --items: the item count's width
+CUB_ITEM_BITS=${CUB_ITEM_BITS:-64 32}   # cub_topk_peer --items: the item count's width
 ran=0
 for peer in $cub_peer; do
     [ -x "$peer" ] || continue

@@ -2,7 +2,13 @@
 """torch_topk.py -- the PyTorch peer of issue 4 item 6: torch.topk on the same
 seeded data as drtopk (src/gen_core.h's counter-based generator, recomputed in
 torch int64 arithmetic on the GPU and checked against a pure-Python copy of it),
-timed like every drtopk row (CUDA events, one warm-up, median of 7) and checked
+timed like every drtopk row (CUDA events, one warm-up, median of 7; --timing
+gpu, the default as the tuner's: torch.cuda._sleep holds the stream before the
+start event until the topk call is enqueued, so the span is GPU time -- the
+hold's length is calibrated once and doubled while the start event is found
+already passed when the end event is enqueued, which is checked every
+repetition (a rep that stays unprimed is counted in "unprimed"); --timing call:
+events around the call on an idle stream, the host's enqueue included) and checked
 with the O(n) counting rule (m = smallest returned key: count(V > m) ==
 count(result > m); positions hold their keys).
 
@@ -15,7 +21,8 @@ Prints one JSON line per (dist, k) like experiments/peers/cub_topk_peer.cu
 exits 0 when torch or CUDA is missing.
 
   torch_topk.py [--log-n 30] [--dists UD,ND,CD] [--k-log4-max 12] [--reps 7]
-                [--seed 1]
+                [--seed 1] [--ks K,K,...] [--timing gpu|call]
+  --ks: these k (<= |V|) instead of 4^0 .. 4^E
 """
 import argparse
 import json
@@ -36,6 +43,9 @@ CD_SPREAD_MASK = 15
 CHUNK = 1 << 25            # elements generated per step (bounds temporaries)
 SELF_CHECK = 257           # elements compared against the pure-Python generator
 UUID_HEX_DIGITS = 32
+HOLD_START_US = 50         # first hold before the start event: longer than a topk enqueue
+HOLD_MAX_US = 100000       # doubling stops here (a call that synchronises is never primed)
+CALIBRATE_CYCLES = 10 ** 7  # torch.cuda._sleep cycles timed once to convert us to cycles
 
 
 def mix64_py(x):
@@ -143,6 +153,45 @@ def gpu_uuid(torch):
     return f"GPU-{d[:8]}-{d[8:12]}-{d[12:16]}-{d[16:20]}-{d[20:]}"
 
 
+def calibrate_sleep(torch):
+    """torch.cuda._sleep cycles per microsecond on this GPU (its clock, measured)."""
+    e0 = torch.cuda.Event(enable_timing=True)
+    e1 = torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(CALIBRATE_CYCLES // 10)   # warm-up launch
+    e0.record()
+    torch.cuda._sleep(CALIBRATE_CYCLES)
+    e1.record()
+    e1.synchronize()
+    return CALIBRATE_CYCLES / (e0.elapsed_time(e1) * 1000.0)
+
+
+class Timer:
+    """One repetition's events; with gpu timing the stream is held first."""
+
+    def __init__(self, torch, gpu):
+        self.torch = torch
+        self.gpu = gpu
+        self.cycles_per_us = calibrate_sleep(torch) if gpu else 0
+        self.hold_us = HOLD_START_US
+
+    def time(self, call):
+        """(ms, primed) of call(); primed is None for --timing call."""
+        torch = self.torch
+        while True:
+            e0 = torch.cuda.Event(enable_timing=True)
+            e1 = torch.cuda.Event(enable_timing=True)
+            if self.gpu:
+                torch.cuda._sleep(int(self.hold_us * self.cycles_per_us))
+            e0.record()
+            out = call()
+            e1.record()
+            primed = not e0.query() if self.gpu else None   # the GPU had not reached the start yet
+            e1.synchronize()
+            if primed is not False or self.hold_us >= HOLD_MAX_US:
+                return e0.elapsed_time(e1), primed, out
+            self.hold_us *= 2
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--log-n", type=int, default=30)
@@ -150,6 +199,8 @@ def main():
     ap.add_argument("--k-log4-max", type=int, default=12)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--ks", default=None)
+    ap.add_argument("--timing", choices=("gpu", "call"), default="gpu")
     a = ap.parse_args()
     if not 0 <= a.seed <= MASK64:
         ap.error("--seed must be in [0, 2^64)")
@@ -168,6 +219,17 @@ def main():
     if uuid:
         ident["uuid"] = uuid
     n = 1 << a.log_n
+    if a.ks:
+        try:
+            ks = [int(x) for x in a.ks.split(",")]
+        except ValueError:
+            ap.error("--ks: positive integers separated by commas")
+        if any(k < 1 for k in ks):
+            ap.error("--ks: positive integers separated by commas")
+    else:
+        ks = [4 ** j for j in range(a.k_log4_max + 1)]
+    ks = [k for k in ks if k <= n]
+    timer = Timer(torch, a.timing == "gpu")
     for dist in a.dists.split(","):
         v = gen_torch(torch, a.seed, n, dist, dev)
         want = [gen_py(a.seed, i, dist) - (1 << 31) for i in range(min(n, SELF_CHECK))]
@@ -175,18 +237,14 @@ def main():
             print(json.dumps({"peer": "torch_topk", **ident, "seed": a.seed, "dist": dist,
                               "error": "generator mismatch with gen_core.h"}))
             return 1
-        k = 1
-        while k <= min(n, 1 << (2 * a.k_log4_max)):
+        for k in ks:
             ms = []
+            unprimed = 0
             for r in range(a.reps + 1):            # r == 0: warm-up
-                e0 = torch.cuda.Event(enable_timing=True)
-                e1 = torch.cuda.Event(enable_timing=True)
-                e0.record()
-                vals, idx = torch.topk(v, k, largest=True, sorted=False)
-                e1.record()
-                e1.synchronize()
+                t, primed, (vals, idx) = timer.time(lambda: torch.topk(v, k, largest=True, sorted=False))
                 if r:
-                    ms.append(e0.elapsed_time(e1))
+                    ms.append(t)
+                    unprimed += primed is False
             m = vals.min()
             ok = int((v > m).sum().item() == (vals > m).sum().item()
                      and bool((v[idx] == vals).all().item())
@@ -194,11 +252,11 @@ def main():
             ms.sort()
             print(json.dumps({"peer": "torch_topk", **ident, "seed": a.seed, "n": n, "k": k, "dist": dist,
                               "dtype": "u32",
-                              "ms_median": round(ms[len(ms) // 2], 4), "ms_min": round(ms[0], 4),
-                              "ms_max": round(ms[-1], 4), "reps": len(ms), "verified": ok,
-                              "torch": torch.__version__}), flush=True)
+                              "ms_median": round(ms[len(ms) // 2], 6), "ms_min": round(ms[0], 6),
+                              "ms_max": round(ms[-1], 6), "reps": len(ms), "verified": ok,
+                              "torch": torch.__version__, "timing": a.timing, "unprimed": unprimed}),
+                  flush=True)
             del vals, idx
-            k *= 4
         del v
         torch.cuda.empty_cache()
     return 0

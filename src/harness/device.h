@@ -51,6 +51,19 @@ drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, dr
 /* Read-bandwidth ceiling: ms to read `n` uint32 once with a streaming kernel
  * (median of `reps`); the denominator of every achieved-bandwidth figure. */
 drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms);
+/* GPU-only timing of one call (stream_hold.cuh, method "gpu" of util.h's
+ * drtopk_timing): the legacy default stream is held, the start event, what
+ * call(ctx) enqueues there and the end event are enqueued, then the hold is
+ * released; *ms gets the span between the events, *enqueue_ms (may be NULL)
+ * the host time call(ctx) took, and *primed 0 when the hold timed out before
+ * the release (the span then includes enqueue time).  call must only enqueue:
+ * one that synchronises waits for the hold's timeout.  A failed call's status
+ * is returned (the hold is released either way). */
+drtopk_status drtopk_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms, double *enqueue_ms,
+                                   int *primed);
+/* Hold the legacy default stream for ns nanoseconds (a timed hold, before a
+ * call that synchronises itself and so cannot be released by the host). */
+drtopk_status drtopk_dev_hold_ns(uint64_t ns);
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,14 @@ drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double
     return DRTOPK_ERR_NO_BACKEND;
 }
 
+drtopk_status drtopk_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms, double *enqueue_ms,
+                                   int *primed)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
+drtopk_status drtopk_dev_hold_ns(uint64_t ns) { return DRTOPK_ERR_NO_BACKEND; }
+
 /* Paper Eq. 11's C_global and C_shfl need a GPU. */
 drtopk_status drtopk_microbench_cycles(int gpu, double *c_global, double *c_shfl)
 {

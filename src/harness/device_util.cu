@@ -11,6 +11,8 @@
 
 #include "device.h"
 #include "harness_cuda.h"
+#include "stream_hold.cuh"
+#include "util.h"
 
 #define READ_BLOCK 256           /* threads per block of the streaming read   */
 #define READ_BLOCKS_PER_SM 8     /* enough resident warps to saturate HBM     */
@@ -185,4 +187,56 @@ extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int r
     if (e1) cudaEventDestroy(e1);
     if (sink) cudaFree(sink);
     return st;
+}
+
+/* One hold for the process's timed calls on the default stream (programs time
+ * one call at a time); freed at exit with the CUDA context. */
+static drtopk_status default_hold(drtopk_stream_hold **out)
+{
+    static drtopk_stream_hold hold;
+    if (hold.word == NULL) HARNESS_CUDA_TRY(drtopk_hold_create(&hold));
+    *out = &hold;
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms,
+                                              double *enqueue_ms, int *primed)
+{
+    drtopk_stream_hold *h;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    drtopk_status st;
+    if (call == NULL || ms == NULL || primed == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if ((st = default_hold(&h)) != DRTOPK_OK) return st;
+    cudaError_t e = cudaEventCreate(&e0);
+    if (e == cudaSuccess) e = cudaEventCreate(&e1);
+    if (e == cudaSuccess) e = drtopk_hold_begin(h, 0, DRTOPK_HOLD_TIMEOUT_NS);
+    const int held = e == cudaSuccess;
+    if (e == cudaSuccess) e = cudaEventRecord(e0, 0);
+    st = DRTOPK_OK;
+    if (e == cudaSuccess) {
+        const double t0 = drtopk_now_ms();
+        st = call(ctx);
+        if (enqueue_ms) *enqueue_ms = drtopk_now_ms() - t0;
+    }
+    if (e == cudaSuccess && st == DRTOPK_OK) e = cudaEventRecord(e1, 0);
+    if (held) drtopk_hold_release(h);      /* always: the stream must go on */
+    cudaError_t sync = cudaStreamSynchronize(0);
+    if (e == cudaSuccess) e = sync;
+    float f = 0;
+    if (e == cudaSuccess && st == DRTOPK_OK) e = cudaEventElapsedTime(&f, e0, e1);
+    *ms = f;
+    *primed = held && drtopk_hold_primed(h);
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    if (st != DRTOPK_OK) return st;
+    return e == cudaSuccess ? DRTOPK_OK : e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
+}
+
+extern "C" drtopk_status drtopk_dev_hold_ns(uint64_t ns)
+{
+    drtopk_stream_hold *h;
+    drtopk_status st = default_hold(&h);
+    if (st != DRTOPK_OK) return st;
+    HARNESS_CUDA_TRY(drtopk_hold_begin(h, 0, ns));   /* never released: it times out */
+    return DRTOPK_OK;
 }

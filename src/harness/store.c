@@ -745,9 +745,9 @@ drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_
         "second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, run_id, status, "
         "error, reps, median_ms, min_ms, max_ms, reps_ms, ms_delegate, ms_first, ms_concat, "
         "ms_second, delegate_len, first_selected, concat_len, scanned_subranges, verified, "
-        "verify_ok, verify_error, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+        "verify_ok, verify_error, timing, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
         "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, "
-        "?28, ?29, ?30, ?31, ?32, ?33, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
+        "?28, ?29, ?30, ?31, ?32, ?33, ?34, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
     sqlite3_stmt *st;
     if (prepare(s, sql, &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
@@ -789,6 +789,7 @@ drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_
         if (!m->verify_ok)
             sqlite3_bind_text(st, 33, m->verify_error, -1, SQLITE_TRANSIENT);
     }
+    sqlite3_bind_text(st, 34, m->timing ? m->timing : "call", -1, SQLITE_TRANSIENT);
     drtopk_status r = step_done(s, st, "storing a measurement", NULL);
     free(json);
     if (r == DRTOPK_OK && prepare(s, "DELETE FROM claims WHERE " KEY_WHERE, &st) == DRTOPK_OK) {
@@ -1081,8 +1082,8 @@ drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t
     sqlite3_stmt *st;
     if (prepare(s, "INSERT INTO peer_measurements (machine_id, run_id, git_commit, peer, peer_version, "
                    "dist, dtype, seed, n, k, status, reason, reps, median_ms, min_ms, max_ms, reps_ms, "
-                   "verified, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-                   "?13, ?14, ?15, ?16, ?17, ?18, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) "
+                   "verified, timing, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                   "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) "
                    "ON CONFLICT DO NOTHING", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, machine_id);
@@ -1107,6 +1108,7 @@ drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t
             sqlite3_bind_text(st, 17, p->reps_ms, -1, SQLITE_TRANSIENT);
     }
     sqlite3_bind_int(st, 18, p->verified != 0);
+    sqlite3_bind_text(st, 19, p->timing ? p->timing : "call", -1, SQLITE_TRANSIENT);
     drtopk_status r = step_done(s, st, "storing a peer measurement", NULL);
     if (r == DRTOPK_OK && added)
         *added = sqlite3_changes(s->db) > 0;
@@ -1386,7 +1388,7 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
     "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, " \
     "flags, sort_order, status, error, reps, median_ms, min_ms, max_ms, reps_ms, ms_delegate, " \
     "ms_first, ms_concat, ms_second, delegate_len, first_selected, concat_len, "          \
-    "scanned_subranges, verified, verify_ok, verify_error, measured_at"
+    "scanned_subranges, verified, verify_ok, verify_error, timing, measured_at"
 #define FIT_COLS                                                                       \
     "git_commit, dtype, algorithm, beta, const_time, const_lsq, const_theory, mean_slowdown, " \
     "worst_slowdown, points, fitted_at"
@@ -1399,7 +1401,7 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
     "best_ms, best_config, checked_at"
 #define PEER_COLS                                                                      \
     "git_commit, peer, peer_version, dist, dtype, seed, n, k, status, reason, reps, median_ms, " \
-    "min_ms, max_ms, reps_ms, verified, measured_at"
+    "min_ms, max_ms, reps_ms, verified, timing, measured_at"
 #define MULTI_COLS                                                                     \
     "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, " \
     "sort_order, ranks, gpus, device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, " \
@@ -1423,6 +1425,8 @@ static const struct {
     { "choices", "shared_build_max_alpha", "0" },
     { "choices", "worst_slowdown", "x.mean_slowdown" },
     { "choices", "status", "'unchecked'" },
+    { "measurements", "timing", "'call'" },         /* before migration 8: events around the call */
+    { "peer_measurements", "timing", "'call'" },
 };
 
 /* "x.<col>, ..." for a column list, with NULL (or its missing_defaults

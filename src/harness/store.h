@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 7
+#define DRTOPK_STORE_SCHEMA_VERSION 8
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -108,6 +108,7 @@ typedef struct {
     int verified;               /* checked against the reference                */
     int verify_ok;
     char verify_error[256];
+    const char *timing;         /* "gpu" or "call" (util.h); NULL: "call"       */
 } drtopk_store_measurement;
 
 /* Is this configuration already measured on (machine, commit)?  Only status
@@ -258,6 +259,7 @@ typedef struct {
     double median_ms, min_ms, max_ms;   /* status OK only                       */
     const char *reps_ms;        /* JSON array text, or NULL                     */
     int verified;               /* passed the peer's own O(n) check             */
+    const char *timing;         /* "gpu" or "call" (util.h); NULL: "call"       */
 } drtopk_store_peer;
 
 /* Insert unless a row of the same key (machine, commit, peer, dist, dtype,

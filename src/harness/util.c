@@ -67,6 +67,19 @@ double drtopk_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+const char *drtopk_timing_name(drtopk_timing t)
+{
+    return t == DRTOPK_TIMING_GPU ? "gpu" : "call";
+}
+
+int drtopk_timing_parse(const char *s, drtopk_timing *out)
+{
+    if (s && !strcmp(s, "gpu")) *out = DRTOPK_TIMING_GPU;
+    else if (s && !strcmp(s, "call")) *out = DRTOPK_TIMING_CALL;
+    else return -1;
+    return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

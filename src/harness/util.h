@@ -21,6 +21,15 @@ double drtopk_median(double *v, size_t n);      /* sorts v in place           */
 int drtopk_ilog2_floor(uint64_t x);             /* x > 0                      */
 int drtopk_ilog2_ceil(uint64_t x);              /* x > 0                      */
 
+/* How a row's times were taken, stored with it (measurements.timing,
+ * peer_measurements.timing): "gpu", the GPU time of the call with the stream
+ * held until it was enqueued (device.h's drtopk_dev_time_held); "call",
+ * events (or the host clock, CPU backend) around the call on an idle stream,
+ * which include the host's enqueue. */
+typedef enum { DRTOPK_TIMING_GPU = 0, DRTOPK_TIMING_CALL } drtopk_timing;
+const char *drtopk_timing_name(drtopk_timing t);
+int drtopk_timing_parse(const char *s, drtopk_timing *out);  /* 0, or -1: neither name */
+
 /* 0 when path names a regular file.  Else -1 and err names the path and what
  * is wrong (missing, a directory, a FIFO, ...).  Only stat()s: a FIFO or a
  * device is never opened, so nothing blocks. */

@@ -39,7 +39,7 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 7 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 8 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
     for t in machines runs measurements fits choices peer_measurements claims checks; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
@@ -408,6 +408,38 @@ EOF
     [ "$(q "$db" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
 }
 
+@test "--import-peers stores each line's timing method; a line without one was timed around the call" {
+    db="$D/t.sqlite"
+    { peer_lines | head -n 1 | sed 's/}$/,"timing":"gpu"}/'
+      peer_lines | sed -n 2p; } > "$D/timed.jsonl"
+    run "$TUNER" --import-peers "$D/timed.jsonl" --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT group_concat(k || ':' || timing, ' ') FROM (SELECT * FROM peer_measurements ORDER BY k)")" = "1:gpu 16:call" ]
+    echo '{"peer":"p","gpu":"X","n":8,"k":1,"dist":"UD","dtype":"u32","ms_median":1,"ms_min":1,"ms_max":1,"reps":1,"verified":1,"timing":"wall"}' > "$D/badt.jsonl"
+    run "$TUNER" --import-peers "$D/badt.jsonl" --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *'"timing" must be "gpu" or "call", not "wall"'* ]]
+}
+
+@test "--timing: the CPU backend stores 'call', refuses gpu; a bad method exits 2 naming both" {
+    db="$D/timing.sqlite"
+    run "$TUNER" --backend cpu --n 2^10 --k 1,4 --algo radix --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT group_concat(DISTINCT timing) FROM measurements")" = call ]
+    run "$TUNER" --backend cpu --timing gpu --n 2^10 --k 1 --reps 1 --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--timing gpu needs --backend cuda"* ]]
+    run "$TUNER" --gpu 0 --timing wall --n 2^10 --k 1 --db "$db"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--timing wall: gpu (the call's GPU time) or call"* ]]
+    before=$(q "$db" "SELECT count(*) FROM measurements")
+    run "$TUNER" --backend cpu --timing call --n 2^10 --k 16 --algo radix --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE k = 16 AND timing = 'call'")" -gt 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements")" -gt "$before" ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE timing <> 'call'")" -eq 0 ]
+}
+
 @test "--import-peers refuses a malformed line by its number and writes nothing" {
     db="$D/bad.sqlite"
     "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null
@@ -477,6 +509,7 @@ make_v2() {
     for c in pid host; do   # (what an older build, which has no migration 4, lacks anyway)
         q "$1" "ALTER TABLE runs DROP COLUMN $c" 2>/dev/null || true
     done
+    q "$1" "ALTER TABLE measurements DROP COLUMN timing" 2>/dev/null || true   # migration 8
 }
 
 @test "a schema version 2 database is migrated to the current version with every row kept" {
@@ -491,7 +524,9 @@ make_v2() {
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 7 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 8 ]
+    # rows of before migration 8 were timed around the call
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE timing <> 'call'")" -eq 0 ]
     # the old choices hold for every n
     [ "$(q "$db" 'SELECT count(*) FROM choices WHERE log2n_min = 0 AND log2n_max = 63')" -eq \
       "$(q "$db" 'SELECT count(*) FROM choices')" ]
@@ -750,7 +785,10 @@ measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
     run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" --backend cpu --db "$D/ob.sqlite"
     [ "$status" -eq 0 ]
     [[ "$output" == *"onepass bench on "*"|V| = 2^16, median ms"* ]]
-    [[ "$output" == *"small inputs, u32 UD, median us"* ]]
+    [[ "$output" == *"small inputs, u32 UD, median us; timing: ours call"* ]]
+    # the small table: per n, the best of ours and the automatic plan (tuner --compare)
+    [ "$(echo "$output" | grep -cE '^2\^(6|8|10) +best ')" -eq 3 ]
+    [ "$(echo "$output" | grep -cE '^ +auto +[0-9]')" -eq 3 ]
     # every dtype x dist has a default and an onepass row, measured and verified where checked
     [ "$(echo "$output" | grep -cE '^(u32|f32|f16|bf16|u64|f64) +(UD|ND|CD) +(default|onepass) ')" -eq 36 ]
     [ "$(q "$D/ob.sqlite" "SELECT count(*) FROM measurements WHERE algorithm = 'onepass' AND status = 'ok'

@@ -900,6 +900,42 @@ out:
     if (d) drtopk_dev_free(d);
 }
 
+/* drtopk_dev_time_held's calls: an empty one, a failing one, a launch. */
+static drtopk_status held_empty(void *ctx) { (void)ctx; return DRTOPK_OK; }
+static drtopk_status held_fail(void *ctx) { (void)ctx; return DRTOPK_ERR_INVALID_ARGUMENT; }
+static drtopk_status held_generate(void *ctx) { return drtopk_dev_generate(ctx, 1024, DRTOPK_DIST_UD, DRTOPK_U32, 1, NULL); }
+
+/* GPU-only timing (src/harness/stream_hold.cuh): the hold is released, the
+ * stream goes on, a failing call's status comes back with the stream free.
+ * The times are noted, never asserted (benchmarks are not pass/fail). */
+static void test_time_held(void)
+{
+    double ms = -1, enq = -1, gen_ms = -1;
+    int primed = 0;
+    void *d = NULL;
+    const double t0 = drtopk_now_ms();
+    drtopk_status st = drtopk_dev_time_held(held_empty, NULL, &ms, &enq, &primed);
+    gt_check(st == DRTOPK_OK && primed && ms >= 0 && enq >= 0, "time_held of an empty call",
+             "status %s, primed %d, ms %g", drtopk_status_string(st), primed, ms);
+    gt_check(drtopk_dev_sync() == DRTOPK_OK, "the stream after a released hold", "sync failed");
+    gt_note("empty call, primed: %.4f ms GPU (%.4f ms enqueue, %.3f ms wall)", ms, enq, drtopk_now_ms() - t0);
+    st = drtopk_dev_time_held(held_fail, NULL, &ms, NULL, &primed);
+    gt_check(st == DRTOPK_ERR_INVALID_ARGUMENT, "time_held returns the call's status", "got %s",
+             drtopk_status_string(st));
+    gt_check(drtopk_dev_sync() == DRTOPK_OK && drtopk_dev_clear_error() == DRTOPK_OK,
+             "the stream after a failed call's hold", "not free");
+    if (drtopk_dev_alloc(&d, 1024 * 4) == DRTOPK_OK) {
+        st = drtopk_dev_time_held(held_generate, d, &gen_ms, NULL, &primed);
+        gt_check(st == DRTOPK_OK && primed && gen_ms > 0, "time_held of one launch", "status %s, primed %d, ms %g",
+                 drtopk_status_string(st), primed, gen_ms);
+        gt_note("one generator launch (1024 keys), primed: %.4f ms GPU", gen_ms);
+        drtopk_dev_free(d);
+    }
+    /* a timed hold ends by itself: the stream is free after it */
+    gt_check(drtopk_dev_hold_ns(1000) == DRTOPK_OK && drtopk_dev_sync() == DRTOPK_OK, "a timed hold ends",
+             "sync failed");
+}
+
 /* Statuses of bad calls, on a small valid problem. */
 static void test_bad_arguments(void)
 {
@@ -1232,6 +1268,7 @@ int main(int argc, char **argv)
     counter_suite(small);
     if (!counters_only) {
         test_generator(small ? GEN_CHECK_N_SMALL : GEN_CHECK_N);
+        test_time_held();
         test_bad_arguments();
         test_key64_plans();
         test_half_unaligned(small);

@@ -50,7 +50,9 @@
  *     the threshold and enough equal ones; sorted results are then sorted per
  *     segment.  Bytes: the segment read once per digit pass and once more.
  *   - the Dr. Top-k pipeline (paper sections 4-5, drtopk_cuda_select) row by
- *     row for uniform rows longer than the plan's block_max_len.
+ *     row for uniform rows longer than the plan's block_max_len, and across
+ *     blocks for variable segments longer than dr_min_len (batch_dr.cuh:
+ *     one read of a segment and k 2^alpha keys again, not one per pass).
  * Variable segments are binned on the device by class and log2 length
  * (logarithmic radix binning, Green et al.): one thread per segment appends
  * its id to its bin's list; each bin is then launched with its own shape and
@@ -102,12 +104,14 @@
 #define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
 #define BATCH_VEC_BYTES 16                      /* staged loads: uint4                      */
 
+#define BATCH_COUNTERS (BIN_COUNT + BATCH_DR_CTL) /* the bins' sizes, then the Dr. pipeline's counters */
+
 /* The bins of variable segments: class x log2-length range (the staged
  * select: one bin for warp groups, then one per log2 length up to
  * 2^BATCH_STAGED_MAX_LOG2). */
 enum {
     BIN_TINY = 0, BIN_WARP_SHORT, BIN_WARP_LONG, BIN_STAGED_WARP, BIN_STAGED_BLOCK,
-    BIN_SPLIT = BIN_STAGED_BLOCK + BATCH_STAGED_BINS, BIN_COUNT
+    BIN_SPLIT = BIN_STAGED_BLOCK + BATCH_STAGED_BINS, BIN_DR, BIN_COUNT
 };
 
 typedef struct {
@@ -139,6 +143,7 @@ BATCH_ELEM(DRTOPK_F64, uint64_t, uint64_t)
 typedef struct {
     const void *values;
     const uint64_t *offsets;    /* NULL: uniform rows of len */
+    const uint64_t *lens;       /* non-NULL: segment s is [offsets[s], offsets[s] + lens[s]) */
     const uint64_t *ks;
     uint64_t segments, len, k;
     uint64_t chunks;            /* > 0: segment s is chunk s % chunks of uniform row s / chunks */
@@ -160,7 +165,7 @@ __device__ __forceinline__ uint64_t seg_info(const batch_args &a, uint64_t s, ui
 {
     if (a.offsets) {
         *start = a.offsets[s];
-        const uint64_t end = a.offsets[s + 1];
+        const uint64_t end = a.lens ? *start + a.lens[s] : a.offsets[s + 1];
         *len = end > *start ? end - *start : 0;
     } else if (a.chunks) {
         const uint64_t row = s / a.chunks, c = s % a.chunks;
@@ -709,10 +714,12 @@ __global__ void __launch_bounds__(BATCH_SORT_THREADS) sort_out_kernel(batch_args
         __syncthreads();
     }
 }
+#include "batch_dr.cuh"
+
 /* ---- logarithmic radix binning of variable segments -------------------------- */
 /* staged_cap: the longest segment a staged block holds. */
 __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, uint64_t staged_cap,
-                           unsigned long long *counts, uint64_t *lists, split_state *states)
+                           unsigned long long *counts, uint64_t *lists, split_state *states, dr_ws dr)
 {
     const uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= a.segments) return;
@@ -725,6 +732,7 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
         }
         return;
     }
+    if (dr_take(a, dr, counts, lists, s, start, len, ks)) return;
     const int lg = len > 1 ? 64 - __clzll((long long)(len - 1)) : 0;     /* ceil(log2 len) */
     int bin;
     if (lg > BATCH_STAGED_MAX_LOG2) bin = BIN_SPLIT;
@@ -987,6 +995,7 @@ typedef struct {
     uint64_t *lists;
     void *cand_values;          /* chunked select: rows x chunks x k candidates */
     uint64_t *cand_indices;
+    dr_ws dr;                   /* variable segments: the Dr. pipeline's */
 } batch_ws;
 
 static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, char *base,
@@ -998,9 +1007,11 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
     if (p->offsets) {
-        w->counts = (unsigned long long *)drtopk_carve(base, off, BIN_COUNT * sizeof(unsigned long long));
+        w->counts = (unsigned long long *)drtopk_carve(base, off, BATCH_COUNTERS * sizeof(unsigned long long));
         w->lists = (uint64_t *)drtopk_carve(base, off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
         w->states = (split_state *)drtopk_carve(base, off, (size_t)p->segments * sizeof(split_state));
+        dr_layout(p, plan, base, off, &w->dr);
+        if (base) w->dr.ctl = w->counts + BIN_COUNT;
         return DRTOPK_OK;
     }
     *algorithm = uniform_algorithm(p, plan, *cap, chunks);
@@ -1120,14 +1131,14 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     batch_ws w;
     if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
     if (p->offsets == NULL) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
-    DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BIN_COUNT * sizeof(unsigned long long), cs));
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BATCH_COUNTERS * sizeof(unsigned long long), cs));
     const uint64_t bin_blocks = (p->segments + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS;
     if (bin_blocks > DRTOPK_GRID_MAX) {
         drtopk_error_set("%llu segments are more than one binning launch covers", (unsigned long long)p->segments);
         return DRTOPK_ERR_UNSUPPORTED;
     }
     bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len, cap,
-                                                                   w.counts, w.lists, w.states);
+                                                                   w.counts, w.lists, w.states, w.dr);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {
         a.list = w.lists + (uint64_t)b * p->segments;
@@ -1139,6 +1150,9 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
             const int warps = b == BIN_WARP_SHORT ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
             st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps,
                                                                           grid_cap), cs);
+        } else if (b == BIN_DR) {
+            if (w.dr.min_len == 0) continue;
+            st = batch_dispatch<dr_launch>(p->dtype, a, &w.dr, sorted, grid_cap, cs);
         } else if (b == BIN_SPLIT) {    /* x: as for the longest segment; blocks of a pass: a few waves */
             const unsigned y = grid_for(p->segments, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_VAR + 1);
             st = batch_dispatch<split_launch>(p->dtype, a, w.states, dim3(BATCH_SPLIT_X_VAR, y), sorted,

@@ -38,12 +38,13 @@ class _Problem(ctypes.Structure):       # drtopk_batch_problem
     _fields_ = [("backend", ctypes.c_int), ("dtype", ctypes.c_int), ("order", ctypes.c_int),
                 ("segments", ctypes.c_uint64), ("len", ctypes.c_uint64),
                 ("offsets", ctypes.c_void_p), ("k", ctypes.c_uint64), ("ks", ctypes.c_void_p),
-                ("values", ctypes.c_void_p)]
+                ("values", ctypes.c_void_p), ("total", ctypes.c_uint64)]
 
 
 class _Plan(ctypes.Structure):          # drtopk_batch_plan
     _fields_ = [("warp_max_k", ctypes.c_uint64), ("warp_max_len", ctypes.c_uint64),
-                ("block_max_len", ctypes.c_uint64), ("flags", ctypes.c_uint)]
+                ("block_max_len", ctypes.c_uint64), ("flags", ctypes.c_uint),
+                ("dr_min_len", ctypes.c_uint64)]
 
 
 def library_path():

@@ -56,17 +56,19 @@ const char help_batch[] =
     "  --warp-max-k K     largest k of the warp queue (0..256)\n"
     "  --warp-max-len N   longest segment a warp selects from\n"
     "  --block-max-len N  longest uniform row of the radix selects (longer: Dr. Top-k)\n"
+    "  --dr-min-len N     segments (--segments) longer than N run the Dr. Top-k pipeline (0: off)\n"
     "  --sorted           results best first\n"
     "execution and output:\n"
     "  --backend B, --gpu G, --reps R, --warmup W, --verify, --json   as in `drtopk run`\n"
     "  --output PREFIX    PREFIX.values (segments*K elements) and PREFIX.indices\n"
     "                     (segments*K uint64), little-endian raw, written atomically\n";
 
-enum { B_ROWS = R_HELP + 1, B_COLS, B_SEGMENTS, B_KS, B_WARP_K, B_WARP_LEN, B_BLOCK_LEN };
+enum { B_ROWS = R_HELP + 1, B_COLS, B_SEGMENTS, B_KS, B_WARP_K, B_WARP_LEN, B_BLOCK_LEN, B_DR_LEN };
 
 static const opt_spec batch_specs[] = {
     { "rows", B_ROWS, 1 }, { "cols", B_COLS, 1 }, { "segments", B_SEGMENTS, 1 }, { "ks", B_KS, 1 },
     { "warp-max-k", B_WARP_K, 1 }, { "warp-max-len", B_WARP_LEN, 1 }, { "block-max-len", B_BLOCK_LEN, 1 },
+    { "dr-min-len", B_DR_LEN, 1 },
     { "k", R_K, 1 }, { "dist", R_DIST, 1 }, { "seed", R_SEED, 1 }, { "dtype", R_DTYPE, 1 },
     { "smallest", R_SMALLEST, 0 }, { "backend", R_BACKEND, 1 }, { "gpu", R_GPU, 1 }, { "reps", R_REPS, 1 },
     { "warmup", R_WARMUP, 1 }, { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
@@ -75,8 +77,8 @@ static const opt_spec batch_specs[] = {
 
 typedef struct {
     run_cfg run;                /* the options shared with drtopk run (n = total elements) */
-    uint64_t rows, cols, warp_max_k, warp_max_len, block_max_len;
-    int have_rows, have_cols, have_warp_k, have_warp_len, have_block_len;
+    uint64_t rows, cols, warp_max_k, warp_max_len, block_max_len, dr_min_len;
+    int have_rows, have_cols, have_warp_k, have_warp_len, have_block_len, have_dr_len;
     const char *segments, *ks_file;
 } batch_cfg;
 
@@ -91,6 +93,7 @@ static int batch_option(void *ctx, int id, const char *opt, const char *val)
     case B_WARP_K: b->have_warp_k = 1; return parse_size(opt, val, &b->warp_max_k);
     case B_WARP_LEN: b->have_warp_len = 1; return parse_size(opt, val, &b->warp_max_len);
     case B_BLOCK_LEN: b->have_block_len = 1; return parse_size(opt, val, &b->block_max_len);
+    case B_DR_LEN: b->have_dr_len = 1; return parse_size(opt, val, &b->dr_min_len);
     default: return run_option(&b->run, id, opt, val);
     }
 }
@@ -169,6 +172,7 @@ static int resolve_shape(batch_cfg *b, batch_mem *m, drtopk_batch_problem *p)
             return usage_error("--segments %s ends at offset %" PRIu64 " past --input %s (%" PRIu64 " elements)",
                                b->segments, m->offsets[count - 1], c->input, c->n);
         if (!c->input) c->n = m->offsets[count - 1];
+        p->total = m->offsets[count - 1];
     } else {
         if (b->cols == 0) return usage_error("--cols is 0: rows must not be empty (use --segments for empty ones)");
         if (c->input) {
@@ -330,7 +334,8 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
     printf("select:    k = %" PRIu64 "%s%s %s, %s\n", c->k, b->ks_file ? " slots, per-segment k from " : "",
            b->ks_file ? b->ks_file : "", order_names[p->order], (plan->flags & DRTOPK_SORTED) ? "sorted" : "unsorted");
     printf("plan:      warp queue for k <= %" PRIu64 " (0: off) and segments <= %" PRIu64 ", radix selects up to %"
-           PRIu64 ", Dr. Top-k beyond\n", plan->warp_max_k, plan->warp_max_len, plan->block_max_len);
+           PRIu64 ", Dr. Top-k beyond (segments: beyond %" PRIu64 ", 0: off)\n", plan->warp_max_k, plan->warp_max_len,
+           plan->block_max_len, plan->dr_min_len);
     printf("workspace: %zu bytes\n", r->ws_bytes);
     printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up)\n", r->ms_median, r->ms_min,
            r->ms_max, c->reps, c->warmup);
@@ -377,8 +382,8 @@ static void print_json(const batch_cfg *b, const drtopk_batch_problem *p, const 
         fprintf(f, ", \"input\": null, \"dist\": \"%s\", \"seed\": %" PRIu64, drtopk_dist_name(c->dist), c->seed);
     }
     fprintf(f, ", \"plan\": {\"warp_max_k\": %" PRIu64 ", \"warp_max_len\": %" PRIu64 ", \"block_max_len\": %" PRIu64
-            "}, \"workspace_bytes\": %zu, \"warmup\": %d, \"reps\": ", plan->warp_max_k, plan->warp_max_len,
-            plan->block_max_len, r->ws_bytes, c->warmup);
+            ", \"dr_min_len\": %" PRIu64 "}, \"workspace_bytes\": %zu, \"warmup\": %d, \"reps\": ",
+            plan->warp_max_k, plan->warp_max_len, plan->block_max_len, plan->dr_min_len, r->ws_bytes, c->warmup);
     json_numbers(f, reps_ms, c->reps);
     fputs(", \"ms_median\": ", f);
     json_number_or_null(f, r->ms_median);
@@ -447,6 +452,7 @@ int cmd_batch(int argc, char **argv)
     if (b.have_warp_k) plan.warp_max_k = b.warp_max_k;
     if (b.have_warp_len) plan.warp_max_len = b.warp_max_len;
     if (b.have_block_len) plan.block_max_len = b.block_max_len;
+    if (b.have_dr_len) plan.dr_min_len = b.dr_min_len;
     if (c->sorted) plan.flags |= DRTOPK_SORTED;
     if (c->backend == DRTOPK_BACKEND_CUDA) {
         drtopk_status st = drtopk_dev_select(c->gpu);

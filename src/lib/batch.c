@@ -22,6 +22,12 @@
 #define BATCH_WARP_MAX_K 0              /* the warp queue off */
 #define BATCH_WARP_MAX_LEN (1ull << 15) /* where a plan turns it on: one warp streams up to 128 KB of f32 */
 #define BATCH_BLOCK_MAX_LEN (1ull << 20) /* past 4 MB of f32 a row feeds a whole GPU */
+/* Variable segments longer than 2^20 keys (4 MB of f32: past what the 50 MB
+ * L2 of an H100 keeps for a few of them, so every pass of the split select
+ * reads DRAM) run the Dr. Top-k pipeline: one read of the segment and at most
+ * k 2^alpha keys again against 4 reads (32-bit keys; 8 for 64-bit) of the
+ * split select (kernels/batch_dr.cuh). */
+#define BATCH_DR_MIN_LEN (1ull << 20)
 #define BATCH_INDEX_ALIGN 8             /* uint64 offsets, ks and positions */
 
 drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p)
@@ -33,6 +39,7 @@ drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch
     plan->warp_max_k = BATCH_WARP_MAX_K;
     plan->warp_max_len = BATCH_WARP_MAX_LEN;
     plan->block_max_len = BATCH_BLOCK_MAX_LEN;
+    plan->dr_min_len = BATCH_DR_MIN_LEN;
     return DRTOPK_OK;
 }
 

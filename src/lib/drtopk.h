@@ -307,6 +307,9 @@ typedef struct {
     uint64_t k;                 /* output slots per segment (>= 1)                */
     const uint64_t *ks;         /* per-segment k (each clamped to k), or NULL     */
     const void *values;
+    uint64_t total;             /* offsets: elements of values (offsets[segments]),
+                                   0 = unknown (the Dr. Top-k pipeline of long
+                                   segments sizes its workspace by it; off at 0) */
 } drtopk_batch_problem;
 
 /* Which algorithm serves which segment on the CUDA backend (the CPU backend
@@ -320,12 +323,15 @@ typedef struct {
  * per segment; uniform rows much longer than k in chunks, then over the
  * chunks' candidates), or, past what shared memory holds, the split one.
  * Variable segments are binned on the device by log2 length (LRB), each bin
- * launched with its own shape. */
+ * launched with its own shape.  With p->total given, a variable segment
+ * longer than dr_min_len (0: off) runs the Dr. Top-k pipeline across blocks
+ * (delegates of subranges, the k-th delegate, the filtered subranges). */
 typedef struct {
     uint64_t warp_max_k;        /* largest k of the warp queue, 0 (off)..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */
     uint64_t block_max_len;     /* longest uniform row of the radix selects      */
     unsigned flags;             /* DRTOPK_SORTED                                  */
+    uint64_t dr_min_len;        /* variable segments longer than this run the Dr. pipeline; 0: off */
 } drtopk_batch_plan;
 
 #define DRTOPK_WARP_K_MAX 256   /* a warp queue of 256 (key, position) pairs in shared memory */

@@ -10,7 +10,9 @@
  * ascending and descending; variable segments binned on the device (empty,
  * one element, k past the length, per-segment k, every bin in one call;
  * the split select over all of a grid row's blocks and over some of them);
- * a long row staged after a short one after a long one (shared-memory grants).
+ * a long row staged after a short one after a long one (shared-memory grants);
+ * the Dr. Top-k pipeline of long variable segments (dr_min_len lowered, and
+ * the default plan on long ones) beside short segments, every key type.
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
  * it.  --small: the sanitizer-sized cases.
@@ -35,10 +37,28 @@
 #define GRANT_K_DIV 7                /*   k = len / 7: too large for chunks (len / 8) */
 #define SPREAD_LONG ((1u << 21) + 4099) /* split_spread_cases: past the split's 512 blocks of 4096 keys (all its columns) */
 #define SPREAD_MID 163845            /*   41 chunks: some of the columns, from a rotated one */
+#define DR_MIN_LEN 4096              /* dr_cases: segments past 4096 keys take the Dr. pipeline (k 8: alpha 5) */
+#define DR_K 8                       /*   k: 16 k 2^5 = 4096, so k_s up to len / 512 */
+#define DR_SPIKE_PERIOD 16384        /*   spike pattern: 64 large keys every 16384 (top k in one subrange) */
+#define DR_SPIKE_LEN 64
+#define DR_LONG (1ull << 22)         /*   long segments under the default plan (2^20)   */
+#define DR_LONG_K 1024               /*   and their k (alpha 6)                          */
 
 /* The value patterns of special_cases. */
-enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT };
-static const char *const pat_names[PAT_COUNT] = { "NaN/-0.0/ties", "all equal", "ascending", "descending" };
+enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT, PAT_SPIKE = PAT_COUNT, PAT_DR_COUNT };
+static const char *const pat_names[PAT_DR_COUNT] = { "NaN/-0.0/ties", "all equal", "ascending", "descending",
+                                                     "a spike of the top keys" };
+
+/* Element i of a value pattern. */
+static float pattern_value(uint64_t i, int pattern)
+{
+    const uint64_t r = i % SPECIAL_EVERY;
+    if (pattern == PAT_SPIKE)
+        return i % DR_SPIKE_PERIOD < DR_SPIKE_LEN ? (float)(SPECIAL_TIE_VALUES + i % DR_SPIKE_PERIOD)
+                                                  : (float)(i % SPECIAL_TIE_VALUES);
+    return pattern == PAT_EQUAL ? 1.5f : pattern == PAT_ASCENDING ? (float)i : pattern == PAT_DESCENDING ? -(float)i
+         : r == 0 ? NAN : r == 1 ? -0.0f : r == 2 ? 0.0f : (float)(i % SPECIAL_TIE_VALUES) - SPECIAL_TIE_VALUES / 2;
+}
 
 static uint64_t rng = 0x16;
 static uint64_t rnd(void)
@@ -108,18 +128,15 @@ static void special_cases(uint64_t len, int pattern)
     const uint64_t ks[] = { SPECIAL_K_TINY, SPECIAL_K, 2 * len };
     float *v = (float *)malloc(n * sizeof(float));
     char what[256];
-    for (uint64_t i = 0; i < n; ++i) {
-        const uint64_t r = i % SPECIAL_EVERY;
-        v[i] = pattern == PAT_EQUAL ? 1.5f : pattern == PAT_ASCENDING ? (float)i : pattern == PAT_DESCENDING ? -(float)i
-             : r == 0 ? NAN : r == 1 ? -0.0f : r == 2 ? 0.0f : (float)(i % SPECIAL_TIE_VALUES) - SPECIAL_TIE_VALUES / 2;
-    }
+    for (uint64_t i = 0; i < n; ++i) v[i] = pattern_value(i, pattern);
     for (int o = 0; o < 2; ++o) {
         for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ++ki) {
             for (int sorted = 0; sorted < (ks[ki] <= DRTOPK_WARP_K_MAX ? 2 : 1); ++sorted) {
                 for (int var = 0; var < 2; ++var) {
                     const uint64_t k = var ? ks[ki] : (ks[ki] < len ? ks[ki] : len);
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, (drtopk_order)o,
-                                               var ? nseg : 2, var ? 0 : len, var ? offsets : NULL, k, NULL, v };
+                                               var ? nseg : 2, var ? 0 : len, var ? offsets : NULL, k, NULL, v,
+                                               var ? n : 0 };
                     drtopk_batch_plan plan;
                     drtopk_batch_plan_auto(&plan, &p);
                     if (sorted) plan.flags |= DRTOPK_SORTED;
@@ -150,7 +167,7 @@ static void split_spread_cases(void)
     for (int o = 0; o < 2; ++o) {
         for (int sorted = 0; sorted < 2; ++sorted) {
             drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, (drtopk_order)o, nseg, 0, offsets,
-                                       SPECIAL_K, NULL, v };
+                                       SPECIAL_K, NULL, v, n };
             drtopk_batch_plan plan;
             drtopk_batch_plan_auto(&plan, &p);
             if (sorted) plan.flags |= DRTOPK_SORTED;
@@ -175,12 +192,88 @@ static void grant_order_cases(void)
     drtopk_gen_host(v, rows * GRANT_LONG, DRTOPK_DIST_ND, DRTOPK_F32, SEED);
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; ++i) {
         drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, DRTOPK_LARGEST, rows, lens[i], NULL,
-                                   lens[i] / GRANT_K_DIV, NULL, v };
+                                   lens[i] / GRANT_K_DIV, NULL, v, 0 };
         drtopk_batch_plan plan;
         drtopk_batch_plan_auto(&plan, &p);
         snprintf(what, sizeof what, "shared-memory grant order: call %zu, %llu x %llu f32 k %llu", i + 1,
                  (unsigned long long)rows, (unsigned long long)lens[i], (unsigned long long)p.k);
         run_case(&p, &plan, rows * lens[i], what);
+    }
+    free(v);
+}
+
+/* The Dr. Top-k pipeline of variable segments: segments of up to `lg`
+ * log2 keys (empty, one element, short and long ones mixed) with the values
+ * in v (n of type t), one k or per-segment k (some past their segment), both
+ * orders, sorted and not; the workspace with p.total must hold the
+ * pipeline's parts (larger than without), and a total below the last offset
+ * (segments past it keep the other selects) must still be exact. */
+static void dr_run(drtopk_dtype t, const uint64_t *off, uint64_t nseg, const void *v, uint64_t k, uint64_t min_len,
+                   const char *values)
+{
+    char what[256];
+    uint64_t *ks = (uint64_t *)malloc(nseg * sizeof(uint64_t));
+    for (uint64_t s = 0; s < nseg; ++s) ks[s] = rnd() % (k + 3);
+    for (int o = 0; o < 2; ++o) {
+        for (int sorted = 0; sorted < 2; ++sorted) {
+            for (int variant = 0; variant < 3; ++variant) {     /* one k; per-segment k; total cut in half */
+                drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, t, (drtopk_order)o, nseg, 0, off, k,
+                                           variant == 1 ? ks : NULL, v, variant == 2 ? off[nseg] / 2 : off[nseg] };
+                drtopk_batch_plan plan;
+                drtopk_batch_plan_auto(&plan, &p);
+                if (min_len) plan.dr_min_len = min_len;
+                if (sorted) plan.flags |= DRTOPK_SORTED;
+                size_t with = 0, without = 0;
+                drtopk_batch_problem q = p;
+                q.total = 0;
+                gt_checkf(drtopk_batch_workspace(&p, &plan, &with) == DRTOPK_OK &&
+                          drtopk_batch_workspace(&q, &plan, &without) == DRTOPK_OK && with > without,
+                          drtopk_last_error(), "Dr. workspace: %zu bytes with the total, %zu without", with, without);
+                snprintf(what, sizeof what, "Dr. segments %s %s%s %llu segments (%s) k %llu dr_min_len %llu%s",
+                         drtopk_dtype_name(t), o ? "smallest" : "largest", sorted ? " sorted" : "",
+                         (unsigned long long)nseg, values, (unsigned long long)k,
+                         (unsigned long long)plan.dr_min_len,
+                         variant == 1 ? " per-segment k" : variant == 2 ? " total half the offsets" : "");
+                run_case(&p, &plan, off[nseg], what);
+            }
+        }
+    }
+    free(ks);
+}
+
+static void dr_cases(int small)
+{
+    /* lengths: empty, one, short, long (past DR_MIN_LEN), ... */
+    const uint64_t lens[] = { 0, 1, 3000, 20000, 100, small ? 5000 : 70001, 7, 4097, small ? 9000 : 300000, 4096 };
+    const uint64_t nseg = sizeof lens / sizeof lens[0];
+    uint64_t off[sizeof lens / sizeof lens[0] + 1];
+    off[0] = 0;
+    for (uint64_t s = 0; s < nseg; ++s) off[s + 1] = off[s] + lens[s];
+    const uint64_t n = off[nseg];
+    void *v = malloc(n * 8);
+    for (int pat = 0; pat < PAT_DR_COUNT; ++pat) {
+        for (uint64_t i = 0; i < n; ++i) ((float *)v)[i] = pattern_value(i, pat);
+        dr_run(DRTOPK_F32, off, nseg, v, DR_K, DR_MIN_LEN, pat_names[pat]);
+    }
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        for (int dist = small; dist < 2; ++dist) {      /* --small: few distinct values only */
+            drtopk_gen_host(v, n, dist ? DRTOPK_DIST_FEW : DRTOPK_DIST_ND, (drtopk_dtype)t, SEED + dist);
+            dr_run((drtopk_dtype)t, off, nseg, v, DR_K, DR_MIN_LEN, dist ? "few distinct" : "normal");
+        }
+    }
+    free(v);
+    if (small) return;
+    /* the default plan: long segments beside short ones, a large k */
+    const uint64_t big[] = { DR_LONG, 5, DR_LONG + 12345, (1ull << 20) + 1, 70000 };
+    const uint64_t nbig = sizeof big / sizeof big[0];
+    uint64_t boff[sizeof big / sizeof big[0] + 1];
+    boff[0] = 0;
+    for (uint64_t s = 0; s < nbig; ++s) boff[s + 1] = boff[s] + big[s];
+    v = malloc(boff[nbig] * 8);
+    const drtopk_dtype types[] = { DRTOPK_F32, DRTOPK_U64 };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
+        drtopk_gen_host(v, boff[nbig], DRTOPK_DIST_FEW, types[i], SEED);
+        dr_run(types[i], boff, nbig, v, DR_LONG_K, 0, "few distinct");
     }
     free(v);
 }
@@ -216,6 +309,7 @@ int main(int argc, char **argv)
     char what[256];
     setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
+    dr_cases(small);
     grant_order_cases();
     split_spread_cases();
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)
@@ -228,7 +322,7 @@ int main(int argc, char **argv)
                     void *v = malloc(n * 8);
                     drtopk_gen_host(v, n, (i + t) % 2 ? DRTOPK_DIST_ND : DRTOPK_DIST_FEW, (drtopk_dtype)t, SEED + i);
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, rows, cols,
-                                               NULL, shapes[i][2], NULL, v };
+                                               NULL, shapes[i][2], NULL, v, 0 };
                     drtopk_batch_plan plan;
                     drtopk_batch_plan_auto(&plan, &p);
                     if (shapes[i][3]) plan.block_max_len = shapes[i][3];
@@ -256,7 +350,7 @@ int main(int argc, char **argv)
                 for (int variant = 0; variant < 3; ++variant) {   /* one k; per-segment k; the warp queue on */
                     const int per = variant == 1, queue = variant == 2;
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, nseg, 0, off,
-                                               k, per ? ks : NULL, v };
+                                               k, per ? ks : NULL, v, off[nseg] };
                     drtopk_batch_plan plan;
                     drtopk_batch_plan_auto(&plan, &p);
                     if (sorted) plan.flags |= DRTOPK_SORTED;

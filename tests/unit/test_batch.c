@@ -5,11 +5,13 @@
  * the length, per-segment k), ties, NaN and -0.0, each segment against the
  * sort-based oracle (oracle.c) exactly, since the CPU's tie rule (smallest
  * positions) is the oracle's; the padding of slots past k_s; every argument
- * error; and proof that drtopk_batch_check catches a broken result.
+ * error; proof that drtopk_batch_check catches a broken result; and the
+ * Dr. pipeline's workspace bounds (batch_dr_spec.h) against segment lengths.
  */
 #include "test_harness.h"
 #include "backend.h"
 #include "batch_check.h"
+#include "batch_dr_spec.h"
 #include "keyorder.h"
 #include "oracle.h"
 
@@ -22,6 +24,9 @@
 #define RANDOM_SEGMENT_CASES 200
 #define SEG_MAX 9                  /* segments per random case */
 #define SEG_LEN_MAX 70             /* longest random segment */
+#define DR_CASES 2000              /* random calls of dr_workspace_bounds */
+#define DR_SEG_MAX 64              /* their segments */
+#define DR_LOG2_MAX 24             /* their longest segment: 2^24 keys */
 
 static uint64_t rng_state;
 static uint64_t rnd(void)          /* splitmix64 */
@@ -224,7 +229,7 @@ static void segments_clamp_and_padding(void)
     static const int32_t v[] = { -5, 7, 7, 2 };
     uint32_t out[6];
     uint64_t idx[6], ws[16];
-    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_I32, DRTOPK_LARGEST, 3, 0, offs, 2, NULL, v };
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_I32, DRTOPK_LARGEST, 3, 0, offs, 2, NULL, v, 0 };
     drtopk_batch_plan plan;
     CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
     plan.flags = DRTOPK_SORTED;
@@ -247,7 +252,7 @@ static void segments_float_order(void)
     const float v[] = { 1.0f, -0.0f, nan, inf, 0.0f, -inf };
     float out[3];
     uint64_t idx[3], ws[16];
-    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_F32, DRTOPK_LARGEST, 1, 6, NULL, 3, NULL, v };
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_F32, DRTOPK_LARGEST, 1, 6, NULL, 3, NULL, v, 0 };
     drtopk_batch_plan plan;
     CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
     plan.flags = DRTOPK_SORTED;
@@ -266,7 +271,7 @@ static void batch_argument_errors(void)
     uint32_t v[8] = { 0 }, out[8];
     uint64_t idx[8], ws[64], offs[3] = { 0, 4, 8 }, bad_offs[3] = { 0, 5, 4 };
     size_t bytes;
-    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 2, 4, NULL, 2, NULL, v }, q;
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 2, 4, NULL, 2, NULL, v, 0 }, q;
     drtopk_batch_plan plan, bad;
     CHECK_STATUS(drtopk_batch_plan_auto(NULL, &p), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
@@ -325,7 +330,7 @@ static void batch_check_catches_errors(void)
     static const uint32_t v[] = { 1, 9, 4, 8, 3, 3, 0, 5 };
     uint32_t out[4];
     uint64_t idx[4], ws[32], offs[] = { 0, 5, 6 };
-    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 2, 0, offs, 2, NULL, v };
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 2, 0, offs, 2, NULL, v, 0 };
     drtopk_batch_plan plan;
     CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
     plan.flags = DRTOPK_SORTED;
@@ -344,6 +349,45 @@ static void batch_check_catches_errors(void)
     CHECK(!drtopk_batch_check(&p, 0, out, idx).ok);
 }
 
+/* Segments that take the Dr. pipeline under the workspace bounds from the
+ * total and the segment count only: their number, delegates and candidates
+ * fit (lengths up to 2^24, many right at the 16 k_s 2^alpha boundary where
+ * the candidate bound is tight), and k_s whole subranges fit in the segment. */
+static void dr_workspace_bounds(void)
+{
+    rng_state = TEST_SEED + 2;
+    CHECK(drtopk_batch_dr_alpha(1ull << 20, 1024) == 6);       /* 16 x 1024 x 2^6 = 2^20 */
+    CHECK(drtopk_batch_dr_alpha(1ull << 20, 1) == DRTOPK_BATCH_DR_ALPHA_MAX);
+    CHECK(drtopk_batch_dr_alpha(100, 1000) == DRTOPK_BATCH_DR_ALPHA_MIN);
+    CHECK(drtopk_batch_dr_takes((1ull << 20) + 1, 1024, 1ull << 20, 6));
+    CHECK(!drtopk_batch_dr_takes(1ull << 20, 1024, 1ull << 20, 6));    /* not longer than dr_min_len */
+    CHECK(!drtopk_batch_dr_takes(1ull << 24, 1024, 0, 6));             /* off */
+    CHECK(!drtopk_batch_dr_takes((1ull << 20) + 1, 1025, 1ull << 20, 6)); /* 16 k_s 2^alpha past the length */
+    for (int c = 0; c < DR_CASES; ++c) {
+        const uint64_t segments = 1 + rnd() % DR_SEG_MAX, k = 1 + rnd() % 2000;
+        const uint64_t min_len = rnd() % 2 ? 1ull << (rnd() % DR_LOG2_MAX) : rnd() % (1ull << DR_LOG2_MAX);
+        const int alpha = drtopk_batch_dr_alpha(min_len, k);
+        uint64_t total = 0, taken = 0, delegates = 0, candidates = 0;
+        uint64_t lens[DR_SEG_MAX], ks[DR_SEG_MAX];
+        for (uint64_t s = 0; s < segments; ++s) {
+            ks[s] = 1 + rnd() % k;
+            lens[s] = rnd() % 3 == 0 ? (DRTOPK_BATCH_DR_RATIO * ks[s]) << alpha : rnd() % (1ull << (rnd() % (DR_LOG2_MAX + 1)));
+            total += lens[s];
+        }
+        for (uint64_t s = 0; s < segments; ++s) {
+            if (!drtopk_batch_dr_takes(lens[s], ks[s], min_len, alpha)) continue;
+            ++taken;
+            delegates += drtopk_batch_dr_delegates(lens[s], alpha);
+            candidates += drtopk_batch_dr_candidates(ks[s], alpha);
+            CHECK(drtopk_batch_dr_candidates(ks[s], alpha) <= lens[s]);
+        }
+        const uint64_t max_segs = drtopk_batch_dr_max_segments(total, segments, min_len);
+        CHECK(taken <= max_segs);
+        CHECK(delegates <= drtopk_batch_dr_delegate_cap(total, max_segs, alpha));
+        CHECK(candidates <= drtopk_batch_dr_candidate_cap(total));
+    }
+}
+
 __attribute__((constructor)) static void register_batch_tests(void)
 {
     test_register("batch: uniform rows, every key type, order, sortedness, ties, NaN", uniform_rows_every_type);
@@ -352,4 +396,5 @@ __attribute__((constructor)) static void register_batch_tests(void)
     test_register("batch: float order (NaN above +inf, -0.0 == +0.0, ties by position)", segments_float_order);
     test_register("batch: argument errors of plan, workspace and select", batch_argument_errors);
     test_register("batch: drtopk_batch_check catches broken results", batch_check_catches_errors);
+    test_register("batch: the Dr. pipeline's workspace bounds hold for any segment lengths", dr_workspace_bounds);
 }

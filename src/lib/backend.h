@@ -50,6 +50,7 @@ drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *
 drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,
                                  void *ws, size_t ws_bytes, void *out_values,
                                  uint64_t *out_indices, void *stream, drtopk_stats *stats);
+#define DRTOPK_GPU_NAME_LEN 256     /* cudaDeviceProp::name */
 /* The current device's name (kernels/gpu_name.cu), which picks the tuning
  * table compiled into the library (tuning_builtin.c). */
 drtopk_status drtopk_cuda_gpu_name(char *name, size_t len);

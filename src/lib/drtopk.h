@@ -312,25 +312,30 @@ typedef struct {
 /* Which algorithm serves which segment on the CUDA backend (the CPU backend
  * reads only flags).  Uniform rows longer than block_max_len run the Dr.
  * Top-k pipeline (drtopk_select) row by row.  Otherwise a segment of at most
- * 256 elements with k_s <= 16 runs in one warp's registers; a variable
- * segment of more than 2^16 elements runs a radix select split over many
- * blocks; one with k_s <= warp_max_k and at most warp_max_len elements runs a
- * per-warp priority queue (WarpSelect style; off in the default plan); the
- * others run a radix select over a copy in shared memory (a warp or a block
- * per segment; uniform rows much longer than k in chunks, then over the
- * chunks' candidates), or, past what shared memory holds, the split one.
- * Variable segments are binned on the device by log2 length (LRB), each bin
- * launched with its own shape. */
+ * 256 elements with k_s <= tiny_max_k runs in one warp's registers; one with
+ * k_s <= warp_max_k and at most warp_max_len elements runs a per-warp
+ * priority queue (WarpSelect style; off in the default plan); the others run
+ * a radix select over a copy in shared memory (a warp or a block per
+ * segment; uniform rows much longer than k in chunks, then over the chunks'
+ * candidates) up to staged_max_len elements or what shared memory holds,
+ * and past that a radix select split over many blocks.  Variable segments
+ * are binned on the device by log2 length (LRB), each bin launched with its
+ * own shape. */
 typedef struct {
     uint64_t warp_max_k;        /* largest k of the warp queue, 0 (off)..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */
     uint64_t block_max_len;     /* longest uniform row of the radix selects      */
+    uint64_t tiny_max_k;        /* largest k of the 256-key register select (0: off) */
+    uint64_t staged_max_len;    /* longest segment staged in shared memory, 1..DRTOPK_BATCH_STAGED_MAX_LEN */
     unsigned flags;             /* DRTOPK_SORTED                                  */
 } drtopk_batch_plan;
 
 #define DRTOPK_WARP_K_MAX 256   /* a warp queue of 256 (key, position) pairs in shared memory */
+#define DRTOPK_BATCH_STAGED_MAX_LEN (1ull << 16) /* the staged select's longest length bin */
 
-/* The default plan for p (its crossovers, DRTOPK_SORTED off). */
+/* The plan for p: on the CUDA backend the crossovers the tuner measured for
+ * this GPU model (compiled in: tuner --batch, then --emit-table), else, and
+ * on the CPU backend, the built-in defaults; DRTOPK_SORTED off. */
 DRTOPK_API drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p);
 /* Phase 1: workspace bytes (depends on sizes only; values/offsets/ks may be NULL). */
 DRTOPK_API drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,

@@ -1084,7 +1084,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     size_t need, off = 0;
     cudaStream_t cs = (cudaStream_t)stream;
     const int sorted = (plan->flags & DRTOPK_SORTED) != 0;
-    drtopk_pending_error_begin();
+    if ((st = drtopk_cuda_entry_take_pending("drtopk_batch_select")) != DRTOPK_OK) return st;
     if ((st = drtopk_cuda_batch_workspace(p, plan, &need)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < need) return drtopk_workspace_too_small(ws, ws_bytes, need);
     if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;

@@ -181,6 +181,14 @@ DRTOPK_API const char *drtopk_status_string(drtopk_status s);
  * limit of which GPU, which CUDA error), or "" when it said nothing more than
  * its status.  Valid until this thread's next drtopk call. */
 DRTOPK_API const char *drtopk_last_error(void);
+/* Errors pending before a call: drtopk_select and drtopk_batch_select on the
+ * CUDA backend first read and clear the CUDA runtime's error state of this
+ * host thread (cudaGetLastError).  If an earlier call of the caller left an
+ * error there, they enqueue nothing and return DRTOPK_ERR_CUDA, with
+ * drtopk_last_error naming that error as pending before the call (a later
+ * call runs normally; a sticky error, which cannot be cleared, keeps failing
+ * every call).  So every launch's error is its own: a failed launch is
+ * reported by the call's status and is not left pending after it. */
 DRTOPK_API const char *drtopk_dtype_name(drtopk_dtype t);
 DRTOPK_API const char *drtopk_algo_name(drtopk_algo a);
 /* Parse names as printed by the *_name functions ("u32", "bf16", "radix", ...).  The

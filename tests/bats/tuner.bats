@@ -39,9 +39,9 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 7 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 8 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
-    for t in machines runs measurements fits choices peer_measurements claims checks; do
+    for t in machines runs measurements fits choices peer_measurements claims checks batch_measurements batch_choices; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
     done
     [ "$(q "$D/new.sqlite" "SELECT backend FROM machines")" = cpu ]

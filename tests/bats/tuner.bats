@@ -464,6 +464,7 @@ EOF
 make_v2() {
     q "$1" "DROP TABLE peer_measurements; DROP TABLE IF EXISTS claims; DROP TABLE IF EXISTS checks;
              DROP TABLE IF EXISTS multi_gpu; DROP TABLE IF EXISTS counters;
+             DROP TABLE IF EXISTS batch_measurements; DROP TABLE IF EXISTS batch_choices;
              ALTER TABLE choices RENAME TO choices_v5;
              CREATE TABLE choices (id INTEGER PRIMARY KEY, machine_id INTEGER NOT NULL REFERENCES machines(id),
                  git_commit TEXT NOT NULL, dtype TEXT NOT NULL, log2k_min INTEGER NOT NULL,
@@ -491,7 +492,7 @@ make_v2() {
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 7 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 8 ]
     # the old choices hold for every n
     [ "$(q "$db" 'SELECT count(*) FROM choices WHERE log2n_min = 0 AND log2n_max = 63')" -eq \
       "$(q "$db" 'SELECT count(*) FROM choices')" ]

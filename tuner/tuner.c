@@ -59,6 +59,17 @@ volatile sig_atomic_t tuner_stop_signal;
 
 static void on_signal(int sig) { tuner_stop_signal = sig; }
 
+/* SIGINT and SIGTERM end a sweep cleanly (tuner_should_stop). */
+static void on_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -789,12 +800,7 @@ int main(int argc, char **argv)
     }
 
     if (o.batch) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
+        on_signals();
         if (o.max_minutes > 0)
             tuner_deadline_ms = drtopk_now_ms() + o.max_minutes * MS_PER_MINUTE;
         int rc = batch_sweep(&o, db, machine_id, run_id, commit, &mach);
@@ -871,12 +877,7 @@ int main(int argc, char **argv)
         }
     }
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    on_signals();
 
     buffers b;
     buffers_init(&b);

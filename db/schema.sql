@@ -352,3 +352,44 @@ CREATE TABLE counters (
 -- other method is measured again with tuner --force.
 ALTER TABLE measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CHECK (timing IN ('call', 'gpu'));
 ALTER TABLE peer_measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CHECK (timing IN ('call', 'gpu'));
+
+-- @migration 9: the batched top-k's crossovers (issue 16; tuner --batch,
+-- tuner/batch_tune.c).  batch_measurements: one row per (crossover, candidate,
+-- workload): the time of drtopk_batch_select with the plan that sends the
+-- workload to that candidate (e.g. crossover 'tiny_max_k', candidates 'tiny'
+-- and 'staged').  segs 'uniform' rows of len, or 'variable' segments of
+-- seeded lengths in [len/2, len].  batch_choices: the plan field values
+-- decided from them per machine and commit (tuner/batch_decide.c), which
+-- `tuner --emit-table` compiles into the library.
+CREATE TABLE batch_measurements (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    run_id          INTEGER NOT NULL REFERENCES runs(id),
+    git_commit      TEXT NOT NULL,
+    crossover       TEXT NOT NULL,          -- the plan field it decides: 'tiny_max_k', ...
+    candidate       TEXT NOT NULL,          -- 'tiny', 'staged', 'warp', 'split', 'batched', 'pipeline'
+    dtype           TEXT NOT NULL,
+    segs            TEXT NOT NULL CHECK (segs IN ('uniform', 'variable')),
+    seed            INTEGER NOT NULL,
+    rows            INTEGER NOT NULL,
+    len             INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('ok', 'error')),
+    error           TEXT,
+    reps            INTEGER NOT NULL,
+    median_ms       REAL,
+    verified        INTEGER NOT NULL CHECK (verified IN (0, 1)),
+    verify_ok       INTEGER CHECK (verify_ok IN (0, 1)),
+    measured_at     TEXT NOT NULL,
+    UNIQUE (machine_id, git_commit, crossover, candidate, dtype, segs, seed, rows, len, k)
+);
+CREATE TABLE batch_choices (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    git_commit      TEXT NOT NULL,
+    field           TEXT NOT NULL,          -- a drtopk_batch_plan field
+    value           INTEGER NOT NULL,
+    points          INTEGER NOT NULL,       -- workloads the decision compared
+    decided_at      TEXT NOT NULL,
+    UNIQUE (machine_id, git_commit, field)
+);

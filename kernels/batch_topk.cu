@@ -2,7 +2,7 @@
  * batch_topk.cu -- batched and segmented top-k on the GPU (drtopk.h,
  * drtopk_batch_*; issue 16).  The algorithms, chosen per segment by the
  * batch plan's crossovers and the GPU's shared memory:
- *   - tiny rows (at most 256 keys, k <= 16; MoE routing): a warp holds the
+ *   - tiny rows (at most 256 keys, k <= the plan's tiny_max_k; MoE routing): a warp holds the
  *     row in registers (raw bits and ordered keys) and takes k_s rounds of a
  *     warp arg-max (a max reduction of the keys, then a min reduction of the
  *     positions holding it); the winning lane writes its slot.
@@ -72,7 +72,6 @@
 #define BATCH_WARP_SHORT_LOG2 8                 /* warp bins: up to 256 elements, and more */
 #define BATCH_TINY_LOG2 8                       /* rows a warp holds in registers: 256 keys */
 #define BATCH_TINY_ITEMS ((1u << BATCH_TINY_LOG2) / DRTOPK_WARP)
-#define BATCH_TINY_K 16                         /* up to k rounds of a warp arg-max beat a radix select */
 #define BATCH_TINY_WARPS 4                      /* warps per block, tiny rows               */
 #define BATCH_DIGIT_BITS 8                      /* radix digit                              */
 #define BATCH_DIGITS (1u << BATCH_DIGIT_BITS)
@@ -82,6 +81,7 @@
 #define BATCH_STAGED_WARPS 4                    /* warps (segments) per block, warp groups  */
 #define BATCH_STAGED_MAX_LOG2 16                /* staged bins of variable segments: up to 2^16 keys */
 #define BATCH_STAGED_BINS (BATCH_STAGED_MAX_LOG2 - BATCH_STAGED_WARP_LOG2)
+static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the plan's staged_max_len bound");
 #define BATCH_STAGED_KEYS_PER_THREAD 32         /* block threads: a power of two per 32 keys, */
 #define BATCH_STAGED_THREADS_MIN 128            /*   at least 4 warps,                        */
 #define BATCH_STAGED_THREADS_MAX 1024           /*   at most a block                          */
@@ -261,7 +261,7 @@ __device__ __forceinline__ uint64_t warp_max(uint64_t v)
 __device__ __forceinline__ uint32_t warp_min(uint32_t v) { return ~warp_max(~v); }
 
 /* ---- tiny rows: a warp's registers ------------------------------------------- */
-/* Segments of at most 2^BATCH_TINY_LOG2 keys and k_s <= BATCH_TINY_K (MoE
+/* Segments of at most 2^BATCH_TINY_LOG2 keys and k_s <= the plan's tiny_max_k (MoE
  * routing): one warp a segment, BATCH_TINY_ITEMS keys a lane in registers
  * (position lane + 32 j), and k_s rounds of a warp arg-max by (key desc,
  * position asc); no shared memory, the result comes out best first. */
@@ -718,8 +718,9 @@ __global__ void __launch_bounds__(BATCH_SORT_THREADS) sort_out_kernel(batch_args
 
 /* ---- logarithmic radix binning of variable segments -------------------------- */
 /* staged_cap: the longest segment a staged block holds. */
-__global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, uint64_t staged_cap,
-                           unsigned long long *counts, uint64_t *lists, split_state *states, dr_ws dr)
+__global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, uint64_t tiny_max_k,
+                           uint64_t staged_cap, unsigned long long *counts, uint64_t *lists, split_state *states,
+                           dr_ws dr)
 {
     const uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= a.segments) return;
@@ -736,7 +737,7 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
     const int lg = len > 1 ? 64 - __clzll((long long)(len - 1)) : 0;     /* ceil(log2 len) */
     int bin;
     if (lg > BATCH_STAGED_MAX_LOG2) bin = BIN_SPLIT;
-    else if (lg <= BATCH_TINY_LOG2 && ks <= BATCH_TINY_K) bin = BIN_TINY;
+    else if (lg <= BATCH_TINY_LOG2 && ks <= tiny_max_k) bin = BIN_TINY;
     else if (ks <= warp_max_k && len <= warp_max_len) bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
     else if (len > staged_cap) bin = BIN_SPLIT;
     else if (lg <= BATCH_STAGED_WARP_LOG2) bin = BIN_STAGED_WARP;
@@ -961,7 +962,7 @@ static int uniform_algorithm(const drtopk_batch_problem *p, const drtopk_batch_p
                              uint64_t *chunks)
 {
     *chunks = 0;
-    if (p->len <= (1ull << BATCH_TINY_LOG2) && p->k <= BATCH_TINY_K) return UNIFORM_TINY;
+    if (p->len <= (1ull << BATCH_TINY_LOG2) && p->k <= plan->tiny_max_k) return UNIFORM_TINY;
     if (p->k <= plan->warp_max_k && p->len <= plan->warp_max_len) return UNIFORM_WARP;
     if ((*chunks = uniform_chunks(p, cap)) != 0) return UNIFORM_CHUNKED;
     return p->len <= cap ? UNIFORM_STAGED : UNIFORM_SPLIT;
@@ -1006,6 +1007,7 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
     memset(w, 0, sizeof *w);
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
+    if (*cap > plan->staged_max_len) *cap = plan->staged_max_len;
     if (p->offsets) {
         w->counts = (unsigned long long *)drtopk_carve(base, off, BATCH_COUNTERS * sizeof(unsigned long long));
         w->lists = (uint64_t *)drtopk_carve(base, off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
@@ -1093,7 +1095,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     size_t need, off = 0;
     cudaStream_t cs = (cudaStream_t)stream;
     const int sorted = (plan->flags & DRTOPK_SORTED) != 0;
-    drtopk_pending_error_begin();
+    if ((st = drtopk_cuda_entry_take_pending("drtopk_batch_select")) != DRTOPK_OK) return st;
     if ((st = drtopk_cuda_batch_workspace(p, plan, &need)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < need) return drtopk_workspace_too_small(ws, ws_bytes, need);
     if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;
@@ -1137,8 +1139,9 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         drtopk_error_set("%llu segments are more than one binning launch covers", (unsigned long long)p->segments);
         return DRTOPK_ERR_UNSUPPORTED;
     }
-    bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len, cap,
-                                                                   w.counts, w.lists, w.states, w.dr);
+    bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len,
+                                                                   plan->tiny_max_k, cap, w.counts, w.lists,
+                                                                   w.states, w.dr);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {
         a.list = w.lists + (uint64_t)b * p->segments;

@@ -6,8 +6,9 @@
  * queried or set once per device and process, because the host calls cost
  * more than a small top-k's kernels.  Thread-safe: one mutex guards the
  * tables; a reader gets a pointer to an entry that is written once and never
- * moved.  Also the record of the CUDA error pending at the start of a library
- * call (DRTOPK_LAUNCH_CHECK), and the check that this build has code for the
+ * moved.  Also the entry step that takes a CUDA error pending before a
+ * library call (drtopk_cuda_entry_take_pending, so DRTOPK_LAUNCH_CHECK reads
+ * each launch's own error), and the check that this build has code for the
  * current GPU.
  */
 #include <pthread.h>
@@ -45,10 +46,13 @@ typedef struct {
 static smem_entry smem_set[DRTOPK_SMEM_ENTRIES];
 static int smem_count;
 
-static thread_local cudaError_t pending_at_entry = cudaSuccess;
+static int take_cuda_error(void) { return (int)cudaGetLastError(); }
+static const char *cuda_error_name(int e) { return cudaGetErrorName((cudaError_t)e); }
 
-void drtopk_pending_error_begin(void) { pending_at_entry = cudaPeekAtLastError(); }
-cudaError_t drtopk_pending_error_at_entry(void) { return pending_at_entry; }
+drtopk_status drtopk_cuda_entry_take_pending(const char *entry)
+{
+    return drtopk_pending_take(take_cuda_error, cuda_error_name, entry);
+}
 
 static drtopk_status query_device(int dev, drtopk_device_attrs *a)
 {

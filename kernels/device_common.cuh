@@ -47,32 +47,27 @@ static inline drtopk_status drtopk_status_of(cudaError_t e)
         }                                                                              \
     } while (0)
 
-/* After a launch: catch configuration errors without synchronising.  Peeks,
- * as CUB does: an error the caller's earlier work left pending is neither
- * cleared nor reported as ours (drtopk_select records what was pending at its
- * start, drtopk_pending_error_at_entry), so only a new error fails the call.
- * (Measured with CUDA 13.0 on an H100: a successful cudaFuncSetAttribute
- * resets the runtime's error state, so a call that sets kernel attributes --
- * the first on a device, or one that raises a kernel's shared-memory grant --
- * can clear a pending error; others leave it.  A new error with the pending
- * one's code cannot be told apart from it and goes unreported: the GPU tests
- * clear errors after each case, drtopk_dev_clear_error.
- * CUB's own launch checks peek too and stop on a pending error: plans that
- * use CUB refuse to start then -- pipeline.cu, refuse_if_pending_for_cub.) */
+/* After a launch: catch configuration errors without synchronising.  Reads
+ * and clears the runtime's error (cudaGetLastError): the library's CUDA
+ * entries take any error pending before them first
+ * (drtopk_cuda_entry_take_pending), so what it reads is this launch's own
+ * error, whatever its code, and a failure is reported by the call's status
+ * without leaving the error pending (a sticky error stays: the context is
+ * lost). */
 #define DRTOPK_LAUNCH_CHECK()                                                          \
     do {                                                                               \
-        cudaError_t e_ = cudaPeekAtLastError();                                        \
-        if (e_ != cudaSuccess && e_ != drtopk_pending_error_at_entry()) {              \
+        cudaError_t e_ = cudaGetLastError();                                           \
+        if (e_ != cudaSuccess) {                                                       \
             drtopk_error_set("kernel launch: %s (%s:%d)", cudaGetErrorString(e_),      \
                              __FILE__, __LINE__);                                      \
             return drtopk_status_of(e_);                                               \
         }                                                                              \
     } while (0)
 
-/* The error pending on this host thread when the current library call began
- * (cudaSuccess when none); set by drtopk_pending_error_begin(). */
-cudaError_t drtopk_pending_error_at_entry(void);
-void drtopk_pending_error_begin(void);
+/* The first step of a CUDA entry point that enqueues work (drtopk_select,
+ * drtopk_batch_select): drtopk_pending_take with the CUDA runtime
+ * (device_cache.cu).  `entry` names the public call in the message. */
+drtopk_status drtopk_cuda_entry_take_pending(const char *entry);
 
 /* ---- workspace carving ------------------------------------------------------ */
 static inline size_t drtopk_align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }

@@ -119,27 +119,6 @@ static drtopk_status sort_temp_bytes(int pos64, uint64_t k, size_t *bytes)
     return DRTOPK_OK;
 }
 
-/* CUB's and Thrust's device-wide calls check for errors after each of their
- * launches by peeking, so an error the caller left pending stops them part
- * way (CUB) or throws (Thrust).  A plan that runs one (the sorted output, the
- * sort-and-choose algorithms) therefore refuses to start while an error is
- * pending -- leaving it pending, and saying so -- instead of returning a
- * half-sorted answer. */
-static drtopk_status refuse_if_pending_for_cub(const drtopk_plan *plan)
-{
-    const cudaError_t pending = drtopk_pending_error_at_entry();
-    const int uses_cub = (plan->flags & DRTOPK_SORTED) || plan->second_algo == DRTOPK_ALGO_SORT_CUB ||
-                         plan->second_algo == DRTOPK_ALGO_SORT_THRUST ||
-                         ((plan->flags & DRTOPK_DELEGATE) && (plan->first_algo == DRTOPK_ALGO_SORT_CUB ||
-                                                              plan->first_algo == DRTOPK_ALGO_SORT_THRUST));
-    if (pending == cudaSuccess || !uses_cub) return DRTOPK_OK;
-    drtopk_error_set("an error left pending by earlier work on this thread (%s) stops CUB's and Thrust's "
-                     "sorts, which this plan uses (sorted output or sort-and-choose); drtopk left it "
-                     "pending: clear it with cudaGetLastError() first",
-                     cudaGetErrorName(pending));
-    return DRTOPK_ERR_CUDA;
-}
-
 static void raw_input(topk_input *in, const drtopk_problem *p, int pos64)
 {
     memset(in, 0, sizeof *in);
@@ -464,10 +443,9 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
     char *base;
     drtopk_problem kp;
     const int key64 = p != NULL && drtopk_dtype_bits(p->dtype) == 64;
-    drtopk_pending_error_begin();   /* a caller's pending error is not ours */
     if (p == NULL || plan == NULL || p->values == NULL || out_values == NULL || out_indices == NULL)
         return DRTOPK_ERR_INVALID_ARGUMENT;
-    if ((st = refuse_if_pending_for_cub(plan)) != DRTOPK_OK) return st;
+    if ((st = drtopk_cuda_entry_take_pending("drtopk_select")) != DRTOPK_OK) return st;
     if (key64) {
         if ((st = key64_plan_check(p, plan)) != DRTOPK_OK) return st;
         memset(&l, 0, sizeof l);    /* standalone: fill_stats reports the total only */

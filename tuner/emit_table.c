@@ -88,6 +88,56 @@ static void put_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The batch plans of the database: per GPU model the built-in defaults with
+ * the fields `tuner --batch` decided there. */
+typedef struct {
+    char name[MAX_GPUS][256];
+    drtopk_batch_plan plan[MAX_GPUS];
+    int count;
+    char unknown[64];           /* a field this tuner does not know */
+} batch_list;
+
+static int add_batch_choice(const char *gpu, const char *field, uint64_t value, void *ctx)
+{
+    batch_list *b = ctx;
+    const int f = batch_field_of(field);
+    if (f < 0) {
+        snprintf(b->unknown, sizeof b->unknown, "%s", field);
+        return 1;
+    }
+    if (b->count == 0 || strcmp(b->name[b->count - 1], gpu)) {
+        if (b->count == MAX_GPUS)
+            return 1;
+        const drtopk_batch_problem cpu = { .backend = DRTOPK_BACKEND_CPU };
+        snprintf(b->name[b->count], sizeof b->name[0], "%s", gpu);
+        drtopk_batch_plan_auto(&b->plan[b->count++], &cpu);    /* the defaults: the CPU is never tuned */
+    }
+    *batch_field(&b->plan[b->count - 1], f) = value;
+    return 0;
+}
+
+static void write_batch(FILE *f, const batch_list *b)
+{
+    fprintf(f, "\n/* The batch plans (tuner --batch, tuner/batch_decide.c), one per GPU model: the\n"
+               " * built-in defaults with the crossovers measured there.  The last row only ends\n"
+               " * the list. */\n"
+               "const drtopk_batch_tuning drtopk_builtin_batch_tunings[] = {\n");
+    for (int i = 0; i < b->count; ++i) {
+        const drtopk_batch_plan *p = &b->plan[i];
+        fprintf(f, "    { ");
+        put_string(f, b->name[i]);
+        fprintf(f, ", { .warp_max_k = %llu, .warp_max_len = %llu, .block_max_len = %llu, .tiny_max_k = %llu,\n"
+                   "        .staged_max_len = %llu, .dr_min_len = %llu } },\n",
+                (unsigned long long)p->warp_max_k, (unsigned long long)p->warp_max_len,
+                (unsigned long long)p->block_max_len, (unsigned long long)p->tiny_max_k,
+                (unsigned long long)p->staged_max_len, (unsigned long long)p->dr_min_len);
+    }
+    fprintf(f, "    { NULL, { 0 } },\n"
+               "};\n"
+               "const size_t drtopk_builtin_batch_tuning_count =\n"
+               "    sizeof drtopk_builtin_batch_tunings / sizeof drtopk_builtin_batch_tunings[0] - 1;\n");
+}
+
 static int write_table(FILE *f, const char *db_path, const gpu_list *g)
 {
     char ident[MAX_GPUS][IDENT_LEN];
@@ -152,12 +202,21 @@ int emit_table(const char *db_path, const char *out_path)
         return -1;
     }
     gpu_list g = { .count = 0 };
+    batch_list b = { .count = 0 };
     drtopk_status st = drtopk_store_each_tuned_gpu(db, add_gpu, &g);
+    if (st == DRTOPK_OK)
+        st = drtopk_store_each_batch_choice(db, add_batch_choice, &b);
     if (st != DRTOPK_OK)
         fprintf(stderr, "tuner: --emit-table: %s: %s\n", db_path, drtopk_store_errmsg(db));
     drtopk_store_close(db);
     if (st != DRTOPK_OK)
         return -1;
+    if (b.unknown[0] || b.count == MAX_GPUS) {
+        fprintf(stderr, "tuner: --emit-table: %s: %s\n", db_path,
+                b.unknown[0] ? "a batch choice names a field this tuner does not know (a newer tuner's?)"
+                             : "more batch-tuned GPU models than one table holds");
+        return -1;
+    }
     if (g.count == MAX_GPUS) {
         fprintf(stderr, "tuner: --emit-table: %s has more than %d tuned GPU models\n", db_path, MAX_GPUS - 1);
         return -1;
@@ -176,6 +235,8 @@ int emit_table(const char *db_path, const char *out_path)
         return -1;
     }
     int rc = write_table(f, db_path, &g);
+    if (rc == 0)
+        write_batch(f, &b);
     if (fflush(f) != 0 || ferror(f)) {
         fprintf(stderr, "tuner: --emit-table: writing %s: %s\n", tmp, strerror(errno));
         rc = -1;
@@ -191,6 +252,6 @@ int emit_table(const char *db_path, const char *out_path)
     if (rc != 0)
         remove(tmp);
     else
-        printf("tuner: wrote %s: %d GPU models from %s\n", out_path, g.count, db_path);
+        printf("tuner: wrote %s: %d GPU models, %d batch plans from %s\n", out_path, g.count, b.count, db_path);
     return rc;
 }

@@ -59,6 +59,17 @@ volatile sig_atomic_t tuner_stop_signal;
 
 static void on_signal(int sig) { tuner_stop_signal = sig; }
 
+/* SIGINT and SIGTERM end a sweep cleanly (tuner_should_stop). */
+static void on_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -68,6 +79,8 @@ static void usage(FILE *f)
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T] [--timing gpu|call]\n"
         "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
         "             [--fit-only | --compare] [--no-check] [--input FILE [--name NAME]] [--bmw]\n"
+        "       tuner --gpu G --batch [--dtype LIST] [--reps R] [--seed S] [--verify-every N]\n"
+        "             [--resume | --force] [--max-minutes M] [--fit-only] [--backend cpu|cuda] [--db PATH]\n"
         "       tuner --gpu G --import-counters FILE.tsv [--db PATH]\n"
         "       tuner --merge OTHER.sqlite [--db PATH]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
@@ -110,6 +123,14 @@ static void usage(FILE *f)
         "                     letters, digits, . _ -, at most %d characters)\n"
         "  --bmw              count instead of timing (Figure 24): per dr- config, the elements a\n"
         "                     BMW-style scan evaluates and Dr. Top-k's |D| + |C|, on the host\n"
+        "  --batch            the batched top-k's crossovers instead: times drtopk_batch_select\n"
+        "                     on both sides of each (the tiny register select vs the staged select\n"
+        "                     over k, the warp queue vs staged over k x length, staged vs split over\n"
+        "                     segment length, batched vs the pipeline row by row over row length;\n"
+        "                     rows x length x k of issue 16, uniform and variable segments; default\n"
+        "                     dtypes f32,u64), stores them (table batch_measurements), decides the\n"
+        "                     batch plan's fields and stores them (batch_choices) for --emit-table;\n"
+        "                     with --fit-only decides again from the stored measurements\n"
         "  --import-counters F  store Nsight Compute metrics (experiments/tab3_transactions.sh's\n"
         "                     TSV) for the machine of --gpu, then exit (Table 3)\n"
         "  --compare          after the sweep, measure this machine's tuned plan and the default\n"
@@ -300,6 +321,7 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--compare")) { o->compare = 1; takes = 0; }
         else if (!strcmp(a, "--no-check")) { o->no_check = 1; takes = 0; }
         else if (!strcmp(a, "--bmw")) { o->bmw = 1; takes = 0; }
+        else if (!strcmp(a, "--batch")) { o->batch = 1; takes = 0; }
         else if (!strcmp(a, "--no-filter")) { o->clear_flags |= DRTOPK_FILTER; takes = 0; }
         else if (!strcmp(a, "--no-skip-last-digit")) { o->clear_flags |= DRTOPK_SKIP_LAST_DIGIT; takes = 0; }
         else if (!strcmp(a, "--no-shared-delegate")) { o->clear_flags |= DRTOPK_SHARED_DELEGATE; takes = 0; }
@@ -371,6 +393,13 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->bmw && o->import_counters) {
         fprintf(stderr, "tuner: --bmw and --import-counters are separate runs\n");
+        return -1;
+    }
+    if (o->batch && (o->bmw || o->import_counters || o->compare || o->input || name_arg || n_arg || k_arg ||
+                     algo_arg || dist_arg || o->nbeta || o->full)) {
+        fprintf(stderr, "tuner: --batch sweeps its own workloads (rows x length x k of issue 16): of the sweep "
+                        "options it takes --dtype, --reps, --seed, --verify-every, --force, --max-minutes, "
+                        "--fit-only\n");
         return -1;
     }
     if (o->input && (o->compare || o->fit_only)) {
@@ -460,9 +489,12 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (dtype_arg) {
         if (parse_list(dtype_arg, "dtype", MAX_LIST, one_dtype, o->dtype, &o->ndtype)) return -1;
     } else {
-        static const drtopk_dtype dtypes[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32 };
-        o->ndtype = (int)(sizeof dtypes / sizeof dtypes[0]);
-        memcpy(o->dtype, dtypes, sizeof dtypes);
+        /* --batch: the float keys of ML workloads and a 64-bit key (half the keys in shared memory) */
+        static const drtopk_dtype dtypes[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32 },
+                                  batch_dtypes[] = { DRTOPK_F32, DRTOPK_U64 };
+        o->ndtype = o->batch ? (int)(sizeof batch_dtypes / sizeof batch_dtypes[0])
+                             : (int)(sizeof dtypes / sizeof dtypes[0]);
+        memcpy(o->dtype, o->batch ? batch_dtypes : dtypes, (size_t)o->ndtype * sizeof *o->dtype);
     }
     return 0;
 }
@@ -730,9 +762,11 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
         printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added; "
-               "%d peer measurements added; %d multi-GPU runs, %d counters, %d held-out checks added\n",
+               "%d peer measurements added; %d multi-GPU runs, %d counters, %d held-out checks added; "
+               "%d batch measurements, %d batch choices added\n",
                o.merge, o.db, ms.machines_added, ms.runs_added, ms.measurements_added, ms.fits_added,
-               ms.choices_added, ms.peers_added, ms.multi_added, ms.counters_added, ms.checks_added);
+               ms.choices_added, ms.peers_added, ms.multi_added, ms.counters_added, ms.checks_added,
+               ms.batch_added, ms.batch_choices_added);
         drtopk_store_close(db);
         return 0;
     }
@@ -767,6 +801,11 @@ int main(int argc, char **argv)
         drtopk_store_close(db);
         return EXIT_USAGE;
     }
+    if (o.batch && o.fit_only) {
+        int rc = batch_sweep(&o, db, machine_id, 0, commit, &mach);
+        drtopk_store_close(db);
+        return rc;
+    }
     if (o.fit_only) {
         int rc = fit_and_store(&o, db, machine_id, commit, &mach);
         drtopk_store_close(db);
@@ -778,6 +817,14 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    if (o.batch) {
+        on_signals();
+        if (o.max_minutes > 0)
+            tuner_deadline_ms = drtopk_now_ms() + o.max_minutes * MS_PER_MINUTE;
+        int rc = batch_sweep(&o, db, machine_id, run_id, commit, &mach);
+        drtopk_store_close(db);
+        return tuner_stop_signal ? SIGNAL_EXIT_BASE + tuner_stop_signal : rc;
+    }
     if (o.import_counters) {
         int stored = 0;
         int rc = import_counters(db, machine_id, run_id, commit, o.import_counters, &stored);
@@ -848,12 +895,7 @@ int main(int argc, char **argv)
         }
     }
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    on_signals();
 
     buffers b;
     buffers_init(&b);

@@ -63,6 +63,7 @@ typedef struct {
     int bmw;                    /* --bmw: host workload counts, no timing (Fig. 24) */
     const char *import_counters;/* --import-counters: ncu metrics TSV (Table 3)  */
     drtopk_timing timing;       /* --timing: gpu (default on CUDA) or call      */
+    int batch;                  /* --batch: the batched top-k's crossovers      */
 } options;
 
 /* One configuration of the sweep: indices into the options' lists. */
@@ -161,6 +162,35 @@ int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const 
  * and stores the rows.  0, or -1. */
 int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
                   const drtopk_store_machine *mach);
+
+/* ---- the batched top-k's crossovers (tuner --batch) ---- */
+/* The plan fields the tuner decides, as batch_choices names them. */
+enum { BATCH_TINY_MAX_K, BATCH_WARP_MAX_K, BATCH_WARP_MAX_LEN, BATCH_STAGED_MAX_LEN, BATCH_BLOCK_MAX_LEN,
+       BATCH_FIELD_COUNT };
+extern const char *const batch_field_names[BATCH_FIELD_COUNT];
+typedef enum { BATCH_AXIS_K, BATCH_AXIS_LEN } batch_axis;
+/* A crossover: the field it sets (its measurements' crossover name), the
+ * candidate the field's value admits, the other, and the swept axis. */
+typedef struct {
+    int field;
+    const char *admitted, *other;
+    batch_axis axis;
+} batch_crossover;
+#define BATCH_CROSSOVER_COUNT 4
+extern const batch_crossover batch_crossovers[BATCH_CROSSOVER_COUNT];
+/* The field of `plan` numbered `field`; the number of a field's name, or -1. */
+uint64_t *batch_field(drtopk_batch_plan *plan, int field);
+int batch_field_of(const char *name);
+/* batch_decide.c: the crossovers that n measurement rows decide, written
+ * into plan (fields the rows do not decide keep their value); points[f]:
+ * workloads compared for field f (0: not decided).  0, or -1 (no memory). */
+int batch_decide(const drtopk_store_batch_row *rows, size_t n, drtopk_batch_plan *plan,
+                 int points[BATCH_FIELD_COUNT]);
+/* batch_tune.c: the --batch sweep (or with o->fit_only only the decision)
+ * on the machine of machine_id: measures what is missing, decides, stores the
+ * choices and prints the plan.  0, or EXIT_FAILURES / EXIT_USAGE. */
+int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                const drtopk_store_machine *mach);
 
 /* emit_table.c: write the C source of src/lib/tuning_builtin.c from every
  * tuned GPU of the database at db_path.  0, or -1 with a message on stderr. */

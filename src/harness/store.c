@@ -1199,6 +1199,144 @@ drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, cons
     return rc == SQLITE_ROW ? DRTOPK_OK : fail(s, "looking up a counter");
 }
 
+/* ---- the batched top-k's crossovers ----------------------------------------- */
+
+#define BATCH_KEY_WHERE                                                                \
+    "machine_id = ?1 AND git_commit = ?2 AND crossover = ?3 AND candidate = ?4 AND dtype = ?5 AND " \
+    "segs = ?6 AND seed = ?7 AND rows = ?8 AND len = ?9 AND k = ?10"
+
+static void bind_batch_key(sqlite3_stmt *st, int64_t machine_id, const char *git_commit,
+                           const drtopk_store_batch_key *k)
+{
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, k->crossover, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, k->candidate, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 5, k->dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 6, k->segs, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 7, (sqlite3_int64)k->seed);
+    sqlite3_bind_int64(st, 8, (sqlite3_int64)k->rows);
+    sqlite3_bind_int64(st, 9, (sqlite3_int64)k->len);
+    sqlite3_bind_int64(st, 10, (sqlite3_int64)k->k);
+}
+
+drtopk_status drtopk_store_put_batch(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                                     const drtopk_store_batch_row *r)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT OR REPLACE INTO batch_measurements (machine_id, git_commit, crossover, candidate, "
+                   "dtype, segs, seed, rows, len, k, status, error, reps, median_ms, verified, verify_ok, run_id, "
+                   "measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+                   "?17, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_batch_key(st, machine_id, git_commit, &r->key);
+    sqlite3_bind_text(st, 11, r->ok ? "ok" : "error", -1, SQLITE_STATIC);
+    if (!r->ok) sqlite3_bind_text(st, 12, r->error, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 13, r->reps);
+    if (r->ok) sqlite3_bind_double(st, 14, r->median_ms);
+    sqlite3_bind_int(st, 15, r->verified != 0);
+    if (r->verified) sqlite3_bind_int(st, 16, r->verify_ok != 0);
+    sqlite3_bind_int64(st, 17, run_id);
+    return step_done(s, st, "storing a batched measurement", NULL);
+}
+
+drtopk_status drtopk_store_has_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     const drtopk_store_batch_key *key, int *found)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT count(*) FROM batch_measurements WHERE " BATCH_KEY_WHERE, &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    bind_batch_key(st, machine_id, git_commit, key);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *found = sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? DRTOPK_OK : fail(s, "looking up a batched measurement");
+}
+
+static void text_col(sqlite3_stmt *st, int col, char *out, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(out, len, "%s", t ? (const char *)t : "");
+}
+
+drtopk_status drtopk_store_each_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                      int (*fn)(const drtopk_store_batch_row *r, void *ctx), void *ctx)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT crossover, candidate, dtype, segs, seed, rows, len, k, reps, median_ms, verified, "
+                   "coalesce(verify_ok, 0) FROM batch_measurements WHERE machine_id = ?1 AND git_commit = ?2 "
+                   "AND status = 'ok' ORDER BY crossover, dtype, segs, rows, len, k, candidate", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        drtopk_store_batch_row r;
+        memset(&r, 0, sizeof r);
+        text_col(st, 0, r.key.crossover, sizeof r.key.crossover);
+        text_col(st, 1, r.key.candidate, sizeof r.key.candidate);
+        text_col(st, 2, r.key.dtype, sizeof r.key.dtype);
+        text_col(st, 3, r.key.segs, sizeof r.key.segs);
+        r.key.seed = (uint64_t)sqlite3_column_int64(st, 4);
+        r.key.rows = (uint64_t)sqlite3_column_int64(st, 5);
+        r.key.len = (uint64_t)sqlite3_column_int64(st, 6);
+        r.key.k = (uint64_t)sqlite3_column_int64(st, 7);
+        r.ok = 1;
+        r.reps = sqlite3_column_int(st, 8);
+        r.median_ms = sqlite3_column_double(st, 9);
+        r.verified = sqlite3_column_int(st, 10);
+        r.verify_ok = sqlite3_column_int(st, 11);
+        if (fn(&r, ctx)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "reading batched measurements");
+}
+
+drtopk_status drtopk_store_put_batch_choice(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                            const char *field, uint64_t value, int points)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "INSERT OR REPLACE INTO batch_choices (machine_id, git_commit, field, value, points, decided_at) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, field, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)value);
+    sqlite3_bind_int(st, 5, points);
+    return step_done(s, st, "storing a batch choice", NULL);
+}
+
+drtopk_status drtopk_store_each_batch_choice(drtopk_store *s,
+                                             int (*fn)(const char *gpu, const char *field, uint64_t value,
+                                                       void *ctx), void *ctx)
+{
+    sqlite3_stmt *st;
+    int has = 0;
+    if (table_exists(s->db, "batch_choices", &has) != SQLITE_OK) return fail(s, "reading the batch choices");
+    if (!has) return DRTOPK_OK;     /* a read-only database of an older schema */
+    /* per GPU model the (machine, commit) decided last; ties by commit text, so the order is fixed */
+    if (prepare(s, "WITH latest AS (SELECT m.name AS name, c.machine_id AS mid, c.git_commit AS gc, "
+                   "row_number() OVER (PARTITION BY m.name ORDER BY max(c.decided_at) DESC, m.uuid, c.git_commit) "
+                   "AS r FROM batch_choices c JOIN machines m ON m.id = c.machine_id WHERE m.backend = 'cuda' "
+                   "GROUP BY m.name, m.uuid, c.machine_id, c.git_commit) "
+                   "SELECT l.name, c.field, c.value FROM latest l JOIN batch_choices c ON c.machine_id = l.mid AND "
+                   "c.git_commit = l.gc WHERE l.r = 1 ORDER BY l.name, c.field", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (fn((const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1),
+               (uint64_t)sqlite3_column_int64(st, 2), ctx)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "reading the batch choices");
+}
+
 /* ---- the tuning of a machine, for drtopk_plan_auto ------------------------ */
 
 #define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
@@ -1409,6 +1547,10 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
 #define COUNTER_COLS                                                                   \
     "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, " \
     "source, counter, value, kernels, tool_version, measured_at"
+#define BATCH_COLS                                                                     \
+    "git_commit, crossover, candidate, dtype, segs, seed, rows, len, k, status, error, reps, median_ms, " \
+    "verified, verify_ok, measured_at"
+#define BATCH_CHOICE_COLS "git_commit, field, value, points, decided_at"
 #define MACHINE_COLS                                                                   \
     "uuid, name, backend, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, read_gbps, " \
     "driver_version, runtime_version, first_seen, c_global, c_shfl"
@@ -1562,6 +1704,8 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
         { "peer_measurements", PEER_COLS, 1, &st->peers_added },
         { "multi_gpu", MULTI_COLS, 1, &st->multi_added },
         { "counters", COUNTER_COLS, 1, &st->counters_added },
+        { "batch_measurements", BATCH_COLS, 1, &st->batch_added },
+        { "batch_choices", BATCH_CHOICE_COLS, 0, &st->batch_choices_added },
     };
     for (size_t i = 0; i < sizeof tables / sizeof tables[0] && r == DRTOPK_OK; ++i) {
         int exists = 0;

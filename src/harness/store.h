@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 8
+#define DRTOPK_STORE_SCHEMA_VERSION 9
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -300,9 +300,42 @@ drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, cons
                                        const drtopk_store_config *cfg, const char *source, const char *counter,
                                        int *found);
 
+/* ---- the batched top-k's crossovers (tuner --batch; schema migration 8) ---- */
+typedef struct {
+    char crossover[32], candidate[16], dtype[8], segs[16];
+    uint64_t seed, rows, len, k;
+} drtopk_store_batch_key;
+typedef struct {
+    drtopk_store_batch_key key;
+    int ok;                     /* 0: error holds why                         */
+    char error[256];
+    int reps;
+    double median_ms;
+    int verified, verify_ok;
+} drtopk_store_batch_row;
+/* Store (replace) one batched measurement. */
+drtopk_status drtopk_store_put_batch(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                                     const drtopk_store_batch_row *r);
+/* *found: whether (machine, commit, key) is stored. */
+drtopk_status drtopk_store_has_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                     const drtopk_store_batch_key *key, int *found);
+/* fn(row, ctx) for each ok row of (machine, commit) in a fixed order
+ * (crossover, dtype, segs, rows, len, k, candidate); fn returning non-zero stops. */
+drtopk_status drtopk_store_each_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                      int (*fn)(const drtopk_store_batch_row *r, void *ctx), void *ctx);
+/* Store (replace) the decided value of one plan field. */
+drtopk_status drtopk_store_put_batch_choice(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                            const char *field, uint64_t value, int points);
+/* fn(gpu name, field, value, ctx) for every GPU model with batch choices, by
+ * name then field: each model's choices of its most recently decided commit
+ * (one machine of the model: the one decided last). */
+drtopk_status drtopk_store_each_batch_choice(drtopk_store *s,
+                                             int (*fn)(const char *gpu, const char *field, uint64_t value,
+                                                       void *ctx), void *ctx);
+
 typedef struct {
     int machines_added, runs_added, measurements_added, fits_added, choices_added, checks_added;
-    int peers_added, multi_added, counters_added;
+    int peers_added, multi_added, counters_added, batch_added, batch_choices_added;
 } drtopk_store_merge_stats;
 /* Copy every machine (matched by uuid), run (by run_uuid), measurement (by its
  * unique key), fit, choice and peer measurement (by its unique key) that `s`

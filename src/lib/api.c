@@ -24,7 +24,6 @@
 #define DRTOPK_INDEX_ALIGN 8        /* uint64 positions */
 #define DRTOPK_KNOWN_FLAGS (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SHARED_DELEGATE | \
                             DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED)
-#define DRTOPK_GPU_NAME_LEN 256     /* cudaDeviceProp::name */
 
 /* Return status st with the message of a failed call (drtopk_last_error). */
 #define FAIL(st, ...) (drtopk_error_set(__VA_ARGS__), (st))

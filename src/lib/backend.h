@@ -20,6 +20,13 @@ extern "C" {
 #endif
 void drtopk_error_set(const char *fmt, ...) DRTOPK_PRINTF(1, 2);
 void drtopk_error_clear(void);
+/* The CUDA entry points' first step (drtopk.h, "Errors pending before a
+ * call"): take(), the runtime's read-and-clear (cudaGetLastError as int, 0 =
+ * none), and when an error was pending, DRTOPK_ERR_CUDA with a message naming
+ * `entry` and the error (name_of(code)), so that after each launch the
+ * runtime's error state holds that launch's error alone.  Pure but for the
+ * two callbacks: the unit tests drive it with a runtime of their own. */
+drtopk_status drtopk_pending_take(int (*take)(void), const char *(*name_of)(int), const char *entry);
 /* The backends' one workspace check: sets the message, returns
  * DRTOPK_ERR_WORKSPACE_TOO_SMALL. */
 drtopk_status drtopk_workspace_too_small(const void *ws, size_t have, size_t need);
@@ -50,6 +57,7 @@ drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *
 drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,
                                  void *ws, size_t ws_bytes, void *out_values,
                                  uint64_t *out_indices, void *stream, drtopk_stats *stats);
+#define DRTOPK_GPU_NAME_LEN 256     /* cudaDeviceProp::name */
 /* The current device's name (kernels/gpu_name.cu), which picks the tuning
  * table compiled into the library (tuning_builtin.c). */
 drtopk_status drtopk_cuda_gpu_name(char *name, size_t len);

@@ -8,17 +8,19 @@
  */
 #include "drtopk.h"
 #include "backend.h"
+#include "tuning.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #define FAIL(st, ...) (drtopk_error_set(__VA_ARGS__), (st))
 
-/* Default crossovers until the tuner measures them: the staged radix select
- * (one read of a segment into shared memory, a warp or a block per segment)
- * beats the warp queue, which pays a merge per 32 candidates, at every k the
- * workloads of issue 16 have, so the default leaves the queue off (a plan may
- * still ask for it up to DRTOPK_WARP_K_MAX). */
+/* Default crossovers, where the tuner has not measured the GPU (tuner
+ * --batch): the staged radix select (one read of a segment into shared
+ * memory, a warp or a block per segment) beats the warp queue, which pays a
+ * merge per 32 candidates, at every k the workloads of issue 16 have, so the
+ * default leaves the queue off (a plan may still ask for it up to
+ * DRTOPK_WARP_K_MAX). */
 #define BATCH_WARP_MAX_K 0              /* the warp queue off */
 #define BATCH_WARP_MAX_LEN (1ull << 15) /* where a plan turns it on: one warp streams up to 128 KB of f32 */
 #define BATCH_BLOCK_MAX_LEN (1ull << 20) /* past 4 MB of f32 a row feeds a whole GPU */
@@ -28,18 +30,41 @@
  * k 2^alpha keys again against 4 reads (32-bit keys; 8 for 64-bit) of the
  * split select (kernels/batch_dr.cuh). */
 #define BATCH_DR_MIN_LEN (1ull << 20)
+#define BATCH_TINY_MAX_K 16             /* up to 16 rounds of a warp arg-max beat a radix select */
+#define BATCH_STAGED_MAX_LEN DRTOPK_BATCH_STAGED_MAX_LEN /* stage whatever shared memory holds */
 #define BATCH_INDEX_ALIGN 8             /* uint64 offsets, ks and positions */
 
-drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p)
+int drtopk_batch_plan_for_gpu(drtopk_batch_plan *plan, const drtopk_batch_tuning *tables, size_t count,
+                              const char *gpu_name)
 {
-    drtopk_error_clear();
-    if (plan == NULL || p == NULL)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_batch_plan_auto: %s is NULL", plan ? "the problem" : "plan");
+    for (size_t i = 0; gpu_name != NULL && tables != NULL && i < count; ++i)
+        if (tables[i].gpu_name != NULL && strcmp(tables[i].gpu_name, gpu_name) == 0) {
+            *plan = tables[i].plan;
+            return 1;
+        }
     memset(plan, 0, sizeof *plan);
     plan->warp_max_k = BATCH_WARP_MAX_K;
     plan->warp_max_len = BATCH_WARP_MAX_LEN;
     plan->block_max_len = BATCH_BLOCK_MAX_LEN;
+    plan->tiny_max_k = BATCH_TINY_MAX_K;
+    plan->staged_max_len = BATCH_STAGED_MAX_LEN;
     plan->dr_min_len = BATCH_DR_MIN_LEN;
+    return 0;
+}
+
+drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p)
+{
+    char name[DRTOPK_GPU_NAME_LEN];
+    const char *gpu = NULL;
+    drtopk_error_clear();
+    if (plan == NULL || p == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_batch_plan_auto: %s is NULL", plan ? "the problem" : "plan");
+    /* no usable GPU: the defaults, and the select call reports it */
+    if (p->backend == DRTOPK_BACKEND_CUDA && drtopk_builtin_batch_tuning_count > 0) {
+        if (drtopk_cuda_gpu_name(name, sizeof name) == DRTOPK_OK) gpu = name;
+        else drtopk_error_clear();
+    }
+    drtopk_batch_plan_for_gpu(plan, drtopk_builtin_batch_tunings, drtopk_builtin_batch_tuning_count, gpu);
     return DRTOPK_OK;
 }
 
@@ -58,6 +83,10 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
     if (plan->warp_max_k > DRTOPK_WARP_K_MAX)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->warp_max_k = %" PRIu64 " is above DRTOPK_WARP_K_MAX = %d",
                     plan->warp_max_k, DRTOPK_WARP_K_MAX);
+    if (plan->staged_max_len == 0 || plan->staged_max_len > DRTOPK_BATCH_STAGED_MAX_LEN)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->staged_max_len = %" PRIu64 " is outside 1..%llu "
+                    "(DRTOPK_BATCH_STAGED_MAX_LEN); start from drtopk_batch_plan_auto", plan->staged_max_len,
+                    DRTOPK_BATCH_STAGED_MAX_LEN);
     if (p->k == 0) return FAIL(DRTOPK_ERR_K_ZERO, "k = 0: every segment needs at least one output slot");
     if (p->segments != 0 && p->k > SIZE_MAX / sizeof(uint64_t) / p->segments)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "segments * k = %" PRIu64 " * %" PRIu64

@@ -181,6 +181,14 @@ DRTOPK_API const char *drtopk_status_string(drtopk_status s);
  * limit of which GPU, which CUDA error), or "" when it said nothing more than
  * its status.  Valid until this thread's next drtopk call. */
 DRTOPK_API const char *drtopk_last_error(void);
+/* Errors pending before a call: drtopk_select and drtopk_batch_select on the
+ * CUDA backend first read and clear the CUDA runtime's error state of this
+ * host thread (cudaGetLastError).  If an earlier call of the caller left an
+ * error there, they enqueue nothing and return DRTOPK_ERR_CUDA, with
+ * drtopk_last_error naming that error as pending before the call (a later
+ * call runs normally; a sticky error, which cannot be cleared, keeps failing
+ * every call).  So every launch's error is its own: a failed launch is
+ * reported by the call's status and is not left pending after it. */
 DRTOPK_API const char *drtopk_dtype_name(drtopk_dtype t);
 DRTOPK_API const char *drtopk_algo_name(drtopk_algo a);
 /* Parse names as printed by the *_name functions ("u32", "bf16", "radix", ...).  The
@@ -315,28 +323,33 @@ typedef struct {
 /* Which algorithm serves which segment on the CUDA backend (the CPU backend
  * reads only flags).  Uniform rows longer than block_max_len run the Dr.
  * Top-k pipeline (drtopk_select) row by row.  Otherwise a segment of at most
- * 256 elements with k_s <= 16 runs in one warp's registers; a variable
- * segment of more than 2^16 elements runs a radix select split over many
- * blocks; one with k_s <= warp_max_k and at most warp_max_len elements runs a
- * per-warp priority queue (WarpSelect style; off in the default plan); the
- * others run a radix select over a copy in shared memory (a warp or a block
- * per segment; uniform rows much longer than k in chunks, then over the
- * chunks' candidates), or, past what shared memory holds, the split one.
- * Variable segments are binned on the device by log2 length (LRB), each bin
- * launched with its own shape.  With p->total given, a variable segment
- * longer than dr_min_len (0: off) runs the Dr. Top-k pipeline across blocks
- * (delegates of subranges, the k-th delegate, the filtered subranges). */
+ * 256 elements with k_s <= tiny_max_k runs in one warp's registers; one with
+ * k_s <= warp_max_k and at most warp_max_len elements runs a per-warp
+ * priority queue (WarpSelect style; off in the default plan); the others run
+ * a radix select over a copy in shared memory (a warp or a block per
+ * segment; uniform rows much longer than k in chunks, then over the chunks'
+ * candidates) up to staged_max_len elements or what shared memory holds,
+ * and past that a radix select split over many blocks.  Variable segments
+ * are binned on the device by log2 length (LRB), each bin launched with its
+ * own shape.  With p->total given, a variable segment longer than
+ * dr_min_len (0: off) runs the Dr. Top-k pipeline across blocks (delegates
+ * of subranges, the k-th delegate, the filtered subranges). */
 typedef struct {
     uint64_t warp_max_k;        /* largest k of the warp queue, 0 (off)..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */
     uint64_t block_max_len;     /* longest uniform row of the radix selects      */
-    unsigned flags;             /* DRTOPK_SORTED                                  */
+    uint64_t tiny_max_k;        /* largest k of the 256-key register select (0: off) */
+    uint64_t staged_max_len;    /* longest segment staged in shared memory, 1..DRTOPK_BATCH_STAGED_MAX_LEN */
     uint64_t dr_min_len;        /* variable segments longer than this run the Dr. pipeline; 0: off */
+    unsigned flags;             /* DRTOPK_SORTED                                  */
 } drtopk_batch_plan;
 
 #define DRTOPK_WARP_K_MAX 256   /* a warp queue of 256 (key, position) pairs in shared memory */
+#define DRTOPK_BATCH_STAGED_MAX_LEN (1ull << 16) /* the staged select's longest length bin */
 
-/* The default plan for p (its crossovers, DRTOPK_SORTED off). */
+/* The plan for p: on the CUDA backend the crossovers the tuner measured for
+ * this GPU model (compiled in: tuner --batch, then --emit-table), else, and
+ * on the CPU backend, the built-in defaults; DRTOPK_SORTED off. */
 DRTOPK_API drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p);
 /* Phase 1: workspace bytes (depends on sizes only; values/offsets/ks may be NULL). */
 DRTOPK_API drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,

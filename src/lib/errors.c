@@ -32,3 +32,13 @@ drtopk_status drtopk_workspace_too_small(const void *ws, size_t have, size_t nee
                      ws == NULL ? "NULL, " : "", have, need);
     return DRTOPK_ERR_WORKSPACE_TOO_SMALL;
 }
+
+drtopk_status drtopk_pending_take(int (*take)(void), const char *(*name_of)(int), const char *entry)
+{
+    const int pending = take();
+    if (pending == 0) return DRTOPK_OK;
+    drtopk_error_set("%s: a CUDA error was pending before the call (%s), left by earlier work on this thread; "
+                     "drtopk cleared it and ran nothing: check the call before this one (cudaGetLastError "
+                     "after each launch), then call again", entry, name_of(pending));
+    return DRTOPK_ERR_CUDA;
+}

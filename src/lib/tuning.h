@@ -27,6 +27,23 @@ const drtopk_tuning *drtopk_tuning_for_gpu(const drtopk_tuning *tables, size_t c
 drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p,
                                       const drtopk_tuning *tuning, const drtopk_tuning *builtin);
 
+/* A GPU model's batch plan (drtopk_batch_plan_auto): the crossovers `tuner
+ * --batch` measured there (tuner/batch_decide.c), flags 0. */
+typedef struct {
+    const char *gpu_name;
+    drtopk_batch_plan plan;
+} drtopk_batch_tuning;
+
+/* The batch plans compiled into the library (tuning_builtin.c). */
+extern const drtopk_batch_tuning drtopk_builtin_batch_tunings[];
+extern const size_t drtopk_builtin_batch_tuning_count;
+
+/* drtopk_batch_plan_auto with the GPU model known: the plan of the first of
+ * `count` tables whose gpu_name equals gpu_name, else (gpu_name NULL too) the
+ * built-in defaults.  Returns whether a table matched. */
+int drtopk_batch_plan_for_gpu(drtopk_batch_plan *plan, const drtopk_batch_tuning *tables, size_t count,
+                              const char *gpu_name);
+
 #ifdef __cplusplus
 }
 #endif

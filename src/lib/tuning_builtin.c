@@ -345,3 +345,12 @@ const drtopk_tuning drtopk_builtin_tunings[] = {
 };
 const size_t drtopk_builtin_tuning_count =
     sizeof drtopk_builtin_tunings / sizeof drtopk_builtin_tunings[0] - 1;
+
+/* The batch plans (tuner --batch, tuner/batch_decide.c), one per GPU model: the
+ * built-in defaults with the crossovers measured there.  The last row only ends
+ * the list. */
+const drtopk_batch_tuning drtopk_builtin_batch_tunings[] = {
+    { NULL, { 0 } },
+};
+const size_t drtopk_builtin_batch_tuning_count =
+    sizeof drtopk_builtin_batch_tunings / sizeof drtopk_builtin_batch_tunings[0] - 1;

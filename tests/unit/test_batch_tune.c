@@ -1,0 +1,233 @@
+/*
+ * test_batch_tune.c -- the batched top-k's tuned crossovers (issue 16; tuner
+ * --batch): the decision from measurement rows (tuner/batch_decide.c), the
+ * lookup of a GPU's compiled-in batch plan with its fallback to the built-in
+ * defaults (batch.c, drtopk_batch_plan_for_gpu), the plan checks of the new
+ * fields, and the CUDA entries' take of an error pending before the call
+ * (errors.c, drtopk_pending_take) against a runtime of the test's own.
+ */
+#include "test_harness.h"
+#include "backend.h"
+#include "tuner.h"
+#include "tuning.h"
+
+#include <string.h>
+
+/* ---- the decision ------------------------------------------------------------ */
+
+static drtopk_store_batch_row row(const char *crossover, const char *candidate, const char *dtype, uint64_t len,
+                                  uint64_t k, double ms)
+{
+    drtopk_store_batch_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.key.crossover, sizeof r.key.crossover, "%s", crossover);
+    snprintf(r.key.candidate, sizeof r.key.candidate, "%s", candidate);
+    snprintf(r.key.dtype, sizeof r.key.dtype, "%s", dtype);
+    snprintf(r.key.segs, sizeof r.key.segs, "uniform");
+    r.key.seed = 1;
+    r.key.rows = 64;
+    r.key.len = len;
+    r.key.k = k;
+    r.ok = 1;
+    r.reps = 3;
+    r.median_ms = ms;
+    return r;
+}
+
+static drtopk_batch_plan defaults(void)
+{
+    drtopk_batch_plan p;
+    drtopk_batch_plan_for_gpu(&p, NULL, 0, NULL);
+    return p;
+}
+
+/* A one-axis crossover: the largest k with a win at every k' <= k, over
+ * every dtype; a loss at the smallest k turns the path off. */
+static void decide_tiny(void)
+{
+    drtopk_store_batch_row r[32];
+    int n = 0, points[BATCH_FIELD_COUNT];
+    static const uint64_t ks[] = { 1, 2, 4, 8, 16 };
+    for (int i = 0; i < 5; ++i) {       /* tiny wins up to k = 4 in f32 ... */
+        r[n++] = row("tiny_max_k", "tiny", "f32", 256, ks[i], ks[i] <= 4 ? 1.0 : 3.0);
+        r[n++] = row("tiny_max_k", "staged", "f32", 256, ks[i], 2.0);
+    }
+    drtopk_batch_plan p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK_EQ_U64(p.tiny_max_k, 4);
+    CHECK(points[BATCH_TINY_MAX_K] == 5 && points[BATCH_STAGED_MAX_LEN] == 0);
+    CHECK_EQ_U64(p.staged_max_len, defaults().staged_max_len);     /* not measured: kept */
+    /* ... but loses at k = 2 in u64: the limit is what every dtype wins */
+    r[n++] = row("tiny_max_k", "tiny", "u64", 256, 2, 5.0);
+    r[n++] = row("tiny_max_k", "staged", "u64", 256, 2, 2.0);
+    p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK_EQ_U64(p.tiny_max_k, 1);
+    /* a loss at the smallest k: off */
+    r[n++] = row("tiny_max_k", "tiny", "u64", 256, 1, 5.0);
+    r[n++] = row("tiny_max_k", "staged", "u64", 256, 1, 2.0);
+    p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK_EQ_U64(p.tiny_max_k, 0);
+    /* an unpaired or failed row compares nothing */
+    drtopk_store_batch_row lone[2] = { row("tiny_max_k", "tiny", "f32", 256, 1, 1.0),
+                                       row("tiny_max_k", "staged", "f32", 256, 1, 2.0) };
+    lone[1].ok = 0;
+    p = defaults();
+    CHECK(batch_decide(lone, 2, &p, points) == 0);
+    CHECK(points[BATCH_TINY_MAX_K] == 0);
+    CHECK_EQ_U64(p.tiny_max_k, defaults().tiny_max_k);
+}
+
+/* Lengths: the largest swept length staged wins up to; a loss at the
+ * smallest leaves one short of it; the bound of the staged bins holds. */
+static void decide_lengths(void)
+{
+    static const uint64_t lens[] = { 4096, 16384, 32768 };
+    drtopk_store_batch_row r[16];
+    int n = 0, points[BATCH_FIELD_COUNT];
+    for (int i = 0; i < 3; ++i) {
+        r[n++] = row("staged_max_len", "staged", "f32", lens[i], 32, i < 2 ? 1.0 : 4.0);
+        r[n++] = row("staged_max_len", "split", "f32", lens[i], 32, 2.0);
+        r[n++] = row("block_max_len", "batched", "f32", lens[i], 32, 3.0);   /* the pipeline wins everywhere */
+        r[n++] = row("block_max_len", "pipeline", "f32", lens[i], 32, 2.0);
+    }
+    drtopk_batch_plan p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK_EQ_U64(p.staged_max_len, 16384);
+    CHECK_EQ_U64(p.block_max_len, 4095);
+    CHECK(points[BATCH_STAGED_MAX_LEN] == 3 && points[BATCH_BLOCK_MAX_LEN] == 3);
+    drtopk_store_batch_row big[2] = { row("staged_max_len", "staged", "f32", 1ull << 20, 32, 1.0),
+                                      row("staged_max_len", "split", "f32", 1ull << 20, 32, 2.0) };
+    p = defaults();
+    CHECK(batch_decide(big, 2, &p, points) == 0);
+    CHECK_EQ_U64(p.staged_max_len, DRTOPK_BATCH_STAGED_MAX_LEN);
+}
+
+/* The warp queue: the rectangle k x len covering the most wins, ties to the
+ * larger k; never winning leaves it off and its length limit as it was. */
+static void decide_warp(void)
+{
+    drtopk_store_batch_row r[16];
+    int n = 0, points[BATCH_FIELD_COUNT];
+    static const uint64_t ks[] = { 8, 32 }, lens[] = { 1024, 8192 };
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) {
+            const int warp_wins = !(ks[i] == 32 && lens[j] == 8192);
+            r[n++] = row("warp_max_k", "warp", "f32", lens[j], ks[i], warp_wins ? 1.0 : 3.0);
+            r[n++] = row("warp_max_k", "staged", "f32", lens[j], ks[i], 2.0);
+        }
+    drtopk_batch_plan p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK_EQ_U64(p.warp_max_k, 32);
+    CHECK_EQ_U64(p.warp_max_len, 1024);
+    CHECK(points[BATCH_WARP_MAX_K] == 4 && points[BATCH_WARP_MAX_LEN] == 4);
+    for (int i = 0; i < n; i += 2) r[i].median_ms = 9.0;       /* the queue loses everywhere */
+    p = defaults();
+    p.warp_max_len = 777;
+    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK_EQ_U64(p.warp_max_k, 0);
+    CHECK_EQ_U64(p.warp_max_len, 777);
+    CHECK(points[BATCH_WARP_MAX_LEN] == 0);
+}
+
+/* ---- the lookup and its fallback --------------------------------------------- */
+
+static int same_plan(const drtopk_batch_plan *a, const drtopk_batch_plan *b)
+{
+    return a->warp_max_k == b->warp_max_k && a->warp_max_len == b->warp_max_len &&
+           a->block_max_len == b->block_max_len && a->tiny_max_k == b->tiny_max_k &&
+           a->staged_max_len == b->staged_max_len && a->flags == b->flags;
+}
+
+static void plan_lookup(void)
+{
+    const drtopk_batch_tuning tables[] = {
+        { "GPU A", { .warp_max_k = 32, .warp_max_len = 2048, .block_max_len = 1ull << 22, .tiny_max_k = 8,
+                     .staged_max_len = 8192 } },
+        { "GPU B", { .warp_max_k = 0, .warp_max_len = 1, .block_max_len = 1, .tiny_max_k = 1, .staged_max_len = 1 } },
+    };
+    drtopk_batch_plan p;
+    CHECK(drtopk_batch_plan_for_gpu(&p, tables, 2, "GPU A") == 1);
+    CHECK(p.warp_max_k == 32 && p.warp_max_len == 2048 && p.block_max_len == 1ull << 22 && p.tiny_max_k == 8 &&
+          p.staged_max_len == 8192 && p.flags == 0);
+    /* an untuned GPU, no name, no tables: exactly the built-in defaults */
+    const drtopk_batch_plan want = { .warp_max_k = 0, .warp_max_len = 1ull << 15, .block_max_len = 1ull << 20,
+                                     .tiny_max_k = 16, .staged_max_len = 1ull << 16, .flags = 0 };
+    CHECK(drtopk_batch_plan_for_gpu(&p, tables, 2, "GPU C") == 0);
+    CHECK(same_plan(&p, &want));
+    CHECK(drtopk_batch_plan_for_gpu(&p, tables, 2, NULL) == 0);
+    CHECK(same_plan(&p, &want));
+    CHECK(drtopk_batch_plan_for_gpu(&p, NULL, 0, "GPU A") == 0);
+    CHECK(same_plan(&p, &want));
+    /* the public call on the CPU backend: the defaults, whatever is compiled in */
+    const drtopk_batch_problem cpu = { .backend = DRTOPK_BACKEND_CPU };
+    CHECK_STATUS(drtopk_batch_plan_auto(&p, &cpu), DRTOPK_OK);
+    CHECK(same_plan(&p, &want));
+    /* the compiled-in plans are valid ones */
+    for (size_t i = 0; i < drtopk_builtin_batch_tuning_count; ++i) {
+        const drtopk_batch_plan *b = &drtopk_builtin_batch_tunings[i].plan;
+        CHECKF(b->staged_max_len >= 1 && b->staged_max_len <= DRTOPK_BATCH_STAGED_MAX_LEN &&
+               b->warp_max_k <= DRTOPK_WARP_K_MAX && b->flags == 0, "%s", drtopk_builtin_batch_tunings[i].gpu_name);
+    }
+}
+
+static void plan_field_checks(void)
+{
+    uint32_t v[8] = { 0 }, out[4];
+    uint64_t idx[4], ws[64];
+    const drtopk_batch_problem p = { .backend = DRTOPK_BACKEND_CPU, .dtype = DRTOPK_U32, .segments = 2, .len = 4,
+                                     .k = 2, .values = v };
+    drtopk_batch_plan plan, bad;
+    CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
+    bad = plan;
+    bad.staged_max_len = 0;
+    CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "staged_max_len") != NULL);
+    bad.staged_max_len = DRTOPK_BATCH_STAGED_MAX_LEN + 1;
+    CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    bad.staged_max_len = DRTOPK_BATCH_STAGED_MAX_LEN;
+    bad.tiny_max_k = 0;             /* the register select off: valid */
+    CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
+}
+
+/* ---- an error pending before a call ------------------------------------------ */
+
+/* A runtime's error state: cudaGetLastError returns and clears it. */
+static int fake_error;
+static int fake_take(void)
+{
+    const int e = fake_error;
+    fake_error = 0;
+    return e;
+}
+static const char *fake_name(int e) { return e == 719 ? "cudaErrorLaunchFailure" : "cudaErrorOther"; }
+
+static void pending_error_taken(void)
+{
+    fake_error = 0;
+    drtopk_error_clear();
+    CHECK_STATUS(drtopk_pending_take(fake_take, fake_name, "drtopk_select"), DRTOPK_OK);
+    CHECK(drtopk_last_error()[0] == 0);
+    fake_error = 719;                   /* left by the caller */
+    CHECK_STATUS(drtopk_pending_take(fake_take, fake_name, "drtopk_select"), DRTOPK_ERR_CUDA);
+    CHECK(strstr(drtopk_last_error(), "drtopk_select") != NULL &&
+          strstr(drtopk_last_error(), "cudaErrorLaunchFailure") != NULL &&
+          strstr(drtopk_last_error(), "pending before the call") != NULL);
+    /* taken, not peeked: a launch after the entry that fails with the same
+     * code is that launch's error, and the state shows it alone */
+    CHECK(fake_error == 0);
+    fake_error = 719;
+    CHECK(fake_take() == 719);
+    CHECK_STATUS(drtopk_pending_take(fake_take, fake_name, "drtopk_batch_select"), DRTOPK_OK);
+}
+
+__attribute__((constructor)) static void register_batch_tune_tests(void)
+{
+    test_register("batch tuning: tiny_max_k from measurements (every dtype, off when it never wins)", decide_tiny);
+    test_register("batch tuning: staged_max_len and block_max_len from measurements", decide_lengths);
+    test_register("batch tuning: the warp queue's k x length rectangle", decide_warp);
+    test_register("batch tuning: a GPU's compiled-in plan, else exactly the defaults", plan_lookup);
+    test_register("batch tuning: the plan's staged_max_len is checked, tiny_max_k 0 is valid", plan_field_checks);
+    test_register("CUDA entries take an error pending before the call and name it", pending_error_taken);
+}

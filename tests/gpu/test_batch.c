@@ -192,12 +192,15 @@ int main(int argc, char **argv)
      * algorithms of uniform rows (f32 lengths; 64-bit keys chunk at half of them and split earlier) */
     const uint64_t shapes[][5] = {
         { 64, 200, 8, 0, 0 },           /* tiny rows: a warp's registers */
+        { 64, 256, 8, 0, 0 },           /* tiny rows, whole: 16-byte loads (MoE routing) */
+        { 24, 256, 16, 0, 0 },          /* tiny rows, whole, the tiny select's largest k */
         { 64, 1024, 40, 0, 0 },         /* staged in a warp, its longest row */
         { 50, 1025, 17, 0, 0 },         /* staged in a block, its shortest row */
         { 32, 256, 17, 0, 0 },          /* staged in a warp: k one past the tiny select's */
         { 32, 257, 16, 0, 0 },          /* staged in a warp: one key past the tiny select's rows */
         { 16, 3000, 300, 0, 0 },        /* staged in a block */
         { 10, 10000, 100, 0, 0 },       /* staged in a block (ANN re-ranking) */
+        { 12, 8192, 1000, 0, 0 },       /* staged in a block, k_s past the slots beside the candidates */
         { 6, 16384, 50, 0, 0 },         /* staged in a block: one chunk (f32) */
         { 6, 16385, 50, 0, 0 },         /* chunked: two chunks (f32) */
         { 3, 33000, 7, 0, 0 },          /* chunked, small k */
@@ -212,7 +215,7 @@ int main(int argc, char **argv)
         { 40, 10, 10, 0, 0 },           /* tiny rows, k = the length */
     };
     const uint64_t special_lens[] = { 200, 1000, 5000, 20000, 70000 };
-    const int nshapes = small ? 3 : (int)(sizeof shapes / sizeof shapes[0]);
+    const int nshapes = small ? 4 : (int)(sizeof shapes / sizeof shapes[0]);
     char what[256];
     setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");

@@ -1,8 +1,10 @@
 /*
  * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu,
  * issue 16) against the host: every key type, both orders, sorted and not;
- * uniform rows that take the tiny-row warp select, the staged radix select
- * in a warp and in a block (right at the tiny/warp/block crossovers), the
+ * uniform rows that take the tiny-row warp select (short rows and whole
+ * 256-key rows of 16-byte loads), the staged radix select in a warp and in a
+ * block (right at the tiny/warp/block crossovers; k_s past the slots held
+ * beside the candidates), the
  * chunked staged select (right past one chunk), the warp queue (short and
  * long rows, turned on by the plan), the split radix select and the Dr.
  * Top-k pipeline row by row (block_max_len lowered); f32 rows and segments of

@@ -3,20 +3,30 @@
  * drtopk_batch_*; issue 16).  The algorithms, chosen per segment by the
  * batch plan's crossovers and the GPU's shared memory:
  *   - tiny rows (at most 256 keys, k <= the plan's tiny_max_k; MoE routing): a warp holds the
- *     row in registers (raw bits and ordered keys) and takes k_s rounds of a
- *     warp arg-max (a max reduction of the keys, then a min reduction of the
- *     positions holding it); the winning lane writes its slot.
- *     Bytes: the row read once, k_s slots written.
+ *     row in registers, 8 consecutive keys a lane (16-byte loads for whole
+ *     rows), each lane sorts its keys once (a sorting network), then each of
+ *     k_s rounds is one warp max over the 32 lanes' heads (the lowest lane
+ *     holding it wins: the smallest position) and the winner's list moves
+ *     up; lane r keeps round r's position and the k_s slots are written at
+ *     once.  Bytes: the row read once, k_s slots written (k_s values read
+ *     back, from cache).
  *   - staged radix select (every segment that fits in shared memory): a
  *     group (a warp for segments of at most 2^BATCH_STAGED_WARP_LOG2 keys,
  *     else the whole block) copies its segment into shared memory as ordered
- *     keys (16-byte loads), counting the first digit on the way, then finds
- *     the k-th key 8 bits at a time over shared memory (shared histograms;
- *     the digit is picked by a warp scan) and gathers the keys above it and
- *     enough equal ones (warp-aggregated slot counters); sorted results are
- *     sorted in shared memory.  A segment whose k-th bucket is taken whole
- *     stops early.  Bytes: the segment read once from global memory, k_s
- *     slots written (value bits gathered again: k_s reads).
+ *     keys (16-byte loads, several in flight a thread), counting the first
+ *     digit on the way, then finds the k-th key's bucket a digit at a time
+ *     over shared memory (8 bits in a warp, 10 in a block: float exponents
+ *     crowd fewer keys into one bin; shared histograms, the digit picked by
+ *     a warp scan) until the bucket is taken whole, is at the last digit or
+ *     holds at most BATCH_CAND_MAX keys; one gather pass then gives the keys
+ *     above the bucket their slots and either ranks the bucket's keys
+ *     directly (a thread each) or lets the first enough of them claim the
+ *     rest (warp-aggregated slot counters).  Slot positions wait in shared
+ *     memory and the values are read back at once at the end; sorted results
+ *     are sorted in shared memory.  For 8192 uniform f32 keys and k = 100:
+ *     the staging, one digit pass and the gather.  Bytes: the segment read
+ *     once from global memory, k_s slots written (value bits gathered again:
+ *     k_s reads).
  *   - chunked staged select (uniform rows longer than a chunk, k small next
  *     to it; token sampling): each row is cut into `chunks` equal chunks of
  *     at least BATCH_CHUNK_RATIO * k keys; the staged select takes the top k
@@ -73,9 +83,16 @@
 #define BATCH_TINY_LOG2 8                       /* rows a warp holds in registers: 256 keys */
 #define BATCH_TINY_ITEMS ((1u << BATCH_TINY_LOG2) / DRTOPK_WARP)
 #define BATCH_TINY_WARPS 4                      /* warps per block, tiny rows               */
-#define BATCH_DIGIT_BITS 8                      /* radix digit                              */
+#define BATCH_TINY_BLOCKS 12                    /* tiny blocks an SM asked of ptxas: 40 registers, 48 warps
+                                                   (48 KB of rows) in flight                 */
+#define BATCH_TINY_BLOCKS_WIDE 8                /*   with 64-bit keys: twice the registers    */
+#define BATCH_DIGIT_BITS 8                      /* radix digit (split select, warp groups)   */
 #define BATCH_DIGITS (1u << BATCH_DIGIT_BITS)
-#define BATCH_LANE_DIGITS (BATCH_DIGITS / DRTOPK_WARP) /* digits a lane sums when picking one */
+#define BATCH_STAGED_BLOCK_DIGIT_BITS 10        /* a staged block's digit: float exponents spread over 4x the
+                                                   bins (fewer same-bin atomics while staging), and 4 KB of
+                                                   counts still fit 6 blocks of 8192 f32 keys an SM */
+#define BATCH_CAND_MAX 64                       /* a k-th bucket this small is ranked directly: one thread
+                                                   a candidate, each compared with all (no more digit passes) */
 #define BATCH_SORT_MAX 2048                     /* k a block sorts in shared memory         */
 #define BATCH_STAGED_WARP_LOG2 10               /* segments a warp stages: up to 1024 keys  */
 #define BATCH_STAGED_WARPS 4                    /* warps (segments) per block, warp groups  */
@@ -85,7 +102,10 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 #define BATCH_STAGED_KEYS_PER_THREAD 32         /* block threads: a power of two per 32 keys, */
 #define BATCH_STAGED_THREADS_MIN 128            /*   at least 4 warps,                        */
 #define BATCH_STAGED_THREADS_MAX 1024           /*   at most a block                          */
-#define BATCH_STAGED_UNROLL 2                   /* 16-byte loads a thread has in flight     */
+#define BATCH_STAGED_UNROLL 4                   /* 16-byte loads a thread has in flight (registers) */
+#define BATCH_STAGED_REGS 40                    /* registers a staged thread gets: 6 blocks of 256 threads
+                                                   an SM (8192 f32 keys a block: 6 x 37 KB of shared memory) */
+#define BATCH_STAGED_REGS_WIDE 64               /*   with 64-bit keys (half as many blocks fit anyway)       */
 #define BATCH_CHUNK_BYTES (64u << 10)           /* a chunk's ordered keys: 3 blocks an SM on sm_90 */
 #define BATCH_CHUNK_RATIO 8                     /* a chunk holds at least 8 k keys: candidates <= 1/8 of a row */
 #define BATCH_CHUNK_BLOCKS 256                  /* cut chunks further until this many blocks (about 2 an SM) */
@@ -261,16 +281,61 @@ __device__ __forceinline__ uint64_t warp_max(uint64_t v)
 __device__ __forceinline__ uint32_t warp_min(uint32_t v) { return ~warp_max(~v); }
 
 /* ---- tiny rows: a warp's registers ------------------------------------------- */
+/* Whether item j beats item i: (ordered key desc, position asc), a total order. */
+template <typename KT>
+__device__ __forceinline__ bool tiny_better(KT kj, unsigned pj, KT ki, unsigned pi)
+{
+    return kj > ki || (kj == ki && pj < pi);
+}
+
+/* Sort n (key, position) items best first in registers: Batcher's odd-even
+ * merge sort (19 compare-exchanges for 8), every index a compile-time
+ * constant once the loops unroll. */
+template <unsigned N, typename KT>
+__device__ __forceinline__ void tiny_sort(KT (&key)[N], unsigned (&pos)[N])
+{
+#pragma unroll
+    for (unsigned p = 1; p < N; p <<= 1)
+#pragma unroll
+        for (unsigned k = p; k >= 1; k >>= 1)
+#pragma unroll
+            for (unsigned j = k % p; j + k < N; j += 2 * k)
+#pragma unroll
+                for (unsigned i = 0; i < k && i + j + k < N; ++i) {
+                    const unsigned x = i + j, y = i + j + k;
+                    if ((x / (2 * p)) != (y / (2 * p))) continue;
+                    if (tiny_better(key[y], pos[y], key[x], pos[x])) {
+                        const KT tk = key[x];
+                        const unsigned tp = pos[x];
+                        key[x] = key[y];
+                        pos[x] = pos[y];
+                        key[y] = tk;
+                        pos[y] = tp;
+                    }
+                }
+}
+
 /* Segments of at most 2^BATCH_TINY_LOG2 keys and k_s <= the plan's tiny_max_k (MoE
- * routing): one warp a segment, BATCH_TINY_ITEMS keys a lane in registers
- * (position lane + 32 j), and k_s rounds of a warp arg-max by (key desc,
- * position asc); no shared memory, the result comes out best first. */
+ * routing): one warp a segment; lane l holds the BATCH_TINY_ITEMS keys at
+ * positions l * ITEMS + j (16-byte loads where the row is whole and
+ * aligned) and sorts them best first once (tiny_sort); each of the k_s
+ * rounds is then one warp max over the 32 lanes' heads, the lowest lane
+ * holding it wins (the smallest position: lanes hold consecutive positions),
+ * and its list moves up a place.  Lane r keeps round r's position, so the
+ * k_s slots are written at once (coalesced) and come out best first; no
+ * shared memory. */
 template <int T>
-__global__ void __launch_bounds__(BATCH_TINY_WARPS * DRTOPK_WARP) warp_tiny_kernel(batch_args a)
+__global__ void __launch_bounds__(BATCH_TINY_WARPS * DRTOPK_WARP, sizeof(typename elem_of<T>::key) > sizeof(uint32_t)
+                                                                      ? BATCH_TINY_BLOCKS_WIDE : BATCH_TINY_BLOCKS)
+warp_tiny_kernel(batch_args a)
 {
     typedef typename elem_of<T>::raw RT;
     typedef typename elem_of<T>::key KT;
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    constexpr unsigned I = BATCH_TINY_ITEMS;
+    constexpr unsigned VEC = I * sizeof(RT) / BATCH_VEC_BYTES;    /* 16-byte loads of a lane's keys */
+    static_assert(VEC * BATCH_VEC_BYTES == I * sizeof(RT), "a lane's keys are whole 16-byte vectors");
+    static_assert(DRTOPK_BATCH_TINY_K_MAX <= DRTOPK_WARP, "lane r keeps round r");
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, p0 = lane * I;
     const uint64_t nseg = seg_count(a);
     for (uint64_t i = (uint64_t)blockIdx.x * BATCH_TINY_WARPS + (threadIdx.x >> DRTOPK_LOG2_WARP); i < nseg;
          i += (uint64_t)gridDim.x * BATCH_TINY_WARPS) {
@@ -278,36 +343,41 @@ __global__ void __launch_bounds__(BATCH_TINY_WARPS * DRTOPK_WARP) warp_tiny_kern
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
         const RT *row = (const RT *)a.values + start;
-        RT raw[BATCH_TINY_ITEMS];
-        KT key[BATCH_TINY_ITEMS];
-        unsigned live = 0;      /* bit j: key j of this lane not taken */
+        RT raw[I];
+        if (len == I * DRTOPK_WARP && ((uintptr_t)row & (BATCH_VEC_BYTES - 1)) == 0) {
+            uint4 w[VEC];
 #pragma unroll
-        for (unsigned j = 0; j < BATCH_TINY_ITEMS; ++j) {
-            const unsigned p = lane + j * DRTOPK_WARP;
-            raw[j] = p < len ? row[p] : 0;
-            key[j] = (KT)drtopk_key_any(raw[j], (drtopk_dtype)T, (drtopk_order)a.order);
-            if (p < len) live |= 1u << j;
+            for (unsigned v = 0; v < VEC; ++v) w[v] = ((const uint4 *)(row + p0))[v];
+            memcpy(raw, w, sizeof raw);
+        } else {
+#pragma unroll
+            for (unsigned j = 0; j < I; ++j) raw[j] = p0 + j < len ? row[p0 + j] : 0;
         }
-        for (unsigned r = 0; r < ks; ++r) {
-            KT best = 0;
-            RT best_raw = 0;
-            unsigned bj = BATCH_TINY_ITEMS;      /* none */
+        KT key[I];
+        unsigned pos[I];
 #pragma unroll
-            for (unsigned j = 0; j < BATCH_TINY_ITEMS; ++j)
-                if ((live >> j & 1u) && (bj == BATCH_TINY_ITEMS || key[j] > best)) {
-                    best = key[j];
-                    best_raw = raw[j];
-                    bj = j;
+        for (unsigned j = 0; j < I; ++j) {
+            pos[j] = p0 + j;    /* past len: key 0 and the largest positions, after the lane's keys (never offered) */
+            key[j] = pos[j] < len ? (KT)drtopk_key_any(raw[j], (drtopk_dtype)T, (drtopk_order)a.order) : (KT)0;
+        }
+        tiny_sort(key, pos);
+        unsigned rem = len > p0 ? (len - p0 < I ? (unsigned)(len - p0) : I) : 0;      /* keys left in the lane */
+        unsigned got = 0;       /* lane r < k_s: round r's position */
+        for (unsigned r = 0; r < ks; ++r) {
+            const KT m = warp_max(rem ? key[0] : (KT)0);    /* a lane with a key left holds the max */
+            const unsigned win = __ffs(__ballot_sync(DRTOPK_FULL_MASK, rem && key[0] == m)) - 1;
+            const unsigned wp = __shfl_sync(DRTOPK_FULL_MASK, pos[0], win);
+            if (lane == r) got = wp;
+            if (lane == win) {
+#pragma unroll
+                for (unsigned j = 0; j + 1 < I; ++j) {
+                    key[j] = key[j + 1];
+                    pos[j] = pos[j + 1];
                 }
-            const KT m = warp_max(best);        /* lanes with nothing left offer 0 and no position */
-            const uint32_t win = warp_min(bj < BATCH_TINY_ITEMS && best == m ? lane + bj * DRTOPK_WARP : UINT32_MAX);
-            if (win == lane + bj * DRTOPK_WARP) {
-                drtopk_bits_store(a.out_values, s * a.k + r, (drtopk_dtype)T, best_raw);
-                a.out_indices[s * a.k + r] = win;
-                live &= ~(1u << bj);
+                --rem;
             }
         }
-        for (uint64_t j = ks + lane; j < a.k; j += DRTOPK_WARP) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
+        for (uint64_t j = lane; j < a.k; j += DRTOPK_WARP) put<T>(a, s, start, j, j < ks ? got : DRTOPK_INDEX_NONE);
     }
 }
 
@@ -358,19 +428,21 @@ __global__ void warp_select_kernel(batch_args a)
 
 /* A group's search state, at the start of its shared memory. */
 typedef struct {
-    unsigned hist[BATCH_DIGITS];        /* this pass's digit counts                    */
     uint64_t prefix;                    /* the k-th key's digits found so far          */
     unsigned want;                      /* its rank among the keys with those digits   */
+    unsigned count;                     /* keys with those digits (the k-th bucket)    */
     unsigned n_gt, n_eq;                /* the gather's slots handed out               */
     int done;                           /* the k-th key's bucket is known exactly      */
 } staged_head;
 
-/* A group's shared memory: the head, cap ordered keys (and a vector of slack
- * to align the first 16-byte load's keys), and with sorted results a sort
- * buffer of the next power of two >= min(k, cap) pairs. */
+/* A group's shared memory: the head, the digit counts (1 << digit bits; after
+ * the last pick they hold the candidates and the slots' positions), cap
+ * ordered keys (and a vector of slack to align the first 16-byte load's
+ * keys), and with sorted results a sort buffer of the next power of two >=
+ * min(k, cap) pairs. */
 typedef struct {
     uint64_t cap;               /* keys a group holds            */
-    size_t keys_bytes;          /* the keys' bytes after the head */
+    size_t keys_bytes;          /* the keys' bytes after the counts */
     size_t group_bytes;         /* all of a group's bytes         */
 } staged_shape;
 
@@ -378,20 +450,18 @@ __host__ __device__ __forceinline__ size_t round16(size_t x) { return (x + BATCH
 
 /* The digit holding the want-th largest key, given a digit's count by
  * count_of(d) (want >= 1, at most the sum of the counts), found by the calling
- * warp: each lane sums BATCH_LANE_DIGITS counts (lane 0 the largest digits),
- * a warp scan finds the lane where the running count reaches want, and that
- * lane walks its digits.  Every lane gets the digit, the count of the larger
+ * warp: each lane sums DIGITS / 32 counts (lane 0 the largest digits), a
+ * warp scan finds the lane where the running count reaches want, and that
+ * lane walks its digits (reading the counts again: no registers held).  Every lane gets the digit, the count of the larger
  * digits (*above) and the digit's own count (*count). */
-template <typename C, typename F>
+template <unsigned DIGITS, typename C, typename F>
 __device__ __forceinline__ unsigned pick_digit(F count_of, C want, C *above, C *count)
 {
+    constexpr unsigned LANE_DIGITS = DIGITS / DRTOPK_WARP;     /* digits a lane sums */
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
-    C c[BATCH_LANE_DIGITS], sum = 0;
+    C sum = 0;
 #pragma unroll
-    for (unsigned j = 0; j < BATCH_LANE_DIGITS; ++j) {
-        c[j] = count_of(BATCH_DIGITS - 1 - lane * BATCH_LANE_DIGITS - j);
-        sum += c[j];
-    }
+    for (unsigned j = 0; j < LANE_DIGITS; ++j) sum += count_of(DIGITS - 1 - lane * LANE_DIGITS - j);
     C incl = sum;
     for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
         const C n = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
@@ -402,14 +472,15 @@ __device__ __forceinline__ unsigned pick_digit(F count_of, C want, C *above, C *
     unsigned digit = 0;
     bool found = false;
 #pragma unroll
-    for (unsigned j = 0; j < BATCH_LANE_DIGITS; ++j) {
+    for (unsigned j = 0; j < LANE_DIGITS; ++j) {
+        const C c = count_of(DIGITS - 1 - lane * LANE_DIGITS - j);
         if (found) continue;
-        if (ab + c[j] >= want) {
+        if (ab + c >= want) {
             found = true;
-            cnt = c[j];
-            digit = BATCH_DIGITS - 1 - lane * BATCH_LANE_DIGITS - j;
+            cnt = c;
+            digit = DIGITS - 1 - lane * LANE_DIGITS - j;
         } else {
-            ab += c[j];
+            ab += c;
         }
     }
     *above = __shfl_sync(DRTOPK_FULL_MASK, ab, first);
@@ -419,41 +490,63 @@ __device__ __forceinline__ unsigned pick_digit(F count_of, C want, C *above, C *
 
 /* The warp of threadIdx.x picks the digit at `shift` that holds the want-th
  * key among those matching the prefix (pick_digit over the shared counts). */
-__device__ __forceinline__ void staged_pick(staged_head *h, int shift)
+template <unsigned DIGITS>
+__device__ __forceinline__ void staged_pick(staged_head *h, const unsigned *hist, int shift)
 {
     const unsigned want = h->want;
     unsigned above, count;
-    const unsigned digit = pick_digit([&](unsigned d) { return h->hist[d]; }, want, &above, &count);
+    const unsigned digit = pick_digit<DIGITS>([&](unsigned d) { return hist[d]; }, want, &above, &count);
     __syncwarp();               /* every lane has read want and the counts before lane 0 rewrites want */
     if ((threadIdx.x & DRTOPK_LANE_MASK) == 0) {
         h->want = want - above;
+        h->count = count;
         h->prefix |= (uint64_t)digit << shift;
         h->done = shift == 0 || count == want - above;       /* the last digit, or the bucket taken whole */
     }
 }
 
+/* The digit bits of a staged group: 8 in a warp (segments of at most 1024
+ * keys), BATCH_STAGED_BLOCK_DIGIT_BITS in a block. */
+__host__ __device__ constexpr unsigned staged_digit_bits(bool warp_group)
+{
+    return warp_group ? BATCH_DIGIT_BITS : BATCH_STAGED_BLOCK_DIGIT_BITS;
+}
+
 /* Groups of a warp (WARP_GROUP) or of the whole block each select the top
- * k_s of one segment at a time (grid-stride over segments): stage, digit
- * passes over shared memory, gather (file comment). */
-template <int T, bool WARP_GROUP>
-__global__ void __launch_bounds__(BATCH_STAGED_THREADS_MAX) staged_kernel(batch_args a, staged_shape sh, int sorted)
+ * k_s of one segment at a time (grid-stride over segments): stage (all of a
+ * thread's 16-byte loads in flight at once, the first digit counted), digit
+ * passes over shared memory until the k-th key's bucket is taken whole, is
+ * at the last digit or holds at most cand_max keys, then one gather pass:
+ * keys above the bucket take slots, the bucket's keys become candidates
+ * ranked directly (a thread each, against all of them) or, where the bucket
+ * is taken whole or its keys are equal, claim the remaining slots.  Slots
+ * hold positions in shared memory (where k_s fits beside the candidates),
+ * so the values are read back from global memory at once at the end. */
+template <int T, bool WARP_GROUP, bool SORTED>
+__global__ void __maxnreg__(sizeof(typename elem_of<T>::key) > sizeof(uint32_t) ? BATCH_STAGED_REGS_WIDE : BATCH_STAGED_REGS)
+staged_kernel(batch_args a, staged_shape sh)
 {
     typedef typename elem_of<T>::raw RT;
     typedef typename elem_of<T>::key KT;
+    constexpr unsigned DB = staged_digit_bits(WARP_GROUP), DIGITS = 1u << DB;
     constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);        /* elements a 16-byte load brings */
     constexpr unsigned KV = V * sizeof(KT) / BATCH_VEC_BYTES;   /* 16-byte stores of their keys   */
     extern __shared__ uint4 staged_smem[];
     const unsigned G = WARP_GROUP ? DRTOPK_WARP : blockDim.x, groups = blockDim.x / G, me = threadIdx.x % G;
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
+    const unsigned cand_max = G < BATCH_CAND_MAX ? G : BATCH_CAND_MAX;
     char *base = (char *)staged_smem + (threadIdx.x / G) * sh.group_bytes;
     staged_head *h = (staged_head *)base;
-    KT *const key_area = (KT *)(base + round16(sizeof(staged_head)));
-    kpair *q = (kpair *)(base + round16(sizeof(staged_head)) + sh.keys_bytes);
+    unsigned *const hist = (unsigned *)(base + round16(sizeof(staged_head)));
+    unsigned *const slot = hist;                        /* after the last pick: slot j's position,  */
+    unsigned *const cand = hist + DIGITS - cand_max;    /*   and the candidates' positions          */
+    KT *const key_area = (KT *)(hist + DIGITS);
+    kpair *q = (kpair *)((char *)key_area + sh.keys_bytes);
     auto sync = [] {
         if (WARP_GROUP) __syncwarp();
         else __syncthreads();
     };
-    const int top = drtopk_dtype_bits((drtopk_dtype)T) - BATCH_DIGIT_BITS;
+    const int top = drtopk_dtype_bits((drtopk_dtype)T) - (int)DB;
     const drtopk_order order = (drtopk_order)a.order;
     const uint64_t nseg = seg_count(a);
     for (uint64_t i = (uint64_t)blockIdx.x * groups + threadIdx.x / G; i < nseg; i += (uint64_t)gridDim.x * groups) {
@@ -462,10 +555,11 @@ __global__ void __launch_bounds__(BATCH_STAGED_THREADS_MAX) staged_kernel(batch_
         const uint64_t ks = seg_info(a, s, &start, &len);
         for (uint64_t j = ks + me; j < a.k; j += G) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
         if (ks == 0) continue;
-        for (unsigned d = me; d < BATCH_DIGITS; d += G) h->hist[d] = 0;
+        const unsigned n = (unsigned)len, kn = (unsigned)ks;   /* at most the cap: 32 bits */
+        for (unsigned d = me; d < DIGITS; d += G) hist[d] = 0;
         if (me == 0) {
             h->prefix = 0;
-            h->want = (unsigned)ks;
+            h->want = kn;
             h->n_gt = h->n_eq = 0;
         }
         sync();
@@ -473,17 +567,17 @@ __global__ void __launch_bounds__(BATCH_STAGED_THREADS_MAX) staged_kernel(batch_
          * keys[p] for the loads' p is 16-byte aligned; the first digit counted */
         const RT *src = (const RT *)a.values + start;
         const unsigned head = (unsigned)(((uintptr_t)0 - (uintptr_t)src) & (BATCH_VEC_BYTES - 1)) / sizeof(RT);
-        const uint64_t nhead = head < len ? head : len;
+        const unsigned nhead = head < n ? head : n;
         KT *const keys = key_area + (V - head) % V;
-        auto stage = [&](uint64_t p, RT b) {
+        auto stage = [&](unsigned p, RT b) {
             const KT key = (KT)drtopk_key_any(b, (drtopk_dtype)T, order);
             keys[p] = key;
-            atomicAdd(&h->hist[key >> top], 1u);
+            atomicAdd(&hist[key >> top], 1u);
         };
         if (me < nhead) stage(me, src[me]);
         const uint4 *vsrc = (const uint4 *)(src + nhead);
-        const uint64_t nvec = (len - nhead) / V;
-        for (uint64_t v0 = me; v0 < nvec; v0 += (uint64_t)G * BATCH_STAGED_UNROLL) {
+        const unsigned nvec = (n - nhead) / V;
+        for (unsigned v0 = me; v0 < nvec; v0 += G * BATCH_STAGED_UNROLL) {
             uint4 w[BATCH_STAGED_UNROLL];
 #pragma unroll
             for (unsigned u = 0; u < BATCH_STAGED_UNROLL; ++u)
@@ -498,7 +592,7 @@ __global__ void __launch_bounds__(BATCH_STAGED_THREADS_MAX) staged_kernel(batch_
 #pragma unroll
                 for (unsigned j = 0; j < V; ++j) {
                     kv[j] = (KT)drtopk_key_any(e[j], (drtopk_dtype)T, order);
-                    atomicAdd(&h->hist[kv[j] >> top], 1u);
+                    atomicAdd(&hist[kv[j] >> top], 1u);
                 }
                 memcpy(out, kv, sizeof out);
                 uint4 *dst = (uint4 *)(keys + nhead + (v0 + u * G) * V);
@@ -506,54 +600,72 @@ __global__ void __launch_bounds__(BATCH_STAGED_THREADS_MAX) staged_kernel(batch_
                 for (unsigned j = 0; j < KV; ++j) dst[j] = out[j];
             }
         }
-        const uint64_t tail = nhead + nvec * V;
-        if (tail + me < len) stage(tail + me, src[tail + me]);
+        const unsigned tail = nhead + nvec * V;
+        if (tail + me < n) stage(tail + me, src[tail + me]);
         sync();
         /* digit passes over shared memory: keys whose known digits match count
-         * their next digit */
+         * their next digit (the last one narrower where DB does not divide the width) */
         int shift = top;
         for (;;) {
-            if (WARP_GROUP || threadIdx.x < DRTOPK_WARP) staged_pick(h, shift);
+            if (WARP_GROUP || threadIdx.x < DRTOPK_WARP) staged_pick<DIGITS>(h, hist, shift);
             sync();
-            if (h->done) break;
-            const uint64_t known = h->prefix >> shift;
-            shift -= BATCH_DIGIT_BITS;
-            for (unsigned d = me; d < BATCH_DIGITS; d += G) h->hist[d] = 0;
+            if (h->done || h->count <= cand_max) break;
+            const KT known = (KT)(h->prefix >> shift);
+            const int hi = shift;
+            shift = shift > (int)DB ? shift - (int)DB : 0;
+            const unsigned dmask = (1u << (hi - shift)) - 1u;
+            for (unsigned d = me; d < DIGITS; d += G) hist[d] = 0;
             sync();
-            for (uint64_t p = me; p < len; p += G) {
+#pragma unroll 4
+            for (unsigned p = me; p < n; p += G) {
                 const KT key = keys[p];
-                if ((uint64_t)(key >> (shift + BATCH_DIGIT_BITS)) == known)
-                    atomicAdd(&h->hist[(key >> shift) & (BATCH_DIGITS - 1)], 1u);
+                if ((KT)(key >> hi) == known) atomicAdd(&hist[(unsigned)(key >> shift) & dmask], 1u);
             }
             sync();
         }
-        /* gather: keys whose digits from `shift` up beat the k-th key's, then
-         * the first `ties` equal ones to claim a slot */
-        const uint64_t kth = h->prefix >> shift;
-        const unsigned ties = h->want;
-        const uint64_t above = ks - ties;
-        for (uint64_t p0 = 0; p0 < len; p0 += G) {
-            const uint64_t p = p0 + me;
-            const KT key = p < len ? keys[p] : 0;
-            const uint64_t kh = (uint64_t)(key >> shift);
-            const bool gt = p < len && kh > kth, eq = p < len && kh == kth;
+        /* gather: keys whose digits from `shift` up beat the k-th key's take the
+         * first slots; the bucket's keys are ranked (ranked) or the first `ties`
+         * of them to arrive claim the rest (the bucket taken whole, or equal keys) */
+        const KT kth = (KT)(h->prefix >> shift);
+        const unsigned ties = h->want, count = h->count, above = kn - ties;
+        const bool ranked = count != ties && count <= cand_max;
+        const bool buffered = !SORTED && kn <= DIGITS - cand_max;
+        auto take = [&](unsigned j, KT key, unsigned p) {
+            if (SORTED) q[j] = kpair{ key, p };
+            else if (buffered) slot[j] = p;
+            else put<T>(a, s, start, j, p);
+        };
+        for (unsigned p0 = 0; p0 < n; p0 += G) {
+            const unsigned p = p0 + me;
+            const KT key = p < n ? keys[p] : 0;
+            const KT kh = (KT)(key >> shift);
+            const bool gt = p < n && kh > kth, eq = p < n && kh == kth;
             const unsigned bg = __ballot_sync(DRTOPK_FULL_MASK, gt), be = __ballot_sync(DRTOPK_FULL_MASK, eq);
+            if ((bg | be) == 0) continue;       /* most of a warp's keys: below the bucket */
             unsigned base_g = 0, base_e = 0;
             if (lane == 0 && bg) base_g = atomicAdd(&h->n_gt, (unsigned)__popc(bg));
             if (lane == 0 && be) base_e = atomicAdd(&h->n_eq, (unsigned)__popc(be));
             base_g = __shfl_sync(DRTOPK_FULL_MASK, base_g, 0) + __popc(bg & lower);
             base_e = __shfl_sync(DRTOPK_FULL_MASK, base_e, 0) + __popc(be & lower);
-            uint64_t j = DRTOPK_INDEX_NONE;
-            if (gt) j = base_g;
-            else if (eq && base_e < ties) j = above + base_e;
-            if (j == DRTOPK_INDEX_NONE) continue;
-            if (sorted) q[j] = kpair{ key, p };
-            else put<T>(a, s, start, j, p);
+            if (gt) take(base_g, key, p);
+            else if (eq && ranked) cand[base_e] = p;
+            else if (eq && base_e < ties) take(above + base_e, key, p);
         }
-        if (sorted) {
-            sync();
-            sort_put<T>(a, s, start, ks, q, me, G, sync);
+        sync();
+        if (ranked && me < count) {     /* candidate me's rank among the bucket's keys */
+            const unsigned c = cand[me];
+            const KT kc = keys[c];
+            unsigned rank = 0;
+            for (unsigned j = 0; j < count; ++j) {
+                const unsigned o = cand[j];
+                rank += tiny_better(keys[o], o, kc, c);
+            }
+            if (rank < ties) take(above + rank, kc, c);
         }
+        sync();
+        if (SORTED) sort_put<T>(a, s, start, ks, q, me, G, sync);
+        else if (buffered)
+            for (unsigned j = me; j < kn; j += G) put<T>(a, s, start, j, slot[j]);
         sync();         /* the group's shared memory is free for its next segment */
     }
 }
@@ -646,7 +758,7 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
             volatile unsigned long long *h = st->hist;
             const unsigned long long want = ks - st->above;
             unsigned long long above, count;
-            const unsigned d = pick_digit([&](unsigned j) { return h[j]; }, want, &above, &count);
+            const unsigned d = pick_digit<BATCH_DIGITS>([&](unsigned j) { return h[j]; }, want, &above, &count);
             if (threadIdx.x == 0) {
                 st->prefix = pf | (uint64_t)d << shift;
                 st->mask = mk | (uint64_t)(BATCH_DIGITS - 1) << shift;
@@ -795,6 +907,15 @@ struct tiny_launch {
 /* Ordered-key bytes of the staged select for key type t. */
 static size_t staged_key_bytes(drtopk_dtype t) { return drtopk_dtype_size(t) > sizeof(uint32_t) ? sizeof(uint64_t) : sizeof(uint32_t); }
 
+/* Segments of at most 2^BATCH_STAGED_WARP_LOG2 keys stage in a warp. */
+static int staged_warp_group(uint64_t cap) { return cap <= (1ull << BATCH_STAGED_WARP_LOG2); }
+
+/* The head and digit counts of a group holding cap keys. */
+static size_t staged_counts_bytes(uint64_t cap)
+{
+    return round16(sizeof(staged_head)) + ((size_t)1 << staged_digit_bits(staged_warp_group(cap))) * sizeof(unsigned);
+}
+
 /* The shared memory of a group holding cap keys of type t. */
 static staged_shape staged_shape_of(drtopk_dtype t, uint64_t cap, int sorted, uint64_t k)
 {
@@ -802,14 +923,14 @@ static staged_shape staged_shape_of(drtopk_dtype t, uint64_t cap, int sorted, ui
     const uint64_t slack = BATCH_VEC_BYTES / drtopk_dtype_size(t), qk = k < cap ? k : cap;
     sh.cap = cap;
     sh.keys_bytes = round16((size_t)(cap + slack) * staged_key_bytes(t));
-    sh.group_bytes = round16(sizeof(staged_head)) + sh.keys_bytes + (sorted ? pow2_at_least(qk, 2) * sizeof(kpair) : 0);
+    sh.group_bytes = staged_counts_bytes(cap) + sh.keys_bytes + (sorted ? pow2_at_least(qk, 2) * sizeof(kpair) : 0);
     return sh;
 }
 
 /* The longest segment one block stages in the GPU's opt-in shared memory. */
 static uint64_t staged_cap(drtopk_dtype t, int sorted, uint64_t k, size_t smem_optin)
 {
-    const size_t fixed = round16(sizeof(staged_head)) + (sorted ? pow2_at_least(k, 2) * sizeof(kpair) : 0);
+    const size_t fixed = staged_counts_bytes(UINT64_MAX) + (sorted ? pow2_at_least(k, 2) * sizeof(kpair) : 0);
     if (smem_optin <= fixed) return 0;
     uint64_t cap = (smem_optin - fixed) / staged_key_bytes(t);
     while (cap > 0 && staged_shape_of(t, cap, sorted, k).group_bytes > smem_optin) --cap;
@@ -823,9 +944,6 @@ static unsigned staged_threads(uint64_t cap)
     return t < BATCH_STAGED_THREADS_MIN ? BATCH_STAGED_THREADS_MIN
          : t > BATCH_STAGED_THREADS_MAX ? BATCH_STAGED_THREADS_MAX : (unsigned)t;
 }
-
-/* Segments of at most 2^BATCH_STAGED_WARP_LOG2 keys stage in a warp. */
-static int staged_warp_group(uint64_t cap) { return cap <= (1ull << BATCH_STAGED_WARP_LOG2); }
 
 static unsigned grid_for(uint64_t units, unsigned cap)
 {
@@ -875,12 +993,16 @@ template <int T>
 struct staged_launch {
     static drtopk_status run(batch_args a, staged_config c, int sorted, cudaStream_t st)
     {
-        const void *kernel = c.warp_group ? (const void *)staged_kernel<T, true>
-                                          : (const void *)staged_kernel<T, false>;
+        if (c.warp_group) return sorted ? go<true, true>(a, c, st) : go<true, false>(a, c, st);
+        return sorted ? go<false, true>(a, c, st) : go<false, false>(a, c, st);
+    }
+    template <bool WARP_GROUP, bool SORTED>
+    static drtopk_status go(batch_args a, staged_config c, cudaStream_t st)
+    {
         drtopk_status s;
-        if ((s = drtopk_kernel_dynamic_smem(kernel, c.smem)) != DRTOPK_OK) return s;
-        if (c.warp_group) staged_kernel<T, true><<<c.blocks, c.threads, c.smem, st>>>(a, c.sh, sorted);
-        else staged_kernel<T, false><<<c.blocks, c.threads, c.smem, st>>>(a, c.sh, sorted);
+        if ((s = drtopk_kernel_dynamic_smem((const void *)staged_kernel<T, WARP_GROUP, SORTED>, c.smem)) != DRTOPK_OK)
+            return s;
+        staged_kernel<T, WARP_GROUP, SORTED><<<c.blocks, c.threads, c.smem, st>>>(a, c.sh);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }

@@ -53,7 +53,7 @@ static int workloads(const options *o, workload *w)
     const int cpu = o->backend == DRTOPK_BACKEND_CPU;
     const uint64_t elems = cpu ? BATCH_ELEMS_CPU : BATCH_ELEMS_GPU;
     const uint64_t tiny_rows = cpu ? BATCH_TINY_ROWS_CPU : BATCH_TINY_ROWS_GPU;
-    static const uint64_t tiny_len[] = { 64, 256 }, tiny_k_gpu[] = { 1, 2, 4, 8, 16, 32, 64 },
+    static const uint64_t tiny_len[] = { 64, 256 }, tiny_k_gpu[] = { 1, 2, 4, 8, 16, 32 },  /* up to DRTOPK_BATCH_TINY_K_MAX */
                           tiny_k_cpu[] = { 1, 4, 16 };
     static const uint64_t warp_len_gpu[] = { 1024, 8192, 32768 }, warp_len_cpu[] = { 1024 },
                           warp_k_gpu[] = { 8, 32, 128, 256 }, warp_k_cpu[] = { 8, 32 };

@@ -83,6 +83,9 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
     if (plan->warp_max_k > DRTOPK_WARP_K_MAX)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->warp_max_k = %" PRIu64 " is above DRTOPK_WARP_K_MAX = %d",
                     plan->warp_max_k, DRTOPK_WARP_K_MAX);
+    if (plan->tiny_max_k > DRTOPK_BATCH_TINY_K_MAX)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->tiny_max_k = %" PRIu64 " is above DRTOPK_BATCH_TINY_K_MAX = %d",
+                    plan->tiny_max_k, DRTOPK_BATCH_TINY_K_MAX);
     if (plan->staged_max_len == 0 || plan->staged_max_len > DRTOPK_BATCH_STAGED_MAX_LEN)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->staged_max_len = %" PRIu64 " is outside 1..%llu "
                     "(DRTOPK_BATCH_STAGED_MAX_LEN); start from drtopk_batch_plan_auto", plan->staged_max_len,

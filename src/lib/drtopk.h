@@ -338,7 +338,7 @@ typedef struct {
     uint64_t warp_max_k;        /* largest k of the warp queue, 0 (off)..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */
     uint64_t block_max_len;     /* longest uniform row of the radix selects      */
-    uint64_t tiny_max_k;        /* largest k of the 256-key register select (0: off) */
+    uint64_t tiny_max_k;        /* largest k of the 256-key register select, 0 (off)..DRTOPK_BATCH_TINY_K_MAX */
     uint64_t staged_max_len;    /* longest segment staged in shared memory, 1..DRTOPK_BATCH_STAGED_MAX_LEN */
     uint64_t dr_min_len;        /* variable segments longer than this run the Dr. pipeline; 0: off */
     unsigned flags;             /* DRTOPK_SORTED                                  */
@@ -346,6 +346,7 @@ typedef struct {
 
 #define DRTOPK_WARP_K_MAX 256   /* a warp queue of 256 (key, position) pairs in shared memory */
 #define DRTOPK_BATCH_STAGED_MAX_LEN (1ull << 16) /* the staged select's longest length bin */
+#define DRTOPK_BATCH_TINY_K_MAX 32  /* the register select: lane r of a warp keeps round r's winner */
 
 /* The plan for p: on the CUDA backend the crossovers the tuner measured for
  * this GPU model (compiled in: tuner --batch, then --emit-table), else, and

@@ -1,8 +1,10 @@
 /*
  * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu,
  * issue 16) against the host: every key type, both orders, sorted and not;
- * uniform rows that take the tiny-row warp select, the staged radix select
- * in a warp and in a block (right at the tiny/warp/block crossovers), the
+ * uniform rows that take the tiny-row warp select (short rows and whole
+ * 256-key rows of 16-byte loads), the staged radix select in a warp and in a
+ * block (right at the tiny/warp/block crossovers; k_s past the slots held
+ * beside the candidates), the
  * chunked staged select (right past one chunk), the warp queue (short and
  * long rows, turned on by the plan), the split radix select and the Dr.
  * Top-k pipeline row by row (block_max_len lowered); f32 rows and segments of
@@ -285,12 +287,15 @@ int main(int argc, char **argv)
      * algorithms of uniform rows (f32 lengths; 64-bit keys chunk at half of them and split earlier) */
     const uint64_t shapes[][5] = {
         { 64, 200, 8, 0, 0 },           /* tiny rows: a warp's registers */
+        { 64, 256, 8, 0, 0 },           /* tiny rows, whole: 16-byte loads (MoE routing) */
+        { 24, 256, 16, 0, 0 },          /* tiny rows, whole, the tiny select's largest k */
         { 64, 1024, 40, 0, 0 },         /* staged in a warp, its longest row */
         { 50, 1025, 17, 0, 0 },         /* staged in a block, its shortest row */
         { 32, 256, 17, 0, 0 },          /* staged in a warp: k one past the tiny select's */
         { 32, 257, 16, 0, 0 },          /* staged in a warp: one key past the tiny select's rows */
         { 16, 3000, 300, 0, 0 },        /* staged in a block */
         { 10, 10000, 100, 0, 0 },       /* staged in a block (ANN re-ranking) */
+        { 12, 8192, 1000, 0, 0 },       /* staged in a block, k_s past the slots beside the candidates */
         { 6, 16384, 50, 0, 0 },         /* staged in a block: one chunk (f32) */
         { 6, 16385, 50, 0, 0 },         /* chunked: two chunks (f32) */
         { 3, 33000, 7, 0, 0 },          /* chunked, small k */
@@ -305,7 +310,7 @@ int main(int argc, char **argv)
         { 40, 10, 10, 0, 0 },           /* tiny rows, k = the length */
     };
     const uint64_t special_lens[] = { 200, 1000, 5000, 20000, 70000 };
-    const int nshapes = small ? 3 : (int)(sizeof shapes / sizeof shapes[0]);
+    const int nshapes = small ? 4 : (int)(sizeof shapes / sizeof shapes[0]);
     char what[256];
     setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");

@@ -137,7 +137,7 @@ static int same_plan(const drtopk_batch_plan *a, const drtopk_batch_plan *b)
 {
     return a->warp_max_k == b->warp_max_k && a->warp_max_len == b->warp_max_len &&
            a->block_max_len == b->block_max_len && a->tiny_max_k == b->tiny_max_k &&
-           a->staged_max_len == b->staged_max_len && a->flags == b->flags;
+           a->staged_max_len == b->staged_max_len && a->dr_min_len == b->dr_min_len && a->flags == b->flags;
 }
 
 static void plan_lookup(void)
@@ -153,7 +153,8 @@ static void plan_lookup(void)
           p.staged_max_len == 8192 && p.flags == 0);
     /* an untuned GPU, no name, no tables: exactly the built-in defaults */
     const drtopk_batch_plan want = { .warp_max_k = 0, .warp_max_len = 1ull << 15, .block_max_len = 1ull << 20,
-                                     .tiny_max_k = 16, .staged_max_len = 1ull << 16, .flags = 0 };
+                                     .tiny_max_k = 16, .staged_max_len = 1ull << 16, .dr_min_len = 1ull << 20,
+                                     .flags = 0 };
     CHECK(drtopk_batch_plan_for_gpu(&p, tables, 2, "GPU C") == 0);
     CHECK(same_plan(&p, &want));
     CHECK(drtopk_batch_plan_for_gpu(&p, tables, 2, NULL) == 0);
@@ -168,7 +169,7 @@ static void plan_lookup(void)
     for (size_t i = 0; i < drtopk_builtin_batch_tuning_count; ++i) {
         const drtopk_batch_plan *b = &drtopk_builtin_batch_tunings[i].plan;
         CHECKF(b->staged_max_len >= 1 && b->staged_max_len <= DRTOPK_BATCH_STAGED_MAX_LEN &&
-               b->warp_max_k <= DRTOPK_WARP_K_MAX && b->flags == 0, "%s", drtopk_builtin_batch_tunings[i].gpu_name);
+               b->warp_max_k <= DRTOPK_WARP_K_MAX && b->tiny_max_k <= DRTOPK_BATCH_TINY_K_MAX && b->flags == 0, "%s", drtopk_builtin_batch_tunings[i].gpu_name);
     }
 }
 
@@ -187,6 +188,9 @@ static void plan_field_checks(void)
     bad.staged_max_len = DRTOPK_BATCH_STAGED_MAX_LEN + 1;
     CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
     bad.staged_max_len = DRTOPK_BATCH_STAGED_MAX_LEN;
+    bad.tiny_max_k = DRTOPK_BATCH_TINY_K_MAX + 1;   /* past what a warp's lanes keep */
+    CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "tiny_max_k") != NULL);
     bad.tiny_max_k = 0;             /* the register select off: valid */
     CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
 }

@@ -18,6 +18,22 @@ namespace cg = cooperative_groups;
 #define RADIX_UNROLL 4                 /* 16-byte loads in flight per thread  */
 #define RADIX_MIN_BLOCKS 2             /* blocks per SM: caps registers at 64 */
 
+/* How the loops split p[0, n) of K-wide keys: a scalar head up to 16-byte
+ * alignment, nvec 16-byte vectors from there, and a scalar tail from `tail`. */
+struct vec_split {
+    unsigned long long head, nvec, tail;
+};
+template <typename K>
+__device__ __forceinline__ vec_split vec_split_of(const K *p, unsigned long long n, int per_vec)
+{
+    vec_split v;
+    v.head = ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(K);
+    if (v.head > n) v.head = n;
+    v.nvec = (n - v.head) / per_vec;
+    v.tail = v.head + v.nvec * per_vec;
+    return v;
+}
+
 /* Calls f(bits, index) for every element of p[0, n) this thread owns: grid-
  * stride over 16-byte vectors, RADIX_UNROLL loads in flight, scalar head (to
  * reach 16-byte alignment) and tail. */
@@ -26,11 +42,8 @@ __device__ __forceinline__ void radix_for_each(const uint32_t *p, unsigned long 
 {
     const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    unsigned long long head =
-        ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(uint32_t);
-    if (head > n) head = n;
-    const unsigned long long nvec = (n - head) / DRTOPK_VEC;
-    const unsigned long long tail = head + nvec * DRTOPK_VEC;
+    const vec_split sp = vec_split_of(p, n, DRTOPK_VEC);
+    const unsigned long long head = sp.head, nvec = sp.nvec, tail = sp.tail;
     const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
     for (unsigned long long b = tid; b < nvec; b += stride * RADIX_UNROLL) {
         uint4 r[RADIX_UNROLL];
@@ -126,11 +139,8 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
     const int nwarps = blockDim.x / DRTOPK_WARP;
     const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    unsigned long long head =
-        ((DRTOPK_VEC_BYTES - ((uintptr_t)p & (DRTOPK_VEC_BYTES - 1))) & (DRTOPK_VEC_BYTES - 1)) / sizeof(K);
-    if (head > n) head = n;
-    const unsigned long long nvec = (n - head) / PV;
-    const unsigned long long tail = head + nvec * PV;
+    const vec_split sp = vec_split_of(p, n, PV);
+    const unsigned long long head = sp.head, nvec = sp.nvec, tail = sp.tail;
     const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
     const bool leader = warp == 0 && lane == nwarps - 1; /* issues the tile atomics */
     uint4 pend[RADIX_UNROLL];          /* the previous tile, written this round */

@@ -100,6 +100,10 @@ drtopk_status onepass_topk(const topk_input *in, const topk_output *out,
                            void *ws, size_t ws_bytes, cudaStream_t s);
 drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size_t ws_bytes, cudaStream_t s,
                                  drtopk_stats *stats);
+/* _final writes the caller's values (V's width) and 64-bit indices too, from
+ * the result's keys: no gather. */
+drtopk_status onepass_topk_final(const topk_input *in, const topk_output *out, void *values,
+                                 uint64_t *indices, void *ws, size_t ws_bytes, cudaStream_t s);
 
 /* The fused small-input top-k (small_n.cu): raw V only, one launch (one
  * block, or a cooperative grid with grid-wide barriers).  _final writes the
@@ -121,8 +125,9 @@ typedef struct {
     topk_workspace_fn workspace;
     topk_run_fn run;
     topk_stats_fn stats;        /* standalone workload statistics, or NULL     */
-    topk_final_fn final;        /* standalone, unsorted, 32-bit raw V: writes
-                                   the result itself (no gather), or NULL      */
+    topk_final_fn final;        /* standalone, unsorted, raw V (32-bit, or any
+                                   width with any_width): writes the result
+                                   itself (no gather), or NULL                 */
     int any_width;              /* standalone, reads raw V of every key width
                                    itself (16-bit V is not widened first)      */
 } topk_algo_entry;

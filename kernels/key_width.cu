@@ -244,6 +244,9 @@ static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_
     } else if (l->onepass) {
         uint64_t *sc = (uint64_t *)(base + l->scalars);
         const topk_output out = { p->k, (uint32_t *)keys0, pos0, sc, (uint32_t *)(sc + 1) };
+        /* unsorted: onepass writes the values itself (no gather) */
+        if (!l->sort)
+            return onepass_topk_final(&l->op_in, &out, out_values, out_indices, base + l->op_ws, l->op_bytes, s);
         if ((st = onepass_topk(&l->op_in, &out, base + l->op_ws, l->op_bytes, s)) != DRTOPK_OK) return st;
     } else {
         key64_materialise<P><<<grid_for(p->n), KW_BLOCK, 0, s>>>(v, p->n, p->dtype, p->order, keys0, pos0);

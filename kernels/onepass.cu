@@ -20,7 +20,12 @@
  *      run on SELECT only;
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result;
- *   7. the top-k of V, gated to run on FALLBACK only.
+ *   7. the top-k of V, gated to run on FALLBACK only;
+ *   8. onepass_values_kernel (onepass_topk_final, what the pipeline calls
+ *      unsorted): the caller's values from the result's ordered keys by
+ *      keyorder.h's inverse, read and written in order, instead of the
+ *      gather's k random reads of V (V is read only at keys that several bit
+ *      patterns share: NaN, -0.0 and +0.0).
  * Selects (op_sel): candidates and sample keys are 32-bit ordered keys for 16-
  * and 32-bit V (a 16-bit ordered key zero-extended is a 32-bit one of the same
  * order), selected by the flag radix (radix_topk.cu); 64-bit ones for 64-bit
@@ -38,8 +43,8 @@
 #include "stream_tile.cuh"
 #include "wide_select.cuh"
 
-#define OP_BLOCK 256                /* threads of the sample and take kernels  */
-#define OP_TAKE_GRID_MAX 1024u      /* the take kernel grid-strides past this  */
+#define OP_BLOCK 256                /* threads of the sample, take and values kernels */
+#define OP_GRID_MAX 1024u           /* the take and values kernels grid-stride past this */
 /* A stand-in base address for the size query: aligned and non-NULL, because
  * radix_topk's workspace query validates its input pointers. */
 #define OP_SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
@@ -256,6 +261,25 @@ __global__ void onepass_take_kernel(const onepass_ctl *ctl, const CK *d_t, uint6
     }
 }
 
+/* Step 8 (onepass_topk_final): the caller's values and 64-bit indices from
+ * the result's ordered keys and positions, read in order: a key held by one
+ * bit pattern gives the value by keyorder.h's inverse, and only the keys that
+ * several patterns share (floats: NaN payloads, -0.0 and +0.0) read V at
+ * their position, so the value is V's bits always. */
+template <int T, typename K, typename CK, typename PosT>
+__global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om, const CK *__restrict__ keys,
+                                      const PosT *__restrict__ pos, K *__restrict__ out_v, uint64_t *__restrict__ out_i)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
+        const uint64_t q = (uint64_t)pos[i];
+        const K key = (K)((K)keys[i] ^ om);
+        out_v[i] = drtopk_key_is_shared(key, (drtopk_dtype)T) ? v[q]
+                                                              : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
+        out_i[i] = q;
+    }
+}
+
 /* Steps 2, 5 and 7 for a CK width: the flag radix for 32-bit CK (and 32-bit
  * V's fallback), wide_select.cuh for 64-bit CK and the other widths'
  * fallback.  t() is where step 2 leaves t. */
@@ -299,12 +323,21 @@ static drtopk_status op_fallback(const onepass_layout &l, const topk_output *out
     return ws_select(in, &l.ctl->sel, l.raw_in.k, (CK *)out->keys, (PosT *)out->pos, out->d_count, s);
 }
 
-/* Steps 1-7 for raw dtype T and position type PosT. */
+/* A grid of OP_BLOCK threads for k elements (at most OP_GRID_MAX blocks). */
+static unsigned op_grid(uint64_t k)
+{
+    const uint64_t blocks = (k + OP_BLOCK - 1) / OP_BLOCK;
+    return (unsigned)(blocks < OP_GRID_MAX ? blocks : OP_GRID_MAX);
+}
+
+/* Steps 1-7 for raw dtype T and position type PosT, and step 8 when values
+ * is not NULL. */
 template <int T, typename PosT>
 struct onepass_run {
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::CK CK;
-    static drtopk_status run(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes, cudaStream_t s)
+    static drtopk_status run(const topk_input *in, const topk_output *out, void *values, uint64_t *indices, void *ws,
+                             size_t ws_bytes, cudaStream_t s)
     {
         onepass_layout l;
         drtopk_status st = onepass_carve(in, OP_SIZING_BASE, &l);
@@ -333,44 +366,62 @@ struct onepass_run {
         onepass_decide_kernel<<<1, 1, 0, s>>>(l.ctl, k, l.cap);
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_sel<CK>::template select<PosT>(l, out, s)) != DRTOPK_OK) return st;
-        const uint64_t take_blocks = (k + OP_BLOCK - 1) / OP_BLOCK;
-        onepass_take_kernel<CK, PosT><<<(unsigned)(take_blocks < OP_TAKE_GRID_MAX ? take_blocks : OP_TAKE_GRID_MAX),
-                                        OP_BLOCK, 0, s>>>(
+        onepass_take_kernel<CK, PosT><<<op_grid(k), OP_BLOCK, 0, s>>>(
             l.ctl, d_t, k, (const CK *)l.c_keys, (const PosT *)l.c_pos, (const PosT *)l.tie_pos, (CK *)out->keys,
             (PosT *)out->pos, out->d_count, sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL);
         DRTOPK_LAUNCH_CHECK();
-        return op_fallback<T, K, CK, PosT>(l, out, s);
+        if ((st = op_fallback<T, K, CK, PosT>(l, out, s)) != DRTOPK_OK || values == NULL) return st;
+        onepass_values_kernel<T, K, CK, PosT><<<op_grid(k), OP_BLOCK, 0, s>>>(
+            v, k, om, (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
     }
 };
 
 /* Every key type (drtopk_dispatch covers the 32-bit ones the pipeline's
  * stages read). */
 template <int T>
-static drtopk_status onepass_pos(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
-                                 cudaStream_t s)
+static drtopk_status onepass_pos(const topk_input *in, const topk_output *out, void *values, uint64_t *indices,
+                                 void *ws, size_t ws_bytes, cudaStream_t s)
 {
-    return in->pos64 ? onepass_run<T, uint64_t>::run(in, out, ws, ws_bytes, s)
-                     : onepass_run<T, uint32_t>::run(in, out, ws, ws_bytes, s);
+    return in->pos64 ? onepass_run<T, uint64_t>::run(in, out, values, indices, ws, ws_bytes, s)
+                     : onepass_run<T, uint32_t>::run(in, out, values, indices, ws, ws_bytes, s);
 }
 
-extern "C" drtopk_status onepass_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
-                                      cudaStream_t s)
+/* onepass_topk, and with values its final form (the caller's values and
+ * indices too). */
+static drtopk_status onepass_any(const topk_input *in, const topk_output *out, void *values, uint64_t *indices,
+                                 void *ws, size_t ws_bytes, cudaStream_t s)
 {
     topk_input w;
     drtopk_status st = onepass_check(in, &w);
     if (st == DRTOPK_OK) st = topk_check_io(&w, out);
     if (st != DRTOPK_OK) return st;
+    if (values != NULL && indices == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     switch (in->dtype) {
-    case DRTOPK_U32: return onepass_pos<DRTOPK_U32>(in, out, ws, ws_bytes, s);
-    case DRTOPK_I32: return onepass_pos<DRTOPK_I32>(in, out, ws, ws_bytes, s);
-    case DRTOPK_F32: return onepass_pos<DRTOPK_F32>(in, out, ws, ws_bytes, s);
-    case DRTOPK_F16: return onepass_pos<DRTOPK_F16>(in, out, ws, ws_bytes, s);
-    case DRTOPK_BF16: return onepass_pos<DRTOPK_BF16>(in, out, ws, ws_bytes, s);
-    case DRTOPK_U64: return onepass_pos<DRTOPK_U64>(in, out, ws, ws_bytes, s);
-    case DRTOPK_I64: return onepass_pos<DRTOPK_I64>(in, out, ws, ws_bytes, s);
-    case DRTOPK_F64: return onepass_pos<DRTOPK_F64>(in, out, ws, ws_bytes, s);
+    case DRTOPK_U32: return onepass_pos<DRTOPK_U32>(in, out, values, indices, ws, ws_bytes, s);
+    case DRTOPK_I32: return onepass_pos<DRTOPK_I32>(in, out, values, indices, ws, ws_bytes, s);
+    case DRTOPK_F32: return onepass_pos<DRTOPK_F32>(in, out, values, indices, ws, ws_bytes, s);
+    case DRTOPK_F16: return onepass_pos<DRTOPK_F16>(in, out, values, indices, ws, ws_bytes, s);
+    case DRTOPK_BF16: return onepass_pos<DRTOPK_BF16>(in, out, values, indices, ws, ws_bytes, s);
+    case DRTOPK_U64: return onepass_pos<DRTOPK_U64>(in, out, values, indices, ws, ws_bytes, s);
+    case DRTOPK_I64: return onepass_pos<DRTOPK_I64>(in, out, values, indices, ws, ws_bytes, s);
+    case DRTOPK_F64: return onepass_pos<DRTOPK_F64>(in, out, values, indices, ws, ws_bytes, s);
     default: return DRTOPK_ERR_INVALID_ARGUMENT;
     }
+}
+
+extern "C" drtopk_status onepass_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
+                                      cudaStream_t s)
+{
+    return onepass_any(in, out, NULL, NULL, ws, ws_bytes, s);
+}
+
+extern "C" drtopk_status onepass_topk_final(const topk_input *in, const topk_output *out, void *values,
+                                            uint64_t *indices, void *ws, size_t ws_bytes, cudaStream_t s)
+{
+    if (values == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    return onepass_any(in, out, values, indices, ws, ws_bytes, s);
 }
 
 extern "C" drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size_t ws_bytes, cudaStream_t s,

@@ -16,7 +16,7 @@
  * start and end of the call, and between the stages only when the pipeline
  * runs: a standalone call times nothing but itself) and synchronises at the end.
  * A standalone algorithm that writes the caller's result itself (its table
- * entry's final call: fused, on unsorted 32-bit V) needs no gather.
+ * entry's final call: fused and onepass, unsorted) needs no gather.
  *
  * Every rule and every capacity (cap1, the scan list, |C|) is decided by
  * pipeline_spec.h, which says why the buffers are large enough.  When

@@ -23,7 +23,8 @@
 #include "pipeline_spec.h"
 
 #define WS_BLOCK 256                /* threads of the histogram and collect kernels */
-#define WS_GRID_MAX 65535u          /* grid-stride beyond this many blocks          */
+#define WS_BLOCKS_PER_SM 8          /* 2048 threads: a persistent grid, so a gated
+                                       launch costs one short wave, not 65535 blocks */
 #define WS_DIGITS (1u << DRTOPK_DIGIT_BITS)
 
 /* keyorder.h's functions of one width, for templates over the key type K:
@@ -84,10 +85,16 @@ __device__ __forceinline__ K ws_key_at(const ws_input<K, P> &in, uint64_t i)
     return in.pos ? b : key_fns<K>::key(b, in.t, in.o);
 }
 
-static inline unsigned ws_grid(uint64_t n)
+/* The grid of the histogram and collect kernels: one block per WS_BLOCK
+ * keys, at most as many as are resident at once (they grid-stride). */
+static inline drtopk_status ws_grid(uint64_t n, unsigned *grid)
 {
-    const uint64_t blocks = (n + WS_BLOCK - 1) / WS_BLOCK;
-    return (unsigned)(blocks == 0 ? 1 : blocks < WS_GRID_MAX ? blocks : WS_GRID_MAX);
+    const drtopk_device_attrs *dev;
+    const drtopk_status st = drtopk_device_current(NULL, &dev);
+    if (st != DRTOPK_OK) return st;
+    const uint64_t blocks = (n + WS_BLOCK - 1) / WS_BLOCK, full = (uint64_t)dev->sm_count * WS_BLOCKS_PER_SM;
+    *grid = (unsigned)(blocks == 0 ? 1 : blocks < full ? blocks : full);
+    return DRTOPK_OK;
 }
 
 template <typename K, typename P>
@@ -197,10 +204,13 @@ __global__ void ws_collect(ws_input<K, P> in, ws_state *s, uint64_t k, OK *__res
 template <typename K, typename P>
 static drtopk_status ws_threshold(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
 {
+    unsigned grid;
+    const drtopk_status r = ws_grid(in.n_max, &grid);
+    if (r != DRTOPK_OK) return r;
     ws_init<K, P><<<1, WS_BLOCK, 0, st>>>(in, s, k);
     DRTOPK_LAUNCH_CHECK();
     for (int shift = (int)(8 * sizeof(K)) - DRTOPK_DIGIT_BITS; shift >= 0; shift -= DRTOPK_DIGIT_BITS) {
-        ws_hist<K, P><<<ws_grid(in.n_max), WS_BLOCK, 0, st>>>(in, s, shift);
+        ws_hist<K, P><<<grid, WS_BLOCK, 0, st>>>(in, s, shift);
         DRTOPK_LAUNCH_CHECK();
         ws_pick<K, P><<<1, 1, 0, st>>>(in, s, shift);
         DRTOPK_LAUNCH_CHECK();
@@ -213,9 +223,11 @@ template <typename K, typename P, typename OK>
 static drtopk_status ws_select(const ws_input<K, P> &in, ws_state *s, uint64_t k, OK *keys, P *pos,
                                uint64_t *d_count, cudaStream_t st)
 {
-    const drtopk_status r = ws_threshold(in, s, k, st);
+    unsigned grid;
+    drtopk_status r = ws_threshold(in, s, k, st);
+    if (r == DRTOPK_OK) r = ws_grid(in.n_max, &grid);
     if (r != DRTOPK_OK) return r;
-    ws_collect<K, P, OK><<<ws_grid(in.n_max), WS_BLOCK, 0, st>>>(in, s, k, keys, pos, d_count);
+    ws_collect<K, P, OK><<<grid, WS_BLOCK, 0, st>>>(in, s, k, keys, pos, d_count);
     DRTOPK_LAUNCH_CHECK();
     return DRTOPK_OK;
 }

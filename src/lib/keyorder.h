@@ -192,10 +192,19 @@ DRTOPK_HD uint32_t drtopk_bits_from_surrogate(uint32_t s, drtopk_dtype t, uint32
     return s ^ om;
 }
 
+/* Whether several element bit patterns share the ordered key `key` of the
+ * largest order (float types only: every NaN, and -0.0 with +0.0); every
+ * other key has exactly one pattern, which drtopk_bits_from_key_any gives. */
+DRTOPK_HD int drtopk_key_is_shared(uint64_t key, drtopk_dtype t)
+{
+    return drtopk_dtype_is_float(t) && (key == drtopk_width_mask(drtopk_dtype_bits(t)) || key == drtopk_sign_bit(t));
+}
+
 /* Inverse for the largest order: element bits whose key is `key` (any
- * width).  For floats it returns the canonical +0.0 and quiet NaN where
- * several bit patterns share a key.  Used by generators that build data from
- * keys. */
+ * width), exact unless drtopk_key_is_shared: for floats it returns the
+ * canonical +0.0 and quiet NaN where several bit patterns share a key.  Used
+ * by generators that build data from keys and by the one-read top-k, which
+ * writes its result's values from their keys (kernels/onepass.cu). */
 DRTOPK_HD uint64_t drtopk_bits_from_key_any(uint64_t key, drtopk_dtype t)
 {
     const uint64_t ones = drtopk_width_mask(drtopk_dtype_bits(t)), sign = drtopk_sign_bit(t);

@@ -47,23 +47,28 @@
  *   take          k (c + P) read and written (instead of select);
  *   fallback      a radix select over V: about 2 more reads of w n (flag
  *                 radix, w = 4), w/8 + 1 more (wide select, w = 2 or 8);
- *   gather        (the caller's) k P read, k random sectors of V (32 bytes
- *                 each), k (w + 8) written (values and uint64 indices).
- * At n = 2^30 (u32, P = 4; S = 2^15, so m = k / 2^15):
+ *   values        (unsorted: onepass_topk_final) k (c + P) read in order, k
+ *                 (w + 8) written (values by the inverse of the ordered key,
+ *                 keyorder.h; V is read only at keys several bit patterns
+ *                 share: NaN, -0.0 and +0.0); sorted, the caller's gather
+ *                 instead: k P read, k random sectors of V (32 bytes each),
+ *                 k (w + 8) written.
+ * At n = 2^30 (u32, P = 4; S = 2^15, so m = k / 2^15; unsorted):
  *   k = 2^22: m = 128, r = 175, gt + eq ~ 1.37 k = 5.7 M, cap = 1.79 k;
  *             candidates 46 MB written, select ~92 MB read + 34 MB written,
- *             gather 17 MB + 134 MB of sectors read, 50 MB written: about
- *             0.37 GB beside the 4 GiB of V (9%);
+ *             values 34 MB read, 50 MB written: about 0.26 GB beside the
+ *             4 GiB of V (6%);
  *   k = 2^24: m = 512, r = 604, gt + eq ~ 1.18 k = 19.8 M, cap = 1.37 k;
- *             candidates 158 MB, select ~317 MB + 134 MB, gather 67 MB +
- *             537 MB of sectors + 201 MB: about 1.4 GB beside V (34%).
- * On an H100 (3.0 TB/s streamed) those bytes explain ~0.12 ms at 2^22 and
- * ~0.45 ms at 2^24 of the measured 0.54 and 1.66 ms over the small-k time
- * (experiments/NOTES.md); the rest is likely per-candidate work rather
- * than bytes (a profile of the stages has to say): the pass's per-element
- * emit walk once most warp tiles hold a candidate (2% of V at 2^24), and the
- * flag radix's launches over the candidates.  The largest byte terms are the
- * gather's random sectors (k x 32) and the sample's slack (gt - k ~
+ *             candidates 158 MB, select ~317 MB + 134 MB, values 134 MB +
+ *             201 MB: about 0.94 GB beside V (22%).
+ * On an H100 (3.0 TB/s streamed) those bytes explain ~0.09 ms at 2^22 and
+ * ~0.31 ms at 2^24.  A profile (a62c66a, before the values came from the
+ * keys) showed where the rest went: the gather's random sectors (0.49 ms at
+ * 2^24), the select's compaction pass writing 16 M outputs with a run of
+ * slots per thread (32 sectors a store: 0.5 ms; now warp-ordered,
+ * stream_tile.cuh) and the pass's per-candidate emit walk once most warp
+ * tiles hold a candidate (2% of V at 2^24: 2.4 ms for the pass against 1.5
+ * at 2^20).  The largest byte terms left are the sample's slack (gt - k ~
  * 4 sqrt(k n / S) keys: 1.5 M at 2^22, 3.0 M at 2^24; S = 2^16 and 2^18 there
  * would cut gt + eq to 1.25 k and 1.06 k, at the price of a multi-block
  * sample select).

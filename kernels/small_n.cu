@@ -21,6 +21,23 @@
  *     ranges for its lanes (one shared atomic per warp and class, ballots).
  * Pass 0 histograms the keys as they are read from global memory (and stored
  * in shared memory when the chunk fits): one read of V, no separate load.
+ *
+ * From SN_SAMPLED_MIN_N keys (where chunks outgrow shared memory, 2^22.7 on
+ * an H100, the passes above re-read V from HBM: 130 us at 2^24), the grid
+ * reads V once with onepass_spec.h's sampled threshold: every block reads the
+ * same SN_SAMPLE strided keys (the spec's positions; from L2 after the first)
+ * and selects the spec's r-th largest, t, by the passes above in its own
+ * shared memory (no grid barrier); then streams its chunk (16-byte loads),
+ * keeping keys > t and up to k ties == t in a list in shared memory (key,
+ * offset), and publishes its counts (plain stores: nothing to zero first).
+ * One grid barrier; every block sums the counts and decides as the spec does
+ * (drtopk_onepass_decide over the ties stored), falling back also when a key
+ * > t found no room.  The lists then hold every key > t and enough ties: the
+ * digit passes and the final above run on the lists (a few hundred keys a
+ * block), below the bits that t and the largest listed key share (2 passes
+ * for u32 UD at k = 1024, n = 2^24).  Fallback (adversarial data; forced by
+ * tests/gpu/onepass_data.h): the passes over V in global memory.  Grid
+ * barriers: sampled 1 + up to 3; in shared memory 1 (zeroing) + up to 3.
  * Exact for every ordered key (NaN above +inf, -0.0 = +0.0 come from
  * keyorder.h; ties at the k-th key are taken in arbitrary order, as drtopk.h
  * allows).
@@ -48,6 +65,7 @@
 #include <cub/block/block_scan.cuh>
 #include "kernels.h"
 #include "keyorder.h"
+#include "onepass_spec.h"
 
 #define SN_THREADS 1024                 /* one block per SM, all its threads    */
 #define SN_DIGIT_BITS 11                /* 3 passes cover 32 bits (11, 11, 10)  */
@@ -66,19 +84,51 @@
                                            runs: a block's passes over its chunk,
                                            not the barriers, set the grid's time
                                            (issue 15: 24 us at 16 keys a thread) */
+#define SN_VEC_UNROLL 4                 /* 16-byte loads in flight per thread in
+                                           the sampled pass: 64 KB per SM, the
+                                           HBM latency-bandwidth product's share */
 #define SN_WARP 32
 #define SN_FULL_MASK 0xffffffffu
 #define SN_STATIC_SMEM_MAX 16384        /* bounds the kernel's static shared
                                            memory (8 KB histogram, the scan's
                                            storage, scalars); the rest of the
                                            opt-in limit holds the chunk        */
+#define SN_SAMPLED_MIN_N (1ull << 20)   /* the sampled threshold from here up:
+                                           every block's chunk passes over a
+                                           few hundred list entries instead of
+                                           8+ keys a thread (a guess to measure:
+                                           the sample costs ~1-2 us)           */
+#define SN_SAMPLE 4096u                 /* keys each block samples (4 a thread):
+                                           the spec's positions at S = 4096, a
+                                           divisor of DRTOPK_ONEPASS_SAMPLE, so
+                                           they are every 8th of onepass's and
+                                           its forcing inputs force these too;
+                                           every block reads them (from L2), so
+                                           the spec's 2^15 would cost ~8x     */
+#define SN_TIE_SHARE 2                  /* ties take at most 1/2 of a block's list */
+#define SN_LIST_SLACK 2                 /* a block's share of the spec's capacity,
+                                           twice over, fits its list: a binomial
+                                           count of mean m >= 16 stays under 2m
+                                           to 4 standard deviations            */
+#define SN_GRID_MAX 1024u               /* blocks a control block publishes for
+                                           (co-resident blocks of any GPU)     */
 
 namespace cg = cooperative_groups;
 
-/* Device state of one multi-block call, zeroed by block 0 at its start. */
+/* What a block publishes after the sampled pass (plain stores: no zeroing). */
+struct sn_block_pub {
+    uint32_t gt;                        /* its keys > t (stored or not)         */
+    uint32_t eq;                        /* its keys == t stored in its list     */
+    uint32_t over;                      /* a key > t found no room: fallback    */
+    uint32_t max;                       /* its largest key >= t (t if none)     */
+};
+
+/* Device state of one multi-block call; hist, gt and eq are zeroed by block
+ * 0 before the call's first grid barrier. */
 struct small_n_ctl {
     unsigned int hist[SN_PASSES][SN_BINS];
     unsigned long long gt, eq;          /* final slot ranges taken per class    */
+    sn_block_pub blk[SN_GRID_MAX];
 };
 
 /* One call's arguments.  Output: out_vals/out_idx (the caller's values and
@@ -88,6 +138,11 @@ struct small_n_args {
     const uint32_t *v;
     unsigned long long n, k, chunk;     /* chunk: keys per block                */
     int resident;                       /* chunks held in shared memory         */
+    int sampled;                        /* the sampled threshold (one read of V) */
+    uint32_t r;                         /* sampled: the sample rank of t        */
+    unsigned long long cap;             /* sampled: candidates the spec allows  */
+    uint32_t list_cap, cand_cap;        /* sampled: a block's list, its share of
+                                           keys > t (the rest holds ties)       */
     uint32_t flip;                      /* all ones for DRTOPK_SMALLEST         */
     small_n_ctl *c;
     uint32_t *out_vals;
@@ -98,16 +153,26 @@ struct small_n_args {
     uint32_t *d_threshold;
 };
 
-/* Digit p's shift and width: 21/11, 10/11, 0/10. */
-__device__ __forceinline__ int sn_shift(int p)
+/* Where a block's keys are: its chunk of V in global memory (tile NULL),
+ * its chunk in shared memory (tile, after pass 0 stored it: store), or its
+ * list (tile: keys > t at [0, split), ties at [split + gap, len + gap);
+ * pos: their chunk offsets). */
+struct sn_src {
+    const uint32_t *v, *tile, *pos;
+    uint32_t len, split, gap;
+    bool store;                         /* pass 0 reads v and stores the tile   */
+};
+
+/* Digit p's shift and width below bit `top`: from 32, 21/11, 10/11, 0/10. */
+__device__ __forceinline__ int sn_shift(int top, int p)
 {
-    const int s = SN_KEY_BITS - (p + 1) * SN_DIGIT_BITS;
+    const int s = top - (p + 1) * SN_DIGIT_BITS;
     return s > 0 ? s : 0;
 }
 
-__device__ __forceinline__ uint32_t sn_width_mask(int p)
+__device__ __forceinline__ uint32_t sn_width_mask(int top, int p)
 {
-    return (1u << (SN_KEY_BITS - p * SN_DIGIT_BITS - sn_shift(p))) - 1u;
+    return (1u << (top - p * SN_DIGIT_BITS - sn_shift(top, p))) - 1u;
 }
 
 template <int T>
@@ -116,75 +181,101 @@ __device__ __forceinline__ uint32_t sn_key(uint32_t bits, uint32_t flip)
     return drtopk_key_from_bits(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ flip;
 }
 
-/* Calls f(bits, i, in) for this thread's elements i of the block's chunk
- * (the same elements in the same order on every call), SN_UNROLL loads in
- * flight, from shared memory when resident; every thread of the block calls
- * f the same number of times (warp collectives may run in f), with in false
- * past the chunk's end (bits then 0). */
+/* Calls f(bits, j, in) for this thread's keys j of the block's source (the
+ * same keys in the same order on every call), SN_UNROLL loads in flight;
+ * every thread of the block calls f the same number of times (warp
+ * collectives may run in f), with in false past the end (bits then 0).  j is
+ * the chunk offset, or the list index for a list.  first: pass 0 (reads v
+ * when the tile is stored then). */
 template <typename F>
-__device__ __forceinline__ void sn_for_each(const uint32_t *tile, const uint32_t *src, bool resident, uint32_t len,
-                                            F f)
+__device__ __forceinline__ void sn_for_each(const sn_src &s, bool first, F f)
 {
-    for (uint32_t base = 0; base < len; base += blockDim.x * SN_UNROLL) {
+    const bool from_tile = s.tile != NULL && !(first && s.store);
+    for (uint32_t base = 0; base < s.len; base += blockDim.x * SN_UNROLL) {
         uint32_t b[SN_UNROLL];
 #pragma unroll
-        for (int j = 0; j < SN_UNROLL; ++j) {
-            const uint32_t i = base + j * blockDim.x + threadIdx.x;
-            b[j] = i >= len ? 0u : resident ? tile[i] : __ldg(src + i);
+        for (int u = 0; u < SN_UNROLL; ++u) {
+            const uint32_t i = base + u * blockDim.x + threadIdx.x, j = i < s.split ? i : i + s.gap;
+            b[u] = i >= s.len ? 0u : from_tile ? s.tile[j] : __ldg(s.v + j);
         }
 #pragma unroll
-        for (int j = 0; j < SN_UNROLL; ++j) {
-            const uint32_t i = base + j * blockDim.x + threadIdx.x;
-            f(b[j], i, i < len);
+        for (int u = 0; u < SN_UNROLL; ++u) {
+            const uint32_t i = base + u * blockDim.x + threadIdx.x;
+            f(b[u], i < s.split ? i : i + s.gap, i < s.len);
         }
     }
 }
 
-template <int T, typename PosT>
-__global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> a)
+/* Calls f(bits, j, in) like sn_for_each for a chunk of V in global memory,
+ * read in 16-byte loads (SN_VEC_UNROLL in flight a thread): the keys before
+ * the first 16-byte boundary and after the last whole load in one scalar
+ * round (at most 6 keys), then the aligned body. */
+template <typename F>
+__device__ __forceinline__ void sn_stream(const uint32_t *v, uint32_t len, F f)
+{
+    const uint32_t vec = sizeof(uint4) / sizeof(uint32_t);
+    const uint32_t mis = (uint32_t)(((uintptr_t)v / sizeof(uint32_t)) % vec);
+    const uint32_t head = mis == 0 ? 0 : (vec - mis < len ? vec - mis : len);
+    const uint32_t body = (len - head) / vec, tail = head + body * vec;
+    const uint32_t e = threadIdx.x < head ? threadIdx.x : tail + threadIdx.x - head;
+    const bool e_in = e < len && (threadIdx.x < head || e >= tail);
+    f(e_in ? __ldg(v + e) : 0u, e, e_in);
+    const uint4 *v4 = (const uint4 *)(v + head);
+    for (uint32_t base = 0; base < body; base += blockDim.x * SN_VEC_UNROLL) {
+        uint4 q[SN_VEC_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SN_VEC_UNROLL; ++u) {
+            const uint32_t i = base + u * blockDim.x + threadIdx.x;
+            q[u] = i < body ? __ldg(v4 + i) : make_uint4(0u, 0u, 0u, 0u);
+        }
+#pragma unroll
+        for (int u = 0; u < SN_VEC_UNROLL; ++u) {
+            const uint32_t i = base + u * blockDim.x + threadIdx.x, j = head + i * vec;
+            const bool in = i < body;
+            f(q[u].x, j, in);
+            f(q[u].y, j + 1, in);
+            f(q[u].z, j + 2, in);
+            f(q[u].w, j + 3, in);
+        }
+    }
+}
+
+/* The digit passes below bit top: the kk-th largest key of the block's
+ * source (c NULL) or of the grid's (c: every block's histogram summed in
+ * c->hist; zero_barrier: c is zeroed by block 0 before the first barrier),
+ * as prefix/mask (keys matching the prefix so far) and kk (its rank among
+ * them).  Ends early when the chosen digit holds exactly kk keys (every key
+ * matching the prefix is taken), unless exact (the key itself wanted).  The
+ * same decisions in every block: they come from the grid's histogram. */
+template <int T>
+__device__ void sn_passes(sn_src &s, uint32_t flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
+                          uint32_t &prefix, uint32_t &mask, uint32_t &kk)
 {
     typedef cub::BlockScan<uint32_t, SN_THREADS> scan_t;
-    extern __shared__ uint32_t tile[];
     __shared__ typename scan_t::TempStorage scan_tmp;
     __shared__ unsigned int sh_hist[SN_BINS];
-    __shared__ uint32_t sh_digit;
-    __shared__ uint32_t sh_kk, sh_cand;
-    __shared__ unsigned long long sh_base_gt, sh_base_eq;
-    __shared__ uint32_t sh_cur_gt, sh_cur_eq;   /* the block's slots taken per class */
-    const bool multi = gridDim.x > 1;
-    const unsigned long long lo = (unsigned long long)blockIdx.x * a.chunk;
-    const uint32_t len = (uint32_t)(lo < a.n ? (a.n - lo < a.chunk ? a.n - lo : a.chunk) : 0);
-    const uint32_t *src = a.v + lo;
-    const bool res = a.resident != 0;
-
-    if (multi && blockIdx.x == 0) {     /* visible to all after pass 0's first barrier */
-        unsigned int *w = &a.c->hist[0][0];
-        for (unsigned i = threadIdx.x; i < SN_PASSES * SN_BINS; i += blockDim.x) w[i] = 0;
-        if (threadIdx.x == 0) a.c->gt = a.c->eq = 0;
-    }
-    uint32_t prefix = 0, mask = 0;
-    uint32_t kk = (uint32_t)a.k;        /* rank of the k-th key among those matching prefix */
-    for (int p = 0; p < SN_PASSES; ++p) {
-        const int shift = sn_shift(p);
-        const uint32_t wmask = sn_width_mask(p);
+    __shared__ uint32_t sh_digit, sh_kk, sh_cand;
+    uint32_t *tile = (uint32_t *)s.tile;
+    for (int p = 0; top - p * SN_DIGIT_BITS > 0; ++p) {
+        const int shift = sn_shift(top, p);
+        const uint32_t wmask = sn_width_mask(top, p);
         for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = 0;
         __syncthreads();
-        /* pass 0 reads V (keeping it in shared memory when resident); later
-         * passes read the tile, stored before pass 0's closing barrier */
-        sn_for_each(tile, src, res && p > 0, len, [&](uint32_t bits, uint32_t i, bool in) {
+        const bool store = s.store && p == 0;
+        sn_for_each(s, p == 0, [&](uint32_t bits, uint32_t j, bool in) {
             if (!in) return;
-            if (res && p == 0) tile[i] = bits;
-            const uint32_t key = sn_key<T>(bits, a.flip);
+            if (store) tile[j] = bits;
+            const uint32_t key = sn_key<T>(bits, flip);
             if ((key & mask) == prefix) atomicAdd(&sh_hist[(key >> shift) & wmask], 1u);
         });
         __syncthreads();
-        if (multi) {
+        if (c != NULL) {
             cg::grid_group grid = cg::this_grid();
-            if (p == 0) grid.sync();    /* block 0 zeroed the control block */
+            if (p == 0 && zero_barrier) grid.sync();    /* block 0 zeroed the control block */
             for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x)
-                if (sh_hist[b]) atomicAdd(&a.c->hist[p][b], sh_hist[b]);
+                if (sh_hist[b]) atomicAdd(&c->hist[p][b], sh_hist[b]);
             grid.sync();
-            for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = __ldcg(&a.c->hist[p][b]);
+            for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = __ldcg(&c->hist[p][b]);
             __syncthreads();
         }
         /* thread j holds bins from the top: SN_BINS - 1 - (j * per + i) */
@@ -208,15 +299,156 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
         prefix |= sh_digit << shift;
         mask |= wmask << shift;
         kk = sh_kk;
-        if (sh_cand == kk) break;       /* every key matching the prefix is taken */
+        /* sh_* are rewritten after two more barriers (the next pass's or call's) */
+        if (!exact && sh_cand == kk) break;
     }
+}
+
+/* The sampled pass (onepass_spec.h's steps 1-3 in one block each): t = the
+ * r-th largest of the SN_SAMPLE sampled keys (every block the same, from
+ * L2), then the block's chunk of V read once into its list: keys > t at
+ * [0, cand_cap), ties (at most tie_cap) after; each block publishes its
+ * counts.  Returns t; *nc, *ne: the block's keys > t (maybe past cand_cap),
+ * ties stored. */
+template <int T, typename PosT>
+__device__ uint32_t sn_sampled_pass(const small_n_args<PosT> &a, uint32_t *tile, const uint32_t *src, uint32_t len,
+                                    uint32_t *nc, uint32_t *ne)
+{
+    __shared__ uint32_t sh_nc, sh_ne, sh_max;
+    for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x)
+        tile[j] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, j));
+    __syncthreads();
+    sn_src smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
+    uint32_t t = 0, mask = 0, kk = a.r;
+    sn_passes<T>(smp, a.flip, NULL, false, true, SN_KEY_BITS, t, mask, kk);
+    if (threadIdx.x == 0) {
+        sh_nc = sh_ne = 0;
+        sh_max = t;
+    }
+    __syncthreads();                    /* the sample's tile is free */
+    uint32_t *lpos = tile + a.list_cap;
+    const uint32_t tie_cap = a.list_cap - a.cand_cap;
+    const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
+    sn_stream(src, len, [&](uint32_t bits, uint32_t i, bool in) {
+        const uint32_t key = sn_key<T>(bits, a.flip);
+        const bool gt = in && key > t, eq = in && key == t;
+        const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);
+        if (!(bgt | beq)) return;       /* warp-uniform */
+        uint32_t w_gt = 0, w_eq = 0;
+        const uint32_t wmax = __reduce_max_sync(SN_FULL_MASK, gt ? key : 0u);
+        if (threadIdx.x % SN_WARP == 0) {
+            if (bgt) w_gt = atomicAdd(&sh_nc, (uint32_t)__popc(bgt));
+            if (beq) w_eq = atomicAdd(&sh_ne, (uint32_t)__popc(beq));
+            if (bgt) atomicMax(&sh_max, wmax);
+        }
+        w_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0);
+        w_eq = __shfl_sync(SN_FULL_MASK, w_eq, 0);
+        uint32_t o = SN_FULL_MASK;
+        if (gt) {
+            o = w_gt + __popc(bgt & lane_below);
+            o = o < a.cand_cap ? o : SN_FULL_MASK;
+        } else if (eq) {
+            o = w_eq + __popc(beq & lane_below);
+            o = o < tie_cap ? a.cand_cap + o : SN_FULL_MASK;
+        }
+        if (o != SN_FULL_MASK) {
+            tile[o] = bits;
+            lpos[o] = i;
+        }
+    });
+    __syncthreads();
+    *nc = sh_nc;
+    *ne = sh_ne < tie_cap ? sh_ne : tie_cap;
+    if (threadIdx.x == 0) {
+        sn_block_pub pb = { sh_nc, *ne, sh_nc > a.cand_cap, sh_max };
+        a.c->blk[blockIdx.x] = pb;
+    }
+    return t;
+}
+
+/* After the grid barrier: the grid's totals of what every block published,
+ * the same in every block.  Returns whether the lists hold the top k
+ * (drtopk_onepass_decide with the stored ties, and no key > t dropped);
+ * *maxk: the grid's largest key. */
+template <typename PosT>
+__device__ bool sn_sampled_decide(const small_n_args<PosT> &a, uint32_t *maxk)
+{
+    __shared__ unsigned long long sh_gt, sh_eq;
+    __shared__ uint32_t sh_over, sh_maxk;
+    if (threadIdx.x == 0) {
+        sh_gt = sh_eq = 0;
+        sh_over = sh_maxk = 0;
+    }
+    __syncthreads();
+    uint32_t gt = 0, eq = 0, over = 0, mx = 0;
+    for (uint32_t b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        const uint32_t g = __ldcg(&a.c->blk[b].gt), e = __ldcg(&a.c->blk[b].eq);
+        const uint32_t o = __ldcg(&a.c->blk[b].over), m = __ldcg(&a.c->blk[b].max);
+        gt += g;
+        eq += e;
+        over |= o;
+        mx = m > mx ? m : mx;
+    }
+    gt = __reduce_add_sync(SN_FULL_MASK, gt);
+    eq = __reduce_add_sync(SN_FULL_MASK, eq);
+    over = __reduce_or_sync(SN_FULL_MASK, over);
+    mx = __reduce_max_sync(SN_FULL_MASK, mx);
+    if (threadIdx.x % SN_WARP == 0) {
+        if (gt) atomicAdd(&sh_gt, (unsigned long long)gt);
+        if (eq) atomicAdd(&sh_eq, (unsigned long long)eq);
+        if (over) atomicOr(&sh_over, over);
+        atomicMax(&sh_maxk, mx);
+    }
+    __syncthreads();
+    *maxk = sh_maxk;
+    return !sh_over && drtopk_onepass_decide(sh_gt, sh_eq, a.k, a.cap) != DRTOPK_ONEPASS_FALLBACK;
+}
+
+template <int T, typename PosT>
+__global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> a)
+{
+    extern __shared__ uint32_t tile[];
+    __shared__ unsigned long long sh_base_gt, sh_base_eq;
+    __shared__ uint32_t sh_cur_gt, sh_cur_eq;   /* the block's slots taken per class */
+    const bool multi = gridDim.x > 1;
+    const unsigned long long lo = (unsigned long long)blockIdx.x * a.chunk;
+    const uint32_t len = (uint32_t)(lo < a.n ? (a.n - lo < a.chunk ? a.n - lo : a.chunk) : 0);
+    const uint32_t *src = a.v + lo;
+
+    if (multi && blockIdx.x == 0) {     /* visible to all after the first grid barrier */
+        unsigned int *w = &a.c->hist[0][0];
+        for (unsigned i = threadIdx.x; i < SN_PASSES * SN_BINS; i += blockDim.x) w[i] = 0;
+        if (threadIdx.x == 0) a.c->gt = a.c->eq = 0;
+    }
+    uint32_t prefix = 0, mask = 0;
+    uint32_t kk = (uint32_t)a.k;        /* rank of the k-th key among those matching prefix */
+    int top = SN_KEY_BITS;              /* bits below the common prefix of the keys */
+    sn_src s = { src, a.resident ? tile : NULL, NULL, len, len, 0, a.resident != 0 };
+    bool zero_barrier = multi;
+    if (a.sampled) {                    /* a grid (the launch says) */
+        uint32_t nc, ne, maxk;
+        const uint32_t t = sn_sampled_pass<T>(a, tile, src, len, &nc, &ne);
+        cg::this_grid().sync();         /* the published counts; the zeroed control block */
+        zero_barrier = false;
+        if (sn_sampled_decide(a, &maxk)) {
+            /* the top k of the lists (every key > t, enough ties) is V's: the
+             * lists' keys share the bits above t ^ maxk's highest set bit */
+            top = SN_KEY_BITS - __clz(t ^ maxk);
+            mask = top == SN_KEY_BITS ? 0u : ~0u << top;
+            prefix = t & mask;
+            const uint32_t nstored = nc < a.cand_cap ? nc : a.cand_cap;
+            const sn_src l = { NULL, tile, tile + a.list_cap, nstored + ne, nstored, a.cand_cap - nstored, false };
+            s = l;
+        }                               /* else: the digit passes over V in global memory */
+    }
+    sn_passes<T>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk);
 
     /* final: the block's counts above / equal to the prefix (one block: k - kk
      * and the tie count, known from the passes), one range per class */
     if (multi) {
         uint32_t n_gt = 0, n_eq = 0;
         if (threadIdx.x == 0) sh_cur_gt = sh_cur_eq = 0;
-        sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t, bool in) {
+        sn_for_each(s, false, [&](uint32_t bits, uint32_t, bool in) {
             const uint32_t m = sn_key<T>(bits, a.flip) & mask;
             n_gt += in && m > prefix;
             n_eq += in && m == prefix;
@@ -242,7 +474,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
     /* each warp's selected lanes take consecutive slots (coalesced stores) */
     const unsigned long long tie_base = a.k - kk;
     const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
-    sn_for_each(tile, src, res, len, [&](uint32_t bits, uint32_t i, bool in) {
+    sn_for_each(s, false, [&](uint32_t bits, uint32_t j, bool in) {
         const uint32_t key = sn_key<T>(bits, a.flip), m = key & mask;
         const bool gt = in && m > prefix, eq = in && m == prefix;
         const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);
@@ -264,12 +496,13 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
         } else {
             return;
         }
+        const unsigned long long at = lo + (s.pos ? s.pos[j] : j);
         if (a.out_vals) {
             a.out_vals[o] = bits;
-            a.out_idx[o] = lo + i;
+            a.out_idx[o] = at;
         } else {
             a.out_keys[o] = key;
-            a.out_pos[o] = (PosT)(lo + i);
+            a.out_pos[o] = (PosT)at;
         }
     });
     if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -327,12 +560,23 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, 
     if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, room, NULL, &per_sm)) != DRTOPK_OK) return st;
     const unsigned long long n = in->n_max, want = n <= SN_BLOCK_KEYS ? 1 : (n + SN_GRID_KEYS - 1) / SN_GRID_KEYS;
     const unsigned long long resident_max = coop_ok ? (unsigned long long)per_sm * dev->sm_count : 1;
-    const unsigned grid = (unsigned)(want < resident_max ? want : resident_max);
+    const unsigned long long most = resident_max < SN_GRID_MAX ? resident_max : SN_GRID_MAX;
+    const unsigned grid = (unsigned)(want < most ? want : most);
     a.v = (const uint32_t *)in->raw;
     a.n = n;
     a.k = in->k;
     a.chunk = (n + grid - 1) / grid;
-    a.resident = a.chunk * sizeof(uint32_t) <= room;
+    /* sampled: a block's list (key and offset) fills the room; ties take at
+     * most k of it (TAKE needs at most k - gt), and the rest holds SN_LIST_SLACK
+     * times the block's share of the spec's candidate capacity */
+    a.list_cap = (uint32_t)(room / (2 * sizeof(uint32_t)));
+    const uint32_t tie_cap = a.k < a.list_cap / SN_TIE_SHARE ? (uint32_t)a.k : a.list_cap / SN_TIE_SHARE;
+    a.cand_cap = a.list_cap - tie_cap;
+    a.r = (uint32_t)drtopk_onepass_rank(n, a.k, SN_SAMPLE);
+    a.cap = drtopk_onepass_capacity(n, a.k, SN_SAMPLE, a.r);
+    a.sampled = grid > 1 && n >= SN_SAMPLED_MIN_N && room >= SN_SAMPLE * sizeof(uint32_t) &&
+                a.cap / grid * SN_LIST_SLACK <= a.cand_cap;
+    a.resident = !a.sampled && a.chunk * sizeof(uint32_t) <= room;
     a.flip = in->order == DRTOPK_SMALLEST ? DRTOPK_ALL_ONES : 0u;
     a.c = (small_n_ctl *)ws;
     cudaLaunchConfig_t cfg = {};
@@ -341,7 +585,8 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, 
     coop.val.cooperative = 1;
     cfg.gridDim = dim3(grid);
     cfg.blockDim = dim3(SN_THREADS);
-    cfg.dynamicSmemBytes = a.resident ? a.chunk * sizeof(uint32_t) : 0;
+    cfg.dynamicSmemBytes = a.sampled ? (size_t)a.list_cap * 2 * sizeof(uint32_t)
+                           : a.resident ? a.chunk * sizeof(uint32_t) : 0;
     cfg.stream = s;
     cfg.attrs = &coop;
     cfg.numAttrs = grid > 1;            /* one block: no grid barrier */

@@ -287,10 +287,13 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
             plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
                       DRTOPK_CONST_DEFAULT);
         /* small inputs untuned (drtopk.h): the fused plan, one launch (64-bit
-         * keys: the radix, below); larger 16- and 64-bit keys: the one-read
+         * keys: the radix, below), and 32-bit keys at small k up to
+         * DRTOPK_FUSED_ONE_READ_LOG2 (one read of V); larger 16- and 64-bit keys: the one-read
          * top-k at their own width */
+        const int one_read = bits == 32 && log2_floor_u64(p->n) <= DRTOPK_FUSED_ONE_READ_LOG2 &&
+                             p->k <= DRTOPK_FUSED_ONE_READ_MAX_K;
         if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA) {
-            if (!large) {
+            if (!large || one_read) {
                 plan->flags = 0;
                 plan->alpha = plan->beta = 0;
                 plan->first_algo = plan->second_algo = DRTOPK_ALGO_FUSED;

@@ -136,6 +136,12 @@ typedef enum {
  * of this (the database's catch-all Rule 4 entry starts above
  * DRTOPK_SMALL_N_LOG2). */
 #define DRTOPK_SMALL_N_LOG2 22
+/* Above that, up to 2^(DRTOPK_FUSED_ONE_READ_LOG2 + 1) - 1 keys, untuned
+ * 32-bit keys with k <= DRTOPK_FUSED_ONE_READ_MAX_K get the fused plan too:
+ * there it reads V once (a sampled threshold, onepass_spec.h, in the one
+ * launch), where the radix reads it about three times. */
+#define DRTOPK_FUSED_ONE_READ_LOG2 24
+#define DRTOPK_FUSED_ONE_READ_MAX_K 16384
 
 typedef struct {
     int alpha;                  /* subrange size is 2^alpha                    */

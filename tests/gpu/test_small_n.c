@@ -15,9 +15,13 @@
  * (2^14 | 2^14 + 1: grid barriers, 9 blocks, a short last chunk), 100003
  * (49 blocks of 2048 keys, in shared memory), k = 1, 17, 1024, 2^14, n/3,
  * n-1, n; seven data sets at 2^20 + 5 (every co-resident block: 132 on an
- * H100, chunks in shared memory) and four at 2^24 (chunks re-read from global memory) -- a CPU
+ * H100; the sampled pass up to k = 2^14, chunks in shared memory at n/3) and
+ * four at 2^24 (the sampled pass: one read of V) -- a CPU
  * reference there sorts n pairs (0.2 s and 2-4 s), so only those; a spike
- * (the top k in one run of V); the untuned default on the GPU is fused
+ * (the top k in one run of V); the sampled pass of n >= 2^20 (one read of
+ * V) forced to fall back (onepass_data.h: threshold too low, too high, a
+ * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys, and its ties
+ * (all-equal, few values) at 2^22 + 3; the untuned default on the GPU is fused
  * (drtopk.h); and dr-fused is refused.  A case over a second prints its
  * time.  Output: gpu_test.h's lines, last "N passed, N failed".
  *   test_small_n [--small | --tiny]   (memcheck- and racecheck-sized cases)
@@ -47,6 +51,10 @@
 #define ALL_TYPES_N_MAX 100003         /* every type, order and distribution up to here */
 #define SPIKE_N ((1u << 20) + 3)
 #define SPIKE_N_SMALL ((1u << 16) + 3)
+#define FORCE_N ((1ull << 22) + 3)     /* forced fallbacks of the sampled pass */
+#define FORCE_N_SMALL ((1ull << 20) + 3)
+#define FORCE_K 1024
+#define FORCE_TINY_K 100
 #define DESC_LEN 200
 #define MAX_KS 8
 
@@ -142,28 +150,53 @@ static void seeded_set(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_orde
     data_free(&d);
 }
 
-/* The top k in one run of V (onepass_data.h's spike). */
+/* A u32 data set built against the sampled positions (onepass_data.h: key i
+ * = f(i, n, k)), at its one k. */
+static void built(const char *name, uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t n, uint64_t k)
+{
+    data d;
+    memset(&d, 0, sizeof d);
+    d.t = DRTOPK_U32;
+    d.o = DRTOPK_LARGEST;
+    d.n = n;
+    snprintf(d.name, sizeof d.name, "%s", name);
+    uint32_t *v = malloc(n * sizeof *v);
+    if ((d.host = v) != NULL) {
+        for (uint64_t i = 0; i < n; ++i) v[i] = f(i, n, k);
+        if (data_upload(&d) == 0) run_set(&d, &k, 1);
+        else gt_check(0, name, "cannot upload n=%" PRIu64, n);
+    } else {
+        gt_check(0, name, "out of host memory");
+    }
+    data_free(&d);
+}
+
+/* The top k in one run of V (onepass_data.h's spike); k = n / 64 overflows
+ * the block list of the sampled pass (a fallback, from 2^20 keys). */
 static void spike(int small)
 {
     const uint64_t n = small ? SPIKE_N_SMALL : SPIKE_N;
     const uint64_t spike_k[] = { 1, 100, n / 64 };
-    for (size_t j = 0; j < sizeof spike_k / sizeof spike_k[0]; ++j) {
-        data d;
-        memset(&d, 0, sizeof d);
-        d.t = DRTOPK_U32;
-        d.o = DRTOPK_LARGEST;
-        d.n = n;
-        snprintf(d.name, sizeof d.name, "spike");
-        uint32_t *v = malloc(n * sizeof *v);
-        if ((d.host = v) != NULL) {
-            for (uint64_t i = 0; i < n; ++i) v[i] = onepass_spike(i, n, spike_k[j]);
-            if (data_upload(&d) == 0) run_set(&d, &spike_k[j], 1);
-            else gt_check(0, "fused spike", "cannot upload n=%" PRIu64, n);
-        } else {
-            gt_check(0, "fused spike", "out of host memory");
-        }
-        data_free(&d);
+    for (size_t j = 0; j < sizeof spike_k / sizeof spike_k[0]; ++j) built("spike", onepass_spike, n, spike_k[j]);
+}
+
+/* The sampled pass (n >= 2^20) forced to fall back to the digit passes over
+ * V: threshold too low (every key passes: the lists overflow), too high
+ * (fewer than k keys reach it), the top k in one block's chunk past its list
+ * (spike, k = 2^14); and at a k that the sample's slack lets through. */
+static void forced(int size)
+{
+    const uint64_t n = size > 0 ? FORCE_N_SMALL : FORCE_N;
+    if (size == 2) {                    /* racecheck: the sampled pass, no fallback */
+        built("spike", onepass_spike, n, FORCE_TINY_K);
+        return;
     }
+    built("force-low", onepass_force_low, n, FORCE_K);
+    built("force-high", onepass_force_high, n, FORCE_K);
+    built("spike", onepass_spike, n, FORCE_K);
+    if (size > 0) return;
+    built("spike", onepass_spike, n, ONE_BLOCK_N);
+    built("force-low", onepass_force_low, LARGE_N - 5, FORCE_K);
 }
 
 /* The large data sets, each chosen for a path or an order rule (the small
@@ -187,6 +220,8 @@ static const large_set large_sets[] = {
     { LARGE_N, DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_LARGEST },
     { LARGE_N, DRTOPK_DIST_FEW, DRTOPK_U32, DRTOPK_SMALLEST },
     { LARGE_N, DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_LARGEST },
+    { FORCE_N, DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_SMALLEST },   /* sampled: t is every key (TAKE) */
+    { FORCE_N, DRTOPK_DIST_FEW, DRTOPK_F32, DRTOPK_LARGEST },   /* sampled: ties at t            */
 };
 
 /* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
@@ -246,6 +281,7 @@ int main(int argc, char **argv)
     if (!drtopk_cuda_available()) return gt_no_gpu("test_small_n");
     plans();
     spike(size > 0);
+    forced(size);
     seeded(size);
     return gt_finish();
 }

@@ -294,7 +294,8 @@ static void rule4_alpha(void)
 
 /* Issue 15 item 2: small CUDA problems no tuning entry covers get the
  * standalone fused plan up to 2^DRTOPK_SMALL_N_LOG2 keys (64-bit keys their
- * radix select); fused runs standalone only; the CPU backend and larger n
+ * radix select), 32-bit keys at k <= DRTOPK_FUSED_ONE_READ_MAX_K up to
+ * 2^(DRTOPK_FUSED_ONE_READ_LOG2 + 1) - 1; fused runs standalone only; the CPU backend and larger n
  * keep the pipeline, and a tuning entry wins. */
 static void plan_auto_small_n(void)
 {
@@ -318,6 +319,13 @@ static void plan_auto_small_n(void)
     p.backend = DRTOPK_BACKEND_CUDA;
     p.n = small + 1;
     p.dtype = DRTOPK_U32;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);   /* one read of V at small k */
+    p.k = DRTOPK_FUSED_ONE_READ_MAX_K + 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags & DRTOPK_DELEGATE);
+    p.k = 100;
+    p.n = 2ull << DRTOPK_FUSED_ONE_READ_LOG2;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags & DRTOPK_DELEGATE);
     p.dtype = DRTOPK_F16;

@@ -23,16 +23,28 @@
  * as "cub_device_topk.i<width>.<CCCL version>" so that the figures can take
  * the fastest configuration per point (experiments/sql/fig_rows.sql).
  *
+ * Key types (--dtypes, issue 15 item 4): u32 i32 f32 f16 bf16 u64 i64 f64, as
+ * DeviceTopK's uint32_t int32_t float __half __nv_bfloat16 uint64_t int64_t
+ * double (cub/device/device_topk.cuh: every built-in numeric type and the two
+ * 16-bit floats).  The elements are gen_core.h's bits of that type, so every
+ * row sees the very values of drtopk's rows at that width.  CUB orders floats
+ * by its radix twiddle, drtopk by keyorder.h (NaN above +inf, -0.0 = +0.0); the
+ * benchmark data (UD, ND, CD) holds no NaN and no -0.0, so both select the
+ * same set and only the timings differ; the check counts in keyorder.h's order.
+ *
  *   cub_topk_peer [--log-n 30] [--dists UD,ND,CD] [--k-log4-max 12] [--reps 7]
  *                 [--seed 1] [--items 64|32] [--ks K,K,...] [--timing gpu|call]
+ *                 [--dtypes u32,...]   (default u32)
  * --ks: these k (<= |V|) instead of 4^0 .. 4^E
- * prints one JSON line per (dist, k) (tuner --import-peers stores them):
+ * prints one JSON line per (dtype, dist, k) (tuner --import-peers stores them):
  *   {"peer":"cub_device_topk.i64.3.5.0","gpu":...,"uuid":"GPU-...","cccl":"3.5.0",
- *    "seed":..,"n":..,"k":..,"dist":..,"dtype":"u32","ms_median":..,"ms_min":..,
+ *    "seed":..,"n":..,"k":..,"dist":..,"dtype":"f16","ms_median":..,"ms_min":..,
  *    "ms_max":..,"reps":..,"verified":0|1,"timing":"gpu"|"call","unprimed":..}
  * (unprimed: repetitions whose hold timed out, which then include the enqueue)
  */
 #include <algorithm>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cub/device/device_topk.cuh>
 #include <cuda/__execution/determinism.h>
 #include <cuda/__execution/output_ordering.h>
@@ -59,23 +71,29 @@
 #define ITEMS_BITS_NARROW 32
 #define PEER_NAME_LEN 32            /* store.h's drtopk_store_peer.peer          */
 #define MAX_KS 64                   /* --ks entries                               */
+#define MAX_LIST_LEN 256            /* --dtypes text                              */
 
-__global__ void gen_kernel(uint32_t *v, uint64_t n, drtopk_dist d, uint64_t seed)
+/* Element i of V: gen_core.h's raw bits of type t, stored in B (its width). */
+template <typename B>
+__global__ void gen_kernel(B *v, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
 {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        v[i] = drtopk_gen_bits(seed, i, d, DRTOPK_U32);
+        v[i] = (B)drtopk_gen_bits(seed, i, d, t);
 }
 
-/* cnt[0] = #V > m, cnt[1] = #results > m, cnt[2] = #results whose key is not V[pos] */
-__global__ void count_kernel(const uint32_t *v, uint64_t n, const uint32_t *rk, const uint32_t *rp, uint64_t k,
-                             const uint32_t *m, unsigned long long *cnt)
+/* The checks compare keyorder.h's ordered keys (a larger key is a better
+ * candidate; NaN above +inf, -0.0 = +0.0), never CUB's own order.
+ * cnt[0] = #V > m, cnt[1] = #results > m, cnt[2] = #results whose key is not V[pos] */
+template <typename B>
+__global__ void count_kernel(const B *v, uint64_t n, const B *rk, const uint32_t *rp, uint64_t k, drtopk_dtype t,
+                             const unsigned long long *m, unsigned long long *cnt)
 {
-    const uint32_t t = *m;
+    const unsigned long long th = *m;
     unsigned long long gv = 0, gr = 0, bad = 0;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        gv += v[i] > t;
+        gv += drtopk_key_any(v[i], t, DRTOPK_LARGEST) > th;
         if (i < k) {
-            gr += rk[i] > t;
+            gr += drtopk_key_any(rk[i], t, DRTOPK_LARGEST) > th;
             bad += rp[i] >= n || v[rp[i]] != rk[i];
         }
     }
@@ -84,11 +102,13 @@ __global__ void count_kernel(const uint32_t *v, uint64_t n, const uint32_t *rk, 
     atomicAdd(&cnt[2], bad);
 }
 
-__global__ void min_kernel(const uint32_t *rk, uint64_t k, uint32_t *m)
+/* m = the smallest ordered key of the k results. */
+template <typename B>
+__global__ void min_kernel(const B *rk, uint64_t k, drtopk_dtype t, unsigned long long *m)
 {
-    uint32_t lo = 0xFFFFFFFFu;
+    unsigned long long lo = ~0ull;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
-        lo = min(lo, rk[i]);
+        lo = min(lo, (unsigned long long)drtopk_key_any(rk[i], t, DRTOPK_LARGEST));
     atomicMin(m, lo);
 }
 
@@ -102,9 +122,9 @@ static void format_uuid(const cudaUUID_t &u, char *out, size_t len)
                                (unsigned char)u.bytes[i]);
 }
 
-/* One DeviceTopK call with the item count and k as N (uint32_t or uint64_t). */
-template <typename N, typename Env>
-static cudaError_t max_pairs(void *d_tmp, size_t &bytes, const uint32_t *d_v, uint32_t *d_rk,
+/* One DeviceTopK call on keys K with the item count and k as N (uint32_t or uint64_t). */
+template <typename K, typename N, typename Env>
+static cudaError_t max_pairs(void *d_tmp, size_t &bytes, const K *d_v, K *d_rk,
                              cuda::counting_iterator<uint32_t> positions, uint32_t *d_rp, uint64_t n, uint64_t k,
                              const Env &env)
 {
@@ -120,15 +140,141 @@ static int positions_distinct(const uint32_t *d_rp, uint64_t k)
     return std::adjacent_find(p.begin(), p.end()) == p.end();
 }
 
+/* What every key type's run shares: the options, the GPU, the timing tools. */
+struct peer_run {
+    const char *peer, *dists, *uuid;
+    cudaDeviceProp prop;
+    uint64_t n, seed;
+    const uint64_t *ks;
+    int nks, reps, items, gpu_timing, grid;
+    cudaEvent_t e0, e1;
+    drtopk_stream_hold hold;
+};
+
+/* Every (dist, k) of key type K (element bits B, drtopk type t, named `name`):
+ * generate, time, check, print one JSON line each. */
+template <typename K, typename B>
+static void run_dtype(const peer_run &pr, drtopk_dtype t, const char *name)
+{
+    static_assert(sizeof(K) == sizeof(B), "the key type and its bits have one width");
+    const uint64_t n = pr.n;
+    uint64_t kmax = 0;
+    for (int i = 0; i < pr.nks; ++i) kmax = std::max<uint64_t>(kmax, std::min<uint64_t>(pr.ks[i], n));
+    B *d_v, *d_rk;
+    uint32_t *d_rp;
+    unsigned long long *d_m, *d_cnt;
+    const cuda::counting_iterator<uint32_t> positions(0);
+    CK(cudaMalloc(&d_v, n * sizeof(B)));
+    CK(cudaMalloc(&d_rk, kmax * sizeof(B)));
+    CK(cudaMalloc(&d_rp, kmax * 4));
+    CK(cudaMalloc(&d_m, sizeof *d_m));
+    CK(cudaMalloc(&d_cnt, 3 * sizeof(unsigned long long)));
+    const K *v = reinterpret_cast<const K *>(d_v);
+    K *rk = reinterpret_cast<K *>(d_rk);
+    const auto env = cuda::execution::require(cuda::execution::determinism::not_guaranteed,
+                                              cuda::execution::output_ordering::unsorted);
+    const auto topk = [&](void *d_tmp, size_t &bytes, uint64_t k) {
+        return pr.items == ITEMS_BITS_NARROW ? max_pairs<K, uint32_t>(d_tmp, bytes, v, rk, positions, d_rp, n, k, env)
+                                             : max_pairs<K, uint64_t>(d_tmp, bytes, v, rk, positions, d_rp, n, k, env);
+    };
+    const struct { const char *name; drtopk_dist d; } all[] = {
+        {"UD", DRTOPK_DIST_UD}, {"ND", DRTOPK_DIST_ND}, {"CD", DRTOPK_DIST_CD}};
+    for (const auto &ds : all) {
+        if (!strstr(pr.dists, ds.name)) continue;
+        gen_kernel<B><<<pr.grid, THREADS>>>(d_v, n, ds.d, t, pr.seed);
+        CK(cudaGetLastError());
+        for (int ki = 0; ki < pr.nks; ++ki) {
+            const uint64_t k = pr.ks[ki];
+            if (k > n) continue;
+            size_t bytes = 0;
+            void *d_tmp = NULL;
+            CK(topk(d_tmp, bytes, k));
+            CK(cudaMalloc(&d_tmp, bytes));
+            std::vector<float> ms;
+            int unprimed = 0;
+            for (int r = 0; r <= pr.reps; ++r) {        /* r == 0: warm-up */
+                drtopk_stream_hold hold = pr.hold;
+                if (pr.gpu_timing) CK(drtopk_hold_begin(&hold, 0, DRTOPK_HOLD_TIMEOUT_NS));
+                CK(cudaEventRecord(pr.e0));
+                CK(topk(d_tmp, bytes, k));
+                CK(cudaEventRecord(pr.e1));
+                if (pr.gpu_timing) drtopk_hold_release(&hold);
+                CK(cudaEventSynchronize(pr.e1));
+                float ms_r;
+                CK(cudaEventElapsedTime(&ms_r, pr.e0, pr.e1));
+                if (r) {
+                    ms.push_back(ms_r);
+                    unprimed += pr.gpu_timing && !drtopk_hold_primed(&hold);
+                }
+            }
+            CK(cudaFree(d_tmp));
+            CK(cudaMemset(d_m, 0xFF, sizeof *d_m));
+            CK(cudaMemset(d_cnt, 0, 3 * sizeof(unsigned long long)));
+            min_kernel<B><<<pr.grid, THREADS>>>(d_rk, k, t, d_m);
+            CK(cudaGetLastError());
+            count_kernel<B><<<pr.grid, THREADS>>>(d_v, n, d_rk, d_rp, k, t, d_m, d_cnt);
+            CK(cudaGetLastError());
+            unsigned long long cnt[3];
+            CK(cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost));
+            const int ok = cnt[0] == cnt[1] && cnt[2] == 0 && positions_distinct(d_rp, k);
+            std::sort(ms.begin(), ms.end());
+            printf("{\"peer\":\"%s\",\"gpu\":\"%s\",\"uuid\":\"%s\",\"cccl\":\"%d.%d.%d\",\"seed\":%llu,"
+                   "\"n\":%llu,\"k\":%llu,\"dist\":\"%s\",\"dtype\":\"%s\","
+                   "\"ms_median\":%.6f,\"ms_min\":%.6f,\"ms_max\":%.6f,\"reps\":%d,\"verified\":%d,"
+                   "\"timing\":\"%s\",\"unprimed\":%d}\n",
+                   pr.peer, pr.prop.name, pr.uuid, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION,
+                   (unsigned long long)pr.seed, (unsigned long long)n, (unsigned long long)k, ds.name, name,
+                   ms[ms.size() / 2], ms.front(), ms.back(), (int)ms.size(), ok, pr.gpu_timing ? "gpu" : "call",
+                   unprimed);
+            fflush(stdout);
+        }
+    }
+    CK(cudaFree(d_v));
+    CK(cudaFree(d_rk));
+    CK(cudaFree(d_rp));
+    CK(cudaFree(d_m));
+    CK(cudaFree(d_cnt));
+}
+
+/* The key types, as drtopk names them (--dtypes), with CUDA's key type. */
+static const struct {
+    const char *name;
+    drtopk_dtype t;
+    void (*run)(const peer_run &, drtopk_dtype, const char *);
+} key_types[] = {
+    {"u32", DRTOPK_U32, run_dtype<uint32_t, uint32_t>},    {"i32", DRTOPK_I32, run_dtype<int32_t, uint32_t>},
+    {"f32", DRTOPK_F32, run_dtype<float, uint32_t>},       {"f16", DRTOPK_F16, run_dtype<__half, uint16_t>},
+    {"bf16", DRTOPK_BF16, run_dtype<__nv_bfloat16, uint16_t>}, {"u64", DRTOPK_U64, run_dtype<uint64_t, uint64_t>},
+    {"i64", DRTOPK_I64, run_dtype<int64_t, uint64_t>},     {"f64", DRTOPK_F64, run_dtype<double, uint64_t>},
+};
+static constexpr size_t KEY_TYPES = sizeof(key_types) / sizeof(key_types[0]);
+
+/* --dtypes: every name must be a key type; sets want[i]. */
+static int parse_dtypes(const char *list, int *want)
+{
+    char buf[MAX_LIST_LEN];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t i = 0;
+        while (i < KEY_TYPES && strcmp(tok, key_types[i].name)) ++i;
+        if (i == KEY_TYPES) {
+            fprintf(stderr, "bad --dtypes '%s': '%s' is not one of u32,i32,f32,f16,bf16,u64,i64,f64\n", list, tok);
+            return 2;
+        }
+        want[i] = 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int log_n = DEFAULT_LOG_N, reps = DEFAULT_REPS, k_log4_max = DEFAULT_K_LOG4_MAX;
     unsigned long long seed = DEFAULT_SEED;
     char *end = NULL;
-    const char *dists = "UD,ND,CD";
+    const char *dists = "UD,ND,CD", *dtypes = "u32";
     int items = ITEMS_BITS_WIDE;
     int gpu_timing = 1;             /* --timing gpu */
-    unsigned long long ks[MAX_KS];
+    uint64_t ks[MAX_KS];
     int nks = 0;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--log-n")) log_n = atoi(argv[a + 1]);
@@ -136,6 +282,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[a], "--reps")) reps = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--k-log4-max")) k_log4_max = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--dists")) dists = argv[a + 1];
+        else if (!strcmp(argv[a], "--dtypes")) dtypes = argv[a + 1];
         else if (!strcmp(argv[a], "--timing") && (!strcmp(argv[a + 1], "gpu") || !strcmp(argv[a + 1], "call")))
             gpu_timing = !strcmp(argv[a + 1], "gpu");
         else if (!strcmp(argv[a], "--ks")) {
@@ -155,10 +302,13 @@ int main(int argc, char **argv)
             return 2;
         } else {
             fprintf(stderr, "usage: %s [--log-n N] [--reps R] [--k-log4-max E] [--dists UD,ND,CD] [--seed S] "
-                            "[--items 64|32] [--ks K,K,...] [--timing gpu|call]\n", argv[0]);
+                            "[--items 64|32] [--ks K,K,...] [--timing gpu|call] "
+                            "[--dtypes u32,i32,f32,f16,bf16,u64,i64,f64]\n", argv[0]);
             return 2;
         }
     }
+    int want[KEY_TYPES] = {0};
+    if (parse_dtypes(dtypes, want) != 0) return 2;
     if (items != ITEMS_BITS_WIDE && items != ITEMS_BITS_NARROW) {
         fprintf(stderr, "--items %d: 32 or 64 (bits of the item count passed to DeviceTopK)\n", items);
         return 2;
@@ -170,82 +320,27 @@ int main(int argc, char **argv)
     char peer[PEER_NAME_LEN];
     snprintf(peer, sizeof peer, "cub_device_topk.i%d.%d.%d.%d", items, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION,
              CCCL_PATCH_VERSION);
-    const uint64_t n = 1ull << log_n;
     if (nks == 0)
         for (uint64_t k = 1; k <= (1ull << (2 * k_log4_max)) && nks < MAX_KS; k *= 4) ks[nks++] = k;
-    uint64_t kmax = 0;
-    for (int i = 0; i < nks; ++i) kmax = std::max<uint64_t>(kmax, std::min<uint64_t>(ks[i], n));
-    cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
-    const int grid = prop.multiProcessorCount * BLOCKS_PER_SM;
+    peer_run pr;
+    CK(cudaGetDeviceProperties(&pr.prop, 0));
     char uuid[UUID_TEXT_LEN];
-    format_uuid(prop.uuid, uuid, sizeof uuid);
-    uint32_t *d_v, *d_rk, *d_rp, *d_m;
-    const cuda::counting_iterator<uint32_t> positions(0);
-    unsigned long long *d_cnt;
-    CK(cudaMalloc(&d_v, n * 4));
-    CK(cudaMalloc(&d_rk, kmax * 4));
-    CK(cudaMalloc(&d_rp, kmax * 4));
-    CK(cudaMalloc(&d_m, 4));
-    CK(cudaMalloc(&d_cnt, 3 * sizeof(unsigned long long)));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    drtopk_stream_hold hold;
-    CK(drtopk_hold_create(&hold));
-    const auto env = cuda::execution::require(cuda::execution::determinism::not_guaranteed,
-                                              cuda::execution::output_ordering::unsorted);
-    const auto topk = [&](void *d_tmp, size_t &bytes, uint64_t k) {
-        return items == ITEMS_BITS_NARROW ? max_pairs<uint32_t>(d_tmp, bytes, d_v, d_rk, positions, d_rp, n, k, env)
-                                          : max_pairs<uint64_t>(d_tmp, bytes, d_v, d_rk, positions, d_rp, n, k, env);
-    };
-    const struct { const char *name; drtopk_dist d; } all[] = {
-        {"UD", DRTOPK_DIST_UD}, {"ND", DRTOPK_DIST_ND}, {"CD", DRTOPK_DIST_CD}};
-    for (const auto &ds : all) {
-        if (!strstr(dists, ds.name)) continue;
-        gen_kernel<<<grid, THREADS>>>(d_v, n, ds.d, seed);
-        CK(cudaGetLastError());
-        for (int ki = 0; ki < nks; ++ki) {
-            const uint64_t k = ks[ki];
-            if (k > n) continue;
-            size_t bytes = 0;
-            void *d_tmp = NULL;
-            CK(topk(d_tmp, bytes, k));
-            CK(cudaMalloc(&d_tmp, bytes));
-            std::vector<float> ms;
-            int unprimed = 0;
-            for (int r = 0; r <= reps; ++r) {        /* r == 0: warm-up */
-                if (gpu_timing) CK(drtopk_hold_begin(&hold, 0, DRTOPK_HOLD_TIMEOUT_NS));
-                CK(cudaEventRecord(e0));
-                CK(topk(d_tmp, bytes, k));
-                CK(cudaEventRecord(e1));
-                if (gpu_timing) drtopk_hold_release(&hold);
-                CK(cudaEventSynchronize(e1));
-                float t;
-                CK(cudaEventElapsedTime(&t, e0, e1));
-                if (r) {
-                    ms.push_back(t);
-                    unprimed += gpu_timing && !drtopk_hold_primed(&hold);
-                }
-            }
-            CK(cudaFree(d_tmp));
-            CK(cudaMemset(d_m, 0xFF, 4));
-            CK(cudaMemset(d_cnt, 0, 3 * sizeof(unsigned long long)));
-            min_kernel<<<grid, THREADS>>>(d_rk, k, d_m);
-            count_kernel<<<grid, THREADS>>>(d_v, n, d_rk, d_rp, k, d_m, d_cnt);
-            unsigned long long cnt[3];
-            CK(cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost));
-            const int ok = cnt[0] == cnt[1] && cnt[2] == 0 && positions_distinct(d_rp, k);
-            std::sort(ms.begin(), ms.end());
-            printf("{\"peer\":\"%s\",\"gpu\":\"%s\",\"uuid\":\"%s\",\"cccl\":\"%d.%d.%d\",\"seed\":%llu,"
-                   "\"n\":%llu,\"k\":%llu,\"dist\":\"%s\",\"dtype\":\"u32\","
-                   "\"ms_median\":%.6f,\"ms_min\":%.6f,\"ms_max\":%.6f,\"reps\":%d,\"verified\":%d,"
-                   "\"timing\":\"%s\",\"unprimed\":%d}\n",
-                   peer, prop.name, uuid, CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION, seed,
-                   (unsigned long long)n, (unsigned long long)k, ds.name, ms[ms.size() / 2], ms.front(),
-                   ms.back(), (int)ms.size(), ok, gpu_timing ? "gpu" : "call", unprimed);
-            fflush(stdout);
-        }
-    }
+    format_uuid(pr.prop.uuid, uuid, sizeof uuid);
+    pr.peer = peer;
+    pr.dists = dists;
+    pr.uuid = uuid;
+    pr.n = 1ull << log_n;
+    pr.seed = seed;
+    pr.ks = ks;
+    pr.nks = nks;
+    pr.reps = reps;
+    pr.items = items;
+    pr.gpu_timing = gpu_timing;
+    pr.grid = pr.prop.multiProcessorCount * BLOCKS_PER_SM;
+    CK(cudaEventCreate(&pr.e0));
+    CK(cudaEventCreate(&pr.e1));
+    CK(drtopk_hold_create(&pr.hold));
+    for (size_t i = 0; i < KEY_TYPES; ++i)
+        if (want[i]) key_types[i].run(pr, key_types[i].t, key_types[i].name);
     return 0;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run_peers.sh -- runs the modern peers of issue 4 item 6 (CUB DeviceTopK and
-# torch.topk) on the same seeded data (|V| = 2^30 u32, UD/ND/CD, k = 4^0..4^12)
-# and collects their JSON lines (each naming the GPU's name and uuid and the
+# torch.topk) on the same seeded data (default |V| = 2^30 u32, UD/ND/CD,
+# k = 4^0..4^12; both take --dtypes u32,i32,f32,f16,bf16,u64,i64,f64, --dists,
+# --ks, --log-n, --reps) and collects their JSON lines (each naming the GPU's name and uuid and the
 # seed) into one file for `tuner --import-peers OUT.jsonl`, which stores them
 # beside the algorithms' rows.  A peer that is not built (CCCL >= 3.2 headers
 # missing) or cannot import torch is reported as skipped.  Each CUB build

@@ -10,7 +10,8 @@
 # peers at their fastest valid configuration; --quick's time budget; the page
 # checked by check_index_html.py (well-formed, no broken link, every claim);
 # --measure-only on a node without gnuplot and the sqlite3 shell;
-# the batched top-k figure beyond the paper (exp_batch) from batch_bench.sh rows.
+# the batched top-k figure beyond the paper (exp_batch) from batch_bench.sh rows;
+# the torch peer's generator bit for bit against drtopk gen.
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 RUN_ALL="$ROOT/experiments/run_all.sh"
@@ -277,6 +278,38 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     # the reference dumps: the 2-GPU H200 run is plotted, the single-GPU dumps have no rows and say so
     [ "$(grep e3fcdd08 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f5)" = ok ]
     grep NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv" | grep -v e3fcdd08 | cut -f5 | sort -u | grep -qx "not measured"
+}
+
+# Whether torch_topk.py's generator (OPS: python integers or torch int64
+# tensors on the CPU) writes the very file `drtopk gen` writes, for every key
+# type and distribution the peers run on, at two seeds (the largest too).
+peer_gen_matches() {
+    local ops=$1 t d seed
+    for seed in 1 18446744073709551615; do
+        for t in u32 i32 f32 f16 bf16 u64 i64 f64; do
+            for d in UD ND CD; do
+                "$ROOT/bin/drtopk" gen --n 4099 --dist "$d" --dtype "$t" --seed "$seed" --out "$T/gen.$t" > /dev/null
+                python3 "$ROOT/experiments/peers/torch_topk.py" --gen-out "$T/peer.$t" --gen-ops "$ops" \
+                    --n 4099 --dist "$d" --dtype "$t" --seed "$seed"
+                cmp "$T/gen.$t" "$T/peer.$t" || { echo "$ops: $t $d seed $seed differs"; return 1; }
+            done
+        done
+    done
+}
+
+@test "the torch peer's generator (Python integers) writes drtopk gen's bits for every key type and distribution" {
+    [ -x "$ROOT/bin/drtopk" ] || skip "bin/drtopk is not built"
+    command -v python3 > /dev/null || skip "python3 is missing"
+    peer_gen_matches python
+    # a wrong element is seen: the file differs from another seed's
+    "$ROOT/bin/drtopk" gen --n 4099 --dist ND --dtype f16 --seed 2 --out "$T/gen.f16" > /dev/null
+    ! cmp -s "$T/gen.f16" "$T/peer.f16"
+}
+
+@test "the torch peer's generator on torch tensors writes drtopk gen's bits (the path it runs on the GPU)" {
+    [ -x "$ROOT/bin/drtopk" ] || skip "bin/drtopk is not built"
+    python3 -c "import torch" 2> /dev/null || skip "torch is not importable here: its tensor path is checked where torch is installed (the GPU machine)"
+    peer_gen_matches torch
 }
 
 @test "the peers are plotted at their fastest valid configuration per point, and the caption names it" {

@@ -799,6 +799,70 @@ measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
     [ "$status" -eq 2 ]
 }
 
+# A stand-in for both peers (CUB_PEER and PYTHON of run_peers.sh): logs its
+# arguments and prints one measured line per --dtypes x --dists x --ks entry (k <= n).
+fake_peer() {
+    cat > "$D/fake_peer" <<'EOF'
+#!/usr/bin/env python3
+import json, sys
+args = [a for a in sys.argv[1:] if not a.endswith(".py")]
+peer = "torch_topk" if len(args) < len(sys.argv) - 1 else "cub_device_topk.i32.fake"
+with open(sys.argv[0] + ".log", "a") as log:
+    log.write(peer + " " + " ".join(args) + "\n")
+o = dict(zip(args[::2], args[1::2]))
+for t in o.get("--dtypes", "u32").split(","):
+    for d in o.get("--dists", "UD,ND,CD").split(","):
+        for k in (k for k in o["--ks"].split(",") if int(k) <= 2 ** int(o["--log-n"])):   # as the peers: k <= n
+            print(json.dumps({"peer": peer, "gpu": "NVIDIA Fixture", "seed": 1, "n": 2 ** int(o["--log-n"]),
+                              "k": int(k), "dist": d, "dtype": t, "ms_median": 1.0, "ms_min": 1.0, "ms_max": 1.0,
+                              "reps": int(o.get("--reps", 7)), "verified": 1, "timing": "gpu"}))
+EOF
+    chmod +x "$D/fake_peer"
+}
+
+@test "onepass_bench.sh --sweeps, --dtypes, --dists: one table or the other, the peers on the large sweep's types" {
+    command -v python3 > /dev/null || skip "python3 is missing"
+    fake_peer
+    CUB_PEER="$D/fake_peer" PYTHON="$D/fake_peer" run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" \
+        --backend cpu --db "$D/ol.sqlite" --sweeps large --dtypes u32,f16,u64 --dists ND --reps 2 --peers
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"onepass bench on "* ]]
+    [[ "$output" != *"small inputs"* ]]
+    # the table holds the chosen types and distribution only, each with its floor
+    [ "$(echo "$output" | grep -cE '^(u32|f16|u64) +ND +(default|onepass) ')" -eq 6 ]
+    [ "$(echo "$output" | grep -cE '^[a-z0-9]+ +[A-Z]+ +(default|onepass) ')" -eq 6 ]
+    [ "$(echo "$output" | grep -cE '^(u32|f16|u64) +floor ')" -eq 3 ]
+    [ "$(q "$D/ol.sqlite" "SELECT count(DISTINCT dtype || dist) FROM measurements WHERE n = 65536")" -eq 3 ]
+    [ "$(q "$D/ol.sqlite" "SELECT count(*) FROM measurements WHERE n < 65536")" -eq 0 ]
+    [ "$(q "$D/ol.sqlite" "SELECT DISTINCT reps FROM measurements")" -eq 2 ]
+    # both peers ran once, at 2^16 on those types, distribution, k and reps (CUB at both item widths);
+    # every line stored with its dtype
+    [ "$(grep -c '^cub_device_topk.i32.fake .*--log-n 16 --ks 1,4,16,64,256,1024 --dtypes u32,f16,u64 --dists ND --reps 2' \
+        "$D/fake_peer.log")" -eq 2 ]
+    [ "$(grep -c '^torch_topk .*--dtypes u32,f16,u64 --dists ND' "$D/fake_peer.log")" -eq 1 ]
+    [ "$(wc -l < "$D/fake_peer.log")" -eq 3 ]
+    [ "$(q "$D/ol.sqlite" "SELECT group_concat(dtype || ':' || c) FROM (SELECT dtype, count(*) c FROM peer_measurements
+                            WHERE peer = 'torch_topk' GROUP BY dtype ORDER BY dtype)")" = "f16:6,u32:6,u64:6" ]
+    rm -f "$D/fake_peer.log"
+    # the small sweep alone: its table, no large rows, the peers on u32 UD at each small n
+    CUB_PEER="$D/fake_peer" PYTHON="$D/fake_peer" run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" \
+        --backend cpu --db "$D/os.sqlite" --sweeps small --peers
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"onepass bench on "* ]]
+    [[ "$output" == *"small inputs, u32 UD, median us"* ]]
+    [ "$(q "$D/os.sqlite" "SELECT count(*) FROM measurements WHERE n = 65536")" -eq 0 ]
+    [ "$(grep -c -- '--dists UD' "$D/fake_peer.log")" -eq 6 ]      # 3 small n, CUB (32-bit counts) and torch
+    ! grep -q -- '--dtypes' "$D/fake_peer.log"
+    # bad lists name the option and the choices, before anything runs
+    for bad in "--sweeps large,medium" "--dtypes u32,u128" "--dists UD,XD" "--reps 0" "--sweeps ,"; do
+        # shellcheck disable=SC2086 # two words
+        run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" --backend cpu --db "$D/bad.sqlite" $bad
+        [ "$status" -eq 2 ]
+        [[ "$output" == *"onepass_bench.sh: ${bad%% *}"* ]]
+    done
+    [ ! -e "$D/bad.sqlite" ]
+}
+
 @test "--merge counts the held-out checks it adds, and none the second time" {
     "$TUNER" "${SMALL[@]}" --db "$D/q.sqlite" > /dev/null 2>&1
     n=$(q "$D/q.sqlite" 'SELECT count(*) FROM checks')

@@ -25,6 +25,8 @@
 #                    a carried cub_topk_peer) it is skipped
 #   DATASETS_SRC     step datasets: the sources of experiments/datasets.sh
 #                    (default out/datasets/src, made by its --sources-only)
+#   ONEPASS_ARGS     step onepass: more options of experiments/onepass_bench.sh
+#                    (e.g. "--sweeps small", "--sweeps large --dtypes u32,f16 --reps 3")
 #   TUNE_MINUTES (4) bounds the sweeps; SANITIZER_TIMEOUT_S (240) each sanitizer run
 set -u
 OUT=${OUT:-out/gpu-run}
@@ -205,8 +207,9 @@ $(cat "$OUT/mutation.log")" ;;
         add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)" ;;
     onepass)    # issue 15 item 4: the one-read top-k beside the default plan, the read floor and the peers
         peer_info=$(cub_peer)
+        # shellcheck disable=SC2086 # ONEPASS_ARGS: several words
         CUB_PEER=$(echo "$peer_info" | sed -n 1p) sh experiments/onepass_bench.sh --bin "$BIN" --db "$DB" \
-            --minutes "$TUNE_MINUTES" --peers > "$OUT/onepass.log" 2>&1
+            --minutes "$TUNE_MINUTES" --peers ${ONEPASS_ARGS:-} > "$OUT/onepass.log" 2>&1
         add "onepass: rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)"
         sed -n '/^onepass bench on/,$p' "$OUT/onepass.log" ;;
     batch)      # issue 16 item 5: batched top-k beside torch.topk, CUB DeviceBatchedTopK, the read floor

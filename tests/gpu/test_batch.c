@@ -228,9 +228,11 @@ static void dr_run(drtopk_dtype t, const uint64_t *off, uint64_t nseg, const voi
                 size_t with = 0, without = 0;
                 drtopk_batch_problem q = p;
                 q.total = 0;
-                gt_checkf(drtopk_batch_workspace(&p, &plan, &with) == DRTOPK_OK &&
-                          drtopk_batch_workspace(&q, &plan, &without) == DRTOPK_OK && with > without,
-                          drtopk_last_error(), "Dr. workspace: %zu bytes with the total, %zu without", with, without);
+                /* sized first: the sizes are arguments of the same check */
+                const int sized = drtopk_batch_workspace(&p, &plan, &with) == DRTOPK_OK &&
+                                  drtopk_batch_workspace(&q, &plan, &without) == DRTOPK_OK;
+                gt_checkf(sized && with > without, drtopk_last_error(),
+                          "Dr. workspace: %zu bytes with the total, %zu without", with, without);
                 snprintf(what, sizeof what, "Dr. segments %s %s%s %llu segments (%s) k %llu dr_min_len %llu%s",
                          drtopk_dtype_name(t), o ? "smallest" : "largest", sorted ? " sorted" : "",
                          (unsigned long long)nseg, values, (unsigned long long)k,

@@ -100,7 +100,7 @@ sweep_total() { sed -n 's/.*batch sweep: \([0-9]*\) measurements.*/\1/p' <<< "$1
     gcc -std=c11 -Wall -Wextra -Werror -I "$BATS_TEST_DIRNAME/../../src/lib" -c "$D/t.c" -o "$D/t.o"
     grep -q '{ "Test GPU 2", { .warp_max_k = ' "$D/t.c"
     grep -q '\.tiny_max_k = 7,' "$D/t.c"
-    grep -q '\.staged_max_len = 12345 }' "$D/t.c"
+    grep -q '\.staged_max_len = 12345, \.dr_min_len = 1048576 }' "$D/t.c"   # untuned fields keep the defaults
     # a field this tuner does not know is refused, nothing written
     q "$db" "INSERT INTO batch_choices (machine_id, git_commit, field, value, points, decided_at)
              SELECT machine_id, git_commit, 'future_field', 1, 1, decided_at FROM batch_choices LIMIT 1"

@@ -11,9 +11,11 @@
  *   2. the r-th largest sampled key t: the sample select (op_sel below);
  *   3. onepass_pass_kernel: the one read of V, keys > t to the candidate
  *      buffer, positions of keys == t to the tie buffer, through
- *      stream_tile.cuh's block-aggregated slots (one atomic per class a tile);
- *      it compares keyorder.h's compare words, as cheap for floats as for
- *      integers (no NaN or -0.0 test a key);
+ *      stream_tile.cuh's radix_for_each_staged (one atomic per class a tile,
+ *      outputs staged per warp in shared memory and written in slot order);
+ *      it compares V's own type with t in hardware (op_fast: a float compare
+ *      costs what an integer one does, a 16-bit pair one instruction) and
+ *      classifies only the 16-byte loads where a key reaches t;
  *   4. onepass_decide_kernel (one thread): SELECT, TAKE or FALLBACK, and the
  *      device flags that gate the next three steps;
  *   5. the exact top-k of the candidates (length gt on the device), gated to
@@ -37,6 +39,8 @@
  * capturable in a CUDA graph, like the pipeline.
  */
 #include <string.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include "kernels.h"
 #include "keyorder.h"
 #include "onepass_spec.h"
@@ -49,6 +53,11 @@
  * radix_topk's workspace query validates its input pointers. */
 #define OP_SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
 #define OP_WIDE_BITS 64             /* keys the flag radix cannot hold          */
+/* The pass compares floats in hardware (op_fast): flushing denormals to zero
+ * would tie distinct keys. */
+#ifdef __USE_FAST_MATH__
+#error "kernels/onepass.cu needs exact float compares: build it without --use_fast_math"
+#endif
 
 /* Key types of a width: K the element bits (and ordered key) of V, CK the
  * ordered key the sample, the candidates and the result hold. */
@@ -195,6 +204,157 @@ struct op_cmp {
     }
 };
 
+/* The native value of element bits where the hardware compares it (floats:
+ * NaN unordered, -0.0 == +0.0); 16-bit floats compare two keys, a 32-bit
+ * word, at once. */
+template <int T> struct op_val;
+template <> struct op_val<DRTOPK_U32> {
+    typedef uint32_t V;
+    static __device__ __forceinline__ V of(uint32_t b) { return b; }
+};
+template <> struct op_val<DRTOPK_I32> {
+    typedef int32_t V;
+    static __device__ __forceinline__ V of(uint32_t b) { return (int32_t)b; }
+};
+template <> struct op_val<DRTOPK_F32> {
+    typedef float V;
+    static __device__ __forceinline__ V of(uint32_t b) { return __uint_as_float(b); }
+};
+template <> struct op_val<DRTOPK_U64> {
+    typedef uint64_t V;
+    static __device__ __forceinline__ V of(uint64_t b) { return b; }
+};
+template <> struct op_val<DRTOPK_I64> {
+    typedef long long V;
+    static __device__ __forceinline__ V of(uint64_t b) { return (long long)b; }
+};
+template <> struct op_val<DRTOPK_F64> {
+    typedef double V;
+    static __device__ __forceinline__ V of(uint64_t b) { return __longlong_as_double((long long)b); }
+};
+template <> struct op_val<DRTOPK_F16> {
+    typedef __half2 V;
+    static __device__ __forceinline__ V of(uint32_t w) { return *reinterpret_cast<const __half2 *>(&w); }
+};
+template <> struct op_val<DRTOPK_BF16> {
+    typedef __nv_bfloat162 V;
+    static __device__ __forceinline__ V of(uint32_t w) { return *reinterpret_cast<const __nv_bfloat162 *>(&w); }
+};
+
+/* t's value as op_val reads it: a 16-bit key twice, to compare pairs. */
+__device__ __forceinline__ uint32_t op_bound_word(uint16_t b) { return (uint32_t)b | (uint32_t)b << 16; }
+__device__ __forceinline__ uint32_t op_bound_word(uint32_t b) { return b; }
+__device__ __forceinline__ uint64_t op_bound_word(uint64_t b) { return b; }
+
+/* Step 3's classifier (stream_tile.cuh's radix_for_each_staged): keys of
+ * V against t with the hardware's compares of V's own type, as cheap for
+ * floats as for integers.  In the largest order (S false) a key is above t
+ * iff !(x <= t) (floats: or NaN, which is above every number) and at or
+ * above t iff !(x < t); in the smallest (S true) iff x < t and x <= t (NaN
+ * below every number); equal to t iff x == t (floats: -0.0 == +0.0, which
+ * share a key).  That is exact for every t but NaN, whose keys the hardware
+ * cannot order: there (a V mostly NaN) every load takes the compare words
+ * (op_cmp), which also classify the scalar head and tail.  16-bit floats
+ * compare a pair of keys an instruction; any() is one compare a key (pair). */
+template <int T>
+struct op_fast_base {
+    typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
+    typedef typename op_val<T>::V V;
+    static constexpr int PV = tile_keys<K>::per_vec;
+    op_cmp<T> exact;
+    V bound;                        /* t's value                               */
+    bool slow;                      /* t is NaN: the compare words every load  */
+    __device__ __forceinline__ op_fast_base(K t, K om) : exact(t, om)
+    {
+        const K key = (K)(t ^ om); /* t's key in the largest order */
+        slow = drtopk_dtype_is_float((drtopk_dtype)T) && key == (K)~(K)0u;
+        bound = op_val<T>::of(op_bound_word((K)drtopk_bits_from_key_any(key, (drtopk_dtype)T)));
+    }
+    __device__ __forceinline__ uint32_t cls(K bits) const { return exact.cls(bits); }
+    /* bit e of *gt (*eq): key e of the load is above (equal to) t, by op_cmp */
+    __device__ __forceinline__ void exact_masks(const uint4 &r, uint32_t *gt, uint32_t *eq) const
+    {
+        uint32_t g = 0, q = 0;
+#pragma unroll
+        for (int e = 0; e < PV; ++e) {
+            const uint32_t c = exact.cls(tile_keys<K>::at(r, e));
+            g |= (uint32_t)(c == 1) << e;
+            q |= (uint32_t)(c == 2) << e;
+        }
+        *gt = g;
+        *eq = q;
+    }
+};
+
+template <int T, bool S, int W = drtopk_dtype_bits((drtopk_dtype)T)>
+struct op_fast : op_fast_base<T> {
+    typedef op_fast_base<T> base;
+    typedef typename base::K K;
+    typedef typename base::V V;
+    __device__ __forceinline__ op_fast(K t, K om) : base(t, om) {}
+    __device__ __forceinline__ bool any(const uint4 &r) const
+    {
+        bool a = this->slow;
+#pragma unroll
+        for (int e = 0; e < base::PV; ++e) {
+            const V x = op_val<T>::of(tile_keys<K>::at(r, e));
+            a |= S ? x <= this->bound : !(x < this->bound);
+        }
+        return a;
+    }
+    __device__ __forceinline__ void masks(const uint4 &r, uint32_t *gt, uint32_t *eq) const
+    {
+        if (this->slow) return this->exact_masks(r, gt, eq);
+        uint32_t g = 0, q = 0;
+#pragma unroll
+        for (int e = 0; e < base::PV; ++e) {
+            const V x = op_val<T>::of(tile_keys<K>::at(r, e));
+            g |= (uint32_t)(S ? x < this->bound : !(x <= this->bound)) << e;
+            q |= (uint32_t)(x == this->bound) << e;
+        }
+        *gt = g;
+        *eq = q;
+    }
+};
+/* 16-bit floats: a 32-bit word of two keys (low half: key 2i of the load)
+ * a compare; a mask compare gives 0xFFFF a half, bits 15 and 16 of which
+ * become bits 2i and 2i + 1. */
+#define OP_HALF_MASK_SHIFT 15
+#define OP_HALF_MASK_BITS 3u
+template <int T, bool S>
+struct op_fast<T, S, 16> : op_fast_base<T> {
+    typedef op_fast_base<T> base;
+    typedef typename base::V V;
+    __device__ __forceinline__ op_fast(uint16_t t, uint16_t om) : base(t, om) {}
+    __device__ __forceinline__ bool any(const uint4 &r) const
+    {
+        const uint32_t w[] = { r.x, r.y, r.z, r.w };
+        bool a = this->slow;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const V x = op_val<T>::of(w[i]);
+            a |= S ? !__hbgtu2(x, this->bound) : !__hblt2(x, this->bound);
+        }
+        return a;
+    }
+    __device__ __forceinline__ void masks(const uint4 &r, uint32_t *gt, uint32_t *eq) const
+    {
+        if (this->slow) return this->exact_masks(r, gt, eq);
+        const uint32_t w[] = { r.x, r.y, r.z, r.w };
+        uint32_t g = 0, q = 0;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const V x = op_val<T>::of(w[i]);
+            const uint32_t gm = S ? __hlt2_mask(x, this->bound) : __hgtu2_mask(x, this->bound);
+            const uint32_t qm = __heq2_mask(x, this->bound);
+            g |= (gm >> (OP_HALF_MASK_SHIFT - 2 * i)) & (OP_HALF_MASK_BITS << 2 * i);
+            q |= (qm >> (OP_HALF_MASK_SHIFT - 2 * i)) & (OP_HALF_MASK_BITS << 2 * i);
+        }
+        *gt = g;
+        *eq = q;
+    }
+};
+
 /* Step 1. */
 template <int T, typename K, typename CK>
 __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint64_t s, K om, CK *s_keys,
@@ -208,25 +368,25 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
     }
 }
 
-/* Step 3: the one read of V. */
-template <int T, typename K, typename CK, typename PosT>
+/* Step 3: the one read of V; S: the smallest order (om all ones).  A
+ * candidate's key is re-read from V where the staged loop writes it (the
+ * line it read a tile before, in L1 or L2). */
+template <int T, bool S, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     onepass_pass_kernel(const K *__restrict__ v, uint64_t n, K om, onepass_ctl *ctl, const CK *d_t, uint64_t cap,
                         uint64_t k, CK *c_keys, PosT *c_pos, PosT *tie_pos)
 {
-    const op_cmp<T> cmp((K)*d_t, om);
-    radix_for_each_tile(
-        v, n, &ctl->gt, &ctl->eq, [&](K bits) -> uint32_t { return cmp.cls(bits); },
-        [&](uint32_t c, K bits, unsigned long long i, unsigned long long o) {
-            if (c == 1) {
-                if (o < cap) {
-                    c_keys[o] = op_key<T>(bits, om);
-                    c_pos[o] = (PosT)i;
-                }
-            } else if (o < k) {
-                tie_pos[o] = (PosT)i;
+    const op_fast<T, S> c((K)*d_t, om);
+    radix_for_each_staged(v, n, &ctl->gt, &ctl->eq, c, [&](uint32_t cl, unsigned long long i, unsigned long long o) {
+        if (cl == 1) {
+            if (o < cap) {
+                c_keys[o] = op_key<T>(__ldg(v + i), om);
+                c_pos[o] = (PosT)i;
             }
-        });
+        } else if (o < k) {
+            tie_pos[o] = (PosT)i;
+        }
+    });
 }
 
 /* Step 4. */
@@ -336,6 +496,23 @@ template <int T, typename PosT>
 struct onepass_run {
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::CK CK;
+    /* Step 3 on a persistent grid, in the order S (smallest). */
+    template <bool S>
+    static drtopk_status pass(const onepass_layout &l, const K *v, uint64_t n, K om, const CK *d_t, uint64_t k,
+                              cudaStream_t s)
+    {
+        const drtopk_device_attrs *dev;
+        int per_sm;
+        drtopk_status st = drtopk_device_current(NULL, &dev);
+        if (st != DRTOPK_OK) return st;
+        st = drtopk_kernel_occupancy((const void *)onepass_pass_kernel<T, S, K, CK, PosT>, RADIX_THREADS, 0, NULL,
+                                     &per_sm);
+        if (st != DRTOPK_OK) return st;
+        onepass_pass_kernel<T, S, K, CK, PosT><<<radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, 0, s>>>(
+            v, n, om, l.ctl, d_t, l.cap, k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
     static drtopk_status run(const topk_input *in, const topk_output *out, void *values, uint64_t *indices, void *ws,
                              size_t ws_bytes, cudaStream_t s)
     {
@@ -348,21 +525,14 @@ struct onepass_run {
         const K *v = (const K *)in->raw;
         const K om = in->order == DRTOPK_SMALLEST ? (K)~(K)0u : (K)0u;
         const uint64_t n = in->n_max, k = in->k;
-        const drtopk_device_attrs *dev;
-        int per_sm;
-        if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
-        st = drtopk_kernel_occupancy((const void *)onepass_pass_kernel<T, K, CK, PosT>, RADIX_THREADS, 0, NULL,
-                                     &per_sm);
-        if (st != DRTOPK_OK) return st;
 
         onepass_sample_kernel<T, K, CK><<<(unsigned)((l.s + OP_BLOCK - 1) / OP_BLOCK), OP_BLOCK, 0, s>>>(
             v, n, l.s, om, (CK *)l.s_keys, l.s_pos, l.ctl);
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_sel<CK>::threshold(l, s)) != DRTOPK_OK) return st;
         const CK *d_t = op_sel<CK>::t(l);
-        onepass_pass_kernel<T, K, CK, PosT><<<radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, 0, s>>>(
-            v, n, om, l.ctl, d_t, l.cap, k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos);
-        DRTOPK_LAUNCH_CHECK();
+        st = in->order == DRTOPK_SMALLEST ? pass<true>(l, v, n, om, d_t, k, s) : pass<false>(l, v, n, om, d_t, k, s);
+        if (st != DRTOPK_OK) return st;
         onepass_decide_kernel<<<1, 1, 0, s>>>(l.ctl, k, l.cap);
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_sel<CK>::template select<PosT>(l, out, s)) != DRTOPK_OK) return st;

@@ -5,7 +5,9 @@
  * with 16-byte loads in flight, and the same read -- of 2-, 4- or 8-byte keys
  * -- with every element put in one of two output classes that take dense
  * slots from two device counters, one block-wide scan and one atomic per class
- * per tile; and the persistent grid they size their passes with.
+ * per tile, either written in place (radix_for_each_tile) or staged per warp
+ * in shared memory and written in slot order (radix_for_each_staged); and the
+ * persistent grid they size their passes with.
  */
 #ifndef DRTOPK_STREAM_TILE_CUH
 #define DRTOPK_STREAM_TILE_CUH
@@ -105,6 +107,54 @@ template <> struct tile_keys<uint64_t> {
 template <bool WIDE> struct tile_klass { typedef uint32_t type; };
 template <> struct tile_klass<true> { typedef unsigned long long type; };
 
+/* Inclusive scan of x over the lanes of a warp (all lanes call it). */
+__device__ __forceinline__ uint32_t radix_warp_incl(uint32_t x, int lane)
+{
+#pragma unroll
+    for (int d = 1; d < DRTOPK_WARP; d *= 2) {
+        const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, x, d);
+        if (lane >= d) x += o;
+    }
+    return x;
+}
+
+#define RADIX_COUNT_SHIFT 16           /* class-2 count in the upper half of a packed count */
+#define RADIX_COUNT_LOW 0xFFFFu
+
+/* Warp 0 after a tile's barrier: the warps' packed totals in sh_warp become
+ * their exclusive offsets, and lane nwarps - 1 (the tile loops' leader) takes
+ * the tile's slots, one atomic per class, into *base1 and *base2. */
+__device__ __forceinline__ void radix_tile_bases(uint32_t *sh_warp, int nwarps, int lane, unsigned long long *ctr1,
+                                                 unsigned long long *ctr2, unsigned long long *base1,
+                                                 unsigned long long *base2)
+{
+    const uint32_t w = lane < nwarps ? sh_warp[lane] : 0;
+    const uint32_t wi = radix_warp_incl(w, lane);
+    if (lane < nwarps) sh_warp[lane] = wi - w;
+    if (lane == nwarps - 1) {
+        const uint32_t t1 = wi & RADIX_COUNT_LOW, t2 = wi >> RADIX_COUNT_SHIFT;
+        *base1 = t1 ? atomicAdd(ctr1, (unsigned long long)t1) : 0;
+        *base2 = t2 ? atomicAdd(ctr2, (unsigned long long)t2) : 0;
+    }
+}
+
+/* The tile loops' scalar head and tail (vec_split_of): class c of cls(bits)
+ * takes a slot from counter c, one atomic per group of converged threads. */
+template <typename K, typename C, typename E>
+__device__ __forceinline__ void radix_tile_extra(const K *p, unsigned long long n, const vec_split &sp,
+                                                 unsigned long long *ctr1, unsigned long long *ctr2, C cls, E emit)
+{
+    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned long long extra = sp.head + (n - sp.tail);
+    if (tid < extra) {
+        const unsigned long long i = tid < sp.head ? tid : sp.tail + (tid - sp.head);
+        const K bits = __ldg(p + i);
+        const uint32_t c = cls(bits);
+        if (c == 1) emit(1, bits, i, radix_slot(ctr1));
+        else if (c == 2) emit(2, bits, i, radix_slot(ctr2));
+    }
+}
+
 /* Like radix_for_each, but each element is put in class 1, 2 or none by
  * cls(bits) and every class-c element gets a dense slot from counter c: one
  * block-wide scan and one atomic per class per tile, because a same-address
@@ -122,10 +172,60 @@ template <> struct tile_klass<true> { typedef unsigned long long type; };
  * whatever K, so every width keeps the same bytes in flight. */
 #define RADIX_CLASS_BITS 2
 #define RADIX_CLASS_MASK 3u
-#define RADIX_COUNT_SHIFT 16           /* class-2 count in the upper half of a packed count */
-#define RADIX_COUNT_LOW 0xFFFFu
 #define RADIX_TILE_WARPS (RADIX_THREADS / DRTOPK_WARP)
 #define RADIX_DENSE_SHARE 4            /* warp-ordered slots from 1/4 of the keys output */
+/* Where a block's tiles lie (both tile loops): a tile is RADIX_UNROLL
+ * 16-byte loads a thread, `stride` vectors apart; the block's first tile
+ * starts at vector `first`, the next `step` on. */
+template <typename K>
+struct tile_walk {
+    int lane, warp;
+    bool leader;                       /* issues the tile atomics (radix_tile_bases' lane) */
+    unsigned long long stride, step, first;
+    vec_split sp;
+    const uint4 *v;
+    __device__ __forceinline__ tile_walk(const K *p, unsigned long long n)
+    {
+        lane = threadIdx.x % DRTOPK_WARP;
+        warp = threadIdx.x / DRTOPK_WARP;
+        leader = warp == 0 && lane == (int)(blockDim.x / DRTOPK_WARP) - 1;
+        stride = (unsigned long long)gridDim.x * blockDim.x;
+        step = stride * RADIX_UNROLL;
+        first = (unsigned long long)blockIdx.x * blockDim.x;
+        sp = vec_split_of(p, n, tile_keys<K>::per_vec);
+        v = reinterpret_cast<const uint4 *>(p + sp.head);
+    }
+};
+
+/* A warp's packed counts cnt: this lane's inclusive prefix (returned) and
+ * the warp's total (*total), which the last lane stores in *slot. */
+__device__ __forceinline__ uint32_t radix_warp_counts(uint32_t cnt, int lane, uint32_t *slot, uint32_t *total)
+{
+    const uint32_t incl = radix_warp_incl(cnt, lane);
+    *total = __shfl_sync(DRTOPK_FULL_MASK, incl, DRTOPK_WARP - 1);
+    if (lane == DRTOPK_WARP - 1) *slot = incl;
+    return incl;
+}
+
+/* The tile loops' one barrier a tile: the leader (publish) first stores the
+ * previous tile's bases, whose atomics had a whole round to return, in
+ * sh_base[parity ^ 1]; after it warp 0 turns this tile's warp totals into
+ * offsets and takes its bases (radix_tile_bases). */
+__device__ __forceinline__ void radix_tile_barrier(uint32_t (*sh_warp)[RADIX_TILE_WARPS],
+                                                   unsigned long long (*sh_base)[2], int parity, bool publish,
+                                                   bool live, int lane, unsigned long long *ctr1,
+                                                   unsigned long long *ctr2, unsigned long long *base1,
+                                                   unsigned long long *base2)
+{
+    if (publish) {
+        sh_base[parity ^ 1][0] = *base1;
+        sh_base[parity ^ 1][1] = *base2;
+    }
+    __syncthreads();
+    if (live && threadIdx.x < DRTOPK_WARP)
+        radix_tile_bases(sh_warp[parity], blockDim.x / DRTOPK_WARP, lane, ctr1, ctr2, base1, base2);
+}
+
 template <typename K, typename C, typename E>
 __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long long n,
                                                     unsigned long long *ctr1, unsigned long long *ctr2, C cls, E emit)
@@ -135,14 +235,9 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
     const klass_t vec_class_mask = ((klass_t)1 << (RADIX_CLASS_BITS * PV)) - 1u; /* the classes of one load */
     __shared__ uint32_t sh_warp[2][RADIX_TILE_WARPS]; /* per tile parity: warp totals, then offsets */
     __shared__ unsigned long long sh_base[2][2];      /* per tile parity: counter bases */
-    const int lane = threadIdx.x % DRTOPK_WARP, warp = threadIdx.x / DRTOPK_WARP;
-    const int nwarps = blockDim.x / DRTOPK_WARP;
-    const unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    const vec_split sp = vec_split_of(p, n, PV);
-    const unsigned long long head = sp.head, nvec = sp.nvec, tail = sp.tail;
-    const uint4 *v = reinterpret_cast<const uint4 *>(p + head);
-    const bool leader = warp == 0 && lane == nwarps - 1; /* issues the tile atomics */
+    const tile_walk<K> tw(p, n);
+    const int lane = tw.lane, warp = tw.warp;
+    const unsigned long long stride = tw.stride, head = tw.sp.head, nvec = tw.sp.nvec;
     uint4 pend[RADIX_UNROLL];          /* the previous tile, written this round */
     klass_t pend_klass = 0;
     uint32_t pend_excl = 0;            /* this lane's packed counts before it in its warp */
@@ -151,10 +246,8 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
     const uint32_t lanes_below = (1u << lane) - 1u;
     constexpr uint32_t dense_min = DRTOPK_WARP * PV * RADIX_UNROLL / RADIX_DENSE_SHARE;
     int parity = 0;
-    const unsigned long long step = stride * RADIX_UNROLL;
-    const unsigned long long first = (unsigned long long)blockIdx.x * blockDim.x;
     /* one extra round drains the last tile */
-    for (unsigned long long base = first; base < nvec + step; base += step) {
+    for (unsigned long long base = tw.first; base < nvec + tw.step; base += tw.step) {
         const bool live = base < nvec; /* block-uniform */
         const unsigned long long b = base + threadIdx.x;
         uint4 r[RADIX_UNROLL];
@@ -164,7 +257,7 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
         if (live) {
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j)
-                if (b + j * stride < nvec) r[j] = __ldg(v + b + j * stride);
+                if (b + j * stride < nvec) r[j] = __ldg(tw.v + b + j * stride);
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j) {
                 if (b + j * stride < nvec) {
@@ -176,37 +269,12 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
                     }
                 }
             }
-            incl = cnt;
-#pragma unroll
-            for (int d = 1; d < DRTOPK_WARP; d *= 2) {
-                const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, incl, d);
-                if (lane >= d) incl += o;
-            }
-            const uint32_t total = __shfl_sync(DRTOPK_FULL_MASK, incl, DRTOPK_WARP - 1);
+            uint32_t total;
+            incl = radix_warp_counts(cnt, lane, &sh_warp[parity][warp], &total);
             dense = (total & RADIX_COUNT_LOW) + (total >> RADIX_COUNT_SHIFT) >= dense_min;
-            if (lane == DRTOPK_WARP - 1) sh_warp[parity][warp] = incl;
         }
-        /* the previous tile's atomics had a whole round to return */
-        if (leader && base != first) {
-            sh_base[parity ^ 1][0] = base1;
-            sh_base[parity ^ 1][1] = base2;
-        }
-        __syncthreads();
-        if (live && warp == 0) {
-            const uint32_t w = lane < nwarps ? sh_warp[parity][lane] : 0;
-            uint32_t wi = w;
-#pragma unroll
-            for (int d = 1; d < DRTOPK_WARP; d *= 2) {
-                const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, wi, d);
-                if (lane >= d) wi += o;
-            }
-            if (lane < nwarps) sh_warp[parity][lane] = wi - w;
-            if (lane == nwarps - 1) {
-                const uint32_t t1 = wi & RADIX_COUNT_LOW, t2 = wi >> RADIX_COUNT_SHIFT;
-                base1 = t1 ? atomicAdd(ctr1, (unsigned long long)t1) : 0;
-                base2 = t2 ? atomicAdd(ctr2, (unsigned long long)t2) : 0;
-            }
-        }
+        radix_tile_barrier(sh_warp, sh_base, parity, tw.leader && base != tw.first, live, lane, ctr1, ctr2, &base1,
+                           &base2);
         /* warp-uniform skips: outputs are sparse, and a per-element walk of
          * every tile costs more issue slots than the loads themselves */
         if (__any_sync(DRTOPK_FULL_MASK, pend_klass != 0)) {
@@ -245,14 +313,99 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
         pend_b = b;
         parity ^= 1;
     }
-    const unsigned long long extra = head + (n - tail);
-    if (tid < extra) {
-        const unsigned long long i = tid < head ? tid : tail + (tid - head);
-        const K bits = __ldg(p + i);
-        const uint32_t c = cls(bits);
-        if (c == 1) emit(1, bits, i, radix_slot(ctr1));
-        else if (c == 2) emit(2, bits, i, radix_slot(ctr2));
+    radix_tile_extra(p, n, tw.sp, ctr1, ctr2, cls, emit);
+}
+
+/* The tile loop with staged outputs (the one-read top-k's pass, onepass.cu):
+ * the same grid stride, classes, counters, block scan and one-tile lag of the
+ * atomics as radix_for_each_tile, but
+ *  - a thread classifies a 16-byte load only where c.any(load) (false only
+ *    if no key of it is output: one compare a key or pair of 16-bit keys),
+ *    and then all of its keys at once, c.masks(load, &m1, &m2) setting bit e
+ *    of m1 (m2) where key e (tile_keys<K>::at) is of class 1 (2): no
+ *    per-key work where nothing passes, and no per-key branch where
+ *    something does;
+ *  - each warp stages its outputs in shared memory before the barrier (a
+ *    16-bit entry a key, lane and key within the lane's tile, in slot
+ *    order: class 1, then class 2, each a run per lane), and after the
+ *    next tile's barrier, with the slot bases returned, writes them out
+ *    with consecutive lanes on consecutive slots: emit(c, index, slot)
+ *    gets the element's index into p, not its bits (a caller that needs
+ *    them re-reads p[index], a line it read one tile before).
+ * Sparse outputs (a few per warp and tile, the pass at large k) cost one
+ * store a key in shared memory and one coalesced store per warp and class,
+ * where per-key stores to scattered slots cost a warp store each; dense
+ * ones (up to every key) stay coalesced.  c.cls(bits) classifies the scalar
+ * head and tail.  Shared memory: 2 bytes a key of a block's tile. */
+#define RADIX_STAGE_KEY_BITS 5         /* an entry: lane << 5 | key of the lane's tile (< 32) */
+#define RADIX_STAGE_KEY_MASK ((1u << RADIX_STAGE_KEY_BITS) - 1u)
+template <typename K, typename C, typename E>
+__device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long long n, unsigned long long *ctr1,
+                                                      unsigned long long *ctr2, const C &c, E emit)
+{
+    constexpr int PV = tile_keys<K>::per_vec;
+    constexpr int TK = PV * RADIX_UNROLL; /* keys of a thread's tile */
+    static_assert(TK <= (1 << RADIX_STAGE_KEY_BITS), "a thread's tile fits the entry's key bits");
+    __shared__ uint16_t sh_stage[RADIX_TILE_WARPS][DRTOPK_WARP * TK]; /* per warp: its tile's outputs */
+    __shared__ uint32_t sh_warp[2][RADIX_TILE_WARPS];                 /* per tile parity, as radix_for_each_tile */
+    __shared__ unsigned long long sh_base[2][2];
+    const tile_walk<K> tw(p, n);
+    const int lane = tw.lane, warp = tw.warp;
+    const unsigned long long stride = tw.stride, head = tw.sp.head, nvec = tw.sp.nvec;
+    uint16_t *stage = sh_stage[warp];
+    uint32_t pend_total = 0;           /* the warp's packed counts of the previous tile */
+    unsigned long long pend_b = 0, base1 = 0, base2 = 0;
+    int parity = 0;
+    for (unsigned long long base = tw.first; base < nvec + tw.step; base += tw.step) {
+        const bool live = base < nvec; /* block-uniform */
+        const unsigned long long b = base + threadIdx.x;
+        uint32_t m1 = 0, m2 = 0, excl = 0, total = 0;
+        if (live) {
+            uint4 r[RADIX_UNROLL];
+#pragma unroll
+            for (int j = 0; j < RADIX_UNROLL; ++j)
+                if (b + j * stride < nvec) r[j] = __ldg(tw.v + b + j * stride);
+#pragma unroll
+            for (int j = 0; j < RADIX_UNROLL; ++j) {
+                if (b + j * stride < nvec && c.any(r[j])) {
+                    uint32_t g, e;
+                    c.masks(r[j], &g, &e);
+                    m1 |= g << (j * PV);
+                    m2 |= e << (j * PV);
+                }
+            }
+            const uint32_t cnt = (uint32_t)__popc(m1) | (uint32_t)__popc(m2) << RADIX_COUNT_SHIFT;
+            excl = radix_warp_counts(cnt, lane, &sh_warp[parity][warp], &total) - cnt;
+        }
+        radix_tile_barrier(sh_warp, sh_base, parity, tw.leader && base != tw.first, live, lane, ctr1, ctr2, &base1,
+                           &base2);
+        if (pend_total) { /* warp-uniform: the previous tile's outputs, in slot order */
+            const uint32_t off = sh_warp[parity ^ 1][warp];
+            const uint32_t n1 = pend_total & RADIX_COUNT_LOW, nall = n1 + (pend_total >> RADIX_COUNT_SHIFT);
+            const unsigned long long s1 = sh_base[parity ^ 1][0] + (off & RADIX_COUNT_LOW);
+            const unsigned long long s2 = sh_base[parity ^ 1][1] + (off >> RADIX_COUNT_SHIFT) - n1;
+            const unsigned long long wb = pend_b - lane; /* lane 0's first vector */
+            for (uint32_t i = lane; i < nall; i += DRTOPK_WARP) {
+                const uint32_t s = stage[i], q = s & RADIX_STAGE_KEY_MASK;
+                const unsigned long long vec = wb + (s >> RADIX_STAGE_KEY_BITS) + q / PV * stride;
+                const unsigned long long idx = head + vec * PV + q % PV;
+                if (i < n1) emit(1, idx, s1 + i);
+                else emit(2, idx, s2 + i);
+            }
+            __syncwarp();
+        }
+        if (live) { /* this tile's outputs, for the next round */
+            uint32_t o = excl & RADIX_COUNT_LOW;
+            for (uint32_t m = m1; m; m &= m - 1) stage[o++] = (uint16_t)(lane << RADIX_STAGE_KEY_BITS | (__ffs(m) - 1));
+            o = (total & RADIX_COUNT_LOW) + (excl >> RADIX_COUNT_SHIFT);
+            for (uint32_t m = m2; m; m &= m - 1) stage[o++] = (uint16_t)(lane << RADIX_STAGE_KEY_BITS | (__ffs(m) - 1));
+        }
+        pend_total = total;
+        pend_b = b;
+        parity ^= 1;
     }
+    radix_tile_extra(p, n, tw.sp, ctr1, ctr2, [&](K bits) { return c.cls(bits); },
+                     [&](uint32_t cl, K, unsigned long long i, unsigned long long o) { emit(cl, i, o); });
 }
 
 /* Persistent grid: as many blocks as are resident at once (`per_sm` on each

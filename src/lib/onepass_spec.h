@@ -40,7 +40,11 @@
  *                 its select (the flag radix in one block's shared memory for
  *                 c = 4; the wide radix select's passes over S keys for c = 8);
  *   pass          w n read (the one read of V) + about gt (c + P) + min(eq, k) P
- *                 written, with gt + eq ~ k r / m;
+ *                 written, with gt + eq ~ k r / m, in slot order (each warp
+ *                 stages its outputs in shared memory, 2 bytes a key, and
+ *                 writes them coalesced a tile later); a candidate's key is
+ *                 re-read from V then, a sector of L1 or L2 (not DRAM: read
+ *                 one tile before), w bytes of it used;
  *   select        the flag radix over gt candidates: about 2 reads of
  *                 (c + P) gt (radix_topk.cu's compaction), k (c + P) written;
  *                 for c = 8 the wide radix select: 9 reads of 8 gt, one of P gt;
@@ -68,7 +72,11 @@
  * slots per thread (32 sectors a store: 0.5 ms; now warp-ordered,
  * stream_tile.cuh) and the pass's per-candidate emit walk once most warp
  * tiles hold a candidate (2% of V at 2^24: 2.4 ms for the pass against 1.5
- * at 2^20).  The largest byte terms left are the sample's slack (gt - k ~
+ * at 2^20; now one hardware compare a key, classes only for loads where a
+ * key reaches t, and staged coalesced writes: radix_for_each_staged).  At
+ * 2^24 the pass writes 158 MB of candidates (0.05 ms of DRAM) and re-reads
+ * 19.8 M sectors of L2 (0.63 GB, beside the 4 GiB of V it streams through
+ * L2).  The largest byte terms left are the sample's slack (gt - k ~
  * 4 sqrt(k n / S) keys: 1.5 M at 2^22, 3.0 M at 2^24; S = 2^16 and 2^18 there
  * would cut gt + eq to 1.25 k and 1.06 k, at the price of a multi-block
  * sample select).

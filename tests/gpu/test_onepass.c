@@ -19,7 +19,8 @@
  * 100003, not powers of two, below and above the sample size, k = 1, 17,
  * n/1000, n/64, n/3, n-1, n; at n = 2^20 + 5 a chosen set of each width (UD,
  * SPECIAL, FEW, EQ, DESC, ND, CD; k up to n/3 -- a CPU reference there sorts
- * up to n pairs, and k = n-1, n take the paths they take at 100003); a spike
+ * up to n pairs, and k = n-1, n take the paths they take at 100003); at n =
+ * 2^22 + 7 (many tiles a pass block) k = n/64 and n/8 at each width; a spike
  * (the top k in one run of V); and inputs built against the sampled positions
  * that force each side of the fallback: threshold too low (the candidate
  * buffer overflows) and too high (fewer than k keys pass), both still exact
@@ -50,6 +51,7 @@
 #define FORCE_K 1000                   /* k well above the sample rank r          */
 #define MID_N_MAX 100003               /* every type, order and distribution up to here */
 #define LARGE_N ((1u << 20) + 5)       /* the chosen large data sets              */
+#define TILES_N ((1u << 22) + 7)       /* many tiles a pass block (staged outputs) */
 #define DESC_LEN 200
 #define MAX_KS 8
 
@@ -250,14 +252,20 @@ static size_t ks_for(uint64_t n, uint64_t *ks)
     return ks_unique(cand, sizeof cand / sizeof cand[0], n, ks, MAX_KS);
 }
 
+/* The seeded data set (n, dist, t, o) at every k of ks. */
+static void seeded_ks(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o, const uint64_t *ks, size_t nk)
+{
+    data d;
+    if (data_seeded(&d, SUITE_SEED, n, dist, t, o) == 0) run_set(&d, ks, nk, FALLBACK_ANY);
+    else gt_check(0, "onepass data", "cannot prepare n=%" PRIu64, n);
+    data_free(&d);
+}
+
 /* The seeded data set (n, dist, t, o) with every k of ks_for. */
 static void seeded_set(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
 {
-    data d;
     uint64_t ks[MAX_KS];
-    if (data_seeded(&d, SUITE_SEED, n, dist, t, o) == 0) run_set(&d, ks, ks_for(n, ks), FALLBACK_ANY);
-    else gt_check(0, "onepass data", "cannot prepare n=%" PRIu64, n);
-    data_free(&d);
+    seeded_ks(n, dist, t, o, ks, ks_for(n, ks));
 }
 
 /* The large data sets: per width the order rules and adversarial orders
@@ -281,6 +289,23 @@ static const large_set large_sets[] = {
     { DRTOPK_DIST_DESC, DRTOPK_U64, DRTOPK_SMALLEST },   /* sorted: the top k in one run       */
     { DRTOPK_DIST_ND, DRTOPK_F32, DRTOPK_SMALLEST },     { DRTOPK_DIST_CD, DRTOPK_I64, DRTOPK_LARGEST },
 };
+
+/* Many tiles a block of the pass (its staged outputs cycle through both
+ * parities; 32-bit positions), with candidates in most warp tiles (k =
+ * n/64: the pass at k = 2^24 of 2^30) and in every one (n/8), at each
+ * width, both orders and the NaN threshold (SPECIAL, largest: 1/8 NaN). */
+static const large_set tiles_sets[] = {
+    { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST },      { DRTOPK_DIST_UD, DRTOPK_F16, DRTOPK_LARGEST },
+    { DRTOPK_DIST_ND, DRTOPK_F32, DRTOPK_SMALLEST },     { DRTOPK_DIST_ND, DRTOPK_BF16, DRTOPK_SMALLEST },
+    { DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_LARGEST }, { DRTOPK_DIST_UD, DRTOPK_I64, DRTOPK_LARGEST },
+};
+
+static void many_tiles(void)
+{
+    const uint64_t ks[] = { TILES_N / 64 + 3, TILES_N / 8 };
+    for (size_t i = 0; i < sizeof tiles_sets / sizeof tiles_sets[0]; ++i)
+        seeded_ks(TILES_N, tiles_sets[i].dist, tiles_sets[i].t, tiles_sets[i].o, ks, sizeof ks / sizeof ks[0]);
+}
 
 /* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
 static void seeded(int size)
@@ -350,6 +375,7 @@ int main(int argc, char **argv)
     statuses();
     constructed(size);
     seeded(size);
+    if (size == 0) many_tiles();
     gt_note("test_onepass: %.1f s", (drtopk_now_ms() - t0) / 1000.0);
     return gt_finish();
 }

@@ -122,6 +122,10 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 #define BATCH_SORT_THREADS 256                  /* per-segment sort of a split result        */
 #define BATCH_GRID_PER_SM 8                     /* blocks per SM of a grid-stride bin launch */
 #define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
+#define BATCH_STAGED_READS 4                    /* shared-memory keys a thread loads at once in a digit pass
+                                                   (all loads before their uses)              */
+#define BATCH_PICK_UNROLL 4                     /* a lane's count loads in flight in pick_digit (not all: their
+                                                   rotated addresses would be hoisted and spilled) */
 #define BATCH_VEC_BYTES 16                      /* staged loads: uint4                      */
 
 #define BATCH_COUNTERS (BIN_COUNT + BATCH_DR_CTL) /* the bins' sizes, then the Dr. pipeline's counters */
@@ -450,42 +454,45 @@ __host__ __device__ __forceinline__ size_t round16(size_t x) { return (x + BATCH
 
 /* The digit holding the want-th largest key, given a digit's count by
  * count_of(d) (want >= 1, at most the sum of the counts), found by the calling
- * warp: each lane sums DIGITS / 32 counts (lane 0 the largest digits), a
- * warp scan finds the lane where the running count reaches want, and that
- * lane walks its digits (reading the counts again: no registers held).  Every lane gets the digit, the count of the larger
- * digits (*above) and the digit's own count (*count). */
+ * warp: each lane sums DIGITS / 32 consecutive counts (lane 0 the largest
+ * digits), a warp scan finds the lane whose range holds the want-th key, and
+ * the warp scans that lane's counts (one a lane) to find the digit.  A lane
+ * starts its sum at its own rotation of its range: the ranges lie a multiple
+ * of 32 words apart, so in lockstep every lane would read the same
+ * shared-memory bank (a 32-way conflict a load for 1024 digits).  Every lane
+ * gets the digit, the count of the larger digits (*above) and the digit's own
+ * count (*count). */
 template <unsigned DIGITS, typename C, typename F>
 __device__ __forceinline__ unsigned pick_digit(F count_of, C want, C *above, C *count)
 {
     constexpr unsigned LANE_DIGITS = DIGITS / DRTOPK_WARP;     /* digits a lane sums */
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    constexpr unsigned BANK_LANES = DRTOPK_WARP / LANE_DIGITS; /* lanes whose ranges share one bank group */
+    static_assert(LANE_DIGITS >= 1 && LANE_DIGITS <= DRTOPK_WARP && LANE_DIGITS * DRTOPK_WARP == DIGITS,
+                  "a lane's digits: a whole share, at most a warp's");
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, rot = lane / BANK_LANES;
+    constexpr unsigned UNROLL = BATCH_PICK_UNROLL;             /* a pragma takes no macro */
     C sum = 0;
-#pragma unroll
-    for (unsigned j = 0; j < LANE_DIGITS; ++j) sum += count_of(DIGITS - 1 - lane * LANE_DIGITS - j);
+#pragma unroll UNROLL
+    for (unsigned j = 0; j < LANE_DIGITS; ++j)
+        sum += count_of(DIGITS - 1 - lane * LANE_DIGITS - (j + rot) % LANE_DIGITS);
     C incl = sum;
     for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
         const C n = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
         if (lane >= o) incl += n;
     }
     const unsigned first = __ffs(__ballot_sync(DRTOPK_FULL_MASK, incl >= want)) - 1;
-    C ab = incl - sum, cnt = 0;
-    unsigned digit = 0;
-    bool found = false;
-#pragma unroll
-    for (unsigned j = 0; j < LANE_DIGITS; ++j) {
-        const C c = count_of(DIGITS - 1 - lane * LANE_DIGITS - j);
-        if (found) continue;
-        if (ab + c >= want) {
-            found = true;
-            cnt = c;
-            digit = DIGITS - 1 - lane * LANE_DIGITS - j;
-        } else {
-            ab += c;
-        }
+    const C ab = __shfl_sync(DRTOPK_FULL_MASK, incl - sum, first);      /* keys in the ranges before first's */
+    const unsigned hi = DIGITS - 1 - first * LANE_DIGITS;                /* first's largest digit */
+    const C c = lane < LANE_DIGITS ? count_of(hi - lane) : 0;
+    C run = c;
+    for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
+        const C n = __shfl_up_sync(DRTOPK_FULL_MASK, run, o);
+        if (lane >= o) run += n;
     }
-    *above = __shfl_sync(DRTOPK_FULL_MASK, ab, first);
-    *count = __shfl_sync(DRTOPK_FULL_MASK, cnt, first);
-    return __shfl_sync(DRTOPK_FULL_MASK, digit, first);
+    const unsigned hit = __ffs(__ballot_sync(DRTOPK_FULL_MASK, ab + run >= want)) - 1;  /* < LANE_DIGITS */
+    *above = ab + __shfl_sync(DRTOPK_FULL_MASK, run - c, hit);
+    *count = __shfl_sync(DRTOPK_FULL_MASK, c, hit);
+    return hi - hit;
 }
 
 /* The warp of threadIdx.x picks the digit at `shift` that holds the want-th
@@ -616,10 +623,14 @@ staged_kernel(batch_args a, staged_shape sh)
             const unsigned dmask = (1u << (hi - shift)) - 1u;
             for (unsigned d = me; d < DIGITS; d += G) hist[d] = 0;
             sync();
-#pragma unroll 4
-            for (unsigned p = me; p < n; p += G) {
-                const KT key = keys[p];
-                if ((KT)(key >> hi) == known) atomicAdd(&hist[(unsigned)(key >> shift) & dmask], 1u);
+            for (unsigned p0 = me; p0 < n; p0 += G * BATCH_STAGED_READS) {
+                KT kr[BATCH_STAGED_READS];
+#pragma unroll
+                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) kr[u] = p0 + u * G < n ? keys[p0 + u * G] : 0;
+#pragma unroll
+                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u)
+                    if (p0 + u * G < n && (KT)(kr[u] >> hi) == known)
+                        atomicAdd(&hist[(unsigned)(kr[u] >> shift) & dmask], 1u);
             }
             sync();
         }

@@ -24,29 +24,20 @@
  *
  * From SN_SAMPLED_MIN_N keys (where chunks outgrow shared memory, 2^22.7 on
  * an H100, the passes above re-read V from HBM: 130 us at 2^24), the grid
- * reads V once with onepass_spec.h's sampled threshold: every block issues
- * the first 16-byte loads of its chunk, reads the same SN_SAMPLE strided keys
- * (the spec's positions; from L2 after the first) and selects the spec's
- * r-th largest, t, by the passes above in its own shared memory while those
- * loads are in flight (no grid barrier); then streams its chunk, keeping
- * keys > t and up to k ties == t in a list in shared memory (key, offset; a
- * warp that found a list full takes no more atomics), copies its keys > t
- * into the control block's ring at a ticket (one global atomic: the grid's
- * keys > t end to end, modulo the ring), and publishes its counts (plain
- * stores: nothing to zero first).  One grid barrier; every block sums the
- * counts and decides as the spec does (drtopk_onepass_decide over the ties
- * stored), falling back also when a key > t found no room:
- *   TAKE (fewer than k keys > t): t is the k-th key; no pass, the final
- *     takes every listed key > t and the first ties;
- *   SELECT, at most gather_cap keys > t (a block's list: 27 K on sm_90; at
- *     k <= 1024 up to n = 2^24 ~16 K): every block copies them all from the
- *     ring into its shared memory, selects the k-th by the passes above
- *     there (below the bits that t and the largest key share), and writes
- *     its 1/grid slice of them with the final: no further grid barrier;
- *   SELECT, more: the digit passes and the final on the lists, grid-wide.
- * Fallback (adversarial data; forced by tests/gpu/onepass_data.h): the
- * passes over V in global memory.  Grid barriers: sampled 1 (TAKE,
- * gathered) or 1 + up to 3; in shared memory 1 (zeroing) + up to 3.
+ * reads V once with onepass_spec.h's sampled threshold: every block reads the
+ * same SN_SAMPLE strided keys (the spec's positions; from L2 after the first)
+ * and selects the spec's r-th largest, t, by the passes above in its own
+ * shared memory (no grid barrier); then streams its chunk (16-byte loads),
+ * keeping keys > t and up to k ties == t in a list in shared memory (key,
+ * offset), and publishes its counts (plain stores: nothing to zero first).
+ * One grid barrier; every block sums the counts and decides as the spec does
+ * (drtopk_onepass_decide over the ties stored), falling back also when a key
+ * > t found no room.  The lists then hold every key > t and enough ties: the
+ * digit passes and the final above run on the lists (a few hundred keys a
+ * block), below the bits that t and the largest listed key share (2 passes
+ * for u32 UD at k = 1024, n = 2^24).  Fallback (adversarial data; forced by
+ * tests/gpu/onepass_data.h): the passes over V in global memory.  Grid
+ * barriers: sampled 1 + up to 3; in shared memory 1 (zeroing) + up to 3.
  * Exact for every ordered key (NaN above +inf, -0.0 = +0.0 come from
  * keyorder.h; ties at the k-th key are taken in arbitrary order, as drtopk.h
  * allows).
@@ -103,12 +94,10 @@
                                            storage, scalars); the rest of the
                                            opt-in limit holds the chunk        */
 #define SN_SAMPLED_MIN_N (1ull << 20)   /* the sampled threshold from here up:
-                                           one grid barrier (gathered select)
-                                           against the resident passes' four;
-                                           H100 at 2^20, k 1024: 23.5 us with
-                                           grid-wide list passes (767a13b),
-                                           15.5 resident, ~12-14 estimated now
-                                           (to confirm: issue 15 table)        */
+                                           every block's chunk passes over a
+                                           few hundred list entries instead of
+                                           8+ keys a thread (a guess to measure:
+                                           the sample costs ~1-2 us)           */
 #define SN_SAMPLE 4096u                 /* keys each block samples (4 a thread):
                                            the spec's positions at S = 4096, a
                                            divisor of DRTOPK_ONEPASS_SAMPLE, so
@@ -123,10 +112,6 @@
                                            to 4 standard deviations            */
 #define SN_GRID_MAX 1024u               /* blocks a control block publishes for
                                            (co-resident blocks of any GPU)     */
-#define SN_RING 32768u                  /* the grid's keys > t gathered (a power
-                                           of two: slots are tickets modulo it);
-                                           at least a block's list (27 K on
-                                           sm_90), which bounds the gather     */
 
 namespace cg = cooperative_groups;
 
@@ -136,7 +121,6 @@ struct sn_block_pub {
     uint32_t eq;                        /* its keys == t stored in its list     */
     uint32_t over;                      /* a key > t found no room: fallback    */
     uint32_t max;                       /* its largest key >= t (t if none)     */
-    uint32_t at;                        /* its ticket: ring slot of its first   */
 };
 
 /* Device state of one multi-block call; hist, gt and eq are zeroed by block
@@ -145,8 +129,6 @@ struct small_n_ctl {
     unsigned int hist[SN_PASSES][SN_BINS];
     unsigned long long gt, eq;          /* final slot ranges taken per class    */
     sn_block_pub blk[SN_GRID_MAX];
-    unsigned int ticket;                /* never zeroed: only differences count */
-    uint32_t ring_key[SN_RING], ring_pos[SN_RING];  /* the grid's keys > t, V's indices */
 };
 
 /* One call's arguments.  Output: out_vals/out_idx (the caller's values and
@@ -161,7 +143,6 @@ struct small_n_args {
     unsigned long long cap;             /* sampled: candidates the spec allows  */
     uint32_t list_cap, cand_cap;        /* sampled: a block's list, its share of
                                            keys > t (the rest holds ties)       */
-    uint32_t gather_cap;                /* sampled: the most keys > t gathered  */
     uint32_t flip;                      /* all ones for DRTOPK_SMALLEST         */
     small_n_ctl *c;
     uint32_t *out_vals;
@@ -226,14 +207,11 @@ __device__ __forceinline__ void sn_for_each(const sn_src &s, bool first, F f)
 }
 
 /* Calls f(bits, j, in) like sn_for_each for a chunk of V in global memory,
- * read in 16-byte loads (SN_VEC_UNROLL in flight a thread), the keys before
+ * read in 16-byte loads (SN_VEC_UNROLL in flight a thread): the keys before
  * the first 16-byte boundary and after the last whole load in one scalar
- * round (at most 6 keys).  ready() runs once, by every thread, after the
- * first loads are issued and before f sees a key: the sampled pass selects
- * its threshold there while the loads are in flight (the whole chunk up to
- * 16 K keys: every chunk of n <= 2^21). */
-template <typename R, typename F>
-__device__ __forceinline__ void sn_stream(const uint32_t *v, uint32_t len, R ready, F f)
+ * round (at most 6 keys), then the aligned body. */
+template <typename F>
+__device__ __forceinline__ void sn_stream(const uint32_t *v, uint32_t len, F f)
 {
     const uint32_t vec = sizeof(uint4) / sizeof(uint32_t);
     const uint32_t mis = (uint32_t)(((uintptr_t)v / sizeof(uint32_t)) % vec);
@@ -241,19 +219,14 @@ __device__ __forceinline__ void sn_stream(const uint32_t *v, uint32_t len, R rea
     const uint32_t body = (len - head) / vec, tail = head + body * vec;
     const uint32_t e = threadIdx.x < head ? threadIdx.x : tail + threadIdx.x - head;
     const bool e_in = e < len && (threadIdx.x < head || e >= tail);
-    const uint32_t e_bits = e_in ? __ldg(v + e) : 0u;
+    f(e_in ? __ldg(v + e) : 0u, e, e_in);
     const uint4 *v4 = (const uint4 *)(v + head);
-    bool waiting = true;                /* the same in every thread: body is */
     for (uint32_t base = 0; base < body; base += blockDim.x * SN_VEC_UNROLL) {
         uint4 q[SN_VEC_UNROLL];
 #pragma unroll
         for (int u = 0; u < SN_VEC_UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x;
             q[u] = i < body ? __ldg(v4 + i) : make_uint4(0u, 0u, 0u, 0u);
-        }
-        if (waiting) {
-            ready();
-            waiting = false;
         }
 #pragma unroll
         for (int u = 0; u < SN_VEC_UNROLL; ++u) {
@@ -265,8 +238,6 @@ __device__ __forceinline__ void sn_stream(const uint32_t *v, uint32_t len, R rea
             f(q[u].w, j + 3, in);
         }
     }
-    if (waiting) ready();
-    f(e_bits, e, e_in);
 }
 
 /* The digit passes below bit top: the kk-th largest key of the block's
@@ -335,58 +306,40 @@ __device__ void sn_passes(sn_src &s, uint32_t flip, small_n_ctl *c, bool zero_ba
 
 /* The sampled pass (onepass_spec.h's steps 1-3 in one block each): t = the
  * r-th largest of the SN_SAMPLE sampled keys (every block the same, from
- * L2; selected while the block's first loads of its chunk are in flight),
- * then the block's chunk of V read once into its list: keys > t at [0,
- * cand_cap), ties (at most tie_cap) after; the stored keys > t also into the
- * control block's ring (at a ticket: the grid's lists end to end, for the
- * gathered select); each block publishes its counts and ticket.  Returns t;
- * *nc, *ne: the block's keys > t (maybe past cand_cap), ties stored. */
+ * L2), then the block's chunk of V read once into its list: keys > t at
+ * [0, cand_cap), ties (at most tie_cap) after; each block publishes its
+ * counts.  Returns t; *nc, *ne: the block's keys > t (maybe past cand_cap),
+ * ties stored. */
 template <int T, typename PosT>
 __device__ uint32_t sn_sampled_pass(const small_n_args<PosT> &a, uint32_t *tile, const uint32_t *src, uint32_t len,
-                                    uint32_t lo, uint32_t *nc, uint32_t *ne)
+                                    uint32_t *nc, uint32_t *ne)
 {
-    __shared__ uint32_t sh_nc, sh_ne, sh_max, sh_at;
+    __shared__ uint32_t sh_nc, sh_ne, sh_max;
+    for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x)
+        tile[j] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, j));
+    __syncthreads();
+    sn_src smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
+    uint32_t t = 0, mask = 0, kk = a.r;
+    sn_passes<T>(smp, a.flip, NULL, false, true, SN_KEY_BITS, t, mask, kk);
+    if (threadIdx.x == 0) {
+        sh_nc = sh_ne = 0;
+        sh_max = t;
+    }
+    __syncthreads();                    /* the sample's tile is free */
     uint32_t *lpos = tile + a.list_cap;
     const uint32_t tie_cap = a.list_cap - a.cand_cap;
     const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
-    uint32_t t = 0;
-    bool full_gt = false, full_eq = false;      /* lane 0's: this warp saw the list full */
-    sn_stream(src, len, [&]() {
-        uint32_t b[SN_SAMPLE / SN_THREADS];
-#pragma unroll
-        for (uint32_t u = 0; u < SN_SAMPLE / SN_THREADS; ++u)
-            b[u] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, u * SN_THREADS + threadIdx.x));
-#pragma unroll
-        for (uint32_t u = 0; u < SN_SAMPLE / SN_THREADS; ++u) tile[u * SN_THREADS + threadIdx.x] = b[u];
-        __syncthreads();
-        sn_src smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
-        uint32_t mask = 0, kk = a.r;
-        sn_passes<T>(smp, a.flip, NULL, false, true, SN_KEY_BITS, t, mask, kk);
-        if (threadIdx.x == 0) {
-            sh_nc = sh_ne = 0;
-            sh_max = t;
-        }
-        __syncthreads();                /* the sample's tile is free */
-    }, [&](uint32_t bits, uint32_t i, bool in) {
+    sn_stream(src, len, [&](uint32_t bits, uint32_t i, bool in) {
         const uint32_t key = sn_key<T>(bits, a.flip);
         const bool gt = in && key > t, eq = in && key == t;
         const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);
         if (!(bgt | beq)) return;       /* warp-uniform */
-        /* a warp that saw a list full takes no more slots of it (no shared
-         * atomic: all-equal V is every key a tie; past cand_cap the grid
-         * falls back anyway) */
-        uint32_t w_gt = a.cand_cap, w_eq = tie_cap;
+        uint32_t w_gt = 0, w_eq = 0;
         const uint32_t wmax = __reduce_max_sync(SN_FULL_MASK, gt ? key : 0u);
         if (threadIdx.x % SN_WARP == 0) {
-            if (bgt && !full_gt) {
-                w_gt = atomicAdd(&sh_nc, (uint32_t)__popc(bgt));
-                full_gt = w_gt > a.cand_cap;
-                atomicMax(&sh_max, wmax);
-            }
-            if (beq && !full_eq) {
-                w_eq = atomicAdd(&sh_ne, (uint32_t)__popc(beq));
-                full_eq = w_eq >= tie_cap;
-            }
+            if (bgt) w_gt = atomicAdd(&sh_nc, (uint32_t)__popc(bgt));
+            if (beq) w_eq = atomicAdd(&sh_ne, (uint32_t)__popc(beq));
+            if (bgt) atomicMax(&sh_max, wmax);
         }
         w_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0);
         w_eq = __shfl_sync(SN_FULL_MASK, w_eq, 0);
@@ -404,105 +357,51 @@ __device__ uint32_t sn_sampled_pass(const small_n_args<PosT> &a, uint32_t *tile,
         }
     });
     __syncthreads();
-    const uint32_t stored = sh_nc < a.cand_cap ? sh_nc : a.cand_cap;
     *nc = sh_nc;
     *ne = sh_ne < tie_cap ? sh_ne : tie_cap;
-    if (threadIdx.x == 0) sh_at = atomicAdd(&a.c->ticket, stored);
-    __syncthreads();
-    if (stored <= a.gather_cap)         /* else the grid's keys > t outnumber it too */
-        for (uint32_t i = threadIdx.x; i < stored; i += blockDim.x) {
-            const uint32_t slot = (sh_at + i) & (SN_RING - 1);
-            a.c->ring_key[slot] = tile[i];
-            a.c->ring_pos[slot] = lo + lpos[i];
-        }
     if (threadIdx.x == 0) {
-        sn_block_pub pb = { sh_nc, *ne, sh_nc > a.cand_cap, sh_max, sh_at };
+        sn_block_pub pb = { sh_nc, *ne, sh_nc > a.cand_cap, sh_max };
         a.c->blk[blockIdx.x] = pb;
     }
     return t;
 }
 
-/* What the grid published, summed after the grid barrier (the same in every
- * block). */
-struct sn_grid {
-    unsigned long long gt;              /* keys > t                             */
-    uint32_t maxk;                      /* the largest key                      */
-    uint32_t ring;                      /* ring slot of the grid's first key > t */
-};
-
 /* After the grid barrier: the grid's totals of what every block published,
  * the same in every block.  Returns whether the lists hold the top k
- * (drtopk_onepass_decide with the stored ties, and no key > t dropped).
- * The tickets lie within one run of g->gt slots (fewer than 2^31) from
- * block 0's, in 32-bit modular order: the run starts at the least. */
+ * (drtopk_onepass_decide with the stored ties, and no key > t dropped);
+ * *maxk: the grid's largest key. */
 template <typename PosT>
-__device__ bool sn_sampled_decide(const small_n_args<PosT> &a, sn_grid *g)
+__device__ bool sn_sampled_decide(const small_n_args<PosT> &a, uint32_t *maxk)
 {
     __shared__ unsigned long long sh_gt, sh_eq;
     __shared__ uint32_t sh_over, sh_maxk;
-    __shared__ int sh_from0;
     if (threadIdx.x == 0) {
         sh_gt = sh_eq = 0;
         sh_over = sh_maxk = 0;
-        sh_from0 = 0;
     }
     __syncthreads();
-    const uint32_t at0 = __ldcg(&a.c->blk[0].at);
     uint32_t gt = 0, eq = 0, over = 0, mx = 0;
-    int from0 = 0;
     for (uint32_t b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-        const uint32_t gb = __ldcg(&a.c->blk[b].gt), e = __ldcg(&a.c->blk[b].eq);
+        const uint32_t g = __ldcg(&a.c->blk[b].gt), e = __ldcg(&a.c->blk[b].eq);
         const uint32_t o = __ldcg(&a.c->blk[b].over), m = __ldcg(&a.c->blk[b].max);
-        const int d = (int)(__ldcg(&a.c->blk[b].at) - at0);
-        gt += gb;
+        gt += g;
         eq += e;
         over |= o;
         mx = m > mx ? m : mx;
-        from0 = d < from0 ? d : from0;
     }
     gt = __reduce_add_sync(SN_FULL_MASK, gt);
     eq = __reduce_add_sync(SN_FULL_MASK, eq);
     over = __reduce_or_sync(SN_FULL_MASK, over);
     mx = __reduce_max_sync(SN_FULL_MASK, mx);
-    from0 = __reduce_min_sync(SN_FULL_MASK, from0);
     if (threadIdx.x % SN_WARP == 0) {
         if (gt) atomicAdd(&sh_gt, (unsigned long long)gt);
         if (eq) atomicAdd(&sh_eq, (unsigned long long)eq);
         if (over) atomicOr(&sh_over, over);
         atomicMax(&sh_maxk, mx);
-        atomicMin(&sh_from0, from0);
     }
     __syncthreads();
-    g->gt = sh_gt;
-    g->maxk = sh_maxk;
-    g->ring = at0 + (uint32_t)sh_from0;
+    *maxk = sh_maxk;
     return !sh_over && drtopk_onepass_decide(sh_gt, sh_eq, a.k, a.cap) != DRTOPK_ONEPASS_FALLBACK;
-}
-
-/* The gathered select's source: the grid's keys > t (g.gt of them, at most
- * gather_cap) from the ring into tile[0, g.gt), and the positions of this
- * block's share of them (the slice [*e0, *e1)) into tile[list_cap + e]. */
-template <typename PosT>
-__device__ void sn_gather(const small_n_args<PosT> &a, const sn_grid &g, uint32_t *tile, uint32_t *e0, uint32_t *e1)
-{
-    const uint32_t c = (uint32_t)g.gt;
-    *e0 = (uint32_t)((unsigned long long)c * blockIdx.x / gridDim.x);
-    *e1 = (uint32_t)((unsigned long long)c * (blockIdx.x + 1) / gridDim.x);
-    for (uint32_t base = 0; base < c; base += blockDim.x * SN_UNROLL) {
-        uint32_t b[SN_UNROLL];
-#pragma unroll
-        for (int u = 0; u < SN_UNROLL; ++u) {
-            const uint32_t e = base + u * blockDim.x + threadIdx.x;
-            b[u] = e < c ? __ldcg(&a.c->ring_key[(g.ring + e) & (SN_RING - 1)]) : 0u;
-        }
-#pragma unroll
-        for (int u = 0; u < SN_UNROLL; ++u) {
-            const uint32_t e = base + u * blockDim.x + threadIdx.x;
-            if (e < c) tile[e] = b[u];
-        }
-    }
-    for (uint32_t e = *e0 + threadIdx.x; e < *e1; e += blockDim.x)
-        tile[a.list_cap + e] = __ldcg(&a.c->ring_pos[(g.ring + e) & (SN_RING - 1)]);
 }
 
 template <int T, typename PosT>
@@ -526,41 +425,20 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
     int top = SN_KEY_BITS;              /* bits below the common prefix of the keys */
     sn_src s = { src, a.resident ? tile : NULL, NULL, len, len, 0, a.resident != 0 };
     bool zero_barrier = multi;
-    unsigned long long pos_lo = lo;     /* s.pos (or j) + pos_lo: V's index */
     if (a.sampled) {                    /* a grid (the launch says) */
-        uint32_t nc, ne;
-        sn_grid g;
-        const uint32_t t = sn_sampled_pass<T>(a, tile, src, len, (uint32_t)lo, &nc, &ne);
-        cg::this_grid().sync();         /* the published counts and ring; the zeroed control block */
+        uint32_t nc, ne, maxk;
+        const uint32_t t = sn_sampled_pass<T>(a, tile, src, len, &nc, &ne);
+        cg::this_grid().sync();         /* the published counts; the zeroed control block */
         zero_barrier = false;
-        if (sn_sampled_decide(a, &g)) {
+        if (sn_sampled_decide(a, &maxk)) {
+            /* the top k of the lists (every key > t, enough ties) is V's: the
+             * lists' keys share the bits above t ^ maxk's highest set bit */
+            top = SN_KEY_BITS - __clz(t ^ maxk);
+            mask = top == SN_KEY_BITS ? 0u : ~0u << top;
+            prefix = t & mask;
             const uint32_t nstored = nc < a.cand_cap ? nc : a.cand_cap;
             const sn_src l = { NULL, tile, tile + a.list_cap, nstored + ne, nstored, a.cand_cap - nstored, false };
             s = l;
-            if (g.gt < a.k) {           /* TAKE: t is the k-th key, no pass */
-                top = 0;
-                mask = DRTOPK_ALL_ONES;
-                prefix = t;
-                kk = (uint32_t)(a.k - g.gt);
-            } else {
-                /* SELECT among the grid's keys > t: they share the bits
-                 * above t ^ maxk's highest set bit */
-                top = SN_KEY_BITS - __clz(t ^ g.maxk);
-                mask = top == SN_KEY_BITS ? 0u : ~0u << top;
-                prefix = t & mask;
-                if (g.gt <= a.gather_cap) {
-                    /* gathered: every block selects over all of them in its
-                     * shared memory (no grid barrier), then writes its slice */
-                    uint32_t e0, e1;
-                    sn_gather(a, g, tile, &e0, &e1);
-                    sn_src gs = { NULL, tile, NULL, (uint32_t)g.gt, (uint32_t)g.gt, 0, false };
-                    sn_passes<T>(gs, a.flip, NULL, false, false, top, prefix, mask, kk);
-                    top = 0;
-                    const sn_src sl = { NULL, tile + e0, tile + a.list_cap + e0, e1 - e0, e1 - e0, 0, false };
-                    s = sl;
-                    pos_lo = 0;         /* the ring's positions are V's indices */
-                }                       /* else: the digit passes over the lists, grid-wide */
-            }
         }                               /* else: the digit passes over V in global memory */
     }
     sn_passes<T>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk);
@@ -618,7 +496,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
         } else {
             return;
         }
-        const unsigned long long at = pos_lo + (s.pos ? s.pos[j] : j);
+        const unsigned long long at = lo + (s.pos ? s.pos[j] : j);
         if (a.out_vals) {
             a.out_vals[o] = bits;
             a.out_idx[o] = at;
@@ -694,7 +572,6 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, 
     a.list_cap = (uint32_t)(room / (2 * sizeof(uint32_t)));
     const uint32_t tie_cap = a.k < a.list_cap / SN_TIE_SHARE ? (uint32_t)a.k : a.list_cap / SN_TIE_SHARE;
     a.cand_cap = a.list_cap - tie_cap;
-    a.gather_cap = a.list_cap < SN_RING ? a.list_cap : SN_RING;
     a.r = (uint32_t)drtopk_onepass_rank(n, a.k, SN_SAMPLE);
     a.cap = drtopk_onepass_capacity(n, a.k, SN_SAMPLE, a.r);
     a.sampled = grid > 1 && n >= SN_SAMPLED_MIN_N && room >= SN_SAMPLE * sizeof(uint32_t) &&

@@ -93,11 +93,14 @@
                                            memory (8 KB histogram, the scan's
                                            storage, scalars); the rest of the
                                            opt-in limit holds the chunk        */
-#define SN_SAMPLED_MIN_N (1ull << 20)   /* the sampled threshold from here up:
-                                           every block's chunk passes over a
-                                           few hundred list entries instead of
-                                           8+ keys a thread (a guess to measure:
-                                           the sample costs ~1-2 us)           */
+#define SN_SAMPLED_MIN_N (1ull << 22)   /* the sampled threshold from here up:
+                                           measured on an H100 (u32 UD, k 1024,
+                                           ncu kernel time): at 2^20 the sample
+                                           and its select cost more than they
+                                           save (23.5 us against 15.5 for the
+                                           digit passes over V); at 2^22 and
+                                           2^24 one read wins (26 and 47-51 us
+                                           against ~30 and 129-138) */
 #define SN_SAMPLE 4096u                 /* keys each block samples (4 a thread):
                                            the spec's positions at S = 4096, a
                                            divisor of DRTOPK_ONEPASS_SAMPLE, so

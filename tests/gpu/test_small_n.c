@@ -15,10 +15,10 @@
  * (2^14 | 2^14 + 1: grid barriers, 9 blocks, a short last chunk), 100003
  * (49 blocks of 2048 keys, in shared memory), k = 1, 17, 1024, 2^14, n/3,
  * n-1, n; seven data sets at 2^20 + 5 (every co-resident block: 132 on an
- * H100; the sampled pass up to k = 2^14, chunks in shared memory at n/3) and
+ * H100; chunks in shared memory at n/3) and
  * four at 2^24 (the sampled pass: one read of V) -- a CPU
  * reference there sorts n pairs (0.2 s and 2-4 s), so only those; a spike
- * (the top k in one run of V); the sampled pass of n >= 2^20 (one read of
+ * (the top k in one run of V); the sampled pass of n >= 2^22 (one read of
  * V) forced to fall back (onepass_data.h: threshold too low, too high, a
  * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys, and its ties
  * (all-equal, few values) at 2^22 + 3; the untuned default on the GPU is fused
@@ -52,7 +52,7 @@
 #define SPIKE_N ((1u << 20) + 3)
 #define SPIKE_N_SMALL ((1u << 16) + 3)
 #define FORCE_N ((1ull << 22) + 3)     /* forced fallbacks of the sampled pass */
-#define FORCE_N_SMALL ((1ull << 20) + 3)
+#define FORCE_N_SMALL ((1ull << 22) + 3)  /* small_n.cu's SN_SAMPLED_MIN_N + 3: the sampled pass under the sanitizers */
 #define FORCE_K 1024
 #define FORCE_TINY_K 100
 #define DESC_LEN 200

@@ -30,25 +30,6 @@ import sys
 
 import torch_topk as tt
 
-F32_PRECISION = 24         # float32 significand bits: UD keys are m / 2^23
-CHUNK = 1 << 25            # elements generated per step (bounds temporaries)
-
-
-def gen_f32_ud_py(seed, i):
-    """gen_core.h's UD f32 value of element i, in Python."""
-    m = (tt.rand64_py(seed, i, 0) >> (64 - F32_PRECISION)) - (1 << (F32_PRECISION - 1))
-    return m / float(1 << (F32_PRECISION - 1))
-
-
-def gen_f32_ud(torch, seed, n, dev):
-    out = torch.empty(n, dtype=torch.float32, device=dev)
-    for lo in range(0, n, CHUNK):
-        i = torch.arange(lo, min(n, lo + CHUNK), dtype=torch.int64, device=dev)
-        m = tt.srl(tt.rand_torch(seed, i, 0), 64 - F32_PRECISION) - (1 << (F32_PRECISION - 1))
-        out[lo:lo + len(i)] = m.to(torch.float32) * (1.0 / (1 << (F32_PRECISION - 1)))
-    return out
-
-
 def timed(torch, reps, fn):
     """Median, min, max ms of fn() over reps after one warm-up; fn's last result."""
     ms, res = [], None
@@ -110,9 +91,8 @@ def main():
         else:
             offsets = read_offsets(shape)
             n = offsets[-1]
-        x = gen_f32_ud(torch, a.seed, n, dev)
-        want = [gen_f32_ud_py(a.seed, i) for i in range(min(n, tt.SELF_CHECK))]
-        if x[:len(want)].tolist() != want:
+        x = tt.gen_torch(torch, a.seed, n, "UD", "f32", dev)
+        if not tt.gen_check(torch, a.seed, n, "UD", "f32", dev):
             print(json.dumps({"peer": "batch.torch_topk", **ident, "peer_version": name,
                               "error": "generator mismatch with gen_core.h"}))
             return 1

@@ -5,14 +5,19 @@
  * the two candidates it weighs, and the rule that turns a GPU's rows of
  * table batch_measurements into the values of its drtopk_batch_plan.
  *
- * A workload is compared when both candidates were measured on it; the
- * admitted candidate (the one the field's value lets in) wins there when its
- * median is not above the other's.  A one-axis crossover (tiny_max_k,
- * staged_max_len, block_max_len) takes the largest swept value x such that
- * the admitted candidate wins at every workload with axis value <= x (every
- * dtype, row count and segment kind); the warp queue takes the rectangle
- * k <= warp_max_k, len <= warp_max_len covering the most workloads where it
- * wins at all of them.  The decision is only as fine as the swept grid.  No
+ * A workload is compared when both candidates were measured on it.  A value
+ * of a field routes a workload to the admitted candidate (the one the value
+ * lets in) when its axis value is at most the field's value (the warp queue:
+ * k <= warp_max_k and len <= warp_max_len), else to the other; the value's
+ * slowdown there is the routed candidate's median over the faster one's.
+ * As the single top-k's tuner does (decide.c), each crossover takes the value
+ * whose worst slowdown over all its compared workloads (every dtype, segment
+ * kind, row count, length and k) is least, among the swept values, the
+ * value that turns the admitted candidate off and the default; the default
+ * stays unless a value beats its worst slowdown by more than DECIDE_MARGIN.
+ * A variable-length workload counts as routed by its longest segment; a
+ * value between its shortest and longest was not measured (the candidates
+ * run whole workloads).  The decision is only as fine as the swept grid.  No
  * I/O: the unit tests drive it with rows of their own.
  */
 #include <stdlib.h>
@@ -52,7 +57,7 @@ int batch_field_of(const char *name)
 
 typedef struct {
     uint64_t k, len;
-    int a_wins;
+    double admitted_ms, other_ms;
 } point;
 
 static int same_workload(const drtopk_store_batch_key *x, const drtopk_store_batch_key *y)
@@ -72,7 +77,7 @@ static size_t points_of(const batch_crossover *c, const drtopk_store_batch_row *
         for (size_t j = 0; j < n; ++j) {
             const drtopk_store_batch_row *b = &rows[j];
             if (b->ok && !strcmp(b->key.candidate, c->other) && same_workload(&a->key, &b->key)) {
-                pts[np++] = (point){ a->key.k, a->key.len, a->median_ms <= b->median_ms };
+                pts[np++] = (point){ a->key.k, a->key.len, a->median_ms, b->median_ms };
                 break;
             }
         }
@@ -80,89 +85,114 @@ static size_t points_of(const batch_crossover *c, const drtopk_store_batch_row *
     return np;
 }
 
-static uint64_t axis_of(const point *p, batch_axis axis) { return axis == BATCH_AXIS_K ? p->k : p->len; }
-
-/* Wins the admitted candidate at every point with k <= kmax and len <= lmax?
- * *covered: how many such points. */
-static int wins_below(const point *pts, size_t np, uint64_t kmax, uint64_t lmax, size_t *covered)
+/* The worst slowdown over pts of the routing that admits k <= kmax and
+ * len <= lmax. */
+static double worst_slowdown(const point *pts, size_t np, uint64_t kmax, uint64_t lmax)
 {
-    *covered = 0;
-    for (size_t i = 0; i < np; ++i)
-        if (pts[i].k <= kmax && pts[i].len <= lmax) {
-            if (!pts[i].a_wins)
-                return 0;
-            ++*covered;
-        }
-    return 1;
+    double worst = 1.0;
+    for (size_t i = 0; i < np; ++i) {
+        const point *p = &pts[i];
+        const double best = p->admitted_ms < p->other_ms ? p->admitted_ms : p->other_ms;
+        const double routed = p->k <= kmax && p->len <= lmax ? p->admitted_ms : p->other_ms;
+        if (best > 0 && routed / best > worst)
+            worst = routed / best;
+    }
+    return worst;
 }
 
-/* One axis: the largest x with a win at every point of axis value <= x;
- * `none` when the admitted candidate loses already at the smallest. */
-static uint64_t decide_axis(const point *pts, size_t np, batch_axis axis, uint64_t none)
+/* The value a field can hold nearest to v (the plan checks of batch.c). */
+static uint64_t clamp_value(int field, uint64_t v)
 {
-    uint64_t best = none;
-    int found = 0;
-    for (size_t i = 0; i < np; ++i) {
-        const uint64_t x = axis_of(&pts[i], axis);
-        size_t covered;
-        if (found && x <= best)
-            continue;
-        if (axis == BATCH_AXIS_K ? wins_below(pts, np, x, UINT64_MAX, &covered)
-                                 : wins_below(pts, np, UINT64_MAX, x, &covered)) {
-            best = x;
-            found = 1;
-        }
+    switch (field) {
+    case BATCH_TINY_MAX_K: return v > DRTOPK_BATCH_TINY_K_MAX ? DRTOPK_BATCH_TINY_K_MAX : v;
+    case BATCH_WARP_MAX_K: return v > DRTOPK_WARP_K_MAX ? DRTOPK_WARP_K_MAX : v;
+    case BATCH_STAGED_MAX_LEN: return v > DRTOPK_BATCH_STAGED_MAX_LEN ? DRTOPK_BATCH_STAGED_MAX_LEN : v ? v : 1;
+    default: return v;
     }
-    return best;
+}
+
+/* The candidate values of field along one axis into vals (room for np + 2):
+ * the value that admits nothing (k 0; one short of the shortest length),
+ * every swept value and the default, held values, ascending, each once; their
+ * count. */
+static size_t values_of(const point *pts, size_t np, int field, batch_axis axis, uint64_t dflt, uint64_t *vals)
+{
+    uint64_t smallest = UINT64_MAX;
+    size_t nv = 0;
+    for (size_t i = 0; i < np; ++i) {
+        const uint64_t x = axis == BATCH_AXIS_K ? pts[i].k : pts[i].len;
+        if (x < smallest) smallest = x;
+        vals[nv++] = x;
+    }
+    vals[nv++] = axis == BATCH_AXIS_K ? 0 : smallest - 1;
+    vals[nv++] = dflt;
+    for (size_t i = 0; i < nv; ++i)     /* nv is small (the swept grid): insertion sort, held values */
+        for (size_t j = i; j > 0 && vals[j - 1] > vals[j]; --j) {
+            const uint64_t t = vals[j];
+            vals[j] = vals[j - 1];
+            vals[j - 1] = t;
+        }
+    size_t out = 0;
+    for (size_t i = 0; i < nv; ++i) {
+        const uint64_t v = clamp_value(field, vals[i]);
+        if (out == 0 || vals[out - 1] != v) vals[out++] = v;
+    }
+    return out;
 }
 
 int batch_decide(const drtopk_store_batch_row *rows, size_t n, drtopk_batch_plan *plan,
-                 int points[BATCH_FIELD_COUNT])
+                 batch_outcome out[BATCH_FIELD_COUNT])
 {
     point *pts = malloc((n ? n : 1) * sizeof *pts);
-    if (!pts)
+    uint64_t *kv = malloc((n + 2) * sizeof *kv), *lv = malloc((n + 2) * sizeof *lv);
+    if (!pts || !kv || !lv) {
+        free(pts);
+        free(kv);
+        free(lv);
         return -1;
-    memset(points, 0, BATCH_FIELD_COUNT * sizeof *points);
+    }
+    memset(out, 0, BATCH_FIELD_COUNT * sizeof *out);
     for (int c = 0; c < BATCH_CROSSOVER_COUNT; ++c) {
         const batch_crossover *x = &batch_crossovers[c];
         const size_t np = points_of(x, rows, n, pts);
         if (np == 0)
             continue;
-        if (x->field == BATCH_WARP_MAX_K) {    /* the rectangle of the most covered wins */
-            uint64_t bk = 0, bl = 0;
-            size_t best = 0;
-            for (size_t i = 0; i < np; ++i)
-                for (size_t j = 0; j < np; ++j) {
-                    size_t covered;
-                    if (wins_below(pts, np, pts[i].k, pts[j].len, &covered) &&
-                        (covered > best || (covered == best && covered > 0 && pts[i].k > bk))) {
-                        best = covered;
-                        bk = pts[i].k;
-                        bl = pts[j].len;
-                    }
+        /* the k limit and the length limit of the routing: the warp queue
+         * has both, a one-axis crossover the one of its axis */
+        const int warp = x->field == BATCH_WARP_MAX_K;
+        const int kfield = warp || x->axis == BATCH_AXIS_K ? x->field : -1;
+        const int lfield = warp ? BATCH_WARP_MAX_LEN : x->axis == BATCH_AXIS_LEN ? x->field : -1;
+        const uint64_t dk = kfield < 0 ? UINT64_MAX : *batch_field(plan, kfield);
+        const uint64_t dl = lfield < 0 ? UINT64_MAX : *batch_field(plan, lfield);
+        const size_t nk = kfield < 0 ? 1 : values_of(pts, np, kfield, BATCH_AXIS_K, dk, kv);
+        const size_t nl = lfield < 0 ? 1 : values_of(pts, np, lfield, BATCH_AXIS_LEN, dl, lv);
+        if (kfield < 0) kv[0] = UINT64_MAX;
+        if (lfield < 0) lv[0] = UINT64_MAX;
+        const double dflt = worst_slowdown(pts, np, dk, dl);
+        uint64_t bk = dk, bl = dl;
+        double best = dflt;
+        for (size_t i = 0; i < nk; ++i)
+            for (size_t j = 0; j < nl; ++j) {
+                const double w = worst_slowdown(pts, np, kv[i], lv[j]);
+                if (w * (1.0 + DECIDE_MARGIN) < dflt && w < best) {
+                    best = w;
+                    bk = kv[i];
+                    bl = lv[j];
                 }
-            plan->warp_max_k = bk > DRTOPK_WARP_K_MAX ? DRTOPK_WARP_K_MAX : bk;
-            points[BATCH_WARP_MAX_K] = (int)np;
-            if (best > 0) {     /* with the queue off its length limit stays as it was */
-                plan->warp_max_len = bl;
-                points[BATCH_WARP_MAX_LEN] = (int)np;
             }
-            continue;
+        if (warp && bk == 0)
+            bl = dl;    /* with the queue off its length limit stays as it was */
+        if (kfield >= 0) {
+            *batch_field(plan, kfield) = bk;
+            out[kfield] = (batch_outcome){ (int)np, best, dflt };
         }
-        /* below the smallest swept value: k limits off, lengths one short of it */
-        uint64_t smallest = UINT64_MAX;
-        for (size_t i = 0; i < np; ++i)
-            if (axis_of(&pts[i], x->axis) < smallest)
-                smallest = axis_of(&pts[i], x->axis);
-        const uint64_t none = x->axis == BATCH_AXIS_K ? 0 : smallest - 1;
-        uint64_t v = decide_axis(pts, np, x->axis, none);
-        if (x->field == BATCH_STAGED_MAX_LEN) {
-            if (v > DRTOPK_BATCH_STAGED_MAX_LEN) v = DRTOPK_BATCH_STAGED_MAX_LEN;
-            if (v == 0) v = 1;
+        if (lfield >= 0 && !(warp && bk == 0)) {
+            *batch_field(plan, lfield) = bl;
+            out[lfield] = (batch_outcome){ (int)np, best, dflt };
         }
-        *batch_field(plan, x->field) = v;
-        points[x->field] = (int)np;
     }
     free(pts);
+    free(kv);
+    free(lv);
     return 0;
 }

@@ -354,9 +354,8 @@ static int add_row(const drtopk_store_batch_row *r, void *ctx)
 }
 
 /* Decide from what (machine, commit) measured, store the decided fields and
- * print the plan. */
-static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *commit,
-                            const drtopk_store_machine *mach)
+ * print the plan of GPU `gpu`. */
+static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *commit, const char *gpu)
 {
     row_list l = { NULL, 0, 0 };
     if (drtopk_store_each_batch(db, machine_id, commit, add_row, &l) != DRTOPK_OK) {
@@ -366,9 +365,9 @@ static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *co
     }
     const drtopk_batch_problem cpu = { .backend = DRTOPK_BACKEND_CPU };
     drtopk_batch_plan plan;
-    int points[BATCH_FIELD_COUNT];
+    batch_outcome out[BATCH_FIELD_COUNT];
     drtopk_batch_plan_auto(&plan, &cpu);
-    if (batch_decide(l.rows, l.n, &plan, points) != 0) {
+    if (batch_decide(l.rows, l.n, &plan, out) != 0) {
         fprintf(stderr, "tuner: out of memory deciding the batch crossovers\n");
         free(l.rows);
         return EXIT_USAGE;
@@ -377,10 +376,10 @@ static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *co
     int decided = 0;
     drtopk_status st = drtopk_store_begin(db);
     for (int f = 0; f < BATCH_FIELD_COUNT && st == DRTOPK_OK; ++f)
-        if (points[f] > 0) {
+        if (out[f].points > 0) {
             ++decided;
             st = drtopk_store_put_batch_choice(db, machine_id, commit, batch_field_names[f],
-                                               *batch_field(&plan, f), points[f]);
+                                               *batch_field(&plan, f), out[f].points);
         }
     if (st == DRTOPK_OK) st = drtopk_store_commit(db);
     if (st != DRTOPK_OK) {
@@ -389,21 +388,49 @@ static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *co
         return EXIT_USAGE;
     }
     printf("tuner: batch plan of %s (%d of %d fields decided from %zu measurements; the others keep the "
-           "default):\n", mach->name, decided, BATCH_FIELD_COUNT, l.n);
+           "default):\n", gpu, decided, BATCH_FIELD_COUNT, l.n);
     for (int f = 0; f < BATCH_FIELD_COUNT; ++f)
-        printf("  %-15s %llu  (%s)\n", batch_field_names[f], (unsigned long long)*batch_field(&plan, f),
-               points[f] > 0 ? "decided" : "default");
+        if (out[f].points > 0)
+            printf("  %-15s %llu  (decided: worst slowdown %.3fx over %d workloads, the default's %.3fx)\n",
+                   batch_field_names[f], (unsigned long long)*batch_field(&plan, f), out[f].worst, out[f].points,
+                   out[f].default_worst);
+        else
+            printf("  %-15s %llu  (default)\n", batch_field_names[f], (unsigned long long)*batch_field(&plan, f));
     if (decided)
         printf("tuner: compile it into the library: tuner --emit-table src/lib/tuning_builtin.c --db DB "
                "(or add this database's dump to db/reference/ and run tuner/emit_builtin.sh)\n");
     return 0;
 }
 
+/* --batch --fit-only: every (machine, commit) of the database decided again. */
+typedef struct {
+    drtopk_store *db;
+    int rc, sources;
+} redecide_ctx;
+
+static int redecide_one(int64_t machine_id, const char *commit, const char *gpu, void *ctx)
+{
+    redecide_ctx *c = ctx;
+    c->rc = decide_and_store(c->db, machine_id, commit, gpu);
+    ++c->sources;
+    return c->rc != 0;
+}
+
+int batch_redecide(drtopk_store *db)
+{
+    redecide_ctx c = { db, 0, 0 };
+    if (drtopk_store_each_batch_source(db, redecide_one, &c) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        return EXIT_USAGE;
+    }
+    if (c.rc == 0 && c.sources == 0)
+        printf("tuner: no batched measurements in the database: nothing to decide (run tuner --batch)\n");
+    return c.rc;
+}
+
 int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
                 const drtopk_store_machine *mach)
 {
-    if (o->fit_only)
-        return decide_and_store(db, machine_id, commit, mach);
     workload w[MAX_WORKLOADS];
     const int nw = workloads(o, w);
     size_t total = 0, done = 0, skipped = 0, errors = 0, wrong = 0, verified = 0;
@@ -500,6 +527,6 @@ int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t 
         printf("tuner: stopped early; run the same command again to go on\n");
         return 0;
     }
-    const int drc = decide_and_store(db, machine_id, commit, mach);
+    const int drc = decide_and_store(db, machine_id, commit, mach->name);
     return drc ? drc : errors || wrong ? EXIT_FAILURES : 0;
 }

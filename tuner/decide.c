@@ -33,9 +33,6 @@
 #define MAX_DISTS 16            /* distributions one fit tells apart          */
 #define MAX_CHOICES 1024        /* cells of one dtype's table                 */
 #define CHECK_MEASUREMENTS 4    /* default, tuned, default, tuned             */
-#define DECIDE_MARGIN 0.02      /* a choice must beat the default plan's worst
-                                   slowdown by more than this: the held-out
-                                   noise measured on the H100 (1.2-1.8%)      */
 
 /* ---- the measurements of one dtype ---------------------------------------- */
 

@@ -80,7 +80,8 @@ static void usage(FILE *f)
         "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
         "             [--fit-only | --compare] [--no-check] [--input FILE [--name NAME]] [--bmw]\n"
         "       tuner --gpu G --batch [--dtype LIST] [--reps R] [--seed S] [--verify-every N]\n"
-        "             [--resume | --force] [--max-minutes M] [--fit-only] [--backend cpu|cuda] [--db PATH]\n"
+        "             [--resume | --force] [--max-minutes M] [--backend cpu|cuda] [--db PATH]\n"
+        "       tuner --batch --fit-only [--db PATH]\n"
         "       tuner --gpu G --import-counters FILE.tsv [--db PATH]\n"
         "       tuner --merge OTHER.sqlite [--db PATH]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
@@ -130,7 +131,8 @@ static void usage(FILE *f)
         "                     rows x length x k of issue 16, uniform and variable segments; default\n"
         "                     dtypes f32,u64), stores them (table batch_measurements), decides the\n"
         "                     batch plan's fields and stores them (batch_choices) for --emit-table;\n"
-        "                     with --fit-only decides again from the stored measurements\n"
+        "                     with --fit-only decides again from the stored measurements, for\n"
+        "                     every machine and commit in --db (no GPU needed)\n"
         "  --import-counters F  store Nsight Compute metrics (experiments/tab3_transactions.sh's\n"
         "                     TSV) for the machine of --gpu, then exit (Table 3)\n"
         "  --compare          after the sweep, measure this machine's tuned plan and the default\n"
@@ -410,7 +412,7 @@ static int parse_args(int argc, char **argv, options *o)
         fprintf(stderr, "tuner: --compare measures; --fit-only measures nothing: choose one\n");
         return -1;
     }
-    if (o->gpu < 0 && o->backend == DRTOPK_BACKEND_CUDA) {
+    if (o->gpu < 0 && o->backend == DRTOPK_BACKEND_CUDA && !(o->batch && o->fit_only)) {
         fprintf(stderr, "tuner: --gpu G is required (or --backend cpu)\n");
         return -1;
     }
@@ -787,6 +789,11 @@ int main(int argc, char **argv)
         return ps.errors || ps.unverified ? EXIT_FAILURES : 0;
     }
 
+    if (o.batch && o.fit_only) {      /* every stored machine and commit: no GPU to identify */
+        int rc = batch_redecide(db);
+        drtopk_store_close(db);
+        return rc;
+    }
     drtopk_store_machine mach;
     int64_t machine_id, run_id;
     const char *commit = DRTOPK_GIT_COMMIT;
@@ -800,11 +807,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
         drtopk_store_close(db);
         return EXIT_USAGE;
-    }
-    if (o.batch && o.fit_only) {
-        int rc = batch_sweep(&o, db, machine_id, 0, commit, &mach);
-        drtopk_store_close(db);
-        return rc;
     }
     if (o.fit_only) {
         int rc = fit_and_store(&o, db, machine_id, commit, &mach);

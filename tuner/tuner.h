@@ -19,6 +19,9 @@
 #define MAX_VARIANTS 64             /* (algorithm, beta, build) of one dtype    */
 #define EXIT_FAILURES 1             /* measured, but something failed           */
 #define EXIT_USAGE 2                /* bad arguments, unusable database         */
+#define DECIDE_MARGIN 0.02          /* a choice must beat the default's worst
+                                       slowdown by more than this: the held-out
+                                       noise measured on the H100 (1.2-1.8%)   */
 #define TUNED_BUILD_ALPHA_MIN 6     /* from here to DRTOPK_SHARED_DELEGATE_MAX_ALPHA
                                        the staged and the warp-centric delegate
                                        build cross over per GPU (paper 5.3): the
@@ -181,16 +184,27 @@ extern const batch_crossover batch_crossovers[BATCH_CROSSOVER_COUNT];
 /* The field of `plan` numbered `field`; the number of a field's name, or -1. */
 uint64_t *batch_field(drtopk_batch_plan *plan, int field);
 int batch_field_of(const char *name);
+/* What the decision of one field weighed: the workloads compared (0: not
+ * decided), the worst slowdown of the chosen value and of the default. */
+typedef struct {
+    int points;
+    double worst, default_worst;
+} batch_outcome;
 /* batch_decide.c: the crossovers that n measurement rows decide, written
- * into plan (fields the rows do not decide keep their value); points[f]:
- * workloads compared for field f (0: not decided).  0, or -1 (no memory). */
+ * into plan (fields the rows do not decide keep their value, which is the
+ * default each decision weighs); out[f]: field f's decision.  0, or -1 (no
+ * memory). */
 int batch_decide(const drtopk_store_batch_row *rows, size_t n, drtopk_batch_plan *plan,
-                 int points[BATCH_FIELD_COUNT]);
-/* batch_tune.c: the --batch sweep (or with o->fit_only only the decision)
- * on the machine of machine_id: measures what is missing, decides, stores the
- * choices and prints the plan.  0, or EXIT_FAILURES / EXIT_USAGE. */
+                 batch_outcome out[BATCH_FIELD_COUNT]);
+/* batch_tune.c: the --batch sweep on the machine of machine_id: measures
+ * what is missing, decides, stores the choices and prints the plan.  0, or
+ * EXIT_FAILURES / EXIT_USAGE. */
 int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
                 const drtopk_store_machine *mach);
+/* --batch --fit-only: decides again, stores and prints the plan of every
+ * (machine, commit) with batched measurements in db (no GPU needed: a
+ * reference dump's choices follow the current rule).  0, or EXIT_USAGE. */
+int batch_redecide(drtopk_store *db);
 
 /* emit_table.c: write the C source of src/lib/tuning_builtin.c from every
  * tuned GPU of the database at db_path.  0, or -1 with a message on stderr. */

@@ -1259,6 +1259,25 @@ static void text_col(sqlite3_stmt *st, int col, char *out, size_t len)
     snprintf(out, len, "%s", t ? (const char *)t : "");
 }
 
+drtopk_status drtopk_store_each_batch_source(drtopk_store *s,
+                                             int (*fn)(int64_t machine_id, const char *git_commit, const char *gpu,
+                                                       void *ctx), void *ctx)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT DISTINCT b.machine_id, b.git_commit, m.name FROM batch_measurements b "
+                   "JOIN machines m ON m.id = b.machine_id ORDER BY 1, 2", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (fn(sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+               (const char *)sqlite3_column_text(st, 2), ctx)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "reading the batch measurements");
+}
+
 drtopk_status drtopk_store_each_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                       int (*fn)(const drtopk_store_batch_row *r, void *ctx), void *ctx)
 {

@@ -323,6 +323,11 @@ drtopk_status drtopk_store_has_batch(drtopk_store *s, int64_t machine_id, const 
  * (crossover, dtype, segs, rows, len, k, candidate); fn returning non-zero stops. */
 drtopk_status drtopk_store_each_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                       int (*fn)(const drtopk_store_batch_row *r, void *ctx), void *ctx);
+/* fn(machine id, commit, GPU name, ctx) for every (machine, commit) with
+ * batched measurements, by machine then commit; fn returning non-zero stops. */
+drtopk_status drtopk_store_each_batch_source(drtopk_store *s,
+                                             int (*fn)(int64_t machine_id, const char *git_commit, const char *gpu,
+                                                       void *ctx), void *ctx);
 /* Store (replace) the decided value of one plan field. */
 drtopk_status drtopk_store_put_batch_choice(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                             const char *field, uint64_t value, int points);

@@ -41,75 +41,125 @@ static drtopk_batch_plan defaults(void)
     return p;
 }
 
-/* A one-axis crossover: the largest k with a win at every k' <= k, over
- * every dtype; a loss at the smallest k turns the path off. */
+/* A slowdown of the decision: equal within the test's rounding. */
+static int near(double x, double want) { return x > want - 1e-9 && x < want + 1e-9; }
+
+/* A one-axis crossover: the k whose routing has the least worst slowdown
+ * over every dtype.  f32's tiny path wins 1.6x up to k = 8 and loses 1.5x at
+ * 16, u64's loses 1.2x already at k = 1 (the H200's rows: f32 1.4-1.7x
+ * faster up to 8, u64 at length 64 up to 1.8x slower): tiny up to 8 costs
+ * u64 1.2x, off costs f32 1.6x, the default 16 costs f32 1.5x. */
 static void decide_tiny(void)
 {
     drtopk_store_batch_row r[32];
-    int n = 0, points[BATCH_FIELD_COUNT];
+    int n = 0;
+    batch_outcome out[BATCH_FIELD_COUNT];
     static const uint64_t ks[] = { 1, 2, 4, 8, 16 };
-    for (int i = 0; i < 5; ++i) {       /* tiny wins up to k = 4 in f32 ... */
-        r[n++] = row("tiny_max_k", "tiny", "f32", 256, ks[i], ks[i] <= 4 ? 1.0 : 3.0);
-        r[n++] = row("tiny_max_k", "staged", "f32", 256, ks[i], 2.0);
+    for (int i = 0; i < 5; ++i) {
+        r[n++] = row("tiny_max_k", "tiny", "f32", 256, ks[i], ks[i] <= 8 ? 1.0 : 3.0);
+        r[n++] = row("tiny_max_k", "staged", "f32", 256, ks[i], ks[i] <= 8 ? 1.6 : 2.0);
     }
+    r[n++] = row("tiny_max_k", "tiny", "u64", 64, 1, 1.2);
+    r[n++] = row("tiny_max_k", "staged", "u64", 64, 1, 1.0);
     drtopk_batch_plan p = defaults();
-    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
-    CHECK_EQ_U64(p.tiny_max_k, 4);
-    CHECK(points[BATCH_TINY_MAX_K] == 5 && points[BATCH_STAGED_MAX_LEN] == 0);
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
+    CHECK_EQ_U64(p.tiny_max_k, 8);     /* the old rule (a win at every k up to it) turned it off */
+    CHECK(out[BATCH_TINY_MAX_K].points == 6 && out[BATCH_STAGED_MAX_LEN].points == 0);
+    CHECK(near(out[BATCH_TINY_MAX_K].worst, 1.2) && near(out[BATCH_TINY_MAX_K].default_worst, 1.5));
     CHECK_EQ_U64(p.staged_max_len, defaults().staged_max_len);     /* not measured: kept */
-    /* ... but loses at k = 2 in u64: the limit is what every dtype wins */
-    r[n++] = row("tiny_max_k", "tiny", "u64", 256, 2, 5.0);
-    r[n++] = row("tiny_max_k", "staged", "u64", 256, 2, 2.0);
+    /* a loss at every k: off, with no slowdown left */
+    for (int i = 0; i < n; i += 2) r[i].median_ms = 9.0;
     p = defaults();
-    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
-    CHECK_EQ_U64(p.tiny_max_k, 1);
-    /* a loss at the smallest k: off */
-    r[n++] = row("tiny_max_k", "tiny", "u64", 256, 1, 5.0);
-    r[n++] = row("tiny_max_k", "staged", "u64", 256, 1, 2.0);
-    p = defaults();
-    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
     CHECK_EQ_U64(p.tiny_max_k, 0);
+    CHECK(near(out[BATCH_TINY_MAX_K].worst, 1.0));
+    /* ties (and anything within the margin of the default): the default */
+    for (int i = 0; i < n; i += 2) r[i].median_ms = r[i + 1].median_ms * (1.0 + DECIDE_MARGIN / 2);
+    p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
+    CHECK_EQ_U64(p.tiny_max_k, defaults().tiny_max_k);
+    CHECK(out[BATCH_TINY_MAX_K].points == 6);
     /* an unpaired or failed row compares nothing */
     drtopk_store_batch_row lone[2] = { row("tiny_max_k", "tiny", "f32", 256, 1, 1.0),
                                        row("tiny_max_k", "staged", "f32", 256, 1, 2.0) };
     lone[1].ok = 0;
     p = defaults();
-    CHECK(batch_decide(lone, 2, &p, points) == 0);
-    CHECK(points[BATCH_TINY_MAX_K] == 0);
+    CHECK(batch_decide(lone, 2, &p, out) == 0);
+    CHECK(out[BATCH_TINY_MAX_K].points == 0);
     CHECK_EQ_U64(p.tiny_max_k, defaults().tiny_max_k);
 }
 
-/* Lengths: the largest swept length staged wins up to; a loss at the
- * smallest leaves one short of it; the bound of the staged bins holds. */
+/* Lengths.  staged_max_len: f32 staged wins 3x everywhere, u64 staged at
+ * 65536 loses 1% (the H200's tie): the default 65536 stays, where the old
+ * rule fell to 32768 and cost f32 3x; a 2x loss at 65536 takes 32768.
+ * block_max_len: the pipeline wins everywhere: one short of the shortest. */
 static void decide_lengths(void)
 {
-    static const uint64_t lens[] = { 4096, 16384, 32768 };
-    drtopk_store_batch_row r[16];
-    int n = 0, points[BATCH_FIELD_COUNT];
-    for (int i = 0; i < 3; ++i) {
-        r[n++] = row("staged_max_len", "staged", "f32", lens[i], 32, i < 2 ? 1.0 : 4.0);
-        r[n++] = row("staged_max_len", "split", "f32", lens[i], 32, 2.0);
-        r[n++] = row("block_max_len", "batched", "f32", lens[i], 32, 3.0);   /* the pipeline wins everywhere */
+    static const uint64_t lens[] = { 4096, 16384, 32768, 65536 };
+    drtopk_store_batch_row r[32];
+    int n = 0;
+    batch_outcome out[BATCH_FIELD_COUNT];
+    for (int i = 0; i < 4; ++i) {
+        r[n++] = row("staged_max_len", "staged", "f32", lens[i], 32, 1.0);
+        r[n++] = row("staged_max_len", "split", "f32", lens[i], 32, 3.0);
+        r[n++] = row("staged_max_len", "staged", "u64", lens[i], 32, i < 3 ? 1.0 : 1.50);
+        r[n++] = row("staged_max_len", "split", "u64", lens[i], 32, i < 3 ? 3.0 : 1.49);
+        r[n++] = row("block_max_len", "batched", "f32", lens[i], 32, 3.0);
         r[n++] = row("block_max_len", "pipeline", "f32", lens[i], 32, 2.0);
     }
     drtopk_batch_plan p = defaults();
-    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
-    CHECK_EQ_U64(p.staged_max_len, 16384);
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
+    CHECK_EQ_U64(p.staged_max_len, DRTOPK_BATCH_STAGED_MAX_LEN);
     CHECK_EQ_U64(p.block_max_len, 4095);
-    CHECK(points[BATCH_STAGED_MAX_LEN] == 3 && points[BATCH_BLOCK_MAX_LEN] == 3);
+    CHECK(near(out[BATCH_BLOCK_MAX_LEN].worst, 1.0) && near(out[BATCH_BLOCK_MAX_LEN].default_worst, 1.5));
+    CHECK(out[BATCH_STAGED_MAX_LEN].points == 8 && out[BATCH_BLOCK_MAX_LEN].points == 4);
+    r[18].median_ms = 2.0;      /* f32 staged at 65536: now 2x slower than the split select */
+    r[19].median_ms = 1.0;
+    p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
+    CHECK_EQ_U64(p.staged_max_len, 32768);
+    CHECK(near(out[BATCH_STAGED_MAX_LEN].worst, 1.0) && near(out[BATCH_STAGED_MAX_LEN].default_worst, 2.0));
     drtopk_store_batch_row big[2] = { row("staged_max_len", "staged", "f32", 1ull << 20, 32, 1.0),
                                       row("staged_max_len", "split", "f32", 1ull << 20, 32, 2.0) };
     p = defaults();
-    CHECK(batch_decide(big, 2, &p, points) == 0);
+    CHECK(batch_decide(big, 2, &p, out) == 0);
     CHECK_EQ_U64(p.staged_max_len, DRTOPK_BATCH_STAGED_MAX_LEN);
 }
 
-/* The warp queue: the rectangle k x len covering the most wins, ties to the
- * larger k; never winning leaves it off and its length limit as it was. */
+/* block_max_len as the H200 measured it: the batched select 5x faster at
+ * k = 64 on rows of 2^19, the pipeline 6% faster at k = 1024 there and 3x
+ * at 2^21.  The old rule sent 2^19 to the pipeline (a 5x loss); the least
+ * worst slowdown admits 2^19 and stops below 2^21: the default 2^20 routes
+ * so, and a tie keeps it. */
+static void decide_block(void)
+{
+    static const uint64_t lens[] = { 1ull << 17, 1ull << 19, 1ull << 21 }, ks[] = { 64, 1024 };
+    drtopk_store_batch_row r[16];
+    int n = 0;
+    batch_outcome out[BATCH_FIELD_COUNT];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 2; ++j) {
+            const int close = i == 1 && j == 1, far = i == 2;
+            r[n++] = row("block_max_len", "batched", "f32", lens[i], ks[j], close ? 1.06 : 1.0);
+            r[n++] = row("block_max_len", "pipeline", "f32", lens[i], ks[j], close ? 1.0 : far ? 1.0 / 3 : 5.0);
+        }
+    drtopk_batch_plan p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
+    CHECK_EQ_U64(p.block_max_len, defaults().block_max_len);
+    CHECK(p.block_max_len >= 1ull << 19 && p.block_max_len < 1ull << 21);
+    CHECK(near(out[BATCH_BLOCK_MAX_LEN].worst, 1.06) && near(out[BATCH_BLOCK_MAX_LEN].default_worst, 1.06));
+}
+
+/* The warp queue: the k x len rectangle of the least worst slowdown; it
+ * loses 1.5x at (32, 8192), the staged select 2x wherever the rectangle
+ * leaves the queue's wins out, so the whole grid is least (the old rule took
+ * the most covered wins, (32, 1024), a 2x loss at (8, 8192)).  Never
+ * winning leaves it off and its length limit as it was. */
 static void decide_warp(void)
 {
     drtopk_store_batch_row r[16];
-    int n = 0, points[BATCH_FIELD_COUNT];
+    int n = 0;
+    batch_outcome out[BATCH_FIELD_COUNT];
     static const uint64_t ks[] = { 8, 32 }, lens[] = { 1024, 8192 };
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j) {
@@ -118,17 +168,18 @@ static void decide_warp(void)
             r[n++] = row("warp_max_k", "staged", "f32", lens[j], ks[i], 2.0);
         }
     drtopk_batch_plan p = defaults();
-    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
     CHECK_EQ_U64(p.warp_max_k, 32);
-    CHECK_EQ_U64(p.warp_max_len, 1024);
-    CHECK(points[BATCH_WARP_MAX_K] == 4 && points[BATCH_WARP_MAX_LEN] == 4);
+    CHECK_EQ_U64(p.warp_max_len, 8192);
+    CHECK(out[BATCH_WARP_MAX_K].points == 4 && out[BATCH_WARP_MAX_LEN].points == 4);
+    CHECK(near(out[BATCH_WARP_MAX_K].worst, 1.5) && near(out[BATCH_WARP_MAX_K].default_worst, 2.0));
     for (int i = 0; i < n; i += 2) r[i].median_ms = 9.0;       /* the queue loses everywhere */
     p = defaults();
     p.warp_max_len = 777;
-    CHECK(batch_decide(r, (size_t)n, &p, points) == 0);
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
     CHECK_EQ_U64(p.warp_max_k, 0);
     CHECK_EQ_U64(p.warp_max_len, 777);
-    CHECK(points[BATCH_WARP_MAX_LEN] == 0);
+    CHECK(out[BATCH_WARP_MAX_LEN].points == 0);
 }
 
 /* ---- the lookup and its fallback --------------------------------------------- */
@@ -228,9 +279,11 @@ static void pending_error_taken(void)
 
 __attribute__((constructor)) static void register_batch_tune_tests(void)
 {
-    test_register("batch tuning: tiny_max_k from measurements (every dtype, off when it never wins)", decide_tiny);
-    test_register("batch tuning: staged_max_len and block_max_len from measurements", decide_lengths);
-    test_register("batch tuning: the warp queue's k x length rectangle", decide_warp);
+    test_register("batch tuning: tiny_max_k of the least worst slowdown over dtypes (off, default on ties)",
+                  decide_tiny);
+    test_register("batch tuning: staged_max_len and block_max_len of the least worst slowdown", decide_lengths);
+    test_register("batch tuning: block_max_len keeps a 5x win over a 6% loss", decide_block);
+    test_register("batch tuning: the warp queue's k x length rectangle of the least worst slowdown", decide_warp);
     test_register("batch tuning: a GPU's compiled-in plan, else exactly the defaults", plan_lookup);
     test_register("batch tuning: the plan's staged_max_len is checked, tiny_max_k 0 is valid", plan_field_checks);
     test_register("CUDA entries take an error pending before the call and name it", pending_error_taken);

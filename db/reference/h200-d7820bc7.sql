@@ -10,10 +10,6 @@ CREATE TABLE batch_choices (
     decided_at      TEXT NOT NULL,
     UNIQUE (machine_id, git_commit, field)
 );
-INSERT INTO batch_choices VALUES(5,1,'b55b39275ab8','tiny_max_k',4,48,'2026-11-23T08:22:26.583Z');
-INSERT INTO batch_choices VALUES(6,1,'b55b39275ab8','warp_max_k',0,24,'2026-11-23T08:22:26.583Z');
-INSERT INTO batch_choices VALUES(7,1,'b55b39275ab8','staged_max_len',65536,16,'2026-11-23T08:22:26.583Z');
-INSERT INTO batch_choices VALUES(8,1,'b55b39275ab8','block_max_len',1048576,12,'2026-11-23T08:22:26.583Z');
 CREATE TABLE batch_measurements (
     id              INTEGER PRIMARY KEY,
     machine_id      INTEGER NOT NULL REFERENCES machines(id),

@@ -1,15 +1,23 @@
 /*
  * batch_dr.cuh -- the Dr. Top-k pipeline (paper sections 4-5: delegates,
- * Rule 1, the concatenation and filter) across blocks for long variable
- * segments of a batched call (issue 16), on the device with no host round
- * trip.  Included by batch_topk.cu (its batch_args, split select and bins).
+ * Rule 1, the concatenation and filter) across blocks for long segments of
+ * a batched call (issue 16), on the device with no host round trip: variable
+ * segments longer than plan.dr_min_len, and uniform rows longer than
+ * block_max_len (dr_uniform: rows at the implicit offsets r len, one set of
+ * launches for all rows instead of the single pipeline row by row).
+ * Included by batch_topk.cu (its batch_args, split select and bins).
  *
- * A segment of the bin BIN_DR (longer than plan.dr_min_len, and at least
- * 16 k_s 2^alpha keys long: batch_dr_spec.h, claimed by the binning kernel while
- * the workspace sized from p->total holds its parts):
- *   1. delegates: one launch for all of them; a warp takes a subrange of
- *      2^alpha keys and writes its largest ordered key (beta = 1) to the
- *      segment's delegate vector (subrange j at entry j).
+ * A segment the binning kernel claims (batch_dr_spec.h: longer than
+ * dr_min_len, at least 512 k_s keys, and the workspace sized from the total
+ * holds its parts) gets its own alpha, about log2 sqrt(len / k_s), where its
+ * len / 2^alpha delegates and k_s 2^alpha candidates balance:
+ *   1. delegates: one launch for all segments over a flat index of work
+ *      items (8 KB of 16-byte loads each, whole subranges), so 4 long
+ *      segments keep every SM streaming as 10000 do; subranges lie on a
+ *      16-byte grid (a load never straddles two; a segment's first and last
+ *      ones are partial, their loads that cross its ends read its keys one
+ *      by one), and each subrange's largest ordered key (beta = 1) goes to
+ *      the segment's delegate vector.
  *   2. the split radix select takes the top k_s delegates of every segment
  *      (ordered keys as u32 / u64, largest; their positions are subrange ids);
  *      its final prefix/mask bounds the k_s-th delegate t from below.
@@ -20,39 +28,48 @@
  *      >= t (its delegate), so the candidates hold a top k_s of the segment.
  *   4. the split select over each segment's candidates writes the batch
  *      layout (positions through the candidates' positions, padding, sorted).
- * alpha (batch_dr_spec.h): the largest with 16 k 2^alpha <= dr_min_len, in
- * [5, 10], so candidates are at most 1/16 of a segment.  Bytes for 16
- * segments of 2^24 f32 keys and k = 1024 (dr_min_len 2^20: alpha 6): 1 GiB
- * read once; 16 MB of delegates written and read by the split passes and
- * gather (80 MB); 4 MB of subranges read again; at most 16 x 64K candidates
- * written (12.6 MB) and read by the passes (21 MB): about 1.15 GB, against 4
- * passes and a gather over 1 GiB for the split select (5.4 GB; f64: 9 reads
- * of 2 GiB, 19 GB, against 2.2 GB).  The power law of batch_bench.sh
- * (plaw-large: 16384 segments of 64..2^24, 22.7M keys, k 50: alpha 10) has 3
- * segments past 2^20 holding 10.2M keys: 45 MB read for them instead of
- * 204 MB; its other segments keep their bins.
+ * Bytes for 16 rows of 2^24 f32 keys and k = 1024 (alpha 7): 1 GiB read once
+ * by step 1; 8 MB of delegates written and read by 4 digit passes and the
+ * gather (48 MB); 8 MB of subranges read again; at most 16 x 128K candidates
+ * (k_s whole subranges, far fewer pass the filter) written and read by the
+ * passes: about 1.1 GB, within 10% of one read.  4 rows of 2^28 (alpha 9):
+ * 4 GiB once, 8 MB of delegates, 8 MB of subranges again.  The power law of
+ * batch_bench.sh (plaw-large: 16384 segments of 64..2^24, 22.7M keys, k 50)
+ * has 3 segments past 2^20 holding 10.2M keys (alpha 7 to 9): 41 MB read
+ * once and under 1 MB of delegates and subranges, instead of 4 passes and a
+ * gather over 41 MB; its other segments keep their bins.
  */
-
 #include "batch_dr_spec.h"
+#include "stream_tile.cuh"
 
 #define BATCH_DR_WARPS 8                /* warps per block of the delegate and filter launches */
-#define BATCH_DR_SUBS 4                 /* subranges a warp reads at once: 4 loads a lane in flight */
-#define BATCH_DR_CTL 3                  /* counters after the bins': segments, delegates, candidates taken */
+#define BATCH_DR_LOADS 4                /* 16-byte loads a lane has in flight: a step is 4 rows of 32 */
+#define BATCH_DR_ITEM_VECS 512          /* 16-byte loads of a work item (8 KB): a multiple of every
+                                           subrange's (2^10 keys of 8 bytes at most), so none is cut */
+#define BATCH_DR_MIN_BLOCKS 4           /* delegate blocks an SM asked of ptxas: 32 warps, 64 KB in flight */
+#define BATCH_DR_CTL 4                  /* counters after the bins': claims, delegates, candidates taken
+                                           (the caps' checks), and the entries with their work items */
+#define BATCH_DR_ITEM_BITS 40           /* ctl[3] = entries << 40 | items: one atomic orders both */
+#define BATCH_DR_ITEM_MASK ((1ull << BATCH_DR_ITEM_BITS) - 1)
+static_assert(BATCH_DR_ITEM_VECS * BATCH_VEC_BYTES >= (1u << DRTOPK_BATCH_DR_ALPHA_MAX) * sizeof(uint64_t),
+              "a work item holds whole subranges of every key width");
+static_assert(BATCH_DR_ITEM_BITS + DRTOPK_BATCH_DR_SEGS_LOG2 <= 64, "ctl[3]'s two fields fit");
+static_assert(BATCH_VEC_BYTES == DRTOPK_BATCH_DR_VEC_BYTES, "the subrange grid is the loads'");
 
 /* The Dr. pipeline's workspace and sizes (all zero: off). */
 typedef struct {
     uint64_t min_len, total;    /* segments longer than min_len, within values[0, total) */
-    int alpha;
     uint64_t max_segs, del_cap, cand_cap;       /* what the workspace holds */
     unsigned long long *ctl;    /* BATCH_DR_CTL counters (zeroed with the bins' counts) */
     uint64_t *dstart, *dlen, *dks, *iota;       /* per entry i of the bin: its delegates and k_s */
+    uint64_t *witem, *dalpha;   /*   its first work item (rising with i) and alpha */
     uint64_t *cstart, *clen;    /* per segment id: its candidates */
     void *delegates;            /* ordered keys (u32 or u64) */
     void *del_values;           /* the delegate select's output: max_segs x k */
     uint64_t *del_ids;          /*   subrange ids               */
     void *cand_values;          /* candidates: element bits      */
     uint64_t *cand_pos;         /*   positions in their segment  */
-    split_state *dstates, *cstates;     /* the two selects' search states */
+    split_state *dstates, *cstates;     /* the two selects' search states (zeroed by the delegate launch) */
 } dr_ws;
 
 /* The key type the delegates of keys of `bits` bits are stored and selected
@@ -62,125 +79,217 @@ template <int T> struct dr_key {
     static const int value = dr_key_of_bits(8 * (int)sizeof(typename elem_of<T>::raw));
 };
 
+/* Work items of an entry of nd subranges of 2^alpha keys of es bytes. */
+__host__ __device__ __forceinline__ uint64_t dr_items(uint64_t nd, int alpha, size_t es)
+{
+    const uint64_t vecs = (nd << alpha) * es / BATCH_VEC_BYTES;
+    return (vecs + BATCH_DR_ITEM_VECS - 1) / BATCH_DR_ITEM_VECS;
+}
+
+/* Bytes of a segment's key and the grid position of element 0 (drtopk_batch_dr_phase). */
+__device__ __forceinline__ size_t dr_es(const batch_args &a) { return (size_t)drtopk_dtype_bits((drtopk_dtype)a.dtype) / 8; }
+__device__ __forceinline__ uint64_t dr_phase(const batch_args &a)
+{
+    return drtopk_batch_dr_phase((uint64_t)(uintptr_t)a.values, dr_es(a));
+}
+
 /* Binning: whether segment s (k_s > 0) runs the Dr. pipeline; if so it is
- * appended to the bin's list with its delegate and candidate ranges and
- * fresh search states. */
+ * appended to the bin's list with its delegate and candidate ranges.  A
+ * claim is first checked against the caps by three counters that every
+ * claim advances (so a sum of accepted claims never passes its cap); an
+ * accepted one then takes its entry and work items from one counter, so
+ * the entries' first items rise with the entry (the delegate launch finds
+ * an item's entry by binary search). */
 __device__ __forceinline__ bool dr_take(const batch_args &a, const dr_ws &d, unsigned long long *counts,
                                         uint64_t *lists, uint64_t s, uint64_t start, uint64_t len, uint64_t ks)
 {
-    if (!drtopk_batch_dr_takes(len, ks, d.min_len, d.alpha) || start + len > d.total) return false;
-    const uint64_t nd = drtopk_batch_dr_delegates(len, d.alpha), nc = drtopk_batch_dr_candidates(ks, d.alpha);
+    if (!drtopk_batch_dr_takes(len, ks, d.min_len) || start + len > d.total) return false;
+    const int alpha = drtopk_batch_dr_alpha(len, ks);
+    const uint64_t nd = drtopk_batch_dr_delegates(start + dr_phase(a), len, alpha);
+    const uint64_t nc = drtopk_batch_dr_candidates(ks, alpha);
     const unsigned long long i = atomicAdd(&d.ctl[0], 1ull), d0 = atomicAdd(&d.ctl[1], (unsigned long long)nd),
                              c0 = atomicAdd(&d.ctl[2], (unsigned long long)nc);
     if (i >= d.max_segs || d0 + nd > d.del_cap || c0 + nc > d.cand_cap) return false;  /* total below offsets */
-    const unsigned long long at = atomicAdd(&counts[BIN_DR], 1ull);
+    const unsigned long long items = dr_items(nd, alpha, dr_es(a));
+    const unsigned long long e = atomicAdd(&d.ctl[3], (1ull << BATCH_DR_ITEM_BITS) + items);
+    const uint64_t at = e >> BATCH_DR_ITEM_BITS;
+    atomicAdd(&counts[BIN_DR], 1ull);
     lists[(uint64_t)BIN_DR * a.segments + at] = s;
     d.dstart[at] = d0;
     d.dlen[at] = nd;
     d.dks[at] = ks;
     d.iota[at] = at;
+    d.witem[at] = e & BATCH_DR_ITEM_MASK;
+    d.dalpha[at] = (uint64_t)alpha;
     d.cstart[s] = c0;
     d.clen[s] = 0;
-    split_state *st[] = { d.dstates + at, d.cstates + at };
-    for (int j = 0; j < 2; ++j) memset(st[j], 0, sizeof(split_state));
     return true;
 }
 
-/* Step 1: block (x, y) of the grid: its warps take BATCH_DR_SUBS subranges
- * at a time (loads of each in flight together), groups x W + w, ... of
- * entries y, y + gridDim.y, ..., and write each one's largest ordered key. */
-template <int T>
-__global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP) dr_delegate_kernel(batch_args a, dr_ws d)
+/* The largest of v over aligned groups of g lanes (a power of two <= 32). */
+template <typename KT>
+__device__ __forceinline__ KT dr_group_max(KT v, unsigned g)
 {
+    if (g == DRTOPK_WARP) return warp_max(v);
+    for (unsigned o = 1; o < g; o <<= 1) {
+        const KT w = __shfl_xor_sync(DRTOPK_FULL_MASK, v, o);
+        v = w > v ? w : v;
+    }
+    return v;
+}
+
+/* Step 1, one launch for all entries: the entries' subranges, cut into work
+ * items of BATCH_DR_ITEM_VECS 16-byte loads, form one flat index (an entry's
+ * first item from the binning counter), so that 4 long segments spread over
+ * every SM as 10000 do.  A warp takes items grid-stride, finds the item's
+ * entry by binary search over the rising first items, and streams the item
+ * in steps of BATCH_DR_LOADS rows of 32 loads (row-major: a row is 512
+ * consecutive bytes, every load of a step in flight together).  A subrange
+ * is vps = 2^alpha / keys-a-load loads: with vps <= 32 a row holds 32 / vps
+ * of them (a max over groups of vps lanes), else one spans vps / 32 rows
+ * (kept in a lane's running max, then a warp max).  Loads that cross the
+ * segment's ends take its keys one by one (nothing outside it is read);
+ * the keys outside count as the least key (every subrange holds one of the
+ * segment).  The launch first zeroes the two selects' search states. */
+template <int T>
+__global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLOCKS) dr_delegate_kernel(batch_args a, dr_ws d)
+{
+    typedef typename elem_of<T>::raw RT;
     typedef typename elem_of<T>::key KT;
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, w = threadIdx.x >> DRTOPK_LOG2_WARP;
-    const uint64_t nseg = seg_count(a), sub = 1ull << d.alpha;
-    const uint64_t first = ((uint64_t)blockIdx.x * BATCH_DR_WARPS + w) * BATCH_DR_SUBS;
-    const uint64_t step = (uint64_t)gridDim.x * BATCH_DR_WARPS * BATCH_DR_SUBS;
-    for (uint64_t i = blockIdx.y; i < nseg; i += gridDim.y) {
+    constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);       /* keys a load brings */
+    constexpr unsigned STEP = BATCH_DR_LOADS * DRTOPK_WARP;    /* loads of a step    */
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    const unsigned long long ctl = d.ctl[3];
+    const uint64_t n = ctl >> BATCH_DR_ITEM_BITS, items = ctl & BATCH_DR_ITEM_MASK;
+    {
+        unsigned long long *z = (unsigned long long *)d.dstates;       /* dstates, then cstates */
+        const uint64_t words = 2 * d.max_segs * sizeof(split_state) / sizeof *z;
+        for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < words; j += (uint64_t)gridDim.x * blockDim.x)
+            z[j] = 0;
+    }
+    const uint64_t phase = dr_phase(a);
+    const uint4 *grid = (const uint4 *)((const RT *)a.values - phase);  /* 16-byte aligned: grid position 0 */
+    const uint64_t warps = (uint64_t)gridDim.x * BATCH_DR_WARPS;
+    for (uint64_t it = (uint64_t)blockIdx.x * BATCH_DR_WARPS + (threadIdx.x >> DRTOPK_LOG2_WARP); it < items;
+         it += warps) {
+        uint64_t e = 0, hi = n;         /* witem[e] <= it < witem[hi] (witem[n]: items) */
+        while (hi - e > 1) {
+            const uint64_t mid = (e + hi) / 2;
+            if (__ldg(&d.witem[mid]) <= it) e = mid;
+            else hi = mid;
+        }
         uint64_t start, len;
-        seg_info(a, seg_id(a, i), &start, &len);
-        const uint64_t nd = d.dlen[i], base = d.dstart[i];
-        for (uint64_t j0 = first; j0 < nd; j0 += step) {
-            KT m[BATCH_DR_SUBS];
+        seg_info(a, seg_id(a, e), &start, &len);
+        const int alpha = (int)__ldg(&d.dalpha[e]);
+        const uint64_t nd = __ldg(&d.dlen[e]), u0 = start + phase, u1 = u0 + len;
+        const unsigned vps = (1u << alpha) / V, g = vps < DRTOPK_WARP ? vps : DRTOPK_WARP;
+        const unsigned rows_per_sub = vps / g;
+        const uint64_t first = (u0 >> alpha << alpha) / V;                     /* the entry's first load */
+        const uint64_t q0 = (it - __ldg(&d.witem[e])) * BATCH_DR_ITEM_VECS;    /* the item's, in the entry */
+        const uint64_t nq = (nd << alpha) / V;
+        KT *dst = (KT *)d.delegates + __ldg(&d.dstart[e]);     /* dr_key<T>: KT's width */
+        KT run = 0;
+        for (uint64_t r0 = q0; r0 < q0 + BATCH_DR_ITEM_VECS && r0 < nq; r0 += STEP) {
+            uint4 x[BATCH_DR_LOADS];
+            bool whole[BATCH_DR_LOADS];
 #pragma unroll
-            for (unsigned u = 0; u < BATCH_DR_SUBS; ++u) m[u] = 0;   /* the least key: a subrange has one */
-            for (uint64_t q = lane; q < sub; q += DRTOPK_WARP) {
-#pragma unroll
-                for (unsigned u = 0; u < BATCH_DR_SUBS; ++u) {
-                    const uint64_t p = ((j0 + u) << d.alpha) + q;
-                    if (p >= len) continue;
-                    const KT key = (KT)drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order);
-                    m[u] = key > m[u] ? key : m[u];
-                }
+            for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) {
+                const uint64_t q = first + r0 + u * DRTOPK_WARP + lane;
+                whole[u] = q * V >= u0 && (q + 1) * V <= u1;
+                if (whole[u]) x[u] = __ldcs(grid + q);
             }
 #pragma unroll
-            for (unsigned u = 0; u < BATCH_DR_SUBS; ++u) {
-                const KT top = warp_max(m[u]);
-                if (lane == 0 && j0 + u < nd) drtopk_bits_store(d.delegates, base + j0 + u, (drtopk_dtype)dr_key<T>::value, top);
+            for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) {
+                const uint64_t q = first + r0 + u * DRTOPK_WARP + lane;
+                KT m = 0;
+                if (whole[u]) {
+#pragma unroll
+                    for (unsigned j = 0; j < V; ++j) {
+                        const KT key = (KT)drtopk_key_any(tile_keys<RT>::at(x[u], j), (drtopk_dtype)T, (drtopk_order)a.order);
+                        m = key > m ? key : m;
+                    }
+                } else {
+                    for (unsigned j = 0; j < V; ++j) {
+                        const uint64_t pos = q * V + j;
+                        if (pos < u0 || pos >= u1) continue;
+                        const KT key = (KT)drtopk_key_at(a.values, pos - phase, (drtopk_dtype)T, (drtopk_order)a.order);
+                        m = key > m ? key : m;
+                    }
+                }
+                run = m > run ? m : run;
+                const uint64_t row = (r0 - q0) / DRTOPK_WARP + u;                  /* in the item: warp-uniform */
+                if ((row + 1) % rows_per_sub == 0) {
+                    const KT top = dr_group_max(run, g);
+                    const uint64_t j = (r0 + u * DRTOPK_WARP + lane) / vps;       /* the entry's subrange */
+                    if (lane % g == 0 && j < nd) dst[j] = top;
+                    run = 0;
+                }
             }
         }
     }
 }
 
-/* Step 3: the warps of block (x, y) read the taken subranges x W + w, ... of
- * entries y, ... and append their keys that reach the k_s-th delegate's
- * known digits to the segment's candidates (warp-aggregated slots). */
+/* Step 3: warp w of the grid takes the taken subranges w, w + warps, ... of
+ * the flat index (entry, rank) over the entries' k slots, and appends the
+ * subrange's keys that reach the k_s-th delegate's known digits to the
+ * segment's candidates (warp-aggregated slots). */
 template <int T>
 __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP) dr_filter_kernel(batch_args a, dr_ws d)
 {
     typedef typename elem_of<T>::key KT;
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, w = threadIdx.x >> DRTOPK_LOG2_WARP;
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
     const unsigned lower = (1u << lane) - 1u;
-    const uint64_t nseg = seg_count(a), sub = 1ull << d.alpha;
-    for (uint64_t i = blockIdx.y; i < nseg; i += gridDim.y) {
+    const uint64_t n = seg_count(a), phase = dr_phase(a), warps = (uint64_t)gridDim.x * BATCH_DR_WARPS;
+    for (uint64_t t = (uint64_t)blockIdx.x * BATCH_DR_WARPS + (threadIdx.x >> DRTOPK_LOG2_WARP); t < n * a.k;
+         t += warps) {
+        const uint64_t i = t / a.k, j = t % a.k;
+        if (j >= (d.dks[i] < d.dlen[i] ? d.dks[i] : d.dlen[i])) continue;      /* warp-uniform */
         const uint64_t s = seg_id(a, i);
         uint64_t start, len;
         seg_info(a, s, &start, &len);
-        const uint64_t taken = d.dks[i] < d.dlen[i] ? d.dks[i] : d.dlen[i];
+        const int alpha = (int)d.dalpha[i];
         const uint64_t pf = d.dstates[i].prefix, mk = d.dstates[i].mask, cbase = d.cstart[s];
-        for (uint64_t j = (uint64_t)blockIdx.x * BATCH_DR_WARPS + w; j < taken; j += (uint64_t)gridDim.x * BATCH_DR_WARPS) {
-            const uint64_t lo = d.del_ids[i * a.k + j] << d.alpha, hi = lo + sub < len ? lo + sub : len;
-            for (uint64_t p0 = lo; p0 < hi; p0 += DRTOPK_WARP) {
-                const uint64_t p = p0 + lane;
-                const bool in = p < hi;
-                const KT key = in ? (KT)drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
-                const bool keep = in && ((uint64_t)key & mk) >= pf;
-                const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, keep);
-                unsigned long long at = 0;
-                if (lane == 0 && b) at = atomicAdd((unsigned long long *)&d.clen[s], (unsigned long long)__popc(b));
-                at = __shfl_sync(DRTOPK_FULL_MASK, at, 0) + __popc(b & lower);
-                if (!keep) continue;
-                drtopk_bits_store(d.cand_values, cbase + at, (drtopk_dtype)T, drtopk_bits_at(a.values, start + p, (drtopk_dtype)T));
-                d.cand_pos[cbase + at] = p;
-            }
+        const uint64_t u0 = start + phase, sub = (u0 >> alpha) + d.del_ids[i * a.k + j];
+        const uint64_t lo = (sub << alpha) > u0 ? (sub << alpha) - u0 : 0;       /* positions in the segment */
+        const uint64_t hi = ((sub + 1) << alpha) - u0 < len ? ((sub + 1) << alpha) - u0 : len;
+        for (uint64_t p0 = lo; p0 < hi; p0 += DRTOPK_WARP) {
+            const uint64_t p = p0 + lane;
+            const bool in = p < hi;
+            const KT key = in ? (KT)drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
+            const bool keep = in && ((uint64_t)key & mk) >= pf;
+            const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, keep);
+            unsigned long long at = 0;
+            if (lane == 0 && b) at = atomicAdd((unsigned long long *)&d.clen[s], (unsigned long long)__popc(b));
+            at = __shfl_sync(DRTOPK_FULL_MASK, at, 0) + __popc(b & lower);
+            if (!keep) continue;
+            drtopk_bits_store(d.cand_values, cbase + at, (drtopk_dtype)T, drtopk_bits_at(a.values, start + p, (drtopk_dtype)T));
+            d.cand_pos[cbase + at] = p;
         }
     }
 }
 
-/* Host: the Dr. workspace of p under plan (sizes from p->total and the
- * segment count only), carved from base (NULL: sizes only). */
+/* Host: the Dr. workspace of p under plan (sizes from the total -- p->total,
+ * or rows x len for uniform rows -- the segment count, dr_min_len and k
+ * only), carved from base (NULL: sizes only). */
 static void dr_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, char *base, size_t *off, dr_ws *d)
 {
     memset(d, 0, sizeof *d);
-    if (plan->dr_min_len == 0 || p->total == 0 || p->segments == 0) return;
+    const uint64_t total = p->offsets ? p->total : p->segments * p->len;
+    if (plan->dr_min_len == 0 || total == 0 || p->segments == 0) return;
     d->min_len = plan->dr_min_len;
-    d->total = p->total;
-    d->alpha = drtopk_batch_dr_alpha(plan->dr_min_len, p->k);
-    d->max_segs = drtopk_batch_dr_max_segments(p->total, p->segments, plan->dr_min_len);
-    if (d->max_segs == 0) {
+    d->total = total;
+    d->max_segs = drtopk_batch_dr_max_segments(total, p->segments, plan->dr_min_len);
+    d->del_cap = drtopk_batch_dr_delegate_cap(total, d->max_segs, plan->dr_min_len, p->k);
+    if (d->max_segs == 0 || d->del_cap > BATCH_DR_ITEM_MASK) {  /* work items counted in 40 bits: 2^45 keys */
         d->min_len = 0;
         return;
     }
-    d->del_cap = drtopk_batch_dr_delegate_cap(p->total, d->max_segs, d->alpha);
-    d->cand_cap = drtopk_batch_dr_candidate_cap(p->total);
+    d->cand_cap = drtopk_batch_dr_candidate_cap(total);
     const size_t m = (size_t)d->max_segs, kb = drtopk_dtype_size(dr_key_of_bits(drtopk_dtype_bits(p->dtype)));
-    d->dstart = (uint64_t *)drtopk_carve(base, off, 4 * m * sizeof(uint64_t));
-    if (base) {
-        d->dlen = d->dstart + m;
-        d->dks = d->dlen + m;
-        d->iota = d->dks + m;
-    }
+    uint64_t **entry[] = { &d->dstart, &d->dlen, &d->dks, &d->iota, &d->witem, &d->dalpha };
+    const size_t nentry = sizeof entry / sizeof entry[0];
+    uint64_t *e = (uint64_t *)drtopk_carve(base, off, nentry * m * sizeof(uint64_t));
+    for (size_t i = 0; i < nentry && base; ++i) *entry[i] = e + i * m;
     d->cstart = (uint64_t *)drtopk_carve(base, off, 2 * (size_t)p->segments * sizeof(uint64_t));
     if (base) d->clen = d->cstart + p->segments;
     d->delegates = drtopk_carve(base, off, (size_t)d->del_cap * kb);
@@ -192,18 +301,38 @@ static void dr_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *pl
     if (base) d->cstates = d->dstates + m;
 }
 
+/* Host: whether uniform rows run the Dr. pipeline across blocks (rows r at
+ * the implicit offsets r len, binned like variable segments: every row
+ * takes it, the bounds of batch_dr_spec.h hold for rows x len keys) rather
+ * than the single pipeline row by row: rows longer than block_max_len that
+ * the batched pipeline takes, at least two of them (one set of launches
+ * for all rows, each launch over every SM, where row by row every launch
+ * covers one row and the fixed costs repeat per row).  A single row stays
+ * with the single pipeline, which spreads it over every SM itself and reads
+ * it at about the floor with its tuned plan, without the binning and the
+ * split selects' launches; sorted results with k past BATCH_SORT_MAX stay
+ * row by row (the batched sort holds BATCH_SORT_MAX keys). */
+static int dr_uniform(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
+{
+    return p->offsets == NULL && p->ks == NULL && p->segments > 1 && p->len > plan->block_max_len &&
+           drtopk_batch_dr_takes(p->len, p->k, plan->dr_min_len) && p->segments <= DRTOPK_BATCH_DR_SEGS_MAX &&
+           !((plan->flags & DRTOPK_SORTED) && p->k > BATCH_SORT_MAX) &&
+           drtopk_batch_dr_delegate_cap(p->segments * p->len, p->segments, plan->dr_min_len, p->k) <= BATCH_DR_ITEM_MASK;
+}
+
 template <int T> struct split_launch;
 static unsigned grid_for(uint64_t units, unsigned cap);
 
-/* Host: steps 1-4 for the segments of bin BIN_DR (a.list, a.count set). */
+/* Host: steps 1-4 for the segments of bin BIN_DR (a.list, a.count set);
+ * grid_cap: BATCH_GRID_PER_SM blocks an SM. */
 template <int T>
 struct dr_launch {
     static drtopk_status run(batch_args a, const dr_ws *d, int sorted, unsigned grid_cap, cudaStream_t st)
     {
         drtopk_status s;
         const unsigned y = grid_for(d->max_segs, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_VAR + 1);
-        const dim3 grid(grid_for(BATCH_SPLIT_WAVES * grid_cap / y, DRTOPK_GRID_MAX), y);
-        dr_delegate_kernel<T><<<grid, BATCH_DR_WARPS * DRTOPK_WARP, 0, st>>>(a, *d);
+        const unsigned resident = grid_cap / BATCH_GRID_PER_SM * BATCH_DR_MIN_BLOCKS;
+        dr_delegate_kernel<T><<<resident, BATCH_DR_WARPS * DRTOPK_WARP, 0, st>>>(a, *d);
         DRTOPK_LAUNCH_CHECK();
         batch_args del = a;     /* entry i's delegates, largest first, its k_s; out: max_segs x k */
         del.values = d->delegates;
@@ -218,7 +347,7 @@ struct dr_launch {
         del.out_indices = d->del_ids;
         if ((s = split_launch<dr_key<T>::value>::run(del, d->dstates, dim3(BATCH_SPLIT_X_VAR, y), 0, 1, st)) != DRTOPK_OK)
             return s;
-        dr_filter_kernel<T><<<grid, BATCH_DR_WARPS * DRTOPK_WARP, 0, st>>>(a, *d);
+        dr_filter_kernel<T><<<grid_for(d->max_segs * a.k, grid_cap), BATCH_DR_WARPS * DRTOPK_WARP, 0, st>>>(a, *d);
         DRTOPK_LAUNCH_CHECK();
         batch_args cand = a;    /* segment s's candidates; positions through cand_pos */
         cand.values = d->cand_values;

@@ -59,10 +59,12 @@
  *     bucket is taken whole stops early.  A last launch gathers the keys above
  *     the threshold and enough equal ones; sorted results are then sorted per
  *     segment.  Bytes: the segment read once per digit pass and once more.
- *   - the Dr. Top-k pipeline (paper sections 4-5, drtopk_cuda_select) row by
- *     row for uniform rows longer than the plan's block_max_len, and across
- *     blocks for variable segments longer than dr_min_len (batch_dr.cuh:
- *     one read of a segment and k 2^alpha keys again, not one per pass).
+ *   - the Dr. Top-k pipeline (paper sections 4-5) across blocks for variable
+ *     segments longer than dr_min_len and for two or more uniform rows longer
+ *     than the plan's block_max_len (batch_dr.cuh: one launch a step for all
+ *     of them, one read of a segment and k 2^alpha keys again, not one per
+ *     pass); a single such row (and sorted rows of k past BATCH_SORT_MAX)
+ *     runs the single pipeline (drtopk_cuda_select) row by row.
  * Variable segments are binned on the device by class and log2 length
  * (logarithmic radix binning, Green et al.): one thread per segment appends
  * its id to its bin's list; each bin is then launched with its own shape and
@@ -755,7 +757,17 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
         __syncthreads();
         const uint64_t pf = st->prefix, mk = st->mask;
         split_chunks<T>(a, start, len, rank, blocks, [&](uint64_t key, bool in, uint64_t) {
-            if (in && (key & mk) == pf) atomicAdd(&hist[(key >> shift) & (BATCH_DIGITS - 1)], 1u);
+            const bool take = in && (key & mk) == pf;
+            const unsigned dg = (unsigned)(key >> shift) & (BATCH_DIGITS - 1);
+            /* a warp whose keys all count in one digit adds once: the top digits of float keys, and of the Dr.
+             * pipeline's delegates and candidates (all near the k-th key) crowd one bin, where 32 same-address
+             * shared atomics a warp serialize */
+            const unsigned lead = __shfl_sync(DRTOPK_FULL_MASK, dg, 0);
+            if (__all_sync(DRTOPK_FULL_MASK, take && dg == lead)) {
+                if ((threadIdx.x & DRTOPK_LANE_MASK) == 0) atomicAdd(&hist[dg], (unsigned)DRTOPK_WARP);
+            } else if (take) {
+                atomicAdd(&hist[dg], 1u);
+            }
         });
         __syncthreads();
         for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += BATCH_SPLIT_THREADS)
@@ -1049,8 +1061,9 @@ struct split_launch {
     }
 };
 
-/* Uniform rows longer than block_max_len: the Dr. Top-k pipeline, one row
- * per call (its problem, plan and workspace). */
+/* Uniform rows longer than block_max_len that the batched Dr. pipeline
+ * leaves (dr_uniform): the single pipeline, one row per call (its problem,
+ * plan and workspace). */
 static drtopk_status row_problem(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, drtopk_problem *rp,
                                  drtopk_plan *rplan, size_t *bytes)
 {
@@ -1068,7 +1081,7 @@ static drtopk_status row_problem(const drtopk_batch_problem *p, const drtopk_bat
 
 static int uniform_pipeline(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
 {
-    return p->offsets == NULL && p->ks == NULL && p->len > plan->block_max_len;
+    return p->offsets == NULL && p->ks == NULL && p->len > plan->block_max_len && !dr_uniform(p, plan);
 }
 
 /* The algorithm of uniform rows (the pipeline aside). */
@@ -1141,7 +1154,7 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
     if (*cap > plan->staged_max_len) *cap = plan->staged_max_len;
-    if (p->offsets) {
+    if (p->offsets || dr_uniform(p, plan)) {   /* binned (uniform rows: all to the Dr. pipeline) */
         w->counts = (unsigned long long *)drtopk_carve(base, off, BATCH_COUNTERS * sizeof(unsigned long long));
         w->lists = (uint64_t *)drtopk_carve(base, off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
         w->states = (split_state *)drtopk_carve(base, off, (size_t)p->segments * sizeof(split_state));
@@ -1265,7 +1278,8 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     int algorithm = UNIFORM_STAGED;
     batch_ws w;
     if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
-    if (p->offsets == NULL) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
+    const int binned = p->offsets != NULL || dr_uniform(p, plan);
+    if (!binned) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
     DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BATCH_COUNTERS * sizeof(unsigned long long), cs));
     const uint64_t bin_blocks = (p->segments + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS;
     if (bin_blocks > DRTOPK_GRID_MAX) {
@@ -1277,6 +1291,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
                                                                    w.states, w.dr);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {
+        if (p->offsets == NULL && b != BIN_DR) continue;       /* uniform rows: every row takes the Dr. pipeline */
         a.list = w.lists + (uint64_t)b * p->segments;
         a.count = w.counts + b;
         if (b == BIN_TINY) {

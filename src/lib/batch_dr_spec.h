@@ -1,11 +1,34 @@
 /*
- * batch_dr_spec.h -- the sizes of the Dr. Top-k pipeline for long variable
- * segments of a batched call (kernels/batch_dr.cuh; paper sections 4-5,
- * issue 16): alpha, which segments take it, and the workspace bounds from
- * the total length and the segment count only (the host never reads the
- * offsets).  C11 host code and CUDA device code (hd.h), so the binning
- * kernel and drtopk_batch_workspace decide with the same lines and the unit
- * tests check the bounds against segment lengths.
+ * batch_dr_spec.h -- the sizes of the Dr. Top-k pipeline for long segments
+ * of a batched call (kernels/batch_dr.cuh; paper sections 4-5, issue 16):
+ * which segments take it, each one's alpha, and the workspace bounds from
+ * the total length, the segment count, dr_min_len and k only (the host never
+ * reads the offsets).  C11 host code and CUDA device code (hd.h), so the
+ * binning kernel and drtopk_batch_workspace decide with the same lines and
+ * the unit tests check the bounds against segment lengths.
+ *
+ * Subranges lie on a grid of 2^alpha elements counted from the 16-byte
+ * boundary at or below the values' address (`phase` elements before element
+ * 0), so that a 16-byte load never straddles two subranges: a segment
+ * starting at element `start` covers subranges (start + phase) >> alpha to
+ * (start + phase + len - 1) >> alpha, its first and last ones partly.
+ *
+ * The bounds (a segment s of len_s keys and k_s slots that takes the pipeline):
+ *   - alpha_s = drtopk_batch_dr_alpha(len_s, k_s) is non-decreasing in
+ *     len_s and non-increasing in k_s (each test in its loop is), and a taken
+ *     segment has len_s > dr_min_len and k_s <= k, so alpha_s >= alpha_lo =
+ *     drtopk_batch_dr_alpha(dr_min_len + 1, k) (at least ALPHA_MIN).
+ *   - delegates: floor((a + len - 1) / 2^alpha) - floor(a / 2^alpha) + 1
+ *     <= floor((len - 1) / 2^alpha) + 2 <= floor(len_s / 2^alpha_lo) + 2; the
+ *     taken segments are disjoint within [0, total) (non-decreasing offsets;
+ *     the binning kernel checks every claim against the caps, so other
+ *     offsets only lose the pipeline), the floors sum to at most
+ *     floor(total / 2^alpha_lo), and at most max_segments take it:
+ *     delegate_cap = (total >> alpha_lo) + 2 max_segments.
+ *   - candidates: k_s whole subranges, k_s 2^alpha_s <= len_s / 16 (alpha's
+ *     second test), so their sum is at most total / 16 = candidate_cap.
+ *   - max_segments: segments longer than dr_min_len within total keys, at
+ *     most DRTOPK_BATCH_DR_SEGS_MAX (the binning counter's entry field).
  */
 #ifndef DRTOPK_BATCH_DR_SPEC_H
 #define DRTOPK_BATCH_DR_SPEC_H
@@ -15,36 +38,61 @@
 #define DRTOPK_BATCH_DR_RATIO 16        /* a segment holds at least 16 k_s 2^alpha keys: candidates <= 1/16 */
 #define DRTOPK_BATCH_DR_ALPHA_MIN 5     /* a subrange is at least a warp's 32 keys */
 #define DRTOPK_BATCH_DR_ALPHA_MAX 10    /* and at most 1024: k subranges of it re-read */
+#define DRTOPK_BATCH_DR_SEGS_LOG2 24    /* segments of one call that take it: an entry field of 24 bits */
+#define DRTOPK_BATCH_DR_SEGS_MAX (1ull << DRTOPK_BATCH_DR_SEGS_LOG2)
+#define DRTOPK_BATCH_DR_VEC_BYTES 16    /* the subrange grid's unit: one 16-byte load */
 
-/* alpha: the largest with 16 k 2^alpha <= dr_min_len, within [5, 10]. */
-DRTOPK_HD int drtopk_batch_dr_alpha(uint64_t dr_min_len, uint64_t k)
+/* Whether a segment of len keys and k_s = ks runs the pipeline: longer than
+ * dr_min_len (0: off) and at least 16 ks 2^ALPHA_MIN keys. */
+DRTOPK_HD int drtopk_batch_dr_takes(uint64_t len, uint64_t ks, uint64_t dr_min_len)
 {
+    return dr_min_len != 0 && len > dr_min_len && ks != 0 &&
+           len / DRTOPK_BATCH_DR_RATIO >> DRTOPK_BATCH_DR_ALPHA_MIN >= ks;
+}
+
+/* alpha of a segment of len keys and k_s = ks: about log2 sqrt(len / ks),
+ * where its len / 2^alpha delegates and its ks 2^alpha candidates balance,
+ * and no larger than 16 ks 2^alpha <= len allows; within [5, 10].  With r =
+ * floor(len / ks): 2^(alpha+1) <= sqrt(r) and 16 ks 2^(alpha+1) <= len. */
+DRTOPK_HD int drtopk_batch_dr_alpha(uint64_t len, uint64_t ks)
+{
+    const uint64_t r = ks ? len / ks : 0;
     int alpha = DRTOPK_BATCH_DR_ALPHA_MIN;
-    while (alpha < DRTOPK_BATCH_DR_ALPHA_MAX && dr_min_len / DRTOPK_BATCH_DR_RATIO >> (alpha + 1) >= k) ++alpha;
+    while (alpha < DRTOPK_BATCH_DR_ALPHA_MAX && r >> (2 * alpha + 2) != 0 && r / DRTOPK_BATCH_DR_RATIO >> (alpha + 1) != 0)
+        ++alpha;
     return alpha;
 }
 
-/* Whether a segment of len keys and k_s = ks runs the pipeline: longer than
- * dr_min_len (0: off) and at least 16 ks 2^alpha keys. */
-DRTOPK_HD int drtopk_batch_dr_takes(uint64_t len, uint64_t ks, uint64_t dr_min_len, int alpha)
+/* The least alpha of any segment a call with this dr_min_len and k takes. */
+DRTOPK_HD int drtopk_batch_dr_alpha_floor(uint64_t dr_min_len, uint64_t k)
 {
-    return dr_min_len != 0 && len > dr_min_len && ks != 0 && len / DRTOPK_BATCH_DR_RATIO >> alpha >= ks;
+    return drtopk_batch_dr_alpha(dr_min_len + 1, k);
 }
 
-/* Its delegates (one per subrange) and at most its candidates (k_s whole subranges). */
-DRTOPK_HD uint64_t drtopk_batch_dr_delegates(uint64_t len, int alpha) { return drtopk_subrange_count(len, alpha); }
+/* Elements between the 16-byte boundary at or below `addr` and addr, for
+ * elements of es bytes (the subrange grid's origin; es divides 16). */
+DRTOPK_HD uint64_t drtopk_batch_dr_phase(uint64_t addr, uint64_t es)
+{
+    return (addr & (DRTOPK_BATCH_DR_VEC_BYTES - 1)) / es;
+}
+
+/* The subranges of a segment of len >= 1 keys starting at grid position u0
+ * (its start plus the phase), and at most its candidates (k_s whole subranges). */
+DRTOPK_HD uint64_t drtopk_batch_dr_delegates(uint64_t u0, uint64_t len, int alpha)
+{
+    return ((u0 + len - 1) >> alpha) - (u0 >> alpha) + 1;
+}
 DRTOPK_HD uint64_t drtopk_batch_dr_candidates(uint64_t ks, int alpha) { return ks << alpha; }
 
-/* Bounds over all segments of a call of `total` keys in `segments` segments:
- * how many take the pipeline (longer than dr_min_len), their delegates (sum
- * of ceil(len / 2^alpha)) and candidates (sum of k_s 2^alpha <= len / 16). */
+/* Bounds over all segments of a call (the header's comment proves them). */
 DRTOPK_HD uint64_t drtopk_batch_dr_max_segments(uint64_t total, uint64_t segments, uint64_t dr_min_len)
 {
-    return dr_min_len == 0 ? 0 : drtopk_spec_min(segments, total / (dr_min_len + 1));
+    if (dr_min_len == 0) return 0;
+    return drtopk_spec_min(drtopk_spec_min(segments, total / (dr_min_len + 1)), DRTOPK_BATCH_DR_SEGS_MAX);
 }
-DRTOPK_HD uint64_t drtopk_batch_dr_delegate_cap(uint64_t total, uint64_t max_segments, int alpha)
+DRTOPK_HD uint64_t drtopk_batch_dr_delegate_cap(uint64_t total, uint64_t max_segments, uint64_t dr_min_len, uint64_t k)
 {
-    return (total >> alpha) + max_segments;
+    return (total >> drtopk_batch_dr_alpha_floor(dr_min_len, k)) + 2 * max_segments;
 }
 DRTOPK_HD uint64_t drtopk_batch_dr_candidate_cap(uint64_t total) { return total / DRTOPK_BATCH_DR_RATIO; }
 

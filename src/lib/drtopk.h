@@ -328,7 +328,8 @@ typedef struct {
 
 /* Which algorithm serves which segment on the CUDA backend (the CPU backend
  * reads only flags).  Uniform rows longer than block_max_len run the Dr.
- * Top-k pipeline (drtopk_select) row by row.  Otherwise a segment of at most
+ * Top-k pipeline: two or more that dr_min_len admits across blocks all at
+ * once, else drtopk_select row by row.  Otherwise a segment of at most
  * 256 elements with k_s <= tiny_max_k runs in one warp's registers; one with
  * k_s <= warp_max_k and at most warp_max_len elements runs a per-warp
  * priority queue (WarpSelect style; off in the default plan); the others run

@@ -14,7 +14,10 @@
  * the split select over all of a grid row's blocks and over some of them);
  * a long row staged after a short one after a long one (shared-memory grants);
  * the Dr. Top-k pipeline of long variable segments (dr_min_len lowered, and
- * the default plan on long ones) beside short segments, every key type.
+ * the default plan on long ones) beside short segments, every key type,
+ * segment starts off the 16-byte grid; uniform rows through the batched Dr.
+ * pipeline (odd lengths, every key type and value pattern) and the rows it
+ * leaves to the single pipeline (one row, sorted k past 2048).
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
  * it.  --small: the sanitizer-sized cases.
@@ -45,6 +48,9 @@
 #define DR_SPIKE_LEN 64
 #define DR_LONG (1ull << 22)         /*   long segments under the default plan (2^20)   */
 #define DR_LONG_K 1024               /*   and their k (alpha 6)                          */
+#define DR_SORT_MAX 2048             /* the batched sort's largest k (BATCH_SORT_MAX) */
+#define DR_SORT_K 2100               /* dr_uniform_cases: sorted k past it */
+#define DR_START 3                   /* dr_cases: the first segment's start, off the 16-byte grid */
 
 /* The value patterns of special_cases. */
 enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT, PAT_SPIKE = PAT_COUNT, PAT_DR_COUNT };
@@ -265,6 +271,16 @@ static void dr_cases(int small)
             dr_run((drtopk_dtype)t, off, nseg, v, DR_K, DR_MIN_LEN, dist ? "few distinct" : "normal");
         }
     }
+    /* segments from element 3 on, starts at many residues of the 16-byte grid, partial subranges at both ends */
+    const uint64_t ulens[] = { 5003, 4099, 6001, 4101, small ? 4103 : 8191, 4097, 7, 12289 };
+    const uint64_t nu = sizeof ulens / sizeof ulens[0];
+    uint64_t uoff[sizeof ulens / sizeof ulens[0] + 1];
+    uoff[0] = DR_START;
+    for (uint64_t s = 0; s < nu; ++s) uoff[s + 1] = uoff[s] + ulens[s];
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        drtopk_gen_host(v, uoff[nu], DRTOPK_DIST_ND, (drtopk_dtype)t, SEED + t);
+        dr_run((drtopk_dtype)t, uoff, nu, v, DR_K, DR_MIN_LEN, "normal, unaligned starts");
+    }
     free(v);
     if (small) return;
     /* the default plan: long segments beside short ones, a large k */
@@ -280,6 +296,58 @@ static void dr_cases(int small)
         dr_run(types[i], boff, nbig, v, DR_LONG_K, 0, "few distinct");
     }
     free(v);
+}
+
+/* Uniform rows of len keys (odd: rows start off the 16-byte grid) through
+ * the batched Dr. pipeline (block_max_len and dr_min_len lowered to
+ * DR_MIN_LEN): the workspace must differ from the row-by-row one (dr_min_len
+ * 0) where rows > 1 and equal it for one row (the single pipeline); k, the
+ * value pattern (pat < 0: drtopk_gen_host of type t), both orders, sorted
+ * and not. */
+static void dr_uniform_run(drtopk_dtype t, uint64_t rows, uint64_t len, uint64_t k, int pat)
+{
+    char what[256];
+    const uint64_t n = rows * len;
+    void *v = malloc(n * 8);
+    if (pat < 0) drtopk_gen_host(v, n, DRTOPK_DIST_FEW, t, SEED + (int)rows);
+    else
+        for (uint64_t i = 0; i < n; ++i) ((float *)v)[i] = pattern_value(i, pat);
+    for (int o = 0; o < 2; ++o) {
+        for (int sorted = 0; sorted < 2; ++sorted) {
+            drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, t, (drtopk_order)o, rows, len, NULL, k, NULL, v, 0 };
+            drtopk_batch_plan plan;
+            drtopk_batch_plan_auto(&plan, &p);
+            plan.block_max_len = DR_MIN_LEN;
+            if (sorted) plan.flags |= DRTOPK_SORTED;
+            drtopk_batch_plan by_row = plan;
+            by_row.dr_min_len = 0;
+            plan.dr_min_len = DR_MIN_LEN;
+            size_t dr = 0, row = 0;
+            const int sized = drtopk_batch_workspace(&p, &plan, &dr) == DRTOPK_OK &&
+                              drtopk_batch_workspace(&p, &by_row, &row) == DRTOPK_OK;
+            const int batched = rows > 1 && !(sorted && k > DR_SORT_MAX);
+            gt_checkf(sized && (dr != row) == batched, drtopk_last_error(),
+                      "uniform %llu x %llu k %llu%s: %zu workspace bytes with the Dr. route, %zu row by row",
+                      (unsigned long long)rows, (unsigned long long)len, (unsigned long long)k,
+                      sorted ? " sorted" : "", dr, row);
+            snprintf(what, sizeof what, "uniform Dr. %s %s%s %llu x %llu k %llu (%s)", drtopk_dtype_name(t),
+                     o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)rows,
+                     (unsigned long long)len, (unsigned long long)k, pat < 0 ? "few distinct" : pat_names[pat]);
+            run_case(&p, &plan, n, what);
+        }
+    }
+    free(v);
+}
+
+static void dr_uniform_cases(int small)
+{
+    for (int pat = 0; pat < PAT_DR_COUNT; ++pat) dr_uniform_run(DRTOPK_F32, 3, small ? 9001 : 70001, DR_K, pat);
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+        dr_uniform_run((drtopk_dtype)t, small ? 2 : 5, small ? 4097 : 20011, DR_K, -1);
+        if (!small) dr_uniform_run((drtopk_dtype)t, 4, 100003, 150, -1);      /* k 150: alpha 5 */
+    }
+    dr_uniform_run(DRTOPK_F32, 1, 20011, DR_K, -1);                           /* one row: the single pipeline */
+    if (!small) dr_uniform_run(DRTOPK_F32, 2, 512 * DR_SORT_K + 1, DR_SORT_K, -1); /* sorted k > 2048: row by row */
 }
 
 int main(int argc, char **argv)
@@ -317,6 +385,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
     dr_cases(small);
+    dr_uniform_cases(small);
     grant_order_cases();
     split_spread_cases();
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)

@@ -350,40 +350,75 @@ static void batch_check_catches_errors(void)
 }
 
 /* Segments that take the Dr. pipeline under the workspace bounds from the
- * total and the segment count only: their number, delegates and candidates
- * fit (lengths up to 2^24, many right at the 16 k_s 2^alpha boundary where
- * the candidate bound is tight), and k_s whole subranges fit in the segment. */
+ * total, the segment count, dr_min_len and k only (batch_dr_spec.h's proof):
+ * their number, delegates (on the 16-byte subrange grid of a random phase,
+ * partial subranges at both ends) and candidates fit, each alpha is at
+ * least the bound's and keeps k_s whole subranges within 1/16 of the
+ * segment; lengths up to 2^24 with gaps between segments, many right at the
+ * edges (512 k_s, dr_min_len + 1, one key past a subrange on both sides),
+ * and uniform rows (every row longer than dr_min_len takes it). */
 static void dr_workspace_bounds(void)
 {
     rng_state = TEST_SEED + 2;
-    CHECK(drtopk_batch_dr_alpha(1ull << 20, 1024) == 6);       /* 16 x 1024 x 2^6 = 2^20 */
-    CHECK(drtopk_batch_dr_alpha(1ull << 20, 1) == DRTOPK_BATCH_DR_ALPHA_MAX);
+    CHECK(drtopk_batch_dr_alpha(1ull << 24, 1024) == 7);       /* sqrt(2^14) = 2^7 */
+    CHECK(drtopk_batch_dr_alpha(1ull << 28, 1024) == 9);       /* sqrt(2^18) = 2^9 */
+    CHECK(drtopk_batch_dr_alpha(1ull << 30, 1) == DRTOPK_BATCH_DR_ALPHA_MAX);
+    CHECK(drtopk_batch_dr_alpha(512 * 1000, 1000) == DRTOPK_BATCH_DR_ALPHA_MIN);
     CHECK(drtopk_batch_dr_alpha(100, 1000) == DRTOPK_BATCH_DR_ALPHA_MIN);
-    CHECK(drtopk_batch_dr_takes((1ull << 20) + 1, 1024, 1ull << 20, 6));
-    CHECK(!drtopk_batch_dr_takes(1ull << 20, 1024, 1ull << 20, 6));    /* not longer than dr_min_len */
-    CHECK(!drtopk_batch_dr_takes(1ull << 24, 1024, 0, 6));             /* off */
-    CHECK(!drtopk_batch_dr_takes((1ull << 20) + 1, 1025, 1ull << 20, 6)); /* 16 k_s 2^alpha past the length */
+    CHECK(drtopk_batch_dr_alpha(1ull << 16, 16) == 6);         /* sqrt(2^12) = 2^6 */
+    CHECK(drtopk_batch_dr_alpha(1ull << 13, 1) == 6);          /* sqrt(2^13): 2^6; 16 x 2^6 <= 2^13 */
+    CHECK(drtopk_batch_dr_takes((1ull << 20) + 1, 1024, 1ull << 20));
+    CHECK(!drtopk_batch_dr_takes(1ull << 20, 1024, 1ull << 20));    /* not longer than dr_min_len */
+    CHECK(!drtopk_batch_dr_takes(1ull << 24, 1024, 0));             /* off */
+    CHECK(drtopk_batch_dr_takes(512 * 1025, 1025, 1000));
+    CHECK(!drtopk_batch_dr_takes(512 * 1025 - 1, 1025, 1000));      /* 16 k_s 2^5 past the length */
+    CHECK(drtopk_batch_dr_delegates(31, 2, 5) == 2);                /* one key on each side of a boundary */
+    CHECK(drtopk_batch_dr_delegates(32, 32, 5) == 1);
+    CHECK(drtopk_batch_dr_phase(0x1000 + 12, 4) == 3 && drtopk_batch_dr_phase(0x1000 + 8, 8) == 1);
+    for (uint64_t len = 1; len < 1ull << 16; len = len * 3 / 2 + 1)     /* alpha: non-decreasing in len, */
+        for (uint64_t ks = 1; ks < 4096; ks = ks * 2 + 1) {            /*   non-increasing in k_s         */
+            const int al = drtopk_batch_dr_alpha(len, ks);
+            CHECK(drtopk_batch_dr_alpha(len + 1, ks) >= al && drtopk_batch_dr_alpha(len, ks + 1) <= al);
+            if (drtopk_batch_dr_takes(len, ks, 1)) CHECK(drtopk_batch_dr_candidates(ks, al) * DRTOPK_BATCH_DR_RATIO <= len);
+        }
     for (int c = 0; c < DR_CASES; ++c) {
+        const int uniform = c % 4 == 0;
         const uint64_t segments = 1 + rnd() % DR_SEG_MAX, k = 1 + rnd() % 2000;
         const uint64_t min_len = rnd() % 2 ? 1ull << (rnd() % DR_LOG2_MAX) : rnd() % (1ull << DR_LOG2_MAX);
-        const int alpha = drtopk_batch_dr_alpha(min_len, k);
+        const uint64_t es = 2ull << (rnd() % 3), phase = rnd() % (DRTOPK_BATCH_DR_VEC_BYTES / es);
+        const int alpha_lo = drtopk_batch_dr_alpha_floor(min_len, k);
         uint64_t total = 0, taken = 0, delegates = 0, candidates = 0;
-        uint64_t lens[DR_SEG_MAX], ks[DR_SEG_MAX];
+        uint64_t starts[DR_SEG_MAX], lens[DR_SEG_MAX], ks[DR_SEG_MAX];
+        const uint64_t row = min_len + 1 + rnd() % (1ull << (rnd() % DR_LOG2_MAX));
         for (uint64_t s = 0; s < segments; ++s) {
-            ks[s] = 1 + rnd() % k;
-            lens[s] = rnd() % 3 == 0 ? (DRTOPK_BATCH_DR_RATIO * ks[s]) << alpha : rnd() % (1ull << (rnd() % (DR_LOG2_MAX + 1)));
+            ks[s] = uniform ? (k < row ? k : row) : 1 + rnd() % k;
+            const int al = drtopk_batch_dr_alpha(min_len + 1 + rnd() % 4096, ks[s]);
+            const int edge = (int)(rnd() % 5);
+            lens[s] = uniform ? row
+                    : edge == 0 ? 512 * ks[s] + rnd() % 2 : edge == 1 ? min_len + 1
+                    : edge == 2 ? (DRTOPK_BATCH_DR_RATIO * ks[s] << al) + 2 : rnd() % (1ull << (rnd() % (DR_LOG2_MAX + 1)));
+            if (!uniform && rnd() % 2) total += rnd() % 100;                 /* a gap before the segment */
+            const uint64_t sub = 1ull << drtopk_batch_dr_alpha(lens[s], ks[s]);
+            if (!uniform && edge == 2) total += sub - 1 - (total + phase) % sub;     /* at the last key of a subrange */
+            starts[s] = total;
             total += lens[s];
         }
+        if (!uniform) total += rnd() % 100;
         for (uint64_t s = 0; s < segments; ++s) {
-            if (!drtopk_batch_dr_takes(lens[s], ks[s], min_len, alpha)) continue;
+            if (!drtopk_batch_dr_takes(lens[s], ks[s], min_len)) continue;
+            const int al = drtopk_batch_dr_alpha(lens[s], ks[s]);
+            const uint64_t nd = drtopk_batch_dr_delegates(starts[s] + phase, lens[s], al);
             ++taken;
-            delegates += drtopk_batch_dr_delegates(lens[s], alpha);
-            candidates += drtopk_batch_dr_candidates(ks[s], alpha);
-            CHECK(drtopk_batch_dr_candidates(ks[s], alpha) <= lens[s]);
+            delegates += nd;
+            candidates += drtopk_batch_dr_candidates(ks[s], al);
+            CHECK(al >= alpha_lo);
+            CHECK(nd <= (lens[s] >> al) + 2 && nd >= (lens[s] >> al));
+            CHECK(drtopk_batch_dr_candidates(ks[s], al) * DRTOPK_BATCH_DR_RATIO <= lens[s]);
         }
         const uint64_t max_segs = drtopk_batch_dr_max_segments(total, segments, min_len);
+        if (uniform) CHECK(taken == (drtopk_batch_dr_takes(row, ks[0], min_len) ? segments : 0));
         CHECK(taken <= max_segs);
-        CHECK(delegates <= drtopk_batch_dr_delegate_cap(total, max_segs, alpha));
+        CHECK(delegates <= drtopk_batch_dr_delegate_cap(total, max_segs, min_len, k));
         CHECK(candidates <= drtopk_batch_dr_candidate_cap(total));
     }
 }

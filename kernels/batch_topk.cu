@@ -13,18 +13,23 @@
  *   - staged radix select (every segment that fits in shared memory): a
  *     group (a warp for segments of at most 2^BATCH_STAGED_WARP_LOG2 keys,
  *     else the whole block) copies its segment into shared memory as ordered
- *     keys (16-byte loads, several in flight a thread), counting the first
- *     digit on the way, then finds the k-th key's bucket a digit at a time
- *     over shared memory (8 bits in a warp, 10 in a block: float exponents
- *     crowd fewer keys into one bin; shared histograms, the digit picked by
- *     a warp scan) until the bucket is taken whole, is at the last digit or
+ *     keys (16-byte loads, several in flight a thread; nothing counted on the
+ *     way); a block then lists the keys at or above a threshold sampled from
+ *     the staged keys (about 3 k_s of them) and searches that list alone
+ *     where it holds at least k_s keys and fits (else all the staged keys);
+ *     the search finds the k-th key's bucket a digit at a time
+ *     over shared memory (8 bits in a warp or over the list, 10 in a block:
+ *     float exponents crowd fewer keys into one bin; shared histograms, the
+ *     digit picked by a warp scan) until the bucket is taken whole, is at the last digit or
  *     holds at most BATCH_CAND_MAX keys; one gather pass then gives the keys
  *     above the bucket their slots and either ranks the bucket's keys
  *     directly (a thread each) or lets the first enough of them claim the
  *     rest (warp-aggregated slot counters).  Slot positions wait in shared
  *     memory and the values are read back at once at the end; sorted results
  *     are sorted in shared memory.  For 8192 uniform f32 keys and k = 100:
- *     the staging, one digit pass and the gather.  Bytes: the segment read
+ *     the staging, the sample, one listing pass over the staged keys, then
+ *     one digit pass and the gather over about 380 listed keys (the cost
+ *     estimate at staged_kernel).  Bytes: the segment read
  *     once from global memory, k_s slots written (value bits gathered again:
  *     k_s reads).
  *   - chunked staged select (uniform rows longer than a chunk, k small next
@@ -129,6 +134,16 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 #define BATCH_PICK_UNROLL 4                     /* a lane's count loads in flight in pick_digit (not all: their
                                                    rotated addresses would be hoisted and spilled) */
 #define BATCH_VEC_BYTES 16                      /* staged loads: uint4                      */
+#define BATCH_SAMPLE_ITEMS 8                    /* a lane's strided samples of a staged row (one warp sorts them) */
+#define BATCH_SAMPLES (BATCH_SAMPLE_ITEMS * DRTOPK_WARP)
+#define BATCH_SAMPLE_OVER 3                     /* the threshold's sample rank aims at 3 k_s keys of the row, */
+#define BATCH_SAMPLE_MARGIN 2                   /*   plus 2 ranks: a rank's spread is sqrt(rank) (Gamma)      */
+#define BATCH_CAND_LIST 768                     /* a block's candidate list: the first 768 words of its counts, */
+#define BATCH_CAND_DIGIT_BITS 8                 /*   the other 256 count the list's 8-bit digits              */
+#define BATCH_CAND_FILL_NUM 2                   /* the list is used where the expected candidates fill at most */
+#define BATCH_CAND_FILL_DEN 3                   /*   2/3 of it (overflow below 1% at the ranks used)          */
+static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STAGED_BLOCK_DIGIT_BITS,
+              "the candidate list and its counts fill a block's counts");
 
 #define BATCH_COUNTERS (BIN_COUNT + BATCH_DR_CTL) /* the bins' sizes, then the Dr. pipeline's counters */
 
@@ -321,6 +336,28 @@ __device__ __forceinline__ void tiny_sort(KT (&key)[N], unsigned (&pos)[N])
                 }
 }
 
+/* One round over a warp's lists sorted best first (key[0] the head, *rem keys
+ * left in the lane; some lane has one): the best head leaves its list (the
+ * lowest lane holding it: the smallest position where lanes hold consecutive
+ * ones).  Every lane gets its key (returned) and position (*wpos). */
+template <unsigned N, typename KT>
+__device__ __forceinline__ KT tiny_pop(KT (&key)[N], unsigned (&pos)[N], unsigned *rem, unsigned *wpos)
+{
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    const KT m = warp_max(*rem ? key[0] : (KT)0);       /* a lane with a key left holds the max */
+    const unsigned win = __ffs(__ballot_sync(DRTOPK_FULL_MASK, *rem && key[0] == m)) - 1;
+    *wpos = __shfl_sync(DRTOPK_FULL_MASK, pos[0], win);
+    if (lane == win) {
+#pragma unroll
+        for (unsigned j = 0; j + 1 < N; ++j) {
+            key[j] = key[j + 1];
+            pos[j] = pos[j + 1];
+        }
+        --*rem;
+    }
+    return m;
+}
+
 /* Segments of at most 2^BATCH_TINY_LOG2 keys and k_s <= the plan's tiny_max_k (MoE
  * routing): one warp a segment; lane l holds the BATCH_TINY_ITEMS keys at
  * positions l * ITEMS + j (16-byte loads where the row is whole and
@@ -370,18 +407,9 @@ warp_tiny_kernel(batch_args a)
         unsigned rem = len > p0 ? (len - p0 < I ? (unsigned)(len - p0) : I) : 0;      /* keys left in the lane */
         unsigned got = 0;       /* lane r < k_s: round r's position */
         for (unsigned r = 0; r < ks; ++r) {
-            const KT m = warp_max(rem ? key[0] : (KT)0);    /* a lane with a key left holds the max */
-            const unsigned win = __ffs(__ballot_sync(DRTOPK_FULL_MASK, rem && key[0] == m)) - 1;
-            const unsigned wp = __shfl_sync(DRTOPK_FULL_MASK, pos[0], win);
+            unsigned wp;
+            tiny_pop(key, pos, &rem, &wp);
             if (lane == r) got = wp;
-            if (lane == win) {
-#pragma unroll
-                for (unsigned j = 0; j + 1 < I; ++j) {
-                    key[j] = key[j + 1];
-                    pos[j] = pos[j + 1];
-                }
-                --rem;
-            }
         }
         for (uint64_t j = lane; j < a.k; j += DRTOPK_WARP) put<T>(a, s, start, j, j < ks ? got : DRTOPK_INDEX_NONE);
     }
@@ -439,6 +467,8 @@ typedef struct {
     unsigned count;                     /* keys with those digits (the k-th bucket)    */
     unsigned n_gt, n_eq;                /* the gather's slots handed out               */
     int done;                           /* the k-th key's bucket is known exactly      */
+    unsigned ncand;                     /* keys at or above the threshold (listed while they fit) */
+    uint64_t thr, kmax;                 /* the sampled threshold, the largest listed key */
 } staged_head;
 
 /* A group's shared memory: the head, the digit counts (1 << digit bits; after
@@ -521,16 +551,75 @@ __host__ __device__ constexpr unsigned staged_digit_bits(bool warp_group)
     return warp_group ? BATCH_DIGIT_BITS : BATCH_STAGED_BLOCK_DIGIT_BITS;
 }
 
+/* The digits of key above bit hi (none where hi is its width). */
+template <typename KT>
+__device__ __forceinline__ KT digits_above(KT key, int hi)
+{
+    return hi >= (int)(8 * sizeof(KT)) ? (KT)0 : (KT)(key >> hi);
+}
+
+/* The r-th largest (1 <= r <= BATCH_SAMPLES) of BATCH_SAMPLES keys spread
+ * evenly over keys[0..n), by the calling warp: each lane sorts its
+ * BATCH_SAMPLE_ITEMS (tiny_sort), then r rounds of tiny_pop.  Every lane
+ * gets it. */
+template <typename KT>
+__device__ __forceinline__ KT sample_rank(const KT *keys, unsigned n, unsigned r)
+{
+    constexpr unsigned I = BATCH_SAMPLE_ITEMS;
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    KT key[I];
+    unsigned pos[I];
+#pragma unroll
+    for (unsigned j = 0; j < I; ++j) {
+        pos[j] = lane * I + j;
+        key[j] = keys[pos[j] * n / BATCH_SAMPLES];     /* n <= 2^16: 32 bits */
+    }
+    tiny_sort(key, pos);
+    unsigned rem = I, wp;
+    KT got = 0;
+    for (unsigned j = 0; j < r; ++j) got = tiny_pop(key, pos, &rem, &wp);
+    return got;
+}
+
 /* Groups of a warp (WARP_GROUP) or of the whole block each select the top
- * k_s of one segment at a time (grid-stride over segments): stage (all of a
- * thread's 16-byte loads in flight at once, the first digit counted), digit
- * passes over shared memory until the k-th key's bucket is taken whole, is
- * at the last digit or holds at most cand_max keys, then one gather pass:
- * keys above the bucket take slots, the bucket's keys become candidates
- * ranked directly (a thread each, against all of them) or, where the bucket
- * is taken whole or its keys are equal, claim the remaining slots.  Slots
- * hold positions in shared memory (where k_s fits beside the candidates),
- * so the values are read back from global memory at once at the end. */
+ * k_s of one segment at a time (grid-stride over segments):
+ *   1. stage: the segment's ordered keys into shared memory (all of a
+ *      thread's 16-byte loads in flight at once; no counting, so a thread's
+ *      next loads wait on nothing but its stores).
+ *   2. sample (blocks, where the expected list fits, below): warp 0 takes
+ *      the r-th largest of BATCH_SAMPLES keys strided over the segment as a
+ *      threshold, r = ceil(BATCH_SAMPLE_OVER k_s BATCH_SAMPLES / n) +
+ *      BATCH_SAMPLE_MARGIN, so that about 3 k_s keys are at or above it; one
+ *      pass over shared memory lists their positions (ballot + popc, one
+ *      atomic a warp) and the largest listed key.  Where at least k_s and at
+ *      most BATCH_CAND_LIST keys are listed, the top k_s are all listed and
+ *      the search below runs over the list alone, starting at the highest bit
+ *      where the threshold and the largest listed key differ (the bits above
+ *      are the same for the whole list), with 8-bit digits; otherwise (the
+ *      sample missed: sorted runs between the samples, all keys equal, few
+ *      distinct values) over all the staged keys, exactly as without a
+ *      sample.  The result does not depend on the threshold, only the cost.
+ *   3. digit passes over the search set until the k-th key's bucket is
+ *      taken whole, is at the last digit or holds at most cand_max keys.
+ *   4. one gather pass over the search set: keys above the bucket take
+ *      slots, the bucket's keys become candidates ranked directly (a thread
+ *      each, against all of them) or, where the bucket is taken whole or its
+ *      keys are equal, claim the remaining slots.  Slots hold positions in
+ *      shared memory (where k_s fits beside the candidates), so the values
+ *      are read back from global memory at once at the end.
+ * Expected cost of a row of 10000 uniform f32 keys, k = 100 (512 threads,
+ * 3 blocks an SM by registers): r = 10, about 390 listed (fallback below 1%
+ * of rows: under 100 listed P(Poisson(2.56) >= 10) = 3e-4, over 768
+ * P(Poisson(19.7) <= 9) = 5e-3); per key about 4 thread instructions to stage
+ * (a quarter of a 16-byte load and store, the key conversion) and 5 to list
+ * (a shared load, a compare, a ballot; the atomic and list store a warp step)
+ * where the previous design spent about 30 (a contended shared atomic a key
+ * at staging: half of uniform [0,1) keys share one 10-bit digit; a second
+ * digit pass and the gather over all 10000 keys); then a few hundred keys:
+ * one 8-bit pass, the pick, the gather, k_s slots.  About 5000 warp
+ * instructions a row, 1300 issue cycles of an SM against the 1.1 us its
+ * share of the read floor takes for 40 KB: the row's read, not its
+ * instructions, bounds it when the resident blocks' loads overlap. */
 template <int T, bool WARP_GROUP, bool SORTED>
 __global__ void __maxnreg__(sizeof(typename elem_of<T>::key) > sizeof(uint32_t) ? BATCH_STAGED_REGS_WIDE : BATCH_STAGED_REGS)
 staged_kernel(batch_args a, staged_shape sh)
@@ -538,6 +627,7 @@ staged_kernel(batch_args a, staged_shape sh)
     typedef typename elem_of<T>::raw RT;
     typedef typename elem_of<T>::key KT;
     constexpr unsigned DB = staged_digit_bits(WARP_GROUP), DIGITS = 1u << DB;
+    constexpr unsigned LIST_DIGITS = 1u << BATCH_CAND_DIGIT_BITS;
     constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);        /* elements a 16-byte load brings */
     constexpr unsigned KV = V * sizeof(KT) / BATCH_VEC_BYTES;   /* 16-byte stores of their keys   */
     extern __shared__ uint4 staged_smem[];
@@ -547,15 +637,14 @@ staged_kernel(batch_args a, staged_shape sh)
     char *base = (char *)staged_smem + (threadIdx.x / G) * sh.group_bytes;
     staged_head *h = (staged_head *)base;
     unsigned *const hist = (unsigned *)(base + round16(sizeof(staged_head)));
-    unsigned *const slot = hist;                        /* after the last pick: slot j's position,  */
-    unsigned *const cand = hist + DIGITS - cand_max;    /*   and the candidates' positions          */
+    unsigned *const list = hist;                        /* blocks: the listed positions, then their counts */
     KT *const key_area = (KT *)(hist + DIGITS);
     kpair *q = (kpair *)((char *)key_area + sh.keys_bytes);
     auto sync = [] {
         if (WARP_GROUP) __syncwarp();
         else __syncthreads();
     };
-    const int top = drtopk_dtype_bits((drtopk_dtype)T) - (int)DB;
+    const int kbits = drtopk_dtype_bits((drtopk_dtype)T);
     const drtopk_order order = (drtopk_order)a.order;
     const uint64_t nseg = seg_count(a);
     for (uint64_t i = (uint64_t)blockIdx.x * groups + threadIdx.x / G; i < nseg; i += (uint64_t)gridDim.x * groups) {
@@ -565,25 +654,20 @@ staged_kernel(batch_args a, staged_shape sh)
         for (uint64_t j = ks + me; j < a.k; j += G) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
         if (ks == 0) continue;
         const unsigned n = (unsigned)len, kn = (unsigned)ks;   /* at most the cap: 32 bits */
-        for (unsigned d = me; d < DIGITS; d += G) hist[d] = 0;
         if (me == 0) {
             h->prefix = 0;
             h->want = kn;
-            h->n_gt = h->n_eq = 0;
+            h->n_gt = h->n_eq = h->ncand = 0;
+            h->kmax = 0;
         }
-        sync();
         /* stage: head elements up to a 16-byte boundary, 16-byte loads, the tail;
-         * keys[p] for the loads' p is 16-byte aligned; the first digit counted */
+         * keys[p] for the loads' p is 16-byte aligned */
         const RT *src = (const RT *)a.values + start;
         const unsigned head = (unsigned)(((uintptr_t)0 - (uintptr_t)src) & (BATCH_VEC_BYTES - 1)) / sizeof(RT);
         const unsigned nhead = head < n ? head : n;
         KT *const keys = key_area + (V - head) % V;
-        auto stage = [&](unsigned p, RT b) {
-            const KT key = (KT)drtopk_key_any(b, (drtopk_dtype)T, order);
-            keys[p] = key;
-            atomicAdd(&hist[key >> top], 1u);
-        };
-        if (me < nhead) stage(me, src[me]);
+        auto key_of = [&](RT b) { return (KT)drtopk_key_any(b, (drtopk_dtype)T, order); };
+        if (me < nhead) keys[me] = key_of(src[me]);
         const uint4 *vsrc = (const uint4 *)(src + nhead);
         const unsigned nvec = (n - nhead) / V;
         for (unsigned v0 = me; v0 < nvec; v0 += G * BATCH_STAGED_UNROLL) {
@@ -599,10 +683,7 @@ staged_kernel(batch_args a, staged_shape sh)
                 uint4 out[KV];
                 memcpy(e, &w[u], sizeof e);
 #pragma unroll
-                for (unsigned j = 0; j < V; ++j) {
-                    kv[j] = (KT)drtopk_key_any(e[j], (drtopk_dtype)T, order);
-                    atomicAdd(&hist[kv[j] >> top], 1u);
-                }
+                for (unsigned j = 0; j < V; ++j) kv[j] = key_of(e[j]);
                 memcpy(out, kv, sizeof out);
                 uint4 *dst = (uint4 *)(keys + nhead + (v0 + u * G) * V);
 #pragma unroll
@@ -610,31 +691,85 @@ staged_kernel(batch_args a, staged_shape sh)
             }
         }
         const unsigned tail = nhead + nvec * V;
-        if (tail + me < n) stage(tail + me, src[tail + me]);
+        if (tail + me < n) keys[tail + me] = key_of(src[tail + me]);
         sync();
-        /* digit passes over shared memory: keys whose known digits match count
-         * their next digit (the last one narrower where DB does not divide the width) */
-        int shift = top;
-        for (;;) {
-            if (WARP_GROUP || threadIdx.x < DRTOPK_WARP) staged_pick<DIGITS>(h, hist, shift);
-            sync();
-            if (h->done || h->count <= cand_max) break;
-            const KT known = (KT)(h->prefix >> shift);
-            const int hi = shift;
-            shift = shift > (int)DB ? shift - (int)DB : 0;
-            const unsigned dmask = (1u << (hi - shift)) - 1u;
-            for (unsigned d = me; d < DIGITS; d += G) hist[d] = 0;
-            sync();
-            for (unsigned p0 = me; p0 < n; p0 += G * BATCH_STAGED_READS) {
-                KT kr[BATCH_STAGED_READS];
-#pragma unroll
-                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) kr[u] = p0 + u * G < n ? keys[p0 + u * G] : 0;
-#pragma unroll
-                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u)
-                    if (p0 + u * G < n && (KT)(kr[u] >> hi) == known)
-                        atomicAdd(&hist[(unsigned)(kr[u] >> shift) & dmask], 1u);
+        /* sample and list (blocks, where about 3 k_s keys fill at most 2/3 of the list) */
+        const unsigned r = (BATCH_SAMPLE_OVER * BATCH_SAMPLES * kn + n - 1) / n + BATCH_SAMPLE_MARGIN;
+        const bool sampled = !WARP_GROUP && r <= BATCH_SAMPLES &&
+                             (uint64_t)n * r <= (uint64_t)BATCH_SAMPLES * BATCH_CAND_LIST * BATCH_CAND_FILL_NUM /
+                                                    BATCH_CAND_FILL_DEN;
+        if (sampled) {
+            if (threadIdx.x < DRTOPK_WARP) {
+                const KT t = sample_rank(keys, n, r);
+                if (lane == 0) h->thr = t;
             }
             sync();
+            const KT thr = (KT)h->thr;
+            KT top = 0;
+            for (unsigned p0 = 0; p0 < n; p0 += G * BATCH_STAGED_READS) {       /* the same trips for every lane */
+                KT kr[BATCH_STAGED_READS];
+#pragma unroll
+                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) {
+                    const unsigned p = p0 + u * G + me;
+                    kr[u] = p < n ? keys[p] : 0;
+                }
+#pragma unroll
+                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) {
+                    const unsigned p = p0 + u * G + me;
+                    const bool in = p < n && kr[u] >= thr;
+                    const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, in);
+                    if (b == 0) continue;
+                    unsigned at = 0;
+                    if (lane == 0) at = atomicAdd(&h->ncand, (unsigned)__popc(b));
+                    at = __shfl_sync(DRTOPK_FULL_MASK, at, 0) + __popc(b & lower);
+                    if (in) {
+                        if (at < BATCH_CAND_LIST) list[at] = p;
+                        top = kr[u] > top ? kr[u] : top;
+                    }
+                }
+            }
+            top = warp_max(top);
+            if (lane == 0) atomicMax((unsigned long long *)&h->kmax, (unsigned long long)top);
+            sync();
+        }
+        const unsigned nc = sampled ? h->ncand : 0;
+        const bool listed = sampled && nc >= kn && nc <= BATCH_CAND_LIST;
+        const unsigned m = listed ? nc : n, ndig = listed ? LIST_DIGITS : DIGITS;  /* the search set, its digits */
+        const int db = listed ? BATCH_CAND_DIGIT_BITS : (int)DB;
+        unsigned *const cnt = listed ? list + BATCH_CAND_LIST : hist;   /* counts, later slots and candidates */
+        auto at = [&](unsigned j) { return listed ? list[j] : j; };     /* the search set's j-th position */
+        int hi = kbits;                 /* the k-th key's digits above bit hi are known */
+        if (listed) {
+            const uint64_t diff = h->thr ^ h->kmax;
+            hi = diff ? 64 - __clzll((long long)diff) : 1;
+            if (me == 0) h->prefix = hi < 64 ? h->thr >> hi << hi : 0;
+        }
+        /* digit passes: keys of the search set whose known digits match count
+         * their next digit (the last one narrower where db does not divide hi) */
+        int shift;
+        for (;;) {
+            shift = hi > db ? hi - db : 0;
+            const unsigned dmask = (1u << (hi - shift)) - 1u;
+            for (unsigned d = me; d < ndig; d += G) cnt[d] = 0;
+            sync();
+            const KT known = digits_above((KT)h->prefix, hi);
+            for (unsigned j0 = me; j0 < m; j0 += G * BATCH_STAGED_READS) {
+                KT kr[BATCH_STAGED_READS];
+#pragma unroll
+                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) kr[u] = j0 + u * G < m ? keys[at(j0 + u * G)] : 0;
+#pragma unroll
+                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u)
+                    if (j0 + u * G < m && digits_above(kr[u], hi) == known)
+                        atomicAdd(&cnt[(unsigned)(kr[u] >> shift) & dmask], 1u);
+            }
+            sync();
+            if (WARP_GROUP || threadIdx.x < DRTOPK_WARP) {
+                if (listed) staged_pick<LIST_DIGITS>(h, cnt, shift);
+                else staged_pick<DIGITS>(h, cnt, shift);
+            }
+            sync();
+            if (h->done || h->count <= cand_max) break;
+            hi = shift;
         }
         /* gather: keys whose digits from `shift` up beat the k-th key's take the
          * first slots; the bucket's keys are ranked (ranked) or the first `ties`
@@ -642,17 +777,20 @@ staged_kernel(batch_args a, staged_shape sh)
         const KT kth = (KT)(h->prefix >> shift);
         const unsigned ties = h->want, count = h->count, above = kn - ties;
         const bool ranked = count != ties && count <= cand_max;
-        const bool buffered = !SORTED && kn <= DIGITS - cand_max;
+        unsigned *const slot = cnt;                     /* slot j's position */
+        unsigned *const cand = cnt + ndig - cand_max;   /* the candidates' positions */
+        const bool buffered = !SORTED && kn <= ndig - cand_max;
         auto take = [&](unsigned j, KT key, unsigned p) {
             if (SORTED) q[j] = kpair{ key, p };
             else if (buffered) slot[j] = p;
             else put<T>(a, s, start, j, p);
         };
-        for (unsigned p0 = 0; p0 < n; p0 += G) {
-            const unsigned p = p0 + me;
-            const KT key = p < n ? keys[p] : 0;
+        for (unsigned j0 = 0; j0 < m; j0 += G) {
+            const unsigned j = j0 + me;
+            const unsigned p = j < m ? at(j) : 0;
+            const KT key = j < m ? keys[p] : 0;
             const KT kh = (KT)(key >> shift);
-            const bool gt = p < n && kh > kth, eq = p < n && kh == kth;
+            const bool gt = j < m && kh > kth, eq = j < m && kh == kth;
             const unsigned bg = __ballot_sync(DRTOPK_FULL_MASK, gt), be = __ballot_sync(DRTOPK_FULL_MASK, eq);
             if ((bg | be) == 0) continue;       /* most of a warp's keys: below the bucket */
             unsigned base_g = 0, base_e = 0;

@@ -17,7 +17,9 @@
  * the default plan on long ones) beside short segments, every key type,
  * segment starts off the 16-byte grid; uniform rows through the batched Dr.
  * pipeline (odd lengths, every key type and value pattern) and the rows it
- * leaves to the single pipeline (one row, sorted k past 2048).
+ * leaves to the single pipeline (one row, sorted k past 2048); the staged
+ * block select's sampled threshold over random rows of every key type and
+ * over f32 rows that force its fallback (all equal, fewer listed than k).
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
  * it.  --small: the sanitizer-sized cases.
@@ -51,6 +53,18 @@
 #define DR_SORT_MAX 2048             /* the batched sort's largest k (BATCH_SORT_MAX) */
 #define DR_SORT_K 2100               /* dr_uniform_cases: sorted k past it */
 #define DR_START 3                   /* dr_cases: the first segment's start, off the 16-byte grid */
+
+#define SAMPLE_ROWS 6                /* sample_cases: rows of the staged block select's sampled threshold */
+#define SAMPLE_ROWS_SMALL 2          /*   --small (sanitizers): 2 rows of 10000 keys   */
+#define SAMPLE_LEN_ANN 10000         /*   ANN re-ranking's rows                        */
+#define SAMPLE_LEN_POW2 8192         /*   and CUB's longest                            */
+#define SAMPLE_K 100                 /*   k: the threshold's sample rank 10 and 12     */
+#define SAMPLE_COUNT 256             /*   the kernel's samples a row (BATCH_SAMPLES): position j len / 256 */
+
+/* The f32 patterns of sample_cases. */
+enum { SAMPLE_PAT_EQUAL, SAMPLE_PAT_ASCENDING, SAMPLE_PAT_DESCENDING, SAMPLE_PAT_AT_SAMPLES, SAMPLE_PAT_COUNT };
+static const char *const sample_names[SAMPLE_PAT_COUNT] = { "all equal", "ascending", "descending",
+                                                            "best keys at the sampled positions only" };
 
 /* The value patterns of special_cases. */
 enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT, PAT_SPIKE = PAT_COUNT, PAT_DR_COUNT };
@@ -184,6 +198,55 @@ static void split_spread_cases(void)
             run_case(&p, &plan, n, what);
         }
     }
+    free(v);
+}
+
+/* The staged block select's sampled threshold (rows of SAMPLE_LENS keys, k
+ * SAMPLE_K): random keys of every type (the top k_s taken from the listed
+ * keys alone, 16-, 32- and 64-bit keys), and f32 rows where the list cannot
+ * be used, so the search falls back to all the staged keys: all equal (every
+ * key listed: past the list), ascending and descending (the sample exact, the
+ * top k in one place at an end of the row), and the sampled positions
+ * themselves the only large keys (fewer listed than k); both orders, sorted
+ * and not. */
+static void sample_cases(int small)
+{
+    const uint64_t lens[] = { SAMPLE_LEN_ANN, SAMPLE_LEN_POW2 }, rows = small ? SAMPLE_ROWS_SMALL : SAMPLE_ROWS;
+    char what[256];
+    void *v = malloc(SAMPLE_ROWS * SAMPLE_LEN_ANN * 8);
+    float *f = (float *)v;
+    unsigned char *sampled = (unsigned char *)malloc(SAMPLE_LEN_ANN);
+    for (size_t l = 0; l < (small ? 1 : sizeof lens / sizeof lens[0]); ++l) {
+        const uint64_t len = lens[l], n = rows * len;
+        memset(sampled, 0, len);
+        for (uint64_t j = 0; j < SAMPLE_COUNT; ++j) sampled[j * len / SAMPLE_COUNT] = 1;     /* the kernel's samples */
+        for (int pat = 0; pat < DRTOPK_DTYPE_COUNT + SAMPLE_PAT_COUNT; ++pat) {
+            const int fixed = pat - DRTOPK_DTYPE_COUNT;         /* >= 0: an f32 pattern; else random keys of type pat */
+            const drtopk_dtype t = fixed < 0 ? (drtopk_dtype)pat : DRTOPK_F32;
+            if (fixed < 0) drtopk_gen_host(v, n, DRTOPK_DIST_UD, t, SEED + (uint64_t)pat);
+            for (int o = 0; o < 2; ++o) {
+                for (uint64_t i = 0; fixed >= 0 && i < n; ++i) {
+                    const uint64_t c = i % len;
+                    const float best = (o ? -1.0f : 1.0f) * (float)(SPECIAL_TIE_VALUES + c);   /* beats every other key */
+                    f[i] = fixed == SAMPLE_PAT_EQUAL ? 1.5f : fixed == SAMPLE_PAT_ASCENDING ? (float)c
+                         : fixed == SAMPLE_PAT_DESCENDING ? -(float)c
+                         : sampled[c] ? best : (float)(c % SPECIAL_TIE_VALUES);
+                }
+                for (int sorted = 0; sorted < 2; ++sorted) {
+                    drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, t, (drtopk_order)o, rows, len, NULL,
+                                               SAMPLE_K, NULL, v, 0 };
+                    drtopk_batch_plan plan;
+                    drtopk_batch_plan_auto(&plan, &p);
+                    if (sorted) plan.flags |= DRTOPK_SORTED;
+                    snprintf(what, sizeof what, "sampled threshold: %llu x %llu %s %s %s%s k %d",
+                             (unsigned long long)rows, (unsigned long long)len, drtopk_dtype_name(t), fixed < 0 ? "random" : sample_names[fixed],
+                             o ? "smallest" : "largest", sorted ? " sorted" : "", SAMPLE_K);
+                    run_case(&p, &plan, n, what);
+                }
+            }
+        }
+    }
+    free(sampled);
     free(v);
 }
 
@@ -388,6 +451,7 @@ int main(int argc, char **argv)
     dr_uniform_cases(small);
     grant_order_cases();
     split_spread_cases();
+    sample_cases(small);
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)
         for (int pat = 0; pat < PAT_COUNT; ++pat) special_cases(special_lens[l], pat);
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {

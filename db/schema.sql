@@ -393,3 +393,10 @@ CREATE TABLE batch_choices (
     decided_at      TEXT NOT NULL,
     UNIQUE (machine_id, git_commit, field)
 );
+
+-- @migration 10: how a batched row's time was taken (tuner --batch): 'gpu',
+-- the GPU time of the call with the stream held until it was enqueued (as
+-- migration 8's rows; src/harness/stream_hold.cuh), or 'call', the host clock
+-- around the call and a device synchronisation (every row stored before this
+-- version).  Not part of the unique key: tuner --batch --force measures again.
+ALTER TABLE batch_measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CHECK (timing IN ('call', 'gpu'));

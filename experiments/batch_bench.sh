@@ -13,7 +13,9 @@
 # Every row becomes a JSON line for `tuner --import-peers` (peers batch.drtopk,
 # batch.torch_topk, batch.cub_batched_topk, batch.read_once; n = elements,
 # peer_version = the workload and its shape) and is stored in the results
-# database with the GPU and the commit; a compact table prints last.  Timings
+# database with the GPU and the commit; a compact table prints last.  Every
+# time is the call's GPU time (`drtopk batch` and both peers' default --timing
+# gpu: the stream held until the call is enqueued; stored as timing 'gpu').  Timings
 # are benchmarks, never pass/fail: the exit status says whether our runs
 # succeeded and verified.
 #   experiments/batch_bench.sh [--bin DIR] [--db DB] [--out DIR] [--reps R]
@@ -127,7 +129,7 @@ line = {"peer": "batch.drtopk", "gpu": g.get("name") or "cpu", "peer_version": "
         "seed": j["seed"], "dist": j["dist"], "dtype": j["dtype"], "n": j["n"], "k": j["k"],
         "ms_median": j["ms_median"], "ms_min": j["ms_min"], "ms_max": j["ms_max"], "reps": len(j["reps"]),
         "reps_ms": j["reps"],
-        "verified": int(j.get("verify") == "PASS")}
+        "verified": int(j.get("verify") == "PASS"), "timing": j.get("timing", "call")}
 if g.get("uuid"):
     line["uuid"] = g["uuid"]
 print(json.dumps(line))

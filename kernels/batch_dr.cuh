@@ -314,7 +314,7 @@ static void dr_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *pl
  * row by row (the batched sort holds BATCH_SORT_MAX keys). */
 static int dr_uniform(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
 {
-    return p->offsets == NULL && p->ks == NULL && p->segments > 1 && p->len > plan->block_max_len &&
+    return p->offsets == NULL && p->ks == NULL && p->segments > 1 && p->len > drtopk_batch_block_max_len(plan, p->dtype) &&
            drtopk_batch_dr_takes(p->len, p->k, plan->dr_min_len) && p->segments <= DRTOPK_BATCH_DR_SEGS_MAX &&
            !((plan->flags & DRTOPK_SORTED) && p->k > BATCH_SORT_MAX) &&
            drtopk_batch_dr_delegate_cap(p->segments * p->len, p->segments, plan->dr_min_len, p->k) <= BATCH_DR_ITEM_MASK;

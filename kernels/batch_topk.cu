@@ -1219,7 +1219,8 @@ static drtopk_status row_problem(const drtopk_batch_problem *p, const drtopk_bat
 
 static int uniform_pipeline(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
 {
-    return p->offsets == NULL && p->ks == NULL && p->len > plan->block_max_len && !dr_uniform(p, plan);
+    return p->offsets == NULL && p->ks == NULL && p->len > drtopk_batch_block_max_len(plan, p->dtype) &&
+           !dr_uniform(p, plan);
 }
 
 /* The algorithm of uniform rows (the pipeline aside). */
@@ -1246,7 +1247,7 @@ static int uniform_algorithm(const drtopk_batch_problem *p, const drtopk_batch_p
                              uint64_t *chunks)
 {
     *chunks = 0;
-    if (p->len <= (1ull << BATCH_TINY_LOG2) && p->k <= plan->tiny_max_k) return UNIFORM_TINY;
+    if (p->len <= (1ull << BATCH_TINY_LOG2) && p->k <= drtopk_batch_tiny_max_k(plan, p->dtype)) return UNIFORM_TINY;
     if (p->k <= plan->warp_max_k && p->len <= plan->warp_max_len) return UNIFORM_WARP;
     if ((*chunks = uniform_chunks(p, cap)) != 0) return UNIFORM_CHUNKED;
     return p->len <= cap ? UNIFORM_STAGED : UNIFORM_SPLIT;
@@ -1425,7 +1426,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         return DRTOPK_ERR_UNSUPPORTED;
     }
     bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len,
-                                                                   plan->tiny_max_k, cap, w.counts, w.lists,
+                                                                   drtopk_batch_tiny_max_k(plan, p->dtype), cap, w.counts, w.lists,
                                                                    w.states, w.dr);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {

@@ -15,7 +15,9 @@
  * kind, row count, length and k) is least, among the swept values, the
  * value that turns the admitted candidate off and the default; the default
  * stays unless a value beats its worst slowdown by more than DECIDE_MARGIN.
- * A variable-length workload counts as routed by its longest segment; a
+ * The register select and the batched radix select decide a field per key
+ * width (keys of at most 4 bytes, keys of 8: the plan's _64 fields) from the
+ * rows of that width.  A variable-length workload counts as routed by its longest segment; a
  * value between its shortest and longest was not measured (the candidates
  * run whole workloads).  The decision is only as fine as the swept grid.  No
  * I/O: the unit tests drive it with rows of their own.
@@ -26,14 +28,22 @@
 #include "tuner.h"
 
 const char *const batch_field_names[BATCH_FIELD_COUNT] = {
-    "tiny_max_k", "warp_max_k", "warp_max_len", "staged_max_len", "block_max_len",
+    "tiny_max_k", "warp_max_k", "warp_max_len", "staged_max_len", "block_max_len", "tiny_max_k_64",
+    "block_max_len_64",
 };
 
+/* Split by key width where the H200's rows (db/reference/h200-d7820bc7.sql)
+ * cross over at different values: the register select (f32 wins to k = 16,
+ * u64 rows of 64 keys lose from k = 1) and the batched radix select against
+ * the row-by-row pipeline (u64 wins at 2^22 keys, f32 loses there at k =
+ * 1024); the warp queue and the staged select cross alike at both widths. */
 const batch_crossover batch_crossovers[BATCH_CROSSOVER_COUNT] = {
-    { BATCH_TINY_MAX_K, "tiny", "staged", BATCH_AXIS_K },
-    { BATCH_WARP_MAX_K, "warp", "staged", BATCH_AXIS_K },      /* decides warp_max_len too */
-    { BATCH_STAGED_MAX_LEN, "staged", "split", BATCH_AXIS_LEN },
-    { BATCH_BLOCK_MAX_LEN, "batched", "pipeline", BATCH_AXIS_LEN },
+    { BATCH_TINY_MAX_K, BATCH_TINY_MAX_K, BATCH_WIDTH_32, "tiny", "staged", BATCH_AXIS_K },
+    { BATCH_TINY_MAX_K_64, BATCH_TINY_MAX_K, BATCH_WIDTH_64, "tiny", "staged", BATCH_AXIS_K },
+    { BATCH_WARP_MAX_K, BATCH_WARP_MAX_K, BATCH_WIDTH_ANY, "warp", "staged", BATCH_AXIS_K }, /* decides warp_max_len too */
+    { BATCH_STAGED_MAX_LEN, BATCH_STAGED_MAX_LEN, BATCH_WIDTH_ANY, "staged", "split", BATCH_AXIS_LEN },
+    { BATCH_BLOCK_MAX_LEN, BATCH_BLOCK_MAX_LEN, BATCH_WIDTH_32, "batched", "pipeline", BATCH_AXIS_LEN },
+    { BATCH_BLOCK_MAX_LEN_64, BATCH_BLOCK_MAX_LEN, BATCH_WIDTH_64, "batched", "pipeline", BATCH_AXIS_LEN },
 };
 
 uint64_t *batch_field(drtopk_batch_plan *plan, int field)
@@ -43,6 +53,8 @@ uint64_t *batch_field(drtopk_batch_plan *plan, int field)
     case BATCH_WARP_MAX_K: return &plan->warp_max_k;
     case BATCH_WARP_MAX_LEN: return &plan->warp_max_len;
     case BATCH_STAGED_MAX_LEN: return &plan->staged_max_len;
+    case BATCH_TINY_MAX_K_64: return &plan->tiny_max_k_64;
+    case BATCH_BLOCK_MAX_LEN_64: return &plan->block_max_len_64;
     default: return &plan->block_max_len;
     }
 }
@@ -66,13 +78,23 @@ static int same_workload(const drtopk_store_batch_key *x, const drtopk_store_bat
            x->seed == y->seed && x->rows == y->rows && x->len == y->len && x->k == y->k;
 }
 
+/* Does a row of dtype `name` count for width class w?  (A dtype this tuner
+ * does not know counts nowhere.) */
+static int of_width(const char *name, batch_width w)
+{
+    drtopk_dtype t;
+    if (drtopk_dtype_parse(name, &t) != DRTOPK_OK) return 0;
+    return w == BATCH_WIDTH_ANY || (w == BATCH_WIDTH_64) == drtopk_batch_wide_keys(t);
+}
+
 /* The compared workloads of crossover c into pts (room for n); their count. */
 static size_t points_of(const batch_crossover *c, const drtopk_store_batch_row *rows, size_t n, point *pts)
 {
     size_t np = 0;
     for (size_t i = 0; i < n; ++i) {
         const drtopk_store_batch_row *a = &rows[i];
-        if (!a->ok || strcmp(a->key.crossover, batch_field_names[c->field]) || strcmp(a->key.candidate, c->admitted))
+        if (!a->ok || strcmp(a->key.crossover, batch_field_names[c->measured]) ||
+            strcmp(a->key.candidate, c->admitted) || !of_width(a->key.dtype, c->width))
             continue;
         for (size_t j = 0; j < n; ++j) {
             const drtopk_store_batch_row *b = &rows[j];
@@ -104,7 +126,8 @@ static double worst_slowdown(const point *pts, size_t np, uint64_t kmax, uint64_
 static uint64_t clamp_value(int field, uint64_t v)
 {
     switch (field) {
-    case BATCH_TINY_MAX_K: return v > DRTOPK_BATCH_TINY_K_MAX ? DRTOPK_BATCH_TINY_K_MAX : v;
+    case BATCH_TINY_MAX_K:
+    case BATCH_TINY_MAX_K_64: return v > DRTOPK_BATCH_TINY_K_MAX ? DRTOPK_BATCH_TINY_K_MAX : v;
     case BATCH_WARP_MAX_K: return v > DRTOPK_WARP_K_MAX ? DRTOPK_WARP_K_MAX : v;
     case BATCH_STAGED_MAX_LEN: return v > DRTOPK_BATCH_STAGED_MAX_LEN ? DRTOPK_BATCH_STAGED_MAX_LEN : v ? v : 1;
     default: return v;

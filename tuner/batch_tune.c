@@ -11,8 +11,10 @@
  * variable segments of seeded lengths in [len/2, len], each --dtype; UD
  * keys of --seed) and times drtopk_batch_select with the two plans that send
  * the workload to one candidate or the other.  A warm-up, then --reps timed
- * calls (wall clock around call + synchronise, as `drtopk batch`); the
- * median is stored.  Every --verify-every-th measurement is checked against
+ * calls (--timing: gpu, the default on CUDA, each call's GPU time with the
+ * stream held until it is enqueued; call, the host clock around call +
+ * synchronise; batch_check.h drtopk_batch_timed, as `drtopk batch`); the
+ * median is stored with the method.  Every --verify-every-th measurement is checked against
  * the CPU backend.  Resumable like the main sweep: a rerun skips what this
  * machine measured at this commit (--force measures again).
  */
@@ -20,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_check.h"
 #include "device.h"
 #include "gen.h"
 #include "gen_core.h"
@@ -100,12 +103,12 @@ static void candidate_plan(const workload *w, uint64_t k, int admitted, drtopk_b
     const drtopk_batch_problem cpu = { .backend = DRTOPK_BACKEND_CPU };
     drtopk_batch_plan_auto(plan, &cpu);     /* the defaults: the CPU backend is never tuned */
     const uint64_t shortest = w->variable ? w->len / 2 : w->len;
-    switch (w->field) {
+    switch (w->field) {     /* a workload has one dtype: both key widths' fields move alike */
     case BATCH_TINY_MAX_K:
-        plan->tiny_max_k = admitted ? k : 0;
+        plan->tiny_max_k = plan->tiny_max_k_64 = admitted ? k : 0;
         break;
     case BATCH_WARP_MAX_K:
-        plan->tiny_max_k = 0;
+        plan->tiny_max_k = plan->tiny_max_k_64 = 0;
         plan->warp_max_k = admitted ? k : 0;
         plan->warp_max_len = w->len;
         break;
@@ -113,7 +116,7 @@ static void candidate_plan(const workload *w, uint64_t k, int admitted, drtopk_b
         plan->staged_max_len = admitted ? DRTOPK_BATCH_STAGED_MAX_LEN : (shortest > 1 ? shortest - 1 : 1);
         break;
     default:
-        plan->block_max_len = admitted ? w->len : w->len - 1;
+        plan->block_max_len = plan->block_max_len_64 = admitted ? w->len : w->len - 1;
         break;
     }
 }
@@ -290,18 +293,21 @@ static void measure(const options *o, const workload *w, batch_data *d, uint64_t
         d->ws = alloc_on(o, bytes, &st);
         if (st == DRTOPK_OK) d->ws_bytes = bytes;
     }
-    for (int i = 0; i <= o->reps && st == DRTOPK_OK; ++i) {     /* a warm-up, then the timed calls */
-        const double t0 = drtopk_now_ms();
-        st = drtopk_batch_select(&p, plan, d->ws, d->ws_bytes, d->out_v, d->out_i, NULL);
-        if (st == DRTOPK_OK && cuda) st = drtopk_dev_sync();
-        if (i > 0) ms[i - 1] = drtopk_now_ms() - t0;
-    }
+    int unprimed = 0;
+    for (int i = 0; i <= o->reps && st == DRTOPK_OK; ++i)       /* a warm-up, then the timed calls */
+        st = drtopk_batch_timed(&p, plan, d->ws, d->ws_bytes, d->out_v, d->out_i, o->timing, &ms[i > 0 ? i - 1 : 0],
+                                &unprimed);
+    if (unprimed)
+        fprintf(stderr, "tuner: %d of %d calls of %s %s rows=%llu len=%llu k=%llu were not primed (the stream hold "
+                        "timed out): their times include the enqueue\n", unprimed, o->reps + 1, r->key.crossover,
+                r->key.candidate, (unsigned long long)w->rows, (unsigned long long)w->len, (unsigned long long)k);
     if (st != DRTOPK_OK) {
         snprintf(r->error, sizeof r->error, "%s: %s", drtopk_status_string(st), drtopk_last_error());
         if (cuda) drtopk_dev_clear_error();
         return;
     }
     r->ok = 1;
+    r->timing = drtopk_timing_name(cuda ? o->timing : DRTOPK_TIMING_CALL);
     r->reps = o->reps;
     r->median_ms = drtopk_median(ms, (size_t)o->reps);
     if (!do_verify) return;
@@ -391,11 +397,11 @@ static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *co
            "default):\n", gpu, decided, BATCH_FIELD_COUNT, l.n);
     for (int f = 0; f < BATCH_FIELD_COUNT; ++f)
         if (out[f].points > 0)
-            printf("  %-15s %llu  (decided: worst slowdown %.3fx over %d workloads, the default's %.3fx)\n",
+            printf("  %-16s %llu  (decided: worst slowdown %.3fx over %d workloads, the default's %.3fx)\n",
                    batch_field_names[f], (unsigned long long)*batch_field(&plan, f), out[f].worst, out[f].points,
                    out[f].default_worst);
         else
-            printf("  %-15s %llu  (default)\n", batch_field_names[f], (unsigned long long)*batch_field(&plan, f));
+            printf("  %-16s %llu  (default)\n", batch_field_names[f], (unsigned long long)*batch_field(&plan, f));
     if (decided)
         printf("tuner: compile it into the library: tuner --emit-table src/lib/tuning_builtin.c --db DB "
                "(or add this database's dump to db/reference/ and run tuner/emit_builtin.sh)\n");

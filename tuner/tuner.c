@@ -130,7 +130,10 @@ static void usage(FILE *f)
         "                     segment length, batched vs the pipeline row by row over row length;\n"
         "                     rows x length x k of issue 16, uniform and variable segments; default\n"
         "                     dtypes f32,u64), stores them (table batch_measurements), decides the\n"
-        "                     batch plan's fields and stores them (batch_choices) for --emit-table;\n"
+        "                     batch plan's fields (the register select's and the radix selects'\n"
+        "                     per key width: tiny_max_k_64, block_max_len_64 for 64-bit keys) and\n"
+        "                     stores them (batch_choices) for --emit-table; --timing as above\n"
+        "                     (batch_measurements.timing);\n"
         "                     with --fit-only decides again from the stored measurements, for\n"
         "                     every machine and commit in --db (no GPU needed)\n"
         "  --import-counters F  store Nsight Compute metrics (experiments/tab3_transactions.sh's\n"
@@ -401,7 +404,7 @@ static int parse_args(int argc, char **argv, options *o)
                      algo_arg || dist_arg || o->nbeta || o->full)) {
         fprintf(stderr, "tuner: --batch sweeps its own workloads (rows x length x k of issue 16): of the sweep "
                         "options it takes --dtype, --reps, --seed, --verify-every, --force, --max-minutes, "
-                        "--fit-only\n");
+                        "--fit-only, --timing\n");
         return -1;
     }
     if (o->input && (o->compare || o->fit_only)) {

@@ -169,17 +169,24 @@ int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const 
 /* ---- the batched top-k's crossovers (tuner --batch) ---- */
 /* The plan fields the tuner decides, as batch_choices names them. */
 enum { BATCH_TINY_MAX_K, BATCH_WARP_MAX_K, BATCH_WARP_MAX_LEN, BATCH_STAGED_MAX_LEN, BATCH_BLOCK_MAX_LEN,
-       BATCH_FIELD_COUNT };
+       BATCH_TINY_MAX_K_64, BATCH_BLOCK_MAX_LEN_64, BATCH_FIELD_COUNT };
 extern const char *const batch_field_names[BATCH_FIELD_COUNT];
 typedef enum { BATCH_AXIS_K, BATCH_AXIS_LEN } batch_axis;
-/* A crossover: the field it sets (its measurements' crossover name), the
- * candidate the field's value admits, the other, and the swept axis. */
+/* The key widths a crossover's decision weighs: every dtype, keys of at most
+ * 4 bytes, keys of 8 (the plan's _64 fields, drtopk.h). */
+typedef enum { BATCH_WIDTH_ANY, BATCH_WIDTH_32, BATCH_WIDTH_64 } batch_width;
+/* A crossover: the field it sets, the measurements' crossover name (the
+ * field's, or the 32-bit field's for a _64 one: one sweep serves both), the
+ * key widths of the rows it weighs, the candidate the field's value admits,
+ * the other, and the swept axis. */
 typedef struct {
     int field;
+    int measured;
+    batch_width width;
     const char *admitted, *other;
     batch_axis axis;
 } batch_crossover;
-#define BATCH_CROSSOVER_COUNT 4
+#define BATCH_CROSSOVER_COUNT 6
 extern const batch_crossover batch_crossovers[BATCH_CROSSOVER_COUNT];
 /* The field of `plan` numbered `field`; the number of a field's name, or -1. */
 uint64_t *batch_field(drtopk_batch_plan *plan, int field);

@@ -10,6 +10,12 @@ CREATE TABLE batch_choices (
     decided_at      TEXT NOT NULL,
     UNIQUE (machine_id, git_commit, field)
 );
+INSERT INTO batch_choices VALUES(1,1,'b55b39275ab8','tiny_max_k',16,24,'2026-11-23T09:09:14.330Z');
+INSERT INTO batch_choices VALUES(2,1,'b55b39275ab8','warp_max_k',0,24,'2026-11-23T09:09:14.330Z');
+INSERT INTO batch_choices VALUES(3,1,'b55b39275ab8','staged_max_len',65536,16,'2026-11-23T09:09:14.330Z');
+INSERT INTO batch_choices VALUES(4,1,'b55b39275ab8','block_max_len',1048576,6,'2026-11-23T09:09:14.330Z');
+INSERT INTO batch_choices VALUES(5,1,'b55b39275ab8','tiny_max_k_64',2,24,'2026-11-23T09:09:14.330Z');
+INSERT INTO batch_choices VALUES(6,1,'b55b39275ab8','block_max_len_64',4194304,6,'2026-11-23T09:09:14.330Z');
 CREATE TABLE batch_measurements (
     id              INTEGER PRIMARY KEY,
     machine_id      INTEGER NOT NULL REFERENCES machines(id),

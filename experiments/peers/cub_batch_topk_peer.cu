@@ -4,7 +4,10 @@
  * on the same seeded f32 data as `drtopk batch` (gen_core.h, dist UD, on the
  * device), keys + positions within each segment (a counting iterator, as
  * drtopk and torch.topk derive them), unsorted; timed with CUDA events, one
- * warm-up, median of --reps; checked per segment with the counting rule
+ * warm-up, median of --reps (--timing gpu, the default as `drtopk batch`'s:
+ * the stream held by src/harness/stream_hold.cuh's kernel until the call is
+ * enqueued, so the span is GPU time; --timing call: events around the call
+ * on an idle stream); checked per segment with the counting rule
  * (m = smallest returned key: count(segment > m) == count(result > m), each
  * position holds its key).
  *
@@ -13,11 +16,12 @@
  * fits in shared memory compile.  This peer instantiates SEG_BOUND_SMALL and
  * SEG_BOUND_LARGE; a workload with a longer segment prints a "skipped" line.
  *
- *   cub_batch_topk_peer --workloads FILE.tsv [--reps 7] [--seed 1]
+ *   cub_batch_topk_peer --workloads FILE.tsv [--reps 7] [--seed 1] [--timing gpu|call]
  *   FILE.tsv: name <tab> RxC | offsets.u64 <tab> k   (experiments/batch_bench.sh)
  * prints one JSON line per workload for `tuner --import-peers` (peer
  * "batch.cub_batched_topk", dist UD, dtype f32, peer_version = CCCL version
- * and the workload).
+ * and the workload, "timing" and "unprimed": repetitions whose hold timed out,
+ * which then include the enqueue).
  */
 #include <cub/device/device_batched_topk.cuh>
 #include <cuda/__execution/determinism.h>
@@ -35,6 +39,7 @@
 #include <vector>
 #include "gen_core.h"
 #include "cuda_check.h"
+#include "stream_hold.cuh"
 
 #define DEFAULT_SEED 1ull           /* drtopk batch's default seed: same data */
 #define DEFAULT_REPS 7
@@ -130,21 +135,27 @@ int main(int argc, char **argv)
     const char *work = NULL;
     int reps = DEFAULT_REPS;
     unsigned long long seed = DEFAULT_SEED;
+    int gpu_timing = 1;             /* --timing gpu */
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--workloads")) work = argv[i + 1];
+        else if (!strcmp(argv[i], "--timing") && (!strcmp(argv[i + 1], "gpu") || !strcmp(argv[i + 1], "call")))
+            gpu_timing = !strcmp(argv[i + 1], "gpu");
         else if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[i + 1], NULL, 10);
         else { fprintf(stderr, "cub_batch_topk_peer: unknown option %s\n", argv[i]); return 2; }
     }
     FILE *wf = work ? fopen(work, "r") : NULL;
     if (!wf || reps < 1) {
-        fprintf(stderr, "usage: cub_batch_topk_peer --workloads FILE.tsv [--reps R >= 1] [--seed S]\n");
+        fprintf(stderr, "usage: cub_batch_topk_peer --workloads FILE.tsv [--reps R >= 1] [--seed S] "
+                        "[--timing gpu|call]\n");
         return 2;
     }
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
     char uuid[UUID_TEXT_LEN];
     format_uuid(prop.uuid, uuid, sizeof uuid);
+    drtopk_stream_hold hold;
+    CK(drtopk_hold_create(&hold));
     char line[LINE_MAX_LEN], name[LINE_MAX_LEN], shape[LINE_MAX_LEN];
     int k;
     while (fgets(line, sizeof line, wf) && sscanf(line, "%1023[^\t]\t%1023[^\t]\t%d", name, shape, &k) == 3) {
@@ -198,15 +209,21 @@ int main(int argc, char **argv)
         CK(cudaEventCreate(&e0));
         CK(cudaEventCreate(&e1));
         std::vector<float> ms;
+        int unprimed = 0;
         for (int r = 0; r <= reps; ++r) {       /* r == 0: warm-up */
+            if (gpu_timing) CK(drtopk_hold_begin(&hold, 0, DRTOPK_HOLD_TIMEOUT_NS));
             CK(cudaEventRecord(e0));
             CK(small ? run_cub<SEG_BOUND_SMALL>(tmp, bytes, d_v, d_off, d_rk, d_rp, segs, k)
                      : run_cub<SEG_BOUND_LARGE>(tmp, bytes, d_v, d_off, d_rk, d_rp, segs, k));
             CK(cudaEventRecord(e1));
+            if (gpu_timing) drtopk_hold_release(&hold);
             CK(cudaEventSynchronize(e1));
             float t;
             CK(cudaEventElapsedTime(&t, e0, e1));
-            if (r) ms.push_back(t);
+            if (r) {
+                ms.push_back(t);
+                unprimed += gpu_timing && !drtopk_hold_primed(&hold);
+            }
         }
         CK(cudaMemset(d_bad, 0, sizeof *d_bad));
         check_kernel<<<(unsigned)segs, THREADS>>>(d_v, d_off, d_rk, d_rp, k, d_bad);
@@ -214,8 +231,9 @@ int main(int argc, char **argv)
         unsigned long long bad;
         CK(cudaMemcpy(&bad, d_bad, sizeof bad, cudaMemcpyDeviceToHost));
         std::sort(ms.begin(), ms.end());
-        printf(",\"ms_median\":%.4f,\"ms_min\":%.4f,\"ms_max\":%.4f,\"reps\":%d,\"verified\":%d}\n",
-               ms[ms.size() / 2], ms.front(), ms.back(), reps, bad == 0);
+        printf(",\"ms_median\":%.4f,\"ms_min\":%.4f,\"ms_max\":%.4f,\"reps\":%d,\"verified\":%d,"
+               "\"timing\":\"%s\",\"unprimed\":%d}\n", ms[ms.size() / 2], ms.front(), ms.back(), reps, bad == 0,
+               gpu_timing ? "gpu" : "call", unprimed);
         fflush(stdout);
         CK(cudaEventDestroy(e0));
         CK(cudaEventDestroy(e1));
@@ -223,5 +241,6 @@ int main(int argc, char **argv)
         for (void *b : bufs) CK(cudaFree(b));
     }
     fclose(wf);
+    drtopk_hold_destroy(&hold);
     return 0;
 }

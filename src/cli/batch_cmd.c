@@ -5,7 +5,7 @@
  * generates (here of rows*cols or offsets[last] elements) or of a raw file; on
  * the GPU (warp queue, block radix select, the Dr. Top-k pipeline of paper
  * sections 4-5 for long rows) or the CPU backend.  Times the call (median of
- * repetitions), verifies every segment on the host and writes the result
+ * repetitions; on the GPU its GPU time by default, --timing), verifies every segment on the host and writes the result
  * atomically, with the data, verify, json and output options of `drtopk run`
  * (runopt.c).
  */
@@ -55,20 +55,29 @@ const char help_batch[] =
     "plan (GPU crossovers; defaults from drtopk_batch_plan_auto):\n"
     "  --warp-max-k K     largest k of the warp queue (0..256)\n"
     "  --warp-max-len N   longest segment a warp selects from\n"
+    "  --tiny-max-k K     largest k of the register select of rows <= 256 keys (0: off,\n"
+    "                     at most 32)\n"
     "  --block-max-len N  longest uniform row of the radix selects (longer: Dr. Top-k)\n"
+    "                     (--tiny-max-k and --block-max-len set the plan field of --dtype's key\n"
+    "                     width: tiny_max_k_64 and block_max_len_64 for 64-bit keys)\n"
     "  --dr-min-len N     segments (--segments) longer than N run the Dr. Top-k pipeline (0: off)\n"
     "  --sorted           results best first\n"
     "execution and output:\n"
     "  --backend B, --gpu G, --reps R, --warmup W, --verify, --json   as in `drtopk run`\n"
+    "  --timing gpu|call  gpu (default on cuda): each call's GPU time, the stream held by a\n"
+    "                     blocking kernel until the call is enqueued (as tuner --timing);\n"
+    "                     call (the CPU backend's only method): the host clock around the\n"
+    "                     call and a device synchronisation\n"
     "  --output PREFIX    PREFIX.values (segments*K elements) and PREFIX.indices\n"
     "                     (segments*K uint64), little-endian raw, written atomically\n";
 
-enum { B_ROWS = R_HELP + 1, B_COLS, B_SEGMENTS, B_KS, B_WARP_K, B_WARP_LEN, B_BLOCK_LEN, B_DR_LEN };
+enum { B_ROWS = R_HELP + 1, B_COLS, B_SEGMENTS, B_KS, B_WARP_K, B_WARP_LEN, B_BLOCK_LEN, B_DR_LEN, B_TINY_K,
+       B_TIMING };
 
 static const opt_spec batch_specs[] = {
     { "rows", B_ROWS, 1 }, { "cols", B_COLS, 1 }, { "segments", B_SEGMENTS, 1 }, { "ks", B_KS, 1 },
     { "warp-max-k", B_WARP_K, 1 }, { "warp-max-len", B_WARP_LEN, 1 }, { "block-max-len", B_BLOCK_LEN, 1 },
-    { "dr-min-len", B_DR_LEN, 1 },
+    { "dr-min-len", B_DR_LEN, 1 }, { "tiny-max-k", B_TINY_K, 1 }, { "timing", B_TIMING, 1 },
     { "k", R_K, 1 }, { "dist", R_DIST, 1 }, { "seed", R_SEED, 1 }, { "dtype", R_DTYPE, 1 },
     { "smallest", R_SMALLEST, 0 }, { "backend", R_BACKEND, 1 }, { "gpu", R_GPU, 1 }, { "reps", R_REPS, 1 },
     { "warmup", R_WARMUP, 1 }, { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
@@ -77,8 +86,10 @@ static const opt_spec batch_specs[] = {
 
 typedef struct {
     run_cfg run;                /* the options shared with drtopk run (n = total elements) */
-    uint64_t rows, cols, warp_max_k, warp_max_len, block_max_len, dr_min_len;
-    int have_rows, have_cols, have_warp_k, have_warp_len, have_block_len, have_dr_len;
+    uint64_t rows, cols, warp_max_k, warp_max_len, block_max_len, dr_min_len, tiny_max_k;
+    int have_rows, have_cols, have_warp_k, have_warp_len, have_block_len, have_dr_len, have_tiny_k;
+    drtopk_timing timing;
+    int have_timing;
     const char *segments, *ks_file;
 } batch_cfg;
 
@@ -94,6 +105,12 @@ static int batch_option(void *ctx, int id, const char *opt, const char *val)
     case B_WARP_LEN: b->have_warp_len = 1; return parse_size(opt, val, &b->warp_max_len);
     case B_BLOCK_LEN: b->have_block_len = 1; return parse_size(opt, val, &b->block_max_len);
     case B_DR_LEN: b->have_dr_len = 1; return parse_size(opt, val, &b->dr_min_len);
+    case B_TINY_K: b->have_tiny_k = 1; return parse_size(opt, val, &b->tiny_max_k);
+    case B_TIMING:
+        b->have_timing = 1;
+        if (drtopk_timing_parse(val, &b->timing) != 0)
+            return usage_error("--timing %s: gpu (the call's GPU time) or call (the host clock around the call)", val);
+        return 0;
     default: return run_option(&b->run, id, opt, val);
     }
 }
@@ -152,6 +169,9 @@ static int resolve_shape(batch_cfg *b, batch_mem *m, drtopk_batch_problem *p)
         return usage_error("missing the shape: --rows R --cols C, or --segments FILE.u64");
     if (b->have_warp_k && b->warp_max_k > DRTOPK_WARP_K_MAX)
         return usage_error("--warp-max-k %" PRIu64 " is above %d", b->warp_max_k, DRTOPK_WARP_K_MAX);
+    if (b->have_tiny_k && b->tiny_max_k > DRTOPK_BATCH_TINY_K_MAX)
+        return usage_error("--tiny-max-k %" PRIu64 " is above %d (a warp's lanes keep one round each)", b->tiny_max_k,
+                           DRTOPK_BATCH_TINY_K_MAX);
     if (c->input) {             /* dtype and n from the file (resolve_inputs' checks) */
         c->have_n = 0;
         c->k = 1;               /* resolve_inputs checks k <= n; the batch checks its own */
@@ -250,15 +270,16 @@ typedef struct {
     double ms_median, ms_min, ms_max, gbps;
     size_t ws_bytes;
     int verified;               /* -1 not run, 0 FAIL, 1 PASS */
+    int unprimed;               /* --timing gpu: calls whose stream hold timed out */
     char why[300];
     drtopk_device_info dev;
     const char *backend_reason;
 } batch_result;
 
-/* Workspace and outputs, the warm-up and the timed calls (host clock around
- * each call and, on cuda, a device synchronisation), the result on the host. */
-static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drtopk_batch_plan *plan, batch_mem *m,
-                     batch_result *r)
+/* Workspace and outputs, the warm-up and the timed calls (drtopk_batch_timed
+ * by `timing`), the result on the host. */
+static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                     drtopk_timing timing, batch_mem *m, batch_result *r)
 {
     const uint64_t slots = p->segments * p->k;
     const size_t vbytes = (size_t)slots * drtopk_dtype_size(p->dtype), ibytes = (size_t)slots * sizeof(uint64_t);
@@ -289,12 +310,14 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
     if (!cuda && c->n >= PROGRESS_MIN_N)
         progress(c->json, "running %d warm-up + %d timed batches on the CPU backend", c->warmup, c->reps);
     for (int i = 0; i < c->warmup + c->reps; ++i) {
-        const double t0 = drtopk_now_ms();
-        st = drtopk_batch_select(p, plan, ws, r->ws_bytes, ov, (uint64_t *)oi, NULL);
-        if (st == DRTOPK_OK && cuda) st = drtopk_dev_sync();
+        double ms = 0;
+        st = drtopk_batch_timed(p, plan, ws, r->ws_bytes, ov, (uint64_t *)oi, timing, &ms, &r->unprimed);
         if (st != DRTOPK_OK) return api_error("drtopk_batch_select failed", st);
-        if (i >= c->warmup) m->ms[i - c->warmup] = drtopk_now_ms() - t0;
+        if (i >= c->warmup) m->ms[i - c->warmup] = ms;
     }
+    if (r->unprimed)
+        fprintf(stderr, "drtopk: %d of %d calls were not primed (the stream hold timed out): their times include "
+                        "the enqueue\n", r->unprimed, c->warmup + c->reps);
     if (cuda && slots) {
         if ((st = drtopk_dev_copy(m->vals, m->dev_vals, vbytes, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
             (st = drtopk_dev_copy(m->idx, m->dev_idx, ibytes, DRTOPK_COPY_D2H)) != DRTOPK_OK)
@@ -320,6 +343,7 @@ static const char *const order_names[] = { "largest", "smallest" };
 static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
                        const batch_result *r)
 {
+    const int wide = drtopk_batch_wide_keys(p->dtype);     /* the key width's crossovers */
     const run_cfg *c = &b->run;
     printf("backend:   %s (%s)\n", p->backend == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu", r->backend_reason);
     if (p->backend == DRTOPK_BACKEND_CUDA)
@@ -333,12 +357,14 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
     else printf("shape:     %" PRIu64 " rows x %" PRIu64 " cols\n", p->segments, p->len);
     printf("select:    k = %" PRIu64 "%s%s %s, %s\n", c->k, b->ks_file ? " slots, per-segment k from " : "",
            b->ks_file ? b->ks_file : "", order_names[p->order], (plan->flags & DRTOPK_SORTED) ? "sorted" : "unsorted");
-    printf("plan:      warp queue for k <= %" PRIu64 " (0: off) and segments <= %" PRIu64 ", radix selects up to %"
-           PRIu64 ", Dr. Top-k beyond (segments: beyond %" PRIu64 ", 0: off)\n", plan->warp_max_k, plan->warp_max_len,
-           plan->block_max_len, plan->dr_min_len);
+    printf("plan:      register select for k <= %" PRIu64 " (0: off) on rows <= 256, warp queue for k <= %" PRIu64
+           " (0: off) and segments <= %" PRIu64 ", radix selects up to %" PRIu64 ", Dr. Top-k beyond (segments: "
+           "beyond %" PRIu64 ", 0: off)\n", wide ? plan->tiny_max_k_64 : plan->tiny_max_k, plan->warp_max_k, plan->warp_max_len,
+           wide ? plan->block_max_len_64 : plan->block_max_len, plan->dr_min_len);
     printf("workspace: %zu bytes\n", r->ws_bytes);
-    printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up)\n", r->ms_median, r->ms_min,
-           r->ms_max, c->reps, c->warmup);
+    printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up; %s)\n", r->ms_median,
+           r->ms_min, r->ms_max, c->reps, c->warmup,
+           b->timing == DRTOPK_TIMING_GPU ? "GPU time, the stream held until enqueued" : "host clock around the call");
     if (isfinite(r->gbps)) printf("bandwidth: %.2f GB/s reading V once\n", r->gbps);
     else printf("bandwidth: n/a (time too short to measure)\n");
     if (c->output) printf("output:    %s.values, %s.indices\n", c->output, c->output);
@@ -382,8 +408,12 @@ static void print_json(const batch_cfg *b, const drtopk_batch_problem *p, const 
         fprintf(f, ", \"input\": null, \"dist\": \"%s\", \"seed\": %" PRIu64, drtopk_dist_name(c->dist), c->seed);
     }
     fprintf(f, ", \"plan\": {\"warp_max_k\": %" PRIu64 ", \"warp_max_len\": %" PRIu64 ", \"block_max_len\": %" PRIu64
-            ", \"dr_min_len\": %" PRIu64 "}, \"workspace_bytes\": %zu, \"warmup\": %d, \"reps\": ",
-            plan->warp_max_k, plan->warp_max_len, plan->block_max_len, plan->dr_min_len, r->ws_bytes, c->warmup);
+            ", \"dr_min_len\": %" PRIu64 ", \"tiny_max_k\": %" PRIu64 ", \"staged_max_len\": %" PRIu64
+            ", \"tiny_max_k_64\": %" PRIu64 ", \"block_max_len_64\": %" PRIu64 "}, \"workspace_bytes\": %zu, "
+            "\"warmup\": %d, \"timing\": \"%s\", \"unprimed\": %d, \"reps\": ",
+            plan->warp_max_k, plan->warp_max_len, plan->block_max_len, plan->dr_min_len, plan->tiny_max_k,
+            plan->staged_max_len, plan->tiny_max_k_64, plan->block_max_len_64, r->ws_bytes, c->warmup,
+            drtopk_timing_name(b->timing), r->unprimed);
     json_numbers(f, reps_ms, c->reps);
     fputs(", \"ms_median\": ", f);
     json_number_or_null(f, r->ms_median);
@@ -439,6 +469,9 @@ int cmd_batch(int argc, char **argv)
         return usage_error("--gpu applies only to --backend cuda (and needs a usable CUDA GPU)");
     if (!c->have_reps) c->reps = c->backend == DRTOPK_BACKEND_CUDA ? DEFAULT_REPS_CUDA : DEFAULT_REPS_CPU;
     if (!c->have_warmup) c->warmup = c->backend == DRTOPK_BACKEND_CUDA ? DEFAULT_WARMUP_CUDA : DEFAULT_WARMUP_CPU;
+    if (c->backend == DRTOPK_BACKEND_CPU && b.have_timing && b.timing == DRTOPK_TIMING_GPU)
+        return usage_error("--timing gpu needs --backend cuda; the CPU backend times the call (--timing call)");
+    if (!b.have_timing) b.timing = c->backend == DRTOPK_BACKEND_CUDA ? DRTOPK_TIMING_GPU : DRTOPK_TIMING_CALL;
     hp.k = c->k;
     if ((rc = resolve_shape(&b, &m, &hp)) != 0) goto done;
     hp.backend = c->backend;
@@ -451,7 +484,9 @@ int cmd_batch(int argc, char **argv)
     }
     if (b.have_warp_k) plan.warp_max_k = b.warp_max_k;
     if (b.have_warp_len) plan.warp_max_len = b.warp_max_len;
-    if (b.have_block_len) plan.block_max_len = b.block_max_len;
+    const int wide = drtopk_batch_wide_keys(hp.dtype);     /* the key width's crossovers */
+    if (b.have_block_len) *(wide ? &plan.block_max_len_64 : &plan.block_max_len) = b.block_max_len;
+    if (b.have_tiny_k) *(wide ? &plan.tiny_max_k_64 : &plan.tiny_max_k) = b.tiny_max_k;
     if (b.have_dr_len) plan.dr_min_len = b.dr_min_len;
     if (c->sorted) plan.flags |= DRTOPK_SORTED;
     if (c->backend == DRTOPK_BACKEND_CUDA) {
@@ -467,7 +502,7 @@ int cmd_batch(int argc, char **argv)
         }
     }
     if ((rc = place_batch(&b, &hp, &m, &p)) != 0) goto done;
-    if ((rc = run_batch(c, &p, &plan, &m, &r)) != 0) goto done;
+    if ((rc = run_batch(c, &p, &plan, b.timing, &m, &r)) != 0) goto done;
     if (c->verify) {
         hp.values = m.host_v;
         if (c->n >= PROGRESS_MIN_N) progress(c->json, "verifying on the host");

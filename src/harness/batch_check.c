@@ -1,9 +1,11 @@
 /*
  * batch_check.c -- drtopk_batch_check (batch_check.h): every segment of a
  * batched result checked by drtopk_check (exact O(len) counting, no sort),
- * its padding slots and, when sorted, its order.
+ * its padding slots and, when sorted, its order; drtopk_batch_timed, one
+ * timed call by either method of util.h's drtopk_timing.
  */
 #include "batch_check.h"
+#include "device.h"
 #include "keyorder.h"
 
 #include <inttypes.h>
@@ -55,4 +57,38 @@ drtopk_check_result drtopk_batch_check(const drtopk_batch_problem *p, int sorted
         }
     }
     return r;
+}
+
+/* drtopk_dev_time_held's call: the select, enqueue only. */
+typedef struct {
+    const drtopk_batch_problem *p;
+    const drtopk_batch_plan *plan;
+    void *ws, *out_values;
+    size_t ws_bytes;
+    uint64_t *out_indices;
+} batch_call;
+
+static drtopk_status enqueue_batch(void *ctx)
+{
+    const batch_call *c = ctx;
+    return drtopk_batch_select(c->p, c->plan, c->ws, c->ws_bytes, c->out_values, c->out_indices, NULL);
+}
+
+drtopk_status drtopk_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
+                                 size_t ws_bytes, void *out_values, uint64_t *out_indices, drtopk_timing timing,
+                                 double *ms, int *unprimed)
+{
+    const int cuda = p->backend == DRTOPK_BACKEND_CUDA;
+    if (cuda && timing == DRTOPK_TIMING_GPU) {
+        batch_call c = { p, plan, ws, out_values, ws_bytes, out_indices };
+        int primed = 0;
+        const drtopk_status st = drtopk_dev_time_held(enqueue_batch, &c, ms, NULL, &primed);
+        if (st == DRTOPK_OK && !primed) ++*unprimed;
+        return st;
+    }
+    const double t0 = drtopk_now_ms();
+    drtopk_status st = drtopk_batch_select(p, plan, ws, ws_bytes, out_values, out_indices, NULL);
+    if (st == DRTOPK_OK && cuda) st = drtopk_dev_sync();
+    *ms = drtopk_now_ms() - t0;
+    return st;
 }

@@ -4,12 +4,14 @@
  * counting check of oracle.h: the first k_s slots of each segment an exact
  * top-k_s of it (best first when sorted), the rest padded with
  * DRTOPK_INDEX_NONE and zero bits.  Used by `drtopk batch --verify`, the unit
- * tests and the GPU suite.
+ * tests and the GPU suite.  Also the one timed call of a batch that `drtopk
+ * batch` and `tuner --batch` share.
  */
 #ifndef DRTOPK_BATCH_CHECK_H
 #define DRTOPK_BATCH_CHECK_H
 #include "drtopk.h"
 #include "oracle.h"
+#include "util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +23,16 @@ uint64_t drtopk_batch_segment_k(const drtopk_batch_problem *p, uint64_t s, uint6
 /* p: host pointers (values, offsets, ks); values / indices: segments * k slots. */
 drtopk_check_result drtopk_batch_check(const drtopk_batch_problem *p, int sorted, const void *values,
                                        const uint64_t *indices);
+
+/* One timed drtopk_batch_select into *ms.  DRTOPK_TIMING_GPU (CUDA backend
+ * only): the call's GPU time, the default stream held until the call is
+ * enqueued (device.h drtopk_dev_time_held; *unprimed is incremented when the
+ * hold timed out first, and the time then includes the enqueue).
+ * DRTOPK_TIMING_CALL: the host clock around the call and, on the CUDA
+ * backend, a device synchronisation.  The call's status. */
+drtopk_status drtopk_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
+                                 size_t ws_bytes, void *out_values, uint64_t *out_indices, drtopk_timing timing,
+                                 double *ms, int *unprimed);
 
 #ifdef __cplusplus
 }

@@ -1226,8 +1226,8 @@ drtopk_status drtopk_store_put_batch(drtopk_store *s, int64_t machine_id, int64_
     sqlite3_stmt *st;
     if (prepare(s, "INSERT OR REPLACE INTO batch_measurements (machine_id, git_commit, crossover, candidate, "
                    "dtype, segs, seed, rows, len, k, status, error, reps, median_ms, verified, verify_ok, run_id, "
-                   "measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
-                   "?17, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
+                   "timing, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+                   "?16, ?17, ?18, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     bind_batch_key(st, machine_id, git_commit, &r->key);
     sqlite3_bind_text(st, 11, r->ok ? "ok" : "error", -1, SQLITE_STATIC);
@@ -1237,6 +1237,7 @@ drtopk_status drtopk_store_put_batch(drtopk_store *s, int64_t machine_id, int64_
     sqlite3_bind_int(st, 15, r->verified != 0);
     if (r->verified) sqlite3_bind_int(st, 16, r->verify_ok != 0);
     sqlite3_bind_int64(st, 17, run_id);
+    sqlite3_bind_text(st, 18, r->timing ? r->timing : "call", -1, SQLITE_TRANSIENT);
     return step_done(s, st, "storing a batched measurement", NULL);
 }
 
@@ -1568,7 +1569,7 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
     "source, counter, value, kernels, tool_version, measured_at"
 #define BATCH_COLS                                                                     \
     "git_commit, crossover, candidate, dtype, segs, seed, rows, len, k, status, error, reps, median_ms, " \
-    "verified, verify_ok, measured_at"
+    "verified, verify_ok, timing, measured_at"
 #define BATCH_CHOICE_COLS "git_commit, field, value, points, decided_at"
 #define MACHINE_COLS                                                                   \
     "uuid, name, backend, cc_major, cc_minor, sm_count, mem_bytes, l2_bytes, read_gbps, " \
@@ -1588,6 +1589,7 @@ static const struct {
     { "choices", "status", "'unchecked'" },
     { "measurements", "timing", "'call'" },         /* before migration 8: events around the call */
     { "peer_measurements", "timing", "'call'" },
+    { "batch_measurements", "timing", "'call'" },   /* before migration 10 */
 };
 
 /* "x.<col>, ..." for a column list, with NULL (or its missing_defaults

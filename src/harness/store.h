@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 9
+#define DRTOPK_STORE_SCHEMA_VERSION 10
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
@@ -300,7 +300,7 @@ drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, cons
                                        const drtopk_store_config *cfg, const char *source, const char *counter,
                                        int *found);
 
-/* ---- the batched top-k's crossovers (tuner --batch; schema migration 8) ---- */
+/* ---- the batched top-k's crossovers (tuner --batch; schema migrations 9, 10) ---- */
 typedef struct {
     char crossover[32], candidate[16], dtype[8], segs[16];
     uint64_t seed, rows, len, k;
@@ -312,6 +312,7 @@ typedef struct {
     int reps;
     double median_ms;
     int verified, verify_ok;
+    const char *timing;         /* drtopk_timing_name(); NULL: "call"         */
 } drtopk_store_batch_row;
 /* Store (replace) one batched measurement. */
 drtopk_status drtopk_store_put_batch(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,

@@ -47,6 +47,16 @@ drtopk_status drtopk_cpu_batch_select(const drtopk_batch_problem *p, const drtop
                                       size_t ws_bytes, void *out_values, uint64_t *out_indices);
 
 /* ---- CUDA backend (kernels/pipeline.cu; cuda_stub.c returns NO_BACKEND) - */
+/* The plan's crossovers of dtype t's key width (drtopk_batch_wide_keys). */
+static inline uint64_t drtopk_batch_tiny_max_k(const drtopk_batch_plan *plan, drtopk_dtype t)
+{
+    return drtopk_batch_wide_keys(t) ? plan->tiny_max_k_64 : plan->tiny_max_k;
+}
+static inline uint64_t drtopk_batch_block_max_len(const drtopk_batch_plan *plan, drtopk_dtype t)
+{
+    return drtopk_batch_wide_keys(t) ? plan->block_max_len_64 : plan->block_max_len;
+}
+
 /* Batched / segmented top-k on the GPU (kernels/batch_topk.cu). */
 drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
                                           size_t *bytes);

@@ -31,6 +31,10 @@
  * split select (kernels/batch_dr.cuh). */
 #define BATCH_DR_MIN_LEN (1ull << 20)
 #define BATCH_TINY_MAX_K 16             /* up to 16 rounds of a warp arg-max beat a radix select */
+/* 64-bit keys: the same defaults where no GPU was measured (the H200 shows
+ * both crossovers lower for them: tuner --batch sets them per GPU). */
+#define BATCH_TINY_MAX_K_64 BATCH_TINY_MAX_K
+#define BATCH_BLOCK_MAX_LEN_64 BATCH_BLOCK_MAX_LEN
 #define BATCH_STAGED_MAX_LEN DRTOPK_BATCH_STAGED_MAX_LEN /* stage whatever shared memory holds */
 #define BATCH_INDEX_ALIGN 8             /* uint64 offsets, ks and positions */
 
@@ -47,10 +51,14 @@ int drtopk_batch_plan_for_gpu(drtopk_batch_plan *plan, const drtopk_batch_tuning
     plan->warp_max_len = BATCH_WARP_MAX_LEN;
     plan->block_max_len = BATCH_BLOCK_MAX_LEN;
     plan->tiny_max_k = BATCH_TINY_MAX_K;
+    plan->tiny_max_k_64 = BATCH_TINY_MAX_K_64;
+    plan->block_max_len_64 = BATCH_BLOCK_MAX_LEN_64;
     plan->staged_max_len = BATCH_STAGED_MAX_LEN;
     plan->dr_min_len = BATCH_DR_MIN_LEN;
     return 0;
 }
+
+int drtopk_batch_wide_keys(drtopk_dtype t) { return drtopk_dtype_size(t) > sizeof(uint32_t); }
 
 drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p)
 {
@@ -83,9 +91,11 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
     if (plan->warp_max_k > DRTOPK_WARP_K_MAX)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->warp_max_k = %" PRIu64 " is above DRTOPK_WARP_K_MAX = %d",
                     plan->warp_max_k, DRTOPK_WARP_K_MAX);
-    if (plan->tiny_max_k > DRTOPK_BATCH_TINY_K_MAX)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->tiny_max_k = %" PRIu64 " is above DRTOPK_BATCH_TINY_K_MAX = %d",
-                    plan->tiny_max_k, DRTOPK_BATCH_TINY_K_MAX);
+    if (plan->tiny_max_k > DRTOPK_BATCH_TINY_K_MAX || plan->tiny_max_k_64 > DRTOPK_BATCH_TINY_K_MAX)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->tiny_max_k%s = %" PRIu64 " is above DRTOPK_BATCH_TINY_K_MAX = %d",
+                    plan->tiny_max_k > DRTOPK_BATCH_TINY_K_MAX ? "" : "_64",
+                    plan->tiny_max_k > DRTOPK_BATCH_TINY_K_MAX ? plan->tiny_max_k : plan->tiny_max_k_64,
+                    DRTOPK_BATCH_TINY_K_MAX);
     if (plan->staged_max_len == 0 || plan->staged_max_len > DRTOPK_BATCH_STAGED_MAX_LEN)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->staged_max_len = %" PRIu64 " is outside 1..%llu "
                     "(DRTOPK_BATCH_STAGED_MAX_LEN); start from drtopk_batch_plan_auto", plan->staged_max_len,

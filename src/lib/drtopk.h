@@ -340,7 +340,11 @@ typedef struct {
  * are binned on the device by log2 length (LRB), each bin launched with its
  * own shape.  With p->total given, a variable segment longer than
  * dr_min_len (0: off) runs the Dr. Top-k pipeline across blocks (delegates
- * of subranges, the k-th delegate, the filtered subranges). */
+ * of subranges, the k-th delegate, the filtered subranges).  The register
+ * select's and the radix selects' crossovers differ with the key width (a
+ * 64-bit key takes twice the registers, shuffles and radix passes): keys of
+ * 8 bytes (u64, i64, f64) read tiny_max_k_64 and block_max_len_64 instead of
+ * tiny_max_k and block_max_len. */
 typedef struct {
     uint64_t warp_max_k;        /* largest k of the warp queue, 0 (off)..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */
@@ -349,7 +353,12 @@ typedef struct {
     uint64_t staged_max_len;    /* longest segment staged in shared memory, 1..DRTOPK_BATCH_STAGED_MAX_LEN */
     uint64_t dr_min_len;        /* variable segments longer than this run the Dr. pipeline; 0: off */
     unsigned flags;             /* DRTOPK_SORTED                                  */
+    uint64_t tiny_max_k_64;     /* tiny_max_k of 64-bit keys, 0 (off)..DRTOPK_BATCH_TINY_K_MAX */
+    uint64_t block_max_len_64;  /* block_max_len of 64-bit keys                   */
 } drtopk_batch_plan;
+
+/* 1 when keys of type t read the plan's _64 crossovers (8-byte keys), else 0. */
+DRTOPK_API int drtopk_batch_wide_keys(drtopk_dtype t);
 
 #define DRTOPK_WARP_K_MAX 256   /* a warp queue of 256 (key, position) pairs in shared memory */
 #define DRTOPK_BATCH_STAGED_MAX_LEN (1ull << 16) /* the staged select's longest length bin */

@@ -119,7 +119,27 @@ j = json.loads(sys.argv[1])
 assert j["command"] == "batch" and j["segments"] == 3 and j["n"] == 300 and j["cols"] is None, j
 assert j["k"] == 20 and j["dtype"] == "bf16" and j["verify"] == "PASS" and j["sorted"] is False, j
 assert j["plan"]["warp_max_k"] >= 0 and len(j["reps"]) == 1 and j["ms_median"] >= 0, j
+assert j["timing"] == "call" and j["unprimed"] == 0, j      # the CPU backend's only method
 EOF
+}
+
+@test "batch: --tiny-max-k and --block-max-len set the plan field of the key width; --timing is checked" {
+    need_python
+    run -0 "$DRTOPK" batch --backend cpu --rows 4 --cols 64 --k 3 --dtype u64 --tiny-max-k 5 --block-max-len 99 --json
+    python3 - "$output" <<'EOF'
+import json, sys
+p = json.loads(sys.argv[1])["plan"]
+assert p["tiny_max_k_64"] == 5 and p["block_max_len_64"] == 99, p
+assert p["tiny_max_k"] != 5 and p["block_max_len"] != 99, p     # 32-bit keys' fields untouched
+EOF
+    run -0 "$DRTOPK" batch --backend cpu --rows 4 --cols 64 --k 3 --dtype f32 --tiny-max-k 5 --json
+    python3 -c 'import json,sys; p = json.loads(sys.argv[1])["plan"]; assert p["tiny_max_k"] == 5 and p["tiny_max_k_64"] != 5, p' "$output"
+    run -2 "$DRTOPK" batch --backend cpu --rows 4 --cols 64 --k 3 --tiny-max-k 33
+    [[ "$output" == *"--tiny-max-k 33 is above 32"* ]]
+    run -2 "$DRTOPK" batch --backend cpu --rows 4 --cols 64 --k 3 --timing gpu
+    [[ "$output" == *"--timing gpu needs --backend cuda"* ]]
+    run -2 "$DRTOPK" batch --backend cpu --rows 4 --cols 64 --k 3 --timing wall
+    [[ "$output" == *"--timing wall: gpu"* ]]
 }
 
 @test "batch: a failed --output leaves nothing behind" {

@@ -39,7 +39,7 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 9 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 10 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
     for t in machines runs measurements fits choices peer_measurements claims checks batch_measurements batch_choices; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
@@ -525,7 +525,7 @@ make_v2() {
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 9 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 10 ]
     # rows of before migration 8 were timed around the call
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE timing <> 'call'")" -eq 0 ]
     # the old choices hold for every n

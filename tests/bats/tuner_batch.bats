@@ -32,7 +32,7 @@ sweep_total() { sed -n 's/.*batch sweep: \([0-9]*\) measurements.*/\1/p' <<< "$1
     total=$(sweep_total "$output")
     [ "$total" -gt 0 ]
     [[ "$output" == *"batch sweep done: $total measured, 0 already stored, 0 errors, $total verified, 0 wrong results"* ]]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 9 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 10 ]
     [ "$(q "$db" 'SELECT count(*) FROM batch_measurements')" -eq "$total" ]
     [ "$(q "$db" "SELECT count(*) FROM batch_measurements WHERE status = 'ok' AND verified = 1 AND verify_ok = 1
                   AND median_ms > 0 AND reps = 1")" -eq "$total" ]
@@ -51,6 +51,11 @@ sweep_total() { sed -n 's/.*batch sweep: \([0-9]*\) measurements.*/\1/p' <<< "$1
     [ "$(q "$db" "SELECT count(*) FROM batch_choices WHERE field IN ($FIELDS) AND points > 0")" -ge 4 ]
     [[ "$output" == *"batch plan of "* ]]
     [ "$(q "$db" "SELECT value >= 1 AND value <= 65536 FROM batch_choices WHERE field = 'staged_max_len'")" -eq 1 ]
+    # the u64 rows decide the 64-bit keys' fields apart from f32's
+    [ "$(q "$db" "SELECT count(*) FROM batch_choices WHERE field IN ('tiny_max_k_64', 'block_max_len_64')
+                  AND points > 0")" -eq 2 ]
+    # every row says how it was timed: the CPU backend's host clock
+    [ "$(q "$db" "SELECT count(*) FROM batch_measurements WHERE timing = 'call'")" -eq "$total" ]
 }
 
 @test "tuner --batch resumes without measuring again, --force measures again, --fit-only decides again" {
@@ -100,7 +105,7 @@ sweep_total() { sed -n 's/.*batch sweep: \([0-9]*\) measurements.*/\1/p' <<< "$1
     gcc -std=c11 -Wall -Wextra -Werror -I "$BATS_TEST_DIRNAME/../../src/lib" -c "$D/t.c" -o "$D/t.o"
     grep -q '{ "Test GPU 2", { .warp_max_k = ' "$D/t.c"
     grep -q '\.tiny_max_k = 7,' "$D/t.c"
-    grep -q '\.staged_max_len = 12345, \.dr_min_len = 1048576 }' "$D/t.c"   # untuned fields keep the defaults
+    grep -q '\.staged_max_len = 12345, \.dr_min_len = 1048576, \.tiny_max_k_64 = 16,' "$D/t.c"   # untuned fields keep the defaults
     # a field this tuner does not know is refused, nothing written
     q "$db" "INSERT INTO batch_choices (machine_id, git_commit, field, value, points, decided_at)
              SELECT machine_id, git_commit, 'future_field', 1, 1, decided_at FROM batch_choices LIMIT 1"

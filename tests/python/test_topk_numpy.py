@@ -30,6 +30,19 @@ def reference(x, k, dim, largest):
 
 
 class TopkNumpy(unittest.TestCase):
+    def test_plan_struct_matches_the_library(self):
+        # drtopk_batch_plan's defaults read through the ctypes struct: a field
+        # out of order or missing reads another field's value
+        import ctypes
+        lib = drtopk._library()
+        plan, prob = drtopk._Plan(), drtopk._Problem()
+        prob.backend = drtopk._BACKEND_CPU                 # the built-in defaults
+        self.assertEqual(lib.drtopk_batch_plan_auto(ctypes.byref(plan), ctypes.byref(prob)), 0)
+        self.assertEqual((plan.warp_max_k, plan.warp_max_len, plan.block_max_len, plan.tiny_max_k,
+                          plan.staged_max_len, plan.dr_min_len, plan.flags, plan.tiny_max_k_64,
+                          plan.block_max_len_64),
+                         (0, 1 << 15, 1 << 20, 16, 1 << 16, 1 << 20, 0, 16, 1 << 20))
+
     def check(self, x, k, dim, largest, sorted_):
         v, i = drtopk.topk(x, k, dim=dim, largest=largest, sorted=sorted_)
         want = reference(x, k, dim, largest)

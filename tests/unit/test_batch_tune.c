@@ -45,7 +45,7 @@ static drtopk_batch_plan defaults(void)
 static int near(double x, double want) { return x > want - 1e-9 && x < want + 1e-9; }
 
 /* A one-axis crossover: the k whose routing has the least worst slowdown
- * over every dtype.  f32's tiny path wins 1.6x up to k = 8 and loses 1.5x at
+ * over the dtypes of its key width.  f32's tiny path wins 1.6x up to k = 8 and loses 1.5x at
  * 16, u64's loses 1.2x already at k = 1 (the H200's rows: f32 1.4-1.7x
  * faster up to 8, u64 at length 64 up to 1.8x slower): tiny up to 8 costs
  * u64 1.2x, off costs f32 1.6x, the default 16 costs f32 1.5x. */
@@ -63,22 +63,27 @@ static void decide_tiny(void)
     r[n++] = row("tiny_max_k", "staged", "u64", 64, 1, 1.0);
     drtopk_batch_plan p = defaults();
     CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
-    CHECK_EQ_U64(p.tiny_max_k, 8);     /* the old rule (a win at every k up to it) turned it off */
-    CHECK(out[BATCH_TINY_MAX_K].points == 6 && out[BATCH_STAGED_MAX_LEN].points == 0);
-    CHECK(near(out[BATCH_TINY_MAX_K].worst, 1.2) && near(out[BATCH_TINY_MAX_K].default_worst, 1.5));
+    CHECK_EQ_U64(p.tiny_max_k, 8);     /* f32 alone: u64's loss at k = 1 no longer holds it back */
+    CHECK(out[BATCH_TINY_MAX_K].points == 5 && out[BATCH_STAGED_MAX_LEN].points == 0);
+    CHECK(near(out[BATCH_TINY_MAX_K].worst, 1.0) && near(out[BATCH_TINY_MAX_K].default_worst, 1.5));
+    CHECK_EQ_U64(p.tiny_max_k_64, 0);  /* u64 loses 1.2x at k = 1: its own field turns the select off */
+    CHECK(out[BATCH_TINY_MAX_K_64].points == 1);
+    CHECK(near(out[BATCH_TINY_MAX_K_64].worst, 1.0) && near(out[BATCH_TINY_MAX_K_64].default_worst, 1.2));
     CHECK_EQ_U64(p.staged_max_len, defaults().staged_max_len);     /* not measured: kept */
     /* a loss at every k: off, with no slowdown left */
     for (int i = 0; i < n; i += 2) r[i].median_ms = 9.0;
     p = defaults();
     CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
     CHECK_EQ_U64(p.tiny_max_k, 0);
+    CHECK_EQ_U64(p.tiny_max_k_64, 0);
     CHECK(near(out[BATCH_TINY_MAX_K].worst, 1.0));
     /* ties (and anything within the margin of the default): the default */
     for (int i = 0; i < n; i += 2) r[i].median_ms = r[i + 1].median_ms * (1.0 + DECIDE_MARGIN / 2);
     p = defaults();
     CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
     CHECK_EQ_U64(p.tiny_max_k, defaults().tiny_max_k);
-    CHECK(out[BATCH_TINY_MAX_K].points == 6);
+    CHECK_EQ_U64(p.tiny_max_k_64, defaults().tiny_max_k_64);
+    CHECK(out[BATCH_TINY_MAX_K].points == 5 && out[BATCH_TINY_MAX_K_64].points == 1);
     /* an unpaired or failed row compares nothing */
     drtopk_store_batch_row lone[2] = { row("tiny_max_k", "tiny", "f32", 256, 1, 1.0),
                                        row("tiny_max_k", "staged", "f32", 256, 1, 2.0) };
@@ -134,7 +139,7 @@ static void decide_lengths(void)
 static void decide_block(void)
 {
     static const uint64_t lens[] = { 1ull << 17, 1ull << 19, 1ull << 21 }, ks[] = { 64, 1024 };
-    drtopk_store_batch_row r[16];
+    drtopk_store_batch_row r[24];
     int n = 0;
     batch_outcome out[BATCH_FIELD_COUNT];
     for (int i = 0; i < 3; ++i)
@@ -148,6 +153,20 @@ static void decide_block(void)
     CHECK_EQ_U64(p.block_max_len, defaults().block_max_len);
     CHECK(p.block_max_len >= 1ull << 19 && p.block_max_len < 1ull << 21);
     CHECK(near(out[BATCH_BLOCK_MAX_LEN].worst, 1.06) && near(out[BATCH_BLOCK_MAX_LEN].default_worst, 1.06));
+    CHECK(out[BATCH_BLOCK_MAX_LEN_64].points == 0);
+    CHECK_EQ_U64(p.block_max_len_64, defaults().block_max_len_64);     /* no u64 rows: kept */
+    /* u64 rows as the H200 measured them: the batched select 3x faster at
+     * 2^21 too; block_max_len_64 admits them, f32's field is unchanged */
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 2; ++j) {
+            r[n++] = row("block_max_len", "batched", "u64", lens[i], ks[j], 1.0);
+            r[n++] = row("block_max_len", "pipeline", "u64", lens[i], ks[j], 3.0);
+        }
+    p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
+    CHECK_EQ_U64(p.block_max_len, defaults().block_max_len);
+    CHECK_EQ_U64(p.block_max_len_64, 1ull << 21);
+    CHECK(out[BATCH_BLOCK_MAX_LEN_64].points == 6 && near(out[BATCH_BLOCK_MAX_LEN_64].worst, 1.0));
 }
 
 /* The warp queue: the k x len rectangle of the least worst slowdown; it
@@ -188,7 +207,8 @@ static int same_plan(const drtopk_batch_plan *a, const drtopk_batch_plan *b)
 {
     return a->warp_max_k == b->warp_max_k && a->warp_max_len == b->warp_max_len &&
            a->block_max_len == b->block_max_len && a->tiny_max_k == b->tiny_max_k &&
-           a->staged_max_len == b->staged_max_len && a->dr_min_len == b->dr_min_len && a->flags == b->flags;
+           a->staged_max_len == b->staged_max_len && a->dr_min_len == b->dr_min_len && a->flags == b->flags &&
+           a->tiny_max_k_64 == b->tiny_max_k_64 && a->block_max_len_64 == b->block_max_len_64;
 }
 
 static void plan_lookup(void)
@@ -205,7 +225,7 @@ static void plan_lookup(void)
     /* an untuned GPU, no name, no tables: exactly the built-in defaults */
     const drtopk_batch_plan want = { .warp_max_k = 0, .warp_max_len = 1ull << 15, .block_max_len = 1ull << 20,
                                      .tiny_max_k = 16, .staged_max_len = 1ull << 16, .dr_min_len = 1ull << 20,
-                                     .flags = 0 };
+                                     .flags = 0, .tiny_max_k_64 = 16, .block_max_len_64 = 1ull << 20 };
     CHECK(drtopk_batch_plan_for_gpu(&p, tables, 2, "GPU C") == 0);
     CHECK(same_plan(&p, &want));
     CHECK(drtopk_batch_plan_for_gpu(&p, tables, 2, NULL) == 0);
@@ -220,7 +240,8 @@ static void plan_lookup(void)
     for (size_t i = 0; i < drtopk_builtin_batch_tuning_count; ++i) {
         const drtopk_batch_plan *b = &drtopk_builtin_batch_tunings[i].plan;
         CHECKF(b->staged_max_len >= 1 && b->staged_max_len <= DRTOPK_BATCH_STAGED_MAX_LEN &&
-               b->warp_max_k <= DRTOPK_WARP_K_MAX && b->tiny_max_k <= DRTOPK_BATCH_TINY_K_MAX && b->flags == 0, "%s", drtopk_builtin_batch_tunings[i].gpu_name);
+               b->warp_max_k <= DRTOPK_WARP_K_MAX && b->tiny_max_k <= DRTOPK_BATCH_TINY_K_MAX &&
+               b->tiny_max_k_64 <= DRTOPK_BATCH_TINY_K_MAX && b->flags == 0, "%s", drtopk_builtin_batch_tunings[i].gpu_name);
     }
 }
 
@@ -244,6 +265,14 @@ static void plan_field_checks(void)
     CHECK(strstr(drtopk_last_error(), "tiny_max_k") != NULL);
     bad.tiny_max_k = 0;             /* the register select off: valid */
     CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
+    bad.tiny_max_k_64 = DRTOPK_BATCH_TINY_K_MAX + 1;    /* checked whatever the problem's key width */
+    CHECK_STATUS(drtopk_batch_select(&p, &bad, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "tiny_max_k_64") != NULL);
+    /* which fields a key type reads */
+    CHECK(!drtopk_batch_wide_keys(DRTOPK_F16) && !drtopk_batch_wide_keys(DRTOPK_U32) &&
+          !drtopk_batch_wide_keys(DRTOPK_F32));
+    CHECK(drtopk_batch_wide_keys(DRTOPK_U64) && drtopk_batch_wide_keys(DRTOPK_I64) &&
+          drtopk_batch_wide_keys(DRTOPK_F64));
 }
 
 /* ---- an error pending before a call ------------------------------------------ */
@@ -279,10 +308,11 @@ static void pending_error_taken(void)
 
 __attribute__((constructor)) static void register_batch_tune_tests(void)
 {
-    test_register("batch tuning: tiny_max_k of the least worst slowdown over dtypes (off, default on ties)",
+    test_register("batch tuning: tiny_max_k per key width of the least worst slowdown (off, default on ties)",
                   decide_tiny);
     test_register("batch tuning: staged_max_len and block_max_len of the least worst slowdown", decide_lengths);
-    test_register("batch tuning: block_max_len keeps a 5x win over a 6% loss", decide_block);
+    test_register("batch tuning: block_max_len keeps a 5x win over a 6% loss; u64 rows decide block_max_len_64",
+                  decide_block);
     test_register("batch tuning: the warp queue's k x length rectangle of the least worst slowdown", decide_warp);
     test_register("batch tuning: a GPU's compiled-in plan, else exactly the defaults", plan_lookup);
     test_register("batch tuning: the plan's staged_max_len is checked, tiny_max_k 0 is valid", plan_field_checks);

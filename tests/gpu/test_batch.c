@@ -380,7 +380,7 @@ static void dr_uniform_run(drtopk_dtype t, uint64_t rows, uint64_t len, uint64_t
             drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, t, (drtopk_order)o, rows, len, NULL, k, NULL, v, 0 };
             drtopk_batch_plan plan;
             drtopk_batch_plan_auto(&plan, &p);
-            plan.block_max_len = DR_MIN_LEN;
+            plan.block_max_len = plan.block_max_len_64 = DR_MIN_LEN;   /* both widths: the route for every key type */
             if (sorted) plan.flags |= DRTOPK_SORTED;
             drtopk_batch_plan by_row = plan;
             by_row.dr_min_len = 0;

@@ -26,8 +26,11 @@
  *      position in the segment).  Rule 1: every key above t lies in a subrange
  *      whose delegate is above t, all taken, and each taken subrange holds a key
  *      >= t (its delegate), so the candidates hold a top k_s of the segment.
- *   4. the split select over each segment's candidates writes the batch
- *      layout (positions through the candidates' positions, padding, sorted).
+ *   4. the staged select (one block a segment, one launch) over each
+ *      segment's candidates where they fit a staged block -- about k_s of
+ *      them, the keys at or above the k_s-th delegate -- else the split
+ *      select (ties keep up to k_s whole subranges), writes the batch layout
+ *      (positions through the candidates' positions, padding, sorted).
  * Bytes for 16 rows of 2^24 f32 keys and k = 1024 (alpha 7): 1 GiB read once
  * by step 1; 8 MB of delegates written and read by 4 digit passes and the
  * gather (48 MB); 8 MB of subranges read again; at most 16 x 128K candidates
@@ -46,9 +49,17 @@
 #define BATCH_DR_LOADS 4                /* 16-byte loads a lane has in flight: a step is 4 rows of 32 */
 #define BATCH_DR_ITEM_VECS 512          /* 16-byte loads of a work item (8 KB): a multiple of every
                                            subrange's (2^10 keys of 8 bytes at most), so none is cut */
-#define BATCH_DR_MIN_BLOCKS 4           /* delegate blocks an SM asked of ptxas: 32 warps, 64 KB in flight */
-#define BATCH_DR_CTL 4                  /* counters after the bins': claims, delegates, candidates taken
-                                           (the caps' checks), and the entries with their work items */
+#define BATCH_DR_MIN_BLOCKS 4           /* delegate blocks an SM asked of ptxas: 32 warps, 64 to 128 KB
+                                           in flight (a step reduced while the next one loads) */
+#define BATCH_DR_CTL 6                  /* counters after the bins': claims, delegates, candidates taken
+                                           (the caps' checks), the entries with their work items, and the
+                                           segments whose candidates go to the staged and the split select */
+#define BATCH_DR_STAGED 4               /* ctl[4]: candidate segments of the staged select (rlist)  */
+#define BATCH_DR_SPLIT 5                /* ctl[5]: those of the split select (rlist + max_segs)     */
+#define BATCH_DR_ROWWISE_LOG2 28        /* uniform rows of 2^28 keys and more run row by row: the single
+                                           pipeline reads one at 1.02x the floor (H200, 4 x 2^28 f32,
+                                           k 1024: 1.31 ms row by row, 1.85 ms batched before the delegate
+                                           launch streamed), its fixed costs a small share of a row */
 #define BATCH_DR_ITEM_BITS 40           /* ctl[3] = entries << 40 | items: one atomic orders both */
 #define BATCH_DR_ITEM_MASK ((1ull << BATCH_DR_ITEM_BITS) - 1)
 static_assert(BATCH_DR_ITEM_VECS * BATCH_VEC_BYTES >= (1u << DRTOPK_BATCH_DR_ALPHA_MAX) * sizeof(uint64_t),
@@ -70,6 +81,7 @@ typedef struct {
     void *cand_values;          /* candidates: element bits      */
     uint64_t *cand_pos;         /*   positions in their segment  */
     split_state *dstates, *cstates;     /* the two selects' search states (zeroed by the delegate launch) */
+    uint64_t *rlist;            /* segment ids: max_segs to the staged select, then max_segs to the split */
 } dr_ws;
 
 /* The key type the delegates of keys of `bits` bits are stored and selected
@@ -140,17 +152,24 @@ __device__ __forceinline__ KT dr_group_max(KT v, unsigned g)
 
 /* Step 1, one launch for all entries: the entries' subranges, cut into work
  * items of BATCH_DR_ITEM_VECS 16-byte loads, form one flat index (an entry's
- * first item from the binning counter), so that 4 long segments spread over
- * every SM as 10000 do.  A warp takes items grid-stride, finds the item's
- * entry by binary search over the rising first items, and streams the item
- * in steps of BATCH_DR_LOADS rows of 32 loads (row-major: a row is 512
- * consecutive bytes, every load of a step in flight together).  A subrange
- * is vps = 2^alpha / keys-a-load loads: with vps <= 32 a row holds 32 / vps
- * of them (a max over groups of vps lanes), else one spans vps / 32 rows
- * (kept in a lane's running max, then a warp max).  Loads that cross the
- * segment's ends take its keys one by one (nothing outside it is read);
- * the keys outside count as the least key (every subrange holds one of the
- * segment).  The launch first zeroes the two selects' search states. */
+ * first item from the binning counter).  Warp w of the grid takes the
+ * consecutive items [w items / warps, (w + 1) items / warps) (an even share,
+ * so that 4 long segments spread over every SM as 10000 do), finds the first
+ * one's entry by binary search once and walks on: within an entry its items
+ * are one run of consecutive loads, streamed in steps of BATCH_DR_LOADS rows
+ * of 32 loads (row-major: a row is 512 consecutive bytes) with the next
+ * step's loads issued before this step's keys are reduced, so a lane always
+ * has a step in flight (steps at a segment's ends, not wholly in it, read
+ * its keys one by one instead: nothing outside it is read); an entry's
+ * sizes are read only where the run crosses into it (not per item: the
+ * dependent chain of lookups before each item's loads left the warp with
+ * nothing in flight, H200: 528 us for 1 GiB where the floor is 261).  A subrange is vps = 2^alpha / keys-a-load loads: with
+ * vps <= 32 a row holds 32 / vps of them (a max over groups of vps lanes),
+ * else one spans vps / 32 rows (kept in a lane's running max, then a warp
+ * max); items hold whole subranges, so a warp's share never cuts one.  The
+ * keys outside the segment count as the least key (every subrange holds one
+ * of the segment).  The launch first zeroes the two selects' search
+ * states. */
 template <int T>
 __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLOCKS) dr_delegate_kernel(batch_args a, dr_ws d)
 {
@@ -158,6 +177,7 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLO
     typedef typename elem_of<T>::key KT;
     constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);       /* keys a load brings */
     constexpr unsigned STEP = BATCH_DR_LOADS * DRTOPK_WARP;    /* loads of a step    */
+    static_assert(BATCH_DR_ITEM_VECS % STEP == 0, "a step never crosses an item");
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
     const unsigned long long ctl = d.ctl[3];
     const uint64_t n = ctl >> BATCH_DR_ITEM_BITS, items = ctl & BATCH_DR_ITEM_MASK;
@@ -170,45 +190,57 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLO
     const uint64_t phase = dr_phase(a);
     const uint4 *grid = (const uint4 *)((const RT *)a.values - phase);  /* 16-byte aligned: grid position 0 */
     const uint64_t warps = (uint64_t)gridDim.x * BATCH_DR_WARPS;
-    for (uint64_t it = (uint64_t)blockIdx.x * BATCH_DR_WARPS + (threadIdx.x >> DRTOPK_LOG2_WARP); it < items;
-         it += warps) {
-        uint64_t e = 0, hi = n;         /* witem[e] <= it < witem[hi] (witem[n]: items) */
-        while (hi - e > 1) {
-            const uint64_t mid = (e + hi) / 2;
-            if (__ldg(&d.witem[mid]) <= it) e = mid;
-            else hi = mid;
-        }
+    const uint64_t w = (uint64_t)blockIdx.x * BATCH_DR_WARPS + (threadIdx.x >> DRTOPK_LOG2_WARP);
+    const uint64_t it1 = items * (w + 1) / warps;       /* items < 2^40, warps < 2^24 */
+    uint64_t it = items * w / warps;
+    if (it >= it1) return;
+    uint64_t e = 0, hi = n;             /* witem[e] <= it < witem[hi] (witem[n]: items) */
+    while (hi - e > 1) {
+        const uint64_t mid = (e + hi) / 2;
+        if (__ldg(&d.witem[mid]) <= it) e = mid;
+        else hi = mid;
+    }
+    for (; it < it1; ++e) {             /* an entry's run of the share: every entry holds an item */
         uint64_t start, len;
         seg_info(a, seg_id(a, e), &start, &len);
         const int alpha = (int)__ldg(&d.dalpha[e]);
-        const uint64_t nd = __ldg(&d.dlen[e]), u0 = start + phase, u1 = u0 + len;
+        const uint64_t nd = __ldg(&d.dlen[e]), u0 = start + phase, u1 = u0 + len, w0 = __ldg(&d.witem[e]);
+        const uint64_t wend = e + 1 < n ? __ldg(&d.witem[e + 1]) : items, stop = wend < it1 ? wend : it1;
         const unsigned vps = (1u << alpha) / V, g = vps < DRTOPK_WARP ? vps : DRTOPK_WARP;
         const unsigned rows_per_sub = vps / g;
         const uint64_t first = (u0 >> alpha << alpha) / V;                     /* the entry's first load */
-        const uint64_t q0 = (it - __ldg(&d.witem[e])) * BATCH_DR_ITEM_VECS;    /* the item's, in the entry */
         const uint64_t nq = (nd << alpha) / V;
+        const uint64_t r_end = (stop - w0) * BATCH_DR_ITEM_VECS < nq ? (stop - w0) * BATCH_DR_ITEM_VECS : nq;
         KT *dst = (KT *)d.delegates + __ldg(&d.dstart[e]);     /* dr_key<T>: KT's width */
+        const uint64_t qa = (u0 + V - 1) / V, qb = u1 / V;      /* the loads wholly in the segment */
+        const uint4 *src = grid + first + lane;
+        auto inner = [&](uint64_t r0) { return first + r0 >= qa && first + r0 + STEP <= qb; };  /* warp-uniform */
+        uint4 x[BATCH_DR_LOADS];
+        auto issue = [&](uint64_t r0) {         /* step r0's loads into x, where all are whole */
+            if (!inner(r0)) return;
+#pragma unroll
+            for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) x[u] = __ldcs(src + r0 + u * DRTOPK_WARP);
+        };
+        uint64_t r0 = (it - w0) * BATCH_DR_ITEM_VECS;
+        issue(r0);
         KT run = 0;
-        for (uint64_t r0 = q0; r0 < q0 + BATCH_DR_ITEM_VECS && r0 < nq; r0 += STEP) {
-            uint4 x[BATCH_DR_LOADS];
-            bool whole[BATCH_DR_LOADS];
+        for (; r0 < r_end; r0 += STEP) {
+            uint4 cur[BATCH_DR_LOADS];
+#pragma unroll
+            for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) cur[u] = x[u];
+            const bool in = inner(r0);
+            if (r0 + STEP < r_end) issue(r0 + STEP);    /* in flight while this step is reduced */
 #pragma unroll
             for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) {
-                const uint64_t q = first + r0 + u * DRTOPK_WARP + lane;
-                whole[u] = q * V >= u0 && (q + 1) * V <= u1;
-                if (whole[u]) x[u] = __ldcs(grid + q);
-            }
-#pragma unroll
-            for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) {
-                const uint64_t q = first + r0 + u * DRTOPK_WARP + lane;
                 KT m = 0;
-                if (whole[u]) {
+                if (in) {
 #pragma unroll
                     for (unsigned j = 0; j < V; ++j) {
-                        const KT key = (KT)drtopk_key_any(tile_keys<RT>::at(x[u], j), (drtopk_dtype)T, (drtopk_order)a.order);
+                        const KT key = (KT)drtopk_key_any(tile_keys<RT>::at(cur[u], j), (drtopk_dtype)T, (drtopk_order)a.order);
                         m = key > m ? key : m;
                     }
-                } else {
+                } else {                        /* a step at the segment's ends: key by key */
+                    const uint64_t q = first + r0 + u * DRTOPK_WARP + lane;
                     for (unsigned j = 0; j < V; ++j) {
                         const uint64_t pos = q * V + j;
                         if (pos < u0 || pos >= u1) continue;
@@ -217,7 +249,7 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLO
                     }
                 }
                 run = m > run ? m : run;
-                const uint64_t row = (r0 - q0) / DRTOPK_WARP + u;                  /* in the item: warp-uniform */
+                const uint64_t row = r0 / DRTOPK_WARP + u;      /* in the entry: warp-uniform */
                 if ((row + 1) % rows_per_sub == 0) {
                     const KT top = dr_group_max(run, g);
                     const uint64_t j = (r0 + u * DRTOPK_WARP + lane) / vps;       /* the entry's subrange */
@@ -226,6 +258,7 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLO
                 }
             }
         }
+        it = stop;
     }
 }
 
@@ -268,6 +301,22 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP) dr_filter_kernel
     }
 }
 
+/* Between steps 3 and 4: segment i of the bin goes to the staged select
+ * (one block a segment in shared memory, one launch) where its candidates
+ * fit a staged block of cap keys -- about k_s of them past the filter, as
+ * the keys at or above the k_s-th delegate are -- else to the split select
+ * (ties: all-equal keys keep all k_s 2^alpha keys of the taken subranges). */
+__global__ void dr_route_kernel(batch_args a, dr_ws d, uint64_t cap)
+{
+    const uint64_t n = seg_count(a);
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t s = seg_id(a, i);
+        const bool staged = d.clen[s] <= cap;
+        const unsigned long long at = atomicAdd(&d.ctl[staged ? BATCH_DR_STAGED : BATCH_DR_SPLIT], 1ull);
+        d.rlist[(staged ? 0 : d.max_segs) + at] = s;
+    }
+}
+
 /* Host: the Dr. workspace of p under plan (sizes from the total -- p->total,
  * or rows x len for uniform rows -- the segment count, dr_min_len and k
  * only), carved from base (NULL: sizes only). */
@@ -299,6 +348,7 @@ static void dr_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *pl
     d->cand_pos = (uint64_t *)drtopk_carve(base, off, (size_t)d->cand_cap * sizeof(uint64_t));
     d->dstates = (split_state *)drtopk_carve(base, off, 2 * m * sizeof(split_state));
     if (base) d->cstates = d->dstates + m;
+    d->rlist = (uint64_t *)drtopk_carve(base, off, 2 * m * sizeof(uint64_t));
 }
 
 /* Host: whether uniform rows run the Dr. pipeline across blocks (rows r at
@@ -311,10 +361,12 @@ static void dr_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *pl
  * with the single pipeline, which spreads it over every SM itself and reads
  * it at about the floor with its tuned plan, without the binning and the
  * split selects' launches; sorted results with k past BATCH_SORT_MAX stay
- * row by row (the batched sort holds BATCH_SORT_MAX keys). */
+ * row by row (the batched sort holds BATCH_SORT_MAX keys), and so do rows
+ * of 2^BATCH_DR_ROWWISE_LOG2 keys and more. */
 static int dr_uniform(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
 {
     return p->offsets == NULL && p->ks == NULL && p->segments > 1 && p->len > drtopk_batch_block_max_len(plan, p->dtype) &&
+           p->len >> BATCH_DR_ROWWISE_LOG2 == 0 &&
            drtopk_batch_dr_takes(p->len, p->k, plan->dr_min_len) && p->segments <= DRTOPK_BATCH_DR_SEGS_MAX &&
            !((plan->flags & DRTOPK_SORTED) && p->k > BATCH_SORT_MAX) &&
            drtopk_batch_dr_delegate_cap(p->segments * p->len, p->segments, plan->dr_min_len, p->k) <= BATCH_DR_ITEM_MASK;
@@ -323,11 +375,14 @@ static int dr_uniform(const drtopk_batch_problem *p, const drtopk_batch_plan *pl
 template <int T> struct split_launch;
 static unsigned grid_for(uint64_t units, unsigned cap);
 
+static drtopk_status staged_run(batch_args a, uint64_t cap, int sorted, unsigned grid_cap, cudaStream_t cs);
+
 /* Host: steps 1-4 for the segments of bin BIN_DR (a.list, a.count set);
- * grid_cap: BATCH_GRID_PER_SM blocks an SM. */
+ * grid_cap: BATCH_GRID_PER_SM blocks an SM; cap: the longest segment a
+ * staged block holds. */
 template <int T>
 struct dr_launch {
-    static drtopk_status run(batch_args a, const dr_ws *d, int sorted, unsigned grid_cap, cudaStream_t st)
+    static drtopk_status run(batch_args a, const dr_ws *d, int sorted, uint64_t cap, unsigned grid_cap, cudaStream_t st)
     {
         drtopk_status s;
         const unsigned y = grid_for(d->max_segs, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_VAR + 1);
@@ -349,11 +404,19 @@ struct dr_launch {
             return s;
         dr_filter_kernel<T><<<grid_for(d->max_segs * a.k, grid_cap), BATCH_DR_WARPS * DRTOPK_WARP, 0, st>>>(a, *d);
         DRTOPK_LAUNCH_CHECK();
+        dr_route_kernel<<<grid_for((d->max_segs + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS, grid_cap),
+                          BATCH_BIN_THREADS, 0, st>>>(a, *d, cap);
+        DRTOPK_LAUNCH_CHECK();
         batch_args cand = a;    /* segment s's candidates; positions through cand_pos */
         cand.values = d->cand_values;
         cand.offsets = d->cstart;
         cand.lens = d->clen;
         cand.remap = d->cand_pos;
+        cand.list = d->rlist;
+        cand.count = d->ctl + BATCH_DR_STAGED;
+        if (cap > 0 && (s = staged_run(cand, cap, sorted, grid_cap, st)) != DRTOPK_OK) return s;
+        cand.list = a.list = d->rlist + d->max_segs;    /* the fallback */
+        cand.count = a.count = d->ctl + BATCH_DR_SPLIT;
         if ((s = split_launch<T>::run(cand, d->cstates, dim3(BATCH_SPLIT_X_VAR, y), 0, 1, st)) != DRTOPK_OK) return s;
         if (sorted) {           /* over the slots, whose positions are already the segment's */
             sort_out_kernel<T><<<grid_for(d->max_segs, grid_cap), BATCH_SORT_THREADS, 0, st>>>(a);

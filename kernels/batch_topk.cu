@@ -68,8 +68,9 @@
  *     segments longer than dr_min_len and for two or more uniform rows longer
  *     than the plan's block_max_len (batch_dr.cuh: one launch a step for all
  *     of them, one read of a segment and k 2^alpha keys again, not one per
- *     pass); a single such row (and sorted rows of k past BATCH_SORT_MAX)
- *     runs the single pipeline (drtopk_cuda_select) row by row.
+ *     pass); a single such row (and sorted rows of k past BATCH_SORT_MAX,
+ *     and rows of 2^BATCH_DR_ROWWISE_LOG2 keys or more) runs the single
+ *     pipeline (drtopk_cuda_select) row by row.
  * Variable segments are binned on the device by class and log2 length
  * (logarithmic radix binning, Green et al.): one thread per segment appends
  * its id to its bin's list; each bin is then launched with its own shape and
@@ -1442,7 +1443,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
                                                                           grid_cap), cs);
         } else if (b == BIN_DR) {
             if (w.dr.min_len == 0) continue;
-            st = batch_dispatch<dr_launch>(p->dtype, a, &w.dr, sorted, grid_cap, cs);
+            st = batch_dispatch<dr_launch>(p->dtype, a, &w.dr, sorted, cap, grid_cap, cs);
         } else if (b == BIN_SPLIT) {    /* x: as for the longest segment; blocks of a pass: a few waves */
             const unsigned y = grid_for(p->segments, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_VAR + 1);
             st = batch_dispatch<split_launch>(p->dtype, a, w.states, dim3(BATCH_SPLIT_X_VAR, y), sorted,

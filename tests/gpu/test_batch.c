@@ -52,6 +52,8 @@
 #define DR_LONG_K 1024               /*   and their k (alpha 6)                          */
 #define DR_SORT_MAX 2048             /* the batched sort's largest k (BATCH_SORT_MAX) */
 #define DR_SORT_K 2100               /* dr_uniform_cases: sorted k past it */
+#define DR_CAND_LEN (1ull << 21)     /* dr_candidate_cases: rows of 2^21 keys, k 2048 (alpha 5) */
+#define DR_CAND_K 2048
 #define DR_START 3                   /* dr_cases: the first segment's start, off the 16-byte grid */
 
 #define SAMPLE_ROWS 6                /* sample_cases: rows of the staged block select's sampled threshold */
@@ -413,6 +415,18 @@ static void dr_uniform_cases(int small)
     if (!small) dr_uniform_run(DRTOPK_F32, 2, 512 * DR_SORT_K + 1, DR_SORT_K, -1); /* sorted k > 2048: row by row */
 }
 
+/* The candidates of the batched Dr. pipeline (block_max_len and dr_min_len
+ * lowered): past the filter they go to the staged select where they fit a
+ * staged block (NaN/-0.0/ties, spikes: about k_s), else to the split select
+ * (all equal: every key of the k_s taken subranges, DR_CAND_K 2^5 = 65536
+ * keys, more than a staged block of f32 holds); both orders, sorted and not. */
+static void dr_candidate_cases(void)
+{
+    dr_uniform_run(DRTOPK_F32, 2, DR_CAND_LEN, DR_CAND_K, PAT_EQUAL);
+    dr_uniform_run(DRTOPK_F32, 2, DR_CAND_LEN, DR_CAND_K, PAT_SPECIALS);
+    dr_uniform_run(DRTOPK_F32, 2, DR_CAND_LEN, DR_CAND_K, PAT_SPIKE);
+}
+
 int main(int argc, char **argv)
 {
     const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
@@ -449,6 +463,7 @@ int main(int argc, char **argv)
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
     dr_cases(small);
     dr_uniform_cases(small);
+    dr_candidate_cases();
     grant_order_cases();
     split_spread_cases();
     sample_cases(small);

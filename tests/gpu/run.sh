@@ -28,11 +28,14 @@
 #   ONEPASS_ARGS     step onepass: more options of experiments/onepass_bench.sh
 #                    (e.g. "--sweeps small", "--sweeps large --dtypes u32,f16 --reps 3")
 #   TUNE_MINUTES (4) bounds the sweeps; SANITIZER_TIMEOUT_S (240) each sanitizer run
+#   RACECHECK_BATCH_SHARDS (4) processes that share test_batch --small's racecheck (the GPU is
+#                    shared: about 1.2x faster than one; give it SANITIZER_TIMEOUT_S=480)
 set -u
 OUT=${OUT:-out/gpu-run}
 BIN=${DRTOPK_BIN_DIR:-bin}
 RUN_STEPS=${RUN_STEPS:-"test memcheck racecheck bench"}
 SANITIZER_TIMEOUT_S=${SANITIZER_TIMEOUT_S:-240}
+RACECHECK_BATCH_SHARDS=${RACECHECK_BATCH_SHARDS:-4}   # its ~1080 checks take ~420 s in one process (H200)
 TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
@@ -70,16 +73,38 @@ done
 nvidia-smi -L 2>/dev/null
 
 # suite + the case set each suite runs under a sanitizer (racecheck is slow:
-# test_algos gets its reduced --tiny set there)
+# test_algos gets its reduced --tiny set there); prog:mode:N runs N processes
+# of prog mode --shard I/N at once (a suite that takes --shard: the GPU is
+# shared, the sanitizer's host work spreads over the CPU cores) and sums them
 sanitize() {
     tool=$1; shift
     for pair in "$@"; do
-        prog=${pair%%:*}; mode=${pair##*:}
+        prog=${pair%%:*}; rest=${pair#*:}; mode=${rest%%:*}; shards=1
+        [ "$rest" != "$mode" ] && shards=${rest#*:}
         t0=$(date +%s)
-        timeout "$SANITIZER_TIMEOUT_S" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/$prog" "$mode" \
-            > "$OUT/$tool-$prog.log" 2>&1
-        rc=$?
-        add "$tool $prog $mode: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool-$prog.log" | tail -1) | $(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OUT/$tool-$prog.log" | tail -1) ($(($(date +%s) - t0)) s)"
+        log=$OUT/$tool-$prog.log
+        if [ "$shards" -gt 1 ]; then
+            i=0; pids=""
+            while [ $i -lt "$shards" ]; do
+                timeout "$SANITIZER_TIMEOUT_S" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/$prog" \
+                    "$mode" --shard "$i/$shards" > "$log.$i" 2>&1 &
+                pids="$pids $!"; i=$((i + 1))
+            done
+            rc=0
+            for pid in $pids; do wait "$pid" || { r=$?; [ $r -gt $rc ] && rc=$r; }; done
+            cat "$log".* > "$log" && rm -f "$log".*
+            counts=$(awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3; n++ }
+                          END { printf "%d passed, %d failed (%d of '"$shards"' shards finished)", p, f, n }' "$log")
+            summ=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+        else
+            timeout "$SANITIZER_TIMEOUT_S" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN/$prog" "$mode" \
+                > "$log" 2>&1
+            rc=$?
+            counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+            summ=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)
+        fi
+        label=$mode; [ "$shards" -gt 1 ] && label="$mode, $shards shards"
+        add "$tool $prog $label: rc=$rc $summ | $counts ($(($(date +%s) - t0)) s)"
     done
 }
 
@@ -153,7 +178,7 @@ $(grep -E '^not ok|passed, [0-9]+ failed' "$OUT/python.log" | head -n 8)" ;;
             test_capture:--small test_knn:--small test_batch:--small test_onepass:--small test_small_n:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small \
-            test_batch:--small test_onepass:--tiny test_small_n:--tiny ;;
+            test_batch:--small:$RACECHECK_BATCH_SHARDS test_onepass:--tiny test_small_n:--tiny ;;
     mutation)
         if [ ! -d "$BIN/mutant" ] && [ "$BIN" = bin ]; then
             ninja mutants > "$OUT/build-mutants.log" 2>&1 || add "mutation: ninja mutants failed ($OUT/build-mutants.log)"

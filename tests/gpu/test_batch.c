@@ -22,7 +22,11 @@
  * over f32 rows that force its fallback (all equal, fewer listed than k).
  * Each result is checked segment by segment by drtopk_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
- * it.  --small: the sanitizer-sized cases.
+ * it.  --small: the sanitizer-sized cases.  --shard I/N: only checks I,
+ * I + N, I + 2N, ... (counted over every check, in the same order in every
+ * run), so that N processes run one case set between them (racecheck of
+ * --small in parallel: tests/gpu/run.sh); the N logs' counts add up to one
+ * unsharded run's.
  */
 #include "batch_check.h"
 #include "device.h"
@@ -93,9 +97,16 @@ static uint64_t rnd(void)
     return rng;
 }
 
+/* --shard I/N: this process runs check c when c % N == I. */
+static unsigned long shard_index, shard_count = 1, check_seq;
+
+/* Whether the next check (host-side or on the GPU) is this shard's. */
+static int check_mine(void) { return check_seq++ % shard_count == shard_index; }
+
 /* Run p (host pointers in hp) on the GPU with plan; check on the host. */
 static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *plan, uint64_t n, const char *what)
 {
+    if (!check_mine()) return;
     const size_t es = drtopk_dtype_size(hp->dtype), slots = (size_t)(hp->segments * hp->k);
     void *dv = NULL, *doff = NULL, *dks = NULL, *dws = NULL, *dov = NULL, *doi = NULL;
     void *ov = malloc(slots * es + 1);
@@ -302,8 +313,9 @@ static void dr_run(drtopk_dtype t, const uint64_t *off, uint64_t nseg, const voi
                 /* sized first: the sizes are arguments of the same check */
                 const int sized = drtopk_batch_workspace(&p, &plan, &with) == DRTOPK_OK &&
                                   drtopk_batch_workspace(&q, &plan, &without) == DRTOPK_OK;
-                gt_checkf(sized && with > without, drtopk_last_error(),
-                          "Dr. workspace: %zu bytes with the total, %zu without", with, without);
+                if (check_mine())
+                    gt_checkf(sized && with > without, drtopk_last_error(),
+                              "Dr. workspace: %zu bytes with the total, %zu without", with, without);
                 snprintf(what, sizeof what, "Dr. segments %s %s%s %llu segments (%s) k %llu dr_min_len %llu%s",
                          drtopk_dtype_name(t), o ? "smallest" : "largest", sorted ? " sorted" : "",
                          (unsigned long long)nseg, values, (unsigned long long)k,
@@ -391,10 +403,11 @@ static void dr_uniform_run(drtopk_dtype t, uint64_t rows, uint64_t len, uint64_t
             const int sized = drtopk_batch_workspace(&p, &plan, &dr) == DRTOPK_OK &&
                               drtopk_batch_workspace(&p, &by_row, &row) == DRTOPK_OK;
             const int batched = rows > 1 && !(sorted && k > DR_SORT_MAX);
-            gt_checkf(sized && (dr != row) == batched, drtopk_last_error(),
-                      "uniform %llu x %llu k %llu%s: %zu workspace bytes with the Dr. route, %zu row by row",
-                      (unsigned long long)rows, (unsigned long long)len, (unsigned long long)k,
-                      sorted ? " sorted" : "", dr, row);
+            if (check_mine())
+                gt_checkf(sized && (dr != row) == batched, drtopk_last_error(),
+                          "uniform %llu x %llu k %llu%s: %zu workspace bytes with the Dr. route, %zu row by row",
+                          (unsigned long long)rows, (unsigned long long)len, (unsigned long long)k,
+                          sorted ? " sorted" : "", dr, row);
             snprintf(what, sizeof what, "uniform Dr. %s %s%s %llu x %llu k %llu (%s)", drtopk_dtype_name(t),
                      o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)rows,
                      (unsigned long long)len, (unsigned long long)k, pat < 0 ? "few distinct" : pat_names[pat]);
@@ -429,7 +442,21 @@ static void dr_candidate_cases(void)
 
 int main(int argc, char **argv)
 {
-    const int small = argc > 1 && strcmp(argv[1], "--small") == 0;
+    int small = 0;
+    for (int a = 1; a < argc; ++a) {
+        char tail;
+        if (strcmp(argv[a], "--small") == 0) {
+            small = 1;
+        } else if (strcmp(argv[a], "--shard") == 0 && a + 1 < argc &&
+                   sscanf(argv[a + 1], "%lu/%lu%c", &shard_index, &shard_count, &tail) == 2 &&
+                   shard_count > 0 && shard_index < shard_count) {
+            ++a;
+        } else {
+            fprintf(stderr, "test_batch: bad argument '%s'\nusage: test_batch [--small] [--shard I/N] "
+                            "(N > 0, 0 <= I < N)\n", argv[a]);
+            return 2;
+        }
+    }
     /* rows, cols, k, block_max_len override (0: default), warp_max_k override (0: default): the
      * algorithms of uniform rows (f32 lengths; 64-bit keys chunk at half of them and split earlier) */
     const uint64_t shapes[][5] = {

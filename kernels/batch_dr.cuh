@@ -16,16 +16,35 @@
  *      segments keep every SM streaming as 10000 do; subranges lie on a
  *      16-byte grid (a load never straddles two; a segment's first and last
  *      ones are partial, their loads that cross its ends read its keys one
- *      by one), and each subrange's largest ordered key (beta = 1) goes to
+ *      by one), and each subrange's largest compare word (beta = 1) goes to
  *      the segment's delegate vector.
  *   2. the split radix select takes the top k_s delegates of every segment
- *      (ordered keys as u32 / u64, largest; their positions are subrange ids);
- *      its final prefix/mask bounds the k_s-th delegate t from below.
- *   3. concatenation/filter: only those k_s subranges are read again; their
- *      keys whose known digits reach t's are written as candidates (value bits,
- *      position in the segment).  Rule 1: every key above t lies in a subrange
- *      whose delegate is above t, all taken, and each taken subrange holds a key
- *      >= t (its delegate), so the candidates hold a top k_s of the segment.
+ *      (words as u32 / u64, largest; their positions are subrange ids); its
+ *      final prefix/mask bounds the k_s-th delegate t from below.
+ *   3. concatenation/filter: only those k_s subranges are read again (16-byte
+ *      loads); their keys whose words' known digits reach t's are written as
+ *      candidates (value bits, position in the segment).
+ * Rule 1 over compare words (keyorder.h: w(b), W bits, a larger word never
+ * has a smaller ordered key; every NaN above +inf, -0.0 and +0.0 adjacent
+ * words of one key).  Let t be the k_s-th largest delegate word and P the
+ * taken subranges, a top k_s of the delegates by word (ties any way), and
+ * the filter keep b in P with (w(b) & mask) >= (t & mask), mask the known
+ * top digits (all of them, or fewer where the select took its bucket whole).
+ * (i) every b with w(b) > t is kept: its subrange's delegate is > t, and
+ * fewer than k_s delegates are, so it is in P; masking top digits keeps
+ * order (w > t gives w & mask >= t & mask).  (ii) each subrange of P holds
+ * its delegate, a key with word >= t, kept as in (i): at least k_s kept
+ * keys have w >= t.  So the kept keys hold every key of word > t and at
+ * least k_s of word >= t: the top k_s by word of the segment (ties at t
+ * broken by some order) lie in them, and a top k_s by word is a top k_s by
+ * ordered key (w refines the key: sorting by word sorts by key), so the
+ * exact selection by ordered key over the candidates (step 4) gives the
+ * segment's k_s largest keys, ties and NaN/-0.0 included.  With all keys
+ * equal every subrange's delegate is t and P is k_s whole subranges, at most
+ * candidate_cap keys (batch_dr_spec.h).  A word costs a shift, two logic
+ * operations and an add (no NaN test): the delegate kernel's per-key work
+ * beside its max.  tests/unit/test_batch.c checks a host model of steps 1-3
+ * against the exact top k_s for every key type, order and known-digit count.
  *   4. the staged select (one block a segment, one launch) over each
  *      segment's candidates where they fit a staged block -- about k_s of
  *      them, the keys at or above the k_s-th delegate -- else the split
@@ -33,7 +52,8 @@
  *      (positions through the candidates' positions, padding, sorted).
  * Bytes for 16 rows of 2^24 f32 keys and k = 1024 (alpha 7): 1 GiB read once
  * by step 1; 8 MB of delegates written and read by 4 digit passes and the
- * gather (48 MB); 8 MB of subranges read again; at most 16 x 128K candidates
+ * gather (48 MB; a grid of 33 x 16 blocks, a column per 4096 of a segment's
+ * most delegates, batch_dr_spec.h); 8 MB of subranges read again; at most 16 x 128K candidates
  * (k_s whole subranges, far fewer pass the filter) written and read by the
  * passes: about 1.1 GB, within 10% of one read.  4 rows of 2^28 (alpha 9):
  * 4 GiB once, 8 MB of delegates, 8 MB of subranges again.  The power law of
@@ -49,8 +69,9 @@
 #define BATCH_DR_LOADS 4                /* 16-byte loads a lane has in flight: a step is 4 rows of 32 */
 #define BATCH_DR_ITEM_VECS 512          /* 16-byte loads of a work item (8 KB): a multiple of every
                                            subrange's (2^10 keys of 8 bytes at most), so none is cut */
-#define BATCH_DR_MIN_BLOCKS 4           /* delegate blocks an SM asked of ptxas: 32 warps, 64 to 128 KB
-                                           in flight (a step reduced while the next one loads) */
+#define BATCH_DR_MIN_BLOCKS 3           /* delegate blocks an SM asked of ptxas: 24 warps, 48 to 96 KB
+                                           in flight (a step reduced while the next one loads); 80
+                                           registers, no spills (4 blocks: 64 registers, 40-84 B spilled) */
 #define BATCH_DR_CTL 6                  /* counters after the bins': claims, delegates, candidates taken
                                            (the caps' checks), the entries with their work items, and the
                                            segments whose candidates go to the staged and the split select */
@@ -71,6 +92,7 @@ static_assert(BATCH_VEC_BYTES == DRTOPK_BATCH_DR_VEC_BYTES, "the subrange grid i
 typedef struct {
     uint64_t min_len, total;    /* segments longer than min_len, within values[0, total) */
     uint64_t max_segs, del_cap, cand_cap;       /* what the workspace holds */
+    uint64_t del_max;           /* the most delegates of one segment (the delegate select's grid) */
     unsigned long long *ctl;    /* BATCH_DR_CTL counters (zeroed with the bins' counts) */
     uint64_t *dstart, *dlen, *dks, *iota;       /* per entry i of the bin: its delegates and k_s */
     uint64_t *witem, *dalpha;   /*   its first work item (rising with i) and alpha */
@@ -138,12 +160,29 @@ __device__ __forceinline__ bool dr_take(const batch_args &a, const dr_ws &d, uns
     return true;
 }
 
-/* The largest of v over aligned groups of g lanes (a power of two <= 32). */
-template <typename KT>
-__device__ __forceinline__ KT dr_group_max(KT v, unsigned g)
+/* The compare word (keyorder.h) of element bits b of key type T: the
+ * delegates and the filter's test are words, not ordered keys (the header's
+ * Rule 1 over words); om is 0 for the largest, all ones for the smallest. */
+__device__ __forceinline__ uint32_t dr_word(uint16_t b, drtopk_dtype t, uint32_t om)
 {
-    if (g == DRTOPK_WARP) return warp_max(v);
-    for (unsigned o = 1; o < g; o <<= 1) {
+    return drtopk_cmp16_word(b, t, (uint16_t)om);
+}
+__device__ __forceinline__ uint32_t dr_word(uint32_t b, drtopk_dtype t, uint32_t om)
+{
+    return drtopk_cmp_word(b, t, om);
+}
+__device__ __forceinline__ uint64_t dr_word(uint64_t b, drtopk_dtype t, uint32_t om)
+{
+    return drtopk_cmp64_word(b, t, (uint64_t)0 - (om & 1u));
+}
+__device__ __forceinline__ uint32_t dr_om(const batch_args &a) { return a.order == DRTOPK_LARGEST ? 0u : ~0u; }
+
+/* The largest of v over aligned groups of 2^lg lanes (lg <= 5). */
+template <typename KT>
+__device__ __forceinline__ KT dr_group_max(KT v, unsigned lg)
+{
+    if (lg == DRTOPK_LOG2_WARP) return warp_max(v);
+    for (unsigned o = 1; o < 1u << lg; o <<= 1) {
         const KT w = __shfl_xor_sync(DRTOPK_FULL_MASK, v, o);
         v = w > v ? w : v;
     }
@@ -163,22 +202,30 @@ __device__ __forceinline__ KT dr_group_max(KT v, unsigned g)
  * its keys one by one instead: nothing outside it is read); an entry's
  * sizes are read only where the run crosses into it (not per item: the
  * dependent chain of lookups before each item's loads left the warp with
- * nothing in flight, H200: 528 us for 1 GiB where the floor is 261).  A subrange is vps = 2^alpha / keys-a-load loads: with
- * vps <= 32 a row holds 32 / vps of them (a max over groups of vps lanes),
- * else one spans vps / 32 rows (kept in a lane's running max, then a warp
- * max); items hold whole subranges, so a warp's share never cuts one.  The
- * keys outside the segment count as the least key (every subrange holds one
- * of the segment).  The launch first zeroes the two selects' search
- * states. */
+ * nothing in flight, H200: 528 us for 1 GiB where the floor is 261).  A
+ * subrange is vps = 2^(alpha - log2 V) loads (V keys a load): with vps <= 32
+ * a row holds 32 / vps of them (a max over groups of vps lanes), else one
+ * spans vps / 32 rows (kept in a lane's running max, then a warp max); items
+ * hold whole subranges, so a warp's share never cuts one.  Every count is a
+ * power of two, so the bookkeeping is shifts and masks (a 64-bit division
+ * or remainder by a runtime value a row cost ~100 instructions and the
+ * spills; ncu, fifth session: 146 warp instructions a 128-key step).  A key
+ * enters as its compare word (a shift, two logic operations and an add for
+ * floats, the same max); the keys outside the segment count as word 0, the
+ * least (every subrange holds one of the segment).  The launch first zeroes
+ * the two selects' search states. */
 template <int T>
 __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLOCKS) dr_delegate_kernel(batch_args a, dr_ws d)
 {
     typedef typename elem_of<T>::raw RT;
     typedef typename elem_of<T>::key KT;
     constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);       /* keys a load brings */
+    constexpr unsigned LV = V == 2 ? 1 : V == 4 ? 2 : 3;       /* log2 V */
+    static_assert(1u << LV == V, "keys a load: a power of two");
     constexpr unsigned STEP = BATCH_DR_LOADS * DRTOPK_WARP;    /* loads of a step    */
     static_assert(BATCH_DR_ITEM_VECS % STEP == 0, "a step never crosses an item");
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    const uint32_t om = dr_om(a);
     const unsigned long long ctl = d.ctl[3];
     const uint64_t n = ctl >> BATCH_DR_ITEM_BITS, items = ctl & BATCH_DR_ITEM_MASK;
     {
@@ -203,18 +250,20 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLO
     for (; it < it1; ++e) {             /* an entry's run of the share: every entry holds an item */
         uint64_t start, len;
         seg_info(a, seg_id(a, e), &start, &len);
-        const int alpha = (int)__ldg(&d.dalpha[e]);
+        const unsigned alpha = (unsigned)__ldg(&d.dalpha[e]);
         const uint64_t nd = __ldg(&d.dlen[e]), u0 = start + phase, u1 = u0 + len, w0 = __ldg(&d.witem[e]);
         const uint64_t wend = e + 1 < n ? __ldg(&d.witem[e + 1]) : items, stop = wend < it1 ? wend : it1;
-        const unsigned vps = (1u << alpha) / V, g = vps < DRTOPK_WARP ? vps : DRTOPK_WARP;
-        const unsigned rows_per_sub = vps / g;
-        const uint64_t first = (u0 >> alpha << alpha) / V;                     /* the entry's first load */
-        const uint64_t nq = (nd << alpha) / V;
+        const unsigned lvps = alpha - LV;                                       /* log2 loads a subrange */
+        const unsigned lg = lvps < DRTOPK_LOG2_WARP ? lvps : DRTOPK_LOG2_WARP;  /* log2 lanes a group    */
+        const unsigned row_mask = (1u << (lvps - lg)) - 1u;                     /* rows a subrange, - 1  */
+        const uint64_t first = u0 >> alpha << (alpha - LV);                     /* the entry's first load */
+        const uint64_t nq = nd << (alpha - LV);
         const uint64_t r_end = (stop - w0) * BATCH_DR_ITEM_VECS < nq ? (stop - w0) * BATCH_DR_ITEM_VECS : nq;
         KT *dst = (KT *)d.delegates + __ldg(&d.dstart[e]);     /* dr_key<T>: KT's width */
-        const uint64_t qa = (u0 + V - 1) / V, qb = u1 / V;      /* the loads wholly in the segment */
+        const uint64_t ra = ((u0 + V - 1) >> LV) - first, rb = (u1 >> LV) - first;  /* the loads wholly in the
+                                                                                     segment, from the entry's */
         const uint4 *src = grid + first + lane;
-        auto inner = [&](uint64_t r0) { return first + r0 >= qa && first + r0 + STEP <= qb; };  /* warp-uniform */
+        auto inner = [&](uint64_t r0) { return r0 >= ra && r0 + STEP <= rb; };  /* warp-uniform */
         uint4 x[BATCH_DR_LOADS];
         auto issue = [&](uint64_t r0) {         /* step r0's loads into x, where all are whole */
             if (!inner(r0)) return;
@@ -236,24 +285,25 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLO
                 if (in) {
 #pragma unroll
                     for (unsigned j = 0; j < V; ++j) {
-                        const KT key = (KT)drtopk_key_any(tile_keys<RT>::at(cur[u], j), (drtopk_dtype)T, (drtopk_order)a.order);
-                        m = key > m ? key : m;
+                        const KT wd = dr_word(tile_keys<RT>::at(cur[u], j), (drtopk_dtype)T, om);
+                        m = wd > m ? wd : m;
                     }
                 } else {                        /* a step at the segment's ends: key by key */
-                    const uint64_t q = first + r0 + u * DRTOPK_WARP + lane;
+                    const uint64_t q = (uint64_t)(src - grid) + r0 + u * DRTOPK_WARP;  /* this lane's load */
+                    const RT *g = (const RT *)grid;
                     for (unsigned j = 0; j < V; ++j) {
-                        const uint64_t pos = q * V + j;
+                        const uint64_t pos = (q << LV) + j;
                         if (pos < u0 || pos >= u1) continue;
-                        const KT key = (KT)drtopk_key_at(a.values, pos - phase, (drtopk_dtype)T, (drtopk_order)a.order);
-                        m = key > m ? key : m;
+                        const KT wd = dr_word(g[pos], (drtopk_dtype)T, om);
+                        m = wd > m ? wd : m;
                     }
                 }
                 run = m > run ? m : run;
-                const uint64_t row = r0 / DRTOPK_WARP + u;      /* in the entry: warp-uniform */
-                if ((row + 1) % rows_per_sub == 0) {
-                    const KT top = dr_group_max(run, g);
-                    const uint64_t j = (r0 + u * DRTOPK_WARP + lane) / vps;       /* the entry's subrange */
-                    if (lane % g == 0 && j < nd) dst[j] = top;
+                const unsigned row = (unsigned)(r0 >> DRTOPK_LOG2_WARP) + u;   /* low bits of the entry's row */
+                if (((row + 1) & row_mask) == 0) {                            /* a subrange's last row */
+                    const KT top = dr_group_max(run, lg);
+                    const uint64_t j = (r0 + u * DRTOPK_WARP + lane) >> lvps;  /* the entry's subrange */
+                    if ((lane & ((1u << lg) - 1u)) == 0 && j < nd) dst[j] = top;
                     run = 0;
                 }
             }
@@ -264,15 +314,23 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLO
 
 /* Step 3: warp w of the grid takes the taken subranges w, w + warps, ... of
  * the flat index (entry, rank) over the entries' k slots, and appends the
- * subrange's keys that reach the k_s-th delegate's known digits to the
- * segment's candidates (warp-aggregated slots). */
+ * subrange's keys whose compare words reach the k_s-th delegate's known
+ * digits to the segment's candidates (element bits and positions,
+ * warp-aggregated slots).  A subrange is whole 16-byte loads of the grid, a
+ * lane's one a row of 32; a load not wholly in the segment (its first and
+ * last subranges) reads the segment's keys of it one by one. */
 template <int T>
 __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP) dr_filter_kernel(batch_args a, dr_ws d)
 {
-    typedef typename elem_of<T>::key KT;
+    typedef typename elem_of<T>::raw RT;
+    constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);       /* keys a load brings */
+    constexpr unsigned LV = V == 2 ? 1 : V == 4 ? 2 : 3;       /* log2 V */
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
     const unsigned lower = (1u << lane) - 1u;
+    const uint32_t om = dr_om(a);
     const uint64_t n = seg_count(a), phase = dr_phase(a), warps = (uint64_t)gridDim.x * BATCH_DR_WARPS;
+    const RT *vals = (const RT *)a.values;
+    const uint4 *grid = (const uint4 *)(vals - phase);          /* 16-byte aligned: grid position 0 */
     for (uint64_t t = (uint64_t)blockIdx.x * BATCH_DR_WARPS + (threadIdx.x >> DRTOPK_LOG2_WARP); t < n * a.k;
          t += warps) {
         const uint64_t i = t / a.k, j = t % a.k;
@@ -280,23 +338,31 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP) dr_filter_kernel
         const uint64_t s = seg_id(a, i);
         uint64_t start, len;
         seg_info(a, s, &start, &len);
-        const int alpha = (int)d.dalpha[i];
+        const unsigned lvps = (unsigned)d.dalpha[i] - LV;                      /* log2 loads a subrange */
         const uint64_t pf = d.dstates[i].prefix, mk = d.dstates[i].mask, cbase = d.cstart[s];
-        const uint64_t u0 = start + phase, sub = (u0 >> alpha) + d.del_ids[i * a.k + j];
-        const uint64_t lo = (sub << alpha) > u0 ? (sub << alpha) - u0 : 0;       /* positions in the segment */
-        const uint64_t hi = ((sub + 1) << alpha) - u0 < len ? ((sub + 1) << alpha) - u0 : len;
-        for (uint64_t p0 = lo; p0 < hi; p0 += DRTOPK_WARP) {
-            const uint64_t p = p0 + lane;
-            const bool in = p < hi;
-            const KT key = in ? (KT)drtopk_key_at(a.values, start + p, (drtopk_dtype)T, (drtopk_order)a.order) : 0;
-            const bool keep = in && ((uint64_t)key & mk) >= pf;
-            const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, keep);
-            unsigned long long at = 0;
-            if (lane == 0 && b) at = atomicAdd((unsigned long long *)&d.clen[s], (unsigned long long)__popc(b));
-            at = __shfl_sync(DRTOPK_FULL_MASK, at, 0) + __popc(b & lower);
-            if (!keep) continue;
-            drtopk_bits_store(d.cand_values, cbase + at, (drtopk_dtype)T, drtopk_bits_at(a.values, start + p, (drtopk_dtype)T));
-            d.cand_pos[cbase + at] = p;
+        const uint64_t u0 = start + phase, u1 = u0 + len;                      /* grid positions */
+        const uint64_t qa = (u0 + V - 1) >> LV, qb = u1 >> LV;                 /* the loads wholly in it */
+        const uint64_t q0 = ((u0 >> (lvps + LV)) + d.del_ids[i * a.k + j]) << lvps, q1 = q0 + (1ull << lvps);
+        for (uint64_t qr = q0; qr < q1; qr += DRTOPK_WARP) {
+            const uint64_t q = qr + lane;
+            const bool inq = q < q1, whole = inq && q >= qa && q < qb;
+            uint4 x = make_uint4(0u, 0u, 0u, 0u);
+            if (whole) x = __ldg(grid + q);
+#pragma unroll
+            for (unsigned e = 0; e < V; ++e) {
+                const uint64_t g = (q << LV) + e;
+                const bool in = whole || (inq && g >= u0 && g < u1);
+                const RT b = whole ? tile_keys<RT>::at(x, e) : in ? vals[g - phase] : (RT)0;
+                const bool keep = in && ((uint64_t)dr_word(b, (drtopk_dtype)T, om) & mk) >= pf;
+                const unsigned bal = __ballot_sync(DRTOPK_FULL_MASK, keep);
+                if (!bal) continue;                                            /* warp-uniform */
+                unsigned long long at = 0;
+                if (lane == 0) at = atomicAdd((unsigned long long *)&d.clen[s], (unsigned long long)__popc(bal));
+                at = __shfl_sync(DRTOPK_FULL_MASK, at, 0) + __popc(bal & lower);
+                if (!keep) continue;
+                ((RT *)d.cand_values)[cbase + at] = b;
+                d.cand_pos[cbase + at] = g - u0;
+            }
         }
     }
 }
@@ -334,6 +400,8 @@ static void dr_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *pl
         return;
     }
     d->cand_cap = drtopk_batch_dr_candidate_cap(total);
+    d->del_max = p->offsets ? drtopk_batch_dr_segment_delegates_max(plan->dr_min_len + 1, total, p->k)
+                            : drtopk_batch_dr_segment_delegates_max(p->len, p->len, p->k);
     const size_t m = (size_t)d->max_segs, kb = drtopk_dtype_size(dr_key_of_bits(drtopk_dtype_bits(p->dtype)));
     uint64_t **entry[] = { &d->dstart, &d->dlen, &d->dks, &d->iota, &d->witem, &d->dalpha };
     const size_t nentry = sizeof entry / sizeof entry[0];
@@ -386,6 +454,11 @@ struct dr_launch {
     {
         drtopk_status s;
         const unsigned y = grid_for(d->max_segs, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_VAR + 1);
+        /* the delegate select: a column per chunk of the most delegates a segment has (split_member gives a
+         * segment min(its chunks, columns)), not BATCH_SPLIT_X_VAR columns that the ~2^17 delegates of a
+         * row of 2^24 keys leave idle but for 32 (fifth session: 4608 blocks for 16 such rows) */
+        const unsigned dx = grid_for((d->del_max + BATCH_SPLIT_CHUNK - 1) / BATCH_SPLIT_CHUNK, BATCH_SPLIT_X_VAR);
+        const unsigned dy = grid_for(d->max_segs, BATCH_SPLIT_WAVES * grid_cap / dx + 1);
         const unsigned resident = grid_cap / BATCH_GRID_PER_SM * BATCH_DR_MIN_BLOCKS;
         dr_delegate_kernel<T><<<resident, BATCH_DR_WARPS * DRTOPK_WARP, 0, st>>>(a, *d);
         DRTOPK_LAUNCH_CHECK();
@@ -400,7 +473,7 @@ struct dr_launch {
         del.list = d->iota;
         del.out_values = d->del_values;
         del.out_indices = d->del_ids;
-        if ((s = split_launch<dr_key<T>::value>::run(del, d->dstates, dim3(BATCH_SPLIT_X_VAR, y), 0, 1, st)) != DRTOPK_OK)
+        if ((s = split_launch<dr_key<T>::value>::run(del, d->dstates, dim3(dx, dy), 0, 1, st)) != DRTOPK_OK)
             return s;
         dr_filter_kernel<T><<<grid_for(d->max_segs * a.k, grid_cap), BATCH_DR_WARPS * DRTOPK_WARP, 0, st>>>(a, *d);
         DRTOPK_LAUNCH_CHECK();

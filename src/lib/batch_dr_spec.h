@@ -29,6 +29,14 @@
  *     second test), so their sum is at most total / 16 = candidate_cap.
  *   - max_segments: segments longer than dr_min_len within total keys, at
  *     most DRTOPK_BATCH_DR_SEGS_MAX (the binning counter's entry field).
+ *   - one segment's delegates (the delegate select's grid, not a workspace
+ *     bound): alpha(len, k) <= a iff floor(len / k) < R(a) = max(2^(2a+2),
+ *     16 2^(a+1)) (the strongest of the loop's tests at a), i.e. len <
+ *     R(a) k; with k_s <= k alpha only grows, so a segment of len <= max_len
+ *     keys and alpha a has at most ((h_a - 1) >> a) + 2 delegates, h_a =
+ *     min(max_len, R(a) k - 1), and the most over a bounds every segment
+ *     (not monotone in max_len: 2^24 - 1 keys at k 1024 have alpha 6 and
+ *     2^18 + 1 delegates, 2^24 keys alpha 7 and 2^17 + 1).
  */
 #ifndef DRTOPK_BATCH_DR_SPEC_H
 #define DRTOPK_BATCH_DR_SPEC_H
@@ -95,5 +103,25 @@ DRTOPK_HD uint64_t drtopk_batch_dr_delegate_cap(uint64_t total, uint64_t max_seg
     return (total >> drtopk_batch_dr_alpha_floor(dr_min_len, k)) + 2 * max_segments;
 }
 DRTOPK_HD uint64_t drtopk_batch_dr_candidate_cap(uint64_t total) { return total / DRTOPK_BATCH_DR_RATIO; }
+
+/* The most delegates one segment of lo..hi keys (1 <= lo) that takes the
+ * pipeline (k_s <= k) can have: variable segments lo = dr_min_len + 1, hi =
+ * the total; uniform rows lo = hi = their length (the header's last bound;
+ * 0 where lo > hi). */
+DRTOPK_HD uint64_t drtopk_batch_dr_segment_delegates_max(uint64_t lo, uint64_t hi, uint64_t k)
+{
+    uint64_t most = 0;
+    if (k == 0 || lo == 0 || lo > hi) return 0;
+    for (int a = DRTOPK_BATCH_DR_ALPHA_MIN; a <= DRTOPK_BATCH_DR_ALPHA_MAX; ++a) {
+        uint64_t h = hi;
+        if (a < DRTOPK_BATCH_DR_ALPHA_MAX) {
+            const uint64_t r4 = 1ull << (2 * a + 2), r16 = (uint64_t)DRTOPK_BATCH_DR_RATIO << (a + 1);
+            const uint64_t r = r4 > r16 ? r4 : r16;
+            if (k <= (UINT64_MAX - 1) / r) h = drtopk_spec_min(h, r * k - 1);
+        }
+        if (h >= lo && ((h - 1) >> a) + 2 > most) most = ((h - 1) >> a) + 2;
+    }
+    return most;
+}
 
 #endif

@@ -16,7 +16,8 @@
  * the Dr. Top-k pipeline of long variable segments (dr_min_len lowered, and
  * the default plan on long ones) beside short segments, every key type,
  * segment starts off the 16-byte grid; uniform rows through the batched Dr.
- * pipeline (odd lengths, every key type and value pattern) and the rows it
+ * pipeline (odd lengths, every key type and value pattern; alpha 5 to 10,
+ * subranges over several rows of loads) and the rows it
  * leaves to the single pipeline (one row, sorted k past 2048); the staged
  * block select's sampled threshold over random rows of every key type and
  * over f32 rows that force its fallback (all equal, fewer listed than k).
@@ -59,6 +60,8 @@
 #define DR_CAND_LEN (1ull << 21)     /* dr_candidate_cases: rows of 2^21 keys, k 2048 (alpha 5) */
 #define DR_CAND_K 2048
 #define DR_START 3                   /* dr_cases: the first segment's start, off the 16-byte grid */
+#define DR_ALPHA_LEN ((1ull << 20) + 5) /* dr_alpha_cases: k 1 alpha 10, k 4 alpha 9, k 16 alpha 8, k 64 alpha 7 */
+#define DR_ALPHA_LEN_SMALL 70001     /*   --small: k 1 alpha 8 (a subrange spans 2-4 rows of a warp's loads) */
 
 #define SAMPLE_ROWS 6                /* sample_cases: rows of the staged block select's sampled threshold */
 #define SAMPLE_ROWS_SMALL 2          /*   --small (sanitizers): 2 rows of 10000 keys   */
@@ -428,6 +431,34 @@ static void dr_uniform_cases(int small)
     if (!small) dr_uniform_run(DRTOPK_F32, 2, 512 * DR_SORT_K + 1, DR_SORT_K, -1); /* sorted k > 2048: row by row */
 }
 
+/* The batched Dr. pipeline at alpha 7 to 10 (small k over long rows), where
+ * a subrange spans several rows of a warp's 16-byte loads for every key
+ * width (the delegate kernel's running max across rows and steps, the
+ * filter's several rows of loads a subrange): uniform rows of odd length
+ * (starts off the 16-byte grid) of every key type (few distinct values: ties
+ * across subranges), f32 rows of every value pattern (NaN above +inf,
+ * -0.0 == +0.0, all equal: every subrange's delegate ties, sorted both ways,
+ * the top k in one subrange), and variable segments of very different
+ * lengths from an unaligned start. */
+static void dr_alpha_cases(int small)
+{
+    const uint64_t len = small ? DR_ALPHA_LEN_SMALL : DR_ALPHA_LEN, ks[] = { 1, 4, 16, 64 };
+    for (size_t i = 0; i < (small ? 1 : sizeof ks / sizeof ks[0]); ++i)
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) dr_uniform_run((drtopk_dtype)t, small ? 2 : 3, len, ks[i], -1);
+    for (int pat = 0; pat < PAT_DR_COUNT; ++pat) dr_uniform_run(DRTOPK_F32, 2, len, small ? 1 : 4, pat);
+    const uint64_t lens[] = { len, 9, len / 3 + 7, DR_MIN_LEN + 3, 2 * len + 11 };
+    const uint64_t nseg = sizeof lens / sizeof lens[0];
+    uint64_t off[sizeof lens / sizeof lens[0] + 1];
+    off[0] = DR_START;
+    for (uint64_t s = 0; s < nseg; ++s) off[s + 1] = off[s] + lens[s];
+    void *v = malloc(off[nseg] * 8);
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; t += small ? 3 : 1) {   /* --small: u32, f16, f64 */
+        drtopk_gen_host(v, off[nseg], DRTOPK_DIST_FEW, (drtopk_dtype)t, SEED + t);
+        dr_run((drtopk_dtype)t, off, nseg, v, 2, DR_MIN_LEN, "few distinct, unaligned, alpha 8-10");
+    }
+    free(v);
+}
+
 /* The candidates of the batched Dr. pipeline (block_max_len and dr_min_len
  * lowered): past the filter they go to the staged select where they fit a
  * staged block (NaN/-0.0/ties, spikes: about k_s), else to the split select
@@ -490,6 +521,7 @@ int main(int argc, char **argv)
     if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
     dr_cases(small);
     dr_uniform_cases(small);
+    dr_alpha_cases(small);
     dr_candidate_cases();
     grant_order_cases();
     split_spread_cases();

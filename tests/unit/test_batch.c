@@ -27,6 +27,10 @@
 #define DR_CASES 2000              /* random calls of dr_workspace_bounds */
 #define DR_SEG_MAX 64              /* their segments */
 #define DR_LOG2_MAX 24             /* their longest segment: 2^24 keys */
+#define DR_DMAX_LOG2 21            /* dr_delegates_max: every length up to 2^21 (alpha 10 at k 1) */
+#define DR_MODEL_CASES 3000        /* dr_rule1_words: random segments of the host model */
+#define DR_MODEL_LEN 3000          /*   at most this long                              */
+#define DR_MODEL_KS 40             /*   and k_s at most this                           */
 
 static uint64_t rng_state;
 static uint64_t rnd(void)          /* splitmix64 */
@@ -423,6 +427,120 @@ static void dr_workspace_bounds(void)
     }
 }
 
+/* The most delegates of a segment (the delegate select's grid) against
+ * the definition, every length up to 2^DR_DMAX_LOG2 at a few k and
+ * dr_min_len: the running most of ((len - 1) >> alpha(len, k)) + 2 over the
+ * lengths that take it, exactly; one length (uniform rows) exactly its own;
+ * and every segment of k_s <= k and any start on the grid has at most that
+ * many. */
+static void dr_delegates_max(void)
+{
+    const uint64_t kk[] = { 1, 2, 3, 16, 1000 }, mins[] = { 1, 4096, 5000 };
+    rng_state = TEST_SEED + 3;
+    CHECK(drtopk_batch_dr_segment_delegates_max(1ull << 24, 1ull << 24, 1024) == (1ull << 17) + 1);  /* alpha 7 */
+    CHECK(drtopk_batch_dr_segment_delegates_max((1ull << 20) + 1, 1ull << 24, 1024) == (1ull << 18) + 1);
+    CHECK(drtopk_batch_dr_segment_delegates_max(5, 4, 1024) == 0);             /* none */
+    for (size_t a = 0; a < sizeof kk / sizeof kk[0]; ++a)
+        for (size_t b = 0; b < sizeof mins / sizeof mins[0]; ++b) {
+            const uint64_t k = kk[a], lo = mins[b] + 1;
+            uint64_t most = 0;
+            for (uint64_t len = 1; len <= 1ull << DR_DMAX_LOG2; ++len) {
+                const int al = drtopk_batch_dr_alpha(len, k);
+                const uint64_t own = ((len - 1) >> al) + 2;
+                if (len >= lo && own > most) most = own;
+                CHECK(drtopk_batch_dr_segment_delegates_max(lo, len, k) == most);
+                if (len % 977 == 0) {
+                    CHECK(drtopk_batch_dr_segment_delegates_max(len, len, k) == own);
+                    const uint64_t ks = 1 + rnd() % k, u0 = rnd() % 4096;   /* a segment of k_s <= k, any start */
+                    if (drtopk_batch_dr_takes(len, ks, lo - 1))
+                        CHECK(drtopk_batch_dr_delegates(u0, len, drtopk_batch_dr_alpha(len, ks)) <= most);
+                }
+            }
+        }
+}
+
+/* The compare word of element bits b (keyorder.h; om 0 largest, all ones smallest). */
+static uint64_t word_any(uint64_t b, drtopk_dtype t, drtopk_order o)
+{
+    switch (drtopk_dtype_bits(t)) {
+    case 16: return drtopk_cmp16_word((uint16_t)b, t, o ? 0xFFFFu : 0u);
+    case 32: return drtopk_cmp_word((uint32_t)b, t, o ? ~0u : 0u);
+    default: return drtopk_cmp64_word(b, t, o ? ~0ull : 0ull);
+    }
+}
+
+static int desc_u64(const void *x, const void *y)
+{
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* A host model of batch_dr.cuh's steps 1-3 over compare words (its header's
+ * Rule 1 over words): a segment of random bits (random, a pool of ties, or
+ * float specials: NaN of both signs, +-0, +-inf; some all equal), every key
+ * type and order, a random grid phase and start; delegates the subranges'
+ * largest words; the k_s taken subranges a top k_s of them by word with ties
+ * taken from the back (the split select breaks them in any order); the
+ * k_s-th delegate's digits known down to a random digit (the split select
+ * stops early where its bucket is taken whole); candidates the taken
+ * subranges' keys whose word reaches the known digits.  The top k_s ordered
+ * keys of the candidates must be those of the segment (as a multiset). */
+static void dr_rule1_words(void)
+{
+    rng_state = TEST_SEED + 4;
+    uint64_t *bits = (uint64_t *)malloc(DR_MODEL_LEN * sizeof(uint64_t));
+    uint64_t *dw = (uint64_t *)malloc(DR_MODEL_LEN * sizeof(uint64_t));
+    uint64_t *sorted = (uint64_t *)malloc(DR_MODEL_LEN * sizeof(uint64_t));
+    uint64_t *want = (uint64_t *)malloc(DR_MODEL_LEN * sizeof(uint64_t));
+    uint64_t *cand = (uint64_t *)malloc(DR_MODEL_LEN * sizeof(uint64_t));
+    unsigned char *taken = (unsigned char *)malloc(DR_MODEL_LEN);
+    for (int c = 0; c < DR_MODEL_CASES; ++c) {
+        const drtopk_dtype t = (drtopk_dtype)(rnd() % DRTOPK_DTYPE_COUNT);
+        const drtopk_order o = (drtopk_order)(rnd() % 2);
+        const int mode = (int)(rnd() % 4), alpha = 1 + (int)(rnd() % 6), bw = drtopk_dtype_bits(t);
+        const uint64_t len = 1 + rnd() % DR_MODEL_LEN, u0 = rnd() % 64, same = elem(t, 2);
+        for (uint64_t i = 0; i < len; ++i) bits[i] = mode == 3 ? same : elem(t, mode);
+        const uint64_t s0 = u0 >> alpha, nd = drtopk_batch_dr_delegates(u0, len, alpha);
+        const uint64_t ks = 1 + rnd() % (nd < DR_MODEL_KS ? nd : DR_MODEL_KS);  /* k_s <= delegates (the
+                                                                                    pipeline's 16 k_s 2^alpha <= len) */
+        for (uint64_t j = 0; j < nd; ++j) dw[j] = 0;
+        for (uint64_t i = 0; i < len; ++i) {           /* step 1: the subranges' largest words */
+            const uint64_t j = ((u0 + i) >> alpha) - s0, w = word_any(bits[i], t, o);
+            if (w > dw[j]) dw[j] = w;
+        }
+        memcpy(sorted, dw, nd * sizeof *dw);
+        qsort(sorted, nd, sizeof *sorted, desc_u64);
+        const uint64_t tw = sorted[ks - 1];             /* the k_s-th delegate */
+        uint64_t gt = 0;
+        for (uint64_t j = 0; j < nd; ++j) gt += dw[j] > tw;
+        uint64_t eq_left = ks - gt;                     /* step 2: a top k_s of the delegates, ties from the back */
+        for (uint64_t j = nd; j-- > 0;) {
+            taken[j] = dw[j] > tw || (dw[j] == tw && eq_left > 0);
+            if (dw[j] == tw && eq_left > 0) --eq_left;
+        }
+        /* the top `known` digits of 8 bits of the delegates' width (u32 for 16-bit keys) */
+        const int db = bw == 16 ? 32 : bw, known = (int)(rnd() % (db / 8 + 1));
+        const uint64_t ones = drtopk_width_mask(db);
+        const uint64_t mask = known * 8 >= db ? ones : ones & ~(ones >> (8 * known)), pf = tw & mask;
+        uint64_t nc = 0;
+        for (uint64_t i = 0; i < len; ++i)              /* step 3: the filter over words */
+            if (taken[((u0 + i) >> alpha) - s0] && (word_any(bits[i], t, o) & mask) >= pf)
+                cand[nc++] = drtopk_key_any(bits[i], t, o);
+        for (uint64_t i = 0; i < len; ++i) want[i] = drtopk_key_any(bits[i], t, o);
+        qsort(want, len, sizeof *want, desc_u64);
+        qsort(cand, nc, sizeof *cand, desc_u64);
+        const uint64_t top = ks < len ? ks : len;
+        CHECK(nc >= top);
+        if (nc >= top) CHECK(memcmp(cand, want, top * sizeof *want) == 0);
+    }
+    free(bits);
+    free(dw);
+    free(sorted);
+    free(want);
+    free(cand);
+    free(taken);
+}
+
 __attribute__((constructor)) static void register_batch_tests(void)
 {
     test_register("batch: uniform rows, every key type, order, sortedness, ties, NaN", uniform_rows_every_type);
@@ -432,4 +550,6 @@ __attribute__((constructor)) static void register_batch_tests(void)
     test_register("batch: argument errors of plan, workspace and select", batch_argument_errors);
     test_register("batch: drtopk_batch_check catches broken results", batch_check_catches_errors);
     test_register("batch: the Dr. pipeline's workspace bounds hold for any segment lengths", dr_workspace_bounds);
+    test_register("batch: the Dr. delegate select's grid: the most delegates of a segment", dr_delegates_max);
+    test_register("batch: Rule 1 over compare words (host model of the Dr. steps 1-3)", dr_rule1_words);
 }

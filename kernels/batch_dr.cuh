@@ -24,6 +24,11 @@
  *   3. concatenation/filter: only those k_s subranges are read again (16-byte
  *      loads); their keys whose words' known digits reach t's are written as
  *      candidates (value bits, position in the segment).
+ *   4. the staged select (one block a segment, one launch) over each
+ *      segment's candidates where they fit a staged block -- about k_s of
+ *      them, the keys at or above the k_s-th delegate -- else the split
+ *      select (ties keep up to k_s whole subranges), writes the batch layout
+ *      (positions through the candidates' positions, padding, sorted).
  * Rule 1 over compare words (keyorder.h: w(b), W bits, a larger word never
  * has a smaller ordered key; every NaN above +inf, -0.0 and +0.0 adjacent
  * words of one key).  Let t be the k_s-th largest delegate word and P the
@@ -45,17 +50,12 @@
  * operations and an add (no NaN test): the delegate kernel's per-key work
  * beside its max.  tests/unit/test_batch.c checks a host model of steps 1-3
  * against the exact top k_s for every key type, order and known-digit count.
- *   4. the staged select (one block a segment, one launch) over each
- *      segment's candidates where they fit a staged block -- about k_s of
- *      them, the keys at or above the k_s-th delegate -- else the split
- *      select (ties keep up to k_s whole subranges), writes the batch layout
- *      (positions through the candidates' positions, padding, sorted).
  * Bytes for 16 rows of 2^24 f32 keys and k = 1024 (alpha 7): 1 GiB read once
  * by step 1; 8 MB of delegates written and read by 4 digit passes and the
  * gather (48 MB; a grid of 33 x 16 blocks, a column per 4096 of a segment's
- * most delegates, batch_dr_spec.h); 8 MB of subranges read again; at most 16 x 128K candidates
- * (k_s whole subranges, far fewer pass the filter) written and read by the
- * passes: about 1.1 GB, within 10% of one read.  4 rows of 2^28 (alpha 9):
+ * most delegates, batch_dr_spec.h); 8 MB of subranges read again; at most
+ * 16 x 128K candidates (k_s whole subranges, far fewer pass the filter)
+ * written and read by the passes: about 1.1 GB, within 10% of one read.  4 rows of 2^28 (alpha 9):
  * 4 GiB once, 8 MB of delegates, 8 MB of subranges again.  The power law of
  * batch_bench.sh (plaw-large: 16384 segments of 64..2^24, 22.7M keys, k 50)
  * has 3 segments past 2^20 holding 10.2M keys (alpha 7 to 9): 41 MB read
@@ -70,7 +70,7 @@
 #define BATCH_DR_ITEM_VECS 512          /* 16-byte loads of a work item (8 KB): a multiple of every
                                            subrange's (2^10 keys of 8 bytes at most), so none is cut */
 #define BATCH_DR_MIN_BLOCKS 3           /* delegate blocks an SM asked of ptxas: 24 warps, 48 to 96 KB
-                                           in flight (a step reduced while the next one loads); 80
+                                           in flight (a step reduced while the next one loads); 70-79
                                            registers, no spills (4 blocks: 64 registers, 40-84 B spilled) */
 #define BATCH_DR_CTL 6                  /* counters after the bins': claims, delegates, candidates taken
                                            (the caps' checks), the entries with their work items, and the
@@ -279,26 +279,34 @@ __global__ void __launch_bounds__(BATCH_DR_WARPS * DRTOPK_WARP, BATCH_DR_MIN_BLO
             for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) cur[u] = x[u];
             const bool in = inner(r0);
             if (r0 + STEP < r_end) issue(r0 + STEP);    /* in flight while this step is reduced */
+            KT m[BATCH_DR_LOADS];                       /* each row's largest word of the lane */
+            if (in) {
 #pragma unroll
-            for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) {
-                KT m = 0;
-                if (in) {
+                for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) {
+                    m[u] = 0;
 #pragma unroll
                     for (unsigned j = 0; j < V; ++j) {
                         const KT wd = dr_word(tile_keys<RT>::at(cur[u], j), (drtopk_dtype)T, om);
-                        m = wd > m ? wd : m;
+                        m[u] = wd > m[u] ? wd : m[u];
                     }
-                } else {                        /* a step at the segment's ends: key by key */
+                }
+            } else {                                    /* a step at the segment's ends: key by key */
+                const RT *g = (const RT *)grid;
+#pragma unroll
+                for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) {
                     const uint64_t q = (uint64_t)(src - grid) + r0 + u * DRTOPK_WARP;  /* this lane's load */
-                    const RT *g = (const RT *)grid;
+                    m[u] = 0;
                     for (unsigned j = 0; j < V; ++j) {
                         const uint64_t pos = (q << LV) + j;
                         if (pos < u0 || pos >= u1) continue;
                         const KT wd = dr_word(g[pos], (drtopk_dtype)T, om);
-                        m = wd > m ? wd : m;
+                        m[u] = wd > m[u] ? wd : m[u];
                     }
                 }
-                run = m > run ? m : run;
+            }
+#pragma unroll
+            for (unsigned u = 0; u < BATCH_DR_LOADS; ++u) {
+                run = m[u] > run ? m[u] : run;
                 const unsigned row = (unsigned)(r0 >> DRTOPK_LOG2_WARP) + u;   /* low bits of the entry's row */
                 if (((row + 1) & row_mask) == 0) {                            /* a subrange's last row */
                     const KT top = dr_group_max(run, lg);

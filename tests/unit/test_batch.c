@@ -5,8 +5,11 @@
  * the length, per-segment k), ties, NaN and -0.0, each segment against the
  * sort-based oracle (oracle.c) exactly, since the CPU's tie rule (smallest
  * positions) is the oracle's; the padding of slots past k_s; every argument
- * error; proof that drtopk_batch_check catches a broken result; and the
- * Dr. pipeline's workspace bounds (batch_dr_spec.h) against segment lengths.
+ * error; proof that drtopk_batch_check catches a broken result; the Dr.
+ * pipeline's workspace bounds (batch_dr_spec.h) against segment lengths, its
+ * delegate select's grid bound (the most delegates of a segment) against
+ * every length, and a host model of its steps 1-3 over compare words
+ * (kernels/batch_dr.cuh's Rule 1 over words) against the exact top k_s.
  */
 #include "test_harness.h"
 #include "backend.h"

@@ -77,6 +77,19 @@ typedef struct {
 drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status radix_topk(const topk_input *in, const topk_output *out,
                          void *ws, size_t ws_bytes, cudaStream_t s);
+/* radix_topk with its first digit's histogram given (issue 15 item 1: the
+ * one-read top-k's pass, onepass.cu, counts its candidates by it while it
+ * writes them): d_hist0, on the device, holds TOPK_DIGIT0_BINS counts of the
+ * input's ordered keys by their top TOPK_DIGIT0_BITS bits, over exactly the
+ * length's elements (d_n, else n_max), filled before the call runs on the
+ * stream.  The multi-pass path then skips its first histogram pass (a read of
+ * the keys and a launch); the one-block path ignores it.  The result is
+ * radix_topk's. */
+#define TOPK_DIGIT0_BITS 8
+#define TOPK_DIGIT0_BINS (1u << TOPK_DIGIT0_BITS)
+#define TOPK_DIGIT0_SHIFT (32 - TOPK_DIGIT0_BITS)
+drtopk_status radix_topk_hist0(const topk_input *in, const topk_output *out, const unsigned long long *d_hist0,
+                               void *ws, size_t ws_bytes, cudaStream_t s);
 
 /* The argument checks every launcher shares (topk_args.cu), so that every
  * algorithm answers the same status for the same mistake: input only (n, k,

@@ -14,12 +14,15 @@
  *      stream_tile.cuh's radix_for_each_staged (one atomic per class a tile,
  *      outputs staged per warp in shared memory and written in slot order);
  *      it compares V's own type with t in hardware (op_fast: a float compare
- *      costs what an integer one does, a 16-bit pair one instruction) and
- *      classifies only the 16-byte loads where a key reaches t;
+ *      costs what an integer one does, a 16-bit pair one instruction),
+ *      classifies only the 16-byte loads where a key reaches t and, for
+ *      32-bit CK, counts the stored candidates by their top digit (the SELECT
+ *      radix's first histogram);
  *   4. onepass_decide_kernel (one thread): SELECT, TAKE or FALLBACK, and the
  *      device flags that gate the next three steps;
  *   5. the exact top-k of the candidates (length gt on the device), gated to
- *      run on SELECT only;
+ *      run on SELECT only (32-bit CK: radix_topk_hist0, from step 3's
+ *      histogram, without its first pass);
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result;
  *   7. the top-k of V, gated to run on FALLBACK only;
@@ -49,6 +52,10 @@
 
 #define OP_BLOCK 256                /* threads of the sample, take and values kernels */
 #define OP_GRID_MAX 1024u           /* the take and values kernels grid-stride past this */
+/* Key and position loads in flight per thread of the values kernel: at one,
+ * a resident grid holds too few bytes in flight to stream them (H200, k =
+ * 2^24: 89 us for 128 MB read, 192 MB written). */
+#define OP_VALUES_LOADS 4
 /* A stand-in base address for the size query: aligned and non-NULL, because
  * radix_topk's workspace query validates its input pointers. */
 #define OP_SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
@@ -71,6 +78,9 @@ struct onepass_ctl {
     unsigned long long gt, eq;      /* keys > t, keys == t (step 3)            */
     uint64_t sel_n;                 /* candidates the SELECT radix reads       */
     uint64_t s_count;               /* the sample select's count (unused)      */
+    unsigned long long hist0[TOPK_DIGIT0_BINS]; /* 32-bit CK: the stored candidates by
+                                       their top digit (step 3), the SELECT radix's
+                                       first histogram (radix_topk_hist0)          */
     uint32_t t32;                   /* t for 32-bit CK (the flag radix's)      */
     int mode;                       /* drtopk_onepass_mode (step 4)            */
     int skip_select, skip_fallback; /* gates of steps 5 and 7                  */
@@ -362,6 +372,7 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
 {
     const uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j == 0) ctl->gt = ctl->eq = 0;
+    if (j < TOPK_DIGIT0_BINS) ctl->hist0[j] = 0; /* the grid has OP_BLOCK >= that many threads */
     if (j < s) {
         s_keys[j] = op_key<T>(__ldg(v + drtopk_onepass_sample_pos(n, s, j)), om);
         s_pos[j] = (uint32_t)j;
@@ -370,23 +381,40 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
 
 /* Step 3: the one read of V; S: the smallest order (om all ones).  A
  * candidate's key is re-read from V where the staged loop writes it (the
- * line it read a tile before, in L1 or L2). */
+ * line it read a tile before, in L1 or L2).  For 32-bit CK the block also
+ * counts its stored candidates by their top digit in shared memory and adds
+ * them to ctl->hist0 at its end: on SELECT (gt <= cap: every candidate
+ * stored) that is the candidate radix's pass 0, which then does not run (a
+ * block counts fewer than 2^32: n / grid keys). */
 template <int T, bool S, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     onepass_pass_kernel(const K *__restrict__ v, uint64_t n, K om, onepass_ctl *ctl, const CK *d_t, uint64_t cap,
                         uint64_t k, CK *c_keys, PosT *c_pos, PosT *tie_pos)
 {
+    constexpr bool hist = sizeof(CK) == sizeof(uint32_t);
+    __shared__ uint32_t sh_hist[hist ? TOPK_DIGIT0_BINS : 1];
+    if (hist) {
+        for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x) sh_hist[i] = 0;
+        __syncthreads();
+    }
     const op_fast<T, S> c((K)*d_t, om);
     radix_for_each_staged(v, n, &ctl->gt, &ctl->eq, c, [&](uint32_t cl, unsigned long long i, unsigned long long o) {
         if (cl == 1) {
             if (o < cap) {
-                c_keys[o] = op_key<T>(__ldg(v + i), om);
+                const CK key = op_key<T>(__ldg(v + i), om);
+                c_keys[o] = key;
                 c_pos[o] = (PosT)i;
+                if (hist) atomicAdd(&sh_hist[(uint32_t)key >> TOPK_DIGIT0_SHIFT], 1u);
             }
         } else if (o < k) {
             tie_pos[o] = (PosT)i;
         }
     });
+    if (hist) {
+        __syncthreads();
+        for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x)
+            if (sh_hist[i]) atomicAdd(&ctl->hist0[i], (unsigned long long)sh_hist[i]);
+    }
 }
 
 /* Step 4. */
@@ -431,12 +459,29 @@ __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om,
                                       const PosT *__restrict__ pos, K *__restrict__ out_v, uint64_t *__restrict__ out_i)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
-        const uint64_t q = (uint64_t)pos[i];
-        const K key = (K)((K)keys[i] ^ om);
-        out_v[i] = drtopk_key_is_shared(key, (drtopk_dtype)T) ? v[q]
-                                                              : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
-        out_i[i] = q;
+    for (uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; b < k; b += stride * OP_VALUES_LOADS) {
+        CK ck[OP_VALUES_LOADS];
+        PosT ps[OP_VALUES_LOADS];
+#pragma unroll
+        for (int j = 0; j < OP_VALUES_LOADS; ++j) {
+            const uint64_t i = b + j * stride;
+            if (i < k) {
+                ck[j] = keys[i];
+                ps[j] = pos[i];
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < OP_VALUES_LOADS; ++j) {
+            const uint64_t i = b + j * stride;
+            if (i < k) {
+                const uint64_t q = (uint64_t)ps[j];
+                const K key = (K)((K)ck[j] ^ om);
+                out_v[i] = drtopk_key_is_shared(key, (drtopk_dtype)T)
+                               ? v[q]
+                               : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
+                out_i[i] = q;
+            }
+        }
     }
 }
 
@@ -454,7 +499,7 @@ template <> struct op_sel<uint32_t> {
     template <typename PosT>
     static drtopk_status select(const onepass_layout &l, const topk_output *out, cudaStream_t s)
     {
-        return radix_topk(&l.cand_in, out, l.radix_ws, l.radix_bytes, s);
+        return radix_topk_hist0(&l.cand_in, out, l.ctl->hist0, l.radix_ws, l.radix_bytes, s);
     }
 };
 template <> struct op_sel<uint64_t> {

@@ -9,7 +9,8 @@
  * is written as `(key & mask) == prefix`.  At its start every block of the
  * next pass (or of the final pass) picks, from that histogram, the digit holding
  * the k-th largest key, so no select kernel sits between passes: one memset
- * and five launches per call.  The final pass writes every element above
+ * and five launches per call (four when the caller gives pass 0's histogram:
+ * radix_topk_hist0).  The final pass writes every element above
  * the resolved prefix (slots [0, k - kk)) and kk ties (slots [k - kk, k)), each
  * through a device counter with one block-aggregated atomic per tile (see
  * radix_for_each_tile).  With skip-last-digit the prefix stops after the
@@ -51,6 +52,8 @@
 #define RADIX_SMALL_THREADS 1024
 #define RADIX_SMALL_LOADS 8            /* one-block path: loads in flight per thread */
 #define RADIX_BINS_PER_LANE (RADIX_BINS / DRTOPK_WARP)
+static_assert(RADIX_BINS == TOPK_DIGIT0_BINS && RADIX_TOP_SHIFT == TOPK_DIGIT0_SHIFT,
+              "radix_topk_hist0's histogram is pass 0's");
 
 /* The flag and bookkeeping one pass works with.  Pass p's blocks all derive
  * it from state[p-1] and pass p-1's histogram (so no select kernel sits
@@ -80,6 +83,7 @@ struct radix_args {
     radix_state *st;             /* RADIX_PASSES + 1 states                   */
     radix_counters *ctr;
     unsigned long long *hist;    /* RADIX_PASSES x RADIX_BINS                 */
+    const unsigned long long *hist0; /* radix_topk_hist0's: pass 0's histogram, or NULL */
     uint32_t *buf_keys;
     PosT *buf_pos;
     const uint32_t *in_bits;     /* raw V bits or ordered keys[]              */
@@ -171,7 +175,7 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
 {
     if (threadIdx.x < DRTOPK_WARP) {
         radix_state c;
-        if (p == 0) {
+        if (p == 0 || (p == 1 && a.hist0)) { /* pass 0's state (with hist0, pass 0 is not run) */
             const unsigned long long n = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
             c.len = n < a.n_max ? n : a.n_max;
             c.kk = a.k;
@@ -181,31 +185,32 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
             c.src_buf = c.compact = c.done = 0;
         } else {
             c = a.st[p - 1];
-            if (!c.done) {
-                const int q = p - 1; /* the pass whose histogram decides this digit */
-                uint32_t digit;
-                unsigned long long kk, cand;
-                int found;
-                radix_select_digit(a.hist + q * RADIX_BINS, c.kk, &digit, &kk, &cand, &found);
-                const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * q;
-                c.prefix |= digit << shift;
-                c.mask |= RADIX_DIGIT_MASK << shift;
-                c.kk = kk;
-                c.cand = cand;
-                if (c.compact) {
-                    c.src_buf = 1;
-                    c.buf_len = a.ctr->buf;
-                    c.compact = 0;
-                }
-                if (q == RADIX_PASSES - 1) {
-                    c.done = 1;
-                    c.tie_take = kk;
-                } else if (q == RADIX_SKIP_PASS && drtopk_skip_last_digit_stops(a.skip, a.k - kk + cand, a.capacity)) {
-                    c.done = 1;
-                    c.tie_take = cand;
-                } else if (!c.src_buf && cand * RADIX_COMPACT_RATIO <= c.len) {
-                    c.compact = 1;
-                }
+        }
+        if (p > 0 && !c.done) {
+            const int q = p - 1; /* the pass whose histogram decides this digit */
+            uint32_t digit;
+            unsigned long long kk, cand;
+            int found;
+            radix_select_digit(q == 0 && a.hist0 ? a.hist0 : a.hist + q * RADIX_BINS, c.kk, &digit, &kk, &cand,
+                               &found);
+            const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * q;
+            c.prefix |= digit << shift;
+            c.mask |= RADIX_DIGIT_MASK << shift;
+            c.kk = kk;
+            c.cand = cand;
+            if (c.compact) {
+                c.src_buf = 1;
+                c.buf_len = a.ctr->buf;
+                c.compact = 0;
+            }
+            if (q == RADIX_PASSES - 1) {
+                c.done = 1;
+                c.tie_take = kk;
+            } else if (q == RADIX_SKIP_PASS && drtopk_skip_last_digit_stops(a.skip, a.k - kk + cand, a.capacity)) {
+                c.done = 1;
+                c.tie_take = cand;
+            } else if (!c.src_buf && cand * RADIX_COMPACT_RATIO <= c.len) {
+                c.compact = 1;
             }
         }
         if (threadIdx.x == 0) {
@@ -458,11 +463,12 @@ extern "C" drtopk_status radix_topk_workspace(const topk_input *in, size_t *byte
 }
 
 /* One call for source kind S, dtype T and position type PosT
- * (drtopk_dispatch_source): the one-block path, or a memset and five passes. */
+ * (drtopk_dispatch_source): the one-block path, or a memset and five passes
+ * (four with d_hist0: pass 0's histogram given). */
 template <int S, int T, typename PosT>
 struct radix_run {
-    static drtopk_status run(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
-                             cudaStream_t s)
+    static drtopk_status run(const topk_input *in, const topk_output *out, const unsigned long long *d_hist0,
+                             void *ws, size_t ws_bytes, cudaStream_t s)
     {
         const topk_source src = (topk_source)S;
         const drtopk_dtype dt = (drtopk_dtype)T;
@@ -476,6 +482,7 @@ struct radix_run {
 
         radix_args<PosT> a;
         a.hist = l.hist;
+        a.hist0 = d_hist0;
         a.ctr = l.ctr;
         a.st = l.st;
         a.buf_keys = l.buf_keys;
@@ -514,7 +521,7 @@ struct radix_run {
         const int grid_pass = radix_grid(dev->sm_count, per_sm_pass, in->n_max);
         const int grid_final = radix_grid(dev->sm_count, per_sm_final, in->n_max);
         DRTOPK_CUDA_TRY(cudaMemsetAsync(ws, 0, l.zero_bytes, s));
-        for (int p = 0; p < RADIX_PASSES; ++p) {
+        for (int p = d_hist0 ? 1 : 0; p < RADIX_PASSES; ++p) {
             radix_pass_kernel<src, dt, PosT><<<grid_pass, RADIX_THREADS, 0, s>>>(a, p);
             DRTOPK_LAUNCH_CHECK();
         }
@@ -524,11 +531,17 @@ struct radix_run {
     }
 };
 
-extern "C" drtopk_status radix_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
-                                    cudaStream_t s)
+extern "C" drtopk_status radix_topk_hist0(const topk_input *in, const topk_output *out,
+                                          const unsigned long long *d_hist0, void *ws, size_t ws_bytes, cudaStream_t s)
 {
     drtopk_status st = topk_check_input(in);
     if (st == DRTOPK_OK) st = topk_check_io(in, out); /* before the device is asked */
     if (st != DRTOPK_OK) return st;
-    return drtopk_dispatch_source<radix_run>(in->src, in->dtype, in->pos64, in, out, ws, ws_bytes, s);
+    return drtopk_dispatch_source<radix_run>(in->src, in->dtype, in->pos64, in, out, d_hist0, ws, ws_bytes, s);
+}
+
+extern "C" drtopk_status radix_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
+                                    cudaStream_t s)
+{
+    return radix_topk_hist0(in, out, NULL, ws, ws_bytes, s);
 }

@@ -47,6 +47,8 @@
  *                 one tile before), w bytes of it used;
  *   select        the flag radix over gt candidates: about 2 reads of
  *                 (c + P) gt (radix_topk.cu's compaction), k (c + P) written;
+ *                 its first digit's histogram counted by the pass (in shared
+ *                 memory, as the candidates are written), not by a read;
  *                 for c = 8 the wide radix select: 9 reads of 8 gt, one of P gt;
  *   take          k (c + P) read and written (instead of select);
  *   fallback      a radix select over V: about 2 more reads of w n (flag

@@ -20,7 +20,8 @@
  * n/1000, n/64, n/3, n-1, n; at n = 2^20 + 5 a chosen set of each width (UD,
  * SPECIAL, FEW, EQ, DESC, ND, CD; k up to n/3 -- a CPU reference there sorts
  * up to n pairs, and k = n-1, n take the paths they take at 100003); at n =
- * 2^22 + 7 (many tiles a pass block) k = n/64 and n/8 at each width; a spike
+ * 2^22 + 7 (many tiles a pass block) k = n/64 and n/8 at each width (the
+ * sanitizers: u64 and u32 at n = 2^21 + 7); a spike
  * (the top k in one run of V); and inputs built against the sampled positions
  * that force each side of the fallback: threshold too low (the candidate
  * buffer overflows) and too high (fewer than k keys pass), both still exact
@@ -52,6 +53,11 @@
 #define MID_N_MAX 100003               /* every type, order and distribution up to here */
 #define LARGE_N ((1u << 20) + 5)       /* the chosen large data sets              */
 #define TILES_N ((1u << 22) + 7)       /* many tiles a pass block (staged outputs) */
+/* The sanitizers' large n: 8-byte keys at 2 tiles a pass block of a
+ * resident grid (132 SMs, 2 blocks each, 4096 keys a block's tile); 4-byte
+ * keys with a candidate buffer above the one-block radix (2^15 keys), so the
+ * SELECT radix takes the pass's first-digit histogram (radix_topk_hist0). */
+#define TILES_N_SMALL ((1u << 21) + 7)
 #define DESC_LEN 200
 #define MAX_KS 8
 
@@ -300,9 +306,18 @@ static const large_set tiles_sets[] = {
     { DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_LARGEST }, { DRTOPK_DIST_UD, DRTOPK_I64, DRTOPK_LARGEST },
 };
 
-static void many_tiles(void)
+/* size: 0 full, 1 --small (u64 and u32 UD, both k), 2 --tiny (k = n/8):
+ * the staged keys' bits cross a tile's barrier and the stage is reused, and
+ * the SELECT radix starts from the pass's histogram. */
+static void many_tiles(int size)
 {
-    const uint64_t ks[] = { TILES_N / 64 + 3, TILES_N / 8 };
+    const uint64_t n = size ? TILES_N_SMALL : TILES_N;
+    const uint64_t ks[] = { n / 8, n / 64 + 3 };
+    if (size) {
+        seeded_ks(n, DRTOPK_DIST_UD, DRTOPK_U64, DRTOPK_LARGEST, ks, size == 1 ? 2 : 1);
+        seeded_ks(n, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, ks, size == 1 ? 2 : 1);
+        return;
+    }
     for (size_t i = 0; i < sizeof tiles_sets / sizeof tiles_sets[0]; ++i)
         seeded_ks(TILES_N, tiles_sets[i].dist, tiles_sets[i].t, tiles_sets[i].o, ks, sizeof ks / sizeof ks[0]);
 }
@@ -375,7 +390,7 @@ int main(int argc, char **argv)
     statuses();
     constructed(size);
     seeded(size);
-    if (size == 0) many_tiles();
+    many_tiles(size);
     gt_note("test_onepass: %.1f s", (drtopk_now_ms() - t0) / 1000.0);
     return gt_finish();
 }

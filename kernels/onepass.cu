@@ -52,10 +52,6 @@
 
 #define OP_BLOCK 256                /* threads of the sample, take and values kernels */
 #define OP_GRID_MAX 1024u           /* the take and values kernels grid-stride past this */
-/* Key and position loads in flight per thread of the values kernel: at one,
- * a resident grid holds too few bytes in flight to stream them (H200, k =
- * 2^24: 89 us for 128 MB read, 192 MB written). */
-#define OP_VALUES_LOADS 4
 /* A stand-in base address for the size query: aligned and non-NULL, because
  * radix_topk's workspace query validates its input pointers. */
 #define OP_SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
@@ -459,29 +455,12 @@ __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om,
                                       const PosT *__restrict__ pos, K *__restrict__ out_v, uint64_t *__restrict__ out_i)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t b = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; b < k; b += stride * OP_VALUES_LOADS) {
-        CK ck[OP_VALUES_LOADS];
-        PosT ps[OP_VALUES_LOADS];
-#pragma unroll
-        for (int j = 0; j < OP_VALUES_LOADS; ++j) {
-            const uint64_t i = b + j * stride;
-            if (i < k) {
-                ck[j] = keys[i];
-                ps[j] = pos[i];
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < OP_VALUES_LOADS; ++j) {
-            const uint64_t i = b + j * stride;
-            if (i < k) {
-                const uint64_t q = (uint64_t)ps[j];
-                const K key = (K)((K)ck[j] ^ om);
-                out_v[i] = drtopk_key_is_shared(key, (drtopk_dtype)T)
-                               ? v[q]
-                               : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
-                out_i[i] = q;
-            }
-        }
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
+        const uint64_t q = (uint64_t)pos[i];
+        const K key = (K)((K)keys[i] ^ om);
+        out_v[i] = drtopk_key_is_shared(key, (drtopk_dtype)T) ? v[q]
+                                                              : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
+        out_i[i] = q;
     }
 }
 

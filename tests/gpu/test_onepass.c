@@ -307,8 +307,8 @@ static const large_set tiles_sets[] = {
 };
 
 /* size: 0 full, 1 --small (u64 and u32 UD, both k), 2 --tiny (k = n/8):
- * the staged keys' bits cross a tile's barrier and the stage is reused, and
- * the SELECT radix starts from the pass's histogram. */
+ * a pass block's staged outputs span several tiles, and the SELECT radix
+ * starts from the pass's histogram. */
 static void many_tiles(int size)
 {
     const uint64_t n = size ? TILES_N_SMALL : TILES_N;

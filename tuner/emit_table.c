@@ -175,7 +175,7 @@ static int write_table(FILE *f, const char *db_path, const gpu_list *g)
         for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a)
             if (measured[i] & (UINT32_C(1) << a))
                 fprintf(f, " %s", drtopk_algo_name((drtopk_algo)a));
-        fprintf(f, ".\n");
+        fprintf(f, "%s.\n", measured[i] ? "" : " no algorithm recorded");
         fprintf(f, " * { dtype, log2 n min, max, log2 k min, max, algorithm, beta, Rule 4 const,\n"
                    " *   shared/staged delegate build up to alpha (0: the library's default) } */\n");
         fprintf(f, "static const drtopk_tuning_entry %s_entries[] = {\n", ident[i]);

@@ -1495,6 +1495,29 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
     return r;
 }
 
+/* The algorithms (pipeline or standalone) measured on machine id with status
+ * 'ok', as drtopk_tuning.algos_measured: the plans its tuning decided among.
+ * A name the library does not parse (an older or newer one) is left out. */
+static drtopk_status tuning_algos_measured(drtopk_store *s, int64_t id, uint32_t *mask)
+{
+    sqlite3_stmt *st;
+    int rc;
+    drtopk_algo a;
+    int delegate;
+    *mask = 0;
+    if (prepare(s, "SELECT DISTINCT algorithm FROM measurements WHERE machine_id = ?1 AND status = 'ok'",
+                &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *algo = (const char *)sqlite3_column_text(st, 0);
+        if (algo && drtopk_algo_parse(algo, &a, &delegate) == DRTOPK_OK)
+            *mask |= UINT32_C(1) << a;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "reading the measured algorithms");
+}
+
 drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, const char *name,
                                        drtopk_store_tuning *out, char *err, size_t err_len)
 {
@@ -1518,6 +1541,8 @@ drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, co
     r = tuned_machine(s, uuid, name, &id, out, &found);
     for (int t = 0; r == DRTOPK_OK && found && t < DRTOPK_DTYPE_COUNT; ++t)
         r = tuning_dtype(s, id, (drtopk_dtype)t, out, &cap);
+    if (r == DRTOPK_OK && found)
+        r = tuning_algos_measured(s, id, &out->table.algos_measured);
     if (r == DRTOPK_ERR_OUT_OF_MEMORY)
         set_err(err, err_len, "out of memory loading the tuning from %s", path);
     else if (r != DRTOPK_OK)

@@ -265,11 +265,57 @@ const drtopk_tuning *drtopk_tuning_for_gpu(const drtopk_tuning *tables, size_t c
     return NULL;
 }
 
+/* 64-bit keys on the CUDA backend: standalone onepass, radix or sort-cub
+ * only (kernels/key_width.cu); any other plan becomes onepass above the small
+ * inputs (large), else radix. */
+static void key_width_fix(drtopk_plan *plan, const drtopk_problem *p, int bits, int large)
+{
+    if (p->backend == DRTOPK_BACKEND_CUDA && bits == 64 &&
+        ((plan->flags & DRTOPK_DELEGATE) || (plan->second_algo != DRTOPK_ALGO_RADIX &&
+                                             plan->second_algo != DRTOPK_ALGO_ONEPASS &&
+                                             plan->second_algo != DRTOPK_ALGO_SORT_CUB))) {
+        plan->flags = 0;
+        plan->first_algo = plan->second_algo = large ? DRTOPK_ALGO_ONEPASS : DRTOPK_ALGO_RADIX;
+    }
+}
+
+/* The untuned rules (drtopk.h): on the CUDA backend the fused plan for small
+ * inputs, one launch (64-bit keys: the radix, by key_width_fix), and for
+ * 32-bit keys at small k up to DRTOPK_FUSED_ONE_READ_LOG2 (one read of V);
+ * larger 16- and 64-bit keys: the one-read top-k at their own width; else the
+ * paper's const, beta 2 and radix. */
+static void plan_untuned(drtopk_plan *plan, const drtopk_problem *p, int bits, int large)
+{
+    drtopk_algo algo = DRTOPK_ALGO_RADIX;
+    const int one_read = bits == 32 && log2_floor_u64(p->n) <= DRTOPK_FUSED_ONE_READ_LOG2 &&
+                         p->k <= DRTOPK_FUSED_ONE_READ_MAX_K;
+    if (p->backend == DRTOPK_BACKEND_CUDA) {
+        if (!large || one_read)
+            algo = DRTOPK_ALGO_FUSED;
+        else if (bits != 32)
+            algo = DRTOPK_ALGO_ONEPASS;
+    }
+    plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, algo, 0, DRTOPK_CONST_DEFAULT);
+    key_width_fix(plan, p, bits, large);
+}
+
+_Static_assert(DRTOPK_ALGO_COUNT <= 32, "drtopk_tuning.algos_measured holds one bit per drtopk_algo");
+
+/* Whether table t's sweep never measured the standalone plan `untuned` (its
+ * entries then do not decide against it; drtopk.h). */
+static int unmeasured_standalone(const drtopk_tuning *t, const drtopk_plan *untuned)
+{
+    return standalone_only(untuned->second_algo) && t->algos_measured != 0 &&
+           !(t->algos_measured & (UINT32_C(1) << untuned->second_algo));
+}
+
 drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning,
                                       const drtopk_tuning *builtin)
 {
     drtopk_status st;
     const drtopk_tuning_entry *e;
+    const drtopk_tuning *table = tuning;
+    drtopk_const_source src = DRTOPK_CONST_TUNING;
     if (plan == NULL || p == NULL)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_auto: %s is NULL", plan ? "the problem" : "plan");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
@@ -277,40 +323,15 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
     const int bits = (unsigned)p->dtype < DRTOPK_DTYPE_COUNT ? drtopk_dtype_bits(p->dtype) : 32;
     const int large = log2_floor_u64(p->n) > DRTOPK_SMALL_N_LOG2;
     if ((st = tuning_match(tuning, "the tuning table", p, &e)) != DRTOPK_OK) return st;
-    if (e != NULL) {
-        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, DRTOPK_CONST_TUNING);
-    } else {
+    if (e == NULL) {
+        table = builtin;
+        src = DRTOPK_CONST_BUILTIN;
         if ((st = tuning_match(builtin, "the compiled-in tuning table", p, &e)) != DRTOPK_OK) return st;
-        if (e != NULL)
-            plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, DRTOPK_CONST_BUILTIN);
-        else
-            plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0,
-                      DRTOPK_CONST_DEFAULT);
-        /* small inputs untuned (drtopk.h): the fused plan, one launch (64-bit
-         * keys: the radix, below), and 32-bit keys at small k up to
-         * DRTOPK_FUSED_ONE_READ_LOG2 (one read of V); larger 16- and 64-bit keys: the one-read
-         * top-k at their own width */
-        const int one_read = bits == 32 && log2_floor_u64(p->n) <= DRTOPK_FUSED_ONE_READ_LOG2 &&
-                             p->k <= DRTOPK_FUSED_ONE_READ_MAX_K;
-        if (e == NULL && p->backend == DRTOPK_BACKEND_CUDA) {
-            if (!large || one_read) {
-                plan->flags = 0;
-                plan->alpha = plan->beta = 0;
-                plan->first_algo = plan->second_algo = DRTOPK_ALGO_FUSED;
-            } else if (bits != 32) {
-                plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, DRTOPK_AUTO_BETA, DRTOPK_ALGO_ONEPASS, 0,
-                          DRTOPK_CONST_DEFAULT);
-            }
-        }
     }
-    /* 64-bit keys on the CUDA backend: standalone onepass, radix or sort-cub
-     * only (kernels/key_width.cu); onepass above the small inputs, else radix */
-    if (p->backend == DRTOPK_BACKEND_CUDA && bits == 64 &&
-        ((plan->flags & DRTOPK_DELEGATE) || (plan->second_algo != DRTOPK_ALGO_RADIX &&
-                                             plan->second_algo != DRTOPK_ALGO_ONEPASS &&
-                                             plan->second_algo != DRTOPK_ALGO_SORT_CUB))) {
-        plan->flags = 0;
-        plan->first_algo = plan->second_algo = large ? DRTOPK_ALGO_ONEPASS : DRTOPK_ALGO_RADIX;
+    plan_untuned(plan, p, bits, large);
+    if (e != NULL && !unmeasured_standalone(table, plan)) {
+        plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, src);
+        key_width_fix(plan, p, bits, large);
     }
     return DRTOPK_OK;
 }

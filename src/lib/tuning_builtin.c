@@ -9,11 +9,12 @@
  * that passed the held-out check (a dropped cell runs the default plan), then
  * Rule 4 with the fitted const outside the measured grid (paper section 5.2).
  * drtopk_plan_auto uses them on the CUDA backend when the caller's table has
- * no entry for the problem (plan->const_source = DRTOPK_CONST_BUILTIN).
+ * no entry for the problem (plan->const_source = DRTOPK_CONST_BUILTIN), but
+ * not over an untuned standalone plan (fused, onepass) the sweep never measured.
  */
 #include "tuning.h"
 
-/* NVIDIA H100 80GB HBM3 (machine GPU-8da6c099-1e63-e7be-53ab-e563edc94571): 156 entries.
+/* NVIDIA H100 80GB HBM3 (machine GPU-8da6c099-1e63-e7be-53ab-e563edc94571): 156 entries, the sweep measured radix.
  * { dtype, log2 n min, max, log2 k min, max, algorithm, beta, Rule 4 const,
  *   shared/staged delegate build up to alpha (0: the library's default) } */
 static const drtopk_tuning_entry nvidia_h100_80gb_hbm3_entries[] = {
@@ -175,7 +176,7 @@ static const drtopk_tuning_entry nvidia_h100_80gb_hbm3_entries[] = {
     { DRTOPK_F32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
 };
 
-/* NVIDIA H200 (machine GPU-8c9cbd14-483f-6efa-5d56-7634dfd26449): 156 entries.
+/* NVIDIA H200 (machine GPU-8c9cbd14-483f-6efa-5d56-7634dfd26449): 156 entries, the sweep measured radix.
  * { dtype, log2 n min, max, log2 k min, max, algorithm, beta, Rule 4 const,
  *   shared/staged delegate build up to alpha (0: the library's default) } */
 static const drtopk_tuning_entry nvidia_h200_entries[] = {
@@ -339,9 +340,11 @@ static const drtopk_tuning_entry nvidia_h200_entries[] = {
 
 /* The last row only ends the list (C has no empty arrays). */
 const drtopk_tuning drtopk_builtin_tunings[] = {
-    { "NVIDIA H100 80GB HBM3", nvidia_h100_80gb_hbm3_entries, sizeof nvidia_h100_80gb_hbm3_entries / sizeof nvidia_h100_80gb_hbm3_entries[0] },
-    { "NVIDIA H200", nvidia_h200_entries, sizeof nvidia_h200_entries / sizeof nvidia_h200_entries[0] },
-    { NULL, NULL, 0 },
+    { "NVIDIA H100 80GB HBM3", nvidia_h100_80gb_hbm3_entries, sizeof nvidia_h100_80gb_hbm3_entries / sizeof nvidia_h100_80gb_hbm3_entries[0],
+      1u << DRTOPK_ALGO_RADIX },
+    { "NVIDIA H200", nvidia_h200_entries, sizeof nvidia_h200_entries / sizeof nvidia_h200_entries[0],
+      1u << DRTOPK_ALGO_RADIX },
+    { NULL, NULL, 0, 0 },
 };
 const size_t drtopk_builtin_tuning_count =
     sizeof drtopk_builtin_tunings / sizeof drtopk_builtin_tunings[0] - 1;

@@ -433,6 +433,61 @@ static void expect_plan(const drtopk_tuning *t, const drtopk_tuning *builtin, dr
     CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_OK);
 }
 
+/* A table decides only among the plans its sweep measured (algos_measured):
+ * an untuned standalone plan (fused, onepass) it never measured wins over its
+ * entry; mask 0 (not recorded) or one with the plan keeps the entry. */
+static void expect_source(const drtopk_tuning *t, const drtopk_tuning *builtin, drtopk_backend b, drtopk_dtype dt,
+                          uint64_t n, uint64_t k, drtopk_const_source src, drtopk_algo algo, int delegate)
+{
+    drtopk_problem p = { b, dt, DRTOPK_LARGEST, n, k, NULL };
+    drtopk_plan plan;
+    char what[160];
+    snprintf(what, sizeof what, "%s %s n = %" PRIu64 " k = %" PRIu64 " measured 0x%x",
+             b == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu", drtopk_dtype_name(dt), n, k,
+             (unsigned)(t ? t->algos_measured : builtin->algos_measured));
+    test_context(what);
+    CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, t, builtin), DRTOPK_OK);
+    CHECKF(plan.const_source == src, "%s: source %d, want %d", what, (int)plan.const_source, (int)src);
+    CHECKF(plan.first_algo == algo && plan.second_algo == algo, "%s: algo %s, want %s", what,
+           drtopk_algo_name(plan.second_algo), drtopk_algo_name(algo));
+    CHECKF(!(plan.flags & DRTOPK_DELEGATE) == !delegate, "%s: flags 0x%x", what, plan.flags);
+}
+
+static void plan_auto_unmeasured_standalone(void)
+{
+    static const drtopk_tuning_entry swept[] = {
+        { DRTOPK_U32, 24, 25, 0, 63, DRTOPK_ALGO_RADIX, 2, 4.0, 0 },
+        { DRTOPK_U64, 24, 25, 0, 63, DRTOPK_ALGO_RADIX, 2, 4.0, 0 },
+    };
+    const uint32_t radix = UINT32_C(1) << DRTOPK_ALGO_RADIX, fused = UINT32_C(1) << DRTOPK_ALGO_FUSED,
+                   onepass = UINT32_C(1) << DRTOPK_ALGO_ONEPASS;
+    const drtopk_tuning before = { "Test GPU", swept, 2, radix };          /* swept before fused, onepass */
+    const drtopk_tuning unrecorded = { "Test GPU", swept, 2, 0 };
+    const drtopk_tuning with_fused = { "Test GPU", swept, 2, radix | fused };
+    const drtopk_tuning with_onepass = { "Test GPU", swept, 2, radix | onepass };
+    const drtopk_tuning empty = { "Test GPU", NULL, 0, 0 };
+    const drtopk_backend cuda = DRTOPK_BACKEND_CUDA;
+    const uint64_t n = 1ull << 24, k = 1024;
+    /* u32 in the fused plan's scope: fused unless the sweep measured it or did not record */
+    expect_source(&before, NULL, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_FUSED, 0);
+    expect_source(&empty, &before, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_FUSED, 0);
+    expect_source(&unrecorded, NULL, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_RADIX, 1);
+    expect_source(&empty, &unrecorded, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_BUILTIN, DRTOPK_ALGO_RADIX, 1);
+    expect_source(&with_fused, NULL, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_RADIX, 1);
+    expect_source(&empty, &with_fused, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_BUILTIN, DRTOPK_ALGO_RADIX, 1);
+    /* past the fused plan's scope (k, n) the untuned rule is the pipeline: the entry stands */
+    expect_source(&before, NULL, cuda, DRTOPK_U32, n, DRTOPK_FUSED_ONE_READ_MAX_K + 1, DRTOPK_CONST_TUNING,
+                  DRTOPK_ALGO_RADIX, 1);
+    expect_source(&before, NULL, cuda, DRTOPK_U32, 2ull << DRTOPK_FUSED_ONE_READ_LOG2, k, DRTOPK_CONST_TUNING,
+                  DRTOPK_ALGO_RADIX, 1);
+    /* 64-bit keys: onepass either way (their pipeline is onepass), from the table when it measured onepass */
+    expect_source(&before, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_ONEPASS, 0);
+    expect_source(&with_onepass, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_ONEPASS, 0);
+    /* the CPU backend has no untuned standalone plan: the entry stands */
+    expect_source(&before, NULL, DRTOPK_BACKEND_CPU, DRTOPK_U32, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_RADIX, 1);
+    expect_source(&before, NULL, DRTOPK_BACKEND_CPU, DRTOPK_U64, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_RADIX, 1);
+}
+
 static void plan_auto_tuning_match(void)
 {
     const drtopk_tuning t = { "Test GPU", tuned, sizeof tuned / sizeof tuned[0] };
@@ -598,6 +653,7 @@ void register_api_tests(void)
     test_register("api/plan_auto_small_n", plan_auto_small_n);
     test_register("api/plan_auto_key_widths", plan_auto_key_widths);
     test_register("api/plan_auto_tuning_match", plan_auto_tuning_match);
+    test_register("api/plan_auto_unmeasured_standalone", plan_auto_unmeasured_standalone);
     test_register("api/plan_auto_tuning_invalid", plan_auto_tuning_invalid);
     test_register("api/builtin_table_by_gpu_name", builtin_table_by_gpu_name);
     test_register("api/last_error_set_and_cleared", last_error_set_and_cleared);

@@ -209,6 +209,7 @@ static void store_round_trip_and_lookup(void)
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
     CHECK_EQ_U64(t.table.count, 1);
     CHECK(t.table.entries == t.entries && !strcmp(t.table.gpu_name, "Test GPU"));
+    CHECK(t.table.algos_measured == UINT32_C(1) << DRTOPK_ALGO_RADIX);    /* dr-radix: the pipeline's radix */
     CHECK(t.entries[0].dtype == DRTOPK_U32 && t.entries[0].rule4_const == 3.75 && t.entries[0].beta == 2 &&
           t.entries[0].algo == DRTOPK_ALGO_RADIX && t.entries[0].log2n_min == DRTOPK_SMALL_N_LOG2 + 1 &&
           t.entries[0].log2n_max == 63 &&
@@ -226,6 +227,19 @@ static void store_round_trip_and_lookup(void)
     tmp_path(missing, "missing.sqlite");
     CHECK_STATUS(drtopk_store_load_tuning(missing, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
     CHECK(t.table.count == 0 && access(missing, F_OK) != 0);
+    drtopk_store_tuning_free(&t);
+    /* The algorithms measured: fused (ok) joins, onepass (an error) does not. */
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_measurement fused = meas(16, 0, 0.5), onepass = meas(16, 0, 0.5);
+    snprintf(fused.cfg.algorithm, sizeof fused.cfg.algorithm, "fused");
+    snprintf(onepass.cfg.algorithm, sizeof onepass.cfg.algorithm, "onepass");
+    fused.cfg.first_algo[0] = onepass.cfg.first_algo[0] = '\0';
+    onepass.status = DRTOPK_MEAS_ERROR;
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &fused), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &onepass), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK(t.table.algos_measured == ((UINT32_C(1) << DRTOPK_ALGO_RADIX) | (UINT32_C(1) << DRTOPK_ALGO_FUSED)));
     drtopk_store_tuning_free(&t);
 
     CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);

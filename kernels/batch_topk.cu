@@ -107,9 +107,9 @@
 #define BATCH_STAGED_MAX_LOG2 16                /* staged bins of variable segments: up to 2^16 keys */
 #define BATCH_STAGED_BINS (BATCH_STAGED_MAX_LOG2 - BATCH_STAGED_WARP_LOG2)
 static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the plan's staged_max_len bound");
-#define BATCH_STAGED_KEYS_PER_THREAD 32         /* block threads: a power of two per 32 keys, */
-#define BATCH_STAGED_THREADS_MIN 128            /*   at least 4 warps,                        */
-#define BATCH_STAGED_THREADS_MAX 1024           /*   at most a block                          */
+#define BATCH_STAGED_THREADS_MIN 128            /* block threads: a power of two, at least 4 warps, */
+#define BATCH_STAGED_THREADS_MAX 1024           /*   at most a block,                                */
+#define BATCH_STAGED_KEYS_MIN 16                /*   and at least 16 keys a thread above the least   */
 #define BATCH_STAGED_UNROLL 4                   /* 16-byte loads a thread has in flight (registers) */
 #define BATCH_STAGED_REGS 40                    /* registers a staged thread gets: 6 blocks of 256 threads
                                                    an SM (8192 f32 keys a block: 6 x 37 KB of shared memory) */
@@ -591,8 +591,12 @@ __device__ __forceinline__ KT sample_rank(const KT *keys, unsigned n, unsigned r
  *      the r-th largest of BATCH_SAMPLES keys strided over the segment as a
  *      threshold, r = ceil(BATCH_SAMPLE_OVER k_s BATCH_SAMPLES / n) +
  *      BATCH_SAMPLE_MARGIN, so that about 3 k_s keys are at or above it; one
- *      pass over shared memory lists their positions (ballot + popc, one
- *      atomic a warp) and the largest listed key.  Where at least k_s and at
+ *      pass over shared memory lists their positions and the largest listed
+ *      key: a lane whose key passes takes its slot with its own shared atomic
+ *      (at 3 k_s of the row few lanes of a warp step pass, 1.2 in 32 for
+ *      10000 keys and k = 100, so a warp-aggregated slot, a ballot, two
+ *      popcounts and a shuffle on the 70% of steps where any lane passes,
+ *      cost more).  Where at least k_s and at
  *      most BATCH_CAND_LIST keys are listed, the top k_s are all listed and
  *      the search below runs over the list alone, starting at the highest bit
  *      where the threshold and the largest listed key differ (the bits above
@@ -608,19 +612,17 @@ __device__ __forceinline__ KT sample_rank(const KT *keys, unsigned n, unsigned r
  *      keys are equal, claim the remaining slots.  Slots hold positions in
  *      shared memory (where k_s fits beside the candidates), so the values
  *      are read back from global memory at once at the end.
- * Expected cost of a row of 10000 uniform f32 keys, k = 100 (512 threads,
- * 3 blocks an SM by registers): r = 10, about 390 listed (fallback below 1%
- * of rows: under 100 listed P(Poisson(2.56) >= 10) = 3e-4, over 768
- * P(Poisson(19.7) <= 9) = 5e-3); per key about 4 thread instructions to stage
- * (a quarter of a 16-byte load and store, the key conversion) and 5 to list
- * (a shared load, a compare, a ballot; the atomic and list store a warp step)
- * where the previous design spent about 30 (a contended shared atomic a key
- * at staging: half of uniform [0,1) keys share one 10-bit digit; a second
- * digit pass and the gather over all 10000 keys); then a few hundred keys:
- * one 8-bit pass, the pick, the gather, k_s slots.  About 5000 warp
- * instructions a row, 1300 issue cycles of an SM against the 1.1 us its
- * share of the read floor takes for 40 KB: the row's read, not its
- * instructions, bounds it when the resident blocks' loads overlap. */
+ * Cost of a row of 10000 uniform f32 keys, k = 100 (256 threads, 5 blocks an
+ * SM: staged_block_threads): r = 10, about 390 listed (fallback below 1% of
+ * rows: under 100 listed P(Poisson(2.56) >= 10) = 3e-4, over 768
+ * P(Poisson(19.7) <= 9) = 5e-3); per warp step of 32 keys about 11 warp
+ * instructions to stage (a quarter of a 16-byte load and store, the key
+ * conversion: keyorder.h's two selects and an xor) and 14 to list (a shared
+ * load, a compare, the branch; the atomic and the list store where a lane
+ * passes); then a few hundred keys: one 8-bit pass, the pick, the gather,
+ * k_s slots.  ncu counted 23,300 warp instructions a row with a
+ * warp-aggregated listing and 512 threads (H100); the block's phases wait on
+ * each other, so the blocks in flight an SM, not the row's read, bound it. */
 template <int T, bool WARP_GROUP, bool SORTED>
 __global__ void __maxnreg__(sizeof(typename elem_of<T>::key) > sizeof(uint32_t) ? BATCH_STAGED_REGS_WIDE : BATCH_STAGED_REGS)
 staged_kernel(batch_args a, staged_shape sh)
@@ -717,13 +719,8 @@ staged_kernel(batch_args a, staged_shape sh)
 #pragma unroll
                 for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) {
                     const unsigned p = p0 + u * G + me;
-                    const bool in = p < n && kr[u] >= thr;
-                    const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, in);
-                    if (b == 0) continue;
-                    unsigned at = 0;
-                    if (lane == 0) at = atomicAdd(&h->ncand, (unsigned)__popc(b));
-                    at = __shfl_sync(DRTOPK_FULL_MASK, at, 0) + __popc(b & lower);
-                    if (in) {
+                    if (p < n && kr[u] >= thr) {        /* a lane in 25 at 3 k_s of 10000: its own atomic */
+                        const unsigned at = atomicAdd(&h->ncand, 1u);
                         if (at < BATCH_CAND_LIST) list[at] = p;
                         top = kr[u] > top ? kr[u] : top;
                     }
@@ -1099,12 +1096,29 @@ static uint64_t staged_cap(drtopk_dtype t, int sorted, uint64_t k, size_t smem_o
     return cap;
 }
 
-/* Threads of a staged block holding up to cap keys. */
-static unsigned staged_threads(uint64_t cap)
+/* Threads of a block of `kernel` (the staged select of segments of up to cap
+ * keys, smem bytes of shared memory a block): the most threads that still
+ * keep the most blocks, i.e. segments in flight, an SM.  A block's phases wait
+ * on each other (stage, sample, list, digit passes, gather), so an SM stays
+ * busy through other blocks, and the rows in flight count first (H100, 10000
+ * rows of 10000 f32 keys, k 100: 256 threads and 5 blocks an SM 0.247 ms, 512
+ * threads and 3 blocks 0.274); the threads then shorten each phase (rows of
+ * 8192 keys: 256 threads and 6 blocks 0.206 ms, 128 threads and 6 blocks, at
+ * 48 registers, 0.227).  experiments/NOTES.md, 2026-11-27. */
+static drtopk_status staged_block_threads(const void *kernel, uint64_t cap, size_t smem, unsigned *threads)
 {
-    const uint64_t t = pow2_at_least(cap, 1) / BATCH_STAGED_KEYS_PER_THREAD;
-    return t < BATCH_STAGED_THREADS_MIN ? BATCH_STAGED_THREADS_MIN
-         : t > BATCH_STAGED_THREADS_MAX ? BATCH_STAGED_THREADS_MAX : (unsigned)t;
+    const uint64_t most = pow2_at_least(cap, 1) / BATCH_STAGED_KEYS_MIN;
+    int best = 0;
+    *threads = BATCH_STAGED_THREADS_MIN;
+    for (unsigned t = BATCH_STAGED_THREADS_MIN; t <= BATCH_STAGED_THREADS_MAX && t <= most; t *= 2) {
+        int b;
+        const drtopk_status st = drtopk_kernel_occupancy(kernel, (int)t, smem, NULL, &b);
+        if (st != DRTOPK_OK) return st;
+        if (b < best) break;    /* fewer blocks an SM from here on */
+        best = b;
+        *threads = t;
+    }
+    return DRTOPK_OK;
 }
 
 static unsigned grid_for(uint64_t units, unsigned cap)
@@ -1144,7 +1158,7 @@ static drtopk_status staged_config_of(drtopk_dtype t, uint64_t cap, int sorted, 
         const size_t fit = dev->smem_optin / c->sh.group_bytes;
         c->groups = fit < BATCH_STAGED_WARPS ? (unsigned)fit : BATCH_STAGED_WARPS;
     }
-    c->threads = c->warp_group ? c->groups * DRTOPK_WARP : staged_threads(cap);
+    c->threads = c->warp_group ? c->groups * DRTOPK_WARP : BATCH_STAGED_THREADS_MIN; /* blocks: at launch */
     c->smem = c->sh.group_bytes * c->groups;
     c->blocks = grid_for((segments + c->groups - 1) / c->groups, grid_cap);
     return DRTOPK_OK;
@@ -1162,8 +1176,9 @@ struct staged_launch {
     static drtopk_status go(batch_args a, staged_config c, cudaStream_t st)
     {
         drtopk_status s;
-        if ((s = drtopk_kernel_dynamic_smem((const void *)staged_kernel<T, WARP_GROUP, SORTED>, c.smem)) != DRTOPK_OK)
-            return s;
+        const void *kernel = (const void *)staged_kernel<T, WARP_GROUP, SORTED>;
+        if ((s = drtopk_kernel_dynamic_smem(kernel, c.smem)) != DRTOPK_OK) return s;
+        if (!WARP_GROUP && (s = staged_block_threads(kernel, c.sh.cap, c.smem, &c.threads)) != DRTOPK_OK) return s;
         staged_kernel<T, WARP_GROUP, SORTED><<<c.blocks, c.threads, c.smem, st>>>(a, c.sh);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;

@@ -74,7 +74,8 @@ DRTOPK_HD uint64_t drtopk_float_quiet_nan(drtopk_dtype t)
  * constants for 32 and 64 bits, so that the 32-bit kernels' per-element work
  * is what it was before the other widths came).  Integers: the bits, the sign bit flipped for
  * signed types.  Floats: NaN -> all ones, -0.0 -> +0.0, negatives' bits
- * inverted, positives' sign bit set.  NAME_is_nan(b, t): whether b is a NaN
+ * inverted, positives' sign bit set (tests/unit checks this form against
+ * that definition).  NAME_is_nan(b, t): whether b is a NaN
  * when t is this width's float type. */
 #define DRTOPK_DEFINE_KEY_FROM_BITS(NAME, UT, W, UNS, SIG, EXP, FRAC)                    \
     DRTOPK_HD int NAME##_is_nan(UT b, drtopk_dtype t)                                   \
@@ -90,11 +91,13 @@ DRTOPK_HD uint64_t drtopk_float_quiet_nan(drtopk_dtype t)
             key = b;                                                                    \
         } else if (t == (SIG)) {                                                        \
             key = (UT)(b ^ sign);                                                       \
-        } else if (NAME##_is_nan(b, t)) {                                               \
-            key = (UT)~(UT)0u;            /* every NaN: one key, above +inf */          \
         } else {                                                                        \
-            if (b == sign) b = 0;         /* -0.0 -> +0.0 */                             \
-            key = (b & sign) ? (UT)~b : (UT)(b | sign);                                 \
+            /* the magnitude above the exponent field's all ones: every NaN, one key   \
+             * above +inf; negatives other than -0.0 invert all bits, the rest (-0.0   \
+             * with +0.0) set the sign bit: two selects and an xor, no branch */       \
+            const UT mag = (UT)(b & (UT)~sign);                                         \
+            const UT flip = b > sign ? (UT)~sign : sign;                                \
+            key = mag > (UT)(EXP) ? (UT)~(UT)0u : (UT)(mag ^ flip);                     \
         }                                                                               \
         return o == DRTOPK_SMALLEST ? (UT)~key : key;                                   \
     }

@@ -427,8 +427,47 @@ static void cmp_word_classifies(void)
     }
 }
 
+/* The float key by its definition, written branch by branch: NaN -> all
+ * ones, -0.0 -> +0.0, negatives' bits inverted, the others' sign bit set
+ * (keyorder.h computes it with selects; the values must be these, not only
+ * their order: keys are stored, compared with compare words and inverted). */
+static uint64_t float_key_by_definition(uint64_t b, drtopk_dtype t, drtopk_order o)
+{
+    const uint64_t ones = drtopk_width_mask(drtopk_dtype_bits(t)), sign = drtopk_sign_bit(t);
+    uint64_t key;
+    if (drtopk_float_bits_is_nan(b, t)) {
+        key = ones;
+    } else {
+        if (b == sign) b = 0;
+        key = (b & sign) ? ~b & ones : b | sign;
+    }
+    return o == DRTOPK_SMALLEST ? ~key & ones : key;
+}
+
+/* Every 16-bit pattern of f16 and bf16, and random, special and neighbouring
+ * patterns of f32 and f64, both orders: the key is the definition's. */
+static void float_keys_are_the_definition(void)
+{
+    static const drtopk_dtype types[] = { DRTOPK_F16, DRTOPK_BF16, DRTOPK_F32, DRTOPK_F64 };
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ++ti) {
+        const drtopk_dtype t = types[ti];
+        const uint64_t n = drtopk_dtype_bits(t) == 16 ? HALF_PATTERNS : PAIRS;
+        for (uint64_t i = 0; i < n; ++i) {
+            const uint64_t b = drtopk_dtype_bits(t) == 16 ? i : pattern_w(t, i, 0);
+            for (int o = DRTOPK_LARGEST; o <= DRTOPK_SMALLEST; ++o) {
+                const uint64_t got = drtopk_key_any(b, t, (drtopk_order)o);
+                const uint64_t want = float_key_by_definition(b, t, (drtopk_order)o);
+                CHECKF(got == want, "%s bits 0x%" PRIx64 " order %d: key 0x%" PRIx64 ", the definition 0x%" PRIx64,
+                       drtopk_dtype_name(t), b, o, got, want);
+                if (got != want) return;
+            }
+        }
+    }
+}
+
 void register_keyorder_tests(void)
 {
+    test_register("keyorder/float_keys_are_the_definition", float_keys_are_the_definition);
     test_register("keyorder/cmp_word_classifies", cmp_word_classifies);
     test_register("keyorder/every_type_matches_value_order", every_type_matches_value_order);
     test_register("keyorder/halves_exhaustive", halves_exhaustive);

@@ -4,11 +4,13 @@
 # which the hand-written build.ninja includes.
 #
 #   ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
+#                  [--build-only] [--sysroot=DIR]
 set -euo pipefail
 
 usage() {
     cat <<'TXT'
 usage: ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
+                      [--build-only] [--sysroot=DIR]
   --prefix=DIR   where `ninja install` puts include/drtopk.h, lib/libdrtopk.{a,so}
                  and lib/pkgconfig/drtopk.pc (default /usr/local)
   --arch=sm_XX   build for this one CUDA architecture only (quick iteration);
@@ -16,6 +18,11 @@ usage: ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
                  PTX for the newest (A100, H100, H200, B200 and later)
   --cpu-only     build without CUDA: the library has only the CPU backend
   --no-install   never install packages, only report what is missing
+  --build-only   check only what `ninja` itself needs (gcc, ninja, the SQLite and
+                 zlib headers and static libraries, nvcc), not the tools of the
+                 tests and experiments: a machine that only builds and runs
+  --sysroot=DIR  take sqlite3.h and zlib.h from DIR/include and libsqlite3.a and
+                 libz.a from DIR/lib (tests/gpu/archive.sh pack copies them there)
 TXT
 }
 
@@ -24,6 +31,8 @@ cpu_only=0
 prefix=/usr/local
 FAT_ARCHS="80 90 100"   # A100, H100/H200, B200: cp.async and the shared-memory sizes need sm_80+
 may_install=1
+build_only=0
+sysroot=""
 for a in "$@"; do
     case "$a" in
         --arch=sm_[0-9]*) arch="${a#--arch=}" ;;
@@ -32,6 +41,9 @@ for a in "$@"; do
         --prefix=) echo "configure: --prefix needs a directory" >&2; exit 2 ;;
         --cpu-only) cpu_only=1 ;;
         --no-install) may_install=0 ;;
+        --build-only) build_only=1 ;;
+        --sysroot=?*) sysroot="${a#--sysroot=}" ;;
+        --sysroot=) echo "configure: --sysroot needs a directory" >&2; exit 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "configure: unknown option '$a'" >&2; usage >&2; exit 2 ;;
     esac
@@ -46,6 +58,12 @@ case "$prefix" in *[[:space:]\|\"\'\$]*)
 esac
 prefix="${prefix%/}"
 [ -n "$prefix" ] || prefix=/
+if [ -n "$sysroot" ]; then
+    sysroot=$(cd "$sysroot" 2>/dev/null && pwd) || { echo "configure: --sysroot: no directory" >&2; exit 2; }
+    for f in include/sqlite3.h include/zlib.h lib/libsqlite3.a lib/libz.a; do
+        [ -f "$sysroot/$f" ] || { echo "configure: --sysroot $sysroot has no $f" >&2; exit 2; }
+    done
+fi
 
 cd "$(dirname "$0")"
 
@@ -62,6 +80,7 @@ declare -A pkg_of=(
 sqlite_a=""
 find_sqlite_a() {
     sqlite_a=""
+    [ -n "$sysroot" ] && { sqlite_a="$sysroot/lib/libsqlite3.a"; return 0; }
     for d in /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib /usr/local/lib; do
         if [ -f "$d/libsqlite3.a" ] && [ -f /usr/include/sqlite3.h -o -f /usr/local/include/sqlite3.h ]; then
             sqlite_a="$d/libsqlite3.a"; return 0
@@ -78,11 +97,17 @@ python_with() {
     return 1
 }
 missing_pkgs() {
-    local miss=()
-    for t in gcc ninja bats gnuplot sqlite3 git pkg-config mpicc mpirun; do
+    local miss=() tools="gcc ninja bats gnuplot sqlite3 git pkg-config mpicc mpirun"
+    [ "$build_only" = 1 ] && tools="gcc ninja"
+    for t in $tools; do
         command -v "$t" >/dev/null 2>&1 || miss+=("${pkg_of[$t]}")
     done
     find_sqlite_a || miss+=("${pkg_of[libsqlite3.a]}")
+    if [ "$build_only" = 1 ]; then
+        [ -n "$sysroot" ] || [ -f /usr/include/zlib.h ] || miss+=("${pkg_of[zlib.h]}")
+        echo "${miss[@]:-}"
+        return
+    fi
     # the font of figures/common.gp (pngcairo, svg): without it cairo falls back silently
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || miss+=("${pkg_of[dejavu]}")
     [ -f /usr/include/zlib.h ] || miss+=("${pkg_of[zlib.h]}")   # gzip input of drtopk dataset
@@ -149,6 +174,9 @@ mkdir -p build bin
     echo "cc = gcc"
     echo "prefix = $prefix"
     echo "sqlite_a = $sqlite_a"
+    # --sysroot: its headers and libraries (before the system's)
+    echo "sys_incs = ${sysroot:+-isystem $sysroot/include}"
+    echo "sys_libdirs = ${sysroot:+-L$sysroot/lib}"
     echo "mpicc = $(command -v mpicc)"
     if [ "$cpu_only" = 1 ]; then
         echo "backend = cpu"

@@ -18,6 +18,8 @@
 #       the local GPU's, from nvidia-smi) and `ninja TARGET...` (default: the
 #       programs of tests/gpu/run.sh), the trees at once; DIR/src/NAME/build.log
 #       each; one line a tree, and the exit status of the first that failed.
+#       A tree builds this way from the commit that brought this script on
+#       (older ones lack configure.sh --build-only and the archived commit).
 #
 # Example (one GPU call, two commits; see the device tool's carry):
 #   tests/gpu/archive.sh pack .dev main=main h47=HEAD      # here, .dev ignored

@@ -261,7 +261,9 @@ __device__ __forceinline__ uint64_t op_bound_word(uint64_t b) { return b; }
  * share a key).  That is exact for every t but NaN, whose keys the hardware
  * cannot order: there (a V mostly NaN) every load takes the compare words
  * (op_cmp), which also classify the scalar head and tail.  16-bit floats
- * compare a pair of keys an instruction; any() is one compare a key (pair). */
+ * compare a pair of keys an instruction; any() is one compare a key (pair):
+ * any<false> asks whether a key of the load reaches t, any<true> whether one
+ * exceeds it (once enough ties are counted, onepass_spec.h step 3). */
 template <int T>
 struct op_fast_base {
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
@@ -298,13 +300,15 @@ struct op_fast : op_fast_base<T> {
     typedef typename base::K K;
     typedef typename base::V V;
     __device__ __forceinline__ op_fast(K t, K om) : base(t, om) {}
+    template <bool STRICT>
     __device__ __forceinline__ bool any(const uint4 &r) const
     {
         bool a = this->slow;
 #pragma unroll
         for (int e = 0; e < base::PV; ++e) {
             const V x = op_val<T>::of(tile_keys<K>::at(r, e));
-            a |= S ? x <= this->bound : !(x < this->bound);
+            if (STRICT) a |= S ? x < this->bound : !(x <= this->bound);
+            else a |= S ? x <= this->bound : !(x < this->bound);
         }
         return a;
     }
@@ -332,6 +336,7 @@ struct op_fast<T, S, 16> : op_fast_base<T> {
     typedef op_fast_base<T> base;
     typedef typename base::V V;
     __device__ __forceinline__ op_fast(uint16_t t, uint16_t om) : base(t, om) {}
+    template <bool STRICT>
     __device__ __forceinline__ bool any(const uint4 &r) const
     {
         const uint32_t w[] = { r.x, r.y, r.z, r.w };
@@ -339,7 +344,8 @@ struct op_fast<T, S, 16> : op_fast_base<T> {
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
             const V x = op_val<T>::of(w[i]);
-            a |= S ? !__hbgtu2(x, this->bound) : !__hblt2(x, this->bound);
+            if (STRICT) a |= S ? !__hbgeu2(x, this->bound) : !__hble2(x, this->bound);
+            else a |= S ? !__hbgtu2(x, this->bound) : !__hblt2(x, this->bound);
         }
         return a;
     }
@@ -394,7 +400,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
         __syncthreads();
     }
     const op_fast<T, S> c((K)*d_t, om);
-    radix_for_each_staged(v, n, &ctl->gt, &ctl->eq, c, [&](uint32_t cl, unsigned long long i, unsigned long long o) {
+    radix_for_each_staged(v, n, &ctl->gt, &ctl->eq, k, c, [&](uint32_t cl, unsigned long long i, unsigned long long o) {
         if (cl == 1) {
             if (o < cap) {
                 const CK key = op_key<T>(__ldg(v + i), om);
@@ -632,7 +638,7 @@ extern "C" drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size
     DRTOPK_CUDA_TRY(cudaStreamSynchronize(s));
     stats->delegate_len = l.s;
     stats->first_selected = l.r;
-    stats->concat_len = c.gt + c.eq;
+    stats->concat_len = drtopk_onepass_kept(c.gt, c.eq, in->k);
     stats->scanned_subranges = c.mode == DRTOPK_ONEPASS_FALLBACK;
     return DRTOPK_OK;
 }

@@ -336,12 +336,21 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
  * store a key in shared memory and one coalesced store per warp and class,
  * where per-key stores to scattered slots cost a warp store each; dense
  * ones (up to every key) stay coalesced.  c.cls(bits) classifies the scalar
- * head and tail.  Shared memory: 2 bytes a key of a block's tile. */
+ * head and tail.  Shared memory: 2 bytes a key of a block's tile.
+ * Class 2 is needed only until the two counters reach need2 together: from
+ * the tile after a block has seen bases that sum to need2 (its running
+ * maxima of the bases returned to it; both counters only grow) it asks
+ * c.any<true>(load) instead of c.any<false>(load) -- whether a key is of
+ * class 1, not whether one is of class 1 or 2 -- and drops class 2, so a
+ * class of millions of ties at the threshold stops costing a staged entry,
+ * a same-address atomic per tile and a classification of each load that
+ * holds one.  need2 = ~0ull: class 2 always counted. */
 #define RADIX_STAGE_KEY_BITS 5         /* an entry: lane << 5 | key of the lane's tile (< 32) */
 #define RADIX_STAGE_KEY_MASK ((1u << RADIX_STAGE_KEY_BITS) - 1u)
 template <typename K, typename C, typename E>
 __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long long n, unsigned long long *ctr1,
-                                                      unsigned long long *ctr2, const C &c, E emit)
+                                                      unsigned long long *ctr2, unsigned long long need2, const C &c,
+                                                      E emit)
 {
     constexpr int PV = tile_keys<K>::per_vec;
     constexpr int TK = PV * RADIX_UNROLL; /* keys of a thread's tile */
@@ -355,6 +364,8 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
     uint16_t *stage = sh_stage[warp];
     uint32_t pend_total = 0;           /* the warp's packed counts of the previous tile */
     unsigned long long pend_b = 0, base1 = 0, base2 = 0;
+    unsigned long long seen1 = 0, seen2 = 0; /* the largest bases this block was given */
+    bool enough2 = false;              /* block-uniform: seen1 + seen2 >= need2 */
     int parity = 0;
     for (unsigned long long base = tw.first; base < nvec + tw.step; base += tw.step) {
         const bool live = base < nvec; /* block-uniform */
@@ -365,13 +376,24 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j)
                 if (b + j * stride < nvec) r[j] = __ldg(tw.v + b + j * stride);
+            if (enough2) {
 #pragma unroll
-            for (int j = 0; j < RADIX_UNROLL; ++j) {
-                if (b + j * stride < nvec && c.any(r[j])) {
-                    uint32_t g, e;
-                    c.masks(r[j], &g, &e);
-                    m1 |= g << (j * PV);
-                    m2 |= e << (j * PV);
+                for (int j = 0; j < RADIX_UNROLL; ++j) {
+                    if (b + j * stride < nvec && c.template any<true>(r[j])) {
+                        uint32_t g, e;
+                        c.masks(r[j], &g, &e);
+                        m1 |= g << (j * PV);
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int j = 0; j < RADIX_UNROLL; ++j) {
+                    if (b + j * stride < nvec && c.template any<false>(r[j])) {
+                        uint32_t g, e;
+                        c.masks(r[j], &g, &e);
+                        m1 |= g << (j * PV);
+                        m2 |= e << (j * PV);
+                    }
                 }
             }
             const uint32_t cnt = (uint32_t)__popc(m1) | (uint32_t)__popc(m2) << RADIX_COUNT_SHIFT;
@@ -379,6 +401,12 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
         }
         radix_tile_barrier(sh_warp, sh_base, parity, tw.leader && base != tw.first, live, lane, ctr1, ctr2, &base1,
                            &base2);
+        if (base != tw.first) {        /* the previous tile's bases (0 where it took no slot) */
+            const unsigned long long b1 = sh_base[parity ^ 1][0], b2 = sh_base[parity ^ 1][1];
+            seen1 = b1 > seen1 ? b1 : seen1;
+            seen2 = b2 > seen2 ? b2 : seen2;
+            enough2 = seen1 + seen2 >= need2;
+        }
         if (pend_total) { /* warp-uniform: the previous tile's outputs, in slot order */
             const uint32_t off = sh_warp[parity ^ 1][warp];
             const uint32_t n1 = pend_total & RADIX_COUNT_LOW, nall = n1 + (pend_total >> RADIX_COUNT_SHIFT);

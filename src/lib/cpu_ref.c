@@ -226,7 +226,7 @@ static uint64_t onepass(const drtopk_problem *p, const layout *l, drtopk_stats *
     }
     st->delegate_len = s;
     st->first_selected = r;
-    st->concat_len = gt + eq;
+    st->concat_len = drtopk_onepass_kept(gt, eq, k);
     switch (drtopk_onepass_decide(gt, eq, k, cap)) {
     case DRTOPK_ONEPASS_SELECT: return gt;
     case DRTOPK_ONEPASS_TAKE:

@@ -168,7 +168,8 @@ typedef struct {
  * at its end.  Stages that did not run report 0.  DRTOPK_ALGO_ONEPASS reports
  * its own workload in the same fields (equal on both backends): delegate_len
  * the sampled keys S, first_selected the sample rank r of the threshold t,
- * concat_len the keys of V at or above t (what its pass found), and
+ * concat_len the keys of V above t plus the ties at t, these counted up to
+ * k in all (what its pass kept), and
  * scanned_subranges 1 when it fell back to reading V again, else 0. */
 typedef struct {
     double ms_total;

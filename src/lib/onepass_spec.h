@@ -16,7 +16,13 @@
  *  3. one streaming pass over V: every key > t is a candidate (key and
  *     position into a buffer of cap = drtopk_onepass_capacity(...) slots, the
  *     count gt goes on past cap), every key == t a tie (its position into a
- *     buffer of k slots, the count eq goes on past k);
+ *     buffer of k slots, the count eq goes on past k).  Ties are needed only
+ *     until gt + eq reaches k, so a pass may stop counting them once its
+ *     counts so far sum to k (both only grow: then the final gt + eq >= k,
+ *     and the tie slots below k - gt, all it takes, are filled); a V with
+ *     millions of copies of t (16-bit keys, clustered data) then stops paying
+ *     for each of them.  Its workload, drtopk_onepass_kept(gt, eq, k), is the
+ *     same whichever tie it stopped at;
  *  4. drtopk_onepass_decide(gt, eq, k, cap):
  *       SELECT    gt >= k and gt <= cap: the exact top-k of the gt candidates;
  *       TAKE      gt < k <= gt + eq: every candidate and k - gt ties;
@@ -136,6 +142,15 @@ static inline uint64_t drtopk_onepass_capacity(uint64_t n, uint64_t k, uint64_t 
     const double c = ceil(((double)r + DRTOPK_ONEPASS_MARGIN_SD * sqrt((double)r) + 1.0) * ((double)n / (double)s));
     const uint64_t cap = c >= (double)n ? n : (uint64_t)c;
     return cap < k ? k : cap;
+}
+
+/* The keys step 3 keeps that step 4 may use, as drtopk_stats reports them:
+ * every key > t and the ties up to k in all (an eq counted only until
+ * gt + eq reached k gives the same number as every tie counted). */
+DRTOPK_HD uint64_t drtopk_onepass_kept(uint64_t gt, uint64_t eq, uint64_t k)
+{
+    const uint64_t ties = gt < k ? k - gt : 0;
+    return gt + (eq < ties ? eq : ties);
 }
 
 DRTOPK_HD drtopk_onepass_mode drtopk_onepass_decide(uint64_t gt, uint64_t eq, uint64_t k, uint64_t cap)

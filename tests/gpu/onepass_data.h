@@ -3,7 +3,8 @@
  * positions (src/lib/onepass_spec.h), shared by its GPU suite
  * (tests/gpu/test_onepass.c), its CPU unit test (tests/unit/
  * test_onepass.c) and the fused suite's spike (test_small_n.c): each forces
- * one side of the fallback, or packs the top k in one run of V.  Key i of
+ * one side of the fallback, packs the top k in one run of V, or puts a
+ * plateau of ties at the threshold before the keys above it.  Key i of
  * each is a 32-bit ordered key, a function of (i, n, k); onepass_bits makes
  * it an element of any key type and order.
  */
@@ -58,6 +59,29 @@ static inline uint32_t onepass_spike(uint64_t i, uint64_t n, uint64_t k)
     const uint64_t lo = n / 3;
     return i >= lo && i < lo + k ? ONEPASS_SPIKE_BASE | (onepass_hash32(i) & ONEPASS_LOW_MASK)
                                  : onepass_hash32(i) % ONEPASS_SPIKE_BASE;
+}
+
+/* A plateau of ties that the pass meets first: V is one key (the class
+ * below the spike's) but for its last g keys, which are above it; g is below
+ * what the sample sees r of (at most ceil(m + 1/2) sampled, m = kS/n), so t
+ * is the plateau's key and the pass counts ties long before the keys above
+ * t.  onepass_ties_take: g = k/2 (TAKE: g candidates, k - g ties);
+ * onepass_ties_select: g = k + n/(2S) (SELECT: gt > k, within the capacity,
+ * for n >= 2S).  Both stay exact only if the ties a pass stops counting
+ * (onepass_spec.h step 3) were not needed. */
+static inline uint32_t onepass_ties_tail(uint64_t i, uint64_t n, uint64_t g)
+{
+    return i + g >= n ? ONEPASS_SPIKE_BASE | (onepass_hash32(i) & ONEPASS_LOW_MASK) : 0u;
+}
+
+static inline uint32_t onepass_ties_take(uint64_t i, uint64_t n, uint64_t k)
+{
+    return onepass_ties_tail(i, n, k / 2);
+}
+
+static inline uint32_t onepass_ties_select(uint64_t i, uint64_t n, uint64_t k)
+{
+    return onepass_ties_tail(i, n, k + n / (2 * drtopk_onepass_sample_len(n)));
 }
 
 /* The constructions' classes: the top two bits of their 32-bit keys (low,

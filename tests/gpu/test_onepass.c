@@ -240,10 +240,13 @@ static void constructed(int size)
         built_set(big[i].t, big[i].o, n, "force-low", onepass_force_low, FORCE_K, 1);
         built_set(big[i].t, big[i].o, n, "force-high", onepass_force_high, FORCE_K, 1);
     }
-    /* spikes: the types of big and (full) every other type, largest */
+    /* spikes and tie plateaus: the types of big and (full) every other type, largest */
     for (size_t j = 0; j < sizeof spike_k / sizeof spike_k[0]; ++j) {
-        for (size_t i = 0; i < nbig; ++i)
+        for (size_t i = 0; i < nbig; ++i) {
             built_set(big[i].t, big[i].o, n, "spike", onepass_spike, spike_k[j], FALLBACK_ANY);
+            built_set(big[i].t, big[i].o, n, "ties-take", onepass_ties_take, spike_k[j], 0);
+            built_set(big[i].t, big[i].o, n, "ties-select", onepass_ties_select, spike_k[j], 0);
+        }
         for (int t = 0; size == 0 && t < DRTOPK_DTYPE_COUNT; ++t)
             if (!listed((drtopk_dtype)t, DRTOPK_LARGEST, big, nbig))
                 built_set((drtopk_dtype)t, DRTOPK_LARGEST, n, "spike", onepass_spike, spike_k[j], FALLBACK_ANY);

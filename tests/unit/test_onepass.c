@@ -52,8 +52,9 @@ static drtopk_stats op_run(const drtopk_problem *p, const char *desc)
     CHECKF(st.delegate_len == s && st.first_selected == drtopk_onepass_rank(p->n, p->k, s), "%s: S %" PRIu64
            " r %" PRIu64, desc, st.delegate_len, st.first_selected);
     CHECKF(st.scanned_subranges <= 1, "%s: fallback %" PRIu64, desc, st.scanned_subranges);
-    /* the r sampled keys at or above t are keys of V */
-    CHECKF(st.concat_len >= st.first_selected && st.concat_len <= p->n, "%s: passed %" PRIu64, desc, st.concat_len);
+    /* the r sampled keys at or above t are keys of V; ties count up to k */
+    const uint64_t least = st.first_selected < p->k ? st.first_selected : p->k;
+    CHECKF(st.concat_len >= least && st.concat_len <= p->n, "%s: passed %" PRIu64, desc, st.concat_len);
     if (s == p->n) CHECKF(st.scanned_subranges == 0, "%s: the whole V sampled, yet a fallback", desc);
     free(ws);
     free(v);
@@ -113,8 +114,8 @@ static void seeded(void)
                                  drtopk_dtype_name(p.dtype), drtopk_dist_name((drtopk_dist)d),
                                  o ? "smallest" : "largest", n, k);
                         const drtopk_stats st = op_run(&p, desc);
-                        if (d == DRTOPK_DIST_EQ)      /* all equal: every key ties t, no fallback */
-                            CHECKF(st.concat_len == n && st.scanned_subranges == 0, "%s: passed %" PRIu64, desc,
+                        if (d == DRTOPK_DIST_EQ)      /* all equal: every key ties t (k kept), no fallback */
+                            CHECKF(st.concat_len == k && st.scanned_subranges == 0, "%s: passed %" PRIu64, desc,
                                    st.concat_len);
                     }
             }
@@ -162,6 +163,15 @@ static void fallback(void)
             st = built(onepass_spike, dt, od, n, n / 64, "spike");
             CHECKF(st.scanned_subranges == 0 && st.concat_len >= n / 64, "spike %s order %d: fallback %" PRIu64, tn,
                    o, st.scanned_subranges);
+            /* a plateau of ties at t before the keys above it: t is the
+             * plateau's key; TAKE keeps g = k/2 candidates and k - g ties,
+             * SELECT the g > k candidates and no tie */
+            st = built(onepass_ties_take, dt, od, n, k, "ties-take");
+            CHECKF(st.scanned_subranges == 0 && st.concat_len == k, "ties-take %s order %d: fallback %" PRIu64
+                   " kept %" PRIu64, tn, o, st.scanned_subranges, st.concat_len);
+            st = built(onepass_ties_select, dt, od, n, k, "ties-select");
+            CHECKF(st.scanned_subranges == 0 && st.concat_len == k + n / (2 * s), "ties-select %s order %d: fallback %"
+                   PRIu64 " kept %" PRIu64, tn, o, st.scanned_subranges, st.concat_len);
         }
 }
 

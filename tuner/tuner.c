@@ -636,7 +636,7 @@ static int identify(const options *o, drtopk_store_machine *mach, int measure_gp
     double ms = 0;
     if (drtopk_dev_alloc(&buf, BW_ELEMS * sizeof(uint32_t)) == DRTOPK_OK) {
         if (drtopk_dev_generate(buf, BW_ELEMS, DRTOPK_DIST_UD, DRTOPK_U32, o->seed, NULL) == DRTOPK_OK &&
-            drtopk_dev_read_ms(buf, BW_ELEMS, BW_REPS, &ms) == DRTOPK_OK && ms > 0)
+            drtopk_dev_read_ms(buf, BW_ELEMS * sizeof(uint32_t), BW_REPS, &ms) == DRTOPK_OK && ms > 0)
             mach->read_gbps = (double)BW_ELEMS * sizeof(uint32_t) / (ms * 1e6);
         drtopk_dev_free(buf);
     }

@@ -438,9 +438,13 @@ static int cmd_run(int argc, char **argv)
                                            DRTOPK_COPY_D2H);
         if (st == DRTOPK_OK)
             st = drtopk_dev_copy(m.idx, m.dev_idx, (size_t)p.k * sizeof(uint64_t), DRTOPK_COPY_D2H);
-        if (st == DRTOPK_OK) st = drtopk_dev_read_ms(m.dev_v, p.n, READ_FLOOR_REPS, &r.read_floor_ms);
         if (st != DRTOPK_OK) {
             rc = runtime_error("cannot read the result back from the GPU: %s", drtopk_status_string(st));
+            goto done;
+        }
+        st = drtopk_dev_read_ms(m.dev_v, p.n * drtopk_dtype_size(p.dtype), READ_FLOOR_REPS, &r.read_floor_ms);
+        if (st != DRTOPK_OK) {
+            rc = runtime_error("cannot measure the read floor of V on the GPU: %s", drtopk_status_string(st));
             goto done;
         }
     }

@@ -48,9 +48,10 @@ drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk
 /* Elements first .. first + n - 1 of that data set (a slice of V). */
 drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t,
                                      uint64_t seed, void *stream);
-/* Read-bandwidth ceiling: ms to read `n` uint32 once with a streaming kernel
- * (median of `reps`); the denominator of every achieved-bandwidth figure. */
-drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms);
+/* Read-bandwidth ceiling: ms to read `bytes` bytes once with a streaming
+ * kernel (median of `reps`); the denominator of every achieved-bandwidth
+ * figure.  Bytes, not keys: V of any key width (n x its size). */
+drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms);
 /* GPU-only timing of one call (stream_hold.cuh, method "gpu" of util.h's
  * drtopk_timing): the legacy default stream is held, the start event, what
  * call(ctx) enqueues there and the end event are enqueued, then the hold is

@@ -33,7 +33,7 @@ drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, dr
     return DRTOPK_ERR_NO_BACKEND;
 }
 
-drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms)
+drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }

@@ -18,7 +18,6 @@
 #define READ_BLOCKS_PER_SM 8     /* enough resident warps to saturate HBM     */
 #define READ_UNROLL 4            /* independent 16-byte loads in flight       */
 #define READ_WARMUPS 2           /* untimed runs before the median            */
-#define U32_PER_VEC 4            /* uint32 elements per 16-byte vector        */
 #define READ_SENTINEL 0x9E3779B9u /* a sum the data never produces in practice:
                                     the store that keeps the loads alive      */
 
@@ -113,11 +112,11 @@ extern "C" drtopk_status drtopk_dev_clear_error(void)
     return cudaGetLastError() == cudaSuccess ? DRTOPK_OK : DRTOPK_ERR_CUDA;
 }
 
-/* Streaming read of n uint32: 16-byte loads, READ_UNROLL in flight per thread,
- * an XOR fold that is stored only if it hits a sentinel (never in practice),
- * so the compiler keeps every load. */
+/* Streaming read of nvec 16-byte vectors and ntail (< 16) bytes after them:
+ * READ_UNROLL loads in flight per thread, an XOR fold that is stored only if
+ * it hits a sentinel (never in practice), so the compiler keeps every load. */
 __global__ void read_once_kernel(const uint4 *__restrict__ v, uint64_t nvec,
-                                 const uint32_t *__restrict__ tail, uint32_t ntail,
+                                 const uint8_t *__restrict__ tail, uint32_t ntail,
                                  uint32_t *sink)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -144,7 +143,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int reps, double *ms)
+extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
 {
     cudaDeviceProp prop;
     int dev;
@@ -152,16 +151,16 @@ extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t n, int r
     cudaEvent_t e0 = NULL, e1 = NULL;
     double *t;
     drtopk_status st = DRTOPK_OK;
-    if (d_buf == NULL || ms == NULL || n == 0 || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (d_buf == NULL || ms == NULL || bytes == 0 || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
     if (((uintptr_t)d_buf & (sizeof(uint4) - 1)) != 0) return DRTOPK_ERR_MISALIGNED;
     HARNESS_CUDA_TRY(cudaGetDevice(&dev));
     HARNESS_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
     t = (double *)malloc((size_t)reps * sizeof *t);
     if (t == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
     {
-        const uint64_t nvec = n / U32_PER_VEC;
-        const uint32_t ntail = (uint32_t)(n % U32_PER_VEC);
-        const uint32_t *tail = (const uint32_t *)d_buf + nvec * U32_PER_VEC;
+        const uint64_t nvec = bytes / sizeof(uint4);
+        const uint32_t ntail = (uint32_t)(bytes % sizeof(uint4));
+        const uint8_t *tail = (const uint8_t *)d_buf + nvec * sizeof(uint4);
         const int grid = prop.multiProcessorCount * READ_BLOCKS_PER_SM;
         cudaError_t e = cudaMalloc(&sink, sizeof *sink);
         if (e == cudaSuccess) e = cudaEventCreate(&e0);

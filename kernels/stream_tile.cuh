@@ -338,13 +338,14 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
  * ones (up to every key) stay coalesced.  c.cls(bits) classifies the scalar
  * head and tail.  Shared memory: 2 bytes a key of a block's tile.
  * Class 2 is needed only until the two counters reach need2 together: from
- * the tile after a block has seen bases that sum to need2 (its running
- * maxima of the bases returned to it; both counters only grow) it asks
+ * the tile after a warp has read bases that sum to need2 (its running maxima
+ * of the bases it wrote outputs at; both counters only grow) it asks
  * c.any<true>(load) instead of c.any<false>(load) -- whether a key is of
  * class 1, not whether one is of class 1 or 2 -- and drops class 2, so a
  * class of millions of ties at the threshold stops costing a staged entry,
  * a same-address atomic per tile and a classification of each load that
- * holds one.  need2 = ~0ull: class 2 always counted. */
+ * holds one.  A warp without outputs reads no base and pays nothing.
+ * need2 = ~0ull: class 2 always counted. */
 #define RADIX_STAGE_KEY_BITS 5         /* an entry: lane << 5 | key of the lane's tile (< 32) */
 #define RADIX_STAGE_KEY_MASK ((1u << RADIX_STAGE_KEY_BITS) - 1u)
 template <typename K, typename C, typename E>
@@ -364,8 +365,8 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
     uint16_t *stage = sh_stage[warp];
     uint32_t pend_total = 0;           /* the warp's packed counts of the previous tile */
     unsigned long long pend_b = 0, base1 = 0, base2 = 0;
-    unsigned long long seen1 = 0, seen2 = 0; /* the largest bases this block was given */
-    bool enough2 = false;              /* block-uniform: seen1 + seen2 >= need2 */
+    unsigned long long seen1 = 0, seen2 = 0; /* the largest bases the warp has read */
+    bool enough2 = false;              /* warp-uniform: seen1 + seen2 >= need2 */
     int parity = 0;
     for (unsigned long long base = tw.first; base < nvec + tw.step; base += tw.step) {
         const bool live = base < nvec; /* block-uniform */
@@ -401,17 +402,15 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
         }
         radix_tile_barrier(sh_warp, sh_base, parity, tw.leader && base != tw.first, live, lane, ctr1, ctr2, &base1,
                            &base2);
-        if (base != tw.first) {        /* the previous tile's bases (0 where it took no slot) */
-            const unsigned long long b1 = sh_base[parity ^ 1][0], b2 = sh_base[parity ^ 1][1];
-            seen1 = b1 > seen1 ? b1 : seen1;
-            seen2 = b2 > seen2 ? b2 : seen2;
-            enough2 = seen1 + seen2 >= need2;
-        }
         if (pend_total) { /* warp-uniform: the previous tile's outputs, in slot order */
             const uint32_t off = sh_warp[parity ^ 1][warp];
             const uint32_t n1 = pend_total & RADIX_COUNT_LOW, nall = n1 + (pend_total >> RADIX_COUNT_SHIFT);
-            const unsigned long long s1 = sh_base[parity ^ 1][0] + (off & RADIX_COUNT_LOW);
-            const unsigned long long s2 = sh_base[parity ^ 1][1] + (off >> RADIX_COUNT_SHIFT) - n1;
+            const unsigned long long b1 = sh_base[parity ^ 1][0], b2 = sh_base[parity ^ 1][1];
+            const unsigned long long s1 = b1 + (off & RADIX_COUNT_LOW);
+            const unsigned long long s2 = b2 + (off >> RADIX_COUNT_SHIFT) - n1;
+            seen1 = b1 > seen1 ? b1 : seen1; /* 0 where the tile took no slot of a class */
+            seen2 = b2 > seen2 ? b2 : seen2;
+            enough2 = seen1 + seen2 >= need2;
             const unsigned long long wb = pend_b - lane; /* lane 0's first vector */
             for (uint32_t i = lane; i < nall; i += DRTOPK_WARP) {
                 const uint32_t s = stage[i], q = s & RADIX_STAGE_KEY_MASK;

@@ -163,9 +163,9 @@ static void print_text(const run_cfg *c, const drtopk_problem *p, const drtopk_p
     printf("stages:    delegate %.4f ms, first top-k %.4f, concatenation %.4f, second top-k %.4f (medians)\n",
            r->stage_median[0], r->stage_median[1], r->stage_median[2], r->stage_median[3]);
     if (!(plan->flags & DRTOPK_DELEGATE) && plan->second_algo == DRTOPK_ALGO_ONEPASS)   /* drtopk.h, drtopk_stats */
-        printf("workload:  sampled %" PRIu64 ", sample rank %" PRIu64 ", at or above the threshold %" PRIu64
-               ", fell back to reading V again: %s\n", r->last.delegate_len, r->last.first_selected,
-               r->last.concat_len, r->last.scanned_subranges ? "yes" : "no");
+        printf("workload:  sampled %" PRIu64 ", sample rank %" PRIu64 ", kept above the threshold or tied with it"
+               " (ties up to k) %" PRIu64 ", fell back to reading V again: %s\n", r->last.delegate_len,
+               r->last.first_selected, r->last.concat_len, r->last.scanned_subranges ? "yes" : "no");
     else
         printf("workload:  delegate_len %" PRIu64 ", first_selected %" PRIu64 ", concat_len %" PRIu64
                ", scanned_subranges %" PRIu64 "\n", r->last.delegate_len, r->last.first_selected,

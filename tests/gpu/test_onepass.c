@@ -10,7 +10,8 @@
  *    result's least);
  *  - the same multiset of ordered keys as the reference's top k;
  *  - the same workload as the CPU backend at that k (drtopk_stats: sample
- *    size, sample rank, keys at or above the threshold, fallback taken), so
+ *    size, sample rank, keys above the threshold and ties up to k in all
+ *    (drtopk_onepass_kept), fallback taken), so
  *    both backends decided alike.
  * Cases: every key width, read at its own width (u32 i32 f32; f16 bf16; u64
  * i64 f64; largest and smallest on u32 f32 f16 f64, one order on the

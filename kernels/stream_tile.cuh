@@ -316,6 +316,26 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
     radix_tile_extra(p, n, tw.sp, ctr1, ctr2, cls, emit);
 }
 
+/* The classes of a thread's tile for radix_for_each_staged: bit j * PV + e
+ * of *m1 (*m2) where key e of load j is of class 1 (2); DROP2 (class 2 no
+ * longer needed): only loads holding a class-1 key are classified
+ * (c.any<true>), and *m2 stays as it is. */
+template <bool DROP2, int PV, typename C>
+__device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[RADIX_UNROLL], unsigned long long b,
+                                                  unsigned long long stride, unsigned long long nvec, uint32_t *m1,
+                                                  uint32_t *m2)
+{
+#pragma unroll
+    for (int j = 0; j < RADIX_UNROLL; ++j) {
+        if (b + j * stride < nvec && c.template any<DROP2>(r[j])) {
+            uint32_t g, e;
+            c.masks(r[j], &g, &e);
+            *m1 |= g << (j * PV);
+            if (!DROP2) *m2 |= e << (j * PV);
+        }
+    }
+}
+
 /* The tile loop with staged outputs (the one-read top-k's pass, onepass.cu):
  * the same grid stride, classes, counters, block scan and one-tile lag of the
  * atomics as radix_for_each_tile, but
@@ -377,26 +397,8 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
 #pragma unroll
             for (int j = 0; j < RADIX_UNROLL; ++j)
                 if (b + j * stride < nvec) r[j] = __ldg(tw.v + b + j * stride);
-            if (enough2) {
-#pragma unroll
-                for (int j = 0; j < RADIX_UNROLL; ++j) {
-                    if (b + j * stride < nvec && c.template any<true>(r[j])) {
-                        uint32_t g, e;
-                        c.masks(r[j], &g, &e);
-                        m1 |= g << (j * PV);
-                    }
-                }
-            } else {
-#pragma unroll
-                for (int j = 0; j < RADIX_UNROLL; ++j) {
-                    if (b + j * stride < nvec && c.template any<false>(r[j])) {
-                        uint32_t g, e;
-                        c.masks(r[j], &g, &e);
-                        m1 |= g << (j * PV);
-                        m2 |= e << (j * PV);
-                    }
-                }
-            }
+            if (enough2) radix_stage_masks<true, PV>(c, r, b, stride, nvec, &m1, &m2);
+            else radix_stage_masks<false, PV>(c, r, b, stride, nvec, &m1, &m2);
             const uint32_t cnt = (uint32_t)__popc(m1) | (uint32_t)__popc(m2) << RADIX_COUNT_SHIFT;
             excl = radix_warp_counts(cnt, lane, &sh_warp[parity][warp], &total) - cnt;
         }

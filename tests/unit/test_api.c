@@ -335,7 +335,7 @@ static void plan_auto_small_n(void)
     CHECK(plan.flags & DRTOPK_DELEGATE);
     p.backend = DRTOPK_BACKEND_CUDA;
     const drtopk_tuning_entry e = { DRTOPK_F16, 0, 63, 0, 63, DRTOPK_ALGO_BUCKET, 3, 2.0, 0 };
-    const drtopk_tuning t = { "test", &e, 1 };
+    const drtopk_tuning t = { "test", &e, 1, 0 };
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
     CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_BUCKET && plan.beta == 3);
 }
@@ -361,7 +361,7 @@ static void plan_auto_key_widths(void)
     }
     p.dtype = DRTOPK_U64;
     const drtopk_tuning_entry e = { DRTOPK_U64, 0, 63, 0, 63, DRTOPK_ALGO_BUCKET, 3, 2.0, 0 };
-    const drtopk_tuning t = { "test", &e, 1 };
+    const drtopk_tuning t = { "test", &e, 1, 0 };
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
     p.n = large;
@@ -490,8 +490,8 @@ static void plan_auto_unmeasured_standalone(void)
 
 static void plan_auto_tuning_match(void)
 {
-    const drtopk_tuning t = { "Test GPU", tuned, sizeof tuned / sizeof tuned[0] };
-    const drtopk_tuning empty = { "Test GPU", NULL, 0 };
+    const drtopk_tuning t = { "Test GPU", tuned, sizeof tuned / sizeof tuned[0], 0 };
+    const drtopk_tuning empty = { "Test GPU", NULL, 0, 0 };
     const double c3 = DRTOPK_RULE4_CONST_DEFAULT;
     /* log2 k ranges are floor(log2 k): 1023 is in 0..9, 1024 in 10..63 */
     expect_plan(&t, NULL, DRTOPK_U32, 1ull << 20, 1023, DRTOPK_CONST_TUNING, 1.5, 3, DRTOPK_ALGO_BUCKET);
@@ -509,7 +509,7 @@ static void plan_auto_tuning_match(void)
     /* the compiled-in table answers what the caller's does not; the caller's wins */
     expect_plan(&empty, &t, DRTOPK_U32, 1ull << 20, 16, DRTOPK_CONST_BUILTIN, 1.5, 3, DRTOPK_ALGO_BUCKET);
     expect_plan(NULL, &t, DRTOPK_I32, 1ull << 20, 16, DRTOPK_CONST_DEFAULT, c3, 2, DRTOPK_ALGO_RADIX);
-    const drtopk_tuning f32_only = { "Test GPU", &tuned[3], 1 };
+    const drtopk_tuning f32_only = { "Test GPU", &tuned[3], 1, 0 };
     expect_plan(&f32_only, &t, DRTOPK_F32, 1ull << 20, 16, DRTOPK_CONST_TUNING, -1.0, 2, DRTOPK_ALGO_RADIX_GGKS);
     expect_plan(&f32_only, &t, DRTOPK_U32, 1ull << 20, 16, DRTOPK_CONST_BUILTIN, 1.5, 3, DRTOPK_ALGO_BUCKET);
 }
@@ -532,7 +532,7 @@ static void plan_auto_tuning_invalid(void)
         /* invalid even behind an entry that matches first: the whole table is checked
            up to the match, and an invalid entry before it is the caller's error */
         drtopk_tuning_entry two[2] = { bad[i].e, tuned[0] };
-        const drtopk_tuning t = { "Test GPU", two, 2 };
+        const drtopk_tuning t = { "Test GPU", two, 2, 0 };
         test_context(bad[i].why);
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_ERR_INVALID_ARGUMENT);
         CHECKF(strstr(drtopk_last_error(), bad[i].msg) && strstr(drtopk_last_error(), "entry 0"),
@@ -540,7 +540,7 @@ static void plan_auto_tuning_invalid(void)
         CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, NULL, &t), DRTOPK_ERR_INVALID_ARGUMENT);
         CHECK(strstr(drtopk_last_error(), "compiled-in") != NULL);
     }
-    const drtopk_tuning no_entries = { "Test GPU", NULL, 3 };
+    const drtopk_tuning no_entries = { "Test GPU", NULL, 3, 0 };
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &no_entries), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK(strstr(drtopk_last_error(), "entries is NULL") != NULL);
 }
@@ -548,7 +548,7 @@ static void plan_auto_tuning_invalid(void)
 static void builtin_table_by_gpu_name(void)
 {
     const drtopk_tuning tables[] = {
-        { "GPU A", tuned, 1 }, { NULL, NULL, 0 }, { "GPU B", tuned + 1, 1 }, { "GPU B", tuned + 2, 1 },
+        { "GPU A", tuned, 1, 0 }, { NULL, NULL, 0, 0 }, { "GPU B", tuned + 1, 1, 0 }, { "GPU B", tuned + 2, 1, 0 },
     };
     const size_t n = sizeof tables / sizeof tables[0];
     char name[256];

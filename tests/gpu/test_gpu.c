@@ -624,9 +624,9 @@ static void tuning_table(void)
     static const drtopk_tuning_entry warp_entry[] = {
         { DRTOPK_U32, 10, 20, 0, 6, DRTOPK_ALGO_RADIX_GGKS, TUNING_BETA, TUNING_CONST, 1 },
     };
-    const drtopk_tuning warp_table = { "gpu_test", warp_entry, 1 };
-    const drtopk_tuning table = { "gpu_test", entries, sizeof entries / sizeof entries[0] };
-    const drtopk_tuning bad = { "gpu_test", bad_entry, 1 };
+    const drtopk_tuning warp_table = { "gpu_test", warp_entry, 1, 0 };
+    const drtopk_tuning table = { "gpu_test", entries, sizeof entries / sizeof entries[0], 0 };
+    const drtopk_tuning bad = { "gpu_test", bad_entry, 1, 0 };
     drtopk_problem p = { g_side == SIDE_GPU ? DRTOPK_BACKEND_CUDA : DRTOPK_BACKEND_CPU, DRTOPK_U32,
                          DRTOPK_LARGEST, TUNING_N, TUNING_K, NULL };
     drtopk_plan plan;

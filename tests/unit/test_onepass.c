@@ -190,7 +190,7 @@ static void plans(void)
     plan.second_algo = DRTOPK_ALGO_RADIX;       /* as the first top-k only */
     CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_ERR_UNSUPPORTED);
     const drtopk_tuning_entry e = { DRTOPK_U32, 0, 63, 0, 63, DRTOPK_ALGO_ONEPASS, 2, 3.0, 0 };
-    const drtopk_tuning t = { "test", &e, 1 };
+    const drtopk_tuning t = { "test", &e, 1, 0 };
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.first_algo == DRTOPK_ALGO_ONEPASS && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     CHECK(plan.const_source == DRTOPK_CONST_TUNING);

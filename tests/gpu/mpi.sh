@@ -1,25 +1,29 @@
 #!/bin/sh
-# mpi.sh -- step `mpi` of tests/gpu/run.sh (issue 12; paper section 5.4,
-# Table 2): bin/drtopk-mpi with the CUDA backend.
+# mpi.sh -- step `mpi` of tests/gpu/run.sh (issues 12 and 13; paper section
+# 5.4, Table 2): bin/drtopk-mpi with the CUDA backend.
 #  1. checks (pass/fail): under mpirun -np 1..4 the top-k values equal the
 #     single-process `drtopk run`'s and the distributed --verify passes, for
 #     n not divisible by the ranks, k larger than one rank's share, all-equal
 #     data, k = 1, k = n, and out of core (--device-cap); several ranks on one
-#     GPU (--gpu 0), and one rank per GPU when two are visible; a rank given a
-#     GPU that does not exist ends every rank non-zero, in bounded time.
-#  2. Table 2 (benchmarks, never pass/fail): |V| = 2^30..2^34 (what the GPUs
-#     hold), k = 128, on 1 GPU and on 2 when two are visible, in core; then out
-#     of core with --device-cap on one GPU; rows go to $DB (table multi_gpu),
-#     a summary table is printed last.
+#     GPU (--gpu 0); on every GPU count G of 2, 4, 8 the node has: one rank per
+#     GPU, two ranks per GPU, and G GPUs out of core; a rank given a GPU that
+#     does not exist ends every rank non-zero, in bounded time.
+#  2. Table 2 (benchmarks, never pass/fail): |V| = 2^30..2^MPI_LOG_N_MAX,
+#     k = 128, on each GPU count G (1, 2, 4, 8 up to the GPUs visible), one
+#     rank per GPU.  A row runs in core when a rank's slice fits its GPU;
+#     otherwise drtopk-mpi streams it from pinned host memory in the paper's
+#     2^30 sub-vectors, which runs only where the host holds all of V twice
+#     over (else the row is skipped and says why).  Then out of core with
+#     --device-cap on one GPU and on the most GPUs; rows go to $DB (table
+#     multi_gpu), a summary table is printed last.
 # Environment: DRTOPK_BIN_DIR (bin), DB ($OUT/results.sqlite), OUT (out/gpu-run),
-#   MPI_LOG_N_MAX (34) the largest log2 |V| of Table 2 in core, MPI_OOC_LOG_N
-#   ("31 32") the log2 |V| of the one-GPU out-of-core rows (pinned host memory:
-#   4 bytes an element), MPI_REPS (5).
+#   MPI_LOG_N_MAX the largest log2 |V| of Table 2 (35 with 4 or more GPUs,
+#   else 34), MPI_OOC_LOG_N ("31 32") the log2 |V| of the one-GPU out-of-core
+#   rows (pinned host memory: 4 bytes an element), MPI_REPS (5).
 set -u
 BIN=${DRTOPK_BIN_DIR:-bin}
 OUT=${OUT:-out/gpu-run}
 DB=${DB:-$OUT/results.sqlite}
-LOG_N_MAX=${MPI_LOG_N_MAX:-34}
 OOC_LOG_N=${MPI_OOC_LOG_N:-"31 32"}
 REPS=${MPI_REPS:-5}
 MPI_TIMEOUT=300       # seconds per mpirun: a hang is a failure, not a stuck machine
@@ -35,6 +39,21 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/drtopk_mpi.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 echo "mpi: $gpus GPU(s) visible; $(mpirun --version 2>&1 | head -1)"
+# the GPU counts of Table 2 and of the per-count checks: powers of 2 up to the
+# GPUs visible, and that count itself
+counts=1
+g=2
+while [ "$g" -le "$gpus" ]; do counts="$counts $g"; g=$((g * 2)); done
+case " $counts " in *" $gpus "*) ;; *) [ "$gpus" -ge 1 ] && counts="$counts $gpus" ;; esac
+if [ "$gpus" -ge 4 ]; then LOG_N_MAX=${MPI_LOG_N_MAX:-35}; else LOG_N_MAX=${MPI_LOG_N_MAX:-34}; fi
+# GPU 0's memory and the host's, in bytes (what decides in core / out of core / skipped)
+gpu_mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0 2>/dev/null)
+case $gpu_mem in ''|*[!0-9]*) gpu_mem=0 ;; *) gpu_mem=$((gpu_mem * 1048576)) ;; esac
+host_mem=$(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024))
+GPU_MEM_SHARE=90                 # % of a GPU a slice may fill (drtopk-mpi's GPU_MEM_USABLE)
+HOST_MEM_SHARE=50                # % of the host the pinned slices may fill: generating V needs its pages too
+# gpu_list G: "0,1,...,G-1"
+gpu_list() { seq -s, 0 $(($1 - 1)); }
 
 mpi() {
     np=$1
@@ -89,10 +108,12 @@ check "k = n" "1 4" "--n 65539 --k 65539 --dtype f32 --dist SPECIAL" ""
 check "out of core" "1 2 4" "--n 2^24+5 --k 1000" "--device-cap 2^20"
 check "out of core, ties" "2 3" "--n 2^22+1 --k 5000 --dist FEW" "--device-cap 2^18"
 check "several ranks on GPU 0" "4" "--n 2^24+1 --k 128" "--gpu 0"
-if [ "$gpus" -ge 2 ]; then
-    check "one rank per GPU" "2" "--n 2^26+7 --k 128 --dist ND" "--gpu 0,1"
-    check "two GPUs, out of core" "2" "--n 2^26+7 --k 128" "--gpu 0,1 --device-cap 2^23"
-fi
+for g in $counts; do
+    [ "$g" -ge 2 ] || continue
+    check "one rank per GPU, $g GPUs" "$g" "--n 2^26+7 --k 128 --dist ND" "--gpu $(gpu_list "$g")"
+    check "two ranks per GPU, $g GPUs" "$((2 * g))" "--n 2^25+3 --k 3000 --dist CD" "--gpu $(gpu_list "$g")"
+    check "$g GPUs, out of core" "$g" "--n 2^26+7 --k 128" "--gpu $(gpu_list "$g") --device-cap 2^23"
+done
 checks=$((checks + 1))
 t0=$(date +%s)
 if out=$(mpi 2 --backend cuda --n 2^20 --k 8 --gpu 0,99 2>&1); then
@@ -114,18 +135,36 @@ table2() {
         echo "row FAILED: np=$np $*: $(tail -3 "$tmp/err")"
     fi
 }
+# row NP LOG2N: one rank per GPU, in core where the slice fits the GPU, else
+# streamed from pinned host memory if the host holds it, else skipped
+row() {
+    np=$1 log=$2
+    slice=$(((1 << log) * 4 / np))
+    if [ "$slice" -gt $((gpu_mem * GPU_MEM_SHARE / 100)) ] &&
+        [ $(((1 << log) * 4)) -gt $((host_mem * HOST_MEM_SHARE / 100)) ]; then
+        echo "row skipped: np=$np --n 2^$log: a slice of $slice bytes fits neither GPU 0 ($gpu_mem bytes)" \
+            "nor, all $np together, $HOST_MEM_SHARE% of the host's $host_mem bytes"
+        return
+    fi
+    table2 "$np" --n "2^$log" --gpu "$(gpu_list "$np")" --device-cap 2^36
+}
 log=30
 while [ "$log" -le "$LOG_N_MAX" ]; do
-    table2 1 --n "2^$log" --gpu 0 --device-cap 2^36
-    [ "$gpus" -ge 2 ] && table2 2 --n "2^$log" --gpu 0,1 --device-cap 2^36
+    for g in $counts; do row "$g" "$log"; done
     log=$((log + 1))
 done
-# out of core on one GPU: the paper's 2^30 sub-vectors, and smaller ones
+# out of core: the paper's 2^30 sub-vectors, and smaller ones, on one GPU;
+# then every GPU of the node streaming its 2^32-element slice at once
 for log in $OOC_LOG_N; do
     table2 1 --n "2^$log" --gpu 0 --device-cap 2^30
     table2 1 --n "2^$log" --gpu 0 --device-cap 2^28
 done
-[ "$gpus" -ge 2 ] && table2 2 --n "2^33" --gpu 0,1 --device-cap 2^30
+if [ "$gpus" -ge 2 ]; then
+    for g in $counts; do most=$g; done
+    log=$((32 + $(awk -v g="$most" 'BEGIN { print int(log(g) / log(2) + 0.5) }')))
+    [ $(((1 << log) * 4)) -le $((host_mem * HOST_MEM_SHARE / 100)) ] &&
+        table2 "$most" --n "2^$log" --gpu "$(gpu_list "$most")" --device-cap 2^30
+fi
 
 echo "== summary (medians, ms; compute/reload of the slowest rank, comm at rank 0)"
 SUMMARY_SQL="SELECT m.n, m.ranks, m.gpus, m.device_cap, m.out_of_core, m.chunks, m.filtered,
@@ -134,15 +173,16 @@ SUMMARY_SQL="SELECT m.n, m.ranks, m.gpus, m.device_cap, m.out_of_core, m.chunks,
     CASE WHEN m.reload_ms > 0 THEN printf('%.1f', m.n * 4.0 / m.ranks / (m.reload_ms * 1e6)) ELSE '' END,
     CASE WHEN m.link_gbps > 0 THEN printf('%.1f', m.link_gbps) ELSE '' END,
     CASE WHEN m.reload_ms > 0 THEN printf('%.2f', m.total_ms / m.reload_ms) ELSE '' END,
-    (SELECT printf('%.2f', o.total_ms / m.total_ms) FROM multi_gpu o WHERE o.machine_id = m.machine_id
-        AND o.git_commit = m.git_commit AND o.n = m.n AND o.k = m.k AND o.ranks = 1 AND o.out_of_core = 0),
+    (SELECT printf('%.2f', coalesce(min(CASE WHEN o.out_of_core = 0 THEN o.total_ms END), min(o.total_ms))
+                           / m.total_ms) FROM multi_gpu o WHERE o.machine_id = m.machine_id
+        AND o.git_commit = m.git_commit AND o.n = m.n AND o.k = m.k AND o.ranks = 1),
     mc.name
   FROM multi_gpu m JOIN machines mc ON mc.id = m.machine_id WHERE m.k = $K_TABLE2
   ORDER BY m.out_of_core, m.n, m.ranks, m.device_cap DESC"
 # reload GB/s: bytes of a rank's slice over its copies' own time; link GB/s: a
 # copy alone (the target: reload >= 85% of it); total/reload near 1: compute
 # hidden behind the copies
-echo "n|ranks|gpus|device_cap|ooc|chunks|filtered|total|compute|reload|comm|comm%|reload GB/s|link GB/s|total/reload|speedup vs 1 GPU in core|gpu"
+echo "n|ranks|gpus|device_cap|ooc|chunks|filtered|total|compute|reload|comm|comm%|reload GB/s|link GB/s|total/reload|speedup vs 1 GPU (in core, else out of core)|gpu"
 if command -v sqlite3 > /dev/null; then
     sqlite3 "$DB" "$SUMMARY_SQL"
 else

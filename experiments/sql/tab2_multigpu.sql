@@ -17,7 +17,12 @@ one AS (
     SELECT n, coalesce(min(CASE WHEN out_of_core = 0 THEN total_ms END), min(total_ms)) AS ms
     FROM r WHERE ranks = 1 GROUP BY n
 )
-SELECT r.n, r.ranks, r.gpus, r.device_cap, r.out_of_core, r.chunks, printf('%.3f', r.total_ms),
+SELECT r.n, r.ranks, r.gpus,
+       -- the sub-vector length: rows stored before drtopk-mpi recorded it kept the asked cap even where
+       -- a slice outgrew its GPU and streamed in 2^30 pieces (a cap no shorter than the slice): slice / chunks
+       CASE WHEN r.out_of_core = 1 AND r.device_cap * r.ranks >= r.n
+            THEN ((r.n + r.ranks - 1) / r.ranks + r.chunks - 1) / r.chunks ELSE r.device_cap END,
+       r.out_of_core, r.chunks, printf('%.3f', r.total_ms),
        printf('%.3f', r.reload_ms), printf('%.3f', r.comm_ms),
        coalesce(printf('%.2f', one.ms / r.total_ms), '-')
 FROM r LEFT JOIN one ON one.n = r.n

@@ -67,6 +67,7 @@ static const char help_mpi[] =
     "                     (default: node-local rank mod the visible GPUs)\n"
     "  --device-cap E     longest slice kept on a GPU at once (default 2^30); a longer slice\n"
     "                     stays in pinned host memory and streams through in sub-vectors of E\n"
+    "                     (a slice the GPU cannot hold streams so too, in sub-vectors of at most 2^30)\n"
     "  --db PATH          store the run (Table 2 row: ranks, total/compute/reload/comm ms)\n"
     "  --dtype T          u32 i32 f32 only (32-bit keys)\n"
     "\n";
@@ -477,6 +478,8 @@ typedef struct {
     double total, compute, reload, comm;    /* medians, ms */
     double *totals;                         /* every repetition's total */
     uint64_t chunks, filtered;
+    uint64_t device_cap;                    /* the sub-vector length out of core (--device-cap, or the
+                                               paper's 2^30 where a slice outgrew its GPU); in core: --device-cap */
     int ooc_ranks, gpus;
     double link_gbps;                       /* the slowest measured link (0: none) */
     double reload_gbps;                     /* the largest slice over the median reload */
@@ -502,7 +505,7 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
            drtopk_algo_name(plan->second_algo), plan->alpha, plan->beta);
     printf("slices:    %s; device cap %" PRIu64 " elements, %d rank%s out of core (%" PRIu64
            " sub-vectors at most, %" PRIu64 " elements filtered out by the carried k-th value)\n",
-           c->run.n % (uint64_t)w->ranks ? "uneven" : "even", c->device_cap, r->ooc_ranks,
+           c->run.n % (uint64_t)w->ranks ? "uneven" : "even", r->device_cap, r->ooc_ranks,
            r->ooc_ranks == 1 ? "" : "s", r->chunks, r->filtered);
     printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f (medians of %d reps; "
            "compute and reload of the slowest rank)\n", r->total, r->compute, r->reload, r->comm, c->run.reps);
@@ -544,7 +547,7 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
             (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "", drtopk_algo_name(plan->second_algo), plan->alpha,
             plan->beta, drtopk_algo_name(plan->first_algo), drtopk_algo_name(plan->second_algo), plan->flags);
     fprintf(f, ", \"device_cap\": %" PRIu64 ", \"out_of_core_ranks\": %d, \"chunks\": %" PRIu64
-            ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": ", c->device_cap, r->ooc_ranks, r->chunks,
+            ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": ", r->device_cap, r->ooc_ranks, r->chunks,
             r->filtered, c->run.warmup);
     json_numbers(f, r->totals, c->run.reps);
     json_field(f, "ms_median", r->total);
@@ -618,7 +621,7 @@ static int store_row(const mpi_cfg *c, const drtopk_plan *plan, const rank_state
     m.cfg.flags = plan->flags;
     m.ranks = ranks;
     m.gpus = r->gpus;
-    m.device_cap = c->device_cap;
+    m.device_cap = r->device_cap;
     m.out_of_core = r->ooc_ranks > 0;
     m.chunks = r->chunks;
     m.filtered = r->filtered;
@@ -808,6 +811,11 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     }
     ooc = s.ooc;
     MPI_Reduce(&ooc, &r.ooc_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    {   /* the longest sub-vector of the ranks out of core */
+        const uint64_t mine = s.ooc ? s.cap : 0;
+        MPI_Reduce(&mine, &r.device_cap, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (r.ooc_ranks == 0) r.device_cap = c->device_cap;
+    }
     {   /* the slowest link among the ranks that measured one */
         const double mine = s.link_gbps > 0 ? s.link_gbps : HUGE_VAL;
         MPI_Reduce(&mine, &r.link_gbps, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);

@@ -388,20 +388,26 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
     unsigned long long seen1 = 0, seen2 = 0; /* the largest bases the warp has read */
     bool enough2 = false;              /* warp-uniform: seen1 + seen2 >= need2 */
     int parity = 0;
+    uint4 r[RADIX_UNROLL];             /* the tile's loads, issued one round ahead */
+    const auto load = [&](unsigned long long b) {
+#pragma unroll
+        for (int j = 0; j < RADIX_UNROLL; ++j)
+            if (b + j * stride < nvec) r[j] = __ldg(tw.v + b + j * stride);
+    };
+    load(tw.first + threadIdx.x);
     for (unsigned long long base = tw.first; base < nvec + tw.step; base += tw.step) {
         const bool live = base < nvec; /* block-uniform */
         const unsigned long long b = base + threadIdx.x;
         uint32_t m1 = 0, m2 = 0, excl = 0, total = 0;
         if (live) {
-            uint4 r[RADIX_UNROLL];
-#pragma unroll
-            for (int j = 0; j < RADIX_UNROLL; ++j)
-                if (b + j * stride < nvec) r[j] = __ldg(tw.v + b + j * stride);
             if (enough2) radix_stage_masks<true, PV>(c, r, b, stride, nvec, &m1, &m2);
             else radix_stage_masks<false, PV>(c, r, b, stride, nvec, &m1, &m2);
             const uint32_t cnt = (uint32_t)__popc(m1) | (uint32_t)__popc(m2) << RADIX_COUNT_SHIFT;
             excl = radix_warp_counts(cnt, lane, &sh_warp[parity][warp], &total) - cnt;
         }
+        /* the next tile's loads stay in flight over the barrier, the previous
+         * tile's outputs (whose re-reads of p wait on L2) and the staging */
+        load(b + tw.step);
         radix_tile_barrier(sh_warp, sh_base, parity, tw.leader && base != tw.first, live, lane, ctr1, ctr2, &base1,
                            &base2);
         if (pend_total) { /* warp-uniform: the previous tile's outputs, in slot order */

@@ -79,16 +79,42 @@ drtopk_status radix_topk(const topk_input *in, const topk_output *out,
                          void *ws, size_t ws_bytes, cudaStream_t s);
 /* radix_topk with its first digit's histogram given (issue 15 item 1: the
  * one-read top-k's pass, onepass.cu, counts its candidates by it while it
- * writes them): d_hist0, on the device, holds TOPK_DIGIT0_BINS counts of the
- * input's ordered keys by their top TOPK_DIGIT0_BITS bits, over exactly the
- * length's elements (d_n, else n_max), filled before the call runs on the
- * stream.  The multi-pass path then skips its first histogram pass (a read of
- * the keys and a launch); the one-block path ignores it.  The result is
+ * writes them).  Every key of the input lies in (*d_floor, top] (d_floor on
+ * the device, or NULL: no bound), so its first topk_known_bits(floor, top)
+ * bits are known, those of top; d_hist, on the device, holds TOPK_DIGIT0_BINS
+ * counts of the input's ordered keys by the TOPK_DIGIT0_BITS bits below them
+ * (topk_digit_shift(known, 0)), over exactly the length's elements (d_n, else
+ * n_max), filled before the call runs on the stream.  The multi-pass path
+ * then skips its first histogram pass (a read of the keys and a launch), and
+ * its digits start below the known bits: a narrow key range (the candidates
+ * above a threshold, 16-bit keys zero-extended) resolves in fewer passes
+ * over the keys.  The one-block path ignores both.  The result is
  * radix_topk's. */
 #define TOPK_DIGIT0_BITS 8
 #define TOPK_DIGIT0_BINS (1u << TOPK_DIGIT0_BITS)
 #define TOPK_DIGIT0_SHIFT (32 - TOPK_DIGIT0_BITS)
-drtopk_status radix_topk_hist0(const topk_input *in, const topk_output *out, const unsigned long long *d_hist0,
+typedef struct {
+    const unsigned long long *d_hist; /* TOPK_DIGIT0_BINS counts                */
+    const uint32_t *d_floor;          /* every key > *d_floor, or NULL         */
+    uint32_t top;                     /* every key <= top                      */
+} topk_digit0;
+/* The leading bits all keys of (floor, top] share (those of top), at most
+ * TOPK_DIGIT0_SHIFT so that one digit is left to select. */
+__host__ __device__ __forceinline__ int topk_known_bits(uint32_t floor, uint32_t top)
+{
+    const uint32_t differ = floor ^ top;
+    int known = 0;
+    while (known < TOPK_DIGIT0_SHIFT && !(differ >> (31 - known) & 1u)) ++known;
+    return known;
+}
+/* The shift of 8-bit digit q below `known` leading bits; the last digit
+ * (shift 0) may overlap decided bits, which every candidate shares. */
+__host__ __device__ __forceinline__ int topk_digit_shift(int known, int q)
+{
+    const int shift = TOPK_DIGIT0_SHIFT - known - TOPK_DIGIT0_BITS * q;
+    return shift > 0 ? shift : 0;
+}
+drtopk_status radix_topk_hist0(const topk_input *in, const topk_output *out, const topk_digit0 *digit0,
                                void *ws, size_t ws_bytes, cudaStream_t s);
 
 /* The argument checks every launcher shares (topk_args.cu), so that every

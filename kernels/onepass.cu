@@ -16,13 +16,17 @@
  *      it compares V's own type with t in hardware (op_fast: a float compare
  *      costs what an integer one does, a 16-bit pair one instruction),
  *      classifies only the 16-byte loads where a key reaches t and, for
- *      32-bit CK, counts the stored candidates by their top digit (the SELECT
- *      radix's first histogram);
+ *      32-bit CK, counts the stored candidates by their first 8-bit digit
+ *      below the leading bits that every key in (t, largest CK] shares (the
+ *      SELECT radix's first histogram);
  *   4. onepass_decide_kernel (one thread): SELECT, TAKE or FALLBACK, and the
  *      device flags that gate the next three steps;
  *   5. the exact top-k of the candidates (length gt on the device), gated to
  *      run on SELECT only (32-bit CK: radix_topk_hist0, from step 3's
- *      histogram, without its first pass);
+ *      histogram, without its first pass, and its digits below those shared
+ *      leading bits: the top 6 of u32 UD's candidates at k = 2^24 of 2^30, 24
+ *      of CD's, the 16 zeros of a 16-bit key and its leading ones, so fewer
+ *      passes read all the candidates);
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result;
  *   7. the top-k of V, gated to run on FALLBACK only;
@@ -68,6 +72,12 @@ template <int B> struct op_width;
 template <> struct op_width<16> { typedef uint16_t K; typedef uint32_t CK; };
 template <> struct op_width<32> { typedef uint32_t K; typedef uint32_t CK; };
 template <> struct op_width<64> { typedef uint64_t K; typedef uint64_t CK; };
+/* The largest 32-bit CK of V's keys K: a 16-bit ordered key zero-extended
+ * stays below 2^16 (the candidates' first 16 bits are known). */
+template <typename K> __host__ __device__ constexpr uint32_t op_top()
+{
+    return sizeof(K) == sizeof(uint16_t) ? 0xFFFFu : 0xFFFFFFFFu;
+}
 
 /* Device state of one call; the pass counters are zeroed by step 1. */
 struct onepass_ctl {
@@ -75,8 +85,9 @@ struct onepass_ctl {
     uint64_t sel_n;                 /* candidates the SELECT radix reads       */
     uint64_t s_count;               /* the sample select's count (unused)      */
     unsigned long long hist0[TOPK_DIGIT0_BINS]; /* 32-bit CK: the stored candidates by
-                                       their top digit (step 3), the SELECT radix's
-                                       first histogram (radix_topk_hist0)          */
+                                       their first digit below the bits they all
+                                       share (step 3), the SELECT radix's first
+                                       histogram (radix_topk_hist0)                */
     uint32_t t32;                   /* t for 32-bit CK (the flag radix's)      */
     int mode;                       /* drtopk_onepass_mode (step 4)            */
     int skip_select, skip_fallback; /* gates of steps 5 and 7                  */
@@ -87,6 +98,7 @@ struct onepass_ctl {
 /* The workspace, carved from an aligned base, and the radix inputs. */
 struct onepass_layout {
     int bits;                       /* key width of V                          */
+    uint32_t top;                   /* 32-bit CK: the largest one (op_top)     */
     size_t cks, ps;                 /* bytes of a CK, of a position            */
     uint64_t s, r, cap;
     onepass_ctl *ctl;
@@ -104,6 +116,7 @@ static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_lay
     size_t off = 0, need = 0;
     drtopk_status st;
     l->bits = drtopk_dtype_bits(in->dtype);
+    l->top = l->bits == 16 ? op_top<uint16_t>() : op_top<uint32_t>();
     l->cks = l->bits == OP_WIDE_BITS ? sizeof(uint64_t) : sizeof(uint32_t);
     l->ps = in->pos64 ? sizeof(uint64_t) : sizeof(uint32_t);
     l->s = drtopk_onepass_sample_len(n);
@@ -395,6 +408,9 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
 {
     constexpr bool hist = sizeof(CK) == sizeof(uint32_t);
     __shared__ uint32_t sh_hist[hist ? TOPK_DIGIT0_BINS : 1];
+    /* the SELECT radix's first digit: below the bits every candidate (> t)
+     * shares with the largest key (radix_topk_hist0) */
+    const int shift0 = hist ? topk_digit_shift(topk_known_bits((uint32_t)*d_t, op_top<K>()), 0) : 0;
     if (hist) {
         for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x) sh_hist[i] = 0;
         __syncthreads();
@@ -406,7 +422,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
                 const CK key = op_key<T>(__ldg(v + i), om);
                 c_keys[o] = key;
                 c_pos[o] = (PosT)i;
-                if (hist) atomicAdd(&sh_hist[(uint32_t)key >> TOPK_DIGIT0_SHIFT], 1u);
+                if (hist) atomicAdd(&sh_hist[(uint32_t)key >> shift0 & (TOPK_DIGIT0_BINS - 1u)], 1u);
             }
         } else if (o < k) {
             tie_pos[o] = (PosT)i;
@@ -484,7 +500,8 @@ template <> struct op_sel<uint32_t> {
     template <typename PosT>
     static drtopk_status select(const onepass_layout &l, const topk_output *out, cudaStream_t s)
     {
-        return radix_topk_hist0(&l.cand_in, out, l.ctl->hist0, l.radix_ws, l.radix_bytes, s);
+        const topk_digit0 d0 = { l.ctl->hist0, &l.ctl->t32, l.top };
+        return radix_topk_hist0(&l.cand_in, out, &d0, l.radix_ws, l.radix_bytes, s);
     }
 };
 template <> struct op_sel<uint64_t> {

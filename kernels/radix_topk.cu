@@ -42,6 +42,7 @@
 #define RADIX_PASSES 4                 /* 32-bit keys / 8-bit digits          */
 #define RADIX_TOP_SHIFT 24             /* shift of the most significant digit */
 #define RADIX_DIGIT_MASK (RADIX_BINS - 1u)
+#define RADIX_KEY_BITS 32
 #define RADIX_SKIP_PASS 2              /* pass after which skip-last-digit may stop */
 #define RADIX_COMPACT_RATIO 16         /* compact when candidates <= len/16   */
 #define RADIX_SMALL_N 32768            /* one-block path: 128 KB of keys in shared memory,
@@ -52,8 +53,9 @@
 #define RADIX_SMALL_THREADS 1024
 #define RADIX_SMALL_LOADS 8            /* one-block path: loads in flight per thread */
 #define RADIX_BINS_PER_LANE (RADIX_BINS / DRTOPK_WARP)
-static_assert(RADIX_BINS == TOPK_DIGIT0_BINS && RADIX_TOP_SHIFT == TOPK_DIGIT0_SHIFT,
-              "radix_topk_hist0's histogram is pass 0's");
+static_assert(RADIX_BINS == TOPK_DIGIT0_BINS && RADIX_TOP_SHIFT == TOPK_DIGIT0_SHIFT &&
+                  RADIX_DIGIT_BITS == TOPK_DIGIT0_BITS && RADIX_PASSES * RADIX_DIGIT_BITS == RADIX_KEY_BITS,
+              "radix_topk_hist0's histogram is pass 0's, and topk_digit_shift gives the passes' digits");
 
 /* The flag and bookkeeping one pass works with.  Pass p's blocks all derive
  * it from state[p-1] and pass p-1's histogram (so no select kernel sits
@@ -66,6 +68,7 @@ struct radix_state {
     unsigned long long buf_len;  /* length of the buffer once it is the source */
     unsigned long long tie_take; /* ties the final pass writes                */
     uint32_t prefix, mask;       /* the flag: decided digits and their bits   */
+    int known;                   /* leading bits every key shares (topk_digit0) */
     int src_buf;                 /* passes read the compaction buffer         */
     int compact;                 /* this pass fills the compaction buffer     */
     int done;                    /* prefix final: no more histogram passes    */
@@ -84,6 +87,8 @@ struct radix_args {
     radix_counters *ctr;
     unsigned long long *hist;    /* RADIX_PASSES x RADIX_BINS                 */
     const unsigned long long *hist0; /* radix_topk_hist0's: pass 0's histogram, or NULL */
+    const uint32_t *d_floor;     /* radix_topk_hist0's: every key > *d_floor, or NULL */
+    uint32_t top;                /* radix_topk_hist0's: every key <= top       */
     uint32_t *buf_keys;
     PosT *buf_pos;
     const uint32_t *in_bits;     /* raw V bits or ordered keys[]              */
@@ -181,7 +186,9 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
             c.kk = a.k;
             c.cand = c.len;
             c.buf_len = c.tie_take = 0;
-            c.prefix = c.mask = 0;
+            c.known = a.d_floor ? topk_known_bits(*a.d_floor, a.top) : 0;
+            c.mask = c.known ? ~0u << (RADIX_KEY_BITS - c.known) : 0u;
+            c.prefix = a.top & c.mask;
             c.src_buf = c.compact = c.done = 0;
         } else {
             c = a.st[p - 1];
@@ -193,7 +200,7 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
             int found;
             radix_select_digit(q == 0 && a.hist0 ? a.hist0 : a.hist + q * RADIX_BINS, c.kk, &digit, &kk, &cand,
                                &found);
-            const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * q;
+            const int shift = topk_digit_shift(c.known, q);
             c.prefix |= digit << shift;
             c.mask |= RADIX_DIGIT_MASK << shift;
             c.kk = kk;
@@ -203,7 +210,7 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
                 c.buf_len = a.ctr->buf;
                 c.compact = 0;
             }
-            if (q == RADIX_PASSES - 1) {
+            if (shift == 0) {    /* every bit decided (pass RADIX_PASSES - 1 at the latest) */
                 c.done = 1;
                 c.tie_take = kk;
             } else if (q == RADIX_SKIP_PASS && drtopk_skip_last_digit_stops(a.skip, a.k - kk + cand, a.capacity)) {
@@ -241,7 +248,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_ke
     for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x) sh[i] = 0;
     __syncthreads();
     const uint32_t prefix = cur.prefix, mask = cur.mask;
-    const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * pass;
+    const int shift = topk_digit_shift(cur.known, pass);
     if (cur.src_buf) {
         radix_for_each(a.buf_keys, cur.buf_len, [&](uint32_t key, unsigned long long) {
             if ((key & mask) == prefix) atomicAdd(&sh[(key >> shift) & RADIX_DIGIT_MASK], 1u);
@@ -464,10 +471,10 @@ extern "C" drtopk_status radix_topk_workspace(const topk_input *in, size_t *byte
 
 /* One call for source kind S, dtype T and position type PosT
  * (drtopk_dispatch_source): the one-block path, or a memset and five passes
- * (four with d_hist0: pass 0's histogram given). */
+ * (four with digit0: pass 0's histogram given). */
 template <int S, int T, typename PosT>
 struct radix_run {
-    static drtopk_status run(const topk_input *in, const topk_output *out, const unsigned long long *d_hist0,
+    static drtopk_status run(const topk_input *in, const topk_output *out, const topk_digit0 *digit0,
                              void *ws, size_t ws_bytes, cudaStream_t s)
     {
         const topk_source src = (topk_source)S;
@@ -482,7 +489,9 @@ struct radix_run {
 
         radix_args<PosT> a;
         a.hist = l.hist;
-        a.hist0 = d_hist0;
+        a.hist0 = digit0 ? digit0->d_hist : NULL;
+        a.d_floor = digit0 ? digit0->d_floor : NULL;
+        a.top = digit0 ? digit0->top : DRTOPK_ALL_ONES;
         a.ctr = l.ctr;
         a.st = l.st;
         a.buf_keys = l.buf_keys;
@@ -521,7 +530,7 @@ struct radix_run {
         const int grid_pass = radix_grid(dev->sm_count, per_sm_pass, in->n_max);
         const int grid_final = radix_grid(dev->sm_count, per_sm_final, in->n_max);
         DRTOPK_CUDA_TRY(cudaMemsetAsync(ws, 0, l.zero_bytes, s));
-        for (int p = d_hist0 ? 1 : 0; p < RADIX_PASSES; ++p) {
+        for (int p = a.hist0 ? 1 : 0; p < RADIX_PASSES; ++p) {
             radix_pass_kernel<src, dt, PosT><<<grid_pass, RADIX_THREADS, 0, s>>>(a, p);
             DRTOPK_LAUNCH_CHECK();
         }
@@ -531,13 +540,13 @@ struct radix_run {
     }
 };
 
-extern "C" drtopk_status radix_topk_hist0(const topk_input *in, const topk_output *out,
-                                          const unsigned long long *d_hist0, void *ws, size_t ws_bytes, cudaStream_t s)
+extern "C" drtopk_status radix_topk_hist0(const topk_input *in, const topk_output *out, const topk_digit0 *digit0,
+                                          void *ws, size_t ws_bytes, cudaStream_t s)
 {
     drtopk_status st = topk_check_input(in);
     if (st == DRTOPK_OK) st = topk_check_io(in, out); /* before the device is asked */
     if (st != DRTOPK_OK) return st;
-    return drtopk_dispatch_source<radix_run>(in->src, in->dtype, in->pos64, in, out, d_hist0, ws, ws_bytes, s);
+    return drtopk_dispatch_source<radix_run>(in->src, in->dtype, in->pos64, in, out, digit0, ws, ws_bytes, s);
 }
 
 extern "C" drtopk_status radix_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,

@@ -303,11 +303,16 @@ static const large_set large_sets[] = {
 /* Many tiles a block of the pass (its staged outputs cycle through both
  * parities; 32-bit positions), with candidates in most warp tiles (k =
  * n/64: the pass at k = 2^24 of 2^30) and in every one (n/8), at each
- * width, both orders and the NaN threshold (SPECIAL, largest: 1/8 NaN). */
+ * width, both orders and the NaN threshold (SPECIAL, largest: 1/8 NaN).
+ * The SELECT radix's digits start below the leading bits the candidates
+ * share (radix_topk_hist0's topk_digit0): a few on UD, 24 (its most: the
+ * first digit decides every bit) on CD's innermost level, 16 and more on
+ * 16-bit keys. */
 static const large_set tiles_sets[] = {
     { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST },      { DRTOPK_DIST_UD, DRTOPK_F16, DRTOPK_LARGEST },
     { DRTOPK_DIST_ND, DRTOPK_F32, DRTOPK_SMALLEST },     { DRTOPK_DIST_ND, DRTOPK_BF16, DRTOPK_SMALLEST },
     { DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_LARGEST }, { DRTOPK_DIST_UD, DRTOPK_I64, DRTOPK_LARGEST },
+    { DRTOPK_DIST_CD, DRTOPK_U32, DRTOPK_LARGEST },      { DRTOPK_DIST_CD, DRTOPK_BF16, DRTOPK_SMALLEST },
 };
 
 /* size: 0 full, 1 --small (u64 and u32 UD, both k), 2 --tiny (k = n/8):
@@ -320,6 +325,7 @@ static void many_tiles(int size)
     if (size) {
         seeded_ks(n, DRTOPK_DIST_UD, DRTOPK_U64, DRTOPK_LARGEST, ks, size == 1 ? 2 : 1);
         seeded_ks(n, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, ks, size == 1 ? 2 : 1);
+        if (size == 1) seeded_ks(n, DRTOPK_DIST_CD, DRTOPK_U32, DRTOPK_LARGEST, ks, 2);
         return;
     }
     for (size_t i = 0; i < sizeof tiles_sets / sizeof tiles_sets[0]; ++i)

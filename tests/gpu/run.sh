@@ -13,6 +13,8 @@
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
+#   GPU_PROGRAMS     the programs that must be there (default: every GPU program;
+#                    "drtopk tuner" is enough for the steps bench, onepass, batch)
 #   DRTOPK_BIN_TAR   a carried .tar.xz of programs (at its top or under bin/):
 #                    unpacked into $TMPDIR/drtopk-carried-bin and used as DRTOPK_BIN_DIR;
 #                    mutants under its mutant/ (ninja mutants)
@@ -40,7 +42,7 @@ TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust,onepass,fused
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n"
+GPU_PROGRAMS=${GPU_PROGRAMS:-"drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n"}
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 CUB_BATCH_MIN_VERSION=300500     # CCCL 3.5, the first with DeviceBatchedTopK (step batch)
 mkdir -p "$OUT"

@@ -47,11 +47,17 @@
 #define RADIX_COMPACT_RATIO 16         /* compact when candidates <= len/16   */
 #define RADIX_SMALL_N 32768            /* one-block path: 128 KB of keys in shared memory,
                                           cheaper than ~10 launches below this size */
-#define RADIX_SMALL_STATIC_SMEM 2048   /* bounds the one-block kernel's static shared
-                                          memory (1 KB histogram, scalars); the rest
-                                          of the opt-in limit may hold keys        */
+#define RADIX_SMALL_STATIC_SMEM 4096   /* bounds the one-block kernel's static shared
+                                          memory (1 KB histogram, scalars: 2112 bytes
+                                          on sm_90; 2048 was short of it by 48 before
+                                          the list); the rest of the opt-in limit may
+                                          hold keys and the list                   */
 #define RADIX_SMALL_THREADS 1024
 #define RADIX_SMALL_LOADS 8            /* one-block path: loads in flight per thread */
+#define RADIX_SMALL_LIST_RATIO 8       /* one-block path: its list holds n_max / 8 positions
+                                          (spread keys leave ~n / 256 after the first digit) */
+typedef uint16_t radix_small_list_t;   /* a position of the one-block path (< RADIX_SMALL_N) */
+static_assert(RADIX_SMALL_N <= 65536, "a one-block position fits radix_small_list_t");
 #define RADIX_BINS_PER_LANE (RADIX_BINS / DRTOPK_WARP)
 static_assert(RADIX_BINS == TOPK_DIGIT0_BINS && RADIX_TOP_SHIFT == TOPK_DIGIT0_SHIFT &&
                   RADIX_DIGIT_BITS == TOPK_DIGIT0_BITS && RADIX_PASSES * RADIX_DIGIT_BITS == RADIX_KEY_BITS,
@@ -328,7 +334,14 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_k
     }
 }
 
-/* Small inputs: one block, keys in shared memory, every pass in one launch. */
+/* Small inputs: one block, keys in shared memory, every pass in one launch.
+ * Once the keys matching the prefix number at most n_max /
+ * RADIX_SMALL_LIST_RATIO (on spread keys after the first digit: about n /
+ * 256), one sweep writes the keys above the prefix to the output and lists
+ * the positions of those matching it in shared memory; the later passes and
+ * the final one walk the list, not every key (the sweeps over all n keys
+ * were the kernel's time: onepass's sample select of 2^15 keys took 24-33 us
+ * on an H100 with five of them). */
 template <topk_source S, drtopk_dtype T, typename PosT>
 __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_args<PosT> a)
 {
@@ -336,10 +349,13 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
     __shared__ uint32_t hist[RADIX_BINS];
     __shared__ uint32_t s_prefix, s_mask;
     __shared__ unsigned long long s_kk, s_cand, s_gt, s_eq;
-    __shared__ int s_done;
+    __shared__ unsigned s_list_len;
+    __shared__ int s_done, s_listed;
     if (radix_skipped(a)) return;
     unsigned long long n = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
     if (n > a.n_max) n = a.n_max;
+    radix_small_list_t *list = reinterpret_cast<radix_small_list_t *>(skeys + a.n_max);
+    const unsigned long long list_cap = a.n_max / RADIX_SMALL_LIST_RATIO;
     /* RADIX_SMALL_LOADS independent loads in flight per thread */
     for (unsigned long long base = 0; base < n; base += (unsigned long long)blockDim.x * RADIX_SMALL_LOADS) {
         uint32_t bits[RADIX_SMALL_LOADS];
@@ -358,18 +374,29 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
         s_prefix = s_mask = 0;
         s_kk = a.k;
         s_gt = s_eq = 0;
-        s_done = 0;
+        s_list_len = 0;
+        s_done = s_listed = 0;
     }
+    /* f(key, i) for every key still in play: the listed ones, or all */
+    auto for_each_key = [&](auto f) {
+        if (s_listed) {
+            for (unsigned i = threadIdx.x; i < s_list_len; i += blockDim.x) {
+                const unsigned j = list[i];
+                f(skeys[j], (unsigned long long)j);
+            }
+        } else {
+            for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) f(skeys[i], i);
+        }
+    };
     int pass = 0;
     for (; pass < RADIX_PASSES; ++pass) {
         for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x) hist[i] = 0;
         __syncthreads();
         const uint32_t prefix = s_prefix, mask = s_mask;
         const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * pass;
-        for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
-            const uint32_t key = skeys[i];
+        for_each_key([&](uint32_t key, unsigned long long) {
             if ((key & mask) == prefix) atomicAdd(&hist[(key >> shift) & RADIX_DIGIT_MASK], 1u);
-        }
+        });
         __syncthreads();
         if (threadIdx.x < DRTOPK_WARP) {
             uint32_t digit;
@@ -387,11 +414,27 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
         }
         __syncthreads();
         if (s_done) break;
+        if (!s_listed && pass < RADIX_PASSES - 1 && s_cand <= list_cap) {
+            /* keys above the prefix to the output now, those matching it to the list */
+            const uint32_t p = s_prefix, m = s_mask;
+            for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
+                const uint32_t key = skeys[i], km = key & m;
+                if (km > p) {
+                    const unsigned long long o = atomicAdd(&s_gt, 1ull);
+                    a.out_keys[o] = key;
+                    a.out_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
+                } else if (km == p) {
+                    list[atomicAdd(&s_list_len, 1u)] = (radix_small_list_t)i;
+                }
+            }
+            __syncthreads();
+            if (threadIdx.x == 0) s_listed = 1;
+            __syncthreads();
+        }
     }
     const uint32_t prefix = s_prefix, mask = s_mask;
     const unsigned long long tie_base = a.k - s_kk, tie_take = s_done ? s_cand : s_kk;
-    for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
-        const uint32_t key = skeys[i];
+    for_each_key([&](uint32_t key, unsigned long long i) {
         const uint32_t m = key & mask;
         if (m > prefix) {
             const unsigned long long o = atomicAdd(&s_gt, 1ull);
@@ -404,11 +447,18 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
                 a.out_pos[tie_base + t] = radix_pos<S, PosT>(a.in_pos, i);
             }
         }
-    }
+    });
     if (threadIdx.x == 0) {
         *a.d_count = tie_base + tie_take;
         *a.d_threshold = prefix;
     }
+}
+
+/* Shared memory of the one-block path for n_max keys: the keys, then its
+ * list of positions. */
+static size_t radix_small_smem(unsigned long long n_max)
+{
+    return n_max * sizeof(uint32_t) + n_max / RADIX_SMALL_LIST_RATIO * sizeof(radix_small_list_t);
 }
 
 /* Keys the one-block path holds on the current device: RADIX_SMALL_N, or
@@ -419,7 +469,9 @@ static drtopk_status radix_small_keys(unsigned long long *keys)
     const drtopk_status st = drtopk_device_current(NULL, &dev);
     if (st != DRTOPK_OK) return st;
     const size_t room = dev->smem_optin > RADIX_SMALL_STATIC_SMEM ? dev->smem_optin - RADIX_SMALL_STATIC_SMEM : 0;
-    const unsigned long long fit = room / sizeof(uint32_t);
+    /* a key and 1/RADIX_SMALL_LIST_RATIO of a list entry each */
+    const unsigned long long fit = room * RADIX_SMALL_LIST_RATIO /
+                                   (RADIX_SMALL_LIST_RATIO * sizeof(uint32_t) + sizeof(radix_small_list_t));
     *keys = fit < RADIX_SMALL_N ? fit : RADIX_SMALL_N;
     return DRTOPK_OK;
 }
@@ -512,9 +564,9 @@ struct radix_run {
 
         if (in->n_max <= small_keys) {
             st = drtopk_kernel_dynamic_smem((const void *)radix_small_kernel<src, dt, PosT>,
-                                            small_keys * sizeof(uint32_t));
+                                            radix_small_smem(small_keys));
             if (st != DRTOPK_OK) return st;
-            radix_small_kernel<src, dt, PosT><<<1, RADIX_SMALL_THREADS, in->n_max * sizeof(uint32_t), s>>>(a);
+            radix_small_kernel<src, dt, PosT><<<1, RADIX_SMALL_THREADS, radix_small_smem(in->n_max), s>>>(a);
             DRTOPK_LAUNCH_CHECK();
             return DRTOPK_OK;
         }

@@ -345,6 +345,28 @@ static void run_tests(bool small, bool large)
     }
 }
 
+/* radix_topk_hist0's window (kernels.h): the leading bits every key of
+ * (floor, top] shares, at most 24, and the 8-bit digits below them. */
+static void test_known_bits()
+{
+    static const struct { uint32_t floor, top; int known; int shifts[4]; } w[] = {
+        { 0u, 0xFFFFFFFFu, 0, { 24, 16, 8, 0 } },                /* no bound: the old digits      */
+        { 0xFC123456u, 0xFFFFFFFFu, 6, { 18, 10, 2, 0 } },       /* u32 UD at k = 2^24 of 2^30    */
+        { 0xFFFFFF05u, 0xFFFFFFFFu, 24, { 0, 0, 0, 0 } },        /* CD: capped, one digit decides */
+        { 0x0000E234u, 0x0000FFFFu, 19, { 5, 0, 0, 0 } },        /* a 16-bit key zero-extended    */
+        { 0x7FFFFFFFu, 0xFFFFFFFFu, 0, { 24, 16, 8, 0 } },       /* differ at the first bit       */
+        { 0xFFFFFFFEu, 0xFFFFFFFFu, 24, { 0, 0, 0, 0 } },        /* one key above the floor       */
+    };
+    for (const auto &c : w) {
+        const int known = topk_known_bits(c.floor, c.top);
+        gt_check(known == c.known, "radix: known bits of (floor, top]", "floor 0x%08x top 0x%08x: %d, want %d",
+                 c.floor, c.top, known, c.known);
+        for (int q = 0; q < 4; ++q)
+            gt_check(topk_digit_shift(known, q) == c.shifts[q], "radix: digit shift below the known bits",
+                     "known %d digit %d: %d, want %d", known, q, topk_digit_shift(known, q), c.shifts[q]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     gt_begin();
@@ -358,6 +380,7 @@ int main(int argc, char **argv)
         }
     }
     if (!gt_have_gpu()) return gt_no_gpu("test_radix");
+    test_known_bits();
     run_tests(small, large && !small);
     return gt_finish();
 }

@@ -221,7 +221,14 @@ static int bind_gpu(const world *w, const mpi_cfg *c, rank_state *s)
     }
     if ((st = drtopk_dev_select(s->gpu)) != DRTOPK_OK) {
         const int gpu = s->gpu;
+        drtopk_device_info probe;
         s->gpu = -1;
+        while (visible <= GPU_INDEX_MAX && drtopk_dev_info(visible, &probe) == DRTOPK_OK) ++visible;
+        if (visible == 0) return runtime_error("rank %d: no CUDA GPU visible", w->rank);
+        if (gpu >= visible)
+            return usage_error("--gpu %d (node-local rank %d): this node shows %d GPU%s (0..%d): give --gpu "
+                               "indices below %d", gpu, w->local_rank, visible, visible == 1 ? "" : "s",
+                               visible - 1, visible);
         return usage_error("--gpu %d (node-local rank %d): cannot use this GPU: %s", gpu, w->local_rank,
                            drtopk_status_string(st));
     }

@@ -83,6 +83,7 @@
 #include "keyorder.h"
 
 #include <string.h>
+#include <type_traits>
 
 #define BATCH_QUEUE_MAX DRTOPK_WARP_K_MAX       /* the warp queue's largest k              */
 #define BATCH_WARPS_SHORT 2                     /* warps per block, short segments         */
@@ -470,6 +471,8 @@ typedef struct {
     int done;                           /* the k-th key's bucket is known exactly      */
     unsigned ncand;                     /* keys at or above the threshold (listed while they fit) */
     uint64_t thr, kmax;                 /* the sampled threshold, the largest listed key */
+    unsigned thr_pos;                   /* the threshold's position */
+    int thr_ok;                         /* the threshold is no NaN (raw keys compare as values: no list) */
 } staged_head;
 
 /* A group's shared memory: the head, the digit counts (1 << digit bits; after
@@ -559,12 +562,13 @@ __device__ __forceinline__ KT digits_above(KT key, int hi)
     return hi >= (int)(8 * sizeof(KT)) ? (KT)0 : (KT)(key >> hi);
 }
 
-/* The r-th largest (1 <= r <= BATCH_SAMPLES) of BATCH_SAMPLES keys spread
- * evenly over keys[0..n), by the calling warp: each lane sorts its
+/* The position in [0, n) of the r-th largest (1 <= r <= BATCH_SAMPLES) of
+ * BATCH_SAMPLES keys spread evenly over the n staged keys (key_at(p): the
+ * ordered key at position p), by the calling warp: each lane sorts its
  * BATCH_SAMPLE_ITEMS (tiny_sort), then r rounds of tiny_pop.  Every lane
  * gets it. */
-template <typename KT>
-__device__ __forceinline__ KT sample_rank(const KT *keys, unsigned n, unsigned r)
+template <typename KT, typename F>
+__device__ __forceinline__ unsigned sample_rank_pos(F key_at, unsigned n, unsigned r)
 {
     constexpr unsigned I = BATCH_SAMPLE_ITEMS;
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
@@ -572,14 +576,46 @@ __device__ __forceinline__ KT sample_rank(const KT *keys, unsigned n, unsigned r
     unsigned pos[I];
 #pragma unroll
     for (unsigned j = 0; j < I; ++j) {
-        pos[j] = lane * I + j;
-        key[j] = keys[pos[j] * n / BATCH_SAMPLES];     /* n <= 2^16: 32 bits */
+        pos[j] = (lane * I + j) * n / BATCH_SAMPLES;   /* n <= 2^16: 32 bits */
+        key[j] = key_at(pos[j]);
     }
     tiny_sort(key, pos);
-    unsigned rem = I, wp;
-    KT got = 0;
-    for (unsigned j = 0; j < r; ++j) got = tiny_pop(key, pos, &rem, &wp);
-    return got;
+    unsigned rem = I, wp = 0;
+    for (unsigned j = 0; j < r; ++j) tiny_pop(key, pos, &rem, &wp);
+    return wp;
+}
+
+/* Whether a block stages the raw bits of type T's elements and orders them
+ * as keys only where it reads them (the keys have the elements' width); else
+ * it stages ordered keys (16-bit elements: 32-bit keys). */
+template <int T>
+__host__ __device__ constexpr bool staged_raw(bool warp_group)
+{
+    return !warp_group && sizeof(typename elem_of<T>::raw) == sizeof(typename elem_of<T>::key);
+}
+
+/* Whether staged bits x are at or above the threshold's bits t (no NaN) in
+ * the order: raw bits (RAW) compare as type T's values (floats: a NaN x is
+ * above every t when the largest are wanted, below when the smallest;
+ * -0.0 and +0.0 are equal), exactly as their ordered keys would; ordered
+ * keys as keys. */
+template <int T, bool RAW, typename KT>
+__device__ __forceinline__ bool staged_at_or_above(KT x, KT t, bool largest)
+{
+    if constexpr (!RAW) {
+        return x >= t;
+    } else if constexpr (T == DRTOPK_F32) {
+        const float a = __uint_as_float(x), b = __uint_as_float(t);
+        return largest ? !(a < b) : a <= b;
+    } else if constexpr (T == DRTOPK_F64) {
+        const double a = __longlong_as_double((long long)x), b = __longlong_as_double((long long)t);
+        return largest ? !(a < b) : a <= b;
+    } else if constexpr (T == DRTOPK_I32 || T == DRTOPK_I64) {
+        typedef typename std::conditional<sizeof(KT) == sizeof(int32_t), int32_t, int64_t>::type ST;
+        return largest ? (ST)x >= (ST)t : (ST)x <= (ST)t;
+    } else {
+        return largest ? x >= t : x <= t;
+    }
 }
 
 /* Groups of a warp (WARP_GROUP) or of the whole block each select the top
@@ -633,6 +669,8 @@ staged_kernel(batch_args a, staged_shape sh)
     constexpr unsigned LIST_DIGITS = 1u << BATCH_CAND_DIGIT_BITS;
     constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);        /* elements a 16-byte load brings */
     constexpr unsigned KV = V * sizeof(KT) / BATCH_VEC_BYTES;   /* 16-byte stores of their keys   */
+    constexpr unsigned SV = BATCH_VEC_BYTES / sizeof(KT);       /* staged keys in 16 bytes        */
+    constexpr bool RAW = staged_raw<T>(WARP_GROUP);
     extern __shared__ uint4 staged_smem[];
     const unsigned G = WARP_GROUP ? DRTOPK_WARP : blockDim.x, groups = blockDim.x / G, me = threadIdx.x % G;
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
@@ -664,13 +702,15 @@ staged_kernel(batch_args a, staged_shape sh)
             h->kmax = 0;
         }
         /* stage: head elements up to a 16-byte boundary, 16-byte loads, the tail;
-         * keys[p] for the loads' p is 16-byte aligned */
+         * keys[p] for the loads' p is 16-byte aligned.  RAW: the elements' bits
+         * as they are, else their ordered keys */
         const RT *src = (const RT *)a.values + start;
         const unsigned head = (unsigned)(((uintptr_t)0 - (uintptr_t)src) & (BATCH_VEC_BYTES - 1)) / sizeof(RT);
         const unsigned nhead = head < n ? head : n;
         KT *const keys = key_area + (V - head) % V;
         auto key_of = [&](RT b) { return (KT)drtopk_key_any(b, (drtopk_dtype)T, order); };
-        if (me < nhead) keys[me] = key_of(src[me]);
+        auto stage_of = [&](RT b) { return RAW ? (KT)b : key_of(b); };
+        if (me < nhead) keys[me] = stage_of(src[me]);
         const uint4 *vsrc = (const uint4 *)(src + nhead);
         const unsigned nvec = (n - nhead) / V;
         for (unsigned v0 = me; v0 < nvec; v0 += G * BATCH_STAGED_UNROLL) {
@@ -686,7 +726,7 @@ staged_kernel(batch_args a, staged_shape sh)
                 uint4 out[KV];
                 memcpy(e, &w[u], sizeof e);
 #pragma unroll
-                for (unsigned j = 0; j < V; ++j) kv[j] = key_of(e[j]);
+                for (unsigned j = 0; j < V; ++j) kv[j] = stage_of(e[j]);
                 memcpy(out, kv, sizeof out);
                 uint4 *dst = (uint4 *)(keys + nhead + (v0 + u * G) * V);
 #pragma unroll
@@ -694,50 +734,94 @@ staged_kernel(batch_args a, staged_shape sh)
             }
         }
         const unsigned tail = nhead + nvec * V;
-        if (tail + me < n) keys[tail + me] = key_of(src[tail + me]);
+        if (tail + me < n) keys[tail + me] = stage_of(src[tail + me]);
         sync();
+        bool raw = RAW;                 /* keys[] holds raw bits (else ordered keys) */
+        auto key_at = [&](unsigned p) { return raw ? key_of((RT)keys[p]) : keys[p]; };
         /* sample and list (blocks, where about 3 k_s keys fill at most 2/3 of the list) */
         const unsigned r = (BATCH_SAMPLE_OVER * BATCH_SAMPLES * kn + n - 1) / n + BATCH_SAMPLE_MARGIN;
-        const bool sampled = !WARP_GROUP && r <= BATCH_SAMPLES &&
-                             (uint64_t)n * r <= (uint64_t)BATCH_SAMPLES * BATCH_CAND_LIST * BATCH_CAND_FILL_NUM /
-                                                    BATCH_CAND_FILL_DEN;
+        bool sampled = !WARP_GROUP && r <= BATCH_SAMPLES &&
+                       (uint64_t)n * r <= (uint64_t)BATCH_SAMPLES * BATCH_CAND_LIST * BATCH_CAND_FILL_NUM /
+                                              BATCH_CAND_FILL_DEN;
         if (sampled) {
             if (threadIdx.x < DRTOPK_WARP) {
-                const KT t = sample_rank(keys, n, r);
-                if (lane == 0) h->thr = t;
+                const unsigned tp = sample_rank_pos<KT>(key_at, n, r);
+                if (lane == 0) {
+                    h->thr = key_at(tp);
+                    h->thr_pos = tp;
+                    h->thr_ok = !(RAW && drtopk_float_bits_is_nan(keys[tp], (drtopk_dtype)T));
+                }
             }
             sync();
-            const KT thr = (KT)h->thr;
-            KT top = 0;
-            for (unsigned p0 = 0; p0 < n; p0 += G * BATCH_STAGED_READS) {       /* the same trips for every lane */
-                KT kr[BATCH_STAGED_READS];
-#pragma unroll
-                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) {
-                    const unsigned p = p0 + u * G + me;
-                    kr[u] = p < n ? keys[p] : 0;
-                }
-#pragma unroll
-                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) {
-                    const unsigned p = p0 + u * G + me;
-                    if (p < n && kr[u] >= thr) {        /* a lane in 25 at 3 k_s of 10000: its own atomic */
-                        const unsigned at = atomicAdd(&h->ncand, 1u);
-                        if (at < BATCH_CAND_LIST) list[at] = p;
-                        top = kr[u] > top ? kr[u] : top;
-                    }
-                }
+            sampled = h->thr_ok;
+        }
+        if (sampled) {  /* list the positions at or above t: 16-byte reads, one atomic for a thread's hits */
+            const KT t = keys[h->thr_pos];
+            const bool largest = order != DRTOPK_SMALLEST;
+            constexpr unsigned R = BATCH_STAGED_READS;
+            static_assert(R * SV <= 32, "a thread's hits of one trip fit a word");
+            if (me < nhead && staged_at_or_above<T, RAW>(keys[me], t, largest)) {
+                const unsigned at = atomicAdd(&h->ncand, 1u);
+                if (at < BATCH_CAND_LIST) list[at] = me;
             }
-            top = warp_max(top);
-            if (lane == 0) atomicMax((unsigned long long *)&h->kmax, (unsigned long long)top);
+            if (tail + me < n && staged_at_or_above<T, RAW>(keys[tail + me], t, largest)) {
+                const unsigned at = atomicAdd(&h->ncand, 1u);
+                if (at < BATCH_CAND_LIST) list[at] = tail + me;
+            }
+            const uint4 *vk = (const uint4 *)(keys + nhead);
+            const unsigned nsv = (tail - nhead) / SV;   /* 16-byte vectors of staged keys */
+            /* one trip: vectors v0 + u G, u < R (CHECKED: those past nsv count no hits) */
+            auto trip = [&](unsigned v0, auto checked) {
+                uint4 w[R];
+#pragma unroll
+                for (unsigned u = 0; u < R; ++u)
+                    w[u] = !checked || v0 + u * G < nsv ? vk[v0 + u * G] : make_uint4(0, 0, 0, 0);
+                unsigned hits = 0;      /* bit u SV + j: key j of vector v0 + u G */
+#pragma unroll
+                for (unsigned u = 0; u < R; ++u) {
+                    KT e[SV];
+                    memcpy(e, &w[u], sizeof e);
+                    unsigned hu = 0;
+#pragma unroll
+                    for (unsigned j = 0; j < SV; ++j) hu |= (unsigned)staged_at_or_above<T, RAW>(e[j], t, largest) << j;
+                    hits |= (!checked || v0 + u * G < nsv ? hu : 0u) << (u * SV);
+                }
+                if (hits) {             /* at 3 k_s of 10000 keys, a thread's 16 keys hit 0.6 times */
+                    unsigned at = atomicAdd(&h->ncand, (unsigned)__popc(hits));
+                    do {                /* past the list's end the count alone matters: the last slot takes them */
+                        const unsigned bit = __ffs(hits) - 1;
+                        hits &= hits - 1;
+                        list[at < BATCH_CAND_LIST ? at : BATCH_CAND_LIST - 1] = nhead + (v0 + bit / SV * G) * SV + bit % SV;
+                        ++at;
+                    } while (hits);
+                }
+            };
+            unsigned v0 = me;
+            for (; v0 + (R - 1) * G < nsv; v0 += G * R) trip(v0, std::false_type());
+            if (v0 < nsv) trip(v0, std::true_type());
             sync();
         }
         const unsigned nc = sampled ? h->ncand : 0;
         const bool listed = sampled && nc >= kn && nc <= BATCH_CAND_LIST;
+        if (RAW && !listed) {           /* the search runs over all the keys: order them once */
+            for (unsigned p = me; p < n; p += G) keys[p] = key_of((RT)keys[p]);
+            raw = false;
+            sync();
+        }
         const unsigned m = listed ? nc : n, ndig = listed ? LIST_DIGITS : DIGITS;  /* the search set, its digits */
         const int db = listed ? BATCH_CAND_DIGIT_BITS : (int)DB;
         unsigned *const cnt = listed ? list + BATCH_CAND_LIST : hist;   /* counts, later slots and candidates */
         auto at = [&](unsigned j) { return listed ? list[j] : j; };     /* the search set's j-th position */
         int hi = kbits;                 /* the k-th key's digits above bit hi are known */
-        if (listed) {
+        if (listed) {                   /* the largest listed key: the bits above hi are the list's own */
+            KT top = 0;
+            for (unsigned j = me; j < nc; j += G) {
+                const KT kj = key_at(list[j]);
+                top = kj > top ? kj : top;
+            }
+            top = warp_max(top);
+            if (lane == 0) atomicMax((unsigned long long *)&h->kmax, (unsigned long long)top);
+            sync();
             const uint64_t diff = h->thr ^ h->kmax;
             hi = diff ? 64 - __clzll((long long)diff) : 1;
             if (me == 0) h->prefix = hi < 64 ? h->thr >> hi << hi : 0;
@@ -754,7 +838,7 @@ staged_kernel(batch_args a, staged_shape sh)
             for (unsigned j0 = me; j0 < m; j0 += G * BATCH_STAGED_READS) {
                 KT kr[BATCH_STAGED_READS];
 #pragma unroll
-                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) kr[u] = j0 + u * G < m ? keys[at(j0 + u * G)] : 0;
+                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) kr[u] = j0 + u * G < m ? key_at(at(j0 + u * G)) : 0;
 #pragma unroll
                 for (unsigned u = 0; u < BATCH_STAGED_READS; ++u)
                     if (j0 + u * G < m && digits_above(kr[u], hi) == known)
@@ -786,7 +870,7 @@ staged_kernel(batch_args a, staged_shape sh)
         for (unsigned j0 = 0; j0 < m; j0 += G) {
             const unsigned j = j0 + me;
             const unsigned p = j < m ? at(j) : 0;
-            const KT key = j < m ? keys[p] : 0;
+            const KT key = j < m ? key_at(p) : 0;
             const KT kh = (KT)(key >> shift);
             const bool gt = j < m && kh > kth, eq = j < m && kh == kth;
             const unsigned bg = __ballot_sync(DRTOPK_FULL_MASK, gt), be = __ballot_sync(DRTOPK_FULL_MASK, eq);
@@ -803,11 +887,11 @@ staged_kernel(batch_args a, staged_shape sh)
         sync();
         if (ranked && me < count) {     /* candidate me's rank among the bucket's keys */
             const unsigned c = cand[me];
-            const KT kc = keys[c];
+            const KT kc = key_at(c);
             unsigned rank = 0;
             for (unsigned j = 0; j < count; ++j) {
                 const unsigned o = cand[j];
-                rank += tiny_better(keys[o], o, kc, c);
+                rank += tiny_better(key_at(o), o, kc, c);
             }
             if (rank < ties) take(above + rank, kc, c);
         }

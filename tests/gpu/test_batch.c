@@ -71,9 +71,17 @@
 #define SAMPLE_COUNT 256             /*   the kernel's samples a row (BATCH_SAMPLES): position j len / 256 */
 
 /* The f32 patterns of sample_cases. */
-enum { SAMPLE_PAT_EQUAL, SAMPLE_PAT_ASCENDING, SAMPLE_PAT_DESCENDING, SAMPLE_PAT_AT_SAMPLES, SAMPLE_PAT_COUNT };
+enum {
+    SAMPLE_PAT_EQUAL, SAMPLE_PAT_ASCENDING, SAMPLE_PAT_DESCENDING, SAMPLE_PAT_AT_SAMPLES, SAMPLE_PAT_ZERO_TIES,
+    SAMPLE_PAT_NAN_HEAVY, SAMPLE_PAT_COUNT
+};
 static const char *const sample_names[SAMPLE_PAT_COUNT] = { "all equal", "ascending", "descending",
-                                                            "best keys at the sampled positions only" };
+                                                            "best keys at the sampled positions only",
+                                                            "threshold at -0.0/+0.0 ties, a few NaN",
+                                                            "NaN at the threshold" };
+#define ZERO_TIES_PERIOD 400         /* SAMPLE_PAT_ZERO_TIES: per 400 keys one NaN, one best key, */
+#define ZERO_TIES_EVERY 16           /*   a -0.0 or +0.0 every 16 (6%: the sample's rank-10 key),  */
+#define NAN_HEAVY_EVERY 10           /* SAMPLE_PAT_NAN_HEAVY: a NaN every 10 (the rank-10 sample is one) */
 
 /* The value patterns of special_cases. */
 enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT, PAT_SPIKE = PAT_COUNT, PAT_DR_COUNT };
@@ -223,8 +231,10 @@ static void split_spread_cases(void)
  * be used, so the search falls back to all the staged keys: all equal (every
  * key listed: past the list), ascending and descending (the sample exact, the
  * top k in one place at an end of the row), and the sampled positions
- * themselves the only large keys (fewer listed than k); both orders, sorted
- * and not. */
+ * themselves the only large keys (fewer listed than k); f32 rows whose
+ * threshold is a -0.0/+0.0 tie with a few NaN above it (the list compares
+ * raw floats: both zeros listed, NaN listed only for the largest) and rows
+ * whose threshold is a NaN (no list); both orders, sorted and not. */
 static void sample_cases(int small)
 {
     const uint64_t lens[] = { SAMPLE_LEN_ANN, SAMPLE_LEN_POW2 }, rows = small ? SAMPLE_ROWS_SMALL : SAMPLE_ROWS;
@@ -243,10 +253,17 @@ static void sample_cases(int small)
             for (int o = 0; o < 2; ++o) {
                 for (uint64_t i = 0; fixed >= 0 && i < n; ++i) {
                     const uint64_t c = i % len;
-                    const float best = (o ? -1.0f : 1.0f) * (float)(SPECIAL_TIE_VALUES + c);   /* beats every other key */
-                    f[i] = fixed == SAMPLE_PAT_EQUAL ? 1.5f : fixed == SAMPLE_PAT_ASCENDING ? (float)c
-                         : fixed == SAMPLE_PAT_DESCENDING ? -(float)c
-                         : sampled[c] ? best : (float)(c % SPECIAL_TIE_VALUES);
+                    const float sign = o ? -1.0f : 1.0f, best = sign * (float)(SPECIAL_TIE_VALUES + c);   /* beats every other key */
+                    if (fixed == SAMPLE_PAT_ZERO_TIES)  /* the list holds NaN (largest only), the best, ±0.0 */
+                        f[i] = c % ZERO_TIES_PERIOD == 0 ? NAN : c % ZERO_TIES_PERIOD == 1 ? best
+                             : c % ZERO_TIES_EVERY == 7 ? ((c / ZERO_TIES_EVERY) % 2 ? -0.0f : 0.0f)
+                             : -sign * (float)(1 + c % SPECIAL_TIE_VALUES);
+                    else if (fixed == SAMPLE_PAT_NAN_HEAVY)
+                        f[i] = c % NAN_HEAVY_EVERY == 3 ? NAN : (float)(c % SPECIAL_TIE_VALUES);
+                    else
+                        f[i] = fixed == SAMPLE_PAT_EQUAL ? 1.5f : fixed == SAMPLE_PAT_ASCENDING ? (float)c
+                             : fixed == SAMPLE_PAT_DESCENDING ? -(float)c
+                             : sampled[c] ? best : (float)(c % SPECIAL_TIE_VALUES);
                 }
                 for (int sorted = 0; sorted < 2; ++sorted) {
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, t, (drtopk_order)o, rows, len, NULL,

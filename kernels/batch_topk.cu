@@ -133,6 +133,8 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 #define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
 #define BATCH_STAGED_READS 4                    /* shared-memory keys a thread loads at once in a digit pass
                                                    (all loads before their uses)              */
+#define BATCH_LIST_READS 2                      /* 16-byte shared-memory reads a thread makes at once while listing
+                                                   (more: the 40 registers spill inside the loop) */
 #define BATCH_PICK_UNROLL 4                     /* a lane's count loads in flight in pick_digit (not all: their
                                                    rotated addresses would be hoisted and spilled) */
 #define BATCH_VEC_BYTES 16                      /* staged loads: uint4                      */
@@ -713,7 +715,13 @@ staged_kernel(batch_args a, staged_shape sh)
         if (me < nhead) keys[me] = stage_of(src[me]);
         const uint4 *vsrc = (const uint4 *)(src + nhead);
         const unsigned nvec = (n - nhead) / V;
-        for (unsigned v0 = me; v0 < nvec; v0 += G * BATCH_STAGED_UNROLL) {
+        if (RAW) {                      /* copies that hold no registers: every one of them in flight */
+            constexpr unsigned UNROLL = BATCH_STAGED_UNROLL;   /* a pragma takes no macro */
+#pragma unroll UNROLL
+            for (unsigned v = me; v < nvec; v += G) cp_async16((uint4 *)(keys + nhead) + v, vsrc + v);
+            cp_async_commit();
+        }
+        for (unsigned v0 = me; !RAW && v0 < nvec; v0 += G * BATCH_STAGED_UNROLL) {
             uint4 w[BATCH_STAGED_UNROLL];
 #pragma unroll
             for (unsigned u = 0; u < BATCH_STAGED_UNROLL; ++u)
@@ -735,9 +743,9 @@ staged_kernel(batch_args a, staged_shape sh)
         }
         const unsigned tail = nhead + nvec * V;
         if (tail + me < n) keys[tail + me] = stage_of(src[tail + me]);
+        cp_async_wait<0>();             /* this thread's copies have landed (the barrier: everyone's) */
         sync();
-        bool raw = RAW;                 /* keys[] holds raw bits (else ordered keys) */
-        auto key_at = [&](unsigned p) { return raw ? key_of((RT)keys[p]) : keys[p]; };
+        auto key_at = [&](unsigned p) { return RAW ? key_of((RT)keys[p]) : keys[p]; };     /* while staged */
         /* sample and list (blocks, where about 3 k_s keys fill at most 2/3 of the list) */
         const unsigned r = (BATCH_SAMPLE_OVER * BATCH_SAMPLES * kn + n - 1) / n + BATCH_SAMPLE_MARGIN;
         bool sampled = !WARP_GROUP && r <= BATCH_SAMPLES &&
@@ -758,7 +766,7 @@ staged_kernel(batch_args a, staged_shape sh)
         if (sampled) {  /* list the positions at or above t: 16-byte reads, one atomic for a thread's hits */
             const KT t = keys[h->thr_pos];
             const bool largest = order != DRTOPK_SMALLEST;
-            constexpr unsigned R = BATCH_STAGED_READS;
+            constexpr unsigned R = BATCH_LIST_READS;
             static_assert(R * SV <= 32, "a thread's hits of one trip fit a word");
             if (me < nhead && staged_at_or_above<T, RAW>(keys[me], t, largest)) {
                 const unsigned at = atomicAdd(&h->ncand, 1u);
@@ -788,10 +796,10 @@ staged_kernel(batch_args a, staged_shape sh)
                 }
                 if (hits) {             /* at 3 k_s of 10000 keys, a thread's 16 keys hit 0.6 times */
                     unsigned at = atomicAdd(&h->ncand, (unsigned)__popc(hits));
-                    do {                /* past the list's end the count alone matters: the last slot takes them */
+                    do {
                         const unsigned bit = __ffs(hits) - 1;
                         hits &= hits - 1;
-                        list[at < BATCH_CAND_LIST ? at : BATCH_CAND_LIST - 1] = nhead + (v0 + bit / SV * G) * SV + bit % SV;
+                        if (at < BATCH_CAND_LIST) list[at] = nhead + (v0 + bit / SV * G) * SV + bit % SV;
                         ++at;
                     } while (hits);
                 }
@@ -803,9 +811,10 @@ staged_kernel(batch_args a, staged_shape sh)
         }
         const unsigned nc = sampled ? h->ncand : 0;
         const bool listed = sampled && nc >= kn && nc <= BATCH_CAND_LIST;
-        if (RAW && !listed) {           /* the search runs over all the keys: order them once */
+        /* from here on the search reads ordered keys: RAW orders in place the
+         * listed ones (the only ones the search reads) or all of them */
+        if (RAW && !listed) {
             for (unsigned p = me; p < n; p += G) keys[p] = key_of((RT)keys[p]);
-            raw = false;
             sync();
         }
         const unsigned m = listed ? nc : n, ndig = listed ? LIST_DIGITS : DIGITS;  /* the search set, its digits */
@@ -816,7 +825,9 @@ staged_kernel(batch_args a, staged_shape sh)
         if (listed) {                   /* the largest listed key: the bits above hi are the list's own */
             KT top = 0;
             for (unsigned j = me; j < nc; j += G) {
-                const KT kj = key_at(list[j]);
+                const unsigned p = list[j];
+                const KT kj = key_at(p);
+                if (RAW) keys[p] = kj;
                 top = kj > top ? kj : top;
             }
             top = warp_max(top);
@@ -838,7 +849,7 @@ staged_kernel(batch_args a, staged_shape sh)
             for (unsigned j0 = me; j0 < m; j0 += G * BATCH_STAGED_READS) {
                 KT kr[BATCH_STAGED_READS];
 #pragma unroll
-                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) kr[u] = j0 + u * G < m ? key_at(at(j0 + u * G)) : 0;
+                for (unsigned u = 0; u < BATCH_STAGED_READS; ++u) kr[u] = j0 + u * G < m ? keys[at(j0 + u * G)] : 0;
 #pragma unroll
                 for (unsigned u = 0; u < BATCH_STAGED_READS; ++u)
                     if (j0 + u * G < m && digits_above(kr[u], hi) == known)
@@ -870,7 +881,7 @@ staged_kernel(batch_args a, staged_shape sh)
         for (unsigned j0 = 0; j0 < m; j0 += G) {
             const unsigned j = j0 + me;
             const unsigned p = j < m ? at(j) : 0;
-            const KT key = j < m ? key_at(p) : 0;
+            const KT key = j < m ? keys[p] : 0;
             const KT kh = (KT)(key >> shift);
             const bool gt = j < m && kh > kth, eq = j < m && kh == kth;
             const unsigned bg = __ballot_sync(DRTOPK_FULL_MASK, gt), be = __ballot_sync(DRTOPK_FULL_MASK, eq);
@@ -887,11 +898,11 @@ staged_kernel(batch_args a, staged_shape sh)
         sync();
         if (ranked && me < count) {     /* candidate me's rank among the bucket's keys */
             const unsigned c = cand[me];
-            const KT kc = key_at(c);
+            const KT kc = keys[c];
             unsigned rank = 0;
             for (unsigned j = 0; j < count; ++j) {
                 const unsigned o = cand[j];
-                rank += tiny_better(key_at(o), o, kc, c);
+                rank += tiny_better(keys[o], o, kc, c);
             }
             if (rank < ties) take(above + rank, kc, c);
         }

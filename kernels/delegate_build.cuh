@@ -73,7 +73,6 @@
                                         line-wide lane groups are faster (H200,
                                         2^30 u32, beta 2: 1.07 against 1.19 ms)  */
 #define DB_NO_POS 0xFFFFFFFFu        /* empty slot: offsets in a subrange are < 2^24 */
-#define DB_CP_ASYNC_ARCH 800         /* __CUDA_ARCH__ from which cp.async exists    */
 
 /* Per-element surrogate keys (keyorder.h): the hot loop ranks elements by a
  * surrogate that refines the ordered key, so a top-B by surrogate is a top-B
@@ -260,34 +259,6 @@ delegate_block_kernel(const uint32_t *__restrict__ v, uint64_t n, int alpha, int
         }
         __syncthreads();           /* sm/so are reused by the next subrange */
     }
-}
-
-/* 16-byte asynchronous global-to-shared copy (sm_80+), cached in L2 only:
- * V is read once.  Below sm_80 (no cp.async) a plain load, also L2 only,
- * that has landed when it returns, so the commit and wait are empty there. */
-__device__ __forceinline__ void cp_async16(uint4 *dst, const uint4 *src)
-{
-#if __CUDA_ARCH__ >= DB_CP_ASYNC_ARCH
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint32_t)__cvta_generic_to_shared(dst)),
-                 "l"(src)
-                 : "memory");
-#else
-    *dst = __ldcg(src);
-#endif
-}
-__device__ __forceinline__ void cp_async_commit()
-{
-#if __CUDA_ARCH__ >= DB_CP_ASYNC_ARCH
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-/* Wait until at most `pending` of this thread's copy groups are in flight. */
-template <int pending>
-__device__ __forceinline__ void cp_async_wait()
-{
-#if __CUDA_ARCH__ >= DB_CP_ASYNC_ARCH
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
-#endif
 }
 
 /* Start copying tile t of V into buf: vector q of the tile (16 bytes) goes to

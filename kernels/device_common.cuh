@@ -26,6 +26,38 @@
 #define DRTOPK_KEY_BITS 32                 /* ordered keys are 32-bit                    */
 #define DRTOPK_GRID_MAX 0x7FFFFFFFull      /* largest gridDim.x                          */
 
+/* ---- asynchronous global-to-shared copies -------------------------------------- */
+#define DRTOPK_CP_ASYNC_ARCH 800           /* __CUDA_ARCH__ from which cp.async exists */
+
+/* 16-byte asynchronous global-to-shared copy (sm_80+), cached in L2 only:
+ * the input is read once.  Below sm_80 (no cp.async) a plain load, also L2
+ * only, that has landed when it returns, so the commit and wait are empty
+ * there. */
+__device__ __forceinline__ void cp_async16(uint4 *dst, const uint4 *src)
+{
+#if __CUDA_ARCH__ >= DRTOPK_CP_ASYNC_ARCH
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint32_t)__cvta_generic_to_shared(dst)),
+                 "l"(src)
+                 : "memory");
+#else
+    *dst = __ldcg(src);
+#endif
+}
+__device__ __forceinline__ void cp_async_commit()
+{
+#if __CUDA_ARCH__ >= DRTOPK_CP_ASYNC_ARCH
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+/* Wait until at most `pending` of this thread's copy groups are in flight. */
+template <int pending>
+__device__ __forceinline__ void cp_async_wait()
+{
+#if __CUDA_ARCH__ >= DRTOPK_CP_ASYNC_ARCH
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
+#endif
+}
+
 /* ---- checked calls ---------------------------------------------------------- */
 /* The status of a CUDA error: allocation failures are OUT_OF_MEMORY. */
 static inline drtopk_status drtopk_status_of(cudaError_t e)

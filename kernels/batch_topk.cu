@@ -12,11 +12,15 @@
  *     back, from cache).
  *   - staged radix select (every segment that fits in shared memory): a
  *     group (a warp for segments of at most 2^BATCH_STAGED_WARP_LOG2 keys,
- *     else the whole block) copies its segment into shared memory as ordered
- *     keys (16-byte loads, several in flight a thread; nothing counted on the
- *     way); a block then lists the keys at or above a threshold sampled from
- *     the staged keys (about 3 k_s of them) and searches that list alone
- *     where it holds at least k_s keys and fits (else all the staged keys);
+ *     else the whole block) copies its segment into shared memory (a block:
+ *     32- and 64-bit elements as their raw bits, by cp.async, every copy in
+ *     flight at once; a warp, and 16-bit elements: as ordered keys, 16-byte
+ *     loads, several in flight a thread; nothing counted on the way); a block
+ *     then lists the keys at or above a threshold sampled from the staged
+ *     keys (about 3 k_s of them; raw bits compared as their type's values,
+ *     16 bytes a read) and searches that list alone, its keys ordered in
+ *     place, where it holds at least k_s keys and fits (else all the staged
+ *     keys, ordered in place first);
  *     the search finds the k-th key's bucket a digit at a time
  *     over shared memory (8 bits in a warp or over the list, 10 in a block:
  *     float exponents crowd fewer keys into one bin; shared histograms, the
@@ -622,26 +626,29 @@ __device__ __forceinline__ bool staged_at_or_above(KT x, KT t, bool largest)
 
 /* Groups of a warp (WARP_GROUP) or of the whole block each select the top
  * k_s of one segment at a time (grid-stride over segments):
- *   1. stage: the segment's ordered keys into shared memory (all of a
- *      thread's 16-byte loads in flight at once; no counting, so a thread's
- *      next loads wait on nothing but its stores).
+ *   1. stage: the segment into shared memory, nothing counted on the way.
+ *      RAW (blocks, keys as wide as the elements: staged_raw): the raw bits,
+ *      by cp.async (no registers held, so every copy of the segment is in
+ *      flight at once; ordering the keys costs 7 instructions an f32 key and
+ *      is done only for the few the search reads, below); else the ordered
+ *      keys (all of a thread's 16-byte loads in flight at once).
  *   2. sample (blocks, where the expected list fits, below): warp 0 takes
  *      the r-th largest of BATCH_SAMPLES keys strided over the segment as a
- *      threshold, r = ceil(BATCH_SAMPLE_OVER k_s BATCH_SAMPLES / n) +
+ *      threshold t, r = ceil(BATCH_SAMPLE_OVER k_s BATCH_SAMPLES / n) +
  *      BATCH_SAMPLE_MARGIN, so that about 3 k_s keys are at or above it; one
- *      pass over shared memory lists their positions and the largest listed
- *      key: a lane whose key passes takes its slot with its own shared atomic
- *      (at 3 k_s of the row few lanes of a warp step pass, 1.2 in 32 for
- *      10000 keys and k = 100, so a warp-aggregated slot, a ballot, two
- *      popcounts and a shuffle on the 70% of steps where any lane passes,
- *      cost more).  Where at least k_s and at
- *      most BATCH_CAND_LIST keys are listed, the top k_s are all listed and
- *      the search below runs over the list alone, starting at the highest bit
+ *      pass over shared memory lists their positions: a thread reads
+ *      BATCH_LIST_READS 16-byte vectors, compares each key with t
+ *      (staged_at_or_above: raw bits as their type's values, a NaN t lists
+ *      nothing), and takes slots for all its hits with one shared atomic.
+ *      Where at least k_s and at most BATCH_CAND_LIST keys are listed, the
+ *      top k_s are all listed and the search below runs over the list alone
+ *      (RAW: its keys ordered in place first), starting at the highest bit
  *      where the threshold and the largest listed key differ (the bits above
  *      are the same for the whole list), with 8-bit digits; otherwise (the
  *      sample missed: sorted runs between the samples, all keys equal, few
- *      distinct values) over all the staged keys, exactly as without a
- *      sample.  The result does not depend on the threshold, only the cost.
+ *      distinct values, a NaN threshold) over all the staged keys (RAW:
+ *      ordered in place first), exactly as without a sample.  The result
+ *      does not depend on the threshold, only the cost.
  *   3. digit passes over the search set until the k-th key's bucket is
  *      taken whole, is at the last digit or holds at most cand_max keys.
  *   4. one gather pass over the search set: keys above the bucket take
@@ -653,13 +660,13 @@ __device__ __forceinline__ bool staged_at_or_above(KT x, KT t, bool largest)
  * Cost of a row of 10000 uniform f32 keys, k = 100 (256 threads, 5 blocks an
  * SM: staged_block_threads): r = 10, about 390 listed (fallback below 1% of
  * rows: under 100 listed P(Poisson(2.56) >= 10) = 3e-4, over 768
- * P(Poisson(19.7) <= 9) = 5e-3); per warp step of 32 keys about 11 warp
- * instructions to stage (a quarter of a 16-byte load and store, the key
- * conversion: keyorder.h's two selects and an xor) and 14 to list (a shared
- * load, a compare, the branch; the atomic and the list store where a lane
- * passes); then a few hundred keys: one 8-bit pass, the pick, the gather,
- * k_s slots.  ncu counted 23,300 warp instructions a row with a
- * warp-aggregated listing and 512 threads (H100); the block's phases wait on
+ * P(Poisson(19.7) <= 9) = 5e-3); per 16-byte vector about 8 warp
+ * instructions to stage (the copy, its address, the loop) and about 14 to
+ * list a trip of two (two shared reads, 8 compares, the hit word; the atomic
+ * and a store a hit where a thread has one); then about 390 keys ordered in
+ * place, one 8-bit pass, the pick, the gather, k_s slots.  ncu counted
+ * 10,200 warp instructions a row (H200; 14,300 when the stage ordered every
+ * key and the listing read one key at a time); the block's phases wait on
  * each other, so the blocks in flight an SM, not the row's read, bound it. */
 template <int T, bool WARP_GROUP, bool SORTED>
 __global__ void __maxnreg__(sizeof(typename elem_of<T>::key) > sizeof(uint32_t) ? BATCH_STAGED_REGS_WIDE : BATCH_STAGED_REGS)
@@ -778,7 +785,7 @@ staged_kernel(batch_args a, staged_shape sh)
             }
             const uint4 *vk = (const uint4 *)(keys + nhead);
             const unsigned nsv = (tail - nhead) / SV;   /* 16-byte vectors of staged keys */
-            /* one trip: vectors v0 + u G, u < R (CHECKED: those past nsv count no hits) */
+            /* one trip: vectors v0 + u G, u < R (checked: those past nsv count no hits) */
             auto trip = [&](unsigned v0, auto checked) {
                 uint4 w[R];
 #pragma unroll
@@ -794,13 +801,13 @@ staged_kernel(batch_args a, staged_shape sh)
                     for (unsigned j = 0; j < SV; ++j) hu |= (unsigned)staged_at_or_above<T, RAW>(e[j], t, largest) << j;
                     hits |= (!checked || v0 + u * G < nsv ? hu : 0u) << (u * SV);
                 }
-                if (hits) {             /* at 3 k_s of 10000 keys, a thread's 16 keys hit 0.6 times */
-                    unsigned at = atomicAdd(&h->ncand, (unsigned)__popc(hits));
+                if (hits) {             /* at 3 k_s of 10000 keys, a thread's 8 keys hit 0.3 times */
+                    unsigned where = atomicAdd(&h->ncand, (unsigned)__popc(hits));
                     do {
                         const unsigned bit = __ffs(hits) - 1;
                         hits &= hits - 1;
-                        if (at < BATCH_CAND_LIST) list[at] = nhead + (v0 + bit / SV * G) * SV + bit % SV;
-                        ++at;
+                        if (where < BATCH_CAND_LIST) list[where] = nhead + (v0 + bit / SV * G) * SV + bit % SV;
+                        ++where;
                     } while (hits);
                 }
             };

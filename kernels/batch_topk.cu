@@ -775,14 +775,14 @@ staged_kernel(batch_args a, staged_shape sh)
             const bool largest = order != DRTOPK_SMALLEST;
             constexpr unsigned R = BATCH_LIST_READS;
             static_assert(R * SV <= 32, "a thread's hits of one trip fit a word");
-            if (me < nhead && staged_at_or_above<T, RAW>(keys[me], t, largest)) {
-                const unsigned at = atomicAdd(&h->ncand, 1u);
-                if (at < BATCH_CAND_LIST) list[at] = me;
-            }
-            if (tail + me < n && staged_at_or_above<T, RAW>(keys[tail + me], t, largest)) {
-                const unsigned at = atomicAdd(&h->ncand, 1u);
-                if (at < BATCH_CAND_LIST) list[at] = tail + me;
-            }
+            auto list_one = [&](unsigned p) {   /* the head's and the tail's keys, one a thread */
+                if (staged_at_or_above<T, RAW>(keys[p], t, largest)) {
+                    const unsigned at = atomicAdd(&h->ncand, 1u);
+                    if (at < BATCH_CAND_LIST) list[at] = p;
+                }
+            };
+            if (me < nhead) list_one(me);
+            if (tail + me < n) list_one(tail + me);
             const uint4 *vk = (const uint4 *)(keys + nhead);
             const unsigned nsv = (tail - nhead) / SV;   /* 16-byte vectors of staged keys */
             /* one trip: vectors v0 + u G, u < R (checked: those past nsv count no hits) */

@@ -395,8 +395,8 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
 }
 
 /* Step 3: the one read of V; S: the smallest order (om all ones).  A
- * candidate's key is re-read from V where the staged loop writes it (the
- * line it read a tile before, in L1 or L2).  For 32-bit CK the block also
+ * candidate's key comes from the staged loop's raw tile (dynamic shared
+ * memory: radix_staged_raw_bytes()).  For 32-bit CK the block also
  * counts its stored candidates by their top digit in shared memory and adds
  * them to ctl->hist0 at its end: on SELECT (gt <= cap: every candidate
  * stored) that is the candidate radix's pass 0, which then does not run (a
@@ -415,11 +415,13 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
         for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x) sh_hist[i] = 0;
         __syncthreads();
     }
+    extern __shared__ radix_raw_tile op_raw[];
     const op_fast<T, S> c((K)*d_t, om);
-    radix_for_each_staged(v, n, &ctl->gt, &ctl->eq, k, c, [&](uint32_t cl, unsigned long long i, unsigned long long o) {
+    radix_for_each_staged(v, n, &ctl->gt, &ctl->eq, k, c, op_raw, [&](uint32_t cl, K bits, unsigned long long i,
+                                                                     unsigned long long o) {
         if (cl == 1) {
             if (o < cap) {
-                const CK key = op_key<T>(__ldg(v + i), om);
+                const CK key = op_key<T>(bits, om);
                 c_keys[o] = key;
                 c_pos[o] = (PosT)i;
                 if (hist) atomicAdd(&sh_hist[(uint32_t)key >> shift0 & (TOPK_DIGIT0_BINS - 1u)], 1u);
@@ -549,13 +551,14 @@ struct onepass_run {
                               cudaStream_t s)
     {
         const drtopk_device_attrs *dev;
+        const void *kernel = (const void *)onepass_pass_kernel<T, S, K, CK, PosT>;
+        const size_t raw = radix_staged_raw_bytes();
         int per_sm;
         drtopk_status st = drtopk_device_current(NULL, &dev);
         if (st != DRTOPK_OK) return st;
-        st = drtopk_kernel_occupancy((const void *)onepass_pass_kernel<T, S, K, CK, PosT>, RADIX_THREADS, 0, NULL,
-                                     &per_sm);
-        if (st != DRTOPK_OK) return st;
-        onepass_pass_kernel<T, S, K, CK, PosT><<<radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, 0, s>>>(
+        if ((st = drtopk_kernel_dynamic_smem(kernel, raw)) != DRTOPK_OK) return st;
+        if ((st = drtopk_kernel_occupancy(kernel, RADIX_THREADS, raw, NULL, &per_sm)) != DRTOPK_OK) return st;
+        onepass_pass_kernel<T, S, K, CK, PosT><<<radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, raw, s>>>(
             v, n, om, l.ctl, d_t, l.cap, k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;

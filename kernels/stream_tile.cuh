@@ -347,16 +347,21 @@ __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[R
  *    something does;
  *  - each warp stages its outputs in shared memory before the barrier (a
  *    16-bit entry a key, lane and key within the lane's tile, in slot
- *    order: class 1, then class 2, each a run per lane), and after the
- *    next tile's barrier, with the slot bases returned, writes them out
- *    with consecutive lanes on consecutive slots: emit(c, index, slot)
- *    gets the element's index into p, not its bits (a caller that needs
- *    them re-reads p[index], a line it read one tile before).
+ *    order: class 1, then class 2, each a run per lane) and, where it has
+ *    any, its loads as they are (one 16-byte store a load, into the tile
+ *    parity's half of raw, the caller's dynamic shared memory); after the
+ *    next tile's barrier, with the slot bases returned, it writes them out
+ *    with consecutive lanes on consecutive slots: emit(c, bits, index,
+ *    slot), the bits read back from raw.  (Re-reading p[index] instead, a
+ *    line read a tile before, put an L2 round trip between each warp's
+ *    barrier and its next tile: the one-read pass at k = 2^24 of 2^30 took
+ *    1.39 ms with it and 1.18 without, H200, issue 15.)
  * Sparse outputs (a few per warp and tile, the pass at large k) cost one
  * store a key in shared memory and one coalesced store per warp and class,
  * where per-key stores to scattered slots cost a warp store each; dense
  * ones (up to every key) stay coalesced.  c.cls(bits) classifies the scalar
- * head and tail.  Shared memory: 2 bytes a key of a block's tile.
+ * head and tail.  Shared memory: 2 bytes a key of a block's tile static,
+ * and radix_staged_raw_bytes() dynamic.
  * Class 2 is needed only until the two counters reach need2 together: from
  * the tile after a warp has read bases that sum to need2 (its running maxima
  * of the bases it wrote outputs at; both counters only grow) it asks
@@ -368,10 +373,15 @@ __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[R
  * need2 = ~0ull: class 2 always counted. */
 #define RADIX_STAGE_KEY_BITS 5         /* an entry: lane << 5 | key of the lane's tile (< 32) */
 #define RADIX_STAGE_KEY_MASK ((1u << RADIX_STAGE_KEY_BITS) - 1u)
+#define RADIX_RAW_PARITIES 2           /* raw tiles kept: this one and the one being written */
+/* The raw loads of a block's tile, per parity (radix_for_each_staged's raw):
+ * [parity][warp][load][lane]. */
+typedef uint4 radix_raw_tile[RADIX_TILE_WARPS][RADIX_UNROLL][DRTOPK_WARP];
+static inline size_t radix_staged_raw_bytes(void) { return RADIX_RAW_PARITIES * sizeof(radix_raw_tile); }
 template <typename K, typename C, typename E>
 __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long long n, unsigned long long *ctr1,
                                                       unsigned long long *ctr2, unsigned long long need2, const C &c,
-                                                      E emit)
+                                                      radix_raw_tile *raw, E emit)
 {
     constexpr int PV = tile_keys<K>::per_vec;
     constexpr int TK = PV * RADIX_UNROLL; /* keys of a thread's tile */
@@ -404,6 +414,9 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
             else radix_stage_masks<false, PV>(c, r, b, stride, nvec, &m1, &m2);
             const uint32_t cnt = (uint32_t)__popc(m1) | (uint32_t)__popc(m2) << RADIX_COUNT_SHIFT;
             excl = radix_warp_counts(cnt, lane, &sh_warp[parity][warp], &total) - cnt;
+            if (total) /* warp-uniform: the bits its outputs are written with */
+#pragma unroll
+                for (int j = 0; j < RADIX_UNROLL; ++j) raw[parity][warp][j][lane] = r[j];
         }
         /* the next tile's loads stay in flight over the barrier, the previous
          * tile's outputs (whose re-reads of p wait on L2) and the staging */
@@ -420,12 +433,14 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
             seen2 = b2 > seen2 ? b2 : seen2;
             enough2 = seen1 + seen2 >= need2;
             const unsigned long long wb = pend_b - lane; /* lane 0's first vector */
+            const uint4(*prev)[DRTOPK_WARP] = raw[parity ^ 1][warp];
             for (uint32_t i = lane; i < nall; i += DRTOPK_WARP) {
-                const uint32_t s = stage[i], q = s & RADIX_STAGE_KEY_MASK;
-                const unsigned long long vec = wb + (s >> RADIX_STAGE_KEY_BITS) + q / PV * stride;
+                const uint32_t s = stage[i], q = s & RADIX_STAGE_KEY_MASK, l = s >> RADIX_STAGE_KEY_BITS;
+                const unsigned long long vec = wb + l + q / PV * stride;
                 const unsigned long long idx = head + vec * PV + q % PV;
-                if (i < n1) emit(1, idx, s1 + i);
-                else emit(2, idx, s2 + i);
+                const K bits = reinterpret_cast<const K *>(&prev[q / PV][l])[q % PV];
+                if (i < n1) emit(1, bits, idx, s1 + i);
+                else emit(2, bits, idx, s2 + i);
             }
             __syncwarp();
         }
@@ -439,8 +454,7 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
         pend_b = b;
         parity ^= 1;
     }
-    radix_tile_extra(p, n, tw.sp, ctr1, ctr2, [&](K bits) { return c.cls(bits); },
-                     [&](uint32_t cl, K, unsigned long long i, unsigned long long o) { emit(cl, i, o); });
+    radix_tile_extra(p, n, tw.sp, ctr1, ctr2, [&](K bits) { return c.cls(bits); }, emit);
 }
 
 /* Persistent grid: as many blocks as are resident at once (`per_sm` on each

@@ -48,9 +48,9 @@
  *   pass          w n read (the one read of V) + about gt (c + P) + min(eq, k) P
  *                 written, with gt + eq ~ k r / m, in slot order (each warp
  *                 stages its outputs in shared memory, 2 bytes a key, and
- *                 writes them coalesced a tile later); a candidate's key is
- *                 re-read from V then, a sector of L1 or L2 (not DRAM: read
- *                 one tile before), w bytes of it used;
+ *                 writes them coalesced a tile later); a candidate's key
+ *                 comes from the warp's loads kept in shared memory (16
+ *                 bytes a load, in tiles with an output), not from V again;
  *   select        the flag radix over gt candidates: about 2 reads of
  *                 (c + P) gt (radix_topk.cu's compaction), k (c + P) written;
  *                 its first digit's histogram counted by the pass (in shared
@@ -82,9 +82,10 @@
  * tiles hold a candidate (2% of V at 2^24: 2.4 ms for the pass against 1.5
  * at 2^20; now one hardware compare a key, classes only for loads where a
  * key reaches t, and staged coalesced writes: radix_for_each_staged).  At
- * 2^24 the pass writes 158 MB of candidates (0.05 ms of DRAM) and re-reads
- * 19.8 M sectors of L2 (0.63 GB, beside the 4 GiB of V it streams through
- * L2).  The largest byte terms left are the sample's slack (gt - k ~
+ * 2^24 the pass writes 158 MB of candidates (0.05 ms of DRAM); re-reading
+ * each candidate's key from V (19.8 M sectors of L2) cost 0.21 ms of its
+ * 1.39 ms on an H200 (the L2 round trip held each warp's next tile back)
+ * until the loads were kept in shared memory.  The largest byte terms left are the sample's slack (gt - k ~
  * 4 sqrt(k n / S) keys: 1.5 M at 2^22, 3.0 M at 2^24; S = 2^16 and 2^18 there
  * would cut gt + eq to 1.25 k and 1.06 k, at the price of a multi-block
  * sample select).

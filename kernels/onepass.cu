@@ -394,9 +394,14 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
     }
 }
 
+/* Whether step 3 keeps its loads for the candidates' keys (4- and 8-byte
+ * keys; stream_tile.cuh's RAW). */
+template <typename K> __host__ __device__ constexpr bool op_keeps_raw() { return sizeof(K) >= sizeof(uint32_t); }
+
 /* Step 3: the one read of V; S: the smallest order (om all ones).  A
  * candidate's key comes from the staged loop's raw tile (dynamic shared
- * memory: radix_staged_raw_bytes()).  For 32-bit CK the block also
+ * memory: radix_staged_raw_bytes()), for 2-byte keys from V again (the line read a
+ * tile before; radix_for_each_staged says why).  For 32-bit CK the block also
  * counts its stored candidates by their top digit in shared memory and adds
  * them to ctl->hist0 at its end: on SELECT (gt <= cap: every candidate
  * stored) that is the candidate radix's pass 0, which then does not run (a
@@ -417,11 +422,10 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     }
     extern __shared__ radix_raw_tile op_raw[];
     const op_fast<T, S> c((K)*d_t, om);
-    radix_for_each_staged(v, n, &ctl->gt, &ctl->eq, k, c, op_raw, [&](uint32_t cl, K bits, unsigned long long i,
-                                                                     unsigned long long o) {
+    const auto emit = [&](uint32_t cl, K bits, unsigned long long i, unsigned long long o) {
         if (cl == 1) {
             if (o < cap) {
-                const CK key = op_key<T>(bits, om);
+                const CK key = op_key<T>(op_keeps_raw<K>() ? bits : __ldg(v + i), om);
                 c_keys[o] = key;
                 c_pos[o] = (PosT)i;
                 if (hist) atomicAdd(&sh_hist[(uint32_t)key >> shift0 & (TOPK_DIGIT0_BINS - 1u)], 1u);
@@ -429,7 +433,8 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
         } else if (o < k) {
             tie_pos[o] = (PosT)i;
         }
-    });
+    };
+    radix_for_each_staged<op_keeps_raw<K>()>(v, n, &ctl->gt, &ctl->eq, k, c, op_raw, emit);
     if (hist) {
         __syncthreads();
         for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x)
@@ -552,11 +557,11 @@ struct onepass_run {
     {
         const drtopk_device_attrs *dev;
         const void *kernel = (const void *)onepass_pass_kernel<T, S, K, CK, PosT>;
-        const size_t raw = radix_staged_raw_bytes();
+        const size_t raw = op_keeps_raw<K>() ? radix_staged_raw_bytes() : 0;
         int per_sm;
         drtopk_status st = drtopk_device_current(NULL, &dev);
         if (st != DRTOPK_OK) return st;
-        if ((st = drtopk_kernel_dynamic_smem(kernel, raw)) != DRTOPK_OK) return st;
+        if (raw && (st = drtopk_kernel_dynamic_smem(kernel, raw)) != DRTOPK_OK) return st;
         if ((st = drtopk_kernel_occupancy(kernel, RADIX_THREADS, raw, NULL, &per_sm)) != DRTOPK_OK) return st;
         onepass_pass_kernel<T, S, K, CK, PosT><<<radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, raw, s>>>(
             v, n, om, l.ctl, d_t, l.cap, k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos);

@@ -347,21 +347,25 @@ __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[R
  *    something does;
  *  - each warp stages its outputs in shared memory before the barrier (a
  *    16-bit entry a key, lane and key within the lane's tile, in slot
- *    order: class 1, then class 2, each a run per lane) and, where it has
- *    any, its loads as they are (one 16-byte store a load, into the tile
- *    parity's half of raw, the caller's dynamic shared memory); after the
- *    next tile's barrier, with the slot bases returned, it writes them out
- *    with consecutive lanes on consecutive slots: emit(c, bits, index,
- *    slot), the bits read back from raw.  (Re-reading p[index] instead, a
- *    line read a tile before, put an L2 round trip between each warp's
- *    barrier and its next tile: the one-read pass at k = 2^24 of 2^30 took
- *    1.39 ms with it and 1.18 without, H200, issue 15.)
+ *    order: class 1, then class 2, each a run per lane) and, with RAW where
+ *    it has any, its loads as they are (one 16-byte store a load, into the
+ *    tile parity's half of raw, the caller's dynamic shared memory); after
+ *    the next tile's barrier, with the slot bases returned, it writes them
+ *    out with consecutive lanes on consecutive slots: emit(c, bits, index,
+ *    slot), the bits read back from raw; without RAW they are 0 and a
+ *    caller that needs them re-reads p[index], a line read a tile before.
+ *    That re-read puts an L2 round trip between each warp's barrier and its
+ *    next tile (the one-read pass at k = 2^24 of 2^30 took 1.39 ms with it,
+ *    1.18 without, H200, issue 15); raw costs radix_staged_raw_bytes() a
+ *    block, which on top of the 2-byte keys' 32 KB of entries left the L1
+ *    too little for the loads in flight (f16 ND k = 2^16: 5.7% slower), so
+ *    the one-read pass keeps re-reading those.
  * Sparse outputs (a few per warp and tile, the pass at large k) cost one
  * store a key in shared memory and one coalesced store per warp and class,
  * where per-key stores to scattered slots cost a warp store each; dense
  * ones (up to every key) stay coalesced.  c.cls(bits) classifies the scalar
  * head and tail.  Shared memory: 2 bytes a key of a block's tile static,
- * and radix_staged_raw_bytes() dynamic.
+ * and with RAW radix_staged_raw_bytes() dynamic.
  * Class 2 is needed only until the two counters reach need2 together: from
  * the tile after a warp has read bases that sum to need2 (its running maxima
  * of the bases it wrote outputs at; both counters only grow) it asks
@@ -378,7 +382,7 @@ __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[R
  * [parity][warp][load][lane]. */
 typedef uint4 radix_raw_tile[RADIX_TILE_WARPS][RADIX_UNROLL][DRTOPK_WARP];
 static inline size_t radix_staged_raw_bytes(void) { return RADIX_RAW_PARITIES * sizeof(radix_raw_tile); }
-template <typename K, typename C, typename E>
+template <bool RAW, typename K, typename C, typename E>
 __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long long n, unsigned long long *ctr1,
                                                       unsigned long long *ctr2, unsigned long long need2, const C &c,
                                                       radix_raw_tile *raw, E emit)
@@ -414,7 +418,7 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
             else radix_stage_masks<false, PV>(c, r, b, stride, nvec, &m1, &m2);
             const uint32_t cnt = (uint32_t)__popc(m1) | (uint32_t)__popc(m2) << RADIX_COUNT_SHIFT;
             excl = radix_warp_counts(cnt, lane, &sh_warp[parity][warp], &total) - cnt;
-            if (total) /* warp-uniform: the bits its outputs are written with */
+            if (RAW && total) /* warp-uniform: the bits its outputs are written with */
 #pragma unroll
                 for (int j = 0; j < RADIX_UNROLL; ++j) raw[parity][warp][j][lane] = r[j];
         }
@@ -438,7 +442,7 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
                 const uint32_t s = stage[i], q = s & RADIX_STAGE_KEY_MASK, l = s >> RADIX_STAGE_KEY_BITS;
                 const unsigned long long vec = wb + l + q / PV * stride;
                 const unsigned long long idx = head + vec * PV + q % PV;
-                const K bits = reinterpret_cast<const K *>(&prev[q / PV][l])[q % PV];
+                const K bits = RAW ? reinterpret_cast<const K *>(&prev[q / PV][l])[q % PV] : K(0);
                 if (i < n1) emit(1, bits, idx, s1 + i);
                 else emit(2, bits, idx, s2 + i);
             }

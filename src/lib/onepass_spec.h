@@ -50,7 +50,8 @@
  *                 stages its outputs in shared memory, 2 bytes a key, and
  *                 writes them coalesced a tile later); a candidate's key
  *                 comes from the warp's loads kept in shared memory (16
- *                 bytes a load, in tiles with an output), not from V again;
+ *                 bytes a load, in tiles with an output), for 2-byte keys
+ *                 from V again (a sector of L1 or L2, read a tile before);
  *   select        the flag radix over gt candidates: about 2 reads of
  *                 (c + P) gt (radix_topk.cu's compaction), k (c + P) written;
  *                 its first digit's histogram counted by the pass (in shared

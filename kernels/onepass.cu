@@ -400,12 +400,12 @@ template <typename K> __host__ __device__ constexpr bool op_keeps_raw() { return
 
 /* Step 3: the one read of V; S: the smallest order (om all ones).  A
  * candidate's key comes from the staged loop's raw tile (dynamic shared
- * memory: radix_staged_raw_bytes()), for 2-byte keys from V again (the line read a
- * tile before; radix_for_each_staged says why).  For 32-bit CK the block also
- * counts its stored candidates by their top digit in shared memory and adds
- * them to ctl->hist0 at its end: on SELECT (gt <= cap: every candidate
- * stored) that is the candidate radix's pass 0, which then does not run (a
- * block counts fewer than 2^32: n / grid keys). */
+ * memory: radix_staged_raw_bytes()), for 2-byte keys from V again (the line
+ * read a tile before; radix_for_each_staged says why).  For 32-bit CK the
+ * block also counts its stored candidates by their top digit in shared
+ * memory and adds them to ctl->hist0 at its end: on SELECT (gt <= cap: every
+ * candidate stored) that is the candidate radix's pass 0, which then does
+ * not run (a block counts fewer than 2^32: n / grid keys). */
 template <int T, bool S, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     onepass_pass_kernel(const K *__restrict__ v, uint64_t n, K om, onepass_ctl *ctl, const CK *d_t, uint64_t cap,

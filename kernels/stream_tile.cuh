@@ -423,7 +423,8 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
                 for (int j = 0; j < RADIX_UNROLL; ++j) raw[parity][warp][j][lane] = r[j];
         }
         /* the next tile's loads stay in flight over the barrier, the previous
-         * tile's outputs (whose re-reads of p wait on L2) and the staging */
+         * tile's outputs (without RAW, its caller's re-reads of p wait on L2)
+         * and the staging */
         load(b + tw.step);
         radix_tile_barrier(sh_warp, sh_base, parity, tw.leader && base != tw.first, live, lane, ctr1, ctr2, &base1,
                            &base2);

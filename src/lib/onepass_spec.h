@@ -86,10 +86,10 @@
  * 2^24 the pass writes 158 MB of candidates (0.05 ms of DRAM); re-reading
  * each candidate's key from V (19.8 M sectors of L2) cost 0.21 ms of its
  * 1.39 ms on an H200 (the L2 round trip held each warp's next tile back)
- * until the loads were kept in shared memory.  The largest byte terms left are the sample's slack (gt - k ~
- * 4 sqrt(k n / S) keys: 1.5 M at 2^22, 3.0 M at 2^24; S = 2^16 and 2^18 there
- * would cut gt + eq to 1.25 k and 1.06 k, at the price of a multi-block
- * sample select).
+ * until the loads were kept in shared memory.  The largest byte terms left
+ * are the sample's slack (gt - k ~ 4 sqrt(k n / S) keys: 1.5 M at 2^22,
+ * 3.0 M at 2^24; S = 2^16 and 2^18 there would cut gt + eq to 1.25 k and
+ * 1.06 k, at the price of a multi-block sample select).
  * 8-byte keys double the candidate and select terms and read V twice as
  * long; 2-byte keys halve the read of V and keep 4-byte candidates.
  */

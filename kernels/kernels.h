@@ -49,11 +49,12 @@ typedef struct {
     int skip_last_digit;        /* radix only: stop one 8-bit digit early and
                                    return every element whose upper 24 bits
                                    reach those of the k-th (count >= k)         */
-    const int *d_skip;          /* radix only: a device flag, or NULL; when it
-                                   is nonzero at run time every kernel of the
-                                   call returns at once (outputs untouched), so
-                                   a plan can enqueue a path it may not need
-                                   without a host round trip (onepass.cu)      */
+    const int *d_skip;          /* radix and fused only: a device flag, or NULL;
+                                   when it is nonzero at run time every kernel
+                                   of the call returns at once (outputs
+                                   untouched), so a plan can enqueue a path it
+                                   may not need without a host round trip
+                                   (onepass.cu)                                */
 } topk_input;
 
 typedef struct {
@@ -144,9 +145,11 @@ drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size_t ws_bytes
 drtopk_status onepass_topk_final(const topk_input *in, const topk_output *out, void *values,
                                  uint64_t *indices, void *ws, size_t ws_bytes, cudaStream_t s);
 
-/* The fused small-input top-k (small_n.cu): raw V only, one launch (one
- * block, or a cooperative grid with grid-wide barriers).  _final writes the
- * caller's values (32-bit V) and 64-bit indices itself: no gather. */
+/* The fused small-input top-k (small_n.cu): raw V of fewer than
+ * FUSED_MAX_N keys only, one launch (one block, or a cooperative grid with
+ * grid-wide barriers).  _final writes the caller's values (32-bit V) and
+ * 64-bit indices itself: no gather. */
+#define FUSED_MAX_N (1ull << 32)        /* its counts are 32-bit */
 drtopk_status small_n_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status small_n_topk(const topk_input *in, const topk_output *out,
                            void *ws, size_t ws_bytes, cudaStream_t s);

@@ -29,7 +29,11 @@
  *      passes read all the candidates);
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result;
- *   7. the top-k of V, gated to run on FALLBACK only;
+ *   7. the top-k of V, gated to run on FALLBACK only: for 32-bit V of fewer
+ *      than 2^32 keys the fused top-k (small_n.cu), one launch, which costs
+ *      about 3 us where it returns at once (the flag radix's memset and five
+ *      launches cost ~20 us on an H200 even so, at every k); else the flag
+ *      radix;
  *   8. onepass_values_kernel (onepass_topk_final, what the pipeline calls
  *      unsorted): the caller's values from the result's ordered keys by
  *      keyorder.h's inverse, read and written in order, instead of the
@@ -106,7 +110,9 @@ struct onepass_layout {
     uint32_t *s_pos, *so_keys, *so_pos; /* sample positions and its top r     */
     void *c_pos, *tie_pos;
     void *radix_ws;
-    size_t radix_bytes, total;
+    int fused_fallback;             /* step 7 is the fused top-k (32-bit V)   */
+    void *fused_ws;
+    size_t radix_bytes, fused_bytes, total;
     topk_input sample_in, cand_in, raw_in;
 };
 
@@ -135,6 +141,13 @@ static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_lay
     memset(&l->cand_in, 0, sizeof l->cand_in);
     l->raw_in = *in;
     l->raw_in.d_skip = &l->ctl->skip_fallback;
+    l->fused_fallback = l->bits == 32 && n < FUSED_MAX_N;
+    l->fused_ws = NULL;
+    l->fused_bytes = 0;
+    if (l->fused_fallback) {
+        if ((st = small_n_topk_workspace(&l->raw_in, &l->fused_bytes)) != DRTOPK_OK) return st;
+        l->fused_ws = drtopk_carve(base, &off, l->fused_bytes);
+    }
     if (l->cks == sizeof(uint32_t)) {
         l->so_keys = (uint32_t *)drtopk_carve(base, &off, l->r * sizeof(uint32_t));
         l->so_pos = (uint32_t *)drtopk_carve(base, &off, l->r * sizeof(uint32_t));
@@ -152,9 +165,10 @@ static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_lay
         l->cand_in.k = k;
         l->cand_in.d_skip = &l->ctl->skip_select;
         /* the flag radix selects run one after another: one region serves
-         * them; the fallback over V is the flag radix's for 32-bit V only */
+         * them; the fallback over V is the flag radix's for 32-bit V of 2^32
+         * keys and more only */
         const topk_input *ins[] = { &l->sample_in, &l->cand_in, &l->raw_in };
-        const int nins = l->bits == 32 ? 3 : 2;
+        const int nins = l->bits == 32 && !l->fused_fallback ? 3 : 2;
         for (int i = 0; i < nins; ++i) {
             if ((st = radix_topk_workspace(ins[i], &need)) != DRTOPK_OK) return st;
             if (need > l->radix_bytes) l->radix_bytes = need;
@@ -531,7 +545,9 @@ template <> struct op_sel<uint64_t> {
 template <int T, typename K, typename CK, typename PosT>
 static drtopk_status op_fallback(const onepass_layout &l, const topk_output *out, cudaStream_t s)
 {
-    if (sizeof(K) == sizeof(uint32_t)) return radix_topk(&l.raw_in, out, l.radix_ws, l.radix_bytes, s);
+    if (sizeof(K) == sizeof(uint32_t))
+        return l.fused_fallback ? small_n_topk(&l.raw_in, out, l.fused_ws, l.fused_bytes, s)
+                                : radix_topk(&l.raw_in, out, l.radix_ws, l.radix_bytes, s);
     const ws_input<K, PosT> in = { (const K *)l.raw_in.raw, NULL, l.raw_in.dtype, l.raw_in.order,
                                    NULL, l.raw_in.n_max, &l.ctl->skip_fallback };
     return ws_select(in, &l.ctl->sel, l.raw_in.k, (CK *)out->keys, (PosT *)out->pos, out->d_count, s);

@@ -75,7 +75,6 @@
 #define SN_KEY_BITS 32
 #define SN_UNROLL 4                     /* loads in flight per thread (8 spills
                                            under the 64-register cap)          */
-#define SN_MAX_N (1ull << 32)           /* 32-bit counts: a small input is far below */
 #define SN_BLOCK_KEYS 16384             /* one block up to here: 16 keys per
                                            thread cost less than the cooperative
                                            launch and its grid barriers        */
@@ -147,6 +146,7 @@ struct small_n_args {
     uint32_t list_cap, cand_cap;        /* sampled: a block's list, its share of
                                            keys > t (the rest holds ties)       */
     uint32_t flip;                      /* all ones for DRTOPK_SMALLEST         */
+    const int *d_skip;                  /* nonzero: the call returns at once    */
     small_n_ctl *c;
     uint32_t *out_vals;
     uint64_t *out_idx;
@@ -417,6 +417,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
     const unsigned long long lo = (unsigned long long)blockIdx.x * a.chunk;
     const uint32_t len = (uint32_t)(lo < a.n ? (a.n - lo < a.chunk ? a.n - lo : a.chunk) : 0);
     const uint32_t *src = a.v + lo;
+    if (a.d_skip != NULL && *a.d_skip) return; /* every block: no barrier is left waiting */
 
     if (multi && blockIdx.x == 0) {     /* visible to all after the first grid barrier */
         unsigned int *w = &a.c->hist[0][0];
@@ -514,17 +515,18 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
     }
 }
 
-/* Raw V of a known length only: the grid reads it whole. */
+/* Raw V of a known length only: the grid reads it whole (d_skip may gate
+ * the call: onepass's fallback). */
 static drtopk_status small_n_check(const topk_input *in)
 {
     const drtopk_status st = topk_check_input(in);
     if (st != DRTOPK_OK) return st;
-    if (in->src != TOPK_SRC_RAW || in->d_n != NULL || in->d_skip != NULL) {
+    if (in->src != TOPK_SRC_RAW || in->d_n != NULL) {
         drtopk_error_set("fused (the small-input top-k) runs standalone on raw V of a known length only, "
                          "not as a first or second top-k of the pipeline");
         return DRTOPK_ERR_UNSUPPORTED;
     }
-    if (in->n_max >= SN_MAX_N) {
+    if (in->n_max >= FUSED_MAX_N) {
         drtopk_error_set("fused (the small-input top-k) takes fewer than 2^32 keys, not %llu: use radix or "
                          "dr-radix", (unsigned long long)in->n_max);
         return DRTOPK_ERR_UNSUPPORTED;
@@ -581,6 +583,7 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, 
                 a.cap / grid * SN_LIST_SLACK <= a.cand_cap;
     a.resident = !a.sampled && a.chunk * sizeof(uint32_t) <= room;
     a.flip = in->order == DRTOPK_SMALLEST ? DRTOPK_ALL_ONES : 0u;
+    a.d_skip = in->d_skip;
     a.c = (small_n_ctl *)ws;
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute coop = {};

@@ -75,9 +75,10 @@
 #define SN_KEY_BITS 32
 #define SN_UNROLL 4                     /* loads in flight per thread (8 spills
                                            under the 64-register cap)          */
-#define SN_BLOCK_KEYS 16384             /* one block up to here: 16 keys per
-                                           thread cost less than the cooperative
-                                           launch and its grid barriers        */
+#define SN_BLOCK_KEYS 12288             /* one block up to here (12 keys a
+                                           thread); H200 A/B: at 2^13 one block
+                                           13-15 us, a grid 17-18; at 2^14 a
+                                           grid 16-18, one block 15-20        */
 #define SN_GRID_KEYS 2048               /* keys per block of a grid (2 per
                                            thread) until every co-resident block
                                            runs: a block's passes over its chunk,

@@ -12,7 +12,7 @@
  * Cases: u32 i32 f32 f16 bf16, largest and smallest, every distribution (UD
  * ND CD, sorted ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf,
  * +-0.0, integer extremes), n = 1, tiny, each side of the one-block limit
- * (2^14 | 2^14 + 1: grid barriers, 9 blocks, a short last chunk), 100003
+ * (12288 | 12289: grid barriers, 7 blocks, a last chunk of one key), 100003
  * (49 blocks of 2048 keys, in shared memory), k = 1, 17, 1024, 2^14, n/3,
  * n-1, n; seven data sets at 2^20 + 5 (every co-resident block: 132 on an
  * H100; chunks in shared memory at n/3) and
@@ -47,7 +47,8 @@
 #define LARGE_N (1ull << 24)           /* the largest n of the path's scope (issue 15)   */
 #define SMALL_K_N_MAX 200000          /* k = n - 1 and k = n up to this n: the host check sorts k keys */
 #define MID_K_N_MAX (1ull << 21)       /* k = n / 3 up to this n (host check time at 2^24) */
-#define ONE_BLOCK_N 16384              /* small_n.cu's SN_BLOCK_KEYS: one block up to here */
+#define ONE_BLOCK_N 12288              /* small_n.cu's SN_BLOCK_KEYS: one block up to here */
+#define SPIKE_BLOCK_K 16384            /* a spike past a block's list of the sampled pass */
 #define ALL_TYPES_N_MAX 100003         /* every type, order and distribution up to here */
 #define SPIKE_N ((1u << 20) + 3)
 #define SPIKE_N_SMALL ((1u << 16) + 3)
@@ -195,7 +196,7 @@ static void forced(int size)
     built("force-high", onepass_force_high, n, FORCE_K);
     built("spike", onepass_spike, n, FORCE_K);
     if (size > 0) return;
-    built("spike", onepass_spike, n, ONE_BLOCK_N);
+    built("spike", onepass_spike, n, SPIKE_BLOCK_K);
     built("force-low", onepass_force_low, LARGE_N - 5, FORCE_K);
 }
 
@@ -227,7 +228,7 @@ static const large_set large_sets[] = {
 /* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
 static void seeded(int size)
 {
-    static const uint64_t ns_full[] = { 1, 7, 1000, ONE_BLOCK_N, ONE_BLOCK_N + 1, ALL_TYPES_N_MAX };
+    static const uint64_t ns_full[] = { 1, 7, 1000, ONE_BLOCK_N, ONE_BLOCK_N + 1, 16384, ALL_TYPES_N_MAX };
     static const uint64_t ns_small[] = { 7, 1000, ONE_BLOCK_N + 1, 40009 };
     static const uint64_t ns_tiny[] = { 1000, 40009 };  /* one block; a grid */
     static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16, DRTOPK_BF16 };

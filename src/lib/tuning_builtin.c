@@ -353,9 +353,9 @@ const size_t drtopk_builtin_tuning_count =
  * built-in defaults with the crossovers measured there.  The last row only ends
  * the list. */
 const drtopk_batch_tuning drtopk_builtin_batch_tunings[] = {
-    { "NVIDIA H200", { .warp_max_k = 0, .warp_max_len = 32768, .block_max_len = 1048576, .tiny_max_k = 16,
+    { "NVIDIA H200", { .warp_max_k = 0, .warp_max_len = 32768, .block_max_len = 1048576, .tiny_max_k = 8,
         .staged_max_len = 65536, .dr_min_len = 1048576, .tiny_max_k_64 = 2,
-        .block_max_len_64 = 4194304 } },
+        .block_max_len_64 = 1048576 } },
     { NULL, { 0 } },
 };
 const size_t drtopk_builtin_batch_tuning_count =

@@ -349,7 +349,8 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
     extern __shared__ uint32_t skeys[];
     __shared__ uint32_t hist[RADIX_BINS];
     __shared__ uint32_t s_prefix, s_mask;
-    __shared__ unsigned long long s_kk, s_cand, s_gt, s_eq;
+    __shared__ unsigned long long s_kk, s_cand;
+    __shared__ unsigned s_gt, s_eq;     /* 32-bit (n <= RADIX_SMALL_N): a 64-bit shared add is a CAS loop */
     __shared__ unsigned s_list_len;
     __shared__ int s_done, s_listed;
     if (radix_skipped(a)) return;
@@ -421,7 +422,7 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
             for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
                 const uint32_t key = skeys[i], km = key & m;
                 if (km > p) {
-                    const unsigned long long o = atomicAdd(&s_gt, 1ull);
+                    const unsigned o = atomicAdd(&s_gt, 1u);
                     a.out_keys[o] = key;
                     a.out_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
                 } else if (km == p) {
@@ -438,11 +439,11 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
     for_each_key([&](uint32_t key, unsigned long long i) {
         const uint32_t m = key & mask;
         if (m > prefix) {
-            const unsigned long long o = atomicAdd(&s_gt, 1ull);
+            const unsigned o = atomicAdd(&s_gt, 1u);
             a.out_keys[o] = key;
             a.out_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
         } else if (m == prefix) {
-            const unsigned long long t = atomicAdd(&s_eq, 1ull);
+            const unsigned t = atomicAdd(&s_eq, 1u);
             if (t < tie_take) {
                 a.out_keys[tie_base + t] = key;
                 a.out_pos[tie_base + t] = radix_pos<S, PosT>(a.in_pos, i);

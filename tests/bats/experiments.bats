@@ -282,15 +282,21 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     grep -Eq "^2\^33 +16 +4 +4.01 \(734.2x\)" "$txt"
     want=$(awk -v a="$(ms 1 0)" -v b="$(ms 2 0)" 'BEGIN { print (b < a) ? "held" : "not held" }')
     [ "$(cut -f9 <<< "$line")" = "$want" ]
-    # the reference dumps: the 2-GPU H200 run and the 4-GPU H100 run are plotted, and their
-    # single-GPU machines, which have no rows, give no panel
+    # the reference dumps: the 2-GPU H200 run and the 4-GPU H100 and H200 runs are plotted, and
+    # their single-GPU machines, which have no rows, give no panel
     [ "$(grep e3fcdd08 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "15	ok" ]
     [ "$(grep 44c5e1bf "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "23	ok" ]
-    [ "$(grep -c NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv")" -eq 2 ]
-    # 4 GPUs, and the one-GPU row that outgrew the GPU: 32 sub-vectors of 2^30 (not the asked cap)
-    h100="$T/mpi/data/tab2_multigpu-$(grep 44c5e1bf "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f2).txt"
-    grep -Eq "^2\^34 +4 +4 +yes +1 " "$h100"
-    grep -Eq "^2\^35 +1 +1 +cap 2\^30 +32 " "$h100"
+    [ "$(grep a5aa8e80 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "23	ok" ]
+    [ "$(grep -c NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv")" -eq 3 ]
+    # 4 GPUs, and the one-GPU row that outgrew the GPU: 32 sub-vectors of 2^30 (not the asked cap);
+    # the H100 row was stored with the asked cap and is derived, the H200 row stores what it streamed
+    for uuid in 44c5e1bf a5aa8e80; do
+        txt="$T/mpi/data/tab2_multigpu-$(grep $uuid "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f2).txt"
+        grep -Eq "^2\^34 +4 +4 +yes +1 " "$txt"
+        grep -Eq "^2\^35 +1 +1 +cap 2\^30 +32 " "$txt"
+    done
+    [ "$(sqlite3 "$db" "SELECT g.device_cap, g.chunks FROM multi_gpu g JOIN machines m ON m.id = g.machine_id
+                         WHERE m.uuid LIKE 'GPU-a5aa8e80%' AND g.n = 34359738368 AND g.ranks = 1")" = "1073741824|32" ]
 }
 
 # Whether torch_topk.py's generator (OPS: python integers or torch int64

@@ -67,7 +67,11 @@
  *     many SMs instead of one.  A segment whose k-th
  *     bucket is taken whole stops early.  A last launch gathers the keys above
  *     the threshold and enough equal ones; sorted results are then sorted per
- *     segment.  Bytes: the segment read once per digit pass and once more.
+ *     segment.  Where the GPU launches cooperatively, the passes and the
+ *     gather are one launch of a co-resident grid, a grid barrier between
+ *     them (split_fused_kernel: a pass over the Dr. pipeline's delegates is a
+ *     few microseconds of work, about what a launch costs).  Bytes: the
+ *     segment read once per digit pass and once more.
  *   - the Dr. Top-k pipeline (paper sections 4-5) across blocks for variable
  *     segments longer than dr_min_len and for two or more uniform rows longer
  *     than the plan's block_max_len (batch_dr.cuh: one launch a step for all
@@ -88,6 +92,7 @@
 
 #include <string.h>
 #include <type_traits>
+#include <cooperative_groups.h>
 
 #define BATCH_QUEUE_MAX DRTOPK_WARP_K_MAX       /* the warp queue's largest k              */
 #define BATCH_WARPS_SHORT 2                     /* warps per block, short segments         */
@@ -978,14 +983,16 @@ __device__ __forceinline__ void split_chunks(const batch_args &a, uint64_t start
  * the want-th key (a warp, pick_digit) and clears the counts for the next
  * pass. */
 template <int T>
-__global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_args a, split_state *states, int shift)
+__device__ void split_hist_pass(const batch_args &a, split_state *states, int shift)
 {
     __shared__ unsigned int hist[BATCH_DIGITS];         /* a block's count: at most len / blocks + a chunk */
     __shared__ int last;
     const uint64_t nseg = seg_count(a);
     for (uint64_t i = blockIdx.y; i < nseg; i += gridDim.y) {
         split_state *st = states + i;
-        if (st->done) continue;         /* set by an earlier launch: the same for every block */
+        /* st's fields are read past L1 (__ldcg): split_fused_kernel's passes share one launch, and a block's
+         * L1 may hold the values of the pass before the grid barrier */
+        if (__ldcg(&st->done)) continue;        /* set by an earlier pass: the same for every block */
         const uint64_t s = seg_id(a, i);
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
@@ -993,7 +1000,7 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
         if (!split_member(i, len, &rank, &blocks)) continue;
         for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += BATCH_SPLIT_THREADS) hist[d] = 0;
         __syncthreads();
-        const uint64_t pf = st->prefix, mk = st->mask;
+        const uint64_t pf = __ldcg(&st->prefix), mk = __ldcg(&st->mask);
         split_chunks<T>(a, start, len, rank, blocks, [&](uint64_t key, bool in, uint64_t) {
             const bool take = in && (key & mk) == pf;
             const unsigned dg = (unsigned)(key >> shift) & (BATCH_DIGITS - 1);
@@ -1017,13 +1024,13 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
         if (last && threadIdx.x < DRTOPK_WARP) {
             __threadfence();
             volatile unsigned long long *h = st->hist;
-            const unsigned long long want = ks - st->above;
+            const unsigned long long prior = __ldcg(&st->above), want = ks - prior;
             unsigned long long above, count;
             const unsigned d = pick_digit<BATCH_DIGITS>([&](unsigned j) { return h[j]; }, want, &above, &count);
             if (threadIdx.x == 0) {
                 st->prefix = pf | (uint64_t)d << shift;
                 st->mask = mk | (uint64_t)(BATCH_DIGITS - 1) << shift;
-                st->above += above;
+                st->above = prior + above;
                 st->done = shift == 0 || count == want - above;     /* the last digit, or the bucket taken whole */
                 st->arrived = 0;
             }
@@ -1034,12 +1041,18 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_a
     }
 }
 
+template <int T>
+__global__ void __launch_bounds__(BATCH_SPLIT_THREADS) split_hist_kernel(batch_args a, split_state *states, int shift)
+{
+    split_hist_pass<T>(a, states, shift);
+}
+
 /* The gather: every key whose known digits are larger than the k-th key's,
  * and the first want of the equal ones to claim a slot (warp-aggregated slot
  * counters), by the blocks of the digit passes; the first of them pads the
  * slots past k_s. */
 template <int T>
-__global__ void __launch_bounds__(BATCH_SPLIT_THREADS, BATCH_SPLIT_GATHER_BLOCKS) split_gather_kernel(batch_args a, split_state *states)
+__device__ void split_gather_pass(const batch_args &a, split_state *states)
 {
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
     const uint64_t nseg = seg_count(a);
@@ -1048,7 +1061,7 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS, BATCH_SPLIT_GATHER_BLOCKS
         const uint64_t s = seg_id(a, i);
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
-        const uint64_t pf = st->prefix, mk = st->mask, above = st->above, ties = ks - above;
+        const uint64_t pf = __ldcg(&st->prefix), mk = __ldcg(&st->mask), above = __ldcg(&st->above), ties = ks - above;
         unsigned rank, blocks;
         if (!split_member(i, len, &rank, &blocks)) continue;
         if (rank == 0)
@@ -1067,6 +1080,29 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS, BATCH_SPLIT_GATHER_BLOCKS
             else if (eq && base_e < ties) put<T>(a, s, start, above + base_e, p);
         });
     }
+}
+
+template <int T>
+__global__ void __launch_bounds__(BATCH_SPLIT_THREADS, BATCH_SPLIT_GATHER_BLOCKS) split_gather_kernel(batch_args a, split_state *states)
+{
+    split_gather_pass<T>(a, states);
+}
+
+/* Every digit pass from the key's top digit down, then the gather, in one
+ * cooperative launch: a grid barrier stands where a launch boundary did (the
+ * last block's digit and cleared counts are visible to every block after
+ * it).  The grid is co-resident (split_launch sizes it), and every block
+ * reaches every barrier: the passes' loops and early stops are per segment,
+ * never per grid. */
+template <int T>
+__global__ void __launch_bounds__(BATCH_SPLIT_THREADS, BATCH_SPLIT_GATHER_BLOCKS) split_fused_kernel(batch_args a, split_state *states)
+{
+    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    for (int shift = drtopk_dtype_bits((drtopk_dtype)T) - BATCH_DIGIT_BITS; shift >= 0; shift -= BATCH_DIGIT_BITS) {
+        split_hist_pass<T>(a, states, shift);
+        grid.sync();
+    }
+    split_gather_pass<T>(a, states);
 }
 
 /* Sort each segment's k_s unsorted result in its slots best first (the split
@@ -1297,19 +1333,50 @@ static drtopk_status staged_run(batch_args a, uint64_t cap, int sorted, unsigned
     return batch_dispatch<staged_launch>((drtopk_dtype)a.dtype, a, c, sorted, cs);
 }
 
-/* The split radix select of the segments a covers (states zeroed): one digit
- * pass a launch, the gather, and the per-segment sort when sorted. */
+/* The split radix select of the segments a covers (states zeroed): the
+ * digit passes and the gather -- one cooperative launch where the GPU has
+ * it, the grid cut to the co-resident blocks (rows first kept, then columns:
+ * the kernels stride over segments by rows and over a segment's chunks by
+ * columns, so any shape selects the same); else one launch a pass -- and the
+ * per-segment sort when sorted. */
 template <int T>
 struct split_launch {
     static drtopk_status run(batch_args a, split_state *states, dim3 grid, int sorted, unsigned sort_grid,
                              cudaStream_t st)
     {
-        for (int shift = drtopk_dtype_bits((drtopk_dtype)T) - BATCH_DIGIT_BITS; shift >= 0; shift -= BATCH_DIGIT_BITS) {
-            split_hist_kernel<T><<<grid, BATCH_SPLIT_THREADS, 0, st>>>(a, states, shift);
+        const drtopk_device_attrs *dev;
+        drtopk_status s;
+        int dev_id, coop_ok = 0, per_sm = 0;
+        if ((s = drtopk_device_current(&dev_id, &dev)) != DRTOPK_OK) return s;
+        DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&coop_ok, cudaDevAttrCooperativeLaunch, dev_id));
+        if ((s = drtopk_kernel_occupancy((const void *)split_fused_kernel<T>, BATCH_SPLIT_THREADS, 0, NULL,
+                                         &per_sm)) != DRTOPK_OK)
+            return s;
+        const unsigned resident = (unsigned)per_sm * (unsigned)dev->sm_count;
+        if (coop_ok && resident > 0) {
+            dim3 g = grid;
+            if (g.y > resident) g.y = resident;
+            if (g.x > resident / g.y) g.x = resident / g.y;
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute coop = {};
+            coop.id = cudaLaunchAttributeCooperative;
+            coop.val.cooperative = 1;
+            cfg.gridDim = g;
+            cfg.blockDim = dim3(BATCH_SPLIT_THREADS);
+            cfg.stream = st;
+            cfg.attrs = &coop;
+            cfg.numAttrs = 1;
+            DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, split_fused_kernel<T>, a, states));
+            DRTOPK_LAUNCH_CHECK();
+        } else {
+            for (int shift = drtopk_dtype_bits((drtopk_dtype)T) - BATCH_DIGIT_BITS; shift >= 0;
+                 shift -= BATCH_DIGIT_BITS) {
+                split_hist_kernel<T><<<grid, BATCH_SPLIT_THREADS, 0, st>>>(a, states, shift);
+                DRTOPK_LAUNCH_CHECK();
+            }
+            split_gather_kernel<T><<<grid, BATCH_SPLIT_THREADS, 0, st>>>(a, states);
             DRTOPK_LAUNCH_CHECK();
         }
-        split_gather_kernel<T><<<grid, BATCH_SPLIT_THREADS, 0, st>>>(a, states);
-        DRTOPK_LAUNCH_CHECK();
         if (sorted) {
             sort_out_kernel<T><<<sort_grid, BATCH_SORT_THREADS, 0, st>>>(a);
             DRTOPK_LAUNCH_CHECK();

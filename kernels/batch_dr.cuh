@@ -77,10 +77,6 @@
                                            segments whose candidates go to the staged and the split select */
 #define BATCH_DR_STAGED 4               /* ctl[4]: candidate segments of the staged select (rlist)  */
 #define BATCH_DR_SPLIT 5                /* ctl[5]: those of the split select (rlist + max_segs)     */
-#define BATCH_DR_ROWWISE_LOG2 28        /* uniform rows of 2^28 keys and more run row by row: the single
-                                           pipeline reads one at 1.02x the floor (H200, 4 x 2^28 f32,
-                                           k 1024: 1.31 ms row by row, 1.85 ms batched before the delegate
-                                           launch streamed), its fixed costs a small share of a row */
 #define BATCH_DR_ITEM_BITS 40           /* ctl[3] = entries << 40 | items: one atomic orders both */
 #define BATCH_DR_ITEM_MASK ((1ull << BATCH_DR_ITEM_BITS) - 1)
 static_assert(BATCH_DR_ITEM_VECS * BATCH_VEC_BYTES >= (1u << DRTOPK_BATCH_DR_ALPHA_MAX) * sizeof(uint64_t),
@@ -437,12 +433,13 @@ static void dr_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *pl
  * with the single pipeline, which spreads it over every SM itself and reads
  * it at about the floor with its tuned plan, without the binning and the
  * split selects' launches; sorted results with k past BATCH_SORT_MAX stay
- * row by row (the batched sort holds BATCH_SORT_MAX keys), and so do rows
- * of 2^BATCH_DR_ROWWISE_LOG2 keys and more. */
+ * row by row (the batched sort holds BATCH_SORT_MAX keys).  Rows of any
+ * length take it: at 2^28 keys and more the row-by-row pipeline was once
+ * faster, no longer since the delegate launch streams (H200, 4 x 2^28 f32,
+ * k 1024: 1.06 ms batched, 1.29 ms row by row). */
 static int dr_uniform(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
 {
     return p->offsets == NULL && p->ks == NULL && p->segments > 1 && p->len > drtopk_batch_block_max_len(plan, p->dtype) &&
-           p->len >> BATCH_DR_ROWWISE_LOG2 == 0 &&
            drtopk_batch_dr_takes(p->len, p->k, plan->dr_min_len) && p->segments <= DRTOPK_BATCH_DR_SEGS_MAX &&
            !((plan->flags & DRTOPK_SORTED) && p->k > BATCH_SORT_MAX) &&
            drtopk_batch_dr_delegate_cap(p->segments * p->len, p->segments, plan->dr_min_len, p->k) <= BATCH_DR_ITEM_MASK;

@@ -76,9 +76,8 @@
  *     segments longer than dr_min_len and for two or more uniform rows longer
  *     than the plan's block_max_len (batch_dr.cuh: one launch a step for all
  *     of them, one read of a segment and k 2^alpha keys again, not one per
- *     pass); a single such row (and sorted rows of k past BATCH_SORT_MAX,
- *     and rows of 2^BATCH_DR_ROWWISE_LOG2 keys or more) runs the single
- *     pipeline (drtopk_cuda_select) row by row.
+ *     pass); a single such row (and sorted rows of k past BATCH_SORT_MAX)
+ *     runs the single pipeline (drtopk_cuda_select) row by row.
  * Variable segments are binned on the device by class and log2 length
  * (logarithmic radix binning, Green et al.): one thread per segment appends
  * its id to its bin's list; each bin is then launched with its own shape and

@@ -1096,6 +1096,9 @@ __global__ void __launch_bounds__(BATCH_SPLIT_THREADS, BATCH_SPLIT_GATHER_BLOCKS
 template <int T>
 __global__ void __launch_bounds__(BATCH_SPLIT_THREADS, BATCH_SPLIT_GATHER_BLOCKS) split_fused_kernel(batch_args a, split_state *states)
 {
+    /* no segments (the Dr. pipeline's fallback select, mostly): every block returns before the first barrier,
+     * none waits at one -- the count, written by an earlier launch, is the same for the whole grid */
+    if (seg_count(a) == 0) return;
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     for (int shift = drtopk_dtype_bits((drtopk_dtype)T) - BATCH_DIGIT_BITS; shift >= 0; shift -= BATCH_DIGIT_BITS) {
         split_hist_pass<T>(a, states, shift);

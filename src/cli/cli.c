@@ -47,12 +47,14 @@ static const char *const const_source_names[] = {
     [DRTOPK_CONST_USER] = "--const",
     [DRTOPK_CONST_TUNING] = "tuned for this machine, from",    /* + the database path */
     [DRTOPK_CONST_BUILTIN] = "the library's built-in table for this GPU",
+    [DRTOPK_CONST_EXPLICIT] = "the plan as given",
 };
 static const char *const const_source_keys[] = {
     [DRTOPK_CONST_DEFAULT] = "default",
     [DRTOPK_CONST_USER] = "user",
     [DRTOPK_CONST_TUNING] = "database",
     [DRTOPK_CONST_BUILTIN] = "builtin",
+    [DRTOPK_CONST_EXPLICIT] = "explicit",
 };
 
 static const char help_main[] =

@@ -25,6 +25,8 @@
 #define DRTOPK_KNOWN_FLAGS (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SHARED_DELEGATE | \
                             DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED)
 
+static drtopk_status plan_valid(const drtopk_plan *plan);
+
 /* Return status st with the message of a failed call (drtopk_last_error). */
 #define FAIL(st, ...) (drtopk_error_set(__VA_ARGS__), (st))
 
@@ -254,6 +256,30 @@ drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p, doub
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_rule4: rule4_const is not finite");
     if ((st = check_sizes(p)) != DRTOPK_OK) return st;
     plan_fill(plan, p, rule4_const, DRTOPK_AUTO_BETA, DRTOPK_ALGO_RADIX, 0, DRTOPK_CONST_USER);
+    return DRTOPK_OK;
+}
+
+drtopk_status drtopk_plan_explicit(drtopk_plan *plan, const drtopk_problem *p, drtopk_algo algo, int alpha,
+                                   int beta, unsigned flags)
+{
+    drtopk_status st;
+    drtopk_error_clear();
+    if (plan == NULL || p == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_explicit: %s is NULL", plan ? "the problem" : "plan");
+    if ((st = check_sizes(p)) != DRTOPK_OK) return st;
+    if (!(flags & DRTOPK_DELEGATE) && (alpha != 0 || beta != 0 || (flags & ~(unsigned)DRTOPK_SORTED)))
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_explicit: the standalone %s takes alpha = 0, beta = 0 "
+                    "and no flag but DRTOPK_SORTED (got alpha %d, beta %d, flags 0x%x); add DRTOPK_DELEGATE for "
+                    "the pipeline", drtopk_algo_name(algo), alpha, beta, flags);
+    memset(plan, 0, sizeof *plan);
+    plan->alpha = alpha;
+    plan->beta = beta;
+    plan->first_algo = plan->second_algo = algo;
+    plan->flags = flags;
+    plan->const_source = DRTOPK_CONST_EXPLICIT;
+    if ((st = plan_valid(plan)) != DRTOPK_OK) return st;
+    /* Rule 4 inverted: round(0.5 * (c + log2 n - log2 k)) = alpha */
+    if (flags & DRTOPK_DELEGATE) plan->rule4_const = 2.0 * alpha - log2((double)p->n) + log2((double)p->k);
     return DRTOPK_OK;
 }
 

@@ -111,8 +111,10 @@ typedef enum {
     DRTOPK_CONST_DEFAULT = 0,   /* the paper's const = 3, beta 2, radix        */
     DRTOPK_CONST_USER,          /* given by the caller (drtopk_plan_rule4)     */
     DRTOPK_CONST_TUNING,        /* the caller's tuning table                   */
-    DRTOPK_CONST_BUILTIN        /* the table compiled into the library for
+    DRTOPK_CONST_BUILTIN,       /* the table compiled into the library for
                                    this GPU (generated from measured results) */
+    DRTOPK_CONST_EXPLICIT       /* given as is (drtopk_plan_explicit): alpha,
+                                   beta, algorithm and flags, no const      */
 } drtopk_const_source;
 
 #define DRTOPK_ALPHA_MIN 1      /* subranges of 2 elements                    */
@@ -274,6 +276,19 @@ DRTOPK_API drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_proble
 /* The same plan with Rule 4's const given (finite), beta 2 and radix. */
 DRTOPK_API drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p,
                                            double rule4_const);
+
+/* An explicit plan, taken as given (the tuner, the figure scripts, a caller
+ * that measured its own choice); no table or rule is consulted.  With
+ * DRTOPK_DELEGATE in flags: the delegate pipeline over subranges of 2^alpha
+ * keys with beta delegates each, `algo` as its first and second top-k and the
+ * other flags as given; without it: the standalone `algo`, alpha and beta 0,
+ * and of the flags only DRTOPK_SORTED.  rule4_const is the const for which
+ * Rule 4 gives alpha at (n, k) (0 for a standalone plan), const_source
+ * DRTOPK_CONST_EXPLICIT.  A field out of range is DRTOPK_ERR_INVALID_ARGUMENT
+ * and a pipeline stage that runs standalone only DRTOPK_ERR_UNSUPPORTED, each
+ * named by drtopk_last_error. */
+DRTOPK_API drtopk_status drtopk_plan_explicit(drtopk_plan *plan, const drtopk_problem *p, drtopk_algo algo,
+                                              int alpha, int beta, unsigned flags);
 
 /* Check that a plan is usable for problem p (ranges, algorithm support). */
 DRTOPK_API drtopk_status drtopk_plan_check(const drtopk_plan *plan, const drtopk_problem *p);

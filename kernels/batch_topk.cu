@@ -1388,21 +1388,18 @@ struct split_launch {
 };
 
 /* Uniform rows longer than block_max_len that the batched Dr. pipeline
- * leaves (dr_uniform): the single pipeline, one row per call (its problem,
- * plan and workspace). */
-static drtopk_status row_problem(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, drtopk_problem *rp,
-                                 drtopk_plan *rplan, size_t *bytes)
+ * leaves (dr_uniform): the single top-k, one row per call, with the row plan
+ * the planner resolved (drtopk_plan_batch_rows); its problem and workspace. */
+static drtopk_status row_problem(const drtopk_batch_problem *p, const drtopk_plan *row_plan, drtopk_problem *rp,
+                                 size_t *bytes)
 {
-    drtopk_status st;
     rp->backend = DRTOPK_BACKEND_CUDA;
     rp->dtype = p->dtype;
     rp->order = p->order;
     rp->n = p->len;
     rp->k = p->k;
     rp->values = p->values;
-    if ((st = drtopk_plan_auto(rplan, rp, NULL)) != DRTOPK_OK) return st;
-    if (plan->flags & DRTOPK_SORTED) rplan->flags |= DRTOPK_SORTED;
-    return drtopk_cuda_workspace(rp, rplan, bytes);
+    return drtopk_cuda_workspace(rp, row_plan, bytes);
 }
 
 static int uniform_pipeline(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
@@ -1501,16 +1498,15 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
 }
 
 extern "C" drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
-                                                     size_t *bytes)
+                                                     const drtopk_plan *row_plan, size_t *bytes)
 {
     drtopk_status st;
     size_t off = 0;
     if ((st = check_sorted_k(p, plan)) != DRTOPK_OK) return st;
     if (uniform_pipeline(p, plan)) {
         drtopk_problem rp;
-        drtopk_plan rplan;
         size_t rb;
-        if ((st = row_problem(p, plan, &rp, &rplan, &rb)) != DRTOPK_OK) return st;
+        if ((st = row_problem(p, row_plan, &rp, &rb)) != DRTOPK_OK) return st;
         drtopk_carve(NULL, &off, rb);
     } else {
         uint64_t cap, chunks;
@@ -1560,8 +1556,8 @@ static drtopk_status uniform_select(const drtopk_batch_problem *p, batch_args a,
 }
 
 extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
-                                                  void *ws, size_t ws_bytes, void *out_values, uint64_t *out_indices,
-                                                  void *stream)
+                                                  const drtopk_plan *row_plan, void *ws, size_t ws_bytes,
+                                                  void *out_values, uint64_t *out_indices, void *stream)
 {
     const drtopk_device_attrs *dev;
     drtopk_status st;
@@ -1569,7 +1565,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     cudaStream_t cs = (cudaStream_t)stream;
     const int sorted = (plan->flags & DRTOPK_SORTED) != 0;
     if ((st = drtopk_cuda_entry_take_pending("drtopk_batch_select")) != DRTOPK_OK) return st;
-    if ((st = drtopk_cuda_batch_workspace(p, plan, &need)) != DRTOPK_OK) return st;
+    if ((st = drtopk_cuda_batch_workspace(p, plan, row_plan, &need)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < need) return drtopk_workspace_too_small(ws, ws_bytes, need);
     if ((st = drtopk_device_check_supported()) != DRTOPK_OK) return st;
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
@@ -1589,13 +1585,12 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     a.out_indices = out_indices;
     if (uniform_pipeline(p, plan)) {
         drtopk_problem rp;
-        drtopk_plan rplan;
         size_t rb;
         const size_t es = drtopk_dtype_size(p->dtype);
-        if ((st = row_problem(p, plan, &rp, &rplan, &rb)) != DRTOPK_OK) return st;
+        if ((st = row_problem(p, row_plan, &rp, &rb)) != DRTOPK_OK) return st;
         for (uint64_t r = 0; r < p->segments; ++r) {
             rp.values = (const char *)p->values + r * p->len * es;
-            st = drtopk_cuda_select(&rp, &rplan, base, rb, (char *)out_values + r * p->k * es,
+            st = drtopk_cuda_select(&rp, row_plan, base, rb, (char *)out_values + r * p->k * es,
                                     out_indices + r * p->k, stream, NULL);
             if (st != DRTOPK_OK) return st;
         }

@@ -1360,6 +1360,7 @@ drtopk_status drtopk_store_each_batch_choice(drtopk_store *s,
 /* ---- the tuning of a machine, for drtopk_plan_auto ------------------------ */
 
 #define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
+#define TUNING_FIT_LOG2N_MIN 23     /* the catch-all's smallest log2 n: the quick sweep's range */
 #define TUNING_LOG2_MAX_STR "63"
 #define CHOICES_SINCE_VERSION 2     /* the schema version that added choices      */
 
@@ -1483,7 +1484,7 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         /* above the library's small-input defaults (drtopk.h), which the fit does not cover */
-        drtopk_tuning_entry e = { .dtype = t, .log2n_min = DRTOPK_SMALL_N_LOG2 + 1, .log2n_max = TUNING_LOG2_MAX,
+        drtopk_tuning_entry e = { .dtype = t, .log2n_min = TUNING_FIT_LOG2N_MIN, .log2n_max = TUNING_LOG2_MAX,
                                   .log2k_min = 0, .log2k_max = TUNING_LOG2_MAX, .algo = DRTOPK_ALGO_RADIX,
                                   .beta = PLAN_AUTO_BETA, .rule4_const = sqlite3_column_double(st, 0) };
         if (isfinite(e.rule4_const))

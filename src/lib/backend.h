@@ -57,11 +57,14 @@ static inline uint64_t drtopk_batch_block_max_len(const drtopk_batch_plan *plan,
     return drtopk_batch_wide_keys(t) ? plan->block_max_len_64 : plan->block_max_len;
 }
 
-/* Batched / segmented top-k on the GPU (kernels/batch_topk.cu). */
+/* Batched / segmented top-k on the GPU (kernels/batch_topk.cu).  row_plan:
+ * the plan of each uniform row the batch hands to the single top-k, resolved
+ * by the planner (drtopk_plan_batch_rows, policy.h). */
 drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
-                                          size_t *bytes);
-drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
-                                       size_t ws_bytes, void *out_values, uint64_t *out_indices, void *stream);
+                                          const drtopk_plan *row_plan, size_t *bytes);
+drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                                       const drtopk_plan *row_plan, void *ws, size_t ws_bytes, void *out_values,
+                                       uint64_t *out_indices, void *stream);
 
 drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);
 drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,

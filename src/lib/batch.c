@@ -1,80 +1,23 @@
 /*
  * batch.c -- the public entry points of batched and segmented top-k
- * (drtopk.h, drtopk_batch_*): the default plan (the crossovers between the
- * warp queue, the staged and split radix selects and the Dr. Top-k pipeline
- * of paper sections 4-5), and the validation both phases share before the problem
- * goes to the CPU backend (cpu_batch.c) or the CUDA one
- * (kernels/batch_topk.cu).  Every failing check says which input was wrong.
+ * (drtopk.h, drtopk_batch_workspace and drtopk_batch_select; their plan comes
+ * from the planner, plan.c): the validation both phases share before the
+ * problem goes to the CPU backend (cpu_batch.c) or the CUDA one
+ * (kernels/batch_topk.cu) with the row plan the planner resolved.  Every
+ * failing check says which input was wrong.
  */
 #include "drtopk.h"
 #include "backend.h"
-#include "tuning.h"
+#include "policy.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #define FAIL(st, ...) (drtopk_error_set(__VA_ARGS__), (st))
 
-/* Default crossovers, where the tuner has not measured the GPU (tuner
- * --batch): the staged radix select (one read of a segment into shared
- * memory, a warp or a block per segment) beats the warp queue, which pays a
- * merge per 32 candidates, at every k the workloads of issue 16 have, so the
- * default leaves the queue off (a plan may still ask for it up to
- * DRTOPK_WARP_K_MAX). */
-#define BATCH_WARP_MAX_K 0              /* the warp queue off */
-#define BATCH_WARP_MAX_LEN (1ull << 15) /* where a plan turns it on: one warp streams up to 128 KB of f32 */
-#define BATCH_BLOCK_MAX_LEN (1ull << 20) /* past 4 MB of f32 a row feeds a whole GPU */
-/* Variable segments longer than 2^20 keys (4 MB of f32: past what the 50 MB
- * L2 of an H100 keeps for a few of them, so every pass of the split select
- * reads DRAM) run the Dr. Top-k pipeline: one read of the segment and at most
- * k 2^alpha keys again against 4 reads (32-bit keys; 8 for 64-bit) of the
- * split select (kernels/batch_dr.cuh). */
-#define BATCH_DR_MIN_LEN (1ull << 20)
-#define BATCH_TINY_MAX_K 16             /* up to 16 rounds of a warp arg-max beat a radix select */
-/* 64-bit keys: the same defaults where no GPU was measured (the H200 shows
- * both crossovers lower for them: tuner --batch sets them per GPU). */
-#define BATCH_TINY_MAX_K_64 BATCH_TINY_MAX_K
-#define BATCH_BLOCK_MAX_LEN_64 BATCH_BLOCK_MAX_LEN
-#define BATCH_STAGED_MAX_LEN DRTOPK_BATCH_STAGED_MAX_LEN /* stage whatever shared memory holds */
 #define BATCH_INDEX_ALIGN 8             /* uint64 offsets, ks and positions */
 
-int drtopk_batch_plan_for_gpu(drtopk_batch_plan *plan, const drtopk_batch_tuning *tables, size_t count,
-                              const char *gpu_name)
-{
-    for (size_t i = 0; gpu_name != NULL && tables != NULL && i < count; ++i)
-        if (tables[i].gpu_name != NULL && strcmp(tables[i].gpu_name, gpu_name) == 0) {
-            *plan = tables[i].plan;
-            return 1;
-        }
-    memset(plan, 0, sizeof *plan);
-    plan->warp_max_k = BATCH_WARP_MAX_K;
-    plan->warp_max_len = BATCH_WARP_MAX_LEN;
-    plan->block_max_len = BATCH_BLOCK_MAX_LEN;
-    plan->tiny_max_k = BATCH_TINY_MAX_K;
-    plan->tiny_max_k_64 = BATCH_TINY_MAX_K_64;
-    plan->block_max_len_64 = BATCH_BLOCK_MAX_LEN_64;
-    plan->staged_max_len = BATCH_STAGED_MAX_LEN;
-    plan->dr_min_len = BATCH_DR_MIN_LEN;
-    return 0;
-}
-
 int drtopk_batch_wide_keys(drtopk_dtype t) { return drtopk_dtype_size(t) > sizeof(uint32_t); }
-
-drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p)
-{
-    char name[DRTOPK_GPU_NAME_LEN];
-    const char *gpu = NULL;
-    drtopk_error_clear();
-    if (plan == NULL || p == NULL)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_batch_plan_auto: %s is NULL", plan ? "the problem" : "plan");
-    /* no usable GPU: the defaults, and the select call reports it */
-    if (p->backend == DRTOPK_BACKEND_CUDA && drtopk_builtin_batch_tuning_count > 0) {
-        if (drtopk_cuda_gpu_name(name, sizeof name) == DRTOPK_OK) gpu = name;
-        else drtopk_error_clear();
-    }
-    drtopk_batch_plan_for_gpu(plan, drtopk_builtin_batch_tunings, drtopk_builtin_batch_tuning_count, gpu);
-    return DRTOPK_OK;
-}
 
 static int aligned(const void *ptr, uintptr_t a) { return ((uintptr_t)ptr & (a - 1)) == 0; }
 
@@ -138,8 +81,10 @@ drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk
     drtopk_error_clear();
     if (bytes == NULL) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_batch_workspace: bytes is NULL");
     if ((st = check_batch(p, plan, 0)) != DRTOPK_OK) return st;
-    return p->backend == DRTOPK_BACKEND_CPU ? drtopk_cpu_batch_workspace(p, bytes)
-                                            : drtopk_cuda_batch_workspace(p, plan, bytes);
+    if (p->backend == DRTOPK_BACKEND_CPU) return drtopk_cpu_batch_workspace(p, bytes);
+    drtopk_plan row;
+    if ((st = drtopk_plan_batch_rows(&row, p, plan)) != DRTOPK_OK) return st;
+    return drtopk_cuda_batch_workspace(p, plan, &row, bytes);
 }
 
 drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *workspace,
@@ -158,5 +103,7 @@ drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_ba
         return FAIL(DRTOPK_ERR_MISALIGNED, "out_indices = %p is not 8-byte aligned", (void *)out_indices);
     if (p->backend == DRTOPK_BACKEND_CPU)
         return drtopk_cpu_batch_select(p, plan, workspace, workspace_bytes, out_values, out_indices);
-    return drtopk_cuda_batch_select(p, plan, workspace, workspace_bytes, out_values, out_indices, stream);
+    drtopk_plan row;
+    if ((st = drtopk_plan_batch_rows(&row, p, plan)) != DRTOPK_OK) return st;
+    return drtopk_cuda_batch_select(p, plan, &row, workspace, workspace_bytes, out_values, out_indices, stream);
 }

@@ -28,14 +28,15 @@ drtopk_status drtopk_cuda_gpu_name(char *name, size_t len)
 }
 
 drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
-                                          size_t *bytes)
+                                          const drtopk_plan *row_plan, size_t *bytes)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);
     return DRTOPK_ERR_NO_BACKEND;
 }
 
-drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
-                                       size_t ws_bytes, void *out_values, uint64_t *out_indices, void *stream)
+drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                                       const drtopk_plan *row_plan, void *ws, size_t ws_bytes, void *out_values,
+                                       uint64_t *out_indices, void *stream)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);
     return DRTOPK_ERR_NO_BACKEND;

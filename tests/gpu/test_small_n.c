@@ -39,7 +39,7 @@
 #include "onepass_data.h"
 #include "standalone_case.h"
 #include "oracle.h"
-#include "tuning.h"
+#include "policy.h"
 #include "util.h"
 
 #define SUITE_SEED 0x5A11ull
@@ -255,13 +255,13 @@ static void seeded(int size)
  * refused. */
 static void plans(void)
 {
-    drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, (1ull << DRTOPK_SMALL_N_LOG2) + 1, 10,
+    drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, (1ull << POLICY_FUSED_LOG2) + 1, 10,
                          NULL };
     drtopk_plan plan;
     size_t bytes;
     drtopk_status s = drtopk_plan_from_tables(&plan, &p, NULL, NULL);
     gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED,
-             "fused: the untuned default up to 2^DRTOPK_SMALL_N_LOG2 is fused", "status %d, algo %s, flags %u",
+             "fused: the untuned default up to 2^POLICY_FUSED_LOG2 is fused", "status %d, algo %s, flags %u",
              (int)s, drtopk_algo_name(plan.second_algo), plan.flags);
     plan = standalone_plan(DRTOPK_ALGO_FUSED);
     plan.flags = DRTOPK_DELEGATE;

@@ -7,7 +7,7 @@
  */
 #include "test_harness.h"
 #include "backend.h"
-#include "tuning.h"
+#include "policy.h"
 #include "device.h"
 #include "util.h"
 
@@ -292,14 +292,15 @@ static void rule4_alpha(void)
     CHECK_EQ_U64(drtopk_rule4_alpha(0, 1, 3.0), DRTOPK_ALPHA_MIN);
 }
 
-/* Issue 15 item 2: small CUDA problems no tuning entry covers get the
- * standalone fused plan up to 2^DRTOPK_SMALL_N_LOG2 keys (64-bit keys their
- * radix select), 32-bit keys at k <= DRTOPK_FUSED_ONE_READ_MAX_K up to
- * 2^(DRTOPK_FUSED_ONE_READ_LOG2 + 1) - 1; fused runs standalone only; the CPU backend and larger n
- * keep the pipeline, and a tuning entry wins. */
+/* The size rules (policy.h): small CUDA problems no tuning entry covers get
+ * the standalone fused plan up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys (64-bit
+ * keys their radix select), 32-bit keys at k <= POLICY_FUSED_ONE_READ_MAX_K
+ * up to 2^(POLICY_FUSED_ONE_READ_LOG2 + 1) - 1; larger ones onepass; fused
+ * runs standalone only; the CPU backend keeps the pipeline, and a tuning
+ * entry wins. */
 static void plan_auto_small_n(void)
 {
-    const uint64_t small = (2ull << DRTOPK_SMALL_N_LOG2) - 1;
+    const uint64_t small = (2ull << POLICY_FUSED_LOG2) - 1;
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F16, DRTOPK_LARGEST, small, 100, NULL };
     drtopk_plan plan;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
@@ -321,13 +322,16 @@ static void plan_auto_small_n(void)
     p.dtype = DRTOPK_U32;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);   /* one read of V at small k */
-    p.k = DRTOPK_FUSED_ONE_READ_MAX_K + 1;
+    p.k = POLICY_FUSED_ONE_READ_MAX_K + 1;  /* past the fused plan's k: one read by onepass */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags & DRTOPK_DELEGATE);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.k = 100;
-    p.n = 2ull << DRTOPK_FUSED_ONE_READ_LOG2;
+    p.n = 2ull << POLICY_FUSED_ONE_READ_LOG2;  /* past its n */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags & DRTOPK_DELEGATE);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS && plan.const_source == DRTOPK_CONST_DEFAULT);
+    p.n = (2ull << POLICY_FUSED_ONE_READ_LOG2) - 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
     p.dtype = DRTOPK_F16;
     p.n = small;
     p.backend = DRTOPK_BACKEND_CPU;
@@ -340,12 +344,12 @@ static void plan_auto_small_n(void)
     CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_BUCKET && plan.beta == 3);
 }
 
-/* Issue 15 items 1 and 3: untuned 16- and 64-bit keys above the small inputs
- * get the one-read top-k at their own width on the CUDA backend; 64-bit keys
- * keep a standalone plan they run whatever a table says. */
+/* Untuned keys of every width above the small inputs get the one-read top-k
+ * at their own width on the CUDA backend; 64-bit keys keep a standalone plan
+ * they run whatever a table says. */
 static void plan_auto_key_widths(void)
 {
-    const uint64_t large = 2ull << DRTOPK_SMALL_N_LOG2;
+    const uint64_t large = 2ull << POLICY_FUSED_LOG2;
     static const drtopk_dtype wide[] = { DRTOPK_F16, DRTOPK_BF16, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F16, DRTOPK_LARGEST, large, 100, NULL };
     drtopk_plan plan;
@@ -475,10 +479,15 @@ static void plan_auto_unmeasured_standalone(void)
     expect_source(&empty, &unrecorded, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_BUILTIN, DRTOPK_ALGO_RADIX, 1);
     expect_source(&with_fused, NULL, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_RADIX, 1);
     expect_source(&empty, &with_fused, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_BUILTIN, DRTOPK_ALGO_RADIX, 1);
-    /* past the fused plan's scope (k, n) the untuned rule is the pipeline: the entry stands */
-    expect_source(&before, NULL, cuda, DRTOPK_U32, n, DRTOPK_FUSED_ONE_READ_MAX_K + 1, DRTOPK_CONST_TUNING,
+    /* past the fused plan's scope (k, n) the size rule is onepass: it wins over a table that never
+     * measured it, and a table that did decides */
+    expect_source(&before, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_ONE_READ_MAX_K + 1, DRTOPK_CONST_DEFAULT,
+                  DRTOPK_ALGO_ONEPASS, 0);
+    expect_source(&empty, &before, cuda, DRTOPK_U32, 2ull << POLICY_FUSED_ONE_READ_LOG2, k, DRTOPK_CONST_DEFAULT,
+                  DRTOPK_ALGO_ONEPASS, 0);
+    expect_source(&with_onepass, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_ONE_READ_MAX_K + 1, DRTOPK_CONST_TUNING,
                   DRTOPK_ALGO_RADIX, 1);
-    expect_source(&before, NULL, cuda, DRTOPK_U32, 2ull << DRTOPK_FUSED_ONE_READ_LOG2, k, DRTOPK_CONST_TUNING,
+    expect_source(&unrecorded, NULL, cuda, DRTOPK_U32, 2ull << POLICY_FUSED_ONE_READ_LOG2, k, DRTOPK_CONST_TUNING,
                   DRTOPK_ALGO_RADIX, 1);
     /* 64-bit keys: onepass either way (their pipeline is onepass), from the table when it measured onepass */
     expect_source(&before, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_ONEPASS, 0);

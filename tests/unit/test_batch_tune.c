@@ -2,14 +2,14 @@
  * test_batch_tune.c -- the batched top-k's tuned crossovers (issue 16; tuner
  * --batch): the decision from measurement rows (tuner/batch_decide.c), the
  * lookup of a GPU's compiled-in batch plan with its fallback to the built-in
- * defaults (batch.c, drtopk_batch_plan_for_gpu), the plan checks of the new
+ * defaults (plan.c, drtopk_batch_plan_for_gpu), the plan checks of the new
  * fields, and the CUDA entries' take of an error pending before the call
  * (errors.c, drtopk_pending_take) against a runtime of the test's own.
  */
 #include "test_harness.h"
 #include "backend.h"
 #include "tuner.h"
-#include "tuning.h"
+#include "policy.h"
 
 #include <string.h>
 

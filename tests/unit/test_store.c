@@ -211,7 +211,7 @@ static void store_round_trip_and_lookup(void)
     CHECK(t.table.entries == t.entries && !strcmp(t.table.gpu_name, "Test GPU"));
     CHECK(t.table.algos_measured == UINT32_C(1) << DRTOPK_ALGO_RADIX);    /* dr-radix: the pipeline's radix */
     CHECK(t.entries[0].dtype == DRTOPK_U32 && t.entries[0].rule4_const == 3.75 && t.entries[0].beta == 2 &&
-          t.entries[0].algo == DRTOPK_ALGO_RADIX && t.entries[0].log2n_min == DRTOPK_SMALL_N_LOG2 + 1 &&
+          t.entries[0].algo == DRTOPK_ALGO_RADIX && t.entries[0].log2n_min == 23 &&
           t.entries[0].log2n_max == 63 &&
           t.entries[0].log2k_min == 0 && t.entries[0].log2k_max == 63);
     drtopk_store_tuning_free(&t);
@@ -283,11 +283,11 @@ static void store_round_trip_and_lookup(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
     CHECK(plan.alpha == drtopk_rule4_alpha(p.n, p.k, 2.5));
     CHECK(!!(plan.flags & DRTOPK_SHARED_DELEGATE) == (plan.alpha <= 5));
-    p.n = 1ull << (DRTOPK_SMALL_N_LOG2 + 1);   /* outside every cell: the fitted const */
+    p.n = 1ull << (23);   /* outside every cell: the fitted const */
     p.k = 1ull << 12;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
     CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.rule4_const == t.entries[3].rule4_const &&
-          t.entries[3].log2n_min == DRTOPK_SMALL_N_LOG2 + 1 && t.entries[3].log2n_max == 63);
+          t.entries[3].log2n_min == 23 && t.entries[3].log2n_max == 63);
     p.n = 1ull << 22;
     p.k = 1ull << 8;                    /* the dropped cell: the default plan, from the table */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);

@@ -1,0 +1,103 @@
+/*
+ * policy.h -- library-internal: the one home of planning policy (plan.c).
+ * Every automatic choice of the library is made here: the plan of one
+ * vector (drtopk_plan_auto), of batched rows and segments
+ * (drtopk_batch_plan_auto) and of the rows that the batched path hands to
+ * the single pipeline; programs (the CLI, the tuner, drtopk-mpi's local step,
+ * out-of-core streaming, Python) reach it only through those calls.  Each
+ * choice comes from the first source that has one: the caller's tuning
+ * table, the table compiled in for this GPU model (tuning_builtin.c), the
+ * size rules below (paper section 5.2 for Rule 4; the one-read and fused
+ * paths go beyond the paper).  Executors receive a resolved plan and never
+ * plan.  Library-internal: no program outside src/lib, kernels/ and the
+ * tests includes it.
+ */
+#ifndef DRTOPK_POLICY_H
+#define DRTOPK_POLICY_H
+#include "drtopk.h"
+#include "tuning.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the size rules of one vector (CUDA backend, no table entry) --------
+ * Measured on an H100 and an H200 (db/reference; docs/performance.md), each
+ * rule picks what wins on both:
+ *   - up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys: the fused top-k
+ *     (kernels/small_n.cu: one launch, V in shared memory, no gather), 3-7x
+ *     faster than the pipeline's six launches there; 64-bit keys their radix
+ *     select;
+ *   - 32-bit keys up to 2^(POLICY_FUSED_ONE_READ_LOG2 + 1) - 1 with
+ *     k <= POLICY_FUSED_ONE_READ_MAX_K: the fused top-k too, which reads V
+ *     once there (a sampled threshold, onepass_spec.h, in the one launch);
+ *   - everything larger: onepass (one read of V at its own width, a sampled
+ *     threshold, the candidates' exact top-k), at 2^30 keys up to 1.9x faster
+ *     than the pipeline at large k and within 2% of it at k = 1, and 6-13x
+ *     faster for 16- and 64-bit keys.
+ * The CPU backend runs the paper's pipeline at Rule 4's const 3, beta 2. */
+#define POLICY_FUSED_LOG2 22
+#define POLICY_FUSED_ONE_READ_LOG2 24
+#define POLICY_FUSED_ONE_READ_MAX_K 16384
+#define POLICY_AUTO_BETA 2          /* paper 4.3, Figure 9: beta = 2 is best */
+
+/* ---- the batched path's defaults, where tuner --batch has not measured the
+ * GPU.  The staged radix select (one read of a segment into shared memory, a
+ * warp or a block per segment) beats the warp queue, which pays a merge per
+ * 32 candidates, at every k of the batched workloads, so the queue is off (a
+ * plan may still ask for it up to DRTOPK_WARP_K_MAX). */
+#define POLICY_BATCH_WARP_MAX_K 0              /* the warp queue off */
+#define POLICY_BATCH_WARP_MAX_LEN (1ull << 15) /* where a plan turns it on: one warp streams up to 128 KB of f32 */
+#define POLICY_BATCH_BLOCK_MAX_LEN (1ull << 20) /* past 4 MB of f32 a row feeds a whole GPU */
+/* Variable segments longer than 2^20 keys (4 MB of f32: past what the 50 MB
+ * L2 of an H100 keeps for a few of them, so every pass of the split select
+ * reads DRAM) run the Dr. Top-k pipeline: one read of the segment and at most
+ * k 2^alpha keys again against 4 reads (32-bit keys; 8 for 64-bit) of the
+ * split select (kernels/batch_dr.cuh). */
+#define POLICY_BATCH_DR_MIN_LEN (1ull << 20)
+#define POLICY_BATCH_TINY_MAX_K 16             /* up to 16 rounds of a warp arg-max beat a radix select */
+/* 64-bit keys: the same defaults where no GPU was measured (the H200 shows
+ * both crossovers lower for them: tuner --batch sets them per GPU). */
+#define POLICY_BATCH_TINY_MAX_K_64 POLICY_BATCH_TINY_MAX_K
+#define POLICY_BATCH_BLOCK_MAX_LEN_64 POLICY_BATCH_BLOCK_MAX_LEN
+#define POLICY_BATCH_STAGED_MAX_LEN DRTOPK_BATCH_STAGED_MAX_LEN /* stage whatever shared memory holds */
+
+/* drtopk_plan_auto with the compiled-in table already chosen: the first entry
+ * of `tuning` that matches p, else of `builtin`, else the size rules.  Either
+ * table may be NULL. */
+drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p,
+                                      const drtopk_tuning *tuning, const drtopk_tuning *builtin);
+
+/* drtopk_batch_plan_auto with the GPU model known: the plan of the first of
+ * `count` tables whose gpu_name equals gpu_name, else (gpu_name NULL too) the
+ * defaults above.  Returns whether a table matched. */
+int drtopk_batch_plan_for_gpu(drtopk_batch_plan *plan, const drtopk_batch_tuning *tables, size_t count,
+                              const char *gpu_name);
+
+/* The plan of each row that batched problem p hands to the single top-k (on
+ * the CUDA backend, uniform rows longer than the plan's block_max_len that
+ * the batched Dr. pipeline does not take): drtopk_plan_auto for one row of
+ * p->len keys, sorted when the batch plan asks for sorted output.  Any other
+ * problem gets a zeroed plan, which no executor reads. */
+drtopk_status drtopk_plan_batch_rows(drtopk_plan *row, const drtopk_batch_problem *p,
+                                     const drtopk_batch_plan *plan);
+
+/* The checks every plan passes before it runs (api.c): known flags and
+ * algorithms, alpha and beta in range for the pipeline, standalone-only
+ * algorithms outside it.  Sets drtopk_last_error. */
+drtopk_status drtopk_plan_valid(const drtopk_plan *plan);
+
+/* n, k of problem p are a valid top-k (n > 0, 0 < k <= n); sets
+ * drtopk_last_error (api.c). */
+drtopk_status drtopk_check_sizes(const drtopk_problem *p);
+
+/* Algorithms that read V themselves: no first or second top-k of the pipeline. */
+static inline int drtopk_algo_standalone_only(drtopk_algo a)
+{
+    return a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_FUSED;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -33,14 +33,16 @@ const char run_help_options[] =
     "  --input FILE       raw little-endian vector; dtype from the extension, N from the size\n"
     "  --smallest         select the k smallest (default: largest)\n"
     "algorithm:\n"
-    "  --algo A           radix radix-ggks radix-ggks-oop bucket bucket-oop bitonic sort-cub\n"
+    "  --algo A           default: the automatic plan, the fastest the library knows for this\n"
+    "                     GPU, N and K (tuned in $DRTOPK_DB or db/results.sqlite, else the\n"
+    "                     library's table for this GPU model, else its size rules); or one of\n"
+    "                     radix radix-ggks radix-ggks-oop bucket bucket-oop bitonic sort-cub\n"
     "                     sort-thrust standalone, or dr-<A>: the delegate pipeline with A as\n"
-    "                     first and second top-k (default dr-radix); onepass: one read of V\n"
-    "                     (a sampled threshold, then an exact top-k of what passes; standalone);\n"
-    "                     fused: small inputs in one launch (grid-wide barriers; standalone)\n"
-    "  --const C          Rule 4 constant: alpha = (C + log2 N - log2 K) / 2 (default: the\n"
-    "                     const, beta and algorithm tuned for this GPU in $DRTOPK_DB or\n"
-    "                     db/results.sqlite, else the library's table for it, else 3)\n"
+    "                     first and second top-k; onepass: one read of V (a sampled\n"
+    "                     threshold, then an exact top-k of what passes; standalone); fused:\n"
+    "                     small inputs in one launch (grid-wide barriers; standalone)\n"
+    "  --const C          Rule 4 constant: alpha = (C + log2 N - log2 K) / 2 (default: as the\n"
+    "                     automatic plan, else 3)\n"
     "  --alpha A          subrange size 2^A, overrides Rule 4 (1..24)\n"
     "  --beta B           delegates per subrange (1..8, default 2)\n"
     "  --no-filter        copy whole qualified subranges (Rule 2 off)\n"
@@ -323,8 +325,17 @@ static void load_tuning(const drtopk_problem *p, const drtopk_device_info *dev, 
                 *tuning_db, err);
 }
 
+/* Whether the command line sets a knob of the delegate pipeline. */
+static int pipeline_options(const run_cfg *c)
+{
+    return c->have_alpha || c->have_beta || c->no_filter || c->no_skip || c->no_shared;
+}
+
 /* Applies the command line on top of drtopk_plan_auto (with this machine's
- * tuning) or drtopk_plan_rule4 (--const). */
+ * tuning) or drtopk_plan_rule4 (--const).  Asking for the pipeline (--algo
+ * dr-<A>, or a pipeline knob without --algo) where the automatic plan is a
+ * standalone one starts from the paper's pipeline: Rule 4 with const 3,
+ * beta 2. */
 int build_plan(const run_cfg *c, const drtopk_problem *p, const drtopk_device_info *dev, const char **tuning_db,
                drtopk_plan *plan)
 {
@@ -339,13 +350,18 @@ int build_plan(const run_cfg *c, const drtopk_problem *p, const drtopk_device_in
     }
     if (st != DRTOPK_OK)
         return usage_error("cannot plan this problem: %s: %s", drtopk_status_string(st), drtopk_last_error());
-    if (c->algo_text) {         /* --algo overrides the tuned algorithm */
+    const int pipeline = c->algo_text ? c->delegate : pipeline_options(c);
+    if (pipeline && !(plan->flags & DRTOPK_DELEGATE)) {
+        if ((st = drtopk_plan_rule4(plan, p, DRTOPK_RULE4_CONST_DEFAULT)) != DRTOPK_OK)
+            return usage_error("cannot plan this problem: %s: %s", drtopk_status_string(st), drtopk_last_error());
+        plan->const_source = DRTOPK_CONST_DEFAULT;
+    }
+    if (c->algo_text) {         /* --algo overrides the automatic algorithm */
         plan->first_algo = c->algo;
         plan->second_algo = c->algo;
+        if (!c->delegate) plan->flags = 0;
     }
-    if (!c->delegate) {
-        plan->flags = 0;
-    } else {
+    if (plan->flags & DRTOPK_DELEGATE) {
         if (c->have_alpha) {
             plan->alpha = c->alpha;
             plan->flags &= ~(unsigned)DRTOPK_SHARED_DELEGATE;

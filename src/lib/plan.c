@@ -187,18 +187,31 @@ static void key_width_fix(drtopk_plan *plan, const drtopk_problem *p, int bits, 
     }
 }
 
-/* The size rules (policy.h): on the CUDA backend the fused top-k for small
- * inputs (64-bit keys: their radix select, by key_width_fix) and for 32-bit
- * keys at small k up to POLICY_FUSED_ONE_READ_LOG2, else onepass at every
- * key width; the CPU backend the paper's pipeline at const 3, beta 2. */
-static void plan_by_size(drtopk_plan *plan, const drtopk_problem *p, int bits, int large)
+/* The size rules (policy.h) on the CUDA backend: the plan for p with no
+ * table entry, as (algorithm, pipeline or standalone). */
+static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
 {
-    drtopk_algo algo = DRTOPK_ALGO_RADIX;
-    const int one_read = bits == 32 && log2_floor_u64(p->n) <= POLICY_FUSED_ONE_READ_LOG2 &&
-                         p->k <= POLICY_FUSED_ONE_READ_MAX_K;
-    if (p->backend == DRTOPK_BACKEND_CUDA) algo = (!large || one_read) ? DRTOPK_ALGO_FUSED : DRTOPK_ALGO_ONEPASS;
+    const int ln = log2_floor_u64(p->n);
+    const drtopk_algo small = bits == 64 ? DRTOPK_ALGO_RADIX : DRTOPK_ALGO_FUSED;
+    *pipeline = 0;
+    if (ln <= POLICY_FUSED_LOG2) return small;
+    if (ln <= POLICY_NEARLY_ALL_LOG2 && p->k > p->n / 2) return small;
+    if (bits == 32 && ln <= POLICY_FUSED_32_LOG2 && p->k <= POLICY_FUSED_32_MAX_K) return DRTOPK_ALGO_FUSED;
+    if (bits == 32 && ln >= POLICY_PIPELINE_MIN_LOG2 && p->k <= POLICY_PIPELINE_MAX_K) {
+        *pipeline = 1;
+        return DRTOPK_ALGO_RADIX;
+    }
+    return DRTOPK_ALGO_ONEPASS;
+}
+
+/* The plan of the size rules: on the CUDA backend size_rule's, a pipeline
+ * at Rule 4's const 3 and beta 2; on the CPU backend that pipeline. */
+static void plan_by_size(drtopk_plan *plan, const drtopk_problem *p, int bits)
+{
+    int pipeline = 1;
+    const drtopk_algo algo = p->backend == DRTOPK_BACKEND_CUDA ? size_rule(p, bits, &pipeline) : DRTOPK_ALGO_RADIX;
     plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, POLICY_AUTO_BETA, algo, 0, DRTOPK_CONST_DEFAULT);
-    key_width_fix(plan, p, bits, large);
+    if (!pipeline) plan->flags = plan->alpha = plan->beta = 0;
 }
 
 drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning,
@@ -220,7 +233,7 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
         src = DRTOPK_CONST_BUILTIN;
         if ((st = tuning_match(builtin, "the compiled-in tuning table", p, &e)) != DRTOPK_OK) return st;
     }
-    plan_by_size(plan, p, bits, large);
+    plan_by_size(plan, p, bits);
     if (e != NULL && !unmeasured_standalone(table, plan)) {
         plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, src);
         key_width_fix(plan, p, bits, large);

@@ -294,10 +294,12 @@ static void rule4_alpha(void)
 
 /* The size rules (policy.h): small CUDA problems no tuning entry covers get
  * the standalone fused plan up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys (64-bit
- * keys their radix select), 32-bit keys at k <= POLICY_FUSED_ONE_READ_MAX_K
- * up to 2^(POLICY_FUSED_ONE_READ_LOG2 + 1) - 1; larger ones onepass; fused
- * runs standalone only; the CPU backend keeps the pipeline, and a tuning
- * entry wins. */
+ * keys their radix select), 32-bit keys at k <= POLICY_FUSED_32_MAX_K up to
+ * 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k > n/2 up to
+ * 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; 32-bit keys from
+ * 2^POLICY_PIPELINE_MIN_LOG2 at k <= POLICY_PIPELINE_MAX_K the pipeline;
+ * the rest onepass; fused runs standalone only; the CPU backend keeps the
+ * pipeline, and a tuning entry wins. */
 static void plan_auto_small_n(void)
 {
     const uint64_t small = (2ull << POLICY_FUSED_LOG2) - 1;
@@ -322,16 +324,46 @@ static void plan_auto_small_n(void)
     p.dtype = DRTOPK_U32;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);   /* one read of V at small k */
-    p.k = POLICY_FUSED_ONE_READ_MAX_K + 1;  /* past the fused plan's k: one read by onepass */
+    p.k = POLICY_FUSED_32_MAX_K + 1;  /* past the fused plan's k: one read by onepass */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.k = 100;
-    p.n = 2ull << POLICY_FUSED_ONE_READ_LOG2;  /* past its n */
+    p.n = 2ull << POLICY_FUSED_32_LOG2;  /* past its n */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS && plan.const_source == DRTOPK_CONST_DEFAULT);
-    p.n = (2ull << POLICY_FUSED_ONE_READ_LOG2) - 1;
+    p.n = (2ull << POLICY_FUSED_32_LOG2) - 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.n = 1ull << POLICY_PIPELINE_MIN_LOG2;   /* tiny k of large inputs: the paper's pipeline */
+    p.k = POLICY_PIPELINE_MAX_K;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX && plan.beta == POLICY_AUTO_BETA &&
+          plan.alpha == drtopk_rule4_alpha(p.n, p.k, DRTOPK_RULE4_CONST_DEFAULT));
+    p.k = POLICY_PIPELINE_MAX_K + 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.dtype = DRTOPK_F16;                      /* 16-bit keys: onepass past the small inputs, at any k */
+    p.k = 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.n = small + 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.n = (2ull << POLICY_NEARLY_ALL_LOG2) - 1;  /* nearly all of V: fused, 64-bit keys their radix */
+    p.k = p.n / 2 + 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.dtype = DRTOPK_U64;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    p.k = p.n / 2;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.n *= 2;
+    p.k = p.n;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.k = 100;
     p.dtype = DRTOPK_F16;
     p.n = small;
     p.backend = DRTOPK_BACKEND_CPU;
@@ -481,13 +513,16 @@ static void plan_auto_unmeasured_standalone(void)
     expect_source(&empty, &with_fused, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_BUILTIN, DRTOPK_ALGO_RADIX, 1);
     /* past the fused plan's scope (k, n) the size rule is onepass: it wins over a table that never
      * measured it, and a table that did decides */
-    expect_source(&before, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_ONE_READ_MAX_K + 1, DRTOPK_CONST_DEFAULT,
+    expect_source(&before, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_32_MAX_K + 1, DRTOPK_CONST_DEFAULT,
                   DRTOPK_ALGO_ONEPASS, 0);
-    expect_source(&empty, &before, cuda, DRTOPK_U32, 2ull << POLICY_FUSED_ONE_READ_LOG2, k, DRTOPK_CONST_DEFAULT,
+    expect_source(&empty, &before, cuda, DRTOPK_U32, 2ull << POLICY_FUSED_32_LOG2, k, DRTOPK_CONST_DEFAULT,
                   DRTOPK_ALGO_ONEPASS, 0);
-    expect_source(&with_onepass, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_ONE_READ_MAX_K + 1, DRTOPK_CONST_TUNING,
+    /* where the size rule is the pipeline, the entry refines it */
+    expect_source(&empty, &before, cuda, DRTOPK_U32, 1ull << POLICY_PIPELINE_MIN_LOG2, 1, DRTOPK_CONST_DEFAULT,
                   DRTOPK_ALGO_RADIX, 1);
-    expect_source(&unrecorded, NULL, cuda, DRTOPK_U32, 2ull << POLICY_FUSED_ONE_READ_LOG2, k, DRTOPK_CONST_TUNING,
+    expect_source(&with_onepass, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_32_MAX_K + 1, DRTOPK_CONST_TUNING,
+                  DRTOPK_ALGO_RADIX, 1);
+    expect_source(&unrecorded, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_32_MAX_K + 1, DRTOPK_CONST_TUNING,
                   DRTOPK_ALGO_RADIX, 1);
     /* 64-bit keys: onepass either way (their pipeline is onepass), from the table when it measured onepass */
     expect_source(&before, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_ONEPASS, 0);

@@ -704,10 +704,7 @@ static int seed_skip(const drtopk_store_point *pt, void *ctx)
 /* The store key of a config, with the flags of the plan it is measured with. */
 void config_key(const options *o, const config *c, drtopk_store_config *key)
 {
-    drtopk_problem p = { .backend = o->backend, .dtype = o->dtype[c->dtype], .n = o->n[c->n], .k = c->k,
-                         .order = DRTOPK_LARGEST };
-    drtopk_plan plan;
-    fill_key(o, c, key, make_plan(o, c, &p, &plan) == DRTOPK_OK ? plan.flags : 0);
+    fill_key(o, c, key, sweep_flags(o, c));
 }
 
 static void join_argv(int argc, char **argv, char *out, size_t len)
@@ -951,13 +948,18 @@ int main(int argc, char **argv)
         drtopk_status st = skip ? DRTOPK_OK
                                 : buffers_dataset(&o, &b, o.dtype[c->dtype], o.dist[c->dist], o.n[c->n], kmax);
         drtopk_plan plan;
-        drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[c->dtype], .n = o.n[c->n], .k = c->k };
+        drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[c->dtype], .order = DRTOPK_LARGEST,
+                             .n = o.n[c->n], .k = c->k };
         drtopk_status plan_st = make_plan(&o, c, &p, &plan);
         if (skip) {
             fill_key(&o, c, &m.cfg, 0);     /* a standalone plan has no flags */
             m.status = DRTOPK_MEAS_UNSUPPORTED;
             snprintf(m.error, sizeof m.error, SKIPPED_PREFIX "one call took %.3g s at k = %llu (limit %g s)",
                      mark->ms / MS_PER_S, (unsigned long long)mark->k, o.skip_after_ms / MS_PER_S);
+        } else if (st == DRTOPK_OK && plan_st == DRTOPK_ERR_UNSUPPORTED) {
+            m.cfg = key;                    /* dr-onepass, dr-fused: no pipeline stage */
+            m.status = DRTOPK_MEAS_UNSUPPORTED;
+            snprintf(m.error, sizeof m.error, "%s", drtopk_status_string(plan_st));
         } else if (st != DRTOPK_OK || plan_st != DRTOPK_OK) {
             m.cfg = key;
             m.status = DRTOPK_MEAS_ERROR;

@@ -104,8 +104,16 @@ extern volatile sig_atomic_t tuner_stop_signal;
  * 2^24), sorted, without repeats, into ks[MAX_LIST]; returns the count. */
 int sweep_ks(const options *o, uint64_t n, uint64_t *ks);
 
-/* The plan config c asks for (Rule 4 with const 2 alpha - log2 n + log2 k
- * returns exactly c's alpha; its beta, algorithm and delegate build). */
+/* The plan flags of config c: for a dr- algorithm those drtopk_plan_rule4
+ * gives at c's alpha (DELEGATE, FILTER, SKIP_LAST_DIGIT, and SHARED_DELEGATE
+ * up to DRTOPK_SHARED_DELEGATE_MAX_ALPHA unless c asks for the warp-centric
+ * build) less o->clear_flags; 0 for a standalone algorithm.  They are part of
+ * the config's store key, so they never change for a config. */
+unsigned sweep_flags(const options *o, const config *c);
+/* The plan config c asks for, taken as given (drtopk_plan_explicit): c's
+ * alpha, beta, algorithm and sweep_flags, so that the stored alpha is the one
+ * the library runs.  DRTOPK_ERR_UNSUPPORTED for a pipeline stage that runs
+ * standalone only (dr-onepass, dr-fused). */
 drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan);
 /* The seed stored with rows measured on an --input file (no generator). */
 #define INPUT_SEED 0

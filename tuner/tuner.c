@@ -10,7 +10,9 @@
  * and imports the modern peers' JSON lines (--import-peers, import_peers.c).
  * --input FILE measures on a real data set (paper Table 1 / Figure 19) instead
  * of a generated one: its rows carry the data set's name as their dist and are
- * never Rule 4 fit points.
+ * never Rule 4 fit points.  --regret builtin|tuned measures, after the sweep
+ * and instead of the fit, the automatic plan at each of its points and prints
+ * its regret (regret.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -78,7 +80,8 @@ static void usage(FILE *f)
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T] [--timing gpu|call]\n"
         "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
-        "             [--fit-only | --compare] [--no-check] [--input FILE [--name NAME]] [--bmw]\n"
+        "             [--fit-only | --compare | --regret builtin|tuned] [--no-check]\n"
+        "             [--input FILE [--name NAME]] [--bmw]\n"
         "       tuner --gpu G --batch [--dtype LIST] [--reps R] [--seed S] [--verify-every N]\n"
         "             [--resume | --force] [--max-minutes M] [--backend cpu|cuda] [--db PATH]\n"
         "       tuner --batch --fit-only [--db PATH]\n"
@@ -141,13 +144,24 @@ static void usage(FILE *f)
         "  --compare          after the sweep, measure this machine's tuned plan and the default\n"
         "                     plan at each (dtype, dist, n, k) of the sweep and print them beside the\n"
         "                     best measured plan; no refit\n"
+        "  --regret builtin|tuned\n"
+        "                     after the sweep (stored as any sweep; no fit), measure at each (dtype,\n"
+        "                     dist, n, k) of it the plan drtopk_plan_auto gives without a tuning\n"
+        "                     database (builtin: the table compiled in for this GPU model, else the\n"
+        "                     size rules) or with this machine's tuning from --db (tuned), on the same\n"
+        "                     data; stored as algorithm auto-builtin / auto-tuned with the resolved\n"
+        "                     plan (resumable, --verify-every as the sweep), then print per point\n"
+        "                     the automatic plan and ms, the fastest forced plan measured there and\n"
+        "                     its ms, and the regret auto ms / min(auto ms, best ms), and per dtype\n"
+        "                     'regret LABEL DTYPE: N points, worst R at DIST n=N k=K, median M'.\n"
+        "                     Exit %d when a measurement failed or gave a wrong result\n"
         "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n"
         "  --import-peers F   store the modern peers' JSON lines (experiments/peers/run_peers.sh)\n"
         "                     as one run; lines already stored are kept, then exit\n"
         "  --emit-table F     write the C source of the library's compiled-in tuning tables\n"
         "                     (src/lib/tuning_builtin.c) from every tuned GPU of the database\n",
         DRTOPK_STORE_DEFAULT_PATH, TUNED_BUILD_ALPHA_MIN, DRTOPK_SHARED_DELEGATE_MAX_ALPHA,
-        DEFAULT_SKIP_AFTER_S, INPUT_NAME_MAX);
+        DEFAULT_SKIP_AFTER_S, INPUT_NAME_MAX, EXIT_FAILURES);
 }
 
 static int parse_list(const char *arg, const char *what, int max, int (*one)(const char *, void *, int),
@@ -345,6 +359,15 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--input")) o->input = v;
         else if (!strcmp(a, "--import-counters")) o->import_counters = v;
         else if (!strcmp(a, "--name")) name_arg = v;
+        else if (!strcmp(a, "--regret")) {
+            if (!strcmp(v, "builtin")) o->regret = REGRET_BUILTIN;
+            else if (!strcmp(v, "tuned")) o->regret = REGRET_TUNED;
+            else {
+                fprintf(stderr, "tuner: --regret %s: builtin (drtopk_plan_auto without a tuning database) or tuned "
+                                "(with this machine's tuning from --db)\n", v);
+                return -1;
+            }
+        }
         else if (!strcmp(a, "--timing")) {
             if (drtopk_timing_parse(v, &o->timing)) {
                 fprintf(stderr, "tuner: --timing %s: gpu (the call's GPU time) or call (events around the call)\n", v);
@@ -413,6 +436,11 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->compare && o->fit_only) {
         fprintf(stderr, "tuner: --compare measures; --fit-only measures nothing: choose one\n");
+        return -1;
+    }
+    if (o->regret && (o->compare || o->fit_only || o->input || o->bmw || o->batch || o->import_counters)) {
+        fprintf(stderr, "tuner: --regret measures the automatic plan beside a sweep of generated data: drop "
+                        "--compare, --fit-only, --input, --bmw, --batch and --import-counters\n");
         return -1;
     }
     if (o->gpu < 0 && o->backend == DRTOPK_BACKEND_CUDA && !(o->batch && o->fit_only)) {
@@ -813,6 +841,11 @@ int main(int argc, char **argv)
         drtopk_store_close(db);
         return rc ? EXIT_FAILURES : 0;
     }
+    drtopk_store_tuning regret_tuning;
+    if (regret_load_table(&o, &mach, &regret_tuning) != 0) {
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
     if (drtopk_store_begin_run(db, machine_id, "tuner", args, commit, &run_id) != DRTOPK_OK) {
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
         drtopk_store_close(db);
@@ -1009,14 +1042,28 @@ int main(int argc, char **argv)
     free(marks);
     free(todo);
     free(cfgs);
-    if (drtopk_store_end_run(db, run_id, end_status) != DRTOPK_OK)
+    /* --regret measures on in this run: it ends after that */
+    const int regret_next = o.regret && exit_code == 0 && !strcmp(end_status, "done");
+    if (!regret_next && drtopk_store_end_run(db, run_id, end_status) != DRTOPK_OK)
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
     printf("tuner: %s: %zu measured (%zu unsupported, %zu skipped, %zu errors), %zu verified, %zu wrong results, "
            "%zu left to a concurrent tuner, %.1f s\n", end_status, done, unsupported, skipped, errors, verified,
            failures, elsewhere, (drtopk_now_ms() - t0) / MS_PER_S);
     if (!strcmp(end_status, "time-limit"))
         printf("tuner: time budget reached; run the same command again to go on\n");
-    if (exit_code == 0 && !strcmp(end_status, "done") && o.input) {
+    fflush(stdout);
+    if (regret_next) {
+        regret_outcome ro;
+        if (regret_run(&o, db, machine_id, run_id, commit, &mach, &regret_tuning, &ro) != 0 ||
+            !strcmp(ro.end_status, "failed"))
+            exit_code = EXIT_USAGE;
+        else if (!strcmp(ro.end_status, "interrupted"))
+            exit_code = SIGNAL_EXIT_BASE + tuner_stop_signal;
+        else if (ro.failed)
+            exit_code = EXIT_FAILURES;
+        if (drtopk_store_end_run(db, run_id, ro.end_status) != DRTOPK_OK)
+            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    } else if (exit_code == 0 && !strcmp(end_status, "done") && o.input) {
         printf("tuner: %s measured on %s (no Rule 4 fit from real data)\n", o.input_name, o.input);
     } else if (exit_code == 0 && !strcmp(end_status, "done")) {
         int rc = o.compare ? compare_plans(&o, db, machine_id, commit, &mach)
@@ -1028,6 +1075,7 @@ int main(int argc, char **argv)
         else if (rc != 0)
             exit_code = EXIT_FAILURES;
     }
+    drtopk_store_tuning_free(&regret_tuning);
     drtopk_store_close(db);
     if (exit_code == 0 && (failures || errors))
         exit_code = EXIT_FAILURES;

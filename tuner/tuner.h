@@ -2,7 +2,8 @@
  * tuner.h -- what the tuner's parts share (tuner.c: options and the sweep;
  * measure.c: one measured plan; decide.c: the fit, the decision table and its
  * held-out check (paper section 5.2, issue 10); emit_table.c: the library's
- * compiled-in table).  Program-internal.
+ * compiled-in table; regret.c: the automatic plan against the sweep's forced
+ * plans).  Program-internal.
  */
 #ifndef DRTOPK_TUNER_H
 #define DRTOPK_TUNER_H
@@ -32,6 +33,13 @@ typedef struct {
     drtopk_algo algo;
     int delegate;
 } algo_entry;
+
+/* --regret: which automatic plan is measured against the forced ones. */
+typedef enum {
+    REGRET_NONE = 0,
+    REGRET_BUILTIN,             /* drtopk_plan_auto without a tuning table      */
+    REGRET_TUNED                /* drtopk_plan_auto with this machine's tuning  */
+} regret_mode;
 
 typedef struct {
     int gpu;
@@ -67,6 +75,7 @@ typedef struct {
     const char *import_counters;/* --import-counters: ncu metrics TSV (Table 3)  */
     drtopk_timing timing;       /* --timing: gpu (default on CUDA) or call      */
     int batch;                  /* --batch: the batched top-k's crossovers      */
+    regret_mode regret;         /* --regret: the automatic plan vs the sweep's  */
 } options;
 
 /* One configuration of the sweep: indices into the options' lists. */
@@ -173,6 +182,31 @@ int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const 
  * and stores the rows.  0, or -1. */
 int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
                   const drtopk_store_machine *mach);
+
+/* ---- the automatic plan's regret (tuner --regret, regret.c) ---- */
+/* The store's algorithm label of mode's measurements: "auto-builtin" or
+ * "auto-tuned" (DRTOPK_STORE_AUTO_PREFIX). */
+const char *regret_label(regret_mode mode);
+/* --regret tuned: this machine's tuning from o->db into *tuning (empty for
+ * another mode; drtopk_store_tuning_free releases it).  0, or EXIT_USAGE with
+ * a message when it cannot be read or holds nothing for this machine. */
+int regret_load_table(const options *o, const drtopk_store_machine *mach, drtopk_store_tuning *tuning);
+/* How the regret phase ended: the run's end status ("done", "time-limit",
+ * "interrupted", "failed": a store error) and the measurements of the
+ * automatic plan that failed or gave a wrong result. */
+typedef struct {
+    const char *end_status;
+    size_t failed;
+} regret_outcome;
+/* After the sweep: measure drtopk_plan_auto's plan (o->regret: without a
+ * table, or with `tuning`) at every (dtype, dist, n, k) of the sweep that
+ * this commit has not measured (all with o->force), store each row labelled
+ * regret_label(o->regret), then print per point the automatic plan, its ms,
+ * the fastest forced plan measured there and its ms, and the regret auto ms /
+ * min(auto ms, best ms), and per dtype "regret LABEL DTYPE: N points, worst
+ * R at DIST n=N k=K, median M".  0, or -1 when the table cannot be read. */
+int regret_run(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+               const drtopk_store_machine *mach, const drtopk_store_tuning *tuning, regret_outcome *out);
 
 /* ---- the batched top-k's crossovers (tuner --batch) ---- */
 /* The plan fields the tuner decides, as batch_choices names them. */

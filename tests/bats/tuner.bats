@@ -8,7 +8,8 @@
 # malformed lines refused by line number, merged along, schema 2 migrated.
 # Also `drtopk run` planning with the tuning it loads from the database, and
 # its warning when that database cannot be read, and experiments/onepass_bench.sh
-# (issue 15 item 4) on the CPU backend.
+# (issue 15 item 4) on the CPU backend; and --regret: the automatic plan's rows,
+# its regret table, and that those rows never count as forced plans.
 
 bats_require_minimum_version 1.5.0
 
@@ -558,6 +559,84 @@ make_v2() {
     [ "$(q "$db" "SELECT group_concat(log2n_min || ':' || log2k_min || ':' || rule4_const || ':' || status) FROM choices")" = "$table" ]
     run "$TUNER" --backend cpu --n 2^12 --compare --fit-only --db "$db"
     [ "$status" -eq 2 ]
+}
+
+# ---- the automatic plan's regret ------------------------------------------------
+
+# The plan drtopk_plan_auto gives at (dtype, n, k) on the CPU backend without a
+# tuning database, as "first_algo second_algo alpha beta flags" (a standalone
+# plan: no first_algo), read from `drtopk run --json`.
+auto_plan() {
+    DRTOPK_DB="$D/none.sqlite" "$DRTOPK_BIN" run --backend cpu --dtype "$1" --n "$2" --k "$3" --json | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["plan"]
+flags = sum(bit for bit, on in ((1, p["delegate"]), (2, p["filter"]), (4, p["shared_delegate"]),
+                                (8, p["skip_last_digit"]), (16, p["sorted"])) if on)
+d = p["delegate"]
+print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p["beta"] if d else 0, flags)'
+}
+
+@test "--regret builtin: the sweep without a fit, then at each point drtopk_plan_auto's plan stored and its regret printed" {
+    db="$D/regret.sqlite"
+    args=(--backend cpu --n 2^10,2^12 --k 1,16 --dtype u32,f16 --dist UD,ND --reps 1 --db "$db")
+    run "$TUNER" "${args[@]}" --regret builtin
+    [ "$status" -eq 0 ]
+    forced=$(sweep_total <(echo "$output"))
+    # the sweep's rows as any sweep's; no fit, no decision table
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm NOT LIKE 'auto-%'")" -eq "$forced" ]
+    [ "$(q "$db" "SELECT (SELECT count(*) FROM fits) + (SELECT count(*) FROM choices)")" -eq 0 ]
+    # one verified row of the automatic plan per point: 2 dtypes x 2 dists x 2 n x 2 k
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'auto-builtin' AND status = 'ok' AND verify_ok = 1")" -eq 16 ]
+    # each row's plan is the one drtopk_plan_auto gives there
+    stored="" wanted=""
+    while IFS='|' read -r dtype n k plan; do
+        stored+="$dtype $n $k $plan;"
+        wanted+="$dtype $n $k $(auto_plan "$dtype" "$n" "$k");"
+    done < <(q "$db" "SELECT dtype, n, k, first_algo || ' ' || second_algo || ' ' || alpha || ' ' || beta || ' ' || flags
+                      FROM measurements WHERE algorithm = 'auto-builtin' AND dist = 'UD' ORDER BY dtype, n, k")
+    [ -n "$stored" ]
+    [ "$stored" = "$wanted" ]
+    # a line per point, then per dtype the summary with its worst point; the
+    # worst is what the stored rows give (auto ms over the fastest forced ms)
+    [ "$(grep -cE '^(u32|f16) +(UD|ND) .*\| +[0-9.]+x$' <<< "$output")" -eq 16 ]
+    worst=$(q "$db" "SELECT printf('%.3f', max(a.median_ms / min(a.median_ms, (SELECT min(f.median_ms) FROM measurements f
+                     WHERE f.algorithm NOT LIKE 'auto-%' AND f.status = 'ok' AND f.dtype = a.dtype AND f.dist = a.dist
+                     AND f.n = a.n AND f.k = a.k)))) FROM measurements a WHERE a.algorithm = 'auto-builtin' AND a.dtype = 'u32'")
+    [[ "$output" == *"regret auto-builtin u32: 8 points, worst ${worst}x at "*" n="*" k="*", median "*x* ]]
+    [[ "$output" == *"regret auto-builtin f16: 8 points, worst "* ]]
+    # resumed: nothing measured again, the same table
+    run "$TUNER" "${args[@]}" --regret builtin
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"the automatic plan (auto-builtin) at 16 points, 16 already measured, 0 to measure"* ]]
+    [[ "$output" == *"regret auto-builtin u32: 8 points, worst ${worst}x"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'auto-builtin'")" -eq 16 ]
+    [ "$(q "$db" "SELECT group_concat(status) FROM runs")" = "done,done" ]
+    # tuned needs this machine's tuning, which a --regret sweep does not store
+    run "$TUNER" "${args[@]}" --regret tuned
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"holds no tuning of"* ]]
+    run "$TUNER" "${args[@]}" --regret fastest
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--regret fastest: builtin"*"or tuned"* ]]
+}
+
+@test "rows of the automatic plan enter neither the fit, the decision table nor --compare's best measured plan" {
+    db="$D/leak.sqlite"
+    args=(--backend cpu --n 2^12 --k 1,16 --dtype u32 --dist UD --reps 1 --db "$db")
+    run "$TUNER" "${args[@]}" --regret builtin
+    [ "$status" -eq 0 ]
+    # the automatic plan, made the fastest by far, would win every cell as a candidate
+    q "$db" "UPDATE measurements SET median_ms = 1e-6, min_ms = 1e-6, max_ms = 1e-6 WHERE algorithm = 'auto-builtin'"
+    run "$TUNER" "${args[@]}" --fit-only
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"auto-"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM choices")" -gt 0 ]
+    [ "$(q "$db" "SELECT (SELECT count(*) FROM choices WHERE algorithm LIKE 'auto-%') +
+                         (SELECT count(*) FROM fits WHERE algorithm LIKE 'auto-%')")" -eq 0 ]
+    run "$TUNER" "${args[@]}" --compare
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'compare'")" -eq 2 ]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'compare' AND (best_config LIKE 'auto-%' OR best_ms < 1e-3)")" -eq 0 ]
 }
 
 @test "--emit-table writes each tuned GPU's table as C that compiles, the same for the same database" {

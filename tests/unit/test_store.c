@@ -4,7 +4,8 @@
  * and foreign files are refused, measurements round-trip and replace by their
  * unique key, a machine's tuning loads as the table drtopk_plan_auto takes
  * (choices, then the fitted const; by uuid, else by name; an unreadable file
- * says why), merging adds nothing the second time, the misuse of issue 10
+ * says why), rows of the automatic plan (tuner --regret) are no forced plans
+ * and give its regret, merging adds nothing the second time, the misuse of issue 10
  * item 5 (concurrent creation, claims shared by concurrent tuners, damaged
  * schema_version tables), and drtopk-mpi's rows (table multi_gpu) round-trip,
  * replace and merge.
@@ -321,6 +322,69 @@ static void store_round_trip_and_lookup(void)
     drtopk_store_tuning_free(&t);
 }
 
+typedef struct {
+    int calls, autos;
+    drtopk_store_regret last;
+} point_count;
+
+static int count_points(const drtopk_store_point *pt, void *ctx)
+{
+    point_count *c = ctx;
+    ++c->calls;
+    c->autos += !strncmp(pt->algorithm, DRTOPK_STORE_AUTO_PREFIX, strlen(DRTOPK_STORE_AUTO_PREFIX));
+    return 0;
+}
+
+static int keep_regret(const drtopk_store_regret *r, void *ctx)
+{
+    point_count *c = ctx;
+    ++c->calls;
+    c->last = *r;
+    return 0;
+}
+
+/* Rows of the automatic plan (tuner --regret) are no forced plans: neither a
+ * fit point nor the best measured plan, however fast; the regret of one is
+ * its time over the fastest forced plan's at its point. */
+static void store_automatic_rows(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "auto.sqlite");
+    fill(path, "GPU-1", "Test GPU", 3.75);    /* dr-radix at k = 16: alpha 8 1.5 ms, alpha 9 1.25 ms */
+    drtopk_store *s;
+    drtopk_store_measurement fast = meas(16, 7, 0.01), slow = meas(16, 7, 2.5), alone = meas(64, 7, 1.0);
+    snprintf(fast.cfg.algorithm, sizeof fast.cfg.algorithm, DRTOPK_STORE_AUTO_PREFIX "builtin");
+    snprintf(slow.cfg.algorithm, sizeof slow.cfg.algorithm, DRTOPK_STORE_AUTO_PREFIX "tuned");
+    snprintf(alone.cfg.algorithm, sizeof alone.cfg.algorithm, DRTOPK_STORE_AUTO_PREFIX "tuned");
+    fast.cfg.flags = slow.cfg.flags = alone.cfg.flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &fast), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &slow), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &alone), DRTOPK_OK);
+    double ms = 0;
+    char config[96];
+    int found = 0;
+    CHECK_STATUS(drtopk_store_best(s, 1, "abc", "u32", "UD", 1, 1 << 20, 16, &ms, config, sizeof config, &found),
+                 DRTOPK_OK);
+    CHECKF(found && ms == 1.25 && !strncmp(config, "dr-radix alpha=9", strlen("dr-radix alpha=9")), "%g %s", ms,
+           config);
+    point_count c = { 0 };
+    CHECK_STATUS(drtopk_store_each_point(s, 1, "abc", "u32", count_points, &c), DRTOPK_OK);
+    CHECK(c.calls == 2 && c.autos == 0);
+    memset(&c, 0, sizeof c);
+    CHECK_STATUS(drtopk_store_each_regret(s, 1, "abc", DRTOPK_STORE_AUTO_PREFIX "builtin", keep_regret, &c),
+                 DRTOPK_OK);
+    CHECK(c.calls == 1 && c.last.has_best && c.last.best_ms == 1.25 && c.last.best_alpha == 9 &&
+          !strcmp(c.last.best_algorithm, "dr-radix") && c.last.regret == 1.0 && c.last.auto_ms == 0.01 &&
+          c.last.auto_alpha == 7 && c.last.auto_flags == fast.cfg.flags && !strcmp(c.last.auto_algorithm, "dr-radix"));
+    memset(&c, 0, sizeof c);
+    CHECK_STATUS(drtopk_store_each_regret(s, 1, "abc", DRTOPK_STORE_AUTO_PREFIX "tuned", keep_regret, &c),
+                 DRTOPK_OK);
+    CHECK(c.calls == 2 && c.last.k == 64 && !c.last.has_best && c.last.regret == 1.0);   /* no forced plan at k = 64 */
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM measurements WHERE algorithm LIKE 'auto-%'") == 3);
+}
+
 static void store_merge_is_idempotent(void)
 {
     char a[PATH_LEN], b[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
@@ -530,6 +594,7 @@ __attribute__((constructor)) static void register_store_tests(void)
     test_register("store_migrates_older_schema", store_migrates_older_schema);
     test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
+    test_register("store_automatic_rows", store_automatic_rows);
     test_register("store_merge_is_idempotent", store_merge_is_idempotent);
     test_register("store_multi_rows", store_multi_rows);
     test_register("store_concurrent_create", store_concurrent_create);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
+#include "gen.h"
 #include "schema_sql.h"
 #include "util.h"
 
@@ -1482,11 +1483,106 @@ static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtop
     return DRTOPK_OK;
 }
 
+/* *found: whether machine id measured the forced standalone onepass on dtype
+ * dt (status ok, any commit). */
+static drtopk_status measured_onepass(drtopk_store *s, int64_t id, const char *dt, int *found)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT count(*) FROM measurements WHERE machine_id = ?1 AND dtype = ?2 AND algorithm = ?3 "
+                   "AND status = 'ok'", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, drtopk_algo_name(DRTOPK_ALGO_ONEPASS), -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *found = sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? DRTOPK_OK : fail(s, "looking up the onepass measurements");
+}
+
+/* floor(log2 n) of the smallest n at which machine id measured (status ok) the
+ * variant (algorithm, beta) of dtype dt at commit, on a generated
+ * distribution (a real data set's rows are no fit points); *found = 0 when
+ * there is none. */
+static drtopk_status fit_min_log2n(drtopk_store *s, int64_t id, const char *dt, const char *commit,
+                                   const char *algorithm, int beta, int *log2n, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT dist, min(n) FROM measurements WHERE machine_id = ?1 AND dtype = ?2 AND git_commit = ?3 "
+                   "AND algorithm = ?4 AND beta = ?5 AND status = 'ok' GROUP BY dist", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, algorithm, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 5, beta);
+    uint64_t least = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        drtopk_dist d;
+        const char *dist = (const char *)sqlite3_column_text(st, 0);
+        const uint64_t n = (uint64_t)sqlite3_column_int64(st, 1);
+        if (dist && drtopk_dist_parse(dist, &d) == DRTOPK_OK && n > 0 && (least == 0 || n < least))
+            least = n;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return fail(s, "reading the sizes the Rule 4 fit measured");
+    if (least > 0) {
+        *log2n = drtopk_ilog2_floor(least);
+        *found = 1;
+    }
+    return DRTOPK_OK;
+}
+
+/* Dtype t's catch-all after its decision table: Rule 4 with the fitted
+ * const of plan_auto's default plan (the fit of the beta nearest its beta),
+ * beta and algorithm, for every k and for n from the smallest that fit
+ * measured up (below it the library's small-input rules stand).  None
+ * without such a fit or measurement, and none when the machine measured
+ * onepass on t: the decision table then chooses between the pipeline and
+ * onepass, and outside it the library's size rules (onepass for large
+ * inputs) apply. */
+static drtopk_status catch_all(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out, size_t *cap)
+{
+    const char *dt = drtopk_dtype_name(t);
+    int onepass = 0;
+    drtopk_status r = measured_onepass(s, id, dt, &onepass);
+    if (r != DRTOPK_OK || onepass)
+        return r;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT const_time, beta, git_commit FROM fits WHERE machine_id = ?1 AND dtype = ?2 "
+                   "AND algorithm = ?3 ORDER BY abs(beta - ?4), fitted_at DESC LIMIT 1", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, PLAN_AUTO_ALGORITHM, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, PLAN_AUTO_BETA);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "reading the Rule 4 fit");
+    }
+    drtopk_tuning_entry e = { .dtype = t, .log2n_max = TUNING_LOG2_MAX, .log2k_min = 0,
+                              .log2k_max = TUNING_LOG2_MAX, .algo = DRTOPK_ALGO_RADIX, .beta = PLAN_AUTO_BETA,
+                              .rule4_const = sqlite3_column_double(st, 0) };
+    const char *commit = (const char *)sqlite3_column_text(st, 2);     /* valid until st is finalized */
+    int found = 0;
+    r = fit_min_log2n(s, id, dt, commit ? commit : "", PLAN_AUTO_ALGORITHM, sqlite3_column_int(st, 1),
+                      &e.log2n_min, &found);
+    sqlite3_finalize(st);
+    if (r == DRTOPK_OK && found && isfinite(e.rule4_const))
+        r = tuning_add(out, cap, &e);
+    return r;
+}
+
 /* Dtype t's entries: the tuner's decision table (a dropped cell as the
- * default plan), then the catch-all with the fitted const of plan_auto's
- * default plan.  A choice plan_auto cannot express (a standalone algorithm
- * other than onepass and fused, whose entries give standalone plans) or with a value
- * out of range is left out, so its cell falls through to the catch-all. */
+ * default plan), then catch_all's entry if any.  A choice plan_auto cannot
+ * express (a standalone algorithm other than onepass and fused, whose
+ * entries give standalone plans) or with a value out of range is left out,
+ * so its cell falls through to the catch-all or the library's rules. */
 static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out,
                                   size_t *cap)
 {
@@ -1544,30 +1640,12 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
         return r;
     if (rc != SQLITE_DONE)
         return fail(s, "reading the plan choices");
-    if (prepare(s, "SELECT const_time FROM fits WHERE machine_id = ?1 AND dtype = ?2 AND algorithm = ?3 "
-                   "ORDER BY abs(beta - ?4), fitted_at DESC LIMIT 1", &st) != DRTOPK_OK)
-        return DRTOPK_ERR_IO;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, PLAN_AUTO_ALGORITHM, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 4, PLAN_AUTO_BETA);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        /* above the library's small-input defaults (drtopk.h), which the fit does not cover */
-        drtopk_tuning_entry e = { .dtype = t, .log2n_min = DRTOPK_SMALL_N_LOG2 + 1, .log2n_max = TUNING_LOG2_MAX,
-                                  .log2k_min = 0, .log2k_max = TUNING_LOG2_MAX, .algo = DRTOPK_ALGO_RADIX,
-                                  .beta = PLAN_AUTO_BETA, .rule4_const = sqlite3_column_double(st, 0) };
-        if (isfinite(e.rule4_const))
-            r = tuning_add(out, cap, &e);
-    }
-    sqlite3_finalize(st);
-    if (r == DRTOPK_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
-        r = fail(s, "reading the Rule 4 fit");
-    return r;
+    return catch_all(s, id, t, out, cap);
 }
 
-/* The algorithms (pipeline or standalone) measured on machine id with status
- * 'ok', as drtopk_tuning.algos_measured: the plans its tuning decided among.
+/* The algorithms of the forced plans (pipeline or standalone) measured on
+ * machine id with status 'ok', as drtopk_tuning.algos_measured: the plans its
+ * tuning decided among.
  * A name the library does not parse (an older or newer one) is left out. */
 static drtopk_status tuning_algos_measured(drtopk_store *s, int64_t id, uint32_t *mask)
 {

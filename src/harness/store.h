@@ -262,11 +262,15 @@ typedef struct {
  * decision table (a 'dropped' cell as the default plan: const 3, beta 2,
  * radix; an older schema's per-k-range choices hold for any n), then a
  * catch-all entry with the fitted Rule 4 const of dr-radix (the beta nearest
- * 2), beta 2 and radix for (n, k) outside the grid; table.algos_measured:
- * the algorithms measured on that machine with status 'ok' (a tuning never
- * overrides the untuned fused or onepass plan when they are not among them).
- * A database (ENOENT) or
- * machine that is not there gives an empty table and DRTOPK_OK; a database
+ * 2), beta 2 and radix for every k and every n from the smallest that fit
+ * measured (its variant's measurements at its commit) up.  No catch-all for
+ * a dtype whose fit has no measurement there, or on which the machine
+ * measured the standalone onepass: its decision table then weighs the
+ * pipeline against onepass, and outside the table the library's own size
+ * rules apply; table.algos_measured: the algorithms of the forced plans
+ * measured on that machine with status 'ok' (a tuning never overrides the
+ * untuned fused or onepass plan when they are not among them).  A database
+ * (ENOENT) or machine that is not there gives an empty table and DRTOPK_OK; a database
  * that cannot be reached (no permission on its directory), is not a regular
  * file, or cannot be read (not a database, damaged, newer schema) gives
  * DRTOPK_ERR_IO, an empty table, and err names the path and the reason.  An

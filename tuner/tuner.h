@@ -17,7 +17,9 @@
 #include "util.h"
 
 #define MAX_LIST 64                 /* entries of one --n/--k/... list          */
-#define MAX_VARIANTS 64             /* (algorithm, beta, build) of one dtype    */
+/* (algorithm, beta, build) of one dtype: every algorithm standalone, and as
+ * dr- at every beta in both delegate builds (--full sweeps 74 of them) */
+#define MAX_VARIANTS (DRTOPK_ALGO_COUNT + 2 * DRTOPK_ALGO_COUNT * DRTOPK_BETA_MAX)
 #define EXIT_FAILURES 1             /* measured, but something failed           */
 #define EXIT_USAGE 2                /* bad arguments, unusable database         */
 #define DECIDE_MARGIN 0.02          /* a choice must beat the default's worst
@@ -63,7 +65,11 @@ typedef struct {
     int no_check;               /* store the decision table unchecked          */
     uint64_t seed;
     int alpha_span;             /* Rule 4's alpha +- this; ALPHA_SPAN_WHOLE: all */
-    int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..3 (quick), 1..4 (full)  */
+    int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..2 (quick), 1..4 (full)  */
+    int small_n_cut;            /* quick on CUDA without --alpha-span/--beta: fewer
+                                   dr- variants below 2^QUICK_SMALL_N_LOG2 keys   */
+    int probe_algos;            /* the default algorithm list: leave out those the
+                                   library does not run on a key type here     */
     double skip_after_ms;       /* a standalone call slower than this ends its
                                    larger k (per algorithm, data set)           */
     unsigned clear_flags;       /* DRTOPK_* plan flags switched off in dr- plans

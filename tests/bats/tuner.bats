@@ -8,8 +8,9 @@
 # malformed lines refused by line number, merged along, schema 2 migrated.
 # Also `drtopk run` planning with the tuning it loads from the database, and
 # its warning when that database cannot be read, and experiments/onepass_bench.sh
-# (issue 15 item 4) on the CPU backend; and --regret: the automatic plan's rows,
-# its regret table, and that those rows never count as forced plans.
+# (issue 15 item 4) on the CPU backend; the quick and full sweeps' algorithm and
+# key type lists, and --regret: the automatic plan's rows, its regret
+# table, and that those rows never count as forced plans.
 
 bats_require_minimum_version 1.5.0
 
@@ -55,7 +56,7 @@ duplicates() {
     [ "$total" -gt 50 ]
     [ "$(q "$D/q.sqlite" 'SELECT count(*) FROM measurements')" -eq "$total" ]
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM measurements WHERE status='ok' AND verified=1 AND verify_ok=1")" -eq "$total" ]
-    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM fits WHERE algorithm='dr-radix'")" -eq 3 ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM fits WHERE algorithm='dr-radix'")" -eq 2 ]   # beta 1, 2
     # the decision table: a cell per grid point, n 2^10 (to 2^11), 2^12, 2^13;
     # k 4^0, 4^2, 4^4, each to the next grid point, the last as far as the gap before it
     [ "$(q "$D/q.sqlite" "SELECT count(*) || ' ' || min(log2n_min) || ' ' || max(log2n_max) || ' ' ||
@@ -224,7 +225,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$(q "$db" "SELECT count(*) FROM choices WHERE beta = 2 AND rule4_const <> 3")" -eq 0 ]
 }
 
-@test "--alpha-span and --beta lists bound the sweep; the default stays Rule 4 +-3 and beta 1..3" {
+@test "--alpha-span and --beta lists bound the sweep; the default stays Rule 4 +-3, with beta 1..2" {
     db="$D/span.sqlite"
     run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --alpha-span 1 --beta 3,1,3 --reps 1 \
         --dtype u32 --dist UD --db "$db"
@@ -239,7 +240,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     db2="$D/default.sqlite"
     run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --reps 1 --dtype u32 --dist UD --db "$db2"
     [ "$status" -eq 0 ]
-    [ "$(q "$db2" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,2,3" ]
+    [ "$(q "$db2" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,2" ]
     [ "$(q "$db2" "SELECT max(abs(alpha - $RULE4_SQL)) FROM measurements")" -eq 3 ]
     [ "$(q "$db2" "SELECT count(DISTINCT alpha) FROM measurements WHERE k = 256")" -eq 7 ]
     for bad in "--beta 0" "--beta 9" "--beta 1,x" "--alpha-span -1" "--skip-after-s 0"; do
@@ -561,7 +562,28 @@ make_v2() {
     [ "$status" -eq 2 ]
 }
 
-# ---- the automatic plan's regret ------------------------------------------------
+# ---- every candidate in the sweep; the automatic plan's regret -------------------
+
+@test "the quick sweep: dr-radix, radix, onepass and fused over u32, f32, f16 and u64; --full adds the rest and i32" {
+    db="$D/lists.sqlite"
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --dist UD --reps 1 --no-check --db "$db"
+    [ "$status" -eq 0 ]
+    lists="SELECT group_concat(dtype || ':' || algorithms, ' ') FROM (SELECT dtype, group_concat(algorithm) AS algorithms
+           FROM (SELECT DISTINCT dtype, algorithm FROM measurements ORDER BY dtype, algorithm) GROUP BY dtype ORDER BY dtype)"
+    quick="dr-radix,fused,onepass,radix"
+    [ "$(q "$db" "$lists")" = "f16:$quick f32:$quick u32:$quick u64:$quick" ]
+    # the pipeline at Rule 4's alpha +-3 (k = 1: alpha 7, so 4..10) and beta 1..2
+    [ "$(q "$db" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements WHERE algorithm = 'dr-radix' ORDER BY beta)")" = "1,2" ]
+    [ "$(q "$db" "SELECT min(alpha) || '..' || max(alpha) FROM measurements WHERE algorithm = 'dr-radix'")" = "4..10" ]
+    run "$TUNER" --backend cpu --full --n 2^8 --k 1 --dist UD --reps 1 --no-check --db "$D/full.sqlite"
+    [ "$status" -eq 0 ]
+    [ "$(q "$D/full.sqlite" "SELECT group_concat(dtype) FROM (SELECT DISTINCT dtype FROM measurements ORDER BY dtype)")" = \
+      "f16,f32,i32,u32,u64" ]
+    # every algorithm plain, and dr- but for the standalone-only onepass and fused, for every dtype
+    [ "$(q "$D/full.sqlite" "SELECT group_concat(c) FROM (SELECT count(DISTINCT algorithm) AS c FROM measurements GROUP BY dtype)")" = \
+      "18,18,18,18,18" ]
+    [ "$(q "$D/full.sqlite" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements WHERE beta > 0 ORDER BY beta)")" = "1,2,3,4" ]
+}
 
 # The plan drtopk_plan_auto gives at (dtype, n, k) on the CPU backend without a
 # tuning database, as "first_algo second_algo alpha beta flags" (a standalone

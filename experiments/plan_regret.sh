@@ -253,12 +253,15 @@ if [ "$TUNED" = 1 ]; then
     regret tuned
 fi
 
-python3 - "$DB" experiments/sql/plan_regret.sql "$SINCE" "$DTYPES" "$TUNED" "$ALLOW_DIRTY" "$WORST_TARGET" \
+python3 - "$DB" experiments/sql/plan_regret.sql "$SINCE" "$DTYPES" "$DISTS" "$TUNED" "$ALLOW_DIRTY" "$WORST_TARGET" \
     "$MEDIAN_TARGET" "$ALGOS" "$ALPHA_SPAN" "$BETA" "$STOPPED" "$SKIPPED" <<'EOF' || RC=1
-import sqlite3, sys
-db, sql, since, dtypes, tuned, allow_dirty, worst_t, median_t, algos, span, beta, stopped, skipped = sys.argv[1:]
+import os, sqlite3, sys
+db, sql, since, dtypes, dists, tuned, allow_dirty, worst_t, median_t, algos, span, beta, stopped, skipped = sys.argv[1:]
 dtypes = dtypes.split(",")
 tunings = ["builtin"] + (["tuned"] if tuned == "1" else [])
+if not os.path.exists(db):
+    print("plan regret: %s does not exist: no tuner run stored anything (see the messages above)" % db)
+    sys.exit(0)
 con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
 def run(part, **more):
     """Every statement of plan_regret.sql in turn; the rows of the last one that gave any."""
@@ -281,7 +284,8 @@ if not measured:
 summary = run("summary")
 for name, uuid, commit in measured:
     print("plan regret on %s (%s), commit %s: the automatic plan's median ms over the fastest forced plan's "
-          "(%s; dr-* at Rule 4's alpha +-%s, beta %s), per point, UD/ND/CD" % (name, uuid, commit, algos, span, beta))
+          "(%s; dr-* at Rule 4's alpha +-%s, beta %s), per point of %s" % (name, uuid, commit, algos, span, beta,
+                                                                             dists.replace(",", "/")))
     if commit.endswith("-dirty") and allow_dirty != "1":
         print("  not tabled: the tuner was built from a tree with uncommitted changes (commit %s): commit and rebuild "
               "(or --allow-dirty, a check of the commands only)" % commit)

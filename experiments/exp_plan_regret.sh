@@ -64,7 +64,7 @@ plot_one() {
         function lg(v,  e) { e = 0; while (v > 1) { v /= 2; ++e } return e }
         $2 " " $3 != prev { if (NR > 1) printf "\n\n"; printf "\"%s %s\"\n", $2, $3; prev = $2 " " $3 }
         { printf "%d %d %s %s\n", lg($4), lg($5), $6, $7 }' | exp_write "$data"
-    ncols=$(echo $dtypes | wc -w) nrows=$(echo $tunings | wc -w)
+    ncols=$(echo "$dtypes" | wc -w) nrows=$(echo "$tunings" | wc -w)
     cap="$M_CAPTION; measured at commit $commit"
     note="a cell: its worst distribution's auto ms / min(auto ms, fastest forced plan's ms); label: % slower, where over $MEDIAN_TARGET"
     exp_gnuplot exp_plan_regret.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$cap" \

@@ -213,6 +213,7 @@ tuner() {
         return 0
     fi
     echo "$ME: [$CALL/$TOTAL] $what (elapsed $(fmt_s "$el")$eta, budget left $(fmt_s "$left"))" >&2
+    # shellcheck disable=SC2086 # TARGET is two words
     set -- "$BIN/tuner" $TARGET "$@" ${REPS:+--reps "$REPS"} --max-minutes \
         "$(awk -v s="$left" 'BEGIN { printf "%.2f", s / 60 }')" --db "$DB"
     echo "$ME: $*" >&2

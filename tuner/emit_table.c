@@ -4,8 +4,9 @@
  * as RAFT keeps the generator of its learned select-k choice.  For every GPU
  * model of the database that has a decision table it writes the entries
  * drtopk_store_load_tuning gives for that model (the decision table, dropped
- * cells as the default plan, then Rule 4 with the fitted const outside the
- * grid), so the library runs on each GPU model what the tuner chose there
+ * cells as the default plan, then -- unless the sweep measured onepass --
+ * Rule 4 with the fitted const from the smallest size the fit measured up),
+ * so the library runs on each GPU model what the tuner chose there
  * (paper section 5.2, issue 10), with the algorithms measured on the machine
  * whose entries it writes (drtopk_tuning.algos_measured).  The output depends on the database alone
  * (no time, no commit of the generator): the same database gives the same
@@ -154,8 +155,9 @@ static int write_table(FILE *f, const char *db_path, const gpu_list *g)
             " * The tuning tables compiled into the library, one per GPU model (matched by\n"
             " * the CUDA device name): the tuner's decision table over (dtype, log2 n,\n"
             " * log2 k), each cell the plan with the least worst slowdown over UD/ND/CD\n"
-            " * that passed the held-out check (a dropped cell runs the default plan), then\n"
-            " * Rule 4 with the fitted const outside the measured grid (paper section 5.2).\n"
+            " * that passed the held-out check (a dropped cell runs the default plan), then,\n"
+            " * unless the sweep measured onepass, Rule 4 with the fitted const from the\n"
+            " * smallest size the fit measured up (paper section 5.2).\n"
             " * drtopk_plan_auto uses them on the CUDA backend when the caller's table has\n"
             " * no entry for the problem (plan->const_source = DRTOPK_CONST_BUILTIN), but\n"
             " * not over an untuned standalone plan (fused, onepass) the sweep never measured.\n"

@@ -7,7 +7,6 @@
  * repetitions through the public API, and the optional O(n) check of the
  * result against V on the host.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,26 +55,22 @@ void fill_key(const options *o, const config *c, drtopk_store_config *key, unsig
     plan_key(o, a->label, o->dtype[c->dtype], o->dist[c->dist], o->n[c->n], c->k, &plan, key);
 }
 
+unsigned sweep_flags(const options *o, const config *c)
+{
+    if (!o->algo[c->algo].delegate)
+        return 0;
+    unsigned flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
+    if (c->alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA && !c->warp_build)
+        flags |= DRTOPK_SHARED_DELEGATE;
+    return flags & ~o->clear_flags;
+}
+
 drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan)
 {
     const algo_entry *a = &o->algo[c->algo];
-    if (!a->delegate) {
-        memset(plan, 0, sizeof *plan);
-        plan->first_algo = plan->second_algo = a->algo;
-        plan->const_source = DRTOPK_CONST_USER;
-        return DRTOPK_OK;
-    }
-    double cst = 2.0 * c->alpha - log2((double)p->n) + log2((double)p->k);
-    drtopk_status st = drtopk_plan_rule4(plan, p, cst);
-    if (st != DRTOPK_OK)
-        return st;
-    plan->alpha = c->alpha;
-    plan->beta = c->beta;
-    plan->first_algo = plan->second_algo = a->algo;
-    if (c->warp_build)
-        plan->flags &= ~(unsigned)DRTOPK_SHARED_DELEGATE;
-    plan->flags &= ~o->clear_flags;
-    return DRTOPK_OK;
+    if (!a->delegate)
+        return drtopk_plan_explicit(plan, p, a->algo, 0, 0, 0);
+    return drtopk_plan_explicit(plan, p, a->algo, c->alpha, c->beta, sweep_flags(o, c));
 }
 
 static void *xalloc(const options *o, size_t bytes, drtopk_status *st)

@@ -10,7 +10,9 @@
  * and imports the modern peers' JSON lines (--import-peers, import_peers.c).
  * --input FILE measures on a real data set (paper Table 1 / Figure 19) instead
  * of a generated one: its rows carry the data set's name as their dist and are
- * never Rule 4 fit points.
+ * never Rule 4 fit points.  --regret builtin|tuned measures, after the sweep
+ * and instead of the fit, the automatic plan at each of its points and prints
+ * its regret (regret.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -32,16 +34,30 @@
 #include "util.h"
 #include "version.h"
 
-#define QUICK_ALPHA_SPAN 3          /* --quick: Rule 4's alpha +- this          */
+#define QUICK_ALPHA_SPAN 3          /* --quick: Rule 4's alpha +- this: the H200
+                                       reference sweep (db/reference/h200-8c9cbd14)
+                                       found the fastest alpha at +3 at 116 of 459
+                                       points, +-2 lost up to 24%                 */
 #define ALPHA_SPAN_WHOLE (-1)       /* --full without --alpha-span: every alpha */
-#define QUICK_BETA_MAX 3
+#define QUICK_BETA_MAX 2            /* beta 3 beat beta 1..2 by at most 4.3% (mean
+                                       0.06%) in that sweep                      */
 #define FULL_BETA_MAX 4
+#define QUICK_SMALL_N_LOG2 24       /* CUDA, n below 2^24: the one-launch fused plan
+                                       beat the pipeline 1.4-4x on the H200 (u32 UD,
+                                       k 1..2^14, db/reference/h200-e977470a) ...  */
+#define QUICK_SMALL_N_ALPHA_SPAN 1  /* ... so there the pipeline gets the fewest
+                                       alphas a fit point needs (3) ...           */
+#define QUICK_SMALL_N_BETA 2        /* ... at the library's beta                  */
 #define DEFAULT_K_MAX (1ull << 24)  /* the paper's largest k (Figures 14, 18)   */
 #define DEFAULT_K_FRACTION 4        /* default k lists stop at n / this         */
 #define K_STEP_LOG2 2               /* default k: powers of 4                   */
 #define CUDA_REPS 7                 /* DESIGN.md: median of >= 5               */
 #define CPU_REPS 3                  /* the CPU sweep tests the path, not speed  */
 #define CUDA_VERIFY_EVERY 25        /* an O(n) host check of 2^30 takes ~1 s    */
+#define QUICK_VERIFY_EVERY 200      /* the default sizes reach 2^30, where one host
+                                       check took 2-13 s on the H200 (the first of a
+                                       data set copies V): every 25th config would
+                                       take longer than the 5-minute quick sweep */
 #define CPU_VERIFY_EVERY 1
 #define DEFAULT_SEED 1
 #define BW_ELEMS (1ull << 28)       /* 1 GiB read for the bandwidth figure      */
@@ -78,7 +94,8 @@ static void usage(FILE *f)
         "             [--max-minutes M] [--backend cpu|cuda] [--reps R] [--verify-every N]\n"
         "             [--seed S] [--alpha-span S] [--beta LIST] [--skip-after-s T] [--timing gpu|call]\n"
         "             [--no-filter] [--no-skip-last-digit] [--no-shared-delegate]\n"
-        "             [--fit-only | --compare] [--no-check] [--input FILE [--name NAME]] [--bmw]\n"
+        "             [--fit-only | --compare | --regret builtin|tuned] [--no-check]\n"
+        "             [--input FILE [--name NAME]] [--bmw]\n"
         "       tuner --gpu G --batch [--dtype LIST] [--reps R] [--seed S] [--verify-every N]\n"
         "             [--resume | --force] [--max-minutes M] [--backend cpu|cuda] [--db PATH]\n"
         "       tuner --batch --fit-only [--db PATH]\n"
@@ -92,15 +109,19 @@ static void usage(FILE *f)
         "  (dtype, log2 n, log2 k) that minimises the worst slowdown over the distributions,\n"
         "  checks each choice against the default plan at held-out points (n and k between the\n"
         "  grid's) and keeps it only where it does not lose by more than the measured noise.\n"
-        "  --quick (default)  n = 2^24..2^30 by 4x (CPU: 2^12..2^16), k = 4^j <= n/4, u32/i32/f32,\n"
-        "                     UD/ND/CD, alpha = Rule 4 (const 3) +-3, beta 1..3, dr-radix, both\n"
-        "                     delegate builds at alpha %d..%d (not with --alpha-span 0); onepass, fused\n"
-        "  --full             every alpha, beta 1..4, every algorithm plain and dr-\n"
+        "  --quick (default)  n = 2^12..2^30 by 4x (CPU: 2^12..2^16), k = 4^j <= min(n/4, 2^24),\n"
+        "                     u32/f32/f16/u64, UD/ND/CD; dr-radix at alpha = Rule 4 (const 3) +-%d\n"
+        "                     and beta 1..%d (on CUDA below n = 2^%d: +-%d and beta %d), both delegate\n"
+        "                     builds at alpha %d..%d (not with --alpha-span 0); radix, onepass and\n"
+        "                     fused standalone\n"
+        "  --full             every alpha, beta 1..%d, every algorithm plain and dr-, i32 too\n"
+        "                     (both: a key type and algorithm the library does not run on this\n"
+        "                     backend are left out, e.g. u64 with dr- and fused on CUDA)\n"
         "  LIST               comma separated: 2^20,2^28+3,1000 for sizes; radix,dr-bucket; UD,ND; u32,f32\n"
-        "  --alpha-span S     dr- algorithms: alpha = Rule 4 (const 3) +-S (default 3; --full:\n"
-        "                     every alpha); 0 measures Rule 4's alpha only\n"
-        "  --beta LIST        dr- algorithms: these betas (default 1..3, --full 1..4); standalone\n"
-        "                     algorithms are measured once per (n, k, dist) either way\n"
+        "  --alpha-span S     dr- algorithms: alpha = Rule 4 (const 3) +-S at every n (default %d;\n"
+        "                     --full: every alpha); 0 measures Rule 4's alpha only\n"
+        "  --beta LIST        dr- algorithms: these betas at every n (default 1..%d, --full 1..%d);\n"
+        "                     standalone algorithms are measured once per (n, k, dist) either way\n"
         "  --skip-after-s T   once a standalone call takes more than T s (default %g), larger k of\n"
         "                     that algorithm on that data set are recorded as skipped\n"
         "  --no-filter, --no-skip-last-digit, --no-shared-delegate\n"
@@ -113,7 +134,8 @@ static void usage(FILE *f)
         "  --resume           (default) skip configs measured on this machine at this commit\n"
         "  --force            measure them again\n"
         "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
-        "  --verify-every N   check every N-th config against the reference (0: never)\n"
+        "  --verify-every N   check every N-th config against the reference (0: never; default\n"
+        "                     CPU %d, CUDA %d, CUDA over the default sizes without --full %d)\n"
         "  --fit-only         measure nothing; refit from the database (held-out checks stored\n"
         "                     earlier are reused, missing ones leave their choice unchecked)\n"
         "  --no-check         store the decision table without the held-out check\n"
@@ -141,13 +163,26 @@ static void usage(FILE *f)
         "  --compare          after the sweep, measure this machine's tuned plan and the default\n"
         "                     plan at each (dtype, dist, n, k) of the sweep and print them beside the\n"
         "                     best measured plan; no refit\n"
+        "  --regret builtin|tuned\n"
+        "                     after the sweep (stored as any sweep; no fit), measure at each (dtype,\n"
+        "                     dist, n, k) of it the plan drtopk_plan_auto gives without a tuning\n"
+        "                     database (builtin: the table compiled in for this GPU model, else the\n"
+        "                     size rules) or with this machine's tuning from --db (tuned), on the same\n"
+        "                     data; stored as algorithm auto-builtin / auto-tuned with the resolved\n"
+        "                     plan (resumable, --verify-every as the sweep), then print per point\n"
+        "                     the automatic plan and ms, the fastest forced plan measured there and\n"
+        "                     its ms, and the regret auto ms / min(auto ms, best ms), and per dtype\n"
+        "                     'regret LABEL DTYPE: N points, worst R at DIST n=N k=K, median M'.\n"
+        "                     Exit %d when a measurement failed or gave a wrong result\n"
         "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n"
         "  --import-peers F   store the modern peers' JSON lines (experiments/peers/run_peers.sh)\n"
         "                     as one run; lines already stored are kept, then exit\n"
         "  --emit-table F     write the C source of the library's compiled-in tuning tables\n"
         "                     (src/lib/tuning_builtin.c) from every tuned GPU of the database\n",
-        DRTOPK_STORE_DEFAULT_PATH, TUNED_BUILD_ALPHA_MIN, DRTOPK_SHARED_DELEGATE_MAX_ALPHA,
-        DEFAULT_SKIP_AFTER_S, INPUT_NAME_MAX);
+        DRTOPK_STORE_DEFAULT_PATH, QUICK_ALPHA_SPAN, QUICK_BETA_MAX, QUICK_SMALL_N_LOG2, QUICK_SMALL_N_ALPHA_SPAN,
+        QUICK_SMALL_N_BETA, TUNED_BUILD_ALPHA_MIN, DRTOPK_SHARED_DELEGATE_MAX_ALPHA, FULL_BETA_MAX,
+        QUICK_ALPHA_SPAN, QUICK_BETA_MAX, FULL_BETA_MAX, DEFAULT_SKIP_AFTER_S, CPU_VERIFY_EVERY, CUDA_VERIFY_EVERY,
+        QUICK_VERIFY_EVERY, INPUT_NAME_MAX, EXIT_FAILURES);
 }
 
 static int parse_list(const char *arg, const char *what, int max, int (*one)(const char *, void *, int),
@@ -314,6 +349,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->skip_after_ms = DEFAULT_SKIP_AFTER_S * MS_PER_S;
     const char *n_arg = NULL, *k_arg = NULL, *algo_arg = NULL, *dist_arg = NULL, *dtype_arg = NULL;
     const char *name_arg = NULL, *timing_arg = NULL;
+    int alpha_span_given = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -345,6 +381,15 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--input")) o->input = v;
         else if (!strcmp(a, "--import-counters")) o->import_counters = v;
         else if (!strcmp(a, "--name")) name_arg = v;
+        else if (!strcmp(a, "--regret")) {
+            if (!strcmp(v, "builtin")) o->regret = REGRET_BUILTIN;
+            else if (!strcmp(v, "tuned")) o->regret = REGRET_TUNED;
+            else {
+                fprintf(stderr, "tuner: --regret %s: builtin (drtopk_plan_auto without a tuning database) or tuned "
+                                "(with this machine's tuning from --db)\n", v);
+                return -1;
+            }
+        }
         else if (!strcmp(a, "--timing")) {
             if (drtopk_timing_parse(v, &o->timing)) {
                 fprintf(stderr, "tuner: --timing %s: gpu (the call's GPU time) or call (events around the call)\n", v);
@@ -361,7 +406,10 @@ static int parse_args(int argc, char **argv, options *o)
         }
         else if (!strcmp(a, "--verify-every")) { if (parse_int(v, 0, &o->verify_every)) goto bad; }
         else if (!strcmp(a, "--seed")) { if (drtopk_parse_u64(v, &o->seed)) goto bad; }
-        else if (!strcmp(a, "--alpha-span")) { if (parse_int(v, 0, &o->alpha_span)) goto bad; }
+        else if (!strcmp(a, "--alpha-span")) {
+            if (parse_int(v, 0, &o->alpha_span)) goto bad;
+            alpha_span_given = 1;
+        }
         else if (!strcmp(a, "--beta")) {
             if (parse_list(v, "beta", MAX_LIST, one_beta, o->beta, &o->nbeta)) return -1;
             o->nbeta = sort_unique_int(o->beta, o->nbeta);
@@ -415,6 +463,11 @@ static int parse_args(int argc, char **argv, options *o)
         fprintf(stderr, "tuner: --compare measures; --fit-only measures nothing: choose one\n");
         return -1;
     }
+    if (o->regret && (o->compare || o->fit_only || o->input || o->bmw || o->batch || o->import_counters)) {
+        fprintf(stderr, "tuner: --regret measures the automatic plan beside a sweep of generated data: drop "
+                        "--compare, --fit-only, --input, --bmw, --batch and --import-counters\n");
+        return -1;
+    }
     if (o->gpu < 0 && o->backend == DRTOPK_BACKEND_CUDA && !(o->batch && o->fit_only)) {
         fprintf(stderr, "tuner: --gpu G is required (or --backend cpu)\n");
         return -1;
@@ -438,7 +491,9 @@ static int parse_args(int argc, char **argv, options *o)
     if (o->reps < 0)
         o->reps = cpu ? CPU_REPS : CUDA_REPS;
     if (o->verify_every < 0)
-        o->verify_every = cpu ? CPU_VERIFY_EVERY : CUDA_VERIFY_EVERY;
+        o->verify_every = cpu ? CPU_VERIFY_EVERY : o->full || n_arg || o->input ? CUDA_VERIFY_EVERY : QUICK_VERIFY_EVERY;
+    o->small_n_cut = !cpu && !o->full && !alpha_span_given && o->nbeta == 0;
+    o->probe_algos = !algo_arg;
     if (o->input || name_arg) {
         if (input_args(o, name_arg, n_arg, dist_arg, dtype_arg) != 0)
             return -1;
@@ -449,9 +504,11 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (n_arg) {
         if (parse_list(n_arg, "n", MAX_LIST, one_u64, o->n, &o->nn)) return -1;
     } else {
-        static const int cuda_log2[] = { 24, 26, 28, 30 }, cpu_log2[] = { 12, 14, 16 };
+        /* CUDA: from where the one-launch fused plan competes to the paper's largest
+         * |V|; the CPU sweep tests the path, not speed */
+        static const int cuda_log2[] = { 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 }, cpu_log2[] = { 12, 14, 16 };
         const int *l = cpu ? cpu_log2 : cuda_log2;
-        o->nn = cpu ? 3 : 4;
+        o->nn = cpu ? (int)(sizeof cpu_log2 / sizeof cpu_log2[0]) : (int)(sizeof cuda_log2 / sizeof cuda_log2[0]);
         for (int i = 0; i < o->nn; ++i)
             o->n[i] = 1ull << l[i];
     }
@@ -468,9 +525,11 @@ static int parse_args(int argc, char **argv, options *o)
                 snprintf(e->label, sizeof e->label, "%s%s", d ? "dr-" : "", drtopk_algo_name(e->algo));
             }
     } else {
-        /* the paper's pipeline, the one-read top-k that competes with it at large k
-         * and the fused small-input one that competes at the smallest n */
-        static const drtopk_algo standalone[] = { DRTOPK_ALGO_ONEPASS, DRTOPK_ALGO_FUSED };
+        /* every plan that can win somewhere: the paper's pipeline, the standalone
+         * radix select (the only select of 64-bit keys besides onepass), the
+         * one-read top-k that competes with the pipeline at large k and the fused
+         * small-input one that competes at the smallest n */
+        static const drtopk_algo standalone[] = { DRTOPK_ALGO_RADIX, DRTOPK_ALGO_ONEPASS, DRTOPK_ALGO_FUSED };
         o->algo[0] = (algo_entry){ .algo = DRTOPK_ALGO_RADIX, .delegate = 1 };
         snprintf(o->algo[0].label, sizeof o->algo[0].label, "dr-%s", drtopk_algo_name(DRTOPK_ALGO_RADIX));
         o->nalgo = 1;
@@ -494,12 +553,17 @@ static int parse_args(int argc, char **argv, options *o)
     } else if (dtype_arg) {
         if (parse_list(dtype_arg, "dtype", MAX_LIST, one_dtype, o->dtype, &o->ndtype)) return -1;
     } else {
-        /* --batch: the float keys of ML workloads and a 64-bit key (half the keys in shared memory) */
-        static const drtopk_dtype dtypes[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32 },
+        /* quick: one key type per width that matters (32-bit unsigned and float,
+         * 16-bit, 64-bit); --full adds the signed one; --batch: the float keys of
+         * ML workloads and a 64-bit key (half the keys in shared memory) */
+        static const drtopk_dtype quick_dtypes[] = { DRTOPK_U32, DRTOPK_F32, DRTOPK_F16, DRTOPK_U64 },
+                                  full_dtypes[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16, DRTOPK_U64 },
                                   batch_dtypes[] = { DRTOPK_F32, DRTOPK_U64 };
+        const drtopk_dtype *list = o->batch ? batch_dtypes : o->full ? full_dtypes : quick_dtypes;
         o->ndtype = o->batch ? (int)(sizeof batch_dtypes / sizeof batch_dtypes[0])
-                             : (int)(sizeof dtypes / sizeof dtypes[0]);
-        memcpy(o->dtype, o->batch ? batch_dtypes : dtypes, (size_t)o->ndtype * sizeof *o->dtype);
+                  : o->full  ? (int)(sizeof full_dtypes / sizeof full_dtypes[0])
+                             : (int)(sizeof quick_dtypes / sizeof quick_dtypes[0]);
+        memcpy(o->dtype, list, (size_t)o->ndtype * sizeof *o->dtype);
     }
     return 0;
 }
@@ -537,6 +601,68 @@ int sweep_ks(const options *o, uint64_t n, uint64_t *ks)
     return nuniq;
 }
 
+/* The dr- variants swept at size n: the span around Rule 4's alpha
+ * (ALPHA_SPAN_WHOLE: every alpha) in *span, the betas in betas[MAX_LIST];
+ * returns the beta count. */
+static int dr_variants(const options *o, uint64_t n, int *span, int *betas)
+{
+    if (o->small_n_cut && n < (1ull << QUICK_SMALL_N_LOG2)) {
+        *span = QUICK_SMALL_N_ALPHA_SPAN;
+        betas[0] = QUICK_SMALL_N_BETA;
+        return 1;
+    }
+    *span = o->alpha_span;
+    if (o->nbeta) {
+        memcpy(betas, o->beta, (size_t)o->nbeta * sizeof *betas);
+        return o->nbeta;
+    }
+    int nb = 0;
+    for (int b = 1; b <= (o->full ? FULL_BETA_MAX : QUICK_BETA_MAX); ++b)
+        betas[nb++] = b;
+    return nb;
+}
+
+/* A problem, alpha and beta any plan of the library accepts: what the probe
+ * below asks about is the key type and the algorithm alone. */
+#define PROBE_N (1u << 12)
+#define PROBE_ALPHA 4
+#define PROBE_BETA 1
+
+/* Whether the library runs algorithm a on key type t on this backend: its
+ * workspace query refuses what it does not (on CUDA the pipeline and most
+ * standalone algorithms of 64-bit keys) before any data exists.  With
+ * o->probe_algos (the default algorithm lists) the sweep leaves the others
+ * out; an --algo list is measured as given. */
+static int library_runs(const options *o, drtopk_dtype t, const algo_entry *a)
+{
+    if (!o->probe_algos)
+        return 1;
+    drtopk_problem p = { .backend = o->backend, .dtype = t, .order = DRTOPK_LARGEST, .n = PROBE_N, .k = 1 };
+    drtopk_plan plan;
+    size_t bytes;
+    drtopk_status st = a->delegate ? drtopk_plan_explicit(&plan, &p, a->algo, PROBE_ALPHA, PROBE_BETA,
+                                                          DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT)
+                                   : drtopk_plan_explicit(&plan, &p, a->algo, 0, 0, 0);
+    if (st == DRTOPK_OK)
+        st = drtopk_select_workspace(&p, &plan, &bytes);
+    return st != DRTOPK_ERR_UNSUPPORTED;
+}
+
+/* Name the (key type, algorithm) pairs library_runs leaves out, on one line. */
+static void report_left_out(const options *o)
+{
+    int any = 0;
+    for (int t = 0; t < o->ndtype; ++t)
+        for (int a = 0; a < o->nalgo; ++a)
+            if (!library_runs(o, o->dtype[t], &o->algo[a])) {
+                printf("%s%s %s", any ? ", " : "tuner: not swept (the library does not run them on this backend): ",
+                       drtopk_dtype_name(o->dtype[t]), o->algo[a].label);
+                any = 1;
+            }
+    if (any)
+        printf("\n");
+}
+
 /* Every configuration the options ask for, in dataset-major order so that
  * each data set is generated once, and per algorithm by increasing k so that
  * the skip rule (--skip-after-s) sees the smaller k first. */
@@ -554,25 +680,24 @@ static config *enumerate(const options *o, size_t *count)
         int nks = sweep_ks(o, n, ks);
         /* Betas of the delegate pipeline; standalone algorithms get one
          * config with beta (and alpha) 0. */
-        int betas[MAX_LIST], nbetas = o->nbeta;
-        if (nbetas)
-            memcpy(betas, o->beta, (size_t)nbetas * sizeof *betas);
-        else
-            for (int b = 1; b <= (o->full ? FULL_BETA_MAX : QUICK_BETA_MAX); ++b)
-                betas[nbetas++] = b;
+        int span, betas[MAX_LIST];
+        int nbetas = dr_variants(o, n, &span, betas);
         static const int standalone_beta[] = { 0 };
+        char runs[MAX_LIST];
         for (int a = 0; a < o->nalgo; ++a)
-        for (int ki = 0; ki < nks; ++ki) {
+            runs[a] = (char)library_runs(o, o->dtype[t], &o->algo[a]);
+        for (int a = 0; a < o->nalgo; ++a)
+        for (int ki = 0; ki < nks && runs[a]; ++ki) {
             int lo = 0, hi = 0;
             const int *bl = standalone_beta;
             int nb = 1;
             if (o->algo[a].delegate) {
                 int pred = drtopk_rule4_alpha(n, ks[ki], DRTOPK_RULE4_CONST_DEFAULT);
-                int whole = o->alpha_span == ALPHA_SPAN_WHOLE;
+                int whole = span == ALPHA_SPAN_WHOLE;
                 hi = ceil_log2_alpha_max(n);
-                lo = whole ? DRTOPK_ALPHA_MIN : pred - o->alpha_span;
-                if (!whole && pred + o->alpha_span < hi)
-                    hi = pred + o->alpha_span;
+                lo = whole ? DRTOPK_ALPHA_MIN : pred - span;
+                if (!whole && pred + span < hi)
+                    hi = pred + span;
                 if (lo < DRTOPK_ALPHA_MIN)
                     lo = DRTOPK_ALPHA_MIN;
                 bl = betas;
@@ -580,7 +705,7 @@ static config *enumerate(const options *o, size_t *count)
             }
             for (int al = lo; al <= hi; ++al)
             for (int bi = 0; bi < nb; ++bi)
-            for (int warp = 0; warp <= (o->algo[a].delegate && o->alpha_span != 0 && al >= TUNED_BUILD_ALPHA_MIN &&
+            for (int warp = 0; warp <= (o->algo[a].delegate && span != 0 && al >= TUNED_BUILD_ALPHA_MIN &&
                                         al <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA); ++warp) {
                 int b = bl[bi];
                 if (b > 0 && (uint64_t)b > (1ull << al))
@@ -704,10 +829,7 @@ static int seed_skip(const drtopk_store_point *pt, void *ctx)
 /* The store key of a config, with the flags of the plan it is measured with. */
 void config_key(const options *o, const config *c, drtopk_store_config *key)
 {
-    drtopk_problem p = { .backend = o->backend, .dtype = o->dtype[c->dtype], .n = o->n[c->n], .k = c->k,
-                         .order = DRTOPK_LARGEST };
-    drtopk_plan plan;
-    fill_key(o, c, key, make_plan(o, c, &p, &plan) == DRTOPK_OK ? plan.flags : 0);
+    fill_key(o, c, key, sweep_flags(o, c));
 }
 
 static void join_argv(int argc, char **argv, char *out, size_t len)
@@ -816,6 +938,11 @@ int main(int argc, char **argv)
         drtopk_store_close(db);
         return rc ? EXIT_FAILURES : 0;
     }
+    drtopk_store_tuning regret_tuning;
+    if (regret_load_table(&o, &mach, &regret_tuning) != 0) {
+        drtopk_store_close(db);
+        return EXIT_USAGE;
+    }
     if (drtopk_store_begin_run(db, machine_id, "tuner", args, commit, &run_id) != DRTOPK_OK) {
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
         drtopk_store_close(db);
@@ -840,6 +967,7 @@ int main(int argc, char **argv)
         return rc ? EXIT_USAGE : 0;
     }
     size_t total = 0;
+    report_left_out(&o);
     config *cfgs = enumerate(&o, &total);
     if (!cfgs) {
         fprintf(stderr, "tuner: out of memory\n");
@@ -951,13 +1079,18 @@ int main(int argc, char **argv)
         drtopk_status st = skip ? DRTOPK_OK
                                 : buffers_dataset(&o, &b, o.dtype[c->dtype], o.dist[c->dist], o.n[c->n], kmax);
         drtopk_plan plan;
-        drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[c->dtype], .n = o.n[c->n], .k = c->k };
+        drtopk_problem p = { .backend = o.backend, .dtype = o.dtype[c->dtype], .order = DRTOPK_LARGEST,
+                             .n = o.n[c->n], .k = c->k };
         drtopk_status plan_st = make_plan(&o, c, &p, &plan);
         if (skip) {
             fill_key(&o, c, &m.cfg, 0);     /* a standalone plan has no flags */
             m.status = DRTOPK_MEAS_UNSUPPORTED;
             snprintf(m.error, sizeof m.error, SKIPPED_PREFIX "one call took %.3g s at k = %llu (limit %g s)",
                      mark->ms / MS_PER_S, (unsigned long long)mark->k, o.skip_after_ms / MS_PER_S);
+        } else if (st == DRTOPK_OK && plan_st == DRTOPK_ERR_UNSUPPORTED) {
+            m.cfg = key;                    /* dr-onepass, dr-fused: no pipeline stage */
+            m.status = DRTOPK_MEAS_UNSUPPORTED;
+            snprintf(m.error, sizeof m.error, "%s", drtopk_status_string(plan_st));
         } else if (st != DRTOPK_OK || plan_st != DRTOPK_OK) {
             m.cfg = key;
             m.status = DRTOPK_MEAS_ERROR;
@@ -1007,14 +1140,28 @@ int main(int argc, char **argv)
     free(marks);
     free(todo);
     free(cfgs);
-    if (drtopk_store_end_run(db, run_id, end_status) != DRTOPK_OK)
+    /* --regret measures on in this run: it ends after that */
+    const int regret_next = o.regret && exit_code == 0 && !strcmp(end_status, "done");
+    if (!regret_next && drtopk_store_end_run(db, run_id, end_status) != DRTOPK_OK)
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
     printf("tuner: %s: %zu measured (%zu unsupported, %zu skipped, %zu errors), %zu verified, %zu wrong results, "
            "%zu left to a concurrent tuner, %.1f s\n", end_status, done, unsupported, skipped, errors, verified,
            failures, elsewhere, (drtopk_now_ms() - t0) / MS_PER_S);
     if (!strcmp(end_status, "time-limit"))
         printf("tuner: time budget reached; run the same command again to go on\n");
-    if (exit_code == 0 && !strcmp(end_status, "done") && o.input) {
+    fflush(stdout);
+    if (regret_next) {
+        regret_outcome ro;
+        if (regret_run(&o, db, machine_id, run_id, commit, &mach, &regret_tuning, &ro) != 0 ||
+            !strcmp(ro.end_status, "failed"))
+            exit_code = EXIT_USAGE;
+        else if (!strcmp(ro.end_status, "interrupted"))
+            exit_code = SIGNAL_EXIT_BASE + tuner_stop_signal;
+        else if (ro.failed)
+            exit_code = EXIT_FAILURES;
+        if (drtopk_store_end_run(db, run_id, ro.end_status) != DRTOPK_OK)
+            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    } else if (exit_code == 0 && !strcmp(end_status, "done") && o.input) {
         printf("tuner: %s measured on %s (no Rule 4 fit from real data)\n", o.input_name, o.input);
     } else if (exit_code == 0 && !strcmp(end_status, "done")) {
         int rc = o.compare ? compare_plans(&o, db, machine_id, commit, &mach)
@@ -1026,6 +1173,7 @@ int main(int argc, char **argv)
         else if (rc != 0)
             exit_code = EXIT_FAILURES;
     }
+    drtopk_store_tuning_free(&regret_tuning);
     drtopk_store_close(db);
     if (exit_code == 0 && (failures || errors))
         exit_code = EXIT_FAILURES;

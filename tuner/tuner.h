@@ -2,7 +2,8 @@
  * tuner.h -- what the tuner's parts share (tuner.c: options and the sweep;
  * measure.c: one measured plan; decide.c: the fit, the decision table and its
  * held-out check (paper section 5.2, issue 10); emit_table.c: the library's
- * compiled-in table).  Program-internal.
+ * compiled-in table; regret.c: the automatic plan against the sweep's forced
+ * plans).  Program-internal.
  */
 #ifndef DRTOPK_TUNER_H
 #define DRTOPK_TUNER_H
@@ -16,7 +17,9 @@
 #include "util.h"
 
 #define MAX_LIST 64                 /* entries of one --n/--k/... list          */
-#define MAX_VARIANTS 64             /* (algorithm, beta, build) of one dtype    */
+/* (algorithm, beta, build) of one dtype: every algorithm standalone, and as
+ * dr- at every beta in both delegate builds (--full sweeps 74 of them) */
+#define MAX_VARIANTS (DRTOPK_ALGO_COUNT + 2 * DRTOPK_ALGO_COUNT * DRTOPK_BETA_MAX)
 #define EXIT_FAILURES 1             /* measured, but something failed           */
 #define EXIT_USAGE 2                /* bad arguments, unusable database         */
 #define DECIDE_MARGIN 0.02          /* a choice must beat the default's worst
@@ -32,6 +35,13 @@ typedef struct {
     drtopk_algo algo;
     int delegate;
 } algo_entry;
+
+/* --regret: which automatic plan is measured against the forced ones. */
+typedef enum {
+    REGRET_NONE = 0,
+    REGRET_BUILTIN,             /* drtopk_plan_auto without a tuning table      */
+    REGRET_TUNED                /* drtopk_plan_auto with this machine's tuning  */
+} regret_mode;
 
 typedef struct {
     int gpu;
@@ -55,7 +65,11 @@ typedef struct {
     int no_check;               /* store the decision table unchecked          */
     uint64_t seed;
     int alpha_span;             /* Rule 4's alpha +- this; ALPHA_SPAN_WHOLE: all */
-    int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..3 (quick), 1..4 (full)  */
+    int beta[MAX_LIST]; int nbeta;      /* nbeta == 0: 1..2 (quick), 1..4 (full)  */
+    int small_n_cut;            /* quick on CUDA without --alpha-span/--beta: fewer
+                                   dr- variants below 2^QUICK_SMALL_N_LOG2 keys   */
+    int probe_algos;            /* the default algorithm list: leave out those the
+                                   library does not run on a key type here     */
     double skip_after_ms;       /* a standalone call slower than this ends its
                                    larger k (per algorithm, data set)           */
     unsigned clear_flags;       /* DRTOPK_* plan flags switched off in dr- plans
@@ -67,6 +81,7 @@ typedef struct {
     const char *import_counters;/* --import-counters: ncu metrics TSV (Table 3)  */
     drtopk_timing timing;       /* --timing: gpu (default on CUDA) or call      */
     int batch;                  /* --batch: the batched top-k's crossovers      */
+    regret_mode regret;         /* --regret: the automatic plan vs the sweep's  */
 } options;
 
 /* One configuration of the sweep: indices into the options' lists. */
@@ -104,8 +119,16 @@ extern volatile sig_atomic_t tuner_stop_signal;
  * 2^24), sorted, without repeats, into ks[MAX_LIST]; returns the count. */
 int sweep_ks(const options *o, uint64_t n, uint64_t *ks);
 
-/* The plan config c asks for (Rule 4 with const 2 alpha - log2 n + log2 k
- * returns exactly c's alpha; its beta, algorithm and delegate build). */
+/* The plan flags of config c: for a dr- algorithm those drtopk_plan_rule4
+ * gives at c's alpha (DELEGATE, FILTER, SKIP_LAST_DIGIT, and SHARED_DELEGATE
+ * up to DRTOPK_SHARED_DELEGATE_MAX_ALPHA unless c asks for the warp-centric
+ * build) less o->clear_flags; 0 for a standalone algorithm.  They are part of
+ * the config's store key, so they never change for a config. */
+unsigned sweep_flags(const options *o, const config *c);
+/* The plan config c asks for, taken as given (drtopk_plan_explicit): c's
+ * alpha, beta, algorithm and sweep_flags, so that the stored alpha is the one
+ * the library runs.  DRTOPK_ERR_UNSUPPORTED for a pipeline stage that runs
+ * standalone only (dr-onepass, dr-fused). */
 drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan);
 /* The seed stored with rows measured on an --input file (no generator). */
 #define INPUT_SEED 0
@@ -165,6 +188,31 @@ int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const 
  * and stores the rows.  0, or -1. */
 int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
                   const drtopk_store_machine *mach);
+
+/* ---- the automatic plan's regret (tuner --regret, regret.c) ---- */
+/* The store's algorithm label of mode's measurements: "auto-builtin" or
+ * "auto-tuned" (DRTOPK_STORE_AUTO_PREFIX). */
+const char *regret_label(regret_mode mode);
+/* --regret tuned: this machine's tuning from o->db into *tuning (empty for
+ * another mode; drtopk_store_tuning_free releases it).  0, or EXIT_USAGE with
+ * a message when it cannot be read or holds nothing for this machine. */
+int regret_load_table(const options *o, const drtopk_store_machine *mach, drtopk_store_tuning *tuning);
+/* How the regret phase ended: the run's end status ("done", "time-limit",
+ * "interrupted", "failed": a store error) and the measurements of the
+ * automatic plan that failed or gave a wrong result. */
+typedef struct {
+    const char *end_status;
+    size_t failed;
+} regret_outcome;
+/* After the sweep: measure drtopk_plan_auto's plan (o->regret: without a
+ * table, or with `tuning`) at every (dtype, dist, n, k) of the sweep that
+ * this commit has not measured (all with o->force), store each row labelled
+ * regret_label(o->regret), then print per point the automatic plan, its ms,
+ * the fastest forced plan measured there and its ms, and the regret auto ms /
+ * min(auto ms, best ms), and per dtype "regret LABEL DTYPE: N points, worst
+ * R at DIST n=N k=K, median M".  0, or -1 when the table cannot be read. */
+int regret_run(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+               const drtopk_store_machine *mach, const drtopk_store_tuning *tuning, regret_outcome *out);
 
 /* ---- the batched top-k's crossovers (tuner --batch) ---- */
 /* The plan fields the tuner decides, as batch_choices names them. */

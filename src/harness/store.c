@@ -4,8 +4,8 @@
  * foreign keys), versioned migrations embedded from db/schema.sql, inserts for
  * the tuner and for the modern peers' imported measurements (issue 4 item 6),
  * loading a machine's tuning (the fitted Rule 4 const, paper section 5.2, and
- * the plan choices) as the table programs pass to drtopk_plan_auto, and
- * merging of databases.
+ * the plan choices) as the table programs pass to drtopk_plan_auto, the
+ * automatic plan's regret over the forced plans, and merging of databases.
  */
 #include "store.h"
 
@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
+#include "gen.h"
 #include "schema_sql.h"
 #include "util.h"
 
@@ -658,6 +659,11 @@ static void bind_key(sqlite3_stmt *st, int64_t machine_id, const char *commit,
  * measured again by the next run. */
 #define MEASURED "status IN ('ok', 'unsupported')"
 
+/* A forced plan's row: not a measurement of drtopk_plan_auto's plan. */
+#define FORCED_PLAN "algorithm NOT LIKE '" DRTOPK_STORE_AUTO_PREFIX "%'"
+/* A row whose time stands: measured, of order largest, not failed verification. */
+#define USABLE "status = 'ok' AND coalesce(verify_ok, 1) = 1 AND median_ms IS NOT NULL AND sort_order = 'largest'"
+
 drtopk_status drtopk_store_has(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                const drtopk_store_config *c, int *found)
 {
@@ -806,13 +812,12 @@ drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const
                                       int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
-    /* Standalone rows and dr- rows with drtopk_plan_rule4's flags, with or
-     * without the shared/staged delegate build (the tuner measures both at
-     * alpha 6..7): the tuner's --no-filter/--no-skip-last-digit rows
+    /* Forced standalone rows and dr- rows with drtopk_plan_rule4's flags,
+     * with or without the shared/staged delegate build (the tuner measures
+     * both at alpha 6..7): the tuner's --no-filter/--no-skip-last-digit rows
      * (experiments/, Figures 6, 7, 10, 22) are other plans, not fit points. */
     if (prepare(s, "SELECT algorithm, dist, beta, alpha, n, k, median_ms, flags FROM measurements "
-                   "WHERE machine_id = ?1 AND git_commit = ?2 AND dtype = ?3 AND status = 'ok' "
-                   "AND (verify_ok IS NULL OR verify_ok = 1) AND median_ms IS NOT NULL AND sort_order = 'largest' "
+                   "WHERE machine_id = ?1 AND git_commit = ?2 AND dtype = ?3 AND " USABLE " AND " FORCED_PLAN " "
                    "AND ((flags & ?4) = 0 OR (flags | ?7) = ?5 + ?7) "
                    "ORDER BY algorithm, beta, dist, n, k, alpha, flags", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
@@ -1010,7 +1015,8 @@ drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char 
     *found = 0;
     if (prepare(s, "SELECT median_ms, algorithm, alpha, beta, flags FROM measurements WHERE machine_id = ?1 "
                    "AND git_commit = ?2 AND dtype = ?3 AND dist = ?4 AND seed = ?5 AND n = ?6 AND k = ?7 "
-                   "AND status = 'ok' AND beta > 0 AND sort_order = 'largest' ORDER BY median_ms LIMIT 1",
+                   "AND status = 'ok' AND beta > 0 AND sort_order = 'largest' AND " FORCED_PLAN " "
+                   "ORDER BY median_ms LIMIT 1",
                 &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, machine_id);
@@ -1029,6 +1035,72 @@ drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char 
     }
     sqlite3_finalize(st);
     return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : fail(s, "reading the best measurement");
+}
+
+/* Copy column col of st (text) into out. */
+static void column_text(sqlite3_stmt *st, int col, char *out, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(out, len, "%s", t ? (const char *)t : "");
+}
+
+drtopk_status drtopk_store_each_regret(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                       const char *label, int (*cb)(const drtopk_store_regret *r, void *ctx),
+                                       void *ctx)
+{
+    /* a: the latest usable row of the label per point; f: the fastest usable
+     * forced plan per point of a (ties: the first stored) */
+    static const char sql[] =
+        "WITH a AS (SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY dtype, dist, seed, n, k "
+        "                                                       ORDER BY measured_at DESC, id DESC) AS rn "
+        "                         FROM measurements m WHERE machine_id = ?1 AND git_commit = ?2 "
+        "                         AND algorithm = ?3 AND " USABLE ") WHERE rn = 1), "
+        "f AS (SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY dtype, dist, seed, n, k "
+        "                                                  ORDER BY median_ms, id) AS rn "
+        "                     FROM measurements m WHERE machine_id = ?1 AND git_commit = ?2 AND " USABLE
+        "                     AND " FORCED_PLAN " AND EXISTS (SELECT 1 FROM a WHERE a.dtype = m.dtype "
+        "                     AND a.dist = m.dist AND a.seed = m.seed AND a.n = m.n AND a.k = m.k)) WHERE rn = 1) "
+        "SELECT a.dtype, a.dist, a.seed, a.n, a.k, "
+        "       CASE WHEN a.flags & ?4 THEN 'dr-' ELSE '' END || a.second_algo, a.alpha, a.beta, a.flags, "
+        "       a.median_ms, f.algorithm IS NOT NULL, f.algorithm, f.alpha, f.beta, f.flags, f.median_ms, "
+        "       a.median_ms / min(a.median_ms, coalesce(f.median_ms, a.median_ms)) "
+        "FROM a LEFT JOIN f ON f.dtype = a.dtype AND f.dist = a.dist AND f.seed = a.seed AND f.n = a.n AND f.k = a.k "
+        "ORDER BY a.dtype, a.dist, a.seed, a.n, a.k";
+    sqlite3_stmt *st;
+    if (prepare(s, sql, &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, label, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 4, DRTOPK_DELEGATE);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        drtopk_store_regret r;
+        memset(&r, 0, sizeof r);
+        column_text(st, 0, r.dtype, sizeof r.dtype);
+        column_text(st, 1, r.dist, sizeof r.dist);
+        r.seed = (uint64_t)sqlite3_column_int64(st, 2);
+        r.n = (uint64_t)sqlite3_column_int64(st, 3);
+        r.k = (uint64_t)sqlite3_column_int64(st, 4);
+        column_text(st, 5, r.auto_algorithm, sizeof r.auto_algorithm);
+        r.auto_alpha = sqlite3_column_int(st, 6);
+        r.auto_beta = sqlite3_column_int(st, 7);
+        r.auto_flags = (unsigned)sqlite3_column_int64(st, 8);
+        r.auto_ms = sqlite3_column_double(st, 9);
+        r.has_best = sqlite3_column_int(st, 10);
+        column_text(st, 11, r.best_algorithm, sizeof r.best_algorithm);
+        r.best_alpha = sqlite3_column_int(st, 12);
+        r.best_beta = sqlite3_column_int(st, 13);
+        r.best_flags = (unsigned)sqlite3_column_int64(st, 14);
+        r.best_ms = sqlite3_column_double(st, 15);
+        r.regret = sqlite3_column_double(st, 16);
+        if (cb(&r, ctx)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "reading the regret of the automatic plan");
 }
 
 drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx), void *ctx)
@@ -1411,11 +1483,106 @@ static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtop
     return DRTOPK_OK;
 }
 
+/* *found: whether machine id measured the forced standalone onepass on dtype
+ * dt (status ok, any commit). */
+static drtopk_status measured_onepass(drtopk_store *s, int64_t id, const char *dt, int *found)
+{
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT count(*) FROM measurements WHERE machine_id = ?1 AND dtype = ?2 AND algorithm = ?3 "
+                   "AND status = 'ok'", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, drtopk_algo_name(DRTOPK_ALGO_ONEPASS), -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *found = sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? DRTOPK_OK : fail(s, "looking up the onepass measurements");
+}
+
+/* floor(log2 n) of the smallest n at which machine id measured (status ok) the
+ * variant (algorithm, beta) of dtype dt at commit, on a generated
+ * distribution (a real data set's rows are no fit points); *found = 0 when
+ * there is none. */
+static drtopk_status fit_min_log2n(drtopk_store *s, int64_t id, const char *dt, const char *commit,
+                                   const char *algorithm, int beta, int *log2n, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT dist, min(n) FROM measurements WHERE machine_id = ?1 AND dtype = ?2 AND git_commit = ?3 "
+                   "AND algorithm = ?4 AND beta = ?5 AND status = 'ok' GROUP BY dist", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, algorithm, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 5, beta);
+    uint64_t least = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        drtopk_dist d;
+        const char *dist = (const char *)sqlite3_column_text(st, 0);
+        const uint64_t n = (uint64_t)sqlite3_column_int64(st, 1);
+        if (dist && drtopk_dist_parse(dist, &d) == DRTOPK_OK && n > 0 && (least == 0 || n < least))
+            least = n;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return fail(s, "reading the sizes the Rule 4 fit measured");
+    if (least > 0) {
+        *log2n = drtopk_ilog2_floor(least);
+        *found = 1;
+    }
+    return DRTOPK_OK;
+}
+
+/* Dtype t's catch-all after its decision table: Rule 4 with the fitted
+ * const of plan_auto's default plan (the fit of the beta nearest its beta),
+ * beta and algorithm, for every k and for n from the smallest that fit
+ * measured up (below it the library's small-input rules stand).  None
+ * without such a fit or measurement, and none when the machine measured
+ * onepass on t: the decision table then chooses between the pipeline and
+ * onepass, and outside it the library's size rules (onepass for large
+ * inputs) apply. */
+static drtopk_status catch_all(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out, size_t *cap)
+{
+    const char *dt = drtopk_dtype_name(t);
+    int onepass = 0;
+    drtopk_status r = measured_onepass(s, id, dt, &onepass);
+    if (r != DRTOPK_OK || onepass)
+        return r;
+    sqlite3_stmt *st;
+    if (prepare(s, "SELECT const_time, beta, git_commit FROM fits WHERE machine_id = ?1 AND dtype = ?2 "
+                   "AND algorithm = ?3 ORDER BY abs(beta - ?4), fitted_at DESC LIMIT 1", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, PLAN_AUTO_ALGORITHM, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, PLAN_AUTO_BETA);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "reading the Rule 4 fit");
+    }
+    drtopk_tuning_entry e = { .dtype = t, .log2n_max = TUNING_LOG2_MAX, .log2k_min = 0,
+                              .log2k_max = TUNING_LOG2_MAX, .algo = DRTOPK_ALGO_RADIX, .beta = PLAN_AUTO_BETA,
+                              .rule4_const = sqlite3_column_double(st, 0) };
+    const char *commit = (const char *)sqlite3_column_text(st, 2);     /* valid until st is finalized */
+    int found = 0;
+    r = fit_min_log2n(s, id, dt, commit ? commit : "", PLAN_AUTO_ALGORITHM, sqlite3_column_int(st, 1),
+                      &e.log2n_min, &found);
+    sqlite3_finalize(st);
+    if (r == DRTOPK_OK && found && isfinite(e.rule4_const))
+        r = tuning_add(out, cap, &e);
+    return r;
+}
+
 /* Dtype t's entries: the tuner's decision table (a dropped cell as the
- * default plan), then the catch-all with the fitted const of plan_auto's
- * default plan.  A choice plan_auto cannot express (a standalone algorithm
- * other than onepass and fused, whose entries give standalone plans) or with a value
- * out of range is left out, so its cell falls through to the catch-all. */
+ * default plan), then catch_all's entry if any.  A choice plan_auto cannot
+ * express (a standalone algorithm other than onepass and fused, whose
+ * entries give standalone plans) or with a value out of range is left out,
+ * so its cell falls through to the catch-all or the library's rules. */
 static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out,
                                   size_t *cap)
 {
@@ -1473,30 +1640,12 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
         return r;
     if (rc != SQLITE_DONE)
         return fail(s, "reading the plan choices");
-    if (prepare(s, "SELECT const_time FROM fits WHERE machine_id = ?1 AND dtype = ?2 AND algorithm = ?3 "
-                   "ORDER BY abs(beta - ?4), fitted_at DESC LIMIT 1", &st) != DRTOPK_OK)
-        return DRTOPK_ERR_IO;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, PLAN_AUTO_ALGORITHM, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 4, PLAN_AUTO_BETA);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        /* above the library's small-input defaults (drtopk.h), which the fit does not cover */
-        drtopk_tuning_entry e = { .dtype = t, .log2n_min = DRTOPK_SMALL_N_LOG2 + 1, .log2n_max = TUNING_LOG2_MAX,
-                                  .log2k_min = 0, .log2k_max = TUNING_LOG2_MAX, .algo = DRTOPK_ALGO_RADIX,
-                                  .beta = PLAN_AUTO_BETA, .rule4_const = sqlite3_column_double(st, 0) };
-        if (isfinite(e.rule4_const))
-            r = tuning_add(out, cap, &e);
-    }
-    sqlite3_finalize(st);
-    if (r == DRTOPK_OK && rc != SQLITE_ROW && rc != SQLITE_DONE)
-        r = fail(s, "reading the Rule 4 fit");
-    return r;
+    return catch_all(s, id, t, out, cap);
 }
 
-/* The algorithms (pipeline or standalone) measured on machine id with status
- * 'ok', as drtopk_tuning.algos_measured: the plans its tuning decided among.
+/* The algorithms of the forced plans (pipeline or standalone) measured on
+ * machine id with status 'ok', as drtopk_tuning.algos_measured: the plans its
+ * tuning decided among.
  * A name the library does not parse (an older or newer one) is left out. */
 static drtopk_status tuning_algos_measured(drtopk_store *s, int64_t id, uint32_t *mask)
 {
@@ -1505,8 +1654,8 @@ static drtopk_status tuning_algos_measured(drtopk_store *s, int64_t id, uint32_t
     drtopk_algo a;
     int delegate;
     *mask = 0;
-    if (prepare(s, "SELECT DISTINCT algorithm FROM measurements WHERE machine_id = ?1 AND status = 'ok'",
-                &st) != DRTOPK_OK)
+    if (prepare(s, "SELECT DISTINCT algorithm FROM measurements WHERE machine_id = ?1 AND status = 'ok' AND "
+                   FORCED_PLAN, &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -3,7 +3,8 @@
  * timeout and foreign keys, versioned migrations, inserts of machines, runs,
  * measurements, Rule 4 fits (paper section 5.2), plan choices and the modern
  * peers' measurements (issue 4 item 6), loading a machine's tuning table for
- * drtopk_plan_auto, and merging of databases from other machines.
+ * drtopk_plan_auto, the automatic plan's regret over the forced plans (tuner
+ * --regret), and merging of databases from other machines.
  * Concurrent tuners share a sweep through claims.  Errors come back as
  * DRTOPK_ERR_IO with a readable message in `err`.
  */
@@ -81,6 +82,12 @@ drtopk_status drtopk_store_reap_runs(drtopk_store *s, int *reaped);
 /* status: "done", "interrupted", "time-limit" or "failed". */
 drtopk_status drtopk_store_end_run(drtopk_store *s, int64_t run_id, const char *status);
 
+/* The algorithm label of a measurement of drtopk_plan_auto's plan (tuner
+ * --regret: "auto-builtin", "auto-tuned") starts with this; every other row
+ * is a forced plan.  Queries that pick forced plans (the fit's points, the
+ * best measured plan, the algorithms a tuning measured) leave these rows out. */
+#define DRTOPK_STORE_AUTO_PREFIX "auto-"
+
 /* The unique key of a measurement (besides machine and commit). */
 typedef struct {
     char algorithm[32];         /* "dr-radix", "bucket", ...                    */
@@ -138,10 +145,11 @@ typedef struct {
     uint64_t n, k;
     double median_ms;
 } drtopk_store_point;
-/* Calls cb for every usable measurement of (machine, commit, dtype) with the
- * default plan flags, with or without the shared/staged delegate build
- * (standalone rows have none), ordered by algorithm, beta, dist, n, k, alpha,
- * flags.  A non-zero return of cb stops. */
+/* Calls cb for every usable measurement of a forced plan (not
+ * DRTOPK_STORE_AUTO_PREFIX) of (machine, commit, dtype) with the default plan
+ * flags, with or without the shared/staged delegate build (standalone rows
+ * have none), ordered by algorithm, beta, dist, n, k, alpha, flags.  A
+ * non-zero return of cb stops. */
 drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                       const char *dtype,
                                       int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx);
@@ -195,12 +203,40 @@ drtopk_status drtopk_store_put_check(drtopk_store *s, int64_t machine_id, const 
  * when there is none. */
 drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                      drtopk_store_check *c, int *found);
-/* The fastest 'ok' measurement of the delegate pipeline at (dtype, dist,
- * seed, n, k) on this machine and commit: its median in *ms and its
- * configuration in words; *found = 0 when there is none. */
+/* The fastest 'ok' measurement of a forced delegate pipeline (not
+ * DRTOPK_STORE_AUTO_PREFIX) at (dtype, dist, seed, n, k) on this machine and
+ * commit: its median in *ms and its configuration in words; *found = 0 when
+ * there is none. */
 drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                 const char *dtype, const char *dist, uint64_t seed, uint64_t n,
                                 uint64_t k, double *ms, char *config, size_t config_len, int *found);
+/* One point of the regret benchmark (tuner --regret): the latest usable
+ * measurement of drtopk_plan_auto's plan labelled `label` and the fastest
+ * usable forced plan measured at the same (dtype, dist, seed, n, k) on the
+ * same machine and commit.  Usable: status 'ok', order largest, not failed
+ * verification. */
+typedef struct {
+    char dtype[8];
+    char dist[48];
+    uint64_t seed, n, k;
+    char auto_algorithm[40];        /* "dr-radix", "onepass", ...             */
+    int auto_alpha, auto_beta;      /* 0 for a standalone plan                */
+    unsigned auto_flags;
+    double auto_ms;
+    int has_best;                   /* 0: no forced plan measured here        */
+    char best_algorithm[32];
+    int best_alpha, best_beta;
+    unsigned best_flags;
+    double best_ms;
+    double regret;                  /* auto_ms / min(auto_ms, best_ms); 1
+                                       without a forced plan                   */
+} drtopk_store_regret;
+/* Calls cb for every point with a measurement labelled `label` on (machine,
+ * commit), ordered by dtype, dist, seed, n, k; a non-zero return of cb
+ * stops. */
+drtopk_status drtopk_store_each_regret(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                       const char *label, int (*cb)(const drtopk_store_regret *r, void *ctx),
+                                       void *ctx);
 /* Call fn with each GPU name (CUDA machines) whose decision table passed the
  * held-out check (choices 'kept' or 'dropped', not 'unchecked': an older
  * schema's choices never were), in name order; a non-zero return from fn
@@ -226,11 +262,15 @@ typedef struct {
  * decision table (a 'dropped' cell as the default plan: const 3, beta 2,
  * radix; an older schema's per-k-range choices hold for any n), then a
  * catch-all entry with the fitted Rule 4 const of dr-radix (the beta nearest
- * 2), beta 2 and radix for (n, k) outside the grid; table.algos_measured:
- * the algorithms measured on that machine with status 'ok' (a tuning never
- * overrides the untuned fused or onepass plan when they are not among them).
- * A database (ENOENT) or
- * machine that is not there gives an empty table and DRTOPK_OK; a database
+ * 2), beta 2 and radix for every k and every n from the smallest that fit
+ * measured (its variant's measurements at its commit) up.  No catch-all for
+ * a dtype whose fit has no measurement there, or on which the machine
+ * measured the standalone onepass: its decision table then weighs the
+ * pipeline against onepass, and outside the table the library's own size
+ * rules apply; table.algos_measured: the algorithms of the forced plans
+ * measured on that machine with status 'ok' (a tuning never overrides the
+ * untuned fused or onepass plan when they are not among them).  A database
+ * (ENOENT) or machine that is not there gives an empty table and DRTOPK_OK; a database
  * that cannot be reached (no permission on its directory), is not a regular
  * file, or cannot be read (not a database, damaged, newer schema) gives
  * DRTOPK_ERR_IO, an empty table, and err names the path and the reason.  An

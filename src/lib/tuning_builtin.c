@@ -6,8 +6,9 @@
  * The tuning tables compiled into the library, one per GPU model (matched by
  * the CUDA device name): the tuner's decision table over (dtype, log2 n,
  * log2 k), each cell the plan with the least worst slowdown over UD/ND/CD
- * that passed the held-out check (a dropped cell runs the default plan), then
- * Rule 4 with the fitted const outside the measured grid (paper section 5.2).
+ * that passed the held-out check (a dropped cell runs the default plan), then,
+ * unless the sweep measured onepass, Rule 4 with the fitted const from the
+ * smallest size the fit measured up (paper section 5.2).
  * drtopk_plan_auto uses them on the CUDA backend when the caller's table has
  * no entry for the problem (plan->const_source = DRTOPK_CONST_BUILTIN), but
  * not over an untuned standalone plan (fused, onepass) the sweep never measured.
@@ -69,7 +70,7 @@ static const drtopk_tuning_entry nvidia_h100_80gb_hbm3_entries[] = {
     { DRTOPK_U32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 3, 8, 0 },
     { DRTOPK_U32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 6, 6 },
     { DRTOPK_U32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_U32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_U32, 24, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_I32, 24, 25, 0, 1, DRTOPK_ALGO_RADIX, 2, 2, 0 },
     { DRTOPK_I32, 24, 25, 2, 3, DRTOPK_ALGO_RADIX, 3, 4, 0 },
     { DRTOPK_I32, 24, 25, 4, 5, DRTOPK_ALGO_RADIX, 3, 6, 0 },
@@ -121,7 +122,7 @@ static const drtopk_tuning_entry nvidia_h100_80gb_hbm3_entries[] = {
     { DRTOPK_I32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 3, 8, 0 },
     { DRTOPK_I32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 6, 6 },
     { DRTOPK_I32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_I32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_I32, 24, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_F32, 24, 25, 0, 1, DRTOPK_ALGO_RADIX, 2, 3, 0 },
     { DRTOPK_F32, 24, 25, 2, 3, DRTOPK_ALGO_RADIX, 3, 4, 0 },
     { DRTOPK_F32, 24, 25, 4, 5, DRTOPK_ALGO_RADIX, 2, 6, 0 },
@@ -173,7 +174,7 @@ static const drtopk_tuning_entry nvidia_h100_80gb_hbm3_entries[] = {
     { DRTOPK_F32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_F32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 4, 5 },
     { DRTOPK_F32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_F32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_F32, 24, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
 };
 
 /* NVIDIA H200 (machine GPU-8c9cbd14-483f-6efa-5d56-7634dfd26449): 156 entries, the sweep measured radix.
@@ -231,7 +232,7 @@ static const drtopk_tuning_entry nvidia_h200_entries[] = {
     { DRTOPK_U32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_U32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 4, 0 },
     { DRTOPK_U32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_U32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_U32, 24, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_I32, 24, 25, 0, 1, DRTOPK_ALGO_RADIX, 2, 3, 0 },
     { DRTOPK_I32, 24, 25, 2, 3, DRTOPK_ALGO_RADIX, 2, 3, 0 },
     { DRTOPK_I32, 24, 25, 4, 5, DRTOPK_ALGO_RADIX, 2, -2, 0 },
@@ -283,7 +284,7 @@ static const drtopk_tuning_entry nvidia_h200_entries[] = {
     { DRTOPK_I32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_I32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 4, 0 },
     { DRTOPK_I32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_I32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_I32, 24, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
     { DRTOPK_F32, 24, 25, 0, 1, DRTOPK_ALGO_RADIX, 2, 2, 0 },
     { DRTOPK_F32, 24, 25, 2, 3, DRTOPK_ALGO_RADIX, 2, 2, 0 },
     { DRTOPK_F32, 24, 25, 4, 5, DRTOPK_ALGO_RADIX, 2, 6, 0 },
@@ -335,7 +336,7 @@ static const drtopk_tuning_entry nvidia_h200_entries[] = {
     { DRTOPK_F32, 30, 31, 20, 21, DRTOPK_ALGO_RADIX, 2, 4, 0 },
     { DRTOPK_F32, 30, 31, 22, 23, DRTOPK_ALGO_RADIX, 2, 4, 5 },
     { DRTOPK_F32, 30, 31, 24, 25, DRTOPK_ALGO_RADIX, 2, 4, 0 },
-    { DRTOPK_F32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
+    { DRTOPK_F32, 24, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, 6, 0 },
 };
 
 /* The last row only ends the list (C has no empty arrays). */

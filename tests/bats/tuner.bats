@@ -8,7 +8,9 @@
 # malformed lines refused by line number, merged along, schema 2 migrated.
 # Also `drtopk run` planning with the tuning it loads from the database, and
 # its warning when that database cannot be read, and experiments/onepass_bench.sh
-# (issue 15 item 4) on the CPU backend.
+# (issue 15 item 4) on the CPU backend; the quick and full sweeps' algorithm and
+# key type lists, and --regret: the automatic plan's rows, its regret
+# table, and that those rows never count as forced plans.
 
 bats_require_minimum_version 1.5.0
 
@@ -54,7 +56,7 @@ duplicates() {
     [ "$total" -gt 50 ]
     [ "$(q "$D/q.sqlite" 'SELECT count(*) FROM measurements')" -eq "$total" ]
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM measurements WHERE status='ok' AND verified=1 AND verify_ok=1")" -eq "$total" ]
-    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM fits WHERE algorithm='dr-radix'")" -eq 3 ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM fits WHERE algorithm='dr-radix'")" -eq 2 ]   # beta 1, 2
     # the decision table: a cell per grid point, n 2^10 (to 2^11), 2^12, 2^13;
     # k 4^0, 4^2, 4^4, each to the next grid point, the last as far as the gap before it
     [ "$(q "$D/q.sqlite" "SELECT count(*) || ' ' || min(log2n_min) || ' ' || max(log2n_max) || ' ' ||
@@ -223,7 +225,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$(q "$db" "SELECT count(*) FROM choices WHERE beta = 2 AND rule4_const <> 3")" -eq 0 ]
 }
 
-@test "--alpha-span and --beta lists bound the sweep; the default stays Rule 4 +-3 and beta 1..3" {
+@test "--alpha-span and --beta lists bound the sweep; the default stays Rule 4 +-3, with beta 1..2" {
     db="$D/span.sqlite"
     run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --alpha-span 1 --beta 3,1,3 --reps 1 \
         --dtype u32 --dist UD --db "$db"
@@ -238,7 +240,7 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     db2="$D/default.sqlite"
     run "$TUNER" --backend cpu --n 2^12 --k 1,256 --algo dr-radix --reps 1 --dtype u32 --dist UD --db "$db2"
     [ "$status" -eq 0 ]
-    [ "$(q "$db2" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,2,3" ]
+    [ "$(q "$db2" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements ORDER BY beta)")" = "1,2" ]
     [ "$(q "$db2" "SELECT max(abs(alpha - $RULE4_SQL)) FROM measurements")" -eq 3 ]
     [ "$(q "$db2" "SELECT count(DISTINCT alpha) FROM measurements WHERE k = 256")" -eq 7 ]
     for bad in "--beta 0" "--beta 9" "--beta 1,x" "--alpha-span -1" "--skip-after-s 0"; do
@@ -560,9 +562,111 @@ make_v2() {
     [ "$status" -eq 2 ]
 }
 
+# ---- every candidate in the sweep; the automatic plan's regret -------------------
+
+@test "the quick sweep: dr-radix, radix, onepass and fused over u32, f32, f16 and u64; --full adds the rest and i32" {
+    db="$D/lists.sqlite"
+    run "$TUNER" --backend cpu --n 2^10 --k 1 --dist UD --reps 1 --no-check --db "$db"
+    [ "$status" -eq 0 ]
+    lists="SELECT group_concat(dtype || ':' || algorithms, ' ') FROM (SELECT dtype, group_concat(algorithm) AS algorithms
+           FROM (SELECT DISTINCT dtype, algorithm FROM measurements ORDER BY dtype, algorithm) GROUP BY dtype ORDER BY dtype)"
+    quick="dr-radix,fused,onepass,radix"
+    [ "$(q "$db" "$lists")" = "f16:$quick f32:$quick u32:$quick u64:$quick" ]
+    # the pipeline at Rule 4's alpha +-3 (k = 1: alpha 7, so 4..10) and beta 1..2
+    [ "$(q "$db" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements WHERE algorithm = 'dr-radix' ORDER BY beta)")" = "1,2" ]
+    [ "$(q "$db" "SELECT min(alpha) || '..' || max(alpha) FROM measurements WHERE algorithm = 'dr-radix'")" = "4..10" ]
+    run "$TUNER" --backend cpu --full --n 2^8 --k 1 --dist UD --reps 1 --no-check --db "$D/full.sqlite"
+    [ "$status" -eq 0 ]
+    [ "$(q "$D/full.sqlite" "SELECT group_concat(dtype) FROM (SELECT DISTINCT dtype FROM measurements ORDER BY dtype)")" = \
+      "f16,f32,i32,u32,u64" ]
+    # every algorithm plain, and dr- but for the standalone-only onepass and fused, for every dtype
+    [ "$(q "$D/full.sqlite" "SELECT group_concat(c) FROM (SELECT count(DISTINCT algorithm) AS c FROM measurements GROUP BY dtype)")" = \
+      "18,18,18,18,18" ]
+    [ "$(q "$D/full.sqlite" "SELECT group_concat(DISTINCT beta) FROM (SELECT beta FROM measurements WHERE beta > 0 ORDER BY beta)")" = "1,2,3,4" ]
+}
+
+# The plan drtopk_plan_auto gives at (dtype, n, k) on the CPU backend without a
+# tuning database, as "first_algo second_algo alpha beta flags" (a standalone
+# plan: no first_algo), read from `drtopk run --json`.
+auto_plan() {
+    DRTOPK_DB="$D/none.sqlite" "$DRTOPK_BIN" run --backend cpu --dtype "$1" --n "$2" --k "$3" --json | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["plan"]
+flags = sum(bit for bit, on in ((1, p["delegate"]), (2, p["filter"]), (4, p["shared_delegate"]),
+                                (8, p["skip_last_digit"]), (16, p["sorted"])) if on)
+d = p["delegate"]
+print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p["beta"] if d else 0, flags)'
+}
+
+@test "--regret builtin: the sweep without a fit, then at each point drtopk_plan_auto's plan stored and its regret printed" {
+    db="$D/regret.sqlite"
+    args=(--backend cpu --n 2^10,2^12 --k 1,16 --dtype u32,f16 --dist UD,ND --reps 1 --db "$db")
+    run "$TUNER" "${args[@]}" --regret builtin
+    [ "$status" -eq 0 ]
+    forced=$(sweep_total <(echo "$output"))
+    # the sweep's rows as any sweep's; no fit, no decision table
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm NOT LIKE 'auto-%'")" -eq "$forced" ]
+    [ "$(q "$db" "SELECT (SELECT count(*) FROM fits) + (SELECT count(*) FROM choices)")" -eq 0 ]
+    # one verified row of the automatic plan per point: 2 dtypes x 2 dists x 2 n x 2 k
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'auto-builtin' AND status = 'ok' AND verify_ok = 1")" -eq 16 ]
+    # each row's plan is the one drtopk_plan_auto gives there
+    stored="" wanted=""
+    while IFS='|' read -r dtype n k plan; do
+        stored+="$dtype $n $k $plan;"
+        wanted+="$dtype $n $k $(auto_plan "$dtype" "$n" "$k");"
+    done < <(q "$db" "SELECT dtype, n, k, first_algo || ' ' || second_algo || ' ' || alpha || ' ' || beta || ' ' || flags
+                      FROM measurements WHERE algorithm = 'auto-builtin' AND dist = 'UD' ORDER BY dtype, n, k")
+    [ -n "$stored" ]
+    [ "$stored" = "$wanted" ]
+    # a line per point, then per dtype the summary with its worst point; the
+    # worst is what the stored rows give (auto ms over the fastest forced ms)
+    [ "$(grep -cE '^(u32|f16) +(UD|ND) .*\| +[0-9.]+x$' <<< "$output")" -eq 16 ]
+    worst=$(q "$db" "SELECT printf('%.3f', max(a.median_ms / min(a.median_ms, (SELECT min(f.median_ms) FROM measurements f
+                     WHERE f.algorithm NOT LIKE 'auto-%' AND f.status = 'ok' AND f.dtype = a.dtype AND f.dist = a.dist
+                     AND f.n = a.n AND f.k = a.k)))) FROM measurements a WHERE a.algorithm = 'auto-builtin' AND a.dtype = 'u32'")
+    [[ "$output" == *"regret auto-builtin u32: 8 points, worst ${worst}x at "*" n="*" k="*", median "*x* ]]
+    [[ "$output" == *"regret auto-builtin f16: 8 points, worst "* ]]
+    # resumed: nothing measured again, the same table
+    run "$TUNER" "${args[@]}" --regret builtin
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"the automatic plan (auto-builtin) at 16 points, 16 already measured, 0 to measure"* ]]
+    [[ "$output" == *"regret auto-builtin u32: 8 points, worst ${worst}x"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'auto-builtin'")" -eq 16 ]
+    [ "$(q "$db" "SELECT group_concat(status) FROM runs")" = "done,done" ]
+    # tuned needs this machine's tuning, which a --regret sweep does not store
+    run "$TUNER" "${args[@]}" --regret tuned
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"holds no tuning of"* ]]
+    run "$TUNER" "${args[@]}" --regret fastest
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--regret fastest: builtin"*"or tuned"* ]]
+}
+
+@test "rows of the automatic plan enter neither the fit, the decision table nor --compare's best measured plan" {
+    db="$D/leak.sqlite"
+    args=(--backend cpu --n 2^12 --k 1,16 --dtype u32 --dist UD --reps 1 --db "$db")
+    run "$TUNER" "${args[@]}" --regret builtin
+    [ "$status" -eq 0 ]
+    # the automatic plan, made the fastest by far, would win every cell as a candidate
+    q "$db" "UPDATE measurements SET median_ms = 1e-6, min_ms = 1e-6, max_ms = 1e-6 WHERE algorithm = 'auto-builtin'"
+    run "$TUNER" "${args[@]}" --fit-only
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"auto-"* ]]
+    [ "$(q "$db" "SELECT count(*) FROM choices")" -gt 0 ]
+    [ "$(q "$db" "SELECT (SELECT count(*) FROM choices WHERE algorithm LIKE 'auto-%') +
+                         (SELECT count(*) FROM fits WHERE algorithm LIKE 'auto-%')")" -eq 0 ]
+    run "$TUNER" "${args[@]}" --compare
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'compare'")" -eq 2 ]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'compare' AND (best_config LIKE 'auto-%' OR best_ms < 1e-3)")" -eq 0 ]
+}
+
 @test "--emit-table writes each tuned GPU's table as C that compiles, the same for the same database" {
     db="$D/e.sqlite"
-    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --dtype u32,f32 --dist UD --reps 1 --db "$db"
+    # u32 swept without onepass, f32 with it
+    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --dtype u32 --algo dr-radix,fused --dist UD --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --dtype f32 --dist UD --reps 1 --db "$db"
     [ "$status" -eq 0 ]
     # the table is per CUDA GPU model: make this CPU machine one
     q "$db" "UPDATE machines SET backend = 'cuda', name = 'Test \"GPU\" 1'"
@@ -570,9 +674,12 @@ make_v2() {
     [ "$status" -eq 0 ]
     gcc -std=c11 -Wall -Wextra -Werror -I "$BATS_TEST_DIRNAME/../../src/lib" -c "$D/t.c" -o "$D/t.o"
     grep -q '{ "Test \\"GPU\\" 1", test_gpu_1_entries,' "$D/t.c"
-    # every cell of both dtypes, then each dtype's catch-all with the fitted const
-    [ "$(grep -c '^    { DRTOPK_' "$D/t.c")" -eq "$(( $(q "$db" 'SELECT count(*) FROM choices') + 2 ))" ]
-    [ "$(grep -c '^    { DRTOPK_U32, 23, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, ' "$D/t.c")" -eq 1 ]   # above DRTOPK_SMALL_N_LOG2
+    # every cell of both dtypes, then u32's catch-all with the fitted const from
+    # the smallest n its fit measured (2^12); none for f32, whose sweep measured
+    # onepass: outside its cells the library's own rules apply
+    [ "$(grep -c '^    { DRTOPK_' "$D/t.c")" -eq "$(( $(q "$db" 'SELECT count(*) FROM choices') + 1 ))" ]
+    [ "$(grep -c '^    { DRTOPK_U32, 12, 63, 0, 63, DRTOPK_ALGO_RADIX, 2, ' "$D/t.c")" -eq 1 ]
+    [ "$(grep -c '^    { DRTOPK_F32, [0-9]*, 63, 0, 63, ' "$D/t.c")" -eq 0 ]
     "$TUNER" --emit-table "$D/t2.c" --db "$db" > /dev/null
     cmp "$D/t.c" "$D/t2.c"
     # nothing partial: a directory that does not exist, a database that does not

@@ -3,8 +3,10 @@
  * db/schema.sql): migration of an older schema keeps its rows, a newer schema
  * and foreign files are refused, measurements round-trip and replace by their
  * unique key, a machine's tuning loads as the table drtopk_plan_auto takes
- * (choices, then the fitted const; by uuid, else by name; an unreadable file
- * says why), merging adds nothing the second time, the misuse of issue 10
+ * (choices, then the fitted const from the smallest n the fit measured, none
+ * once onepass was measured; by uuid, else by name; an unreadable file says
+ * why), rows of the automatic plan (tuner --regret) are no forced plans and
+ * give its regret, merging adds nothing the second time, the misuse of issue 10
  * item 5 (concurrent creation, claims shared by concurrent tuners, damaged
  * schema_version tables), and drtopk-mpi's rows (table multi_gpu) round-trip,
  * replace and merge.
@@ -70,7 +72,13 @@ static void store_migrates_older_schema(void)
     sql(path, "INSERT INTO machines (uuid, name, backend) VALUES ('GPU-old', 'Old GPU', 'cuda');"
               "INSERT INTO fits (machine_id, git_commit, dtype, algorithm, beta, const_time, const_lsq, "
               "mean_slowdown, worst_slowdown, points, fitted_at) VALUES (1, 'abc', 'u32', 'dr-radix', 2, "
-              "4.25, 4.0, 1.01, 1.2, 10, '2026-01-01');");
+              "4.25, 4.0, 1.01, 1.2, 10, '2026-01-01');"
+              "INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, status) "
+              "VALUES ('old-run', 1, 'tuner', '', 'abc', '2026-01-01', 'done');"
+              "INSERT INTO measurements (machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, "
+              "dist, seed, n, k, alpha, beta, flags, sort_order, status, reps, median_ms, verified, measured_at) "
+              "VALUES (1, 1, 'abc', 'dr-radix', 'radix', 'radix', 'u32', 'UD', 1, 1048576, 16, 9, 2, 11, 'largest', "
+              "'ok', 1, 1.0, 0, '2026-01-01');");
     CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
     CHECK(drtopk_store_version(s) == DRTOPK_STORE_SCHEMA_VERSION);
     /* New columns and tables are usable, old rows kept. */
@@ -91,6 +99,7 @@ static void store_migrates_older_schema(void)
     CHECK_EQ_U64(t.table.count, 2);   /* the choice, then the catch-all with the fit */
     CHECK(t.entries[0].algo == DRTOPK_ALGO_RADIX && t.entries[0].rule4_const == 4.25);
     CHECK(t.entries[1].rule4_const == 4.25 && t.entries[1].beta == 2 && t.entries[1].log2k_max == 63);
+    CHECK(t.entries[1].log2n_min == 20);   /* the fit's measurement: n = 2^20 */
     drtopk_store_tuning_free(&t);
 }
 
@@ -204,16 +213,48 @@ static void store_round_trip_and_lookup(void)
     CHECK(count(path, "SELECT count(*) FROM measurements WHERE alpha = 8 AND median_ms = 0.75") == 1);
     CHECK(count(path, "SELECT count(*) FROM measurements WHERE reps_ms = '[1.5,1,2]'") == 0);
 
-    /* The fit alone: one catch-all entry per fitted dtype, for this uuid. */
+    /* The fit alone: one catch-all entry per fitted dtype, for this uuid,
+     * from the smallest n the fit measured (fill's 2^20) up. */
     drtopk_store_tuning t;
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
     CHECK_EQ_U64(t.table.count, 1);
     CHECK(t.table.entries == t.entries && !strcmp(t.table.gpu_name, "Test GPU"));
     CHECK(t.table.algos_measured == UINT32_C(1) << DRTOPK_ALGO_RADIX);    /* dr-radix: the pipeline's radix */
     CHECK(t.entries[0].dtype == DRTOPK_U32 && t.entries[0].rule4_const == 3.75 && t.entries[0].beta == 2 &&
-          t.entries[0].algo == DRTOPK_ALGO_RADIX && t.entries[0].log2n_min == DRTOPK_SMALL_N_LOG2 + 1 &&
+          t.entries[0].algo == DRTOPK_ALGO_RADIX && t.entries[0].log2n_min == 20 &&
           t.entries[0].log2n_max == 63 &&
           t.entries[0].log2k_min == 0 && t.entries[0].log2k_max == 63);
+    drtopk_store_tuning_free(&t);
+    /* Rows that are not the fit's points leave the catch-all's start alone: a
+     * real data set's, another commit's, another beta's; an automatic plan's
+     * row (tuner --regret) is not a measured algorithm either. */
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_measurement real = meas(16, 6, 0.5), other_commit = meas(16, 6, 0.5), beta3 = meas(16, 6, 0.5),
+                             automatic = meas(16, 0, 0.5);
+    snprintf(real.cfg.dist, sizeof real.cfg.dist, "graph-email-Enron");
+    real.cfg.n = other_commit.cfg.n = beta3.cfg.n = 1 << 12;
+    beta3.cfg.beta = 3;
+    snprintf(automatic.cfg.algorithm, sizeof automatic.cfg.algorithm, DRTOPK_STORE_AUTO_PREFIX "builtin");
+    snprintf(automatic.cfg.second_algo, sizeof automatic.cfg.second_algo, "onepass");
+    automatic.cfg.first_algo[0] = '\0';
+    automatic.cfg.beta = 0;
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &real), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "older", &other_commit), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &beta3), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &automatic), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK(t.table.count == 1 && t.entries[0].log2n_min == 20);
+    CHECK(t.table.algos_measured == UINT32_C(1) << DRTOPK_ALGO_RADIX);
+    drtopk_store_tuning_free(&t);
+    /* The fit's own row at a smaller n moves it. */
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_measurement smaller = meas(16, 6, 0.5);
+    smaller.cfg.n = 3 << 12;
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &smaller), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK(t.table.count == 1 && t.entries[0].log2n_min == 13);
     drtopk_store_tuning_free(&t);
     /* Another GPU of the same model uses the fit; another model does not. */
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-2", "Test GPU", &t, err, sizeof err), DRTOPK_OK);
@@ -228,7 +269,8 @@ static void store_round_trip_and_lookup(void)
     CHECK_STATUS(drtopk_store_load_tuning(missing, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
     CHECK(t.table.count == 0 && access(missing, F_OK) != 0);
     drtopk_store_tuning_free(&t);
-    /* The algorithms measured: fused (ok) joins, onepass (an error) does not. */
+    /* The algorithms measured: fused (ok) joins, onepass (an error) does not,
+     * and an onepass that did not run leaves the catch-all in place. */
     CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
     drtopk_store_measurement fused = meas(16, 0, 0.5), onepass = meas(16, 0, 0.5);
     snprintf(fused.cfg.algorithm, sizeof fused.cfg.algorithm, "fused");
@@ -240,6 +282,7 @@ static void store_round_trip_and_lookup(void)
     drtopk_store_close(s);
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
     CHECK(t.table.algos_measured == ((UINT32_C(1) << DRTOPK_ALGO_RADIX) | (UINT32_C(1) << DRTOPK_ALGO_FUSED)));
+    CHECK(t.table.count == 1);
     drtopk_store_tuning_free(&t);
 
     CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
@@ -283,11 +326,11 @@ static void store_round_trip_and_lookup(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
     CHECK(plan.alpha == drtopk_rule4_alpha(p.n, p.k, 2.5));
     CHECK(!!(plan.flags & DRTOPK_SHARED_DELEGATE) == (plan.alpha <= 5));
-    p.n = 1ull << (DRTOPK_SMALL_N_LOG2 + 1);   /* outside every cell: the fitted const */
+    p.n = 1ull << 24;                   /* outside every cell: the fitted const */
     p.k = 1ull << 12;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
     CHECK(plan.const_source == DRTOPK_CONST_TUNING && plan.rule4_const == t.entries[3].rule4_const &&
-          t.entries[3].log2n_min == DRTOPK_SMALL_N_LOG2 + 1 && t.entries[3].log2n_max == 63);
+          t.entries[3].log2n_min == 13 && t.entries[3].log2n_max == 63);
     p.n = 1ull << 22;
     p.k = 1ull << 8;                    /* the dropped cell: the default plan, from the table */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t.table), DRTOPK_OK);
@@ -319,6 +362,100 @@ static void store_round_trip_and_lookup(void)
     CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-9", "Test GPU", &t, err, sizeof err), DRTOPK_OK);
     CHECK(!strcmp(t.machine_uuid, "GPU-3") && t.entries[3].rule4_const == 5.0);
     drtopk_store_tuning_free(&t);
+}
+
+/* A catch-all Rule 4 entry stands for a dtype until the machine measured
+ * onepass on it (ok): then the library's own rules decide outside the cells. */
+static void store_catch_all_yields_to_onepass(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "onepass.sqlite");
+    fill(path, "GPU-1", "Test GPU", 3.75);
+    drtopk_store *s;
+    drtopk_store_tuning t;
+    drtopk_store_measurement f32_onepass = meas(16, 0, 0.5), u32_onepass = meas(16, 0, 0.5);
+    snprintf(f32_onepass.cfg.algorithm, sizeof f32_onepass.cfg.algorithm, "onepass");
+    snprintf(f32_onepass.cfg.dtype, sizeof f32_onepass.cfg.dtype, "f32");
+    f32_onepass.cfg.first_algo[0] = f32_onepass.cfg.second_algo[0] = '\0';
+    f32_onepass.cfg.beta = 0;
+    u32_onepass = f32_onepass;
+    snprintf(u32_onepass.cfg.dtype, sizeof u32_onepass.cfg.dtype, "u32");
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &f32_onepass), DRTOPK_OK);   /* another dtype */
+    drtopk_store_close(s);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK(t.table.count == 1 && t.entries[0].dtype == DRTOPK_U32);
+    drtopk_store_tuning_free(&t);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &u32_onepass), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(t.table.count, 0);
+    CHECK(t.table.algos_measured & (UINT32_C(1) << DRTOPK_ALGO_ONEPASS));
+    drtopk_store_tuning_free(&t);
+}
+
+typedef struct {
+    int calls, autos;
+    drtopk_store_regret last;
+} point_count;
+
+static int count_points(const drtopk_store_point *pt, void *ctx)
+{
+    point_count *c = ctx;
+    ++c->calls;
+    c->autos += !strncmp(pt->algorithm, DRTOPK_STORE_AUTO_PREFIX, strlen(DRTOPK_STORE_AUTO_PREFIX));
+    return 0;
+}
+
+static int keep_regret(const drtopk_store_regret *r, void *ctx)
+{
+    point_count *c = ctx;
+    ++c->calls;
+    c->last = *r;
+    return 0;
+}
+
+/* Rows of the automatic plan (tuner --regret) are no forced plans: neither a
+ * fit point nor the best measured plan, however fast; the regret of one is
+ * its time over the fastest forced plan's at its point. */
+static void store_automatic_rows(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "auto.sqlite");
+    fill(path, "GPU-1", "Test GPU", 3.75);    /* dr-radix at k = 16: alpha 8 1.5 ms, alpha 9 1.25 ms */
+    drtopk_store *s;
+    drtopk_store_measurement fast = meas(16, 7, 0.01), slow = meas(16, 7, 2.5), alone = meas(64, 7, 1.0);
+    snprintf(fast.cfg.algorithm, sizeof fast.cfg.algorithm, DRTOPK_STORE_AUTO_PREFIX "builtin");
+    snprintf(slow.cfg.algorithm, sizeof slow.cfg.algorithm, DRTOPK_STORE_AUTO_PREFIX "tuned");
+    snprintf(alone.cfg.algorithm, sizeof alone.cfg.algorithm, DRTOPK_STORE_AUTO_PREFIX "tuned");
+    fast.cfg.flags = slow.cfg.flags = alone.cfg.flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &fast), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &slow), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &alone), DRTOPK_OK);
+    double ms = 0;
+    char config[96];
+    int found = 0;
+    CHECK_STATUS(drtopk_store_best(s, 1, "abc", "u32", "UD", 1, 1 << 20, 16, &ms, config, sizeof config, &found),
+                 DRTOPK_OK);
+    CHECKF(found && ms == 1.25 && !strncmp(config, "dr-radix alpha=9", strlen("dr-radix alpha=9")), "%g %s", ms,
+           config);
+    point_count c = { 0 };
+    CHECK_STATUS(drtopk_store_each_point(s, 1, "abc", "u32", count_points, &c), DRTOPK_OK);
+    CHECK(c.calls == 2 && c.autos == 0);
+    memset(&c, 0, sizeof c);
+    CHECK_STATUS(drtopk_store_each_regret(s, 1, "abc", DRTOPK_STORE_AUTO_PREFIX "builtin", keep_regret, &c),
+                 DRTOPK_OK);
+    CHECK(c.calls == 1 && c.last.has_best && c.last.best_ms == 1.25 && c.last.best_alpha == 9 &&
+          !strcmp(c.last.best_algorithm, "dr-radix") && c.last.regret == 1.0 && c.last.auto_ms == 0.01 &&
+          c.last.auto_alpha == 7 && c.last.auto_flags == fast.cfg.flags && !strcmp(c.last.auto_algorithm, "dr-radix"));
+    memset(&c, 0, sizeof c);
+    CHECK_STATUS(drtopk_store_each_regret(s, 1, "abc", DRTOPK_STORE_AUTO_PREFIX "tuned", keep_regret, &c),
+                 DRTOPK_OK);
+    CHECK(c.calls == 2 && c.last.k == 64 && !c.last.has_best && c.last.regret == 1.0);   /* no forced plan at k = 64 */
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM measurements WHERE algorithm LIKE 'auto-%'") == 3);
 }
 
 static void store_merge_is_idempotent(void)
@@ -530,6 +667,8 @@ __attribute__((constructor)) static void register_store_tests(void)
     test_register("store_migrates_older_schema", store_migrates_older_schema);
     test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
+    test_register("store_catch_all_yields_to_onepass", store_catch_all_yields_to_onepass);
+    test_register("store_automatic_rows", store_automatic_rows);
     test_register("store_merge_is_idempotent", store_merge_is_idempotent);
     test_register("store_multi_rows", store_multi_rows);
     test_register("store_concurrent_create", store_concurrent_create);

@@ -16,7 +16,11 @@
 #            with this machine's tuning from --db).
 #   regret = auto ms / min(auto ms, the fastest forced plan's ms) at the same
 #            (machine, commit, dtype, dist, seed, n, k): 1.00 where the
-#            automatic plan is at least as fast as every forced plan.
+#            automatic plan is at least as fast as every forced plan.  Every
+#            forced row of that point and commit counts, also another sweep's
+#            (--tuned's tuner --quick: dr-radix at more alphas and betas), so
+#            the table printed last can be stricter than the tuner's own
+#            regret lines printed before that sweep.
 # Why dr-radix at alpha +-1, beta 2 only: the regret asks whether the automatic
 # plan picks the right executor, and the automatic plan is always one of the
 # rows compared (its own alpha, beta and flags, whatever table gave them); the

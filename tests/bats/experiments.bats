@@ -11,7 +11,8 @@
 # checked by check_index_html.py (well-formed, no broken link, every claim);
 # --measure-only on a node without gnuplot and the sqlite3 shell;
 # the batched top-k figure beyond the paper (exp_batch) from batch_bench.sh rows;
-# the torch peer's generator bit for bit against drtopk gen.
+# the torch peer's generator bit for bit against drtopk gen; the plan-regret figure
+# (exp_plan_regret) not measured on the reference dumps.
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 RUN_ALL="$ROOT/experiments/run_all.sh"
@@ -590,4 +591,16 @@ EOF
     # the reference dumps: every H100 and H200 card with batched rows is drawn (a panel a card)
     [ "$(grep -P '\tNVIDIA H100 80GB HBM3\t' "$T/out/data/status/exp_batch.tsv" | cut -f5 | sort -u)" = ok ]
     [ "$(grep -P '\tNVIDIA H200\t' "$T/out/data/status/exp_batch.tsv" | cut -f5 | sort -u)" = ok ]
+}
+
+@test "exp_plan_regret on the reference dumps: no regret rows yet, one not-measured panel per GPU model saying how to measure them" {
+    st="$T/out/data/status/exp_plan_regret.tsv"
+    [ -s "$st" ]
+    # every GPU model of the dumps once (exp_end keeps one not-measured panel per model)
+    [ "$(cut -f3 "$st" | sort | tr '\n' ';')" = "NVIDIA H100 80GB HBM3;NVIDIA H200;" ]
+    [ "$(cut -f4,5,9 "$st" | sort -u)" = "0	not measured	not measured" ]
+    while IFS=$'\t' read -r id slug rest; do
+        grep -q "no automatic-plan regret rows on this machine (experiments/plan_regret.sh" "$T/out/$id-$slug.svg"
+    done < "$st"
+    grep -q 'id="exp_plan_regret"' "$T/out/index.html"
 }

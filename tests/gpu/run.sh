@@ -9,7 +9,7 @@
 # multi-GPU / out-of-core runs of bin/drtopk-mpi (tests/gpu/mpi.sh, Table 2).
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers onepass figures datasets batch mpi" sh tests/gpu/run.sh
+#   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers onepass regret figures datasets batch mpi" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
@@ -29,7 +29,12 @@
 #                    (default out/datasets/src, made by its --sources-only)
 #   ONEPASS_ARGS     step onepass: more options of experiments/onepass_bench.sh
 #                    (e.g. "--sweeps small", "--sweeps large --dtypes u32,f16 --reps 3")
-#   TUNE_MINUTES (4) bounds the sweeps; SANITIZER_TIMEOUT_S (240) each sanitizer run
+#   REGRET_ARGS      step regret: more options of experiments/plan_regret.sh (e.g. "--dtypes u32
+#                    --n-log2 24..30", "--minutes 8"); REGRET_TUNED=1 adds --tuned (tuner --quick
+#                    on the card, then the tuned plan's regret over the same grid)
+#   TUNE_MINUTES (4) bounds the sweeps (step regret: its whole budget, unless REGRET_ARGS has
+#                    --minutes; the grid takes longer: a rerun with the same DRTOPK_RUN_DB goes on);
+#                    SANITIZER_TIMEOUT_S (240) each sanitizer run
 #   RACECHECK_BATCH_SHARDS (4) processes that share test_batch --small's racecheck (the GPU is
 #                    shared: about 1.2x faster than one; give it SANITIZER_TIMEOUT_S=480)
 set -u
@@ -239,6 +244,14 @@ $(cat "$OUT/mutation.log")" ;;
             --minutes "$TUNE_MINUTES" --peers ${ONEPASS_ARGS:-} > "$OUT/onepass.log" 2>&1
         add "onepass: rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)"
         sed -n '/^onepass bench on/,$p' "$OUT/onepass.log" ;;
+    regret)     # issue 33 item 3: the automatic plan's regret against every forced plan over the grid
+        tuned=""
+        [ "${REGRET_TUNED:-0}" = 1 ] && tuned=--tuned
+        # shellcheck disable=SC2086 # REGRET_ARGS: several words; tuned: one or none
+        sh experiments/plan_regret.sh --bin "$BIN" --db "$DB" --minutes "$TUNE_MINUTES" $tuned ${REGRET_ARGS:-} \
+            > "$OUT/regret.log" 2>&1
+        add "regret: rc=$? ($(($(date +%s) - t0)) s)${tuned:+ $tuned}; log $OUT/regret.log
+$(sed -n '/^plan regret/,$p' "$OUT/regret.log")" ;;
     batch)      # issue 16 item 5: batched top-k beside torch.topk, CUB DeviceBatchedTopK, the read floor
         peer_info=$(cub_peer experiments/peers/cub_batch_topk_peer.cu cub_batch_topk_peer "$CUB_BATCH_MIN_VERSION")
         CUB_BATCH_PEER=$(echo "$peer_info" | sed -n 1p) sh experiments/batch_bench.sh --bin "$BIN" --db "$DB" \

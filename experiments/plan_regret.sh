@@ -46,13 +46,16 @@
 #   experiments/plan_regret.sh [--db DB] [--bin DIR] [--gpu G] [--backend cpu]
 #                              [--dtypes LIST] [--dists LIST] [--n-log2 A..B]
 #                              [--k-max-log2 K] [--algos LIST] [--tuned]
-#                              [--minutes M] [--reps R] [--allow-dirty]
+#                              [--minutes M] [--reps R] [--verify-every N] [--allow-dirty]
 # --n-log2 A..B: n = 2^A, 2^(A+2), ... <= 2^B; --k-max-log2 K: k = 1, 4, ...
 # <= min(n, 2^K) (the tuner leaves out k > n at each n); both taken as given
 # on either backend.  --minutes: the measuring budget of the whole script
 # (default 60), shared by its tuner runs in turn; a rerun resumes (the tuner
 # skips what this machine measured at this commit).  --reps: repetitions per
-# plan (the tuner's default: 7 on a GPU, 3 on the CPU).  --backend cpu: the
+# plan (the tuner's default: 7 on a GPU, 3 on the CPU).  --verify-every N:
+# check every N-th config of each tuner run against the host reference (0:
+# none; the tuner's default checks every 25th, which at 2^30 keys and more
+# costs seconds a check on the host).  --backend cpu: the
 # same commands on the CPU backend with the default sizes scaled down 2^14
 # times, n >= 2^10 (as experiments/lib/common.sh; a check of the commands,
 # tests/bats/plan_regret.bats).  --allow-dirty: put rows of a tuner built from
@@ -73,6 +76,7 @@ ALGOS=dr-radix,radix,onepass,fused,sort-cub
 TUNED=0
 MINUTES=60                      # the whole grid on one GPU: resumable, so a budget, not a guess of its length
 REPS=""
+VERIFY_EVERY=""
 ALLOW_DIRTY=0
 GRID_N_LOG2=12..32              # issue 33: n = 2^12 .. 2^32 by 4x
 GRID_K_MAX_LOG2=24              # ... k = 1 .. min(n, 2^24) by 4x (the paper's largest k)
@@ -86,7 +90,7 @@ MEM_FACTOR=2                    # the input and as much again for a plan's works
 MIN_CALL_S=10                   # less budget left than this: no further tuner run (a rerun goes on)
 WORST_TARGET=1.05               # issue 33's targets, reported beside the table, never asserted:
 MEDIAN_TARGET=1.01              # worst regret <= 5%, median <= 1%
-OPTIONS="--db --bin --gpu --backend --dtypes --dists --n-log2 --k-max-log2 --algos --tuned --minutes --reps --allow-dirty"
+OPTIONS="--db --bin --gpu --backend --dtypes --dists --n-log2 --k-max-log2 --algos --tuned --minutes --reps --verify-every --allow-dirty"
 
 die() { echo "$ME: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -94,7 +98,7 @@ while [ $# -gt 0 ]; do
     --tuned) TUNED=1; shift; continue ;;
     --allow-dirty) ALLOW_DIRTY=1; shift; continue ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    --db|--bin|--gpu|--backend|--dtypes|--dists|--n-log2|--k-max-log2|--algos|--minutes|--reps)
+    --db|--bin|--gpu|--backend|--dtypes|--dists|--n-log2|--k-max-log2|--algos|--minutes|--reps|--verify-every)
         [ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;
     *) die "unknown option '$1' ($OPTIONS)" ;;
     esac
@@ -110,6 +114,7 @@ while [ $# -gt 0 ]; do
     --algos) ALGOS=$2 ;;
     --minutes) MINUTES=$2 ;;
     --reps) REPS=$2 ;;
+    --verify-every) VERIFY_EVERY=$2 ;;
     esac
     shift 2
 done
@@ -132,6 +137,7 @@ case ",$ALGOS," in
 esac
 case $GPU in ''|*[!0-9]*) die "--gpu '$GPU': a GPU index such as 0" ;; esac
 case $REPS in *[!0-9]*|0) die "--reps '$REPS': a positive integer" ;; esac
+case $VERIFY_EVERY in *[!0-9]*) die "--verify-every '$VERIFY_EVERY': a count of configs, 0 for none" ;; esac
 awk -v m="$MINUTES" 'BEGIN { exit !(m ~ /^[0-9]+(\.[0-9]*)?$/ && m > 0) }' ||
     die "--minutes '$MINUTES': a positive number of minutes"
 case $BACKEND in
@@ -218,7 +224,7 @@ tuner() {
     fi
     echo "$ME: [$CALL/$TOTAL] $what (elapsed $(fmt_s "$el")$eta, budget left $(fmt_s "$left"))" >&2
     # shellcheck disable=SC2086 # TARGET is two words
-    set -- "$BIN/tuner" $TARGET "$@" ${REPS:+--reps "$REPS"} --max-minutes \
+    set -- "$BIN/tuner" $TARGET "$@" ${REPS:+--reps "$REPS"} ${VERIFY_EVERY:+--verify-every "$VERIFY_EVERY"} --max-minutes \
         "$(awk -v s="$left" 'BEGIN { printf "%.2f", s / 60 }')" --db "$DB"
     echo "$ME: $*" >&2
     { "$@" 2>&1; echo $? > "$LOG.rc"; } | tee "$LOG" >&2

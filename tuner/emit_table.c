@@ -7,8 +7,10 @@
  * cells as the default plan, then -- unless the sweep measured onepass --
  * Rule 4 with the fitted const from the smallest size the fit measured up),
  * so the library runs on each GPU model what the tuner chose there
- * (paper section 5.2, issue 10), with the algorithms measured on the machine
- * whose entries it writes (drtopk_tuning.algos_measured).  The output depends on the database alone
+ * (paper section 5.2), with the algorithms measured on the machine whose
+ * entries it writes (drtopk_tuning.algos_measured).  A model whose sweep
+ * measured neither onepass nor fused is left out: its table cannot decide
+ * against the plans the library's size rules choose.  The output depends on the database alone
  * (no time, no commit of the generator): the same database gives the same
  * file.  Written to FILE.tmp and renamed, so FILE is never partly written.
  */
@@ -214,6 +216,36 @@ static int write_table(FILE *f, const char *db_path, const gpu_list *g)
     return 0;
 }
 
+/* The plans the library's size rules choose beside the pipeline
+ * (src/lib/policy.h): a tuning that never measured them cannot decide
+ * against them. */
+#define CONTENDERS ((UINT32_C(1) << DRTOPK_ALGO_ONEPASS) | (UINT32_C(1) << DRTOPK_ALGO_FUSED))
+
+/* Drop from g the GPU models whose tuning's sweep did not measure the
+ * CONTENDERS (a sweep older than they are), each named on stderr.  0, or -1
+ * with a message. */
+static int keep_contender_sweeps(const char *db_path, gpu_list *g)
+{
+    int kept = 0;
+    for (int i = 0; i < g->count; ++i) {
+        drtopk_store_tuning t;
+        char err[DRTOPK_STORE_ERR_LEN];
+        if (drtopk_store_load_tuning(db_path, NULL, g->name[i], &t, err, sizeof err) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: --emit-table: %s\n", err);
+            return -1;
+        }
+        if ((t.table.algos_measured & CONTENDERS) == CONTENDERS)
+            memmove(g->name[kept++], g->name[i], sizeof g->name[i]);
+        else
+            fprintf(stderr, "tuner: --emit-table: %s (machine %s) left out: its sweep measured neither onepass nor "
+                            "fused, which the library's size rules choose (tuner --gpu G --quick measures them)\n",
+                    g->name[i], t.machine_uuid);
+        drtopk_store_tuning_free(&t);
+    }
+    g->count = kept;
+    return 0;
+}
+
 int emit_table(const char *db_path, const char *out_path)
 {
     drtopk_store *db;
@@ -242,9 +274,11 @@ int emit_table(const char *db_path, const char *out_path)
         fprintf(stderr, "tuner: --emit-table: %s has more than %d tuned GPU models\n", db_path, MAX_GPUS - 1);
         return -1;
     }
+    if (keep_contender_sweeps(db_path, &g) != 0)
+        return -1;
     if (g.count == 0)
-        fprintf(stderr, "tuner: --emit-table: %s has no decision table of any GPU: the generated table is "
-                        "empty (the library then uses Rule 4 with const 3)\n", db_path);
+        fprintf(stderr, "tuner: --emit-table: %s has no decision table of any GPU that measured the library's "
+                        "plans: the generated table is empty (the library then uses its size rules)\n", db_path);
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", out_path) >= (int)sizeof tmp) {
         fprintf(stderr, "tuner: --emit-table: the path '%s' is too long\n", out_path);

@@ -8,10 +8,13 @@
  * rules: what a program with no tuning database runs) or with this machine's
  * tuning loaded from --db (tuned) -- and stored as a measurement labelled
  * auto-builtin or auto-tuned that carries the resolved plan's algorithms,
- * alpha, beta and flags.  Then, from the stored measurements
- * (drtopk_store_each_regret), each point's regret: the automatic plan's time
- * over the smaller of it and the fastest forced plan's, and per dtype the
- * worst and the median.
+ * alpha, beta and flags; right after it, on the same resident data, the
+ * fastest forced plan of the sweep there is timed again and stored labelled
+ * with DRTOPK_STORE_REF_SUFFIX, so that a regret compares two times of one
+ * moment (the card's clocks drift by 10% and more over a sweep of minutes).
+ * Then, from the stored measurements (drtopk_store_each_regret), each point's
+ * regret: the automatic plan's time over the smaller of it and that
+ * reference's, and per dtype the worst and the median.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 
 #define LABEL_BUILTIN DRTOPK_STORE_AUTO_PREFIX "builtin"
 #define LABEL_TUNED DRTOPK_STORE_AUTO_PREFIX "tuned"
+#define LABEL_LEN 32                  /* a measurement's algorithm column (drtopk_store_config) */
 #define PLAN_TEXT_LEN 96              /* "dr-radix-ggks-oop alpha=24 beta=8 flags=0x1f" and room */
 
 /* One point of the sweep. */
@@ -168,6 +172,48 @@ static long plan_points(const options *o, drtopk_store *db, int64_t machine_id, 
     return ntodo;
 }
 
+/* Time the fastest forced plan of the sweep at point pt again, right after
+ * the automatic plan on the resident data set b, and store it labelled
+ * `label` DRTOPK_STORE_REF_SUFFIX with that plan's fields.  A point without a
+ * usable forced row gets none (its regret then has no reference).  0, or -1
+ * on a store error. */
+static int measure_reference(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id,
+                             const char *commit, const char *label, const point *pt, const drtopk_store_config *at,
+                             buffers *b, double *scratch, tally *t)
+{
+    drtopk_store_config best;
+    double ms;
+    int found = 0, delegate = 0;
+    drtopk_algo algo;
+    if (drtopk_store_best_forced(db, machine_id, commit, drtopk_timing_name(o->timing), at, &best, &ms, &found) !=
+        DRTOPK_OK) {
+        fprintf(stderr, "\ntuner: --regret: %s\n", drtopk_store_errmsg(db));
+        return -1;
+    }
+    if (!found || drtopk_algo_parse(best.algorithm, &algo, &delegate) != DRTOPK_OK)
+        return 0;
+    const drtopk_problem p = { .backend = o->backend, .dtype = pt->dtype, .order = DRTOPK_LARGEST, .n = pt->n,
+                               .k = pt->k, .values = b->v };
+    drtopk_plan plan;
+    if (drtopk_plan_explicit(&plan, &p, algo, delegate ? best.alpha : 0, delegate ? best.beta : 0,
+                             delegate ? best.flags : best.flags & DRTOPK_SORTED) != DRTOPK_OK)
+        return 0;
+    char ref[LABEL_LEN];
+    snprintf(ref, sizeof ref, "%s%s", label, DRTOPK_STORE_REF_SUFFIX);
+    drtopk_store_measurement m;
+    memset(&m, 0, sizeof m);
+    auto_key(o, ref, pt, &plan, &m.cfg);
+    measure_plan(o, &plan, pt->k, b, 0, &m, scratch);
+    if (store_row(db, machine_id, run_id, commit, &m) != 0)
+        return -1;
+    if (m.status != DRTOPK_MEAS_OK) {
+        ++t->failed;
+        fprintf(stderr, "\ntuner: FAILED %s %s %s n=%llu k=%llu: %s\n", ref, m.cfg.dtype, m.cfg.dist,
+                (unsigned long long)m.cfg.n, (unsigned long long)m.cfg.k, m.error);
+    }
+    return 0;
+}
+
 /* Measure and store the automatic plan at each point of todo[] (ntodo of
  * them), sharing the points with concurrent tuners through claims; every
  * o->verify_every-th measurement is checked against the reference. */
@@ -216,7 +262,9 @@ static void measure_todo(const options *o, drtopk_store *db, int64_t machine_id,
             int do_verify = o->verify_every > 0 && t->measured % (size_t)o->verify_every == 0;
             measure_plan(o, &plans[i], pts[i].k, &b, do_verify, &m, scratch);
         }
-        if (store_row(db, machine_id, run_id, commit, &m) != 0) {
+        if (store_row(db, machine_id, run_id, commit, &m) != 0 ||
+            (st == DRTOPK_OK && measure_reference(o, db, machine_id, run_id, commit, label, &pts[i], &m.cfg, &b,
+                                                  scratch, t) != 0)) {
             t->end_status = "failed";
             break;
         }
@@ -355,8 +403,8 @@ static int print_regret(const options *o, drtopk_store *db, int64_t machine_id, 
         free(scratch);
         return -1;
     }
-    printf("regret of the automatic plan (%s) over the fastest forced plan measured at each point, %s, commit "
-           "%s; regret = auto ms / min(auto ms, best ms):\n", label, gpu, commit);
+    printf("regret of the automatic plan (%s) over the fastest forced plan measured at each point (timed again "
+           "beside it), %s, commit %s; regret = auto ms / min(auto ms, best ms):\n", label, gpu, commit);
     printf("%-4s %-4s %12s %9s | %-40s %9s | %9s %-40s | %8s\n", "type", "dist", "n", "k", "auto plan", "auto ms",
            "best ms", "best forced plan", "regret");
     size_t without = 0;

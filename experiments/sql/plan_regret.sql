@@ -3,7 +3,11 @@
 -- measured, the library's automatic plan (a measurement row with algorithm
 -- 'auto-builtin': no tuning database, the compiled-in table or the size rules;
 -- or 'auto-tuned': with this machine's tuning) against the forced plans of the
--- same run (every other algorithm's row at that point):
+-- same run (every other algorithm's row at that point), the fastest of which
+-- the tuner times again right beside the automatic plan (a row labelled
+-- 'auto-builtin-ref' or 'auto-tuned-ref' with that plan: the card's clocks
+-- drift by 10% and more over a sweep of minutes, so a regret compares two
+-- times of one moment; where that row is missing, the forced plan's own):
 --   regret = auto_ms / min(auto_ms, the fastest forced plan's median_ms)
 -- 1.00 where the automatic plan is at least as fast as every forced plan.
 -- Rows used: status 'ok' with a median, verified correct or not checked
@@ -32,7 +36,9 @@
 CREATE TEMP TABLE regret_rows AS
 SELECT x.id, x.machine_id, x.git_commit, x.algorithm, x.dtype, x.dist, x.seed, x.n, x.k, x.timing, x.median_ms,
        x.measured_at,
-       CASE WHEN x.algorithm LIKE 'auto-%' THEN substr(x.algorithm, 6) END AS tuning,
+       CASE WHEN x.algorithm LIKE 'auto-%-ref' THEN substr(x.algorithm, 6, length(x.algorithm) - 9)
+            WHEN x.algorithm LIKE 'auto-%' THEN substr(x.algorithm, 6) END AS tuning,
+       x.algorithm LIKE 'auto-%-ref' AS is_ref,
        CASE WHEN x.flags & 1 THEN
                  CASE WHEN x.first_algo = x.second_algo OR x.first_algo = '' THEN 'dr-' || x.second_algo
                       ELSE 'dr-' || x.first_algo || '/' || x.second_algo END
@@ -51,13 +57,22 @@ SELECT * FROM (
     SELECT r.*, row_number() OVER (PARTITION BY r.machine_id, r.git_commit, r.tuning, r.dtype, r.dist, r.seed,
                                                 r.n, r.k, r.timing
                                    ORDER BY r.measured_at DESC, r.id DESC) AS rn
-    FROM regret_rows r
+    FROM regret_rows r WHERE NOT r.is_ref
+) WHERE rn = 1;
+
+-- the fastest forced plan timed again beside the automatic plan: the latest per point and tuning
+CREATE TEMP TABLE regret_ref AS
+SELECT * FROM (
+    SELECT r.*, row_number() OVER (PARTITION BY r.machine_id, r.git_commit, r.tuning, r.dtype, r.dist, r.seed,
+                                                r.n, r.k, r.timing
+                                   ORDER BY r.measured_at DESC, r.id DESC) AS rn
+    FROM regret_rows r WHERE r.is_ref
 ) WHERE rn = 1;
 
 -- the forced plans' rows at those points only (a database of other sweeps costs a scan)
 INSERT INTO regret_rows
 SELECT x.id, x.machine_id, x.git_commit, x.algorithm, x.dtype, x.dist, x.seed, x.n, x.k, x.timing, x.median_ms,
-       x.measured_at, NULL,
+       x.measured_at, NULL, 0,
        CASE WHEN x.flags & 1 THEN
                  CASE WHEN x.first_algo = x.second_algo OR x.first_algo = '' THEN 'dr-' || x.second_algo
                       ELSE 'dr-' || x.first_algo || '/' || x.second_algo END
@@ -83,12 +98,16 @@ SELECT * FROM (
 
 CREATE TEMP TABLE regret_points AS
 SELECT a.machine_id, a.git_commit, a.tuning, a.dtype, a.dist, a.seed, a.n, a.k, a.timing,
-       a.median_ms AS auto_ms, a.plan AS auto_plan, b.median_ms AS best_ms, b.plan AS best_plan, b.forced,
-       a.median_ms / min(a.median_ms, b.median_ms) AS regret,
+       a.median_ms AS auto_ms, a.plan AS auto_plan, coalesce(f.median_ms, b.median_ms) AS best_ms,
+       coalesce(f.plan, b.plan) AS best_plan, b.forced,
+       a.median_ms / min(a.median_ms, coalesce(f.median_ms, b.median_ms)) AS regret,
        a.measured_at
 FROM regret_auto a
 JOIN regret_best b ON b.machine_id = a.machine_id AND b.git_commit = a.git_commit AND b.dtype = a.dtype
-                  AND b.dist = a.dist AND b.seed = a.seed AND b.n = a.n AND b.k = a.k AND b.timing = a.timing;
+                  AND b.dist = a.dist AND b.seed = a.seed AND b.n = a.n AND b.k = a.k AND b.timing = a.timing
+LEFT JOIN regret_ref f ON f.machine_id = a.machine_id AND f.git_commit = a.git_commit AND f.tuning = a.tuning
+                      AND f.dtype = a.dtype AND f.dist = a.dist AND f.seed = a.seed AND f.n = a.n AND f.k = a.k
+                      AND f.timing = a.timing;
 
 -- per group: the worst point (ties: the largest n, then k) and the median
 CREATE TEMP TABLE regret_summary AS

@@ -1044,27 +1044,77 @@ static void column_text(sqlite3_stmt *st, int col, char *out, size_t len)
     snprintf(out, len, "%s", t ? (const char *)t : "");
 }
 
+drtopk_status drtopk_store_best_forced(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                       const char *timing, const drtopk_store_config *point,
+                                       drtopk_store_config *best, double *ms, int *found)
+{
+    sqlite3_stmt *st;
+    *found = 0;
+    if (prepare(s, "SELECT algorithm, first_algo, second_algo, alpha, beta, flags, median_ms FROM measurements "
+                   "WHERE machine_id = ?1 AND git_commit = ?2 AND dtype = ?3 AND dist = ?4 AND seed = ?5 "
+                   "AND n = ?6 AND k = ?7 AND timing = ?8 AND " USABLE " AND " FORCED_PLAN " "
+                   "ORDER BY median_ms, id LIMIT 1", &st) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, machine_id);
+    sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, point->dtype, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 4, point->dist, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 5, (int64_t)point->seed);
+    sqlite3_bind_int64(st, 6, (int64_t)point->n);
+    sqlite3_bind_int64(st, 7, (int64_t)point->k);
+    sqlite3_bind_text(st, 8, timing, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *best = *point;
+        column_text(st, 0, best->algorithm, sizeof best->algorithm);
+        column_text(st, 1, best->first_algo, sizeof best->first_algo);
+        column_text(st, 2, best->second_algo, sizeof best->second_algo);
+        best->alpha = sqlite3_column_int(st, 3);
+        best->beta = sqlite3_column_int(st, 4);
+        best->flags = (unsigned)sqlite3_column_int64(st, 5);
+        *ms = sqlite3_column_double(st, 6);
+        *found = 1;
+    }
+    sqlite3_finalize(st);
+    return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : fail(s, "reading the fastest forced plan");
+}
+
 drtopk_status drtopk_store_each_regret(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                        const char *label, int (*cb)(const drtopk_store_regret *r, void *ctx),
                                        void *ctx)
 {
-    /* a: the latest usable row of the label per point; f: the fastest usable
-     * forced plan per point of a (ties: the first stored) */
+    /* a: the latest usable row of the label per point; r: the latest usable
+     * reference row (the fastest forced plan timed beside a); f: the fastest
+     * usable forced plan per point of a (ties: the first stored), where r is
+     * missing */
     static const char sql[] =
         "WITH a AS (SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY dtype, dist, seed, n, k "
         "                                                       ORDER BY measured_at DESC, id DESC) AS rn "
         "                         FROM measurements m WHERE machine_id = ?1 AND git_commit = ?2 "
         "                         AND algorithm = ?3 AND " USABLE ") WHERE rn = 1), "
+        "r AS (SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY dtype, dist, seed, n, k "
+        "                                                  ORDER BY measured_at DESC, id DESC) AS rn "
+        "                     FROM measurements m WHERE machine_id = ?1 AND git_commit = ?2 "
+        "                     AND algorithm = ?3 || '" DRTOPK_STORE_REF_SUFFIX "' AND " USABLE ") WHERE rn = 1), "
         "f AS (SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY dtype, dist, seed, n, k "
         "                                                  ORDER BY median_ms, id) AS rn "
         "                     FROM measurements m WHERE machine_id = ?1 AND git_commit = ?2 AND " USABLE
         "                     AND " FORCED_PLAN " AND EXISTS (SELECT 1 FROM a WHERE a.dtype = m.dtype "
-        "                     AND a.dist = m.dist AND a.seed = m.seed AND a.n = m.n AND a.k = m.k)) WHERE rn = 1) "
+        "                     AND a.dist = m.dist AND a.seed = m.seed AND a.n = m.n AND a.k = m.k)) WHERE rn = 1), "
+        "b AS (SELECT a.dtype, a.dist, a.seed, a.n, a.k, "
+        "             CASE WHEN r.id IS NOT NULL THEN CASE WHEN r.flags & ?4 THEN 'dr-' ELSE '' END || r.second_algo "
+        "                  ELSE f.algorithm END AS algorithm, "
+        "             coalesce(r.alpha, f.alpha) AS alpha, coalesce(r.beta, f.beta) AS beta, "
+        "             coalesce(r.flags, f.flags) AS flags, coalesce(r.median_ms, f.median_ms) AS median_ms "
+        "      FROM a LEFT JOIN r ON r.dtype = a.dtype AND r.dist = a.dist AND r.seed = a.seed AND r.n = a.n "
+        "                        AND r.k = a.k "
+        "             LEFT JOIN f ON f.dtype = a.dtype AND f.dist = a.dist AND f.seed = a.seed AND f.n = a.n "
+        "                        AND f.k = a.k) "
         "SELECT a.dtype, a.dist, a.seed, a.n, a.k, "
         "       CASE WHEN a.flags & ?4 THEN 'dr-' ELSE '' END || a.second_algo, a.alpha, a.beta, a.flags, "
-        "       a.median_ms, f.algorithm IS NOT NULL, f.algorithm, f.alpha, f.beta, f.flags, f.median_ms, "
-        "       a.median_ms / min(a.median_ms, coalesce(f.median_ms, a.median_ms)) "
-        "FROM a LEFT JOIN f ON f.dtype = a.dtype AND f.dist = a.dist AND f.seed = a.seed AND f.n = a.n AND f.k = a.k "
+        "       a.median_ms, b.algorithm IS NOT NULL, b.algorithm, b.alpha, b.beta, b.flags, b.median_ms, "
+        "       a.median_ms / min(a.median_ms, coalesce(b.median_ms, a.median_ms)) "
+        "FROM a JOIN b ON b.dtype = a.dtype AND b.dist = a.dist AND b.seed = a.seed AND b.n = a.n AND b.k = a.k "
         "ORDER BY a.dtype, a.dist, a.seed, a.n, a.k";
     sqlite3_stmt *st;
     if (prepare(s, sql, &st) != DRTOPK_OK)

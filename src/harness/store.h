@@ -87,6 +87,11 @@ drtopk_status drtopk_store_end_run(drtopk_store *s, int64_t run_id, const char *
  * is a forced plan.  Queries that pick forced plans (the fit's points, the
  * best measured plan, the algorithms a tuning measured) leave these rows out. */
 #define DRTOPK_STORE_AUTO_PREFIX "auto-"
+/* The label of the fastest forced plan's second timing, taken right beside
+ * the automatic plan's (tuner --regret: "auto-builtin-ref"): the label of the
+ * automatic plan's row and this suffix.  A regret compares two times of one
+ * moment: the card's clocks drift by 10% and more over a sweep of minutes. */
+#define DRTOPK_STORE_REF_SUFFIX "-ref"
 
 /* The unique key of a measurement (besides machine and commit). */
 typedef struct {
@@ -210,8 +215,18 @@ drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const 
 drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
                                 const char *dtype, const char *dist, uint64_t seed, uint64_t n,
                                 uint64_t k, double *ms, char *config, size_t config_len, int *found);
+/* The fastest usable forced plan (not DRTOPK_STORE_AUTO_PREFIX) measured
+ * with timing method `timing` at point's (dtype, dist, seed, n, k, order) on
+ * this machine and commit: its configuration in *best (the point's fields
+ * and the plan's algorithm, algorithms, alpha, beta, flags) and its median in
+ * *ms; *found = 0 when there is none. */
+drtopk_status drtopk_store_best_forced(drtopk_store *s, int64_t machine_id, const char *git_commit,
+                                       const char *timing, const drtopk_store_config *point,
+                                       drtopk_store_config *best, double *ms, int *found);
 /* One point of the regret benchmark (tuner --regret): the latest usable
- * measurement of drtopk_plan_auto's plan labelled `label` and the fastest
+ * measurement of drtopk_plan_auto's plan labelled `label`, and as the best
+ * plan the latest usable row labelled `label` DRTOPK_STORE_REF_SUFFIX (the
+ * fastest forced plan timed beside it) or, where there is none, the fastest
  * usable forced plan measured at the same (dtype, dist, seed, n, k) on the
  * same machine and commit.  Usable: status 'ok', order largest, not failed
  * verification. */

@@ -197,6 +197,8 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
     if (ln <= POLICY_FUSED_LOG2) return small;
     if (ln <= POLICY_NEARLY_ALL_LOG2 && p->k > p->n / 2) return small;
     if (bits == 32 && ln <= POLICY_FUSED_32_LOG2 && p->k <= POLICY_FUSED_32_MAX_K) return DRTOPK_ALGO_FUSED;
+    if (bits == 32 && ln <= POLICY_FUSED_32_WIDE_K_LOG2 && p->k <= p->n >> POLICY_FUSED_32_K_SHIFT)
+        return DRTOPK_ALGO_FUSED;
     if (bits == 32 && ln >= POLICY_PIPELINE_MIN_LOG2 && p->k <= POLICY_PIPELINE_MAX_K) {
         *pipeline = 1;
         return DRTOPK_ALGO_RADIX;
@@ -205,12 +207,18 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
 }
 
 /* The plan of the size rules: on the CUDA backend size_rule's, a pipeline
- * at Rule 4's const 3 and beta 2; on the CPU backend that pipeline. */
+ * at Rule 4's const POLICY_PIPELINE_RULE4_CONST and beta 2; on the CPU
+ * backend the paper's pipeline (const 3, beta 2). */
 static void plan_by_size(drtopk_plan *plan, const drtopk_problem *p, int bits)
 {
     int pipeline = 1;
-    const drtopk_algo algo = p->backend == DRTOPK_BACKEND_CUDA ? size_rule(p, bits, &pipeline) : DRTOPK_ALGO_RADIX;
-    plan_fill(plan, p, DRTOPK_RULE4_CONST_DEFAULT, POLICY_AUTO_BETA, algo, 0, DRTOPK_CONST_DEFAULT);
+    double c = DRTOPK_RULE4_CONST_DEFAULT;
+    drtopk_algo algo = DRTOPK_ALGO_RADIX;
+    if (p->backend == DRTOPK_BACKEND_CUDA) {
+        algo = size_rule(p, bits, &pipeline);
+        c = POLICY_PIPELINE_RULE4_CONST;
+    }
+    plan_fill(plan, p, c, POLICY_AUTO_BETA, algo, 0, DRTOPK_CONST_DEFAULT);
     if (!pipeline) plan->flags = plan->alpha = plan->beta = 0;
 }
 

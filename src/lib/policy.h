@@ -22,9 +22,10 @@ extern "C" {
 #endif
 
 /* ---- the size rules of one vector (CUDA backend, no table entry) --------
- * Measured on an H200 at 2^24..2^30 keys, u32 f32 f16 u64, UD and ND, every
- * plan that can run (docs/performance.md, "The automatic plan"); each rule
- * takes the plan that wins there, and no other plan wins by more than 2-8%:
+ * Measured on an H200 from 2^12 to 2^32 keys, u32 f32 f16 u64, UD ND CD,
+ * every plan that can run (tuner --compare and --regret;
+ * experiments/NOTES.md, "one planner"); each rule takes the plan that wins
+ * there over the distributions:
  *   - up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys: the fused top-k
  *     (kernels/small_n.cu: one launch, V in shared memory, no gather), 3-7x
  *     faster than the pipeline's six launches there; 64-bit keys their radix
@@ -32,13 +33,15 @@ extern "C" {
  *   - up to 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1 keys, k > n/2: fused (onepass's
  *     candidates would be most of V: 1.3-3x slower);
  *   - 32-bit keys up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1 at k <=
- *     POLICY_FUSED_32_MAX_K: fused, which reads V once there (a sampled
- *     threshold, onepass_spec.h, in the one launch): 1.2-1.6x faster than
- *     onepass and the pipeline;
+ *     POLICY_FUSED_32_MAX_K, and up to 2^(POLICY_FUSED_32_WIDE_K_LOG2 + 1) - 1
+ *     at k <= n / 2^POLICY_FUSED_32_K_SHIFT: fused, which reads V once there
+ *     (a sampled threshold, onepass_spec.h, in the one launch): 1.2-1.6x
+ *     faster than onepass and the pipeline;
  *   - 32-bit keys from 2^POLICY_PIPELINE_MIN_LOG2 keys at k <=
- *     POLICY_PIPELINE_MAX_K: the paper's pipeline (Rule 4, const 3, beta 2;
- *     a compiled-in table refines it), whose delegate vector is all the
- *     candidates: 1-9% faster than onepass's candidate pass there;
+ *     POLICY_PIPELINE_MAX_K: the paper's pipeline at Rule 4's const
+ *     POLICY_PIPELINE_RULE4_CONST, beta 2, whose delegate vector is all the
+ *     candidates there: up to 6% faster than onepass's candidate pass (the
+ *     paper's const 3 puts 2^28 keys, k = 4 at 2^15-key subranges, 10% slower);
  *   - everything else: onepass (one read of V at its own width, a sampled
  *     threshold, the candidates' exact top-k), at 2^30 keys up to 1.9x faster
  *     than the pipeline at large k, and 5-14x faster than the radix select
@@ -48,8 +51,11 @@ extern "C" {
 #define POLICY_NEARLY_ALL_LOG2 24
 #define POLICY_FUSED_32_LOG2 26
 #define POLICY_FUSED_32_MAX_K 65536
+#define POLICY_FUSED_32_WIDE_K_LOG2 24
+#define POLICY_FUSED_32_K_SHIFT 6
 #define POLICY_PIPELINE_MIN_LOG2 27
-#define POLICY_PIPELINE_MAX_K 16
+#define POLICY_PIPELINE_MAX_K 4
+#define POLICY_PIPELINE_RULE4_CONST 5.0
 #define POLICY_AUTO_BETA 2          /* paper 4.3, Figure 9: beta = 2 is best */
 
 /* ---- the batched path's defaults, where tuner --batch has not measured the

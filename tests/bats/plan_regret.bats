@@ -118,6 +118,30 @@ points() {
     [ "$output" = "2|2" ]
 }
 
+@test "plan_regret.sql: the fastest forced plan timed again beside the automatic plan stands for it, per tuning" {
+    db="$T/ref.sqlite"
+    fixture "$db"
+    A=aaaaaaaaaaaa n=1048576
+    # the sweep's onepass row 1.00 was timed minutes earlier; timed beside the automatic plan it took 1.12
+    row "$db" 1 $A onepass u32 UD $n 16 1.00
+    row "$db" 1 $A radix u32 UD $n 16 1.40
+    row "$db" 1 $A auto-builtin u32 UD $n 16 1.10
+    row "$db" 1 $A auto-builtin-ref u32 UD $n 16 1.12
+    row "$db" 1 $A auto-tuned u32 UD $n 16 1.30
+    row "$db" 1 $A auto-tuned-ref u32 UD $n 16 1.00
+    # a point without a reference row keeps the sweep's forced row
+    row "$db" 1 $A onepass u32 UD $n 64 1.00
+    row "$db" 1 $A auto-builtin u32 UD $n 64 1.20
+    run regret "$db" summary
+    [ "$status" -eq 0 ]
+    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|$A|builtin|u32|2|1.200|UD|$n|64|onepass|onepass|1.100|1" <<< "$output"
+    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|$A|tuned|u32|1|1.300|UD|$n|16|onepass|onepass|1.300|1" <<< "$output"
+    run regret "$db" points 1
+    grep -qx "$A|builtin|u32|$n|16|1.0000|UD|1" <<< "$output"
+    # a reference row is no automatic plan and no forced plan of its own
+    [ "$(grep -c '|ref' <<< "$output")" -eq 0 ]
+}
+
 @test "plan_regret.sql: the median of odd and even counts, tunings and key types apart, a tuned rerun's latest plan" {
     db="$T/m.sqlite"
     fixture "$db"

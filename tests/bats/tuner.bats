@@ -621,9 +621,14 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     # a line per point, then per dtype the summary with its worst point; the
     # worst is what the stored rows give (auto ms over the fastest forced ms)
     [ "$(grep -cE '^(u32|f16) +(UD|ND) .*\| +[0-9.]+x$' <<< "$output")" -eq 16 ]
-    worst=$(q "$db" "SELECT printf('%.3f', max(a.median_ms / min(a.median_ms, (SELECT min(f.median_ms) FROM measurements f
-                     WHERE f.algorithm NOT LIKE 'auto-%' AND f.status = 'ok' AND f.dtype = a.dtype AND f.dist = a.dist
-                     AND f.n = a.n AND f.k = a.k)))) FROM measurements a WHERE a.algorithm = 'auto-builtin' AND a.dtype = 'u32'")
+    # the fastest forced plan timed again beside the automatic plan: one row a point, that plan's fields
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'auto-builtin-ref' AND status = 'ok'")" -eq 16 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements r WHERE r.algorithm = 'auto-builtin-ref' AND r.alpha = (SELECT f.alpha
+                 FROM measurements f WHERE f.algorithm NOT LIKE 'auto-%' AND f.status = 'ok' AND f.dtype = r.dtype
+                 AND f.dist = r.dist AND f.n = r.n AND f.k = r.k ORDER BY f.median_ms, f.id LIMIT 1)")" -eq 16 ]
+    worst=$(q "$db" "SELECT printf('%.3f', max(a.median_ms / min(a.median_ms, (SELECT r.median_ms FROM measurements r
+                     WHERE r.algorithm = 'auto-builtin-ref' AND r.dtype = a.dtype AND r.dist = a.dist
+                     AND r.n = a.n AND r.k = a.k)))) FROM measurements a WHERE a.algorithm = 'auto-builtin' AND a.dtype = 'u32'")
     [[ "$output" == *"regret auto-builtin u32: 8 points, worst ${worst}x at "*" n="*" k="*", median "*x* ]]
     [[ "$output" == *"regret auto-builtin f16: 8 points, worst "* ]]
     # resumed: nothing measured again, the same table
@@ -631,7 +636,7 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     [ "$status" -eq 0 ]
     [[ "$output" == *"the automatic plan (auto-builtin) at 16 points, 16 already measured, 0 to measure"* ]]
     [[ "$output" == *"regret auto-builtin u32: 8 points, worst ${worst}x"* ]]
-    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'auto-builtin'")" -eq 16 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm LIKE 'auto-builtin%'")" -eq 32 ]
     [ "$(q "$db" "SELECT group_concat(status) FROM runs")" = "done,done" ]
     # tuned needs this machine's tuning, which a --regret sweep does not store
     run "$TUNER" "${args[@]}" --regret tuned
@@ -682,6 +687,16 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     [ "$(grep -c '^    { DRTOPK_F32, [0-9]*, 63, 0, 63, ' "$D/t.c")" -eq 0 ]
     "$TUNER" --emit-table "$D/t2.c" --db "$db" > /dev/null
     cmp "$D/t.c" "$D/t2.c"
+    # a model whose sweep measured neither onepass nor fused is left out, and said so
+    old="$D/old.sqlite"
+    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --dtype u32 --algo dr-radix --dist UD --reps 1 --db "$old"
+    [ "$status" -eq 0 ]
+    q "$old" "UPDATE machines SET backend = 'cuda', name = 'Old GPU'"
+    run "$TUNER" --emit-table "$D/t4.c" --db "$old"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Old GPU (machine "*") left out: its sweep measured neither onepass nor fused"* ]]
+    ! grep -q 'Old GPU' "$D/t4.c"
+    [ "$(grep -c '^    { DRTOPK_' "$D/t4.c")" -eq 0 ]
     # nothing partial: a directory that does not exist, a database that does not
     run "$TUNER" --emit-table "$D/no/such/dir/t.c" --db "$db"
     [ "$status" -eq 2 ]

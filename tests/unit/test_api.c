@@ -324,7 +324,7 @@ static void plan_auto_small_n(void)
     p.dtype = DRTOPK_U32;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);   /* one read of V at small k */
-    p.k = POLICY_FUSED_32_MAX_K + 1;  /* past the fused plan's k: one read by onepass */
+    p.k = (p.n >> POLICY_FUSED_32_K_SHIFT) + 1;  /* past the fused plan's k: one read by onepass */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.k = 100;
@@ -338,10 +338,18 @@ static void plan_auto_small_n(void)
     p.k = POLICY_PIPELINE_MAX_K;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX && plan.beta == POLICY_AUTO_BETA &&
-          plan.alpha == drtopk_rule4_alpha(p.n, p.k, DRTOPK_RULE4_CONST_DEFAULT));
+          plan.alpha == drtopk_rule4_alpha(p.n, p.k, POLICY_PIPELINE_RULE4_CONST));
     p.k = POLICY_PIPELINE_MAX_K + 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.n = 1ull << POLICY_FUSED_32_WIDE_K_LOG2;  /* fused at k <= n / 2^POLICY_FUSED_32_K_SHIFT up to there */
+    p.k = p.n >> POLICY_FUSED_32_K_SHIFT;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.k += 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.n = 1ull << POLICY_PIPELINE_MIN_LOG2;
     p.dtype = DRTOPK_F16;                      /* 16-bit keys: onepass past the small inputs, at any k */
     p.k = 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
@@ -513,16 +521,16 @@ static void plan_auto_unmeasured_standalone(void)
     expect_source(&empty, &with_fused, cuda, DRTOPK_U32, n, k, DRTOPK_CONST_BUILTIN, DRTOPK_ALGO_RADIX, 1);
     /* past the fused plan's scope (k, n) the size rule is onepass: it wins over a table that never
      * measured it, and a table that did decides */
-    expect_source(&before, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_32_MAX_K + 1, DRTOPK_CONST_DEFAULT,
+    expect_source(&before, NULL, cuda, DRTOPK_U32, n, (n >> POLICY_FUSED_32_K_SHIFT) + 1, DRTOPK_CONST_DEFAULT,
                   DRTOPK_ALGO_ONEPASS, 0);
     expect_source(&empty, &before, cuda, DRTOPK_U32, 2ull << POLICY_FUSED_32_LOG2, k, DRTOPK_CONST_DEFAULT,
                   DRTOPK_ALGO_ONEPASS, 0);
     /* where the size rule is the pipeline, the entry refines it */
     expect_source(&empty, &before, cuda, DRTOPK_U32, 1ull << POLICY_PIPELINE_MIN_LOG2, 1, DRTOPK_CONST_DEFAULT,
                   DRTOPK_ALGO_RADIX, 1);
-    expect_source(&with_onepass, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_32_MAX_K + 1, DRTOPK_CONST_TUNING,
+    expect_source(&with_onepass, NULL, cuda, DRTOPK_U32, n, (n >> POLICY_FUSED_32_K_SHIFT) + 1, DRTOPK_CONST_TUNING,
                   DRTOPK_ALGO_RADIX, 1);
-    expect_source(&unrecorded, NULL, cuda, DRTOPK_U32, n, POLICY_FUSED_32_MAX_K + 1, DRTOPK_CONST_TUNING,
+    expect_source(&unrecorded, NULL, cuda, DRTOPK_U32, n, (n >> POLICY_FUSED_32_K_SHIFT) + 1, DRTOPK_CONST_TUNING,
                   DRTOPK_ALGO_RADIX, 1);
     /* 64-bit keys: onepass either way (their pipeline is onepass), from the table when it measured onepass */
     expect_source(&before, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_ONEPASS, 0);

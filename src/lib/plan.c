@@ -187,15 +187,26 @@ static void key_width_fix(drtopk_plan *plan, const drtopk_problem *p, int bits, 
     }
 }
 
+/* The size rules of 64-bit keys (policy.h), which run standalone onepass,
+ * radix or sort-cub only (kernels/key_width.cu). */
+static drtopk_algo size_rule_64(const drtopk_problem *p, int ln)
+{
+    if (ln <= POLICY_WIDE_SORT_LOG2) return DRTOPK_ALGO_SORT_CUB;
+    if (ln <= POLICY_NEARLY_ALL_LOG2 && p->k > p->n / 2) return DRTOPK_ALGO_RADIX;
+    if (ln <= POLICY_FUSED_LOG2 && (ln < POLICY_WIDE_ONEPASS_MIN_LOG2 || p->k <= POLICY_WIDE_RADIX_MAX_K))
+        return DRTOPK_ALGO_RADIX;
+    return DRTOPK_ALGO_ONEPASS;
+}
+
 /* The size rules (policy.h) on the CUDA backend: the plan for p with no
  * table entry, as (algorithm, pipeline or standalone). */
 static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
 {
     const int ln = log2_floor_u64(p->n);
-    const drtopk_algo small = bits == 64 ? DRTOPK_ALGO_RADIX : DRTOPK_ALGO_FUSED;
     *pipeline = 0;
-    if (ln <= POLICY_FUSED_LOG2) return small;
-    if (ln <= POLICY_NEARLY_ALL_LOG2 && p->k > p->n / 2) return small;
+    if (bits == 64) return size_rule_64(p, ln);
+    if (ln <= POLICY_FUSED_LOG2) return DRTOPK_ALGO_FUSED;
+    if (ln <= POLICY_NEARLY_ALL_LOG2 && p->k > p->n / 2) return DRTOPK_ALGO_FUSED;
     if (bits == 32 && ln <= POLICY_FUSED_32_LOG2 && p->k <= POLICY_FUSED_32_MAX_K) return DRTOPK_ALGO_FUSED;
     if (bits == 32 && ln <= POLICY_FUSED_32_WIDE_K_LOG2 && p->k <= p->n >> POLICY_FUSED_32_K_SHIFT)
         return DRTOPK_ALGO_FUSED;

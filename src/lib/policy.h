@@ -28,10 +28,16 @@ extern "C" {
  * there over the distributions:
  *   - up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys: the fused top-k
  *     (kernels/small_n.cu: one launch, V in shared memory, no gather), 3-7x
- *     faster than the pipeline's six launches there; 64-bit keys their radix
- *     select (as below wherever fused is named);
+ *     faster than the pipeline's six launches there;
  *   - up to 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1 keys, k > n/2: fused (onepass's
  *     candidates would be most of V: 1.3-3x slower);
+ *   - 64-bit keys, which have no fused or pipeline plan: sort-cub (one CUB
+ *     radix sort of the pairs) up to 2^(POLICY_WIDE_SORT_LOG2 + 1) - 1 keys,
+ *     where the radix select's eight digit passes cost up to 2.3x on
+ *     clustered (ND) keys; the radix select up to 2^(POLICY_FUSED_LOG2 + 1) - 1
+ *     (from 2^POLICY_WIDE_ONEPASS_MIN_LOG2 keys only at k <=
+ *     POLICY_WIDE_RADIX_MAX_K) and for k > n/2 up to
+ *     2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; onepass above;
  *   - 32-bit keys up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_32_MAX_K, and up to 2^(POLICY_FUSED_32_WIDE_K_LOG2 + 1) - 1
  *     at k <= n / 2^POLICY_FUSED_32_K_SHIFT: fused, which reads V once there
@@ -49,6 +55,9 @@ extern "C" {
  * The CPU backend runs the paper's pipeline at Rule 4's const 3, beta 2. */
 #define POLICY_FUSED_LOG2 22
 #define POLICY_NEARLY_ALL_LOG2 24
+#define POLICY_WIDE_SORT_LOG2 18
+#define POLICY_WIDE_ONEPASS_MIN_LOG2 21
+#define POLICY_WIDE_RADIX_MAX_K 16384
 #define POLICY_FUSED_32_LOG2 26
 #define POLICY_FUSED_32_MAX_K 65536
 #define POLICY_FUSED_32_WIDE_K_LOG2 24

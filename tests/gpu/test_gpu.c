@@ -1029,9 +1029,9 @@ out:
     if (d_oi) drtopk_dev_free(d_oi);
 }
 
-/* 64-bit keys on the CUDA backend: drtopk_plan_auto gives them the
- * standalone radix plan, which sizes a workspace; a delegate plan is refused
- * with a message that names the plans to use. */
+/* 64-bit keys on the CUDA backend: drtopk_plan_auto gives a small input the
+ * standalone sort-cub plan (policy.h), which sizes a workspace; a delegate
+ * plan is refused with a message that names the plans to use. */
 static void test_key64_plans(void)
 {
     static const drtopk_dtype types[] = { DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
@@ -1040,12 +1040,12 @@ static void test_key64_plans(void)
         drtopk_plan plan;
         size_t bytes = 0;
         drtopk_status st = drtopk_plan_auto(&plan, &p, NULL);
-        gt_check(st == DRTOPK_OK && !(plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX,
-                 "64-bit keys: plan_auto gives the standalone radix plan", "%s: %s, flags 0x%x, %s",
+        gt_check(st == DRTOPK_OK && !(plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_SORT_CUB,
+                 "64-bit keys: plan_auto gives the standalone sort-cub plan", "%s: %s, flags 0x%x, %s",
                  drtopk_dtype_name(types[i]), drtopk_status_string(st), plan.flags,
                  drtopk_algo_name(plan.second_algo));
         st = drtopk_select_workspace(&p, &plan, &bytes);
-        gt_check(st == DRTOPK_OK && bytes > 0, "64-bit keys: the radix plan's workspace", "%s: %s, %zu bytes",
+        gt_check(st == DRTOPK_OK && bytes > 0, "64-bit keys: the sort-cub plan's workspace", "%s: %s, %zu bytes",
                  drtopk_dtype_name(types[i]), drtopk_status_string(st), bytes);
         suite_plan(&plan, &p);
         st = drtopk_select_workspace(&p, &plan, &bytes);

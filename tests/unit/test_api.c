@@ -367,6 +367,21 @@ static void plan_auto_small_n(void)
     p.k = p.n / 2;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.n = (2ull << POLICY_WIDE_SORT_LOG2) - 1;  /* small 64-bit inputs: one CUB sort of the pairs */
+    p.k = 100;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_SORT_CUB);
+    p.n += 1;                                  /* then the radix select */
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    p.n = 1ull << POLICY_WIDE_ONEPASS_MIN_LOG2;  /* from here onepass past the radix select's k */
+    p.k = POLICY_WIDE_RADIX_MAX_K;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    p.k += 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.n = (2ull << POLICY_NEARLY_ALL_LOG2) - 1;
     p.n *= 2;
     p.k = p.n;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);

@@ -144,6 +144,17 @@ static void write_batch(FILE *f, const batch_list *b)
                "    sizeof drtopk_builtin_batch_tunings / sizeof drtopk_builtin_batch_tunings[0] - 1;\n");
 }
 
+/* The tuning drtopk_store_load_tuning gives GPU model `name` in *t.  0, or
+ * -1 with a message. */
+static int load_model(const char *db_path, const char *name, drtopk_store_tuning *t)
+{
+    char err[DRTOPK_STORE_ERR_LEN];
+    if (drtopk_store_load_tuning(db_path, NULL, name, t, err, sizeof err) == DRTOPK_OK)
+        return 0;
+    fprintf(stderr, "tuner: --emit-table: %s\n", err);
+    return -1;
+}
+
 static int write_table(FILE *f, const char *db_path, const gpu_list *g)
 {
     char ident[MAX_GPUS][IDENT_LEN];
@@ -167,11 +178,8 @@ static int write_table(FILE *f, const char *db_path, const gpu_list *g)
             "#include \"tuning.h\"\n");
     for (int i = 0; i < g->count; ++i) {
         drtopk_store_tuning t;
-        char err[DRTOPK_STORE_ERR_LEN];
-        if (drtopk_store_load_tuning(db_path, NULL, g->name[i], &t, err, sizeof err) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: --emit-table: %s\n", err);
+        if (load_model(db_path, g->name[i], &t) != 0)
             return -1;
-        }
         ident_of(g->name[i], ident[i], sizeof ident[i]);
         measured[i] = t.table.algos_measured;
         fprintf(f, "\n/* %s (machine %s): %zu entries, the sweep measured", g->name[i], t.machine_uuid,
@@ -229,11 +237,8 @@ static int keep_contender_sweeps(const char *db_path, gpu_list *g)
     int kept = 0;
     for (int i = 0; i < g->count; ++i) {
         drtopk_store_tuning t;
-        char err[DRTOPK_STORE_ERR_LEN];
-        if (drtopk_store_load_tuning(db_path, NULL, g->name[i], &t, err, sizeof err) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: --emit-table: %s\n", err);
+        if (load_model(db_path, g->name[i], &t) != 0)
             return -1;
-        }
         if ((t.table.algos_measured & CONTENDERS) == CONTENDERS)
             memmove(g->name[kept++], g->name[i], sizeof g->name[i]);
         else

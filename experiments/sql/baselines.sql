@@ -12,7 +12,7 @@
 WITH m AS (
     SELECT * FROM measurements
     WHERE machine_id = @machine AND git_commit = @commit AND n = @n AND dtype = @dtype
-      AND sort_order = 'largest'
+      AND sort_order = 'largest' AND algorithm NOT LIKE 'auto-%'   -- tuner --regret's automatic plan
 ),
 rule4 AS (      -- drtopk_rule4_alpha(n, k, 3): round, then clamp to [1, min(24, ceil log2 n)]
     SELECT DISTINCT dist, k,

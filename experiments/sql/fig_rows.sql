@@ -29,6 +29,7 @@ SELECT * FROM (
     FROM measurements x
     WHERE x.machine_id = @machine AND x.sort_order = 'largest'
       AND x.status = 'ok' AND coalesce(x.verify_ok, 1) = 1 AND x.median_ms IS NOT NULL
+      AND x.algorithm NOT LIKE 'auto-%'     -- the automatic plan (tuner --regret): no algorithm of a figure
 ) WHERE rn = 1;
 CREATE TEMP TABLE m AS SELECT * FROM mall WHERE dtype = 'u32' AND seed = @seed;
 CREATE TEMP TABLE p AS

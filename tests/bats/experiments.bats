@@ -12,7 +12,7 @@
 # --measure-only on a node without gnuplot and the sqlite3 shell;
 # the batched top-k figure beyond the paper (exp_batch) from batch_bench.sh rows;
 # the torch peer's generator bit for bit against drtopk gen; the plan-regret figure
-# (exp_plan_regret) not measured on the reference dumps.
+# (exp_plan_regret) from the H200 regret dump, the H100 not measured.
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 RUN_ALL="$ROOT/experiments/run_all.sh"
@@ -593,14 +593,20 @@ EOF
     [ "$(grep -P '\tNVIDIA H200\t' "$T/out/data/status/exp_batch.tsv" | cut -f5 | sort -u)" = ok ]
 }
 
-@test "exp_plan_regret on the reference dumps: no regret rows yet, one not-measured panel per GPU model saying how to measure them" {
+@test "exp_plan_regret on the reference dumps: the H200 run drawn with its commit and a verdict from its rows; the H100 not measured, saying how to measure" {
     st="$T/out/data/status/exp_plan_regret.tsv"
     [ -s "$st" ]
-    # every GPU model of the dumps once (exp_end keeps one not-measured panel per model)
+    # every GPU model of the dumps once
     [ "$(cut -f3 "$st" | sort | tr '\n' ';')" = "NVIDIA H100 80GB HBM3;NVIDIA H200;" ]
-    [ "$(cut -f4,5,9 "$st" | sort -u)" = "0	not measured	not measured" ]
-    while IFS=$'\t' read -r id slug rest; do
-        grep -q "no automatic-plan regret rows on this machine (experiments/plan_regret.sh" "$T/out/$id-$slug.svg"
-    done < "$st"
+    line=$(grep -P '\tNVIDIA H100 80GB HBM3\t' "$st")
+    [ "$(cut -f4,5,9 <<< "$line")" = "0	not measured	not measured" ]
+    grep -q "no automatic-plan regret rows on this machine (experiments/plan_regret.sh" "$T/out/$(cut -f1,2 <<< "$line" | tr '\t' '-').svg"
+    # the H200 dump (h200-207f3e0f, commit 37fbb8e): every key type, a verdict the rows give
+    line=$(grep -P '\tNVIDIA H200\t' "$st")
+    [ "$(cut -f5 <<< "$line")" = ok ]
+    [[ "$(cut -f8 <<< "$line")" == "commit 37fbb8e94d52: builtin u32: "*"builtin f32: "*"builtin f16: "*"builtin u64: "* ]]
+    worst=$(cut -f8 <<< "$line" | grep -o 'worst [0-9.]*' | cut -d' ' -f2 | sort -n | tail -1)
+    verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 1.05) ? "held" : "not held" }')
+    [ "$(cut -f9 <<< "$line")" = "$verdict" ]
     grep -q 'id="exp_plan_regret"' "$T/out/index.html"
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# exp_plan_regret.sh -- beyond the paper (issue 33 item 3): the regret of the
+# exp_plan_regret.sh -- beyond the paper: the regret of the
 # library's automatic plan against the fastest forced plan at each point of
 # the issue's grid, per GPU a grid of heat maps, one per tuning (builtin: no
 # tuning database; tuned: after tuner --quick on the card) and key type, x
@@ -9,12 +9,12 @@
 # panel (the latest with usable rows; the caption names it), never a commit of
 # a tree with uncommitted changes.  This script measures nothing, also with a
 # GPU: plan_regret.sh measures the whole grid (an hour-scale run, resumable).
-# Verdict (issue 33's targets): held when every tuning and key type of the
+# Verdict (the regret targets): held when every tuning and key type of the
 # panel has worst regret <= 1.05 and median <= 1.01, else not held; not
 # measured where the machine has no regret rows.
 . "$(dirname "$0")/lib/common.sh"
 exp_begin exp_plan_regret "Beyond the paper: the automatic plan's regret against the fastest forced plan"
-WORST_TARGET=1.05               # issue 33: worst regret <= 5% ...
+WORST_TARGET=1.05               # the regret target: worst regret <= 5% ...
 MEDIAN_TARGET=1.01              # ... and median <= 1%, per tuning and key type
 HOW="experiments/plan_regret.sh --db DB, or RUN_STEPS=regret sh tests/gpu/run.sh"
 TUNINGS="builtin tuned"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# plan_regret.sh -- issue 33 item 3: the regret of the library's automatic plan
+# plan_regret.sh -- the regret of the library's automatic plan
 # against every forced plan that can run at a point, over the issue's grid,
 # through the tuner (bin/tuner --regret: every row in the results database with
 # its GPU, commit and plan; no timing path of its own), then a table per key
@@ -78,7 +78,7 @@ MINUTES=60                      # the whole grid on one GPU: resumable, so a bud
 REPS=""
 VERIFY_EVERY=""
 ALLOW_DIRTY=0
-GRID_N_LOG2=12..32              # issue 33: n = 2^12 .. 2^32 by 4x
+GRID_N_LOG2=12..32              # the grid: n = 2^12 .. 2^32 by 4x
 GRID_K_MAX_LOG2=24              # ... k = 1 .. min(n, 2^24) by 4x (the paper's largest k)
 STEP_LOG2=2                     # by 4x, n and k
 CPU_SHIFT=14                    # --backend cpu: sizes 2^14 times smaller (experiments/lib/common.sh) ...
@@ -88,7 +88,7 @@ ALPHA_SPAN=1                    # dr-radix at Rule 4's alpha +-1 (header: why)
 BETA=2                          # ... at the paper's beta
 MEM_FACTOR=2                    # the input and as much again for a plan's workspace and results
 MIN_CALL_S=10                   # less budget left than this: no further tuner run (a rerun goes on)
-WORST_TARGET=1.05               # issue 33's targets, reported beside the table, never asserted:
+WORST_TARGET=1.05               # the targets, reported beside the table, never asserted:
 MEDIAN_TARGET=1.01              # worst regret <= 5%, median <= 1%
 OPTIONS="--db --bin --gpu --backend --dtypes --dists --n-log2 --k-max-log2 --algos --tuned --minutes --reps --verify-every --allow-dirty"
 
@@ -158,7 +158,7 @@ N_LO=${N_LOG2%..*} N_HI=${N_LOG2#*..}
 case $K_MAX_LOG2 in ''|*[!0-9]*) die "--k-max-log2 '$K_MAX_LOG2': a whole number, e.g. 24 (k <= 2^24)" ;; esac
 [ -x "$BIN/tuner" ] || die "$BIN/tuner is missing: run ninja (or give --bin DIR)"
 "$BIN/tuner" --help 2>&1 | grep -q -- '--regret' ||
-    die "$BIN/tuner has no --regret (the automatic plan's measurement, issue 33): build a tuner that has it"
+    die "$BIN/tuner has no --regret (the automatic plan's measurement): build a tuner that has it"
 command -v python3 > /dev/null 2>&1 || die "python3 is missing: it prints the table from $DB"
 
 width() { case $1 in u32|i32|f32) echo 4 ;; f16|bf16) echo 2 ;; *) echo 8 ;; esac; }
@@ -313,7 +313,7 @@ for name, uuid, commit in measured:
             else:
                 print("| %s | %s | %d | %s | %s %s %s | %s | %s | %s | %d |"
                       % (tuning, t, r[5], r[6], r[7], label(r[8]), label(r[9]), r[10], r[11], r[12], r[13]))
-print("targets (issue 33; benchmarks, never pass/fail): worst <= %s, median <= %s; regret = auto ms / min(auto ms, "
+print("targets (benchmarks, never pass/fail): worst <= %s, median <= %s; regret = auto ms / min(auto ms, "
       "best forced ms) at one commit, rows of status ok (verified or unchecked)" % (worst_t, median_t))
 if int(stopped) or int(skipped):
     print("incomplete: %s tuner run(s) stopped at the --minutes budget, %s not run: the same command goes on where "

@@ -1,4 +1,4 @@
-# exp_plan_regret.gp -- the automatic plan's regret (issue 33 item 3, beyond
+# exp_plan_regret.gp -- the automatic plan's regret (beyond
 # the paper): one heat map per (tuning, key type), x log2 n, y log2 k, each
 # cell coloured by the regret of its worst distribution (auto ms / min(auto
 # ms, the fastest forced plan's ms)), labelled with the % it loses where it

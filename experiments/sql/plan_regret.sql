@@ -1,4 +1,4 @@
--- plan_regret.sql -- the automatic plan's regret (issue 33 item 3): at each
+-- plan_regret.sql -- the automatic plan's regret: at each
 -- point (machine, commit, dtype, dist, seed, n, k) that `tuner --regret`
 -- measured, the library's automatic plan (a measurement row with algorithm
 -- 'auto-builtin': no tuning database, the compiled-in table or the size rules;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# plan_regret.bats -- the automatic plan's regret benchmark (issue 33 item 3)
+# plan_regret.bats -- the automatic plan's regret benchmark
 # without a GPU: experiments/sql/plan_regret.sql on a hand-made database
 # (auto 1.10 ms against a best forced 1.00 is 1.10; an automatic plan faster
 # than every forced one is 1.00; failed, unsupported and wrong forced rows are

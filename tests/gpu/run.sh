@@ -244,7 +244,7 @@ $(cat "$OUT/mutation.log")" ;;
             --minutes "$TUNE_MINUTES" --peers ${ONEPASS_ARGS:-} > "$OUT/onepass.log" 2>&1
         add "onepass: rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)"
         sed -n '/^onepass bench on/,$p' "$OUT/onepass.log" ;;
-    regret)     # issue 33 item 3: the automatic plan's regret against every forced plan over the grid
+    regret)     # the automatic plan's regret against every forced plan over the grid
         tuned=""
         [ "${REGRET_TUNED:-0}" = 1 ] && tuned=--tuned
         # shellcheck disable=SC2086 # REGRET_ARGS: several words; tuned: one or none

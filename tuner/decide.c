@@ -1,14 +1,18 @@
 /*
  * decide.c -- from the tuner's measurements to the tuning table the library
- * runs (paper section 5.2, issue 10): Rule 4's const per (algorithm, beta)
- * for sizes outside the measured grid, the decision table over (dtype,
- * log2 n, log2 k) whose choice at each grid point minimises the worst
- * slowdown over the input distributions measured there, and the held-out
- * check: each choice runs against the default plan (const 3, beta 2, radix)
- * at a point between the grid's, for every distribution; a choice that loses
- * there by more than the measured run-to-run noise is dropped (its cell then
- * runs the default plan).  `tuner --compare` prints tuned vs default vs the
- * best measured plan at the sweep's points (the issue's acceptance table).
+ * runs (paper section 5.2): Rule 4's const per (algorithm, beta) for sizes
+ * outside the measured grid, the decision table over (dtype, log2 n, log2 k)
+ * whose choice at each grid point minimises the worst slowdown over the input
+ * distributions measured there, and the held-out check.  The candidates are
+ * every delegate plan swept and the standalone plans a table entry can name
+ * (onepass, fused); the default is the plan the library runs without a table
+ * (drtopk_plan_auto with none: the size rules), which a cell replaces only
+ * where a candidate beats it by more than DECIDE_MARGIN, so a cell where the
+ * default stays is left out of the table.  Each stored choice then runs
+ * against the default at a point between the grid's, for every distribution;
+ * a choice that loses there by more than the measured run-to-run noise is
+ * dropped (its cell runs the default plan).  `tuner --compare` prints tuned vs
+ * default vs the best measured plan at the sweep's points.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,8 +23,8 @@
 #include "tuner.h"
 #include "util.h"
 
-#define DEFAULT_ALGORITHM "dr-radix"    /* drtopk_plan_auto's default plan ...  */
-#define DEFAULT_BETA 2                  /* ... its beta (drtopk.h)              */
+#define PAPER_ALGORITHM "dr-radix"      /* the paper's pipeline, whose oracle     */
+#define PAPER_BETA 2                    /* alpha table Figure 14 prints          */
 #define NOISE_QUANTILE 0.9      /* the noise: 90th percentile of the default
                                    plan's two-measurement differences        */
 #define NOISE_FLOOR 0.01        /* medians of a few reps never resolve less   */
@@ -383,6 +387,10 @@ static double min2(const double v[2])
 
 static void describe_plan(const drtopk_plan *p, char *out, size_t len)
 {
+    if (!(p->flags & DRTOPK_DELEGATE)) {
+        plan_label(p, out, len);        /* standalone: no alpha, beta or build */
+        return;
+    }
     snprintf(out, len, "a%d b%d %s", p->alpha, p->beta,
              p->alpha > DRTOPK_SHARED_DELEGATE_MAX_ALPHA ? "warp"
              : (p->flags & DRTOPK_SHARED_DELEGATE) ? (p->alpha < TUNED_BUILD_ALPHA_MIN ? "shared" : "staged")
@@ -424,8 +432,7 @@ static int heldout_check(const options *o, drtopk_store *db, int64_t machine_id,
             heldout_point(&ch[c], dec[c].n, dec[c].k, &p->n, &p->k);
             drtopk_problem pr = { .backend = o->backend, .dtype = t, .n = p->n, .k = p->k };
             if (drtopk_plan_auto(&p->tuned, &pr, &table) != DRTOPK_OK ||
-                p->tuned.const_source != DRTOPK_CONST_TUNING ||
-                drtopk_plan_rule4(&p->deflt, &pr, DRTOPK_RULE4_CONST_DEFAULT) != DRTOPK_OK)
+                p->tuned.const_source != DRTOPK_CONST_TUNING || drtopk_plan_auto(&p->deflt, &pr, NULL) != DRTOPK_OK)
                 continue;       /* the point fell outside its cell: no check */
             fill_row_key(o, "heldout", p);
             ++count;
@@ -464,6 +471,49 @@ static int heldout_check(const options *o, drtopk_store *db, int64_t machine_id,
 }
 
 /* ---- the fit, the decision table and its check ------------------------------- */
+
+/* What the default plan callback needs: the measured variants of one dtype
+ * and the problem the library would plan. */
+typedef struct {
+    const point_set *ps;
+    drtopk_backend backend;
+    drtopk_dtype dtype;
+} default_ctx;
+
+/* The plan the library runs at (n, k) without a table, as a measured
+ * (variant, alpha): 1, or 0 when no variant measured is that plan
+ * (drtopk_fit_default). */
+static int default_plan_at(const void *ctx, uint64_t n, uint64_t k, int *variant, int *alpha)
+{
+    const default_ctx *c = ctx;
+    drtopk_problem pr = { .backend = c->backend, .dtype = c->dtype, .n = n, .k = k };
+    drtopk_plan plan;
+    char label[32];
+    if (drtopk_plan_auto(&plan, &pr, NULL) != DRTOPK_OK)
+        return 0;       /* a problem the library refuses has no default plan */
+    plan_label(&plan, label, sizeof label);
+    const int delegate = (plan.flags & DRTOPK_DELEGATE) != 0;
+    const int warp = delegate && plan.alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA &&
+                     !(plan.flags & DRTOPK_SHARED_DELEGATE);
+    for (int v = 0; v < c->ps->nv; ++v)
+        if (!strcmp(c->ps->v[v].algorithm, label) && c->ps->v[v].beta == (delegate ? plan.beta : 0) &&
+            c->ps->v[v].warp == warp) {
+            *variant = v;
+            *alpha = delegate ? plan.alpha : 0;
+            return 1;
+        }
+    return 0;
+}
+
+/* Whether variant v is a standalone plan a table entry can name (the
+ * one-read and the fused top-k; drtopk_tuning_entry). */
+static int standalone_entry(const variant_key *v)
+{
+    drtopk_algo a;
+    int delegate = 0;
+    return v->beta == 0 && drtopk_algo_parse(v->algorithm, &a, &delegate) == DRTOPK_OK && !delegate &&
+           (a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_FUSED);
+}
 
 static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
                      drtopk_dtype t, double theory)
@@ -512,25 +562,31 @@ static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, con
     drtopk_store_choice *ch = malloc(MAX_CHOICES * sizeof *ch);
     drtopk_fit_decision *keep_dec = malloc(MAX_CHOICES * sizeof *keep_dec);
     int rc = dec && cell && ch && keep_dec ? 0 : -1, nch = 0;
-    drtopk_fit_default dflt = { .variant = -1, .rule4_const = DRTOPK_RULE4_CONST_DEFAULT, .margin = DECIDE_MARGIN };
+    const default_ctx dctx = { &ps, o->backend, t };
+    const drtopk_fit_default dflt = { .plan_at = default_plan_at, .ctx = &dctx, .margin = DECIDE_MARGIN };
+    unsigned char standalone[MAX_VARIANTS];
     for (int v = 0; v < ps.nv; ++v)
-        if (!strcmp(ps.v[v].algorithm, DEFAULT_ALGORITHM) && ps.v[v].beta == DEFAULT_BETA && !ps.v[v].warp)
-            dflt.variant = v;
-    int nd = rc ? -1 : drtopk_fit_decide(swept, kept, &dflt, dec, MAX_CHOICES);
+        standalone[v] = (unsigned char)standalone_entry(&ps.v[v]);
+    int nd = rc ? -1 : drtopk_fit_decide(swept, kept, &dflt, standalone, dec, MAX_CHOICES);
     free(swept);
     if (nd < 0 || drtopk_fit_cells(dec, nd, cell) != 0) {
         fprintf(stderr, "tuner: the decision table of %s: more than %d grid points or out of memory\n", dt,
                 MAX_CHOICES);
         rc = -1;
     }
+    int defaults = 0;
     for (int i = 0; rc == 0 && i < nd; ++i) {
         if (cell[i].log2n_min > cell[i].log2n_max)
             continue;       /* a second grid point in the same cell */
+        if (dec[i].is_default) {
+            ++defaults;     /* the library runs that plan without a table */
+            continue;
+        }
         const variant_key *v = &ps.v[dec[i].variant];
         drtopk_store_choice *c = &ch[nch];
         *c = (drtopk_store_choice){ .log2n_min = cell[i].log2n_min, .log2n_max = cell[i].log2n_max,
                                     .log2k_min = cell[i].log2k_min, .log2k_max = cell[i].log2k_max,
-                                    .beta = v->beta, .rule4_const = cell[i].rule4_const,
+                                    .beta = v->beta, .rule4_const = dec[i].alpha > 0 ? cell[i].rule4_const : 0,
                                     .shared_build_max_alpha = v->warp ? dec[i].alpha - 1 : 0,
                                     .mean_slowdown = dec[i].mean_slowdown, .worst_slowdown = dec[i].worst_slowdown,
                                     .points = dec[i].dists, .status = DRTOPK_CHOICE_UNCHECKED };
@@ -538,19 +594,19 @@ static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, con
         keep_dec[nch++] = dec[i];
     }
     if (rc == 0) {
-        printf("decision table %s (%d cells; worst and mean slowdown over the distributions at the grid point):\n",
-               dt, nch);
+        printf("decision table %s (%d cells; worst and mean slowdown over the distributions at the grid point; "
+               "%d more grid points keep the plan the library runs without a table):\n", dt, nch, defaults);
         printf("%-9s %-9s %-10s %4s %6s %8s %9s %9s %5s\n", "log2 n", "log2 k", "algorithm", "beta", "alpha",
                "const", "worst", "mean", "dists");
-        printf("(alpha w: the warp-centric delegate build; '= default': no candidate beat the default plan by "
-               "more than %.0f%%)\n", 100 * DECIDE_MARGIN);
+        printf("(alpha w: the warp-centric delegate build; a cell is kept where it beats the library's plan "
+               "without a table by more than %.0f%% at worst)\n", 100 * DECIDE_MARGIN);
         for (int i = 0; i < nch; ++i) {
             char ln[16], lk[16];
             snprintf(ln, sizeof ln, "%d..%d", ch[i].log2n_min, ch[i].log2n_max);
             snprintf(lk, sizeof lk, "%d..%d", ch[i].log2k_min, ch[i].log2k_max);
-            printf("%-9s %-9s %-10s %4d %5d%s %8.3f %8.4fx %8.4fx %5d%s\n", ln, lk, ch[i].algorithm, ch[i].beta,
+            printf("%-9s %-9s %-10s %4d %5d%s %8.3f %8.4fx %8.4fx %5d\n", ln, lk, ch[i].algorithm, ch[i].beta,
                    keep_dec[i].alpha, ch[i].shared_build_max_alpha ? "w" : " ", ch[i].rule4_const,
-                   ch[i].worst_slowdown, ch[i].mean_slowdown, ch[i].points, keep_dec[i].is_default ? "  = default" : "");
+                   ch[i].worst_slowdown, ch[i].mean_slowdown, ch[i].points);
         }
         fflush(stdout);
     }
@@ -571,10 +627,10 @@ static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, con
             for (int i = 0; i < nch; ++i)
                 dropped += ch[i].status == DRTOPK_CHOICE_DROPPED;
             printf("tuner: stored the %s table: %d cells, %d dropped by the held-out check (they run the "
-                   "default plan)\n", dt, nch, dropped);
+                   "plan the library runs without a table)\n", dt, nch, dropped);
             /* Figure 14's table for the library's default variant */
             for (int v = 0; v < ps.nv; ++v)
-                if (!strcmp(ps.v[v].algorithm, DEFAULT_ALGORITHM) && ps.v[v].beta == DEFAULT_BETA && !ps.v[v].warp) {
+                if (!strcmp(ps.v[v].algorithm, PAPER_ALGORITHM) && ps.v[v].beta == PAPER_BETA && !ps.v[v].warp) {
                     printf("oracle vs tuned alpha, %s %s beta=%d (const_time %.3f; ~ = nearest measured alpha):\n",
                            dt, ps.v[v].algorithm, ps.v[v].beta, consts[v]);
                     print_oracle_table(&ps, v, consts[v]);
@@ -636,7 +692,7 @@ int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const 
             p->k = ks[ki];
             drtopk_problem pr = { .backend = o->backend, .dtype = p->dtype, .n = p->n, .k = p->k };
             if (drtopk_plan_auto(&p->tuned, &pr, &tun.table) != DRTOPK_OK ||
-                drtopk_plan_rule4(&p->deflt, &pr, DRTOPK_RULE4_CONST_DEFAULT) != DRTOPK_OK)
+                drtopk_plan_auto(&p->deflt, &pr, NULL) != DRTOPK_OK)
                 continue;
             fill_row_key(o, "compare", p);
             ++count;

@@ -225,9 +225,11 @@ static int cmp_sample_point(const void *pa, const void *pb)
 
 /* Decide one point: samples p[0..np) share (n, k), sorted by variant, alpha. */
 static void decide_point(const drtopk_fit_sample *p, size_t np, const drtopk_fit_default *dflt,
-                         drtopk_fit_decision *out)
+                         const unsigned char *standalone, drtopk_fit_decision *out)
 {
-    int dflt_alpha = dflt && dflt->variant >= 0 ? drtopk_rule4_alpha(p[0].n, p[0].k, dflt->rule4_const) : -1;
+    int dflt_variant = -1, dflt_alpha = -1;
+    if (dflt && dflt->plan_at && !dflt->plan_at(dflt->ctx, p[0].n, p[0].k, &dflt_variant, &dflt_alpha))
+        dflt_variant = -1;
     double dflt_worst = INFINITY, dflt_mean = INFINITY;
     enum { MAX_DISTS = 64 };        /* distributions of one point (bit set)  */
     double best[MAX_DISTS];
@@ -254,14 +256,15 @@ static void decide_point(const drtopk_fit_sample *p, size_t np, const drtopk_fit
             sum += slow;
             if (slow > worst) worst = slow;
         }
-        if (p[i].alpha > 0 && seen == dists) {
+        const int candidate = p[i].alpha > 0 || (standalone && standalone[p[i].variant]);
+        if (seen == dists && (candidate || (p[i].variant == dflt_variant && p[i].alpha == dflt_alpha))) {
             double mean = sum / ndists;
-            if (dflt_alpha > 0 && p[i].variant == dflt->variant && p[i].alpha == dflt_alpha) {
+            if (p[i].variant == dflt_variant && p[i].alpha == dflt_alpha) {
                 dflt_worst = worst;
                 dflt_mean = mean;
             }
-            if (worst < out->worst_slowdown - LOSS_EPS ||
-                (worst < out->worst_slowdown + LOSS_EPS && mean < out->mean_slowdown - LOSS_EPS)) {
+            if (candidate && (worst < out->worst_slowdown - LOSS_EPS ||
+                              (worst < out->worst_slowdown + LOSS_EPS && mean < out->mean_slowdown - LOSS_EPS))) {
                 out->variant = p[i].variant;
                 out->alpha = p[i].alpha;
                 out->worst_slowdown = worst;
@@ -271,7 +274,7 @@ static void decide_point(const drtopk_fit_sample *p, size_t np, const drtopk_fit
         i = j;
     }
     if (isfinite(dflt_worst) && !(out->worst_slowdown * (1.0 + dflt->margin) < dflt_worst)) {
-        out->variant = dflt->variant;
+        out->variant = dflt_variant;
         out->alpha = dflt_alpha;
         out->worst_slowdown = dflt_worst;
         out->mean_slowdown = dflt_mean;
@@ -280,7 +283,7 @@ static void decide_point(const drtopk_fit_sample *p, size_t np, const drtopk_fit
 }
 
 int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, const drtopk_fit_default *dflt,
-                      drtopk_fit_decision *out, int max)
+                      const unsigned char *standalone, drtopk_fit_decision *out, int max)
 {
     if (!s || !out || max < 0)
         return -1;
@@ -294,7 +297,7 @@ int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, const drtopk_fit
         size_t j = i;
         while (j < count && t[j].n == t[i].n && t[j].k == t[i].k) ++j;
         drtopk_fit_decision d;
-        decide_point(t + i, j - i, dflt, &d);
+        decide_point(t + i, j - i, dflt, standalone, &d);
         if (d.variant >= 0) {
             if (nd == max) {
                 free(t);

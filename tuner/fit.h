@@ -59,7 +59,9 @@ double drtopk_fit_theory_const(double c_global, double c_shfl);
  * every distribution of the point whose worst slowdown against that
  * distribution's fastest sample (any variant, standalone ones included) is
  * least; ties go to the smaller mean slowdown, then to the earlier variant and
- * the smaller alpha.  Only delegate samples (alpha > 0) are candidates. */
+ * the smaller alpha.  The candidates are the delegate samples (alpha > 0) and
+ * the standalone samples (alpha 0) of the variants the caller marks as plans
+ * a table can name. */
 typedef struct {
     uint64_t n, k;
     int variant, alpha;
@@ -69,20 +71,23 @@ typedef struct {
                                more than the margin)                           */
 } drtopk_fit_decision;
 
-/* The default plan, which a decision keeps unless a candidate's worst
- * slowdown beats the default's by more than `margin` (relative): variant
- * `variant` at drtopk_rule4_alpha(n, k, rule4_const).  variant < 0: none. */
+/* The default plan, the one the library runs at (n, k) without a table: a
+ * decision keeps it unless a candidate's worst slowdown beats the default's by
+ * more than `margin` (relative).  plan_at gives it as (variant, alpha; alpha
+ * 0 for a standalone plan) and returns 1, or returns 0 when no measured
+ * variant is that plan. */
 typedef struct {
-    int variant;
-    double rule4_const;
+    int (*plan_at)(const void *ctx, uint64_t n, uint64_t k, int *variant, int *alpha);
+    const void *ctx;
     double margin;
 } drtopk_fit_default;
 
 /* One decision per distinct (n, k) of the samples, sorted by n then k, into
- * out (at most max); dflt may be NULL.  Returns the count, or -1 (bad
- * arguments, no memory, or more points than max). */
+ * out (at most max); dflt may be NULL.  standalone[v] nonzero: variant v's
+ * standalone samples are candidates (NULL: none is).  Returns the count, or
+ * -1 (bad arguments, no memory, or more points than max). */
 int drtopk_fit_decide(const drtopk_fit_sample *s, size_t count, const drtopk_fit_default *dflt,
-                      drtopk_fit_decision *out, int max);
+                      const unsigned char *standalone, drtopk_fit_decision *out, int max);
 
 /* The cell of the decision table a decision stands for: floor(log2 n) from
  * its grid point's up to the next grid point's minus one (the last grid

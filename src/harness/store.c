@@ -1628,8 +1628,9 @@ static drtopk_status catch_all(drtopk_store *s, int64_t id, drtopk_dtype t, drto
     return r;
 }
 
-/* Dtype t's entries: the tuner's decision table (a dropped cell as the
- * default plan), then catch_all's entry if any.  A choice plan_auto cannot
+/* Dtype t's entries: the tuner's decision table without its dropped cells
+ * (there the library's plan without a table runs), then catch_all's entry if
+ * any.  A choice plan_auto cannot
  * express (a standalone algorithm other than onepass and fused, whose
  * entries give standalone plans) or with a value out of range is left out,
  * so its cell falls through to the catch-all or the library's rules. */
@@ -1664,11 +1665,7 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
             const char *algo = (const char *)sqlite3_column_text(st, 4);
             int delegate = 0;
             if (sqlite3_column_int(st, 8)) {
-                e.algo = DRTOPK_ALGO_RADIX;
-                e.beta = PLAN_AUTO_BETA;
-                e.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
-                e.shared_build_max_alpha = 0;
-                r = tuning_add(out, cap, &e);
+                continue;       /* dropped: the cell runs what the library runs without it */
             } else if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && !delegate &&
                        (e.algo == DRTOPK_ALGO_ONEPASS || e.algo == DRTOPK_ALGO_FUSED)) {
                 /* the one-read and the fused small-input top-k: standalone plans, which have

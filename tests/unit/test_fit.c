@@ -88,6 +88,17 @@ static void theory_const_matches_eq11(void)
     CHECK(fabs(drtopk_fit_theory_const(500.0, 30.0) - (log2(3000.0 + 930.0) - log2(3000.0))) < 1e-12);
 }
 
+/* A default plan fixed at ctx = { variant, alpha }, whatever (n, k). */
+static int default_at(const void *ctx, uint64_t n, uint64_t k, int *variant, int *alpha)
+{
+    const int *va = ctx;
+    (void)n;
+    (void)k;
+    *variant = va[0];
+    *alpha = va[1];
+    return 1;
+}
+
 /* At one point, variant 0 at alpha 5 is best on two distributions and 30%
  * off on the third (mean 1.1x, worst 1.3x); variant 1 at alpha 6 is 15% off
  * everywhere (mean 1.15x, worst 1.15x).  The decision minimises the worst
@@ -108,7 +119,7 @@ static void decide_minimises_worst_slowdown(void)
         { .variant = 2, .n = N, .k = K, .alpha = 7, .ms = 1.0, .dist = 1 },   /* ND only: worst 1.0 there  */
     };
     drtopk_fit_decision d[4];
-    int nd = drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 4);
+    int nd = drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, NULL, d, 4);
     CHECK_EQ_U64(nd, 1);
     CHECK_EQ_U64(d[0].variant, 1);
     CHECK_EQ_U64(d[0].alpha, 6);
@@ -116,20 +127,48 @@ static void decide_minimises_worst_slowdown(void)
     CHECKF(fabs(d[0].worst_slowdown - 1.15) < 1e-12, "worst %g", d[0].worst_slowdown);
     CHECKF(fabs(d[0].mean_slowdown - 1.15) < 1e-12, "mean %g", d[0].mean_slowdown);
     s[2].ms = 1.1;                  /* variant 0 now 10% off at worst: it wins */
-    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 4), 1);
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, NULL, d, 4), 1);
     CHECK_EQ_U64(d[0].variant, 0);
     CHECK(!d[0].is_default);
-    /* variant 1 at Rule 4's alpha for const -2 (alpha 6 at n 2^20, k 2^6) is
-     * the default: 1.15x against 1.1x is inside a 5% margin, so it stays;
-     * with a 1% margin the better candidate wins */
-    drtopk_fit_default dflt = { .variant = 1, .rule4_const = -2.0, .margin = 0.05 };
-    CHECK_EQ_U64(drtopk_rule4_alpha(N, K, dflt.rule4_const), 6);
-    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], &dflt, d, 4), 1);
+    /* variant 1 at alpha 6 is the default: 1.15x against 1.1x is inside a 5%
+     * margin, so it stays; with a 1% margin the better candidate wins */
+    const int variant1_alpha6[2] = { 1, 6 };
+    drtopk_fit_default dflt = { .plan_at = default_at, .ctx = variant1_alpha6, .margin = 0.05 };
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], &dflt, NULL, d, 4), 1);
     CHECK(d[0].variant == 1 && d[0].alpha == 6 && d[0].is_default);
     dflt.margin = 0.01;
-    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], &dflt, d, 4), 1);
+    CHECK_EQ_U64(drtopk_fit_decide(s, sizeof s / sizeof s[0], &dflt, NULL, d, 4), 1);
     CHECK(d[0].variant == 0 && !d[0].is_default);
-    CHECK(drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, d, 0) == -1);     /* no room */
+    CHECK(drtopk_fit_decide(s, sizeof s / sizeof s[0], NULL, NULL, d, 0) == -1);     /* no room */
+}
+
+/* Standalone samples are candidates only for the variants marked so: the
+ * standalone variant 3, fastest on every distribution, wins once marked; as
+ * the default plan (not marked) it stays unless a candidate beats it. */
+static void decide_standalone_candidates(void)
+{
+    enum { N = 1 << 20, K = 64 };
+    drtopk_fit_sample s[] = {
+        { .variant = 0, .n = N, .k = K, .alpha = 5, .ms = 1.2, .dist = 0 },
+        { .variant = 0, .n = N, .k = K, .alpha = 5, .ms = 1.3, .dist = 1 },
+        { .variant = 3, .n = N, .k = K, .alpha = 0, .ms = 1.0, .dist = 0 },
+        { .variant = 3, .n = N, .k = K, .alpha = 0, .ms = 1.0, .dist = 1 },
+    };
+    const unsigned char marked[4] = { 0, 0, 0, 1 };
+    drtopk_fit_decision d[2];
+    CHECK_EQ_U64(drtopk_fit_decide(s, 4, NULL, NULL, d, 2), 1);
+    CHECK(d[0].variant == 0 && d[0].alpha == 5 && !d[0].is_default);
+    CHECK_EQ_U64(drtopk_fit_decide(s, 4, NULL, marked, d, 2), 1);
+    CHECK(d[0].variant == 3 && d[0].alpha == 0);
+    CHECKF(fabs(d[0].worst_slowdown - 1.0) < 1e-12, "worst %g", d[0].worst_slowdown);
+    const int standalone3[2] = { 3, 0 };
+    drtopk_fit_default dflt = { .plan_at = default_at, .ctx = standalone3, .margin = 0.02 };
+    CHECK_EQ_U64(drtopk_fit_decide(s, 4, &dflt, NULL, d, 2), 1);
+    CHECK(d[0].variant == 3 && d[0].alpha == 0 && d[0].is_default);
+    CHECKF(fabs(d[0].worst_slowdown - 1.0) < 1e-12, "worst %g", d[0].worst_slowdown);
+    s[2].ms = s[3].ms = 1.5;        /* now variant 0 beats the default by 13% */
+    CHECK_EQ_U64(drtopk_fit_decide(s, 4, &dflt, NULL, d, 2), 1);
+    CHECK(d[0].variant == 0 && d[0].alpha == 5 && !d[0].is_default);
 }
 
 /* Cells tile log2 n and log2 k from each grid point to the next, the last as
@@ -200,6 +239,7 @@ __attribute__((constructor)) static void register_fit_tests(void)
     test_register("fit_time_at_takes_nearest_alpha", time_at_takes_nearest_alpha);
     test_register("fit_theory_const_matches_eq11", theory_const_matches_eq11);
     test_register("fit_decide_minimises_worst_slowdown", decide_minimises_worst_slowdown);
+    test_register("fit_decide_standalone_candidates", decide_standalone_candidates);
     test_register("fit_cells_tile_the_grid", cells_tile_the_grid);
     test_register("fit_noise_and_loss", noise_and_loss);
     test_register("fit_keep_swept_drops_fixed_plan_points", keep_swept_drops_fixed_plan_points);

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,10 @@
 #include <unistd.h>
 
 #define NEW_FILE_MODE 0666          /* as fopen(path, "w") creates: umask applies */
+#define LIVE_SETS_MAX 8             /* output sets open at once in one process    */
+#define MEMINFO_LINE 256
+#define KIB 1024ull
+#define GIB (1024.0 * 1024.0 * 1024.0)
 
 #define U64_BITS 64
 
@@ -135,6 +141,49 @@ int drtopk_check_regular_file(const char *path, char *err, size_t err_len)
     return 0;
 }
 
+/* The output sets holding temporaries, for the signal handler: a slot is
+ * filled before the set's first temporary is created and emptied after its
+ * last one is renamed or removed. */
+static drtopk_outputs *volatile live_sets[LIVE_SETS_MAX];
+static volatile sig_atomic_t cleanup_installed;
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Remove every live temporary, then die of the signal as the default would
+ * (the parent sees the signal, not an exit status).  unlink() and raise()
+ * are async-signal-safe. */
+static void cleanup_on_signal(int sig)
+{
+    for (int i = 0; i < LIVE_SETS_MAX; ++i) {
+        drtopk_outputs *o = live_sets[i];
+        for (int j = 0; o && j < o->count; ++j) unlink(o->tmp[j]);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_cleanup(void)
+{
+    if (cleanup_installed) return;
+    cleanup_installed = 1;
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; ++i) {
+        struct sigaction old, sa;
+        if (sigaction(cleanup_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = cleanup_on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(cleanup_signals[i], &sa, NULL);
+    }
+}
+
+static void set_live(drtopk_outputs *o, int live)
+{
+    for (int i = 0; i < LIVE_SETS_MAX; ++i)
+        if (live ? live_sets[i] == NULL : live_sets[i] == o) {
+            live_sets[i] = live ? o : NULL;
+            return;
+        }
+}
+
 int drtopk_outputs_add(drtopk_outputs *o, const char *path, const char **tmp, char *err, size_t err_len)
 {
     struct stat st;
@@ -152,13 +201,16 @@ int drtopk_outputs_add(drtopk_outputs *o, const char *path, const char **tmp, ch
         set_err(err, err_len, "cannot write '%s': path too long", path);
         return -1;
     }
+    install_cleanup();
+    if (o->count == 0) set_live(o, 1);
+    ++o->count;                   /* counted before it exists: a signal now removes it too */
     int fd = open(t, O_WRONLY | O_CREAT | O_TRUNC, NEW_FILE_MODE);
     if (fd < 0) {
         set_err(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+        if (--o->count == 0) set_live(o, 0);
         return -1;
     }
     close(fd);
-    ++o->count;
     *tmp = t;
     return 0;
 }
@@ -168,6 +220,7 @@ void drtopk_outputs_abort(drtopk_outputs *o)
     for (int i = 0; i < o->count; ++i)
         unlink(o->tmp[i]);
     o->count = 0;
+    set_live(o, 0);
 }
 
 /* The directory part of path ("." when it has none). */
@@ -196,7 +249,7 @@ int drtopk_outputs_commit(drtopk_outputs *o, char *err, size_t err_len)
     }
     for (int i = 0; i < o->count; ++i) {
         if (rename(o->tmp[i], o->path[i]) != 0) {
-            set_err(err, err_len, "cannot write '%s': %s", o->path[i], strerror(errno));
+            set_err(err, err_len, "cannot rename '%s' to '%s': %s", o->tmp[i], o->path[i], strerror(errno));
             drtopk_outputs_abort(o);
             return -1;
         }
@@ -210,5 +263,61 @@ int drtopk_outputs_commit(drtopk_outputs *o, char *err, size_t err_len)
         }
     }
     o->count = 0;
+    set_live(o, 0);
     return 0;
+}
+
+/* a "Key:   N kB" line of /proc/meminfo, in bytes; 0 when absent */
+static uint64_t meminfo_bytes(const char *key)
+{
+    char line[MEMINFO_LINE];
+    uint64_t kb = 0;
+    const size_t n = strlen(key);
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0 && line[n] == ':') {
+            kb = strtoull(line + n + 1, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return kb * KIB;
+}
+
+/* one number from a cgroup v2 file of this process's cgroup; 0 when absent
+ * or "max" */
+static uint64_t cgroup_value(const char *file)
+{
+    char rel[MEMINFO_LINE], path[DRTOPK_PATH_MAX], line[MEMINFO_LINE];
+    uint64_t v = 0;
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (!f) return 0;
+    rel[0] = '\0';
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "0::", 3) == 0) {
+            snprintf(rel, sizeof rel, "%s", line + 3);
+            rel[strcspn(rel, "\n")] = '\0';
+        }
+    fclose(f);
+    if (snprintf(path, sizeof path, "/sys/fs/cgroup%s/%s", strcmp(rel, "/") ? rel : "", file) >= (int)sizeof path ||
+        (f = fopen(path, "r")) == NULL)
+        return 0;
+    if (fgets(line, sizeof line, f) && line[0] >= '0' && line[0] <= '9') v = strtoull(line, NULL, 10);
+    fclose(f);
+    return v;
+}
+
+int drtopk_host_mem_check(uint64_t bytes, const char *what, char *err, size_t err_len)
+{
+    uint64_t avail = meminfo_bytes("MemAvailable");
+    const uint64_t limit = cgroup_value("memory.max");
+    if (limit) {
+        const uint64_t used = cgroup_value("memory.current");
+        const uint64_t room = limit > used ? limit - used : 0;
+        if (avail == 0 || room < avail) avail = room;
+    }
+    if ((avail == 0 && limit == 0) || bytes <= avail) return 0;
+    set_err(err, err_len, "out of host memory: %s needs %.2f GiB; %.2f GiB are available (free memory, or room "
+            "under this cgroup's limit)", what, (double)bytes / GIB, (double)avail / GIB);
+    return -1;
 }

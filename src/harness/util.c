@@ -25,6 +25,7 @@
 #define MEMINFO_LINE 256
 #define KIB 1024ull
 #define GIB (1024.0 * 1024.0 * 1024.0)
+#define CGROUP_UNLIMITED (1ull << 62) /* cgroup v1 writes "no limit" as ~2^63 */
 
 #define U64_BITS 64
 
@@ -284,39 +285,56 @@ static uint64_t meminfo_bytes(const char *key)
     return kb * KIB;
 }
 
-/* one number from a cgroup v2 file of this process's cgroup; 0 when absent
- * or "max" */
-static uint64_t cgroup_value(const char *file)
+/* the first number in file `path`; 0 when absent or not a number ("max") */
+static uint64_t file_number(const char *path)
 {
-    char rel[MEMINFO_LINE], path[DRTOPK_PATH_MAX], line[MEMINFO_LINE];
+    char line[MEMINFO_LINE];
     uint64_t v = 0;
-    FILE *f = fopen("/proc/self/cgroup", "r");
+    FILE *f = fopen(path, "r");
     if (!f) return 0;
-    rel[0] = '\0';
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, "0::", 3) == 0) {
-            snprintf(rel, sizeof rel, "%s", line + 3);
-            rel[strcspn(rel, "\n")] = '\0';
-        }
-    fclose(f);
-    if (snprintf(path, sizeof path, "/sys/fs/cgroup%s/%s", strcmp(rel, "/") ? rel : "", file) >= (int)sizeof path ||
-        (f = fopen(path, "r")) == NULL)
-        return 0;
     if (fgets(line, sizeof line, f) && line[0] >= '0' && line[0] <= '9') v = strtoull(line, NULL, 10);
     fclose(f);
     return v;
 }
 
+/* Room left under this process's cgroup memory limit (v2: memory.max of the
+ * cgroup /proc/self/cgroup names, or of the namespace's root; v1: the
+ * memory controller's root as a container sees it); *limited 0 when none. */
+static uint64_t cgroup_room(int *limited)
+{
+    static const char *const v1[2] = { "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                       "/sys/fs/cgroup/memory/memory.usage_in_bytes" };
+    char rel[MEMINFO_LINE] = "", line[MEMINFO_LINE], v2[2][DRTOPK_PATH_MAX];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "0::", 3) == 0) {
+                snprintf(rel, sizeof rel, "%s", strcmp(line + 3, "/\n") ? line + 3 : "");
+                rel[strcspn(rel, "\n")] = '\0';
+            }
+        fclose(f);
+    }
+    snprintf(v2[0], sizeof v2[0], "/sys/fs/cgroup%s/memory.max", rel);
+    snprintf(v2[1], sizeof v2[1], "/sys/fs/cgroup%s/memory.current", rel);
+    const char *const *files[] = { (const char *const[]){ v2[0], v2[1] }, v1 };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+        const uint64_t limit = file_number(files[i][0]);
+        if (limit == 0 || limit >= CGROUP_UNLIMITED) continue;
+        const uint64_t used = file_number(files[i][1]);
+        *limited = 1;
+        return limit > used ? limit - used : 0;
+    }
+    *limited = 0;
+    return 0;
+}
+
 int drtopk_host_mem_check(uint64_t bytes, const char *what, char *err, size_t err_len)
 {
+    int limited;
     uint64_t avail = meminfo_bytes("MemAvailable");
-    const uint64_t limit = cgroup_value("memory.max");
-    if (limit) {
-        const uint64_t used = cgroup_value("memory.current");
-        const uint64_t room = limit > used ? limit - used : 0;
-        if (avail == 0 || room < avail) avail = room;
-    }
-    if ((avail == 0 && limit == 0) || bytes <= avail) return 0;
+    const uint64_t room = cgroup_room(&limited);
+    if (limited && (avail == 0 || room < avail)) avail = room;
+    if ((avail == 0 && !limited) || bytes <= avail) return 0;
     set_err(err, err_len, "out of host memory: %s needs %.2f GiB; %.2f GiB are available (free memory, or room "
             "under this cgroup's limit)", what, (double)bytes / GIB, (double)avail / GIB);
     return -1;

@@ -42,6 +42,9 @@
                                          sums keep the adder busy (ILP)             */
 #define RADIX_BITS 16                 /* two passes of a 32-bit key                 */
 
+static const unsigned char GZ_MAGIC[2] = { 0x1f, 0x8b };                           /* RFC 1952 */
+#define GZ_WINDOW_BITS (16 + MAX_WBITS)  /* inflate: a gzip wrapper, the largest window */
+#define GZ_TRAILER_FIELD 4               /* bytes of each gzip trailer field          */
 static const unsigned char GT_MAGIC[6] = { 0xe2, 0x9b, 0xbe, 0x20, 0x67, 0x74 };  /* "⛾ gt" */
 #define GT_VERSION 1
 
@@ -70,13 +73,20 @@ static void snippet(char *dst, const char *s, size_t len)
 /* ---- reader: a (possibly gzip-compressed) file, byte offsets, lines ------ */
 
 typedef struct {
-    gzFile gz;
+    FILE *f;
     const char *path;
     uint64_t off;                 /* bytes consumed of the (decompressed) stream */
     const char *where;            /* "" or " of the decompressed data"           */
+    int gz;                       /* gzip: inflated through zs                   */
+    z_stream zs;
+    int member_end;               /* zs finished a gzip member                   */
+    int in_eof;                   /* the file is read to its end                 */
+    uint64_t in_read;             /* compressed bytes read from the file         */
+    unsigned char in[RD_BUF_BYTES];
     unsigned char buf[RD_BUF_BYTES];
     size_t pos, len;
     drtopk_status st;             /* first failure of a refill                   */
+    drtopk_status later;          /* a failure found behind data still buffered  */
     char *err;
     size_t err_len;
 } reader;
@@ -84,44 +94,119 @@ typedef struct {
 static drtopk_status rd_open(reader *r, const char *path, char *err, size_t err_len)
 {
     struct stat sb;
+    unsigned char magic[sizeof GZ_MAGIC];
     memset(r, 0, sizeof *r);
     r->path = path;
     r->err = err;
     r->err_len = err_len;
-    r->st = DRTOPK_OK;
+    r->st = r->later = DRTOPK_OK;
+    r->where = "";
     if (stat(path, &sb) != 0) return fail(DRTOPK_ERR_IO, err, err_len, "cannot open '%s': %s", path, strerror(errno));
     if (!S_ISREG(sb.st_mode)) return fail(DRTOPK_ERR_IO, err, err_len, "'%s' is not a regular file", path);
-    if ((r->gz = gzopen(path, "rb")) == NULL)
+    if ((r->f = fopen(path, "rb")) == NULL)
         return fail(DRTOPK_ERR_IO, err, err_len, "cannot open '%s': %s", path, strerror(errno));
-    gzbuffer(r->gz, RD_BUF_BYTES);
-    r->where = "";
+    r->gz = fread(magic, 1, sizeof magic, r->f) == sizeof magic && memcmp(magic, GZ_MAGIC, sizeof magic) == 0;
+    if (fseek(r->f, 0, SEEK_SET) != 0)
+        return fail(DRTOPK_ERR_IO, err, err_len, "cannot read '%s': %s", path, strerror(errno));
+    if (r->gz) {
+        if (inflateInit2(&r->zs, GZ_WINDOW_BITS) != Z_OK) {
+            r->gz = 0;
+            return fail(DRTOPK_ERR_OUT_OF_MEMORY, err, err_len, "out of host memory for the gzip stream of %s", path);
+        }
+        r->where = " of the decompressed data";
+    }
     return DRTOPK_OK;
 }
 
 static void rd_close(reader *r)
 {
-    if (r->gz) gzclose(r->gz);
-    r->gz = NULL;
+    if (r->gz) inflateEnd(&r->zs);
+    if (r->f) fclose(r->f);
+    r->f = NULL;
+    r->gz = 0;
+}
+
+/* a refill's failure: now when nothing was delivered, else once the data
+ * before it is consumed (so its decompressed offset is exact) */
+static size_t rd_failed(reader *r, size_t got, drtopk_status st)
+{
+    if (got == 0) r->st = st;
+    else r->later = st;
+    r->len = got;
+    r->pos = 0;
+    return got;
+}
+
+/* Inflate into buf: as much as the next step gives.  Every error names the
+ * compressed byte where the stream failed and the decompressed bytes before it. */
+static size_t rd_inflate(reader *r)
+{
+    z_stream *z = &r->zs;
+    for (;;) {
+        if (z->avail_in == 0 && !r->in_eof) {
+            const size_t n = fread(r->in, 1, sizeof r->in, r->f);
+            if (n == 0 && ferror(r->f))
+                return rd_failed(r, 0, fail(DRTOPK_ERR_IO, r->err, r->err_len, "cannot read '%s' at byte %" PRIu64
+                                            ": %s", r->path, r->in_read, strerror(errno)));
+            r->in_eof = n == 0;
+            r->in_read += n;
+            z->next_in = r->in;
+            z->avail_in = (uInt)n;
+        }
+        const uint64_t at = r->in_read - z->avail_in;      /* compressed byte of next_in */
+        if (r->member_end) {                               /* the end, or another member */
+            if (z->avail_in == 0) return 0;
+            if (z->next_in[0] != GZ_MAGIC[0])
+                return rd_failed(r, 0, fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: compressed byte %"
+                                            PRIu64 ": trailing data after the gzip stream (%" PRIu64 " bytes "
+                                            "decompressed); expected the end of the file or another gzip member",
+                                            r->path, at, r->off));
+            inflateReset(z);
+            r->member_end = 0;
+        }
+        z->next_out = r->buf;
+        z->avail_out = RD_BUF_BYTES;
+        const int zr = inflate(z, Z_NO_FLUSH);
+        const size_t got = RD_BUF_BYTES - z->avail_out;
+        const uint64_t now = r->in_read - z->avail_in;
+        if (zr == Z_STREAM_END) r->member_end = 1;
+        if (zr == Z_BUF_ERROR && z->avail_in == 0 && r->in_eof && !r->member_end)
+            return rd_failed(r, got, fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: truncated: the gzip "
+                                          "stream ends at compressed byte %" PRIu64 " (the end of the file) after %"
+                                          PRIu64 " bytes of decompressed data, inside a member", r->path, now,
+                                          r->off + got));
+        if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
+            /* a trailer field (CRC-32, then the length) fails after its 4 bytes are read */
+            const int trailer = z->msg && (strstr(z->msg, "data check") || strstr(z->msg, "length check"));
+            return rd_failed(r, got, fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: compressed byte %"
+                                          PRIu64 ": the gzip stream is damaged (%s) after %" PRIu64 " bytes of "
+                                          "decompressed data", r->path, trailer ? now - GZ_TRAILER_FIELD : now,
+                                          z->msg ? z->msg : zError(zr), r->off + got));
+        }
+        if (got > 0) {
+            r->pos = 0;
+            r->len = got;
+            return got;
+        }
+    }
 }
 
 /* refill; 0 at the end of the data or on a damaged stream (r->st says) */
 static size_t rd_fill(reader *r)
 {
-    int got, zerr;
     if (r->st != DRTOPK_OK) return 0;
-    got = gzread(r->gz, r->buf, RD_BUF_BYTES);
-    if (!gzdirect(r->gz)) r->where = " of the decompressed data";
-    (void)gzerror(r->gz, &zerr);
-    if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-        const char *msg = gzerror(r->gz, &zerr);
-        r->st = fail(zerr == Z_ERRNO ? DRTOPK_ERR_IO : DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len,
-                     "%s: byte %" PRIu64 "%s: the gzip stream is damaged or truncated (%s)", r->path,
-                     r->off + (got > 0 ? (uint64_t)got : 0), r->where, zerr == Z_ERRNO ? strerror(errno) : msg);
+    if (r->later != DRTOPK_OK) {
+        r->st = r->later;
         return 0;
     }
+    if (r->gz) return rd_inflate(r);
+    const size_t got = fread(r->buf, 1, RD_BUF_BYTES, r->f);
+    if (got == 0 && ferror(r->f))
+        return rd_failed(r, 0, fail(DRTOPK_ERR_IO, r->err, r->err_len, "cannot read '%s' at byte %" PRIu64 ": %s",
+                                    r->path, r->off, strerror(errno)));
     r->pos = 0;
-    r->len = (size_t)got;
-    return r->len;
+    r->len = got;
+    return got;
 }
 
 static int rd_getc(reader *r)
@@ -141,9 +226,9 @@ static size_t rd_read(reader *r, void *dst, size_t n)
         size_t take = r->len - r->pos < n - done ? r->len - r->pos : n - done;
         memcpy(d + done, r->buf + r->pos, take);
         r->pos += take;
+        r->off += take;             /* before the next refill: its messages give offsets */
         done += take;
     }
-    r->off += done;
     return done;
 }
 

@@ -66,8 +66,14 @@ static void sqlite_reason(sqlite3 *db, char *buf, size_t len)
     const int sys = code == SQLITE_IOERR || code == SQLITE_CANTOPEN || code == SQLITE_FULL ||
                     code == SQLITE_READONLY || code == SQLITE_PERM ? sqlite3_system_errno(db) : 0;
     const char *file = db ? sqlite3_db_filename(db, "main") : NULL;
-    snprintf(buf, len, "%s%s%s%s%s%s", db ? sqlite3_errmsg(db) : "out of memory", sys ? " (" : "",
-             sys ? strerror(sys) : "", sys ? ")" : "", file && *file ? " in " : "", file ? file : "");
+    int why = sys;
+    /* SQLite's last errno is of its last try (often the -wal file's); a file it
+     * cannot open for writing says why itself (EROFS, EACCES) */
+    if ((code == SQLITE_CANTOPEN || code == SQLITE_READONLY) && file && *file && access(file, W_OK) != 0 &&
+        errno != ENOENT)
+        why = errno;
+    snprintf(buf, len, "%s%s%s%s%s%s", db ? sqlite3_errmsg(db) : "out of memory", why ? " (" : "",
+             why ? strerror(why) : "", why ? ")" : "", file && *file ? " in " : "", file ? file : "");
 }
 
 /* Record sqlite's message for the failed step `what` and return IO. */

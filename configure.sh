@@ -4,13 +4,13 @@
 # which the hand-written build.ninja includes.
 #
 #   ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
-#                  [--build-only] [--sysroot=DIR]
+#                  [--build-only] [--sysroot=DIR] [--sanitize]
 set -euo pipefail
 
 usage() {
     cat <<'TXT'
 usage: ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
-                      [--build-only] [--sysroot=DIR]
+                      [--build-only] [--sysroot=DIR] [--sanitize]
   --prefix=DIR   where `ninja install` puts include/drtopk.h, lib/libdrtopk.{a,so}
                  and lib/pkgconfig/drtopk.pc (default /usr/local)
   --arch=sm_XX   build for this one CUDA architecture only (quick iteration);
@@ -23,6 +23,8 @@ usage: ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
                  tests and experiments: a machine that only builds and runs
   --sysroot=DIR  take sqlite3.h and zlib.h from DIR/include and libsqlite3.a and
                  libz.a from DIR/lib (tests/gpu/archive.sh pack copies them there)
+  --sanitize     the CPU backend (implies --cpu-only) built with AddressSanitizer and
+                 UBSan, for `ninja test-sanitize` (the unit and Bats suites under them)
 TXT
 }
 
@@ -33,6 +35,9 @@ FAT_ARCHS="80 90 100"   # A100, H100/H200, B200: cp.async and the shared-memory 
 may_install=1
 build_only=0
 sysroot=""
+sanitize=0
+# every object and link of a --sanitize build (UBSan findings abort, as ASan's do)
+SANITIZE_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 for a in "$@"; do
     case "$a" in
         --arch=sm_[0-9]*) arch="${a#--arch=}" ;;
@@ -42,6 +47,7 @@ for a in "$@"; do
         --cpu-only) cpu_only=1 ;;
         --no-install) may_install=0 ;;
         --build-only) build_only=1 ;;
+        --sanitize) sanitize=1; cpu_only=1 ;;
         --sysroot=?*) sysroot="${a#--sysroot=}" ;;
         --sysroot=) echo "configure: --sysroot needs a directory" >&2; exit 2 ;;
         -h|--help) usage; exit 0 ;;
@@ -171,19 +177,21 @@ mkdir -p build bin
 {
     echo "# written by configure.sh $(date -u +%Y-%m-%dT%H:%M:%SZ); do not edit"
     echo "configure_args = $*"
-    echo "cc = gcc"
+    echo "cc = gcc$([ "$sanitize" = 1 ] && echo " $SANITIZE_FLAGS")"
+    echo "sanitize = $([ "$sanitize" = 1 ] && echo yes || echo no)"
     echo "prefix = $prefix"
     echo "sqlite_a = $sqlite_a"
     # --sysroot: its headers and libraries (before the system's)
     echo "sys_incs = ${sysroot:+-isystem $sysroot/include}"
     echo "sys_libdirs = ${sysroot:+-L$sysroot/lib}"
-    echo "mpicc = $(command -v mpicc)"
+    echo "mpicc = $(command -v mpicc)$([ "$sanitize" = 1 ] && echo " $SANITIZE_FLAGS")"
     if [ "$cpu_only" = 1 ]; then
         echo "backend = cpu"
         echo "nvcc = false"
         echo "gencode ="
         echo "cuda_ldflags ="
-        echo "cuda_solibs ="
+        # (a program linking the sanitized libdrtopk.a needs the sanitizers' runtimes: drtopk.pc's Libs)
+        echo "cuda_solibs =$([ "$sanitize" = 1 ] && echo " $SANITIZE_FLAGS")"
         echo "gpu_default = no-gpu-programs"
     else
         echo "backend = cuda"

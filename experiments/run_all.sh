@@ -137,6 +137,29 @@ load_reference() {
     mv -f "$target.tmp" "$target"
 }
 
+# check_db DB: a readable, undamaged drtopk database of a schema version this
+# build reads, holding the tables every figure queries; else exit 2 naming what
+# is wrong (never a plot of a damaged file, nor one error per experiment).
+SCHEMA_VERSION=$(sed -n 's/^#define DRTOPK_STORE_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/src/harness/store.h")
+CORE_TABLES="machines runs measurements fits choices"   # in every schema version since the first
+check_db() {
+    local v t qc
+    [ -r "$1" ] || die "database $1: cannot read it: $(cat "$1" 2>&1 >/dev/null)"
+    [ -s "$1" ] || die "database $1 is empty: not a drtopk database (plot from another --db)"
+    qc=$(sqlite3 -readonly "$1" "PRAGMA quick_check" 2>&1 | head -n 3 | tr '\n' ' ') || true
+    [ "$qc" = "ok " ] || die "database $1 is damaged or not a SQLite database (${qc% }): restore it from a copy"
+    v=$(sqlite3 -readonly "$1" "SELECT version FROM schema_version" 2>&1 | tr '\n' ' ') ||
+        die "database $1 is not a drtopk database (${v% })"
+    v=${v% }
+    case "$v" in ''|*[!0-9]*) die "database $1 is damaged: its schema_version table holds '$v', not one version" ;; esac
+    { [ "$v" -ge 1 ] && [ "$v" -le "$SCHEMA_VERSION" ]; } ||
+        die "database $1 has schema version $v; this build reads versions 1 to $SCHEMA_VERSION (a newer drtopk wrote it?)"
+    for t in $CORE_TABLES; do
+        [ "$(sqlite3 -readonly "$1" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$t'")" = 1 ] ||
+            die "database $1 lacks the table $t: it is damaged; restore it from a copy"
+    done
+}
+
 # A GPU and no --gpu/--from-db: measure on GPU 0 (the README's first command).
 if [ -z "$gpu" ] && [ "$from_db" = 0 ] && command -v nvidia-smi > /dev/null 2>&1 &&
    nvidia-smi -L 2>/dev/null | grep -q '^GPU 0'; then
@@ -159,6 +182,7 @@ else
     source_note="the reference results shipped in db/reference/ (no local database)"
 fi
 case "$db" in /*) ;; *) db="$PWD/$db" ;; esac
+[ -n "$gpu" ] || check_db "$db"     # plotting alone: the file must hold what the figures read
 
 if [ -n "$gpu" ]; then
     [ -x "$BIN_DIR/tuner" ] || die "$BIN_DIR/tuner is missing: run ninja first"

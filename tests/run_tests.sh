@@ -1,6 +1,6 @@
 #!/bin/sh
 # run_tests.sh -- `ninja test`: the C unit tests (bin/test_unit), then the Bats
-# tests of the CLI (tests/bats/*.bats) when there are any.  Counts TAP
+# tests of the CLI (tests/bats/*.bats) and the fault suite (tests/fault/*.bats).  Counts TAP
 # "ok"/"not ok" lines of both (skips apart), counts a runner that crashes or
 # fails without a "not ok" line as one failure, and ends with exactly
 # "N passed, N failed".  Exit status is non-zero when anything failed.
@@ -44,7 +44,7 @@ fi
 if ls tests/bats/*.bats > /dev/null 2>&1; then
     echo "== Bats tests (tests/bats)"
     if command -v bats > /dev/null 2>&1; then
-        bats --tap tests/bats > "$log" 2>&1
+        bats --tap tests/bats tests/fault > "$log" 2>&1
         rc=$?
         cat "$log"
         # bats exits 1 when a test fails; crashes give no "not ok" line

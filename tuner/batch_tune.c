@@ -471,7 +471,7 @@ int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t 
                     int found = 0;
                     if (!o->force && drtopk_store_has_batch(db, machine_id, commit, &r.key, &found) != DRTOPK_OK) {
                         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
-                        rc = EXIT_USAGE;
+                        rc = EXIT_RUNTIME;
                         break;
                     }
                     if (found) {
@@ -499,7 +499,7 @@ int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t 
                         drtopk_store_put_batch(db, machine_id, run_id, commit, &r) != DRTOPK_OK ||
                         drtopk_store_commit(db) != DRTOPK_OK) {
                         fprintf(stderr, "\ntuner: storing a batched measurement: %s\n", drtopk_store_errmsg(db));
-                        rc = EXIT_USAGE;
+                        rc = EXIT_RUNTIME;
                         break;
                     }
                     ++done;

@@ -12,7 +12,8 @@
  * measured neither onepass nor fused is left out: its table cannot decide
  * against the plans the library's size rules choose.  The output depends on the database alone
  * (no time, no commit of the generator): the same database gives the same
- * file.  Written to FILE.tmp and renamed, so FILE is never partly written.
+ * file.  Written to a temporary beside FILE and renamed, so FILE is never partly
+ * written (util.h's drtopk_outputs).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -254,7 +255,7 @@ static int keep_contender_sweeps(const char *db_path, gpu_list *g)
 int emit_table(const char *db_path, const char *out_path)
 {
     drtopk_store *db;
-    char err[DRTOPK_STORE_ERR_LEN];
+    char err[DRTOPK_PATH_MAX + DRTOPK_STORE_ERR_LEN];     /* a store's message, or a path and errno text */
     if (drtopk_store_open(db_path, DRTOPK_STORE_READONLY, &db, err, sizeof err) != DRTOPK_OK) {
         fprintf(stderr, "tuner: --emit-table: %s\n", err);
         return -1;
@@ -284,14 +285,16 @@ int emit_table(const char *db_path, const char *out_path)
     if (g.count == 0)
         fprintf(stderr, "tuner: --emit-table: %s has no decision table of any GPU that measured the library's "
                         "plans: the generated table is empty (the library then uses its size rules)\n", db_path);
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", out_path) >= (int)sizeof tmp) {
-        fprintf(stderr, "tuner: --emit-table: the path '%s' is too long\n", out_path);
+    drtopk_outputs outs = { 0 };
+    const char *tmp;
+    if (drtopk_outputs_add(&outs, out_path, &tmp, err, sizeof err) != 0) {
+        fprintf(stderr, "tuner: --emit-table: %s\n", err);
         return -1;
     }
     FILE *f = fopen(tmp, "w");
     if (!f) {
         fprintf(stderr, "tuner: --emit-table: cannot write %s: %s\n", tmp, strerror(errno));
+        drtopk_outputs_abort(&outs);
         return -1;
     }
     int rc = write_table(f, db_path, &g);
@@ -305,12 +308,12 @@ int emit_table(const char *db_path, const char *out_path)
         fprintf(stderr, "tuner: --emit-table: closing %s: %s\n", tmp, strerror(errno));
         rc = -1;
     }
-    if (rc == 0 && rename(tmp, out_path) != 0) {
-        fprintf(stderr, "tuner: --emit-table: renaming %s to %s: %s\n", tmp, out_path, strerror(errno));
+    if (rc == 0 && drtopk_outputs_commit(&outs, err, sizeof err) != 0) {
+        fprintf(stderr, "tuner: --emit-table: %s\n", err);
         rc = -1;
     }
     if (rc != 0)
-        remove(tmp);
+        drtopk_outputs_abort(&outs);
     else
         printf("tuner: wrote %s: %d GPU models, %d batch plans from %s\n", out_path, g.count, b.count, db_path);
     return rc;

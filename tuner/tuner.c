@@ -931,7 +931,7 @@ int main(int argc, char **argv)
     if (drtopk_store_put_machine(db, &mach, &machine_id) != DRTOPK_OK) {
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
         drtopk_store_close(db);
-        return EXIT_USAGE;
+        return EXIT_RUNTIME;
     }
     if (o.fit_only) {
         int rc = fit_and_store(&o, db, machine_id, commit, &mach);
@@ -946,7 +946,7 @@ int main(int argc, char **argv)
     if (drtopk_store_begin_run(db, machine_id, "tuner", args, commit, &run_id) != DRTOPK_OK) {
         fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
         drtopk_store_close(db);
-        return EXIT_USAGE;
+        return EXIT_RUNTIME;
     }
 
     if (o.batch) {
@@ -1006,7 +1006,7 @@ int main(int argc, char **argv)
         config_key(&o, &cfgs[i], &key);
         if (!o.force && drtopk_store_has(db, machine_id, commit, &key, &found) != DRTOPK_OK) {
             fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
-            return EXIT_USAGE;
+            return EXIT_RUNTIME;
         }
         todo[i] = !found;
         ntodo += !found;
@@ -1024,7 +1024,7 @@ int main(int argc, char **argv)
         skip_seed ss = { &o, t, marks };
         if (drtopk_store_each_point(db, machine_id, commit, drtopk_dtype_name(o.dtype[t]), seed_skip, &ss) != DRTOPK_OK) {
             fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
-            return EXIT_USAGE;
+            return EXIT_RUNTIME;
         }
     }
 
@@ -1060,7 +1060,7 @@ int main(int argc, char **argv)
         if (drtopk_store_claim(db, machine_id, run_id, commit, &key, o.force, &mine) != DRTOPK_OK) {
             fprintf(stderr, "\ntuner: claiming a config: %s\n", drtopk_store_errmsg(db));
             end_status = "failed";
-            exit_code = EXIT_USAGE;
+            exit_code = EXIT_RUNTIME;
             break;
         }
         if (!mine) {
@@ -1109,7 +1109,7 @@ int main(int argc, char **argv)
             drtopk_store_commit(db) != DRTOPK_OK) {
             fprintf(stderr, "\ntuner: storing a measurement: %s\n", drtopk_store_errmsg(db));
             end_status = "failed";
-            exit_code = EXIT_USAGE;
+            exit_code = EXIT_RUNTIME;
             break;
         }
         ++done;

@@ -22,6 +22,8 @@
 #define MAX_VARIANTS (DRTOPK_ALGO_COUNT + 2 * DRTOPK_ALGO_COUNT * DRTOPK_BETA_MAX)
 #define EXIT_FAILURES 1             /* measured, but something failed           */
 #define EXIT_USAGE 2                /* bad arguments, unusable database         */
+#define EXIT_RUNTIME 1              /* the database could not be written or read
+                                       mid-run (a full disk, an I/O error)     */
 #define DECIDE_MARGIN 0.02          /* a choice must beat the default's worst
                                        slowdown by more than this: the held-out
                                        noise measured on the H100 (1.2-1.8%)   */

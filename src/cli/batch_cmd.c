@@ -180,7 +180,9 @@ static int resolve_shape(batch_cfg *b, batch_mem *m, drtopk_batch_problem *p)
     }
     if (b->segments) {
         if ((rc = read_u64_file("segments", b->segments, &m->offsets, &count)) != 0) return rc;
-        if (count < 1) return usage_error("--segments %s is empty: it needs segments+1 offsets", b->segments);
+        if (count < 2)
+            return usage_error("--segments %s holds %" PRIu64 " offsets: it needs segments+1 offsets, at least one "
+                               "segment", b->segments, count);
         for (uint64_t s = 0; s + 1 < count; ++s)
             if (m->offsets[s + 1] < m->offsets[s])
                 return usage_error("--segments %s: offset %" PRIu64 " (%" PRIu64 ") is below offset %" PRIu64
@@ -206,6 +208,7 @@ static int resolve_shape(batch_cfg *b, batch_mem *m, drtopk_batch_problem *p)
         } else if (!b->have_rows) {
             return usage_error("missing --rows (or give --input FILE to take the rows from its size)");
         }
+        if (b->rows == 0) return usage_error("--rows is 0: the batch must hold at least one row");
         if (b->rows != 0 && b->cols > UINT64_MAX / b->rows)
             return usage_error("--rows %" PRIu64 " x --cols %" PRIu64 " overflows", b->rows, b->cols);
         if (c->k > b->cols)
@@ -236,6 +239,8 @@ static int place_batch(const batch_cfg *b, const drtopk_batch_problem *hp, batch
     const size_t bytes = (size_t)c->n * drtopk_dtype_size(hp->dtype);
     drtopk_status st = DRTOPK_OK;
     if (!m->host_v && (hp->backend == DRTOPK_BACKEND_CPU || c->verify)) {
+        const int rc = host_room(bytes, "V");
+        if (rc != 0) return rc;
         if ((m->host_v = malloc(bytes ? bytes : 1)) == NULL)
             return runtime_error("out of host memory for V (%zu bytes)", bytes);
         if (c->n >= PROGRESS_MIN_N) progress(c->json, "generating %" PRIu64 " elements on the host", c->n);
@@ -287,6 +292,8 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
     void *ws, *ov, *oi;
     drtopk_status st = drtopk_batch_workspace(p, plan, &r->ws_bytes);
     if (st != DRTOPK_OK) return api_error("workspace query failed", st);
+    const int rc = host_room(vbytes + ibytes + (cuda ? 0 : r->ws_bytes), "the result slots and workspace");
+    if (rc != 0) return rc;
     m->vals = malloc(vbytes ? vbytes : 1);
     m->idx = (uint64_t *)malloc(ibytes ? ibytes : 1);
     m->ms = (double *)calloc((size_t)c->reps, sizeof(double));
@@ -478,6 +485,13 @@ int cmd_batch(int argc, char **argv)
     hp.dtype = c->dtype;
     hp.order = c->order;
     hp.k = c->k;
+    if (!c->input && (c->backend == DRTOPK_BACKEND_CPU || c->verify)) {
+        /* V and the result slots on the host, before V is generated (malloc succeeds
+         * lazily: the kernel's OOM killer would end the run once they are touched) */
+        const uint64_t esz = drtopk_dtype_size(hp.dtype);
+        if ((rc = host_room(c->n * esz + hp.segments * hp.k * (esz + sizeof(uint64_t)), "V and the result slots")) != 0)
+            goto done;
+    }
     if (drtopk_batch_plan_auto(&plan, &hp) != DRTOPK_OK) {
         rc = api_error("cannot plan this batch", DRTOPK_ERR_INVALID_ARGUMENT);
         goto done;

@@ -264,6 +264,8 @@ static int place_data(const run_cfg *c, const drtopk_problem *p, run_mem *m, con
     drtopk_status st;
     int need_host = p->backend == DRTOPK_BACKEND_CPU || c->verify;
     if (!m->host_v && need_host) {
+        int rc = host_room(bytes, "V");
+        if (rc != 0) return rc;
         if ((m->host_v = malloc(bytes)) == NULL)
             return runtime_error("out of host memory for V (%zu bytes)", bytes);
         if (p->n >= PROGRESS_MIN_N) progress(quiet, "generating %" PRIu64 " elements on the host", p->n);
@@ -291,6 +293,9 @@ static int alloc_outputs(const drtopk_problem *p, const drtopk_plan *plan, run_m
     const size_t vbytes = (size_t)p->k * drtopk_dtype_size(p->dtype), ibytes = (size_t)p->k * sizeof(uint64_t);
     drtopk_status st = drtopk_select_workspace(p, plan, &r->ws_bytes);
     if (st != DRTOPK_OK) return api_error("workspace query failed", st);
+    const int rc = host_room(vbytes + ibytes + (p->backend == DRTOPK_BACKEND_CPU ? r->ws_bytes : 0),
+                             "the result slots and workspace");
+    if (rc != 0) return rc;
     m->vals = malloc(vbytes);
     m->idx = (uint64_t *)malloc(ibytes);
     if (!m->vals || !m->idx) return runtime_error("out of host memory for the result");
@@ -530,6 +535,7 @@ static int cmd_gen(int argc, char **argv)
                            drtopk_dtype_name(t));
     if (g.n > SIZE_MAX / sizeof(uint64_t))
         return usage_error("--n %" PRIu64 " does not fit in this machine's address space", g.n);
+    if ((rc = host_room(g.n * drtopk_dtype_size(t), "the vector")) != 0) return rc;
     if ((buf = malloc((size_t)g.n * drtopk_dtype_size(t))) == NULL)
         return runtime_error("out of host memory for %" PRIu64 " elements", g.n);
     if (g.n >= PROGRESS_MIN_N) progress(0, "generating %" PRIu64 " elements", g.n);

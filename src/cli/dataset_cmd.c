@@ -5,7 +5,8 @@
  * and per-row scores (TwitterCOVID-19), optionally tiled to a size as the
  * paper tiled its Twitter data, with Table 1's facts on request.  The
  * loaders are the harness's dataset.c; input errors exit 2 naming the file,
- * the byte or line and what was expected, and OUT is written atomically.
+ * the byte or line and what was expected, and OUT (with its statistics) is
+ * written atomically.
  */
 #include "cli.h"
 #include "dataset.h"
@@ -193,29 +194,39 @@ static int check_out(const ds_cfg *c, drtopk_dtype want)
     return 0;
 }
 
-/* write OUT (tiled), then the statistics; prints one line about OUT */
+/* write OUT (tiled) and the statistics, both or neither; prints one line about OUT */
 static int finish(const ds_cfg *c, const void *data, uint64_t n, drtopk_dtype t, const char *what)
 {
     char err[ERR_LEN];
     progress_state p;
-    drtopk_status st;
+    drtopk_status st = DRTOPK_OK;
+    drtopk_outputs outs = { 0 };
+    const char *tmp_out, *tmp_stats = NULL;
     const uint64_t total = c->tile ? c->tile : n;
     if (c->tile && c->tile < n)
         return usage_error("--tile %" PRIu64 " is smaller than the %" PRIu64 " elements of %s: tiling repeats the "
                            "vector and never cuts it", c->tile, n, what);
-    progress_start(&p, c->quiet, "writing", "elements");
-    if ((st = drtopk_ds_write(c->out, data, n, c->tile, progress_cb, &p, err, sizeof err)) != DRTOPK_OK)
+    if (drtopk_outputs_add(&outs, c->out, &tmp_out, err, sizeof err) != 0 ||
+        (c->stats && drtopk_outputs_add(&outs, c->stats, &tmp_stats, err, sizeof err) != 0)) {
+        drtopk_outputs_abort(&outs);
         return runtime_error("%s", err);
-    if (c->stats) {
+    }
+    progress_start(&p, c->quiet, "writing", "elements");
+    st = drtopk_ds_write(tmp_out, data, n, c->tile, progress_cb, &p, err, sizeof err);
+    if (st == DRTOPK_OK && c->stats) {
         const char *name = c->name ? c->name : c->out;
         uint64_t ks[MAX_STATS_K];
         int nks = c->nks;
         memcpy(ks, c->ks, sizeof ks);
         if (nks == 0)
             for (int l = 0; l <= STATS_K_DEFAULT_LOG_MAX; l += STATS_K_DEFAULT_LOG_STEP) ks[nks++] = 1ull << l;
-        if ((st = drtopk_ds_write_stats(c->stats, name, data, n, t, c->tile, ks, nks, err, sizeof err)) != DRTOPK_OK)
-            return runtime_error("%s", err);
+        st = drtopk_ds_write_stats(tmp_stats, name, data, n, t, c->tile, ks, nks, err, sizeof err);
     }
+    if (st != DRTOPK_OK) {
+        drtopk_outputs_abort(&outs);
+        return runtime_error("%s", err);
+    }
+    if (drtopk_outputs_commit(&outs, err, sizeof err) != 0) return runtime_error("%s", err);
     printf("wrote %s: %" PRIu64 " %s elements (%s", c->out, total, drtopk_dtype_name(t), what);
     if (c->tile) printf(", tiled from %" PRIu64, n);
     printf(")\n");
@@ -261,10 +272,13 @@ static int cmd_knn(ds_cfg *c)
         drtopk_ds_vectors_free(&v);
         return rc;
     }
-    float *out = (float *)malloc((size_t)n * sizeof *out);
+    float *out = NULL;
+    if (drtopk_host_mem_check(n * sizeof *out, "the distances", err, sizeof err) == 0 &&
+        (out = (float *)malloc((size_t)n * sizeof *out)) == NULL)
+        snprintf(err, sizeof err, "out of host memory for %" PRIu64 " distances", n);
     if (out == NULL) {
         drtopk_ds_vectors_free(&v);
-        return runtime_error("out of host memory for %" PRIu64 " distances", n);
+        return runtime_error("%s", err);
     }
     progress_start(&p, c->quiet, "k-NN distances", "queries");
     if (use_gpu) {

@@ -4,11 +4,12 @@
  * TwitterCOVID-19, tiled as the paper tiled its Twitter data): readers of
  * vector files (fvecs/bvecs/ivecs, IDX), graphs (edge list, Matrix Market,
  * graph-tool .gt) and CSV/TSV columns, gzip through zlib; the CPU k-NN
- * distances; the atomic, tiling writer; and Table 1's per-dataset facts.
+ * distances; the tiling writer; and Table 1's per-dataset facts.
  * See dataset.h for the contracts.
  */
 #include "dataset.h"
 #include "keyorder.h"
+#include "util.h"
 
 #include <errno.h>
 #include <float.h>
@@ -26,6 +27,12 @@
 #define DIM_MAX (1u << 20)            /* no real vector data set is wider; guards a
                                          corrupt header against a huge allocation  */
 #define VERTEX_MAX 0xFFFFFFFEull      /* ids and counts must fit the uint32 output  */
+#define VERTICES_PER_ENDPOINT 8       /* a graph with more vertices than 8 per edge
+                                         endpoint is mostly ids no edge touches: a
+                                         damaged id or size line, not data         */
+#define DEG_FLOOR_VERTICES (1ull << 20) /* any graph may number up to 2^20 vertices
+                                         (4 MiB of degrees) however few its edges  */
+#define PENDING_FIRST 1024            /* endpoints held back before the first growth */
 #define LINE_MAX_BYTES 4096           /* an edge-list or .mtx line longer is junk   */
 #define SNIPPET_BYTES 40              /* how much of a bad token a message quotes   */
 #define HEADER_LIST_BYTES 400         /* how much of a CSV header an error lists    */
@@ -35,6 +42,9 @@
                                          sums keep the adder busy (ILP)             */
 #define RADIX_BITS 16                 /* two passes of a 32-bit key                 */
 
+static const unsigned char GZ_MAGIC[2] = { 0x1f, 0x8b };                           /* RFC 1952 */
+#define GZ_WINDOW_BITS (16 + MAX_WBITS)  /* inflate: a gzip wrapper, the largest window */
+#define GZ_TRAILER_FIELD 4               /* bytes of each gzip trailer field          */
 static const unsigned char GT_MAGIC[6] = { 0xe2, 0x9b, 0xbe, 0x20, 0x67, 0x74 };  /* "⛾ gt" */
 #define GT_VERSION 1
 
@@ -63,13 +73,20 @@ static void snippet(char *dst, const char *s, size_t len)
 /* ---- reader: a (possibly gzip-compressed) file, byte offsets, lines ------ */
 
 typedef struct {
-    gzFile gz;
+    FILE *f;
     const char *path;
     uint64_t off;                 /* bytes consumed of the (decompressed) stream */
     const char *where;            /* "" or " of the decompressed data"           */
+    int gz;                       /* gzip: inflated through zs                   */
+    z_stream zs;
+    int member_end;               /* zs finished a gzip member                   */
+    int in_eof;                   /* the file is read to its end                 */
+    uint64_t in_read;             /* compressed bytes read from the file         */
+    unsigned char in[RD_BUF_BYTES];
     unsigned char buf[RD_BUF_BYTES];
     size_t pos, len;
     drtopk_status st;             /* first failure of a refill                   */
+    drtopk_status later;          /* a failure found behind data still buffered  */
     char *err;
     size_t err_len;
 } reader;
@@ -77,44 +94,119 @@ typedef struct {
 static drtopk_status rd_open(reader *r, const char *path, char *err, size_t err_len)
 {
     struct stat sb;
+    unsigned char magic[sizeof GZ_MAGIC];
     memset(r, 0, sizeof *r);
     r->path = path;
     r->err = err;
     r->err_len = err_len;
-    r->st = DRTOPK_OK;
+    r->st = r->later = DRTOPK_OK;
+    r->where = "";
     if (stat(path, &sb) != 0) return fail(DRTOPK_ERR_IO, err, err_len, "cannot open '%s': %s", path, strerror(errno));
     if (!S_ISREG(sb.st_mode)) return fail(DRTOPK_ERR_IO, err, err_len, "'%s' is not a regular file", path);
-    if ((r->gz = gzopen(path, "rb")) == NULL)
+    if ((r->f = fopen(path, "rb")) == NULL)
         return fail(DRTOPK_ERR_IO, err, err_len, "cannot open '%s': %s", path, strerror(errno));
-    gzbuffer(r->gz, RD_BUF_BYTES);
-    r->where = "";
+    r->gz = fread(magic, 1, sizeof magic, r->f) == sizeof magic && memcmp(magic, GZ_MAGIC, sizeof magic) == 0;
+    if (fseek(r->f, 0, SEEK_SET) != 0)
+        return fail(DRTOPK_ERR_IO, err, err_len, "cannot read '%s': %s", path, strerror(errno));
+    if (r->gz) {
+        if (inflateInit2(&r->zs, GZ_WINDOW_BITS) != Z_OK) {
+            r->gz = 0;
+            return fail(DRTOPK_ERR_OUT_OF_MEMORY, err, err_len, "out of host memory for the gzip stream of %s", path);
+        }
+        r->where = " of the decompressed data";
+    }
     return DRTOPK_OK;
 }
 
 static void rd_close(reader *r)
 {
-    if (r->gz) gzclose(r->gz);
-    r->gz = NULL;
+    if (r->gz) inflateEnd(&r->zs);
+    if (r->f) fclose(r->f);
+    r->f = NULL;
+    r->gz = 0;
+}
+
+/* a refill's failure: now when nothing was delivered, else once the data
+ * before it is consumed (so its decompressed offset is exact) */
+static size_t rd_failed(reader *r, size_t got, drtopk_status st)
+{
+    if (got == 0) r->st = st;
+    else r->later = st;
+    r->len = got;
+    r->pos = 0;
+    return got;
+}
+
+/* Inflate into buf: as much as the next step gives.  Every error names the
+ * compressed byte where the stream failed and the decompressed bytes before it. */
+static size_t rd_inflate(reader *r)
+{
+    z_stream *z = &r->zs;
+    for (;;) {
+        if (z->avail_in == 0 && !r->in_eof) {
+            const size_t n = fread(r->in, 1, sizeof r->in, r->f);
+            if (n == 0 && ferror(r->f))
+                return rd_failed(r, 0, fail(DRTOPK_ERR_IO, r->err, r->err_len, "cannot read '%s' at byte %" PRIu64
+                                            ": %s", r->path, r->in_read, strerror(errno)));
+            r->in_eof = n == 0;
+            r->in_read += n;
+            z->next_in = r->in;
+            z->avail_in = (uInt)n;
+        }
+        const uint64_t at = r->in_read - z->avail_in;      /* compressed byte of next_in */
+        if (r->member_end) {                               /* the end, or another member */
+            if (z->avail_in == 0) return 0;
+            if (z->next_in[0] != GZ_MAGIC[0])
+                return rd_failed(r, 0, fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: compressed byte %"
+                                            PRIu64 ": trailing data after the gzip stream (%" PRIu64 " bytes "
+                                            "decompressed); expected the end of the file or another gzip member",
+                                            r->path, at, r->off));
+            inflateReset(z);
+            r->member_end = 0;
+        }
+        z->next_out = r->buf;
+        z->avail_out = RD_BUF_BYTES;
+        const int zr = inflate(z, Z_NO_FLUSH);
+        const size_t got = RD_BUF_BYTES - z->avail_out;
+        const uint64_t now = r->in_read - z->avail_in;
+        if (zr == Z_STREAM_END) r->member_end = 1;
+        if (zr == Z_BUF_ERROR && z->avail_in == 0 && r->in_eof && !r->member_end)
+            return rd_failed(r, got, fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: truncated: the gzip "
+                                          "stream ends at compressed byte %" PRIu64 " (the end of the file) after %"
+                                          PRIu64 " bytes of decompressed data, inside a member", r->path, now,
+                                          r->off + got));
+        if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
+            /* a trailer field (CRC-32, then the length) fails after its 4 bytes are read */
+            const int trailer = z->msg && (strstr(z->msg, "data check") || strstr(z->msg, "length check"));
+            return rd_failed(r, got, fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: compressed byte %"
+                                          PRIu64 ": the gzip stream is damaged (%s) after %" PRIu64 " bytes of "
+                                          "decompressed data", r->path, trailer ? now - GZ_TRAILER_FIELD : now,
+                                          z->msg ? z->msg : zError(zr), r->off + got));
+        }
+        if (got > 0) {
+            r->pos = 0;
+            r->len = got;
+            return got;
+        }
+    }
 }
 
 /* refill; 0 at the end of the data or on a damaged stream (r->st says) */
 static size_t rd_fill(reader *r)
 {
-    int got, zerr;
     if (r->st != DRTOPK_OK) return 0;
-    got = gzread(r->gz, r->buf, RD_BUF_BYTES);
-    if (!gzdirect(r->gz)) r->where = " of the decompressed data";
-    (void)gzerror(r->gz, &zerr);
-    if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-        const char *msg = gzerror(r->gz, &zerr);
-        r->st = fail(zerr == Z_ERRNO ? DRTOPK_ERR_IO : DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len,
-                     "%s: byte %" PRIu64 "%s: the gzip stream is damaged or truncated (%s)", r->path,
-                     r->off + (got > 0 ? (uint64_t)got : 0), r->where, zerr == Z_ERRNO ? strerror(errno) : msg);
+    if (r->later != DRTOPK_OK) {
+        r->st = r->later;
         return 0;
     }
+    if (r->gz) return rd_inflate(r);
+    const size_t got = fread(r->buf, 1, RD_BUF_BYTES, r->f);
+    if (got == 0 && ferror(r->f))
+        return rd_failed(r, 0, fail(DRTOPK_ERR_IO, r->err, r->err_len, "cannot read '%s' at byte %" PRIu64 ": %s",
+                                    r->path, r->off, strerror(errno)));
     r->pos = 0;
-    r->len = (size_t)got;
-    return r->len;
+    r->len = got;
+    return got;
 }
 
 static int rd_getc(reader *r)
@@ -134,9 +226,9 @@ static size_t rd_read(reader *r, void *dst, size_t n)
         size_t take = r->len - r->pos < n - done ? r->len - r->pos : n - done;
         memcpy(d + done, r->buf + r->pos, take);
         r->pos += take;
+        r->off += take;             /* before the next refill: its messages give offsets */
         done += take;
     }
-    r->off += done;
     return done;
 }
 
@@ -154,13 +246,18 @@ static drtopk_status rd_fail(reader *r, uint64_t at, const char *fmt, ...)
 }
 
 /* One text line (without '\n' or "\r\n") into buf, NUL-terminated.  Returns
- * 1 for a line, 0 at the end, -1 for a line of LINE_MAX_BYTES or more. */
+ * 1 for a line, 0 at the end (or at a NUL byte: r->st says), -1 for a line of
+ * LINE_MAX_BYTES or more. */
 static int rd_line(reader *r, char *buf, size_t *len)
 {
     int c;
     size_t n = 0;
     if ((c = rd_getc(r)) == EOF) return 0;
     while (c != EOF && c != '\n') {
+        if (c == '\0') {                      /* text never holds one: a binary or damaged file */
+            r->st = rd_fail(r, r->off - 1, "a NUL byte; expected a text line (a binary file?)");
+            return 0;
+        }
         if (n + 1 >= LINE_MAX_BYTES) return -1;
         buf[n++] = (char)c;
         c = rd_getc(r);
@@ -336,7 +433,6 @@ static drtopk_status load_idx(reader *r, drtopk_ds_vectors *v)
     if (dims[0] == 0) return rd_fail(r, 4, "empty: the IDX header holds 0 vectors");
     drtopk_status st = set_dim(r, 4, v, 0, (int64_t)dim);
     if (st != DRTOPK_OK) return st;
-    if ((st = vectors_reserve(v, dims[0], r->err, r->err_len)) != DRTOPK_OK) return st;
     const size_t row_bytes = (size_t)v->dim * (size_t)vec_elem_bytes[e];
     unsigned char *row = (unsigned char *)malloc(row_bytes);
     if (row == NULL) return fail(DRTOPK_ERR_OUT_OF_MEMORY, r->err, r->err_len, "out of host memory");
@@ -347,7 +443,8 @@ static drtopk_status load_idx(reader *r, drtopk_ds_vectors *v)
             st = rd_fail(r, at + got, "truncated: the header promises %" PRIu64 " vectors of %u %s values (%" PRIu64
                          " data bytes from byte %" PRIu64 "); the data ends in vector %" PRIu64, dims[0], v->dim,
                          vec_elem_names[e], dims[0] * row_bytes, data_at, i);
-        else if ((st = convert_row(r, at, i, row, e, 1, v->dim, v->data + v->count * v->dim)) == DRTOPK_OK)
+        else if ((st = vectors_reserve(v, 1, r->err, r->err_len)) == DRTOPK_OK &&   /* grown by the data read */
+                 (st = convert_row(r, at, i, row, e, 1, v->dim, v->data + v->count * v->dim)) == DRTOPK_OK)
             ++v->count;
     }
     free(row);
@@ -424,41 +521,122 @@ void drtopk_knn_host(const drtopk_ds_vectors *v, uint64_t nq, drtopk_ds_metric m
 /* ---- graphs ------------------------------------------------------------------ */
 
 typedef struct {
-    uint32_t *deg;
-    uint64_t cap;                 /* entries allocated */
+    uint32_t *deg;                /* degrees of vertices 0..cap-1 */
+    uint64_t cap;                 /* entries allocated: never beyond deg_backed() */
     uint64_t n;                   /* vertices: largest id seen + 1 (or the header's count) */
+    uint64_t n_at, n_line;        /* byte (and line, 0: none) that set n, for errors */
+    uint64_t endpoints;           /* edge endpoints read */
+    uint64_t records;             /* vertices with a record of their own in the file (.gt) */
+    uint64_t *pend;               /* ids counted above what the data backed so far */
+    uint64_t npend, pcap;
     drtopk_ds_direction dir;
 } degrees;
 
-static drtopk_status deg_grow(degrees *g, uint64_t want, char *err, size_t err_len)
+/* How many vertices the data read so far backs: a record each, or a few per
+ * edge endpoint (isolated ids between them), and any graph up to a floor. */
+static uint64_t deg_backed(const degrees *g)
 {
-    if (want <= g->cap) return DRTOPK_OK;
+    uint64_t b = g->endpoints * VERTICES_PER_ENDPOINT;
+    if (b < g->records) b = g->records;
+    return b < DEG_FLOOR_VERTICES ? DEG_FLOOR_VERTICES : b;
+}
+
+/* room for vertices 0..want-1 (zeroed); -1 out of memory */
+static int deg_grow(degrees *g, uint64_t want)
+{
+    if (want <= g->cap) return 0;
     uint64_t cap = g->cap ? g->cap : want;
     while (cap < want) cap *= 2;
+    if (cap > deg_backed(g) && want <= deg_backed(g)) cap = deg_backed(g);
     uint32_t *p = (uint32_t *)realloc(g->deg, (size_t)cap * sizeof *p);
-    if (p == NULL)
-        return fail(DRTOPK_ERR_OUT_OF_MEMORY, err, err_len, "out of host memory for %" PRIu64 " vertices", cap);
+    if (p == NULL) return -1;
     memset(p + g->cap, 0, (size_t)(cap - g->cap) * sizeof *p);
     g->deg = p;
     g->cap = cap;
+    return 0;
+}
+
+/* one endpoint at x; -1 when its degree passes 2^32 - 1, -2 out of memory */
+static int deg_bump(degrees *g, uint64_t x)
+{
+    if (x >= g->cap && x < deg_backed(g) && deg_grow(g, x + 1) != 0) return -2;
+    if (x < g->cap) {
+        if (g->deg[x] == UINT32_MAX) return -1;
+        ++g->deg[x];
+        return 0;
+    }
+    if (g->npend == g->pcap) {                 /* fold what is backed by now, then make room */
+        uint64_t keep = 0;
+        for (uint64_t i = 0; i < g->npend; ++i) {
+            const uint64_t y = g->pend[i];
+            if (y < deg_backed(g) && (y < g->cap || deg_grow(g, y + 1) == 0)) {
+                if (g->deg[y] == UINT32_MAX) return -1;
+                ++g->deg[y];
+            } else {
+                g->pend[keep++] = y;
+            }
+        }
+        g->npend = keep;
+    }
+    if (g->npend == g->pcap) {
+        const uint64_t cap = g->pcap ? 2 * g->pcap : PENDING_FIRST;
+        uint64_t *p = (uint64_t *)realloc(g->pend, (size_t)cap * sizeof *p);
+        if (p == NULL) return -2;
+        g->pend = p;
+        g->pcap = cap;
+    }
+    g->pend[g->npend++] = x;
+    return 0;
+}
+
+/* the edge u -> v at byte `at` (line `line`, 0: none): -1 on a degree
+ * overflow, -2 out of memory */
+static int deg_edge(degrees *g, uint64_t u, uint64_t v, uint64_t at, uint64_t line)
+{
+    const uint64_t top = (u > v ? u : v) + 1;
+    int rc = 0;
+    if (top > g->n) {
+        g->n = top;
+        g->n_at = at;
+        g->n_line = line;
+    }
+    g->endpoints += 2;
+    if (g->dir != DRTOPK_DEG_IN) rc = deg_bump(g, u);
+    if (rc == 0 && g->dir != DRTOPK_DEG_OUT) rc = deg_bump(g, v);
+    return rc;
+}
+
+/* All vertices 0..n-1 once the data is read: refuses a vertex count the data
+ * does not back, then counts the endpoints held back. */
+static drtopk_status deg_finish(reader *r, degrees *g)
+{
+    char where[64] = "";
+    if (g->n_line) snprintf(where, sizeof where, " (line %" PRIu64 ")", g->n_line);
+    if (g->n > deg_backed(g))
+        return fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: byte %" PRIu64 "%s%s: inconsistent: %"
+                    PRIu64 " vertices (ids 0..%" PRIu64 ") for the %" PRIu64 " edges the file holds; at most %d "
+                    "vertices per edge endpoint (or %llu in all) are data, more is a damaged id or size",
+                    r->path, g->n_at, r->where, where, g->n, g->n - 1, g->endpoints / 2, VERTICES_PER_ENDPOINT,
+                    DEG_FLOOR_VERTICES);
+    if (drtopk_host_mem_check(g->n * sizeof *g->deg, "the vertex degrees", r->err, r->err_len) != 0)
+        return DRTOPK_ERR_OUT_OF_MEMORY;
+    if (deg_grow(g, g->n) != 0)
+        return fail(DRTOPK_ERR_OUT_OF_MEMORY, r->err, r->err_len, "out of host memory for %" PRIu64 " vertices", g->n);
+    for (uint64_t i = 0; i < g->npend; ++i) {
+        if (g->deg[g->pend[i]] == UINT32_MAX)
+            return fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: the degree of vertex %" PRIu64
+                        " passes 2^32 - 1", r->path, g->pend[i]);
+        ++g->deg[g->pend[i]];
+    }
+    g->npend = 0;
     return DRTOPK_OK;
 }
 
-static int deg_bump(degrees *g, uint64_t v)
+/* a failed deg_edge as a message at byte `at` */
+static drtopk_status edge_fail(reader *r, uint64_t at, int rc)
 {
-    if (g->deg[v] == UINT32_MAX) return -1;
-    ++g->deg[v];
-    return 0;
-}
-
-/* the edge u -> v (both ids already below g->cap); -1 on a degree overflow */
-static int deg_edge(degrees *g, uint64_t u, uint64_t v)
-{
-    if (u + 1 > g->n) g->n = u + 1;
-    if (v + 1 > g->n) g->n = v + 1;
-    if (g->dir != DRTOPK_DEG_IN && deg_bump(g, u) != 0) return -1;
-    if (g->dir != DRTOPK_DEG_OUT && deg_bump(g, v) != 0) return -1;
-    return 0;
+    if (rc == -2) return fail(DRTOPK_ERR_OUT_OF_MEMORY, r->err, r->err_len, "out of host memory reading %s", r->path);
+    return rd_fail(r, at, "a vertex degree passes 2^32 - 1");
 }
 
 static drtopk_status undirected_check(const char *path, const degrees *g, char *err, size_t err_len)
@@ -502,12 +680,14 @@ static drtopk_status line_fail(reader *r, uint64_t line, const char *fmt, ...)
 static drtopk_status load_edge_list(reader *r, degrees *g)
 {
     char line[LINE_MAX_BYTES], snip[SNIPPET_BYTES];
-    uint64_t lineno = 0, edges = 0;
+    uint64_t lineno = 0, edges = 0, line_at = 0;
     size_t len;
     int got;
     while ((got = rd_line(r, line, &len)) != 0) {
         size_t p = 0;
         uint64_t u, v;
+        const uint64_t at = line_at;
+        line_at = r->off;
         ++lineno;
         if (got < 0) return line_fail(r, lineno, "longer than %d bytes; expected 'u v' (two vertex ids)", LINE_MAX_BYTES);
         while (line[p] == ' ' || line[p] == '\t') ++p;
@@ -518,15 +698,14 @@ static drtopk_status load_edge_list(reader *r, degrees *g)
         }
         if (u > VERTEX_MAX || v > VERTEX_MAX)
             return line_fail(r, lineno, "vertex id %" PRIu64 " is above %llu", u > v ? u : v, VERTEX_MAX);
-        drtopk_status st = deg_grow(g, (u > v ? u : v) + 1, r->err, r->err_len);
-        if (st != DRTOPK_OK) return st;
-        if (deg_edge(g, u, v) != 0) return line_fail(r, lineno, "a vertex degree passes 2^32 - 1");
+        const int rc = deg_edge(g, u, v, at, lineno);
+        if (rc != 0) return edge_fail(r, at, rc);
         ++edges;
     }
     if (r->st != DRTOPK_OK) return r->st;
     if (edges == 0) return fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s: no edges (%" PRIu64 " lines of "
                                 "comments or blanks); expected lines 'u v'", r->path, lineno);
-    return DRTOPK_OK;
+    return deg_finish(r, g);
 }
 
 /* Matrix Market coordinate matrix: banner, '%' comments, "M N NNZ", NNZ
@@ -538,6 +717,7 @@ static drtopk_status load_mtx(reader *r, degrees *g)
     uint64_t lineno = 1, m, n, nnz, seen = 0;
     size_t len, p = 0;
     int got = rd_line(r, line, &len);
+    if (got == 0 && r->st != DRTOPK_OK) return r->st;
     if (got == 0) return fail(DRTOPK_ERR_INVALID_ARGUMENT, r->err, r->err_len, "%s is empty: expected a Matrix Market "
                               "banner '%%%%MatrixMarket matrix coordinate ...'", r->path);
     if (got < 0 || strncasecmp(line, "%%MatrixMarket", 14) != 0 ||
@@ -555,7 +735,9 @@ static drtopk_status load_mtx(reader *r, degrees *g)
         drtopk_status st = undirected_check(r->path, g, r->err, r->err_len);
         if (st != DRTOPK_OK) return st;
     }
+    uint64_t size_at;
     do {                                       /* comments up to the size line */
+        size_at = r->off;
         got = rd_line(r, line, &len);
         ++lineno;
         p = 0;
@@ -571,10 +753,10 @@ static drtopk_status load_mtx(reader *r, degrees *g)
     if (nv == 0 || nv > VERTEX_MAX + 1)
         return line_fail(r, lineno, "%" PRIu64 " x %" PRIu64 " matrix: expected 1..%llu rows and columns", m, n,
                          VERTEX_MAX + 1);
-    drtopk_status st = deg_grow(g, nv, r->err, r->err_len);
-    if (st != DRTOPK_OK) return st;
     g->n = nv;
-    while ((got = rd_line(r, line, &len)) != 0) {
+    g->n_at = size_at;
+    g->n_line = lineno;
+    for (uint64_t at = r->off; (got = rd_line(r, line, &len)) != 0; at = r->off) {
         uint64_t i, j;
         ++lineno;
         p = 0;
@@ -590,13 +772,14 @@ static drtopk_status load_mtx(reader *r, degrees *g)
                              " matrix of the size line", i, j, m, n);
         if (++seen > nnz)
             return line_fail(r, lineno, "more entries than the %" PRIu64 " of the size line", nnz);
-        if (deg_edge(g, i - 1, j - 1) != 0) return line_fail(r, lineno, "a vertex degree passes 2^32 - 1");
+        const int rc = deg_edge(g, i - 1, j - 1, at, lineno);
+        if (rc != 0) return edge_fail(r, at, rc);
     }
     if (r->st != DRTOPK_OK) return r->st;
     if (seen < nnz)
         return line_fail(r, lineno, "truncated: %" PRIu64 " entries; the size line promises %" PRIu64, seen, nnz);
     if (nnz == 0) return line_fail(r, lineno, "no entries: a graph without edges has no degrees to rank");
-    return DRTOPK_OK;
+    return deg_finish(r, g);
 }
 
 /* graph-tool's binary format (graph-tool's documentation, "The gt file
@@ -635,13 +818,13 @@ static drtopk_status load_gt(reader *r, degrees *g)
         return rd_fail(r, at_dir + 1, "%" PRIu64 " vertices; expected 1..%llu", nv, VERTEX_MAX + 1);
     /* the narrowest id that holds N itself (graph-tool 2.45 writes 256 vertices with 2-byte ids) */
     const int w = nv <= UINT8_MAX ? 1 : nv <= UINT16_MAX ? 2 : nv <= UINT32_MAX ? 4 : 8;
-    drtopk_status st = deg_grow(g, nv, r->err, r->err_len);
-    if (st != DRTOPK_OK) return st;
     g->n = nv;
+    g->n_at = at_dir + 1;
     for (uint64_t v = 0; v < nv; ++v) {
         const uint64_t at = r->off;
         if (rd_read(r, b8, 8) < 8)
             return rd_fail(r, at, "truncated: expected the out-neighbour count of vertex %" PRIu64 " of %" PRIu64, v, nv);
+        g->records = v + 1;
         const uint64_t k = uint_bytes(b8, 8, big);
         for (uint64_t i = 0; i < k; ++i) {
             const uint64_t at_u = r->off;
@@ -652,7 +835,8 @@ static drtopk_status load_gt(reader *r, degrees *g)
             if (u >= nv)
                 return rd_fail(r, at_u, "neighbour %" PRIu64 " of vertex %" PRIu64 " is %" PRIu64 "; expected an id "
                                "below the %" PRIu64 " vertices", i, v, u, nv);
-            if (deg_edge(g, v, u) != 0) return rd_fail(r, at_u, "a vertex degree passes 2^32 - 1");
+            const int rc = deg_edge(g, v, u, at_u, 0);
+            if (rc != 0) return edge_fail(r, at_u, rc);
         }
     }
     const uint64_t at_props = r->off;
@@ -661,7 +845,7 @@ static drtopk_status load_gt(reader *r, degrees *g)
     if (uint_bytes(b8, 8, big) == 0 && rd_read(r, h, 1) > 0)
         return rd_fail(r, at_props + 8, "trailing data: no property maps, so the file should end here (neighbour ids "
                        "of the wrong width?)");
-    return r->st;
+    return r->st != DRTOPK_OK ? r->st : deg_finish(r, g);
 }
 
 drtopk_status drtopk_ds_load_degrees(const char *path, drtopk_ds_direction dir, uint32_t **deg, uint64_t *n,
@@ -683,6 +867,7 @@ drtopk_status drtopk_ds_load_degrees(const char *path, drtopk_ds_direction dir, 
     }
     rd_close(r);
     free(r);
+    free(g.pend);
     if (st != DRTOPK_OK) {
         free(g.deg);
         return st;
@@ -757,6 +942,7 @@ static int csv_record(reader *r, char delim, record *rc, uint64_t *line, drtopk_
                     if (c != '"') break;
                 }
                 if (c == '\n') ++*line;
+                if (c == '\0') goto nul;
                 if (rec_put(rc, (char)c) != 0) goto oom;
             }
             if (c == '\r') c = rd_getc(r);
@@ -767,6 +953,7 @@ static int csv_record(reader *r, char delim, record *rc, uint64_t *line, drtopk_
             }
         } else {
             while (c != delim && c != '\n' && c != EOF) {
+                if (c == '\0') goto nul;
                 if (rec_put(rc, (char)c) != 0) goto oom;
                 c = rd_getc(r);
             }
@@ -785,6 +972,10 @@ static int csv_record(reader *r, char delim, record *rc, uint64_t *line, drtopk_
         }
         return 1;
     }
+nul:                                       /* text never holds one: a binary or damaged file */
+    *st = line_fail(r, *line, "byte %" PRIu64 ": a NUL byte in field %zu; expected text (a binary file?)", r->off - 1,
+                    rc->nf);
+    return -1;
 oom:
     *st = fail(DRTOPK_ERR_OUT_OF_MEMORY, r->err, r->err_len, "out of host memory reading %s", r->path);
     return -1;
@@ -896,49 +1087,21 @@ drtopk_status drtopk_ds_load_scores(const char *path, const char *column, float 
 
 /* ---- output ---------------------------------------------------------------------- */
 
-/* An output file under construction: a temporary file beside `path`. */
-typedef struct {
-    FILE *f;
-    char *tmp;
-} atomic_file;
-
-static drtopk_status atomic_open(atomic_file *a, const char *path, char *err, size_t err_len)
+/* `path` opened for writing; NULL with the reason in err */
+static FILE *out_open(const char *path, char *err, size_t err_len)
 {
-    int fd = -1;
-    a->f = NULL;
-    if ((a->tmp = (char *)malloc(strlen(path) + sizeof ".tmp.XXXXXX")) == NULL)
-        return fail(DRTOPK_ERR_OUT_OF_MEMORY, err, err_len, "out of host memory");
-    sprintf(a->tmp, "%s.tmp.XXXXXX", path);
-    if ((fd = mkstemp(a->tmp)) < 0 || (a->f = fdopen(fd, "wb")) == NULL) {
-        drtopk_status st = fail(DRTOPK_ERR_IO, err, err_len, "cannot create '%s': %s", a->tmp, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(a->tmp);
-        }
-        free(a->tmp);
-        return st;
-    }
-    fchmod(fd, 0644);   /* mkstemp's 0600 is for secrets; this is a data file */
-    return DRTOPK_OK;
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) fail(DRTOPK_ERR_IO, err, err_len, "cannot create '%s': %s", path, strerror(errno));
+    return f;
 }
 
-/* Close; when `ok` and every write went through, rename onto `path`, else
- * remove the temporary file (path is then as it was). */
-static drtopk_status atomic_close(atomic_file *a, const char *path, int ok, char *err, size_t err_len)
+/* Close; DRTOPK_ERR_IO naming the path and the OS reason when a write or the
+ * close failed (`ok` 0: a write already failed, errno still says why). */
+static drtopk_status out_close(FILE *f, const char *path, int ok, char *err, size_t err_len)
 {
-    int saved = ferror(a->f) ? errno : 0;
-    ok = ok && !ferror(a->f);
-    if (fclose(a->f) != 0 && ok) {
-        saved = errno;
-        ok = 0;
-    }
-    if (ok && rename(a->tmp, path) != 0) {
-        saved = errno;
-        ok = 0;
-    }
-    if (!ok) unlink(a->tmp);
-    free(a->tmp);
-    return ok ? DRTOPK_OK : fail(DRTOPK_ERR_IO, err, err_len, "cannot write '%s': %s", path, strerror(saved));
+    int saved = ok && !ferror(f) ? 0 : errno ? errno : EIO;
+    if (fclose(f) != 0 && saved == 0) saved = errno;
+    return saved == 0 ? DRTOPK_OK : fail(DRTOPK_ERR_IO, err, err_len, "cannot write '%s': %s", path, strerror(saved));
 }
 
 drtopk_status drtopk_ds_write(const char *path, const void *data, uint64_t n, uint64_t tile,
@@ -947,8 +1110,7 @@ drtopk_status drtopk_ds_write(const char *path, const void *data, uint64_t n, ui
     const uint32_t *src = (const uint32_t *)data;
     const uint64_t total = tile ? tile : n;
     unsigned char *buf;
-    atomic_file a;
-    drtopk_status st;
+    FILE *f;
     int ok = 1;
     if (path == NULL || data == NULL || n == 0) return fail(DRTOPK_ERR_INVALID_ARGUMENT, err, err_len, "nothing to write");
     if (tile && tile < n)
@@ -956,9 +1118,9 @@ drtopk_status drtopk_ds_write(const char *path, const void *data, uint64_t n, ui
                     " elements of the real vector; tiling repeats it and never cuts it", tile, n);
     if ((buf = (unsigned char *)malloc(WRITE_CHUNK_ELEMS * sizeof(uint32_t))) == NULL)
         return fail(DRTOPK_ERR_OUT_OF_MEMORY, err, err_len, "out of host memory");
-    if ((st = atomic_open(&a, path, err, err_len)) != DRTOPK_OK) {
+    if ((f = out_open(path, err, err_len)) == NULL) {
         free(buf);
-        return st;
+        return DRTOPK_ERR_IO;
     }
     for (uint64_t done = 0, i = 0; done < total && ok;) {     /* i: position in the real vector */
         const size_t cnt = total - done < WRITE_CHUNK_ELEMS ? (size_t)(total - done) : WRITE_CHUNK_ELEMS;
@@ -970,12 +1132,13 @@ drtopk_status drtopk_ds_write(const char *path, const void *data, uint64_t n, ui
             buf[4 * e + 3] = (unsigned char)(x >> 24);
             if (++i == n) i = 0;
         }
-        ok = fwrite(buf, sizeof(uint32_t), cnt, a.f) == cnt;
+        errno = 0;
+        ok = fwrite(buf, sizeof(uint32_t), cnt, f) == cnt;
         done += cnt;
         if (progress) progress(ctx, done, total);
     }
     free(buf);
-    return atomic_close(&a, path, ok, err, err_len);
+    return out_close(f, path, ok, err, err_len);
 }
 
 /* ---- Table 1's facts ----------------------------------------------------------- */
@@ -1061,9 +1224,9 @@ drtopk_status drtopk_ds_write_stats(const char *path, const char *name, const vo
             mult[nu++] = c * copies + ch;
         }
     }
-    atomic_file a;
-    if (st == DRTOPK_OK && (st = atomic_open(&a, path, err, err_len)) == DRTOPK_OK) {
-        FILE *f = a.f;
+    FILE *f;
+    if (st == DRTOPK_OK && (f = out_open(path, err, err_len)) == NULL) st = DRTOPK_ERR_IO;
+    if (st == DRTOPK_OK) {
         fprintf(f, "name\tn\tdistinct\torder\tk\tkth_value\tties_at_k\n");
         for (int o = 0; o < 2; ++o)
             for (int q = 0; q < nks; ++q) {
@@ -1079,7 +1242,7 @@ drtopk_status drtopk_ds_write_stats(const char *path, const char *name, const vo
                 fprintf(f, "%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%" PRIu64 "\t%s\t%" PRIu64 "\n", name, total, nu,
                         o == 0 ? "largest" : "smallest", ks[q], val, mult[at]);
             }
-        st = atomic_close(&a, path, 1, err, err_len);
+        st = out_close(f, path, 1, err, err_len);
     }
     free(all);
     free(head);

@@ -13,9 +13,12 @@
  * Every loader checks headers, sizes and values and fails with the file, the
  * byte offset or line, and what was expected (status
  * DRTOPK_ERR_INVALID_ARGUMENT for bad input, DRTOPK_ERR_IO when the file
- * cannot be read); `err` (may be NULL) receives that message.  Outputs are
- * written to a temporary file beside OUT and renamed, so OUT is either the
- * whole result or untouched.  --cpu-only builds compute k-NN distances on
+ * cannot be read); `err` (may be NULL) receives that message.  Loaders size
+ * their memory from what the file holds (vectors, edges and records read),
+ * never from a header's count or an id alone.  The writers write the path
+ * they are given: callers pass temporaries of util.h's drtopk_outputs and
+ * commit OUT and its statistics together, so each is the whole result or
+ * untouched.  --cpu-only builds compute k-NN distances on
  * the CPU (dataset_stub.c); the CUDA build has knn_device.cu.
  */
 #ifndef DRTOPK_DATASET_H
@@ -80,14 +83,14 @@ drtopk_status drtopk_ds_load_scores(const char *path, const char *column, float 
 /* ---- output ---------------------------------------------------------------- */
 
 /* Write `n` 4-byte elements, repeated to `tile` elements when tile > 0 (the
- * last copy cut short; tile < n is refused), to `path` atomically. */
+ * last copy cut short; tile < n is refused), to `path`. */
 drtopk_status drtopk_ds_write(const char *path, const void *data, uint64_t n, uint64_t tile,
                               drtopk_ds_progress progress, void *ctx, char *err, size_t err_len);
 
 /* Table 1's facts of the vector `data` (n elements of type t) repeated to
  * `tile` elements (0: as it is): distinct values, and for each k of `ks`
  * (k <= the tiled size) and both orders the k-th value and how many elements
- * equal it (ties at k).  One TSV row per (order, k) to `path`, atomically:
+ * equal it (ties at k).  One TSV row per (order, k) to `path`:
  * name n distinct order k kth_value ties_at_k. */
 drtopk_status drtopk_ds_write_stats(const char *path, const char *name, const void *data, uint64_t n,
                                     drtopk_dtype t, uint64_t tile, const uint64_t *ks, int nks,

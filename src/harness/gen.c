@@ -6,6 +6,7 @@
  * uint64 indices).
  */
 #include "gen.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -119,6 +120,7 @@ drtopk_status drtopk_read_raw(const char *path, size_t elem_size, void **data, u
     }
     *data = NULL;
     *n = 0;
+    if (drtopk_check_regular_file(path, err, err_len) != 0) return DRTOPK_ERR_IO;   /* a FIFO would block fopen() */
     if ((f = fopen(path, "rb")) == NULL) {
         SET_ERR("cannot open '%s': %s", path, strerror(errno));
         return DRTOPK_ERR_IO;

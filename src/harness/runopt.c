@@ -89,6 +89,12 @@ int runtime_error(const char *fmt, ...)
     return code;
 }
 
+int host_room(uint64_t bytes, const char *what)
+{
+    char err[256];
+    return drtopk_host_mem_check(bytes, what, err, sizeof err) == 0 ? 0 : runtime_error("%s", err);
+}
+
 int api_error(const char *what, drtopk_status st)
 {
     const char *msg = drtopk_last_error();

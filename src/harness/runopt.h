@@ -35,6 +35,9 @@ int usage_error(const char *fmt, ...);
 int runtime_error(const char *fmt, ...);
 /* A library call that failed: its status and, when it left one, its message. */
 int api_error(const char *what, drtopk_status st);
+/* 0 when `bytes` of host memory for `what` are available (util.h's
+ * drtopk_host_mem_check), else the runtime error saying how much is. */
+int host_room(uint64_t bytes, const char *what);
 void progress(int quiet, const char *fmt, ...);
 
 /* ---- option parsing ------------------------------------------------------ */

@@ -5,6 +5,7 @@
  */
 #define _FILE_OFFSET_BITS 64
 #include "slice.h"
+#include "util.h"
 #include "keyorder.h"
 
 #include <errno.h>
@@ -50,6 +51,7 @@ static drtopk_status open_sized(const char *path, size_t elem_size, uint64_t *n,
                                 size_t err_len)
 {
     struct stat sb;
+    if (drtopk_check_regular_file(path, err, err_len) != 0) return DRTOPK_ERR_IO;   /* a FIFO would block open() */
     if ((*fd = open(path, O_RDONLY)) < 0) {
         SET_ERR("cannot open '%s': %s", path, strerror(errno));
         return DRTOPK_ERR_IO;

@@ -57,10 +57,31 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* SQLite's message of db's last failure, with the OS reason (errno text)
+ * when a system call failed and the database file's path */
+static void sqlite_reason(sqlite3 *db, char *buf, size_t len)
+{
+    const int code = db ? sqlite3_errcode(db) & 0xff : SQLITE_NOMEM;
+    /* errno is SQLite's last failed system call: stale unless the failure was one */
+    const int sys = code == SQLITE_IOERR || code == SQLITE_CANTOPEN || code == SQLITE_FULL ||
+                    code == SQLITE_READONLY || code == SQLITE_PERM ? sqlite3_system_errno(db) : 0;
+    const char *file = db ? sqlite3_db_filename(db, "main") : NULL;
+    int why = sys;
+    /* SQLite's last errno is of its last try (often the -wal file's); a file it
+     * cannot open for writing says why itself (EROFS, EACCES) */
+    if ((code == SQLITE_CANTOPEN || code == SQLITE_READONLY) && file && *file && access(file, W_OK) != 0 &&
+        errno != ENOENT)
+        why = errno;
+    snprintf(buf, len, "%s%s%s%s%s%s", db ? sqlite3_errmsg(db) : "out of memory", why ? " (" : "",
+             why ? strerror(why) : "", why ? ")" : "", file && *file ? " in " : "", file ? file : "");
+}
+
 /* Record sqlite's message for the failed step `what` and return IO. */
 static drtopk_status fail(drtopk_store *s, const char *what)
 {
-    set_err(s->err, sizeof s->err, "%s: %s", what, sqlite3_errmsg(s->db));
+    char why[DRTOPK_STORE_ERR_LEN / 2];
+    sqlite_reason(s->db, why, sizeof why);
+    set_err(s->err, sizeof s->err, "%s: %s", what, why);
     return DRTOPK_ERR_IO;
 }
 
@@ -422,8 +443,9 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
             goto bad;
         }
         if (sqlite3_open_v2(uri, &s->db, oflags, NULL) != SQLITE_OK) {
-            set_err(s->err, sizeof s->err, "cannot open database %s: %s", path,
-                    s->db ? sqlite3_errmsg(s->db) : "out of memory");
+            char why[DRTOPK_STORE_ERR_LEN / 2];
+            sqlite_reason(s->db, why, sizeof why);
+            set_err(s->err, sizeof s->err, "cannot open database %s: %s", path, why);
             goto bad;
         }
         sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
@@ -514,7 +536,9 @@ static drtopk_status step_done(drtopk_store *s, sqlite3_stmt *st, const char *wh
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW && id)
         *id = sqlite3_column_int64(st, 0);
-    drtopk_status r = (rc == SQLITE_DONE || rc == SQLITE_ROW) ? DRTOPK_OK : fail(s, what);
+    while (rc == SQLITE_ROW)        /* RETURNING: the write (and its autocommit) ends at DONE */
+        rc = sqlite3_step(st);
+    drtopk_status r = rc == SQLITE_DONE ? DRTOPK_OK : fail(s, what);
     sqlite3_finalize(st);
     return r;
 }

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,11 @@
 #include <unistd.h>
 
 #define NEW_FILE_MODE 0666          /* as fopen(path, "w") creates: umask applies */
+#define LIVE_SETS_MAX 8             /* output sets open at once in one process    */
+#define MEMINFO_LINE 256
+#define KIB 1024ull
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define CGROUP_UNLIMITED (1ull << 62) /* cgroup v1 writes "no limit" as ~2^63 */
 
 #define U64_BITS 64
 
@@ -135,6 +142,49 @@ int drtopk_check_regular_file(const char *path, char *err, size_t err_len)
     return 0;
 }
 
+/* The output sets holding temporaries, for the signal handler: a slot is
+ * filled before the set's first temporary is created and emptied after its
+ * last one is renamed or removed. */
+static drtopk_outputs *volatile live_sets[LIVE_SETS_MAX];
+static volatile sig_atomic_t cleanup_installed;
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Remove every live temporary, then die of the signal as the default would
+ * (the parent sees the signal, not an exit status).  unlink() and raise()
+ * are async-signal-safe. */
+static void cleanup_on_signal(int sig)
+{
+    for (int i = 0; i < LIVE_SETS_MAX; ++i) {
+        drtopk_outputs *o = live_sets[i];
+        for (int j = 0; o && j < o->count; ++j) unlink(o->tmp[j]);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_cleanup(void)
+{
+    if (cleanup_installed) return;
+    cleanup_installed = 1;
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; ++i) {
+        struct sigaction old, sa;
+        if (sigaction(cleanup_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = cleanup_on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(cleanup_signals[i], &sa, NULL);
+    }
+}
+
+static void set_live(drtopk_outputs *o, int live)
+{
+    for (int i = 0; i < LIVE_SETS_MAX; ++i)
+        if (live ? live_sets[i] == NULL : live_sets[i] == o) {
+            live_sets[i] = live ? o : NULL;
+            return;
+        }
+}
+
 int drtopk_outputs_add(drtopk_outputs *o, const char *path, const char **tmp, char *err, size_t err_len)
 {
     struct stat st;
@@ -152,13 +202,16 @@ int drtopk_outputs_add(drtopk_outputs *o, const char *path, const char **tmp, ch
         set_err(err, err_len, "cannot write '%s': path too long", path);
         return -1;
     }
+    install_cleanup();
+    if (o->count == 0) set_live(o, 1);
+    ++o->count;                   /* counted before it exists: a signal now removes it too */
     int fd = open(t, O_WRONLY | O_CREAT | O_TRUNC, NEW_FILE_MODE);
     if (fd < 0) {
         set_err(err, err_len, "cannot write '%s': %s", path, strerror(errno));
+        if (--o->count == 0) set_live(o, 0);
         return -1;
     }
     close(fd);
-    ++o->count;
     *tmp = t;
     return 0;
 }
@@ -168,6 +221,7 @@ void drtopk_outputs_abort(drtopk_outputs *o)
     for (int i = 0; i < o->count; ++i)
         unlink(o->tmp[i]);
     o->count = 0;
+    set_live(o, 0);
 }
 
 /* The directory part of path ("." when it has none). */
@@ -196,7 +250,7 @@ int drtopk_outputs_commit(drtopk_outputs *o, char *err, size_t err_len)
     }
     for (int i = 0; i < o->count; ++i) {
         if (rename(o->tmp[i], o->path[i]) != 0) {
-            set_err(err, err_len, "cannot write '%s': %s", o->path[i], strerror(errno));
+            set_err(err, err_len, "cannot rename '%s' to '%s': %s", o->tmp[i], o->path[i], strerror(errno));
             drtopk_outputs_abort(o);
             return -1;
         }
@@ -210,5 +264,78 @@ int drtopk_outputs_commit(drtopk_outputs *o, char *err, size_t err_len)
         }
     }
     o->count = 0;
+    set_live(o, 0);
     return 0;
+}
+
+/* a "Key:   N kB" line of /proc/meminfo, in bytes; 0 when absent */
+static uint64_t meminfo_bytes(const char *key)
+{
+    char line[MEMINFO_LINE];
+    uint64_t kb = 0;
+    const size_t n = strlen(key);
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0 && line[n] == ':') {
+            kb = strtoull(line + n + 1, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return kb * KIB;
+}
+
+/* the first number in file `path`; 0 when absent or not a number ("max") */
+static uint64_t file_number(const char *path)
+{
+    char line[MEMINFO_LINE];
+    uint64_t v = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    if (fgets(line, sizeof line, f) && line[0] >= '0' && line[0] <= '9') v = strtoull(line, NULL, 10);
+    fclose(f);
+    return v;
+}
+
+/* Room left under this process's cgroup memory limit (v2: memory.max of the
+ * cgroup /proc/self/cgroup names, or of the namespace's root; v1: the
+ * memory controller's root as a container sees it); *limited 0 when none. */
+static uint64_t cgroup_room(int *limited)
+{
+    static const char *const v1[2] = { "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                                       "/sys/fs/cgroup/memory/memory.usage_in_bytes" };
+    char rel[MEMINFO_LINE] = "", line[MEMINFO_LINE], v2[2][DRTOPK_PATH_MAX];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "0::", 3) == 0) {
+                snprintf(rel, sizeof rel, "%s", strcmp(line + 3, "/\n") ? line + 3 : "");
+                rel[strcspn(rel, "\n")] = '\0';
+            }
+        fclose(f);
+    }
+    snprintf(v2[0], sizeof v2[0], "/sys/fs/cgroup%s/memory.max", rel);
+    snprintf(v2[1], sizeof v2[1], "/sys/fs/cgroup%s/memory.current", rel);
+    const char *const *files[] = { (const char *const[]){ v2[0], v2[1] }, v1 };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+        const uint64_t limit = file_number(files[i][0]);
+        if (limit == 0 || limit >= CGROUP_UNLIMITED) continue;
+        const uint64_t used = file_number(files[i][1]);
+        *limited = 1;
+        return limit > used ? limit - used : 0;
+    }
+    *limited = 0;
+    return 0;
+}
+
+int drtopk_host_mem_check(uint64_t bytes, const char *what, char *err, size_t err_len)
+{
+    int limited;
+    uint64_t avail = meminfo_bytes("MemAvailable");
+    const uint64_t room = cgroup_room(&limited);
+    if (limited && (avail == 0 || room < avail)) avail = room;
+    if ((avail == 0 && !limited) || bytes <= avail) return 0;
+    set_err(err, err_len, "out of host memory: %s needs %.2f GiB; %.2f GiB are available (free memory, or room "
+            "under this cgroup's limit)", what, (double)bytes / GIB, (double)avail / GIB);
+    return -1;
 }

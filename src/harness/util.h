@@ -39,7 +39,10 @@ int drtopk_check_regular_file(const char *path, char *err, size_t err_len);
  * to a temporary file in its own directory ("PATH.tmp.PID"), and
  * drtopk_outputs_commit renames them all only when every one is complete and
  * on disk.  On any failure the temporaries are removed and whatever was at
- * the final paths before is left as it was. */
+ * the final paths before is left as it was.  While a set holds temporaries
+ * they are also removed when the process is ended by SIGINT, SIGTERM or
+ * SIGHUP (whose handlers drtopk_outputs_add installs where they are still
+ * the default; a program with its own handler removes them itself). */
 #define DRTOPK_OUTPUTS_MAX 4
 #define DRTOPK_PATH_MAX 4096
 typedef struct {
@@ -57,6 +60,13 @@ int drtopk_outputs_add(drtopk_outputs *o, const char *path, const char **tmp, ch
 int drtopk_outputs_commit(drtopk_outputs *o, char *err, size_t err_len);
 /* Remove the temporaries (after a failed write). */
 void drtopk_outputs_abort(drtopk_outputs *o);
+
+/* 0 when `bytes` more of host memory are available (MemAvailable of
+ * /proc/meminfo, and the room left under the cgroup's memory limit).  Else
+ * -1 and err says how much `what` needs and how much there is: the caller
+ * fails cleanly before malloc succeeds lazily and the kernel's OOM killer
+ * ends the process later.  Where neither figure can be read, 0. */
+int drtopk_host_mem_check(uint64_t bytes, const char *what, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }

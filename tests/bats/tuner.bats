@@ -707,10 +707,10 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     # nothing partial: a directory that does not exist, a database that does not
     run "$TUNER" --emit-table "$D/no/such/dir/t.c" --db "$db"
     [ "$status" -eq 2 ]
-    [[ "$output" == *"cannot write $D/no/such/dir/t.c.tmp"* ]]
+    [[ "$output" == *"cannot write '$D/no/such/dir/t.c': No such file or directory"* ]]
     run "$TUNER" --emit-table "$D/t3.c" --db "$D/missing.sqlite"
     [ "$status" -eq 2 ]
-    [ ! -e "$D/t3.c" ] && [ ! -e "$D/t3.c.tmp" ]
+    [ ! -e "$D/t3.c" ] && ! compgen -G "$D/t3.c.tmp*" > /dev/null
 }
 
 @test "the compiled-in table (src/lib/tuning_builtin.c) is what tuner --emit-table writes from db/reference" {

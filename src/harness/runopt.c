@@ -153,7 +153,10 @@ int parse_options(const char *cmd, const opt_spec *specs, int argc, char **argv,
 
 int parse_size(const char *opt, const char *val, uint64_t *out)
 {
-    if (drtopk_parse_u64(val, out) != 0)
+    const int rc = drtopk_parse_u64(val, out);
+    if (rc == DRTOPK_PARSE_RANGE)
+        return usage_error("--%s: %s is out of range (at most 2^64 - 1 = 18446744073709551615)", opt, val);
+    if (rc != 0)
         return usage_error("--%s: '%s' is not a number (use e.g. 1000003, 2^30 or 2^30+17)", opt, val);
     return 0;
 }
@@ -161,8 +164,9 @@ int parse_size(const char *opt, const char *val, uint64_t *out)
 int parse_int_range(const char *opt, const char *val, int lo, int hi, int *out)
 {
     uint64_t v;
-    if (drtopk_parse_u64(val, &v) != 0)
-        return usage_error("--%s: '%s' is not a non-negative integer", opt, val);
+    const int rc = drtopk_parse_u64(val, &v);
+    if (rc == DRTOPK_PARSE_RANGE) return usage_error("--%s %s is out of range %d..%d", opt, val, lo, hi);
+    if (rc != 0) return usage_error("--%s: '%s' is not a non-negative integer", opt, val);
     if (v < (uint64_t)lo || v > (uint64_t)hi)
         return usage_error("--%s %s is out of range %d..%d", opt, val, lo, hi);
     *out = (int)v;

@@ -366,7 +366,8 @@ EOF
     usage_error "'12x' is not a number" run --n 12x --k 1
     usage_error "'-5' is not a number" run --n 10 --k -5
     usage_error "'3^4' is not a number" run --n 3^4 --k 1
-    usage_error "'2^64' is not a number" run --n 2^64 --k 1
+    usage_error "--n: 2^64 is out of range (at most 2^64 - 1" run --n 2^64 --k 1
+    usage_error "--k: 18446744073709551616 is out of range" run --n 10 --k 18446744073709551616
     usage_error "'1e6' is not a number" run --n 1e6 --k 1
     usage_error "'x' is not a number" run --n 10 --k 1 --seed x
 }

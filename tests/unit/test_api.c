@@ -678,8 +678,12 @@ static void parse_sizes(void)
         { "18446744073709551615", UINT64_MAX }, { "2^63+9223372036854775807", UINT64_MAX },
     };
     static const char *const bad[] = {
-        "", "-1", "+5", " 5", "5 ", "1e6", "12abc", "2^", "2^64", "3^4", "2^30+", "2^30-1",
-        "18446744073709551616", "2^63+9223372036854775808", "0x10", "2^30+17+1",
+        "", "-1", "+5", " 5", "5 ", "1e6", "12abc", "2^", "3^4", "2^30+", "2^30-1", "0x10", "2^30+17+1",
+        "2^64x", "99999999999999999999x",
+    };
+    /* well-formed, but above 2^64 - 1: out of range, not junk */
+    static const char *const too_big[] = {
+        "2^64", "2^99", "18446744073709551616", "2^63+9223372036854775808", "99999999999999999999",
     };
     uint64_t v;
     for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
@@ -688,6 +692,8 @@ static void parse_sizes(void)
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         CHECKF(drtopk_parse_u64(bad[i], &v) == -1, "'%s' accepted", bad[i]);
+    for (size_t i = 0; i < sizeof too_big / sizeof too_big[0]; ++i)
+        CHECKF(drtopk_parse_u64(too_big[i], &v) == DRTOPK_PARSE_RANGE, "'%s' not out of range", too_big[i]);
     CHECK(drtopk_parse_u64(NULL, &v) == -1);
 }
 

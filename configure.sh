@@ -165,6 +165,14 @@ if [ "$cpu_only" = 0 ]; then
         gencode="${gencode# } -gencode=arch=compute_$newest,code=compute_$newest"
         arch="fat: sm_${FAT_ARCHS// /, sm_} + PTX $newest"
     fi
+    # the device code compressed as small as this nvcc can (CUDA 12.8+ has
+    # --compress-mode; older ones compress every image with -compress-all):
+    # decompressed once, when the library loads
+    if "$nvcc" --help 2>/dev/null | grep -q -- '--compress-mode'; then
+        fatbin_compress="--compress-mode=size"
+    else
+        fatbin_compress="-Xfatbin=-compress-all"
+    fi
 fi
 
 mkdir -p build bin
@@ -178,20 +186,22 @@ mkdir -p build bin
     echo "sys_incs = ${sysroot:+-isystem $sysroot/include}"
     echo "sys_libdirs = ${sysroot:+-L$sysroot/lib}"
     echo "mpicc = $(command -v mpicc)"
+    # bin/drtopk-mpi where MPI is installed (a build-only machine may lack it)
+    echo "mpi_programs = $(command -v mpicc >/dev/null && echo bin/drtopk-mpi)"
     if [ "$cpu_only" = 1 ]; then
         echo "backend = cpu"
         echo "nvcc = false"
         echo "gencode ="
         echo "cuda_ldflags ="
         echo "cuda_solibs ="
-        echo "gpu_default = no-gpu-programs"
+        echo "fatbin_compress ="
     else
         echo "backend = cuda"
         echo "nvcc = $nvcc"
         echo "gencode = $gencode"
         echo "cuda_ldflags = -L$cuda_home/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread"
         echo "cuda_solibs = -L$cuda_home/lib64 -lcudart_static -lstdc++ -ldl -lrt -lpthread"
-        echo "gpu_default = gpu-programs"
+        echo "fatbin_compress = $fatbin_compress"
     fi
 } > build/config.ninja
 

@@ -264,7 +264,8 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
  * (CPU backend, or no usable GPU: the select call reports that). */
 static const char *current_gpu(drtopk_backend backend, char *name)
 {
-    if (backend != DRTOPK_BACKEND_CUDA) return NULL;
+    const char *why;
+    if (backend != DRTOPK_BACKEND_CUDA || !drtopk_cuda_usable(&why)) return NULL;
     if (drtopk_cuda_gpu_name(name, DRTOPK_GPU_NAME_LEN) != DRTOPK_OK) {
         drtopk_error_clear();
         return NULL;

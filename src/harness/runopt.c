@@ -57,6 +57,8 @@ const char run_help_options[] =
     "output:\n"
     "  --verify           check the result on the host (exact counting check); exit 3 on FAIL\n"
     "  --json             one JSON object on stdout instead of text\n"
+    "  --show N           print the first N of the result (value and position in V), best first\n"
+    "                     (text mode; at most K)\n"
     "  --output PREFIX    write PREFIX.values (K elements of the dtype) and PREFIX.indices\n"
     "                     (K uint64 positions in V), little-endian raw\n";
 
@@ -248,7 +250,7 @@ const opt_spec run_specs[] = {
     { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
     { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "no-filter", R_NO_FILTER, 0 },
     { "no-skip-last-digit", R_NO_SKIP, 0 }, { "no-shared-delegate", R_NO_SHARED, 0 },
-    { "help", R_HELP, 0 }, { NULL, 0, 0 }
+    { "show", R_SHOW, 1 }, { "help", R_HELP, 0 }, { NULL, 0, 0 }
 };
 
 int run_option(void *ctx, int id, const char *opt, const char *val)
@@ -293,6 +295,7 @@ int run_option(void *ctx, int id, const char *opt, const char *val)
     case R_NO_FILTER: c->no_filter = 1; return 0;
     case R_NO_SKIP: c->no_skip = 1; return 0;
     case R_NO_SHARED: c->no_shared = 1; return 0;
+    case R_SHOW: return parse_size(opt, val, &c->show);
     case R_HELP: c->help = 1; return 0;
     default: return usage_error("internal: unhandled option --%s", opt);
     }

@@ -37,6 +37,15 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
                                 void *ws, size_t ws_bytes, void *out_values,
                                 uint64_t *out_indices, drtopk_stats *stats);
 
+/* The standalone radix select of the CPU backend (cpu_radix.c): the exact
+ * top-k over host threads, at most key_bits / 16 + 1 reads of V; its
+ * workspace holds the candidates and per-thread digit counts, never a copy
+ * of V.  sorted: best first, else in position order.  drtopk_cpu_select
+ * hands it standalone radix plans. */
+size_t drtopk_cpu_radix_workspace(const drtopk_problem *p);
+drtopk_status drtopk_cpu_radix_select(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes,
+                                      void *out_values, uint64_t *out_indices, drtopk_stats *stats);
+
 /* The key type, order and backend of a problem are known values (api.c). */
 drtopk_status drtopk_check_enums(drtopk_dtype dtype, drtopk_order order, drtopk_backend backend);
 

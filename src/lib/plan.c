@@ -219,10 +219,10 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
 
 /* The plan of the size rules: on the CUDA backend size_rule's, a pipeline
  * at Rule 4's const POLICY_PIPELINE_RULE4_CONST and beta 2; on the CPU
- * backend the paper's pipeline (const 3, beta 2). */
+ * backend the standalone radix select. */
 static void plan_by_size(drtopk_plan *plan, const drtopk_problem *p, int bits)
 {
-    int pipeline = 1;
+    int pipeline = 0;
     double c = DRTOPK_RULE4_CONST_DEFAULT;
     drtopk_algo algo = DRTOPK_ALGO_RADIX;
     if (p->backend == DRTOPK_BACKEND_CUDA) {

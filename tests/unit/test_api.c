@@ -64,6 +64,9 @@ static void select_ok_and_stats_zeroed(void)
     memset(&st, 0xAB, sizeof st);
     f->plan.flags &= ~(unsigned)DRTOPK_DELEGATE;   /* standalone: delegate stats stay 0 */
     CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &f->ws_bytes), DRTOPK_OK);
+    free(f->ws);                                    /* another plan, another workspace */
+    f->ws = malloc(f->ws_bytes);
+    CHECK(f->ws != NULL);
     CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, f->outv, f->outi, NULL, &st),
                  DRTOPK_OK);
     CHECK_EQ_U64(st.delegate_len, 0);

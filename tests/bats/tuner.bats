@@ -304,9 +304,9 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     run "$TUNER" "${SMALL[@]}" --db "$D/t.sqlite"
     [ "$status" -eq 0 ]
     # the choice stored for n = 2^12, k = 16's cell (log2 k = 4); a cell the
-    # held-out check dropped runs the default plan
+    # held-out check dropped runs the default plan (the CPU's: the standalone radix select)
     # (the one-read top-k is a standalone plan: no beta, the default const)
-    choice=$(q "$D/t.sqlite" "SELECT CASE WHEN status = 'dropped' THEN '2 3.0 dr-radix'
+    choice=$(q "$D/t.sqlite" "SELECT CASE WHEN status = 'dropped' THEN '0 3.0 radix'
                               WHEN algorithm = 'onepass' THEN '0 3.0 onepass'
                               ELSE beta || ' ' || rule4_const || ' ' || algorithm END FROM choices
                               WHERE dtype = 'u32' AND 12 BETWEEN log2n_min AND log2n_max

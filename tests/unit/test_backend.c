@@ -14,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define N 64            /* a small vector: nothing here measures speed */
@@ -102,9 +103,10 @@ int main(void)
     drtopk_status st = drtopk_plan_auto(&plan, &c, NULL);
     plan.flags |= DRTOPK_SORTED;
     if (st == DRTOPK_OK) st = drtopk_select_workspace(&c, &plan, &bytes);
-    static unsigned char cpu_ws[1 << 16];
-    if (st == DRTOPK_OK && bytes > sizeof cpu_ws) st = DRTOPK_ERR_WORKSPACE_TOO_SMALL;
-    if (st == DRTOPK_OK) st = drtopk_select(&c, &plan, cpu_ws, sizeof cpu_ws, out, idx, NULL, NULL);
+    void *cpu_ws = st == DRTOPK_OK ? malloc(bytes) : NULL;
+    if (st == DRTOPK_OK) st = cpu_ws ? drtopk_select(&c, &plan, cpu_ws, bytes, out, idx, NULL, NULL)
+                                     : DRTOPK_ERR_OUT_OF_MEMORY;
+    free(cpu_ws);
     int right = st == DRTOPK_OK;
     for (int i = 0; right && i < K; ++i) right = out[i] == N - 1 - (uint32_t)i && v[idx[i]] == out[i];
     tap(right, "a CPU select after them returns the %d largest, best first", K);

@@ -212,6 +212,8 @@ export DRTOPK_EXP_DB="$db" DRTOPK_EXP_OUT="$out" DRTOPK_EXP_GPU="$gpu" DRTOPK_EX
        DRTOPK_EXP_DEADLINE="$deadline" DRTOPK_EXP_MEASURE_ONLY="$measure_only"
 
 fmt_s() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+SUMMARY_WIDTH=100          # the summary table's lines: a terminal's width, verdicts wrapped
+SUMMARY_MIN_VERDICT=30     # the verdict column keeps this much room however wide the others
 total=$(printf '%s\n' $scripts | grep -c . || true)
 start=$(date +%s)
 i=0
@@ -252,10 +254,21 @@ echo "summary ($source_note; outputs in $out; commit $commit)"
     for s in $scripts; do
         cut -f1,3,4,5,9 "$out/data/status/${s%.sh}.tsv"
     done
-} | awk -F'\t' '{ r[NR] = $0; for (i = 1; i <= NF; ++i) if (length($i) > w[i]) w[i] = length($i) }
+} | awk -F'\t' -v width="$SUMMARY_WIDTH" -v min_room="$SUMMARY_MIN_VERDICT" '
+    # columns padded to their widest cell; the verdict (last) wrapped at word
+    # boundaries onto lines of its own, indented under its column
+    { r[NR] = $0; for (i = 1; i < NF; ++i) if (length($i) > w[i]) w[i] = length($i) }
     END { for (n = 1; n <= NR; ++n) { m = split(r[n], f, "\t"); line = ""
-              for (i = 1; i <= m; ++i) line = line sprintf("%-" w[i] + 2 "s", f[i])
-              sub(/ +$/, "", line); print line } }'
+              for (i = 1; i < m; ++i) line = line sprintf("%-" w[i] + 2 "s", f[i])
+              ind = length(line); room = width - ind; if (room < min_room) room = min_room
+              text = f[m]; pad = sprintf("%" ind "s", "")
+              while (length(text) > room) {
+                  cut = room; while (cut > 0 && substr(text, cut + 1, 1) != " ") --cut
+                  if (cut == 0) cut = room       # one word longer than the room: split it
+                  out = line substr(text, 1, cut); sub(/ +$/, "", out); print out
+                  line = pad; text = substr(text, cut + 1); sub(/^ +/, "", text)
+              }
+              out = line text; sub(/ +$/, "", out); print out } }'
 nm=$(for s in $scripts; do cat "$out/data/status/${s%.sh}.tsv"; done | awk -F'\t' '$5 == "not measured"' | wc -l | tr -d ' ')
 if [ "$measure_only" = 1 ]; then
     echo "$total experiments, $failed failed; measured into $db (--measure-only): plot with run_all.sh --from-db --db PATH"

@@ -10,7 +10,22 @@ if (fmt eq 'png') {
 set output out
 set encoding utf8
 set title title noenhanced font ',13'
-set label 900 caption."  |  drawn at commit ".commit at screen 0.01, 0.02 left font ',9' noenhanced
+# the caption wrapped at spaces into lines that fit the panel's width, the
+# last line at the bottom
+CAPTION_CHARS = 175          # characters of a 9-point line across 1200 pixels, with room
+CAPTION_LINE = 0.018         # a 9-point line, as a fraction of the 760-pixel height
+caption_rest = caption."  |  drawn at commit ".commit
+caption_text = ''
+caption_lines = 1
+while (strlen(caption_rest) > CAPTION_CHARS) {
+    caption_cut = CAPTION_CHARS
+    while (caption_cut > 1 && caption_rest[caption_cut:caption_cut] ne ' ') { caption_cut = caption_cut - 1 }
+    if (caption_cut == 1) { caption_cut = CAPTION_CHARS }
+    caption_text = caption_text.caption_rest[1:caption_cut]."\n"
+    caption_rest = caption_rest[caption_cut + 1:]
+    caption_lines = caption_lines + 1
+}
+set label 900 caption_text.caption_rest at screen 0.01, 0.02 + (caption_lines - 1) * CAPTION_LINE left font ',9' noenhanced
 set bmargin 6
 set grid lc rgb '#dddddd'
 set key top left box opaque noenhanced

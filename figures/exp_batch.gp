@@ -12,7 +12,9 @@ set boxwidth 0.9
 set logscale y 10
 set format y '%g'
 set ylabel 'time (ms, median; log scale)'
-set xtics noenhanced rotate by -25 left scale 0
+set xtics noenhanced rotate by -50 left scale 0 font ',9'   # steep: long workload names never overlap
+set bmargin 15                # room for the rotated names (40 characters) above the caption
+set rmargin 14                # and for the last one's tail
 set grid noxtics ytics
 set key top left box opaque noenhanced
 set offsets 0, 0, graph 0.12, 0

@@ -6,4 +6,5 @@ eval log2x
 set logscale y 2
 set xlabel 'k'
 set ylabel 'BMW workload / Dr. Top-k workload (x)'
+set key outside right top     # beside the panel: the legend never covers a point
 plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints title columnheader(1)

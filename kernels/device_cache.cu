@@ -8,10 +8,12 @@
  * tables; a reader gets a pointer to an entry that is written once and never
  * moved.  Also the entry step that takes a CUDA error pending before a
  * library call (drtopk_cuda_entry_take_pending, so DRTOPK_LAUNCH_CHECK reads
- * each launch's own error), and the check that this build has code for the
+ * each launch's own error), whether the runtime sees a GPU at all
+ * (drtopk_cuda_usable), and the check that this build has code for the
  * current GPU.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "device_common.cuh"
@@ -21,6 +23,7 @@
 #define DRTOPK_SMEM_ENTRIES 256        /* (device, kernel, bytes) shared-memory grants */
 #define DRTOPK_CC_SCALE 100            /* __CUDA_ARCH_LIST__ writes cc 8.6 as 860:    */
 #define DRTOPK_CC_MINOR_SCALE 10       /* major x 100 + minor x 10                    */
+#define DRTOPK_USABLE_WHY_LEN 256      /* drtopk_cuda_usable's reason: one sentence   */
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static drtopk_device_attrs dev_attrs[DRTOPK_MAX_DEVICES];
@@ -52,6 +55,36 @@ static const char *cuda_error_name(int e) { return cudaGetErrorName((cudaError_t
 drtopk_status drtopk_cuda_entry_take_pending(const char *entry)
 {
     return drtopk_pending_take(take_cuda_error, cuda_error_name, entry);
+}
+
+/* drtopk_cuda_usable's answer, found once per process: a CUDA runtime that
+ * finds no driver or no device finds none later either. */
+static pthread_once_t usable_once = PTHREAD_ONCE_INIT;
+static int usable;
+static char usable_why[DRTOPK_USABLE_WHY_LEN];
+
+static void find_usable(void)
+{
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    (void)cudaGetLastError();   /* the answer is ours: leave no error pending for the caller */
+    usable = e == cudaSuccess && count > 0;
+    if (e == cudaErrorInsufficientDriver)
+        snprintf(usable_why, sizeof usable_why, "no NVIDIA driver, or one older than this CUDA runtime "
+                 "(%s); install the driver, or use the CPU backend", cudaGetErrorName(e));
+    else if (e == cudaErrorNoDevice || (e == cudaSuccess && count == 0))
+        snprintf(usable_why, sizeof usable_why, "the CUDA runtime sees no GPU (cudaErrorNoDevice: none installed, "
+                 "or CUDA_VISIBLE_DEVICES hides them); use the CPU backend");
+    else if (e != cudaSuccess)
+        snprintf(usable_why, sizeof usable_why, "the CUDA runtime cannot count the GPUs: %s (%s); use the CPU "
+                 "backend", cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+int drtopk_cuda_usable(const char **why)
+{
+    pthread_once(&usable_once, find_usable);
+    *why = usable_why;
+    return usable;
 }
 
 static drtopk_status query_device(int dev, drtopk_device_attrs *a)

@@ -199,7 +199,12 @@ static int parse_list(const char *arg, const char *what, int max, int (*one)(con
             fprintf(stderr, "tuner: more than %d entries in the %s list\n", max, what);
             return -1;
         }
-        if (one(t, out, *count) != 0) {
+        const int rc = one(t, out, *count);
+        if (rc == DRTOPK_PARSE_RANGE) {
+            fprintf(stderr, "tuner: %s %s is out of range (at most 2^64 - 1)\n", what, t);
+            return -1;
+        }
+        if (rc != 0) {
             fprintf(stderr, "tuner: bad %s '%s'\n", what, t);
             return -1;
         }
@@ -215,8 +220,9 @@ static int parse_list(const char *arg, const char *what, int max, int (*one)(con
 static int one_u64(const char *s, void *out, int i)
 {
     uint64_t v;
-    if (drtopk_parse_u64(s, &v) != 0 || v == 0)
-        return -1;
+    const int rc = drtopk_parse_u64(s, &v);
+    if (rc != 0) return rc;
+    if (v == 0) return -1;
     ((uint64_t *)out)[i] = v;
     return 0;
 }
@@ -870,7 +876,7 @@ int main(int argc, char **argv)
 {
     options o;
     if (parse_args(argc, argv, &o) != 0) {
-        usage(stderr);
+        fputs("tuner: see 'tuner --help' for the options\n", stderr);
         return EXIT_USAGE;
     }
     if (o.emit_table)

@@ -183,6 +183,65 @@ static void print_text(const run_cfg *c, const drtopk_problem *p, const drtopk_p
         printf("verify:    %s%s%s\n", r->verified ? "PASS" : "FAIL", r->verified ? "" : ": ", r->why);
 }
 
+/* One selected element: its ordered key (larger is better) and position. */
+typedef struct {
+    uint64_t key, pos, bits;
+} shown;
+
+static int shown_best_first(const void *a, const void *b)
+{
+    const shown *x = (const shown *)a, *y = (const shown *)b;
+    if (x->key != y->key) return x->key > y->key ? -1 : 1;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The value of key bits b of type t, as text. */
+static void value_text(char *out, size_t len, uint64_t b, drtopk_dtype t)
+{
+    switch (t) {
+    case DRTOPK_I32: snprintf(out, len, "%" PRId32, (int32_t)(uint32_t)b); break;
+    case DRTOPK_I64: snprintf(out, len, "%" PRId64, (int64_t)b); break;
+    case DRTOPK_F32: {
+        float f;
+        const uint32_t w = (uint32_t)b;
+        memcpy(&f, &w, sizeof f);
+        snprintf(out, len, "%.9g", f);      /* 9 digits: every f32 reads back exactly */
+        break;
+    }
+    case DRTOPK_F64: {
+        double d;
+        memcpy(&d, &b, sizeof d);
+        snprintf(out, len, "%.17g", d);     /* 17 digits: every f64 reads back exactly */
+        break;
+    }
+    case DRTOPK_F16: snprintf(out, len, "%.5g", drtopk_f16_to_float((uint16_t)b)); break;
+    case DRTOPK_BF16: snprintf(out, len, "%.4g", drtopk_bf16_to_float((uint16_t)b)); break;
+    default: snprintf(out, len, "%" PRIu64, b); break;
+    }
+}
+
+/* --show: the first c->show of the k results, best first (ties by position). */
+static int print_shown(const run_cfg *c, const drtopk_problem *p, const run_mem *m)
+{
+    const uint64_t count = c->show < p->k ? c->show : p->k;
+    shown *s = (shown *)malloc((size_t)p->k * sizeof *s);
+    char value[64];
+    if (!s) return runtime_error("out of host memory to rank the result for --show");
+    for (uint64_t i = 0; i < p->k; ++i) {
+        s[i].bits = drtopk_bits_at(m->vals, i, p->dtype);
+        s[i].key = drtopk_key_any(s[i].bits, p->dtype, p->order);
+        s[i].pos = m->idx[i];
+    }
+    qsort(s, (size_t)p->k, sizeof *s, shown_best_first);
+    printf("result:    the first %" PRIu64 " of %" PRIu64 ", best first (rank: value at position)\n", count, p->k);
+    for (uint64_t i = 0; i < count; ++i) {
+        value_text(value, sizeof value, s[i].bits, p->dtype);
+        printf("  %6" PRIu64 ": %s at %" PRIu64 "\n", i + 1, value, s[i].pos);
+    }
+    free(s);
+    return 0;
+}
+
 static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_plan *plan,
                        const run_result *r, const double *reps_ms)
 {
@@ -400,6 +459,8 @@ static int cmd_run(int argc, char **argv)
         return 0;
     }
     if (!c.have_k) return usage_error("missing --k (the number of elements to select)");
+    if (c.json && c.show > 0)
+        return usage_error("--show prints text: drop --json, or use --output PREFIX for the whole result");
     if (c.have_backend && c.backend == DRTOPK_BACKEND_CUDA && !cuda_ok)
         return usage_error("--backend cuda: no usable CUDA GPU (this build has no CUDA backend or no GPU is "
                            "visible); use --backend cpu");
@@ -437,7 +498,9 @@ static int cmd_run(int argc, char **argv)
     if ((rc = place_data(&c, &p, &m, &p.values, c.json)) != 0) goto done;
     if ((rc = alloc_outputs(&p, &plan, &m, &r, &ws, &d_vals, &d_idx)) != 0) goto done;
     if (c.backend == DRTOPK_BACKEND_CPU && p.n >= PROGRESS_MIN_N)
-        progress(c.json, "running %d warm-up + %d timed selections on the CPU reference", c.warmup, c.reps);
+        progress(c.json, "running %d warm-up + %d timed selections on the CPU (%s)", c.warmup, c.reps,
+                 (plan.flags & DRTOPK_DELEGATE) ? "the paper's pipeline: minutes at 2^28 keys; the default "
+                                                  "plan takes seconds" : "threaded radix select");
     if ((rc = time_runs(&c, &p, &plan, &m, &r, ws, d_vals, d_idx)) != 0) goto done;
 
     if (c.backend == DRTOPK_BACKEND_CUDA) {
@@ -470,6 +533,7 @@ static int cmd_run(int argc, char **argv)
 
     if (c.json) print_json(&c, &p, &plan, &r, m.ms);
     else print_text(&c, &p, &plan, &r);
+    if (!c.json && c.show > 0 && (rc = print_shown(&c, &p, &m)) != 0) goto done;
     if (r.verified == 0) {
         fprintf(stderr, "drtopk: verification FAILED: %s\n", r.why);
         rc = EXIT_VERIFY;

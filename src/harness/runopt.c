@@ -57,6 +57,8 @@ const char run_help_options[] =
     "output:\n"
     "  --verify           check the result on the host (exact counting check); exit 3 on FAIL\n"
     "  --json             one JSON object on stdout instead of text\n"
+    "  --show N           print the first N of the result (value and position in V), best first\n"
+    "                     (text mode; at most K)\n"
     "  --output PREFIX    write PREFIX.values (K elements of the dtype) and PREFIX.indices\n"
     "                     (K uint64 positions in V), little-endian raw\n";
 
@@ -159,7 +161,10 @@ int parse_options(const char *cmd, const opt_spec *specs, int argc, char **argv,
 
 int parse_size(const char *opt, const char *val, uint64_t *out)
 {
-    if (drtopk_parse_u64(val, out) != 0)
+    const int rc = drtopk_parse_u64(val, out);
+    if (rc == DRTOPK_PARSE_RANGE)
+        return usage_error("--%s: %s is out of range (at most 2^64 - 1 = 18446744073709551615)", opt, val);
+    if (rc != 0)
         return usage_error("--%s: '%s' is not a number (use e.g. 1000003, 2^30 or 2^30+17)", opt, val);
     return 0;
 }
@@ -167,8 +172,9 @@ int parse_size(const char *opt, const char *val, uint64_t *out)
 int parse_int_range(const char *opt, const char *val, int lo, int hi, int *out)
 {
     uint64_t v;
-    if (drtopk_parse_u64(val, &v) != 0)
-        return usage_error("--%s: '%s' is not a non-negative integer", opt, val);
+    const int rc = drtopk_parse_u64(val, &v);
+    if (rc == DRTOPK_PARSE_RANGE) return usage_error("--%s %s is out of range %d..%d", opt, val, lo, hi);
+    if (rc != 0) return usage_error("--%s: '%s' is not a non-negative integer", opt, val);
     if (v < (uint64_t)lo || v > (uint64_t)hi)
         return usage_error("--%s %s is out of range %d..%d", opt, val, lo, hi);
     *out = (int)v;
@@ -250,7 +256,7 @@ const opt_spec run_specs[] = {
     { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
     { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "no-filter", R_NO_FILTER, 0 },
     { "no-skip-last-digit", R_NO_SKIP, 0 }, { "no-shared-delegate", R_NO_SHARED, 0 },
-    { "help", R_HELP, 0 }, { NULL, 0, 0 }
+    { "show", R_SHOW, 1 }, { "help", R_HELP, 0 }, { NULL, 0, 0 }
 };
 
 int run_option(void *ctx, int id, const char *opt, const char *val)
@@ -295,6 +301,7 @@ int run_option(void *ctx, int id, const char *opt, const char *val)
     case R_NO_FILTER: c->no_filter = 1; return 0;
     case R_NO_SKIP: c->no_skip = 1; return 0;
     case R_NO_SHARED: c->no_shared = 1; return 0;
+    case R_SHOW: return parse_size(opt, val, &c->show);
     case R_HELP: c->help = 1; return 0;
     default: return usage_error("internal: unhandled option --%s", opt);
     }

@@ -29,40 +29,46 @@
 
 #define U64_BITS 64
 
-/* Parse a run of decimal digits at *s into *out; advances *s.  -1 on no digit
- * or overflow of uint64. */
+/* Parse a run of decimal digits at *s into *out; advances *s.  -1 on no
+ * digit, DRTOPK_PARSE_RANGE when the digits overflow uint64. */
 static int parse_decimal(const char **s, uint64_t *out)
 {
     const char *p = *s;
     uint64_t v = 0;
+    int over = 0;
     if (*p < '0' || *p > '9') return -1;
     for (; *p >= '0' && *p <= '9'; ++p) {
         uint64_t d = (uint64_t)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10) return -1;
+        if (v > (UINT64_MAX - d) / 10) over = 1;
         v = v * 10 + d;
     }
     *s = p;
     *out = v;
-    return 0;
+    return over ? DRTOPK_PARSE_RANGE : 0;
 }
 
 int drtopk_parse_u64(const char *s, uint64_t *out)
 {
     uint64_t base, add = 0;
+    int range = 0, rc;
     if (s == NULL || out == NULL) return -1;
-    if (parse_decimal(&s, &base) != 0) return -1;
+    if ((rc = parse_decimal(&s, &base)) == -1) return -1;
+    range |= rc != 0;
     if (*s == '^') {
         /* "2^p": only base 2 is meaningful for sizes */
         uint64_t e;
         ++s;
-        if (base != 2 || parse_decimal(&s, &e) != 0 || e >= U64_BITS) return -1;
-        base = 1ull << e;
+        if (base != 2 || (rc = parse_decimal(&s, &e)) == -1) return -1;
+        range |= rc != 0 || e >= U64_BITS;
+        base = range ? 0 : 1ull << e;
         if (*s == '+') {
             ++s;
-            if (parse_decimal(&s, &add) != 0 || add > UINT64_MAX - base) return -1;
+            if ((rc = parse_decimal(&s, &add)) == -1) return -1;
+            range |= rc != 0 || add > UINT64_MAX - base;
         }
     }
     if (*s != '\0') return -1;
+    if (range) return DRTOPK_PARSE_RANGE;
     *out = base + add;
     return 0;
 }

@@ -14,7 +14,9 @@ extern "C" {
 #endif
 
 /* Parse "2^30", "1073741824", "1000003" (optionally "2^30+17").  Returns 0 on
- * success, -1 on anything else (empty, junk, overflow of uint64). */
+ * success, DRTOPK_PARSE_RANGE for a well-formed number above 2^64 - 1 (e.g.
+ * "2^64"), -1 on anything else (empty, junk). */
+#define DRTOPK_PARSE_RANGE (-2)
 int drtopk_parse_u64(const char *s, uint64_t *out);
 double drtopk_now_ms(void);                     /* CLOCK_MONOTONIC in ms      */
 double drtopk_median(double *v, size_t n);      /* sorts v in place           */

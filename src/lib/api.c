@@ -200,6 +200,25 @@ drtopk_status drtopk_check_enums(drtopk_dtype dtype, drtopk_order order, drtopk_
     return DRTOPK_OK;
 }
 
+int drtopk_backend_available(drtopk_backend backend, const char **why)
+{
+    const char *reason = "";
+    int ok = 0;
+    if (backend == DRTOPK_BACKEND_CPU) ok = 1;
+    else if (backend == DRTOPK_BACKEND_CUDA) ok = drtopk_cuda_usable(&reason);
+    else reason = "not a drtopk_backend (DRTOPK_BACKEND_CPU or DRTOPK_BACKEND_CUDA)";
+    if (why) *why = ok ? "" : reason;
+    return ok;
+}
+
+drtopk_status drtopk_backend_ready(drtopk_backend backend)
+{
+    const char *why;
+    if (drtopk_backend_available(backend, &why)) return DRTOPK_OK;
+    return FAIL(DRTOPK_ERR_NO_BACKEND, "the %s backend cannot run here: %s",
+                backend == DRTOPK_BACKEND_CUDA ? "CUDA" : "requested", why);
+}
+
 /* Problem checks shared by both phases; `need_data` is 0 for the workspace
  * query, which depends on sizes only and so accepts values == NULL. */
 static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *plan, int need_data)
@@ -213,7 +232,8 @@ static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *p
     if (p->values != NULL && !aligned(p->values, drtopk_dtype_size(p->dtype)))
         return FAIL(DRTOPK_ERR_MISALIGNED, "p->values = %p is not %zu-byte aligned (%s)", p->values,
                     drtopk_dtype_size(p->dtype), drtopk_dtype_name(p->dtype));
-    return drtopk_plan_valid(plan);
+    if ((st = drtopk_plan_valid(plan)) != DRTOPK_OK) return st;
+    return drtopk_backend_ready(p->backend);
 }
 
 static drtopk_status backend_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)

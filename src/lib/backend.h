@@ -37,6 +37,15 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
                                 void *ws, size_t ws_bytes, void *out_values,
                                 uint64_t *out_indices, drtopk_stats *stats);
 
+/* The standalone radix select of the CPU backend (cpu_radix.c): the exact
+ * top-k over host threads, at most key_bits / 16 + 1 reads of V; its
+ * workspace holds the candidates and per-thread digit counts, never a copy
+ * of V.  sorted: best first, else in position order.  drtopk_cpu_select
+ * hands it standalone radix plans. */
+size_t drtopk_cpu_radix_workspace(const drtopk_problem *p);
+drtopk_status drtopk_cpu_radix_select(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes,
+                                      void *out_values, uint64_t *out_indices, drtopk_stats *stats);
+
 /* The key type, order and backend of a problem are known values (api.c). */
 drtopk_status drtopk_check_enums(drtopk_dtype dtype, drtopk_order order, drtopk_backend backend);
 
@@ -70,6 +79,14 @@ drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *
 drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,
                                  void *ws, size_t ws_bytes, void *out_values,
                                  uint64_t *out_indices, void *stream, drtopk_stats *stats);
+/* Whether the CUDA backend can run here (drtopk_backend_available): 1, or 0
+ * with *why the reason, a string that lives as long as the process
+ * (kernels/device_cache.cu; cuda_stub.c: never). */
+int drtopk_cuda_usable(const char **why);
+/* DRTOPK_OK when `backend` can run here, else DRTOPK_ERR_NO_BACKEND with the
+ * reason in drtopk_last_error (api.c); the last check of every workspace
+ * query and select, after the arguments'. */
+drtopk_status drtopk_backend_ready(drtopk_backend backend);
 #define DRTOPK_GPU_NAME_LEN 256     /* cudaDeviceProp::name */
 /* The current device's name (kernels/gpu_name.cu), which picks the tuning
  * table compiled into the library (tuning_builtin.c). */

@@ -72,7 +72,7 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
                     drtopk_dtype_size(p->dtype), drtopk_dtype_name(p->dtype));
     if (need_data && p->segments != 0 && p->values == NULL)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "p->values is NULL");
-    return DRTOPK_OK;
+    return drtopk_backend_ready(p->backend);
 }
 
 drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, size_t *bytes)

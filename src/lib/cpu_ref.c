@@ -10,6 +10,8 @@
  * the key's own width, as on the GPU.  Every rule, and why the result is exact, is in
  * pipeline_spec.h.  The one-read top-k (DRTOPK_ALGO_ONEPASS, beyond the paper)
  * takes the steps and decisions of onepass_spec.h, as kernels/onepass.cu does.
+ * A standalone radix plan (the CPU backend's automatic plan) runs the
+ * threaded radix select of cpu_radix.c instead of a sort of all of V.
  */
 #include "backend.h"
 #include "keyorder.h"
@@ -84,6 +86,12 @@ static int onepass_mode(const drtopk_plan *plan)
     return !delegate_mode(plan) && plan->second_algo == DRTOPK_ALGO_ONEPASS;
 }
 
+/* A standalone radix plan runs the threaded radix select (cpu_radix.c). */
+static int radix_mode(const drtopk_plan *plan)
+{
+    return !delegate_mode(plan) && plan->second_algo == DRTOPK_ALGO_RADIX;
+}
+
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 static size_t round_up(size_t x) { return (x + WS_ALIGN - 1) & ~(size_t)(WS_ALIGN - 1); }
@@ -127,6 +135,10 @@ drtopk_status drtopk_cpu_workspace(const drtopk_problem *p, const drtopk_plan *p
     layout l;
     drtopk_status st;
     if (p == NULL || plan == NULL || bytes == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (radix_mode(plan)) {
+        *bytes = drtopk_cpu_radix_workspace(p);
+        return DRTOPK_OK;
+    }
     if ((st = plan_layout(p, plan, NULL, &l)) != DRTOPK_OK) return st;
     *bytes = l.bytes;
     return DRTOPK_OK;
@@ -279,6 +291,9 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
     if (p == NULL || plan == NULL || p->values == NULL || out_values == NULL || out_indices == NULL ||
         p->n == 0 || p->k == 0 || p->k > p->n)
         return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (radix_mode(plan))
+        return drtopk_cpu_radix_select(p, (plan->flags & DRTOPK_SORTED) != 0, ws, ws_bytes, out_values, out_indices,
+                                       stats);
     if ((rc = plan_layout(p, plan, ws, &l)) != DRTOPK_OK) return rc;
     if (ws == NULL || ws_bytes < l.bytes) return drtopk_workspace_too_small(ws, ws_bytes, l.bytes);
     memset(&st, 0, sizeof st);

@@ -7,6 +7,12 @@
 
 #define NO_CUDA_MESSAGE "this drtopk library was built with --cpu-only (no CUDA backend)"
 
+int drtopk_cuda_usable(const char **why)
+{
+    *why = NO_CUDA_MESSAGE "; rebuild without --cpu-only to use a GPU";
+    return 0;
+}
+
 drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);

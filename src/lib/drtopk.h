@@ -180,6 +180,14 @@ DRTOPK_API const char *drtopk_last_error(void);
  * call runs normally; a sticky error, which cannot be cleared, keeps failing
  * every call).  So every launch's error is its own: a failed launch is
  * reported by the call's status and is not left pending after it. */
+/* Whether this library can run selects on `backend` in this process: 1 yes;
+ * 0 no, and then *why (when why is not NULL) is a sentence that says why not
+ * and what to do (a --cpu-only build, no NVIDIA driver, no GPU visible), valid
+ * for the life of the process.  The CPU backend is always available.  The
+ * CUDA answer is found once per process (the CUDA runtime's device count).
+ * Every call on a backend that is not available fails with
+ * DRTOPK_ERR_NO_BACKEND and this reason in drtopk_last_error. */
+DRTOPK_API int drtopk_backend_available(drtopk_backend backend, const char **why);
 DRTOPK_API const char *drtopk_dtype_name(drtopk_dtype t);
 DRTOPK_API const char *drtopk_algo_name(drtopk_algo a);
 /* Parse names as printed by the *_name functions ("u32", "bf16", "radix", ...).  The

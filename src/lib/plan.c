@@ -219,10 +219,10 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
 
 /* The plan of the size rules: on the CUDA backend size_rule's, a pipeline
  * at Rule 4's const POLICY_PIPELINE_RULE4_CONST and beta 2; on the CPU
- * backend the paper's pipeline (const 3, beta 2). */
+ * backend the standalone radix select. */
 static void plan_by_size(drtopk_plan *plan, const drtopk_problem *p, int bits)
 {
-    int pipeline = 1;
+    int pipeline = 0;
     double c = DRTOPK_RULE4_CONST_DEFAULT;
     drtopk_algo algo = DRTOPK_ALGO_RADIX;
     if (p->backend == DRTOPK_BACKEND_CUDA) {
@@ -264,7 +264,8 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
  * (CPU backend, or no usable GPU: the select call reports that). */
 static const char *current_gpu(drtopk_backend backend, char *name)
 {
-    if (backend != DRTOPK_BACKEND_CUDA) return NULL;
+    const char *why;
+    if (backend != DRTOPK_BACKEND_CUDA || !drtopk_cuda_usable(&why)) return NULL;
     if (drtopk_cuda_gpu_name(name, DRTOPK_GPU_NAME_LEN) != DRTOPK_OK) {
         drtopk_error_clear();
         return NULL;

@@ -52,7 +52,10 @@ extern "C" {
  *     threshold, the candidates' exact top-k), at 2^30 keys up to 1.9x faster
  *     than the pipeline at large k, and 5-14x faster than the radix select
  *     for 16- and 64-bit keys.
- * The CPU backend runs the paper's pipeline at Rule 4's const 3, beta 2. */
+ * The CPU backend runs the standalone radix select (cpu_radix.c: host
+ * threads, one read of V per 16-bit digit, usually two in all), 10-100x
+ * faster there than the paper's pipeline, whose CPU form (cpu_ref.c) sorts
+ * every subrange and stays the reference of the GPU's (`--algo dr-*`). */
 #define POLICY_FUSED_LOG2 22
 #define POLICY_NEARLY_ALL_LOG2 24
 #define POLICY_WIDE_SORT_LOG2 18

@@ -57,7 +57,31 @@ usage_error() {
     run -0 "$DRTOPK" run --backend cpu --n 1000003 --k 1000 --verify
     [[ "$output" == *"verify:    PASS"* ]]
     [[ "$output" == *"n = 1000003"* && "$output" == *"k = 1000 largest"* ]]
-    [[ "$output" == *"plan:      dr-radix"* && "$output" == *"Rule 4 const = 3"* ]]
+    # the CPU's automatic plan: the threaded radix select
+    [[ "$output" == *"plan:      standalone radix"* ]]
+}
+
+@test "--show N prints the first N results best first, as --output writes them" {
+    need_python
+    run -0 --separate-stderr "$DRTOPK" run --backend cpu --n 5000 --k 40 --dtype i32 --dist ND --smallest \
+        --show 6 --output "$BATS_TEST_TMPDIR/r"
+    python3 - "$output" "$BATS_TEST_TMPDIR/r" <<'EOF'
+import struct, sys
+out, prefix = sys.argv[1].splitlines(), sys.argv[2]
+head = [l for l in out if l.startswith("result:")]
+assert head == ["result:    the first 6 of 40, best first (rank: value at position)"], out
+rows = [l.split() for l in out[out.index(head[0]) + 1:]]
+assert len(rows) == 6 and [r[0] for r in rows] == ["%d:" % i for i in range(1, 7)], rows
+vals = list(struct.unpack("<40i", open(prefix + ".values", "rb").read()))
+idx = list(struct.unpack("<40Q", open(prefix + ".indices", "rb").read()))
+want = sorted(zip(vals, idx))[:6]          # smallest first, ties by position
+assert [(int(r[1]), int(r[3])) for r in rows] == want, (rows, want)
+EOF
+    # at most k lines; text only
+    run -0 "$DRTOPK" run --backend cpu --n 100 --k 3 --show 50
+    [[ "$output" == *"the first 3 of 3"* ]]
+    run -2 --separate-stderr "$DRTOPK" run --backend cpu --n 100 --k 3 --show 5 --json
+    [[ "$stderr" == *"--show prints text"* ]]
 }
 
 @test "verify passes over dtypes x distributions x orders x algorithms" {
@@ -125,7 +149,7 @@ EOF
 
 @test "Rule 4 picks alpha = round((3 + log2 n - log2 k) / 2) by default" {
     need_python
-    run -0 --separate-stderr "$DRTOPK" run --backend cpu --n 2^20 --k 2^10 --json
+    run -0 --separate-stderr "$DRTOPK" run --backend cpu --n 2^20 --k 2^10 --algo dr-radix --json
     python3 -c 'import json,sys; p=json.loads(sys.argv[1])["plan"]; assert p["alpha"] == 7 and p["alpha_source"] == "rule4" and p["const_source"] == "default", p' "$output"
 }
 
@@ -171,10 +195,11 @@ keys = ["command", "git_commit", "backend", "gpu", "n", "k", "dtype", "order", "
 missing = [k for k in keys if k not in j]
 assert not missing, missing
 assert j["n"] == 16384 and j["k"] == 64 and j["dtype"] == "u32" and j["dist"] == "UD" and j["seed"] == 1
-assert j["backend"] == "cpu" and j["gpu"] is None and j["order"] == "largest" and j["algo"] == "dr-radix"
+assert j["backend"] == "cpu" and j["gpu"] is None and j["order"] == "largest" and j["algo"] == "radix"
 assert len(j["reps"]) == 3 and j["ms_min"] <= j["ms_median"] <= j["ms_max"]
 assert set(j["stage_ms_median"]) == {"delegate", "first", "concat", "second"}
-assert j["delegate_len"] > 0 and j["first_selected"] >= 64 and j["concat_len"] >= 64
+# the standalone radix select: no delegate stages
+assert j["delegate_len"] == 0 and j["first_selected"] == 0 and j["concat_len"] == 0
 assert j["verify"] == "PASS"
 EOF
 }
@@ -366,7 +391,8 @@ EOF
     usage_error "'12x' is not a number" run --n 12x --k 1
     usage_error "'-5' is not a number" run --n 10 --k -5
     usage_error "'3^4' is not a number" run --n 3^4 --k 1
-    usage_error "'2^64' is not a number" run --n 2^64 --k 1
+    usage_error "--n: 2^64 is out of range (at most 2^64 - 1" run --n 2^64 --k 1
+    usage_error "--k: 18446744073709551616 is out of range" run --n 10 --k 18446744073709551616
     usage_error "'1e6' is not a number" run --n 1e6 --k 1
     usage_error "'x' is not a number" run --n 10 --k 1 --seed x
 }

@@ -66,6 +66,9 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     done
     grep -q "^figure  *GPU  *rows used  *status  *verdict" "$T/run1.txt"
     grep -q "experiments, 0 failed" "$T/run1.txt"
+    # a terminal's width: long verdicts wrap onto lines of their own
+    long=$(sed -n '/^summary/,$p' "$T/run1.txt" | tail -n +2 | awk 'length > 100')
+    [ -z "$long" ] || { echo "summary lines over 100 characters: $long" >&2; false; }
 }
 
 @test "data that cannot exist yet gives a marked not-measured panel with its reason, never data" {

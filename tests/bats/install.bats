@@ -44,22 +44,23 @@ pc() {
     minor=$(sed -n 's/^#define DRTOPK_VERSION_MINOR *//p' "$ROOT/src/lib/drtopk.h")
     [ "$(pc --modversion)" = "$major.$minor" ]
     [ "$(pc --cflags)" = "-I$INST/include" ]
-    [ "$(pc --libs)" = "-L$INST/lib -ldrtopk" ]
+    [ "$(pc --libs)" = "-L$INST/lib -Wl,-rpath,$INST/lib -ldrtopk" ]
     # the static archive's needs: the CUDA runtime with the CUDA backend, libm always
     static=$(pc --static --libs)
     if grep -q '^backend = cuda' "$ROOT/build/config.ninja"; then
         [[ "$static" == *"-lcudart_static -lstdc++ -ldl -lrt -lpthread -lm" ]]
     else
-        [ "$static" = "-L$INST/lib -ldrtopk -lm" ]
+        [ "$static" = "-L$INST/lib -Wl,-rpath,$INST/lib -ldrtopk -lm" ]
     fi
 }
 
-@test "a C program builds out of the tree against the installed shared library and selects a top-k" {
+@test "a C program builds out of the tree against the installed shared library and runs from that prefix" {
     cd "$BATS_TEST_TMPDIR"
     cp "$ROOT/tests/install/topk.c" .
     cc -std=c11 -Wall -Wextra -Werror -o topk_c topk.c $(pc --cflags --libs)
-    [[ "$(LD_LIBRARY_PATH="$INST/lib" ldd ./topk_c)" == *"libdrtopk.so.0 => $INST/lib/libdrtopk.so.0"* ]]
-    LD_LIBRARY_PATH="$INST/lib" run ./topk_c
+    # no LD_LIBRARY_PATH: the rpath of drtopk.pc's Libs finds the library under the prefix
+    [[ "$(env -u LD_LIBRARY_PATH ldd ./topk_c)" == *"libdrtopk.so.0 => $INST/lib/libdrtopk.so.0"* ]]
+    run env -u LD_LIBRARY_PATH ./topk_c
     [ "$status" -eq 0 ]
     [[ "$output" == "ok: "*"from C" ]]
 }

@@ -101,7 +101,7 @@ same_as_single() {
     run -0 mpi 2 --backend cpu --n 4000 --k 16 --device-cap 1000 --reps 2 --db "$db"
     run -0 sqlite3 "$db" "SELECT ranks, n, k, device_cap, out_of_core, chunks, reps, total_ms > 0, \
                           comm_ms >= 0, algorithm FROM multi_gpu"
-    [ "$output" = "2|4000|16|1000|1|2|2|1|1|dr-radix" ]
+    [ "$output" = "2|4000|16|1000|1|2|2|1|1|radix" ]   # the CPU planner's standalone radix select
     run -0 sqlite3 "$db" "SELECT program, status FROM runs"
     [ "$output" = "drtopk-mpi|done" ]
 }

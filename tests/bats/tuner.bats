@@ -38,6 +38,17 @@ duplicates() {
            first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order HAVING count(*) > 1)"
 }
 
+@test "a bad option gets its error and a one-line hint, not the whole usage" {
+    run -2 --separate-stderr "$TUNER" --frobnicate 1
+    [ "$(wc -l <<< "$stderr")" -eq 2 ] || { echo "stderr: $stderr" >&2; false; }
+    [[ "$stderr" == "tuner: unknown option '--frobnicate'"$'\n'"tuner: see 'tuner --help' for the options" ]]
+    run -2 --separate-stderr "$TUNER" --backend cpu --n 2^64
+    [[ "$stderr" == "tuner: n 2^64 is out of range"* ]] && [ "$(wc -l <<< "$stderr")" -eq 2 ]
+    # the full usage is --help's, on stdout
+    run -0 "$TUNER" --help
+    [[ "$output" == "usage: tuner"* ]]
+}
+
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]

@@ -16,7 +16,8 @@
 #       there: in every tree (all of DIR/src by default), `./configure.sh
 #       --build-only --no-install --sysroot=DIR/sysroot --arch=...` (default:
 #       the local GPU's, from nvidia-smi) and `ninja TARGET...` (default: the
-#       programs of tests/gpu/run.sh), the trees at once; DIR/src/NAME/build.log
+#       programs of tests/gpu/run.sh, named one by one: plain `ninja` builds
+#       no GPU test program), the trees at once; DIR/src/NAME/build.log
 #       each; one line a tree, and the exit status of the first that failed.
 #       A tree builds this way from the commit that brought this script on
 #       (older ones lack configure.sh --build-only and the archived commit).

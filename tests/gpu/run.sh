@@ -12,10 +12,13 @@
 #   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers onepass regret figures datasets batch mpi" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
-#   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing)
+#   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing or
+#                    cannot load its libraries: drtopk, tuner and drtopk-mpi load
+#                    libdrtopk.so.0 from ../build or from their own folder, so carry it along)
 #   GPU_PROGRAMS     the programs that must be there (default: every GPU program;
 #                    "drtopk tuner" is enough for the steps bench, onepass, batch)
-#   DRTOPK_BIN_TAR   a carried .tar.xz of programs (at its top or under bin/):
+#   DRTOPK_BIN_TAR   a carried .tar.xz of programs (at its top or under bin/, with
+#                    build/libdrtopk.so* beside bin/: tar -cJf x.tar.xz bin build/libdrtopk.so*):
 #                    unpacked into $TMPDIR/drtopk-carried-bin and used as DRTOPK_BIN_DIR;
 #                    mutants under its mutant/ (ninja mutants)
 #   DRTOPK_BEFORE    step bench-before: an older drtopk binary, benchmarked
@@ -68,12 +71,12 @@ if [ -n "${DRTOPK_BIN_TAR:-}" ]; then
     fi
 fi
 for p in $GPU_PROGRAMS; do
-    if [ ! -x "$BIN/$p" ]; then
+    if [ ! -x "$BIN/$p" ] || ldd "$BIN/$p" 2>/dev/null | grep -q 'not found'; then
         BIN=bin
         # shellcheck disable=SC2046 # one word per target
         ninja $(for q in $GPU_PROGRAMS; do printf 'bin/%s ' "$q"; done) > "$OUT/build.log" 2>&1 ||
             { tail -30 "$OUT/build.log"; exit 1; }
-        add "binaries: built here (bin/$p was missing)"
+        add "binaries: built here ($BIN/$p was missing or could not load its libraries)"
         break
     fi
 done

@@ -38,7 +38,8 @@ static fixture *make_fixture(uint64_t k)
     f->p.n = N_SMALL;
     f->p.k = k;
     f->p.values = f->v;
-    CHECK_STATUS(drtopk_plan_auto(&f->plan, &f->p, NULL), DRTOPK_OK);
+    /* the paper's pipeline (the CPU's automatic plan is the standalone radix select) */
+    CHECK_STATUS(drtopk_plan_rule4(&f->plan, &f->p, DRTOPK_RULE4_CONST_DEFAULT), DRTOPK_OK);
     CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &f->ws_bytes), DRTOPK_OK);
     f->ws = malloc(f->ws_bytes);
     CHECK(f->ws != NULL);
@@ -63,6 +64,9 @@ static void select_ok_and_stats_zeroed(void)
     memset(&st, 0xAB, sizeof st);
     f->plan.flags &= ~(unsigned)DRTOPK_DELEGATE;   /* standalone: delegate stats stay 0 */
     CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &f->ws_bytes), DRTOPK_OK);
+    free(f->ws);                                    /* another plan, another workspace */
+    f->ws = malloc(f->ws_bytes);
+    CHECK(f->ws != NULL);
     CHECK_STATUS(drtopk_select(&f->p, &f->plan, f->ws, f->ws_bytes, f->outv, f->outi, NULL, &st),
                  DRTOPK_OK);
     CHECK_EQ_U64(st.delegate_len, 0);
@@ -389,9 +393,9 @@ static void plan_auto_small_n(void)
     p.k = 100;
     p.dtype = DRTOPK_F16;
     p.n = small;
-    p.backend = DRTOPK_BACKEND_CPU;
+    p.backend = DRTOPK_BACKEND_CPU;     /* the CPU's plan: its threaded radix select */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags & DRTOPK_DELEGATE);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
     p.backend = DRTOPK_BACKEND_CUDA;
     const drtopk_tuning_entry e = { DRTOPK_F16, 0, 63, 0, 63, DRTOPK_ALGO_BUCKET, 3, 2.0, 0 };
     const drtopk_tuning t = { "test", &e, 1, 0 };
@@ -428,7 +432,7 @@ static void plan_auto_key_widths(void)
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.backend = DRTOPK_BACKEND_CPU;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags & DRTOPK_DELEGATE);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
 }
 
 static void plan_auto_fields(void)
@@ -436,19 +440,24 @@ static void plan_auto_fields(void)
     drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 30, 1024, NULL };
     drtopk_plan plan;
     double c = 5.0;
-    /* no tuning table: the paper's defaults (the library reads no database) */
+    /* no tuning table: the CPU's standalone radix select (the library reads no database) */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.alpha == 0 && plan.beta == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    CHECK(plan.const_source == DRTOPK_CONST_DEFAULT);
+    CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_OK);
+    /* the paper's pipeline at its default const */
+    CHECK_STATUS(drtopk_plan_rule4(&plan, &p, DRTOPK_RULE4_CONST_DEFAULT), DRTOPK_OK);
     CHECK_EQ_U64(plan.alpha, drtopk_rule4_alpha(p.n, p.k, DRTOPK_RULE4_CONST_DEFAULT));
     CHECK_EQ_U64(plan.beta, 2);
     CHECK(plan.first_algo == DRTOPK_ALGO_RADIX && plan.second_algo == DRTOPK_ALGO_RADIX);
     CHECK(plan.flags == (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT));
-    CHECK(plan.rule4_const == DRTOPK_RULE4_CONST_DEFAULT && plan.const_source == DRTOPK_CONST_DEFAULT);
+    CHECK(plan.rule4_const == DRTOPK_RULE4_CONST_DEFAULT && plan.const_source == DRTOPK_CONST_USER);
     CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_OK);
     CHECK_STATUS(drtopk_plan_rule4(&plan, &p, c), DRTOPK_OK);
     CHECK(plan.rule4_const == 5.0 && plan.const_source == DRTOPK_CONST_USER);
     CHECK_EQ_U64(plan.alpha, 13);   /* 0.5 * (5 + 30 - 10) = 12.5 -> 13 */
     p.k = 1ull << 24;               /* alpha 5: shared-memory delegates (paper 5.3) */
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK_STATUS(drtopk_plan_rule4(&plan, &p, DRTOPK_RULE4_CONST_DEFAULT), DRTOPK_OK);
     CHECK_EQ_U64(plan.alpha, 5);
     CHECK(plan.flags & DRTOPK_SHARED_DELEGATE);
     c = NAN;
@@ -484,6 +493,10 @@ static void expect_plan(const drtopk_tuning *t, const drtopk_tuning *builtin, dr
     CHECK_STATUS(builtin ? drtopk_plan_from_tables(&plan, &p, t, builtin) : drtopk_plan_auto(&plan, &p, t),
                  DRTOPK_OK);
     CHECKF(plan.const_source == src, "%s: source %d, want %d", what, (int)plan.const_source, (int)src);
+    if (src == DRTOPK_CONST_DEFAULT) {   /* no entry: the CPU's standalone radix select */
+        CHECK(plan.flags == 0 && plan.alpha == 0 && plan.beta == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+        return;
+    }
     CHECKF(plan.rule4_const == c && plan.beta == beta, "%s: const %g beta %d", what, plan.rule4_const,
            plan.beta);
     CHECK(plan.first_algo == algo && plan.second_algo == algo);
@@ -654,6 +667,7 @@ static void last_error_set_and_cleared(void)
     CHECK(strstr(drtopk_last_error(), "'dr-quick'") != NULL);
     CHECK_STATUS(drtopk_algo_parse("dr-radix", &a, NULL), DRTOPK_OK);
     CHECK(drtopk_last_error()[0] == '\0');
+    CHECK_STATUS(drtopk_plan_rule4(&plan, &p, DRTOPK_RULE4_CONST_DEFAULT), DRTOPK_OK);   /* a pipeline: beta counts */
     plan.beta = DRTOPK_BETA_MAX + 1;
     CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK(strstr(drtopk_last_error(), "plan->beta = 9") != NULL);
@@ -678,8 +692,12 @@ static void parse_sizes(void)
         { "18446744073709551615", UINT64_MAX }, { "2^63+9223372036854775807", UINT64_MAX },
     };
     static const char *const bad[] = {
-        "", "-1", "+5", " 5", "5 ", "1e6", "12abc", "2^", "2^64", "3^4", "2^30+", "2^30-1",
-        "18446744073709551616", "2^63+9223372036854775808", "0x10", "2^30+17+1",
+        "", "-1", "+5", " 5", "5 ", "1e6", "12abc", "2^", "3^4", "2^30+", "2^30-1", "0x10", "2^30+17+1",
+        "2^64x", "99999999999999999999x",
+    };
+    /* well-formed, but above 2^64 - 1: out of range, not junk */
+    static const char *const too_big[] = {
+        "2^64", "2^99", "18446744073709551616", "2^63+9223372036854775808", "99999999999999999999",
     };
     uint64_t v;
     for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
@@ -688,6 +706,8 @@ static void parse_sizes(void)
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
         CHECKF(drtopk_parse_u64(bad[i], &v) == -1, "'%s' accepted", bad[i]);
+    for (size_t i = 0; i < sizeof too_big / sizeof too_big[0]; ++i)
+        CHECKF(drtopk_parse_u64(too_big[i], &v) == DRTOPK_PARSE_RANGE, "'%s' not out of range", too_big[i]);
     CHECK(drtopk_parse_u64(NULL, &v) == -1);
 }
 

@@ -148,6 +148,8 @@ def _load_torch():
 
 def _integer(v, name, fn):
     """v as a Python int: an int or an integer scalar of NumPy, torch or CuPy (no bool, float or string)."""
+    if type(v) is int:
+        return v
     dt = getattr(v, "dtype", None)
     if isinstance(v, bool) or (dt is not None and str(dt).split(".")[-1] == "bool"):
         raise TypeError("%s: %s must be an integer, not a bool (%r)" % (fn, name, v))

@@ -11,10 +11,12 @@ caching allocator (so a call can be captured in a CUDA graph).  The outputs
 are laid out as the fake kernel says: contiguous with k along the last axis,
 moved to `dim` (a view) when dim is not the last.
 """
+from threading import get_ident as _get_ident
+
 import torch
 
-from . import (_BACKEND_CPU, _BACKEND_CUDA, _LARGEST, _SMALLEST, _SORTED, DrtopkError, TopkResult, _DTYPES,
-               _Problem, _flag, _integer, _plan_for, _run)
+from . import (_BACKEND_CPU, _BACKEND_CUDA, _LARGEST, _SMALLEST, _PLAN_CACHE_MAX, _SORTED, DrtopkError, TopkResult,
+               _DTYPES, _Problem, _flag, _integer, _plan_for, _run)
 
 _MIN_TORCH = (2, 4)                      # torch.library.register_fake and register_autograd
 
@@ -27,6 +29,9 @@ if not (hasattr(torch.library, "register_fake") and hasattr(torch.library, "regi
 _CODES = {getattr(torch, name): code for name, code in _DTYPES.items() if hasattr(torch, name)}
 # the raw cudaStream_t of a device's current stream, without building a torch.cuda.Stream
 _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+_current_device = torch.cuda.current_device
+_topk_entries = {}                       # (shape, dtype, device index, k, dim, largest, sorted) -> _TopkEntry
 
 _LIB = torch.library.Library("drtopk", "DEF")
 _LIB.define("topk(Tensor x, SymInt k, int dim=-1, bool largest=True, bool sorted=True) "
@@ -95,23 +100,62 @@ def _topk_cuda(x, k, dim=-1, largest=True, sorted=True):
     return _topk_kernel(x, k, dim, largest, sorted)
 
 
-def _topk_kernel(x, k, dim, largest, sorted):
+class _TopkEntry:
+    """What a top-k of one (shape, dtype, device, k, dim, largest, sorted) needs besides the data:
+    its arguments checked, its output shape, and its problem planned and sized, once."""
+    __slots__ = ("dim", "last", "out_shape", "device", "index", "backend", "template", "flags", "plan", "problems")
+
+
+def _topk_entry(key, x, k, dim, largest, sorted):
     dim, cols = _check_topk(x, k, dim)
-    last = dim == x.dim() - 1
-    moved = x if last and x.is_contiguous() else x.movedim(dim, -1).contiguous()
-    shape = moved.shape[:-1] + (k,)
-    values = torch.empty(shape, dtype=x.dtype, device=x.device)
-    indices = torch.empty(shape, dtype=torch.int64, device=x.device)
-    rows = moved.numel() // cols if cols else 0
-    if rows > 0 and k > 0:
-        backend, device = _device(x, "drtopk.topk", "x")
-        code, order, flags = _CODES[x.dtype], _LARGEST if largest else _SMALLEST, _SORTED if sorted else 0
-        p = _Problem(backend, code, order, rows, cols, None, k, None, moved.data_ptr(), 0)
-        _launch(p, (backend, device, code, order, flags, rows, cols, k), flags, device, backend, values, indices,
-                "drtopk.topk")
-    if last:
+    e = _TopkEntry()
+    e.dim, e.last = dim, dim == x.dim() - 1
+    e.out_shape = x.shape[:dim] + x.shape[dim + 1:] + (k,)
+    e.device = x.device
+    e.backend, e.index = _device(x, "drtopk.topk", "x")
+    e.problems = {}                      # thread id -> its _Problem: only values changes per call
+    rows = x.numel() // cols if cols else 0
+    e.template = None
+    if rows > 0 and k > 0:               # else nothing to run: empty outputs
+        code, order = _CODES[x.dtype], _LARGEST if largest else _SMALLEST
+        e.flags = _SORTED if sorted else 0
+        e.template = (e.backend, code, order, rows, cols, None, k, None, None, 0)
+        if e.backend == _BACKEND_CUDA and e.index != _current_device():
+            with torch.cuda.device(e.index):         # the library plans for the current device
+                e.plan = _plan_for(e.template + (e.index, e.flags), _Problem(*e.template), e.flags, "drtopk.topk")
+        else:
+            e.plan = _plan_for(e.template + (e.index, e.flags), _Problem(*e.template), e.flags, "drtopk.topk")
+    if len(_topk_entries) >= _PLAN_CACHE_MAX:
+        _topk_entries.clear()
+    _topk_entries[key] = e
+    return e
+
+
+def _topk_kernel(x, k, dim, largest, sorted):
+    key = (x.shape, x.dtype, x.get_device(), k, dim, largest, sorted)
+    e = _topk_entries.get(key)
+    if e is None:
+        e = _topk_entry(key, x, k, dim, largest, sorted)
+    if e.index >= 0 and e.index != _current_device():
+        with torch.cuda.device(e.index):             # the library runs on the current device
+            return _topk_kernel(x, k, dim, largest, sorted)
+    moved = x if e.last and x.is_contiguous() else x.movedim(e.dim, -1).contiguous()
+    values = torch.empty(e.out_shape, dtype=x.dtype, device=e.device)
+    indices = torch.empty(e.out_shape, dtype=torch.int64, device=e.device)
+    if e.template is not None:
+        tid = _get_ident()
+        p = e.problems.get(tid)
+        if p is None:
+            p = e.problems[tid] = _Problem(*e.template)
+        p.values = moved.data_ptr()
+        ws = torch.empty(e.plan[1].value, dtype=torch.uint8, device=e.device)
+        stream = None
+        if e.backend == _BACKEND_CUDA:
+            stream = _raw_stream(e.index) if _raw_stream else torch.cuda.current_stream(e.index).cuda_stream
+        _run(p, e.plan, ws.data_ptr(), values.data_ptr(), indices.data_ptr(), stream, "drtopk.topk")
+    if e.last:
         return values, indices
-    return values.movedim(-1, dim), indices.movedim(-1, dim)
+    return values.movedim(-1, e.dim), indices.movedim(-1, e.dim)
 
 
 @torch.library.register_fake("drtopk::topk")

@@ -134,8 +134,9 @@ def main():
             name, rows, cols, k, us["py.drtopk_topk"], us["py.torch_topk"], us["py.torch_topk"] / us["py.drtopk_topk"],
             us["py.drtopk_graph"], us["py.drtopk_topk"] - us["py.drtopk_graph"], "" if ok else " WRONG RESULT"))
         sys.stdout.flush()
+        config = "%s %dx%d torch %s" % (name, rows, cols, torch.__version__)
         for peer, (med, lo, hi, reps_ms) in res.items():
-            line = {"peer": peer, "gpu": gpu, "peer_version": "%s %dx%d torch %s" % (name, rows, cols, torch.__version__),
+            line = {"peer": peer, "gpu": gpu, "peer_version": config,
                     "seed": a.seed, "dist": "UD", "dtype": "f32", "n": rows * cols, "k": k, "ms_median": med,
                     "ms_min": lo, "ms_max": hi, "reps": len(reps_ms), "reps_ms": reps_ms, "verified": int(ok),
                     "timing": "gpu" if peer == "py.drtopk_graph" else "call"}

@@ -187,7 +187,7 @@ def _dtype_code(dtype, name, fn):
     return _DTYPES[tname]
 
 
-def _native(x, xp, name):
+def _native(x, xp):
     """x with its bytes in this machine's order (a big-endian NumPy array is converted)."""
     if xp.__name__ == "numpy" and not x.dtype.isnative:
         return x.astype(x.dtype.newbyteorder("="))
@@ -212,7 +212,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
         import numpy as xp
     else:
         import cupy as xp
-    x = _native(x, xp, "x")
+    x = _native(x, xp)
     ndim = x.ndim
     if ndim == 0:
         raise ValueError("%s: x is a scalar; it needs at least one dimension" % fn)
@@ -275,8 +275,8 @@ def segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True):
         import numpy as xp
     else:
         import cupy as xp
-    x, offsets = _native(x, xp, "x"), _native(offsets, xp, "offsets")
-    ks = _native(ks, xp, "ks") if ks is not None else None
+    x, offsets = _native(x, xp), _native(offsets, xp)
+    ks = _native(ks, xp) if ks is not None else None
     if x.ndim != 1:
         raise ValueError("%s: x must be 1-D (the segments one after another), not of shape %s" % (fn, x.shape))
     segments = _segment_count(offsets, ks, fn)

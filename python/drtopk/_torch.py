@@ -1,8 +1,9 @@
 """_torch.py -- drtopk's PyTorch operators: drtopk::topk and drtopk::segmented_topk,
 registered with torch.library (define + CPU and CUDA kernels, a fake kernel
 for torch.compile's tracing, and for topk the gradient of torch.topk: the
-values' gradient scattered to the indices).  Imported by drtopk on the first
-torch tensor it is given, so `import drtopk` never imports torch.
+values' gradient scattered to the indices).  Imported by drtopk when torch
+already is, else on the first torch tensor it is given: `import drtopk`
+never imports torch itself.
 
 The kernels run the batched top-k of the C library (drtopk_batch_topk) on
 the tensor's device: CPU tensors on the CPU backend, CUDA tensors on the GPU

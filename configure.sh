@@ -82,7 +82,7 @@ declare -A pkg_of=(
     [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [dejavu]=fonts-dejavu-core [zlib.h]=zlib1g-dev
     [git]=git [pkg-config]=pkg-config [parallel]=parallel
     [mpicc]=libopenmpi-dev [mpirun]=openmpi-bin
-    [numpy]=python3-numpy [setuptools]=python3-setuptools [pip]=python3-pip
+    [numpy]=python3-numpy [setuptools]=python3-setuptools [pip]=python3-pip [venv]=python3-venv
 )
 sqlite_a=""
 find_sqlite_a() {
@@ -118,10 +118,11 @@ missing_pkgs() {
     # the font of figures/common.gp (pngcairo, svg): without it cairo falls back silently
     [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || miss+=("${pkg_of[dejavu]}")
     [ -f /usr/include/zlib.h ] || miss+=("${pkg_of[zlib.h]}")   # gzip input of drtopk dataset
-    # the Python package's tests (tests/bats/python.bats): Debian's python3 with NumPy, setuptools, pip
+    # the Python package's tests (tests/bats/python.bats): Debian's python3 with NumPy, setuptools, pip, venv
     if ! python_with numpy; then miss+=("${pkg_of[numpy]}"); fi
     if ! python_with setuptools; then miss+=("${pkg_of[setuptools]}"); fi
     if ! python_with pip; then miss+=("${pkg_of[pip]}"); fi
+    if ! python_with ensurepip; then miss+=("${pkg_of[venv]}"); fi
     echo "${miss[@]:-}"
 }
 

@@ -2,14 +2,18 @@
 shared library build/libdrtopk.so when it is missing (./configure.sh, with
 --cpu-only where no nvcc is found, then ninja) and copies it into the
 package, so the installed module loads the same library the C programs are
-built from.  setuptools' own build files go to build/python, beside the C
-build.  $DRTOPK_CONFIGURE_ARGS adds configure.sh options (e.g. --arch=sm_90)."""
+built from.  The wheel carries that native library, so it is a platform wheel
+(its tag names this machine's platform, e.g. linux_x86_64), which the
+Distribution below declares; setuptools' own bdist_wheel (or the wheel
+package's, on an older setuptools) writes it.  setuptools' own build files go
+to build/python, beside the C build.  $DRTOPK_CONFIGURE_ARGS adds
+configure.sh options (e.g. --arch=sm_90)."""
 import os
 import shlex
 import shutil
 import subprocess
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -32,6 +36,13 @@ class BuildWithLibrary(build_py):
         shutil.copy2(lib, os.path.join(dest, "libdrtopk.so"))
 
 
+class PlatformDistribution(Distribution):
+    """A distribution holding native code: its wheel is tagged for this platform, not py3-none-any."""
+
+    def has_ext_modules(self):
+        return True
+
+
 os.makedirs(os.path.join(ROOT, "build", "python"), exist_ok=True)
-setup(cmdclass={"build_py": BuildWithLibrary}, options={"build": {"build_base": "build/python"},
-                                                         "egg_info": {"egg_base": "build/python"}})
+setup(cmdclass={"build_py": BuildWithLibrary}, distclass=PlatformDistribution,
+      options={"build": {"build_base": "build/python"}, "egg_info": {"egg_base": "build/python"}})

@@ -1,29 +1,47 @@
 """drtopk -- exact top-k (Dr. Top-k, SC'21) from Python, over the C library.
 
     import drtopk
-    values, indices = drtopk.topk(x, k, dim=-1, largest=True, sorted=False)
+    values, indices = drtopk.topk(x, k, dim=-1, largest=True, sorted=True)
+    values, indices = drtopk.segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True)
 
-x is a NumPy array (the CPU backend), or a torch tensor or CuPy array on a
-CUDA device (the GPU backend; the call is enqueued on the framework's current
-stream and reads x in place when dim is its last, contiguous axis -- any
-other layout is first made contiguous by the framework).  The result holds k
-values and their int64 positions along `dim`, of the same array type and
-device, like torch.topk: best first with sorted=True, else in an unspecified
-order (the CPU backend gives increasing positions).  Ties at the k-th value
-may return any of the equal elements; floats order NaN above +inf and -0.0
-equal to +0.0.  Every row goes through drtopk_batch_select (drtopk.h) of the
-shared library libdrtopk.so: the copy installed with this package, or the one
-named by $DRTOPK_LIBRARY, or build/libdrtopk.so of a source tree.
+topk is a drop-in for torch.topk: x is a NumPy array (the CPU backend), a
+torch tensor (CPU tensors on the CPU backend, CUDA tensors on the GPU one) or
+a CuPy array; the result is a named (values, indices) pair of the same array
+type and device, k values and their int64 positions along `dim`, best first
+with sorted=True (the default, as in torch), else in an unspecified order (the
+CPU backend gives increasing positions).  GPU work is enqueued on the
+framework's current stream, with its workspace from the framework's caching
+allocator, so a torch call can be captured in a CUDA graph; x is read in place
+when `dim` is its last axis and contiguous, any other layout is first made
+contiguous.  With torch, drtopk.topk is the operator torch.ops.drtopk.topk
+(torch >= 2.4): torch.compile traces it and its gradient is scattered to the
+indices, as torch.topk's.
+
+Ties at the k-th value may return any of the equal elements; floats order NaN
+above +inf and -0.0 equal to +0.0.  Every call goes through
+drtopk_batch_topk (drtopk.h) of the shared library libdrtopk.so: the copy
+installed with this package, or the one named by $DRTOPK_LIBRARY, or
+build/libdrtopk.so of a source tree.  Its plan and workspace size are cached
+per (backend, device, key type, order, sortedness, shape, k), so a repeated
+shape costs one library call.  NumPy, torch and CuPy are optional: each is
+imported only when an array of its kind is passed.
 """
+import collections
 import ctypes
+import operator
 import os
+import sys
 
-__all__ = ["topk", "DrtopkError", "library_path"]
+__all__ = ["topk", "segmented_topk", "TopkResult", "DrtopkError", "library_path"]
+
+TopkResult = collections.namedtuple("TopkResult", ["values", "indices"])
+TopkResult.__doc__ = "The result of drtopk.topk and drtopk.segmented_topk: values and their int64 positions."
 
 _BACKEND_CPU, _BACKEND_CUDA = 0, 1
 _LARGEST, _SMALLEST = 0, 1
 _SORTED = 1 << 4                        # DRTOPK_SORTED
-_STATUS_K_GT_N = 3                      # DRTOPK_ERR_K_GT_N
+_STATUS_BAD_INPUT = (1, 2, 3, 4)        # DRTOPK_ERR_INVALID_ARGUMENT, _K_ZERO, _K_GT_N, _N_ZERO
+_PLAN_CACHE_MAX = 4096                  # cached plans before the cache starts over (a plan is ~100 bytes)
 
 # drtopk_dtype by the frameworks' dtype names (numpy, torch and cupy agree).
 _DTYPES = {"uint32": 0, "int32": 1, "float32": 2, "float16": 3, "bfloat16": 4,
@@ -64,110 +82,257 @@ def library_path():
 
 
 _lib = None
+_run_c = None                           # drtopk_batch_topk with its argtypes set once
+_plans = {}                             # cache key -> (_Plan, c_size_t workspace bytes)
 
 
 def _library():
-    global _lib
+    global _lib, _run_c
     if _lib is None:
         lib = ctypes.CDLL(library_path())
+        f = lib.drtopk_batch_topk
+        f.argtypes = [ctypes.POINTER(_Problem), ctypes.POINTER(_Plan), ctypes.c_uint, ctypes.c_void_p,
+                      ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        f.restype = ctypes.c_int
         lib.drtopk_batch_plan_auto.argtypes = [ctypes.POINTER(_Plan), ctypes.POINTER(_Problem)]
-        lib.drtopk_batch_workspace.argtypes = [ctypes.POINTER(_Problem), ctypes.POINTER(_Plan),
-                                               ctypes.POINTER(ctypes.c_size_t)]
-        lib.drtopk_batch_select.argtypes = [ctypes.POINTER(_Problem), ctypes.POINTER(_Plan), ctypes.c_void_p,
-                                            ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        lib.drtopk_batch_plan_auto.restype = ctypes.c_int
         lib.drtopk_status_string.restype = ctypes.c_char_p
         lib.drtopk_status_string.argtypes = [ctypes.c_int]
         lib.drtopk_last_error.restype = ctypes.c_char_p
-        for f in ("drtopk_batch_plan_auto", "drtopk_batch_workspace", "drtopk_batch_select"):
-            getattr(lib, f).restype = ctypes.c_int
-        _lib = lib
+        _lib, _run_c = lib, f
     return _lib
 
 
-def _check(lib, status, what):
-    if status != 0:
-        msg = lib.drtopk_last_error().decode()
-        text = "%s: %s%s" % (what, lib.drtopk_status_string(status).decode(), ": " + msg if msg else "")
-        raise (ValueError if status == _STATUS_K_GT_N else DrtopkError)(text)
+def _fail(status, fn):
+    """Raise the error of a failed library call: ValueError for a bad input, else DrtopkError."""
+    lib = _library()
+    msg = lib.drtopk_last_error().decode() or lib.drtopk_status_string(status).decode()
+    raise (ValueError if status in _STATUS_BAD_INPUT else DrtopkError)("%s: %s" % (fn, msg))
 
 
-def _kind(x):
+def _plan_for(key, problem, flags, fn):
+    """The cached (plan, workspace bytes) of key, planned and sized on a miss."""
+    entry = _plans.get(key)
+    if entry is None:
+        _library()
+        plan, nbytes = _Plan(), ctypes.c_size_t()
+        st = _run_c(problem, plan, flags, None, nbytes, None, None, None)
+        if st != 0:
+            _fail(st, fn)
+        if len(_plans) >= _PLAN_CACHE_MAX:
+            _plans.clear()
+        entry = _plans[key] = (plan, nbytes)
+    return entry
+
+
+def _run(problem, entry, ws_ptr, values_ptr, indices_ptr, stream, fn):
+    st = _run_c(problem, entry[0], 0, ws_ptr, entry[1], values_ptr, indices_ptr, stream)
+    if st != 0:
+        _fail(st, fn)
+
+
+# ---- torch, loaded on the first tensor (or at import when torch already is) ---
+
+_torch_tensor = None                    # torch.Tensor once drtopk._torch is loaded
+_torch_topk = None                      # drtopk._torch.topk
+
+
+def _load_torch():
+    global _torch_tensor, _torch_topk
+    from . import _torch
+    _torch_tensor, _torch_topk = _torch.torch.Tensor, _torch.topk
+    return _torch
+
+
+# ---- arguments ---------------------------------------------------------------
+
+def _integer(v, name, fn):
+    """v as a Python int: an int or an integer scalar of NumPy, torch or CuPy (no bool, float or string)."""
+    if type(v) is int:
+        return v
+    dt = getattr(v, "dtype", None)
+    if isinstance(v, bool) or (dt is not None and str(dt).split(".")[-1] == "bool"):
+        raise TypeError("%s: %s must be an integer, not a bool (%r)" % (fn, name, v))
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError("%s: %s must be an integer (int, or a NumPy/torch integer scalar), not %s %r"
+                        % (fn, name, type(v).__name__, v)) from None
+
+
+def _flag(v, name, fn):
+    if v is True or v is False or type(v).__name__ == "bool_":
+        return bool(v)
+    raise TypeError("%s: %s must be True or False, not %s %r" % (fn, name, type(v).__name__, v))
+
+
+def _kind(x, name, fn):
     """'numpy', 'torch' or 'cupy' by the array's module (imports none of them)."""
-    mod = type(x).__module__.split(".")[0]
-    if mod in ("numpy", "torch", "cupy"):
-        return mod
-    raise TypeError("drtopk.topk takes a NumPy array, a torch tensor or a CuPy array, not %s" % type(x).__name__)
+    mod = type(x).__module__
+    top = mod.split(".")[0]
+    if top == "numpy" and mod.startswith("numpy.ma"):
+        raise TypeError("%s: %s is a NumPy masked array, whose mask drtopk would ignore: pass %s.filled(v) with "
+                        "a v that never wins (e.g. -inf for the largest) or %s.compressed()" % (fn, name, name, name))
+    if top in ("numpy", "torch", "cupy"):
+        return top
+    raise TypeError("%s: %s must be a NumPy array, a torch tensor or a CuPy array, not %s"
+                    % (fn, name, type(x).__name__))
 
 
-def _dtype_code(name):
-    name = name.split(".")[-1]
-    if name not in _DTYPES:
-        raise TypeError("drtopk.topk: key type %s is not supported (%s)" % (name, " ".join(_DTYPES)))
-    return _DTYPES[name]
+def _dtype_code(dtype, name, fn):
+    tname = str(dtype).split(".")[-1]
+    if tname not in _DTYPES:
+        raise TypeError("%s: %s has key type %s, which drtopk does not support (%s)"
+                        % (fn, name, tname, " ".join(_DTYPES)))
+    return _DTYPES[tname]
 
 
-def topk(x, k, dim=-1, largest=True, sorted=False):
-    """The k largest (or smallest) elements of x along dim: (values, indices)."""
-    kind = _kind(x)
-    ndim = x.ndim
-    if ndim == 0:
-        raise ValueError("drtopk.topk: x is a scalar; it needs at least one dimension")
-    if not -ndim <= dim < ndim:
-        raise IndexError("drtopk.topk: dim %d is out of range for %d dimensions" % (dim, ndim))
-    dim %= ndim
-    cols = x.shape[dim]
-    k = int(k)
-    if k < 0 or k > cols:
-        raise ValueError("drtopk.topk: k = %d is out of range 0..%d (the length of dim %d)" % (k, cols, dim))
-    code = _dtype_code(str(x.dtype))
+def _native(x, xp):
+    """x with its bytes in this machine's order (a big-endian NumPy array is converted)."""
+    if xp.__name__ == "numpy" and not x.dtype.isnative:
+        return x.astype(x.dtype.newbyteorder("="))
+    return x
+
+
+# ---- topk --------------------------------------------------------------------
+
+def topk(x, k, dim=-1, largest=True, sorted=True):
+    """The k largest (or smallest) elements of x along dim: TopkResult(values, indices), as torch.topk."""
+    if _torch_tensor is not None and isinstance(x, _torch_tensor):
+        return _torch_topk(x, k, dim, largest, sorted)
+    fn = "drtopk.topk"
+    kind = _kind(x, "x", fn)
+    if kind == "torch":
+        _load_torch()
+        return _torch_topk(x, k, dim, largest, sorted)
+    k = _integer(k, "k", fn)
+    dim = _integer(dim, "dim", fn)
+    largest, sorted = _flag(largest, "largest", fn), _flag(sorted, "sorted", fn)
     if kind == "numpy":
         import numpy as xp
-        moved = xp.ascontiguousarray(xp.moveaxis(x, dim, -1))
-        empty = lambda shape, dt: xp.empty(shape, dtype=dt)
-        ptr = lambda a: a.ctypes.data
-        backend, stream, device = _BACKEND_CPU, None, None
-    elif kind == "torch":
-        import torch as xp
-        if not x.is_cuda:
-            raise TypeError("drtopk.topk: a torch tensor must be on a CUDA device (use x.numpy() for the CPU)")
-        moved = x.movedim(dim, -1).contiguous()
-        empty = lambda shape, dt: xp.empty(shape, dtype=dt, device=x.device)
-        ptr = lambda a: a.data_ptr()
-        backend, device = _BACKEND_CUDA, xp.cuda.device(x.device)
-        stream = lambda: xp.cuda.current_stream(x.device).cuda_stream
     else:
         import cupy as xp
-        moved = xp.ascontiguousarray(xp.moveaxis(x, dim, -1))
-        empty = lambda shape, dt: xp.empty(shape, dtype=dt)
-        ptr = lambda a: a.data.ptr
-        backend, device = _BACKEND_CUDA, x.device
-        stream = lambda: xp.cuda.get_current_stream().ptr
-    out_shape = tuple(moved.shape[:-1]) + (k,)
-    values = empty(out_shape, moved.dtype)
-    indices = empty(out_shape, xp.int64)
-    rows = 1
-    for s in moved.shape[:-1]:
-        rows *= s
+    x = _native(x, xp)
+    ndim = x.ndim
+    if ndim == 0:
+        raise ValueError("%s: x is a scalar; it needs at least one dimension" % fn)
+    if not -ndim <= dim < ndim:
+        raise IndexError("%s: dim = %d is out of range for x of %d dimensions" % (fn, dim, ndim))
+    dim %= ndim
+    cols = x.shape[dim]
+    if k < 0 or k > cols:
+        raise ValueError("%s: k = %d is out of range 0..%d (the length of x's dim %d)" % (fn, k, cols, dim))
+    code = _dtype_code(x.dtype, "x", fn)
+    last = dim == ndim - 1
+    moved = x if last and x.flags.c_contiguous else xp.ascontiguousarray(xp.moveaxis(x, dim, -1))
+    out_shape = moved.shape[:-1] + (k,)
+    values = xp.empty(out_shape, dtype=moved.dtype)
+    indices = xp.empty(out_shape, dtype=xp.int64)
+    rows = moved.size // cols if cols else 0
     if rows > 0 and k > 0:
-        lib = _library()
-        p = _Problem(backend, code, _LARGEST if largest else _SMALLEST, rows, cols, None, k, None, ptr(moved))
-        plan = _Plan()
-        _check(lib, lib.drtopk_batch_plan_auto(ctypes.byref(plan), ctypes.byref(p)), "drtopk_batch_plan_auto")
-        if sorted:
-            plan.flags |= _SORTED
-        nbytes = ctypes.c_size_t()
-        _check(lib, lib.drtopk_batch_workspace(ctypes.byref(p), ctypes.byref(plan), ctypes.byref(nbytes)),
-               "drtopk_batch_workspace")
-        if device is None:
-            ws = bytearray(max(nbytes.value, 1))
-            ws_ptr = ctypes.addressof((ctypes.c_char * len(ws)).from_buffer(ws))
-            _check(lib, lib.drtopk_batch_select(ctypes.byref(p), ctypes.byref(plan), ws_ptr, nbytes.value,
-                                                ptr(values), ptr(indices), None), "drtopk_batch_select")
+        order = _LARGEST if largest else _SMALLEST
+        flags = _SORTED if sorted else 0
+        if kind == "numpy":
+            backend, device, ptr = _BACKEND_CPU, -1, moved.ctypes.data
         else:
-            with device:
-                ws = empty((max(nbytes.value, 1),), xp.uint8)
-                _check(lib, lib.drtopk_batch_select(ctypes.byref(p), ctypes.byref(plan), ptr(ws), nbytes.value,
-                                                    ptr(values), ptr(indices), stream()), "drtopk_batch_select")
+            backend, device, ptr = _BACKEND_CUDA, x.device.id, moved.data.ptr
+        p = _Problem(backend, code, order, rows, cols, None, k, None, ptr, 0)
+        entry = _plan_for((backend, device, code, order, flags, rows, cols, k), p, flags, fn)
+        if kind == "numpy":
+            ws = xp.empty(entry[1].value, dtype=xp.uint8)
+            _run(p, entry, ws.ctypes.data, values.ctypes.data, indices.ctypes.data, None, fn)
+        else:
+            with x.device:
+                ws = xp.empty(entry[1].value, dtype=xp.uint8)
+                _run(p, entry, ws.data.ptr, values.data.ptr, indices.data.ptr, xp.cuda.get_current_stream().ptr, fn)
+    if last:
+        return TopkResult(values, indices)
+    return TopkResult(xp.moveaxis(values, -1, dim), xp.moveaxis(indices, -1, dim))
+
+
+# ---- segmented_topk ----------------------------------------------------------
+
+def segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True):
+    """The top k of each segment x[offsets[s]:offsets[s+1]] of a 1-D x: TopkResult(values, indices).
+
+    offsets: segments + 1 non-decreasing integer offsets into x (any segment
+    length, 0 included); ks: optional per-segment k, each clamped to k.  The
+    result has shape (segments, k); segment s fills its first
+    k_s = min(ks[s], k, its length) slots (best first with sorted=True) with
+    values and int64 positions within the segment, and pads the rest with
+    index -1 and value 0.  The GPU backend does not read offsets on the host:
+    a decreasing pair there gives an empty segment (the CPU backend refuses it).
+    """
+    fn = "drtopk.segmented_topk"
+    kind = _kind(x, "x", fn)
+    if _kind(offsets, "offsets", fn) != kind or (ks is not None and _kind(ks, "ks", fn) != kind):
+        raise TypeError("%s: x, offsets and ks must be arrays of one kind (all NumPy, torch or CuPy)" % fn)
     if kind == "torch":
-        return values.movedim(-1, dim), indices.movedim(-1, dim)
-    return xp.moveaxis(values, -1, dim), xp.moveaxis(indices, -1, dim)
+        return _load_torch().segmented_topk(x, offsets, k, ks, largest, sorted)
+    k = _integer(k, "k", fn)
+    largest, sorted = _flag(largest, "largest", fn), _flag(sorted, "sorted", fn)
+    if kind == "numpy":
+        import numpy as xp
+    else:
+        import cupy as xp
+    x, offsets = _native(x, xp), _native(offsets, xp)
+    ks = _native(ks, xp) if ks is not None else None
+    if x.ndim != 1:
+        raise ValueError("%s: x must be 1-D (the segments one after another), not of shape %s" % (fn, x.shape))
+    segments = _segment_count(offsets, ks, fn)
+    if k < 0:
+        raise ValueError("%s: k = %d must not be negative" % (fn, k))
+    code = _dtype_code(x.dtype, "x", fn)
+    x = xp.ascontiguousarray(x)
+    offs = xp.ascontiguousarray(offsets.astype(xp.uint64, copy=False))
+    kss = xp.ascontiguousarray(ks.astype(xp.uint64, copy=False)) if ks is not None else None
+    if kind == "numpy" and segments > 0:          # the GPU backend must not read them on the host
+        if offs[-1] > x.size:
+            raise ValueError("%s: offsets run past x: the last one is %d, x has %d elements"
+                             % (fn, offsets[-1], x.size))
+        if kss is not None and ks.dtype.kind == "i" and (ks < 0).any():
+            raise ValueError("%s: ks must not be negative (ks[%d] = %d)" % (fn, int(ks.argmin()), ks.min()))
+    values = xp.empty((segments, k), dtype=x.dtype)
+    indices = xp.empty((segments, k), dtype=xp.int64)
+    if segments > 0 and k > 0:
+        order = _LARGEST if largest else _SMALLEST
+        flags = _SORTED if sorted else 0
+        if kind == "numpy":
+            backend, device, ptr = _BACKEND_CPU, -1, (lambda a: a.ctypes.data if a is not None else None)
+        else:
+            backend, device, ptr = _BACKEND_CUDA, x.device.id, (lambda a: a.data.ptr if a is not None else None)
+        p = _Problem(backend, code, order, segments, 0, ptr(offs), k, ptr(kss), ptr(x), x.size)
+        entry = _plan_for((backend, device, code, order, flags, -segments, x.size, k), p, flags, fn)
+        if kind == "numpy":
+            ws = xp.empty(entry[1].value, dtype=xp.uint8)
+            _run(p, entry, ptr(ws), ptr(values), ptr(indices), None, fn)
+        else:
+            with x.device:
+                ws = xp.empty(entry[1].value, dtype=xp.uint8)
+                _run(p, entry, ptr(ws), ptr(values), ptr(indices), xp.cuda.get_current_stream().ptr, fn)
+    return TopkResult(values, indices)
+
+
+def _segment_count(offsets, ks, fn):
+    """The number of segments offsets describe, after checking offsets' and ks' shape and type."""
+    if offsets.ndim != 1 or offsets.shape[0] < 1:
+        raise ValueError("%s: offsets must be 1-D with segments + 1 >= 1 entries, not of shape %s"
+                         % (fn, tuple(offsets.shape)))
+    if not _is_integer_dtype(offsets.dtype):
+        raise TypeError("%s: offsets must hold integers, not %s" % (fn, offsets.dtype))
+    segments = offsets.shape[0] - 1
+    if ks is not None:
+        if tuple(ks.shape) != (segments,):
+            raise ValueError("%s: ks must be 1-D with one k per segment (%d), not of shape %s"
+                             % (fn, segments, tuple(ks.shape)))
+        if not _is_integer_dtype(ks.dtype):
+            raise TypeError("%s: ks must hold integers, not %s" % (fn, ks.dtype))
+    return segments
+
+
+def _is_integer_dtype(dtype):
+    return str(dtype).split(".")[-1] in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+if "torch" in sys.modules:              # register drtopk::topk now: torch.ops.drtopk works after import drtopk
+    _load_torch()

@@ -1,7 +1,8 @@
 /*
  * batch.c -- the public entry points of batched and segmented top-k
  * (drtopk.h, drtopk_batch_workspace and drtopk_batch_select; their plan comes
- * from the planner, plan.c): the validation both phases share before the
+ * from the planner, plan.c) and drtopk_batch_topk, both phases in one call
+ * for language bindings: the validation both phases share before the
  * problem goes to the CPU backend (cpu_batch.c) or the CUDA one
  * (kernels/batch_topk.cu) with the row plan the planner resolved.  Every
  * failing check says which input was wrong.
@@ -106,4 +107,24 @@ drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_ba
     drtopk_plan row;
     if ((st = drtopk_plan_batch_rows(&row, p, plan)) != DRTOPK_OK) return st;
     return drtopk_cuda_batch_select(p, plan, &row, workspace, workspace_bytes, out_values, out_indices, stream);
+}
+
+drtopk_status drtopk_batch_topk(const drtopk_batch_problem *p, drtopk_batch_plan *plan, unsigned flags,
+                                void *workspace, size_t *workspace_bytes, void *out_values, uint64_t *out_indices,
+                                void *stream)
+{
+    drtopk_status st;
+    drtopk_error_clear();
+    if (plan == NULL || workspace_bytes == NULL)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_batch_topk: %s is NULL", plan ? "workspace_bytes" : "plan");
+    if (plan->staged_max_len == 0) {
+        if ((st = drtopk_batch_plan_auto(plan, p)) != DRTOPK_OK) return st;
+        plan->flags = flags;
+        if ((st = drtopk_batch_workspace(p, plan, workspace_bytes)) != DRTOPK_OK) {
+            memset(plan, 0, sizeof *plan);        /* the next call plans again */
+            return st;
+        }
+    }
+    if (workspace == NULL) return DRTOPK_OK;
+    return drtopk_batch_select(p, plan, workspace, *workspace_bytes, out_values, out_indices, stream);
 }

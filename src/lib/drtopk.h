@@ -397,6 +397,17 @@ DRTOPK_API drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, cons
                                              void *workspace, size_t workspace_bytes, void *out_values,
                                              uint64_t *out_indices, void *stream);
 
+/* Both phases in one call, for bindings that cache the plan per problem shape:
+ * when plan->staged_max_len is 0 (a zeroed plan; no valid plan has it) *plan
+ * becomes drtopk_batch_plan_auto's with plan->flags = flags (DRTOPK_SORTED)
+ * and *workspace_bytes drtopk_batch_workspace's size for it.  Then, with
+ * workspace NULL, nothing runs (allocate *workspace_bytes and call again with
+ * the filled plan); else drtopk_batch_select runs with that plan and
+ * *workspace_bytes bytes of workspace.  flags is read only when planning. */
+DRTOPK_API drtopk_status drtopk_batch_topk(const drtopk_batch_problem *p, drtopk_batch_plan *plan, unsigned flags,
+                                           void *workspace, size_t *workspace_bytes, void *out_values,
+                                           uint64_t *out_indices, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,7 +9,7 @@
 # multi-GPU / out-of-core runs of bin/drtopk-mpi (tests/gpu/mpi.sh, Table 2).
 # Logs and the database go to $OUT (or out/gpu-run); a summary table is
 # printed last.
-#   RUN_STEPS="test python memcheck racecheck mutation bench-before bench sweep tune algos peers onepass regret figures datasets batch mpi" sh tests/gpu/run.sh
+#   RUN_STEPS="test py memcheck racecheck mutation bench-before bench sweep tune algos peers onepass regret figures datasets batch mpi" sh tests/gpu/run.sh
 # (default: "test memcheck racecheck bench").
 # Environment:
 #   DRTOPK_BIN_DIR   carried programs (default bin; built with ninja if one is missing or
@@ -176,13 +176,29 @@ for step in $RUN_STEPS; do
         DRTOPK_BIN_DIR=$BIN SUITE_LOG_DIR=$OUT sh tests/gpu/suite.sh > "$OUT/suite.log" 2>&1
         add "test-gpu: rc=$? ($(($(date +%s) - t0)) s)
 $(cat "$OUT/suite.log")" ;;
-    python)
+    py)
+        # drtopk.topk from Python: the torch/CuPy suite, then experiments/py_bench.py into the database
         lib=$PWD/build/libdrtopk.so     # the carried one first (beside the carried programs)
         [ -f "$BIN/libdrtopk.so" ] && lib=$(cd "$BIN" && pwd)/libdrtopk.so
-        PYTHONPATH=python DRTOPK_LIBRARY=$lib python3 tests/gpu/test_python_torch.py \
-            > "$OUT/python.log" 2>&1
-        add "python (drtopk.topk on torch/cupy): rc=$? ($(($(date +%s) - t0)) s)
-$(grep -E '^not ok|passed, [0-9]+ failed' "$OUT/python.log" | head -n 8)" ;;
+        [ -f "$lib" ] || ninja build/libdrtopk.so > "$OUT/build-lib.log" 2>&1 || tail -5 "$OUT/build-lib.log"
+        if ! python3 -c 'import torch' 2>/dev/null; then
+            add "py: skipped (python3 has no torch)"
+        else
+            PYTHONPATH=python DRTOPK_LIBRARY=$lib python3 tests/gpu/test_python_torch.py > "$OUT/python.log" 2>&1
+            add "py test (drtopk.topk on torch/cupy): rc=$? ($(($(date +%s) - t0)) s)
+$(grep -E '^not ok|passed, [0-9]+ failed' "$OUT/python.log" | head -n 8)"
+            t1=$(date +%s)
+            PYTHONPATH=python DRTOPK_LIBRARY=$lib python3 experiments/py_bench.py --jsonl "$OUT/py_bench.jsonl" \
+                > "$OUT/py_bench.md" 2> "$OUT/py_bench.err"
+            rc=$?
+            imported="not imported (no $BIN/tuner)"
+            if [ -x "$BIN/tuner" ] && [ -s "$OUT/py_bench.jsonl" ]; then
+                "$BIN/tuner" --import-peers "$OUT/py_bench.jsonl" --db "$DB" > "$OUT/py_bench-import.log" 2>&1 &&
+                    imported="rows in $DB (peer_measurements, peers py.*)" || imported="import failed: $OUT/py_bench-import.log"
+            fi
+            add "py bench (experiments/py_bench.py): rc=$rc ($(($(date +%s) - t1)) s), $imported
+$(cat "$OUT/py_bench.md"; tail -n 3 "$OUT/py_bench.err")"
+        fi ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
             test_capture:--small test_knn:--small test_batch:--small test_onepass:--small test_small_n:--small ;;

@@ -1,9 +1,16 @@
-"""test_python_torch.py -- drtopk.topk (python/drtopk) on torch CUDA tensors
-and, when installed, CuPy arrays: the GPU backend of build/libdrtopk.so against
-torch.topk's values (every torch key type, both orders, several dims and the
-shapes of issue 16's workloads scaled down), indices pointing at the values,
-and no copy of a contiguous input.  Prints gpu_test.h's lines and closes with
-"N passed, N failed".  Run by tests/gpu/run.sh's `python` step:
+"""test_python_torch.py -- drtopk.topk and drtopk.segmented_topk (python/drtopk)
+on torch CUDA tensors and, when installed, CuPy arrays: the GPU backend of
+build/libdrtopk.so through the operators drtopk::topk and
+drtopk::segmented_topk.  Against torch.topk's values, with the indices
+pointing at them: 1-D to 3-D shapes, every dim, strided slices, every torch
+key type, both orders, sorted and not, and batched workloads scaled down
+(token sampling, MoE routing, ANN re-ranking, long rows); no copy of a
+contiguous input; torch.compile(fullgraph=True) (inductor) of a function
+calling drtopk.topk, with its gradient; capture and replay in a CUDA graph;
+gradcheck; torch.library.opcheck; ragged segments with per-segment k; a
+tensor on another device than the current one (with 2 GPUs).  Prints
+gpu_test.h's lines and closes with "N passed, N failed".  Run by
+tests/gpu/run.sh's `py` step:
     PYTHONPATH=python DRTOPK_LIBRARY=build/libdrtopk.so python3 tests/gpu/test_python_torch.py"""
 import sys
 
@@ -24,23 +31,165 @@ def check(ok, name, why=""):
         print("not ok %d %s: %s" % (passed + failed, name, why))
 
 
+def guarded(name, fn):
+    """Run check-producing fn; an exception is a failure named by `name`."""
+    try:
+        fn()
+    except Exception as e:                       # noqa: BLE001 -- reported as a failure
+        check(False, name, repr(e))
+
+
 TYPES = [torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int32, torch.int64]
-SHAPES = [((256, 4096), 50), ((1024, 256), 8), ((100, 10000), 100), ((3, 5, 700), 7), ((2, 300000), 64)]
+WORKLOADS = [((256, 4096), 50), ((1024, 256), 8), ((100, 10000), 100), ((2, 300000), 64), ((1, 65536), 16)]
+SHAPES = [(5000,), (37, 700), (3, 50, 70)]
+
+
+def rand(shape, t, g):
+    if t.is_floating_point:
+        return torch.randn(shape, device="cuda", generator=g).to(t)
+    return torch.randint(-1000, 1000, shape, device="cuda", generator=g).to(t)
 
 
 def case(x, k, dim, largest, sorted_):
     name = "%s %s k=%d dim=%d largest=%s sorted=%s" % (x.dtype, tuple(x.shape), k, dim, largest, sorted_)
-    try:
-        v, i = drtopk.topk(x, k, dim=dim, largest=largest, sorted=sorted_)
+
+    def run():
+        r = drtopk.topk(x, k, dim=dim, largest=largest, sorted=sorted_)
+        want = torch.topk(x, k, dim=dim, largest=largest, sorted=True).values
+        got = r.values if sorted_ else torch.sort(r.values, dim=dim, descending=largest).values
+        ok = (torch.equal(torch.gather(x, dim, r.indices), r.values) and torch.equal(got, want)
+              and r.indices.dtype == torch.int64 and isinstance(r, drtopk.TopkResult))
+        check(ok, name, "values differ from torch.topk or from x at the indices")
+    guarded(name, run)
+
+
+def against_torch(g):
+    for t in TYPES:
+        for shape, k in WORKLOADS:
+            x = rand(shape, t, g)
+            for largest in (True, False):
+                for sorted_ in (True, False):
+                    case(x, k, -1, largest, sorted_)
+        for shape in SHAPES:
+            x = rand(shape, t, g)
+            for dim in range(len(shape)):
+                for largest in (True, False):
+                    for sorted_ in (True, False):
+                        case(x, min(9, shape[dim]), dim, largest, sorted_)
+        x = rand((64, 3000), t, g)
+        case(x[:, ::3], 20, -1, True, True)            # strided rows
+        case(x[5:40, 100:2100], 50, 1, False, False)   # a window
+        case(x.t(), 7, 0, True, True)                  # transposed: dim 0 contiguous
+    case(torch.arange(10, device="cuda"), 3, 0, True, True)
+
+
+def in_place():
+    x = torch.randn(64, 1000, device="cuda")
+    before = x.data_ptr()
+    v, i = drtopk.topk(x, 10)
+    check(x.data_ptr() == before and torch.equal(torch.gather(x, 1, i), v), "contiguous torch input read in place")
+
+
+def compiled(g):
+    def f(t):
+        v, i = drtopk.topk(t, 16)
+        return (v * 2).sum(), i
+
+    cf = torch.compile(f, fullgraph=True)
+    x = torch.randn(128, 4096, device="cuda", generator=g, requires_grad=True)
+    s, i = cf(x)
+    s.backward()
+    want = torch.topk(x.detach(), 16)
+    ok = torch.equal(torch.gather(x.detach(), 1, i), want.values) and torch.allclose(s, want.values.sum() * 2)
+    ok = ok and torch.equal(x.grad, torch.zeros_like(x).scatter(1, i, 2.0))
+    check(ok, "torch.compile(fullgraph=True) of a function calling drtopk.topk, with its gradient")
+
+
+def graph_capture(g):
+    x = torch.randn(256, 8192, device="cuda", generator=g)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):                     # warm up: plan and workspace size cached
+        drtopk.topk(x, 50)
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        v, i = drtopk.topk(x, 50)
+    ok = True
+    for _ in range(3):
+        x.copy_(torch.randn(256, 8192, device="cuda", generator=g))
+        graph.replay()
         torch.cuda.synchronize()
-    except Exception as e:                       # noqa: BLE001 -- reported as a failure
-        check(False, name, repr(e))
+        ok = ok and torch.equal(v, torch.topk(x, 50).values) and torch.equal(torch.gather(x, 1, i), v)
+    check(ok, "drtopk.topk captured in a CUDA graph and replayed on new data")
+
+
+def gradients(g):
+    x = torch.randn(6, 40, device="cuda", dtype=torch.float64, generator=g, requires_grad=True)
+    ok = all(torch.autograd.gradcheck(lambda t: drtopk.topk(t, 5, dim=d).values, (x,)) for d in (0, 1))
+    check(ok, "gradcheck of drtopk.topk on CUDA (dims 0 and 1)")
+    from torch.library import opcheck
+    y = x.detach()
+    opcheck(torch.ops.drtopk.topk.default, (y, 4, 1, True, True))
+    opcheck(torch.ops.drtopk.topk.default, (y, 3, 0, False, False))
+    offs = torch.tensor([0, 100, 100, 240], device="cuda")
+    opcheck(torch.ops.drtopk.segmented_topk.default, (y.flatten(), offs, 8, None, True, True))
+    check(True, "torch.library.opcheck of drtopk::topk and drtopk::segmented_topk on CUDA")
+
+
+def segmented(g):
+    lens = [0, 1, 100, 5000, 33, 70000, 7]
+    offs = torch.tensor([0] + torch.tensor(lens).cumsum(0).tolist(), device="cuda")
+    for t in TYPES:
+        x = rand((int(offs[-1]),), t, g)
+        ks = torch.tensor([3, 1, 50, 64, 0, 10, 64], device="cuda")
+        for per_row in (None, ks):
+            for largest in (True, False):
+                name = "segmented %s ks=%s largest=%s" % (t, per_row is not None, largest)
+
+                def run():
+                    v, i = drtopk.segmented_topk(x, offs, 64, ks=per_row, largest=largest)
+                    ok = tuple(v.shape) == (len(lens), 64)
+                    for s, n in enumerate(lens):
+                        k_s = min(64, n, 64 if per_row is None else int(ks[s]))
+                        seg = x[offs[s]:offs[s + 1]]
+                        ok = ok and torch.equal(v[s, :k_s], torch.topk(seg, k_s, largest=largest).values)
+                        ok = ok and torch.equal(seg[i[s, :k_s]], v[s, :k_s]) and bool((i[s, k_s:] == -1).all())
+                    check(ok, name, "a segment differs from torch.topk of it")
+                guarded(name, run)
+
+
+def other_device(g):
+    if torch.cuda.device_count() < 2:
+        print("ok %d tensor on a non-current GPU # SKIP one GPU" % (passed + failed + 1))
         return
-    want, _ = torch.topk(x, k, dim=dim, largest=largest, sorted=True)
-    got = v if sorted_ else torch.sort(v, dim=dim, descending=largest).values
-    at = torch.gather(x, dim, i)
-    ok = torch.equal(at, v) and torch.equal(got, want) and i.dtype == torch.int64
-    check(ok, name, "values differ from torch.topk or from x at the indices")
+    x = torch.randn(32, 5000, device="cuda:1")
+    v, i = drtopk.topk(x, 10)
+    check(v.device == x.device and torch.equal(v, torch.topk(x, 10).values), "tensor on cuda:1 while cuda:0 is current")
+
+
+def cpu_tensor():
+    x = torch.randn(8, 300)
+    r = drtopk.topk(x, 5)
+    check(r.values.device.type == "cpu" and torch.equal(r.values, torch.topk(x, 5).values), "torch CPU tensor")
+
+
+def cupy_arrays():
+    try:
+        import cupy
+    except ImportError:
+        print("ok %d cupy # SKIP cupy not installed" % (passed + failed + 1))
+        return
+    cx = cupy.random.standard_normal((128, 5000), dtype=cupy.float32)
+    v, i = drtopk.topk(cx, 20)
+    want = -cupy.sort(-cx, axis=1)[:, :20]
+    check(bool(cupy.array_equal(v, want)) and bool(cupy.array_equal(cupy.take_along_axis(cx, i, 1), v)),
+          "cupy float32 (128, 5000) k=20")
+    offs = cupy.array([0, 10, 10, 5000], dtype=cupy.int64)
+    flat = cx.ravel()
+    v, i = drtopk.segmented_topk(flat, offs, 5)
+    check(bool(cupy.array_equal(v[2], -cupy.sort(-flat[10:5000])[:5])) and int(i[1, 0]) == -1,
+          "cupy segmented_topk")
 
 
 def main():
@@ -48,29 +197,12 @@ def main():
         print("# no CUDA device\n0 passed, 0 failed")
         return 77
     g = torch.Generator(device="cuda").manual_seed(16)
-    for t in TYPES:
-        for shape, k in SHAPES:
-            if t.is_floating_point:
-                x = torch.randn(shape, device="cuda", generator=g).to(t)
-            else:
-                x = torch.randint(-1000, 1000, shape, device="cuda", generator=g).to(t)
-            for largest in (True, False):
-                for sorted_ in (True, False):
-                    case(x, k, -1, largest, sorted_)
-            case(x, 1, 0, True, True)
-    x = torch.randn(64, 1000, device="cuda")
-    before = x.data_ptr()
-    v, i = drtopk.topk(x, 10)
-    check(x.data_ptr() == before and torch.equal(torch.gather(x, 1, i), v), "contiguous torch input read in place")
-    try:
-        import cupy
-        cx = cupy.random.standard_normal((128, 5000), dtype=cupy.float32)
-        v, i = drtopk.topk(cx, 20, sorted=True)
-        want = -cupy.sort(-cx, axis=1)[:, :20]
-        check(bool(cupy.array_equal(v, want)) and bool(cupy.array_equal(cupy.take_along_axis(cx, i, 1), v)),
-              "cupy float32 (128, 5000) k=20 sorted")
-    except ImportError:
-        print("ok %d cupy # SKIP cupy not installed" % (passed + failed + 1))
+    against_torch(g)
+    for name, fn in (("in place", in_place), ("compile", lambda: compiled(g)),
+                     ("graph capture", lambda: graph_capture(g)), ("gradients", lambda: gradients(g)),
+                     ("segmented", lambda: segmented(g)), ("other device", lambda: other_device(g)),
+                     ("cpu tensor", cpu_tensor), ("cupy", cupy_arrays)):
+        guarded(name, fn)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

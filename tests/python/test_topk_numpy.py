@@ -1,7 +1,10 @@
-"""test_topk_numpy.py -- drtopk.topk (python/drtopk) on NumPy arrays, the CPU
-backend of the C library: every NumPy key type, both orders, sorted and not,
-every dim of a 3-D array, non-contiguous input, ties, NaN and -0.0, k = 0 and
-k = the row length, against NumPy's own sort; and the argument errors.  Run by
+"""test_topk_numpy.py -- drtopk.topk and drtopk.segmented_topk (python/drtopk)
+on NumPy arrays, the CPU backend of the C library: every NumPy key type, both
+orders, sorted and not, every dim of a 3-D array, non-contiguous and
+big-endian input, ties, NaN and -0.0, k = 0 and k = the row length, ragged
+segments with per-segment k, against NumPy's own sort; the named result and
+torch's defaults; the plan cache; that importing drtopk imports no framework;
+and the argument errors, each naming its argument.  Run by
 tests/bats/python.bats (ninja test) with PYTHONPATH=python."""
 import unittest
 
@@ -91,18 +94,116 @@ class TopkNumpy(unittest.TestCase):
         v, i = drtopk.topk(np.array([7.5]), 1)
         self.assertEqual((v.tolist(), i.tolist()), ([7.5], [0]))
 
+    def test_named_result_and_torch_defaults(self):
+        r = drtopk.topk(np.arange(10.0), 3)
+        self.assertIsInstance(r, drtopk.TopkResult)
+        self.assertEqual(r.values.tolist(), [9.0, 8.0, 7.0])      # sorted=True by default, as torch
+        self.assertEqual(r.indices.tolist(), [9, 8, 7])
+        v, i = r
+        self.assertIs(v, r.values)
+
+    def test_big_endian_converted(self):
+        rng = np.random.default_rng(18)
+        for t in (">f4", ">i8", ">u4", ">f8", ">f2"):
+            x = data((4, 50), np.dtype(t).newbyteorder("="), rng).astype(t)
+            self.assertFalse(x.dtype.isnative)
+            v, i = drtopk.topk(x, 5)
+            want = reference(x.astype(x.dtype.newbyteorder("=")), 5, -1, True)
+            self.assertTrue(np.array_equal(v, want), t)
+            self.assertTrue(np.array_equal(np.take_along_axis(x, i, axis=-1), v), t)
+
+    def test_plan_cache(self):
+        drtopk._plans.clear()
+        x = np.arange(40, dtype=np.float32).reshape(4, 10)
+        drtopk.topk(x, 3)
+        drtopk.topk(x + 1, 3)
+        self.assertEqual(len(drtopk._plans), 1)                  # one plan per shape, dtype, k and flags
+        drtopk.topk(x, 3, sorted=False)
+        drtopk.topk(x, 4)
+        drtopk.topk(x.astype(np.int32), 3)
+        self.assertEqual(len(drtopk._plans), 4)
+        plan, nbytes = next(iter(drtopk._plans.values()))
+        self.assertGreater(nbytes.value, 0)
+        self.assertNotEqual(plan.staged_max_len, 0)
+
+    def test_segmented(self):
+        rng = np.random.default_rng(19)
+        for t in TYPES:
+            lens = [0, 1, 5, 37, 3, 200, 0, 64]
+            offsets = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+            x = data(int(offsets[-1]), t, rng)
+            ks = np.array([3, 3, 9, 1, 0, 20, 4, 64], np.int64)
+            for largest in (True, False):
+                for sorted_ in (True, False):
+                    for per_row in (None, ks):
+                        v, i = drtopk.segmented_topk(x, offsets, 16, ks=per_row, largest=largest, sorted=sorted_)
+                        self.assertEqual(v.shape, (len(lens), 16))
+                        self.assertEqual(i.dtype, np.int64)
+                        for s, n in enumerate(lens):
+                            seg = x[offsets[s]:offsets[s + 1]]
+                            ks_s = min(16, n, 16 if per_row is None else int(ks[s]))
+                            want = reference(seg, ks_s, 0, largest)
+                            got_i = i[s, :ks_s]
+                            self.assertTrue(np.all(i[s, ks_s:] == -1), "padding of segment %d" % s)
+                            self.assertTrue(np.all(v[s, ks_s:] == 0))
+                            self.assertTrue(np.array_equal(seg[got_i], v[s, :ks_s]))
+                            got = v[s, :ks_s] if sorted_ else reference(v[s, :ks_s], ks_s, 0, largest)
+                            self.assertTrue(np.array_equal(got, want, equal_nan=np.issubdtype(t, np.floating)),
+                                            "%s segment %d largest=%s sorted=%s" % (t, s, largest, sorted_))
+
+    def test_import_loads_no_framework(self):
+        import subprocess
+        import sys
+        code = ("import sys, drtopk; "
+                "print(sorted(m for m in ('numpy', 'torch', 'cupy') if m in sys.modules))")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        self.assertEqual(out.stdout.strip(), "[]")
+
     def test_errors(self):
         x = np.zeros((2, 3), np.float32)
         with self.assertRaisesRegex(ValueError, "k = 4 is out of range"):
             drtopk.topk(x, 4)
-        with self.assertRaisesRegex(IndexError, "dim 2"):
+        with self.assertRaisesRegex(IndexError, "dim = 2"):
             drtopk.topk(x, 1, dim=2)
-        with self.assertRaisesRegex(TypeError, "bool"):
+        with self.assertRaisesRegex(TypeError, "x has key type bool"):
             drtopk.topk(np.zeros(3, bool), 1)
-        with self.assertRaisesRegex(TypeError, "NumPy array"):
+        with self.assertRaisesRegex(TypeError, "x must be a NumPy array"):
             drtopk.topk([1, 2, 3], 1)
         with self.assertRaisesRegex(ValueError, "scalar"):
             drtopk.topk(np.float32(1), 1)
+        for bad in (2.7, "3", True, np.True_, None, np.float32(2)):
+            with self.assertRaisesRegex(TypeError, "k must be an integer"):
+                drtopk.topk(x, bad)
+        for good in (np.int64(2), np.uint8(2), np.array(2)):
+            self.assertEqual(drtopk.topk(x, good).values.shape, (2, 2))
+        with self.assertRaisesRegex(TypeError, "dim must be an integer"):
+            drtopk.topk(x, 1, dim=1.0)
+        with self.assertRaisesRegex(TypeError, "sorted must be True or False"):
+            drtopk.topk(x, 1, sorted=1)
+        with self.assertRaisesRegex(TypeError, "largest must be True or False"):
+            drtopk.topk(x, 1, largest="no")
+        with self.assertRaisesRegex(TypeError, "x is a NumPy masked array"):
+            drtopk.topk(np.ma.masked_array(x, mask=x > 0), 1)
+        offs = np.array([0, 2, 6])
+        y = np.arange(6, dtype=np.float32)
+        with self.assertRaisesRegex(TypeError, "offsets is a NumPy masked array"):
+            drtopk.segmented_topk(y, np.ma.masked_array(offs), 1)
+        with self.assertRaisesRegex(TypeError, "offsets must hold integers"):
+            drtopk.segmented_topk(y, offs.astype(np.float64), 1)
+        with self.assertRaisesRegex(ValueError, "offsets must be 1-D"):
+            drtopk.segmented_topk(y, offs.reshape(3, 1), 1)
+        with self.assertRaisesRegex(ValueError, "offsets run past x"):
+            drtopk.segmented_topk(y, np.array([0, 2, 7]), 1)
+        with self.assertRaisesRegex(ValueError, "offsets.*ends before it starts"):
+            drtopk.segmented_topk(y, np.array([0, 4, 2, 6]), 1)
+        with self.assertRaisesRegex(ValueError, "ks must be 1-D with one k per segment"):
+            drtopk.segmented_topk(y, offs, 1, ks=np.array([1, 2, 3]))
+        with self.assertRaisesRegex(ValueError, "ks must not be negative"):
+            drtopk.segmented_topk(y, offs, 1, ks=np.array([1, -2]))
+        with self.assertRaisesRegex(ValueError, "x must be 1-D"):
+            drtopk.segmented_topk(x, offs, 1)
+        with self.assertRaisesRegex(TypeError, "k must be an integer"):
+            drtopk.segmented_topk(y, offs, 1.5)
 
 
 if __name__ == "__main__":

@@ -330,6 +330,44 @@ static void batch_argument_errors(void)
     CHECK_STATUS(drtopk_batch_select(&q, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
 }
 
+/* drtopk_batch_topk: a zeroed plan is planned and sized without running
+ * (workspace NULL), then the filled plan runs; its result equals the two-phase
+ * calls' with DRTOPK_SORTED, a failed sizing leaves the plan zeroed, and a
+ * bad input is refused as by drtopk_batch_select. */
+static void batch_topk_one_call(void)
+{
+    enum { ROWS = 3, COLS = 40, K = 5 };
+    uint32_t v[ROWS * COLS], out[ROWS * K], want[ROWS * K];
+    uint64_t idx[ROWS * K], want_idx[ROWS * K], ws[256];
+    size_t bytes = 0, want_bytes;
+    rng_state = TEST_SEED + 5;
+    for (int i = 0; i < ROWS * COLS; ++i) v[i] = (uint32_t)rnd();
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_SMALLEST, ROWS, COLS, NULL, K, NULL, v, 0 };
+    drtopk_batch_plan plan, ref;
+    memset(&plan, 0, sizeof plan);
+    memset(out, 0xA5, sizeof out);
+    CHECK_STATUS(drtopk_batch_topk(&p, &plan, DRTOPK_SORTED, NULL, &bytes, out, idx, NULL), DRTOPK_OK);
+    CHECK(plan.staged_max_len != 0 && plan.flags == DRTOPK_SORTED);
+    CHECK(out[0] == 0xA5A5A5A5u);                              /* sized, not run */
+    CHECK_STATUS(drtopk_batch_plan_auto(&ref, &p), DRTOPK_OK);
+    ref.flags = DRTOPK_SORTED;
+    CHECK(memcmp(&ref, &plan, sizeof ref) == 0);
+    CHECK_STATUS(drtopk_batch_workspace(&p, &ref, &want_bytes), DRTOPK_OK);
+    CHECK(bytes == want_bytes && bytes <= sizeof ws);
+    CHECK_STATUS(drtopk_batch_select(&p, &ref, ws, bytes, want, want_idx, NULL), DRTOPK_OK);
+    CHECK_STATUS(drtopk_batch_topk(&p, &plan, 0, ws, &bytes, out, idx, NULL), DRTOPK_OK);
+    CHECK(plan.flags == DRTOPK_SORTED);                        /* flags read only when planning */
+    CHECK(memcmp(out, want, sizeof out) == 0 && memcmp(idx, want_idx, sizeof idx) == 0);
+    size_t small = bytes - 1;
+    CHECK_STATUS(drtopk_batch_topk(&p, &plan, 0, ws, &small, out, idx, NULL), DRTOPK_ERR_WORKSPACE_TOO_SMALL);
+    p.k = COLS + 1;
+    memset(&plan, 0, sizeof plan);
+    CHECK_STATUS(drtopk_batch_topk(&p, &plan, 0, NULL, &bytes, out, idx, NULL), DRTOPK_ERR_K_GT_N);
+    CHECK(plan.staged_max_len == 0);
+    CHECK_STATUS(drtopk_batch_topk(&p, NULL, 0, NULL, &bytes, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_batch_topk(&p, &plan, 0, NULL, NULL, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+}
+
 /* The checker rejects a wrong index, a wrong value, broken padding and a
  * sorted result out of order. */
 static void batch_check_catches_errors(void)
@@ -552,6 +590,7 @@ __attribute__((constructor)) static void register_batch_tests(void)
     test_register("batch: float order (NaN above +inf, -0.0 == +0.0, ties by position)", segments_float_order);
     test_register("batch: argument errors of plan, workspace and select", batch_argument_errors);
     test_register("batch: drtopk_batch_check catches broken results", batch_check_catches_errors);
+    test_register("batch: drtopk_batch_topk plans, sizes and runs in one call", batch_topk_one_call);
     test_register("batch: the Dr. pipeline's workspace bounds hold for any segment lengths", dr_workspace_bounds);
     test_register("batch: the Dr. delegate select's grid: the most delegates of a segment", dr_delegates_max);
     test_register("batch: Rule 1 over compare words (host model of the Dr. steps 1-3)", dr_rule1_words);

@@ -1,0 +1,290 @@
+"""_torch.py -- drtopk's PyTorch operators: drtopk::topk and drtopk::segmented_topk,
+registered with torch.library (define + CPU and CUDA kernels, a fake kernel
+for torch.compile's tracing, and for topk the gradient of torch.topk: the
+values' gradient scattered to the indices).  Imported by drtopk when torch
+already is, else on the first torch tensor it is given: `import drtopk`
+never imports torch itself.
+
+The kernels run the batched top-k of the C library (drtopk_batch_topk) on
+the tensor's device: CPU tensors on the CPU backend, CUDA tensors on the GPU
+one, enqueued on the current stream with outputs and workspace from torch's
+caching allocator (so a call can be captured in a CUDA graph).  The outputs
+are laid out as the fake kernel says: contiguous with k along the last axis,
+moved to `dim` (a view) when dim is not the last.
+"""
+from threading import get_ident as _get_ident
+
+import torch
+
+from . import (_BACKEND_CPU, _BACKEND_CUDA, _LARGEST, _SMALLEST, _PLAN_CACHE_MAX, _SORTED, DrtopkError, TopkResult,
+               _DTYPES, _Problem, _flag, _integer, _plan_for, _run)
+
+_MIN_TORCH = (2, 4)                      # torch.library.register_fake and register_autograd
+
+if not (hasattr(torch.library, "register_fake") and hasattr(torch.library, "register_autograd")):
+    raise DrtopkError("drtopk on torch tensors needs torch >= %d.%d (torch.library.register_fake and "
+                      "register_autograd); this is torch %s: upgrade it, or pass x.numpy()"
+                      % (_MIN_TORCH + (torch.__version__,)))
+
+# drtopk_dtype by torch dtype (torch.uint32 and uint64 exist from torch 2.3 on)
+_CODES = {getattr(torch, name): code for name, code in _DTYPES.items() if hasattr(torch, name)}
+# the raw cudaStream_t of a device's current stream, without building a torch.cuda.Stream
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+_current_device = torch.cuda.current_device
+_topk_entries = {}                       # (shape, dtype, device index, k, dim, largest, sorted) -> _TopkEntry
+
+_LIB = torch.library.Library("drtopk", "DEF")
+_LIB.define("topk(Tensor x, SymInt k, int dim=-1, bool largest=True, bool sorted=True) "
+            "-> (Tensor values, Tensor indices)")
+_LIB.define("segmented_topk(Tensor x, Tensor offsets, SymInt k, Tensor? ks=None, bool largest=True, "
+            "bool sorted=True) -> (Tensor values, Tensor indices)")
+
+
+def _code(dtype, name, fn):
+    code = _CODES.get(dtype)
+    if code is None:
+        raise TypeError("%s: %s has key type %s, which drtopk does not support (%s)"
+                        % (fn, name, dtype, " ".join(_DTYPES)))
+    return code
+
+
+def _check_topk(x, k, dim):
+    """dim in 0..ndim-1 and the length of that axis, after the checks torch.topk makes."""
+    fn = "drtopk.topk"
+    ndim = x.dim()
+    if ndim == 0:
+        raise ValueError("%s: x is a scalar; it needs at least one dimension" % fn)
+    if not -ndim <= dim < ndim:
+        raise IndexError("%s: dim = %d is out of range for x of %d dimensions" % (fn, dim, ndim))
+    dim %= ndim
+    cols = x.shape[dim]
+    if k < 0 or k > cols:
+        raise ValueError("%s: k = %d is out of range 0..%d (the length of x's dim %d)" % (fn, k, cols, dim))
+    _code(x.dtype, "x", fn)
+    return dim, cols
+
+
+def _device(x, fn, name):
+    """(backend, device index or -1) of tensor x."""
+    t = x.device.type
+    if t == "cuda":
+        return _BACKEND_CUDA, x.device.index
+    if t == "cpu":
+        return _BACKEND_CPU, -1
+    raise TypeError("%s: %s is on device %s; drtopk runs on CPU and CUDA tensors" % (fn, name, x.device))
+
+
+def _launch(p, key, flags, device, backend, values, indices, fn):
+    """Plan (cached), allocate the workspace and run problem p on the tensors' device."""
+    if backend == _BACKEND_CPU:
+        entry = _plan_for(key, p, flags, fn)
+        ws = torch.empty(entry[1].value, dtype=torch.uint8)
+        _run(p, entry, ws.data_ptr(), values.data_ptr(), indices.data_ptr(), None, fn)
+        return
+    if device != torch.cuda.current_device():   # the library plans and runs on the current device
+        with torch.cuda.device(device):
+            return _launch(p, key, flags, device, backend, values, indices, fn)
+    entry = _plan_for(key, p, flags, fn)
+    ws = torch.empty(entry[1].value, dtype=torch.uint8, device=values.device)
+    stream = _raw_stream(device) if _raw_stream else torch.cuda.current_stream(device).cuda_stream
+    _run(p, entry, ws.data_ptr(), values.data_ptr(), indices.data_ptr(), stream, fn)
+
+
+@torch.library.impl(_LIB, "topk", "CPU")
+def _topk_cpu(x, k, dim=-1, largest=True, sorted=True):
+    return _topk_kernel(x, k, dim, largest, sorted)
+
+
+@torch.library.impl(_LIB, "topk", "CUDA")
+def _topk_cuda(x, k, dim=-1, largest=True, sorted=True):
+    return _topk_kernel(x, k, dim, largest, sorted)
+
+
+class _TopkEntry:
+    """What a top-k of one (shape, dtype, device, k, dim, largest, sorted) needs besides the data:
+    its arguments checked, its output shape, and its problem planned and sized, once."""
+    __slots__ = ("dim", "last", "out_shape", "device", "index", "backend", "template", "flags", "plan", "problems")
+
+
+def _topk_entry(key, x, k, dim, largest, sorted):
+    dim, cols = _check_topk(x, k, dim)
+    e = _TopkEntry()
+    e.dim, e.last = dim, dim == x.dim() - 1
+    e.out_shape = x.shape[:dim] + x.shape[dim + 1:] + (k,)
+    e.device = x.device
+    e.backend, e.index = _device(x, "drtopk.topk", "x")
+    e.problems = {}                      # thread id -> its _Problem: only values changes per call
+    rows = x.numel() // cols if cols else 0
+    e.template = None
+    if rows > 0 and k > 0:               # else nothing to run: empty outputs
+        code, order = _CODES[x.dtype], _LARGEST if largest else _SMALLEST
+        e.flags = _SORTED if sorted else 0
+        e.template = (e.backend, code, order, rows, cols, None, k, None, None, 0)
+        if e.backend == _BACKEND_CUDA and e.index != _current_device():
+            with torch.cuda.device(e.index):         # the library plans for the current device
+                e.plan = _plan_for(e.template + (e.index, e.flags), _Problem(*e.template), e.flags, "drtopk.topk")
+        else:
+            e.plan = _plan_for(e.template + (e.index, e.flags), _Problem(*e.template), e.flags, "drtopk.topk")
+    if len(_topk_entries) >= _PLAN_CACHE_MAX:
+        _topk_entries.clear()
+    _topk_entries[key] = e
+    return e
+
+
+def _topk_kernel(x, k, dim, largest, sorted):
+    key = (x.shape, x.dtype, x.get_device(), k, dim, largest, sorted)
+    e = _topk_entries.get(key)
+    if e is None:
+        e = _topk_entry(key, x, k, dim, largest, sorted)
+    if e.index >= 0 and e.index != _current_device():
+        with torch.cuda.device(e.index):             # the library runs on the current device
+            return _topk_kernel(x, k, dim, largest, sorted)
+    moved = x if e.last and x.is_contiguous() else x.movedim(e.dim, -1).contiguous()
+    values = torch.empty(e.out_shape, dtype=x.dtype, device=e.device)
+    indices = torch.empty(e.out_shape, dtype=torch.int64, device=e.device)
+    if e.template is not None:
+        tid = _get_ident()
+        p = e.problems.get(tid)
+        if p is None:
+            p = e.problems[tid] = _Problem(*e.template)
+        p.values = moved.data_ptr()
+        ws = torch.empty(e.plan[1].value, dtype=torch.uint8, device=e.device)
+        stream = None
+        if e.backend == _BACKEND_CUDA:
+            stream = _raw_stream(e.index) if _raw_stream else torch.cuda.current_stream(e.index).cuda_stream
+        _run(p, e.plan, ws.data_ptr(), values.data_ptr(), indices.data_ptr(), stream, "drtopk.topk")
+    if e.last:
+        return values, indices
+    return values.movedim(-1, e.dim), indices.movedim(-1, e.dim)
+
+
+@torch.library.register_fake("drtopk::topk")
+def _topk_fake(x, k, dim=-1, largest=True, sorted=True):
+    dim, _ = _check_topk(x, k, dim)
+    shape = x.shape[:dim] + x.shape[dim + 1:] + (k,)
+    values, indices = x.new_empty(shape), x.new_empty(shape, dtype=torch.int64)
+    if dim == x.dim() - 1:
+        return values, indices
+    return values.movedim(-1, dim), indices.movedim(-1, dim)
+
+
+def _topk_setup(ctx, inputs, output):
+    x = inputs[0]
+    ctx.x_shape = x.shape
+    ctx.dim = inputs[2] if len(inputs) > 2 else -1
+    ctx.save_for_backward(output[1])
+
+
+def _topk_backward(ctx, grad_values, grad_indices):
+    (indices,) = ctx.saved_tensors
+    grad = grad_values.new_zeros(ctx.x_shape).scatter(ctx.dim, indices, grad_values)
+    return grad, None, None, None, None
+
+
+torch.library.register_autograd("drtopk::topk", _topk_backward, setup_context=_topk_setup)
+
+_TOPK = torch.ops.drtopk.topk.default
+_DIRECT_DEVICES = ("cpu", "cuda")          # the devices of the operator's kernels
+_SEGMENTED = torch.ops.drtopk.segmented_topk.default
+
+
+_is_compiling = torch.compiler.is_compiling
+_dispatch_modes = torch._C._len_torch_dispatch_stack
+_grad_enabled = torch.is_grad_enabled
+
+
+def topk(x, k, dim, largest, sorted):
+    """drtopk.topk of a torch tensor: the operator drtopk::topk after the argument checks.
+
+    An eager call on a plain CPU or CUDA tensor that needs no gradient, with no
+    dispatch mode active, runs the operator's kernel itself: the dispatcher's
+    Python round trip (autograd wrapper, redispatch) costs more than the
+    kernel on small inputs.  Everything else -- torch.compile's tracing, fake
+    tensors, autograd, subclasses, dispatch modes -- goes through
+    torch.ops.drtopk.topk."""
+    fn = "drtopk.topk"
+    k, dim = _integer(k, "k", fn), _integer(dim, "dim", fn)
+    largest, sorted = _flag(largest, "largest", fn), _flag(sorted, "sorted", fn)
+    if (type(x) is torch.Tensor and not _is_compiling() and not (x.requires_grad and _grad_enabled())
+            and _dispatch_modes() == 0 and x.device.type in _DIRECT_DEVICES):
+        return TopkResult(*_topk_kernel(x, k, dim, largest, sorted))
+    return TopkResult(*_TOPK(x, k, dim, largest, sorted))
+
+
+# ---- segmented ---------------------------------------------------------------
+
+def _check_segmented(x, offsets, k, ks):
+    """The number of segments, after checking the arguments' shapes and types."""
+    fn = "drtopk.segmented_topk"
+    if x.dim() != 1:
+        raise ValueError("%s: x must be 1-D (the segments one after another), not of shape %s" % (fn, tuple(x.shape)))
+    _code(x.dtype, "x", fn)
+    if offsets.dim() != 1 or offsets.shape[0] < 1:
+        raise ValueError("%s: offsets must be 1-D with segments + 1 >= 1 entries, not of shape %s"
+                         % (fn, tuple(offsets.shape)))
+    for name, a in (("offsets", offsets), ("ks", ks)):
+        if a is None:
+            continue
+        if a.dtype.is_floating_point or a.dtype.is_complex or a.dtype == torch.bool:
+            raise TypeError("%s: %s must hold integers, not %s" % (fn, name, a.dtype))
+        if a.device != x.device:
+            raise ValueError("%s: %s is on %s but x on %s" % (fn, name, a.device, x.device))
+    segments = offsets.shape[0] - 1
+    if ks is not None and tuple(ks.shape) != (segments,):
+        raise ValueError("%s: ks must be 1-D with one k per segment (%d), not of shape %s"
+                         % (fn, segments, tuple(ks.shape)))
+    if k < 0:
+        raise ValueError("%s: k = %d must not be negative" % (fn, k))
+    return segments
+
+
+def _as_u64(a):
+    """a's integers in 8-byte words (int64: the library reads them as uint64; negative ones are refused first)."""
+    return a.to(torch.int64).contiguous()
+
+
+@torch.library.impl(_LIB, "segmented_topk", "CPU")
+def _segmented_cpu(x, offsets, k, ks=None, largest=True, sorted=True):
+    fn = "drtopk.segmented_topk"
+    if offsets.numel() > 0 and (int(offsets[-1]) > x.numel() or bool((offsets < 0).any())):
+        raise ValueError("%s: offsets run outside x (0..%d)" % (fn, x.numel()))
+    if ks is not None and bool((ks < 0).any()):
+        raise ValueError("%s: ks must not be negative" % fn)
+    return _segmented_kernel(x, offsets, k, ks, largest, sorted)
+
+
+@torch.library.impl(_LIB, "segmented_topk", "CUDA")
+def _segmented_cuda(x, offsets, k, ks=None, largest=True, sorted=True):
+    return _segmented_kernel(x, offsets, k, ks, largest, sorted)
+
+
+def _segmented_kernel(x, offsets, k, ks, largest, sorted):
+    segments = _check_segmented(x, offsets, k, ks)
+    x = x.contiguous()
+    offs = _as_u64(offsets)
+    kss = _as_u64(ks) if ks is not None else None
+    values = torch.empty((segments, k), dtype=x.dtype, device=x.device)
+    indices = torch.empty((segments, k), dtype=torch.int64, device=x.device)
+    if segments > 0 and k > 0:
+        backend, device = _device(x, "drtopk.segmented_topk", "x")
+        code, order, flags = _CODES[x.dtype], _LARGEST if largest else _SMALLEST, _SORTED if sorted else 0
+        p = _Problem(backend, code, order, segments, 0, offs.data_ptr(), k,
+                     kss.data_ptr() if kss is not None else None, x.data_ptr(), x.numel())
+        _launch(p, (backend, device, code, order, flags, -segments, x.numel(), k), flags, device, backend,
+                values, indices, "drtopk.segmented_topk")
+    return values, indices
+
+
+@torch.library.register_fake("drtopk::segmented_topk")
+def _segmented_fake(x, offsets, k, ks=None, largest=True, sorted=True):
+    segments = _check_segmented(x, offsets, k, ks)
+    return x.new_empty((segments, k)), x.new_empty((segments, k), dtype=torch.int64)
+
+
+def segmented_topk(x, offsets, k, ks, largest, sorted):
+    """drtopk.segmented_topk of torch tensors: the operator drtopk::segmented_topk after the argument checks."""
+    fn = "drtopk.segmented_topk"
+    v, i = _SEGMENTED(x, offsets, _integer(k, "k", fn), ks, _flag(largest, "largest", fn),
+                      _flag(sorted, "sorted", fn))
+    return TopkResult(v, i)

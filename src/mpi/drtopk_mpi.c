@@ -477,7 +477,7 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
         }
         return rc;
     }
-    if (!cuda || c->run.input || c->run.verify) {
+    if (!cuda || c->run.input) {
         if ((rc = slice_to_host(c, s, NULL, 0)) != 0) return rc;
     }
     if ((st = drtopk_select_workspace(lp, plan, &s->ws_bytes)) != DRTOPK_OK)
@@ -495,6 +495,13 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
                    : drtopk_dev_generate_at(s->dev_v, s->first, s->count, c->run.dist, c->run.dtype, c->run.seed, NULL);
     if (st == DRTOPK_OK) st = drtopk_dev_sync();
     if (st != DRTOPK_OK) return runtime_error("cannot place the slice on GPU %d: %s", s->gpu, drtopk_status_string(st));
+    if (c->run.verify && !s->host_v) {  /* the check reads the slice on the host: the GPU made it faster */
+        if ((s->host_v = malloc((size_t)s->count * esz)) == NULL)
+            return runtime_error("out of host memory for the slice's copy --verify reads (%" PRIu64 " elements)",
+                                 s->count);
+        if ((st = drtopk_dev_copy(s->host_v, s->dev_v, (size_t)s->count * esz, DRTOPK_COPY_D2H)) != DRTOPK_OK)
+            return runtime_error("cannot copy the slice from GPU %d: %s", s->gpu, drtopk_status_string(st));
+    }
     return 0;
 }
 

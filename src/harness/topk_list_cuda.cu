@@ -14,6 +14,7 @@
 
 #define TL_BLOCK 256            /* threads per block of the key and gather kernels */
 #define TL_BLOCKS_PER_SM 8      /* grid-stride: enough blocks to fill the GPU       */
+#define TL_MAX_K UINT32_MAX     /* indices sort as 32-bit values (half the traffic of 64) */
 
 struct topk_list_dev {
     drtopk_dtype t;
@@ -21,7 +22,7 @@ struct topk_list_dev {
     uint64_t k;
     size_t esz;
     void *keys[2];              /* ordered keys: the sort's input and output (k)   */
-    uint64_t *idx[2];           /* indices: the sort's input and output (k)        */
+    uint32_t *idx[2];           /* indices: the sort's input and output (k)        */
     void *mv;                   /* the merge's whole output (2k values, positions) */
     uint64_t *mp;
     void *tmp;                  /* CUB's temporary storage                         */
@@ -32,24 +33,24 @@ struct topk_list_dev {
 /* keys[i] = the ordered key of v[i], idx[i] = i. */
 template <typename UT>
 __global__ void tl_keys_kernel(const UT *__restrict__ v, uint64_t n, drtopk_dtype t, drtopk_order o, UT *keys,
-                               uint64_t *idx)
+                               uint32_t *idx)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         keys[i] = key_of(v[i], t, o);
-        idx[i] = i;
+        idx[i] = (uint32_t)i;
     }
 }
 
 /* out_v[i] = v[idx[i]], out_p[i] = p[idx[i]] + first. */
 template <typename UT>
 __global__ void tl_gather_kernel(const UT *__restrict__ v, const uint64_t *__restrict__ p,
-                                 const uint64_t *__restrict__ idx, uint64_t n, uint64_t first, UT *out_v,
+                                 const uint32_t *__restrict__ idx, uint64_t n, uint64_t first, UT *out_v,
                                  uint64_t *out_p)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        const uint64_t j = idx[i];
+        const uint32_t j = idx[i];
         out_v[i] = v[j];
         out_p[i] = p[j] + first;
     }
@@ -70,7 +71,7 @@ static cudaError_t tl_tmp_bytes(const topk_list_dev *m, size_t *bytes)
 {
     size_t sort = 0, merge = 0;
     cudaError_t e = cub::DeviceRadixSort::SortPairsDescending(NULL, sort, (const UT *)NULL, (UT *)NULL,
-                                                              (const uint64_t *)NULL, (uint64_t *)NULL,
+                                                              (const uint32_t *)NULL, (uint32_t *)NULL,
                                                               (int64_t)m->k);
     if (e == cudaSuccess)
         e = cub::DeviceMerge::MergePairs(NULL, merge, (const UT *)NULL, (const uint64_t *)NULL, (int64_t)m->k,
@@ -90,7 +91,7 @@ static drtopk_status tl_order(topk_list_dev *m, const void *in_v, const uint64_t
     tl_keys_kernel<UT><<<grid, TL_BLOCK>>>((const UT *)in_v, n, m->t, m->o, (UT *)m->keys[0], m->idx[0]);
     HARNESS_LAUNCH_CHECK();
     HARNESS_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(m->tmp, bytes, (const UT *)m->keys[0],
-                                                               (UT *)m->keys[1], (const uint64_t *)m->idx[0],
+                                                               (UT *)m->keys[1], (const uint32_t *)m->idx[0],
                                                                m->idx[1], (int64_t)n));
     tl_gather_kernel<UT><<<grid, TL_BLOCK>>>((const UT *)in_v, in_p, m->idx[1], n, first, (UT *)out_v, out_p);
     HARNESS_LAUNCH_CHECK();
@@ -141,7 +142,7 @@ static drtopk_status tl_alloc(topk_list_dev *m)
     m->grid = sms * TL_BLOCKS_PER_SM;
     for (int i = 0; i < 2; ++i) {
         HARNESS_CUDA_TRY(cudaMalloc(&m->keys[i], m->k * m->esz));
-        HARNESS_CUDA_TRY(cudaMalloc((void **)&m->idx[i], m->k * sizeof(uint64_t)));
+        HARNESS_CUDA_TRY(cudaMalloc((void **)&m->idx[i], m->k * sizeof(uint32_t)));
     }
     HARNESS_CUDA_TRY(cudaMalloc(&m->mv, 2 * m->k * m->esz));
     HARNESS_CUDA_TRY(cudaMalloc((void **)&m->mp, 2 * m->k * sizeof(uint64_t)));
@@ -152,8 +153,9 @@ static drtopk_status tl_alloc(topk_list_dev *m)
 
 extern "C" drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t k, topk_list_dev **out)
 {
-    topk_list_dev *m = (topk_list_dev *)calloc(1, sizeof *m);
     *out = NULL;
+    if (k > TL_MAX_K) return DRTOPK_ERR_INVALID_ARGUMENT;
+    topk_list_dev *m = (topk_list_dev *)calloc(1, sizeof *m);
     if (m == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
     m->t = t;
     m->o = o;

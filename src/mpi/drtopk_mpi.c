@@ -189,7 +189,7 @@ static int agree(world *w, int rc)
 /* This rank's configuration as lines "--option value", one per option that
  * shapes the result or the timing loop (defaults resolved, so an option given
  * on one rank and defaulted on another compares by its value), and for
- * --input the file's size and a checksum of sampled blocks.  Returns a
+ * --input the file's size (--n) and a checksum of sampled blocks.  Returns a
  * malloc'd string, or NULL with a message. */
 static char *config_text(const mpi_cfg *c)
 {
@@ -218,7 +218,8 @@ static char *config_text(const mpi_cfg *c)
             usage_error("--input: %s", err);
             return NULL;
         }
-        fprintf(f, "--input %s\n" CONTENTS_LINE " %016" PRIx64 "\n", r->input, sum);
+        /* the contents, not the path: nodes may name one file differently */
+        fprintf(f, CONTENTS_LINE " %016" PRIx64 "\n", sum);
     } else {
         fprintf(f, "--dist %s\n--seed %" PRIu64 "\n", drtopk_dist_name(r->dist), r->seed);
     }

@@ -36,6 +36,8 @@ drtopk_status drtopk_dev_alloc(void **p, size_t bytes);
 drtopk_status drtopk_dev_free(void *p);
 drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind);
 drtopk_status drtopk_dev_sync(void);
+/* The current GPU's free and total memory in bytes (cudaMemGetInfo). */
+drtopk_status drtopk_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
 /* Clear the CUDA error a failed launch left pending on this thread
  * (cudaGetLastError): DRTOPK_OK when none was, else DRTOPK_ERR_CUDA.  Tests
  * call it after each case, so a failed launch neither hides nor fails the

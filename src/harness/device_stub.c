@@ -20,6 +20,11 @@ drtopk_status drtopk_dev_free(void *p) { return DRTOPK_ERR_NO_BACKEND; }
 drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind) { return DRTOPK_ERR_NO_BACKEND; }
 drtopk_status drtopk_dev_sync(void) { return DRTOPK_ERR_NO_BACKEND; }
 drtopk_status drtopk_dev_clear_error(void) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status drtopk_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    *free_bytes = *total_bytes = 0;
+    return DRTOPK_ERR_NO_BACKEND;
+}
 
 drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,
                                   uint64_t seed, void *stream)

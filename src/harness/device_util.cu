@@ -107,6 +107,15 @@ extern "C" drtopk_status drtopk_dev_sync(void)
     return DRTOPK_OK;
 }
 
+extern "C" drtopk_status drtopk_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
+{
+    size_t f = 0, t = 0;
+    HARNESS_CUDA_TRY(cudaMemGetInfo(&f, &t));
+    *free_bytes = f;
+    *total_bytes = t;
+    return DRTOPK_OK;
+}
+
 extern "C" drtopk_status drtopk_dev_clear_error(void)
 {
     return cudaGetLastError() == cudaSuccess ? DRTOPK_OK : DRTOPK_ERR_CUDA;

@@ -11,15 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The host half: the same steps as ooc_dev_* on host memory. */
+/* The host half: the same steps as ooc_dev_* on host memory, any key width. */
 typedef struct {
     const drtopk_ooc_args *a;
-    uint32_t *slot[2];          /* the two sub-vector buffers ("device" copies)   */
-    uint32_t *cand_v, *out_v;   /* candidates (k + cap), a top-k's output (k)      */
+    size_t esz;                 /* bytes of one element                           */
+    void *slot[2];              /* the two sub-vector buffers ("device" copies)   */
+    void *cand_v, *out_v;       /* candidates (k + cap), a top-k's output (k)      */
     uint64_t *cand_p, *out_i;
     void *ws;
     size_t ws_bytes;
-    uint32_t thr_key;           /* the carried k-th value as an ordered key       */
+    uint64_t thr_key;           /* the carried k-th value as an ordered key       */
     double load_ms;             /* the last copy                                  */
 } ooc_host;
 
@@ -39,11 +40,12 @@ static drtopk_status host_create(const drtopk_ooc_args *a, ooc_host *h)
     const uint64_t len = a->cap < a->n ? a->cap : a->n;
     memset(h, 0, sizeof *h);
     h->a = a;
-    h->slot[0] = (uint32_t *)malloc((size_t)len * sizeof(uint32_t));
-    h->slot[1] = (uint32_t *)malloc((size_t)len * sizeof(uint32_t));
-    h->cand_v = (uint32_t *)malloc((size_t)(a->k + len) * sizeof(uint32_t));
+    h->esz = drtopk_dtype_size(a->dtype);
+    h->slot[0] = malloc((size_t)len * h->esz);
+    h->slot[1] = malloc((size_t)len * h->esz);
+    h->cand_v = malloc((size_t)(a->k + len) * h->esz);
     h->cand_p = (uint64_t *)malloc((size_t)(a->k + len) * sizeof(uint64_t));
-    h->out_v = (uint32_t *)malloc((size_t)a->k * sizeof(uint32_t));
+    h->out_v = malloc((size_t)a->k * h->esz);
     h->out_i = (uint64_t *)malloc((size_t)a->k * sizeof(uint64_t));
     if (!h->slot[0] || !h->slot[1] || !h->cand_v || !h->cand_p || !h->out_v || !h->out_i) {
         host_destroy(h);
@@ -55,17 +57,18 @@ static drtopk_status host_create(const drtopk_ooc_args *a, ooc_host *h)
 static void host_load(ooc_host *h, int slot, const void *src, uint64_t len)
 {
     const double t0 = drtopk_now_ms();
-    memcpy(h->slot[slot], src, (size_t)len * sizeof(uint32_t));
+    memcpy(h->slot[slot], src, (size_t)len * h->esz);
     h->load_ms = drtopk_now_ms() - t0;
 }
 
 static uint64_t host_filter(ooc_host *h, int slot, uint64_t len, uint64_t pos0, int use_thr, uint64_t at)
 {
+    const drtopk_dtype t = h->a->dtype;
     uint64_t kept = 0;
     for (uint64_t i = 0; i < len; ++i) {
-        const uint32_t b = h->slot[slot][i];
-        if (use_thr && drtopk_key_from_bits(b, h->a->dtype, h->a->order) <= h->thr_key) continue;
-        h->cand_v[at + kept] = b;
+        const uint64_t b = drtopk_bits_at(h->slot[slot], i, t);
+        if (use_thr && drtopk_key_any(b, t, h->a->order) <= h->thr_key) continue;
+        drtopk_bits_store(h->cand_v, at + kept, t, b);
         h->cand_p[at + kept++] = pos0 + i;
     }
     return kept;
@@ -87,16 +90,16 @@ static drtopk_status host_select(ooc_host *h, uint64_t m)
         return st;
     /* gather the winners' global positions, then they become the first k */
     for (uint64_t i = 0; i < a->k; ++i) h->out_i[i] = h->cand_p[h->out_i[i]];
-    memcpy(h->cand_v, h->out_v, (size_t)a->k * sizeof(uint32_t));
+    memcpy(h->cand_v, h->out_v, (size_t)a->k * h->esz);
     memcpy(h->cand_p, h->out_i, (size_t)a->k * sizeof(uint64_t));
     return DRTOPK_OK;
 }
 
 static void host_threshold(ooc_host *h)
 {
-    uint32_t worst = UINT32_MAX;
+    uint64_t worst = UINT64_MAX;
     for (uint64_t i = 0; i < h->a->k; ++i) {
-        const uint32_t key = drtopk_key_from_bits(h->cand_v[i], h->a->dtype, h->a->order);
+        const uint64_t key = drtopk_key_at(h->cand_v, i, h->a->dtype, h->a->order);
         if (key < worst) worst = key;
     }
     h->thr_key = worst;
@@ -153,13 +156,14 @@ void drtopk_ooc_destroy(drtopk_ooc *o)
     free(o);
 }
 
-drtopk_status drtopk_ooc_run(drtopk_ooc *o, uint32_t *out_vals, uint64_t *out_pos, drtopk_ooc_stats *s)
+drtopk_status drtopk_ooc_run(drtopk_ooc *o, void *out_vals, uint64_t *out_pos, drtopk_ooc_stats *s)
 {
     const drtopk_ooc_args *a = &o->a;
     ooc_dev *d = o->d;
     ooc_host *h = &o->h;
     const int dev = d != NULL;
-    const uint32_t *v = (const uint32_t *)a->host_v;
+    const char *v = (const char *)a->host_v;
+    const size_t esz = drtopk_dtype_size(a->dtype);
     const uint64_t chunks = (a->n + a->cap - 1) / a->cap;
     const double t0 = drtopk_now_ms();
     uint64_t r = 0;             /* candidates held: the running top-k so far */
@@ -172,12 +176,12 @@ drtopk_status drtopk_ooc_run(drtopk_ooc *o, uint32_t *out_vals, uint64_t *out_po
         const int slot = (int)(j & 1), use_thr = r == a->k;
         uint64_t kept;
         /* the next copy goes ahead while this sub-vector is reduced */
-        if (dev && j + 1 < chunks) st = ooc_dev_load(d, slot ^ 1, v + (j + 1) * a->cap, LEN(j + 1));
+        if (dev && j + 1 < chunks) st = ooc_dev_load(d, slot ^ 1, v + (j + 1) * a->cap * esz, LEN(j + 1));
         if (st != DRTOPK_OK) break;
         if (dev) {
             st = ooc_dev_filter(d, slot, LEN(j), a->first + j * a->cap, use_thr, r, &kept);
         } else {
-            host_load(h, slot, v + j * a->cap, LEN(j));
+            host_load(h, slot, v + j * a->cap * esz, LEN(j));
             s->reload_ms += h->load_ms;
             const double c0 = drtopk_now_ms();
             kept = host_filter(h, slot, LEN(j), a->first + j * a->cap, use_thr, r);
@@ -207,7 +211,7 @@ drtopk_status drtopk_ooc_run(drtopk_ooc *o, uint32_t *out_vals, uint64_t *out_po
         if (dev) {
             st = ooc_dev_result(d, out_vals, out_pos);
         } else {
-            memcpy(out_vals, h->cand_v, (size_t)a->k * sizeof(uint32_t));
+            memcpy(out_vals, h->cand_v, (size_t)a->k * esz);
             memcpy(out_pos, h->cand_p, (size_t)a->k * sizeof(uint64_t));
         }
     }

@@ -8,7 +8,8 @@
  * and (beyond the paper) its k-th value filters later sub-vectors on the
  * device before anything else reads them: only elements strictly better than
  * it can still enter the result.  The CPU backend runs the same loop with
- * host copies (so CI tests it).
+ * host copies (so CI tests it).  Every key width of the library (16, 32 and
+ * 64 bits).
  */
 #ifndef DRTOPK_OOC_H
 #define DRTOPK_OOC_H
@@ -55,10 +56,12 @@ drtopk_status drtopk_ooc_link_gbps(drtopk_backend b, const void *host_v, size_t 
  * H200 link's 55): drtopk_ooc_create allocates the sub-vector buffers and the
  * candidates for `a` (its slice and plan must outlive the handle);
  * drtopk_ooc_run writes the top k of the slice, out_vals (k raw elements) and
- * out_pos (k global positions) in host memory, in no particular order. */
+ * out_pos (k global positions), in no particular order, in the backend's
+ * memory: device memory on the CUDA backend (the running top k never leaves
+ * the GPU), host memory on the CPU. */
 typedef struct drtopk_ooc drtopk_ooc;
 drtopk_status drtopk_ooc_create(const drtopk_ooc_args *a, drtopk_ooc **out);
-drtopk_status drtopk_ooc_run(drtopk_ooc *o, uint32_t *out_vals, uint64_t *out_pos, drtopk_ooc_stats *st);
+drtopk_status drtopk_ooc_run(drtopk_ooc *o, void *out_vals, uint64_t *out_pos, drtopk_ooc_stats *st);
 void drtopk_ooc_destroy(drtopk_ooc *o);
 
 #ifdef __cplusplus

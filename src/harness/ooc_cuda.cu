@@ -5,7 +5,8 @@
  * one against the carried k-th value, appends the survivors (with their
  * global positions) to the running top-k, and reduces that with the library's
  * drtopk_select.  Events order the two streams (copy j waits until compute
- * released its buffer; compute waits for copy j) and time them apart.
+ * released its buffer; compute waits for copy j) and time them apart.  Every
+ * key width: the kernels are templates over the element's unsigned type.
  */
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "harness_cuda.h"
 #include "keyorder.h"
 #include "ooc_dev.h"
+#include "key_of.cuh"
 
 #define OOC_BLOCK 256           /* threads per block of the filter/gather kernels */
 #define OOC_BLOCKS_PER_SM 8     /* grid-stride: enough blocks to fill the GPU      */
@@ -24,10 +26,11 @@
 struct ooc_dev {
     drtopk_ooc_args a;
     uint64_t len;               /* buffer length: min(cap, n)                      */
-    uint32_t *slot[2];
-    uint32_t *cand_v, *out_v;   /* k + len candidates; a top-k's output (k)        */
+    size_t esz;                 /* bytes of one element                            */
+    void *slot[2];
+    void *cand_v, *out_v;       /* k + len candidates; a top-k's output (k)        */
     uint64_t *cand_p, *out_i, *tmp_p;
-    uint32_t *thr_key;          /* carried threshold (ordered key), device         */
+    uint64_t *thr_key;          /* carried threshold (ordered key), device         */
     unsigned long long *count;  /* survivors of the current filter, device         */
     unsigned long long *h_count; /* its pinned host copy                          */
     void *ws;
@@ -38,22 +41,24 @@ struct ooc_dev {
 };
 
 /* Append the elements of `in` better than *thr (all when thr is NULL), with
- * their global positions, to out_v/out_p; one atomic per warp. */
-__global__ void ooc_filter_kernel(const uint32_t *__restrict__ in, uint64_t len, uint64_t pos0,
-                                  const uint32_t *thr, drtopk_dtype t, drtopk_order o, uint32_t *out_v,
-                                  uint64_t *out_p, unsigned long long *count)
+ * their global positions, to out_v/out_p; one atomic per warp.  UT: the
+ * element's unsigned type. */
+template <typename UT>
+__global__ void ooc_filter_kernel(const UT *__restrict__ in, uint64_t len, uint64_t pos0, const uint64_t *thr,
+                                  drtopk_dtype t, drtopk_order o, UT *out_v, uint64_t *out_p,
+                                  unsigned long long *count)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    const uint32_t bar = thr ? *thr : 0;
+    const UT bar = thr ? (UT)*thr : (UT)0;
     const int lane = threadIdx.x % WARP;
     /* every lane of a warp runs the same number of rounds (for the ballot) */
     for (uint64_t base = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); base < len; base += stride) {
         const uint64_t i = base + lane;
-        uint32_t b = 0;
+        UT b = 0;
         int keep = 0;
         if (i < len) {
             b = in[i];
-            keep = thr == NULL || drtopk_key_from_bits(b, t, o) > bar;
+            keep = thr == NULL || key_of(b, t, o) > bar;
         }
         const unsigned mask = __ballot_sync(0xffffffffu, keep);
         unsigned long long at = 0;
@@ -77,13 +82,14 @@ __global__ void ooc_gather_kernel(const uint64_t *__restrict__ idx, const uint64
 }
 
 /* *thr = the smallest ordered key of v[0..k): one block. */
-__global__ void ooc_threshold_kernel(const uint32_t *__restrict__ v, uint64_t k, drtopk_dtype t, drtopk_order o,
-                                     uint32_t *thr)
+template <typename UT>
+__global__ void ooc_threshold_kernel(const UT *__restrict__ v, uint64_t k, drtopk_dtype t, drtopk_order o,
+                                     uint64_t *thr)
 {
-    __shared__ uint32_t worst[OOC_BLOCK];
-    uint32_t w = 0xffffffffu;
+    __shared__ UT worst[OOC_BLOCK];
+    UT w = (UT)~(UT)0;
     for (uint64_t i = threadIdx.x; i < k; i += blockDim.x) {
-        const uint32_t key = drtopk_key_from_bits(v[i], t, o);
+        const UT key = key_of(v[i], t, o);
         w = key < w ? key : w;
     }
     worst[threadIdx.x] = w;
@@ -94,6 +100,36 @@ __global__ void ooc_threshold_kernel(const uint32_t *__restrict__ v, uint64_t k,
         __syncthreads();
     }
     if (threadIdx.x == 0) *thr = worst[0];
+}
+
+/* The kernels at the width of d's key type. */
+static void launch_filter(const ooc_dev *d, int grid, int slot, uint64_t len, uint64_t pos0, int use_thr,
+                          uint64_t at)
+{
+    const drtopk_ooc_args *a = &d->a;
+    const uint64_t *thr = use_thr ? d->thr_key : NULL;
+#define OOC_FILTER(UT)                                                                                        \
+    ooc_filter_kernel<UT><<<grid, OOC_BLOCK, 0, d->comp>>>((const UT *)d->slot[slot], len, pos0, thr, a->dtype, \
+                                                           a->order, (UT *)d->cand_v + at, d->cand_p + at, d->count)
+    switch (drtopk_dtype_bits(a->dtype)) {
+    case 16: OOC_FILTER(uint16_t); break;
+    case 32: OOC_FILTER(uint32_t); break;
+    default: OOC_FILTER(uint64_t); break;
+    }
+#undef OOC_FILTER
+}
+
+static void launch_threshold(const ooc_dev *d)
+{
+    const drtopk_ooc_args *a = &d->a;
+#define OOC_THRESHOLD(UT) \
+    ooc_threshold_kernel<UT><<<1, OOC_BLOCK, 0, d->comp>>>((const UT *)d->cand_v, a->k, a->dtype, a->order, d->thr_key)
+    switch (drtopk_dtype_bits(a->dtype)) {
+    case 16: OOC_THRESHOLD(uint16_t); break;
+    case 32: OOC_THRESHOLD(uint32_t); break;
+    default: OOC_THRESHOLD(uint64_t); break;
+    }
+#undef OOC_THRESHOLD
 }
 
 extern "C" drtopk_status ooc_dev_host_alloc(void **p, size_t bytes)
@@ -145,19 +181,19 @@ static drtopk_status create(const drtopk_ooc_args *a, ooc_dev *d)
     HARNESS_CUDA_TRY(cudaStreamCreateWithFlags(&d->copy, cudaStreamNonBlocking));
     HARNESS_CUDA_TRY(cudaStreamCreateWithFlags(&d->comp, cudaStreamNonBlocking));
     for (int s = 0; s < 2; ++s) {
-        HARNESS_CUDA_TRY(cudaMalloc((void **)&d->slot[s], len * sizeof(uint32_t)));
+        HARNESS_CUDA_TRY(cudaMalloc(&d->slot[s], len * d->esz));
         HARNESS_CUDA_TRY(cudaEventCreate(&d->loaded[s]));
         HARNESS_CUDA_TRY(cudaEventCreateWithFlags(&d->freed[s], cudaEventDisableTiming));
         HARNESS_CUDA_TRY(cudaEventCreate(&d->load0[s]));
     }
     HARNESS_CUDA_TRY(cudaEventCreate(&d->comp0));
     HARNESS_CUDA_TRY(cudaEventCreate(&d->comp1));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->cand_v, (k + len) * sizeof(uint32_t)));
+    HARNESS_CUDA_TRY(cudaMalloc(&d->cand_v, (k + len) * d->esz));
     HARNESS_CUDA_TRY(cudaMalloc((void **)&d->cand_p, (k + len) * sizeof(uint64_t)));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->out_v, k * sizeof(uint32_t)));
+    HARNESS_CUDA_TRY(cudaMalloc(&d->out_v, k * d->esz));
     HARNESS_CUDA_TRY(cudaMalloc((void **)&d->out_i, k * sizeof(uint64_t)));
     HARNESS_CUDA_TRY(cudaMalloc((void **)&d->tmp_p, k * sizeof(uint64_t)));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->thr_key, sizeof(uint32_t)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->thr_key, sizeof(uint64_t)));
     HARNESS_CUDA_TRY(cudaMalloc((void **)&d->count, sizeof(unsigned long long)));
     HARNESS_CUDA_TRY(cudaMallocHost((void **)&d->h_count, sizeof(unsigned long long)));
     /* both buffers start free */
@@ -172,6 +208,7 @@ extern "C" drtopk_status ooc_dev_create(const drtopk_ooc_args *a, ooc_dev **out)
     if (d == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
     d->a = *a;
     d->len = a->cap < a->n ? a->cap : a->n;
+    d->esz = drtopk_dtype_size(a->dtype);
     drtopk_status st = create(a, d);
     if (st != DRTOPK_OK) {
         ooc_dev_destroy(d);
@@ -185,7 +222,7 @@ extern "C" drtopk_status ooc_dev_load(ooc_dev *d, int slot, const void *src, uin
 {
     HARNESS_CUDA_TRY(cudaStreamWaitEvent(d->copy, d->freed[slot], 0));
     HARNESS_CUDA_TRY(cudaEventRecord(d->load0[slot], d->copy));
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->slot[slot], src, len * sizeof(uint32_t), cudaMemcpyHostToDevice, d->copy));
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->slot[slot], src, len * d->esz, cudaMemcpyHostToDevice, d->copy));
     HARNESS_CUDA_TRY(cudaEventRecord(d->loaded[slot], d->copy));
     return DRTOPK_OK;
 }
@@ -198,9 +235,7 @@ extern "C" drtopk_status ooc_dev_filter(ooc_dev *d, int slot, uint64_t len, uint
     HARNESS_CUDA_TRY(cudaStreamWaitEvent(d->comp, d->loaded[slot], 0));
     HARNESS_CUDA_TRY(cudaEventRecord(d->comp0, d->comp));
     HARNESS_CUDA_TRY(cudaMemsetAsync(d->count, 0, sizeof *d->count, d->comp));
-    ooc_filter_kernel<<<grid, OOC_BLOCK, 0, d->comp>>>(d->slot[slot], len, pos0, use_thr ? d->thr_key : NULL,
-                                                      d->a.dtype, d->a.order, d->cand_v + at, d->cand_p + at,
-                                                      d->count);
+    launch_filter(d, grid, slot, len, pos0, use_thr, at);
     HARNESS_LAUNCH_CHECK();
     HARNESS_CUDA_TRY(cudaEventRecord(d->freed[slot], d->comp));
     HARNESS_CUDA_TRY(cudaMemcpyAsync(d->h_count, d->count, sizeof *d->count, cudaMemcpyDeviceToHost, d->comp));
@@ -229,7 +264,7 @@ extern "C" drtopk_status ooc_dev_select(ooc_dev *d, uint64_t m)
     ooc_gather_kernel<<<blocks < (uint64_t)d->grid ? (int)blocks : d->grid, OOC_BLOCK, 0, d->comp>>>(
         d->out_i, d->cand_p, a->k, d->tmp_p);
     HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->cand_v, d->out_v, a->k * sizeof(uint32_t), cudaMemcpyDeviceToDevice,
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->cand_v, d->out_v, a->k * d->esz, cudaMemcpyDeviceToDevice,
                                      d->comp));
     HARNESS_CUDA_TRY(cudaMemcpyAsync(d->cand_p, d->tmp_p, a->k * sizeof(uint64_t), cudaMemcpyDeviceToDevice,
                                      d->comp));
@@ -241,7 +276,7 @@ extern "C" drtopk_status ooc_dev_carry(ooc_dev *d, int slot, int threshold, doub
 {
     float load, comp;
     if (threshold) {
-        ooc_threshold_kernel<<<1, OOC_BLOCK, 0, d->comp>>>(d->cand_v, d->a.k, d->a.dtype, d->a.order, d->thr_key);
+        launch_threshold(d);
         HARNESS_LAUNCH_CHECK();
     }
     HARNESS_CUDA_TRY(cudaEventRecord(d->comp1, d->comp));
@@ -286,9 +321,10 @@ extern "C" drtopk_status ooc_dev_link_gbps(const void *src, size_t bytes, double
     return st;
 }
 
-extern "C" drtopk_status ooc_dev_result(ooc_dev *d, uint32_t *vals, uint64_t *pos)
+extern "C" drtopk_status ooc_dev_result(ooc_dev *d, void *vals, uint64_t *pos)
 {
-    HARNESS_CUDA_TRY(cudaMemcpy(vals, d->cand_v, d->a.k * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    HARNESS_CUDA_TRY(cudaMemcpy(pos, d->cand_p, d->a.k * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(vals, d->cand_v, d->a.k * d->esz, cudaMemcpyDeviceToDevice, d->comp));
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(pos, d->cand_p, d->a.k * sizeof(uint64_t), cudaMemcpyDeviceToDevice, d->comp));
+    HARNESS_CUDA_TRY(cudaStreamSynchronize(d->comp));
     return DRTOPK_OK;
 }

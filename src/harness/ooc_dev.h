@@ -37,8 +37,9 @@ drtopk_status ooc_dev_carry(ooc_dev *d, int slot, int threshold, double *reload_
 /* The link's host-to-device bandwidth: the best of a few timed copies of
  * `bytes` from pinned `src` alone (nothing else running). */
 drtopk_status ooc_dev_link_gbps(const void *src, size_t bytes, double *gbps);
-/* The first k candidates to the host. */
-drtopk_status ooc_dev_result(ooc_dev *d, uint32_t *vals, uint64_t *pos);
+/* The first k candidates into device memory vals / pos (compute stream, then
+ * synchronised). */
+drtopk_status ooc_dev_result(ooc_dev *d, void *vals, uint64_t *pos);
 
 #ifdef __cplusplus
 }

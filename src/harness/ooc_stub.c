@@ -28,4 +28,4 @@ drtopk_status ooc_dev_carry(ooc_dev *d, int slot, int threshold, double *reload_
     return DRTOPK_ERR_NO_BACKEND;
 }
 drtopk_status ooc_dev_link_gbps(const void *src, size_t bytes, double *gbps) { return DRTOPK_ERR_NO_BACKEND; }
-drtopk_status ooc_dev_result(ooc_dev *d, uint32_t *vals, uint64_t *pos) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status ooc_dev_result(ooc_dev *d, void *vals, uint64_t *pos) { return DRTOPK_ERR_NO_BACKEND; }

@@ -109,15 +109,63 @@ drtopk_status drtopk_read_raw_slice(const char *path, size_t elem_size, uint64_t
     return DRTOPK_OK;    /* raw files are little-endian, as every host drtopk targets */
 }
 
-/* a before b in canonical order: the better key, then the smaller position. */
-static int canon_before(uint32_t ka, uint64_t pa, uint32_t kb, uint64_t pb)
+#define FNV_OFFSET 0xcbf29ce484222325ull   /* FNV-1a 64-bit parameters */
+#define FNV_PRIME 0x100000001b3ull
+
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t len)
+{
+    for (size_t i = 0; i < len; ++i) h = (h ^ p[i]) * FNV_PRIME;
+    return h;
+}
+
+drtopk_status drtopk_raw_sample_sum(const char *path, unsigned blocks, size_t block_bytes, uint64_t *sum,
+                                    char *err, size_t err_len)
+{
+    struct stat sb;
+    const int fd = open(path, O_RDONLY);
+    unsigned char *buf;
+    uint64_t h = FNV_OFFSET;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        SET_ERR("cannot open '%s': %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return DRTOPK_ERR_IO;
+    }
+    if ((buf = (unsigned char *)malloc(block_bytes ? block_bytes : 1)) == NULL) {
+        close(fd);
+        return DRTOPK_ERR_OUT_OF_MEMORY;
+    }
+    const uint64_t size = (uint64_t)sb.st_size;
+    h = fnv1a(h, (const unsigned char *)&size, sizeof size);
+    const uint64_t span = size > block_bytes ? size - block_bytes : 0;   /* last block start */
+    for (unsigned b = 0; b < blocks && size > 0; ++b) {
+        /* block b starts b/(blocks-1) of the way to the last block (no overflow: span < 2^48) */
+        const uint64_t at = blocks > 1 ? span * b / (blocks - 1) : 0;
+        const size_t want = size - at < block_bytes ? (size_t)(size - at) : block_bytes;
+        const ssize_t got = pread(fd, buf, want, (off_t)at);
+        if (got != (ssize_t)want) {
+            SET_ERR("short read from '%s' at byte %llu: %s", path, (unsigned long long)at,
+                    got < 0 ? strerror(errno) : "end of file");
+            free(buf);
+            close(fd);
+            return DRTOPK_ERR_IO;
+        }
+        h = fnv1a(h, buf, want);
+        if (span == 0) break;   /* one block held the whole file */
+    }
+    free(buf);
+    close(fd);
+    *sum = h;
+    return DRTOPK_OK;
+}
+
+/* a before b in canonical order: the better ordered key, then the smaller position. */
+static int canon_before(uint64_t ka, uint64_t pa, uint64_t kb, uint64_t pb)
 {
     return ka > kb || (ka == kb && pa < pb);
 }
 
 typedef struct {
-    uint32_t key, bits;
-    uint64_t pos;
+    uint64_t key, bits, pos;
 } canon_item;
 
 static int canon_cmp(const void *x, const void *y)
@@ -126,30 +174,33 @@ static int canon_cmp(const void *x, const void *y)
     return canon_before(a->key, a->pos, b->key, b->pos) ? -1 : canon_before(b->key, b->pos, a->key, a->pos);
 }
 
-drtopk_status drtopk_topk_canon(drtopk_dtype t, drtopk_order o, uint32_t *vals, uint64_t *pos, uint64_t n)
+drtopk_status drtopk_topk_canon(drtopk_dtype t, drtopk_order o, void *vals, uint64_t *pos, uint64_t n)
 {
     canon_item *it = (canon_item *)malloc((size_t)(n ? n : 1) * sizeof *it);
     if (!it) return DRTOPK_ERR_OUT_OF_MEMORY;
-    for (uint64_t i = 0; i < n; ++i) it[i] = (canon_item){ drtopk_key_from_bits(vals[i], t, o), vals[i], pos[i] };
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t b = drtopk_bits_at(vals, i, t);
+        it[i] = (canon_item){ drtopk_key_any(b, t, o), b, pos[i] };
+    }
     qsort(it, (size_t)n, sizeof *it, canon_cmp);
     for (uint64_t i = 0; i < n; ++i) {
-        vals[i] = it[i].bits;
+        drtopk_bits_store(vals, i, t, it[i].bits);
         pos[i] = it[i].pos;
     }
     free(it);
     return DRTOPK_OK;
 }
 
-uint64_t drtopk_topk_merge(drtopk_dtype t, drtopk_order o, uint64_t k, const uint32_t *av, const uint64_t *ap,
-                           uint64_t na, const uint32_t *bv, const uint64_t *bp, uint64_t nb, uint32_t *out_vals,
+uint64_t drtopk_topk_merge(drtopk_dtype t, drtopk_order o, uint64_t k, const void *av, const uint64_t *ap,
+                           uint64_t na, const void *bv, const uint64_t *bp, uint64_t nb, void *out_vals,
                            uint64_t *out_pos)
 {
     uint64_t i = 0, j = 0, m = 0;
     const uint64_t len = na + nb < k ? na + nb : k;
     while (m < len) {
-        int take_a = j == nb || (i < na && canon_before(drtopk_key_from_bits(av[i], t, o), ap[i],
-                                                        drtopk_key_from_bits(bv[j], t, o), bp[j]));
-        out_vals[m] = take_a ? av[i] : bv[j];
+        const int take_a = j == nb || (i < na && canon_before(drtopk_key_at(av, i, t, o), ap[i],
+                                                              drtopk_key_at(bv, j, t, o), bp[j]));
+        drtopk_bits_store(out_vals, m, t, take_a ? drtopk_bits_at(av, i, t) : drtopk_bits_at(bv, j, t));
         out_pos[m++] = take_a ? ap[i++] : bp[j++];
     }
     return len;

@@ -2,8 +2,11 @@
  * slice.h -- the MPI-free arithmetic of multi-GPU Dr. Top-k (paper section
  * 5.4, Table 2): V split into disjoint contiguous slices (n need not divide by
  * the rank count; 64-bit everywhere, |V| past 2^34), a rank's slice read from
- * a raw file, the binomial reduction tree over ranks, and the exact merge of
- * two top-k lists (values + global positions).
+ * a raw file and a checksum of sampled blocks of it (so ranks can tell they
+ * read the same file), the binomial reduction tree over ranks, and the exact
+ * merge of two top-k lists (values of any key width + global positions): the
+ * host half, which the CPU backend runs; the GPU runs the same steps in
+ * mpi_merge_cuda.cu.
  *
  * A top-k list here is "canonical": best first, and equal values by smaller
  * global position first.  Merging two canonical lists keeps the canonical
@@ -39,12 +42,20 @@ drtopk_status drtopk_raw_count(const char *path, size_t elem_size, uint64_t *n, 
 drtopk_status drtopk_read_raw_slice(const char *path, size_t elem_size, uint64_t first, uint64_t count,
                                     void *buf, char *err, size_t err_len);
 
-/* Sort a list (n values of dtype, uint64 positions) into canonical order. */
-drtopk_status drtopk_topk_canon(drtopk_dtype t, drtopk_order o, uint32_t *vals, uint64_t *pos, uint64_t n);
+/* A 64-bit checksum (FNV-1a) of the file's size and of `blocks` blocks of
+ * `block_bytes` spread evenly over it, the first and the last included (the
+ * whole file when it is shorter than that): ranks that read one path on
+ * different nodes compare it before they trust their slices. */
+drtopk_status drtopk_raw_sample_sum(const char *path, unsigned blocks, size_t block_bytes, uint64_t *sum,
+                                    char *err, size_t err_len);
+
+/* Sort a list (n values of dtype t, any width; uint64 positions) into
+ * canonical order. */
+drtopk_status drtopk_topk_canon(drtopk_dtype t, drtopk_order o, void *vals, uint64_t *pos, uint64_t n);
 /* Merge canonical lists a (na) and b (nb) into the first min(k, na + nb) of
  * out_vals / out_pos (canonical); returns that length.  out must not alias. */
-uint64_t drtopk_topk_merge(drtopk_dtype t, drtopk_order o, uint64_t k, const uint32_t *av, const uint64_t *ap,
-                           uint64_t na, const uint32_t *bv, const uint64_t *bp, uint64_t nb, uint32_t *out_vals,
+uint64_t drtopk_topk_merge(drtopk_dtype t, drtopk_order o, uint64_t k, const void *av, const uint64_t *ap,
+                           uint64_t na, const void *bv, const uint64_t *bp, uint64_t nb, void *out_vals,
                            uint64_t *out_pos);
 
 #ifdef __cplusplus

@@ -4,18 +4,26 @@
  * `drtopk run`.  V is split into disjoint contiguous slices, one per rank
  * (slice.h); each rank binds a GPU by its node-local rank, generates its slice
  * with the seeded generator (the same global V for any rank count) or reads
- * it from the --input file, and selects its local top k with the library --
- * in core, or out of core (ooc.h) when the slice is longer than --device-cap
- * or than the GPU holds.  The local lists (values and global 64-bit
- * positions) are reduced to rank 0 along a binomial tree with non-blocking
- * MPI, merging two top-k lists exactly at each step (ties by smaller global
- * position).  Compute, host-to-device reload and communication are timed
- * apart.  Every collective phase starts with an agreement on each rank's
- * status, so a rank that fails makes every rank exit with its one message.
+ * it from the --input file, and selects its local top k with the library's
+ * automatic plan -- in core when the slice and its workspace fit the GPU's
+ * free memory, out of core (ooc.h) only when they do not or when --device-cap
+ * asks for the paper's sub-vectors.  On the GPU the local list (values of any
+ * key width and global 64-bit positions) is put best first on the device
+ * (topk_list.h), sent along a binomial tree to rank 0 from device memory
+ * (CUDA-aware MPI when Open MPI has it, else one pinned staging copy each
+ * way) and merged exactly on the device at each step; the CPU backend does
+ * the same steps in host memory (slice.h).  Compute, host-to-device reload,
+ * merge and communication are timed apart.  Before any work the ranks check
+ * that they run the same configuration on the same input; every collective
+ * phase starts with an agreement on each rank's status, so a rank that fails
+ * makes every rank exit with its one message.
  *
  * Exit codes: 0 success, 1 runtime failure, 2 bad arguments, 3 verification failed.
  */
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>            /* MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support */
+#endif
 
 #include "drtopk.h"
 #include "device.h"
@@ -25,6 +33,7 @@
 #include "runopt.h"
 #include "slice.h"
 #include "store.h"
+#include "topk_list.h"
 #include "util.h"
 #include "version.h"
 
@@ -33,7 +42,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_DEVICE_CAP (1ull << 30) /* the paper's sub-vector size (section 5.4) */
+#define PAPER_SUB_VECTOR (1ull << 30) /* the paper's sub-vector size (section 5.4): the longest one streamed
+                                          when a slice outgrows its GPU */
+#define NO_DEVICE_CAP 0           /* --device-cap not given: in core whenever the slice fits */
+#define SAMPLE_BLOCKS 64          /* --input checksum: blocks read, spread over the file ... */
+#define SAMPLE_BLOCK_BYTES 4096   /* ... of a page each: milliseconds even for a 2^36-byte file */
+#define GPU_FREE_USABLE 0.95      /* share of a GPU's free memory a rank plans on (allocator rounding, CUB) */
+#define LIST_COPIES 8             /* k-long lists a rank holds on its GPU: selection output, ordered list,
+                                     received list, merge output (2k), sort keys and indices (2 each) */
 #define DEFAULT_REPS_CUDA 7       /* as drtopk run */
 #define DEFAULT_REPS_CPU 1
 #define DEFAULT_WARMUP_CUDA 1
@@ -42,7 +58,6 @@
 #define MSG_LEN 1024              /* the failing rank's message, sent to rank 0 */
 #define NO_MESSAGE "drtopk-mpi: error: failed without a message\n"
 #define MSG_CHUNK_BYTES (1 << 30) /* MPI counts are int: larger lists go in pieces */
-#define GPU_MEM_USABLE 0.9        /* share of a GPU's memory a slice may plan on (the rest: context, other ranks' scraps) */
 #define TAG_VALUES 1
 #define TAG_POSITIONS 2
 #define TAG_STRIDE 4              /* tags of one list's pieces: tag + TAG_STRIDE * piece */
@@ -65,11 +80,14 @@ static const char help_mpi[] =
     "`drtopk run`, with these differences:\n"
     "  --gpu G[,G...]     GPU of node-local rank r: the list's entry r mod its length\n"
     "                     (default: node-local rank mod the visible GPUs)\n"
-    "  --device-cap E     longest slice kept on a GPU at once (default 2^30); a longer slice\n"
-    "                     stays in pinned host memory and streams through in sub-vectors of E\n"
-    "                     (a slice the GPU cannot hold streams so too, in sub-vectors of at most 2^30)\n"
+    "  --device-cap E     stream a slice longer than E elements from pinned host memory in\n"
+    "                     sub-vectors of E (the paper's out-of-core experiment); default: none,\n"
+    "                     a slice stays on its GPU when it fits the free memory with its workspace,\n"
+    "                     else it streams in sub-vectors of at most 2^30 that fit\n"
     "  --db PATH          store the run (Table 2 row: ranks, total/compute/reload/comm ms)\n"
-    "  --dtype T          u32 i32 f32 only (32-bit keys)\n"
+    "Every rank must be given the same options (but --gpu, --output, --json, --db, which\n"
+    "only rank 0 or each node reads) and see the same --input file: the ranks compare them\n"
+    "first and stop with exit 2 where they differ.\n"
     "\n";
 
 /* ---- the options ----------------------------------------------------------- */
@@ -164,20 +182,123 @@ static int agree(world *w, int rc)
     return code;
 }
 
+/* ---- the ranks agree on the run ------------------------------------------- */
+
+#define CONTENTS_LINE "--input contents"   /* config_text's line of the file's checksum */
+
+/* This rank's configuration as lines "--option value", one per option that
+ * shapes the result or the timing loop (defaults resolved, so an option given
+ * on one rank and defaulted on another compares by its value), and for
+ * --input the file's size (--n) and a checksum of sampled blocks.  Returns a
+ * malloc'd string, or NULL with a message. */
+static char *config_text(const mpi_cfg *c)
+{
+    const run_cfg *r = &c->run;
+    char *text = NULL, err[512];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        runtime_error("out of host memory");
+        return NULL;
+    }
+    fprintf(f, "--help %d\n--backend %s\n--n %" PRIu64 "\n--k %" PRIu64 "\n--dtype %s\n--smallest %d\n", r->help,
+            r->backend == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu", r->n, r->k, drtopk_dtype_name(r->dtype),
+            r->order == DRTOPK_SMALLEST);
+    fprintf(f, "--reps %d\n--warmup %d\n--verify %d\n--device-cap %" PRIu64 "\n", r->reps, r->warmup, r->verify,
+            c->device_cap);
+    fprintf(f, "--algo %s\n--alpha %d\n--beta %d\n--const %.17g\n--sorted %d\n--no-filter %d\n--no-skip-last-digit %d\n"
+            "--no-shared-delegate %d\n", r->algo_text ? r->algo_text : "(automatic)", r->have_alpha ? r->alpha : -1,
+            r->have_beta ? r->beta : -1, r->have_const ? r->rule4_const : -1.0, r->sorted, r->no_filter, r->no_skip,
+            r->no_shared);
+    if (r->input) {
+        uint64_t sum = 0;
+        if (drtopk_raw_sample_sum(r->input, SAMPLE_BLOCKS, SAMPLE_BLOCK_BYTES, &sum, err, sizeof err) != DRTOPK_OK) {
+            fclose(f);
+            free(text);
+            usage_error("--input: %s", err);
+            return NULL;
+        }
+        /* the contents, not the path: nodes may name one file differently */
+        fprintf(f, CONTENTS_LINE " %016" PRIx64 "\n", sum);
+    } else {
+        fprintf(f, "--dist %s\n--seed %" PRIu64 "\n", drtopk_dist_name(r->dist), r->seed);
+    }
+    fclose(f);
+    return text;
+}
+
+/* The first line where mine differs from rank 0's: a usage error naming it. */
+static int config_mismatch(const mpi_cfg *c, const char *mine, const char *root)
+{
+    while (*mine || *root) {
+        const size_t a = strcspn(mine, "\n"), b = strcspn(root, "\n");
+        if (a != b || memcmp(mine, root, a) != 0) {
+            if (strncmp(mine, CONTENTS_LINE, strlen(CONTENTS_LINE)) == 0)
+                return usage_error("--input %s: this rank's file holds other data than rank 0's (a checksum of %d "
+                                   "sampled blocks differs): every rank must read the same file", c->run.input,
+                                   SAMPLE_BLOCKS);
+            /* the option is the line's first word */
+            const char *sp = memchr(mine, ' ', a);
+            const int name = sp ? (int)(sp - mine) : (int)a;
+            return usage_error("this rank runs with %.*s where rank 0 runs with %.*s: every rank must be given "
+                               "the same %.*s", (int)a, mine, (int)b, root, name, mine);
+        }
+        mine += a + (mine[a] == '\n');
+        root += b + (root[b] == '\n');
+    }
+    return 0;
+}
+
+/* Rank 0's configuration goes to every rank; each compares it with its own,
+ * so a mismatch ends every rank (exit 2) with the first differing rank's one
+ * message before any rank starts a loop the others would not match. */
+static int agree_config(world *w, const mpi_cfg *c)
+{
+    char *mine = config_text(c), *root = NULL;
+    int rc = mine ? 0 : EXIT_USAGE;
+    long long len = w->rank == 0 && mine ? (long long)strlen(mine) + 1 : 0;
+    if ((rc = agree(w, rc)) != 0) {
+        free(mine);
+        return rc;
+    }
+    MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    root = w->rank == 0 ? mine : (char *)malloc((size_t)len);
+    rc = root ? 0 : runtime_error("out of host memory");
+    if ((rc = agree(w, rc)) == 0) {
+        MPI_Bcast(root, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+        rc = agree(w, w->rank == 0 ? 0 : config_mismatch(c, mine, root));
+    }
+    if (root != mine) free(root);
+    free(mine);
+    return rc;
+}
+
 /* ---- the run --------------------------------------------------------------- */
 
 typedef struct {
     uint64_t first, count;      /* this rank's slice of V                      */
-    uint64_t k_local;           /* min(k, count)                                */
+    uint64_t k_local;           /* min(k, count): the local list's length       */
+    uint64_t k_list;            /* min(k, n): the longest list a merge makes     */
+    size_t esz;                 /* bytes of one element                          */
     int ooc;                    /* streamed from host memory                    */
     uint64_t cap;               /* its sub-vector length                        */
+    char why[300];              /* why in core or out of core                   */
     int gpu;                    /* the GPU bound, or -1                         */
+    int sharing;                /* ranks of this node on that GPU               */
+    int cuda_aware;             /* MPI takes device buffers                     */
     void *host_v;               /* slice on the host (CPU, --input, ooc, verify) */
-    void *dev_v, *dev_ws, *dev_vals, *dev_idx;
+    void *dev_v, *dev_ws;
     void *host_ws;
     size_t ws_bytes;
-    uint32_t *vals;             /* local list: k_local values, positions         */
-    uint64_t *pos;
+    /* lists, in the backend's memory (device on CUDA): the selection's output
+     * (k_local), this rank's best-first list and a peer's (k_list each), and
+     * on the CPU the merge's output (k_list) */
+    void *sel_v, *list_v, *recv_v, *merge_v;
+    uint64_t *sel_p, *list_p, *recv_p, *merge_p;
+    uint64_t list_len;
+    void *stage_v;              /* pinned staging of a list (CUDA, MPI not CUDA-aware) */
+    uint64_t *stage_p;
+    topk_list_dev *lists;       /* the device ordering and merge (CUDA)          */
     drtopk_device_info dev;
     const char *tuning_db;
     double link_gbps;           /* host-to-device, measured (out of core, CUDA)  */
@@ -186,24 +307,50 @@ typedef struct {
 } rank_state;
 
 typedef struct {
-    double total, compute, reload, comm;    /* ms */
+    double total, compute, reload, comm, merge;    /* ms; merge is part of comm */
     uint64_t chunks, filtered;
 } rep_times;
+
+static int is_cuda(const mpi_cfg *c) { return c->run.backend == DRTOPK_BACKEND_CUDA; }
+
+/* bytes of the backend's memory: the GPU's on CUDA, the host's on the CPU */
+static drtopk_status mem_alloc(const mpi_cfg *c, void **p, size_t bytes)
+{
+    if (is_cuda(c)) return drtopk_dev_alloc(p, bytes ? bytes : 1);
+    *p = malloc(bytes ? bytes : 1);
+    return *p ? DRTOPK_OK : DRTOPK_ERR_OUT_OF_MEMORY;
+}
+
+static void mem_free(const mpi_cfg *c, void *p)
+{
+    if (p == NULL) return;
+    if (is_cuda(c)) drtopk_dev_free(p);
+    else free(p);
+}
 
 static void state_free(const mpi_cfg *c, rank_state *s)
 {
     drtopk_ooc_destroy(s->stream);
+    topk_list_dev_destroy(s->lists);
     if (s->ooc) drtopk_ooc_host_free(c->run.backend, s->host_v);
     else free(s->host_v);
     free(s->host_ws);
-    free(s->vals);
-    free(s->pos);
-    if (s->gpu >= 0) {
-        if (s->dev_v) drtopk_dev_free(s->dev_v);
-        if (s->dev_ws) drtopk_dev_free(s->dev_ws);
-        if (s->dev_vals) drtopk_dev_free(s->dev_vals);
-        if (s->dev_idx) drtopk_dev_free(s->dev_idx);
-    }
+    drtopk_ooc_host_free(c->run.backend, s->stage_v);
+    drtopk_ooc_host_free(c->run.backend, s->stage_p);
+    void *mine[] = { s->dev_v, s->dev_ws, s->sel_v, s->sel_p, s->list_v, s->list_p, s->recv_v, s->recv_p,
+                     s->merge_v, s->merge_p };
+    for (size_t i = 0; i < sizeof mine / sizeof mine[0]; ++i) mem_free(c, mine[i]);
+}
+
+/* Whether Open MPI moves device buffers itself (built with CUDA and says so
+ * at run time); else lists go through one pinned staging copy each way. */
+static int cuda_aware_mpi(void)
+{
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support();
+#else
+    return 0;
+#endif
 }
 
 static int bind_gpu(const world *w, const mpi_cfg *c, rank_state *s)
@@ -268,16 +415,43 @@ static int slice_to_host(const mpi_cfg *c, rank_state *s, void *stage, uint64_t 
     return 0;
 }
 
+/* The lists of the reduction (rank_state) and, on CUDA, their device
+ * ordering and merge and the staging buffers. */
+static int alloc_lists(const mpi_cfg *c, rank_state *s)
+{
+    const size_t v = (size_t)s->k_list * s->esz, p = (size_t)s->k_list * sizeof(uint64_t);
+    drtopk_status st;
+    if ((st = mem_alloc(c, &s->sel_v, (size_t)s->k_local * s->esz)) != DRTOPK_OK ||
+        (st = mem_alloc(c, (void **)&s->sel_p, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK ||
+        (st = mem_alloc(c, &s->list_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->list_p, p)) != DRTOPK_OK ||
+        (st = mem_alloc(c, &s->recv_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->recv_p, p)) != DRTOPK_OK)
+        return runtime_error("cannot allocate the top-k lists (%" PRIu64 " elements) %s: %s", s->k_list,
+                             is_cuda(c) ? "on the GPU" : "in host memory", drtopk_status_string(st));
+    if (!is_cuda(c)) {
+        if ((st = mem_alloc(c, &s->merge_v, v)) != DRTOPK_OK ||
+            (st = mem_alloc(c, (void **)&s->merge_p, p)) != DRTOPK_OK)
+            return runtime_error("out of host memory for the merge (%" PRIu64 " elements)", s->k_list);
+        return 0;
+    }
+    if ((st = topk_list_dev_create(c->run.dtype, c->run.order, s->k_list, &s->lists)) != DRTOPK_OK)
+        return runtime_error("cannot allocate the ordering and merge of %" PRIu64 "-element lists on GPU %d: %s",
+                             s->k_list, s->gpu, drtopk_status_string(st));
+    if (!s->cuda_aware &&
+        ((st = drtopk_ooc_host_alloc(c->run.backend, &s->stage_v, v)) != DRTOPK_OK ||
+         (st = drtopk_ooc_host_alloc(c->run.backend, (void **)&s->stage_p, p)) != DRTOPK_OK))
+        return runtime_error("cannot allocate pinned host memory to stage the lists (%" PRIu64 " elements): %s",
+                             s->k_list, drtopk_status_string(st));
+    return 0;
+}
+
 /* Puts the slice where the local top-k reads it and allocates the rest. */
 static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s)
 {
-    const size_t esz = drtopk_dtype_size(c->run.dtype);
-    const int cuda = c->run.backend == DRTOPK_BACKEND_CUDA;
+    const size_t esz = s->esz;
+    const int cuda = is_cuda(c);
     drtopk_status st;
     int rc;
-    s->vals = (uint32_t *)malloc((size_t)s->k_local * sizeof(uint32_t));
-    s->pos = (uint64_t *)malloc((size_t)s->k_local * sizeof(uint64_t));
-    if (!s->vals || !s->pos) return runtime_error("out of host memory for the local result");
+    if ((rc = alloc_lists(c, s)) != 0) return rc;
     if (s->ooc) {
         void *stage = NULL;
         const uint64_t stage_len = s->cap < s->count ? s->cap : s->count;
@@ -304,7 +478,7 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
         }
         return rc;
     }
-    if (!cuda || c->run.input || c->run.verify) {
+    if (!cuda || c->run.input) {
         if ((rc = slice_to_host(c, s, NULL, 0)) != 0) return rc;
     }
     if ((st = drtopk_select_workspace(lp, plan, &s->ws_bytes)) != DRTOPK_OK)
@@ -315,49 +489,57 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
         return 0;
     }
     if ((st = drtopk_dev_alloc(&s->dev_v, (size_t)s->count * esz)) != DRTOPK_OK ||
-        (s->ws_bytes && (st = drtopk_dev_alloc(&s->dev_ws, s->ws_bytes)) != DRTOPK_OK) ||
-        (st = drtopk_dev_alloc(&s->dev_vals, (size_t)s->k_local * esz)) != DRTOPK_OK ||
-        (st = drtopk_dev_alloc(&s->dev_idx, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK)
+        (s->ws_bytes && (st = drtopk_dev_alloc(&s->dev_ws, s->ws_bytes)) != DRTOPK_OK))
         return runtime_error("cannot allocate the slice (%" PRIu64 " elements) and its workspace on GPU %d: %s "
-                             "(use a smaller --device-cap to stream it)", s->count, s->gpu, drtopk_status_string(st));
+                             "(give --device-cap to stream it)", s->count, s->gpu, drtopk_status_string(st));
     st = s->host_v ? drtopk_dev_copy(s->dev_v, s->host_v, (size_t)s->count * esz, DRTOPK_COPY_H2D)
                    : drtopk_dev_generate_at(s->dev_v, s->first, s->count, c->run.dist, c->run.dtype, c->run.seed, NULL);
     if (st == DRTOPK_OK) st = drtopk_dev_sync();
     if (st != DRTOPK_OK) return runtime_error("cannot place the slice on GPU %d: %s", s->gpu, drtopk_status_string(st));
+    if (c->run.verify && !s->host_v) {  /* the check reads the slice on the host: the GPU made it faster */
+        if ((s->host_v = malloc((size_t)s->count * esz)) == NULL)
+            return runtime_error("out of host memory for the slice's copy --verify reads (%" PRIu64 " elements)",
+                                 s->count);
+        if ((st = drtopk_dev_copy(s->host_v, s->dev_v, (size_t)s->count * esz, DRTOPK_COPY_D2H)) != DRTOPK_OK)
+            return runtime_error("cannot copy the slice from GPU %d: %s", s->gpu, drtopk_status_string(st));
+    }
     return 0;
 }
 
-/* The local top k: into s->vals / s->pos (global positions), canonical order. */
+/* The local top k, best first, into s->list_v / s->list_p (global
+ * positions): selected on the backend, then ordered there (the GPU's radix
+ * sort of pairs; the host's sort on the CPU backend). */
 static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s,
                       rep_times *t)
 {
     drtopk_status st;
+    uint64_t first = s->first;          /* in core the selection gives slice indices */
     const double t0 = drtopk_now_ms();
     if (s->ooc) {
         drtopk_ooc_stats os;
-        if ((st = drtopk_ooc_run(s->stream, s->vals, s->pos, &os)) != DRTOPK_OK)
+        if ((st = drtopk_ooc_run(s->stream, s->sel_v, s->sel_p, &os)) != DRTOPK_OK)
             return api_error("out-of-core top-k failed", st);
         t->reload = os.reload_ms;
         t->chunks = os.chunks;
         t->filtered = os.filtered;
-    } else if (c->run.backend == DRTOPK_BACKEND_CPU) {
-        if ((st = drtopk_select(lp, plan, s->host_ws, s->ws_bytes, s->vals, s->pos, NULL, NULL)) != DRTOPK_OK)
-            return api_error("drtopk_select failed", st);
-        for (uint64_t i = 0; i < s->k_local; ++i) s->pos[i] += s->first;
-        t->chunks = 1;
+        first = 0;                      /* the stream gives global positions */
     } else {
-        st = drtopk_select(lp, plan, s->dev_ws, s->ws_bytes, s->dev_vals, (uint64_t *)s->dev_idx, NULL, NULL);
-        if (st == DRTOPK_OK) st = drtopk_dev_sync();
+        st = drtopk_select(lp, plan, is_cuda(c) ? s->dev_ws : s->host_ws, s->ws_bytes, s->sel_v, s->sel_p, NULL,
+                           NULL);
         if (st != DRTOPK_OK) return api_error("drtopk_select failed", st);
-        st = drtopk_dev_copy(s->vals, s->dev_vals, (size_t)s->k_local * sizeof(uint32_t), DRTOPK_COPY_D2H);
-        if (st == DRTOPK_OK)
-            st = drtopk_dev_copy(s->pos, s->dev_idx, (size_t)s->k_local * sizeof(uint64_t), DRTOPK_COPY_D2H);
-        if (st != DRTOPK_OK) return runtime_error("cannot read the local result back: %s", drtopk_status_string(st));
-        for (uint64_t i = 0; i < s->k_local; ++i) s->pos[i] += s->first;
         t->chunks = 1;
     }
-    if ((st = drtopk_topk_canon(c->run.dtype, c->run.order, s->vals, s->pos, s->k_local)) != DRTOPK_OK)
-        return runtime_error("out of host memory ordering the local result");
+    if (is_cuda(c)) {
+        if ((st = topk_list_dev_order(s->lists, s->sel_v, s->sel_p, s->k_local, first, s->list_v, s->list_p)) !=
+            DRTOPK_OK)
+            return runtime_error("cannot order the local result on GPU %d: %s", s->gpu, drtopk_status_string(st));
+    } else {
+        memcpy(s->list_v, s->sel_v, (size_t)s->k_local * s->esz);
+        for (uint64_t i = 0; i < s->k_local; ++i) s->list_p[i] = s->sel_p[i] + first;
+        if ((st = drtopk_topk_canon(c->run.dtype, c->run.order, s->list_v, s->list_p, s->k_local)) != DRTOPK_OK)
+            return runtime_error("out of host memory ordering the local result");
+    }
+    s->list_len = s->k_local;
     t->compute = drtopk_now_ms() - t0 - t->reload;
     return 0;
 }
@@ -377,45 +559,72 @@ static int post_bytes(void *buf, uint64_t bytes, int peer, int tag, int sends, M
     return n;
 }
 
-/* Binomial-tree reduction of the canonical local lists to rank 0: *list and
- * *len hold rank 0's result on return (the buffers may be replaced). */
-static void reduce_tree(const world *w, const mpi_cfg *c, uint32_t **vals, uint64_t **pos, uint64_t *len)
+/* A rank that cannot go on with the reduction cannot tell the others
+ * (they wait on its message): it ends the job. */
+static void reduce_abort(const world *w, const char *what, drtopk_status st)
+{
+    fprintf(stderr, "drtopk-mpi: error: rank %d: %s: %s\n", w->rank, what, drtopk_status_string(st));
+    MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
+}
+
+/* Binomial-tree reduction of the best-first lists to rank 0, in place: rank
+ * 0's s->list_v / list_p / list_len hold the result on return.  On CUDA the
+ * lists move from and to device memory (through the pinned staging buffers
+ * when MPI is not CUDA-aware) and each merge runs on the GPU; *merge_ms gets
+ * the merges' time. */
+static void reduce_tree(const world *w, const mpi_cfg *c, rank_state *s, double *merge_ms)
 {
     const uint64_t n = c->run.n, k = c->run.k;
+    const int staged = is_cuda(c) && !s->cuda_aware;
     enum { MAX_REQ = 2 * 64 };     /* 2 arrays of up to 64 GiB each */
     MPI_Request req[MAX_REQ];
+    drtopk_status st;
+    *merge_ms = 0;
     for (uint64_t step = 1; step < (uint64_t)w->ranks; step *= 2) {
         int sends;
         const int64_t peer = drtopk_tree_peer((uint64_t)w->ranks, (uint64_t)w->rank, step, &sends);
         if (peer < 0) continue;
+        const uint64_t vb = s->list_len * s->esz, pb = s->list_len * sizeof(uint64_t);
         if (sends) {
-            int a = post_bytes(*vals, *len * sizeof(uint32_t), (int)peer, TAG_VALUES, 1, req, MAX_REQ / 2);
-            int b = post_bytes(*pos, *len * sizeof(uint64_t), (int)peer, TAG_POSITIONS, 1, req + a, MAX_REQ / 2);
+            void *v = s->list_v, *p = s->list_p;
+            if (staged) {
+                if ((st = drtopk_dev_copy(s->stage_v, s->list_v, vb, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
+                    (st = drtopk_dev_copy(s->stage_p, s->list_p, pb, DRTOPK_COPY_D2H)) != DRTOPK_OK)
+                    reduce_abort(w, "cannot stage the list for sending", st);
+                v = s->stage_v;
+                p = s->stage_p;
+            }
+            int a = post_bytes(v, vb, (int)peer, TAG_VALUES, 1, req, MAX_REQ / 2);
+            int b = post_bytes(p, pb, (int)peer, TAG_POSITIONS, 1, req + a, MAX_REQ / 2);
             MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
             return;       /* this rank's part is done */
         }
         const uint64_t theirs_span = drtopk_tree_span(n, (uint64_t)w->ranks, (uint64_t)peer, step);
         const uint64_t theirs = theirs_span < k ? theirs_span : k;
-        uint32_t *bv = (uint32_t *)malloc((size_t)(theirs ? theirs : 1) * sizeof(uint32_t));
-        uint64_t *bp = (uint64_t *)malloc((size_t)(theirs ? theirs : 1) * sizeof(uint64_t));
-        const uint64_t out_len = *len + theirs < k ? *len + theirs : k;
-        uint32_t *ov = (uint32_t *)malloc((size_t)out_len * sizeof(uint32_t));
-        uint64_t *op = (uint64_t *)malloc((size_t)out_len * sizeof(uint64_t));
-        if (!bv || !bp || !ov || !op) {
-            /* a rank that cannot merge cannot go on: the others would wait on it */
-            fprintf(stderr, "drtopk-mpi: rank %d: out of host memory merging %" PRIu64 " results\n", w->rank, out_len);
-            MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
-        }
-        int a = post_bytes(bv, theirs * sizeof(uint32_t), (int)peer, TAG_VALUES, 0, req, MAX_REQ / 2);
-        int b = post_bytes(bp, theirs * sizeof(uint64_t), (int)peer, TAG_POSITIONS, 0, req + a, MAX_REQ / 2);
+        const uint64_t tvb = theirs * s->esz, tpb = theirs * sizeof(uint64_t);
+        void *rv = staged ? s->stage_v : s->recv_v, *rp = staged ? (void *)s->stage_p : (void *)s->recv_p;
+        int a = post_bytes(rv, tvb, (int)peer, TAG_VALUES, 0, req, MAX_REQ / 2);
+        int b = post_bytes(rp, tpb, (int)peer, TAG_POSITIONS, 0, req + a, MAX_REQ / 2);
         MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
-        *len = drtopk_topk_merge(c->run.dtype, c->run.order, k, *vals, *pos, *len, bv, bp, theirs, ov, op);
-        free(bv);
-        free(bp);
-        free(*vals);
-        free(*pos);
-        *vals = ov;
-        *pos = op;
+        if (staged && ((st = drtopk_dev_copy(s->recv_v, s->stage_v, tvb, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+                       (st = drtopk_dev_copy(s->recv_p, s->stage_p, tpb, DRTOPK_COPY_H2D)) != DRTOPK_OK))
+            reduce_abort(w, "cannot copy the received list to the GPU", st);
+        const double m0 = drtopk_now_ms();
+        if (is_cuda(c)) {
+            if ((st = topk_list_dev_merge(s->lists, s->list_v, s->list_p, s->list_len, s->recv_v, s->recv_p, theirs,
+                                          &s->list_len)) != DRTOPK_OK)
+                reduce_abort(w, "cannot merge the lists on the GPU", st);
+        } else {
+            void *tv = s->list_v;
+            uint64_t *tp = s->list_p;
+            s->list_len = drtopk_topk_merge(c->run.dtype, c->run.order, k, s->list_v, s->list_p, s->list_len,
+                                            s->recv_v, s->recv_p, theirs, s->merge_v, s->merge_p);
+            s->list_v = s->merge_v;     /* the merge's output becomes the list */
+            s->list_p = s->merge_p;
+            s->merge_v = tv;
+            s->merge_p = tp;
+        }
+        *merge_ms += drtopk_now_ms() - m0;
     }
 }
 
@@ -440,23 +649,26 @@ static int cmp_u64(const void *a, const void *b)
  * value as the result does, and enough ties of it.  Every rank checks its
  * slice; the others' result buffers (k long) receive rank 0's.  Returns 1
  * (PASS) or 0 with why, on rank 0. */
-static int verify(const world *w, const mpi_cfg *c, const rank_state *s, uint32_t *vals, uint64_t *pos,
+static int verify(const world *w, const mpi_cfg *c, const rank_state *s, void *vals, uint64_t *pos,
                   char *why, size_t why_len)
 {
     const uint64_t k = c->run.k;
-    const uint32_t *v = (const uint32_t *)s->host_v;
+    const drtopk_dtype t = c->run.dtype;
+    const drtopk_order o = c->run.order;
+    const void *v = s->host_v;
     uint64_t local[3] = { 0, 0, 0 }, total[3];     /* better, tied, wrong values */
     uint64_t better = 0, bad_pos = 0;
-    bcast_bytes(vals, k * sizeof(uint32_t));
+    bcast_bytes(vals, k * s->esz);
     bcast_bytes(pos, k * sizeof(uint64_t));
-    const uint32_t worst = drtopk_key_from_bits(vals[k - 1], c->run.dtype, c->run.order);
+    const uint64_t worst = drtopk_key_at(vals, k - 1, t, o);
     for (uint64_t i = 0; i < s->count; ++i) {
-        const uint32_t key = drtopk_key_from_bits(v[i], c->run.dtype, c->run.order);
+        const uint64_t key = drtopk_key_at(v, i, t, o);
         local[0] += key > worst;
         local[1] += key == worst;
     }
     for (uint64_t i = 0; i < k; ++i)
-        if (pos[i] >= s->first && pos[i] - s->first < s->count) local[2] += v[pos[i] - s->first] != vals[i];
+        if (pos[i] >= s->first && pos[i] - s->first < s->count)
+            local[2] += drtopk_bits_at(v, pos[i] - s->first, t) != drtopk_bits_at(vals, i, t);
     MPI_Reduce(local, total, 3, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     if (w->rank != 0) return 1;
     uint64_t *sp = (uint64_t *)malloc((size_t)k * sizeof(uint64_t));
@@ -468,7 +680,7 @@ static int verify(const world *w, const mpi_cfg *c, const rank_state *s, uint32_
     qsort(sp, (size_t)k, sizeof *sp, cmp_u64);
     for (uint64_t i = 0; i < k; ++i) bad_pos += sp[i] >= c->run.n || (i && sp[i] == sp[i - 1]);
     free(sp);
-    for (uint64_t i = 0; i < k; ++i) better += drtopk_key_from_bits(vals[i], c->run.dtype, c->run.order) > worst;
+    for (uint64_t i = 0; i < k; ++i) better += drtopk_key_at(vals, i, t, o) > worst;
     if (bad_pos) snprintf(why, why_len, "%" PRIu64 " positions repeat or lie outside V", bad_pos);
     else if (total[2]) snprintf(why, why_len, "%" PRIu64 " values differ from V at their positions", total[2]);
     else if (total[0] != better)
@@ -482,17 +694,26 @@ static int verify(const world *w, const mpi_cfg *c, const rank_state *s, uint32_
 /* ---- report ---------------------------------------------------------------- */
 
 typedef struct {
-    double total, compute, reload, comm;    /* medians, ms */
+    double total, compute, reload, comm, merge;  /* medians, ms (merge is part of comm) */
     double *totals;                         /* every repetition's total */
     uint64_t chunks, filtered;
-    uint64_t device_cap;                    /* the sub-vector length out of core (--device-cap, or the
-                                               paper's 2^30 where a slice outgrew its GPU); in core: --device-cap */
+    uint64_t device_cap;                    /* the longest sub-vector of the ranks out of core; 0: all in core */
     int ooc_ranks, gpus;
     double link_gbps;                       /* the slowest measured link (0: none) */
     double reload_gbps;                     /* the largest slice over the median reload */
+    char why[300];                          /* rank 0's placement and why */
+    char why_other[300];                    /* the first rank placed otherwise, and why */
+    int why_other_rank;                     /* that rank (0: none) */
     int verified;                           /* -1 not run, 0 FAIL, 1 PASS */
-    char why[300];
+    char why_verify[300];
 } report;
+
+/* How the lists travel between ranks. */
+static const char *exchange_name(const mpi_cfg *c, const rank_state *s)
+{
+    return !is_cuda(c) ? "host memory" : s->cuda_aware ? "device buffers (CUDA-aware MPI)"
+                                                       : "device buffers through pinned host staging";
+}
 
 static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan, const rank_state *s,
                        const report *r)
@@ -510,17 +731,23 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     printf("select:    k = %s %s\n", kbuf, c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
     printf("plan:      %s%s, alpha = %d, beta = %d (rank 0's slice)\n", (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "",
            drtopk_algo_name(plan->second_algo), plan->alpha, plan->beta);
-    printf("slices:    %s; device cap %" PRIu64 " elements, %d rank%s out of core (%" PRIu64
-           " sub-vectors at most, %" PRIu64 " elements filtered out by the carried k-th value)\n",
-           c->run.n % (uint64_t)w->ranks ? "uneven" : "even", r->device_cap, r->ooc_ranks,
-           r->ooc_ranks == 1 ? "" : "s", r->chunks, r->filtered);
-    printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f (medians of %d reps; "
-           "compute and reload of the slowest rank)\n", r->total, r->compute, r->reload, r->comm, c->run.reps);
+    printf("slices:    %s; %d of %d rank%s out of core", c->run.n % (uint64_t)w->ranks ? "uneven" : "even",
+           r->ooc_ranks, w->ranks, w->ranks == 1 ? "" : "s");
+    if (r->ooc_ranks)
+        printf(" (sub-vectors of %" PRIu64 " elements at most, %" PRIu64 " of them, %" PRIu64
+               " elements filtered out by the carried k-th value)", r->device_cap, r->chunks, r->filtered);
+    printf("\nplacement: rank 0 %s\n", r->why);
+    if (r->why_other_rank) printf("           rank %d %s\n", r->why_other_rank, r->why_other);
+    printf("exchange:  %s; ordering and merges %s\n", exchange_name(c, s), is_cuda(c) ? "on the GPU" : "on the host");
+    printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f of which merges %.4f "
+           "(medians of %d reps; compute and reload of the slowest rank)\n", r->total, r->compute, r->reload,
+           r->comm, r->merge, c->run.reps);
     if (r->link_gbps > 0)
         printf("reload:    %.1f GB/s, the link measured %.1f GB/s (%.0f%%)\n", r->reload_gbps, r->link_gbps,
                100 * r->reload_gbps / r->link_gbps);
     if (c->run.output) printf("output:    %s.values, %s.indices\n", c->run.output, c->run.output);
-    if (r->verified >= 0) printf("verify:    %s%s%s\n", r->verified ? "PASS" : "FAIL", r->verified ? "" : ": ", r->why);
+    if (r->verified >= 0)
+        printf("verify:    %s%s%s\n", r->verified ? "PASS" : "FAIL", r->verified ? "" : ": ", r->why_verify);
 }
 
 static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan, const rank_state *s,
@@ -553,14 +780,27 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
             "\"second_algo\": \"%s\", \"flags\": %u}",
             (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "", drtopk_algo_name(plan->second_algo), plan->alpha,
             plan->beta, drtopk_algo_name(plan->first_algo), drtopk_algo_name(plan->second_algo), plan->flags);
-    fprintf(f, ", \"device_cap\": %" PRIu64 ", \"out_of_core_ranks\": %d, \"chunks\": %" PRIu64
-            ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": ", r->device_cap, r->ooc_ranks, r->chunks,
+    fprintf(f, ", \"device_cap\": %" PRIu64 ", \"out_of_core_ranks\": %d, \"placement\": {\"rank0\": ",
+            r->device_cap, r->ooc_ranks);
+    json_string(f, r->why);
+    fputs(", \"other\": ", f);
+    if (r->why_other_rank) {
+        fprintf(f, "{\"rank\": %d, \"why\": ", r->why_other_rank);
+        json_string(f, r->why_other);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fputs("}, \"exchange\": ", f);
+    json_string(f, exchange_name(c, s));
+    fprintf(f, ", \"chunks\": %" PRIu64 ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": ", r->chunks,
             r->filtered, c->run.warmup);
     json_numbers(f, r->totals, c->run.reps);
     json_field(f, "ms_median", r->total);
     json_field(f, "compute_ms", r->compute);
     json_field(f, "reload_ms", r->reload);
     json_field(f, "comm_ms", r->comm);
+    json_field(f, "merge_ms", r->merge);
     json_field(f, "reload_gbps", r->link_gbps > 0 ? r->reload_gbps : NAN);
     json_field(f, "link_gbps", r->link_gbps > 0 ? r->link_gbps : NAN);
     fputs(", \"output\": ", f);
@@ -568,7 +808,7 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     else fputs("null", f);
     fprintf(f, ", \"verify\": %s, \"verify_reason\": ",
             r->verified < 0 ? "null" : r->verified ? "\"PASS\"" : "\"FAIL\"");
-    json_string(f, r->verified == 0 ? r->why : "");
+    json_string(f, r->verified == 0 ? r->why_verify : "");
     fputs("}\n", f);
 }
 
@@ -678,18 +918,16 @@ static int setup(const world *w, mpi_cfg *c, int argc, char **argv)
     if (!c->run.have_warmup)
         c->run.warmup = c->run.backend == DRTOPK_BACKEND_CUDA ? DEFAULT_WARMUP_CUDA : DEFAULT_WARMUP_CPU;
     if ((rc = resolve_inputs(&c->run, NULL)) != 0) return rc;
-    if (drtopk_dtype_size(c->run.dtype) != sizeof(uint32_t))   /* slices, merge and streaming hold 32-bit keys */
-        return usage_error("--dtype %s: drtopk-mpi selects 32-bit keys only (u32 i32 f32); use `drtopk run` "
-                           "for %s", drtopk_dtype_name(c->run.dtype), drtopk_dtype_name(c->run.dtype));
     if (c->run.n < (uint64_t)w->ranks)
         return usage_error("n = %" PRIu64 " is smaller than the %d ranks: every rank needs an element", c->run.n,
                            w->ranks);
     return 0;
 }
 
-/* One repetition: local top-k, then the reduction; rank 0 keeps the result. */
+/* One repetition: local top-k, then the reduction; rank 0's list holds the
+ * result. */
 static int one_rep(world *w, const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s,
-                   rep_times *t, uint32_t **res_v, uint64_t **res_p, uint64_t *res_len)
+                   rep_times *t)
 {
     double mine[2], most[2];
     uint64_t fl, fl_sum, ch, ch_max;
@@ -699,16 +937,7 @@ static int one_rep(world *w, const mpi_cfg *c, const drtopk_problem *lp, const d
     int rc = agree(w, local_topk(c, lp, plan, s, t));
     if (rc) return rc;
     const double tc = drtopk_now_ms();
-    free(*res_v);
-    free(*res_p);
-    *res_v = (uint32_t *)malloc((size_t)s->k_local * sizeof(uint32_t));
-    *res_p = (uint64_t *)malloc((size_t)s->k_local * sizeof(uint64_t));
-    rc = *res_v && *res_p ? 0 : runtime_error("out of host memory for the result");
-    if ((rc = agree(w, rc)) != 0) return rc;
-    memcpy(*res_v, s->vals, (size_t)s->k_local * sizeof(uint32_t));
-    memcpy(*res_p, s->pos, (size_t)s->k_local * sizeof(uint64_t));
-    *res_len = s->k_local;
-    reduce_tree(w, c, res_v, res_p, res_len);
+    reduce_tree(w, c, s, &t->merge);
     t->comm = drtopk_now_ms() - tc;
     t->total = drtopk_now_ms() - t0;
     mine[0] = t->compute;
@@ -747,14 +976,100 @@ static int count_gpus(const world *w, const rank_state *s)
     return distinct;
 }
 
-/* Do the slice, its workspace and the local result fit in the GPU's memory? */
-static int fits_on_gpu(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, const rank_state *s)
+/* Ranks of this node bound to the same GPU as this one (they share its
+ * memory); collective over the node. */
+static int ranks_sharing_gpu(const world *w, const rank_state *s)
 {
+    int size, same = 0;
+    MPI_Comm_size(w->node, &size);
+    int *all = (int *)malloc((size_t)size * sizeof(int));
+    if (!all) return size;              /* the safe guess: every rank of the node */
+    MPI_Allgather(&s->gpu, 1, MPI_INT, all, 1, MPI_INT, w->node);
+    for (int i = 0; i < size; ++i) same += all[i] == s->gpu;
+    free(all);
+    return same;
+}
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* Device bytes a rank needs besides its workspace: the slice (in core) or
+ * two sub-vectors and the candidates (out of core), and the lists. */
+static double device_need(const rank_state *s, uint64_t slice_len, uint64_t cap)
+{
+    const double pair = (double)s->esz + sizeof(uint64_t);
+    double need = (double)LIST_COPIES * (double)s->k_list * pair;
+    if (cap == 0) need += (double)slice_len * s->esz;
+    else need += 2.0 * (double)cap * s->esz + (double)(s->k_local + cap) * pair + 2.0 * (double)s->k_local * pair;
+    return need;
+}
+
+/* In core or out of core, the sub-vector length, the plan for the longest
+ * top-k call, and why (s->why): out of core when the slice is longer than
+ * --device-cap, or (CUDA) when it and its workspace do not fit this rank's
+ * share of the GPU's free memory; then in the paper's 2^30 sub-vectors, or
+ * shorter ones that fit. */
+static int choose_placement(const mpi_cfg *c, drtopk_problem *lp, rank_state *s, drtopk_plan *plan)
+{
+    uint64_t free_b = 0, total_b = 0;
     size_t ws = 0;
-    const double need = (double)s->count * drtopk_dtype_size(c->run.dtype) +
-                        (double)s->k_local * (sizeof(uint32_t) + sizeof(uint64_t));
-    if (drtopk_select_workspace(lp, plan, &ws) != DRTOPK_OK) return 0;
-    return need + (double)ws <= GPU_MEM_USABLE * (double)s->dev.mem_bytes;
+    drtopk_status st;
+    int rc;
+    lp->n = s->count;
+    if ((rc = build_plan(&c->run, lp, &s->dev, &s->tuning_db, plan)) != 0) return rc;
+    s->ooc = 0;
+    s->cap = 0;
+    if (c->device_cap != NO_DEVICE_CAP && s->count > c->device_cap) {
+        s->ooc = 1;
+        s->cap = c->device_cap;
+        snprintf(s->why, sizeof s->why, "out of core: the slice (%" PRIu64 " elements) is longer than --device-cap "
+                 "%" PRIu64 ", so it streams in sub-vectors of that length", s->count, c->device_cap);
+    } else if (!is_cuda(c)) {
+        snprintf(s->why, sizeof s->why, "in core: the CPU backend selects the slice in host memory");
+    } else {
+        if ((st = drtopk_dev_mem_info(&free_b, &total_b)) != DRTOPK_OK)
+            return runtime_error("cannot read GPU %d's free memory: %s", s->gpu, drtopk_status_string(st));
+        if ((st = drtopk_select_workspace(lp, plan, &ws)) != DRTOPK_OK) return api_error("workspace query failed", st);
+        const double usable = GPU_FREE_USABLE * (double)free_b / s->sharing;
+        const double need = device_need(s, s->count, 0) + (double)ws;
+        if (need <= usable) {
+            snprintf(s->why, sizeof s->why, "in core: the slice, its workspace and the lists (%.2f GiB) fit %.2f GiB "
+                     "of GPU %d's free memory%s", need / GIB, usable / GIB, s->gpu,
+                     s->sharing > 1 ? " (this rank's share)" : "");
+        } else {
+            s->ooc = 1;
+            s->cap = PAPER_SUB_VECTOR < s->count ? PAPER_SUB_VECTOR : s->count;
+            while (s->cap > 1 && device_need(s, s->count, s->cap) + (double)ws > usable) s->cap /= 2;
+            snprintf(s->why, sizeof s->why, "out of core: the slice, its workspace and the lists (%.2f GiB) exceed "
+                     "%.2f GiB of GPU %d's free memory%s, so it streams in sub-vectors of %" PRIu64 " elements",
+                     need / GIB, usable / GIB, s->gpu, s->sharing > 1 ? " (this rank's share)" : "", s->cap);
+        }
+    }
+    if (s->ooc) {   /* plan for the longest top-k call: a sub-vector beside the running top k */
+        const uint64_t sub = s->cap < s->count ? s->cap : s->count;
+        lp->n = sub + s->k_local < s->count ? sub + s->k_local : s->count;
+        rc = build_plan(&c->run, lp, &s->dev, &s->tuning_db, plan);
+    }
+    return rc;
+}
+
+/* Rank 0's result, copied to host memory (k elements), for the check and
+ * --output; the other ranks get k-long buffers that verify() fills. */
+static int result_to_host(const world *w, const mpi_cfg *c, const rank_state *s, void **vals, uint64_t **pos)
+{
+    const uint64_t k = c->run.k;
+    drtopk_status st = DRTOPK_OK;
+    *vals = malloc((size_t)k * s->esz);
+    *pos = (uint64_t *)malloc((size_t)k * sizeof(uint64_t));
+    if (!*vals || !*pos) return runtime_error("out of host memory for the result (%" PRIu64 " elements)", k);
+    if (w->rank != 0) return 0;
+    if (is_cuda(c)) {
+        st = drtopk_dev_copy(*vals, s->list_v, (size_t)k * s->esz, DRTOPK_COPY_D2H);
+        if (st == DRTOPK_OK) st = drtopk_dev_copy(*pos, s->list_p, (size_t)k * sizeof(uint64_t), DRTOPK_COPY_D2H);
+    } else {
+        memcpy(*vals, s->list_v, (size_t)k * s->esz);
+        memcpy(*pos, s->list_p, (size_t)k * sizeof(uint64_t));
+    }
+    return st == DRTOPK_OK ? 0 : runtime_error("cannot read the result back from the GPU: %s", drtopk_status_string(st));
 }
 
 static int run(world *w, mpi_cfg *c, int argc, char **argv)
@@ -764,9 +1079,9 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     drtopk_problem lp;
     drtopk_plan plan;
     rep_times t;
-    uint32_t *res_v = NULL;
-    uint64_t *res_p = NULL, res_len = 0;
-    double *compute = NULL, *reload = NULL, *comm = NULL;
+    void *res_v = NULL;
+    uint64_t *res_p = NULL;
+    double *compute = NULL, *reload = NULL, *comm = NULL, *merge = NULL;
     int rc, ooc;
 
     memset(&s, 0, sizeof s);
@@ -775,23 +1090,15 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     r.verified = -1;
     drtopk_slice(c->run.n, (uint64_t)w->ranks, (uint64_t)w->rank, &s.first, &s.count);
     s.k_local = c->run.k < s.count ? c->run.k : s.count;
+    s.k_list = c->run.k;                /* k <= n: resolve_inputs checked it */
+    s.esz = drtopk_dtype_size(c->run.dtype);
     lp = (drtopk_problem){ c->run.backend, c->run.dtype, c->run.order, s.count, s.k_local, NULL };
 
     rc = bind_gpu(w, c, &s);
     if ((rc = agree(w, rc)) != 0) goto done;
-    rc = build_plan(&c->run, &lp, &s.dev, &s.tuning_db, &plan);
-    /* out of core when the slice is longer than the cap or than the GPU holds */
-    s.cap = c->device_cap;
-    s.ooc = s.count > c->device_cap;
-    if (rc == 0 && !s.ooc && s.gpu >= 0 && !fits_on_gpu(c, &lp, &plan, &s)) {
-        s.ooc = 1;              /* the GPU cannot hold it: the paper's sub-vectors, or shorter */
-        s.cap = c->device_cap < DEFAULT_DEVICE_CAP ? c->device_cap : DEFAULT_DEVICE_CAP;
-    }
-    if (rc == 0 && s.ooc) {     /* plan for the longest top-k call: a sub-vector beside the running top k */
-        const uint64_t sub = s.cap < s.count ? s.cap : s.count;
-        lp.n = sub + s.k_local < s.count ? sub + s.k_local : s.count;
-        rc = build_plan(&c->run, &lp, &s.dev, &s.tuning_db, &plan);
-    }
+    s.sharing = ranks_sharing_gpu(w, &s);
+    s.cuda_aware = is_cuda(c) && cuda_aware_mpi();
+    rc = choose_placement(c, &lp, &s, &plan);
     if ((rc = agree(w, rc)) != 0) goto done;
     lp.n = s.count;
     if (w->rank == 0 && c->run.n >= (1ull << 26) && !c->run.json)
@@ -804,24 +1111,38 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     compute = (double *)calloc((size_t)c->run.reps, sizeof(double));
     reload = (double *)calloc((size_t)c->run.reps, sizeof(double));
     comm = (double *)calloc((size_t)c->run.reps, sizeof(double));
-    rc = r.totals && compute && reload && comm ? 0 : runtime_error("out of host memory for timings");
+    merge = (double *)calloc((size_t)c->run.reps, sizeof(double));
+    rc = r.totals && compute && reload && comm && merge ? 0 : runtime_error("out of host memory for timings");
     if ((rc = agree(w, rc)) != 0) goto done;
     for (int i = 0; i < c->run.warmup + c->run.reps; ++i) {
-        if ((rc = one_rep(w, c, &lp, &plan, &s, &t, &res_v, &res_p, &res_len)) != 0) goto done;
+        if ((rc = one_rep(w, c, &lp, &plan, &s, &t)) != 0) goto done;
         if (i < c->run.warmup) continue;
         r.totals[i - c->run.warmup] = t.total;
         compute[i - c->run.warmup] = t.compute;
         reload[i - c->run.warmup] = t.reload;
         comm[i - c->run.warmup] = t.comm;
+        merge[i - c->run.warmup] = t.merge;
         r.chunks = t.chunks;
         r.filtered = t.filtered;
     }
     ooc = s.ooc;
     MPI_Reduce(&ooc, &r.ooc_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    {   /* the longest sub-vector of the ranks out of core */
+    {   /* the longest sub-vector of the ranks out of core (0: every rank in core) */
         const uint64_t mine = s.ooc ? s.cap : 0;
         MPI_Reduce(&mine, &r.device_cap, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
-        if (r.ooc_ranks == 0) r.device_cap = c->device_cap;
+    }
+    {   /* why: rank 0's placement, and the first other rank's that differs */
+        int first = w->ranks;
+        MPI_Bcast(&ooc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        const int mine = s.ooc != ooc ? w->rank : w->ranks;
+        MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        snprintf(r.why, sizeof r.why, "%s", s.why);
+        if (first < w->ranks) {
+            if (w->rank == first) MPI_Send(s.why, sizeof s.why, MPI_CHAR, 0, TAG_VALUES, MPI_COMM_WORLD);
+            if (w->rank == 0) MPI_Recv(r.why_other, sizeof r.why_other, MPI_CHAR, first, TAG_VALUES, MPI_COMM_WORLD,
+                                       MPI_STATUS_IGNORE);
+            r.why_other_rank = first;
+        }
     }
     {   /* the slowest link among the ranks that measured one */
         const double mine = s.link_gbps > 0 ? s.link_gbps : HUGE_VAL;
@@ -839,24 +1160,17 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
         r.compute = drtopk_median(compute, (size_t)c->run.reps);
         r.reload = drtopk_median(reload, (size_t)c->run.reps);
         r.comm = drtopk_median(comm, (size_t)c->run.reps);
+        r.merge = drtopk_median(merge, (size_t)c->run.reps);
         /* rank 0 holds the longest slice */
-        r.reload_gbps = r.reload > 0 ? (double)s.count * drtopk_dtype_size(c->run.dtype) / (r.reload / MS_PER_S) /
-                                           BYTES_PER_GB : 0;
+        r.reload_gbps = r.reload > 0 ? (double)s.count * s.esz / (r.reload / MS_PER_S) / BYTES_PER_GB : 0;
     }
+    rc = agree(w, result_to_host(w, c, &s, &res_v, &res_p));
+    if (rc != 0) goto done;
     if (c->run.verify) {
-        /* the other ranks receive rank 0's result into k-long buffers */
-        if (w->rank != 0) {
-            free(res_v);
-            free(res_p);
-            res_v = (uint32_t *)malloc((size_t)c->run.k * sizeof(uint32_t));
-            res_p = (uint64_t *)malloc((size_t)c->run.k * sizeof(uint64_t));
-        }
-        rc = res_v && res_p ? 0 : runtime_error("out of host memory for the verification");
-        if ((rc = agree(w, rc)) != 0) goto done;
-        r.verified = verify(w, c, &s, res_v, res_p, r.why, sizeof r.why);
+        r.verified = verify(w, c, &s, res_v, res_p, r.why_verify, sizeof r.why_verify);
         if (w->rank == 0 && r.verified) {     /* the merge orders best first, --sorted or not */
             drtopk_problem gp = { c->run.backend, c->run.dtype, c->run.order, c->run.n, c->run.k, NULL };
-            r.verified = check_sorted(&gp, res_v, r.why, sizeof r.why);
+            r.verified = check_sorted(&gp, res_v, r.why_verify, sizeof r.why_verify);
         }
     }
     if (w->rank == 0) {
@@ -869,7 +1183,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
             fflush(stdout);
         }
         if (rc == 0 && r.verified == 0) {
-            fprintf(w->msg_stream, "drtopk-mpi: verification FAILED: %s\n", r.why);
+            fprintf(w->msg_stream, "drtopk-mpi: verification FAILED: %s\n", r.why_verify);
             rc = EXIT_VERIFY;
         }
     }
@@ -881,6 +1195,7 @@ done:
     free(compute);
     free(reload);
     free(comm);
+    free(merge);
     state_free(c, &s);
     return rc;
 }
@@ -911,8 +1226,9 @@ int main(int argc, char **argv)
     c.run.order = DRTOPK_LARGEST;
     c.run.algo = DRTOPK_ALGO_RADIX;
     c.run.delegate = 1;
-    c.device_cap = DEFAULT_DEVICE_CAP;
+    c.device_cap = NO_DEVICE_CAP;
     rc = agree(&w, setup(&w, &c, argc, argv));
+    if (rc == 0) rc = agree_config(&w, &c);
     if (rc == 0 && c.run.help) {
         if (w.rank == 0) printf("%s%s", help_mpi, run_help_options);
     } else if (rc == 0) {

@@ -1,12 +1,15 @@
 #!/usr/bin/env bats
-# mpi.bats -- `drtopk-mpi` (issue 12; paper section 5.4, Table 2) under
+# mpi.bats -- `drtopk-mpi` (paper section 5.4, Table 2) under
 # `mpirun --oversubscribe -np 1..4` with the CPU backend: the top-k values are
 # the single-process `drtopk run`'s for n not divisible by the ranks, k larger
 # than one rank's share, ties across ranks (all-equal data), k = 1 and k = n,
-# in core and out of core (--device-cap), generated or --input data; every
-# result also passes the distributed exact check (--verify).  A rank that fails
-# (a GPU it cannot use, a bad input file) makes every rank exit non-zero with
-# one message, in bounded time.  DRTOPK / DRTOPK_MPI may point at other builds.
+# every key width, in core and out of core (--device-cap), generated or
+# --input data; every result also passes the distributed exact check
+# (--verify).  Ranks given different options or different --input files stop
+# before any work, every one with exit 2 and one message naming the rank and
+# the option; a rank that fails (a GPU it cannot use, a bad input file) or is
+# killed ends every rank, in bounded time.  DRTOPK / DRTOPK_MPI may point at
+# other builds.
 
 bats_require_minimum_version 1.5.0
 
@@ -64,6 +67,13 @@ same_as_single() {
     same_as_single "1 2 3 4" "--n 1001 --k 333 --dist EQ"
 }
 
+@test "every key width: same values as drtopk run, in core and out of core" {
+    for t in u32 i32 f32 f16 bf16 u64 i64 f64; do
+        same_as_single "1 4" "--n 3001 --k 45 --dtype $t --dist ND"
+        same_as_single "3" "--n 3001 --k 200 --dtype $t --dist FEW --smallest" "--device-cap 150"
+    done
+}
+
 @test "k = 1 and k = n" {
     same_as_single "1 3 4" "--n 999 --k 1 --dist CD"
     same_as_single "1 3 4" "--n 999 --k 999 --dist FEW"
@@ -75,6 +85,7 @@ same_as_single() {
     same_as_single "3" "--n 4099 --k 4099 --dtype f32 --dist ND" "--device-cap 7"
     run -0 mpi 2 --backend cpu --n 5001 --k 37 --device-cap 100 --json
     [[ "$output" =~ \"out_of_core_ranks\":\ 2 ]]
+    [[ "$output" == *'"rank0": "out of core: the slice (2501 elements) is longer than --device-cap 100'* ]]
     [[ "$output" =~ \"chunks\":\ 26 ]]
     # at most k of each later sub-vector pass the filter: most are dropped
     filtered=$(echo "$output" | sed -n 's/.*"filtered": \([0-9]*\).*/\1/p')
@@ -87,9 +98,20 @@ same_as_single() {
     same_as_single "4" "--input $BATS_TEST_TMPDIR/v.i32 --k 17" "--device-cap 50"
 }
 
+@test "in core by default, and the run says why" {
+    run -0 mpi 2 --backend cpu --n 3000 --k 10
+    [[ "$output" == *"0 of 2 ranks out of core"* ]]
+    [[ "$output" == *"placement: rank 0 in core: the CPU backend selects the slice in host memory"* ]]
+    # a cap only rank 0's longer slice exceeds: the first rank placed otherwise is named too
+    run -0 mpi 2 --backend cpu --n 3001 --k 10 --device-cap 1500
+    [[ "$output" == *"1 of 2 ranks out of core"* && "$output" == *"rank 1 in core"* ]]
+}
+
 @test "--json carries the ranks and the compute, reload and communication times" {
     run -0 --separate-stderr mpi 3 --backend cpu --n 3000 --k 10 --reps 2 --json
     [[ "$output" =~ ^\{\"command\":\ \"mpi\" ]]
+    [[ "$output" =~ \"merge_ms\":\ [0-9.]+ && "$output" == *'"exchange": "host memory"'* ]]
+    [[ "$output" == *'"placement": {"rank0": "in core: '*'"other": null}'* ]]
     [[ "$output" =~ \"ranks\":\ 3 && "$output" =~ \"reps\":\ \[[0-9.]+,\ [0-9.]+\] ]]
     [[ "$output" =~ \"compute_ms\":\ [0-9.]+ && "$output" =~ \"reload_ms\":\ [0-9.]+ ]]
     [[ "$output" =~ \"comm_ms\":\ [0-9.]+ ]]
@@ -102,7 +124,10 @@ same_as_single() {
     run -0 sqlite3 "$db" "SELECT ranks, n, k, device_cap, out_of_core, chunks, reps, total_ms > 0, \
                           comm_ms >= 0, algorithm FROM multi_gpu"
     [ "$output" = "2|4000|16|1000|1|2|2|1|1|radix" ]   # the CPU planner's standalone radix select
-    run -0 sqlite3 "$db" "SELECT program, status FROM runs"
+    run -0 mpi 2 --backend cpu --n 4000 --k 16 --reps 1 --db "$db"
+    run -0 sqlite3 "$db" "SELECT device_cap, out_of_core FROM multi_gpu WHERE reps = 1"
+    [ "$output" = "0|0" ]
+    run -0 sqlite3 "$db" "SELECT DISTINCT program, status FROM runs"
     [ "$output" = "drtopk-mpi|done" ]
 }
 
@@ -137,8 +162,6 @@ same_as_single() {
     [ "$status" -eq 2 ] && [[ "$stderr" == *"smaller than the 3 ranks"* ]]
     run --separate-stderr mpi 2 --n 100 --k 5 --gpu 0,x
     [ "$status" -eq 2 ] && [[ "$stderr" == *"--gpu"* ]]
-    run --separate-stderr mpi 2 --n 100 --k 5 --dtype u64
-    [ "$status" -eq 2 ] && [[ "$stderr" == *"--dtype u64: drtopk-mpi selects 32-bit keys only"* ]]
     [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
 }
 
@@ -156,4 +179,95 @@ same_as_single() {
     # nothing of the earlier, longer message trails the failure's
     [ "$(grep -c 'planning without it' <<< "$stderr")" -eq 1 ]
     [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
+}
+
+# ---- ranks that disagree stop before any work ----------------------------------
+
+# mismatch "OPTION" "RANK 0'S VALUE" "RANK 1'S VALUE": two ranks (MPMD form)
+# given different values end with exit 2, one message naming rank 1 and the
+# option, in bounded time
+mismatch() {
+    local opt="$1" a="$2" b="$3" base="--backend cpu"
+    [ "$opt" = "--n" ] || base="$base --n 2000"
+    [ "$opt" = "--k" ] || base="$base --k 7"
+    # shellcheck disable=SC2086
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 "$DRTOPK_MPI" $base $opt $a : -np 1 "$DRTOPK_MPI" $base $opt $b
+    [ "$status" -eq 2 ] || { echo "$opt: exit $status: $stderr" >&2; return 1; }
+    [[ "$stderr" == *"rank 1 of 2 failed"* && "$stderr" == *"every rank must be given the same $opt"* ]] ||
+        { echo "$opt: $stderr" >&2; return 1; }
+    [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
+}
+
+@test "different options on two ranks: exit 2 naming the rank and the option, never a hang" {
+    mismatch --n 3000 3001
+    mismatch --k 7 8
+    mismatch --dtype u32 f64
+    mismatch --reps 1 2
+    mismatch --warmup 0 1
+    mismatch --seed 1 2
+    mismatch --dist UD ND
+    mismatch --device-cap 100 200
+    # a flag on one rank only: its value against the default
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --smallest
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --smallest 1 where rank 0 runs with --smallest 0"* ]]
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --verify : -np 2 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"rank 1 of 3 failed"* && "$stderr" == *"the same --verify"* ]]
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --help
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"the same --help"* ]]
+}
+
+@test "one --input path holding different files on two ranks: exit 2, never wrong indices" {
+    # the same relative path in two working directories stands for one path on two nodes
+    mkdir -p "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/c"
+    "$DRTOPK" gen --n 5000 --dist ND --out "$BATS_TEST_TMPDIR/a/v.u32"
+    "$DRTOPK" gen --n 5000 --dist ND --seed 2 --out "$BATS_TEST_TMPDIR/b/v.u32"
+    "$DRTOPK" gen --n 5001 --dist ND --out "$BATS_TEST_TMPDIR/c/v.u32"
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 -wdir "$BATS_TEST_TMPDIR/a" "$DRTOPK_MPI" --input v.u32 --k 9 : \
+        -np 1 -wdir "$BATS_TEST_TMPDIR/b" "$DRTOPK_MPI" --input v.u32 --k 9
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == *"rank 1 of 2 failed"* && "$stderr" == *"--input v.u32: this rank's file holds other data"* ]]
+    [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
+    # a different size is a different n
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 -wdir "$BATS_TEST_TMPDIR/a" "$DRTOPK_MPI" --input v.u32 --k 9 : \
+        -np 1 -wdir "$BATS_TEST_TMPDIR/c" "$DRTOPK_MPI" --input v.u32 --k 9
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --n 5001 where rank 0 runs with --n 5000"* ]]
+    # the same file under both paths runs
+    cp "$BATS_TEST_TMPDIR/a/v.u32" "$BATS_TEST_TMPDIR/b/v.u32"
+    run -0 timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 -wdir "$BATS_TEST_TMPDIR/a" "$DRTOPK_MPI" --input v.u32 --k 9 --verify : \
+        -np 1 -wdir "$BATS_TEST_TMPDIR/b" "$DRTOPK_MPI" --input v.u32 --k 9 --verify
+    [[ "$output" == *"verify:    PASS"* ]]
+}
+
+@test "a killed rank ends every rank" {
+    # a run long enough to be killed in: many repetitions of a CPU top-k
+    timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np 3 "$DRTOPK_MPI" --backend cpu --n 2^20 --k 5 --reps 100000 \
+        > "$BATS_TEST_TMPDIR/out" 2>&1 &
+    local launcher=$! ranks="" tries=0
+    # the ranks: drtopk-mpi processes under this launcher (timeout, then mpirun)
+    while [ "$(wc -w <<< "$ranks")" -lt 3 ] && [ "$tries" -lt 100 ]; do
+        sleep 0.1
+        tries=$((tries + 1))
+        ranks=""
+        for m in $(pgrep -P "$launcher"); do
+            for p in $(pgrep -P "$m"); do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = drtopk-mpi ] && ranks="$ranks $p"; done
+        done
+    done
+    [ "$(wc -w <<< "$ranks")" -eq 3 ]
+    sleep 1
+    set -- $ranks
+    kill -9 "$2"
+    local rc=0
+    wait "$launcher" || rc=$?
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]
+    for p in $ranks; do
+        for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+        ! kill -0 "$p" 2>/dev/null
+    done
 }

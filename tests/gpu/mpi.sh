@@ -1,33 +1,38 @@
 #!/bin/sh
-# mpi.sh -- step `mpi` of tests/gpu/run.sh (issues 12 and 13; paper section
-# 5.4, Table 2): bin/drtopk-mpi with the CUDA backend.
-#  1. checks (pass/fail): under mpirun -np 1..4 the top-k values equal the
-#     single-process `drtopk run`'s and the distributed --verify passes, for
-#     n not divisible by the ranks, k larger than one rank's share, all-equal
-#     data, k = 1, k = n, and out of core (--device-cap); several ranks on one
-#     GPU (--gpu 0); on every GPU count G of 2, 4, 8 the node has: one rank per
-#     GPU, two ranks per GPU, and G GPUs out of core; a rank given a GPU that
-#     does not exist ends every rank non-zero, in bounded time.
-#  2. Table 2 (benchmarks, never pass/fail): |V| = 2^30..2^MPI_LOG_N_MAX,
-#     k = 128, on each GPU count G (1, 2, 4, 8 up to the GPUs visible), one
-#     rank per GPU.  A row runs in core when a rank's slice fits its GPU;
-#     otherwise drtopk-mpi streams it from pinned host memory in the paper's
-#     2^30 sub-vectors, which runs only where the host holds all of V twice
-#     over (else the row is skipped and says why).  Then out of core with
-#     --device-cap on one GPU and on the most GPUs; rows go to $DB (table
-#     multi_gpu), a summary table is printed last.
+# mpi.sh -- step `mpi` of tests/gpu/run.sh (paper section 5.4, Table 2):
+# bin/drtopk-mpi with the CUDA backend, in three parts.
+#  1. checks (pass/fail): for every key width (u32 i32 f32 f16 bf16 u64 i64
+#     f64) and k in 1, 128, 2^20, 2^24, on R = 1 and 2 ranks (one GPU each
+#     where the node has two), in core (the default) and out of core
+#     (--device-cap), the top-k values equal the CPU reference (`drtopk run
+#     --backend cpu`) and the distributed --verify passes; several ranks on one
+#     GPU; a rank given a GPU that does not exist ends every rank, in bounded
+#     time.
+#  2. compute-sanitizer memcheck of the MPI path on small inputs (in core and
+#     out of core, 16-, 32- and 64-bit keys, two ranks).
+#  3. Table 2 (benchmarks, never pass/fail): |V| = 2^MPI_TABLE2_LOG_N, k in
+#     128, 2^20, 2^24, R = 1, 2 (and 4 where the node has 4 GPUs), one rank
+#     per GPU, in core and out of core (the paper's 2^30 sub-vectors), every
+#     row verified, stored in $DB (table multi_gpu); `drtopk run` on one GPU
+#     beside them; a summary table last (experiments/tab2_multigpu.sh draws it).
 # Environment: DRTOPK_BIN_DIR (bin), DB ($OUT/results.sqlite), OUT (out/gpu-run),
-#   MPI_LOG_N_MAX the largest log2 |V| of Table 2 (35 with 4 or more GPUs,
-#   else 34), MPI_OOC_LOG_N ("31 32") the log2 |V| of the one-GPU out-of-core
-#   rows (pinned host memory: 4 bytes an element), MPI_REPS (5).
+#   MPI_PARTS ("checks memcheck table2": the parts to run, so each fits a
+#   10-minute command), MPI_DTYPES (every width), MPI_TABLE2_LOG_N (32), MPI_REPS (5).
+# Expected time on 2 x H200: checks about 6 min, memcheck 1-2 min, Table 2 about 5 min.
 set -u
 BIN=${DRTOPK_BIN_DIR:-bin}
 OUT=${OUT:-out/gpu-run}
 DB=${DB:-$OUT/results.sqlite}
-OOC_LOG_N=${MPI_OOC_LOG_N:-"31 32"}
+PARTS=${MPI_PARTS:-"checks memcheck table2"}
+DTYPES=${MPI_DTYPES:-"u32 i32 f32 f16 bf16 u64 i64 f64"}
+TABLE2_LOG_N=${MPI_TABLE2_LOG_N:-32}
 REPS=${MPI_REPS:-5}
 MPI_TIMEOUT=300       # seconds per mpirun: a hang is a failure, not a stuck machine
-K_TABLE2=128          # the paper's Table 2 k
+CHECK_N=2^25+3        # the checks' |V|: above the largest k checked, odd so slices are uneven
+CHECK_CAP=2^22        # the checks' out-of-core sub-vector: several per slice
+MEMCHECK_N=2^16+3     # compute-sanitizer runs 10-100x slower: small inputs
+TABLE2_KS="128 2^20 2^24"
+OOC_CAP=2^30          # the paper's sub-vector (section 5.4): Table 2's out-of-core rows
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # containers often forbid the cross-memory attach Open MPI 4's shared-memory
 # transport tries first (it then prints errors per message): copy through the buffer
@@ -39,21 +44,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/drtopk_mpi.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 echo "mpi: $gpus GPU(s) visible; $(mpirun --version 2>&1 | head -1)"
-# the GPU counts of Table 2 and of the per-count checks: powers of 2 up to the
-# GPUs visible, and that count itself
-counts=1
-g=2
-while [ "$g" -le "$gpus" ]; do counts="$counts $g"; g=$((g * 2)); done
-case " $counts " in *" $gpus "*) ;; *) [ "$gpus" -ge 1 ] && counts="$counts $gpus" ;; esac
-if [ "$gpus" -ge 4 ]; then LOG_N_MAX=${MPI_LOG_N_MAX:-35}; else LOG_N_MAX=${MPI_LOG_N_MAX:-34}; fi
-# GPU 0's memory and the host's, in bytes (what decides in core / out of core / skipped)
-gpu_mem=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0 2>/dev/null)
-case $gpu_mem in ''|*[!0-9]*) gpu_mem=0 ;; *) gpu_mem=$((gpu_mem * 1048576)) ;; esac
-host_mem=$(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024))
-GPU_MEM_SHARE=90                 # % of a GPU a slice may fill (drtopk-mpi's GPU_MEM_USABLE)
-HOST_MEM_SHARE=50                # % of the host the pinned slices may fill: generating V needs its pages too
-# gpu_list G: "0,1,...,G-1"
-gpu_list() { seq -s, 0 $(($1 - 1)); }
+# gpu_list R: one GPU per rank where the node has them, else all on GPU 0
+gpu_list() {
+    if [ "$1" -le "$gpus" ]; then seq -s, 0 $(($1 - 1)); else echo 0; fi
+}
 
 mpi() {
     np=$1
@@ -61,129 +55,146 @@ mpi() {
     timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np "$np" "$BIN/drtopk-mpi" "$@"
 }
 
-# same_values REF GOT "RUN OPTIONS": both best first; equal as keys of the
-# library's order (for floats -0.0 == +0.0 and every NaN is one key), so two
-# correct sorts may differ in the bits they put first among equal keys
+fail() {
+    echo "FAIL $*"
+    fails=$((fails + 1))
+}
+
+# part NAME: whether MPI_PARTS asks for it
+part() {
+    case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac
+}
+
+# same_values REF GOT DTYPE: both best first; floats compared as keys of the
+# library's order (-0.0 == +0.0, every NaN one key), so two correct sorts may
+# differ in the bits they put first among equal keys
 same_values() {
     cmp -s "$1" "$2" && return 0
-    case $3 in *f32*) ;; *) echo "bytes differ ($(cmp "$1" "$2" 2>&1 | head -1))"; return 1 ;; esac
-    python3 -c 'import sys, array, math
+    case $3 in f32|f64|f16|bf16) ;; *) echo "bytes differ ($(cmp "$1" "$2" 2>&1 | head -1))"; return 1 ;; esac
+    python3 -c 'import sys, struct, math
+fmt = {"f32": "f", "f64": "d", "f16": "e"}.get(sys.argv[3])
 def keys(p):
-    a = array.array("f"); a.frombytes(open(p, "rb").read())
-    return ["nan" if math.isnan(x) else x + 0.0 for x in a]
-r, g = keys(sys.argv[1]), keys(sys.argv[2])
+    b = open(p, "rb").read()
+    if fmt is None:     # bf16: the top half of an f32
+        return [struct.unpack("<f", b"\0\0" + b[i:i + 2])[0] for i in range(0, len(b), 2)]
+    return list(struct.unpack("<%d%s" % (len(b) // struct.calcsize(fmt), fmt), b))
+r = ["nan" if math.isnan(x) else x + 0.0 for x in keys(sys.argv[1])]
+g = ["nan" if math.isnan(x) else x + 0.0 for x in keys(sys.argv[2])]
 bad = [i for i in range(min(len(r), len(g))) if r[i] != g[i]]
 if len(r) != len(g) or bad:
-    print("%d vs %d values, first difference at %s" % (len(r), len(g), bad[:1])); sys.exit(1)' "$1" "$2"
+    print("%d vs %d values, first difference at %s" % (len(r), len(g), bad[:1])); sys.exit(1)' "$1" "$2" "$3"
 }
 
-# check NAME RANKS "RUN OPTIONS" "EXTRA drtopk-mpi OPTIONS" (the options split into words)
+# check NAME RANKS DTYPE "RUN OPTIONS" "EXTRA drtopk-mpi OPTIONS": the CPU
+# reference of RUN OPTIONS is $tmp/ref (made by the caller)
 # shellcheck disable=SC2086
 check() {
-    name=$1 ranks=$2 opts=$3 extra=$4
-    "$BIN/drtopk" run --backend cuda $opts --reps 1 --sorted --output "$tmp/ref" > /dev/null 2>&1 ||
-        { echo "FAIL $name: the single-process reference failed"; fails=$((fails + 1)); return; }
-    for np in $ranks; do
-        checks=$((checks + 1))
-        rm -f "$tmp/got.values"
-        if ! out=$(mpi "$np" --backend cuda $opts $extra --reps 1 --verify --output "$tmp/got" 2>&1); then
-            echo "FAIL $name np=$np: $(echo "$out" | tail -3)"; fails=$((fails + 1)); continue
-        fi
-        if ! echo "$out" | grep -q "verify:    PASS"; then
-            echo "FAIL $name np=$np: verify failed: $(echo "$out" | grep '^verify' | head -2)"; fails=$((fails + 1)); continue
-        fi
-        if ! why=$(same_values "$tmp/ref.values" "$tmp/got.values" "$opts"); then
-            echo "FAIL $name np=$np: values differ from drtopk run: $why"; fails=$((fails + 1)); continue
-        fi
-        echo "ok   $name np=$np $(echo "$out" | grep '^backend:')"
-    done
+    name=$1 np=$2 dtype=$3 opts=$4 extra=$5
+    checks=$((checks + 1))
+    rm -f "$tmp/got.values"
+    if ! out=$(mpi "$np" --backend cuda $opts $extra --reps 1 --verify --output "$tmp/got" 2>&1); then
+        fail "$name np=$np: $(echo "$out" | tail -3)"; return
+    fi
+    if ! echo "$out" | grep -q "verify:    PASS"; then
+        fail "$name np=$np: verify failed: $(echo "$out" | grep '^verify' | head -2)"; return
+    fi
+    if ! why=$(same_values "$tmp/ref.values" "$tmp/got.values" "$dtype"); then
+        fail "$name np=$np: values differ from the CPU reference: $why"; return
+    fi
+    echo "ok   $name np=$np: $(echo "$out" | grep '^placement:' | cut -c12-80)"
 }
 
-echo "== checks against the single-process run (CUDA backend)"
-check "uneven n" "1 2 3 4" "--n 1000003 --k 1000 --dist ND" ""
-check "k > one rank's share" "2 4" "--n 100003 --k 60000 --dtype i32" ""
-check "ties across ranks" "1 3 4" "--n 1000001 --k 4097 --dist EQ" ""
-check "k = 1" "1 4" "--n 2^20+3 --k 1 --dist CD" ""
-check "k = n" "1 4" "--n 65539 --k 65539 --dtype f32 --dist SPECIAL" ""
-check "out of core" "1 2 4" "--n 2^24+5 --k 1000" "--device-cap 2^20"
-check "out of core, ties" "2 3" "--n 2^22+1 --k 5000 --dist FEW" "--device-cap 2^18"
-check "several ranks on GPU 0" "4" "--n 2^24+1 --k 128" "--gpu 0"
-for g in $counts; do
-    [ "$g" -ge 2 ] || continue
-    check "one rank per GPU, $g GPUs" "$g" "--n 2^26+7 --k 128 --dist ND" "--gpu $(gpu_list "$g")"
-    check "two ranks per GPU, $g GPUs" "$((2 * g))" "--n 2^25+3 --k 3000 --dist CD" "--gpu $(gpu_list "$g")"
-    check "$g GPUs, out of core" "$g" "--n 2^26+7 --k 128" "--gpu $(gpu_list "$g") --device-cap 2^23"
+part checks && echo "== checks against the CPU reference (every key width, k = 1 .. 2^24, R = 1, 2, in core and out of core)"
+part checks && for t in $DTYPES; do
+    for k in 1 128 2^20 2^24; do
+        opts="--n $CHECK_N --k $k --dtype $t --dist ND"
+        # shellcheck disable=SC2086
+        if ! "$BIN/drtopk" run --backend cpu $opts --reps 1 --sorted --output "$tmp/ref" > /dev/null 2>&1; then
+            fail "$t k=$k: the CPU reference failed"; continue
+        fi
+        for np in 1 2; do
+            check "$t k=$k in core" "$np" "$t" "$opts" "--gpu $(gpu_list "$np")"
+            check "$t k=$k out of core" "$np" "$t" "$opts" "--gpu $(gpu_list "$np") --device-cap $CHECK_CAP"
+        done
+    done
 done
-checks=$((checks + 1))
-t0=$(date +%s)
-if out=$(mpi 2 --backend cuda --n 2^20 --k 8 --gpu 0,99 2>&1); then
-    echo "FAIL bad --gpu on rank 1: exit 0"; fails=$((fails + 1))
-elif [ $(($(date +%s) - t0)) -ge "$MPI_TIMEOUT" ] || ! echo "$out" | grep -q "rank 1 of 2 failed" ||
-    ! echo "$out" | grep -q -- "--gpu 99 (node-local rank 1): this node shows $gpus GPU"; then
-    echo "FAIL bad --gpu on rank 1: $(echo "$out" | head -3)"; fails=$((fails + 1))
+if part checks; then
+    "$BIN/drtopk" run --backend cpu --n 2^24+1 --k 4097 --dist EQ --reps 1 --sorted --output "$tmp/ref" > /dev/null 2>&1
+    check "ties, four ranks on GPU 0" 4 u32 "--n 2^24+1 --k 4097 --dist EQ" "--gpu 0"
+    checks=$((checks + 1))
+    t0=$(date +%s)
+    if out=$(mpi 2 --backend cuda --n 2^20 --k 8 --gpu 0,99 2>&1); then
+        fail "bad --gpu on rank 1: exit 0"
+    elif [ $(($(date +%s) - t0)) -ge "$MPI_TIMEOUT" ] || ! echo "$out" | grep -q "rank 1 of 2 failed" ||
+        ! echo "$out" | grep -q -- "--gpu 99 (node-local rank 1): this node shows $gpus GPU"; then
+        fail "bad --gpu on rank 1: $(echo "$out" | head -3)"
+    else
+        echo "ok   bad --gpu on rank 1 ends every rank: $(echo "$out" | grep 'drtopk-mpi: error' | head -1)"
+    fi
+fi
+
+part memcheck && echo "== compute-sanitizer memcheck of the MPI path"
+if ! part memcheck; then
+    :
+elif command -v compute-sanitizer > /dev/null; then
+    for t in u32 f16 u64; do
+        for extra in "" "--device-cap 2^12"; do
+            checks=$((checks + 1))
+            # shellcheck disable=SC2086
+            if out=$(timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np 2 compute-sanitizer --tool memcheck \
+                    --error-exitcode 99 "$BIN/drtopk-mpi" --backend cuda --n "$MEMCHECK_N" \
+                    --k 300 --dtype "$t" --gpu "$(gpu_list 2)" --reps 1 --warmup 0 --verify $extra 2>&1) &&
+                echo "$out" | grep -q "verify:    PASS" && ! echo "$out" | grep -q "ERROR SUMMARY: [1-9]"; then
+                echo "ok   memcheck $t ${extra:-in core}"
+            else
+                fail "memcheck $t ${extra:-in core}: $(echo "$out" | grep -E 'ERROR|error|FAIL' | head -3)"
+            fi
+        done
+    done
 else
-    echo "ok   bad --gpu on rank 1 ends every rank: $(echo "$out" | grep 'drtopk-mpi: error' | head -1)"
+    fail "memcheck: compute-sanitizer not on PATH"
 fi
 echo "mpi checks: $((checks - fails)) passed, $fails failed"
 
-echo "== Table 2 (k = $K_TABLE2, $REPS reps): rows into $DB"
-table2() {
+part table2 || { [ "$fails" -eq 0 ]; exit; }
+echo "== Table 2: |V| = 2^$TABLE2_LOG_N, k in $TABLE2_KS, $REPS reps, every row verified: rows into $DB"
+ranks_list="1 2"
+[ "$gpus" -ge 4 ] && ranks_list="1 2 4"
+row() {
     np=$1
     shift
-    if out=$(mpi "$np" --backend cuda --k "$K_TABLE2" --reps "$REPS" --db "$DB" --json "$@" 2> "$tmp/err"); then
+    if out=$(mpi "$np" --backend cuda --n "2^$TABLE2_LOG_N" --reps "$REPS" --verify --db "$DB" --json \
+            --gpu "$(gpu_list "$np")" "$@" 2> "$tmp/err"); then
         echo "row: np=$np $*: $out"
     else
         echo "row FAILED: np=$np $*: $(tail -3 "$tmp/err")"
     fi
 }
-# row NP LOG2N: one rank per GPU, in core where the slice fits the GPU, else
-# streamed from pinned host memory if the host holds it, else skipped
-row() {
-    np=$1 log=$2
-    slice=$(((1 << log) * 4 / np))
-    if [ "$slice" -gt $((gpu_mem * GPU_MEM_SHARE / 100)) ] &&
-        [ $(((1 << log) * 4)) -gt $((host_mem * HOST_MEM_SHARE / 100)) ]; then
-        echo "row skipped: np=$np --n 2^$log: a slice of $slice bytes fits neither GPU 0 ($gpu_mem bytes)" \
-            "nor, all $np together, $HOST_MEM_SHARE% of the host's $host_mem bytes"
-        return
-    fi
-    table2 "$np" --n "2^$log" --gpu "$(gpu_list "$np")" --device-cap 2^36
-}
-log=30
-while [ "$log" -le "$LOG_N_MAX" ]; do
-    for g in $counts; do row "$g" "$log"; done
-    log=$((log + 1))
+for k in $TABLE2_KS; do
+    one=$("$BIN/drtopk" run --backend cuda --n "2^$TABLE2_LOG_N" --k "$k" --reps "$REPS" --json 2>&1 |
+        sed -n 's/.*"ms_median": \([0-9.]*\).*/\1/p')
+    echo "drtopk run, one GPU: --n 2^$TABLE2_LOG_N --k $k: ${one:-failed} ms"
+    for np in $ranks_list; do
+        [ "$np" -le "$gpus" ] || continue
+        row "$np" --k "$k"
+        row "$np" --k "$k" --device-cap "$OOC_CAP"
+    done
 done
-# out of core: the paper's 2^30 sub-vectors, and smaller ones, on one GPU;
-# then every GPU of the node streaming its 2^32-element slice at once
-for log in $OOC_LOG_N; do
-    table2 1 --n "2^$log" --gpu 0 --device-cap 2^30
-    table2 1 --n "2^$log" --gpu 0 --device-cap 2^28
-done
-if [ "$gpus" -ge 2 ]; then
-    for g in $counts; do most=$g; done
-    log=$((32 + $(awk -v g="$most" 'BEGIN { print int(log(g) / log(2) + 0.5) }')))
-    [ $(((1 << log) * 4)) -le $((host_mem * HOST_MEM_SHARE / 100)) ] &&
-        table2 "$most" --n "2^$log" --gpu "$(gpu_list "$most")" --device-cap 2^30
-fi
 
 echo "== summary (medians, ms; compute/reload of the slowest rank, comm at rank 0)"
-SUMMARY_SQL="SELECT m.n, m.ranks, m.gpus, m.device_cap, m.out_of_core, m.chunks, m.filtered,
-    printf('%.2f', m.total_ms), printf('%.2f', m.compute_ms), printf('%.2f', m.reload_ms),
+SUMMARY_SQL="SELECT m.n, m.k, m.dtype, m.ranks, m.gpus, CASE WHEN m.out_of_core THEN 'out (' || m.device_cap || ')' ELSE 'in' END,
+    m.chunks, printf('%.2f', m.total_ms), printf('%.2f', m.compute_ms), printf('%.2f', m.reload_ms),
     printf('%.3f', m.comm_ms), printf('%.2f', 100.0 * m.comm_ms / m.total_ms),
-    CASE WHEN m.reload_ms > 0 THEN printf('%.1f', m.n * 4.0 / m.ranks / (m.reload_ms * 1e6)) ELSE '' END,
     CASE WHEN m.link_gbps > 0 THEN printf('%.1f', m.link_gbps) ELSE '' END,
-    CASE WHEN m.reload_ms > 0 THEN printf('%.2f', m.total_ms / m.reload_ms) ELSE '' END,
-    (SELECT printf('%.2f', coalesce(min(CASE WHEN o.out_of_core = 0 THEN o.total_ms END), min(o.total_ms))
-                           / m.total_ms) FROM multi_gpu o WHERE o.machine_id = m.machine_id
-        AND o.git_commit = m.git_commit AND o.n = m.n AND o.k = m.k AND o.ranks = 1),
-    mc.name
-  FROM multi_gpu m JOIN machines mc ON mc.id = m.machine_id WHERE m.k = $K_TABLE2
-  ORDER BY m.out_of_core, m.n, m.ranks, m.device_cap DESC"
-# reload GB/s: bytes of a rank's slice over its copies' own time; link GB/s: a
-# copy alone (the target: reload >= 85% of it); total/reload near 1: compute
-# hidden behind the copies
-echo "n|ranks|gpus|device_cap|ooc|chunks|filtered|total|compute|reload|comm|comm%|reload GB/s|link GB/s|total/reload|speedup vs 1 GPU (in core, else out of core)|gpu"
+    (SELECT printf('%.2f', min(o.total_ms) / m.total_ms) FROM multi_gpu o WHERE o.machine_id = m.machine_id
+        AND o.git_commit = m.git_commit AND o.n = m.n AND o.k = m.k AND o.dtype = m.dtype AND o.ranks = 1
+        AND o.out_of_core = m.out_of_core),
+    m.verify_ok, mc.name
+  FROM multi_gpu m JOIN machines mc ON mc.id = m.machine_id WHERE m.n = (1 << $TABLE2_LOG_N)
+  ORDER BY m.k, m.out_of_core, m.ranks"
+# comm%: communication and merges over the total (target <= 5% at k = 2^24);
+# speedup: one rank's total, same placement, over this row's (target >= 0.9 R)
+echo "n|k|dtype|ranks|gpus|placement|chunks|total|compute|reload|comm|comm%|link GB/s|speedup vs 1 rank|verified|gpu"
 if command -v sqlite3 > /dev/null; then
     sqlite3 "$DB" "$SUMMARY_SQL"
 else

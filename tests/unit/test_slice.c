@@ -99,6 +99,54 @@ static void test_merge(void)
     CHECK(v[0] == 1 && p[0] == 2 && v[1] == 1 && p[1] == 7 && v[2] == 2 && v[3] == 3);
 }
 
+/* 64-bit and 16-bit keys merge by their ordered key (f64: -1.5 < 0 < 2.5;
+ * f16 smallest: 1.0 before 2.0). */
+static void test_merge_widths(void)
+{
+    const double av[] = { 2.5, -1.5 }, bv[] = { 0.0 };
+    const uint64_t ap[] = { 4, 9 }, bp[] = { 1 };
+    double ov[3];
+    uint64_t op[3];
+    CHECK_EQ_U64(drtopk_topk_merge(DRTOPK_F64, DRTOPK_LARGEST, 3, av, ap, 2, bv, bp, 1, ov, op), 3);
+    CHECK(ov[0] == 2.5 && ov[1] == 0.0 && ov[2] == -1.5 && op[0] == 4 && op[1] == 1 && op[2] == 9);
+    uint16_t h[] = { drtopk_f16_from_float(2.0f), drtopk_f16_from_float(1.0f) };
+    uint64_t hp[] = { 7, 3 };
+    CHECK_STATUS(drtopk_topk_canon(DRTOPK_F16, DRTOPK_SMALLEST, h, hp, 2), DRTOPK_OK);
+    CHECK(drtopk_f16_to_float(h[0]) == 1.0f && hp[0] == 3);
+}
+
+/* The sampled checksum: equal for equal files, different when a sampled
+ * block or the size differs. */
+static void test_sample_sum(void)
+{
+    char a[] = "/tmp/drtopk_sum_XXXXXX", b[] = "/tmp/drtopk_sum_XXXXXX";
+    enum { N = 100000 };        /* 400 KB: longer than the blocks sampled */
+    static uint32_t v[N];
+    uint64_t sa, sb;
+    char err[256];
+    const int fa = mkstemp(a), fb = mkstemp(b);
+    CHECK(fa >= 0 && fb >= 0);
+    close(fa);
+    close(fb);
+    drtopk_gen_host(v, N, DRTOPK_DIST_UD, DRTOPK_U32, 5);
+    CHECK_STATUS(drtopk_write_raw(a, v, 4, N), DRTOPK_OK);
+    CHECK_STATUS(drtopk_write_raw(b, v, 4, N), DRTOPK_OK);
+    CHECK_STATUS(drtopk_raw_sample_sum(a, 8, 4096, &sa, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(drtopk_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(sa, sb);
+    v[N - 1] ^= 1u;             /* the last block is always sampled */
+    CHECK_STATUS(drtopk_write_raw(b, v, 4, N), DRTOPK_OK);
+    CHECK_STATUS(drtopk_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
+    CHECK(sa != sb);
+    CHECK_STATUS(drtopk_write_raw(b, v, 4, N - 1), DRTOPK_OK);
+    CHECK_STATUS(drtopk_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
+    CHECK(sa != sb);
+    unlink(a);
+    unlink(b);
+    CHECK_STATUS(drtopk_raw_sample_sum(a, 8, 4096, &sb, err, sizeof err), DRTOPK_ERR_IO);
+    CHECK(strstr(err, "cannot open") != NULL);
+}
+
 /* A rank's slice of a raw file is the same elements as the whole file read. */
 static void test_raw_slice(void)
 {
@@ -135,4 +183,6 @@ __attribute__((constructor)) static void register_slice_tests(void)
     test_register("slice: reduction tree for 1..33 ranks", test_tree);
     test_register("slice: exact merge of two top-k lists with ties", test_merge);
     test_register("slice: a rank's slice of a raw file and of the generator", test_raw_slice);
+    test_register("slice: merge and order 16- and 64-bit keys", test_merge_widths);
+    test_register("slice: the sampled checksum of a raw file", test_sample_sum);
 }

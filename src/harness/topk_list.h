@@ -1,0 +1,43 @@
+/*
+ * topk_list.h -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
+ * section 5.4): a rank's local result put best first, and the exact merge of
+ * two best-first lists keeping the best k, both in device memory, so the
+ * reduction never sorts or merges on the host.  Any key width (16, 32, 64
+ * bits; raw element bits of dtype t, compared by keyorder.h's ordered key),
+ * positions uint64.  Ordering: CUB's radix sort of (ordered key, 32-bit
+ * index) pairs, stable, so equal keys keep the order the selection gave them; the
+ * merge (CUB DeviceMerge) takes the first list's element on equal keys.  The
+ * host half of the same steps is slice.h's (the CPU backend).  CUDA build:
+ * topk_list_cuda.cu; --cpu-only build: topk_list_stub.c (DRTOPK_ERR_NO_BACKEND).
+ * Every call runs on the legacy default stream and returns when its work is
+ * done.
+ */
+#ifndef DRTOPK_TOPK_LIST_H
+#define DRTOPK_TOPK_LIST_H
+#include <stdint.h>
+#include "drtopk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct topk_list_dev topk_list_dev;
+
+/* Scratch for lists of up to k elements of dtype t in order o; k below 2^32
+ * (DRTOPK_ERR_INVALID_ARGUMENT above: the sort's indices are 32-bit). */
+drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t k, topk_list_dev **out);
+void topk_list_dev_destroy(topk_list_dev *m);
+/* in_v / in_p (n <= k, any order) best first into out_v / out_p, each
+ * position plus `first` (a slice's local index to its global position).  out
+ * must not alias in. */
+drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n,
+                                  uint64_t first, void *out_v, uint64_t *out_p);
+/* Best-first lists a (na) and b (nb) merged; the best min(k, na + nb) of them
+ * replace a (whose buffers hold k); *len gets that count. */
+drtopk_status topk_list_dev_merge(topk_list_dev *m, void *a_v, uint64_t *a_p, uint64_t na, const void *b_v,
+                                  const uint64_t *b_p, uint64_t nb, uint64_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

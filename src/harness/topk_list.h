@@ -4,9 +4,9 @@
  * two best-first lists keeping the best k, both in device memory, so the
  * reduction never sorts or merges on the host.  Any key width (16, 32, 64
  * bits; raw element bits of dtype t, compared by keyorder.h's ordered key),
- * positions uint64.  Ordering: CUB's radix sort of (ordered key, 32-bit
- * index) pairs, stable, so equal keys keep the order the selection gave them; the
- * merge (CUB DeviceMerge) takes the first list's element on equal keys.  The
+ * positions uint64.  Ordering: the library's sorted selection of the whole
+ * list (equal keys in any order); the merge (a merge-path kernel) takes the
+ * first list's element on equal keys.  The
  * host half of the same steps is slice.h's (the CPU backend).  CUDA build:
  * topk_list_cuda.cu; --cpu-only build: topk_list_stub.c (DRTOPK_ERR_NO_BACKEND).
  * Every call runs on the legacy default stream and returns when its work is
@@ -23,8 +23,7 @@ extern "C" {
 
 typedef struct topk_list_dev topk_list_dev;
 
-/* Scratch for lists of up to k elements of dtype t in order o; k below 2^32
- * (DRTOPK_ERR_INVALID_ARGUMENT above: the sort's indices are 32-bit). */
+/* Scratch for lists of up to k elements of dtype t in order o. */
 drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t k, topk_list_dev **out);
 void topk_list_dev_destroy(topk_list_dev *m);
 /* in_v / in_p (n <= k, any order) best first into out_v / out_p, each

@@ -47,7 +47,7 @@
 #define NO_DEVICE_CAP 0           /* --device-cap not given: in core whenever the slice fits */
 #define SAMPLE_BLOCKS 64          /* --input checksum: blocks read, spread over the file ... */
 #define SAMPLE_BLOCK_BYTES 4096   /* ... of a page each: milliseconds even for a 2^36-byte file */
-#define GPU_FREE_USABLE 0.95      /* share of a GPU's free memory a rank plans on (allocator rounding, CUB) */
+#define GPU_FREE_USABLE 0.95      /* share of a GPU's free memory a rank plans on (allocator rounding, the library's caches) */
 #define LIST_COPIES 8             /* k-long lists a rank holds on its GPU: selection output, ordered list,
                                      received list, merge output (2k), sort keys and indices (2 each) */
 #define DEFAULT_REPS_CUDA 7       /* as drtopk run */

@@ -141,7 +141,7 @@ load_reference() {
 # build reads, holding the tables every figure queries; else exit 2 naming what
 # is wrong (never a plot of a damaged file, nor one error per experiment).
 SCHEMA_VERSION=$(sed -n 's/^#define DRTOPK_STORE_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/src/harness/store.h")
-CORE_TABLES="machines runs measurements fits choices"   # in every schema version since the first
+CORE_TABLES="machines runs measurements fits choices"   # in every schema version (db/schema.sql's first block)
 check_db() {
     local v t qc
     [ -r "$1" ] || die "database $1: cannot read it: $(cat "$1" 2>&1 >/dev/null)"
@@ -152,8 +152,8 @@ check_db() {
         die "database $1 is not a drtopk database (${v% })"
     v=${v% }
     case "$v" in ''|*[!0-9]*) die "database $1 is damaged: its schema_version table holds '$v', not one version" ;; esac
-    { [ "$v" -ge 1 ] && [ "$v" -le "$SCHEMA_VERSION" ]; } ||
-        die "database $1 has schema version $v; this build reads versions 1 to $SCHEMA_VERSION (a newer drtopk wrote it?)"
+    [ "$v" -le "$SCHEMA_VERSION" ] ||
+        die "database $1 has schema version $v; this build reads versions up to $SCHEMA_VERSION (a newer drtopk wrote it?)"
     for t in $CORE_TABLES; do
         [ "$(sqlite3 -readonly "$1" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$t'")" = 1 ] ||
             die "database $1 lacks the table $t: it is damaged; restore it from a copy"

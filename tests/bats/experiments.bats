@@ -68,7 +68,7 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     grep -q "experiments, 0 failed" "$T/run1.txt"
     # long verdicts wrap onto lines of their own, under the verdict column
     col=$(grep "^figure  *GPU" "$T/run1.txt" | awk '{ print index($0, "verdict") }')
-    ! sed -n '/^summary/,$p' "$T/run1.txt" | tail -n +3 | grep -v '^[a-z]' | grep -q "^ \{0,$((col - 2))\}[^ ]"
+    ! sed -n '/^summary/,$p' "$T/run1.txt" | tail -n +3 | grep -v '^[a-z0-9]' | grep -q "^ \{0,$((col - 2))\}[^ ]"
 }
 
 @test "data that cannot exist yet gives a marked not-measured panel with its reason, never data" {

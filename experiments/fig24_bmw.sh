@@ -22,11 +22,16 @@ plot_one() {
     data=$(exp_data "$M_SLUG" "$(printf '%s\n' "$rows" | cut -d'|' -f1-3)")
     exp_plot fig24_bmw.gp "$EXP_TITLE" "data=$data" \
         "nseries=$(exp_nblocks "$data")" || return 0
-    res=$(printf '%s\n' "$rows" | awk -F'|' '{ s[$1] += $3; c[$1]++; if ($3 <= 1) bad = 1; n = $4 }
+    res=$(printf '%s\n' "$rows" | awk -F'|' '{ s[$1] += $3; c[$1]++; n = $4 }
         END { e = 0; while (n > 1) { n /= 2; ++e }
-              for (d in s) txt = txt sprintf("%s mean ratio %.1fx; ", d, s[d] / c[d])
-              printf "at |V| = 2^%d: %s\t%s\n", e, txt, bad ? "not held" : "held" }')
-    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "${res%%	*}" "${res##*	}"
+              txt = sprintf("at |V| = 2^%d:", e)
+              for (i = 1; i <= 2; ++i) { d = (i == 1) ? "UD" : "ND"
+                  txt = txt (d in s ? sprintf(" %s mean ratio %.1fx over %d k;", d, s[d] / c[d], c[d]) : sprintf(" %s never counted;", d)) }
+              print txt
+              for (i = 1; i <= 2; ++i) { d = (i == 1) ? "UD" : "ND"
+                  if (d in s) printf "ratio_%s\t%.4g\n", tolower(d), s[d] / c[d]
+                  else printf "ratio_%s\t-\t%s never counted (tuner --bmw on %s)\n", tolower(d), d, d } }')
+    exp_settle "$res" "$(exp_rows "$rows")"
 }
 exp_for_machines plot_one
 exp_end

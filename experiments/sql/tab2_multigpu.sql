@@ -10,7 +10,9 @@ WITH r AS (
                                                     g.flags, g.ranks, g.gpus, g.device_cap
                                        ORDER BY g.measured_at DESC, g.id DESC) AS rn
         FROM multi_gpu g
-        WHERE g.machine_id = @machine AND g.k = @k AND g.sort_order = 'largest' AND coalesce(g.verify_ok, 1) = 1
+        WHERE g.machine_id = @machine AND g.k = @k AND g.sort_order = 'largest'
+          AND g.git_commit NOT LIKE '%-dirty' AND (@commit IS NULL OR g.git_commit = @commit)
+          AND CASE WHEN @verified = 1 THEN g.verify_ok = 1 ELSE coalesce(g.verify_ok, 1) = 1 END
     ) WHERE rn = 1
 ),
 one AS (

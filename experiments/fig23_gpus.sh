@@ -14,8 +14,8 @@ all=""
 names=""
 collect() {
     [ "$M_BACKEND" = cuda ] || return 0
-    exp_pick fig23_gpus.sql "machine=$M_ID" "n=$N30"
-    case $? in 0) ;; 1) return 0 ;; *) exp_fail all "$M_NAME" "$M_CAPTION" "query fig23_gpus.sql failed"; return ;; esac
+    rc=0; exp_pick fig23_gpus.sql "machine=$M_ID" "n=$N30" || rc=$?
+    case $rc in 0) ;; 1) return 0 ;; *) exp_fail all "$M_NAME" "$M_CAPTION" "query fig23_gpus.sql failed"; return ;; esac
     label="$M_NAME $(printf '%s' "${M_UUID#GPU-}" | cut -c1-8) (read $M_GBPS GB/s)"
     all="$all$(printf '%s\n' "$rows" | awk -v l="$label" -v g="$M_GBPS" -v m="$M_NAME" -v d="$EXP_PROV_DATE" \
         -v c="$EXP_PROV_COMMIT" -v v="$EXP_VERIFIED" '{ print l "|" $0 "|" g "|" m "|" d "|" c "|" v }')

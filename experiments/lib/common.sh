@@ -388,16 +388,18 @@ EOF
 }
 
 # exp_chosen STATUSFILE: the UUID of the panel drawn per GPU model: the newest
-# at-spec run, i.e. of the ok lines with at least half the rows of that model's
-# fullest panel, the latest measuring date (ties: more rows); a model without
-# an ok line: its first line (the not-measured panel, with its reason).
+# at-spec run, i.e. of the ok lines whose claims were measured (where a run of
+# the model has them) with at least half the rows of that model's fullest such
+# panel, the latest measuring date (ties: more rows); a model without an ok
+# line: its first line (the not-measured panel, with its reason).
 exp_chosen() {
-    awk -F'\t' '{ r[NR] = $0; g[NR] = $3; ok[NR] = ($5 == "ok"); rows[NR] = $4 + 0
-                  if (ok[NR] && rows[NR] > most[$3]) most[$3] = rows[NR]; if (!($3 in first)) first[$3] = NR; d[NR] = $11; u[NR] = $12 }
-        END { for (i = 1; i <= NR; ++i) { m = g[i]
+    awk -F'\t' 'NR == FNR { if ($5 == "ok" && $9 !~ /^not measured/) judged[$3] = 1; next }
+                { g[FNR] = $3; ok[FNR] = ($5 == "ok" && (!($3 in judged) || $9 !~ /^not measured/)); rows[FNR] = $4 + 0; nl = FNR
+                  if (ok[FNR] && rows[FNR] > most[$3]) most[$3] = rows[FNR]; if (!($3 in first)) first[$3] = FNR; d[FNR] = $11; u[FNR] = $12 }
+        END { for (i = 1; i <= nl; ++i) { m = g[i]
                   if (!ok[i] || rows[i] * 2 < most[m]) continue
                   if (!(m in best) || d[i] > d[best[m]] || (d[i] == d[best[m]] && rows[i] > rows[best[m]])) best[m] = i }
-              for (m in first) print (m in best) ? u[best[m]] : u[first[m]] }' "$1" | sort -u
+              for (m in first) print (m in best) ? u[best[m]] : u[first[m]] }' "$1" "$1" | sort -u
 }
 
 # exp_rows TEXT: the number of lines of TEXT (0 when empty).
@@ -469,8 +471,8 @@ exp_has_table() {
 # header; REASON on the not-measured panel when there are no rows.
 exp_table() {
     tsql="$1"; treason="$2"; shift 2
-    exp_pick "$tsql" "machine=$M_ID" "$@"
-    case $? in
+    rc=0; exp_pick "$tsql" "machine=$M_ID" "$@" || rc=$?
+    case $rc in
         0) ;;
         1) exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$treason"; return ;;
         *) exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $tsql failed"; return ;;
@@ -490,8 +492,8 @@ exp_table() {
 # failed or the not-measured (REASON) panel and returns 1.
 exp_fetch() {
     fsql="$1"; freason="$2"; shift 2
-    exp_pick "$fsql" "machine=$M_ID" "$@"
-    case $? in
+    rc=0; exp_pick "$fsql" "machine=$M_ID" "$@" || rc=$?
+    case $rc in
         0) return 0 ;;
         1) exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$freason"; return 1 ;;
         *) exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $fsql failed"; return 1 ;;

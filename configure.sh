@@ -76,6 +76,7 @@ declare -A pkg_of=(
     [git]=git [pkg-config]=pkg-config
     [mpicc]=libopenmpi-dev [mpirun]=openmpi-bin
     [numpy]=python3-numpy [setuptools]=python3-setuptools [pip]=python3-pip
+    [chromium]=chromium-headless-shell
 )
 sqlite_a=""
 find_sqlite_a() {
@@ -115,6 +116,9 @@ missing_pkgs() {
     if ! python_with numpy; then miss+=("${pkg_of[numpy]}"); fi
     if ! python_with setuptools; then miss+=("${pkg_of[setuptools]}"); fi
     if ! python_with pip; then miss+=("${pkg_of[pip]}"); fi
+    # the browser that loads figures/index.html in tests/bats/experiments.bats
+    command -v chromium-headless-shell >/dev/null 2>&1 || command -v chromium >/dev/null 2>&1 ||
+        miss+=("${pkg_of[chromium]}")
     echo "${miss[@]:-}"
 }
 

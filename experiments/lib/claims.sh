@@ -53,7 +53,8 @@ exp_claim() {
           else if (cmp == "ge") v = (ours >= tol) ? "reproduced" : "not reproduced"
           else v = (ours == p) ? "reproduced" : "not reproduced"
           if (v !~ /^not measured/ && ver == "0") v = v ", unverified"
-          if (ours != "" && ours != "-" && ours + 0 == ours) ours = sprintf("%.3g", ours)
+          if (ours != "" && ours != "-" && ours + 0 == ours)
+              ours = (ours >= 1e6 && ours == int(ours)) ? sprintf("%d", ours) : sprintf("%.3g", ours)
           printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", $1, $2, uuid, gpu, p, (ours == "" ? "-" : ours), v,
                  $3, $5, commit, date, drawn }' >> "$EXP_CLAIMS_FILE.tmp"
 }

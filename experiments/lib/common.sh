@@ -15,6 +15,7 @@
 #                       paper's sizes down (exp_n) so the same commands run on a CPU
 #   DRTOPK_EXP_QUICK    1: the reduced sweeps that fit one 10-minute GPU call
 #   DRTOPK_EXP_DEADLINE with --quick: epoch second by which measuring stops
+#   DRTOPK_EXP_VERIFY_EVERY  the tuner's --verify-every for the timing sweeps (default: the tuner's)
 #   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)
 #   DRTOPK_BIN_DIR      where bin/tuner is (default bin/; tests/gpu/run.sh's carried programs)
 # A script exits 0 when each of its panels is plotted or drawn as not measured,
@@ -102,6 +103,9 @@ exp_measure() {
         exp_budget || return 0
         mins=$(awk -v q="$EXP_QUICK_MINUTES" -v l="$EXP_LEFT" 'BEGIN { m = q; if (l / 60 < m) m = l / 60; printf "%.2f", m }')
     fi
+    # a reference run checks more rows than the tuner's default (DRTOPK_EXP_VERIFY_EVERY=1: all;
+    # each host check of 2^30 keys costs seconds of the budget); --bmw counts, it times nothing
+    case " $* " in *" --bmw "*) ;; *) [ -z "${DRTOPK_EXP_VERIFY_EVERY:-}" ] || set -- "$@" --verify-every "$DRTOPK_EXP_VERIFY_EVERY" ;; esac
     # the paper's figures are u32 unless a script names its key type (a later --dtype wins)
     if [ "$EXP_BACKEND" = cpu ]; then
         set -- --backend cpu --dtype u32 "$@"
@@ -409,11 +413,12 @@ exp_rows() {
 
 # exp_end: publish the status lines; the exit status says whether all worked.
 # A GPU model measured on several machines (reference dumps of several runs)
-# keeps the panels of those that have rows: its "not measured" panels go where
-# another of its machines is plotted, and stay once where none is.
+# keeps the lines of those that have rows: its "not measured" lines go where
+# another of its machines has rows, and stay once (the drawn one) where none has.
 exp_end() {
-    awk -F'\t' 'NR == FNR { if ($5 != "not measured") plotted[$3] = 1; next }
-                 $5 == "not measured" && (($3 in plotted) || seen[$3]++) { print $2 > "/dev/stderr"; next }
+    awk -F'\t' 'NR == FNR { if ($5 != "not measured") plotted[$3] = 1; else if ($14 == 1) drawn[$3] = 1; next }
+                 $5 == "not measured" && (($3 in plotted) || (($3 in drawn) && $14 != 1) || seen[$3]++) {
+                     print $2 > "/dev/stderr"; next }
                  { print }' "$EXP_STATUS_FILE.tmp" "$EXP_STATUS_FILE.tmp" \
         2> "$EXP_STATUS_FILE.dropped" > "$EXP_STATUS_FILE.kept"
     while IFS= read -r slug; do

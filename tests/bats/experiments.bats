@@ -44,11 +44,17 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     for e in $(experiments); do [ -x "$ROOT/experiments/$e.sh" ]; done
 }
 
-@test "every experiment has a non-empty, valid PNG and SVG per status line" {
+@test "every experiment has a non-empty, valid PNG and SVG per drawn status line, one per GPU model" {
     n=0
     for e in $(experiments); do
         [ -s "$T/out/data/status/$e.tsv" ]
-        while IFS=$'\t' read -r id slug rest; do
+        # one drawn run per GPU model, the others' numbers only (runs.html)
+        [ -z "$(awk -F'\t' '$14 == 1 { print $3 }' "$T/out/data/status/$e.tsv" | sort | uniq -d)" ]
+        while IFS=$'\t' read -r id slug gpu rows st title claim ours verdict commit date uuid verified image; do
+            if [ "$image" != 1 ]; then
+                [ ! -e "$T/out/$id-$slug.png" ]
+                continue
+            fi
             png="$T/out/$id-$slug.png"
             svg="$T/out/$id-$slug.svg"
             [ -s "$png" ] && [ -s "$svg" ]
@@ -106,17 +112,20 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
 }
 
 @test "verdicts come from the data: Figure 17 compares the stored medians" {
-    # recompute: at |V| = 2^30, k = 1024 (UD) dr-radix vs radix in the reference database
+    # recompute: at |V| = 2^30, k = 1024 (UD) radix over dr-radix in the reference database, at
+    # the commit the panel names (the H200 run of 0593d0f2, which measured the standalone algorithms)
     db="$T/out/data/reference.sqlite"
-    # (the H200 run of 0593d0f2, which measured the standalone algorithms)
+    line=$(grep -P "^fig17_size\tnvidia-h200-0593d0f2\t" "$T/out/data/status/fig17_size.tsv")
+    commit=$(cut -f10 <<< "$line")
     ms() { sqlite3 "$db" "SELECT median_ms FROM measurements x JOIN machines m ON m.id = x.machine_id
                           WHERE m.uuid LIKE 'GPU-0593d0f2%' AND algorithm = '$1' AND dist = 'UD' AND n = 1073741824
-                          AND k = 1024 AND (beta = 0 OR (beta = 2 AND alpha = 11))"; }
+                          AND k = 1024 AND x.git_commit LIKE '$commit%' AND (beta = 0 OR beta = 2)
+                          ORDER BY alpha DESC LIMIT 1"; }
     r=$(ms radix); d=$(ms dr-radix)
     [ -n "$r" ] && [ -n "$d" ]
-    want=$(awk -v r="$r" -v d="$d" 'BEGIN { print (d < r) ? "held" : "not held" }')
-    line=$(grep -P "^fig17_size\tnvidia-h200-0593d0f2\t" "$T/out/data/status/fig17_size.tsv")
-    [ "$(cut -f9 <<< "$line")" = "$want" ]
+    want=$(awk -v r="$r" -v d="$d" 'BEGIN { printf "%.3g", r / d }')
+    got=$(awk -F'\t' '$2 == "radix_x" && $3 ~ /^GPU-0593d0f2/ { print $6 }' "$T/out/data/claims/fig17_size.tsv")
+    [ "$got" = "$want" ]
     grep -q "radix $(printf '%.2f' "$r") ms" <<< "$line"
 }
 
@@ -127,7 +136,8 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     for img in $(grep -o 'src="[^"]*"' "$html" | sed 's/src="//; s/"$//'); do
         [ -s "$T/out/$img" ]
     done
-    [ "$(grep -o 'src="[^"]*png"' "$html" | wc -l)" -eq "$(cat "$T"/out/data/status/*.tsv | wc -l)" ]
+    [ "$(grep -o 'src="[^"]*png"' "$html" | wc -l)" -eq "$(cat "$T"/out/data/status/[ft]*.tsv | awk -F'\t' '$14 == 1' | wc -l)" ]
+    [ "$(grep -o 'src="[^"]*png"' "$T/out/extra.html" | wc -l)" -eq "$(cat "$T"/out/data/status/exp_*.tsv | awk -F'\t' '$14 == 1' | wc -l)" ]
     grep -q "radix 41.3, bucket 38.4, bitonic 127.0, sort 243.2 ms" "$html"
     grep -q "Fig. 17, sec. 6.1" "$html"
     if grep -qi "http" "$html"; then false; fi
@@ -386,9 +396,15 @@ EOS
 
 @test "index.html is well-formed, links only files that exist, and carries every claim of claims.tsv" {
     check="$BATS_TEST_DIRNAME/check_index_html.py"
-    run python3 "$check" "$T/out/index.html" "$ROOT/figures/claims.tsv" $(experiments)
+    paper=$(experiments | grep -v '^exp_')
+    run python3 "$check" "$T/out/index.html" "$ROOT/figures/claims.tsv" --verdicts "$T/out/data/claims" $paper
     [ "$status" -eq 0 ]
-    grep -q "^ok: well-formed; [1-9][0-9]* files linked, all present;.* $(grep -vc '^#' "$ROOT/figures/claims.tsv") claims" <<< "$output"
+    n=$(awk -F'\t' '$2 == "claim" && $1 !~ /^exp_/' "$ROOT/figures/claims.tsv" | wc -l)
+    grep -q "^ok: well-formed; [1-9][0-9]* files linked, all present;.* $n claims; .* [1-9][0-9]* top-table cells" <<< "$output"
+    run python3 "$check" "$T/out/extra.html" "$ROOT/figures/claims.tsv" $(experiments | grep '^exp_')
+    [ "$status" -eq 0 ]
+    run python3 "$check" "$T/out/runs.html" "$ROOT/figures/claims.tsv"
+    [ "$status" -eq 0 ]
     # the checker sees each kind of damage
     bad="$T/out/bad.html"
     img=$(grep -o 'src="[^"]*png"' "$T/out/index.html" | head -1 | sed 's/src="//; s/"$//')
@@ -396,7 +412,9 @@ EOS
         -e "0,/src=\"$img\"/s//src=\"missing.png\"/" \
         -e "0,/Fig. 17, sec. 6.1/s//Fig. 17/" \
         -e 's|</body>|<a href="https://example.org/">x</a><a href="#nowhere">y</a></body>|' "$T/out/index.html" > "$bad"
-    run python3 "$check" "$bad" "$ROOT/figures/claims.tsv" $(experiments) fig99_none
+    # and a top-table cell that differs from the verdict files
+    sed -i '0,/<tr id="claim-fig12_radix-mean_speedup">/s//<tr id="claim-fig12_radix-renamed">/' "$bad"
+    run python3 "$check" "$bad" "$ROOT/figures/claims.tsv" --verdicts "$T/out/data/claims" $paper fig99_none
     [ "$status" -eq 1 ]
     grep -q "</body> closes <section>" <<< "$output"
     grep -q "'missing.png': no such file, or empty (broken link)" <<< "$output"
@@ -404,6 +422,20 @@ EOS
     grep -q "href='https://example.org/' reaches outside the page" <<< "$output"
     grep -q "href='#nowhere': no element has that id" <<< "$output"
     grep -q "experiment fig99_none has no section" <<< "$output"
+    grep -q "top table: no row claim-fig12_radix-mean_speedup" <<< "$output"
+}
+
+@test "a headless browser loads the page: every image decodes, the first screen renders" {
+    run python3 "$BATS_TEST_DIRNAME/check_page_browser.py" "$T/out/index.html" --screenshot "$T/top.png"
+    [ "$status" -ne 77 ] || skip "$output"
+    [ "$status" -eq 0 ]
+    grep -q "^ok: [1-9][0-9]* images loaded" <<< "$output"
+    [ "$(head -c 8 "$T/top.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
+    # a broken image is seen as broken
+    sed '0,/src="[^"]*png"/s//src="fig99-missing.png"/' "$T/out/index.html" > "$T/out/broken.html"
+    run python3 "$BATS_TEST_DIRNAME/check_page_browser.py" "$T/out/broken.html"
+    [ "$status" -eq 1 ]
+    grep -q "image fig99-missing.png did not load in the browser" <<< "$output"
 }
 
 @test "real data: datasets.sh --measure-only stores tuner --input rows under the data set's name; Figure 19 and Table 1 plot them" {

@@ -362,6 +362,7 @@ exp_for_machines() {
         exp_missing none - "database $EXP_DB" "the database holds no measurements"
         return 0
     fi
+    exp_has_table measurements || true      # the table list, read once here (not in each subshell)
     if [ "${EXP_ALL_RUNS:-0}" = 1 ]; then
         exp_each_machine "$1" "$lines"
         return 0
@@ -467,8 +468,10 @@ exp_p2() {
 # exp_has_table NAME: whether the database has table NAME (tables that later
 # schema migrations add: the figure draws the not-measured panel until then).
 exp_has_table() {
-    [ "$(sqlite3 -readonly -batch "$EXP_DB" \
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$1'")" = 1 ]
+    # the tables, read once per script (a figure asks per machine)
+    [ -n "${EXP_TABLES:-}" ] ||
+        EXP_TABLES=" $(sqlite3 -readonly -batch "$EXP_DB" "SELECT name FROM sqlite_master WHERE type = 'table'" | tr '\n' ' ')"
+    case "$EXP_TABLES" in *" $1 "*) return 0 ;; *) return 1 ;; esac
 }
 
 # exp_table SQLFILE REASON VAR=VALUE...: a table of the paper drawn as text

@@ -25,7 +25,8 @@ plot_one() {
         sort -t'|' -k1,1 -k2,2n)
     fa=$(exp_data "$M_SLUG-a" "$a")
     fb=$(exp_data "$M_SLUG-b" "$b")
-    exp_plot fig09_beta.gp "$EXP_TITLE" "data_a=$fa" "data_b=$fb" \
+    pp=$(exp_paper_points "$M_SLUG" "$((1 << 24)) $(exp_paper beta2_a)")
+    exp_plot fig09_beta.gp "$EXP_TITLE" "data_a=$fa" "data_b=$fb" "paper=$pp" \
         "na=$(exp_nblocks "$fa")" "nb=$(exp_nblocks "$fb")" "n_label=$(exp_p2 "$N30")" "kb_label=$(exp_p2 "$kb")" || return 0
     # (a): beta 2 over beta 1 at the paper's k = 2^24 (else the largest k measured);
     # (b): beta 2's speed over the best beta's at each |V|, the worst of them

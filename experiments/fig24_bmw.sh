@@ -25,7 +25,7 @@ plot_one() {
     fi
     exp_fetch fig24_bmw.sql "no BMW counts on this machine (run_all.sh --gpu N counts them: tuner --bmw)" || return 0
     data=$(exp_data "$M_SLUG" "$(printf '%s\n' "$rows" | cut -d'|' -f1-3)")
-    exp_plot fig24_bmw.gp "$EXP_TITLE" "data=$data" \
+    exp_plot fig24_bmw.gp "$EXP_TITLE" "data=$data" "paper_ud=$(exp_paper ratio_ud)" "paper_nd=$(exp_paper ratio_nd)" \
         "nseries=$(exp_nblocks "$data")" || return 0
     res=$(printf '%s\n' "$rows" | awk -F'|' '{ s[$1] += $3; c[$1]++; n = $4 }
         END { e = 0; while (n > 1) { n /= 2; ++e }

@@ -90,3 +90,16 @@ $(printf '%s\n' "$1" | tail -n +2)
 CLAIMS
     exp_record "$M_SLUG" "$M_NAME" "$2" ok "$(printf '%s\n' "$1" | head -1)" "$(exp_verdict)"
 }
+
+# exp_paper KEY: the paper's number of claim KEY of this figure (claims.tsv), for the plots.
+exp_paper() {
+    awk -F'\t' -v id="${EXP_ID%%_*}" -v key="$1" '$1 == id && $2 == key { print $4; exit }' "$EXP_CLAIMS_TSV"
+}
+
+# exp_paper_points NAME LINES: "x y" lines of the paper's points into
+# data/ID-NAME.paper (gnuplot plots them as open circles); prints the path.
+exp_paper_points() {
+    f="$EXP_DATA/${EXP_ID}-$1.paper"
+    printf '%s\n' "$2" | exp_write "$f"
+    echo "$f"
+}

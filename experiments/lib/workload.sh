@@ -29,7 +29,15 @@ workload_one() {
     data="$EXP_DATA/${EXP_ID}-$M_SLUG.dat"
     printf '%s\n' "$sel" | exp_write "$data"
     if [ "$WL_AXIS" = n ]; then xname='|V| (elements)'; what="k = $(exp_p2 "$fix")"; else xname='k'; what="|V| = $(exp_p2 "$fix")"; fi
-    exp_plot workload.gp "$EXP_TITLE, $what" "data=$data" "xname=$xname" || return 0
+    if [ "$WL_AXIS" = n ]; then
+        pp="$((1 << 22)) $(exp_paper share_small)
+$((1 << 30)) $(exp_paper share_large)"
+    else
+        pp="1 $(exp_paper share_k1)
+$((1 << 24)) $(exp_paper share_k24)"
+    fi
+    pp=$(exp_paper_points "$M_SLUG" "$pp")
+    exp_plot workload.gp "$EXP_TITLE, $what" "data=$data" "xname=$xname" "paper=$pp" || return 0
     res=$(printf '%s\n' "$sel" | awk -v axis="$WL_AXIS" -v what="$what" '
         NR == 1 { x0 = $1; s0 = $4 } { x1 = $1; s1 = $4; ++n }
         END { txt = sprintf("%s: (|D| + |C|) / |V| = %.4g%% at %s = 2^%d, %.4g%% at 2^%d", what, s0, axis, log(x0) / log(2) + 0.5, s1, log(x1) / log(2) + 0.5)

@@ -48,7 +48,7 @@ if [ -z "${DRTOPK_EXP_COMMIT:-}" ]; then
 fi
 EXP_COMMIT="$DRTOPK_EXP_COMMIT"
 
-. "$EXP_ROOT/experiments/lib/claims.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/claims.sh"     # the paper's claims and their verdicts
 
 exp_die() {
     echo "$EXP_ID: $*" >&2

@@ -146,9 +146,11 @@ def runs_page(ids, status):
         st = status.get(i, [])
         if not st:
             continue
-        out.append("<section id=\"%s\"><h2>%s</h2><table><tr><th>GPU</th><th>UUID</th><th>commit</th><th>date</th>"
-                   "<th>rows</th><th>verified</th><th>ours</th><th>verdict</th><th>panel</th></tr>\n" % (
-                       esc(i), esc(st[0]["title"])))
+        out.append("<section id=\"%s\"><h2>%s</h2><p class=\"claim\"><b>%s:</b> %s</p>\n<table><tr><th>GPU</th>"
+                   "<th>UUID</th><th>commit</th><th>date</th><th>rows</th><th>verified</th><th>ours</th><th>verdict</th>"
+                   "<th>panel</th></tr>\n" % (esc(i), esc(st[0]["title"]),
+                                              "Target (beyond the paper)" if i.startswith("exp_") else "Paper",
+                                              esc(st[0]["claim"] or "-")))
         for s in st:
             page = "extra.html" if i.startswith("exp_") else "index.html"
             panel = "<a href=\"%s#%s\">drawn</a>" % (page, esc(i)) if s["image"] != "0" else "-"

@@ -112,15 +112,14 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
 }
 
 @test "verdicts come from the data: Figure 17 compares the stored medians" {
-    # recompute: at |V| = 2^30, k = 1024 (UD) radix over dr-radix in the reference database, at
-    # the commit the panel names (the H200 run of 0593d0f2, which measured the standalone algorithms)
+    # recompute: at |V| = 2^30, k = 1024 (UD) radix over dr-radix (Rule 4's alpha with const 3:
+    # round((3 + 30 - 10) / 2) = 12) in the reference database, at the commit the panel names (the H200 run of 0593d0f2, which measured the standalone algorithms)
     db="$T/out/data/reference.sqlite"
     line=$(grep -P "^fig17_size\tnvidia-h200-0593d0f2\t" "$T/out/data/status/fig17_size.tsv")
     commit=$(cut -f10 <<< "$line")
     ms() { sqlite3 "$db" "SELECT median_ms FROM measurements x JOIN machines m ON m.id = x.machine_id
                           WHERE m.uuid LIKE 'GPU-0593d0f2%' AND algorithm = '$1' AND dist = 'UD' AND n = 1073741824
-                          AND k = 1024 AND x.git_commit LIKE '$commit%' AND (beta = 0 OR beta = 2)
-                          ORDER BY alpha DESC LIMIT 1"; }
+                          AND k = 1024 AND x.git_commit LIKE '$commit%' AND (beta = 0 OR (beta = 2 AND alpha = 12))"; }
     r=$(ms radix); d=$(ms dr-radix)
     [ -n "$r" ] && [ -n "$d" ]
     want=$(awk -v r="$r" -v d="$d" 'BEGIN { printf "%.3g", r / d }')
@@ -361,7 +360,7 @@ peer_gen_matches() {
                        n, k, status, reps, median_ms, verified, measured_at)
                    SELECT $mid, run_id, 'fixture', 'cub_device_topk.i64.3.2.0', '3.2.0', 'UD', 'u32', 1, 1073741824,
                           1024, 'ok', 7, $wrong, 0, measured_at FROM peer_measurements WHERE machine_id = $mid LIMIT 1"
-    run "$RUN_ALL" --from-db --db "$db" --out "$T/peers" --only fig17
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/peers" --only fig17 --all-runs
     [ "$status" -eq 0 ]
     dat="$T/peers/data/fig17_size-nvidia-h200-0593d0f2.dat"
     # one series per peer family, its point at 2^30 the valid minimum
@@ -640,5 +639,5 @@ EOF
     worst=$(cut -f8 <<< "$line" | grep -o 'worst [0-9.]*' | cut -d' ' -f2 | sort -n | tail -1)
     verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 1.05) ? "held" : "not held" }')
     [ "$(cut -f9 <<< "$line")" = "$verdict" ]
-    grep -q 'id="exp_plan_regret"' "$T/out/index.html"
+    grep -q 'id="exp_plan_regret"' "$T/out/extra.html"
 }

@@ -78,6 +78,9 @@ exp_begin() {
     EXP_DATA="$EXP_OUT/data"
     EXP_STATUS_FILE="$EXP_DATA/status/$EXP_ID.tsv"
     EXP_FAILED=0
+    EXP_PROV_COMMIT="-"             # the measuring commit and date of the panel (exp_pick)
+    EXP_PROV_DATE="-"
+    EXP_VERIFIED=""
     # the paper's claim, typed from the paper into figures/claims.tsv (id, claim, where);
     # an experiment beyond the paper (exp_*) has its target there under its full id
     EXP_CLAIM=$(exp_claim_text)

@@ -228,7 +228,8 @@ EOF
 # Tables whose rows carry git_commit and measured_at (the commits a panel can draw).
 EXP_COMMIT_TABLES="measurements counters multi_gpu peer_measurements"
 
-# exp_commits: the clean commits of machine M_ID, newest measurement first.
+# exp_commits: the clean commits of machine M_ID (any on the CPU backend, whose
+# rows check the commands), newest measurement first.
 exp_commits() {
     u=""
     for t in $EXP_COMMIT_TABLES; do
@@ -236,7 +237,7 @@ exp_commits() {
         u="$u${u:+ UNION ALL }SELECT git_commit, measured_at FROM $t WHERE machine_id = $M_ID"
     done
     sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT git_commit FROM ($u)
-        WHERE git_commit NOT LIKE '%-dirty' GROUP BY git_commit ORDER BY max(measured_at) DESC"
+        WHERE git_commit NOT LIKE '%-dirty' OR '$M_BACKEND' = 'cpu' GROUP BY git_commit ORDER BY max(measured_at) DESC"
 }
 
 # exp_pick SQLFILE NAME=VALUE...: the panel's rows into $rows, of one commit: the

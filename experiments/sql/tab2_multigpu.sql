@@ -11,7 +11,7 @@ WITH r AS (
                                        ORDER BY g.measured_at DESC, g.id DESC) AS rn
         FROM multi_gpu g
         WHERE g.machine_id = @machine AND g.k = @k AND g.sort_order = 'largest'
-          AND g.git_commit NOT LIKE '%-dirty' AND (@commit IS NULL OR g.git_commit = @commit)
+          AND (g.git_commit NOT LIKE '%-dirty' OR @machine IN (SELECT id FROM machines WHERE backend = 'cpu')) AND (@commit IS NULL OR g.git_commit = @commit)
           AND CASE WHEN @verified = 1 THEN g.verify_ok = 1 ELSE coalesce(g.verify_ok, 1) = 1 END
     ) WHERE rn = 1
 ),

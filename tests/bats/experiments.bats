@@ -293,8 +293,9 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     grep -Eq "^2\^18 +1 +0 +cap 2\^14 +16 " "$txt"
     # the paper's Table 2 beside ours, from figures/tab2_paper.tsv
     grep -Eq "^2\^33 +16 +4 +4.01 \(734.2x\)" "$txt"
-    want=$(awk -v a="$(ms 1 0)" -v b="$(ms 2 0)" 'BEGIN { print (b < a) ? "held" : "not held" }')
-    [ "$(cut -f9 <<< "$line")" = "$want" ]
+    # the claim is 4 GPUs over 1 at 2^30: not measured here, saying so
+    [ "$(cut -f9 <<< "$line")" = "not measured" ]
+    grep -q "not measured: no in-core 4-GPU row at |V| = 2^30" "$T/mpi/data/claims/tab2_multigpu.tsv"
     # the reference dumps: the 2-GPU H200 run and the 4-GPU H100 and H200 runs are plotted, and
     # their single-GPU machines, which have no rows, give no panel
     [ "$(grep e3fcdd08 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "15	ok" ]
@@ -460,11 +461,11 @@ EOS
     grep -q -- "--input $ds/posts-score.f32 --name posts-score" <<< "$(sqlite3 "$T/real.sqlite" "SELECT argv FROM runs")"
     line=$(cat "$T/real/data/status/fig19_real_speedup.tsv")
     [ "$(cut -f5 <<< "$line")" = ok ]
-    # the verdict from the stored medians: held iff every Dr.-assisted row is at least as fast as its plain one
-    slower=$(sqlite3 "$T/real.sqlite" "SELECT count(*) FROM measurements p JOIN measurements d ON d.k = p.k
-        AND d.algorithm = 'dr-' || p.algorithm AND d.dist = p.dist WHERE p.dist = 'posts-score' AND p.beta = 0
-        AND d.median_ms > p.median_ms")
-    [ "$(cut -f9 <<< "$line")" = "$([ "$slower" -eq 0 ] && echo held || echo 'not held')" ]
+    # the claims from the stored medians: Dr.-radix's mean speedup over k on the data set
+    mean=$(sqlite3 "$T/real.sqlite" "SELECT printf('%.3g', avg(p.median_ms / d.median_ms)) FROM measurements p
+        JOIN measurements d ON d.k = p.k AND d.algorithm = 'dr-' || p.algorithm AND d.dist = p.dist
+        WHERE p.dist = 'posts-score' AND p.beta = 0 AND p.algorithm = 'radix'")
+    [ "$(awk -F'\t' '$2 == "radix_mean" { print $6 }' "$T/real/data/claims/fig19_real_speedup.tsv")" = "$mean" ]
     # Table 1: the data set with what datasets.sh recorded about it
     grep -Eq "^posts-score +65536 +f32 +[0-9]+ +$(awk -F'\t' 'NR == 2 { print $3 }' "$ds/stats/posts-score.tsv") .* test-package +score per post, tiled" \
         "$T/real/data/tab1_datasets-"*.txt
@@ -497,9 +498,13 @@ EOS
               WHERE b.counter = 'bmw_evaluated' AND d.counter = 'dr_workload' AND b.dist = 'ND' AND b.k = 64")
     got=$(awk '/^"ND"/ { on = 1; next } /^"/ { on = 0 } on && $1 == 64 { printf "%.6g", $2 }' "$T/bmw/data/fig24_bmw-"*.dat)
     [ -n "$want" ] && [ "$got" = "$want" ]
-    held=$(q "SELECT count(*) FROM counters b JOIN counters d ON d.k = b.k AND d.dist = b.dist
-              WHERE b.counter = 'bmw_evaluated' AND d.counter = 'dr_workload' AND b.value <= d.value")
-    [ "$(cut -f9 <<< "$line")" = "$([ "$held" -eq 0 ] && echo held || echo 'not held')" ]
+    # the claims: the mean ratio over k per distribution, from the stored counts
+    for d in UD ND; do
+        mean=$(q "SELECT printf('%.3g', avg(b.value / d.value)) FROM counters b JOIN counters d ON d.k = b.k AND d.dist = b.dist
+                  WHERE b.counter = 'bmw_evaluated' AND d.counter = 'dr_workload' AND b.dist = '$d'")
+        key=ratio_$(tr 'A-Z' 'a-z' <<< "$d")
+        [ "$(awk -F'\t' -v k="$key" '$2 == k { print $6 }' "$T/bmw/data/claims/fig24_bmw.tsv")" = "$mean" ]
+    done
     # resumable: nothing is counted twice; a merge carries the counts
     before=$(q "SELECT count(*) FROM counters")
     "$ROOT/bin/tuner" --backend cpu --bmw --dtype u32 --n 2^16 --k 2^0,2^6,2^12 --dist UD,ND --algo dr-radix \

@@ -25,7 +25,7 @@ plot_one() {
               for (i = 1; i <= n; ++i) txt = txt sprintf("%s mean %.2fx; ", key[i], s[key[i]] / c[key[i]])
               print txt
               split("radix bucket bitonic", b, " ")
-              for (i = 1; i <= 3; ++i) if (("dr-" b[i]) in sa) printf "%s_mean\t%.4g\n", b[i], sa["dr-" b[i]] / ca["dr-" b[i]]
+              for (i = 1; i <= 3; ++i) if (b[i] in sa) printf "%s_mean\t%.4g\n", b[i], sa[b[i]] / ca[b[i]]
                                        else printf "%s_mean\t-\tdr-%s not measured on real data\n", b[i], b[i] }')
     exp_settle "$res" "$(exp_rows "$sp")"
 }

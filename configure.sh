@@ -83,6 +83,8 @@ declare -A pkg_of=(
     [git]=git [pkg-config]=pkg-config [parallel]=parallel
     [mpicc]=libopenmpi-dev [mpirun]=openmpi-bin
     [numpy]=python3-numpy [setuptools]=python3-setuptools [pip]=python3-pip [venv]=python3-venv
+    [numpy]=python3-numpy [setuptools]=python3-setuptools [pip]=python3-pip
+    [chromium]=chromium-headless-shell
 )
 sqlite_a=""
 find_sqlite_a() {
@@ -123,6 +125,9 @@ missing_pkgs() {
     if ! python_with setuptools; then miss+=("${pkg_of[setuptools]}"); fi
     if ! python_with pip; then miss+=("${pkg_of[pip]}"); fi
     if ! python_with ensurepip; then miss+=("${pkg_of[venv]}"); fi
+    # the browser that loads figures/index.html in tests/bats/experiments.bats
+    command -v chromium-headless-shell >/dev/null 2>&1 || command -v chromium >/dev/null 2>&1 ||
+        miss+=("${pkg_of[chromium]}")
     echo "${miss[@]:-}"
 }
 

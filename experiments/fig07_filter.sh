@@ -5,5 +5,5 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/stages.sh"
 exp_begin fig07_filter "Figure 7: Dr.-radix stage times vs k, + Rule 2 filtering (|V| = 2^30, UD, beta 1)"
-stages_run 1 3 "--no-skip-last-digit --no-shared-delegate" 1 1 total
+stages_run 1 3 "--no-skip-last-digit --no-shared-delegate" 1 1 second
 exp_end

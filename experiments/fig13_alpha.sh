@@ -7,6 +7,7 @@
 exp_begin fig13_alpha "Figure 13: Dr.-radix time vs alpha per |V| (UD, beta 2)"
 K13=$((1 << 13))
 NOISE=1.03                  # a step against the trend within 3% counts as noise
+MIN_ALPHAS=3                # a series of fewer alphas has no shape to judge
 if [ "$EXP_QUICK" = 1 ]; then sizes=$(exp_pow2_list 26 30 2); span=3; else sizes=$(exp_pow2_list 24 30 2); span=6; fi
 [ "$EXP_BACKEND" = cpu ] && sizes="$(exp_n 28),$(exp_n 30)"
 exp_measure --n "$sizes" --k $K13 --dist UD --algo dr-radix --alpha-span $span --beta 2
@@ -23,15 +24,21 @@ plot_one() {
     [ "$k" = "$K13" ] || title="$EXP_TITLE; k = $(exp_p2 "$k"), nearest measured to the paper’s 2^13"
     exp_plot fig13_alpha.gp "$title" "data=$data" "marks=$marks" \
         "nseries=$(exp_nblocks "$data")" || return 0
-    res=$(printf '%s\n' "$rows" | awk -F'|' -v tol="$NOISE" -v k="$k" '
+    res=$(printf '%s\n' "$rows" | awk -F'|' -v tol="$NOISE" -v k="$k" -v min="$MIN_ALPHAS" '
         { if ($1 != cur) { cur = $1; ns[++nn] = $1; c[nn] = 0 } ++c[nn]; ms[nn, c[nn]] = $4; al[nn, c[nn]] = $3; a3[nn] = $5 }
-        END { held = 1; txt = ""
+        END { txt = ""; n = 0; good = 0
               for (i = 1; i <= nn; ++i) { b = 1; for (j = 2; j <= c[i]; ++j) if (ms[i, j] < ms[i, b]) b = j
-                  for (j = 2; j <= b; ++j) if (ms[i, j] > ms[i, j - 1] * tol) held = 0
-                  for (j = b + 1; j <= c[i]; ++j) if (ms[i, j] * tol < ms[i, j - 1]) held = 0
-                  txt = txt sprintf("2^%d: best alpha %d, Rule 4 (c=3) %d; ", log(ns[i]) / log(2) + 0.5, al[i, b], a3[i]) }
-              printf "k = 2^%d: %s%s\t%s\n", log(k) / log(2) + 0.5, txt, held ? "convex within 3% noise" : "not convex", held ? "held" : "not held" }')
-    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "${res%%	*}" "${res##*	}"
+                  e = int(log(ns[i]) / log(2) + 0.5)
+                  if (c[i] < min) { txt = txt sprintf("2^%d: %d alpha(s), too few; ", e, c[i]); continue }
+                  ok = 1; ++n
+                  for (j = 2; j <= b; ++j) if (ms[i, j] > ms[i, j - 1] * tol) ok = 0
+                  for (j = b + 1; j <= c[i]; ++j) if (ms[i, j] * tol < ms[i, j - 1]) ok = 0
+                  good += ok
+                  txt = txt sprintf("2^%d: best alpha %d, Rule 4 (c=3) %d, %s; ", e, al[i, b], a3[i], ok ? "convex" : "not convex") }
+              printf "k = 2^%d: %s%d of %d series with %d+ alphas convex within 3%% noise\n", log(k) / log(2) + 0.5, txt, good, n, min
+              if (n) printf "convex\t%.4g\n", good / n
+              else printf "convex\t-\tno |V| measured at %d or more alphas at this k\n", min }')
+    exp_settle "$res" "$(exp_rows "$rows")"
 }
 exp_for_machines plot_one
 exp_end

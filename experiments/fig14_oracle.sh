@@ -19,11 +19,11 @@ plot_one() {
     res=$(printf '%s\n' "$rows" | awk -F'|' -v tol="$NEAR_ORACLE" '
         $5 != "-" { s3 += $5 / $3; ++n3; if ($5 / $3 > w3) w3 = $5 / $3 }
         $7 != "-" { sf += $7 / $3; ++nf; if ($7 / $3 > wf) wf = $7 / $3 }
-        END { if (!n3) { print "Rule 4 alpha (const 3) not measured\tnot measured"; exit }
+        END { if (!n3) { print "Rule 4 alpha (const 3) not measured\nrule4_slowdown\t-\tRule 4 alpha (const 3) not measured"; exit }
               txt = sprintf("const 3: mean %.3fx, worst %.3fx of the oracle over %d k", s3 / n3, w3, n3)
               if (nf) txt = txt sprintf("; fitted const: mean %.3fx, worst %.3fx", sf / nf, wf)
-              printf "%s\t%s\n", txt, s3 / n3 <= tol ? "held" : "not held" }')
-    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "${res%%	*}" "${res##*	}"
+              printf "%s\nrule4_slowdown\t%.4g\n", txt, s3 / n3 }')
+    exp_settle "$res" "$(exp_rows "$rows")"
 }
 exp_for_machines plot_one
 exp_end

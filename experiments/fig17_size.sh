@@ -44,11 +44,17 @@ plot_one() {
                     if ((a[i], nmax) in ms) { ++pairs; if (ms["dr-" a[i], nmax] >= ms[a[i], nmax]) held = 0 }
                 }
             }
-            printf "at |V| = 2^%d: %s\t%s\n", e, out, pairs ? (held ? "held" : "not held") : "not measured"
+            printf "at |V| = 2^%d: %s\n", e, out
+            for (i = 1; i <= 3; ++i) {
+                if (e == 30 && ((a[i], nmax) in ms) && (("dr-" a[i], nmax) in ms))
+                    printf "%s_x\t%.4g\n", a[i], ms[a[i], nmax] / ms["dr-" a[i], nmax]
+                else printf "%s_x\t-\t%s and dr-%s not both measured at |V| = 2^30\n", a[i], a[i], a[i] }
         }')
-    ours="${res%%	*}"
-    [ -z "$peer_note" ] || ours="$ours peers: $(printf '%s\n' "$peers" | awk -F'|' '{ printf "%s%s %s ms", (NR > 1 ? ", " : ""), $3, $5 }')"
-    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "$ours" "${res##*	}"
+    if [ -n "$peer_note" ]; then
+        res="$(printf '%s\n' "$res" | head -1) peers: $(printf '%s\n' "$peers" | awk -F'|' '{ printf "%s%s %s ms", (NR > 1 ? ", " : ""), $3, $5 }')
+$(printf '%s\n' "$res" | tail -n +2)"
+    fi
+    exp_settle "$res" "$(exp_rows "$rows")"
 }
 exp_for_machines plot_one
 exp_end

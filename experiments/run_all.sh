@@ -20,8 +20,8 @@ EXIT_USAGE=2
 
 usage() {
     cat <<EOF
-usage: experiments/run_all.sh [--gpu N] [--quick] [--measure-only] [--from-db] [--db PATH]
-                              [--out DIR] [--only fig13,tab3] [--list] [--backend cuda|cpu]
+usage: experiments/run_all.sh [--gpu N] [--quick] [--budget S] [--measure-only] [--from-db] [--db PATH]
+                              [--out DIR] [--only fig13,tab3] [--list] [--backend cuda|cpu] [--all-runs]
   Regenerates the paper's figures and tables from the results database into
   DIR (default figures/): one PNG and one SVG per figure and GPU, the data files
   and status lines in DIR/data/, and DIR/index.html (the paper's claims beside
@@ -30,6 +30,11 @@ usage: experiments/run_all.sh [--gpu N] [--quick] [--measure-only] [--from-db] [
   --gpu N     measure on GPU N what the database lacks (bin/tuner, resumable), then plot
   --quick     with --gpu: reduced sweeps, measuring 7 minutes at most (fits one 10-minute
               call; a rerun at the same commit on the same database goes on where it stopped)
+  --budget S  with --quick: measure for S seconds at most (default $QUICK_MEASURE_DEFAULT_S); calls of
+              --quick --measure-only --budget 480 fit 9-minute GPU calls and go on where the
+              last stopped (the rows of one commit: rebuild nothing between the calls)
+  --all-runs  draw every run's panel (default: the newest at-spec run per GPU model; the
+              others' numbers and verdicts are on DIR/runs.html)
   --measure-only  with --gpu: measure into the database and stop, no queries and no plots
               (a GPU node without gnuplot or the sqlite3 shell: copy the database to a
               machine with them and run run_all.sh --from-db --db PATH there)
@@ -49,8 +54,11 @@ die() {
     exit "$EXIT_USAGE"
 }
 
+QUICK_MEASURE_DEFAULT_S=420     # --quick: measuring fits one 10-minute call with the plots
 gpu=""
 quick=0
+budget=$QUICK_MEASURE_DEFAULT_S
+all_runs=0
 measure_only=0
 from_db=0
 db=""
@@ -65,11 +73,13 @@ while [ $# -gt 0 ]; do
         --from-db) from_db=1; shift ;;
         --measure-only) measure_only=1; shift ;;
         --list) list=1; shift ;;
-        --gpu|--db|--out|--only|--backend)
+        --all-runs) all_runs=1; shift ;;
+        --gpu|--db|--out|--only|--backend|--budget)
             [ $# -ge 2 ] || die "$1 needs a value (see --help)"
             case "$1" in
                 --gpu) gpu="$2"; case "$gpu" in ''|*[!0-9]*) die "--gpu '$gpu': give a GPU index such as 0" ;; esac ;;
                 --db) db="$2" ;;
+                --budget) budget="$2"; case "$budget" in ''|*[!0-9]*) die "--budget '$budget': give seconds, e.g. 480" ;; esac ;;
                 --out) out="$2" ;;
                 --only) only="$2" ;;
                 --backend) backend="$2"; case "$backend" in cuda|cpu) ;; *) die "--backend '$backend': cuda or cpu" ;; esac ;;
@@ -83,7 +93,12 @@ done
 
 # The experiments, in the paper's order, then those beyond the paper (exp_*.sh),
 # and their titles (a script's exp_begin line).
-scripts=$(cd "$EXP_DIR" && { ls fig[0-9][0-9]_*.sh tab[0-9]_*.sh 2>/dev/null | sort; ls exp_*.sh 2>/dev/null | sort; })
+# The paper's order: Table 1 opens section 6, Table 2 is 6.3, Table 3 6.4.
+PAPER_ORDER="fig04 fig06 fig07 fig09 fig10 fig12 fig13 fig14 fig15 tab1 fig17 fig18 fig19 fig20 fig21 fig22 tab2 tab3 fig23 fig24"
+scripts=$(cd "$EXP_DIR" && { for p in $PAPER_ORDER; do ls "$p"_*.sh 2>/dev/null; done
+                              ls fig[0-9][0-9]_*.sh tab[0-9]_*.sh 2>/dev/null | sort | while read -r f; do
+                                  case " $PAPER_ORDER " in *" ${f%%_*} "*) ;; *) echo "$f" ;; esac; done
+                              ls exp_*.sh 2>/dev/null | sort; })
 title_of() { sed -n 's/^exp_begin [^ ]* "\(.*\)"$/\1/p' "$EXP_DIR/$1"; }
 if [ "$list" = 1 ]; then
     for s in $scripts; do printf '%-26s %s\n' "${s%.sh}" "$(title_of "$s")"; done
@@ -112,18 +127,20 @@ fi
 mkdir -p "$out/data/status" || die "cannot create $out/data"
 out=$(cd "$out" && pwd)
 
-# load_reference DB: the dumps of db/reference/*.sql into DB, rebuilt only when
-# a dump is newer; the first dump loads as is, the others merge through bin/tuner.
+# load_reference DB: the dumps of db/reference/*.sql merged into DB, kept in the
+# cache (DRTOPK_CACHE, default ~/.cache/drtopk) under the hash of the dumps'
+# hashes and linked as DB: another output folder or a rerun loads nothing; the
+# first dump loads as is, the others merge through bin/tuner.
 load_reference() {
-    target="$1"
+    link="$1"
     set -- "$REF_DIR"/*.sql
     [ -f "$1" ] || die "no database: no --db, no $DEFAULT_DB and no reference dump in $REF_DIR"
-    fresh=1
-    if [ -f "$target" ]; then
-        fresh=0
-        for f in "$@"; do [ "$f" -nt "$target" ] && fresh=1; done
-    fi
-    [ "$fresh" = 1 ] || return 0
+    cache="${DRTOPK_CACHE:-${HOME:-/tmp}/.cache/drtopk}"
+    mkdir -p "$cache" || die "cannot create the cache $cache (set DRTOPK_CACHE)"
+    key=$(sha256sum "$@" | cut -c1-64 | sha256sum | cut -c1-16)
+    target="$cache/reference-$key.sqlite"
+    ln -sfn "$target" "$link"
+    [ ! -f "$target" ] || return 0
     echo "run_all.sh: loading the reference results $* into $target"
     rm -f "$target.tmp" "$target.part"
     sqlite3 -bail "$target.tmp" < "$1" || die "cannot load $1"
@@ -202,14 +219,16 @@ fi
 # --quick measures for at most this long (each measuring call stops cleanly at
 # the deadline, and is stopped 20 + 15 s past it at the latest: lib/common.sh
 # exp_bounded); querying and plotting fit in the rest of one 10-minute GPU call
-QUICK_MEASURE_S=420
 QUICK_PLOT_S=5                  # --quick ETA: an experiment's queries and plots, measuring nothing
 deadline=""
-[ "$quick" = 1 ] && deadline=$(( $(date +%s) + QUICK_MEASURE_S ))
+[ "$quick" = 1 ] && deadline=$(( $(date +%s) + budget ))
 commit=$(git -C "$ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 export DRTOPK_EXP_DB="$db" DRTOPK_EXP_OUT="$out" DRTOPK_EXP_GPU="$gpu" DRTOPK_EXP_QUICK="$quick" \
        DRTOPK_EXP_COMMIT="$commit" DRTOPK_EXP_BACKEND="$backend" DRTOPK_BIN_DIR="$BIN_DIR" \
-       DRTOPK_EXP_DEADLINE="$deadline" DRTOPK_EXP_MEASURE_ONLY="$measure_only"
+       DRTOPK_EXP_DEADLINE="$deadline" DRTOPK_EXP_MEASURE_ONLY="$measure_only" DRTOPK_EXP_ALL_RUNS="$all_runs"
+# a reference run's rows (a GPU's) must trace to a commit: the store refuses a modified
+# tree's; the CPU backend's sweeps check the commands, they make no reference
+[ -z "$gpu" ] || [ "$backend" != cuda ] || export DRTOPK_STORE_CLEAN=1
 
 fmt_s() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 SUMMARY_WIDTH=100          # the summary table's lines: a terminal's width, verdicts wrapped
@@ -218,33 +237,49 @@ total=$(printf '%s\n' $scripts | grep -c . || true)
 start=$(date +%s)
 i=0
 failed=0
-for s in $scripts; do
-    i=$((i + 1))
-    name="${s%.sh}"
-    t0=$(date +%s)
+# run_one SCRIPT: one experiment into its log and status (a failure still leaves a status line)
+run_one() {
+    s="$1"; name="${s%.sh}"
     rm -f "$out/data/status/$name.tsv"
-    if "$EXP_DIR/$s" > "$out/data/$name.log" 2>&1; then st=ok; else st="failed (status $?)"; failed=$((failed + 1)); fi
-    now=$(date +%s)
-    el=$((now - start))
+    if "$EXP_DIR/$s" > "$out/data/$name.log" 2>&1; then echo ok; else echo "failed (status $?)"; fi > "$out/data/$name.rc"
+    if [ ! -s "$out/data/status/$name.tsv" ]; then
+        printf '%s\t-\t-\t0\tfailed\t%s\t\tthe script wrote no status (log: %s)\tnot measured\t-\t-\t-\t-\t0\n' \
+            "$name" "$(title_of "$s")" "$out/data/$name.log" > "$out/data/status/$name.tsv"
+    fi
+}
+report_one() {
+    s="$1"; name="${s%.sh}"; i=$((i + 1))
+    st=$(cat "$out/data/$name.rc")
+    [ "$st" = ok ] || failed=$((failed + 1))
+    now=$(date +%s); el=$((now - start))
     eta=$(( (el * (total - i) + i - 1) / i ))
     if [ -n "$deadline" ]; then
-        # --quick: what is left of the measuring budget plus plotting the rest
-        # bounds the ETA (the first experiments spend most of the budget)
         bound=$(( (deadline > now ? deadline - now : 0) + (total - i) * QUICK_PLOT_S ))
         [ "$bound" -lt "$eta" ] && eta=$bound
     fi
-    printf '[%2d/%d] %-24s %-18s %3ds  elapsed %s  ETA %s\n' "$i" "$total" "$name" "$st" $((now - t0)) \
-        "$(fmt_s "$el")" "$(fmt_s "$eta")"
+    printf '[%2d/%d] %-24s %-18s elapsed %s  ETA %s\n' "$i" "$total" "$name" "$st" "$(fmt_s "$el")" "$(fmt_s "$eta")"
     [ "$st" = ok ] || sed 's/^/        /' "$out/data/$name.log" | tail -5
-    if [ ! -s "$out/data/status/$name.tsv" ]; then
-        printf '%s\t-\t-\t0\tfailed\t%s\t\tthe script wrote no status (log: %s)\tnot measured\n' \
-            "$name" "$(title_of "$s")" "$out/data/$name.log" > "$out/data/status/$name.tsv"
-    fi
-done
+}
+if [ -n "$gpu" ]; then
+    # one GPU: the experiments measure one after the other
+    for s in $scripts; do run_one "$s"; report_one "$s"; done
+else
+    # plotting only: as many experiments at once as there are cores, the slowest (the
+    # regret table's queries) first, reported in order
+    jobs_max=$(nproc 2>/dev/null || echo 2)
+    running=0
+    for s in $(printf '%s\n' $scripts | grep '^exp_plan_regret') $(printf '%s\n' $scripts | grep -v '^exp_plan_regret'); do
+        run_one "$s" &
+        running=$((running + 1))
+        if [ "$running" -ge "$jobs_max" ]; then wait -n || true; running=$((running - 1)); fi
+    done
+    wait
+    for s in $scripts; do report_one "$s"; done
+fi
 
 # index.html from the status lines of every experiment (also those not rerun).
 if [ "$measure_only" = 0 ]; then
-    "$EXP_DIR/lib/index_html.sh" "$out" "$db" "$commit" || { echo "run_all.sh: index.html failed" >&2; failed=$((failed + 1)); }
+    python3 "$EXP_DIR/lib/index_html.py" "$out" "$db" "$commit" "$(printf '%s\n' $scripts | sed 's/\.sh$//' | tr '\n' ' ')" || { echo "run_all.sh: index.html failed" >&2; failed=$((failed + 1)); }
 fi
 
 echo
@@ -269,10 +304,12 @@ echo "summary ($source_note; outputs in $out; commit $commit)"
                   line = pad; text = substr(text, cut + 1); sub(/^ +/, "", text)
               }
               out = line text; sub(/ +$/, "", out); print out } }'
-nm=$(for s in $scripts; do cat "$out/data/status/${s%.sh}.tsv"; done | awk -F'\t' '$5 == "not measured"' | wc -l | tr -d ' ')
+# the claims not measured, and the runs without rows, of every experiment run
+nm=$(for s in $scripts; do f="$out/data/claims/${s%.sh}.tsv"; [ ! -f "$f" ] || cat "$f"; done | awk -F'\t' '$12 == 1 && $7 ~ /^not measured/' | wc -l | tr -d ' ')
+np=$(for s in $scripts; do cat "$out/data/status/${s%.sh}.tsv"; done | awk -F'\t' '$9 ~ /^not measured/' | wc -l | tr -d ' ')
 if [ "$measure_only" = 1 ]; then
     echo "$total experiments, $failed failed; measured into $db (--measure-only): plot with run_all.sh --from-db --db PATH"
 else
-    echo "$total experiments, $failed failed; $nm panels not measured on this machine (see index.html for why)"
+    echo "$total experiments, $failed failed; $np panels and $nm claims of the drawn runs not measured (see index.html for why)"
 fi
 [ "$failed" -eq 0 ]

@@ -43,5 +43,8 @@ set style line 10 lc rgb '#17becf' lw 2 pt 6
 set style increment user
 # log2 axis of sizes and k: ticks as 2^e
 log2x = 'set logscale x 2; set format x "2^{%L}"'
+# the paper's numbers (Gaihre et al., V100S): open black circles, dashed black lines
+set style line 20 lc rgb '#000000' lw 2 pt 6 ps 2.2
+set style line 21 lc rgb '#000000' lw 1.5 dt 3
 # a panel of a multiplot without data: eval empty_panel
 empty_panel = "unset logscale; set format x '%g'; set label 10 'not measured' at graph 0.5, 0.5 center font ',14'; plot [0:1] [0:1] NaN notitle; unset label 10"

@@ -11,7 +11,8 @@ set key top left
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc rgb '#555555'
 set title '(a) vs k, |V| = '.n_label noenhanced
 set xlabel 'k'
-if (na > 0) { plot for [i = 0:na - 1] data_a index i using 1:2 with linespoints title columnheader(1) } else { eval empty_panel }
+if (na > 0) { plot for [i = 0:na - 1] data_a index i using 1:2 with linespoints title columnheader(1), \
+                   paper using 1:2 with points ls 20 title 'the paper: beta 2 (V100S)' } else { eval empty_panel }
 unset label 900
 set title '(b) vs |V|, k = '.kb_label noenhanced
 set xlabel '|V| (elements)'

@@ -6,4 +6,5 @@ eval log2x
 set logscale y 2
 set xlabel 'k'
 set ylabel 'time (ms, median)'
-plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints title columnheader(1)
+plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints title columnheader(1), \
+     paper using 1:2 with points ls 20 title 'the paper at k = 2^24: filtering, beta, both (V100S ms)'

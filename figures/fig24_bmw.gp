@@ -7,4 +7,6 @@ set logscale y 2
 set xlabel 'k'
 set ylabel 'BMW workload / Dr. Top-k workload (x)'
 set key outside right top     # beside the panel: the legend never covers a point
-plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints title columnheader(1)
+plot for [i = 0:nseries - 1] data index i using 1:2 with linespoints title columnheader(1), \
+     paper_ud + 0 with lines ls 21 title 'the paper: UD mean '.paper_ud.'x', \
+     paper_nd + 0 with lines ls 21 dt 2 title 'the paper: ND mean '.paper_nd.'x'

@@ -10,4 +10,5 @@ set ylabel 'workload (% of |V|)'
 set key top left
 plot data using 1:2 with linespoints title 'first top-k: |D|', \
      data using 1:3 with linespoints title 'second top-k: |C|', \
-     data using 1:4 with linespoints title 'sum |D| + |C|'
+     data using 1:4 with linespoints title 'sum |D| + |C|', \
+     paper using 1:2 with points ls 20 title 'the paper: |D| + |C| (V100S)'

@@ -15,8 +15,7 @@ algos_k_run() {
 }
 
 algos_k_one() {
-    rows=$(exp_query algos_k.sql "machine=$M_ID" "n=$N30") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query algos_k.sql failed"; return; }
+    exp_fetch algos_k.sql "no rows of these algorithms at |V| = $(exp_p2 "$N30")" "n=$N30" || return 0
     # keep the requested algorithms only
     rows=$(printf '%s\n' "$rows" | awk -F'|' -v b="$AK_BASES" 'BEGIN { split(b, a, " "); for (i in a) want[a[i]] = 1 }
                                                              $5 in want')
@@ -44,13 +43,29 @@ algos_k_one() {
                     lo = ""; hi = ""; nd = 0
                     for (d in ds) if ((d, b, dr, k) in ms) { ++nd; v = ms[d, b, dr, k]
                         if (lo == "" || v < lo) lo = v; if (v > hi) hi = v }
-                    if (nd >= 2 && hi / lo > spread[dr]) { spread[dr] = hi / lo; at[dr] = b }
+                    if (nd < 2) continue
+                    if (hi / lo > spread[dr]) { spread[dr] = hi / lo; at[dr] = b }
+                    if (dr == 0 && hi / lo > sb[b]) sb[b] = hi / lo
                 }
-                if (!(0 in spread) || !(1 in spread)) { print "fewer than two distributions measured\tnot measured"; exit }
-                printf "largest spread across UD/ND/CD at one k: plain %.2fx (%s), Dr.-assisted %.2fx (dr-%s)\t%s\n",
-                       spread[0], at[0], spread[1], at[1], spread[1] < spread[0] ? "held" : "not held"
+                nds = 0; for (d in ds) ++nds
+                why = nds < 2 ? "only one distribution measured" : "no algorithm measured at one k on two distributions"
+                if (!(0 in spread) || !(1 in spread)) {
+                    print why
+                    printf "radix_spread\t%s\t%s\n", ("radix" in sb) ? sb["radix"] : "-", why
+                    printf "bitonic_spread\t%s\t%s\n", ("bitonic" in sb) ? sb["bitonic"] : "-", why
+                    printf "dr_spread_gain\t-\t%s\n", why; exit }
+                printf "largest spread across UD/ND/CD at one k: plain %.2fx (%s), Dr.-assisted %.2fx (dr-%s)", spread[0], at[0], spread[1], at[1]
+                if ("bitonic" in sb) printf "; plain bitonic %.2fx", sb["bitonic"]
+                printf "\nradix_spread\t%s\t%s\n", ("radix" in sb) ? sb["radix"] : "-", "plain radix not measured on two distributions"
+                printf "bitonic_spread\t%s\t%s\n", ("bitonic" in sb) ? sb["bitonic"] : "-", "plain bitonic not measured on two distributions"
+                printf "dr_spread_gain\t%.4g\n", spread[0] / spread[1]
                 exit
             }
+            # the largest speedup per base algorithm, the smallest of all
+            for (b in bs) { if (b ~ /^sort/) continue
+                for (d in ds) for (k in ks) if (((d, b, 0, k) in ms) && ((d, b, 1, k) in ms)) {
+                    s = ms[d, b, 0, k] / ms[d, b, 1, k]; if (!(b in mx) || s > mx[b]) mx[b] = s
+                    if (mn == "" || s < mn) mn = s } }
             pairs = 0; held = 1
             for (b in bs) {
                 if (b ~ /^sort/) continue
@@ -62,8 +77,11 @@ algos_k_one() {
                 }
                 if (lo != "") txt = txt sprintf("dr-%s %.2fx-%.2fx; ", b, lo, hi)
             }
-            if (!pairs) { print "no plain/Dr. pair measured\tnot measured"; exit }
-            printf "speedup over plain across UD/ND/CD and k: %s\t%s\n", txt, held ? "held" : "not held"
+            if (!pairs) { print "no plain/Dr. pair measured"; mn = "-" }
+            else printf "speedup over plain across UD/ND/CD and k: %s\n", txt
+            split("radix bucket bitonic", c, " ")
+            for (i = 1; i <= 3; ++i) printf "%s_max\t%s\tno plain/Dr. %s pair measured\n", c[i], (c[i] in mx) ? mx[c[i]] : "-", c[i]
+            printf "min_speedup\t%s\tno plain/Dr. pair measured\n", mn
         }')
-    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$rows")" ok "${res%%	*}" "${res##*	}"
+    exp_settle "$res" "$(exp_rows "$rows")"
 }

@@ -15,6 +15,7 @@
 #                       paper's sizes down (exp_n) so the same commands run on a CPU
 #   DRTOPK_EXP_QUICK    1: the reduced sweeps that fit one 10-minute GPU call
 #   DRTOPK_EXP_DEADLINE with --quick: epoch second by which measuring stops
+#   DRTOPK_EXP_VERIFY_EVERY  the tuner's --verify-every for the timing sweeps (default: the tuner's)
 #   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)
 #   DRTOPK_BIN_DIR      where bin/tuner is (default bin/; tests/gpu/run.sh's carried programs)
 # A script exits 0 when each of its panels is plotted or drawn as not measured,
@@ -29,6 +30,7 @@ EXP_OUT="${DRTOPK_EXP_OUT:-$EXP_ROOT/figures}"
 EXP_GPU="${DRTOPK_EXP_GPU:-}"
 EXP_BACKEND="${DRTOPK_EXP_BACKEND:-cuda}"
 EXP_QUICK="${DRTOPK_EXP_QUICK:-0}"
+EXP_ALL_RUNS="${DRTOPK_EXP_ALL_RUNS:-0}"    # run_all.sh --all-runs: draw every run, not one per GPU model
 EXP_MEASURE_ONLY="${DRTOPK_EXP_MEASURE_ONLY:-0}"   # run_all.sh --measure-only: no queries, no plots
 EXP_SEED=1                      # the tuner's default seed: the rows every figure uses
 CPU_SHIFT=14                    # --backend cpu: 2^30 -> 2^16, still many subranges
@@ -45,6 +47,8 @@ if [ -z "${DRTOPK_EXP_COMMIT:-}" ]; then
     DRTOPK_EXP_COMMIT=$(git -C "$EXP_ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 fi
 EXP_COMMIT="$DRTOPK_EXP_COMMIT"
+
+. "$(dirname "${BASH_SOURCE[0]}")/claims.sh"     # the paper's claims and their verdicts
 
 exp_die() {
     echo "$EXP_ID: $*" >&2
@@ -74,10 +78,13 @@ exp_begin() {
     EXP_DATA="$EXP_OUT/data"
     EXP_STATUS_FILE="$EXP_DATA/status/$EXP_ID.tsv"
     EXP_FAILED=0
+    EXP_PROV_COMMIT="-"             # the measuring commit and date of the panel (exp_pick)
+    EXP_PROV_DATE="-"
+    EXP_VERIFIED=""
     # the paper's claim, typed from the paper into figures/claims.tsv (id, claim, where);
     # an experiment beyond the paper (exp_*) has its target there under its full id
-    EXP_CLAIM=$(awk -F'\t' -v id="${EXP_ID%%_*}" -v full="$EXP_ID" '$1 == id || $1 == full { print $2 " (" $3 ")" }' \
-        "$EXP_GP/claims.tsv")
+    EXP_CLAIM=$(exp_claim_text)
+    exp_claims_begin
     mkdir -p "$EXP_DATA/status"
     : > "$EXP_STATUS_FILE.tmp"
     [ "$EXP_MEASURE_ONLY" = 1 ] && return 0      # measuring needs only bin/tuner (and ncu for Table 3)
@@ -99,6 +106,9 @@ exp_measure() {
         exp_budget || return 0
         mins=$(awk -v q="$EXP_QUICK_MINUTES" -v l="$EXP_LEFT" 'BEGIN { m = q; if (l / 60 < m) m = l / 60; printf "%.2f", m }')
     fi
+    # a reference run checks more rows than the tuner's default (DRTOPK_EXP_VERIFY_EVERY=1: all;
+    # each host check of 2^30 keys costs seconds of the budget); --bmw counts, it times nothing
+    case " $* " in *" --bmw "*) ;; *) [ -z "${DRTOPK_EXP_VERIFY_EVERY:-}" ] || set -- "$@" --verify-every "$DRTOPK_EXP_VERIFY_EVERY" ;; esac
     # the paper's figures are u32 unless a script names its key type (a later --dtype wins)
     if [ "$EXP_BACKEND" = cpu ]; then
         set -- --backend cpu --dtype u32 "$@"
@@ -172,13 +182,15 @@ exp_machines() {
 
 # exp_query SQLFILE NAME=VALUE...: experiments/sql/fig_rows.sql (temp tables m
 # and p of machine @machine) then SQLFILE, with the @NAME parameters (VALUE an
-# SQL literal); '|'-separated rows.
+# SQL literal), @commit and @verified from exp_pick; '|'-separated rows.
 exp_query() {
     file="$EXP_SQL/$1"
     shift
     {
         echo ".parameter init"
         echo ".parameter set @seed $EXP_SEED"
+        [ -z "${EXP_PICK_COMMIT:-}" ] || echo ".parameter set @commit '$EXP_PICK_COMMIT'"
+        [ -z "${EXP_PICK_VERIFIED:-}" ] || echo ".parameter set @verified $EXP_PICK_VERIFIED"
         for p in "$@"; do
             echo ".parameter set @${p%%=*} ${p#*=}"
         done
@@ -205,6 +217,66 @@ EOF
     else
         M_CAPTION="CPU backend: $M_NAME ($M_UUID)"
     fi
+    M_CAPTION0="$M_CAPTION"
+    EXP_PICK_COMMIT=""
+    EXP_PICK_VERIFIED=""
+    EXP_VERIFIED=""
+    EXP_PROV_COMMIT="-"
+    EXP_PROV_DATE="-"
+}
+
+# Tables whose rows carry git_commit and measured_at (the commits a panel can draw).
+EXP_COMMIT_TABLES="measurements counters multi_gpu peer_measurements"
+
+# exp_commits: the clean commits of machine M_ID (any on the CPU backend, whose
+# rows check the commands), newest measurement first.
+exp_commits() {
+    u=""
+    for t in $EXP_COMMIT_TABLES; do
+        exp_has_table "$t" || continue
+        u="$u${u:+ UNION ALL }SELECT git_commit, measured_at FROM $t WHERE machine_id = $M_ID"
+    done
+    sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT git_commit FROM ($u)
+        WHERE git_commit NOT LIKE '%-dirty' OR '$M_BACKEND' = 'cpu' GROUP BY git_commit ORDER BY max(measured_at) DESC"
+}
+
+# exp_pick SQLFILE NAME=VALUE...: the panel's rows into $rows, of one commit: the
+# newest clean commit of machine M_ID whose query gives rows.  Sets
+# EXP_PICK_COMMIT (later exp_query calls of the panel use it), EXP_VERIFIED (1:
+# the same rows with only verified rows, 0: unverified rows feed the panel),
+# EXP_PROV_COMMIT, EXP_PROV_DATE and M_CAPTION (GPU, commit, date).  Returns 1
+# when no commit gives rows ($rows empty), 2 when a query fails.
+exp_pick() {
+    EXP_PICK_VERIFIED=""
+    for c in $(exp_commits); do
+        EXP_PICK_COMMIT="$c"
+        rows=$(exp_query "$@") || return 2
+        [ -n "$rows" ] || continue
+        EXP_PICK_VERIFIED=1
+        rv=$(exp_query "$@") || return 2
+        EXP_PICK_VERIFIED=""
+        if [ "$rv" = "$rows" ]; then EXP_VERIFIED=1; else EXP_VERIFIED=0; fi
+        exp_provenance
+        return 0
+    done
+    EXP_PICK_COMMIT=""
+    rows=""
+    return 1
+}
+
+# exp_provenance: EXP_PROV_COMMIT, EXP_PROV_DATE (the days machine M_ID measured
+# at EXP_PICK_COMMIT) and the caption naming them.
+exp_provenance() {
+    u=""
+    for t in $EXP_COMMIT_TABLES; do
+        exp_has_table "$t" || continue
+        u="$u${u:+ UNION ALL }SELECT measured_at FROM $t WHERE machine_id = $M_ID AND git_commit = '$EXP_PICK_COMMIT'"
+    done
+    EXP_PROV_DATE=$(sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT CASE WHEN min(date(measured_at)) = max(date(measured_at))
+        THEN min(date(measured_at)) ELSE min(date(measured_at)) || '..' || max(date(measured_at)) END FROM ($u)")
+    EXP_PROV_COMMIT=$(printf '%s' "$EXP_PICK_COMMIT" | cut -c1-12)
+    M_CAPTION="$M_CAPTION0; measured at commit $EXP_PROV_COMMIT on $EXP_PROV_DATE"
+    [ "$EXP_VERIFIED" = 1 ] || M_CAPTION="$M_CAPTION (unverified rows)"
 }
 
 # exp_gpstr TEXT: TEXT fit for a single-quoted gnuplot string (' becomes ’).
@@ -225,6 +297,7 @@ exp_gnuplot() {
     for v in "$@"; do
         vars="$vars ${v%%=*}='$(exp_gpstr "${v#*=}")';"
     done
+    [ "${EXP_DRY:-0}" = 0 ] || return 0        # exp_for_machines' first pass: numbers, no image
     for fmt in png svg; do
         if ! gnuplot -e "fmt='$fmt'; out='$base.tmp.$fmt'; title='$title'; caption='$caption'; \
                          commit='$EXP_COMMIT'; gpdir='$EXP_GP'; $vars" "$gp" 2> "$base.gnuplot.log"; then
@@ -239,9 +312,14 @@ exp_gnuplot() {
 
 # exp_record SLUG GPU ROWS STATUS OURS VERDICT: one status line of this figure:
 # id, slug, GPU, rows used, status (ok, not measured, failed), title, the
-# paper's claim, ours, verdict (held, not held, not measured), tab-separated.
+# paper's claim, ours, verdict (exp_verdict's words, or not measured), the
+# measuring commit, its date, the GPU's UUID, verified (1, 0, - without rows),
+# image (1: drawn, 0: numbers only), tab-separated.
 exp_record() {
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$EXP_ID" "$1" "$2" "$3" "$4" "$EXP_TITLE" "$EXP_CLAIM" "$5" "$6" \
+    vf="${EXP_VERIFIED:--}"
+    [ "$3" != 0 ] || vf=-
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$EXP_ID" "$1" "$2" "$3" "$4" "$EXP_TITLE" \
+        "$EXP_CLAIM" "$5" "$6" "$EXP_PROV_COMMIT" "$EXP_PROV_DATE" "${M_UUID:--}" "$vf" "$((1 - ${EXP_DRY:-0}))" \
         | tr -d '\r' >> "$EXP_STATUS_FILE.tmp"
 }
 
@@ -288,12 +366,49 @@ exp_for_machines() {
         exp_missing none - "database $EXP_DB" "the database holds no measurements"
         return 0
     fi
+    exp_has_table measurements || true      # the table list, read once here (not in each subshell)
+    if [ "${EXP_ALL_RUNS:-0}" = 1 ]; then
+        exp_each_machine "$1" "$lines"
+        return 0
+    fi
+    # first pass: every machine's numbers and verdicts, no image; then the
+    # panel of each GPU model (exp_chosen) drawn
+    EXP_DRY=1
+    exp_each_machine "$1" "$lines"
+    EXP_DRY=0
+    chosen=$(exp_chosen "$EXP_STATUS_FILE.tmp")
+    for uuid in $chosen; do
+        awk -F'\t' -v u="$uuid" '$12 != u' "$EXP_STATUS_FILE.tmp" > "$EXP_STATUS_FILE.tmp2"
+        mv -f "$EXP_STATUS_FILE.tmp2" "$EXP_STATUS_FILE.tmp"
+        exp_claims_drop "$uuid"
+        exp_each_machine "$1" "$(printf '%s\n' "$lines" | awk -F'|' -v u="$uuid" '$2 == u')"
+    done
+}
+
+# exp_each_machine FUNC LINES: FUNC once per exp_machines line of LINES.
+exp_each_machine() {
     while IFS= read -r line; do
+        [ -n "$line" ] || continue
         exp_machine "$line"
         "$1"
     done <<EOF
-$lines
+$2
 EOF
+}
+
+# exp_chosen STATUSFILE: the UUID of the panel drawn per GPU model: the newest
+# at-spec run, i.e. of the ok lines whose claims were measured (where a run of
+# the model has them) with at least half the rows of that model's fullest such
+# panel, the latest measuring date (ties: more rows); a model without an ok
+# line: its first line (the not-measured panel, with its reason).
+exp_chosen() {
+    awk -F'\t' 'NR == FNR { if ($5 == "ok" && $9 !~ /^not measured/) judged[$3] = 1; next }
+                { g[FNR] = $3; ok[FNR] = ($5 == "ok" && (!($3 in judged) || $9 !~ /^not measured/)); rows[FNR] = $4 + 0; nl = FNR
+                  if (ok[FNR] && rows[FNR] > most[$3]) most[$3] = rows[FNR]; if (!($3 in first)) first[$3] = FNR; d[FNR] = $11; u[FNR] = $12 }
+        END { for (i = 1; i <= nl; ++i) { m = g[i]
+                  if (!ok[i] || rows[i] * 2 < most[m]) continue
+                  if (!(m in best) || d[i] > d[best[m]] || (d[i] == d[best[m]] && rows[i] > rows[best[m]])) best[m] = i }
+              for (m in first) print (m in best) ? u[best[m]] : u[first[m]] }' "$1" "$1" | sort -u
 }
 
 # exp_rows TEXT: the number of lines of TEXT (0 when empty).
@@ -303,11 +418,12 @@ exp_rows() {
 
 # exp_end: publish the status lines; the exit status says whether all worked.
 # A GPU model measured on several machines (reference dumps of several runs)
-# keeps the panels of those that have rows: its "not measured" panels go where
-# another of its machines is plotted, and stay once where none is.
+# keeps the lines of those that have rows: its "not measured" lines go where
+# another of its machines has rows, and stay once (the drawn one) where none has.
 exp_end() {
-    awk -F'\t' 'NR == FNR { if ($5 != "not measured") plotted[$3] = 1; next }
-                 $5 == "not measured" && (($3 in plotted) || seen[$3]++) { print $2 > "/dev/stderr"; next }
+    awk -F'\t' 'NR == FNR { if ($5 != "not measured") plotted[$3] = 1; else if ($14 == 1) drawn[$3] = 1; next }
+                 $5 == "not measured" && (($3 in plotted) || (($3 in drawn) && $14 != 1) || seen[$3]++) {
+                     print $2 > "/dev/stderr"; next }
                  { print }' "$EXP_STATUS_FILE.tmp" "$EXP_STATUS_FILE.tmp" \
         2> "$EXP_STATUS_FILE.dropped" > "$EXP_STATUS_FILE.kept"
     while IFS= read -r slug; do
@@ -315,6 +431,7 @@ exp_end() {
     done < "$EXP_STATUS_FILE.dropped"
     rm -f "$EXP_STATUS_FILE.dropped" "$EXP_STATUS_FILE.tmp"
     mv -f "$EXP_STATUS_FILE.kept" "$EXP_STATUS_FILE"
+    exp_claims_publish
     exit "$EXP_FAILED"
 }
 
@@ -355,8 +472,10 @@ exp_p2() {
 # exp_has_table NAME: whether the database has table NAME (tables that later
 # schema migrations add: the figure draws the not-measured panel until then).
 exp_has_table() {
-    [ "$(sqlite3 -readonly -batch "$EXP_DB" \
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$1'")" = 1 ]
+    # the tables, read once per script (a figure asks per machine)
+    [ -n "${EXP_TABLES:-}" ] ||
+        EXP_TABLES=" $(sqlite3 -readonly -batch "$EXP_DB" "SELECT name FROM sqlite_master WHERE type = 'table'" | tr '\n' ' ')"
+    case "$EXP_TABLES" in *" $1 "*) return 0 ;; *) return 1 ;; esac
 }
 
 # exp_table SQLFILE REASON VAR=VALUE...: a table of the paper drawn as text
@@ -364,8 +483,12 @@ exp_has_table() {
 # header; REASON on the not-measured panel when there are no rows.
 exp_table() {
     tsql="$1"; treason="$2"; shift 2
-    rows=$(exp_query "$tsql" "machine=$M_ID" "$@") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $tsql failed"; return; }
+    rc=0; exp_pick "$tsql" "machine=$M_ID" "$@" || rc=$?
+    case $rc in
+        0) ;;
+        1) exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$treason"; return ;;
+        *) exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $tsql failed"; return ;;
+    esac
     [ "$(exp_rows "$rows")" -gt 1 ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$treason"; return; }
     data="$EXP_DATA/${EXP_ID}-$M_SLUG.txt"
     printf '%s\n' "$rows" | awk -F'|' '{ r[NR] = $0; for (i = 1; i <= NF; ++i) if (length($i) > w[i]) w[i] = length($i) }
@@ -381,9 +504,12 @@ exp_table() {
 # failed or the not-measured (REASON) panel and returns 1.
 exp_fetch() {
     fsql="$1"; freason="$2"; shift 2
-    rows=$(exp_query "$fsql" "machine=$M_ID" "$@") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $fsql failed"; return 1; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$freason"; return 1; }
+    rc=0; exp_pick "$fsql" "machine=$M_ID" "$@" || rc=$?
+    case $rc in
+        0) return 0 ;;
+        1) exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$freason"; return 1 ;;
+        *) exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query $fsql failed"; return 1 ;;
+    esac
 }
 
 # exp_plot GP TITLE VAR=VALUE...: figures/GP for the current machine; on a

@@ -11,9 +11,7 @@ workload_run() {
 }
 
 workload_one() {
-    rows=$(exp_query workload.sql "machine=$M_ID") ||
-        { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query workload.sql failed"; return; }
-    [ -n "$rows" ] || { exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no dr-radix beta 2 workload rows on this GPU"; return; }
+    exp_fetch workload.sql "no dr-radix beta 2 workload rows on this GPU" || return 0
     sel=$(printf '%s\n' "$rows" | awk -F'|' -v axis="$WL_AXIS" -v fix="$WL_FIX" '
         { r[NR] = $0; ns[$2] = ns[$2] + 1 }
         END {
@@ -31,11 +29,23 @@ workload_one() {
     data="$EXP_DATA/${EXP_ID}-$M_SLUG.dat"
     printf '%s\n' "$sel" | exp_write "$data"
     if [ "$WL_AXIS" = n ]; then xname='|V| (elements)'; what="k = $(exp_p2 "$fix")"; else xname='k'; what="|V| = $(exp_p2 "$fix")"; fi
-    exp_plot workload.gp "$EXP_TITLE, $what" "data=$data" "xname=$xname" || return 0
+    if [ "$WL_AXIS" = n ]; then
+        pp="$((1 << 22)) $(exp_paper share_small)
+$((1 << 30)) $(exp_paper share_large)"
+    else
+        pp="1 $(exp_paper share_k1)
+$((1 << 24)) $(exp_paper share_k24)"
+    fi
+    pp=$(exp_paper_points "$M_SLUG" "$pp")
+    exp_plot workload.gp "$EXP_TITLE, $what" "data=$data" "xname=$xname" "paper=$pp" || return 0
     res=$(printf '%s\n' "$sel" | awk -v axis="$WL_AXIS" -v what="$what" '
         NR == 1 { x0 = $1; s0 = $4 } { x1 = $1; s1 = $4; ++n }
         END { txt = sprintf("%s: (|D| + |C|) / |V| = %.4g%% at %s = 2^%d, %.4g%% at 2^%d", what, s0, axis, log(x0) / log(2) + 0.5, s1, log(x1) / log(2) + 0.5)
-              if (n < 2) v = "not measured"; else if (axis == "n") v = s1 < s0 ? "held" : "not held"; else v = s1 > s0 ? "held" : "not held"
-              printf "%s\t%s\n", txt, v }')
-    exp_record "$M_SLUG" "$M_NAME" "$(exp_rows "$sel")" ok "${res%%	*}" "${res##*	}"
+              print txt }
+        # the paper'"'"'s points: |V| = 2^22 and 2^30 (Fig. 20), k = 1 and 2^24 (Fig. 21)
+        BEGIN { if (axis == "n") { pa = 22; pb = 30; ka = "share_small"; kb = "share_large" }
+                else { pa = 0; pb = 24; ka = "share_k1"; kb = "share_k24" } }
+        { e = int(log($1) / log(2) + 0.5); if (e == pa) va = $4; if (e == pb) vb = $4 }
+        END { printf "%s\t%s\tnot measured at 2^%d\n%s\t%s\tnot measured at 2^%d\n", ka, va == "" ? "-" : va, pa, kb, vb == "" ? "-" : vb, pb }')
+    exp_settle "$res" "$(exp_rows "$sel")"
 }

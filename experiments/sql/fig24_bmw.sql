@@ -9,7 +9,8 @@ WITH c AS (
                                                     x.counter ORDER BY x.measured_at DESC, x.id DESC) AS rn
         FROM counters x
         WHERE x.machine_id = @machine AND x.source = 'bmw' AND x.dtype = 'u32' AND x.seed = @seed
-          AND x.sort_order = 'largest'
+          AND x.sort_order = 'largest' AND (x.git_commit NOT LIKE '%-dirty' OR @machine IN (SELECT id FROM machines WHERE backend = 'cpu'))
+          AND (@commit IS NULL OR x.git_commit = @commit)
     ) WHERE rn = 1
 )
 SELECT b.dist, b.k, b.value / d.value, b.n

@@ -15,6 +15,13 @@
 -- family's fastest valid configuration per point (min median over its configurations
 -- whose result passed the peer's check; issue 11 item 3: the peers at their best), with
 -- `family` and `configs` (how many it was chosen from).
+-- A panel draws the rows of one commit: @commit (experiments/lib/common.sh
+-- exp_pick sets it: the newest commit whose query gives rows); NULL: the latest
+-- row of each configuration across commits.  Rows of a tree with uncommitted
+-- changes ("-dirty") never draw for a GPU (the CPU backend's rows are checks of
+-- the commands, drawn also from a modified tree).  @verified = 1 keeps only rows checked against
+-- the reference (verify_ok = 1); else unchecked rows count too (the verdict then
+-- says "unverified").
 CREATE TEMP TABLE mall AS
 SELECT * FROM (
     SELECT x.*,
@@ -28,7 +35,9 @@ SELECT * FROM (
                               ORDER BY x.measured_at DESC, x.id DESC) AS rn
     FROM measurements x
     WHERE x.machine_id = @machine AND x.sort_order = 'largest'
-      AND x.status = 'ok' AND coalesce(x.verify_ok, 1) = 1 AND x.median_ms IS NOT NULL
+      AND x.status = 'ok' AND x.median_ms IS NOT NULL
+      AND (x.git_commit NOT LIKE '%-dirty' OR @machine IN (SELECT id FROM machines WHERE backend = 'cpu')) AND (@commit IS NULL OR x.git_commit = @commit)
+      AND CASE WHEN @verified = 1 THEN x.verify_ok = 1 ELSE coalesce(x.verify_ok, 1) = 1 END
       AND x.algorithm NOT LIKE 'auto-%'     -- the automatic plan (tuner --regret): no algorithm of a figure
 ) WHERE rn = 1;
 CREATE TEMP TABLE m AS SELECT * FROM mall WHERE dtype = 'u32' AND seed = @seed;

@@ -13,7 +13,9 @@ WITH r AS (
                                        ORDER BY g.device_cap DESC, g.measured_at DESC, g.id DESC) AS rn
         FROM multi_gpu g
         WHERE g.machine_id = @machine AND g.dtype = 'u32' AND g.sort_order = 'largest'
-          AND coalesce(g.verify_ok, 1) = 1
+          AND (g.git_commit NOT LIKE '%-dirty' OR @machine IN (SELECT id FROM machines WHERE backend = 'cpu'))
+          AND (@commit IS NULL OR g.git_commit = @commit)
+          AND CASE WHEN @verified = 1 THEN g.verify_ok = 1 ELSE coalesce(g.verify_ok, 1) = 1 END
     ) WHERE rn = 1
 ),
 one AS (SELECT n, k, out_of_core, total_ms AS ms FROM r WHERE ranks = 1),

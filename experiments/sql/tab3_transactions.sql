@@ -11,7 +11,8 @@ WITH c AS (
                row_number() OVER (PARTITION BY x.algorithm, x.counter ORDER BY x.measured_at DESC, x.id DESC) AS rn
         FROM counters x
         WHERE x.machine_id = @machine AND x.source = 'ncu' AND x.dtype = 'u32' AND x.dist = 'UD'
-          AND x.n = @n AND x.k = @k AND x.sort_order = 'largest'
+          AND x.n = @n AND x.k = @k AND x.sort_order = 'largest' AND (x.git_commit NOT LIKE '%-dirty' OR @machine IN (SELECT id FROM machines WHERE backend = 'cpu'))
+          AND (@commit IS NULL OR x.git_commit = @commit)
     ) WHERE rn = 1
 )
 SELECT b.base,

@@ -32,6 +32,7 @@
 #define URI_MAX (3 * DRTOPK_PATH_MAX + 32)   /* "file:" + %XX-escaped path + "?mode=ro" */
 #define HOST_LEN 256
 #define MIGRATION_MARK "-- @migration "
+#define DIRTY_SUFFIX "-dirty"             /* git describe --dirty marks a modified tree */
 #define PLAN_AUTO_ALGORITHM "dr-radix"  /* drtopk_plan_auto's default plan ...   */
 #define PLAN_AUTO_BETA 2                /* ... and its beta (drtopk.h)           */
 #define DECISION_TABLE_SINCE_VERSION 5  /* choices with log2 n ranges and a status */
@@ -611,6 +612,15 @@ drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const 
 {
     unsigned char raw[RUN_UUID_BYTES];
     char hex[2 * RUN_UUID_BYTES + 1];
+    /* reference runs (experiments/run_all.sh --gpu N) set DRTOPK_STORE_CLEAN=1:
+     * rows of a tree with uncommitted changes cannot be traced to a commit */
+    const char *clean = getenv(DRTOPK_STORE_CLEAN_ENV);
+    size_t len = strlen(git_commit), tag = strlen(DIRTY_SUFFIX);
+    if (clean && strcmp(clean, "1") == 0 && len >= tag && strcmp(git_commit + len - tag, DIRTY_SUFFIX) == 0) {
+        set_err(s->err, sizeof s->err, "%s=1 refuses the rows of commit %s, a tree with uncommitted changes: "
+                "commit or stash them and rebuild", DRTOPK_STORE_CLEAN_ENV, git_commit);
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    }
     sqlite3_randomness(sizeof raw, raw);
     for (int i = 0; i < RUN_UUID_BYTES; ++i)
         snprintf(hex + 2 * i, 3, "%02x", raw[i]);

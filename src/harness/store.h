@@ -73,7 +73,10 @@ drtopk_status drtopk_store_put_machine(drtopk_store *s, const drtopk_store_machi
 void drtopk_store_cpu_machine(drtopk_store_machine *m);
 
 /* Records this process (pid, host) in the run; first marks as 'killed' the
- * runs of this host still 'running' whose process is gone. */
+ * runs of this host still 'running' whose process is gone.  With the
+ * environment variable DRTOPK_STORE_CLEAN=1 (reference runs) a git_commit
+ * ending in "-dirty" is refused: INVALID_ARGUMENT, drtopk_store_errmsg says why. */
+#define DRTOPK_STORE_CLEAN_ENV "DRTOPK_STORE_CLEAN"
 drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const char *program,
                                      const char *argv, const char *git_commit, int64_t *run_id);
 /* Mark the 'running' runs of this host whose process is gone (kill(pid, 0)

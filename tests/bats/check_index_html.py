@@ -3,16 +3,20 @@
 (figures/index.html, issue 11 item 4) without a browser: it is well-formed
 HTML (every element closed in order, one <title>, a doctype), every image and
 link points at a file beside it that exists and is not empty (PNG/SVG by their
-magic bytes) or at an id on the page, nothing reaches the network, every claim
-of figures/claims.tsv appears with the place it comes from, and every
-experiment named on the command line has its section.
+magic bytes) or at an id on the page, nothing reaches the network, the claim
+of every figure on the page (figures/claims.tsv, key "claim") appears with the
+place it comes from, every experiment named on the command line has its
+section, and with --verdicts DIR (the run's data/claims/) the top table holds
+one row per claim of a drawn run whose cells are the verdict files' numbers
+and verdicts.
 
-  check_index_html.py PAGE CLAIMS.tsv [EXPERIMENT ...]
+  check_index_html.py PAGE CLAIMS.tsv [--verdicts DIR] [EXPERIMENT ...]
 Prints one line per problem and exits 1 when there is any, else prints a
 summary line and exits 0.
 """
 import html.parser
 import os
+import re
 import sys
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -30,6 +34,10 @@ class Page(html.parser.HTMLParser):
         self.text = []
         self.titles = 0
         self.doctype = False
+        self.top = {}           # row id of the top table -> its cells' text
+        self.row = None         # (id, cells) of the top-table row being read
+        self.cell = None
+
 
     def where(self):
         return "line %d" % self.getpos()[0]
@@ -48,6 +56,10 @@ class Page(html.parser.HTMLParser):
                 self.refs.append((key, a[key] or "", self.where()))
         if tag == "title":
             self.titles += 1
+        if tag == "tr" and a.get("id", "").startswith("claim-"):
+            self.row = (a["id"], [])
+        if tag == "td" and self.row is not None:
+            self.cell = []
         if tag == "img" and not a.get("alt"):
             self.problems.append("%s: <img> without alt text" % self.where())
         if tag not in VOID:
@@ -67,9 +79,28 @@ class Page(html.parser.HTMLParser):
             self.problems.append("%s: </%s> closes <%s> opened at %s" % (self.where(), tag, *self.stack[-1]))
         else:
             self.stack.pop()
+        if tag == "td" and self.row is not None and self.cell is not None:
+            self.row[1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+        if tag == "tr" and self.row is not None:
+            self.top[self.row[0]] = self.row[1]
+            self.row = None
 
     def handle_data(self, data):
         self.text.append(data)
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+HEADER = re.compile(r"<th>ours on ([^<]+)</th>")
+
+
+def model(gpu):
+    """The column name of a GPU, as experiments/lib/index_html.py names it."""
+    for word in gpu.replace("NVIDIA", "").split():
+        if word[:1].isalpha() and any(ch.isdigit() for ch in word):
+            return word
+    return gpu
 
 
 def check_file(path, ref, where, problems):
@@ -89,7 +120,14 @@ def main(argv):
     if len(argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    page_path, claims_path, experiments = argv[1], argv[2], argv[3:]
+    page_path, claims_path, rest = argv[1], argv[2], argv[3:]
+    verdicts = None
+    if rest[:1] == ["--verdicts"]:
+        if len(rest) < 2:
+            print("--verdicts needs the run's data/claims folder", file=sys.stderr)
+            return 2
+        verdicts, rest = rest[1], rest[2:]
+    experiments = rest
     p = Page()
     with open(page_path, encoding="utf-8") as f:
         p.feed(f.read())
@@ -120,11 +158,45 @@ def main(argv):
         for n, line in enumerate(f, 1):
             if line.startswith("#") or not line.strip():
                 continue
-            cid, claim, source = line.rstrip("\n").split("\t")
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 7:
+                problems.append("claims.tsv line %d: %d fields (want 7)" % (n, len(fields)))
+                continue
+            cid, key, quantity, _, source = fields[:5]
+            if key != "claim" or not any(i.split("_")[0] == cid or i == cid for i in p.ids):
+                continue
             claims += 1
-            want = " ".join(("%s (%s)" % (claim, source)).split())
+            want = " ".join(("%s (%s)" % (quantity, source)).split())
             if want not in text:
                 problems.append("claims.tsv line %d (%s): the claim with its source is not on the page" % (n, cid))
+    rows = 0
+    if verdicts is not None:
+        header = [h for h in HEADER.findall(open(page_path, encoding="utf-8").read())]
+        for name in sorted(os.listdir(verdicts)):
+            if not name.endswith(".tsv") or name.startswith("exp_"):
+                continue
+            with open(os.path.join(verdicts, name), encoding="utf-8") as f:
+                for line in f:
+                    c = line.rstrip("\n").split("\t")
+                    if len(c) < 12 or c[11] != "1":
+                        continue
+                    rid = "claim-%s-%s" % (name[:-4], c[1])
+                    cells = p.top.get(rid)
+                    if cells is None:
+                        problems.append("top table: no row %s (%s)" % (rid, c[7]))
+                        continue
+                    rows += 1
+                    m = model(c[3])
+                    if m not in header:
+                        problems.append("top table: no column 'ours on %s' for %s" % (m, rid))
+                        continue
+                    ours = cells[2 + header.index(m)]
+                    if ours != c[5]:
+                        problems.append("top table %s on %s: ours %r, the verdict file %r" % (rid, m, ours, c[5]))
+                    if c[6] not in cells[-1]:
+                        problems.append("top table %s: verdict %r lacks %r of %s" % (rid, cells[-1], c[6], m))
+        if not rows:
+            problems.append("top table: no claim of a drawn run in %s" % verdicts)
     for e in experiments:
         if e not in p.ids:
             problems.append("experiment %s has no section (id=%r)" % (e, e))
@@ -132,8 +204,8 @@ def main(argv):
         print(pr)
     if problems:
         return 1
-    print("ok: well-formed; %d files linked, all present; %d ids; %d claims; %d experiments"
-          % (files, len(p.ids), claims, len(experiments)))
+    print("ok: well-formed; %d files linked, all present; %d ids; %d claims; %d experiments; %d top-table cells"
+          % (files, len(p.ids), claims, len(experiments), rows))
     return 0
 
 

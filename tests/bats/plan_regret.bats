@@ -308,6 +308,6 @@ EOF
     grep -q "no automatic-plan regret rows on this machine (experiments/plan_regret.sh" \
         <<< "$(grep -P '\tNVIDIA Fixture C\t' "$st")"
     # the page: the section, beside the paper's, with its target
-    python3 "$BATS_TEST_DIRNAME/check_index_html.py" "$T/out/index.html" /dev/null exp_plan_regret
-    grep -q "Target (beyond the paper)" "$T/out/index.html"
+    python3 "$BATS_TEST_DIRNAME/check_index_html.py" "$T/out/extra.html" /dev/null exp_plan_regret
+    grep -q "Target (beyond the paper)" "$T/out/extra.html"
 }

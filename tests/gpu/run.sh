@@ -283,7 +283,11 @@ $(sed -n '/^plan regret/,$p' "$OUT/regret.log")" ;;
                 # gnuplot or the sqlite3 shell measures only (plot the fetched $DB elsewhere)
         plot=""
         { command -v gnuplot && command -v sqlite3; } > /dev/null 2>&1 || plot=--measure-only
-        DRTOPK_BIN_DIR=$BIN bash experiments/run_all.sh --gpu 0 --quick $plot --db "$DB" --out "$OUT/figures" \
+        # FIGURES_BUDGET_S: seconds of measuring in this call (run_all.sh --budget; 480 with
+        # --measure-only leaves a 9-minute call room for the start and the dump);
+        # FIGURES_VERIFY_EVERY: the tuner's --verify-every for the figure sweeps
+        DRTOPK_EXP_VERIFY_EVERY=${FIGURES_VERIFY_EVERY:-} DRTOPK_BIN_DIR=$BIN bash experiments/run_all.sh --gpu 0 \
+            --quick ${FIGURES_BUDGET_S:+--budget $FIGURES_BUDGET_S} $plot --db "$DB" --out "$OUT/figures" \
             > "$OUT/figures.log" 2>&1
         add "figures: rc=$? ($(($(date +%s) - t0)) s)${plot:+ $plot}; dump $OUT/results.sql
 $(sed -n '/^summary/,$p' "$OUT/figures.log")"

@@ -588,6 +588,29 @@ static void store_claims_share_configs(void)
     CHECK(count(path, "SELECT count(*) FROM claims c JOIN runs r ON r.id = c.run_id WHERE r.argv = 'c'") == 1);
 }
 
+/* Reference runs set DRTOPK_STORE_CLEAN=1: a run at a commit of a modified
+ * tree ("-dirty") is refused with the variable named, a clean commit is taken;
+ * without the variable a dirty commit is taken (a developer's own runs). */
+static void store_refuses_dirty_reference_rows(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "dirty.sqlite");
+    drtopk_store *s;
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_machine m = { .uuid = "GPU-D", .name = "Dirty GPU", .backend = "cuda" };
+    int64_t mid, rid = 0;
+    CHECK_STATUS(drtopk_store_put_machine(s, &m, &mid), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "a", "abc-dirty", &rid), DRTOPK_OK);
+    setenv(DRTOPK_STORE_CLEAN_ENV, "1", 1);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "b", "abc-dirty", &rid), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_store_errmsg(s), DRTOPK_STORE_CLEAN_ENV) != NULL);
+    CHECK(strstr(drtopk_store_errmsg(s), "abc-dirty") != NULL);
+    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "c", "abc", &rid), DRTOPK_OK);
+    unsetenv(DRTOPK_STORE_CLEAN_ENV);
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM runs WHERE argv = 'b'") == 0);
+}
+
 /* A schema_version table that disagrees with the tables is "damaged", named
  * with the fix, and nothing is migrated (it failed half-way before). */
 static void store_refuses_damaged_schema(void)
@@ -670,5 +693,6 @@ __attribute__((constructor)) static void register_store_tests(void)
     test_register("store_multi_rows", store_multi_rows);
     test_register("store_concurrent_create", store_concurrent_create);
     test_register("store_claims_share_configs", store_claims_share_configs);
+    test_register("store_refuses_dirty_reference_rows", store_refuses_dirty_reference_rows);
     test_register("store_refuses_damaged_schema", store_refuses_damaged_schema);
 }

@@ -129,7 +129,7 @@ if [ "$PEERS" = 1 ]; then
     small_ks=$(plain_ks "$SMALL_KS")
     sweep small && for p in $(echo "$SMALL_NS" | tr ',' ' '); do
         tmp=$(mktemp)
-        # CUB with 32-bit item counts only: its fastest configuration (experiments/NOTES.md)
+        # CUB with 32-bit item counts only: its fastest (docs/changelog.md, 2026-11-23)
         CUB_ITEM_BITS=32 bash experiments/peers/run_peers.sh "$tmp" --log-n "${p#2^}" --ks "$small_ks" \
             --reps "$SMALL_REPS" --dists UD > /dev/null 2>&1
         cat "$tmp" >> "$peers"

@@ -15,7 +15,7 @@
 #   of the algorithms' rows
 #   environment: CUB_PEER (default bin/cub_topk_peer; several builds separated
 #   by spaces), PYTHON (default python3), CUB_ITEM_BITS (default "64 32": the
-#   item count widths to run; experiments/NOTES.md found 32 always fastest)
+#   item count widths to run; 32 was always fastest: docs/changelog.md, 2026-11-23)
 #   Both peers time with --timing gpu (the tuner's default: the stream held
 #   until the call is enqueued) unless the extra args say --timing call.
 set -uo pipefail

@@ -6,7 +6,8 @@
 #                    library and run (it must exit 0)
 #   ```python [TAG]  run with the package of the tree (PYTHONPATH=python)
 #   ```text          output or a synopsis, never run
-# and TAG says why a block is not run here: gpu (needs a GPU), setup
+# and TAG says why a block is not run here: gpu (needs a GPU; a C block is
+# still compiled where the CUDA toolkit is installed), setup
 # (configures, builds or installs: the set-up this test runs on), long (takes
 # minutes; its checks live in the test named beside it in the doc).  Each
 # skipped block is reported on the TAP stream with its file, line and tag.
@@ -65,6 +66,16 @@ scratch() {
     done
 }
 
+# cuda_include: CUDA_INC, the CUDA runtime's header folder when the toolkit is
+# installed (a gpu-tagged C block is then compiled, not run), else empty
+cuda_include() {
+    local nvcc
+    CUDA_INC=
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    [ -f "$(dirname "$nvcc")/../include/cuda_runtime.h" ] && CUDA_INC="$(dirname "$nvcc")/../include"
+    return 0
+}
+
 # run_doc FILE: run FILE's blocks as the header says; fail naming the first
 # block that fails, with its output.
 run_doc() {
@@ -73,12 +84,22 @@ run_doc() {
     scratch "$work"
     list=$(blocks "$doc") || return 1
     libs=$(sed -n 's/^Libs.private: *//p' "$ROOT/build/drtopk.pc")
+    cuda_include
     while IFS=$'\t' read -r line kind words; do
         [ -n "$line" ] || continue
         name=
         [ "$kind" = c ] && { name=${words%% *}; words=${words#"$name"}; words=${words# }; }
         tag=$words
         if [ -n "$tag" ]; then
+            if [ "$kind" = c ] && [ "$tag" = gpu ] && [ -n "$CUDA_INC" ]; then
+                # not run, but compiled: the CUDA runtime's headers are here
+                cp "$BATS_TEST_TMPDIR/blocks/$line" "$work/$name"
+                (cd "$work" && cc -std=c11 -Wall -Wextra -Werror -fsyntax-only -I src/lib -I "$CUDA_INC" "$name") \
+                    > "$BATS_TEST_TMPDIR/out" 2>&1 ||
+                    { echo "$1:$line: the c block does not compile:" >&2; sed 's/^/    /' "$BATS_TEST_TMPDIR/out" >&2; return 1; }
+                echo "# $1:$line: c block compiled, not run ($tag)" >&3
+                continue
+            fi
             echo "# $1:$line: $kind block skipped ($tag)" >&3
             continue
         fi
@@ -169,4 +190,17 @@ documents() {
         grep -q "^@test \"readme: $doc\"" "$BATS_TEST_FILENAME" ||
             { echo "$doc has no @test in readme.bats: add one" >&2; return 1; }
     done
+}
+
+@test "readme: every relative link of the documents names a file that exists" {
+    local doc target bad=0
+    for doc in $(documents); do
+        # [text](target): targets without a scheme, the #anchor cut off
+        while IFS= read -r target; do
+            target=${target%%#*}
+            [ -n "$target" ] || continue
+            [ -e "$(dirname "$ROOT/$doc")/$target" ] || { echo "$doc: link to $target: no such file" >&2; bad=1; }
+        done < <(grep -o '](\([^)]*\))' "$ROOT/$doc" | sed 's/^](\(.*\))$/\1/' | grep -v '^[a-z]*:')
+    done
+    [ "$bad" -eq 0 ]
 }

@@ -1,6 +1,6 @@
 /*
  * batch_topk.cu -- batched and segmented top-k on the GPU (drtopk.h,
- * drtopk_batch_*; issue 16).  The algorithms, chosen per segment by the
+ * drtopk_batch_*).  The algorithms, chosen per segment by the
  * batch plan's crossovers and the GPU's shared memory:
  *   - tiny rows (at most 256 keys, k <= the plan's tiny_max_k; MoE routing): a warp holds the
  *     row in registers, 8 consecutive keys a lane (16-byte loads for whole

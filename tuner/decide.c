@@ -1,6 +1,6 @@
 /*
  * decide.c -- from the tuner's measurements to the tuning table the library
- * runs (paper section 5.2, issue 10): Rule 4's const per (algorithm, beta)
+ * runs (paper section 5.2): Rule 4's const per (algorithm, beta)
  * for sizes outside the measured grid, the decision table over (dtype,
  * log2 n, log2 k) whose choice at each grid point minimises the worst
  * slowdown over the input distributions measured there, and the held-out
@@ -8,7 +8,7 @@
  * at a point between the grid's, for every distribution; a choice that loses
  * there by more than the measured run-to-run noise is dropped (its cell then
  * runs the default plan).  `tuner --compare` prints tuned vs default vs the
- * best measured plan at the sweep's points (the issue's acceptance table).
+ * best measured plan at the sweep's points (docs/tuning.md).
  */
 #include <math.h>
 #include <stdio.h>

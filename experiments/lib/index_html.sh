@@ -1,5 +1,5 @@
 #!/bin/bash
-# index_html.sh OUT DB COMMIT -- writes OUT/index.html (issue 11 item 4): a
+# index_html.sh OUT DB COMMIT -- writes OUT/index.html: a
 # static page, no network, no script, with every figure and table of
 # experiments/run_all.sh: its image per GPU (PNG, linking the SVG), the paper's
 # claim with the section it comes from (figures/claims.tsv), our numbers, the

@@ -1,4 +1,4 @@
--- tab2_multigpu.sql -- Table 2 (paper 6.3; issue 12): runs of bin/drtopk-mpi
+-- tab2_multigpu.sql -- Table 2 (paper 6.3): runs of bin/drtopk-mpi
 -- stored in table multi_gpu (schema 6) on machine @machine (rank 0's GPU),
 -- k = @k, the latest row of each configuration across commits.  speedup: the
 -- total of one rank at the same |V| (in core when measured, else the fastest

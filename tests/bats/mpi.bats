@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# mpi.bats -- `drtopk-mpi` (issue 12; paper section 5.4, Table 2) under
+# mpi.bats -- `drtopk-mpi` (paper section 5.4, Table 2) under
 # `mpirun --oversubscribe -np 1..4` with the CPU backend: the top-k values are
 # the single-process `drtopk run`'s for n not divisible by the ranks, k larger
 # than one rank's share, ties across ranks (all-equal data), k = 1 and k = n,

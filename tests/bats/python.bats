@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# python.bats -- the Python package (python/drtopk, issue 16): its NumPy
+# python.bats -- the Python package (python/drtopk): its NumPy
 # tests (tests/python, the CPU backend of build/libdrtopk.so), and
 # `pip install` of the repository offline into a scratch directory, whose
 # installed module carries its own copy of the library.  The interpreter is

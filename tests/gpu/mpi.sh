@@ -1,5 +1,5 @@
 #!/bin/sh
-# mpi.sh -- step `mpi` of tests/gpu/run.sh (issues 12 and 13; paper section
+# mpi.sh -- step `mpi` of tests/gpu/run.sh (paper section
 # 5.4, Table 2): bin/drtopk-mpi with the CUDA backend.
 #  1. checks (pass/fail): under mpirun -np 1..4 the top-k values equal the
 #     single-process `drtopk run`'s and the distributed --verify passes, for

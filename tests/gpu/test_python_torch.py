@@ -1,7 +1,7 @@
 """test_python_torch.py -- drtopk.topk (python/drtopk) on torch CUDA tensors
 and, when installed, CuPy arrays: the GPU backend of build/libdrtopk.so against
 torch.topk's values (every torch key type, both orders, several dims and the
-shapes of issue 16's workloads scaled down), indices pointing at the values,
+shapes of the batched benchmark's workloads scaled down), indices pointing at the values,
 and no copy of a contiguous input.  Prints gpu_test.h's lines and closes with
 "N passed, N failed".  Run by tests/gpu/run.sh's `python` step:
     PYTHONPATH=python DRTOPK_LIBRARY=build/libdrtopk.so python3 tests/gpu/test_python_torch.py"""

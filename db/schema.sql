@@ -1,4 +1,4 @@
--- schema.sql -- the drtopk results database (DESIGN.md "Measurements"; issue 5).
+-- schema.sql -- the drtopk results database (DESIGN.md "Measurements").
 -- Every measurement names its machine, its run (program, arguments, commit) and
 -- its full configuration; the tuner's Rule 4 fits (paper section 5.2) and the
 -- per-k-range plan choices (the tuning table the CLI loads and passes to
@@ -124,7 +124,7 @@ CREATE TABLE choices (
     UNIQUE (machine_id, dtype, log2k_min)
 );
 
--- @migration 3: the modern peers of issue 4 item 6 (CUB DeviceTopK, torch.topk)
+-- @migration 3: the modern peers (CUB DeviceTopK, torch.topk)
 -- One row per JSON line of experiments/peers/run_peers.sh, imported with
 -- `tuner --import-peers FILE.jsonl`.  A peer that did not run (not built, no
 -- torch, no GPU) is a row with status 'skipped', its reason, and '' / 0 in the
@@ -154,7 +154,7 @@ CREATE TABLE peer_measurements (
 );
 CREATE INDEX peer_measurements_table ON peer_measurements (machine_id, dtype, n);
 
--- @migration 4: concurrent tuners share the work (issue 10 item 5)
+-- @migration 4: concurrent tuners share the work
 -- A run records its process (pid on host) so that a later tuner on that host
 -- can mark a run whose process is gone as 'killed'; runs is rebuilt for the
 -- new status (SQLite cannot alter a CHECK), keeping every id.  A claim says
@@ -202,7 +202,7 @@ CREATE TABLE claims (
             seed, n, k, alpha, beta, flags, sort_order)
 );
 
--- @migration 5: the decision table over (dtype, log2 n, log2 k) and its held-out check (issue 10)
+-- @migration 5: the decision table over (dtype, log2 n, log2 k) and its held-out check
 -- A choice now holds for a log2 n range too, names the delegate build (the
 -- shared/staged build up to shared_build_max_alpha, 0: the library's default),
 -- its worst slowdown over the distributions measured at its grid point, and
@@ -267,7 +267,7 @@ CREATE TABLE checks (
             tuned_beta, tuned_flags)
 );
 
--- @migration 6: multi-GPU and out-of-core runs of bin/drtopk-mpi (issue 12; paper
+-- @migration 6: multi-GPU and out-of-core runs of bin/drtopk-mpi (paper
 -- section 5.4, Table 2).  One row per run: the configuration (as a measurement's,
 -- plus the rank count and the sub-vector cap), the medians of the total, the
 -- slowest rank's compute and host-to-device reload, and rank 0's reduction.
@@ -308,7 +308,7 @@ CREATE TABLE multi_gpu (
             beta, flags, sort_order, ranks, gpus, device_cap)
 );
 
--- @migration 7: counts a run does not time (issue 11: Figure 24, Table 3).  One
+-- @migration 7: counts a run does not time (Figure 24, Table 3).  One
 -- row per (configuration, source, counter), the configuration keyed as a
 -- measurement's.  source 'bmw': host counts of src/harness/bmw.c on the
 -- generated data (tuner --bmw): bmw_evaluated, the elements a BMW-style scan
@@ -343,7 +343,7 @@ CREATE TABLE counters (
             flags, sort_order, source, counter)
 );
 
--- @migration 8: how a row's times were taken (issue 15 item 4)
+-- @migration 8: how a row's times were taken
 -- 'gpu': the GPU time of the call, the stream held by a blocking kernel until
 -- the call was enqueued (src/harness/stream_hold.cuh; the peers the same way);
 -- 'call': events (or the host clock, CPU backend) around the call on an idle
@@ -353,7 +353,7 @@ CREATE TABLE counters (
 ALTER TABLE measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CHECK (timing IN ('call', 'gpu'));
 ALTER TABLE peer_measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CHECK (timing IN ('call', 'gpu'));
 
--- @migration 9: the batched top-k's crossovers (issue 16; tuner --batch,
+-- @migration 9: the batched top-k's crossovers (tuner --batch,
 -- tuner/batch_tune.c).  batch_measurements: one row per (crossover, candidate,
 -- workload): the time of drtopk_batch_select with the plan that sends the
 -- workload to that candidate (e.g. crossover 'tiny_max_k', candidates 'tiny'

@@ -1,9 +1,9 @@
 #!/bin/sh
-# batch_bench.sh -- issue 16 item 5: batched and segmented top-k (`drtopk
+# batch_bench.sh -- beyond the paper: batched and segmented top-k (`drtopk
 # batch`, src/lib/batch.c, kernels/batch_topk.cu) beside batched torch.topk,
 # CUB DeviceBatchedTopK (CCCL 3.5) and the read floor (torch.sum over the
 # input), in one run on the same seeded f32 data (dist UD, seed 1; values +
-# indices, unsorted, largest).  Workloads: the issue's table (token sampling
+# indices, unsorted, largest).  Workloads (token sampling
 # 256 x 131072 and 256 x 262144, k 50; MoE routing 65536 x 256, k 8; ANN
 # re-ranking 10000 x 10000 and 10000 x 8192, k 100; long rows 16 x 2^24 and
 # 4 x 2^28, k 1024) and two power-law segment-length sets (offsets files

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # datasets.sh -- the real inputs of the paper's Table 1 / Figure 19 (section 6;
-# issue 14 item 2) from what Debian ships, prepared with `drtopk dataset`:
+# docs/cli.md) from what Debian ships, prepared with `drtopk dataset`:
 #
 #   fmnist-knn-m<M>  L2 distances from the first M Fashion-MNIST images to all
 #                    70,000 (dataset-fashion-mnist); M = 7670 gives |V| =

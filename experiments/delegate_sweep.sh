@@ -4,7 +4,7 @@
 # `delegate` stage time of `drtopk run --json`, with the plan's shared-memory
 # builds (default) and with --no-shared-delegate (warp-centric only), for u32
 # and f32.  The numbers behind delegate_build.cu's shape choices
-# (experiments/NOTES.md).  Needs a GPU.
+# (docs/changelog.md, 2026-11-21).  Needs a GPU.
 #   experiments/delegate_sweep.sh            (DRTOPK: the binary, default bin/drtopk;
 #                                             SWEEP_ALPHAS, SWEEP_DTYPES to narrow)
 set -u

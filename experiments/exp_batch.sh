@@ -1,21 +1,21 @@
 #!/bin/bash
-# exp_batch.sh -- beyond the paper (issue 16 item 5): batched and segmented
+# exp_batch.sh -- beyond the paper: batched and segmented
 # top-k, per GPU a group of bars per workload: median ms of ours (`drtopk
 # batch`), batched torch.topk, CUB DeviceBatchedTopK (CCCL 3.5) and the read
-# floor (torch.sum over the input), on the issue's workloads (token sampling,
+# floor (torch.sum over the input), on the batched workloads (token sampling,
 # MoE routing, ANN re-ranking, long rows, power-law segments).  The rows are
 # experiments/batch_bench.sh's peer rows (batch.drtopk, batch.torch_topk,
 # batch.cub_batched_topk, batch.read_once; RUN_STEPS=batch of
 # tests/gpu/run.sh stores them, with the CUB peer built); this script
 # measures nothing, also with a GPU: batch_bench.sh re-measures every
 # workload on GPU 0 (no resume) and needs the CUB peer tests/gpu/run.sh
-# builds.  Verdict (the issue's target): held when ours is at least 1.5x
+# builds.  Verdict (the target of figures/claims.tsv): held when ours is at least 1.5x
 # faster than the faster of torch.topk and CUB on every workload a peer ran;
 # not held when it is slower than that somewhere or has no row where a peer
 # has one; not measured when no peer ran (the CPU backend: ours only).
 . "$(dirname "$0")/lib/common.sh"
 exp_begin exp_batch "Beyond the paper: batched and segmented top-k beside torch.topk and CUB (f32, UD)"
-TARGET_SPEEDUP=1.5              # issue 16: at least 1.5x the faster of CUB DeviceBatchedTopK and torch.topk
+TARGET_SPEEDUP=1.5              # the target: at least 1.5x the faster of CUB DeviceBatchedTopK and torch.topk
 HOW="RUN_STEPS=batch sh tests/gpu/run.sh, or experiments/batch_bench.sh --db DB"
 plot_one() {
     exp_fetch exp_batch.sql "no batched top-k rows on this machine ($HOW)" || return 0

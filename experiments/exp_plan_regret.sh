@@ -1,7 +1,7 @@
 #!/bin/bash
 # exp_plan_regret.sh -- beyond the paper: the regret of the
 # library's automatic plan against the fastest forced plan at each point of
-# the grid, per GPU a grid of heat maps, one per tuning (builtin: no
+# the regret grid, per GPU a grid of heat maps, one per tuning (builtin: no
 # tuning database; tuned: after tuner --quick on the card) and key type, x
 # log2 n, y log2 k, each cell the worst distribution's regret.  The rows are
 # experiments/plan_regret.sh's (tuner --regret; RUN_STEPS=regret of

@@ -1,7 +1,7 @@
 #!/bin/bash
 # fig19_real_speedup.sh -- Figure 19 (paper 6.1): speedup of Dr.-assisted radix,
 # bucket and bitonic top-k over the plain algorithm vs k on the real data sets
-# (Table 1; issue 14): rows of bin/tuner --input that experiments/datasets.sh
+# (Table 1): rows of bin/tuner --input that experiments/datasets.sh
 # stores (with a GPU this script runs it on the prepared data sets:
 # lib/real_data.sh); until they exist the "not measured" panel.  Verdict: the
 # speedup is >= 1 at every measured (data set, algorithm, k).

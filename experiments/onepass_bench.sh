@@ -1,5 +1,5 @@
 #!/bin/sh
-# onepass_bench.sh -- issue 15 item 4: the one-read top-k (onepass,
+# onepass_bench.sh -- beyond the paper: the one-read top-k (onepass,
 # src/lib/onepass_spec.h) beside the default plan and the read floor, in one
 # run, through the tuner (bin/tuner: every row in the results database with
 # its GPU, commit and plan; no timing path of its own), then a compact table
@@ -25,7 +25,7 @@
 # data: at 2^30 on the large sweep's key types, distributions and k, at every
 # small n and k on u32 UD; they are imported (tuner --import-peers) and their
 # rows print beside ours per key type, with the small-n targets of
-# issue 15 (H200: 10 us at 2^16, 15 at 2^20, 30 at 2^24, for k <= 1024).  Timings are
+# experiments/NOTES.md (H200: 10 us at 2^16, 15 at 2^20, 30 at 2^24, for k <= 1024).  Timings are
 # benchmarks, never pass/fail: the exit status only says whether the tuner
 # runs succeeded.
 #   experiments/onepass_bench.sh [--db DB] [--bin DIR] [--gpu G] [--minutes M]
@@ -129,7 +129,7 @@ if [ "$PEERS" = 1 ]; then
     small_ks=$(plain_ks "$SMALL_KS")
     sweep small && for p in $(echo "$SMALL_NS" | tr ',' ' '); do
         tmp=$(mktemp)
-        # CUB with 32-bit item counts only: its fastest configuration (experiments/NOTES.md)
+        # CUB with 32-bit item counts only: its fastest (docs/changelog.md, 2026-11-23)
         CUB_ITEM_BITS=32 bash experiments/peers/run_peers.sh "$tmp" --log-n "${p#2^}" --ks "$small_ks" \
             --reps "$SMALL_REPS" --dists UD > /dev/null 2>&1
         cat "$tmp" >> "$peers"
@@ -200,7 +200,7 @@ def large_table():
                     print("%-5s %-4s %-8s " % (dtype, dist, name) + " ".join("%14s" % cell(v, floor) for v in vals))
 if "large" in sweeps:
     large_table()
-# issue 15's small-input targets on the H200 (us, for k <= 1024): benchmarks to report, never pass/fail
+# the small-input targets on the H200 (us, for k <= 1024): benchmarks to report, never pass/fail
 TARGET_US = {2 ** 16: 10, 2 ** 20: 15, 2 ** 24: 30}
 TARGET_K_MAX = 1024
 if "small" not in sweeps:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # plan_regret.sh -- the regret of the library's automatic plan
-# against every forced plan that can run at a point, over the grid,
+# against every forced plan that can run at a point, over the regret grid,
 # through the tuner (bin/tuner --regret: every row in the results database with
 # its GPU, commit and plan; no timing path of its own), then a table per key
 # type from that database (experiments/sql/plan_regret.sql):
@@ -39,7 +39,7 @@
 # u64 2^32 input is 32 GiB (fits an H100 or H200).  A forced plan whose
 # workspace does not fit is the tuner's error row, which the regret ignores
 # (and which makes that tuner run's status non-zero).
-# Timings are benchmarks, never pass/fail (the targets, worst <= 1.05
+# Timings are benchmarks, never pass/fail (the targets, worst <= 1.05
 # and median <= 1.01, are printed beside the table): the exit status only says
 # whether the tuner runs succeeded (a run stopped by the time budget did; the
 # table then says it is incomplete, and the same command goes on).

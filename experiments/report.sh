@@ -1,8 +1,8 @@
 #!/bin/sh
-# report.sh -- plain-text tables from the results database (issue 4 item 9 and
-# issue 5; paper sections 5.2 and 6): (a) every top-k algorithm standalone and
+# report.sh -- plain-text tables from the results database (docs/tuning.md;
+# paper sections 5.2 and 6): (a) every top-k algorithm standalone and
 # Dr.-assisted, median ms and speedup per (dist, k), and the modern peers (CUB
-# DeviceTopK, torch.topk; issue 4 item 6) on the same GPU; (b) the oracle alpha* vs
+# DeviceTopK, torch.topk) on the same GPU; (b) the oracle alpha* vs
 # Rule 4's alpha with the fitted const and with const 3, per (dist, n, k), and
 # the Rule 4 fits (const_time, const_lsq, Eq. 11's const_theory, C_global,
 # C_shfl).  The queries live in experiments/sql/*.sql; this script picks the
@@ -20,10 +20,10 @@ usage() {
     cat <<EOF
 usage: experiments/report.sh [--db PATH] [--machine UUID] [--commit C] [--n N]
                              [--dtype T] [--algo A] [--beta B]
-  Prints (a) issue 4's table: per (dist, k) each algorithm's median ms standalone
+  Prints (a) the algorithm table: per (dist, k) each algorithm's median ms standalone
   and Dr.-assisted (Rule 4 alpha with const 3, beta B) and the speedup, then the
-  modern peers' ms (cub-topk, torch-topk; from tuner --import-peers); (b) issue
-  5's table: oracle alpha* vs Rule 4's alpha with the fitted const and with 3
+  modern peers' ms (cub-topk, torch-topk; from tuner --import-peers); (b) the
+  oracle table: oracle alpha* vs Rule 4's alpha with the fitted const and with 3
   (algorithm A, beta B), and the Rule 4 fits.
   --db PATH      the database (default \$DRTOPK_DB, else $DEFAULT_DB)
   --machine UUID the machine (default: the one with the most measurements)
@@ -140,10 +140,10 @@ else
     where="CPU backend: $mname ($muuid)"
 fi
 
-# ---- (a) issue 4: the algorithms standalone and Dr.-assisted ----------------
+# ---- (a) the algorithms standalone and Dr.-assisted ---------------------------
 scope=$(query baselines_scope.sql "machine=$mid" "dtype=$(lit "$dtype")" "commit=$(lit "$commit")" \
               "n=${n:-NULL}")
-echo "== (a) top-k algorithms standalone and Dr.-assisted (issue 4), median ms"
+echo "== (a) top-k algorithms standalone and Dr.-assisted, median ms"
 if [ -z "$scope" ]; then
     echo "   $where"
     echo "   no standalone measurements of $dtype on this machine${commit:+ at commit $commit}"
@@ -198,10 +198,10 @@ else
 fi
 echo
 
-# ---- (b) issue 5: oracle alpha vs Rule 4, and the fits ------------------------
+# ---- (b) oracle alpha vs Rule 4, and the fits ---------------------------------
 bcommit=$(query oracle_scope.sql "machine=$mid" "dtype=$(lit "$dtype")" "algo=$(lit "$algo")" \
                 "beta=$beta" "commit=$(lit "$commit")")
-echo "== (b) oracle alpha* vs Rule 4's alpha (issue 5), $algo beta $beta, $dtype, median ms"
+echo "== (b) oracle alpha* vs Rule 4's alpha, $algo beta $beta, $dtype, median ms"
 if [ -z "$bcommit" ]; then
     echo "   $where"
     echo "   no $algo beta $beta measurements of $dtype on this machine${commit:+ at commit $commit}"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # run_all.sh -- regenerates every figure and table of the paper (Gaihre et al.,
-# SC'21, sections 3-6) from the results database (issue 11).  Each experiment is
+# SC'21, sections 3-6) from the results database.  Each experiment is
 # one script, experiments/figNN_subject.sh or tabN_subject.sh (then exp_*.sh,
 # beyond the paper: exp_batch.sh, batched top-k; plot only), run in order with
 # a progress line (elapsed, ETA); with a GPU each first measures what the

@@ -1,4 +1,4 @@
-# common.gp -- loaded by every figure script of figures/ (issue 11): the
+# common.gp -- loaded by every figure script of figures/: the
 # terminal (fmt = 'png': pngcairo, 'svg': svg) writing to `out`, the title, and
 # the caption at the bottom (GPU, data) stamped with the commit that drew it.
 # Variables from experiments/lib/common.sh: fmt out title caption commit gpdir.

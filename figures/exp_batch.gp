@@ -1,4 +1,4 @@
-# exp_batch.gp -- batched and segmented top-k (issue 16 item 5, beyond the
+# exp_batch.gp -- batched and segmented top-k (beyond the
 # paper): per workload a group of bars, median ms of ours, torch.topk, CUB
 # DeviceBatchedTopK and the read floor (torch.sum), log ms; above each group
 # the best peer's time over ours ("-" where no peer ran).

@@ -2,14 +2,14 @@
 # the paper): one heat map per (tuning, key type), x log2 n, y log2 k, each
 # cell coloured by the regret of its worst distribution (auto ms / min(auto
 # ms, the fastest forced plan's ms)), labelled with the % it loses where it
-# is over label_min (the issue's median target).
+# is over label_min (the median target).
 # Data (experiments/exp_plan_regret.sh): one block per panel that has rows, in
 # the order of `blocks`: "log2n log2k regret dist".  Variables: data; panels,
 # one word per grid position ("builtin:u32"); blocks, the data block of each
 # position (-1: not measured); nrows, ncols the grid; label_min; note, the
 # line under the title.
 load gpdir.'/common.gp'
-REGRET_CB_MAX = 1.5          # colours saturate here: 1.05 is the issue's worst-case target, 1.5 far past it
+REGRET_CB_MAX = 1.5          # colours saturate here: 1.05 is the worst-case target, 1.5 far past it
 PERCENT = 100                # labels: how much slower than the fastest forced plan, in %
 CELL = 1                     # half a cell: n and k go by 4x, 2 on the log2 axes
 # the panels fill the page: the caption (common.gp) keeps the bottom 8%, the title and note the top 11%

@@ -1,5 +1,5 @@
 # not_measured.gp -- the panel a figure draws where its data do not exist on
-# this machine yet (issue 11): `what` in large type, `reason` below it, no data.
+# this machine yet: `what` in large type, `reason` below it, no data.
 load gpdir.'/common.gp'
 unset border
 unset tics

@@ -1,7 +1,7 @@
 /*
  * batch_dr.cuh -- the Dr. Top-k pipeline (paper sections 4-5: delegates,
  * Rule 1, the concatenation and filter) across blocks for long segments of
- * a batched call (issue 16), on the device with no host round trip: variable
+ * a batched call, on the device with no host round trip: variable
  * segments longer than plan.dr_min_len, and uniform rows longer than
  * block_max_len (dr_uniform: rows at the implicit offsets r len, one set of
  * launches for all rows instead of the single pipeline row by row).

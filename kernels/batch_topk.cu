@@ -1,6 +1,6 @@
 /*
  * batch_topk.cu -- batched and segmented top-k on the GPU (drtopk.h,
- * drtopk_batch_*; issue 16).  The algorithms, chosen per segment by the
+ * drtopk_batch_*).  The algorithms, chosen per segment by the
  * batch plan's crossovers and the GPU's shared memory:
  *   - tiny rows (at most 256 keys, k <= the plan's tiny_max_k; MoE routing): a warp holds the
  *     row in registers, 8 consecutive keys a lane (16-byte loads for whole
@@ -1244,7 +1244,7 @@ static uint64_t staged_cap(drtopk_dtype t, int sorted, uint64_t k, size_t smem_o
  * 10000 rows of 10000 f32 keys, k 100: 256 threads and 5 blocks an SM, at 48
  * registers, 0.234 ms; 512 threads and 3 blocks 0.274); the threads then
  * shorten each phase (rows of 8192 keys: 256 threads and 6 blocks 0.206 ms;
- * 128 threads and 6 blocks, at 48 registers, 0.227).  experiments/NOTES.md,
+ * 128 threads and 6 blocks, at 48 registers, 0.227).  docs/changelog.md,
  * 2026-11-27, builds b3 and b4. */
 static drtopk_status staged_block_threads(const void *kernel, uint64_t cap, size_t smem, unsigned *threads)
 {

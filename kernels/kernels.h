@@ -78,7 +78,7 @@ typedef struct {
 drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status radix_topk(const topk_input *in, const topk_output *out,
                          void *ws, size_t ws_bytes, cudaStream_t s);
-/* radix_topk with its first digit's histogram given (issue 15 item 1: the
+/* radix_topk with its first digit's histogram given (the
  * one-read top-k's pass, onepass.cu, counts its candidates by it while it
  * writes them).  Every key of the input lies in (*d_floor, top] (d_floor on
  * the device, or NULL: no bound), so its first topk_known_bits(floor, top)

@@ -1,6 +1,6 @@
 /*
- * key_width.cu -- keys of 16 and 64 bits on the CUDA backend (issue 15 item
- * 3; the order of keyorder.h, which extends paper section 5.1's unsigned
+ * key_width.cu -- keys of 16 and 64 bits on the CUDA backend (beyond the
+ * paper; the order of keyorder.h, which extends paper section 5.1's unsigned
  * integers to every width), and the one gather of the result's values, for
  * every element width.
  *

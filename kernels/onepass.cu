@@ -1,6 +1,6 @@
 /*
- * onepass.cu -- the one-read top-k on raw V (DRTOPK_ALGO_ONEPASS; issue 15
- * items 1 and 3, beyond the paper: its pipeline, sections 4-5, reads V about
+ * onepass.cu -- the one-read top-k on raw V (DRTOPK_ALGO_ONEPASS; beyond
+ * the paper: its pipeline, sections 4-5, reads V about
  * three times at large k), for every key width: V is read at its own width
  * (2, 4 or 8 bytes a key, 16-byte loads), never widened.  The steps, the
  * decisions, why the answer is exact and the bytes each stage moves are in

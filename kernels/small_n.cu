@@ -1,6 +1,6 @@
 /*
- * small_n.cu -- the fused small-input top-k (DRTOPK_ALGO_FUSED; issue 15
- * item 2, beyond the paper: its pipeline, sections 4-5, takes six or more
+ * small_n.cu -- the fused small-input top-k (DRTOPK_ALGO_FUSED; beyond
+ * the paper: its pipeline, sections 4-5, takes six or more
  * launches of a few microseconds each, which dominate below ~2^24 keys).
  *
  * ONE launch per call, nothing else: no memset (the control block is zeroed
@@ -83,7 +83,7 @@
                                            thread) until every co-resident block
                                            runs: a block's passes over its chunk,
                                            not the barriers, set the grid's time
-                                           (issue 15: 24 us at 16 keys a thread) */
+                                           (24 us at 16 keys a thread)           */
 #define SN_VEC_UNROLL 4                 /* 16-byte loads in flight per thread in
                                            the sampled pass: 64 KB per SM, the
                                            HBM latency-bandwidth product's share */

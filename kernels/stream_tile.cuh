@@ -356,7 +356,7 @@ __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[R
  *    caller that needs them re-reads p[index], a line read a tile before.
  *    That re-read puts an L2 round trip between each warp's barrier and its
  *    next tile (the one-read pass at k = 2^24 of 2^30 took 1.39 ms with it,
- *    1.18 without, H200, issue 15); raw costs radix_staged_raw_bytes() a
+ *    1.18 without, H200); raw costs radix_staged_raw_bytes() a
  *    block, which on top of the 2-byte keys' 32 KB of entries left the L1
  *    too little for the loads in flight (f16 ND k = 2^16: 5.7% slower), so
  *    the one-read pass keeps re-reading those.

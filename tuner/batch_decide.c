@@ -1,6 +1,6 @@
 /*
  * batch_decide.c -- the batched top-k's crossovers from measurements (tuner
- * --batch; issue 16, the per-segment algorithms of paper sections 4-5 and
+ * --batch, the per-segment algorithms of paper sections 4-5 and
  * the batching of the WarpSelect talk): which plan field each crossover sets,
  * the two candidates it weighs, and the rule that turns a GPU's rows of
  * table batch_measurements into the values of its drtopk_batch_plan.

@@ -1,6 +1,6 @@
 /*
  * batch_tune.c -- `tuner --batch`: measures the batched top-k's crossovers
- * (issue 16: the register select of tiny rows, the warp queue, the staged and
+ * (docs/architecture.md: the register select of tiny rows, the warp queue, the staged and
  * split radix selects, the Dr. Top-k pipeline of paper sections 4-5 row by
  * row) on this GPU, stores every measurement in table batch_measurements
  * with its machine and run (GPU, driver, CUDA, commit), decides the plan
@@ -49,7 +49,7 @@ typedef struct {
 
 static const char *const segs_name[] = { "uniform", "variable" };
 
-/* The sweep of one backend: on the GPU the workloads of issue 16 around each
+/* The sweep of one backend: on the GPU the batched benchmark's workloads around each
  * crossover; on the CPU a few small ones (the backend ignores the plan). */
 static int workloads(const options *o, workload *w)
 {

@@ -1,6 +1,6 @@
 /*
  * counters.c -- the tuner's counts that are not timings (schema 7, table
- * counters; issue 11): `tuner --bmw` counts, on the host, the elements a
+ * counters): `tuner --bmw` counts, on the host, the elements a
  * BMW-style scan evaluates and Dr. Top-k's workload |D| + |C| for each dr-
  * configuration of the sweep (paper 6.6, Figure 24; src/harness/bmw.c), and
  * `tuner --import-counters FILE.tsv` stores Nsight Compute metrics of `drtopk

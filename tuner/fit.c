@@ -3,7 +3,7 @@
  * timings (least time lost against the oracle alpha, and least squares on the
  * oracle alpha), Eq. 11's theoretical const, and the decision table over
  * (log2 n, log2 k) that minimises the worst slowdown over the input
- * distributions, with the noise test of its held-out check (issue 10).  Rule 4's alpha comes from drtopk_rule4_alpha, so the
+ * distributions, with the noise test of its held-out check.  Rule 4's alpha comes from drtopk_rule4_alpha, so the
  * fit rounds and clamps exactly as drtopk_plan_auto does.
  */
 #include "fit.h"

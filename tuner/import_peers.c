@@ -1,5 +1,5 @@
 /*
- * import_peers.c -- `tuner --import-peers FILE.jsonl` (issue 4 item 6): reads
+ * import_peers.c -- `tuner --import-peers FILE.jsonl`: reads
  * the JSON lines of the modern peers (experiments/peers/cub_topk_peer.cu,
  * torch_topk.py, run_peers.sh) and stores them in peer_measurements, so that
  * the paper's section 6 comparison table shows today's library top-k beside

@@ -1,6 +1,6 @@
 /*
  * import_peers.h -- `tuner --import-peers FILE.jsonl`: the modern peers' JSON
- * lines (experiments/peers/run_peers.sh; issue 4 item 6) into the results
+ * lines (experiments/peers/run_peers.sh) into the results
  * database's peer_measurements table, beside the algorithms of the paper's
  * section 6 comparison.
  */

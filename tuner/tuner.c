@@ -4,8 +4,8 @@
  * results store (src/harness/store.c), and fits Rule 4's const (paper section
  * 5.2) for this GPU, beside Eq. 11's theoretical const from microbenchmarked
  * C_global and C_shfl.  Resumable: each configuration is one committed step, and a
- * rerun skips what this machine already measured at this commit.  For issue
- * 4's table it also runs fixed plans (--alpha-span 0 --beta 2) and stops a
+ * rerun skips what this machine already measured at this commit.  For the
+ * algorithm table (experiments/report.sh) it also runs fixed plans (--alpha-span 0 --beta 2) and stops a
  * standalone algorithm at the k where one call grew too slow (--skip-after-s),
  * and imports the modern peers' JSON lines (--import-peers, import_peers.c).
  * --input FILE measures on a real data set (paper Table 1 / Figure 19) instead
@@ -65,7 +65,7 @@
 #define PLAIN_PROGRESS_S 10.0       /* non-TTY progress: one line per 10 s      */
 #define MS_PER_MINUTE 60000.0
 #define MS_PER_S 1000.0
-#define DEFAULT_SKIP_AFTER_S 10.0   /* issue 4: bitonic may stop where one call
+#define DEFAULT_SKIP_AFTER_S 10.0   /* bitonic may stop where one call      
                                        exceeds 10 s                              */
 #define SIGNAL_EXIT_BASE 128        /* shell convention: 128 + signal number    */
 #define REPS_MAX 100000             /* as drtopk run: a typo must not become hours */
@@ -150,7 +150,7 @@ static void usage(FILE *f)
         "                     on both sides of each (the tiny register select vs the staged select\n"
         "                     over k, the warp queue vs staged over k x length, staged vs split over\n"
         "                     segment length, batched vs the pipeline row by row over row length;\n"
-        "                     rows x length x k of issue 16, uniform and variable segments; default\n"
+        "                     rows x length x k of experiments/batch_bench.sh, uniform and variable segments; default\n"
         "                     dtypes f32,u64), stores them (table batch_measurements), decides the\n"
         "                     batch plan's fields (the register select's and the radix selects'\n"
         "                     per key width: tiny_max_k_64, block_max_len_64 for 64-bit keys) and\n"
@@ -456,7 +456,7 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (o->batch && (o->bmw || o->import_counters || o->compare || o->input || name_arg || n_arg || k_arg ||
                      algo_arg || dist_arg || o->nbeta || o->full)) {
-        fprintf(stderr, "tuner: --batch sweeps its own workloads (rows x length x k of issue 16): of the sweep "
+        fprintf(stderr, "tuner: --batch sweeps its own workloads (rows x length x k of experiments/batch_bench.sh): of the sweep "
                         "options it takes --dtype, --reps, --seed, --verify-every, --force, --max-minutes, "
                         "--fit-only, --timing\n");
         return -1;
@@ -778,7 +778,7 @@ static int identify(const options *o, drtopk_store_machine *mach, int measure_gp
     return 0;
 }
 
-/* ---- the skip rule (issue 4: stop an algorithm where one call is too slow) -- */
+/* ---- the skip rule: stop an algorithm where one call is too slow ---------- */
 
 /* The prefix of the error text of a config the rule skipped; it is stored with
  * status 'unsupported' (the schema has no 'skipped' status) and found by it. */

@@ -1,7 +1,7 @@
 /*
  * tuner.h -- what the tuner's parts share (tuner.c: options and the sweep;
  * measure.c: one measured plan; decide.c: the fit, the decision table and its
- * held-out check (paper section 5.2, issue 10); emit_table.c: the library's
+ * held-out check (paper section 5.2); emit_table.c: the library's
  * compiled-in table; regret.c: the automatic plan against the sweep's forced
  * plans).  Program-internal.
  */

@@ -1,5 +1,5 @@
 # common.sh -- sourced by every experiments/figNN_*.sh and tabN_*.sh script
-# (issue 11): the one way a figure (a) makes sure its measurements are in the
+# (docs/artifact.md): the one way a figure (a) makes sure its measurements are in the
 # database (bin/tuner, only with a GPU), (b) queries them with SQL into a data
 # file, (c) plots them with its gnuplot script in figures/ to PNG and SVG, or
 # draws the "not measured on this machine" panel, and (d) records a status line

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ncu_counters.py -- Table 3 (paper 6.4; issue 11): the global load and store
+"""ncu_counters.py -- Table 3 (paper 6.4): the global load and store
 sectors of one `drtopk run` call, from NVIDIA Nsight Compute's raw CSV
 (`ncu --csv --page raw --log-file NCU.csv`), summed over the call's kernels
 (the harness's data generation and streaming-read kernels excluded), as the

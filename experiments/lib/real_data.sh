@@ -1,5 +1,5 @@
 # real_data.sh -- sourced by fig19_real_speedup.sh and tab1_datasets.sh (paper
-# section 6, Table 1, Figure 19; issue 14): with a GPU, Figure 19's runs of the
+# section 6, Table 1, Figure 19): with a GPU, Figure 19's runs of the
 # real data sets that experiments/datasets.sh prepared (DRTOPK_DATASETS_DIR,
 # default out/datasets), through datasets.sh --measure-only, i.e. bin/tuner
 # --input into the figures' database, within --quick's budget; both scripts

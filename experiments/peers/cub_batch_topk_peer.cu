@@ -1,5 +1,5 @@
 /*
- * cub_batch_topk_peer.cu -- the CUB peer of issue 16 item 5
+ * cub_batch_topk_peer.cu -- the CUB peer of the batched benchmark
  * (experiments/batch_bench.sh): cub::DeviceBatchedTopK::MaxPairs (CCCL >= 3.5)
  * on the same seeded f32 data as `drtopk batch` (gen_core.h, dist UD, on the
  * device), keys + positions within each segment (a counting iterator, as

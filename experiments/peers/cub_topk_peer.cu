@@ -1,5 +1,5 @@
 /*
- * cub_topk_peer.cu -- the modern-peer baseline of issue 4 item 6: CUB's
+ * cub_topk_peer.cu -- the modern-peer baseline: CUB's
  * DeviceTopK (CCCL >= 3.2, AIR top-k) on the same seeded data as drtopk
  * (gen_core.h, generated on the device), timed like every drtopk row (CUDA
  * events, one warm-up, median of 7; --timing gpu, the default as the tuner's:
@@ -23,7 +23,7 @@
  * as "cub_device_topk.i<width>.<CCCL version>" so that the figures can take
  * the fastest configuration per point (experiments/sql/fig_rows.sql).
  *
- * Key types (--dtypes, issue 15 item 4): u32 i32 f32 f16 bf16 u64 i64 f64, as
+ * Key types (--dtypes): u32 i32 f32 f16 bf16 u64 i64 f64, as
  * DeviceTopK's uint32_t int32_t float __half __nv_bfloat16 uint64_t int64_t
  * double (cub/device/device_topk.cuh: every built-in numeric type and the two
  * 16-bit floats).  The elements are gen_core.h's bits of that type, so every

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_peers.sh -- runs the modern peers of issue 4 item 6 (CUB DeviceTopK and
+# run_peers.sh -- runs the modern peers (CUB DeviceTopK and
 # torch.topk) on the same seeded data (default |V| = 2^30 u32, UD/ND/CD,
 # k = 4^0..4^12; both take --dtypes u32,i32,f32,f16,bf16,u64,i64,f64, --dists,
 # --ks, --log-n, --reps) and collects their JSON lines (each naming the GPU's name and uuid and the
@@ -8,14 +8,14 @@
 # missing) or cannot import torch is reported as skipped.  Each CUB build
 # (one per CCCL version) runs with 64-bit and 32-bit item counts: each
 # (version, width) is a configuration of the peer, and the figures take the
-# fastest one per point (issue 11 item 3: the peers at their best).
+# fastest one per point (the peers at their best).
 #
 #   experiments/peers/run_peers.sh [OUT.jsonl] [extra args for both peers]
 #   the peers default to seed 1, the tuner's default, so they see the very data
 #   of the algorithms' rows
 #   environment: CUB_PEER (default bin/cub_topk_peer; several builds separated
 #   by spaces), PYTHON (default python3), CUB_ITEM_BITS (default "64 32": the
-#   item count widths to run; experiments/NOTES.md found 32 always fastest)
+#   item count widths to run; 32 was always fastest: docs/changelog.md, 2026-11-23)
 #   Both peers time with --timing gpu (the tuner's default: the stream held
 #   until the call is enqueued) unless the extra args say --timing call.
 set -uo pipefail

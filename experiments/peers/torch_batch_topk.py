@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""torch_batch_topk.py -- the PyTorch peer and the read floor of issue 16
+"""torch_batch_topk.py -- the PyTorch peer and the read floor of the batched benchmark
 item 5 (experiments/batch_bench.sh): batched torch.topk (values + indices,
 unsorted, largest) on the very f32 data `drtopk batch` generates (seed, dist
 UD: gen_core.h's 2^24 equally spaced values in [-1, 1), recomputed in torch

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""torch_topk.py -- the PyTorch peer of issue 4 item 6: torch.topk on the same
+"""torch_topk.py -- the PyTorch peer: torch.topk on the same
 seeded data as drtopk (src/harness/gen_core.h's counter-based generator,
 written once below over "ops" that run it on Python integers or on torch int64
 tensors: the torch path generates on the GPU, and its first and last elements
@@ -15,7 +15,7 @@ events around the call on an idle stream, the host's enqueue included) and check
 with the O(n) counting rule (m = smallest returned key: count(V > m) ==
 count(result > m); positions hold their keys).
 
-Key types (--dtypes, issue 15 item 4): f16 bf16 f32 f64 i32 i64 are torch's
+Key types (--dtypes): f16 bf16 f32 f64 i32 i64 are torch's
 float16 bfloat16 float32 float64 int32 int64 of the same bits.  torch.topk has
 no uint32 or uint64 kernel, so u32 and u64 keys enter as int32 / int64 of the
 bits with the top bit flipped (key ^ 2^31, key ^ 2^63): an order-preserving map

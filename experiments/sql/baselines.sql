@@ -1,4 +1,4 @@
--- baselines.sql -- issue 4's benchmark table (paper section 6, Figure 4's
+-- baselines.sql -- the algorithm table (paper section 6, Figure 4's
 -- baselines): per (dist, k) and top-k algorithm, the median ms standalone and
 -- Dr.-assisted (the delegate pipeline with that algorithm as first and second
 -- top-k, at Rule 4's alpha with the paper's const 3 and beta @beta), and the

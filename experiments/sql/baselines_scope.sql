@@ -1,4 +1,4 @@
--- baselines_scope.sql -- which commit and |V| issue 4's table shows for machine
+-- baselines_scope.sql -- which commit and |V| the algorithm table shows for machine
 -- @machine and dtype @dtype: @commit, else the commit of the most recent
 -- standalone measurement; @n, else the largest n with standalone measurements
 -- at that commit.  Output: commit|n (no row when there is nothing to show).

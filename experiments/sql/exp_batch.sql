@@ -1,4 +1,4 @@
--- exp_batch.sql -- batched and segmented top-k (issue 16 item 5, beyond the
+-- exp_batch.sql -- batched and segmented top-k (beyond the
 -- paper): the rows experiments/batch_bench.sh stores as peer rows on machine
 -- @machine (f32, UD, seed @seed, largest, values + indices unsorted): peers
 -- batch.drtopk (ours), batch.torch_topk, batch.cub_batched_topk and

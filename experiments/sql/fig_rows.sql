@@ -1,5 +1,5 @@
 -- fig_rows.sql -- prelude of every figure query (experiments/lib/common.sh,
--- issue 11): temp table `mall` holds machine @machine's successful, verified
+-- docs/artifact.md): temp table `mall` holds machine @machine's successful, verified
 -- (or unchecked) measurements of order largest, every dtype and seed, the
 -- latest row of each configuration across commits (a rerun at a newer commit
 -- replaces older rows, older commits still fill what it lacks); temp table `m`
@@ -13,7 +13,7 @@
 -- one per configuration: a peer named "FAMILY.CONFIG" (cub_device_topk.i32.3.5.0: item
 -- count width and CCCL version) is a configuration of FAMILY.  Temp table `pb` holds each
 -- family's fastest valid configuration per point (min median over its configurations
--- whose result passed the peer's check; issue 11 item 3: the peers at their best), with
+-- whose result passed the peer's check: the peers at their best), with
 -- `family` and `configs` (how many it was chosen from).
 -- A panel draws the rows of one commit: @commit (experiments/lib/common.sh
 -- exp_pick sets it: the newest commit whose query gives rows); NULL: the latest

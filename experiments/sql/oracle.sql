@@ -1,4 +1,4 @@
--- oracle.sql -- issue 5's oracle-vs-tuned table (paper section 5.2, Rule 4,
+-- oracle.sql -- the oracle-vs-tuned table (paper section 5.2, Rule 4,
 -- Figure 14's data): per (dist, n, k) the oracle alpha* (fastest measured
 -- alpha) and its ms, Rule 4's alpha with the fitted const_time of this machine
 -- and with the paper's const 3, their ms and slowdowns vs the oracle, then the

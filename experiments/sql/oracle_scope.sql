@@ -1,4 +1,4 @@
--- oracle_scope.sql -- which commit issue 5's oracle-vs-tuned table shows for
+-- oracle_scope.sql -- which commit the oracle-vs-tuned table shows for
 -- machine @machine: @commit, else the commit of the most recent measurement
 -- of @algo at beta @beta and dtype @dtype.  Output: commit (no row: nothing).
 SELECT git_commit FROM (

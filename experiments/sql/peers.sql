@@ -1,4 +1,4 @@
--- peers.sql -- the modern peers' columns of issue 4's table (item 6: CUB
+-- peers.sql -- the modern peers' columns of the algorithm table (CUB
 -- DeviceTopK as "cub-topk", torch.topk as "torch-topk") for the rows of
 -- baselines.sql: machine @machine, |V| @n, dtype @dtype, each (dist, k) that
 -- the algorithms have at commit @commit.  A peer row of a seed the algorithms

@@ -19,7 +19,7 @@
 -- unsupported forced rows are ignored.  Parameters: @dirty (0 or 1), @part,
 -- @machine (a machine id; -1: every machine, for @part 'summary'),
 -- @worst_target (@part 'summary': the regret a point counts as over, the
--- issue's 1.05).  Output by @part:
+-- target's 1.05).  Output by @part:
 --   'summary': one row per (machine, commit, tuning, dtype), latest commit first:
 --       machine|uuid|commit|tuning|dtype|points|worst|worst dist|worst n|worst k|
 --       auto plan there|best plan there|median|points over @worst_target

@@ -1,4 +1,4 @@
--- real_data.sql -- Table 1 and Figure 19 (paper 6, 6.1; issue 14): the rows
+-- real_data.sql -- Table 1 and Figure 19 (paper 6, 6.1): the rows
 -- measured on real data sets (bin/tuner --input, run by experiments/datasets.sh:
 -- seed 0, the data set's name as the dist, any key type), each plain algorithm
 -- beside its Dr.-assisted version at Rule 4's alpha (const 3), beta 2 and the

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_REPS_CUDA 7       /* DESIGN.md: median of >= 5 runs; issue 3 asks >= 7 */
+#define DEFAULT_REPS_CUDA 7       /* the median of 7 timed runs (docs/performance.md) */
 #define DEFAULT_REPS_CPU 1        /* the CPU reference is for correctness, not speed */
 #define DEFAULT_WARMUP_CUDA 1     /* first call pays module load and page mapping */
 #define DEFAULT_WARMUP_CPU 0

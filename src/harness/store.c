@@ -1,8 +1,8 @@
 /*
- * store.c -- the SQLite results store (issue 5; schema in db/schema.sql, the
+ * store.c -- the SQLite results store (schema in db/schema.sql, the
  * measurement rules of DESIGN.md).  One small module: open (WAL, busy timeout,
  * foreign keys), versioned migrations embedded from db/schema.sql, inserts for
- * the tuner and for the modern peers' imported measurements (issue 4 item 6),
+ * the tuner and for the modern peers' imported measurements,
  * loading a machine's tuning (the fitted Rule 4 const, paper section 5.2, and
  * the plan choices) as the table programs pass to drtopk_plan_auto, the
  * automatic plan's regret over the forced plans, and merging of databases.
@@ -1206,7 +1206,7 @@ drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char 
     return rc == SQLITE_DONE ? DRTOPK_OK : fail(s, "listing the tuned GPUs");
 }
 
-/* ---- the modern peers (issue 4 item 6) ------------------------------------ */
+/* ---- the modern peers ------------------------------------------------------ */
 
 drtopk_status drtopk_store_machine_by_name(drtopk_store *s, const char *name, const char *backend,
                                            int64_t *id, int *found)

@@ -2,7 +2,7 @@
  * store.h -- the SQLite results store (db/schema.sql): opening with WAL, a busy
  * timeout and foreign keys, versioned migrations, inserts of machines, runs,
  * measurements, Rule 4 fits (paper section 5.2), plan choices and the modern
- * peers' measurements (issue 4 item 6), loading a machine's tuning table for
+ * peers' measurements, loading a machine's tuning table for
  * drtopk_plan_auto, the automatic plan's regret over the forced plans (tuner
  * --regret), and merging of databases from other machines.
  * Concurrent tuners share a sweep through claims.  Errors come back as
@@ -297,7 +297,7 @@ drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, co
                                        drtopk_store_tuning *out, char *err, size_t err_len);
 void drtopk_store_tuning_free(drtopk_store_tuning *t);
 
-/* ---- the modern peers (issue 4 item 6: CUB DeviceTopK, torch.topk) ----- */
+/* ---- the modern peers (CUB DeviceTopK, torch.topk) ----------------------- */
 
 /* The most recently added machine of this name and backend; *found = 0 when
  * there is none.  (Peer lines without a GPU uuid are matched this way.) */

@@ -1,7 +1,7 @@
 /*
  * stream_hold.cuh -- GPU-only timing of a call (the measurement method of every
  * timed row: the tuner's, paper section 5.2's sweep, and the modern peers' of
- * experiments/peers, issue 15 item 4).  Events recorded around a call on an
+ * experiments/peers).  Events recorded around a call on an
  * idle stream also time the host's enqueue (plan checks, launch latency): the
  * GPU reaches the start event at once and then waits for each launch.  A hold
  * kernel enqueued first keeps the stream busy until the host has enqueued the

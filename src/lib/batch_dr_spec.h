@@ -1,6 +1,6 @@
 /*
  * batch_dr_spec.h -- the sizes of the Dr. Top-k pipeline for long segments
- * of a batched call (kernels/batch_dr.cuh; paper sections 4-5, issue 16):
+ * of a batched call (kernels/batch_dr.cuh; paper sections 4-5):
  * which segments take it, each one's alpha, and the workspace bounds from
  * the total length, the segment count, dr_min_len and k only (the host never
  * reads the offsets).  C11 host code and CUDA device code (hd.h), so the

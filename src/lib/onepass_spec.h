@@ -1,6 +1,6 @@
 /*
  * onepass_spec.h -- the one specification of the one-read top-k
- * (DRTOPK_ALGO_ONEPASS, issue 15 item 1; beyond the paper, whose pipeline of
+ * (DRTOPK_ALGO_ONEPASS; beyond the paper, whose pipeline of
  * sections 4-5 reads V about three times at large k).  The CUDA executor
  * (kernels/onepass.cu) and the CPU reference (cpu_ref.c) take every decision
  * with these lines, so both backends sample the same positions, pick the same

@@ -137,7 +137,7 @@ DRTOPK_HD uint64_t drtopk_delegate_len(uint64_t n, int alpha, int beta)
 
 /* The first top-k only runs when it leaves out at least half of D (|D| >=
  * 2k); otherwise every delegate counts as selected, t = 0 and C = V: the
- * second top-k runs on V directly.  Beyond the paper (issue 10): with fewer
+ * second top-k runs on V directly.  Beyond the paper: with fewer
  * delegates to drop the concatenation copies most of V and the second top-k
  * reads it again.  Measured on the H100 and H200 (tuner sweeps, u32/i32/f32 x
  * UD/ND/CD): plans with k < |D| < 2k ran 1.0-3.6x slower than the second

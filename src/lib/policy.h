@@ -23,9 +23,9 @@ extern "C" {
 
 /* ---- the size rules of one vector (CUDA backend, no table entry) --------
  * Measured on an H200 from 2^12 to 2^32 keys, u32 f32 f16 u64, UD ND CD,
- * every plan that can run (tuner --compare and --regret;
- * experiments/NOTES.md, "one planner"); each rule takes the plan that wins
- * there over the distributions:
+ * every plan that can run (tuner --compare and --regret; docs/changelog.md,
+ * 2026-11-28, "one planner"); each rule takes the plan that wins there over
+ * the distributions:
  *   - up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys: the fused top-k
  *     (kernels/small_n.cu: one launch, V in shared memory, no gather), 3-7x
  *     faster than the pipeline's six launches there;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# batch.bats -- `drtopk batch` (issue 16): batched rows and segments from an
+# batch.bats -- `drtopk batch`: batched rows and segments from an
 # offsets file on the CPU backend, verified over every key type, order and
 # sortedness; the clamp and padding of short, empty and one-element segments
 # and per-segment k checked against an independent Python oracle; the seeded

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check_index_html.py -- checks the page experiments/run_all.sh writes
-(figures/index.html, issue 11 item 4) without a browser: it is well-formed
+(figures/index.html) without a browser: it is well-formed
 HTML (every element closed in order, one <title>, a doctype), every image and
 link points at a file beside it that exists and is not empty (PNG/SVG by their
 magic bytes) or at an id on the page, nothing reaches the network, the claim

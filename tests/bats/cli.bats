@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# cli.bats -- behaviour of the `drtopk` command (issue 2, item 5): the CPU
+# cli.bats -- behaviour of the `drtopk` command: the CPU
 # reference run of the Dr. Top-k pipeline (paper sections 4-5) verified over
 # types, distributions, orders and algorithms; raw file input/output; JSON;
 # and every bad-argument path (exit 2, a message naming the problem).
@@ -325,7 +325,7 @@ EOF
     [[ "$stderr" == *"cannot write '$BATS_TEST_TMPDIR/no/such/dir/v.u32': No such file or directory"* ]]
 }
 
-# issue 10 item 5: a failed PREFIX.indices left a new PREFIX.values behind
+# a failed PREFIX.indices left a new PREFIX.values behind
 @test "--output is atomic: when PREFIX.indices cannot be written, old outputs stay as they were" {
     d="$BATS_TEST_TMPDIR/out"
     mkdir -p "$d/r.indices"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# dataset.bats -- `drtopk dataset` (issue 14; the paper's real inputs of
+# dataset.bats -- `drtopk dataset` (the paper's real inputs of
 # section 6 / Table 1): each kind on small files written here (fvecs, bvecs,
 # ivecs, IDX and .gz; edge list, Matrix Market, graph-tool .gt; CSV / TSV),
 # values against hand computations, --tile, the output read back by `drtopk

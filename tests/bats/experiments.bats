@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# experiments.bats -- experiments/run_all.sh (issue 11) without a GPU: --from-db
+# experiments.bats -- experiments/run_all.sh without a GPU: --from-db
 # on the shipped reference dump (db/reference/*.sql) in a temp folder makes a
 # valid PNG and SVG per experiment and GPU, a summary that lists every
 # experiment, "not measured on this machine" panels with their reason where the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # install.bats -- `ninja install` and the installed library as its users see
-# it (issue 9 item 1).  The install is staged under a temporary DESTDIR, so
+# it.  The install is staged under a temporary DESTDIR, so
 # the tree keeps its configuration and nothing is rebuilt; out of the tree, a
 # small C program (shared library) and a small C++ program (static archive)
 # build with pkg-config alone (tests/install/topk.{c,cpp}) and select a top-k

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # report.bats -- experiments/report.sh on a database from a CPU-backend tuner
-# sweep (issues 4 and 5): table (a) has one row per (dist, k) and, per
+# sweep: table (a) has one row per (dist, k) and, per
 # algorithm, standalone / Dr. / speedup columns with the stored medians; table
 # (b) matches Rule 4 with the stored fit; machine selection, skipped cells and
 # errors; the modern peers' columns (cub-topk, torch-topk) from --import-peers.

@@ -1,14 +1,14 @@
 #!/usr/bin/env bats
 # tuner.bats -- the tuner and its SQLite store end to end on the CPU backend
-# (issue 5): schema creation, a sweep, resume after SIGINT and SIGKILL without
+# (docs/tuning.md): schema creation, a sweep, resume after SIGINT and SIGKILL without
 # lost or doubled configs, --force, bad database paths, a read-only database,
-# merging databases without duplicates, the options of issue 4's fixed-plan
+# merging databases without duplicates, the options of the algorithm table's fixed-plan
 # benchmark: --alpha-span, --beta, the sweep order and the --skip-after-s rule,
-# and --import-peers (issue 4 item 6): the modern peers' JSON lines stored once,
+# and --import-peers: the modern peers' JSON lines stored once,
 # malformed lines refused by line number, merged along, schema 2 migrated.
 # Also `drtopk run` planning with the tuning it loads from the database, and
 # its warning when that database cannot be read, and experiments/onepass_bench.sh
-# (issue 15 item 4) on the CPU backend; the quick and full sweeps' algorithm and
+# on the CPU backend; the quick and full sweeps' algorithm and
 # key type lists, and --regret: the automatic plan's rows, its regret
 # table, and that those rows never count as forced plans.
 
@@ -558,7 +558,7 @@ make_v2() {
     [ "$(q "$db" 'PRAGMA integrity_check')" = ok ]
 }
 
-# ---- issue 10: --compare and the compiled-in table ------------------------------
+# ---- --compare and the compiled-in table ---------------------------------------
 
 @test "--compare measures the tuned and the default plan beside the best measured one, without a refit" {
     db="$D/c.sqlite"
@@ -729,7 +729,7 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     cmp "$D/builtin.c" "$BATS_TEST_DIRNAME/../../src/lib/tuning_builtin.c"
 }
 
-# ---- misuse (issue 10 item 5): each test failed before its fix ---------------
+# ---- misuse: each test failed before its fix ----------------------------------
 
 # As a user without root's disregard of file modes: run CMD... as nobody when root.
 as_user() {
@@ -921,7 +921,7 @@ measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
     [[ "$stderr" == *"warning: cannot read the tuning database $D/private/t.sqlite: "*"Permission denied"* ]]
 }
 
-@test "experiments/onepass_bench.sh (issue 15 item 4) stores its rows through the tuner and prints both tables" {
+@test "experiments/onepass_bench.sh stores its rows through the tuner and prints both tables" {
     command -v python3 > /dev/null || skip "python3 is missing"
     run sh "$BATS_TEST_DIRNAME/../../experiments/onepass_bench.sh" --backend cpu --db "$D/ob.sqlite"
     [ "$status" -eq 0 ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# tuner_batch.bats -- `tuner --batch` (issue 16: the tuner learns the batched
+# tuner_batch.bats -- `tuner --batch` (docs/tuning.md: the tuner learns the batched
 # top-k's crossovers) end to end on the CPU backend, tiny sizes: every
 # measurement stored with its machine, run and commit and verified, the plan
 # fields decided and stored, a resume that measures nothing again, --force,

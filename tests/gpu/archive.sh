@@ -1,7 +1,7 @@
 #!/bin/sh
 # archive.sh -- build several commits side by side on a machine that only
 # builds and runs (the GPU machine: no package installs, no SQLite or zlib
-# headers), so that one call times them on the same card (experiments/NOTES.md,
+# headers), so that one call times them on the same card (docs/changelog.md,
 # "A/B ... on the same card").  Two steps:
 #
 #   tests/gpu/archive.sh pack DIR [NAME=]REV...     here (a git checkout)

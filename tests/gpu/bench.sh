@@ -1,11 +1,11 @@
 #!/bin/sh
-# bench.sh -- the issue-3 benchmark (paper Figures 6-15 setting): |V| = 2^30,
+# bench.sh -- the pipeline's benchmark (paper Figures 6-15 setting): |V| = 2^30,
 # k = 2^0, 2^2, ..., 2^24, plan from Rule 4 with const 3 and beta 2, through
 # `drtopk run --backend cuda --reps 7 --json`: median total ms, per-stage ms,
 # achieved GB/s (4 n bytes over the total, and over the delegate stage),
 # delegate and concatenated lengths; UD u32, then ND u32 and UD f32.  The
 # read-once time of 2^30 u32 (drtopk_dev_read_ms, in the JSON) is the floor.
-# Then the heavy-tie rows (issue 10 item 1): ND u32 at fixed plans that once
+# Then the heavy-tie rows: ND u32 at fixed plans that once
 # blew up (alpha 8, beta 2: 21 ms at k = 2^22 on an H200), BENCH_TIES
 # ("DIST:DTYPE:ALPHA:BETA" ...), k = 2^20, 2^22, 2^24, printed as a second table.
 # Environment: DRTOPK (default bin/drtopk), BENCH_JSON (raw JSON lines, default

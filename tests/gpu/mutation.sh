@@ -1,5 +1,5 @@
 #!/bin/sh
-# mutation.sh -- the mutation test of issue 9: the pipeline's answer stays
+# mutation.sh -- the mutation test (docs/architecture.md): the pipeline's answer stays
 # exact for any copy threshold at or below the k-th value, so only the
 # workload counters show a rule switched off.  Runs test_gpu's counter suite
 # (workload counters equal to the CPU reference's on tie-free data, the

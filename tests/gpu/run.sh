@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh -- everything one GPU-machine call does (issues 3, 4, 5, 9): build if
+# run.sh -- everything one GPU-machine call does: build if
 # needed (or use carried binaries), the GPU test suites against host
 # references, compute-sanitizer memcheck and racecheck on the small cases, the
 # mutation test (tests/gpu/mutation.sh), the pipeline benchmark (bench.sh) of
@@ -228,7 +228,7 @@ $(cat "$OUT/mutation.log")" ;;
         echo "== this build: $BIN/drtopk"
         cat "$OUT/bench.log" ;;
     datasets)
-        # issue 14: the real inputs from carried sources (experiments/datasets.sh
+        # the real inputs from carried sources (experiments/datasets.sh
         # --sources-only where the packages are); the vectors stay in out/datasets;
         # then Figure 19's runs of each into $DB (TUNE_MINUTES; a rerun goes on)
         bash experiments/datasets.sh --sources "${DATASETS_SRC:-out/datasets/src}" --drtopk "$BIN/drtopk" \
@@ -256,7 +256,7 @@ $(cat "$OUT/mutation.log")" ;;
         rc=$?
         "$BIN/tuner" --import-peers "$OUT/peers.jsonl" --db "$DB" >> "$OUT/peers.log" 2>&1
         add "peers: rc=$rc, import rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)" ;;
-    onepass)    # issue 15 item 4: the one-read top-k beside the default plan, the read floor and the peers
+    onepass)    # the one-read top-k beside the default plan, the read floor and the peers
         peer_info=$(cub_peer)
         # shellcheck disable=SC2086 # ONEPASS_ARGS: several words
         CUB_PEER=$(echo "$peer_info" | sed -n 1p) sh experiments/onepass_bench.sh --bin "$BIN" --db "$DB" \
@@ -271,13 +271,13 @@ $(cat "$OUT/mutation.log")" ;;
             > "$OUT/regret.log" 2>&1
         add "regret: rc=$? ($(($(date +%s) - t0)) s)${tuned:+ $tuned}; log $OUT/regret.log
 $(sed -n '/^plan regret/,$p' "$OUT/regret.log")" ;;
-    batch)      # issue 16 item 5: batched top-k beside torch.topk, CUB DeviceBatchedTopK, the read floor
+    batch)      # batched top-k beside torch.topk, CUB DeviceBatchedTopK, the read floor
         peer_info=$(cub_peer experiments/peers/cub_batch_topk_peer.cu cub_batch_topk_peer "$CUB_BATCH_MIN_VERSION")
         CUB_BATCH_PEER=$(echo "$peer_info" | sed -n 1p) sh experiments/batch_bench.sh --bin "$BIN" --db "$DB" \
             --out "$OUT/batch" > "$OUT/batch.log" 2>&1
         add "batch: rc=$? ($(($(date +%s) - t0)) s); $(echo "$peer_info" | sed -n 2p)"
         sed -n '/^batch bench on/,$p' "$OUT/batch.log" ;;
-    figures)    # issue 11: the paper's figures, quick sweeps into $DB (measuring 7 minutes at most,
+    figures)    # the paper's figures, quick sweeps into $DB (measuring 7 minutes at most,
                 # the whole step under 10), then its text dump; with DRTOPK_RUN_DB kept between
                 # calls each call measures what the last one left (same commit).  A node without
                 # gnuplot or the sqlite3 shell measures only (plot the fetched $DB elsewhere)

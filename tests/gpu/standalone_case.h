@@ -1,6 +1,6 @@
 /*
  * standalone_case.h -- what the GPU suites of the standalone one-call plans
- * (test_onepass: issue 15 item 1; test_small_n: item 2) share: a data set on
+ * (test_onepass, test_small_n) share: a data set on
  * host and device, one run of a standalone plan on either backend, and the
  * sorted ordered keys of a result (values compare as keys: ties and NaN
  * payloads).  Included by one test program each; static functions only.

@@ -1,6 +1,6 @@
 /*
  * test_algos.cu -- GPU test of every top-k algorithm behind kernels.h's table
- * (issue 4: flag radix, GGKS radix in/out of place, bucket in/out of place,
+ * (paper 2.2 and 5.1: flag radix, GGKS radix in/out of place, bucket in/out of place,
  * bitonic, CUB and Thrust sort-and-choose), called standalone through
  * topk_algo_lookup exactly as the pipeline calls them.
  *

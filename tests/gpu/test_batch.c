@@ -1,6 +1,6 @@
 /*
- * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu,
- * issue 16) against the host: every key type, both orders, sorted and not;
+ * test_batch.c -- batched and segmented top-k on the GPU (kernels/batch_topk.cu)
+ * against the host: every key type, both orders, sorted and not;
  * uniform rows that take the tiny-row warp select (short rows and whole
  * 256-key rows of 16-byte loads), the staged radix select in a warp and in a
  * block (right at the tiny/warp/block crossovers; k_s past the slots held

@@ -1,5 +1,5 @@
 /*
- * test_capture.cu -- issue 3 item 5: one drtopk_select call enqueues only
+ * test_capture.cu -- one drtopk_select call enqueues only
  * stream work (no host synchronisation, allocation or host read), so it can
  * be captured into a CUDA graph.  Captures the whole Dr. Top-k pipeline (and
  * standalone plans, the one-read top-k and the fused small-input top-k --
@@ -9,8 +9,7 @@
  * of 2^26 keys per replay) with the exact O(n) counting check (oracle.h).  A
  * case over a second prints its time.  A call that synchronised would fail
  * the capture (cudaErrorStreamCaptureUnsupported and friends).  Plans come
- * from drtopk_plan_rule4 with the paper's const (hermetic).  Also issue 9
- * item 6: an error the caller's earlier work left pending is taken by
+ * from drtopk_plan_rule4 with the paper's const (hermetic).  Also: an error the caller's earlier work left pending is taken by
  * drtopk_select at its start and reported as pending before the call
  * (drtopk.h), so that its launch checks see their own launches' errors.
  * Output:
@@ -129,7 +128,7 @@ done:
 
 __global__ void no_op_kernel() {}
 
-/* One input for the pending-error checks (issue 9 item 6). */
+/* One input for the pending-error checks. */
 typedef struct {
     uint64_t n, k, seed;
     void *d_v, *d_vals, *ws;

@@ -1,8 +1,8 @@
 /*
  * test_gpu.c -- the GPU suite of the Dr. Top-k pipeline (paper sections 4
- * and 5; issues 3 and 9): the CUDA executor against the CPU reference and the
+ * and 5): the CUDA executor against the CPU reference and the
  * oracle on identical data.
- *  - Workload counters (issue 9): on tie-free data the GPU's delegate_len,
+ *  - Workload counters: on tie-free data the GPU's delegate_len,
  *    first_selected, scanned_subranges and concat_len equal the CPU
  *    reference's exactly, for plans across alpha (shared-memory, warp and
  *    block builds), beta 1..8, every combination of filter (Rule 2),
@@ -16,7 +16,7 @@
  *  - Seeded data of every distribution: the device generator is bit-identical
  *    to the host one; fixed corner cases, hundreds of random cases and a few
  *    n = 2^30 + 17 ones, exact against the oracle; statuses of bad calls.
- *  - Every key type (issue 15 item 3): u32 i32 f32, f16 and bf16 (widened to
+ *  - Every key type: u32 i32 f32, f16 and bf16 (widened to
  *    32-bit ordered keys on the GPU: in the counter suite too, on tie-free
  *    16-bit keys), u64 i64 f64 (the standalone radix select and sort-cub,
  *    the plans the CUDA backend runs for them: in the seeded, fixed and
@@ -57,7 +57,7 @@
 #define MAX_ELEM_BYTES sizeof(uint64_t) /* host scratch: room for any key type    */
 #define MEDIUM_N_MAX (1u << 21)
 #define CPU_COMPARE_N_MAX (1u << 21)    /* also compare with the CPU reference    */
-#define LARGE_N ((1ull << 30) + 17)     /* issue 3: n = 2^30 + 17                 */
+#define LARGE_N ((1ull << 30) + 17)     /* 2^30 + 17: past 2^30, not a power of 2 */
 #define GEN_CHECK_N ((1u << 16) + 3)    /* generator identity, per dist and dtype */
 #define GEN_CHECK_N_SMALL 1000
 #define POISON_BYTE 0xFF                /* indices of all ones are out of range   */
@@ -1179,7 +1179,7 @@ static void test_fixed(int small)
     gt_note("fixed cases done: %d passed, %d failed", gt_passed, gt_failed);
 }
 
-/* Heavy ties at the k-th delegate (issue 10 item 1): on all-equal data every
+/* Heavy ties at the k-th delegate: on all-equal data every
  * key is the threshold t, so a scan copies nothing above t and C is exactly
  * the selected delegates -- a workload count, asserted; copying keys >= t put
  * whole subranges into C (ND at 2^30 with alpha 8, beta 2, k = 2^22 took 21

@@ -1,6 +1,6 @@
 /*
  * test_knn.c -- the GPU k-NN distances of `drtopk dataset knn` (knn_device.cu;
- * issue 14, the paper's k-NN input of section 6 / Table 1) against the CPU's
+ * the paper's k-NN input of section 6 / Table 1) against the CPU's
  * (dataset.c): bit-identical outputs for both metrics on floats of wide
  * magnitude, on 8-bit pixels like Fashion-MNIST's, at dimensions 1 to 1000,
  * over several query batches, and on real Fashion-MNIST when its IDX files are

@@ -1,6 +1,6 @@
 /*
- * test_onepass.c -- GPU suite of the one-read top-k (DRTOPK_ALGO_ONEPASS,
- * issue 15 item 1; src/lib/onepass_spec.h, kernels/onepass.cu) against the
+ * test_onepass.c -- GPU suite of the one-read top-k (DRTOPK_ALGO_ONEPASS;
+ * src/lib/onepass_spec.h, kernels/onepass.cu) against the
  * CPU reference, which takes the same steps (cpu_ref.c), on identical seeded
  * data.  Each data set runs the CPU backend once at its largest k (the value
  * reference: the top k of any smaller k are its best k keys), and each case

@@ -1,6 +1,6 @@
 /*
  * test_small_n.c -- GPU suite of the fused small-input top-k
- * (DRTOPK_ALGO_FUSED, issue 15 item 2; kernels/small_n.cu: one launch of one
+ * (DRTOPK_ALGO_FUSED; kernels/small_n.cu: one launch of one
  * block or of a cooperative grid) against the CPU reference on
  * identical seeded data.  Each data set runs the fused plan once on the CPU
  * backend at its largest k (the reference: the top k of any smaller k are
@@ -44,7 +44,7 @@
 
 #define SUITE_SEED 0x5A11ull
 #define MID_N ((1ull << 20) + 5)       /* a grid of many blocks, chunks in shared memory */
-#define LARGE_N (1ull << 24)           /* the largest n of the path's scope (issue 15)   */
+#define LARGE_N (1ull << 24)           /* the largest n of the path's scope   */
 #define SMALL_K_N_MAX 200000          /* k = n - 1 and k = n up to this n: the host check sorts k keys */
 #define MID_K_N_MAX (1ull << 21)       /* k = n / 3 up to this n (host check time at 2^24) */
 #define ONE_BLOCK_N 12288              /* small_n.cu's SN_BLOCK_KEYS: one block up to here */

@@ -1,5 +1,5 @@
 /*
- * test_batch_tune.c -- the batched top-k's tuned crossovers (issue 16; tuner
+ * test_batch_tune.c -- the batched top-k's tuned crossovers (tuner
  * --batch): the decision from measurement rows (tuner/batch_decide.c), the
  * lookup of a GPU's compiled-in batch plan with its fallback to the built-in
  * defaults (plan.c, drtopk_batch_plan_for_gpu), the plan checks of the new

@@ -334,7 +334,7 @@ static void paper_examples(void)
     }
 }
 
-/* Heavy ties at the k-th delegate (issue 10 item 1): on all-equal data every
+/* Heavy ties at the k-th delegate: on all-equal data every
  * key is t, so a scan copies nothing and C is exactly the selected delegates
  * (copying keys >= t put every element of each scanned subrange into C).
  */

@@ -3,7 +3,7 @@
  * 5.2): on synthetic convex timings with a known optimal const the Rule 4 fit
  * recovers it; Eq. 11's const; nearest-alpha lookup; the decision table
  * (least worst slowdown over distributions), its cells and the held-out
- * check's noise test (issue 10).
+ * check's noise test.
  */
 #include "test_harness.h"
 #include "fit.h"

@@ -1,6 +1,6 @@
 /*
- * test_onepass.c -- the one-read top-k on the CPU reference (DRTOPK_ALGO_ONEPASS,
- * issue 15 item 1; src/lib/onepass_spec.h, cpu_ref.c): its specification
+ * test_onepass.c -- the one-read top-k on the CPU reference (DRTOPK_ALGO_ONEPASS;
+ * src/lib/onepass_spec.h, cpu_ref.c): its specification
  * (sample positions, rank, capacity, the decision), exact results against the
  * oracle over every key type, order and distribution with n below and above
  * the sample size, the workload it reports (select, take and both sides of

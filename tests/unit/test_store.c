@@ -6,8 +6,8 @@
  * (choices, then the fitted const from the smallest n the fit measured, none
  * once onepass was measured; by uuid, else by name; an unreadable file says
  * why), rows of the automatic plan (tuner --regret) are no forced plans and
- * give its regret, merging adds nothing the second time, the misuse of issue 10
- * item 5 (concurrent creation, claims shared by concurrent tuners, damaged
+ * give its regret, merging adds nothing the second time, the misuse cases
+ * (concurrent creation, claims shared by concurrent tuners, damaged
  * schema_version tables), and drtopk-mpi's rows (table multi_gpu) round-trip,
  * replace and merge.
  */
@@ -538,7 +538,7 @@ static void store_multi_rows(void)
                    "WHERE c.uuid = 'GPU-B'") == 1);
 }
 
-/* Claims let concurrent tuners share a sweep (issue 10 item 5): a config
+/* Claims let concurrent tuners share a sweep: a config
  * claimed by another live run, or measured, is not this run's; a stored
  * measurement releases its claim; an error is measured again; with --force a
  * config measured by a run still going is not measured twice. */
@@ -641,7 +641,7 @@ static void store_refuses_damaged_schema(void)
 #define RACE_PROCS 4
 
 /* Processes that open one new database at the same moment all get it, at the
- * current version (issue 10 item 5: one exited at once with "database is
+ * current version (once one exited at once with "database is
  * locked" because the WAL pragma did not wait). */
 static void store_concurrent_create(void)
 {

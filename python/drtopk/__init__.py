@@ -187,6 +187,19 @@ def _dtype_code(dtype, name, fn):
     return _DTYPES[tname]
 
 
+def _check_axis(ndim, shape, k, dim, fn):
+    """dim in 0..ndim-1 and the length of that axis, after the checks torch.topk makes."""
+    if ndim == 0:
+        raise ValueError("%s: x is a scalar; it needs at least one dimension" % fn)
+    if not -ndim <= dim < ndim:
+        raise IndexError("%s: dim = %d is out of range for x of %d dimensions" % (fn, dim, ndim))
+    dim %= ndim
+    cols = shape[dim]
+    if k < 0 or k > cols:
+        raise ValueError("%s: k = %d is out of range 0..%d (the length of x's dim %d)" % (fn, k, cols, dim))
+    return dim, cols
+
+
 def _native(x, xp):
     """x with its bytes in this machine's order (a big-endian NumPy array is converted)."""
     if xp.__name__ == "numpy" and not x.dtype.isnative:
@@ -213,17 +226,9 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     else:
         import cupy as xp
     x = _native(x, xp)
-    ndim = x.ndim
-    if ndim == 0:
-        raise ValueError("%s: x is a scalar; it needs at least one dimension" % fn)
-    if not -ndim <= dim < ndim:
-        raise IndexError("%s: dim = %d is out of range for x of %d dimensions" % (fn, dim, ndim))
-    dim %= ndim
-    cols = x.shape[dim]
-    if k < 0 or k > cols:
-        raise ValueError("%s: k = %d is out of range 0..%d (the length of x's dim %d)" % (fn, k, cols, dim))
+    dim, cols = _check_axis(x.ndim, x.shape, k, dim, fn)
     code = _dtype_code(x.dtype, "x", fn)
-    last = dim == ndim - 1
+    last = dim == x.ndim - 1
     moved = x if last and x.flags.c_contiguous else xp.ascontiguousarray(xp.moveaxis(x, dim, -1))
     out_shape = moved.shape[:-1] + (k,)
     values = xp.empty(out_shape, dtype=moved.dtype)

@@ -17,7 +17,7 @@ from threading import get_ident as _get_ident
 import torch
 
 from . import (_BACKEND_CPU, _BACKEND_CUDA, _LARGEST, _SMALLEST, _PLAN_CACHE_MAX, _SORTED, DrtopkError, TopkResult,
-               _DTYPES, _Problem, _flag, _integer, _plan_for, _run)
+               _DTYPES, _Problem, _check_axis, _flag, _integer, _plan_for, _run)
 
 _MIN_TORCH = (2, 4)                      # torch.library.register_fake and register_autograd
 
@@ -52,15 +52,7 @@ def _code(dtype, name, fn):
 def _check_topk(x, k, dim):
     """dim in 0..ndim-1 and the length of that axis, after the checks torch.topk makes."""
     fn = "drtopk.topk"
-    ndim = x.dim()
-    if ndim == 0:
-        raise ValueError("%s: x is a scalar; it needs at least one dimension" % fn)
-    if not -ndim <= dim < ndim:
-        raise IndexError("%s: dim = %d is out of range for x of %d dimensions" % (fn, dim, ndim))
-    dim %= ndim
-    cols = x.shape[dim]
-    if k < 0 or k > cols:
-        raise ValueError("%s: k = %d is out of range 0..%d (the length of x's dim %d)" % (fn, k, cols, dim))
+    dim, cols = _check_axis(x.dim(), x.shape, k, dim, fn)
     _code(x.dtype, "x", fn)
     return dim, cols
 

@@ -45,8 +45,14 @@ pc() {
     [ "$(pc --modversion)" = "$major.$minor" ]
     [ "$(pc --cflags)" = "-I$INST/include" ]
     [ "$(pc --libs)" = "-L$INST/lib -Wl,-rpath,$INST/lib -ldrtopk" ]
-    # the static archive's needs: the CUDA runtime with the CUDA backend, libm always
+    # the static archive's needs: the CUDA runtime with the CUDA backend, libm
+    # always (a ./configure.sh --sanitize build adds the sanitizers' flags, which
+    # a program linking its archive needs too)
     static=$(pc --static --libs)
+    if grep -q '^sanitize = yes' "$ROOT/build/config.ninja"; then
+        [[ "$static" == *"-fsanitize="* ]]
+        static=$(tr ' ' '\n' <<< "$static" | grep -Ev '^-f(no-)?sanitize|^-fno-omit-frame-pointer$' | paste -sd ' ')
+    fi
     if grep -q '^backend = cuda' "$ROOT/build/config.ninja"; then
         [[ "$static" == *"-lcudart_static -lstdc++ -ldl -lrt -lpthread -lm" ]]
     else

@@ -73,7 +73,7 @@ static const opt_spec mpi_extra_specs[] = {
 
 static const char help_mpi[] =
     "usage: mpirun -np R drtopk-mpi --n N --k K [options]\n"
-    "       mpirun -np R drtopk-mpi --input FILE.{u32,i32,f32} --k K [options]\n"
+    "       mpirun -np R drtopk-mpi --input FILE.{u32,i32,f32,f16,bf16,u64,i64,f64} --k K [options]\n"
     "\n"
     "Multi-GPU Dr. Top-k (paper 5.4): each rank selects the top k of its slice of V on the\n"
     "GPU of its node-local rank; rank 0 reduces the lists and reports.  The options of\n"

@@ -15,10 +15,12 @@ COMMIT=aaaaaaaaaaaa1111
 setup() {
     T="$(mktemp -d)"
     DB="$T/db.sqlite"
-    # the store's schema from the smallest reference dump, its rows deleted
+    # the store's schema from the smallest reference dump, its rows deleted but
+    # its schema version's (run_all.sh refuses a database without one)
     small=$(ls -S "$ROOT"/db/reference/*.sql | tail -1)
     sqlite3 -bail "$DB" < "$small"
-    for t in $(sqlite3 "$DB" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"); do
+    for t in $(sqlite3 "$DB" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                              AND name != 'schema_version'"); do
         sqlite3 "$DB" "DELETE FROM $t"
     done
     gpu 1 GPU-aaaa1111 "NVIDIA H100 80GB HBM3"

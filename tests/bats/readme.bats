@@ -77,7 +77,9 @@ cuda_include() {
 }
 
 # run_doc FILE: run FILE's blocks as the header says; fail naming the first
-# block that fails, with its output.
+# block that fails, with its output.  Every block reads /dev/null: the list of
+# blocks is this loop's stdin, and a command that reads stdin (mpirun does)
+# would otherwise swallow the blocks after it unrun.
 run_doc() {
     local doc="$ROOT/$1" work="$BATS_TEST_TMPDIR/work" list line kind words tag name rc libs
     [ -f "$doc" ] || { echo "$1 does not exist" >&2; return 1; }
@@ -108,16 +110,16 @@ run_doc() {
         text) continue ;;
         sh)
             (cd "$work" && timeout "$BLOCK_TIMEOUT" bash -e -o pipefail "$BATS_TEST_TMPDIR/blocks/$line") \
-                > "$BATS_TEST_TMPDIR/out" 2>&1 || rc=$? ;;
+                < /dev/null > "$BATS_TEST_TMPDIR/out" 2>&1 || rc=$? ;;
         python)
             find_python || return 1
             (cd "$work" && PYTHONPATH="$ROOT/python" timeout "$BLOCK_TIMEOUT" "$PY" "$BATS_TEST_TMPDIR/blocks/$line") \
-                > "$BATS_TEST_TMPDIR/out" 2>&1 || rc=$? ;;
+                < /dev/null > "$BATS_TEST_TMPDIR/out" 2>&1 || rc=$? ;;
         c)
             cp "$BATS_TEST_TMPDIR/blocks/$line" "$work/$name"
             # shellcheck disable=SC2086 # $libs is a list of linker flags
             (cd "$work" && cc -std=c11 -Wall -Wextra -Werror -I src/lib "$name" -o "${name%.c}" \
-                build/libdrtopk.a $libs && timeout "$BLOCK_TIMEOUT" "./${name%.c}") > "$BATS_TEST_TMPDIR/out" 2>&1 || rc=$? ;;
+                build/libdrtopk.a $libs && timeout "$BLOCK_TIMEOUT" "./${name%.c}") < /dev/null > "$BATS_TEST_TMPDIR/out" 2>&1 || rc=$? ;;
         esac
         if [ "$rc" -ne 0 ]; then
             echo "$1:$line: the $kind block failed (exit $rc):" >&2
@@ -166,6 +168,13 @@ documents() {
     ROOT=$ROOT_SAVED
     [ "$status" -ne 0 ]
     [[ "$output" == *"docs/fail.md:3: the sh block failed"* ]]
+    # a block that reads stdin (as mpirun does) leaves the blocks after it to run
+    printf '# x\n\n```sh\ncat > /dev/null\n```\n\n```sh\nfalse\n```\n' > "$BATS_TEST_TMPDIR/fake/docs/stdin.md"
+    ROOT="$BATS_TEST_TMPDIR/fake"
+    run run_doc docs/stdin.md
+    ROOT=$ROOT_SAVED
+    [ "$status" -ne 0 ]
+    [[ "$output" == *"docs/stdin.md:7: the sh block failed"* ]]
     # a block with no kind is reported by blocks() as kind "-"
     printf '```\nls\n```\n' > "$BATS_TEST_TMPDIR/fake/untagged.md"
     run blocks "$BATS_TEST_TMPDIR/fake/untagged.md"

@@ -399,7 +399,8 @@ EOF
 # exp_chosen STATUSFILE: the UUID of the panel drawn per GPU model: the newest
 # at-spec run, i.e. of the ok lines whose claims were measured (where a run of
 # the model has them) with at least half the rows of that model's fullest such
-# panel, the latest measuring date (ties: more rows); a model without an ok
+# panel, the latest measuring date (ties: more rows, then the smaller UUID, so
+# that the choice never depends on the database's row order); a model without an ok
 # line: its first line (the not-measured panel, with its reason).
 exp_chosen() {
     awk -F'\t' 'NR == FNR { if ($5 == "ok" && $9 !~ /^not measured/) judged[$3] = 1; next }
@@ -407,7 +408,8 @@ exp_chosen() {
                   if (ok[FNR] && rows[FNR] > most[$3]) most[$3] = rows[FNR]; if (!($3 in first)) first[$3] = FNR; d[FNR] = $11; u[FNR] = $12 }
         END { for (i = 1; i <= nl; ++i) { m = g[i]
                   if (!ok[i] || rows[i] * 2 < most[m]) continue
-                  if (!(m in best) || d[i] > d[best[m]] || (d[i] == d[best[m]] && rows[i] > rows[best[m]])) best[m] = i }
+                  if (!(m in best) || d[i] > d[best[m]] || (d[i] == d[best[m]] && (rows[i] > rows[best[m]] ||
+                      (rows[i] == rows[best[m]] && u[i] < u[best[m]])))) best[m] = i }
               for (m in first) print (m in best) ? u[best[m]] : u[first[m]] }' "$1" "$1" | sort -u
 }
 
@@ -430,7 +432,9 @@ exp_end() {
         rm -f "$EXP_OUT/${EXP_ID}-$slug.png" "$EXP_OUT/${EXP_ID}-$slug.svg"
     done < "$EXP_STATUS_FILE.dropped"
     rm -f "$EXP_STATUS_FILE.dropped" "$EXP_STATUS_FILE.tmp"
-    mv -f "$EXP_STATUS_FILE.kept" "$EXP_STATUS_FILE"
+    # one order whatever the database's row order: by GPU model, then UUID
+    LC_ALL=C sort -t "$(printf '\t')" -k3,3 -k12,12 -s "$EXP_STATUS_FILE.kept" > "$EXP_STATUS_FILE" &&
+        rm -f "$EXP_STATUS_FILE.kept"
     exp_claims_publish
     exit "$EXP_FAILED"
 }

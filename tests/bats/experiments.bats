@@ -549,7 +549,9 @@ EOS
     run "$RUN_ALL" --from-db --db "$db" --out "$T/ncu" --only tab3
     [ "$status" -eq 0 ]
     line=$(cat "$T/ncu/data/status/tab3_transactions.tsv")
-    [ "$(cut -f5,9 <<< "$line")" = "ok	held" ]
+    # bucket's loads 2.5x (the paper's 3.1x, within its 1.5x tolerance), its stores
+    # 1.75x (the paper's 516.9x): the same direction, a different magnitude
+    [ "$(cut -f5,9 <<< "$line")" = "ok	same direction, different magnitude" ]
     grep -Eq "^bucket +5e-06 +2e-06 +2.5x +7e-08 +4e-08 +1.8x \| 4.04 -> 1.44 \(2.8x\)" "$T/ncu/data/tab3_transactions-"*.txt
     # a bad line is refused with its place
     printf 'bucket\tu32\n' > "$T/bad.tsv"

@@ -151,6 +151,10 @@ load_reference() {
         "$BIN_DIR/tuner" --merge "$target.part" --db "$target.tmp" > /dev/null || die "cannot merge $f"
         rm -f "$target.part"
     done
+    # a rollback journal, not the merge's WAL: the experiments, many at once,
+    # open it read-only, and a WAL database makes each first reader recover it
+    # (a reader that meets another's recovery fails with "database is locked")
+    sqlite3 -bail "$target.tmp" "PRAGMA journal_mode = DELETE" > /dev/null || die "cannot finish $target.tmp"
     mv -f "$target.tmp" "$target"
 }
 

@@ -1520,23 +1520,29 @@ drtopk_status drtopk_store_each_batch_choice(drtopk_store *s,
 #define CHOICES_SINCE_VERSION 2     /* the schema version that added choices      */
 
 /* The machine the tuning comes from: the one with this uuid if it has fits or
- * choices, else the machine of this name with the most decision cells (a
- * quick sweep on another card of the model does not replace a full one), the
- * most recently tuned among equals. */
+ * choices, else, among the machines of this name, one whose sweep measured
+ * onepass and fused (the plans the size rules choose beside the pipeline: a
+ * table from an older sweep never decided against them), the most recently
+ * tuned of those (such a table stores only the cells that beat the default
+ * plan, so its size says nothing of the sweep's); without one, the machine
+ * with the most decision cells (a quick sweep on another card does not
+ * replace a full one), the most recently tuned among equals. */
 static drtopk_status tuned_machine(drtopk_store *s, const char *uuid, const char *name, int64_t *id,
                                    drtopk_store_tuning *t, int *found)
 {
     sqlite3_stmt *st;
     *found = 0;
-    if (prepare(s, "SELECT m.id, m.uuid, m.name FROM machines m "
-                   "WHERE (m.uuid = ?1 OR (?2 IS NOT NULL AND m.name = ?2)) "
-                   "AND (EXISTS (SELECT 1 FROM fits f WHERE f.machine_id = m.id) "
-                   "OR EXISTS (SELECT 1 FROM choices c WHERE c.machine_id = m.id)) "
-                   "ORDER BY (m.uuid = ?1) DESC, "
-                   "(SELECT count(*) FROM choices c WHERE c.machine_id = m.id) DESC, "
+    if (prepare(s, "SELECT id, uuid, name FROM (SELECT m.id, m.uuid, m.name, (m.uuid = ?1) AS own, "
+                   "((SELECT count(DISTINCT algorithm) FROM measurements x WHERE x.machine_id = m.id "
+                   "AND x.status = 'ok' AND x.algorithm IN ('onepass', 'fused')) = 2) AS contenders, "
+                   "(SELECT count(*) FROM choices c WHERE c.machine_id = m.id) AS cells, "
                    "max(coalesce((SELECT max(fitted_at) FROM fits WHERE machine_id = m.id), ''), "
-                   "coalesce((SELECT max(fitted_at) FROM choices WHERE machine_id = m.id), '')) DESC, "
-                   "m.id DESC LIMIT 1", &st) != DRTOPK_OK)
+                   "coalesce((SELECT max(fitted_at) FROM choices WHERE machine_id = m.id), '')) AS tuned_at "
+                   "FROM machines m WHERE (m.uuid = ?1 OR (?2 IS NOT NULL AND m.name = ?2)) "
+                   "AND (EXISTS (SELECT 1 FROM fits f WHERE f.machine_id = m.id) "
+                   "OR EXISTS (SELECT 1 FROM choices c WHERE c.machine_id = m.id))) "
+                   "ORDER BY own DESC, contenders DESC, CASE WHEN contenders THEN 0 ELSE cells END DESC, "
+                   "tuned_at DESC, id DESC LIMIT 1", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_text(st, 1, uuid ? uuid : "", -1, SQLITE_TRANSIENT);
     if (name)

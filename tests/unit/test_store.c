@@ -682,6 +682,53 @@ static void store_concurrent_create(void)
     }
 }
 
+/* Another card of the model borrows the tuning of the machine whose sweep
+ * measured onepass and fused, even where an older sweep stored more cells:
+ * the older table never decided against the plans the size rules choose. */
+static void store_model_tuning_prefers_contender_sweeps(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "model.sqlite");
+    fill(path, "GPU-old", "Model X", 3.0);
+    fill(path, "GPU-new", "Model X", 5.0);
+    drtopk_store *s;
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_choice many[2] = {
+        { .log2n_min = 20, .log2n_max = 21, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2,
+          .rule4_const = 3.0, .status = DRTOPK_CHOICE_KEPT },
+        { .log2n_min = 22, .log2n_max = 23, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2,
+          .rule4_const = 3.0, .status = DRTOPK_CHOICE_KEPT } };
+    drtopk_store_choice one = { .log2n_min = 24, .log2n_max = 25, .log2k_min = 0, .log2k_max = 9,
+                                .algorithm = "dr-radix", .beta = 1, .rule4_const = 5.0,
+                                .status = DRTOPK_CHOICE_KEPT };
+    CHECK_STATUS(drtopk_store_put_choices(s, 1, "abc", "u32", many, 2), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put_choices(s, 2, "abc", "u32", &one, 1), DRTOPK_OK);
+    drtopk_store_close(s);
+    /* before the contenders are measured anywhere: the machine with more cells */
+    drtopk_store_tuning t;
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-other", "Model X", &t, err, sizeof err), DRTOPK_OK);
+    CHECKF(!strcmp(t.machine_uuid, "GPU-old") || !strcmp(t.machine_uuid, "GPU-new"), "%s", t.machine_uuid);
+    drtopk_store_tuning_free(&t);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_measurement fused = meas(16, 0, 0.5), onepass = meas(16, 0, 0.5);
+    snprintf(fused.cfg.algorithm, sizeof fused.cfg.algorithm, "fused");
+    snprintf(onepass.cfg.algorithm, sizeof onepass.cfg.algorithm, "onepass");
+    fused.cfg.first_algo[0] = onepass.cfg.first_algo[0] = '\0';
+    CHECK_STATUS(drtopk_store_put(s, 2, 2, "abc", &fused), DRTOPK_OK);
+    CHECK_STATUS(drtopk_store_put(s, 2, 2, "abc", &onepass), DRTOPK_OK);
+    /* one contender on the older machine is not enough */
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "abc", &fused), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-other", "Model X", &t, err, sizeof err), DRTOPK_OK);
+    CHECKF(!strcmp(t.machine_uuid, "GPU-new"), "%s", t.machine_uuid);
+    CHECK(t.table.algos_measured & (UINT32_C(1) << DRTOPK_ALGO_ONEPASS));
+    drtopk_store_tuning_free(&t);
+    /* a card's own tuning still comes first */
+    CHECK_STATUS(drtopk_store_load_tuning(path, "GPU-old", "Model X", &t, err, sizeof err), DRTOPK_OK);
+    CHECKF(!strcmp(t.machine_uuid, "GPU-old"), "%s", t.machine_uuid);
+    drtopk_store_tuning_free(&t);
+}
+
 __attribute__((constructor)) static void register_store_tests(void)
 {
     test_register("store_migrates_older_schema", store_migrates_older_schema);
@@ -689,6 +736,7 @@ __attribute__((constructor)) static void register_store_tests(void)
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
     test_register("store_catch_all_yields_to_onepass", store_catch_all_yields_to_onepass);
     test_register("store_automatic_rows", store_automatic_rows);
+    test_register("store_model_tuning_prefers_contender_sweeps", store_model_tuning_prefers_contender_sweeps);
     test_register("store_merge_is_idempotent", store_merge_is_idempotent);
     test_register("store_multi_rows", store_multi_rows);
     test_register("store_concurrent_create", store_concurrent_create);

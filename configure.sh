@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # configure.sh -- checks (and on Debian/Ubuntu as root, installs) what drtopk
-# needs, detects the GPU's compute capability, and writes build/config.ninja,
-# which the hand-written build.ninja includes.
+# needs, detects the compute capability of the machine's GPUs, and writes
+# build/config.ninja, which the hand-written build.ninja includes.
 #
-#   ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
+#   ./configure.sh [--prefix=DIR] [--arch=sm_XX | --fat] [--cpu-only] [--no-install]
 #                  [--build-only] [--sysroot=DIR] [--sanitize]
 set -euo pipefail
 
 usage() {
     cat <<'TXT'
-usage: ./configure.sh [--prefix=DIR] [--arch=sm_XX] [--cpu-only] [--no-install]
+usage: ./configure.sh [--prefix=DIR] [--arch=sm_XX | --fat] [--cpu-only] [--no-install]
                       [--build-only] [--sysroot=DIR] [--sanitize]
   --prefix=DIR   where `ninja install` puts include/drtopk.h, lib/libdrtopk.{a,so}
                  and lib/pkgconfig/drtopk.pc (default /usr/local)
-  --arch=sm_XX   build for this one CUDA architecture only (quick iteration);
-                 default: one fat binary for sm_80, sm_90 and sm_100 with
-                 PTX for the newest (A100, H100, H200, B200 and later)
+  default        machine code for the architectures of this machine's GPUs
+                 (nvidia-smi) with PTX for the newest; with no GPU visible,
+                 portable PTX for compute_80 only, which any GPU of compute
+                 capability 8.0 or newer compiles once when the library first
+                 loads (the quickest build: no machine code is generated)
+  --arch=sm_XX   machine code for this one CUDA architecture (and its PTX)
+  --fat          one fat binary for sm_80, sm_90 and sm_100 with PTX for the
+                 newest (A100, H100, H200, B200 and later): for a build that is
+                 copied to other machines
   --cpu-only     build without CUDA: the library has only the CPU backend
   --no-install   never install packages, only report what is missing
   --build-only   check only what `ninja` itself needs (gcc, ninja, the SQLite and
@@ -32,6 +38,8 @@ arch=""
 cpu_only=0
 prefix=/usr/local
 FAT_ARCHS="80 90 100"   # A100, H100/H200, B200: cp.async and the shared-memory sizes need sm_80+
+OLDEST_ARCH=${FAT_ARCHS%% *}  # the PTX of a machine without a GPU: runs on every supported GPU
+fat=0
 may_install=1
 build_only=0
 sysroot=""
@@ -41,6 +49,7 @@ SANITIZE_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fn
 for a in "$@"; do
     case "$a" in
         --arch=sm_[0-9]*) arch="${a#--arch=}" ;;
+        --fat) fat=1 ;;
         --arch=*) echo "configure: bad --arch '${a#--arch=}' (expected sm_NN, e.g. sm_90)" >&2; exit 2 ;;
         --prefix=?*) prefix="${a#--prefix=}" ;;
         --prefix=) echo "configure: --prefix needs a directory" >&2; exit 2 ;;
@@ -167,16 +176,39 @@ if [ "$cpu_only" = 0 ]; then
     if [ -z "$cub_inc" ]; then
         echo "configure: CUB headers not found under $cuda_home/include" >&2; exit 1
     fi
-    # The default fat binary: machine code for each listed architecture and
-    # PTX of the newest, which the driver compiles for GPUs newer than all.
+    # Which device code: --arch's one architecture; --fat's list; else the
+    # local GPUs' architectures (machine code for each, PTX of the newest,
+    # which the driver compiles for GPUs newer than all); else, with no GPU to
+    # run on, PTX only (one front-end pass a kernel file, no ptxas).
+    [ -n "$arch" ] && [ "$fat" = 1 ] && { echo "configure: give --arch=sm_XX or --fat, not both" >&2; exit 2; }
     if [ -n "$arch" ]; then
         gencode="-arch=$arch"
     else
-        gencode=""
-        for a in $FAT_ARCHS; do gencode="$gencode -gencode=arch=compute_$a,code=sm_$a"; done
-        newest=${FAT_ARCHS##* }
-        gencode="${gencode# } -gencode=arch=compute_$newest,code=compute_$newest"
-        arch="fat: sm_${FAT_ARCHS// /, sm_} + PTX $newest"
+        archs=""
+        if [ "$fat" = 1 ]; then
+            archs=$FAT_ARCHS
+        elif command -v nvidia-smi > /dev/null 2>&1; then
+            archs=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d ' .' |
+                    grep -E '^[0-9]+$' | sort -n -u | tr '\n' ' ') || archs=""
+            archs=${archs% }
+            for a in $archs; do
+                if [ "$a" -lt "$OLDEST_ARCH" ]; then
+                    echo "configure: this machine's GPU has compute capability ${a%?}.${a: -1}; drtopk needs $((OLDEST_ARCH / 10)).0 or newer" >&2
+                    exit 1
+                fi
+            done
+        fi
+        if [ -n "$archs" ]; then
+            gencode=""
+            for a in $archs; do gencode="$gencode -gencode=arch=compute_$a,code=sm_$a"; done
+            newest=${archs##* }
+            gencode="${gencode# } -gencode=arch=compute_$newest,code=compute_$newest"
+            arch="sm_${archs// /, sm_} + PTX $newest"
+            [ "$fat" = 1 ] && arch="fat: $arch"
+        else
+            gencode="-gencode=arch=compute_$OLDEST_ARCH,code=compute_$OLDEST_ARCH"
+            arch="no GPU found: PTX for compute_$OLDEST_ARCH only, compiled by the driver when the library first loads on a GPU; --fat or --arch=sm_XX for machine code"
+        fi
     fi
     # every device image compressed (PTX too; decompressed once, when the
     # library loads): 5x smaller at no build cost (CUDA 13's --compress-mode=size

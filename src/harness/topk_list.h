@@ -31,6 +31,9 @@ void topk_list_dev_destroy(topk_list_dev *m);
  * must not alias in. */
 drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n,
                                   uint64_t first, void *out_v, uint64_t *out_p);
+/* Positions p[0 .. n) plus `first`, in place (a slice's local indices to
+ * global positions, for a list the selection already put best first). */
+drtopk_status topk_list_dev_offset(uint64_t *p, uint64_t n, uint64_t first);
 /* Best-first lists a (na) and b (nb) merged; the best min(k, na + nb) of them
  * replace a (whose buffers hold k); *len gets that count. */
 drtopk_status topk_list_dev_merge(topk_list_dev *m, void *a_v, uint64_t *a_p, uint64_t na, const void *b_v,

@@ -39,6 +39,13 @@ __global__ void tl_gather_kernel(const uint64_t *__restrict__ p, const uint64_t 
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out_p[i] = p[idx[i]] + first;
 }
 
+/* p[i] += first. */
+__global__ void tl_offset_kernel(uint64_t *p, uint64_t n, uint64_t first)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) p[i] += first;
+}
+
 /* Output slot i of the merge of best-first a (na) and b (nb), the first list
  * first among equal keys: ia of the first i outputs come from a (the merge
  * path's split on diagonal i), then the slot takes a[ia] or b[i - ia]. */
@@ -133,6 +140,20 @@ extern "C" drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v,
     if ((st = drtopk_select(&p, &m->sort, m->ws, m->ws_bytes, out_v, m->idx, NULL, NULL)) != DRTOPK_OK) return st;
     tl_gather_kernel<<<tl_grid(m, n), TL_BLOCK>>>(in_p, m->idx, n, first, out_p);
     HARNESS_LAUNCH_CHECK();
+    HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status topk_list_dev_offset(uint64_t *p, uint64_t n, uint64_t first)
+{
+    if (n > 0 && first > 0) {
+        int dev, sms;
+        HARNESS_CUDA_TRY(cudaGetDevice(&dev));
+        HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        const uint64_t blocks = (n + TL_BLOCK - 1) / TL_BLOCK, most = (uint64_t)sms * TL_BLOCKS_PER_SM;
+        tl_offset_kernel<<<(unsigned)(blocks < most ? blocks : most), TL_BLOCK>>>(p, n, first);
+        HARNESS_LAUNCH_CHECK();
+    }
     HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
     return DRTOPK_OK;
 }

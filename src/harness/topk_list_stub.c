@@ -17,6 +17,10 @@ drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v, const uint
 {
     return DRTOPK_ERR_NO_BACKEND;
 }
+drtopk_status topk_list_dev_offset(uint64_t *p, uint64_t n, uint64_t first)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
 drtopk_status topk_list_dev_merge(topk_list_dev *m, void *a_v, uint64_t *a_p, uint64_t na, const void *b_v,
                                   const uint64_t *b_p, uint64_t nb, uint64_t *len)
 {

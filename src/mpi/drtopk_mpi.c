@@ -7,9 +7,11 @@
  * it from the --input file, and selects its local top k with the library's
  * automatic plan -- in core when the slice and its workspace fit the GPU's
  * free memory, out of core (ooc.h) only when they do not or when --device-cap
- * asks for the paper's sub-vectors.  On the GPU the local list (values of any
- * key width and global 64-bit positions) is put best first on the device
- * (topk_list.h), sent along a binomial tree to rank 0 from device memory
+ * asks for the paper's sub-vectors.  The result's order is `drtopk run`'s
+ * contract: best first with --sorted, else unspecified, so one rank without
+ * --sorted orders nothing.  Several ranks merge: on the GPU the local list
+ * (values of any key width and global 64-bit positions) is put best first on
+ * the device (the sorted selection, topk_list.h), sent along a binomial tree to rank 0 from device memory
  * (CUDA-aware MPI when Open MPI has it, else one pinned staging copy each
  * way) and merged exactly on the device at each step; the CPU backend does
  * the same steps in host memory (slice.h).  Compute, host-to-device reload,
@@ -85,6 +87,8 @@ static const char help_mpi[] =
     "                     a slice stays on its GPU when it fits the free memory with its workspace,\n"
     "                     else it streams in sub-vectors of at most 2^30 that fit\n"
     "  --db PATH          store the run (Table 2 row: ranks, total/compute/reload/comm ms)\n"
+    "  --sorted           the result best first, as in drtopk run; without it the order is\n"
+    "                     not promised (one rank returns its selection's own order)\n"
     "Every rank must be given the same options (but --gpu, --output, --json, --db, which\n"
     "only rank 0 or each node reads) and see the same --input file: the ranks compare them\n"
     "first and stop with exit 2 where they differ.\n"
@@ -286,13 +290,17 @@ typedef struct {
     int gpu;                    /* the GPU bound, or -1                         */
     int sharing;                /* ranks of this node on that GPU               */
     int cuda_aware;             /* MPI takes device buffers                     */
+    int merges;                 /* several ranks: lists travel and merge        */
+    int ordered;                /* the local list must be best first: it merges,
+                                   or --sorted asks for the result so           */
     void *host_v;               /* slice on the host (CPU, --input, ooc, verify) */
     void *dev_v, *dev_ws;
     void *host_ws;
     size_t ws_bytes;
-    /* lists, in the backend's memory (device on CUDA): the selection's output
-     * (k_local), this rank's best-first list and a peer's (k_list each), and
-     * on the CPU the merge's output (k_list) */
+    /* lists, in the backend's memory (device on CUDA): this rank's list
+     * (k_list; in core the selection writes it), the out-of-core stream's
+     * output when it must then be ordered (k_local), and when several ranks
+     * merge a peer's list (k_list) and on the CPU the merge's output (k_list) */
     void *sel_v, *list_v, *recv_v, *merge_v;
     uint64_t *sel_p, *list_p, *recv_p, *merge_p;
     uint64_t list_len;
@@ -420,13 +428,17 @@ static int slice_to_host(const mpi_cfg *c, rank_state *s, void *stage, uint64_t 
 static int alloc_lists(const mpi_cfg *c, rank_state *s)
 {
     const size_t v = (size_t)s->k_list * s->esz, p = (size_t)s->k_list * sizeof(uint64_t);
-    drtopk_status st;
-    if ((st = mem_alloc(c, &s->sel_v, (size_t)s->k_local * s->esz)) != DRTOPK_OK ||
-        (st = mem_alloc(c, (void **)&s->sel_p, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK ||
-        (st = mem_alloc(c, &s->list_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->list_p, p)) != DRTOPK_OK ||
-        (st = mem_alloc(c, &s->recv_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->recv_p, p)) != DRTOPK_OK)
+    const int stream_then_order = s->ooc && s->ordered;
+    drtopk_status st = DRTOPK_OK;
+    if ((st = mem_alloc(c, &s->list_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->list_p, p)) != DRTOPK_OK ||
+        (stream_then_order &&
+         ((st = mem_alloc(c, &s->sel_v, (size_t)s->k_local * s->esz)) != DRTOPK_OK ||
+          (st = mem_alloc(c, (void **)&s->sel_p, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK)) ||
+        (s->merges &&
+         ((st = mem_alloc(c, &s->recv_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->recv_p, p)) != DRTOPK_OK)))
         return runtime_error("cannot allocate the top-k lists (%" PRIu64 " elements) %s: %s", s->k_list,
                              is_cuda(c) ? "on the GPU" : "in host memory", drtopk_status_string(st));
+    if (!s->merges && !(is_cuda(c) && stream_then_order)) return 0;
     if (!is_cuda(c)) {
         if ((st = mem_alloc(c, &s->merge_v, v)) != DRTOPK_OK ||
             (st = mem_alloc(c, (void **)&s->merge_p, p)) != DRTOPK_OK)
@@ -436,7 +448,7 @@ static int alloc_lists(const mpi_cfg *c, rank_state *s)
     if ((st = topk_list_dev_create(c->run.dtype, c->run.order, s->k_list, &s->lists)) != DRTOPK_OK)
         return runtime_error("cannot allocate the ordering and merge of %" PRIu64 "-element lists on GPU %d: %s",
                              s->k_list, s->gpu, drtopk_status_string(st));
-    if (!s->cuda_aware &&
+    if (s->merges && !s->cuda_aware &&
         ((st = drtopk_ooc_host_alloc(c->run.backend, &s->stage_v, v)) != DRTOPK_OK ||
          (st = drtopk_ooc_host_alloc(c->run.backend, (void **)&s->stage_p, p)) != DRTOPK_OK))
         return runtime_error("cannot allocate pinned host memory to stage the lists (%" PRIu64 " elements): %s",
@@ -506,36 +518,46 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
     return 0;
 }
 
-/* The local top k, best first, into s->list_v / s->list_p (global
- * positions): selected on the backend, then ordered there (the GPU's radix
- * sort of pairs; the host's sort on the CPU backend). */
+/* The local top k into s->list_v / s->list_p (global positions), best first
+ * when s->ordered.  In core the selection writes the list (its plan is
+ * sorted when the list must be ordered), so the GPU only adds the slice's
+ * first position; out of core the stream's output is ordered afterwards (the
+ * library's sorted selection of the list on the GPU).  The CPU backend puts
+ * an ordered list in canonical order (equal values by smaller position).
+ * With one rank and no --sorted nothing is ordered: the contract of
+ * `drtopk run`. */
 static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s,
                       rep_times *t)
 {
     drtopk_status st;
     uint64_t first = s->first;          /* in core the selection gives slice indices */
+    const int cuda = is_cuda(c), reorder = s->ooc && s->ordered;
+    void *out_v = reorder ? s->sel_v : s->list_v;
+    uint64_t *out_p = reorder ? s->sel_p : s->list_p;
     const double t0 = drtopk_now_ms();
     if (s->ooc) {
         drtopk_ooc_stats os;
-        if ((st = drtopk_ooc_run(s->stream, s->sel_v, s->sel_p, &os)) != DRTOPK_OK)
+        if ((st = drtopk_ooc_run(s->stream, out_v, out_p, &os)) != DRTOPK_OK)
             return api_error("out-of-core top-k failed", st);
         t->reload = os.reload_ms;
         t->chunks = os.chunks;
         t->filtered = os.filtered;
         first = 0;                      /* the stream gives global positions */
     } else {
-        st = drtopk_select(lp, plan, is_cuda(c) ? s->dev_ws : s->host_ws, s->ws_bytes, s->sel_v, s->sel_p, NULL,
-                           NULL);
+        st = drtopk_select(lp, plan, cuda ? s->dev_ws : s->host_ws, s->ws_bytes, out_v, out_p, NULL, NULL);
         if (st != DRTOPK_OK) return api_error("drtopk_select failed", st);
         t->chunks = 1;
     }
-    if (is_cuda(c)) {
-        if ((st = topk_list_dev_order(s->lists, s->sel_v, s->sel_p, s->k_local, first, s->list_v, s->list_p)) !=
-            DRTOPK_OK)
-            return runtime_error("cannot order the local result on GPU %d: %s", s->gpu, drtopk_status_string(st));
-    } else {
-        memcpy(s->list_v, s->sel_v, (size_t)s->k_local * s->esz);
-        for (uint64_t i = 0; i < s->k_local; ++i) s->list_p[i] = s->sel_p[i] + first;
+    if (cuda) {
+        if (reorder) st = topk_list_dev_order(s->lists, out_v, out_p, s->k_local, first, s->list_v, s->list_p);
+        else if (s->ordered) st = topk_list_dev_offset(s->list_p, s->k_local, first);
+        else st = drtopk_dev_sync();    /* one rank: the slice starts at 0 */
+        if (st != DRTOPK_OK)
+            return runtime_error("cannot %s the local result on GPU %d: %s", s->ordered ? "order" : "finish",
+                                 s->gpu, drtopk_status_string(st));
+    } else if (s->ordered) {
+        if (reorder) memcpy(s->list_v, out_v, (size_t)s->k_local * s->esz);
+        for (uint64_t i = 0; i < s->k_local; ++i) s->list_p[i] = out_p[i] + first;
         if ((st = drtopk_topk_canon(c->run.dtype, c->run.order, s->list_v, s->list_p, s->k_local)) != DRTOPK_OK)
             return runtime_error("out of host memory ordering the local result");
     }
@@ -643,7 +665,7 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The result (k values and positions, canonical, on rank 0) is exact when its
+/* The result (k values and positions, on rank 0, in any order) is exact when its
  * positions are distinct and inside V, each value is bit-equal to V at its
  * position, and V holds as many elements strictly better than the worst
  * value as the result does, and enough ties of it.  Every rank checks its
@@ -660,7 +682,11 @@ static int verify(const world *w, const mpi_cfg *c, const rank_state *s, void *v
     uint64_t better = 0, bad_pos = 0;
     bcast_bytes(vals, k * s->esz);
     bcast_bytes(pos, k * sizeof(uint64_t));
-    const uint64_t worst = drtopk_key_at(vals, k - 1, t, o);
+    uint64_t worst = UINT64_MAX;        /* the result's worst key, in whatever order it comes */
+    for (uint64_t i = 0; i < k; ++i) {
+        const uint64_t key = drtopk_key_at(vals, i, t, o);
+        if (key < worst) worst = key;
+    }
     for (uint64_t i = 0; i < s->count; ++i) {
         const uint64_t key = drtopk_key_at(v, i, t, o);
         local[0] += key > worst;
@@ -728,7 +754,8 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     if (c->run.input) printf("input:     %s: n = %s, %s\n", c->run.input, nbuf, drtopk_dtype_name(c->run.dtype));
     else printf("input:     n = %s, %s, dist %s, seed %" PRIu64 "\n", nbuf, drtopk_dtype_name(c->run.dtype),
                 drtopk_dist_name(c->run.dist), c->run.seed);
-    printf("select:    k = %s %s\n", kbuf, c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
+    printf("select:    k = %s %s, %s\n", kbuf, c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest",
+           c->run.sorted ? "best first (--sorted)" : "in no promised order (--sorted orders them)");
     printf("plan:      %s%s, alpha = %d, beta = %d (rank 0's slice)\n", (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "",
            drtopk_algo_name(plan->second_algo), plan->alpha, plan->beta);
     printf("slices:    %s; %d of %d rank%s out of core", c->run.n % (uint64_t)w->ranks ? "uneven" : "even",
@@ -768,8 +795,9 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     } else {
         fputs("null", f);
     }
-    fprintf(f, ", \"n\": %" PRIu64 ", \"k\": %" PRIu64 ", \"dtype\": \"%s\", \"order\": \"%s\", \"input\": ",
-            c->run.n, c->run.k, drtopk_dtype_name(c->run.dtype), c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
+    fprintf(f, ", \"n\": %" PRIu64 ", \"k\": %" PRIu64 ", \"dtype\": \"%s\", \"order\": \"%s\", \"sorted\": %s, "
+            "\"input\": ", c->run.n, c->run.k, drtopk_dtype_name(c->run.dtype),
+            c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest", c->run.sorted ? "true" : "false");
     if (c->run.input) {
         json_string(f, c->run.input);
         fputs(", \"dist\": null, \"seed\": null", f);
@@ -1016,6 +1044,7 @@ static int choose_placement(const mpi_cfg *c, drtopk_problem *lp, rank_state *s,
     int rc;
     lp->n = s->count;
     if ((rc = build_plan(&c->run, lp, &s->dev, &s->tuning_db, plan)) != 0) return rc;
+    if (s->ordered) plan->flags |= DRTOPK_SORTED;   /* in core the selection orders the list */
     s->ooc = 0;
     s->cap = 0;
     if (c->device_cap != NO_DEVICE_CAP && s->count > c->device_cap) {
@@ -1048,6 +1077,7 @@ static int choose_placement(const mpi_cfg *c, drtopk_problem *lp, rank_state *s,
         const uint64_t sub = s->cap < s->count ? s->cap : s->count;
         lp->n = sub + s->k_local < s->count ? sub + s->k_local : s->count;
         rc = build_plan(&c->run, lp, &s->dev, &s->tuning_db, plan);
+        plan->flags &= ~(unsigned)DRTOPK_SORTED;    /* the stream's output is ordered after it, if at all */
     }
     return rc;
 }
@@ -1094,6 +1124,8 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     s.esz = drtopk_dtype_size(c->run.dtype);
     lp = (drtopk_problem){ c->run.backend, c->run.dtype, c->run.order, s.count, s.k_local, NULL };
 
+    s.merges = w->ranks > 1;
+    s.ordered = s.merges || c->run.sorted;
     rc = bind_gpu(w, c, &s);
     if ((rc = agree(w, rc)) != 0) goto done;
     s.sharing = ranks_sharing_gpu(w, &s);
@@ -1168,7 +1200,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     if (rc != 0) goto done;
     if (c->run.verify) {
         r.verified = verify(w, c, &s, res_v, res_p, r.why_verify, sizeof r.why_verify);
-        if (w->rank == 0 && r.verified) {     /* the merge orders best first, --sorted or not */
+        if (w->rank == 0 && r.verified && c->run.sorted) {
             drtopk_problem gp = { c->run.backend, c->run.dtype, c->run.order, c->run.n, c->run.k, NULL };
             r.verified = check_sorted(&gp, res_v, r.why_verify, sizeof r.why_verify);
         }

@@ -32,14 +32,14 @@ mpi() {
 }
 
 # same_as_single RANKS "RUN OPTIONS" [EXTRA drtopk-mpi OPTIONS]: for each rank
-# count, the values equal the single-process run's (both best first) and
-# --verify passes.
+# count, the values equal the single-process run's (both --sorted: best first)
+# and --verify passes.
 same_as_single() {
     local ranks="$1" opts="$2" extra="${3:-}" ref="$BATS_TEST_TMPDIR/ref" got="$BATS_TEST_TMPDIR/got"
     "$DRTOPK" run --backend cpu $opts --sorted --output "$ref" >/dev/null
     for np in $ranks; do
         rm -f "$got.values" "$got.indices"
-        if ! out=$(mpi "$np" --backend cpu $opts $extra --verify --output "$got" 2>&1); then
+        if ! out=$(mpi "$np" --backend cpu $opts $extra --sorted --verify --output "$got" 2>&1); then
             echo "np=$np $opts $extra: exit non-zero: $out" >&2
             return 1
         fi
@@ -77,6 +77,24 @@ same_as_single() {
 @test "k = 1 and k = n" {
     same_as_single "1 3 4" "--n 999 --k 1 --dist CD"
     same_as_single "1 3 4" "--n 999 --k 999 --dist FEW"
+}
+
+@test "one rank orders nothing without --sorted, as drtopk run; --sorted orders it best first" {
+    local ref="$BATS_TEST_TMPDIR/ref" got="$BATS_TEST_TMPDIR/got" opts="--n 5000 --k 300 --dist ND"
+    "$DRTOPK" run --backend cpu $opts --output "$ref" >/dev/null
+    "$DRTOPK" run --backend cpu $opts --sorted --output "$ref.sorted" >/dev/null
+    # the unordered selection differs from the ordered one: the check below can tell them apart
+    ! cmp -s "$ref.indices" "$ref.sorted.indices"
+    for extra in "" "--device-cap 700"; do
+        run -0 --separate-stderr mpi 1 --backend cpu $opts $extra --verify --json --output "$got"
+        [[ "$output" == *'"sorted": false'* && "$output" == *'"verify": "PASS"'* ]]
+        cmp "$ref.indices" "$got.indices"     # the CPU selection's own order (by position), not best first
+        run -0 --separate-stderr mpi 1 --backend cpu $opts $extra --sorted --verify --json --output "$got"
+        [[ "$output" == *'"sorted": true'* && "$output" == *'"verify": "PASS"'* ]]
+        cmp "$ref.sorted.values" "$got.values"
+    done
+    run -0 mpi 1 --backend cpu $opts
+    [[ "$output" == *"select:    k = 300 largest, in no promised order (--sorted orders them)"* ]]
 }
 
 @test "out of core: sub-vectors of --device-cap, the carried k-th value filters" {
@@ -212,6 +230,9 @@ mismatch() {
     run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
         -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --smallest
     [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --smallest 1 where rank 0 runs with --smallest 0"* ]]
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --sorted : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --sorted 0 where rank 0 runs with --sorted 1"* ]]
     run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
         -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --verify : -np 2 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7
     [ "$status" -eq 2 ] && [[ "$stderr" == *"rank 1 of 3 failed"* && "$stderr" == *"the same --verify"* ]]

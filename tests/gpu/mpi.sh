@@ -92,7 +92,7 @@ check() {
     name=$1 np=$2 dtype=$3 opts=$4 extra=$5
     checks=$((checks + 1))
     rm -f "$tmp/got.values"
-    if ! out=$(mpi "$np" --backend cuda $opts $extra --reps 1 --verify --output "$tmp/got" 2>&1); then
+    if ! out=$(mpi "$np" --backend cuda $opts $extra --sorted --reps 1 --verify --output "$tmp/got" 2>&1); then
         fail "$name np=$np: $(echo "$out" | tail -3)"; return
     fi
     if ! echo "$out" | grep -q "verify:    PASS"; then

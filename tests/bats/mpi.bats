@@ -128,11 +128,26 @@ same_as_single() {
 @test "--json carries the ranks and the compute, reload and communication times" {
     run -0 --separate-stderr mpi 3 --backend cpu --n 3000 --k 10 --reps 2 --json
     [[ "$output" =~ ^\{\"command\":\ \"mpi\" ]]
-    [[ "$output" =~ \"merge_ms\":\ [0-9.]+ && "$output" == *'"exchange": "host memory"'* ]]
+    [[ "$output" =~ \"merge_ms\":\ [0-9.]+ && "$output" == *'"exchange": "host"'* ]]
     [[ "$output" == *'"placement": {"rank0": "in core: '*'"other": null}'* ]]
     [[ "$output" =~ \"ranks\":\ 3 && "$output" =~ \"reps\":\ \[[0-9.]+,\ [0-9.]+\] ]]
     [[ "$output" =~ \"compute_ms\":\ [0-9.]+ && "$output" =~ \"reload_ms\":\ [0-9.]+ ]]
     [[ "$output" =~ \"comm_ms\":\ [0-9.]+ ]]
+}
+
+@test "the exchange: every edge of the tree named, none for one rank" {
+    local zero='"cuda-ipc": 0, "cuda-aware-mpi": 0, "pinned-staging": 0}'
+    run -0 --separate-stderr mpi 1 --backend cpu --n 3000 --k 10 --json
+    [[ "$output" == *'"exchange": "none", "exchange_edges": {"host": 0, '"$zero"', "exchange_fallback": null'* ]]
+    # a binomial tree over R ranks has R - 1 edges; the CPU backend moves host memory (--no-ipc changes nothing)
+    for np in 2 3 4; do
+        run -0 --separate-stderr mpi "$np" --backend cpu --n 3000 --k 10 --json --no-ipc
+        [[ "$output" == *'"exchange": "host", "exchange_edges": {"host": '$((np - 1))', '"$zero"* ]]
+    done
+    run -0 mpi 1 --backend cpu --n 3000 --k 10
+    [[ "$output" == *"exchange:  none: one rank, no list moves or merges"* ]]
+    run -0 mpi 3 --backend cpu --n 3000 --k 10
+    [[ "$output" == *"exchange:  host (2 tree edges by host memory through MPI); ordering and merges on the host"* ]]
 }
 
 @test "--db stores the Table 2 row" {
@@ -233,6 +248,9 @@ mismatch() {
     run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
         -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --sorted : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7
     [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --sorted 0 where rank 0 runs with --sorted 1"* ]]
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --no-ipc
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --no-ipc 1 where rank 0 runs with --no-ipc 0"* ]]
     run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
         -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --verify : -np 2 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7
     [ "$status" -eq 2 ] && [[ "$stderr" == *"rank 1 of 3 failed"* && "$stderr" == *"the same --verify"* ]]

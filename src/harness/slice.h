@@ -6,7 +6,7 @@
  * read the same file), the binomial reduction tree over ranks, and the exact
  * merge of two top-k lists (values of any key width + global positions): the
  * host half, which the CPU backend runs; the GPU runs the same steps in
- * mpi_merge_cuda.cu.
+ * topk_list_cuda.cu (topk_list.h).
  *
  * A top-k list here is "canonical": best first, and equal values by smaller
  * global position first.  Merging two canonical lists keeps the canonical

@@ -31,10 +31,36 @@ void topk_list_dev_destroy(topk_list_dev *m);
  * must not alias in. */
 drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n,
                                   uint64_t first, void *out_v, uint64_t *out_p);
+/* Positions p[0 .. n) plus `first`, in place (a slice's local indices to
+ * global positions, for a list the selection already put best first). */
+drtopk_status topk_list_dev_offset(uint64_t *p, uint64_t n, uint64_t first);
 /* Best-first lists a (na) and b (nb) merged; the best min(k, na + nb) of them
  * replace a (whose buffers hold k); *len gets that count. */
 drtopk_status topk_list_dev_merge(topk_list_dev *m, void *a_v, uint64_t *a_p, uint64_t na, const void *b_v,
                                   const uint64_t *b_p, uint64_t nb, uint64_t *len);
+
+/* ---- lists between processes of one node: CUDA IPC ------------------------
+ * A rank exports its list's device allocations once; a rank of the same node
+ * whose GPU reaches that GPU (the same GPU, or peer access) opens them once
+ * and copies the list GPU to GPU each time it is ready, with no host copy.
+ * The exporter must keep the allocations until every opener has closed them. */
+#define TOPK_IPC_HANDLE_BYTES 64        /* cudaIpcMemHandle_t (CUDA_IPC_HANDLE_SIZE) */
+typedef struct {
+    unsigned char bytes[TOPK_IPC_HANDLE_BYTES];
+} topk_ipc_handle;
+
+/* *yes = 1 when this process's GPU `dev` can read GPU `peer`'s memory
+ * directly: the same GPU, or cudaDeviceCanAccessPeer (ordinals of this process). */
+drtopk_status topk_ipc_reachable(int dev, int peer, int *yes);
+/* A handle to the device allocation that starts at `base` (cudaMalloc'd). */
+drtopk_status topk_ipc_export(void *base, topk_ipc_handle *h);
+/* Maps another process's exported allocation into this one: *p. */
+drtopk_status topk_ipc_open(const topk_ipc_handle *h, void **p);
+/* Unmaps what topk_ipc_open mapped (NULL: nothing). */
+drtopk_status topk_ipc_close(void *p);
+/* `bytes` from src to dst, device memory of any GPU this process reaches (a
+ * mapped peer allocation included); returns when the copy is done. */
+drtopk_status topk_ipc_copy(void *dst, const void *src, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -5,11 +5,14 @@
  * k) and a gather of its positions, and two best-first lists merged by a
  * merge-path kernel (each output slot finds its split of the two lists by a
  * binary search on its diagonal) with the best k kept.  Templates over the
- * element's unsigned type serve every key width.  No CUB here: the library's
- * prelinked archive carries its own copies of CUB's and libcu++'s inline
- * code, and a second copy in the program breaks its link.
+ * element's unsigned type serve every key width.  Lists also move between
+ * the ranks of one node GPU to GPU through CUDA IPC (a mapped peer
+ * allocation and a device copy).  No CUB here: the library's prelinked
+ * archive carries its own copies of CUB's and libcu++'s inline code, and a
+ * second copy in the program breaks its link.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "harness_cuda.h"
 #include "key_of.cuh"
 #include "topk_list.h"
@@ -37,6 +40,13 @@ __global__ void tl_gather_kernel(const uint64_t *__restrict__ p, const uint64_t 
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out_p[i] = p[idx[i]] + first;
+}
+
+/* p[i] += first. */
+__global__ void tl_offset_kernel(uint64_t *p, uint64_t n, uint64_t first)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) p[i] += first;
 }
 
 /* Output slot i of the merge of best-first a (na) and b (nb), the first list
@@ -137,6 +147,20 @@ extern "C" drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v,
     return DRTOPK_OK;
 }
 
+extern "C" drtopk_status topk_list_dev_offset(uint64_t *p, uint64_t n, uint64_t first)
+{
+    if (n > 0 && first > 0) {
+        int dev, sms;
+        HARNESS_CUDA_TRY(cudaGetDevice(&dev));
+        HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        const uint64_t blocks = (n + TL_BLOCK - 1) / TL_BLOCK, most = (uint64_t)sms * TL_BLOCKS_PER_SM;
+        tl_offset_kernel<<<(unsigned)(blocks < most ? blocks : most), TL_BLOCK>>>(p, n, first);
+        HARNESS_LAUNCH_CHECK();
+    }
+    HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
+    return DRTOPK_OK;
+}
+
 template <typename UT>
 static void tl_launch_merge(const topk_list_dev *m, const void *a_v, const uint64_t *a_p, uint64_t na,
                             const void *b_v, const uint64_t *b_p, uint64_t nb, uint64_t keep)
@@ -162,5 +186,54 @@ extern "C" drtopk_status topk_list_dev_merge(topk_list_dev *m, void *a_v, uint64
     HARNESS_CUDA_TRY(cudaMemcpyAsync(a_p, m->mp, keep * sizeof(uint64_t), cudaMemcpyDeviceToDevice, 0));
     HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
     *len = keep;
+    return DRTOPK_OK;
+}
+
+/* ---- CUDA IPC between the ranks of a node --------------------------------- */
+
+static_assert(sizeof(cudaIpcMemHandle_t) == TOPK_IPC_HANDLE_BYTES, "topk_ipc_handle holds a cudaIpcMemHandle_t");
+
+/* A failed IPC call is a fallback, not the end: its error is cleared, so a
+ * later launch check does not report it again. */
+static drtopk_status tl_ipc_status(cudaError_t e)
+{
+    if (e == cudaSuccess) return DRTOPK_OK;
+    (void)cudaGetLastError();
+    return e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
+}
+
+extern "C" drtopk_status topk_ipc_reachable(int dev, int peer, int *yes)
+{
+    *yes = dev == peer;
+    return dev == peer ? DRTOPK_OK : tl_ipc_status(cudaDeviceCanAccessPeer(yes, dev, peer));
+}
+
+extern "C" drtopk_status topk_ipc_export(void *base, topk_ipc_handle *h)
+{
+    cudaIpcMemHandle_t m;
+    const drtopk_status st = tl_ipc_status(cudaIpcGetMemHandle(&m, base));
+    if (st == DRTOPK_OK) memcpy(h->bytes, &m, sizeof m);
+    return st;
+}
+
+extern "C" drtopk_status topk_ipc_open(const topk_ipc_handle *h, void **p)
+{
+    cudaIpcMemHandle_t m;
+    memcpy(&m, h->bytes, sizeof m);
+    *p = NULL;
+    const drtopk_status st = tl_ipc_status(cudaIpcOpenMemHandle(p, m, cudaIpcMemLazyEnablePeerAccess));
+    if (st != DRTOPK_OK) *p = NULL;
+    return st;
+}
+
+extern "C" drtopk_status topk_ipc_close(void *p)
+{
+    return p == NULL ? DRTOPK_OK : tl_ipc_status(cudaIpcCloseMemHandle(p));
+}
+
+extern "C" drtopk_status topk_ipc_copy(void *dst, const void *src, size_t bytes)
+{
+    HARNESS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, 0));
+    HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
     return DRTOPK_OK;
 }

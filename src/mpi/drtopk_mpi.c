@@ -7,12 +7,17 @@
  * it from the --input file, and selects its local top k with the library's
  * automatic plan -- in core when the slice and its workspace fit the GPU's
  * free memory, out of core (ooc.h) only when they do not or when --device-cap
- * asks for the paper's sub-vectors.  On the GPU the local list (values of any
- * key width and global 64-bit positions) is put best first on the device
- * (topk_list.h), sent along a binomial tree to rank 0 from device memory
- * (CUDA-aware MPI when Open MPI has it, else one pinned staging copy each
- * way) and merged exactly on the device at each step; the CPU backend does
- * the same steps in host memory (slice.h).  Compute, host-to-device reload,
+ * asks for the paper's sub-vectors.  The result's order is `drtopk run`'s
+ * contract: best first with --sorted, else unspecified, so one rank without
+ * --sorted orders nothing.  Several ranks merge: on the GPU the local list
+ * (values of any key width and global 64-bit positions) is put best first on
+ * the device (the sorted selection, topk_list.h), sent along a binomial tree
+ * to rank 0 and merged exactly on the device at each step.  A list moves GPU
+ * to GPU by CUDA IPC between ranks of one node whose GPUs reach each other
+ * (handles exchanged and opened once per run), else from device memory
+ * through CUDA-aware MPI when Open MPI has it, else through one pinned
+ * staging copy each way; the CPU backend does the same steps in host memory
+ * (slice.h).  Compute, host-to-device reload,
  * merge and communication are timed apart.  Before any work the ranks check
  * that they run the same configuration on the same input; every collective
  * phase starts with an agreement on each rank's status, so a rank that fails
@@ -60,15 +65,26 @@
 #define MSG_CHUNK_BYTES (1 << 30) /* MPI counts are int: larger lists go in pieces */
 #define TAG_VALUES 1
 #define TAG_POSITIONS 2
+#define TAG_CONTROL 3             /* the exchange's setup, a list ready, a list taken; a rank's text to rank 0 */
 #define TAG_STRIDE 4              /* tags of one list's pieces: tag + TAG_STRIDE * piece */
+#define TREE_STEPS_MAX 31         /* steps of the reduction tree: 2^31 ranks, past MPI's int rank */
+#define EX_WHY_LEN 200            /* why an edge of one node's ranks is not CUDA IPC */
 #define MS_PER_S 1e3
 #define BYTES_PER_GB 1e9
 #define LINK_PROBE_MAX_BYTES (1ull << 30) /* a copy this long runs at the link's rate */
 
-enum { M_DEVICE_CAP = 1000, M_DB };
+enum { M_DEVICE_CAP = 1000, M_DB, M_NO_IPC };
 
 static const opt_spec mpi_extra_specs[] = {
-    { "device-cap", M_DEVICE_CAP, 1 }, { "db", M_DB, 1 }, { NULL, 0, 0 }
+    { "device-cap", M_DEVICE_CAP, 1 }, { "db", M_DB, 1 }, { "no-ipc", M_NO_IPC, 0 }, { NULL, 0, 0 }
+};
+
+/* How one edge of the reduction tree moves a list: JSON keys and text. */
+enum { EX_NONE = -1, EX_HOST, EX_IPC, EX_CUDA_AWARE, EX_STAGED, EX_KINDS };
+static const char *const ex_keys[EX_KINDS] = { "host", "cuda-ipc", "cuda-aware-mpi", "pinned-staging" };
+static const char *const ex_text[EX_KINDS] = {
+    "host memory through MPI", "CUDA IPC (GPU to GPU: the receiver copies the sender's mapped list)",
+    "device buffers through CUDA-aware MPI", "device buffers through one pinned host staging copy each way"
 };
 
 static const char help_mpi[] =
@@ -85,6 +101,10 @@ static const char help_mpi[] =
     "                     a slice stays on its GPU when it fits the free memory with its workspace,\n"
     "                     else it streams in sub-vectors of at most 2^30 that fit\n"
     "  --db PATH          store the run (Table 2 row: ranks, total/compute/reload/comm ms)\n"
+    "  --no-ipc           move the lists through MPI even between GPUs of one node that\n"
+    "                     reach each other (default: CUDA IPC, GPU to GPU, there)\n"
+    "  --sorted           the result best first, as in drtopk run; without it the order is\n"
+    "                     not promised (one rank returns its selection's own order)\n"
     "Every rank must be given the same options (but --gpu, --output, --json, --db, which\n"
     "only rank 0 or each node reads) and see the same --input file: the ranks compare them\n"
     "first and stop with exit 2 where they differ.\n"
@@ -96,6 +116,7 @@ typedef struct {
     run_cfg run;
     uint64_t device_cap;
     const char *db;
+    int no_ipc;
     const char *gpu_text;
     int gpus[GPU_LIST_MAX], n_gpus;
 } mpi_cfg;
@@ -109,6 +130,7 @@ static int mpi_option(void *ctx, int id, const char *opt, const char *val)
         if (c->device_cap == 0) return usage_error("--device-cap must be at least 1 element");
         return 0;
     case M_DB: c->db = val; return 0;
+    case M_NO_IPC: c->no_ipc = 1; return 0;
     case R_GPU: {     /* a list: one GPU per node-local rank */
         char *copy = strdup(val), *save = NULL;
         int rc = 0;
@@ -204,8 +226,8 @@ static char *config_text(const mpi_cfg *c)
     fprintf(f, "--help %d\n--backend %s\n--n %" PRIu64 "\n--k %" PRIu64 "\n--dtype %s\n--smallest %d\n", r->help,
             r->backend == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu", r->n, r->k, drtopk_dtype_name(r->dtype),
             r->order == DRTOPK_SMALLEST);
-    fprintf(f, "--reps %d\n--warmup %d\n--verify %d\n--device-cap %" PRIu64 "\n", r->reps, r->warmup, r->verify,
-            c->device_cap);
+    fprintf(f, "--reps %d\n--warmup %d\n--verify %d\n--device-cap %" PRIu64 "\n--no-ipc %d\n", r->reps, r->warmup,
+            r->verify, c->device_cap, c->no_ipc);
     fprintf(f, "--algo %s\n--alpha %d\n--beta %d\n--const %.17g\n--sorted %d\n--no-filter %d\n--no-skip-last-digit %d\n"
             "--no-shared-delegate %d\n", r->algo_text ? r->algo_text : "(automatic)", r->have_alpha ? r->alpha : -1,
             r->have_beta ? r->beta : -1, r->have_const ? r->rule4_const : -1.0, r->sorted, r->no_filter, r->no_skip,
@@ -286,18 +308,29 @@ typedef struct {
     int gpu;                    /* the GPU bound, or -1                         */
     int sharing;                /* ranks of this node on that GPU               */
     int cuda_aware;             /* MPI takes device buffers                     */
+    int merges;                 /* several ranks: lists travel and merge        */
+    int ordered;                /* the local list must be best first: it merges,
+                                   or --sorted asks for the result so           */
     void *host_v;               /* slice on the host (CPU, --input, ooc, verify) */
     void *dev_v, *dev_ws;
     void *host_ws;
     size_t ws_bytes;
-    /* lists, in the backend's memory (device on CUDA): the selection's output
-     * (k_local), this rank's best-first list and a peer's (k_list each), and
-     * on the CPU the merge's output (k_list) */
+    /* lists, in the backend's memory (device on CUDA): this rank's list
+     * (k_list; in core the selection writes it), the out-of-core stream's
+     * output when it must then be ordered (k_local), and when several ranks
+     * merge a peer's list (k_list) and on the CPU the merge's output (k_list) */
     void *sel_v, *list_v, *recv_v, *merge_v;
     uint64_t *sel_p, *list_p, *recv_p, *merge_p;
     uint64_t list_len;
     void *stage_v;              /* pinned staging of a list (CUDA, MPI not CUDA-aware) */
     uint64_t *stage_p;
+    /* the exchange: how each tree edge of this rank moves a list (EX_*) */
+    int send_ex;                        /* its one send (EX_NONE on rank 0)    */
+    int recv_ex[TREE_STEPS_MAX];        /* its receives, by step 2^i            */
+    void *peer_v[TREE_STEPS_MAX];       /* EX_IPC: the sender's list, mapped    */
+    uint64_t *peer_p[TREE_STEPS_MAX];
+    char ex_why[EX_WHY_LEN];            /* the first edge of one node's ranks
+                                           that is not CUDA IPC, and why      */
     topk_list_dev *lists;       /* the device ordering and merge (CUDA)          */
     drtopk_device_info dev;
     const char *tuning_db;
@@ -420,13 +453,17 @@ static int slice_to_host(const mpi_cfg *c, rank_state *s, void *stage, uint64_t 
 static int alloc_lists(const mpi_cfg *c, rank_state *s)
 {
     const size_t v = (size_t)s->k_list * s->esz, p = (size_t)s->k_list * sizeof(uint64_t);
-    drtopk_status st;
-    if ((st = mem_alloc(c, &s->sel_v, (size_t)s->k_local * s->esz)) != DRTOPK_OK ||
-        (st = mem_alloc(c, (void **)&s->sel_p, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK ||
-        (st = mem_alloc(c, &s->list_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->list_p, p)) != DRTOPK_OK ||
-        (st = mem_alloc(c, &s->recv_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->recv_p, p)) != DRTOPK_OK)
+    const int stream_then_order = s->ooc && s->ordered;
+    drtopk_status st = DRTOPK_OK;
+    if ((st = mem_alloc(c, &s->list_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->list_p, p)) != DRTOPK_OK ||
+        (stream_then_order &&
+         ((st = mem_alloc(c, &s->sel_v, (size_t)s->k_local * s->esz)) != DRTOPK_OK ||
+          (st = mem_alloc(c, (void **)&s->sel_p, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK)) ||
+        (s->merges &&
+         ((st = mem_alloc(c, &s->recv_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->recv_p, p)) != DRTOPK_OK)))
         return runtime_error("cannot allocate the top-k lists (%" PRIu64 " elements) %s: %s", s->k_list,
                              is_cuda(c) ? "on the GPU" : "in host memory", drtopk_status_string(st));
+    if (!s->merges && !(is_cuda(c) && stream_then_order)) return 0;
     if (!is_cuda(c)) {
         if ((st = mem_alloc(c, &s->merge_v, v)) != DRTOPK_OK ||
             (st = mem_alloc(c, (void **)&s->merge_p, p)) != DRTOPK_OK)
@@ -436,7 +473,7 @@ static int alloc_lists(const mpi_cfg *c, rank_state *s)
     if ((st = topk_list_dev_create(c->run.dtype, c->run.order, s->k_list, &s->lists)) != DRTOPK_OK)
         return runtime_error("cannot allocate the ordering and merge of %" PRIu64 "-element lists on GPU %d: %s",
                              s->k_list, s->gpu, drtopk_status_string(st));
-    if (!s->cuda_aware &&
+    if (s->merges && !s->cuda_aware &&
         ((st = drtopk_ooc_host_alloc(c->run.backend, &s->stage_v, v)) != DRTOPK_OK ||
          (st = drtopk_ooc_host_alloc(c->run.backend, (void **)&s->stage_p, p)) != DRTOPK_OK))
         return runtime_error("cannot allocate pinned host memory to stage the lists (%" PRIu64 " elements): %s",
@@ -506,36 +543,46 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
     return 0;
 }
 
-/* The local top k, best first, into s->list_v / s->list_p (global
- * positions): selected on the backend, then ordered there (the GPU's radix
- * sort of pairs; the host's sort on the CPU backend). */
+/* The local top k into s->list_v / s->list_p (global positions), best first
+ * when s->ordered.  In core the selection writes the list (its plan is
+ * sorted when the list must be ordered), so the GPU only adds the slice's
+ * first position; out of core the stream's output is ordered afterwards (the
+ * library's sorted selection of the list on the GPU).  The CPU backend puts
+ * an ordered list in canonical order (equal values by smaller position).
+ * With one rank and no --sorted nothing is ordered: the contract of
+ * `drtopk run`. */
 static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s,
                       rep_times *t)
 {
     drtopk_status st;
     uint64_t first = s->first;          /* in core the selection gives slice indices */
+    const int cuda = is_cuda(c), reorder = s->ooc && s->ordered;
+    void *out_v = reorder ? s->sel_v : s->list_v;
+    uint64_t *out_p = reorder ? s->sel_p : s->list_p;
     const double t0 = drtopk_now_ms();
     if (s->ooc) {
         drtopk_ooc_stats os;
-        if ((st = drtopk_ooc_run(s->stream, s->sel_v, s->sel_p, &os)) != DRTOPK_OK)
+        if ((st = drtopk_ooc_run(s->stream, out_v, out_p, &os)) != DRTOPK_OK)
             return api_error("out-of-core top-k failed", st);
         t->reload = os.reload_ms;
         t->chunks = os.chunks;
         t->filtered = os.filtered;
         first = 0;                      /* the stream gives global positions */
     } else {
-        st = drtopk_select(lp, plan, is_cuda(c) ? s->dev_ws : s->host_ws, s->ws_bytes, s->sel_v, s->sel_p, NULL,
-                           NULL);
+        st = drtopk_select(lp, plan, cuda ? s->dev_ws : s->host_ws, s->ws_bytes, out_v, out_p, NULL, NULL);
         if (st != DRTOPK_OK) return api_error("drtopk_select failed", st);
         t->chunks = 1;
     }
-    if (is_cuda(c)) {
-        if ((st = topk_list_dev_order(s->lists, s->sel_v, s->sel_p, s->k_local, first, s->list_v, s->list_p)) !=
-            DRTOPK_OK)
-            return runtime_error("cannot order the local result on GPU %d: %s", s->gpu, drtopk_status_string(st));
-    } else {
-        memcpy(s->list_v, s->sel_v, (size_t)s->k_local * s->esz);
-        for (uint64_t i = 0; i < s->k_local; ++i) s->list_p[i] = s->sel_p[i] + first;
+    if (cuda) {
+        if (reorder) st = topk_list_dev_order(s->lists, out_v, out_p, s->k_local, first, s->list_v, s->list_p);
+        else if (s->ordered) st = topk_list_dev_offset(s->list_p, s->k_local, first);
+        else st = drtopk_dev_sync();    /* one rank: the slice starts at 0 */
+        if (st != DRTOPK_OK)
+            return runtime_error("cannot %s the local result on GPU %d: %s", s->ordered ? "order" : "finish",
+                                 s->gpu, drtopk_status_string(st));
+    } else if (s->ordered) {
+        if (reorder) memcpy(s->list_v, out_v, (size_t)s->k_local * s->esz);
+        for (uint64_t i = 0; i < s->k_local; ++i) s->list_p[i] = out_p[i] + first;
         if ((st = drtopk_topk_canon(c->run.dtype, c->run.order, s->list_v, s->list_p, s->k_local)) != DRTOPK_OK)
             return runtime_error("out of host memory ordering the local result");
     }
@@ -567,25 +614,147 @@ static void reduce_abort(const world *w, const char *what, drtopk_status st)
     MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 }
 
+/* ---- the exchange: how each edge of the tree moves a list ------------------ */
+
+/* What a sender offers its receiver once per run. */
+typedef struct {
+    int leader;                 /* world rank of its node's first rank: the node  */
+    int exported;               /* v and p are valid                              */
+    char uuid[sizeof(((drtopk_device_info *)0)->uuid)];    /* its GPU            */
+    topk_ipc_handle v, p;       /* its list's values and positions                */
+    char why[EX_WHY_LEN];       /* why not exported                               */
+} ipc_offer;
+
+/* This process's ordinal of the GPU with that uuid, or -1. */
+static int gpu_ordinal(const char *uuid)
+{
+    drtopk_device_info d;
+    for (int i = 0; i <= GPU_INDEX_MAX && drtopk_dev_info(i, &d) == DRTOPK_OK; ++i)
+        if (strcmp(d.uuid, uuid) == 0) return i;
+    return -1;
+}
+
+/* The sender's half of one edge's setup: its offer, then the receiver's choice. */
+static void offer_ipc(const world *w, const mpi_cfg *c, rank_state *s, int leader, int peer)
+{
+    ipc_offer o;
+    drtopk_status st;
+    memset(&o, 0, sizeof o);
+    o.leader = leader;
+    snprintf(o.uuid, sizeof o.uuid, "%s", s->dev.uuid);
+    if (c->no_ipc)
+        snprintf(o.why, sizeof o.why, "--no-ipc");
+    else if ((st = topk_ipc_export(s->list_v, &o.v)) != DRTOPK_OK || (st = topk_ipc_export(s->list_p, &o.p)) != DRTOPK_OK)
+        snprintf(o.why, sizeof o.why, "rank %d cannot export its list (cudaIpcGetMemHandle: %s)", w->rank,
+                 drtopk_status_string(st));
+    else
+        o.exported = 1;
+    MPI_Send(&o, (int)sizeof o, MPI_BYTE, peer, TAG_CONTROL, MPI_COMM_WORLD);
+    MPI_Recv(&s->send_ex, 1, MPI_INT, peer, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+/* The receiver's half of edge i: CUDA IPC when the sender shares this node,
+ * exported its list, and its GPU is one this rank's GPU reaches, and the
+ * list maps here; else through MPI.  Returns the choice, also sent back. */
+static int accept_ipc(const world *w, rank_state *s, int leader, int peer, int i)
+{
+    ipc_offer o;
+    char why[EX_WHY_LEN] = "";
+    int mode = s->cuda_aware ? EX_CUDA_AWARE : EX_STAGED, theirs, reach = 0;
+    drtopk_status st;
+    MPI_Recv(&o, (int)sizeof o, MPI_BYTE, peer, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (o.leader != leader) {
+        /* another node: MPI is the only way, nothing to explain */
+    } else if (!o.exported) {
+        snprintf(why, sizeof why, "%s", o.why);
+    } else if ((theirs = gpu_ordinal(o.uuid)) < 0) {
+        snprintf(why, sizeof why, "rank %d's GPU (%s) is not visible to rank %d", peer, o.uuid, w->rank);
+    } else if ((st = topk_ipc_reachable(s->gpu, theirs, &reach)) != DRTOPK_OK || !reach) {
+        snprintf(why, sizeof why, "GPU %d (rank %d) has no peer access to GPU %d (rank %d)", s->gpu, w->rank, theirs,
+                 peer);
+    } else if ((st = topk_ipc_open(&o.v, &s->peer_v[i])) != DRTOPK_OK ||
+               (st = topk_ipc_open(&o.p, (void **)&s->peer_p[i])) != DRTOPK_OK) {
+        topk_ipc_close(s->peer_v[i]);   /* the first may have mapped: the fallback holds nothing */
+        s->peer_v[i] = NULL;
+        snprintf(why, sizeof why, "rank %d cannot map rank %d's list (cudaIpcOpenMemHandle: %s)", w->rank, peer,
+                 drtopk_status_string(st));
+    } else {
+        mode = EX_IPC;
+    }
+    if (why[0] && !s->ex_why[0]) snprintf(s->ex_why, sizeof s->ex_why, "%s", why);
+    MPI_Send(&mode, 1, MPI_INT, peer, TAG_CONTROL, MPI_COMM_WORLD);
+    return mode;
+}
+
+/* Once per run, after the lists are allocated (they must not move): every
+ * edge of the tree this rank takes part in gets its way of moving a list,
+ * both ends agreeing.  Collective; a way that fails falls back to MPI and
+ * says why (s->ex_why), it never ends the run. */
+static void exchange_setup(const world *w, const mpi_cfg *c, rank_state *s)
+{
+    int leader = w->rank, i = 0;
+    s->send_ex = EX_NONE;
+    for (int j = 0; j < TREE_STEPS_MAX; ++j) s->recv_ex[j] = EX_NONE;
+    if (!s->merges) return;
+    MPI_Bcast(&leader, 1, MPI_INT, 0, w->node);
+    for (uint64_t step = 1; step < (uint64_t)w->ranks; step *= 2, ++i) {
+        int sends;
+        const int64_t peer = drtopk_tree_peer((uint64_t)w->ranks, (uint64_t)w->rank, step, &sends);
+        if (peer < 0) continue;
+        if (!is_cuda(c)) {
+            if (sends) s->send_ex = EX_HOST;
+            else s->recv_ex[i] = EX_HOST;
+        } else if (sends) {
+            offer_ipc(w, c, s, leader, (int)peer);
+        } else {
+            s->recv_ex[i] = accept_ipc(w, s, leader, (int)peer, i);
+        }
+        if (sends) return;      /* a rank sends once, its last step */
+    }
+}
+
+/* Unmaps the senders' lists this rank mapped; then every rank waits for all,
+ * so no rank frees a list another still maps.  Collective. */
+static void exchange_close(const world *w, rank_state *s)
+{
+    if (!s->merges) return;
+    for (int i = 0; i < TREE_STEPS_MAX; ++i) {
+        if (topk_ipc_close(s->peer_v[i]) != DRTOPK_OK || topk_ipc_close(s->peer_p[i]) != DRTOPK_OK)
+            fprintf(stderr, "drtopk-mpi: warning: rank %d cannot unmap the list it copied at step %d\n", w->rank,
+                    1 << i);
+        s->peer_v[i] = NULL;
+        s->peer_p[i] = NULL;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* Binomial-tree reduction of the best-first lists to rank 0, in place: rank
- * 0's s->list_v / list_p / list_len hold the result on return.  On CUDA the
- * lists move from and to device memory (through the pinned staging buffers
- * when MPI is not CUDA-aware) and each merge runs on the GPU; *merge_ms gets
- * the merges' time. */
+ * 0's s->list_v / list_p / list_len hold the result on return.  On CUDA each
+ * edge moves its list as exchange_setup chose (GPU to GPU by CUDA IPC, device
+ * buffers through CUDA-aware MPI, or through the pinned staging buffers) and
+ * each merge runs on the GPU; *merge_ms gets the merges' time. */
 static void reduce_tree(const world *w, const mpi_cfg *c, rank_state *s, double *merge_ms)
 {
     const uint64_t n = c->run.n, k = c->run.k;
-    const int staged = is_cuda(c) && !s->cuda_aware;
     enum { MAX_REQ = 2 * 64 };     /* 2 arrays of up to 64 GiB each */
     MPI_Request req[MAX_REQ];
     drtopk_status st;
+    int i = 0;
     *merge_ms = 0;
-    for (uint64_t step = 1; step < (uint64_t)w->ranks; step *= 2) {
+    for (uint64_t step = 1; step < (uint64_t)w->ranks; step *= 2, ++i) {
         int sends;
         const int64_t peer = drtopk_tree_peer((uint64_t)w->ranks, (uint64_t)w->rank, step, &sends);
         if (peer < 0) continue;
         const uint64_t vb = s->list_len * s->esz, pb = s->list_len * sizeof(uint64_t);
+        if (sends && s->send_ex == EX_IPC) {
+            /* the list is complete on the GPU (every step before synchronized):
+             * the receiver copies it, and says when, so it may change again */
+            MPI_Send(NULL, 0, MPI_BYTE, (int)peer, TAG_CONTROL, MPI_COMM_WORLD);
+            MPI_Recv(NULL, 0, MPI_BYTE, (int)peer, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            return;
+        }
         if (sends) {
+            const int staged = s->send_ex == EX_STAGED;
             void *v = s->list_v, *p = s->list_p;
             if (staged) {
                 if ((st = drtopk_dev_copy(s->stage_v, s->list_v, vb, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
@@ -602,13 +771,22 @@ static void reduce_tree(const world *w, const mpi_cfg *c, rank_state *s, double 
         const uint64_t theirs_span = drtopk_tree_span(n, (uint64_t)w->ranks, (uint64_t)peer, step);
         const uint64_t theirs = theirs_span < k ? theirs_span : k;
         const uint64_t tvb = theirs * s->esz, tpb = theirs * sizeof(uint64_t);
-        void *rv = staged ? s->stage_v : s->recv_v, *rp = staged ? (void *)s->stage_p : (void *)s->recv_p;
-        int a = post_bytes(rv, tvb, (int)peer, TAG_VALUES, 0, req, MAX_REQ / 2);
-        int b = post_bytes(rp, tpb, (int)peer, TAG_POSITIONS, 0, req + a, MAX_REQ / 2);
-        MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
-        if (staged && ((st = drtopk_dev_copy(s->recv_v, s->stage_v, tvb, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
-                       (st = drtopk_dev_copy(s->recv_p, s->stage_p, tpb, DRTOPK_COPY_H2D)) != DRTOPK_OK))
-            reduce_abort(w, "cannot copy the received list to the GPU", st);
+        if (s->recv_ex[i] == EX_IPC) {
+            MPI_Recv(NULL, 0, MPI_BYTE, (int)peer, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if ((st = topk_ipc_copy(s->recv_v, s->peer_v[i], tvb)) != DRTOPK_OK ||
+                (st = topk_ipc_copy(s->recv_p, s->peer_p[i], tpb)) != DRTOPK_OK)
+                reduce_abort(w, "cannot copy the sender's list GPU to GPU (CUDA IPC)", st);
+            MPI_Send(NULL, 0, MPI_BYTE, (int)peer, TAG_CONTROL, MPI_COMM_WORLD);
+        } else {
+            const int staged = s->recv_ex[i] == EX_STAGED;
+            void *rv = staged ? s->stage_v : s->recv_v, *rp = staged ? (void *)s->stage_p : (void *)s->recv_p;
+            int a = post_bytes(rv, tvb, (int)peer, TAG_VALUES, 0, req, MAX_REQ / 2);
+            int b = post_bytes(rp, tpb, (int)peer, TAG_POSITIONS, 0, req + a, MAX_REQ / 2);
+            MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
+            if (staged && ((st = drtopk_dev_copy(s->recv_v, s->stage_v, tvb, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+                           (st = drtopk_dev_copy(s->recv_p, s->stage_p, tpb, DRTOPK_COPY_H2D)) != DRTOPK_OK))
+                reduce_abort(w, "cannot copy the received list to the GPU", st);
+        }
         const double m0 = drtopk_now_ms();
         if (is_cuda(c)) {
             if ((st = topk_list_dev_merge(s->lists, s->list_v, s->list_p, s->list_len, s->recv_v, s->recv_p, theirs,
@@ -643,7 +821,7 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The result (k values and positions, canonical, on rank 0) is exact when its
+/* The result (k values and positions, on rank 0, in any order) is exact when its
  * positions are distinct and inside V, each value is bit-equal to V at its
  * position, and V holds as many elements strictly better than the worst
  * value as the result does, and enough ties of it.  Every rank checks its
@@ -660,7 +838,11 @@ static int verify(const world *w, const mpi_cfg *c, const rank_state *s, void *v
     uint64_t better = 0, bad_pos = 0;
     bcast_bytes(vals, k * s->esz);
     bcast_bytes(pos, k * sizeof(uint64_t));
-    const uint64_t worst = drtopk_key_at(vals, k - 1, t, o);
+    uint64_t worst = UINT64_MAX;        /* the result's worst key, in whatever order it comes */
+    for (uint64_t i = 0; i < k; ++i) {
+        const uint64_t key = drtopk_key_at(vals, i, t, o);
+        if (key < worst) worst = key;
+    }
     for (uint64_t i = 0; i < s->count; ++i) {
         const uint64_t key = drtopk_key_at(v, i, t, o);
         local[0] += key > worst;
@@ -693,6 +875,25 @@ static int verify(const world *w, const mpi_cfg *c, const rank_state *s, void *v
 
 /* ---- report ---------------------------------------------------------------- */
 
+/* The text of the lowest rank for which `has` holds, on rank 0 (into out,
+ * len bytes: text is at most that long); returns that rank, or -1 when no
+ * rank has one.  Collective. */
+static int first_text(const world *w, int has, const char *text, char *out, size_t len)
+{
+    int first = w->ranks;
+    const int mine = has ? w->rank : w->ranks;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == w->ranks) return -1;
+    if (first == 0 && w->rank == 0) {
+        snprintf(out, len, "%s", text);
+    } else if (w->rank == first) {
+        MPI_Send(text, (int)strlen(text) + 1, MPI_CHAR, 0, TAG_CONTROL, MPI_COMM_WORLD);
+    } else if (w->rank == 0) {
+        MPI_Recv(out, (int)len, MPI_CHAR, first, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    return first;
+}
+
 typedef struct {
     double total, compute, reload, comm, merge;  /* medians, ms (merge is part of comm) */
     double *totals;                         /* every repetition's total */
@@ -704,15 +905,24 @@ typedef struct {
     char why[300];                          /* rank 0's placement and why */
     char why_other[300];                    /* the first rank placed otherwise, and why */
     int why_other_rank;                     /* that rank (0: none) */
+    int edges[EX_KINDS];                    /* the tree's edges by how they moved a list */
+    char ex_why[EX_WHY_LEN];                /* the first edge of one node's ranks that is not CUDA IPC, and why */
+    int ex_why_rank;                        /* its receiving rank (-1: none) */
     int verified;                           /* -1 not run, 0 FAIL, 1 PASS */
     char why_verify[300];
 } report;
 
-/* How the lists travel between ranks. */
-static const char *exchange_name(const mpi_cfg *c, const rank_state *s)
+/* How the lists travelled: the one way every edge took ("none": one rank),
+ * or "mixed". */
+static const char *exchange_key(const report *r)
 {
-    return !is_cuda(c) ? "host memory" : s->cuda_aware ? "device buffers (CUDA-aware MPI)"
-                                                       : "device buffers through pinned host staging";
+    int kinds = 0, last = 0;
+    for (int x = 0; x < EX_KINDS; ++x)
+        if (r->edges[x]) {
+            ++kinds;
+            last = x;
+        }
+    return kinds == 0 ? "none" : kinds == 1 ? ex_keys[last] : "mixed";
 }
 
 static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan, const rank_state *s,
@@ -728,7 +938,8 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     if (c->run.input) printf("input:     %s: n = %s, %s\n", c->run.input, nbuf, drtopk_dtype_name(c->run.dtype));
     else printf("input:     n = %s, %s, dist %s, seed %" PRIu64 "\n", nbuf, drtopk_dtype_name(c->run.dtype),
                 drtopk_dist_name(c->run.dist), c->run.seed);
-    printf("select:    k = %s %s\n", kbuf, c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
+    printf("select:    k = %s %s, %s\n", kbuf, c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest",
+           c->run.sorted ? "best first (--sorted)" : "in no promised order (--sorted orders them)");
     printf("plan:      %s%s, alpha = %d, beta = %d (rank 0's slice)\n", (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "",
            drtopk_algo_name(plan->second_algo), plan->alpha, plan->beta);
     printf("slices:    %s; %d of %d rank%s out of core", c->run.n % (uint64_t)w->ranks ? "uneven" : "even",
@@ -738,7 +949,19 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
                " elements filtered out by the carried k-th value)", r->device_cap, r->chunks, r->filtered);
     printf("\nplacement: rank 0 %s\n", r->why);
     if (r->why_other_rank) printf("           rank %d %s\n", r->why_other_rank, r->why_other);
-    printf("exchange:  %s; ordering and merges %s\n", exchange_name(c, s), is_cuda(c) ? "on the GPU" : "on the host");
+    if (w->ranks == 1) {
+        printf("exchange:  none: one rank, no list moves or merges\n");
+    } else {
+        const char *sep = "";
+        printf("exchange:  %s (", exchange_key(r));
+        for (int x = 0; x < EX_KINDS; ++x)
+            if (r->edges[x]) {
+                printf("%s%d tree edge%s by %s", sep, r->edges[x], r->edges[x] == 1 ? "" : "s", ex_text[x]);
+                sep = ", ";
+            }
+        printf("); ordering and merges %s\n", is_cuda(c) ? "on the GPU" : "on the host");
+        if (r->ex_why_rank >= 0) printf("           not CUDA IPC at rank %d: %s\n", r->ex_why_rank, r->ex_why);
+    }
     printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f of which merges %.4f "
            "(medians of %d reps; compute and reload of the slowest rank)\n", r->total, r->compute, r->reload,
            r->comm, r->merge, c->run.reps);
@@ -768,8 +991,9 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     } else {
         fputs("null", f);
     }
-    fprintf(f, ", \"n\": %" PRIu64 ", \"k\": %" PRIu64 ", \"dtype\": \"%s\", \"order\": \"%s\", \"input\": ",
-            c->run.n, c->run.k, drtopk_dtype_name(c->run.dtype), c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
+    fprintf(f, ", \"n\": %" PRIu64 ", \"k\": %" PRIu64 ", \"dtype\": \"%s\", \"order\": \"%s\", \"sorted\": %s, "
+            "\"input\": ", c->run.n, c->run.k, drtopk_dtype_name(c->run.dtype),
+            c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest", c->run.sorted ? "true" : "false");
     if (c->run.input) {
         json_string(f, c->run.input);
         fputs(", \"dist\": null, \"seed\": null", f);
@@ -791,8 +1015,16 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     } else {
         fputs("null", f);
     }
-    fputs("}, \"exchange\": ", f);
-    json_string(f, exchange_name(c, s));
+    fprintf(f, "}, \"exchange\": \"%s\", \"exchange_edges\": {", exchange_key(r));
+    for (int x = 0; x < EX_KINDS; ++x) fprintf(f, "%s\"%s\": %d", x ? ", " : "", ex_keys[x], r->edges[x]);
+    fputs("}, \"exchange_fallback\": ", f);
+    if (r->ex_why_rank >= 0) {
+        fprintf(f, "{\"rank\": %d, \"why\": ", r->ex_why_rank);
+        json_string(f, r->ex_why);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
     fprintf(f, ", \"chunks\": %" PRIu64 ", \"filtered\": %" PRIu64 ", \"warmup\": %d, \"reps\": ", r->chunks,
             r->filtered, c->run.warmup);
     json_numbers(f, r->totals, c->run.reps);
@@ -1016,6 +1248,7 @@ static int choose_placement(const mpi_cfg *c, drtopk_problem *lp, rank_state *s,
     int rc;
     lp->n = s->count;
     if ((rc = build_plan(&c->run, lp, &s->dev, &s->tuning_db, plan)) != 0) return rc;
+    if (s->ordered) plan->flags |= DRTOPK_SORTED;   /* in core the selection orders the list */
     s->ooc = 0;
     s->cap = 0;
     if (c->device_cap != NO_DEVICE_CAP && s->count > c->device_cap) {
@@ -1048,6 +1281,7 @@ static int choose_placement(const mpi_cfg *c, drtopk_problem *lp, rank_state *s,
         const uint64_t sub = s->cap < s->count ? s->cap : s->count;
         lp->n = sub + s->k_local < s->count ? sub + s->k_local : s->count;
         rc = build_plan(&c->run, lp, &s->dev, &s->tuning_db, plan);
+        plan->flags &= ~(unsigned)DRTOPK_SORTED;    /* the stream's output is ordered after it, if at all */
     }
     return rc;
 }
@@ -1094,6 +1328,8 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     s.esz = drtopk_dtype_size(c->run.dtype);
     lp = (drtopk_problem){ c->run.backend, c->run.dtype, c->run.order, s.count, s.k_local, NULL };
 
+    s.merges = w->ranks > 1;
+    s.ordered = s.merges || c->run.sorted;
     rc = bind_gpu(w, c, &s);
     if ((rc = agree(w, rc)) != 0) goto done;
     s.sharing = ranks_sharing_gpu(w, &s);
@@ -1105,6 +1341,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
         progress(0, "placing %" PRIu64 " elements over %d ranks", c->run.n, w->ranks);
     rc = place(c, &lp, &plan, &s);
     if ((rc = agree(w, rc)) != 0) goto done;
+    exchange_setup(w, c, &s);
     lp.values = s.gpu >= 0 ? s.dev_v : s.host_v;
 
     r.totals = (double *)calloc((size_t)c->run.reps, sizeof(double));
@@ -1132,17 +1369,17 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
         MPI_Reduce(&mine, &r.device_cap, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
     }
     {   /* why: rank 0's placement, and the first other rank's that differs */
-        int first = w->ranks;
         MPI_Bcast(&ooc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        const int mine = s.ooc != ooc ? w->rank : w->ranks;
-        MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         snprintf(r.why, sizeof r.why, "%s", s.why);
-        if (first < w->ranks) {
-            if (w->rank == first) MPI_Send(s.why, sizeof s.why, MPI_CHAR, 0, TAG_VALUES, MPI_COMM_WORLD);
-            if (w->rank == 0) MPI_Recv(r.why_other, sizeof r.why_other, MPI_CHAR, first, TAG_VALUES, MPI_COMM_WORLD,
-                                       MPI_STATUS_IGNORE);
-            r.why_other_rank = first;
-        }
+        const int first = first_text(w, s.ooc != ooc, s.why, r.why_other, sizeof r.why_other);
+        r.why_other_rank = first > 0 ? first : 0;
+    }
+    {   /* the tree's edges by how they moved a list, and the first that is not CUDA IPC on one node, and why */
+        int mine[EX_KINDS] = { 0 };
+        for (int i = 0; i < TREE_STEPS_MAX; ++i)
+            if (s.recv_ex[i] != EX_NONE) ++mine[s.recv_ex[i]];
+        MPI_Reduce(mine, r.edges, EX_KINDS, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        r.ex_why_rank = first_text(w, s.ex_why[0] != '\0', s.ex_why, r.ex_why, sizeof r.ex_why);
     }
     {   /* the slowest link among the ranks that measured one */
         const double mine = s.link_gbps > 0 ? s.link_gbps : HUGE_VAL;
@@ -1168,7 +1405,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     if (rc != 0) goto done;
     if (c->run.verify) {
         r.verified = verify(w, c, &s, res_v, res_p, r.why_verify, sizeof r.why_verify);
-        if (w->rank == 0 && r.verified) {     /* the merge orders best first, --sorted or not */
+        if (w->rank == 0 && r.verified && c->run.sorted) {
             drtopk_problem gp = { c->run.backend, c->run.dtype, c->run.order, c->run.n, c->run.k, NULL };
             r.verified = check_sorted(&gp, res_v, r.why_verify, sizeof r.why_verify);
         }
@@ -1189,6 +1426,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     }
     rc = agree(w, rc);
 done:
+    exchange_close(w, &s);
     free(res_v);
     free(res_p);
     free(r.totals);

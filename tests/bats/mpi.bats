@@ -32,14 +32,14 @@ mpi() {
 }
 
 # same_as_single RANKS "RUN OPTIONS" [EXTRA drtopk-mpi OPTIONS]: for each rank
-# count, the values equal the single-process run's (both best first) and
-# --verify passes.
+# count, the values equal the single-process run's (both --sorted: best first)
+# and --verify passes.
 same_as_single() {
     local ranks="$1" opts="$2" extra="${3:-}" ref="$BATS_TEST_TMPDIR/ref" got="$BATS_TEST_TMPDIR/got"
     "$DRTOPK" run --backend cpu $opts --sorted --output "$ref" >/dev/null
     for np in $ranks; do
         rm -f "$got.values" "$got.indices"
-        if ! out=$(mpi "$np" --backend cpu $opts $extra --verify --output "$got" 2>&1); then
+        if ! out=$(mpi "$np" --backend cpu $opts $extra --sorted --verify --output "$got" 2>&1); then
             echo "np=$np $opts $extra: exit non-zero: $out" >&2
             return 1
         fi
@@ -79,6 +79,24 @@ same_as_single() {
     same_as_single "1 3 4" "--n 999 --k 999 --dist FEW"
 }
 
+@test "one rank orders nothing without --sorted, as drtopk run; --sorted orders it best first" {
+    local ref="$BATS_TEST_TMPDIR/ref" got="$BATS_TEST_TMPDIR/got" opts="--n 5000 --k 300 --dist ND"
+    "$DRTOPK" run --backend cpu $opts --output "$ref" >/dev/null
+    "$DRTOPK" run --backend cpu $opts --sorted --output "$ref.sorted" >/dev/null
+    # the unordered selection differs from the ordered one: the check below can tell them apart
+    ! cmp -s "$ref.indices" "$ref.sorted.indices"
+    for extra in "" "--device-cap 700"; do
+        run -0 --separate-stderr mpi 1 --backend cpu $opts $extra --verify --json --output "$got"
+        [[ "$output" == *'"sorted": false'* && "$output" == *'"verify": "PASS"'* ]]
+        cmp "$ref.indices" "$got.indices"     # the CPU selection's own order (by position), not best first
+        run -0 --separate-stderr mpi 1 --backend cpu $opts $extra --sorted --verify --json --output "$got"
+        [[ "$output" == *'"sorted": true'* && "$output" == *'"verify": "PASS"'* ]]
+        cmp "$ref.sorted.values" "$got.values"
+    done
+    run -0 mpi 1 --backend cpu $opts
+    [[ "$output" == *"select:    k = 300 largest, in no promised order (--sorted orders them)"* ]]
+}
+
 @test "out of core: sub-vectors of --device-cap, the carried k-th value filters" {
     same_as_single "1 2 3 4" "--n 5001 --k 37" "--device-cap 100"
     same_as_single "2 4" "--n 5001 --k 300 --dist EQ" "--device-cap 64"
@@ -110,11 +128,26 @@ same_as_single() {
 @test "--json carries the ranks and the compute, reload and communication times" {
     run -0 --separate-stderr mpi 3 --backend cpu --n 3000 --k 10 --reps 2 --json
     [[ "$output" =~ ^\{\"command\":\ \"mpi\" ]]
-    [[ "$output" =~ \"merge_ms\":\ [0-9.]+ && "$output" == *'"exchange": "host memory"'* ]]
+    [[ "$output" =~ \"merge_ms\":\ [0-9.]+ && "$output" == *'"exchange": "host"'* ]]
     [[ "$output" == *'"placement": {"rank0": "in core: '*'"other": null}'* ]]
     [[ "$output" =~ \"ranks\":\ 3 && "$output" =~ \"reps\":\ \[[0-9.]+,\ [0-9.]+\] ]]
     [[ "$output" =~ \"compute_ms\":\ [0-9.]+ && "$output" =~ \"reload_ms\":\ [0-9.]+ ]]
     [[ "$output" =~ \"comm_ms\":\ [0-9.]+ ]]
+}
+
+@test "the exchange: every edge of the tree named, none for one rank" {
+    local zero='"cuda-ipc": 0, "cuda-aware-mpi": 0, "pinned-staging": 0}'
+    run -0 --separate-stderr mpi 1 --backend cpu --n 3000 --k 10 --json
+    [[ "$output" == *'"exchange": "none", "exchange_edges": {"host": 0, '"$zero"', "exchange_fallback": null'* ]]
+    # a binomial tree over R ranks has R - 1 edges; the CPU backend moves host memory (--no-ipc changes nothing)
+    for np in 2 3 4; do
+        run -0 --separate-stderr mpi "$np" --backend cpu --n 3000 --k 10 --json --no-ipc
+        [[ "$output" == *'"exchange": "host", "exchange_edges": {"host": '$((np - 1))', '"$zero"* ]]
+    done
+    run -0 mpi 1 --backend cpu --n 3000 --k 10
+    [[ "$output" == *"exchange:  none: one rank, no list moves or merges"* ]]
+    run -0 mpi 3 --backend cpu --n 3000 --k 10
+    [[ "$output" == *"exchange:  host (2 tree edges by host memory through MPI); ordering and merges on the host"* ]]
 }
 
 @test "--db stores the Table 2 row" {
@@ -212,6 +245,12 @@ mismatch() {
     run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
         -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --smallest
     [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --smallest 1 where rank 0 runs with --smallest 0"* ]]
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --sorted : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --sorted 0 where rank 0 runs with --sorted 1"* ]]
+    run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
+        -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 : -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --no-ipc
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"runs with --no-ipc 1 where rank 0 runs with --no-ipc 0"* ]]
     run --separate-stderr timeout "$MPI_TIMEOUT" mpirun --oversubscribe \
         -np 1 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7 --verify : -np 2 "$DRTOPK_MPI" --backend cpu --n 2000 --k 7
     [ "$status" -eq 2 ] && [[ "$stderr" == *"rank 1 of 3 failed"* && "$stderr" == *"the same --verify"* ]]

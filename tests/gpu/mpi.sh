@@ -1,37 +1,53 @@
 #!/bin/sh
 # mpi.sh -- step `mpi` of tests/gpu/run.sh (paper section 5.4, Table 2):
-# bin/drtopk-mpi with the CUDA backend, in three parts.
+# bin/drtopk-mpi with the CUDA backend, in three parts; on a 4-GPU node the
+# three together take about 7 minutes.
 #  1. checks (pass/fail): for every key width (u32 i32 f32 f16 bf16 u64 i64
-#     f64) and k in 1, 128, 2^20, 2^24, on R = 1 and 2 ranks (one GPU each
-#     where the node has two), in core (the default) and out of core
-#     (--device-cap), the top-k values equal the CPU reference (`drtopk run
-#     --backend cpu`) and the distributed --verify passes; several ranks on one
-#     GPU; a rank given a GPU that does not exist ends every rank, in bounded
-#     time.
-#  2. compute-sanitizer memcheck of the MPI path on small inputs (in core and
-#     out of core, 16-, 32- and 64-bit keys, two ranks).
-#  3. Table 2 (benchmarks, never pass/fail): |V| = 2^MPI_TABLE2_LOG_N, k in
-#     128, 2^20, 2^24, R = 1, 2 (and 4 where the node has 4 GPUs), one rank
-#     per GPU, in core and out of core (the paper's 2^30 sub-vectors), every
-#     row verified, stored in $DB (table multi_gpu); `drtopk run` on one GPU
-#     beside them; a summary table last (experiments/tab2_multigpu.sh draws it).
+#     f64) and k in MPI_CHECK_KS, on MPI_CHECK_RANKS ranks (one GPU each
+#     where the node has them), in core, the top-k values (--sorted) equal the
+#     CPU reference (`drtopk run --backend cpu --sorted`) and the distributed
+#     --verify passes; the run names its exchange (CUDA IPC between GPUs that
+#     reach each other, else the fallback and why).  For 16-, 32- and 64-bit
+#     keys also the MPI fallback (--no-ipc) and out of core (--device-cap) on
+#     2 ranks; ties on four ranks sharing GPU 0 (IPC on one GPU); a rank given
+#     a GPU that does not exist ends every rank, in bounded time.
+#  2. compute-sanitizer memcheck of the MPI path on small inputs, two ranks:
+#     the CUDA IPC exchange in core and out of core (16-, 32-, 64-bit keys)
+#     and the pinned-staging fallback (--no-ipc).
+#  3. Table 2 (benchmarks, never pass/fail): |V| = 2^MPI_TABLE2_LOG_N u32, k
+#     in 128, 2^20, 2^24, R = 1, 2, 4 (as many as the node has GPUs), one
+#     rank per GPU, in core, every row verified and stored in $DB (table
+#     multi_gpu); `drtopk run` on GPU 0 beside them; at k = 2^24 the same
+#     ranks with --no-ipc (logged, not stored: the table's key has no column
+#     for the exchange, so the row would replace the IPC one); out of core
+#     (the paper's 2^30 sub-vectors) with MPI_TABLE2_OOC=1; a summary table
+#     last (experiments/tab2_multigpu.sh draws it).
+# Every mpirun's output is kept and packed into $OUT/mpi-runs.tar.gz; the
+# log (stdout) has one line per check or row.
 # Environment: DRTOPK_BIN_DIR (bin), DB ($OUT/results.sqlite), OUT (out/gpu-run),
-#   MPI_PARTS ("checks memcheck table2": the parts to run, so each fits a
-#   10-minute command), MPI_DTYPES (every width), MPI_TABLE2_LOG_N (32), MPI_REPS (5).
-# Expected time on 2 x H200: checks about 6 min, memcheck 1-2 min, Table 2 about 5 min.
+#   MPI_PARTS ("checks memcheck table2"), MPI_DTYPES (every width),
+#   MPI_CHECK_RANKS ("2 4" on a node of 4 GPUs or more, else "1 2"),
+#   MPI_CHECK_KS ("128 2^24"), MPI_TABLE2_LOG_N (32), MPI_TABLE2_OOC (0),
+#   MPI_REPS (5).
+# Expected time on 4 x H200: checks about 3.5 min, memcheck about 1 min,
+# Table 2 about 2.5 min (out of core adds about 3 min).
 set -u
 BIN=${DRTOPK_BIN_DIR:-bin}
 OUT=${OUT:-out/gpu-run}
 DB=${DB:-$OUT/results.sqlite}
 PARTS=${MPI_PARTS:-"checks memcheck table2"}
 DTYPES=${MPI_DTYPES:-"u32 i32 f32 f16 bf16 u64 i64 f64"}
+CHECK_KS=${MPI_CHECK_KS:-"128 2^24"}
 TABLE2_LOG_N=${MPI_TABLE2_LOG_N:-32}
+TABLE2_OOC=${MPI_TABLE2_OOC:-0}
 REPS=${MPI_REPS:-5}
 MPI_TIMEOUT=300       # seconds per mpirun: a hang is a failure, not a stuck machine
 CHECK_N=2^25+3        # the checks' |V|: above the largest k checked, odd so slices are uneven
 CHECK_CAP=2^22        # the checks' out-of-core sub-vector: several per slice
+FALLBACK_DTYPES="u32 f16 u64"   # one key type per width for the fallback and out-of-core checks
 MEMCHECK_N=2^16+3     # compute-sanitizer runs 10-100x slower: small inputs
 TABLE2_KS="128 2^20 2^24"
+NO_IPC_K=2^24         # Table 2's k where the fallback's cost is measured beside CUDA IPC
 OOC_CAP=2^30          # the paper's sub-vector (section 5.4): Table 2's out-of-core rows
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # containers often forbid the cross-memory attach Open MPI 4's shared-memory
@@ -41,18 +57,33 @@ mkdir -p "$OUT"
 fails=0
 checks=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/drtopk_mpi.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir -p "$tmp/runs"
+# every mpirun's output goes into one archive, whatever ends the script
+trap 'tar -czf "$OUT/mpi-runs.tar.gz" -C "$tmp" runs; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+if [ "$gpus" -ge 4 ]; then CHECK_RANKS=${MPI_CHECK_RANKS:-"2 4"}; else CHECK_RANKS=${MPI_CHECK_RANKS:-"1 2"}; fi
 echo "mpi: $gpus GPU(s) visible; $(mpirun --version 2>&1 | head -1)"
+nvidia-smi topo -m 2>/dev/null | head -$((gpus + 1))
 # gpu_list R: one GPU per rank where the node has them, else all on GPU 0
 gpu_list() {
     if [ "$1" -le "$gpus" ]; then seq -s, 0 $(($1 - 1)); else echo 0; fi
 }
 
+# mpi R ARGS...: one mpirun of drtopk-mpi; its command, exit code and output
+# are also kept for the archive
 mpi() {
     np=$1
     shift
-    timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np "$np" "$BIN/drtopk-mpi" "$@"
+    log=$tmp/runs/$(date +%H%M%S.%N).log
+    timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np "$np" "$BIN/drtopk-mpi" "$@" > "$log.out" 2> "$log.err"
+    rc=$?
+    cat "$log.out"
+    cat "$log.err" >&2
+    { echo "\$ mpirun --oversubscribe -np $np $BIN/drtopk-mpi $*"; echo "exit $rc"; echo "-- stdout"; cat "$log.out"
+      echo "-- stderr"; cat "$log.err"; } > "$log"
+    rm -f "$log.out" "$log.err"
+    return $rc
 }
 
 fail() {
@@ -85,14 +116,26 @@ if len(r) != len(g) or bad:
     print("%d vs %d values, first difference at %s" % (len(r), len(g), bad[:1])); sys.exit(1)' "$1" "$2" "$3"
 }
 
-# check NAME RANKS DTYPE "RUN OPTIONS" "EXTRA drtopk-mpi OPTIONS": the CPU
-# reference of RUN OPTIONS is $tmp/ref (made by the caller)
+# exchange_ok OUT WANT: the run's exchange line names WANT (an extended
+# regular expression of the ways: cuda-ipc, pinned-staging, ...), or the run
+# fell back from CUDA IPC and says why (no peer access is a fact of the node,
+# not a failure); prints the way, and the reason of a fallback
+exchange_ok() {
+    way=$(echo "$1" | sed -n 's/^exchange:  \([a-z-]*\).*/\1/p')
+    why=$(echo "$1" | sed -n 's/^ *not CUDA IPC at rank \(.*\)/rank \1/p')
+    echo "$way${why:+ (fallback: $why)}"
+    echo "$way" | grep -Eqx "$2" || { [ "$2" = cuda-ipc ] && [ -n "$why" ]; }
+}
+
+# check NAME RANKS DTYPE "RUN OPTIONS" "EXTRA drtopk-mpi OPTIONS" EXCHANGE:
+# the CPU reference of RUN OPTIONS is $tmp/ref (made by the caller);
+# EXCHANGE as exchange_ok's
 # shellcheck disable=SC2086
 check() {
-    name=$1 np=$2 dtype=$3 opts=$4 extra=$5
+    name=$1 np=$2 dtype=$3 opts=$4 extra=$5 want=$6
     checks=$((checks + 1))
     rm -f "$tmp/got.values"
-    if ! out=$(mpi "$np" --backend cuda $opts $extra --reps 1 --verify --output "$tmp/got" 2>&1); then
+    if ! out=$(mpi "$np" --backend cuda $opts $extra --sorted --reps 1 --verify --output "$tmp/got" 2>&1); then
         fail "$name np=$np: $(echo "$out" | tail -3)"; return
     fi
     if ! echo "$out" | grep -q "verify:    PASS"; then
@@ -101,26 +144,37 @@ check() {
     if ! why=$(same_values "$tmp/ref.values" "$tmp/got.values" "$dtype"); then
         fail "$name np=$np: values differ from the CPU reference: $why"; return
     fi
-    echo "ok   $name np=$np: $(echo "$out" | grep '^placement:' | cut -c12-80)"
+    if ! ex=$(exchange_ok "$out" "$want"); then
+        fail "$name np=$np: exchange $ex, expected $want"; return
+    fi
+    echo "ok   $name np=$np: exchange $ex; $(echo "$out" | grep '^placement:' | cut -c12-70)"
 }
 
-part checks && echo "== checks against the CPU reference (every key width, k = 1 .. 2^24, R = 1, 2, in core and out of core)"
+# the way the lists move between GPUs of one node, and with --no-ipc
+NO_IPC_WAYS="pinned-staging|cuda-aware-mpi"
+in_list() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+part checks && echo "== checks against the CPU reference (every key width, k in $CHECK_KS, R in $CHECK_RANKS)"
 part checks && for t in $DTYPES; do
-    for k in 1 128 2^20 2^24; do
+    for k in $CHECK_KS; do
         opts="--n $CHECK_N --k $k --dtype $t --dist ND"
         # shellcheck disable=SC2086
         if ! "$BIN/drtopk" run --backend cpu $opts --reps 1 --sorted --output "$tmp/ref" > /dev/null 2>&1; then
             fail "$t k=$k: the CPU reference failed"; continue
         fi
-        for np in 1 2; do
-            check "$t k=$k in core" "$np" "$t" "$opts" "--gpu $(gpu_list "$np")"
-            check "$t k=$k out of core" "$np" "$t" "$opts" "--gpu $(gpu_list "$np") --device-cap $CHECK_CAP"
+        for np in $CHECK_RANKS; do
+            want=cuda-ipc
+            [ "$np" -eq 1 ] && want=none
+            check "$t k=$k in core" "$np" "$t" "$opts" "--gpu $(gpu_list "$np")" "$want"
         done
+        in_list "$t" "$FALLBACK_DTYPES" || continue
+        check "$t k=$k in core, --no-ipc" 2 "$t" "$opts" "--gpu $(gpu_list 2) --no-ipc" "$NO_IPC_WAYS"
+        check "$t k=$k out of core" 2 "$t" "$opts" "--gpu $(gpu_list 2) --device-cap $CHECK_CAP" cuda-ipc
     done
 done
 if part checks; then
     "$BIN/drtopk" run --backend cpu --n 2^24+1 --k 4097 --dist EQ --reps 1 --sorted --output "$tmp/ref" > /dev/null 2>&1
-    check "ties, four ranks on GPU 0" 4 u32 "--n 2^24+1 --k 4097 --dist EQ" "--gpu 0"
+    check "ties, four ranks on GPU 0" 4 u32 "--n 2^24+1 --k 4097 --dist EQ" "--gpu 0" cuda-ipc
     checks=$((checks + 1))
     t0=$(date +%s)
     if out=$(mpi 2 --backend cuda --n 2^20 --k 8 --gpu 0,99 2>&1); then
@@ -133,23 +187,28 @@ if part checks; then
     fi
 fi
 
-part memcheck && echo "== compute-sanitizer memcheck of the MPI path"
+part memcheck && echo "== compute-sanitizer memcheck of the MPI path (two ranks: CUDA IPC, and the --no-ipc fallback)"
 if ! part memcheck; then
     :
 elif command -v compute-sanitizer > /dev/null; then
-    for t in u32 f16 u64; do
-        for extra in "" "--device-cap 2^12"; do
-            checks=$((checks + 1))
-            # shellcheck disable=SC2086
-            if out=$(timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np 2 compute-sanitizer --tool memcheck \
-                    --error-exitcode 99 "$BIN/drtopk-mpi" --backend cuda --n "$MEMCHECK_N" \
-                    --k 300 --dtype "$t" --gpu "$(gpu_list 2)" --reps 1 --warmup 0 --verify $extra 2>&1) &&
-                echo "$out" | grep -q "verify:    PASS" && ! echo "$out" | grep -q "ERROR SUMMARY: [1-9]"; then
-                echo "ok   memcheck $t ${extra:-in core}"
-            else
-                fail "memcheck $t ${extra:-in core}: $(echo "$out" | grep -E 'ERROR|error|FAIL' | head -3)"
-            fi
-        done
+    # KEY TYPE;EXCHANGE;OPTIONS
+    for case_ in "u32;cuda-ipc;" "f16;cuda-ipc;" "u64;cuda-ipc;--device-cap 2^12" "u32;$NO_IPC_WAYS;--no-ipc --device-cap 2^12"; do
+        t=${case_%%;*} rest=${case_#*;}
+        want=${rest%%;*} extra=${rest#*;}
+        checks=$((checks + 1))
+        log=$tmp/runs/$(date +%H%M%S.%N)-memcheck.log
+        # shellcheck disable=SC2086
+        timeout "$MPI_TIMEOUT" mpirun --oversubscribe -np 2 compute-sanitizer --tool memcheck --error-exitcode 99 \
+            "$BIN/drtopk-mpi" --backend cuda --n "$MEMCHECK_N" --k 300 --dtype "$t" --gpu "$(gpu_list 2)" --reps 2 \
+            --warmup 0 --verify $extra > "$log" 2>&1
+        rc=$?
+        out=$(cat "$log")
+        if [ "$rc" -eq 0 ] && echo "$out" | grep -q "verify:    PASS" && ! echo "$out" | grep -q "ERROR SUMMARY: [1-9]" &&
+            ex=$(exchange_ok "$out" "$want"); then
+            echo "ok   memcheck $t ${extra:-in core}: exchange $ex; $(echo "$out" | grep 'ERROR SUMMARY' | sort -u | tr '\n' ' ')"
+        else
+            fail "memcheck $t ${extra:-in core} (exit $rc, exchange $(exchange_ok "$out" "$want")): $(echo "$out" | grep -E 'ERROR|error|FAIL' | head -3)"
+        fi
     done
 else
     fail "memcheck: compute-sanitizer not on PATH"
@@ -160,10 +219,14 @@ part table2 || { [ "$fails" -eq 0 ]; exit; }
 echo "== Table 2: |V| = 2^$TABLE2_LOG_N, k in $TABLE2_KS, $REPS reps, every row verified: rows into $DB"
 ranks_list="1 2"
 [ "$gpus" -ge 4 ] && ranks_list="1 2 4"
+# row R [--no-db] OPTIONS: one Table 2 run, stored in $DB unless --no-db
 row() {
     np=$1
     shift
-    if out=$(mpi "$np" --backend cuda --n "2^$TABLE2_LOG_N" --reps "$REPS" --verify --db "$DB" --json \
+    store="--db $DB"
+    if [ "$1" = --no-db ]; then store=""; shift; fi
+    # shellcheck disable=SC2086
+    if out=$(mpi "$np" --backend cuda --n "2^$TABLE2_LOG_N" --reps "$REPS" --verify $store --json \
             --gpu "$(gpu_list "$np")" "$@" 2> "$tmp/err"); then
         echo "row: np=$np $*: $out"
     else
@@ -171,13 +234,14 @@ row() {
     fi
 }
 for k in $TABLE2_KS; do
-    one=$("$BIN/drtopk" run --backend cuda --n "2^$TABLE2_LOG_N" --k "$k" --reps "$REPS" --json 2>&1 |
+    one=$("$BIN/drtopk" run --backend cuda --gpu 0 --n "2^$TABLE2_LOG_N" --k "$k" --reps "$REPS" --json 2>&1 |
         sed -n 's/.*"ms_median": \([0-9.]*\).*/\1/p')
-    echo "drtopk run, one GPU: --n 2^$TABLE2_LOG_N --k $k: ${one:-failed} ms"
+    echo "drtopk run, GPU 0: --n 2^$TABLE2_LOG_N --k $k: ${one:-failed} ms"
     for np in $ranks_list; do
         [ "$np" -le "$gpus" ] || continue
         row "$np" --k "$k"
-        row "$np" --k "$k" --device-cap "$OOC_CAP"
+        [ "$np" -gt 1 ] && [ "$k" = "$NO_IPC_K" ] && row "$np" --no-db --k "$k" --no-ipc
+        [ "$TABLE2_OOC" = 1 ] && row "$np" --k "$k" --device-cap "$OOC_CAP"
     done
 done
 

@@ -11,11 +11,13 @@ type and device, k values and their int64 positions along `dim`, best first
 with sorted=True (the default, as in torch), else in an unspecified order (the
 CPU backend gives increasing positions).  GPU work is enqueued on the
 framework's current stream, with its workspace from the framework's caching
-allocator, so a torch call can be captured in a CUDA graph; x is read in place
-when `dim` is its last axis and contiguous, any other layout is first made
-contiguous.  With torch, drtopk.topk is the operator torch.ops.drtopk.topk
-(torch >= 2.4): torch.compile traces it and its gradient is scattered to the
-indices, as torch.topk's.
+allocator (torch: kept per device and stream between calls, and never shared
+with a CUDA graph being captured), so a torch call can be captured in a CUDA
+graph; x is read in place when `dim` is its last axis and contiguous, any
+other layout is first made contiguous.  With torch, drtopk.topk and
+drtopk.segmented_topk are the operators torch.ops.drtopk.topk and
+torch.ops.drtopk.segmented_topk (torch >= 2.4): torch.compile traces them and
+their gradient is scattered to the indices, as torch.topk's.
 
 Ties at the k-th value may return any of the equal elements; floats order NaN
 above +inf and -0.0 equal to +0.0.  Every call goes through

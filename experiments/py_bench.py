@@ -97,14 +97,14 @@ def main():
     ap.add_argument("--only", default="", help="comma separated workload names")
     a = ap.parse_args()
     if a.reps < 1:
-        sys.exit("py_bench: --reps must be at least 1")
+        ap.error("--reps must be at least 1 (got %d)" % a.reps)
     if not torch.cuda.is_available():
         sys.exit("py_bench: no CUDA device")
     only = set(filter(None, a.only.split(",")))
     unknown = only - {w[0] for w in WORKLOADS}
     if unknown:
-        sys.exit("py_bench: --only: unknown workloads %s (%s)" % (",".join(sorted(unknown)),
-                                                                    ",".join(w[0] for w in WORKLOADS)))
+        ap.error("--only: unknown workloads %s (the workloads: %s)" % (",".join(sorted(unknown)),
+                                                                         ",".join(w[0] for w in WORKLOADS)))
     gpu = torch.cuda.get_device_properties(0).name
     uuid = torch_topk.gpu_uuid(torch)
     out = open(a.jsonl, "w") if a.jsonl else None

@@ -2,7 +2,8 @@
 # run_all.sh -- regenerates every figure and table of the paper (Gaihre et al.,
 # SC'21, sections 3-6) from the results database.  Each experiment is
 # one script, experiments/figNN_subject.sh or tabN_subject.sh (then exp_*.sh,
-# beyond the paper: exp_batch.sh, batched top-k; plot only), run in order with
+# beyond the paper: exp_batch.sh, batched top-k; exp_py_bench.sh, drtopk.topk from
+# Python; plot only), run in order with
 # a progress line (elapsed, ETA); with a GPU each first measures what the
 # database lacks through bin/tuner (resumable: a rerun measures only what is
 # missing), then every one queries its rows and plots them with gnuplot into

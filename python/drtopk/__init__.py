@@ -11,11 +11,13 @@ type and device, k values and their int64 positions along `dim`, best first
 with sorted=True (the default, as in torch), else in an unspecified order (the
 CPU backend gives increasing positions).  GPU work is enqueued on the
 framework's current stream, with its workspace from the framework's caching
-allocator, so a torch call can be captured in a CUDA graph; x is read in place
-when `dim` is its last axis and contiguous, any other layout is first made
-contiguous.  With torch, drtopk.topk is the operator torch.ops.drtopk.topk
-(torch >= 2.4): torch.compile traces it and its gradient is scattered to the
-indices, as torch.topk's.
+allocator (torch: kept per device and stream between calls, and never shared
+with a CUDA graph being captured), so a torch call can be captured in a CUDA
+graph; x is read in place when `dim` is its last axis and contiguous, any
+other layout is first made contiguous.  With torch, drtopk.topk and
+drtopk.segmented_topk are the operators torch.ops.drtopk.topk and
+torch.ops.drtopk.segmented_topk (torch >= 2.4): torch.compile traces them and
+their gradient is scattered to the indices, as torch.topk's.
 
 Ties at the k-th value may return any of the equal elements; floats order NaN
 above +inf and -0.0 equal to +0.0.  Every call goes through
@@ -31,6 +33,7 @@ import ctypes
 import operator
 import os
 import sys
+from threading import get_ident as _get_ident
 
 __all__ = ["topk", "segmented_topk", "TopkResult", "DrtopkError", "library_path"]
 
@@ -209,10 +212,65 @@ def _native(x, xp):
 
 # ---- topk --------------------------------------------------------------------
 
+_ndarray = None                         # numpy.ndarray once a NumPy array was seen (numpy imported then)
+_np_entries = {}                        # (shape, dtype, k, largest, sorted) -> _NumpyEntry
+
+
+class _NumpyEntry:
+    """A NumPy top-k along the last axis of a C-contiguous array of one (shape, native dtype, k,
+    order, sortedness), checked and planned once.  template is None when there is nothing to run
+    (no rows, or k = 0).  threads: per thread its _Problem, workspace and the workspace's address
+    (the library call releases the GIL, and the CPU backend is done when it returns, so a
+    thread's workspace is free again for its next call)."""
+    __slots__ = ("out_shape", "dtype", "template", "plan", "threads")
+
+
+def _numpy_entry(x, k, largest, sorted, code, fn):
+    """The cached entry of x's top-k along its last axis (x native and C-contiguous, k checked)."""
+    key = (x.shape, x.dtype, k, largest, sorted)
+    e = _np_entries.get(key)
+    if e is None:
+        e = _NumpyEntry()
+        e.out_shape, e.dtype, e.template, e.threads = x.shape[:-1] + (k,), x.dtype, None, {}
+        cols = x.shape[-1]
+        rows = x.size // cols if cols else 0
+        if rows > 0 and k > 0:
+            order, flags = _LARGEST if largest else _SMALLEST, _SORTED if sorted else 0
+            e.template = (_BACKEND_CPU, code, order, rows, cols, None, k, None, None, 0)
+            e.plan = _plan_for((_BACKEND_CPU, -1, code, order, flags, rows, cols, k), _Problem(*e.template), flags, fn)
+        if len(_np_entries) >= _PLAN_CACHE_MAX:
+            _np_entries.clear()
+        _np_entries[key] = e
+    return e
+
+
+def _numpy_fill(e, x):
+    """(values, indices) of entry e for x (its shape, dtype, C-contiguous) on the CPU backend."""
+    import numpy
+    values = numpy.empty(e.out_shape, e.dtype)
+    indices = numpy.empty(e.out_shape, numpy.int64)
+    if e.template is not None:
+        tid = _get_ident()
+        mine = e.threads.get(tid)
+        if mine is None:
+            ws = numpy.empty(e.plan[1].value, numpy.uint8)
+            mine = e.threads[tid] = (_Problem(*e.template), ws, ws.ctypes.data)
+        p = mine[0]
+        p.values = x.ctypes.data
+        _run(p, e.plan, mine[2], values.ctypes.data, indices.ctypes.data, None, "drtopk.topk")
+    return values, indices
+
+
 def topk(x, k, dim=-1, largest=True, sorted=True):
     """The k largest (or smallest) elements of x along dim: TopkResult(values, indices), as torch.topk."""
     if _torch_tensor is not None and isinstance(x, _torch_tensor):
         return _torch_topk(x, k, dim, largest, sorted)
+    # a repeated NumPy call along a C-contiguous last axis with plain int and bool arguments (the
+    # key cannot tell True from 1): checked and planned before, one lookup away
+    if type(x) is _ndarray and type(k) is int and type(largest) is bool and type(sorted) is bool:
+        e = _np_entries.get((x.shape, x.dtype, k, largest, sorted))
+        if e is not None and type(dim) is int and (dim == -1 or dim == len(e.out_shape) - 1) and x.flags.c_contiguous:
+            return TopkResult(*_numpy_fill(e, x))
     fn = "drtopk.topk"
     kind = _kind(x, "x", fn)
     if kind == "torch":
@@ -223,6 +281,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     largest, sorted = _flag(largest, "largest", fn), _flag(sorted, "sorted", fn)
     if kind == "numpy":
         import numpy as xp
+        _seen_numpy(xp)
     else:
         import cupy as xp
     x = _native(x, xp)
@@ -230,29 +289,30 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     code = _dtype_code(x.dtype, "x", fn)
     last = dim == x.ndim - 1
     moved = x if last and x.flags.c_contiguous else xp.ascontiguousarray(xp.moveaxis(x, dim, -1))
-    out_shape = moved.shape[:-1] + (k,)
-    values = xp.empty(out_shape, dtype=moved.dtype)
-    indices = xp.empty(out_shape, dtype=xp.int64)
-    rows = moved.size // cols if cols else 0
-    if rows > 0 and k > 0:
-        order = _LARGEST if largest else _SMALLEST
-        flags = _SORTED if sorted else 0
-        if kind == "numpy":
-            backend, device, ptr = _BACKEND_CPU, -1, moved.ctypes.data
-        else:
-            backend, device, ptr = _BACKEND_CUDA, x.device.id, moved.data.ptr
-        p = _Problem(backend, code, order, rows, cols, None, k, None, ptr, 0)
-        entry = _plan_for((backend, device, code, order, flags, rows, cols, k), p, flags, fn)
-        if kind == "numpy":
-            ws = xp.empty(entry[1].value, dtype=xp.uint8)
-            _run(p, entry, ws.ctypes.data, values.ctypes.data, indices.ctypes.data, None, fn)
-        else:
+    if kind == "numpy":
+        values, indices = _numpy_fill(_numpy_entry(moved, k, largest, sorted, code, fn), moved)
+    else:
+        out_shape = moved.shape[:-1] + (k,)
+        values = xp.empty(out_shape, dtype=moved.dtype)
+        indices = xp.empty(out_shape, dtype=xp.int64)
+        rows = moved.size // cols if cols else 0
+        if rows > 0 and k > 0:
+            order = _LARGEST if largest else _SMALLEST
+            flags = _SORTED if sorted else 0
+            p = _Problem(_BACKEND_CUDA, code, order, rows, cols, None, k, None, moved.data.ptr, 0)
+            entry = _plan_for((_BACKEND_CUDA, x.device.id, code, order, flags, rows, cols, k), p, flags, fn)
             with x.device:
                 ws = xp.empty(entry[1].value, dtype=xp.uint8)
                 _run(p, entry, ws.data.ptr, values.data.ptr, indices.data.ptr, xp.cuda.get_current_stream().ptr, fn)
     if last:
         return TopkResult(values, indices)
     return TopkResult(xp.moveaxis(values, -1, dim), xp.moveaxis(indices, -1, dim))
+
+
+def _seen_numpy(numpy):
+    """Note numpy.ndarray for topk's cached path (numpy is imported only once an array of it is given)."""
+    global _ndarray
+    _ndarray = numpy.ndarray
 
 
 # ---- segmented_topk ----------------------------------------------------------

@@ -1,7 +1,8 @@
 """_torch.py -- drtopk's PyTorch operators: drtopk::topk and drtopk::segmented_topk,
 registered with torch.library (define + CPU and CUDA kernels, a fake kernel
-for torch.compile's tracing, and for topk the gradient of torch.topk: the
-values' gradient scattered to the indices).  Imported by drtopk when torch
+for torch.compile's tracing, and the gradient of torch.topk: the values'
+gradient scattered to the indices; for segmented_topk to the indices within
+each segment).  Imported by drtopk when torch
 already is, else on the first torch tensor it is given: `import drtopk`
 never imports torch itself.
 
@@ -11,6 +12,15 @@ one, enqueued on the current stream with outputs and workspace from torch's
 caching allocator (so a call can be captured in a CUDA graph).  The outputs
 are laid out as the fake kernel says: contiguous with k along the last axis,
 moved to `dim` (a view) when dim is not the last.
+
+An eager call that needs no tracing, gradient or dispatch mode skips the
+dispatcher (drtopk.topk's direct path, `topk` below), and a CUDA call's
+workspace comes from a per-(device, stream) cache (`_cuda_workspace`):
+launches on one stream run in order, so the workspace of an earlier call is
+free again when the next call on that stream starts.  A call made while the
+stream is being captured into a CUDA graph never touches the cache: the graph
+gets a workspace of its own from its private pool, because its replays run
+on whatever stream replays them, unordered with eager calls.
 """
 from threading import get_ident as _get_ident
 
@@ -29,10 +39,46 @@ if not (hasattr(torch.library, "register_fake") and hasattr(torch.library, "regi
 # drtopk_dtype by torch dtype (torch.uint32 and uint64 exist from torch 2.3 on)
 _CODES = {getattr(torch, name): code for name, code in _DTYPES.items() if hasattr(torch, name)}
 # the raw cudaStream_t of a device's current stream, without building a torch.cuda.Stream
-_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None) or (
+    lambda index: torch.cuda.current_stream(index).cuda_stream)
+# the current CUDA device and whether its current stream is capturing, without torch.cuda's
+# Python wrappers (only called for CUDA tensors: CUDA is initialised then)
+_current_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+_capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing", None) or torch.cuda.is_current_stream_capturing
+_empty = torch.empty
+_U8, _I64 = torch.uint8, torch.int64
 
-_current_device = torch.cuda.current_device
-_topk_entries = {}                       # (shape, dtype, device index, k, dim, largest, sorted) -> _TopkEntry
+_topk_entries = {}                       # (shape, dtype, device, k, dim, largest, sorted) -> _TopkEntry
+
+# The CUDA workspace cache: (device index, raw stream) -> (uint8 tensor, its bytes).  A workspace is
+# only ever used by launches on its own stream, so each launch finds the last one's work done; one
+# that grows is replaced and the old block goes back to torch's caching allocator, which hands it
+# out again only on that stream, after the launches already queued there.
+_WS_CACHE_MAX_BYTES = 64 << 20           # larger workspaces are allocated per call: their GPU time
+                                         # dwarfs an allocation, and the cache should not pin them
+_WS_CACHE_STREAMS = 64                   # cached streams before the cache starts over (external
+                                         # streams, torch.cuda.ExternalStream, are unbounded)
+_workspaces = {}
+
+
+def _cuda_workspace(nbytes, index, device, stream):
+    """A uint8 CUDA tensor of at least nbytes for one launch on `stream`, the current stream of
+    device `index`, which is the current device: the cached one of (index, stream), grown on
+    demand; a fresh one while the stream is capturing a CUDA graph (from the graph's pool, never
+    cached) or when it is over _WS_CACHE_MAX_BYTES.  The caller keeps the tensor referenced until
+    its launch is enqueued."""
+    if nbytes > _WS_CACHE_MAX_BYTES or _capturing():
+        return _empty(nbytes, dtype=_U8, device=device)
+    key = (index, stream)
+    hit = _workspaces.get(key)
+    if hit is not None and hit[1] >= nbytes:
+        return hit[0]
+    if hit is None and len(_workspaces) >= _WS_CACHE_STREAMS:
+        _workspaces.clear()
+    ws = _empty(nbytes, dtype=_U8, device=device)
+    _workspaces[key] = (ws, nbytes)
+    return ws
+
 
 _LIB = torch.library.Library("drtopk", "DEF")
 _LIB.define("topk(Tensor x, SymInt k, int dim=-1, bool largest=True, bool sorted=True) "
@@ -74,12 +120,12 @@ def _launch(p, key, flags, device, backend, values, indices, fn):
         ws = torch.empty(entry[1].value, dtype=torch.uint8)
         _run(p, entry, ws.data_ptr(), values.data_ptr(), indices.data_ptr(), None, fn)
         return
-    if device != torch.cuda.current_device():   # the library plans and runs on the current device
+    if device != _current_device():              # the library plans and runs on the current device
         with torch.cuda.device(device):
             return _launch(p, key, flags, device, backend, values, indices, fn)
     entry = _plan_for(key, p, flags, fn)
-    ws = torch.empty(entry[1].value, dtype=torch.uint8, device=values.device)
-    stream = _raw_stream(device) if _raw_stream else torch.cuda.current_stream(device).cuda_stream
+    stream = _raw_stream(device)
+    ws = _cuda_workspace(entry[1].value, device, values.device, stream)
     _run(p, entry, ws.data_ptr(), values.data_ptr(), indices.data_ptr(), stream, fn)
 
 
@@ -95,8 +141,10 @@ def _topk_cuda(x, k, dim=-1, largest=True, sorted=True):
 
 class _TopkEntry:
     """What a top-k of one (shape, dtype, device, k, dim, largest, sorted) needs besides the data:
-    its arguments checked, its output shape, and its problem planned and sized, once."""
-    __slots__ = ("dim", "last", "out_shape", "device", "index", "backend", "template", "flags", "plan", "problems")
+    its arguments checked, its output shape, and its problem planned and sized, once.  template is
+    None when there is nothing to run (no rows, or k = 0): the outputs are empty."""
+    __slots__ = ("dim", "last", "out_shape", "dtype", "device", "index", "backend", "template", "flags", "plan",
+                 "nbytes", "problems")
 
 
 def _topk_entry(key, x, k, dim, largest, sorted):
@@ -104,7 +152,7 @@ def _topk_entry(key, x, k, dim, largest, sorted):
     e = _TopkEntry()
     e.dim, e.last = dim, dim == x.dim() - 1
     e.out_shape = x.shape[:dim] + x.shape[dim + 1:] + (k,)
-    e.device = x.device
+    e.dtype, e.device = x.dtype, x.device
     e.backend, e.index = _device(x, "drtopk.topk", "x")
     e.problems = {}                      # thread id -> its _Problem: only values changes per call
     rows = x.numel() // cols if cols else 0
@@ -118,6 +166,7 @@ def _topk_entry(key, x, k, dim, largest, sorted):
                 e.plan = _plan_for(e.template + (e.index, e.flags), _Problem(*e.template), e.flags, "drtopk.topk")
         else:
             e.plan = _plan_for(e.template + (e.index, e.flags), _Problem(*e.template), e.flags, "drtopk.topk")
+        e.nbytes = e.plan[1].value
     if len(_topk_entries) >= _PLAN_CACHE_MAX:
         _topk_entries.clear()
     _topk_entries[key] = e
@@ -125,7 +174,8 @@ def _topk_entry(key, x, k, dim, largest, sorted):
 
 
 def _topk_kernel(x, k, dim, largest, sorted):
-    key = (x.shape, x.dtype, x.get_device(), k, dim, largest, sorted)
+    """The top-k of a CPU or CUDA tensor x, any layout: (values, indices) laid out as the fake kernel's."""
+    key = (x.shape, x.dtype, x.device, k, dim, largest, sorted)
     e = _topk_entries.get(key)
     if e is None:
         e = _topk_entry(key, x, k, dim, largest, sorted)
@@ -133,22 +183,33 @@ def _topk_kernel(x, k, dim, largest, sorted):
         with torch.cuda.device(e.index):             # the library runs on the current device
             return _topk_kernel(x, k, dim, largest, sorted)
     moved = x if e.last and x.is_contiguous() else x.movedim(e.dim, -1).contiguous()
-    values = torch.empty(e.out_shape, dtype=x.dtype, device=e.device)
-    indices = torch.empty(e.out_shape, dtype=torch.int64, device=e.device)
-    if e.template is not None:
-        tid = _get_ident()
-        p = e.problems.get(tid)
-        if p is None:
-            p = e.problems[tid] = _Problem(*e.template)
-        p.values = moved.data_ptr()
-        ws = torch.empty(e.plan[1].value, dtype=torch.uint8, device=e.device)
-        stream = None
-        if e.backend == _BACKEND_CUDA:
-            stream = _raw_stream(e.index) if _raw_stream else torch.cuda.current_stream(e.index).cuda_stream
-        _run(p, e.plan, ws.data_ptr(), values.data_ptr(), indices.data_ptr(), stream, "drtopk.topk")
+    values, indices = _topk_fill(e, moved)
     if e.last:
         return values, indices
     return values.movedim(-1, e.dim), indices.movedim(-1, e.dim)
+
+
+def _topk_fill(e, src):
+    """(values, indices) of entry e for the contiguous rows of src, k along the last axis: run on
+    the current device (e's) and, for CUDA, its current stream.  The problem struct is per thread:
+    the library call releases the GIL, and another thread may be filling in its own data pointer
+    meanwhile."""
+    values = _empty(e.out_shape, dtype=e.dtype, device=e.device)
+    indices = _empty(e.out_shape, dtype=_I64, device=e.device)
+    if e.template is None:
+        return values, indices
+    tid = _get_ident()
+    p = e.problems.get(tid)
+    if p is None:
+        p = e.problems[tid] = _Problem(*e.template)
+    p.values = src.data_ptr()
+    if e.index >= 0:
+        stream = _raw_stream(e.index)
+        ws = _cuda_workspace(e.nbytes, e.index, e.device, stream)
+    else:
+        stream, ws = None, _empty(e.nbytes, dtype=_U8)
+    _run(p, e.plan, ws.data_ptr(), values.data_ptr(), indices.data_ptr(), stream, "drtopk.topk")
+    return values, indices
 
 
 @torch.library.register_fake("drtopk::topk")
@@ -181,25 +242,43 @@ _DIRECT_DEVICES = ("cpu", "cuda")          # the devices of the operator's kerne
 _SEGMENTED = torch.ops.drtopk.segmented_topk.default
 
 
+_Tensor = torch.Tensor
 _is_compiling = torch.compiler.is_compiling
 _dispatch_modes = torch._C._len_torch_dispatch_stack
 _grad_enabled = torch.is_grad_enabled
+_functorch_active = getattr(torch._C, "_are_functorch_transforms_active", lambda: False)
+_forward_ad = torch.autograd.forward_ad      # _current_level >= 0 inside a dual_level: tangents to carry
+
+
+def _direct(x):
+    """Whether an eager call on x may skip the dispatcher: nothing traces it (torch.compile), no
+    gradient or tangent is to be recorded, no subclass, dispatch mode or functorch transform
+    wants to see the operator."""
+    return (not _is_compiling() and type(x) is _Tensor and not (x.requires_grad and _grad_enabled())
+            and _dispatch_modes() == 0 and not _functorch_active() and getattr(_forward_ad, "_current_level", -1) < 0)
 
 
 def topk(x, k, dim, largest, sorted):
     """drtopk.topk of a torch tensor: the operator drtopk::topk after the argument checks.
 
-    An eager call on a plain CPU or CUDA tensor that needs no gradient, with no
-    dispatch mode active, runs the operator's kernel itself: the dispatcher's
-    Python round trip (autograd wrapper, redispatch) costs more than the
-    kernel on small inputs.  Everything else -- torch.compile's tracing, fake
-    tensors, autograd, subclasses, dispatch modes -- goes through
-    torch.ops.drtopk.topk."""
+    A call that _direct allows on a CPU or CUDA tensor runs the operator's
+    kernel itself: the dispatcher's Python round trip (autograd wrapper,
+    redispatch) costs more than the kernel on small inputs.  Its quickest
+    form, for a repeated (shape, dtype, device, k, dim, order, sortedness)
+    with plain int and bool arguments (the cache key cannot tell True from 1)
+    and a contiguous x reduced along its last axis, is two allocations and one
+    library call.  Everything else -- torch.compile's tracing, fake tensors,
+    autograd, subclasses, dispatch modes -- goes through torch.ops.drtopk.topk."""
+    if type(k) is int and type(dim) is int and type(largest) is bool and type(sorted) is bool and _direct(x):
+        e = _topk_entries.get((x.shape, x.dtype, x.device, k, dim, largest, sorted))
+        if e is not None and e.last and x.is_contiguous() and (e.index < 0 or e.index == _current_device()):
+            return TopkResult(*_topk_fill(e, x))
+        if x.device.type in _DIRECT_DEVICES:     # checked, planned and cached there
+            return TopkResult(*_topk_kernel(x, k, dim, largest, sorted))
     fn = "drtopk.topk"
     k, dim = _integer(k, "k", fn), _integer(dim, "dim", fn)
     largest, sorted = _flag(largest, "largest", fn), _flag(sorted, "sorted", fn)
-    if (type(x) is torch.Tensor and not _is_compiling() and not (x.requires_grad and _grad_enabled())
-            and _dispatch_modes() == 0 and x.device.type in _DIRECT_DEVICES):
+    if x.device.type in _DIRECT_DEVICES and _direct(x):
         return TopkResult(*_topk_kernel(x, k, dim, largest, sorted))
     return TopkResult(*_TOPK(x, k, dim, largest, sorted))
 
@@ -272,6 +351,26 @@ def _segmented_kernel(x, offsets, k, ks, largest, sorted):
 def _segmented_fake(x, offsets, k, ks=None, largest=True, sorted=True):
     segments = _check_segmented(x, offsets, k, ks)
     return x.new_empty((segments, k)), x.new_empty((segments, k), dtype=torch.int64)
+
+
+def _segmented_setup(ctx, inputs, output):
+    x, offsets = inputs[0], inputs[1]
+    ctx.x_numel = x.numel()
+    ctx.save_for_backward(offsets, output[1])
+
+
+def _segmented_backward(ctx, grad_values, grad_indices):
+    """x's gradient: slot (s, j) of grad_values added at x[offsets[s] + indices[s, j]]; a padded
+    slot (index -1) lands in a spare element past x's end, cut off.  No data-dependent shape (no
+    mask indexing), so the backward traces under torch.compile and captures in a CUDA graph."""
+    offsets, indices = ctx.saved_tensors
+    spare = ctx.x_numel
+    where = torch.where(indices >= 0, offsets[:-1].to(torch.int64).unsqueeze(1) + indices, spare)
+    x_grad = grad_values.new_zeros(spare + 1).scatter_add(0, where.flatten(), grad_values.flatten())
+    return x_grad[:spare], None, None, None, None, None
+
+
+torch.library.register_autograd("drtopk::segmented_topk", _segmented_backward, setup_context=_segmented_setup)
 
 
 def segmented_topk(x, offsets, k, ks, largest, sorted):

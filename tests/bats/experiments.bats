@@ -12,7 +12,8 @@
 # --measure-only on a node without gnuplot and the sqlite3 shell;
 # the batched top-k figure beyond the paper (exp_batch) from batch_bench.sh rows;
 # the torch peer's generator bit for bit against drtopk gen; the plan-regret figure
-# (exp_plan_regret) from the H200 regret dump, the H100 not measured.
+# (exp_plan_regret) from the H200 regret dump, the H100 not measured; drtopk.topk
+# from Python beside torch.topk (exp_py_bench) from py_bench.py rows.
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 RUN_ALL="$ROOT/experiments/run_all.sh"
@@ -650,4 +651,52 @@ EOF
     verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 1.05) ? "held" : "not held" }')
     [ "$(cut -f9 <<< "$line")" = "$verdict" ]
     grep -q 'id="exp_plan_regret"' "$T/out/extra.html"
+}
+
+@test "exp_py_bench: py_bench.py's rows drawn per GPU, drtopk.topk beside torch.topk and our GPU time, the verdict from the targets; no rows: the not-measured panel" {
+    [ -x "$ROOT/bin/tuner" ] || skip "bin/tuner is not built"
+    db="$T/pb.sqlite"
+    # py_bench.py's lines on two fixture GPUs (B: our call and GPU time a quarter of A's), one
+    # workload of A with a wrong result, and a third GPU with a peer row of the single top-k only
+    python3 - > "$T/pb.jsonl" <<'PY'
+import json
+W = [("decode-4k", 1, 4096, 16, 0.0305, 0.029, 0.0085), ("decode-64k", 1, 65536, 16, 0.0351, 0.1133, 0.017),
+     ("moe", 65536, 256, 8, 0.0654, 0.9202, 0.0636)]
+for gpu, uuid, f in (("NVIDIA Fixture A", "GPU-aaaaaaaa-1", 1.0), ("NVIDIA Fixture B", "GPU-bbbbbbbb-1", 0.25)):
+    for name, r, c, k, ours, torch, graph in W:
+        for peer, ms in (("py.drtopk_topk", ours * f), ("py.torch_topk", torch), ("py.drtopk_graph", graph * f)):
+            print(json.dumps({"peer": peer, "gpu": gpu, "uuid": uuid, "peer_version": "%s %dx%d torch 2.11.0" % (name, r, c),
+                              "seed": 1, "dist": "UD", "dtype": "f32", "n": r * c, "k": k, "ms_median": ms,
+                              "ms_min": ms, "ms_max": ms, "reps": 5, "reps_ms": [ms] * 5,
+                              "verified": int(not (gpu.endswith("A") and name == "moe" and peer == "py.drtopk_topk")),
+                              "timing": "gpu" if peer == "py.drtopk_graph" else "call"}))
+print(json.dumps({"peer": "torch_topk", "gpu": "NVIDIA Fixture C", "uuid": "GPU-cccccccc-1", "peer_version": "torch 2.5",
+                  "seed": 1, "dist": "UD", "dtype": "u32", "n": 1024, "k": 4, "ms_median": 0.1, "ms_min": 0.1,
+                  "ms_max": 0.1, "reps": 1, "verified": 1}))
+PY
+    run "$ROOT/bin/tuner" --import-peers "$T/pb.jsonl" --db "$db"
+    [ "$status" -eq 1 ] && [[ "$output" == *"19 peer measurements added"*"1 failed the peer's check"* ]]
+    run "$RUN_ALL" --from-db --db "$db" --out "$T/pbo" --only exp_py_bench
+    [ "$status" -eq 0 ]
+    st="$T/pbo/data/status/exp_py_bench.tsv"
+    [ "$(wc -l < "$st")" -eq 3 ]
+    # A: 0.95x torch.topk at 1 x 4096 and 22 us of overhead: not held; its moe row failed the
+    # check, so the panel is drawn from unverified rows
+    line=$(grep -P '\tNVIDIA Fixture A\t' "$st")
+    [ "$(cut -f4,5,9,13 <<< "$line")" = "3	ok	not held	0" ]
+    [[ "$(cut -f8 <<< "$line")" == "decode-4k: 30.5 us, 0.95x torch.topk, overhead 22.0 us; decode-64k: 35.1 us, 3.23x torch.topk, overhead 18.1 us; moe: 65.4 us, 14.07x torch.topk, overhead 1.8 us" ]]
+    dat="$T/pbo/data/exp_py_bench-$(cut -f2 <<< "$line").dat"
+    [ "$(grep -v '^#' "$dat" | cut -d'"' -f2 | tr '\n' ';')" = "decode-4k 1x4096, k 16;decode-64k 1x65536, k 16;moe 65536x256, k 8;" ]
+    grep -q '^"decode-4k 1x4096, k 16" 30.5 29 8.5 "0.95x" 30.5$' "$dat"
+    # B: every target met (faster than torch.topk, over 3x on the batched moe, overhead at most 8 us)
+    line=$(grep -P '\tNVIDIA Fixture B\t' "$st")
+    [ "$(cut -f4,5,9,13 <<< "$line")" = "3	ok	held	1" ]
+    if grep -q "not measured on this machine" "$T/pbo/exp_py_bench-$(cut -f2 <<< "$line").svg"; then false; fi
+    # a GPU without Python rows says so, with how to measure them
+    line=$(grep -P '\tNVIDIA Fixture C\t' "$st")
+    [ "$(cut -f4,5,9 <<< "$line")" = "0	not measured	not measured" ]
+    grep -q "no drtopk.topk rows from Python on this machine (RUN_STEPS=py sh tests/gpu/run.sh" \
+        "$T/pbo/exp_py_bench-$(cut -f2 <<< "$line").svg"
+    # on the page beyond the paper, beside the other benchmarks
+    grep -q 'id="exp_py_bench"' "$T/pbo/extra.html"
 }

@@ -49,6 +49,19 @@ find_python() {
     [[ "$output" == *"test_compile_fullgraph"*"... ok"* ]]
 }
 
+@test "python: experiments/py_overhead.py splits a NumPy call's host time into the binding's and the library's" {
+    find_python
+    cd "$ROOT"
+    run -0 env PYTHONPATH=python DRTOPK_LIBRARY= "$PY" experiments/py_overhead.py --calls 50 --reps 2
+    [[ "$output" == *"best of 2 spans of 50 calls"* ]]
+    for what in "drtopk.topk" "library call alone" "binding's share (drtopk.topk - library)" "np.argpartition (for scale)"; do
+        grep -qE "^\| (numpy 1 x 64, k 4)? \| $(sed 's/[().]/\\&/g' <<< "$what") \| -?[0-9]+\.[0-9]{2} \|$" <<< "$output" ||
+            { echo "no row for $what in: $output" >&2; return 1; }
+    done
+    run -2 env PYTHONPATH=python DRTOPK_LIBRARY= "$PY" experiments/py_overhead.py --calls 0
+    [[ "$output" == *"--calls and --reps must be at least 1 (got 0 and 5)"* ]]
+}
+
 @test "python: pip install of the repository works offline and ships the library" {
     find_python
     "$PY" -m pip --version >/dev/null 2>&1 || { echo "no pip for $PY: run ./configure.sh" >&2; return 1; }

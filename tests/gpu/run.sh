@@ -177,10 +177,15 @@ for step in $RUN_STEPS; do
         add "test-gpu: rc=$? ($(($(date +%s) - t0)) s)
 $(cat "$OUT/suite.log")" ;;
     py)
-        # drtopk.topk from Python: the torch/CuPy suite, then experiments/py_bench.py into the database
+        # drtopk.topk from Python: the torch/CuPy suite, experiments/py_bench.py into the database (one
+        # SQLite file, no -wal beside it: only a few files come back from a GPU machine), then
+        # experiments/py_overhead.py; logs: python.log, py_bench.md (its table, errors and the import)
         lib=$PWD/build/libdrtopk.so     # the carried one first (beside the carried programs)
         [ -f "$BIN/libdrtopk.so" ] && lib=$(cd "$BIN" && pwd)/libdrtopk.so
-        [ -f "$lib" ] || ninja build/libdrtopk.so > "$OUT/build-lib.log" 2>&1 || tail -5 "$OUT/build-lib.log"
+        tuner=$BIN/tuner
+        [ -x "$tuner" ] || { ninja bin/tuner > "$OUT/build-lib.log" 2>&1 && tuner=bin/tuner; } ||
+            tail -5 "$OUT/build-lib.log"
+        [ -f "$lib" ] || ninja build/libdrtopk.so >> "$OUT/build-lib.log" 2>&1 || tail -5 "$OUT/build-lib.log"
         if ! python3 -c 'import torch' 2>/dev/null; then
             add "py: skipped (python3 has no torch)"
         else
@@ -189,15 +194,25 @@ $(cat "$OUT/suite.log")" ;;
 $(grep -E '^not ok|passed, [0-9]+ failed' "$OUT/python.log" | head -n 8)"
             t1=$(date +%s)
             PYTHONPATH=python DRTOPK_LIBRARY=$lib python3 experiments/py_bench.py --jsonl "$OUT/py_bench.jsonl" \
-                > "$OUT/py_bench.md" 2> "$OUT/py_bench.err"
+                > "$OUT/py_bench.md" 2>&1
             rc=$?
-            imported="not imported (no $BIN/tuner)"
-            if [ -x "$BIN/tuner" ] && [ -s "$OUT/py_bench.jsonl" ]; then
-                "$BIN/tuner" --import-peers "$OUT/py_bench.jsonl" --db "$DB" > "$OUT/py_bench-import.log" 2>&1 &&
-                    imported="rows in $DB (peer_measurements, peers py.*)" || imported="import failed: $OUT/py_bench-import.log"
+            imported="not imported (no $tuner, and ninja bin/tuner failed: $OUT/build-lib.log)"
+            if [ -x "$tuner" ] && [ -s "$OUT/py_bench.jsonl" ]; then
+                if "$tuner" --import-peers "$OUT/py_bench.jsonl" --db "$DB" >> "$OUT/py_bench.md" 2>&1 &&
+                    python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+assert db.execute("PRAGMA journal_mode = DELETE").fetchone()[0] == "delete"' "$DB" >> "$OUT/py_bench.md" 2>&1; then
+                    imported="rows in $DB (peer_measurements, peers py.*; one file, rollback journal)"
+                else
+                    imported="import failed: the end of $OUT/py_bench.md"
+                fi
             fi
             add "py bench (experiments/py_bench.py): rc=$rc ($(($(date +%s) - t1)) s), $imported
-$(cat "$OUT/py_bench.md"; tail -n 3 "$OUT/py_bench.err")"
+$(cat "$OUT/py_bench.md")"
+            PYTHONPATH=python DRTOPK_LIBRARY=$lib python3 experiments/py_overhead.py > "$OUT/py_overhead.md" 2>&1
+            add "py overhead (experiments/py_overhead.py): rc=$?
+$(cat "$OUT/py_overhead.md")"
         fi ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \

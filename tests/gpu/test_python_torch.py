@@ -7,8 +7,11 @@ key type, both orders, sorted and not, and batched workloads scaled down
 (token sampling, MoE routing, ANN re-ranking, long rows); no copy of a
 contiguous input; torch.compile(fullgraph=True) (inductor) of a function
 calling drtopk.topk, with its gradient; capture and replay in a CUDA graph;
-gradcheck; torch.library.opcheck; ragged segments with per-segment k; a
-tensor on another device than the current one (with 2 GPUs).  Prints
+gradcheck of both operators; torch.library.opcheck; the per-stream
+workspace cache under two streams at once and under graph capture on a
+cached stream; the direct eager path against the operator; ragged segments
+with per-segment k; a tensor on another device than the current one (with 2
+GPUs).  Prints
 gpu_test.h's lines and closes with "N passed, N failed".  Run by
 tests/gpu/run.sh's `py` step:
     PYTHONPATH=python DRTOPK_LIBRARY=build/libdrtopk.so python3 tests/gpu/test_python_torch.py"""
@@ -128,6 +131,12 @@ def gradients(g):
     x = torch.randn(6, 40, device="cuda", dtype=torch.float64, generator=g, requires_grad=True)
     ok = all(torch.autograd.gradcheck(lambda t: drtopk.topk(t, 5, dim=d).values, (x,)) for d in (0, 1))
     check(ok, "gradcheck of drtopk.topk on CUDA (dims 0 and 1)")
+    flat = x.detach().flatten().requires_grad_()
+    offs = torch.tensor([0, 0, 100, 101, 240], device="cuda")
+    ks = torch.tensor([3, 7, 1, 5], device="cuda")
+    ok = all(torch.autograd.gradcheck(lambda t: drtopk.segmented_topk(t, offs, 6, ks=per).values, (flat,))
+             for per in (None, ks))
+    check(ok, "gradcheck of drtopk.segmented_topk on CUDA (with and without per-segment k)")
     from torch.library import opcheck
     y = x.detach()
     opcheck(torch.ops.drtopk.topk.default, (y, 4, 1, True, True))
@@ -135,6 +144,93 @@ def gradients(g):
     offs = torch.tensor([0, 100, 100, 240], device="cuda")
     opcheck(torch.ops.drtopk.segmented_topk.default, (y.flatten(), offs, 8, None, True, True))
     check(True, "torch.library.opcheck of drtopk::topk and drtopk::segmented_topk on CUDA")
+
+
+def workspace_streams(g):
+    """Calls on two streams at once, each with its own cached workspace, one of them growing its
+    workspace in the middle, every call queued before anything is read: every result as
+    torch.topk's.  A workspace shared across the streams, or one freed while a queued call still
+    used it, would mix rows of the problems."""
+    from drtopk import _torch as dt
+    xs = [torch.randn(256, 65536, device="cuda", generator=g), torch.randn(512, 32768, device="cuda", generator=g),
+          torch.randn(64, 300000, device="cuda", generator=g)]
+    for x in xs:                                     # plans and workspace sizes cached
+        drtopk.topk(x, 64)
+    dev = torch.cuda.current_device()
+    need = [dt._topk_entries[(x.shape, x.dtype, x.device, 64, -1, True, True)].nbytes for x in xs]
+    order = sorted(range(3), key=need.__getitem__)   # stream 1: the smallest workspace, then the largest
+    plan = [[xs[order[1]]] * 6, [xs[order[0]]] * 3 + [xs[order[2]]] * 3]
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    for s in streams:
+        s.wait_stream(torch.cuda.current_stream())
+    out = []
+    for rep in range(6):
+        for s, todo in zip(streams, plan):
+            with torch.cuda.stream(s):
+                out.append((todo[rep], drtopk.topk(todo[rep], 64)))
+    for s in streams:
+        torch.cuda.current_stream().wait_stream(s)
+    torch.cuda.synchronize()
+    ok = all(torch.equal(r.values, torch.topk(x, 64).values) and torch.equal(torch.gather(x, 1, r.indices), r.values)
+             for x, r in out)
+    cached = [dt._workspaces.get((dev, s.cuda_stream)) for s in streams]
+    ok = ok and None not in cached and cached[0][0].data_ptr() != cached[1][0].data_ptr()
+    ok = ok and cached[1][1] == need[order[2]]       # grown to the largest
+    check(ok, "workspace cache: calls on two streams at once, one growing its workspace (%d to %d bytes), "
+              "results intact" % (need[order[0]], need[order[2]]),
+          "a result differs from torch.topk, or the streams' cached workspaces are %s (cache limit %d bytes)"
+          % ([None if c is None else (c[0].data_ptr(), c[1]) for c in cached], dt._WS_CACHE_MAX_BYTES))
+
+
+def workspace_capture(g):
+    """A graph captured on a stream whose workspace is cached gets a workspace of its own: the
+    cache is untouched by the capture, and replays on one stream while eager calls on the
+    captured stream run beside them both stay right."""
+    from drtopk import _torch as dt
+    x = torch.randn(256, 65536, device="cuda", generator=g)
+    y = torch.randn(256, 65536, device="cuda", generator=g)
+    s, other = torch.cuda.Stream(), torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):                       # warm up on s: s's workspace cached
+        drtopk.topk(x, 50)
+    key = (torch.cuda.current_device(), s.cuda_stream)
+    before = {k: (v[0].data_ptr(), v[1]) for k, v in dt._workspaces.items()}
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=s):
+        gv, gi = drtopk.topk(x, 50)
+    after = {k: (v[0].data_ptr(), v[1]) for k, v in dt._workspaces.items()}
+    ok = key in before and before == after
+    eager = []
+    other.wait_stream(torch.cuda.current_stream())
+    for _ in range(4):
+        with torch.cuda.stream(other):
+            graph.replay()
+        with torch.cuda.stream(s):
+            eager.append(drtopk.topk(y, 50))
+    torch.cuda.synchronize()
+    want_x, want_y = torch.topk(x, 50).values, torch.topk(y, 50).values
+    ok = ok and torch.equal(gv, want_x) and torch.equal(torch.gather(x, 1, gi), gv)
+    ok = ok and all(torch.equal(r.values, want_y) and torch.equal(torch.gather(y, 1, r.indices), r.values)
+                    for r in eager)
+    check(ok, "workspace cache: a graph captured on a cached stream gets its own workspace; "
+              "replays beside eager calls on that stream stay right",
+          "cache before the capture %s, after %s, or a result differs from torch.topk" % (before, after))
+
+
+def direct_path(g):
+    """The eager call that skips the dispatcher gives what the operator gives, and the operator
+    is still taken under autograd and no_grad flips back to the direct path."""
+    x = torch.randn(3, 9000, device="cuda", generator=g)
+    ok = True
+    for _ in range(2):                               # the second call takes the cached entry
+        r = drtopk.topk(x, 33, largest=False, sorted=True)
+        v, i = torch.ops.drtopk.topk.default(x, 33, -1, False, True)
+        ok = ok and torch.equal(r.values, v) and torch.equal(r.indices, i)
+    xg = x.clone().requires_grad_()
+    ok = ok and drtopk.topk(xg, 33).values.grad_fn is not None
+    with torch.no_grad():
+        ok = ok and drtopk.topk(xg, 33).values.grad_fn is None
+    check(ok, "direct eager path matches torch.ops.drtopk.topk; autograd still recorded when wanted")
 
 
 def segmented(g):
@@ -200,6 +296,8 @@ def main():
     against_torch(g)
     for name, fn in (("in place", in_place), ("compile", lambda: compiled(g)),
                      ("graph capture", lambda: graph_capture(g)), ("gradients", lambda: gradients(g)),
+                     ("workspace streams", lambda: workspace_streams(g)),
+                     ("workspace capture", lambda: workspace_capture(g)), ("direct path", lambda: direct_path(g)),
                      ("segmented", lambda: segmented(g)), ("other device", lambda: other_device(g)),
                      ("cpu tensor", cpu_tensor), ("cupy", cupy_arrays)):
         guarded(name, fn)

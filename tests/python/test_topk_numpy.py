@@ -102,6 +102,49 @@ class TopkNumpy(unittest.TestCase):
         v, i = r
         self.assertIs(v, r.values)
 
+    def test_cached_path(self):
+        # a repeated shape takes the cached entry: the same answers, and what the entry was not
+        # made for (strides, byte order, a mask, a bool k or flag, another dim) still handled or refused
+        rng = np.random.default_rng(23)
+        x = data((6, 40), np.float32, rng)
+        first = drtopk.topk(x, 5)
+        self.assertIn((x.shape, x.dtype, 5, True, True), drtopk._np_entries)
+        for y in (x, x + 1, x[:, ::-1], x.astype(">f4"), np.asfortranarray(x)):
+            v, i = drtopk.topk(y, 5)
+            want = reference(np.asarray(y, dtype=np.float32), 5, -1, True)
+            self.assertTrue(np.array_equal(v, want) and np.array_equal(np.take_along_axis(y, i, axis=-1), v))
+        self.assertTrue(np.array_equal(drtopk.topk(x, 5, dim=1).values, first.values))
+        self.assertTrue(np.array_equal(drtopk.topk(x, 5, dim=0).values, reference(x, 5, 0, True)))
+        with self.assertRaisesRegex(TypeError, "k must be an integer, not a bool"):
+            drtopk.topk(x[:, :1], True)
+        drtopk.topk(x, 1)
+        with self.assertRaisesRegex(TypeError, "k must be an integer, not a bool"):
+            drtopk.topk(x, True)
+        with self.assertRaisesRegex(TypeError, "largest must be True or False"):
+            drtopk.topk(x, 5, largest=1)
+        with self.assertRaisesRegex(TypeError, "masked array"):
+            drtopk.topk(np.ma.masked_less(x, 0), 5)
+
+    def test_threads(self):
+        # one entry, several threads at once: each thread its own problem and workspace
+        import threading
+        rng = np.random.default_rng(24)
+        xs = [data((64, 3000), np.float64, rng) for _ in range(4)]
+        drtopk.topk(xs[0], 30)
+        bad = []
+
+        def work(x):
+            for _ in range(20):
+                v, i = drtopk.topk(x, 30)
+                if not np.array_equal(v, reference(x, 30, -1, True)):
+                    bad.append(1)
+        threads = [threading.Thread(target=work, args=(x,)) for x in xs]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(bad, [])
+
     def test_big_endian_converted(self):
         rng = np.random.default_rng(18)
         for t in (">f4", ">i8", ">u4", ">f8", ">f2"):
@@ -114,6 +157,7 @@ class TopkNumpy(unittest.TestCase):
 
     def test_plan_cache(self):
         drtopk._plans.clear()
+        drtopk._np_entries.clear()                               # the entries hold their plans
         x = np.arange(40, dtype=np.float32).reshape(4, 10)
         drtopk.topk(x, 3)
         drtopk.topk(x + 1, 3)

@@ -82,6 +82,48 @@ class TopkTorchCpu(unittest.TestCase):
         self.assertTrue(torch.equal(x.grad, want))          # the gradient lands on the selected elements
         self.assertIsNone(i.grad_fn)
 
+    def test_segmented_gradient(self):
+        g = torch.Generator().manual_seed(42)
+        offs = torch.tensor([0, 0, 12, 13, 40])
+        x = torch.randn(40, dtype=torch.float64, generator=g, requires_grad=True)
+        ks = torch.tensor([3, 5, 1, 4])
+        for per_row in (None, ks):
+            self.assertTrue(torch.autograd.gradcheck(
+                lambda t: drtopk.segmented_topk(t, offs, 5, ks=per_row).values, (x,)))
+        x.grad = None
+        v, i = drtopk.segmented_topk(x, offs, 5, ks=ks)
+        (v * torch.arange(1.0, 6.0, dtype=torch.float64)).sum().backward()
+        want = torch.zeros_like(x)
+        for s in range(4):
+            for j in range(5):
+                if i[s, j] >= 0:
+                    want[offs[s] + i[s, j]] = j + 1.0      # slot j's weight at its element
+        self.assertTrue(torch.equal(x.grad, want))
+        self.assertEqual(int((x.grad != 0).sum()), 0 + 5 + 1 + 4)  # min(k, length, ks) of each segment
+
+    def test_direct_path(self):
+        # an eager call without gradient skips the dispatcher: the same results, the argument
+        # checks still strict once the shape is cached, and autograd still seen when it is wanted
+        g = torch.Generator().manual_seed(43)
+        x = torch.randn(5, 64, generator=g)
+        for _ in range(2):                                  # the second call takes the cached entry
+            r = drtopk.topk(x, 6)
+            want = torch.ops.drtopk.topk.default(x, 6, -1, True, True)
+            self.assertTrue(torch.equal(r.values, want[0]) and torch.equal(r.indices, want[1]))
+            self.assertIsInstance(r, drtopk.TopkResult)
+        drtopk.topk(x, 1)
+        with self.assertRaisesRegex(TypeError, "k must be an integer, not a bool"):
+            drtopk.topk(x, True)
+        with self.assertRaisesRegex(TypeError, "largest must be True or False"):
+            drtopk.topk(x, 1, largest=1)
+        y = x.clone().requires_grad_()
+        self.assertIsNotNone(drtopk.topk(y, 6).values.grad_fn)
+        with torch.no_grad():
+            self.assertIsNone(drtopk.topk(y, 6).values.grad_fn)
+        t = torch.randn(64, 5, generator=g).t()             # the cached shape (5, 64), other strides
+        self.assertFalse(t.is_contiguous())
+        self.assertTrue(torch.equal(drtopk.topk(t, 6).values, torch.topk(t, 6).values))
+
     def test_opcheck(self):
         g = torch.Generator().manual_seed(39)
         x = torch.randn(6, 50, dtype=torch.float64, generator=g)

@@ -235,6 +235,9 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq 48 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm LIKE 'dr-%' AND beta = 2 AND alpha = $RULE4_SQL")" -eq 24 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm NOT LIKE 'dr-%' AND alpha = 0 AND beta = 0")" -eq 24 ]
+    # every row carries Rule 4's alpha with const 3 and, at it, the flags of drtopk_plan_rule4's plan
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE rule4_alpha = $RULE4_SQL")" -eq 48 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm LIKE 'dr-%' AND rule4_flags = flags")" -eq 24 ]
     [ "$(q "$db" "SELECT count(*) FROM (SELECT DISTINCT algorithm, n, k, dist FROM measurements)")" -eq 48 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok' AND verify_ok = 1")" -eq 48 ]
     # One alpha per (dist, n, k) has no optimum to fit: no fit is stored.

@@ -2,7 +2,8 @@
  * store.c -- the SQLite results store (schema in db/schema.sql, the
  * measurement rules of DESIGN.md).  One small module: open (WAL, busy timeout,
  * foreign keys), versioned migrations embedded from db/schema.sql, inserts for
- * the tuner and for the modern peers' imported measurements,
+ * the tuner and for the modern peers' imported measurements (each timing row
+ * with the paper's Rule 4 plan at its point, derived where a row lacks it),
  * loading a machine's tuning (the fitted Rule 4 const, paper section 5.2, and
  * the plan choices) as the table programs pass to drtopk_plan_auto, the
  * automatic plan's regret over the forced plans, and merging of databases.
@@ -413,7 +414,8 @@ static unsigned paper_flags(uint64_t n, uint64_t k, int alpha)
 static void sql_rule4_alpha(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
-    sqlite3_result_int(ctx, paper_alpha((uint64_t)sqlite3_value_int64(argv[0]), (uint64_t)sqlite3_value_int64(argv[1])));
+    sqlite3_result_int(ctx, paper_alpha((uint64_t)sqlite3_value_int64(argv[0]),
+                                        (uint64_t)sqlite3_value_int64(argv[1])));
 }
 
 static void sql_rule4_flags(sqlite3_context *ctx, int argc, sqlite3_value **argv)

@@ -400,3 +400,18 @@ CREATE TABLE batch_choices (
 -- around the call and a device synchronisation (every row stored before this
 -- version).  Not part of the unique key: tuner --batch --force measures again.
 ALTER TABLE batch_measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CHECK (timing IN ('call', 'gpu'));
+
+-- @migration 11: the paper's plan beside each row, so that queries compare
+-- against it without recomputing the library's rules.  rule4_alpha: the alpha
+-- Rule 4 gives at (n, k) with the paper's const (drtopk_rule4_alpha(n, k,
+-- DRTOPK_RULE4_CONST_DEFAULT), paper section 5.2); rule4_flags: the flags
+-- drtopk_plan_rule4 gives the delegate pipeline where Rule 4 lands on the
+-- row's alpha (Rule 2 filtering, skip-last-digit, and the shared-memory
+-- delegate build of paper 5.3 up to its alpha), 0 for a standalone row or an
+-- alpha Rule 4 never gives at (n, k).  The store writes both with each row;
+-- 0 in rule4_alpha (never an alpha) marks a row that does not have them yet
+-- (stored before this version, merged from an older database, or written by
+-- another tool), which the store derives when it next opens the database
+-- for writing (src/harness/store.c, derive_rule4).
+ALTER TABLE measurements ADD COLUMN rule4_alpha INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN rule4_flags INTEGER NOT NULL DEFAULT 0;

@@ -15,6 +15,7 @@ DEFAULT_DTYPE=u32
 DEFAULT_ALGO=dr-radix               # drtopk_plan_auto's plan ...
 DEFAULT_BETA=2                      # ... and its beta
 EXIT_USAGE=2
+TABLES_SCHEMA_MIN=11    # the store's rule4_alpha and rule4_flags, which the queries read (db/schema.sql)
 
 usage() {
     cat <<EOF
@@ -68,6 +69,11 @@ done
 
 command -v sqlite3 > /dev/null 2>&1 || die "the sqlite3 command-line shell is not installed"
 [ -f "$db" ] || die "database $db does not exist"
+version=$(sqlite3 -readonly "$db" "SELECT version FROM schema_version" 2>&1) ||
+    die "database $db is not a drtopk database ($version)"
+case "$version" in ''|*[!0-9]*) die "database $db is damaged: its schema_version table holds '$version'" ;; esac
+[ "$version" -ge "$TABLES_SCHEMA_MIN" ] ||
+    die "database $db has schema version $version; the tables read columns of version $TABLES_SCHEMA_MIN on: bring it up to date with bin/tuner --migrate --db $db"
 # Values go into the queries as SQL string literals: keep them to plain names.
 for v in "$machine_uuid" "$commit" "$dtype" "$algo"; do
     case "$v" in *[!A-Za-z0-9:._+-]*) die "unexpected characters in '$v'" ;; esac

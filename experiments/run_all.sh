@@ -130,15 +130,16 @@ out=$(cd "$out" && pwd)
 
 # load_reference DB: the dumps of db/reference/*.sql merged into DB, kept in the
 # cache (DRTOPK_CACHE, default ~/.cache/drtopk) under the hash of the dumps'
-# hashes and linked as DB: another output folder or a rerun loads nothing; the
-# first dump loads as is, the others merge through bin/tuner.
+# hashes and this build's schema version, and linked as DB: another output
+# folder or a rerun loads nothing; the first dump loads as is, the others
+# merge through bin/tuner, which brings it to this build's schema.
 load_reference() {
     link="$1"
     set -- "$REF_DIR"/*.sql
     [ -f "$1" ] || die "no database: no --db, no $DEFAULT_DB and no reference dump in $REF_DIR"
     cache="${DRTOPK_CACHE:-${HOME:-/tmp}/.cache/drtopk}"
     mkdir -p "$cache" || die "cannot create the cache $cache (set DRTOPK_CACHE)"
-    key=$(sha256sum "$@" | cut -c1-64 | sha256sum | cut -c1-16)
+    key=$({ sha256sum "$@" | cut -c1-64; echo "schema $SCHEMA_VERSION"; } | sha256sum | cut -c1-16)
     target="$cache/reference-$key.sqlite"
     ln -sfn "$target" "$link"
     if [ -f "$target" ]; then
@@ -167,6 +168,7 @@ load_reference() {
 # build reads, holding the tables every figure queries; else exit 2 naming what
 # is wrong (never a plot of a damaged file, nor one error per experiment).
 SCHEMA_VERSION=$(sed -n 's/^#define DRTOPK_STORE_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/src/harness/store.h")
+FIGURES_SCHEMA_MIN=11   # the store's rule4_alpha and rule4_flags, which the figure queries read (db/schema.sql)
 CORE_TABLES="machines runs measurements fits choices"   # in every schema version (db/schema.sql's first block)
 check_db() {
     local v t qc
@@ -180,6 +182,8 @@ check_db() {
     case "$v" in ''|*[!0-9]*) die "database $1 is damaged: its schema_version table holds '$v', not one version" ;; esac
     [ "$v" -le "$SCHEMA_VERSION" ] ||
         die "database $1 has schema version $v; this build reads versions up to $SCHEMA_VERSION (a newer drtopk wrote it?)"
+    [ "$v" -ge "$FIGURES_SCHEMA_MIN" ] ||
+        die "database $1 has schema version $v; the figures read columns of version $FIGURES_SCHEMA_MIN on: bring it up to date with $BIN_DIR/tuner --migrate --db $1"
     for t in $CORE_TABLES; do
         [ "$(sqlite3 -readonly "$1" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$t'")" = 1 ] ||
             die "database $1 lacks the table $t: it is damaged; restore it from a copy"

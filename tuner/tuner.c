@@ -101,6 +101,7 @@ static void usage(FILE *f)
         "       tuner --batch --fit-only [--db PATH]\n"
         "       tuner --gpu G --import-counters FILE.tsv [--db PATH]\n"
         "       tuner --merge OTHER.sqlite [--db PATH]\n"
+        "       tuner --migrate [--db PATH]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
         "       tuner --emit-table FILE.c [--db PATH]\n"
         "  Sweeps alpha, beta, the delegate build and the algorithm over k and |V| for each key\n"
@@ -175,6 +176,9 @@ static void usage(FILE *f)
         "                     'regret LABEL DTYPE: N points, worst R at DIST n=N k=K, median M'.\n"
         "                     Exit %d when a measurement failed or gave a wrong result\n"
         "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n"
+        "  --migrate          bring --db to this build's schema version (what every run that\n"
+        "                     writes does first; rows stored by other tools get the columns the\n"
+        "                     store derives), then exit: a database to plot from (run_all.sh)\n"
         "  --import-peers F   store the modern peers' JSON lines (experiments/peers/run_peers.sh)\n"
         "                     as one run; lines already stored are kept, then exit\n"
         "  --emit-table F     write the C source of the library's compiled-in tuning tables\n"
@@ -369,6 +373,7 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--no-check")) { o->no_check = 1; takes = 0; }
         else if (!strcmp(a, "--bmw")) { o->bmw = 1; takes = 0; }
         else if (!strcmp(a, "--batch")) { o->batch = 1; takes = 0; }
+        else if (!strcmp(a, "--migrate")) { o->migrate = 1; takes = 0; }
         else if (!strcmp(a, "--no-filter")) { o->clear_flags |= DRTOPK_FILTER; takes = 0; }
         else if (!strcmp(a, "--no-skip-last-digit")) { o->clear_flags |= DRTOPK_SKIP_LAST_DIGIT; takes = 0; }
         else if (!strcmp(a, "--no-shared-delegate")) { o->clear_flags |= DRTOPK_SHARED_DELEGATE; takes = 0; }
@@ -440,11 +445,11 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!o->db)
         o->db = drtopk_store_default_path();
-    if (!!o->merge + !!o->import_peers + !!o->emit_table > 1) {
-        fprintf(stderr, "tuner: --merge, --import-peers and --emit-table are separate runs\n");
+    if (!!o->merge + !!o->import_peers + !!o->emit_table + o->migrate > 1) {
+        fprintf(stderr, "tuner: --merge, --import-peers, --emit-table and --migrate are separate runs\n");
         return -1;
     }
-    if (o->merge || o->import_peers || o->emit_table)
+    if (o->merge || o->import_peers || o->emit_table || o->migrate)
         return 0;
     if ((o->bmw || o->import_counters) && (o->compare || o->fit_only || o->input)) {
         fprintf(stderr, "tuner: --bmw and --import-counters store counts, no timings: drop --compare, --fit-only, --input\n");
@@ -886,6 +891,11 @@ int main(int argc, char **argv)
     if (drtopk_store_open(o.db, 0, &db, err, sizeof err) != DRTOPK_OK) {
         fprintf(stderr, "tuner: %s\n", err);
         return EXIT_USAGE;
+    }
+    if (o.migrate) {
+        printf("%s: schema version %d\n", o.db, drtopk_store_version(db));
+        drtopk_store_close(db);
+        return 0;
     }
     if (o.merge) {
         drtopk_store_merge_stats ms;

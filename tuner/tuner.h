@@ -60,6 +60,7 @@ typedef struct {
     int reps;
     int verify_every;
     const char *merge;
+    int migrate;                /* bring --db to this build's schema, then exit */
     const char *import_peers;   /* experiments/peers/run_peers.sh's JSON lines */
     const char *emit_table;     /* write the library's compiled-in table here  */
     int fit_only;

@@ -4,5 +4,5 @@
 -- Output: dist|algorithm|k|ms|base|dr
 SELECT dist, algorithm, k, median_ms, base, dr FROM m
 WHERE n = @n AND dist IN ('UD', 'ND', 'CD')
-  AND ((dr = 0 AND beta = 0) OR (dr = 1 AND alpha = a3 AND beta = 2 AND flags = dflags))
+  AND ((dr = 0 AND beta = 0) OR (dr = 1 AND alpha = rule4_alpha AND beta = 2 AND flags = rule4_flags))
 ORDER BY dist, dr, algorithm, k;

@@ -14,12 +14,6 @@ WITH m AS (
     WHERE machine_id = @machine AND git_commit = @commit AND n = @n AND dtype = @dtype
       AND sort_order = 'largest' AND algorithm NOT LIKE 'auto-%'   -- tuner --regret's automatic plan
 ),
-rule4 AS (      -- drtopk_rule4_alpha(n, k, 3): round, then clamp to [1, min(24, ceil log2 n)]
-    SELECT DISTINCT dist, k,
-           max(1, min(max(1, min(24, CAST(ceil(log2(n)) AS INTEGER))),
-                      CAST(round(0.5 * (3.0 + log2(n) - log2(k))) AS INTEGER))) AS alpha
-    FROM m
-),
 cells AS (
     SELECT m.dist, m.k,
            CASE WHEN m.algorithm LIKE 'dr-%' THEN substr(m.algorithm, 4) ELSE m.algorithm END AS base,
@@ -31,12 +25,12 @@ cells AS (
                 WHEN max(m.error LIKE 'skipped: %') THEN 'skip'
                 WHEN max(m.status = 'error') THEN 'err'
                 ELSE 'n/a' END AS cell
-    FROM m JOIN rule4 r ON r.dist = m.dist AND r.k = m.k
+    FROM m
     WHERE (m.algorithm NOT LIKE 'dr-%' AND m.beta = 0)
-       OR (m.algorithm LIKE 'dr-%' AND m.alpha = r.alpha AND m.beta = @beta
-           -- drtopk_plan_rule4's flags (DELEGATE|FILTER|SKIP_LAST_DIGIT = 11, SHARED_DELEGATE = 4
-           -- up to alpha 7): not the tuner's other delegate build or experiments' flag variants
-           AND m.flags = 11 + CASE WHEN m.alpha <= 7 THEN 4 ELSE 0 END)
+       OR (m.algorithm LIKE 'dr-%' AND m.alpha = m.rule4_alpha AND m.beta = @beta
+           -- drtopk_plan_rule4's flags (the store's rule4_flags): not the tuner's other
+           -- delegate build or experiments' flag variants
+           AND m.flags = m.rule4_flags)
     GROUP BY 1, 2, 3, 4
 ),
 groups AS (

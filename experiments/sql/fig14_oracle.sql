@@ -4,8 +4,8 @@
 -- with this machine's fitted const_time ('-' where that alpha was not measured).
 -- Output: k|alpha*|oracle ms|alpha c=3|ms c=3|alpha fit|ms fit
 WITH pts AS (
-    SELECT k, alpha, median_ms AS ms, a3, n FROM m
-    WHERE algorithm = 'dr-radix' AND dist = 'UD' AND n = @n AND beta = 2 AND flags = dflags
+    SELECT k, alpha, median_ms AS ms, rule4_alpha AS a3, n FROM m
+    WHERE algorithm = 'dr-radix' AND dist = 'UD' AND n = @n AND beta = 2 AND flags = rule4_flags
 ),
 grp AS (
     SELECT k, min(ms) AS best, max(a3) AS a3, max(n) AS n FROM pts GROUP BY k HAVING count(*) >= 3

@@ -4,7 +4,7 @@
 -- configuration per point (fig_rows.sql's pb).  Output: series|n|ms
 SELECT algorithm, n, median_ms FROM m
 WHERE dist = 'UD' AND k = @k
-  AND ((dr = 0 AND beta = 0) OR (dr = 1 AND alpha = a3 AND beta = 2 AND flags = dflags))
+  AND ((dr = 0 AND beta = 0) OR (dr = 1 AND alpha = rule4_alpha AND beta = 2 AND flags = rule4_flags))
 UNION ALL
 SELECT 'peer ' || family, n, median_ms FROM pb WHERE dist = 'UD' AND k = @k
 ORDER BY 1, 2;

@@ -5,10 +5,9 @@
 -- replaces older rows, older commits still fill what it lacks); temp table `m`
 -- those of dtype u32 and seed @seed (the generated data of the figures), with
 --   base  the algorithm without "dr-", dr 1 for the delegate pipeline,
---   a3    Rule 4's alpha with the paper's const 3 (drtopk_rule4_alpha: round,
---         clamp to [1, min(24, ceil log2 n)]),
---   dflags the flags drtopk_plan_rule4 gives a dr- plan at this alpha:
---         DELEGATE|FILTER|SKIP_LAST_DIGIT (11), + SHARED_DELEGATE (4) at alpha <= 7.
+-- and, as every measurement, the store's rule4_alpha (Rule 4's alpha with the
+-- paper's const 3) and rule4_flags (the flags drtopk_plan_rule4 gives a dr-
+-- plan at the row's alpha; db/schema.sql, migration 11).
 -- Temp table `p` holds the machine's peer rows (CUB DeviceTopK, torch.topk) the same way,
 -- one per configuration: a peer named "FAMILY.CONFIG" (cub_device_topk.i32.3.5.0: item
 -- count width and CCCL version) is a configuration of FAMILY.  Temp table `pb` holds each
@@ -27,9 +26,6 @@ SELECT * FROM (
     SELECT x.*,
            CASE WHEN x.algorithm LIKE 'dr-%' THEN substr(x.algorithm, 4) ELSE x.algorithm END AS base,
            x.algorithm LIKE 'dr-%' AS dr,
-           max(1, min(max(1, min(24, CAST(ceil(log2(x.n)) AS INTEGER))),
-                      CAST(round(0.5 * (3.0 + log2(x.n) - log2(x.k))) AS INTEGER))) AS a3,
-           11 + CASE WHEN x.alpha <= 7 THEN 4 ELSE 0 END AS dflags,
            row_number() OVER (PARTITION BY x.algorithm, x.first_algo, x.second_algo, x.dtype, x.dist, x.seed,
                                            x.n, x.k, x.alpha, x.beta, x.flags
                               ORDER BY x.measured_at DESC, x.id DESC) AS rn

@@ -9,10 +9,10 @@
 -- says nothing of alpha*.  Parameters: @machine, @commit, @dtype, @algo, @beta.
 -- Output: dist|log2 n|k|alpha*|oracle ms|alpha fit|fit ms|fit slow|alpha c=3|c=3 ms|c=3 slow
 WITH pts AS (
-    SELECT dist, n, k, alpha, avg(median_ms) AS ms FROM measurements
+    SELECT dist, n, k, alpha, avg(median_ms) AS ms, max(rule4_alpha) AS a3 FROM measurements
     WHERE machine_id = @machine AND git_commit = @commit AND dtype = @dtype AND algorithm = @algo
       AND beta = @beta AND sort_order = 'largest' AND status = 'ok'
-      AND flags = 11 + CASE WHEN alpha <= 7 THEN 4 ELSE 0 END   -- drtopk_plan_rule4's (fig_rows.sql)
+      AND flags = rule4_flags   -- drtopk_plan_rule4's at this alpha (fig_rows.sql)
       AND coalesce(verify_ok, 1) = 1 AND median_ms IS NOT NULL
     GROUP BY dist, n, k, alpha
 ),
@@ -21,15 +21,14 @@ cf AS (
             WHERE machine_id = @machine AND dtype = @dtype AND algorithm = @algo AND beta = @beta) AS c
 ),
 grp AS (
-    SELECT dist, n, k, min(ms) AS best, max(1, min(24, CAST(ceil(log2(n)) AS INTEGER))) AS hi
+    SELECT dist, n, k, min(ms) AS best, max(a3) AS a3, max(1, min(24, CAST(ceil(log2(n)) AS INTEGER))) AS hi
     FROM pts GROUP BY dist, n, k HAVING count(*) >= 3
 ),
-want AS (       -- drtopk_rule4_alpha(n, k, c) for the fitted c and for 3
+want AS (       -- drtopk_rule4_alpha(n, k, c) for the fitted c (the store's rule4_alpha for 3)
     SELECT g.*,
            (SELECT min(alpha) FROM pts p
             WHERE p.dist = g.dist AND p.n = g.n AND p.k = g.k AND p.ms = g.best) AS astar,
-           max(1, min(g.hi, CAST(round(0.5 * (cf.c + log2(g.n) - log2(g.k))) AS INTEGER))) AS afit,
-           max(1, min(g.hi, CAST(round(0.5 * (3.0 + log2(g.n) - log2(g.k))) AS INTEGER))) AS a3
+           max(1, min(g.hi, CAST(round(0.5 * (cf.c + log2(g.n) - log2(g.k))) AS INTEGER))) AS afit
     FROM grp g, cf
 ),
 near AS (      -- nearest measured alpha: min of |alpha - a| * ALPHA_KEY + alpha, where

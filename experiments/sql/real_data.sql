@@ -9,7 +9,7 @@ WITH r AS (
 )
 SELECT a.dist, a.n, a.dtype, a.k, a.base, a.median_ms,
        coalesce((SELECT d.median_ms FROM r d WHERE d.dist = a.dist AND d.dtype = a.dtype AND d.n = a.n
-                 AND d.k = a.k AND d.base = a.base AND d.dr = 1 AND d.alpha = d.a3 AND d.beta = 2
-                 AND d.flags = d.dflags), '-')
+                 AND d.k = a.k AND d.base = a.base AND d.dr = 1 AND d.alpha = d.rule4_alpha AND d.beta = 2
+                 AND d.flags = d.rule4_flags), '-')
 FROM r a WHERE a.dr = 0 AND a.beta = 0
 ORDER BY a.dist, a.base, a.k;

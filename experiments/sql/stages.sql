@@ -3,6 +3,6 @@
 -- flags @flags (-1: the default flags of that alpha).  Output:
 -- k|delegate ms|first ms|concat ms|second ms|total ms|plan flags
 SELECT k, ms_delegate, ms_first, ms_concat, ms_second, median_ms, flags FROM m
-WHERE algorithm = 'dr-radix' AND dist = 'UD' AND n = @n AND alpha = a3 AND beta = @beta
-  AND flags = CASE WHEN @flags < 0 THEN dflags ELSE @flags END
+WHERE algorithm = 'dr-radix' AND dist = 'UD' AND n = @n AND alpha = rule4_alpha AND beta = @beta
+  AND flags = CASE WHEN @flags < 0 THEN rule4_flags ELSE @flags END
 ORDER BY k;

@@ -2,7 +2,8 @@
  * store.c -- the SQLite results store (schema in db/schema.sql, the
  * measurement rules of DESIGN.md).  One small module: open (WAL, busy timeout,
  * foreign keys), versioned migrations embedded from db/schema.sql, inserts for
- * the tuner and for the modern peers' imported measurements,
+ * the tuner and for the modern peers' imported measurements (each timing row
+ * with the paper's Rule 4 plan at its point, derived where a row lacks it),
  * loading a machine's tuning (the fitted Rule 4 const, paper section 5.2, and
  * the plan choices) as the table programs pass to drtopk_plan_auto, the
  * automatic plan's regret over the forced plans, and merging of databases.
@@ -36,6 +37,7 @@
 #define PLAN_AUTO_ALGORITHM "dr-radix"  /* drtopk_plan_auto's default plan ...   */
 #define PLAN_AUTO_BETA 2                /* ... and its beta (drtopk.h)           */
 #define DECISION_TABLE_SINCE_VERSION 5  /* choices with log2 n ranges and a status */
+#define RULE4_COLUMNS_SINCE_VERSION 11  /* measurements.rule4_alpha and rule4_flags */
 #define RUN_UUID_BYTES 16
 #define JSON_NUM_MAX 32                 /* one "%.6g," in the reps array         */
 
@@ -380,6 +382,66 @@ static void pid_gone(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     sqlite3_result_int(ctx, pid > 0 && kill(pid, 0) != 0 && errno == ESRCH);
 }
 
+/* ---- the paper's plan beside each row (schema migration 11) --------------- */
+
+/* measurements.rule4_alpha: the alpha Rule 4 gives at (n, k) with the
+ * paper's const (paper section 5.2), as the library computes it. */
+static int paper_alpha(uint64_t n, uint64_t k)
+{
+    return drtopk_rule4_alpha(n, k, DRTOPK_RULE4_CONST_DEFAULT);
+}
+
+/* measurements.rule4_flags: the flags drtopk_plan_rule4 gives the pipeline
+ * where Rule 4 lands on `alpha` at (n, k), planned by the library at the
+ * const that gives alpha there (Rule 4 inverted); 0 for a standalone row
+ * (alpha 0), a size no plan takes, or an alpha Rule 4 never gives at (n, k)
+ * (clamped away: above ceil(log2 n)). */
+static unsigned paper_flags(uint64_t n, uint64_t k, int alpha)
+{
+    if (alpha < DRTOPK_ALPHA_MIN || n == 0 || k == 0 || k > n)
+        return 0;
+    const drtopk_problem p = { .backend = DRTOPK_BACKEND_CPU, .dtype = DRTOPK_U32, .order = DRTOPK_LARGEST,
+                               .n = n, .k = k };
+    const double c = 2.0 * alpha - log2((double)n) + log2((double)k);
+    drtopk_plan plan;
+    if (drtopk_plan_rule4(&plan, &p, c) != DRTOPK_OK || plan.alpha != alpha)
+        return 0;
+    return plan.flags;
+}
+
+/* drtopk_rule4_alpha(n, k) and drtopk_rule4_flags(n, k, alpha) in SQL: the
+ * store's derivation of rows that lack the columns (derive_rule4). */
+static void sql_rule4_alpha(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    sqlite3_result_int(ctx, paper_alpha((uint64_t)sqlite3_value_int64(argv[0]),
+                                        (uint64_t)sqlite3_value_int64(argv[1])));
+}
+
+static void sql_rule4_flags(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    sqlite3_result_int64(ctx, paper_flags((uint64_t)sqlite3_value_int64(argv[0]),
+                                          (uint64_t)sqlite3_value_int64(argv[1]), sqlite3_value_int(argv[2])));
+}
+
+/* Give the rows that lack them (rule4_alpha 0, db/schema.sql migration 11)
+ * their rule4_alpha and rule4_flags; writes only when such rows exist. */
+static drtopk_status derive_rule4(drtopk_store *s)
+{
+    int missing = 0;
+    if (s->version < RULE4_COLUMNS_SINCE_VERSION)
+        return DRTOPK_OK;       /* drtopk_store_open_version below it: no such columns */
+    if (single_int(s->db, "SELECT EXISTS (SELECT 1 FROM measurements WHERE rule4_alpha = 0)", &missing) !=
+        SQLITE_OK)
+        return fail(s, "looking for measurements without Rule 4's plan");
+    if (missing && sqlite3_exec(s->db, "UPDATE measurements SET rule4_alpha = drtopk_rule4_alpha(n, k), "
+                                       "rule4_flags = drtopk_rule4_flags(n, k, alpha) WHERE rule4_alpha = 0",
+                                NULL, NULL, NULL) != SQLITE_OK)
+        return fail(s, "deriving Rule 4's plan of the measurements");
+    return DRTOPK_OK;
+}
+
 /* Repeat an opening step (it sets open_rc) while SQLite answers BUSY without waiting (its deadlock
  * avoidance: two openers of a new database both upgrading a read lock), up to
  * the busy timeout.  Returns what the last try returned. */
@@ -470,12 +532,17 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
         goto bad;
     }
     if (sqlite3_create_function(s->db, "drtopk_pid_gone", 1, SQLITE_UTF8, NULL, pid_gone, NULL, NULL) !=
-        SQLITE_OK) {
-        fail(s, "registering drtopk_pid_gone");
+            SQLITE_OK ||
+        sqlite3_create_function(s->db, "drtopk_rule4_alpha", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                sql_rule4_alpha, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(s->db, "drtopk_rule4_flags", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                sql_rule4_flags, NULL, NULL) != SQLITE_OK) {
+        fail(s, "registering the store's SQL functions");
         goto bad;
     }
     /* Foreign keys after the migrations: migration 4 rebuilds runs. */
-    if (!readonly && (retry_busy(s, set_wal, path) != DRTOPK_OK || migrate(s, max_version) != DRTOPK_OK))
+    if (!readonly && (retry_busy(s, set_wal, path) != DRTOPK_OK || migrate(s, max_version) != DRTOPK_OK ||
+                      derive_rule4(s) != DRTOPK_OK))
         goto bad;
     if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
         fail(s, "enabling foreign keys");
@@ -785,9 +852,9 @@ drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_
         "second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, run_id, status, "
         "error, reps, median_ms, min_ms, max_ms, reps_ms, ms_delegate, ms_first, ms_concat, "
         "ms_second, delegate_len, first_selected, concat_len, scanned_subranges, verified, "
-        "verify_ok, verify_error, timing, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-        "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, "
-        "?28, ?29, ?30, ?31, ?32, ?33, ?34, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
+        "verify_ok, verify_error, timing, rule4_alpha, rule4_flags, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, "
+        "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, "
+        "?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35, ?36, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))";
     sqlite3_stmt *st;
     if (prepare(s, sql, &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
@@ -830,6 +897,8 @@ drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_
             sqlite3_bind_text(st, 33, m->verify_error, -1, SQLITE_TRANSIENT);
     }
     sqlite3_bind_text(st, 34, m->timing ? m->timing : "call", -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 35, paper_alpha(m->cfg.n, m->cfg.k));
+    sqlite3_bind_int64(st, 36, paper_flags(m->cfg.n, m->cfg.k, m->cfg.alpha));
     drtopk_status r = step_done(s, st, "storing a measurement", NULL);
     free(json);
     if (r == DRTOPK_OK && prepare(s, "DELETE FROM claims WHERE " KEY_WHERE, &st) == DRTOPK_OK) {
@@ -1807,7 +1876,7 @@ void drtopk_store_tuning_free(drtopk_store_tuning *t)
     "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, " \
     "flags, sort_order, status, error, reps, median_ms, min_ms, max_ms, reps_ms, ms_delegate, " \
     "ms_first, ms_concat, ms_second, delegate_len, first_selected, concat_len, "          \
-    "scanned_subranges, verified, verify_ok, verify_error, timing, measured_at"
+    "scanned_subranges, verified, verify_ok, verify_error, timing, rule4_alpha, rule4_flags, measured_at"
 #define FIT_COLS                                                                       \
     "git_commit, dtype, algorithm, beta, const_time, const_lsq, const_theory, mean_slowdown, " \
     "worst_slowdown, points, fitted_at"
@@ -1849,6 +1918,8 @@ static const struct {
     { "choices", "worst_slowdown", "x.mean_slowdown" },
     { "choices", "status", "'unchecked'" },
     { "measurements", "timing", "'call'" },         /* before migration 8: events around the call */
+    { "measurements", "rule4_alpha", "0" },         /* before migration 11: derived after the merge */
+    { "measurements", "rule4_flags", "0" },
     { "peer_measurements", "timing", "'call'" },
     { "batch_measurements", "timing", "'call'" },   /* before migration 10 */
 };
@@ -2017,6 +2088,8 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
         }
         r = merge_step(s, sql, tables[i].added);
     }
+    if (r == DRTOPK_OK)
+        r = derive_rule4(s);
     if (r == DRTOPK_OK)
         r = drtopk_store_commit(s);
     else

@@ -1,10 +1,12 @@
 /*
  * store.h -- the SQLite results store (db/schema.sql): opening with WAL, a busy
  * timeout and foreign keys, versioned migrations, inserts of machines, runs,
- * measurements, Rule 4 fits (paper section 5.2), plan choices and the modern
- * peers' measurements, loading a machine's tuning table for
- * drtopk_plan_auto, the automatic plan's regret over the forced plans (tuner
- * --regret), and merging of databases from other machines.
+ * measurements (with Rule 4's alpha and plan flags at the paper's const:
+ * measurements.rule4_alpha, rule4_flags), Rule 4 fits (paper section 5.2),
+ * plan choices and the modern peers' measurements, loading a machine's
+ * tuning table for drtopk_plan_auto, the automatic plan's regret over the
+ * forced plans (tuner --regret), and merging of databases from other
+ * machines.
  * Concurrent tuners share a sweep through claims.  Errors come back as
  * DRTOPK_ERR_IO with a readable message in `err`.
  */
@@ -19,7 +21,7 @@ extern "C" {
 #endif
 
 /* The last "-- @migration N" block of db/schema.sql. */
-#define DRTOPK_STORE_SCHEMA_VERSION 10
+#define DRTOPK_STORE_SCHEMA_VERSION 11
 /* Used when DRTOPK_DB is unset; relative to the working directory. */
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512

@@ -5,8 +5,9 @@
 # standalone onepass (a plan the size rules never give on the CPU backend, so
 # a program that planned by itself would show); and asking for the pipeline
 # on top of a standalone automatic plan (--algo dr-<A>, --alpha, --beta) runs
-# the pipeline at Rule 4's const 3, verified.  CPU backend; DRTOPK,
-# DRTOPK_MPI, TUNER may point at other builds.
+# the pipeline at Rule 4's const 3, verified; `drtopk batch` and the Python
+# binding take the library's batch plan (drtopk_batch_plan_auto).  CPU
+# backend; DRTOPK, DRTOPK_MPI, TUNER may point at other builds.
 
 bats_require_minimum_version 1.5.0
 
@@ -73,4 +74,18 @@ assert j["plan"]["first_algo"] == "onepass" and j["plan"]["alpha"] == 0, j["plan
 @test "--algo radix over the tuned plan runs standalone" {
     run -0 --separate-stderr "$DRTOPK" run --backend cpu --n $N --k $K --algo radix --verify --json
     [ "$(plan_of "$output" | cut -d' ' -f1,2)" = "radix False" ]
+}
+
+@test "drtopk batch and the Python binding take the library's batch plan" {
+    run -0 --separate-stderr "$DRTOPK" batch --backend cpu --rows 4 --cols 300 --k 7 --dtype u64 --json --verify
+    [[ "$output" == *'"verify": "PASS"'* ]]
+    # the same planner read through the Python binding's structs (drtopk_batch_plan_auto), field by field
+    PYTHONPATH="$BATS_TEST_DIRNAME/../../python" DRTOPK_LIBRARY= python3 -c 'import ctypes, json, sys
+import drtopk
+got = json.loads(sys.argv[1])["plan"]
+plan, prob = drtopk._Plan(), drtopk._Problem()
+prob.backend, prob.segments, prob.len, prob.k = drtopk._BACKEND_CPU, 4, 300, 7
+assert drtopk._library().drtopk_batch_plan_auto(ctypes.byref(plan), ctypes.byref(prob)) == 0
+want = {f: getattr(plan, f) for f in got}
+assert got == want, (got, want)' "$output"
 }

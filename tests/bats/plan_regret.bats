@@ -22,9 +22,12 @@ teardown() {
     rm -rf "$T"
 }
 
-# fixture DB: an empty results database of the project's schema, one run.
+# fixture DB: an empty results database of the project's schema (every
+# migration applied, so of the store's version), one run.
 fixture() {
     sqlite3 -bail "$1" < "$ROOT/db/schema.sql"
+    sqlite3 -bail "$1" "UPDATE schema_version SET version = $(sed -n \
+        's/^#define DRTOPK_STORE_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/src/harness/store.h")"
     sqlite3 -bail "$1" "INSERT INTO machines (id, uuid, name, backend) VALUES
                             (1, 'GPU-aaaaaaaa-0000-0000-0000-000000000001', 'NVIDIA Fixture A', 'cuda'),
                             (2, 'GPU-bbbbbbbb-0000-0000-0000-000000000002', 'NVIDIA Fixture B', 'cuda'),

@@ -52,7 +52,7 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 10 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 11 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
     for t in machines runs measurements fits choices peer_measurements claims checks batch_measurements batch_choices; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
@@ -235,6 +235,9 @@ RULE4_SQL="max(1, min(min(24, CAST(ceil(log2(n)) AS INTEGER)), CAST(round(0.5 * 
     [ "$(q "$db" 'SELECT count(*) FROM measurements')" -eq 48 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm LIKE 'dr-%' AND beta = 2 AND alpha = $RULE4_SQL")" -eq 24 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm NOT LIKE 'dr-%' AND alpha = 0 AND beta = 0")" -eq 24 ]
+    # every row carries Rule 4's alpha with const 3 and, at it, the flags of drtopk_plan_rule4's plan
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE rule4_alpha = $RULE4_SQL")" -eq 48 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm LIKE 'dr-%' AND rule4_flags = flags")" -eq 24 ]
     [ "$(q "$db" "SELECT count(*) FROM (SELECT DISTINCT algorithm, n, k, dist FROM measurements)")" -eq 48 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE status = 'ok' AND verify_ok = 1")" -eq 48 ]
     # One alpha per (dist, n, k) has no optimum to fit: no fit is stored.
@@ -530,6 +533,9 @@ make_v2() {
         q "$1" "ALTER TABLE runs DROP COLUMN $c" 2>/dev/null || true
     done
     q "$1" "ALTER TABLE measurements DROP COLUMN timing" 2>/dev/null || true   # migration 8
+    for c in rule4_alpha rule4_flags; do   # migration 11
+        q "$1" "ALTER TABLE measurements DROP COLUMN $c" 2>/dev/null || true
+    done
 }
 
 @test "a schema version 2 database is migrated to the current version with every row kept" {
@@ -544,9 +550,10 @@ make_v2() {
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 10 ]
-    # rows of before migration 8 were timed around the call
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 11 ]
+    # rows of before migration 8 were timed around the call; those of before 11 get Rule 4's plan
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE timing <> 'call'")" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE rule4_alpha <> $RULE4_SQL")" -eq 0 ]
     # the old choices hold for every n
     [ "$(q "$db" 'SELECT count(*) FROM choices WHERE log2n_min = 0 AND log2n_max = 63')" -eq \
       "$(q "$db" 'SELECT count(*) FROM choices')" ]

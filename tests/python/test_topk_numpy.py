@@ -3,7 +3,8 @@ on NumPy arrays, the CPU backend of the C library: every NumPy key type, both
 orders, sorted and not, every dim of a 3-D array, non-contiguous and
 big-endian input, ties, NaN and -0.0, k = 0 and k = the row length, ragged
 segments with per-segment k, against NumPy's own sort; the named result and
-torch's defaults; the plan cache; that importing drtopk imports no framework;
+torch's defaults; the plan cache, whose plans are the library planner's;
+that importing drtopk imports no framework;
 and the argument errors, each naming its argument.  Run by
 tests/bats/python.bats (ninja test) with PYTHONPATH=python."""
 import unittest
@@ -169,6 +170,27 @@ class TopkNumpy(unittest.TestCase):
         plan, nbytes = next(iter(drtopk._plans.values()))
         self.assertGreater(nbytes.value, 0)
         self.assertNotEqual(plan.staged_max_len, 0)
+
+    def test_plans_come_from_the_planner(self):
+        # every cached plan is the library planner's for its problem
+        # (drtopk_batch_plan_auto), with DRTOPK_SORTED as asked: the binding plans nothing itself
+        import ctypes
+        lib = drtopk._library()
+        fields = [f[0] for f in drtopk._Plan._fields_]
+        drtopk._plans.clear()
+        x = np.arange(60, dtype=np.float32).reshape(6, 10)
+        drtopk.topk(x, 3)
+        drtopk.topk(x.astype(np.uint64), 2, sorted=False)
+        drtopk.segmented_topk(x.ravel(), np.array([0, 7, 60], np.int64), 4)
+        self.assertEqual(len(drtopk._plans), 3)
+        for (backend, _, code, order, flags, rows, cols, k), (plan, _) in drtopk._plans.items():
+            prob = drtopk._Problem()
+            prob.backend, prob.dtype, prob.order, prob.k = backend, code, order, k
+            prob.segments, prob.len = (rows, cols) if rows >= 0 else (-rows, 0)
+            want = drtopk._Plan()
+            self.assertEqual(lib.drtopk_batch_plan_auto(ctypes.byref(want), ctypes.byref(prob)), 0)
+            want.flags = flags
+            self.assertEqual([getattr(plan, f) for f in fields], [getattr(want, f) for f in fields])
 
     def test_segmented(self):
         rng = np.random.default_rng(19)

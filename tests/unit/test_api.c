@@ -594,6 +594,74 @@ static void plan_auto_tuning_match(void)
     expect_plan(&f32_only, &t, DRTOPK_U32, 1ull << 20, 16, DRTOPK_CONST_BUILTIN, 1.5, 3, DRTOPK_ALGO_BUCKET);
 }
 
+/* The planner's choice at representative cells, from a fixed table: the
+ * size rules on the CUDA backend (no table for this GPU) and on the CPU
+ * backend, and a fixture tuning table that measured every contender, each
+ * cell's plan written out as the algorithm label the programs print and the
+ * alpha it resolves (0 for a standalone plan).  A change of the policy that
+ * moves one of these cells shows here by name. */
+static void plan_auto_cells(void)
+{
+    static const drtopk_tuning_entry entries[] = {
+        { DRTOPK_U32, 28, 30, 0, 2, DRTOPK_ALGO_RADIX, 2, 4.0, 0 },     /* dr-radix at small k ... */
+        { DRTOPK_U32, 28, 30, 3, 63, DRTOPK_ALGO_ONEPASS, 2, 3.0, 0 },  /* ... onepass above */
+        { DRTOPK_F32, 0, 63, 0, 63, DRTOPK_ALGO_FUSED, 2, 3.0, 0 },
+    };
+    const uint32_t all = (UINT32_C(1) << DRTOPK_ALGO_COUNT) - 1;
+    const drtopk_tuning table = { "Fixture GPU", entries, sizeof entries / sizeof entries[0], all };
+    static const struct {
+        int tuned;
+        drtopk_backend backend;
+        drtopk_dtype dtype;
+        int log2n, log2k;
+        const char *label;
+        int alpha;
+        drtopk_const_source src;
+    } cells[] = {
+        /* the size rules, CUDA: one read of V at large k (u32 2^30, k = 2^24: the untuned default was dr-radix) */
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 24, "onepass", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 16, "onepass", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 28, 22, "onepass", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 26, 20, "onepass", 0, DRTOPK_CONST_DEFAULT },
+        /* the paper's pipeline at k = 1 of 2^30 keys: Rule 4 with const 5, round(0.5 * (5 + 30)) = 18 */
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 0, "dr-radix", 18, DRTOPK_CONST_DEFAULT },
+        /* small inputs, and nearly all of V: fused */
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 20, 4, "fused", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_F32, 24, 10, "fused", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 24, 24, "fused", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_F16, 30, 0, "onepass", 0, DRTOPK_CONST_DEFAULT },
+        /* 64-bit keys: one CUB sort, the radix select, onepass as n grows */
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 16, 7, "sort-cub", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 20, 7, "radix", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 30, 24, "onepass", 0, DRTOPK_CONST_DEFAULT },
+        /* the CPU backend: its threaded radix select */
+        { 0, DRTOPK_BACKEND_CPU, DRTOPK_U32, 30, 24, "radix", 0, DRTOPK_CONST_DEFAULT },
+        /* the fixture table: its entries where they match (Rule 4 with the entry's const 4 at
+           2^30, k = 4: round(0.5 * (4 + 30 - 2)) = 16), the size rules elsewhere */
+        { 1, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 2, "dr-radix", 16, DRTOPK_CONST_TUNING },
+        { 1, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 3, "onepass", 0, DRTOPK_CONST_TUNING },
+        { 1, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 27, 0, "dr-radix", 16, DRTOPK_CONST_DEFAULT },   /* (5 + 27) / 2 */
+        { 1, DRTOPK_BACKEND_CUDA, DRTOPK_F32, 30, 20, "fused", 0, DRTOPK_CONST_TUNING },
+        { 1, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 30, 2, "onepass", 0, DRTOPK_CONST_DEFAULT },
+        { 1, DRTOPK_BACKEND_CPU, DRTOPK_U32, 30, 2, "dr-radix", 16, DRTOPK_CONST_TUNING },
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; ++i) {
+        const drtopk_problem p = { cells[i].backend, cells[i].dtype, DRTOPK_LARGEST, 1ull << cells[i].log2n,
+                                   1ull << cells[i].log2k, NULL };
+        char what[128], got[48];
+        snprintf(what, sizeof what, "%s %s n = 2^%d k = 2^%d%s", cells[i].backend == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu",
+                 drtopk_dtype_name(cells[i].dtype), cells[i].log2n, cells[i].log2k, cells[i].tuned ? " tuned" : "");
+        test_context(what);
+        drtopk_plan plan;
+        CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, cells[i].tuned ? &table : NULL, NULL), DRTOPK_OK);
+        snprintf(got, sizeof got, "%s%s", plan.flags & DRTOPK_DELEGATE ? "dr-" : "", drtopk_algo_name(plan.second_algo));
+        CHECKF(!strcmp(got, cells[i].label) && plan.alpha == cells[i].alpha && plan.const_source == cells[i].src,
+               "%s: %s alpha %d source %d, want %s alpha %d source %d", what, got, plan.alpha, (int)plan.const_source,
+               cells[i].label, cells[i].alpha, (int)cells[i].src);
+        CHECK(plan.first_algo == plan.second_algo);
+    }
+}
+
 static void plan_auto_tuning_invalid(void)
 {
     static const struct { const char *why; drtopk_tuning_entry e; const char *msg; } bad[] = {
@@ -741,6 +809,7 @@ void register_api_tests(void)
     test_register("api/plan_auto_key_widths", plan_auto_key_widths);
     test_register("api/plan_auto_tuning_match", plan_auto_tuning_match);
     test_register("api/plan_auto_unmeasured_standalone", plan_auto_unmeasured_standalone);
+    test_register("api/plan_auto_cells", plan_auto_cells);
     test_register("api/plan_auto_tuning_invalid", plan_auto_tuning_invalid);
     test_register("api/builtin_table_by_gpu_name", builtin_table_by_gpu_name);
     test_register("api/last_error_set_and_cleared", last_error_set_and_cleared);

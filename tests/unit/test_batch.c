@@ -8,8 +8,9 @@
  * error; proof that drtopk_batch_check catches a broken result; the Dr.
  * pipeline's workspace bounds (batch_dr_spec.h) against segment lengths, its
  * delegate select's grid bound (the most delegates of a segment) against
- * every length, and a host model of its steps 1-3 over compare words
- * (kernels/batch_dr.cuh's Rule 1 over words) against the exact top k_s.
+ * every length, a host model of its steps 1-3 over compare words
+ * (kernels/batch_dr.cuh's Rule 1 over words) against the exact top k_s, and
+ * the plan of the rows the batched path hands to the single top-k.
  */
 #include "test_harness.h"
 #include "backend.h"
@@ -17,6 +18,7 @@
 #include "batch_dr_spec.h"
 #include "keyorder.h"
 #include "oracle.h"
+#include "policy.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -368,6 +370,41 @@ static void batch_topk_one_call(void)
     CHECK_STATUS(drtopk_batch_topk(&p, &plan, 0, NULL, NULL, out, idx, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
 }
 
+/* The rows the batched path hands to the single top-k (CUDA, uniform rows
+ * longer than the plan's block_max_len; block_max_len_64 for 8-byte keys)
+ * get the planner's plan of one row, drtopk_plan_auto's, sorted when the
+ * batch plan is; every other problem a zeroed plan no executor reads.  Planning
+ * only: no GPU runs. */
+static void batch_rows_ask_the_planner(void)
+{
+    drtopk_batch_plan plan;
+    drtopk_plan row, want, zero;
+    memset(&zero, 0, sizeof zero);
+    drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_U32, DRTOPK_LARGEST, 2, 0, NULL, 1u << 10, NULL, NULL, 0 };
+    CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
+    static const drtopk_dtype types[] = { DRTOPK_U32, DRTOPK_F16, DRTOPK_U64 };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i)
+        for (int sorted = 0; sorted <= 1; ++sorted) {
+            p.dtype = types[i];
+            p.len = (drtopk_batch_wide_keys(p.dtype) ? plan.block_max_len_64 : plan.block_max_len) + 1;
+            plan.flags = sorted ? DRTOPK_SORTED : 0;
+            CHECK_STATUS(drtopk_plan_batch_rows(&row, &p, &plan), DRTOPK_OK);
+            const drtopk_problem one = { DRTOPK_BACKEND_CUDA, p.dtype, p.order, p.len, p.k, NULL };
+            CHECK_STATUS(drtopk_plan_auto(&want, &one, NULL), DRTOPK_OK);
+            want.flags |= plan.flags;
+            CHECKF(memcmp(&row, &want, sizeof row) == 0, "%s sorted %d: row plan %s flags 0x%x, want %s flags 0x%x",
+                   drtopk_dtype_name(p.dtype), sorted, drtopk_algo_name(row.second_algo), row.flags,
+                   drtopk_algo_name(want.second_algo), want.flags);
+            p.len -= 1;                         /* rows the batched engines take */
+            CHECK_STATUS(drtopk_plan_batch_rows(&row, &p, &plan), DRTOPK_OK);
+            CHECK(memcmp(&row, &zero, sizeof row) == 0);
+        }
+    p.len = plan.block_max_len_64 + plan.block_max_len;
+    p.backend = DRTOPK_BACKEND_CPU;             /* the CPU backend's rows: its own batched select */
+    CHECK_STATUS(drtopk_plan_batch_rows(&row, &p, &plan), DRTOPK_OK);
+    CHECK(memcmp(&row, &zero, sizeof row) == 0);
+}
+
 /* The checker rejects a wrong index, a wrong value, broken padding and a
  * sorted result out of order. */
 static void batch_check_catches_errors(void)
@@ -591,6 +628,7 @@ __attribute__((constructor)) static void register_batch_tests(void)
     test_register("batch: argument errors of plan, workspace and select", batch_argument_errors);
     test_register("batch: drtopk_batch_check catches broken results", batch_check_catches_errors);
     test_register("batch: drtopk_batch_topk plans, sizes and runs in one call", batch_topk_one_call);
+    test_register("batch: the rows handed to the single top-k get the planner's plan", batch_rows_ask_the_planner);
     test_register("batch: the Dr. pipeline's workspace bounds hold for any segment lengths", dr_workspace_bounds);
     test_register("batch: the Dr. delegate select's grid: the most delegates of a segment", dr_delegates_max);
     test_register("batch: Rule 1 over compare words (host model of the Dr. steps 1-3)", dr_rule1_words);

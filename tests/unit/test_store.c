@@ -9,7 +9,8 @@
  * give its regret, merging adds nothing the second time, the misuse cases
  * (concurrent creation, claims shared by concurrent tuners, damaged
  * schema_version tables), and drtopk-mpi's rows (table multi_gpu) round-trip,
- * replace and merge.
+ * replace and merge, and every measurement carries Rule 4's plan with the
+ * paper's const (rule4_alpha, rule4_flags) however it came in.
  */
 #include "test_harness.h"
 #include "store.h"
@@ -25,6 +26,8 @@
 #include <unistd.h>
 
 #define PATH_LEN 256
+#define RULE4_BEFORE_VERSION 10     /* the schema before measurements.rule4_alpha and rule4_flags */
+#define RULE4_UNREACHED_ALPHA 21    /* above ceil(log2 2^20): Rule 4 never gives it at n = 2^20 */
 
 static void tmp_path(char *out, const char *name)
 {
@@ -188,6 +191,81 @@ static void fill(const char *path, const char *uuid, const char *name, double c)
     CHECK_STATUS(drtopk_store_put_fit(s, mid, "abc", &f), DRTOPK_OK);
     CHECK_STATUS(drtopk_store_end_run(s, rid, "done"), DRTOPK_OK);
     drtopk_store_close(s);
+}
+
+/* One raw row (as a tool other than the store writes it) of dr-radix or the
+ * standalone radix at (n = 2^20, k = 16, alpha) into an open database file. */
+static void raw_row(const char *path, const char *commit, int alpha)
+{
+    char stmt[1024];
+    snprintf(stmt, sizeof stmt,
+             "INSERT INTO measurements (machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, "
+             "dist, seed, n, k, alpha, beta, flags, sort_order, status, reps, median_ms, verified, measured_at) "
+             "VALUES (1, 1, '%s', '%s', '', '', 'u32', 'UD', 1, 1048576, 16, %d, %d, %d, 'largest', 'ok', 1, 1.0, "
+             "0, '2026-01-01')", commit, alpha ? "dr-radix" : "radix", alpha, alpha ? 2 : 0, alpha ? 11 : 0);
+    sql(path, stmt);
+}
+
+/* The store's rule4_alpha and rule4_flags (schema migration 11) at n = 2^20,
+ * k = 16, where Rule 4 with the paper's const 3 gives round(0.5 * (3 + 20 - 4))
+ * = 10: the delegate pipeline's flags at alpha 5 have the shared-memory build
+ * (up to alpha 7), at alpha 9 not, a standalone row and an alpha above
+ * ceil(log2 n) = 20 none.  Rows stored before the version, written by
+ * another tool, merged from an older database, or put by the store all get them. */
+static int rule4_rows(const char *path, const char *commit)
+{
+    char q[512];
+    snprintf(q, sizeof q, "SELECT count(*) FROM measurements WHERE git_commit = '%s' AND rule4_alpha = 10 AND "
+                          "rule4_flags = CASE alpha WHEN 5 THEN 15 WHEN 9 THEN 11 WHEN 10 THEN 11 ELSE 0 END", commit);
+    return count(path, q);
+}
+
+static void store_rule4_columns(void)
+{
+    char path[PATH_LEN], older[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    const char *machine_run = "INSERT INTO machines (uuid, name, backend) VALUES ('GPU-r4', 'R4 GPU', 'cuda');"
+                              "INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, status) "
+                              "VALUES ('r4-run', 1, 'tuner', '', 'old', '2026-01-01', 'done');";
+    const int alphas[] = { 0, 5, 9, RULE4_UNREACHED_ALPHA };
+    drtopk_store *s;
+    tmp_path(path, "rule4.sqlite");
+    CHECK_STATUS(drtopk_store_open_version(path, 0, RULE4_BEFORE_VERSION, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_close(s);
+    sql(path, machine_run);
+    for (size_t i = 0; i < sizeof alphas / sizeof alphas[0]; ++i) raw_row(path, "old", alphas[i]);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);   /* migrates, derives */
+    CHECK(count(path, "SELECT count(*) FROM measurements") == 4);
+    CHECK(rule4_rows(path, "old") == 4);
+    /* put by the store */
+    drtopk_store_measurement m = meas(16, 10, 1.0);
+    m.cfg.flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
+    CHECK_STATUS(drtopk_store_put(s, 1, 1, "put", &m), DRTOPK_OK);
+    CHECK(rule4_rows(path, "put") == 1);
+    /* merged from a database of the version before (read as it is) */
+    tmp_path(older, "rule4_older.sqlite");
+    drtopk_store *o;
+    CHECK_STATUS(drtopk_store_open_version(older, 0, RULE4_BEFORE_VERSION, &o, err, sizeof err), DRTOPK_OK);
+    drtopk_store_close(o);
+    sql(older, "INSERT INTO machines (uuid, name, backend) VALUES ('GPU-r4', 'R4 GPU', 'cuda');"
+               "INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, status) "
+               "VALUES ('r4-older', 1, 'tuner', '', 'merged', '2026-01-01', 'done');");
+    raw_row(older, "merged", 5);
+    raw_row(older, "merged", 0);
+    drtopk_store_merge_stats st;
+    CHECK_STATUS(drtopk_store_merge(s, older, &st), DRTOPK_OK);
+    CHECK(st.measurements_added == 2);
+    CHECK(rule4_rows(path, "merged") == 2);
+    drtopk_store_close(s);
+    /* written by another tool into the current version: derived at the next opening for writing */
+    raw_row(path, "raw", 9);
+    CHECK(count(path, "SELECT count(*) FROM measurements WHERE git_commit = 'raw' AND rule4_alpha = 0") == 1);
+    CHECK_STATUS(drtopk_store_open(path, DRTOPK_STORE_READONLY, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_close(s);      /* a read-only opening writes nothing */
+    CHECK(rule4_rows(path, "raw") == 0);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK(rule4_rows(path, "raw") == 1);
+    CHECK(count(path, "SELECT count(*) FROM measurements WHERE rule4_alpha = 0") == 0);
 }
 
 static void store_round_trip_and_lookup(void)
@@ -732,6 +810,7 @@ static void store_model_tuning_prefers_contender_sweeps(void)
 __attribute__((constructor)) static void register_store_tests(void)
 {
     test_register("store_migrates_older_schema", store_migrates_older_schema);
+    test_register("store_rule4_columns", store_rule4_columns);
     test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
     test_register("store_catch_all_yields_to_onepass", store_catch_all_yields_to_onepass);

@@ -127,24 +127,28 @@ fi
 mkdir -p "$out/data/status" || die "cannot create $out/data"
 out=$(cd "$out" && pwd)
 
+# The indexes the figure queries need beyond the store's own (db/schema.sql),
+# added to the cached reference database: a point of one machine and commit
+# (plan_regret.sql joins every forced plan of a point to its automatic plan:
+# without it each of a sweep's points scans the machine's rows).
+REF_INDEXES="CREATE INDEX IF NOT EXISTS measurements_point
+                 ON measurements (machine_id, git_commit, dtype, dist, seed, n, k);"
+
 # load_reference DB: the dumps of db/reference/*.sql merged into DB, kept in the
-# cache (DRTOPK_CACHE, default ~/.cache/drtopk) under the hash of the dumps'
-# hashes and linked as DB: another output folder or a rerun loads nothing; the
-# first dump loads as is, the others merge through bin/tuner.
+# cache (DRTOPK_CACHE, default ~/.cache/drtopk) under a hash of the dumps' hashes
+# and of how it is built (REF_INDEXES), linked as DB: another output folder or a
+# rerun loads nothing; the first dump loads as is, the others merge through
+# bin/tuner.
 load_reference() {
     link="$1"
     set -- "$REF_DIR"/*.sql
     [ -f "$1" ] || die "no database: no --db, no $DEFAULT_DB and no reference dump in $REF_DIR"
     cache="${DRTOPK_CACHE:-${HOME:-/tmp}/.cache/drtopk}"
     mkdir -p "$cache" || die "cannot create the cache $cache (set DRTOPK_CACHE)"
-    key=$(sha256sum "$@" | cut -c1-64 | sha256sum | cut -c1-16)
+    key=$({ sha256sum "$@" | cut -c1-64; printf '%s\n' "$REF_INDEXES"; } | sha256sum | cut -c1-16)
     target="$cache/reference-$key.sqlite"
     ln -sfn "$target" "$link"
-    if [ -f "$target" ]; then
-        # a cache an older run_all.sh left in WAL mode: a rollback journal too (below)
-        sqlite3 -bail "$target" "PRAGMA journal_mode = DELETE" > /dev/null || die "cannot use the cache $target"
-        return 0
-    fi
+    [ ! -f "$target" ] || return 0
     echo "run_all.sh: loading the reference results $* into $target"
     rm -f "$target.tmp" "$target.part"
     sqlite3 -bail "$target.tmp" < "$1" || die "cannot load $1"
@@ -158,7 +162,8 @@ load_reference() {
     # a rollback journal, not the merge's WAL: the experiments, many at once,
     # open it read-only, and a WAL database makes each first reader recover it
     # (a reader that meets another's recovery fails with "database is locked")
-    sqlite3 -bail "$target.tmp" "PRAGMA journal_mode = DELETE" > /dev/null || die "cannot finish $target.tmp"
+    sqlite3 -bail "$target.tmp" "$REF_INDEXES PRAGMA journal_mode = DELETE;" > /dev/null ||
+        die "cannot finish $target.tmp"
     mv -f "$target.tmp" "$target"
 }
 

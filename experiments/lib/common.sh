@@ -184,25 +184,48 @@ exp_machines() {
 # and p of machine @machine) then SQLFILE, with the @NAME parameters (VALUE an
 # SQL literal), @commit and @verified from exp_pick; '|'-separated rows.
 exp_query() {
-    file="$EXP_SQL/$1"
+    local input=".parameter init
+.parameter set @seed $EXP_SEED
+" p prelude query
+    [ -z "${EXP_PICK_COMMIT:-}" ] || input+=".parameter set @commit '$EXP_PICK_COMMIT'
+"
+    [ -z "${EXP_PICK_VERIFIED:-}" ] || input+=".parameter set @verified $EXP_PICK_VERIFIED
+"
+    for p in "${@:2}"; do
+        input+=".parameter set @${p%%=*} ${p#*=}
+"
+    done
+    # the SQL read by the shell itself (read returns 1 at the end of the file it read)
+    IFS= read -r -d '' prelude < "$EXP_SQL/fig_rows.sql" || true
+    IFS= read -r -d '' query < "$EXP_SQL/$1" || true
+    sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" <<< "$input$prelude$query"
+}
+
+# exp_query_memo VAR SQLFILE NAME=VALUE...: exp_query's rows into VAR; a query
+# asked again (exp_for_machines draws the chosen runs after a pass over all of
+# them) is answered from memory: the database does not change while a script plots.
+declare -A EXP_MEMO
+exp_query_memo() {
+    local var="$1" key out IFS=$'\x1f'
     shift
-    {
-        echo ".parameter init"
-        echo ".parameter set @seed $EXP_SEED"
-        [ -z "${EXP_PICK_COMMIT:-}" ] || echo ".parameter set @commit '$EXP_PICK_COMMIT'"
-        [ -z "${EXP_PICK_VERIFIED:-}" ] || echo ".parameter set @verified $EXP_PICK_VERIFIED"
-        for p in "$@"; do
-            echo ".parameter set @${p%%=*} ${p#*=}"
-        done
-        cat "$EXP_SQL/fig_rows.sql" "$file"
-    } | sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB"
+    key="$*${IFS}${EXP_PICK_COMMIT:-}${IFS}${EXP_PICK_VERIFIED:-}"
+    if [ -z "${EXP_MEMO[$key]+set}" ]; then
+        out=$(exp_query "$@") || return 1
+        EXP_MEMO[$key]=$out
+    fi
+    printf -v "$var" '%s' "${EXP_MEMO[$key]}"
 }
 
 # exp_slug NAME UUID: file-name part of one machine, e.g. nvidia-h200-0593d0f2.
+# (In bash, without a process: each of the figures' many machines asks for it.)
 exp_slug() {
-    u="${2#GPU-}"
+    local u="${2#GPU-}" s
     u="${u#cpu:}"
-    printf '%s-%s' "$1" "$(printf '%s' "$u" | cut -c1-8)" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-' | tr -s '-'
+    s="$1-${u:0:8}"
+    s="${s,,}"
+    s="${s//[^abcdefghijklmnopqrstuvwxyz0123456789]/-}"
+    while [[ "$s" == *--* ]]; do s="${s//--/-}"; done
+    printf '%s' "$s"
 }
 
 # exp_machine LINE: set M_ID M_UUID M_NAME M_BACKEND M_DRIVER M_RUNTIME M_GBPS
@@ -228,16 +251,27 @@ EOF
 # Tables whose rows carry git_commit and measured_at (the commits a panel can draw).
 EXP_COMMIT_TABLES="measurements counters multi_gpu peer_measurements"
 
-# exp_commits: the clean commits of machine M_ID (any on the CPU backend, whose
-# rows check the commands), newest measurement first.
-exp_commits() {
-    u=""
+# exp_commit_index: EXP_COMMITS[ID], the clean commits of machine ID (any on the
+# CPU backend, whose rows check the commands), newest measurement first (ties: by
+# name), and EXP_COMMIT_DAYS[ID|COMMIT], the days machine ID measured at COMMIT
+# ("D" or "D1..D2"), of every machine in one query, once per script.
+declare -A EXP_COMMITS EXP_COMMIT_DAYS
+exp_commit_index() {
+    local u="" t id c days
+    EXP_COMMITS_READ=1
     for t in $EXP_COMMIT_TABLES; do
         exp_has_table "$t" || continue
-        u="$u${u:+ UNION ALL }SELECT git_commit, measured_at FROM $t WHERE machine_id = $M_ID"
+        u="$u${u:+ UNION ALL }SELECT machine_id, git_commit, measured_at FROM $t"
     done
-    sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT git_commit FROM ($u)
-        WHERE git_commit NOT LIKE '%-dirty' OR '$M_BACKEND' = 'cpu' GROUP BY git_commit ORDER BY max(measured_at) DESC"
+    while IFS='|' read -r id c days; do
+        EXP_COMMITS[$id]="${EXP_COMMITS[$id]:-}${EXP_COMMITS[$id]:+ }$c"
+        EXP_COMMIT_DAYS[$id|$c]=$days
+    done < <(sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT u.machine_id, u.git_commit,
+        CASE WHEN min(date(u.measured_at)) = max(date(u.measured_at)) THEN min(date(u.measured_at))
+             ELSE min(date(u.measured_at)) || '..' || max(date(u.measured_at)) END
+        FROM ($u) u JOIN machines m ON m.id = u.machine_id
+        WHERE u.git_commit NOT LIKE '%-dirty' OR m.backend = 'cpu'
+        GROUP BY u.machine_id, u.git_commit ORDER BY u.machine_id, max(u.measured_at) DESC, u.git_commit")
 }
 
 # exp_pick SQLFILE NAME=VALUE...: the panel's rows into $rows, of one commit: the
@@ -247,13 +281,15 @@ exp_commits() {
 # EXP_PROV_COMMIT, EXP_PROV_DATE and M_CAPTION (GPU, commit, date).  Returns 1
 # when no commit gives rows ($rows empty), 2 when a query fails.
 exp_pick() {
+    local c rv
     EXP_PICK_VERIFIED=""
-    for c in $(exp_commits); do
+    [ -n "${EXP_COMMITS_READ:-}" ] || exp_commit_index
+    for c in ${EXP_COMMITS[$M_ID]:-}; do
         EXP_PICK_COMMIT="$c"
-        rows=$(exp_query "$@") || return 2
+        exp_query_memo rows "$@" || return 2
         [ -n "$rows" ] || continue
         EXP_PICK_VERIFIED=1
-        rv=$(exp_query "$@") || return 2
+        exp_query_memo rv "$@" || return 2
         EXP_PICK_VERIFIED=""
         if [ "$rv" = "$rows" ]; then EXP_VERIFIED=1; else EXP_VERIFIED=0; fi
         exp_provenance
@@ -267,27 +303,22 @@ exp_pick() {
 # exp_provenance: EXP_PROV_COMMIT, EXP_PROV_DATE (the days machine M_ID measured
 # at EXP_PICK_COMMIT) and the caption naming them.
 exp_provenance() {
-    u=""
-    for t in $EXP_COMMIT_TABLES; do
-        exp_has_table "$t" || continue
-        u="$u${u:+ UNION ALL }SELECT measured_at FROM $t WHERE machine_id = $M_ID AND git_commit = '$EXP_PICK_COMMIT'"
-    done
-    EXP_PROV_DATE=$(sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT CASE WHEN min(date(measured_at)) = max(date(measured_at))
-        THEN min(date(measured_at)) ELSE min(date(measured_at)) || '..' || max(date(measured_at)) END FROM ($u)")
-    EXP_PROV_COMMIT=$(printf '%s' "$EXP_PICK_COMMIT" | cut -c1-12)
+    EXP_PROV_DATE="${EXP_COMMIT_DAYS[$M_ID|$EXP_PICK_COMMIT]:-}"
+    EXP_PROV_COMMIT="${EXP_PICK_COMMIT:0:12}"
     M_CAPTION="$M_CAPTION0; measured at commit $EXP_PROV_COMMIT on $EXP_PROV_DATE"
     [ "$EXP_VERIFIED" = 1 ] || M_CAPTION="$M_CAPTION (unverified rows)"
 }
 
 # exp_gpstr TEXT: TEXT fit for a single-quoted gnuplot string (' becomes ’).
 exp_gpstr() {
-    printf '%s' "$1" | sed "s/'/’/g"
+    printf '%s' "${1//\'/’}"
 }
 
 # exp_gnuplot SCRIPT BASE TITLE CAPTION VAR=VALUE...: figures/SCRIPT to
 # BASE.png and BASE.svg (written beside, then renamed: never half written).
 # VALUEs are gnuplot string values.  Returns non-zero when gnuplot fails.
 exp_gnuplot() {
+    [ "${EXP_DRY:-0}" = 0 ] || return 0        # exp_for_machines' first pass: numbers, no image
     gp="$EXP_GP/$1"
     base="$2"
     title=$(exp_gpstr "$3")
@@ -297,7 +328,6 @@ exp_gnuplot() {
     for v in "$@"; do
         vars="$vars ${v%%=*}='$(exp_gpstr "${v#*=}")';"
     done
-    [ "${EXP_DRY:-0}" = 0 ] || return 0        # exp_for_machines' first pass: numbers, no image
     for fmt in png svg; do
         if ! gnuplot -e "fmt='$fmt'; out='$base.tmp.$fmt'; title='$title'; caption='$caption'; \
                          commit='$EXP_COMMIT'; gpdir='$EXP_GP'; $vars" "$gp" 2> "$base.gnuplot.log"; then
@@ -316,11 +346,11 @@ exp_gnuplot() {
 # measuring commit, its date, the GPU's UUID, verified (1, 0, - without rows),
 # image (1: drawn, 0: numbers only), tab-separated.
 exp_record() {
-    vf="${EXP_VERIFIED:--}"
+    local vf="${EXP_VERIFIED:--}" line
     [ "$3" != 0 ] || vf=-
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$EXP_ID" "$1" "$2" "$3" "$4" "$EXP_TITLE" \
-        "$EXP_CLAIM" "$5" "$6" "$EXP_PROV_COMMIT" "$EXP_PROV_DATE" "${M_UUID:--}" "$vf" "$((1 - ${EXP_DRY:-0}))" \
-        | tr -d '\r' >> "$EXP_STATUS_FILE.tmp"
+    printf -v line '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$EXP_ID" "$1" "$2" "$3" "$4" "$EXP_TITLE" \
+        "$EXP_CLAIM" "$5" "$6" "$EXP_PROV_COMMIT" "$EXP_PROV_DATE" "${M_UUID:--}" "$vf" "$((1 - ${EXP_DRY:-0}))"
+    printf '%s' "${line//$'\r'/}" >> "$EXP_STATUS_FILE.tmp"
 }
 
 # exp_panel_missing BASE CAPTION REASON: the "not measured on this machine" panel.
@@ -469,8 +499,10 @@ exp_data() {
 
 # exp_p2 N: "2^e" when N is a power of two, else N (labels).
 exp_p2() {
-    awk -v n="$1" 'BEGIN { e = 0; m = n; while (m > 1 && m % 2 == 0) { m /= 2; ++e }
-                           if (m == 1) printf "2^%d", e; else printf "%s", n }'
+    local m="$1" e=0
+    case "$m" in ''|*[!0-9]*|0*) printf '%s' "$1"; return ;; esac    # not a positive integer
+    while [ "$m" -gt 1 ] && [ $((m % 2)) = 0 ]; do m=$((m / 2)); e=$((e + 1)); done
+    if [ "$m" = 1 ]; then printf '2^%d' "$e"; else printf '%s' "$1"; fi
 }
 
 # exp_has_table NAME: whether the database has table NAME (tables that later

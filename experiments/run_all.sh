@@ -273,12 +273,19 @@ report_one() {
     printf '[%2d/%d] %-24s %-18s elapsed %s  ETA %s\n' "$i" "$total" "$name" "$st" "$(fmt_s "$el")" "$(fmt_s "$eta")"
     [ "$st" = ok ] || sed 's/^/        /' "$out/data/$name.log" | tail -5
 }
+unset DRTOPK_EXP_PRELUDE    # set below only while the database cannot change
 if [ -n "$gpu" ]; then
     # one GPU: the experiments measure one after the other
     for s in $scripts; do run_one "$s"; report_one "$s"; done
 else
     # plotting only: as many experiments at once as there are cores, the slowest (the
-    # regret table's queries) first, reported in order
+    # regret table's queries) first, reported in order; the database does not
+    # change meanwhile, so that the figures share the tables of fig_rows.sql
+    # they query (lib/common.sh exp_prelude), made once into a folder removed at the end
+    DRTOPK_EXP_PRELUDE=$(mktemp -d "${TMPDIR:-/tmp}/drtopk-prelude.XXXXXX") ||
+        { echo "run_all.sh: cannot make a temporary folder (set TMPDIR)" >&2; exit 1; }
+    trap 'rm -rf "$DRTOPK_EXP_PRELUDE"' EXIT
+    export DRTOPK_EXP_PRELUDE
     jobs_max=$(nproc 2>/dev/null || echo 2)
     running=0
     for s in $(printf '%s\n' $scripts | grep '^exp_plan_regret') $(printf '%s\n' $scripts | grep -v '^exp_plan_regret'); do

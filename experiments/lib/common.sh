@@ -18,6 +18,8 @@
 #   DRTOPK_EXP_VERIFY_EVERY  the tuner's --verify-every for the timing sweeps (default: the tuner's)
 #   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)
 #   DRTOPK_BIN_DIR      where bin/tuner is (default bin/; tests/gpu/run.sh's carried programs)
+#   DRTOPK_EXP_PRELUDE  a folder where the figures share fig_rows.sql's tables (exp_prelude;
+#                       run_all.sh sets it only while the database cannot change)
 # A script exits 0 when each of its panels is plotted or drawn as not measured,
 # 1 when a query or a plot failed (its panel then says so), 2 on a usage error.
 set -eu
@@ -183,22 +185,97 @@ exp_machines() {
 # exp_query SQLFILE NAME=VALUE...: experiments/sql/fig_rows.sql (temp tables m
 # and p of machine @machine) then SQLFILE, with the @NAME parameters (VALUE an
 # SQL literal), @commit and @verified from exp_pick; '|'-separated rows.
+# With DRTOPK_EXP_PRELUDE (exp_prelude), fig_rows.sql's tables come from there.
 exp_query() {
-    local input=".parameter init
+    local params=".parameter init
 .parameter set @seed $EXP_SEED
-" p prelude query
-    [ -z "${EXP_PICK_COMMIT:-}" ] || input+=".parameter set @commit '$EXP_PICK_COMMIT'
+" p query pre
+    [ -z "${EXP_PICK_COMMIT:-}" ] || params+=".parameter set @commit '$EXP_PICK_COMMIT'
 "
-    [ -z "${EXP_PICK_VERIFIED:-}" ] || input+=".parameter set @verified $EXP_PICK_VERIFIED
+    [ -z "${EXP_PICK_VERIFIED:-}" ] || params+=".parameter set @verified $EXP_PICK_VERIFIED
 "
     for p in "${@:2}"; do
-        input+=".parameter set @${p%%=*} ${p#*=}
+        params+=".parameter set @${p%%=*} ${p#*=}
 "
     done
     # the SQL read by the shell itself (read returns 1 at the end of the file it read)
-    IFS= read -r -d '' prelude < "$EXP_SQL/fig_rows.sql" || true
     IFS= read -r -d '' query < "$EXP_SQL/$1" || true
-    sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" <<< "$input$prelude$query"
+    if exp_prelude "$params"; then
+        pre="ATTACH '${EXP_PRELUDE_FILE//\'/\'\'}' AS exp_prelude;
+"
+    else
+        IFS= read -r -d '' pre < "$EXP_SQL/fig_rows.sql" || true
+    fi
+    sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" <<< "$params$pre$query"
+}
+
+# exp_prelude_scan SQL: EXP_PRELUDE_TABLES, the temp tables fig_rows.sql's text
+# SQL makes (empty: exp_prelude cannot stand in for it), and EXP_PRELUDE_NAMES,
+# the parameters it reads; exp_for_machines reads them once per script.
+exp_prelude_scan() {
+    local rest="$1" creates=0 tables=0 t IFS=$' \t\n'
+    EXP_PRELUDE_TABLES="" EXP_PRELUDE_NAMES=" "
+    while [[ "$rest" =~ CREATE[[:space:]]+TEMP[[:space:]]+TABLE[[:space:]]+([A-Za-z_][A-Za-z_0-9]*)[[:space:]]+AS[[:space:]] ]]; do
+        EXP_PRELUDE_TABLES="$EXP_PRELUDE_TABLES ${BASH_REMATCH[1]}"
+        tables=$((tables + 1))
+        rest="${rest#*"${BASH_REMATCH[0]}"}"
+    done
+    rest="${1^^}"
+    while [[ "$rest" == *CREATE* ]]; do creates=$((creates + 1)); rest="${rest#*CREATE}"; done
+    rest="$1"
+    while [[ "$rest" =~ @([A-Za-z_][A-Za-z_0-9]*) ]]; do
+        EXP_PRELUDE_NAMES="$EXP_PRELUDE_NAMES${BASH_REMATCH[1]} "
+        rest="${rest#*"${BASH_REMATCH[0]}"}"
+    done
+    [ "$creates" = "$tables" ] || EXP_PRELUDE_TABLES=""
+    for t in $EXP_PRELUDE_TABLES; do
+        ! exp_has_table "$t" || EXP_PRELUDE_TABLES=""
+    done
+}
+
+# exp_prelude PARAMS: with DRTOPK_EXP_PRELUDE (a folder run_all.sh makes when it
+# plots, measuring nothing: the database does not change while the experiments
+# run), fig_rows.sql's temp tables for the values PARAMS (exp_query's parameter
+# lines) gives its parameters, made once per run into a database file of that
+# folder named by those values, its path in EXP_PRELUDE_FILE: every figure's
+# query of a machine runs fig_rows.sql over all that machine's rows, and the
+# figures ask for the same few machines and commits.  Fails (exp_query then runs
+# fig_rows.sql itself, and reports its errors) without the folder, when the
+# tables cannot be made, or when fig_rows.sql makes more than temp tables or
+# one of them is named as a table of the database (then it would not shadow it).
+exp_prelude() {
+    local dir="${DRTOPK_EXP_PRELUDE:-}" sql rest line name key="" t copy="" uri c i IFS=$' \t\n'
+    [ -n "$dir" ] || return 1
+    IFS= read -r -d '' sql < "$EXP_SQL/fig_rows.sql" || true
+    [ -n "${EXP_PRELUDE_TABLES+set}" ] || exp_prelude_scan "$sql"
+    [ -n "$EXP_PRELUDE_TABLES" ] || return 1
+    # the file's name: the parameters fig_rows.sql reads, each character outside
+    # [A-Za-z0-9] written as %XX (never two sets of values under one name)
+    while IFS= read -r line; do
+        name="${line#.parameter set @}"
+        name="${name%% *}"
+        [ "$name" != "$line" ] && [[ "$EXP_PRELUDE_NAMES" == *" $name "* ]] || continue
+        line="${line#.parameter set @}"
+        for ((i = 0; i < ${#line}; ++i)); do
+            c="${line:i:1}"
+            if [[ "$c" == [A-Za-z0-9] ]]; then key+="$c"; else printf -v c '%%%02X' "'$c"; key+="$c"; fi
+        done
+        key+="%0A"
+    done <<< "$1"
+    EXP_PRELUDE_FILE="$dir/prelude-$key.sqlite"
+    [ ! -f "$EXP_PRELUDE_FILE" ] || return 0
+    for t in $EXP_PRELUDE_TABLES; do copy+="CREATE TABLE main.$t AS SELECT * FROM temp.$t;
+"; done
+    # the database read-only, attached by a URI ('%', '?' and '#' escaped)
+    uri="${EXP_DB//%/%25}"
+    uri="${uri//\?/%3f}"
+    uri="${uri//#/%23}"
+    uri="file:${uri//\'/\'\'}?mode=ro"
+    sqlite3 -batch -bail "$EXP_PRELUDE_FILE.$$.tmp" > /dev/null 2>&1 <<< "PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+ATTACH '$uri' AS exp_db;
+$1$sql$copy" || { rm -f "$EXP_PRELUDE_FILE.$$.tmp"; return 1; }
+    mv -f "$EXP_PRELUDE_FILE.$$.tmp" "$EXP_PRELUDE_FILE"     # whole, or not at all
 }
 
 # exp_query_memo VAR SQLFILE NAME=VALUE...: exp_query's rows into VAR; a query
@@ -206,9 +283,9 @@ exp_query() {
 # them) is answered from memory: the database does not change while a script plots.
 declare -A EXP_MEMO
 exp_query_memo() {
-    local var="$1" key out IFS=$'\x1f'
+    local var="$1" key="" a out
     shift
-    key="$*${IFS}${EXP_PICK_COMMIT:-}${IFS}${EXP_PICK_VERIFIED:-}"
+    for a in "$@" "${EXP_PICK_COMMIT:-}" "${EXP_PICK_VERIFIED:-}"; do key+="$a"$'\x1f'; done
     if [ -z "${EXP_MEMO[$key]+set}" ]; then
         out=$(exp_query "$@") || return 1
         EXP_MEMO[$key]=$out
@@ -397,6 +474,10 @@ exp_for_machines() {
         return 0
     fi
     exp_has_table measurements || true      # the table list, read once here (not in each subshell)
+    if [ -n "${DRTOPK_EXP_PRELUDE:-}" ]; then
+        IFS= read -r -d '' EXP_PRELUDE_SQL < "$EXP_SQL/fig_rows.sql" || true
+        exp_prelude_scan "$EXP_PRELUDE_SQL"
+    fi
     if [ "${EXP_ALL_RUNS:-0}" = 1 ]; then
         exp_each_machine "$1" "$lines"
         return 0

@@ -150,15 +150,30 @@ load_reference() {
     ln -sfn "$target" "$link"
     [ ! -f "$target" ] || return 0
     echo "run_all.sh: loading the reference results $* into $target"
-    rm -f "$target.tmp" "$target.part"
-    sqlite3 -bail "$target.tmp" < "$1" || die "cannot load $1"
-    shift
-    for f in "$@"; do
-        [ -x "$BIN_DIR/tuner" ] || die "merging $f needs $BIN_DIR/tuner: run ninja first"
-        sqlite3 -bail "$target.part" < "$f" || die "cannot load $f"
-        "$BIN_DIR/tuner" --merge "$target.part" --db "$target.tmp" > /dev/null || die "cannot merge $f"
-        rm -f "$target.part"
+    # each dump loads into a database of its own, as many at once as there are
+    # cores, while those loaded merge in order (the first as is, the others
+    # through bin/tuner): the ids the merge gives never depend on the timing
+    [ $# -eq 1 ] || [ -x "$BIN_DIR/tuner" ] || die "merging the reference dumps needs $BIN_DIR/tuner: run ninja first"
+    parts="$target.parts"
+    rm -rf "$target.tmp" "$parts"
+    mkdir -p "$parts" || die "cannot create $parts"
+    local files=("$@") pids=() i next=0 loads
+    loads=$(nproc 2>/dev/null || echo 2)
+    for ((i = 0; i < ${#files[@]}; ++i)); do
+        while [ "$next" -lt "${#files[@]}" ] && [ "$next" -lt $((i + loads)) ]; do
+            sqlite3 -bail "$parts/$next.sqlite" < "${files[next]}" &
+            pids[next]=$!
+            next=$((next + 1))
+        done
+        wait "${pids[i]}" || die "cannot load ${files[i]}"
+        if [ "$i" = 0 ]; then
+            mv -f "$parts/0.sqlite" "$target.tmp" || die "cannot move $parts/0.sqlite to $target.tmp"
+        else
+            "$BIN_DIR/tuner" --merge "$parts/$i.sqlite" --db "$target.tmp" > /dev/null || die "cannot merge ${files[i]}"
+            rm -f "$parts/$i.sqlite"
+        fi
     done
+    rmdir "$parts"
     # a rollback journal, not the merge's WAL: the experiments, many at once,
     # open it read-only, and a WAL database makes each first reader recover it
     # (a reader that meets another's recovery fails with "database is locked")

@@ -554,7 +554,9 @@ exp_end() {
 # commit and the database (gnuplot skips it), written beside and renamed
 # (never half written).
 exp_write() {
-    { echo "# $EXP_ID, drawn at commit $EXP_COMMIT from $(basename "$EXP_DB")"; cat; } > "$1.tmp" &&
+    local body
+    IFS= read -r -d '' body || true         # all of stdin (read returns 1 at its end)
+    printf '# %s, drawn at commit %s from %s\n%s' "$EXP_ID" "$EXP_COMMIT" "${EXP_DB##*/}" "$body" > "$1.tmp" &&
         mv -f "$1.tmp" "$1"
 }
 
@@ -648,5 +650,5 @@ exp_columns() {
 # exp_dashes FILE: per series of FILE (exp_blocks), 2 for a Dr.-assisted one
 # ("dr-..."), else 1: the dash types figures draw them with (word(dashes, i+1)).
 exp_dashes() {
-    grep '^"' "$1" | awk '{ printf "%s%d", (NR > 1 ? " " : ""), (index($0, "\"dr-") == 1) ? 2 : 1 }'
+    awk '/^"/ { printf "%s%d", (n++ ? " " : ""), (index($0, "\"dr-") == 1) ? 2 : 1 }' "$1"
 }

@@ -405,15 +405,16 @@ exp_gnuplot() {
     for v in "$@"; do
         vars="$vars ${v%%=*}='$(exp_gpstr "${v#*=}")';"
     done
-    for fmt in png svg; do
-        if ! gnuplot -e "fmt='$fmt'; out='$base.tmp.$fmt'; title='$title'; caption='$caption'; \
-                         commit='$EXP_COMMIT'; gpdir='$EXP_GP'; $vars" "$gp" 2> "$base.gnuplot.log"; then
-            cat "$base.gnuplot.log" >&2
-            rm -f "$base.tmp.$fmt"
-            return 1
-        fi
-        mv -f "$base.tmp.$fmt" "$base.$fmt"
-    done
+    # one gnuplot for both images: the script drawn to PNG, then, from its defaults
+    # again (reset), to SVG
+    vars="title='$title'; caption='$caption'; commit='$EXP_COMMIT'; gpdir='$EXP_GP'; $vars"
+    if ! gnuplot -e "fmt='png'; out='$base.tmp.png'; $vars" "$gp" \
+                 -e "reset; fmt='svg'; out='$base.tmp.svg'; $vars" "$gp" 2> "$base.gnuplot.log"; then
+        cat "$base.gnuplot.log" >&2
+        rm -f "$base.tmp.png" "$base.tmp.svg"
+        return 1
+    fi
+    mv -f "$base.tmp.png" "$base.png" && mv -f "$base.tmp.svg" "$base.svg"
     rm -f "$base.gnuplot.log"
 }
 

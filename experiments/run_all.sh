@@ -128,39 +128,59 @@ fi
 mkdir -p "$out/data/status" || die "cannot create $out/data"
 out=$(cd "$out" && pwd)
 
+# The indexes the figure queries need beyond the store's own (db/schema.sql),
+# added to the cached reference database: a point of one machine and commit
+# (plan_regret.sql joins every forced plan of a point to its automatic plan:
+# without it each of a sweep's points scans the machine's rows).
+REF_INDEXES="CREATE INDEX IF NOT EXISTS measurements_point
+                 ON measurements (machine_id, git_commit, dtype, dist, seed, n, k);"
+
 # load_reference DB: the dumps of db/reference/*.sql merged into DB, kept in the
-# cache (DRTOPK_CACHE, default ~/.cache/drtopk) under the hash of the dumps'
-# hashes and this build's schema version, and linked as DB: another output
-# folder or a rerun loads nothing; the first dump loads as is, the others
-# merge through bin/tuner, which brings it to this build's schema.
+# cache (DRTOPK_CACHE, default ~/.cache/drtopk) under a hash of the dumps' hashes,
+# this build's schema version and how it is built (REF_INDEXES), linked as DB:
+# another output folder or a rerun loads nothing; the first dump loads as is,
+# the others merge through bin/tuner, which brings it to this build's schema.
 load_reference() {
     link="$1"
     set -- "$REF_DIR"/*.sql
     [ -f "$1" ] || die "no database: no --db, no $DEFAULT_DB and no reference dump in $REF_DIR"
     cache="${DRTOPK_CACHE:-${HOME:-/tmp}/.cache/drtopk}"
     mkdir -p "$cache" || die "cannot create the cache $cache (set DRTOPK_CACHE)"
-    key=$({ sha256sum "$@" | cut -c1-64; echo "schema $SCHEMA_VERSION"; } | sha256sum | cut -c1-16)
+    key=$({ sha256sum "$@" | cut -c1-64; echo "schema $SCHEMA_VERSION"; printf '%s\n' "$REF_INDEXES"; } |
+          sha256sum | cut -c1-16)
     target="$cache/reference-$key.sqlite"
     ln -sfn "$target" "$link"
-    if [ -f "$target" ]; then
-        # a cache an older run_all.sh left in WAL mode: a rollback journal too (below)
-        sqlite3 -bail "$target" "PRAGMA journal_mode = DELETE" > /dev/null || die "cannot use the cache $target"
-        return 0
-    fi
+    [ ! -f "$target" ] || return 0
     echo "run_all.sh: loading the reference results $* into $target"
-    rm -f "$target.tmp" "$target.part"
-    sqlite3 -bail "$target.tmp" < "$1" || die "cannot load $1"
-    shift
-    for f in "$@"; do
-        [ -x "$BIN_DIR/tuner" ] || die "merging $f needs $BIN_DIR/tuner: run ninja first"
-        sqlite3 -bail "$target.part" < "$f" || die "cannot load $f"
-        "$BIN_DIR/tuner" --merge "$target.part" --db "$target.tmp" > /dev/null || die "cannot merge $f"
-        rm -f "$target.part"
+    # each dump loads into a database of its own, as many at once as there are
+    # cores, while those loaded merge in order (the first as is, the others
+    # through bin/tuner): the ids the merge gives never depend on the timing
+    [ $# -eq 1 ] || [ -x "$BIN_DIR/tuner" ] || die "merging the reference dumps needs $BIN_DIR/tuner: run ninja first"
+    parts="$target.parts"
+    rm -rf "$target.tmp" "$parts"
+    mkdir -p "$parts" || die "cannot create $parts"
+    local files=("$@") pids=() i next=0 loads
+    loads=$(nproc 2>/dev/null || echo 2)
+    for ((i = 0; i < ${#files[@]}; ++i)); do
+        while [ "$next" -lt "${#files[@]}" ] && [ "$next" -lt $((i + loads)) ]; do
+            sqlite3 -bail "$parts/$next.sqlite" < "${files[next]}" &
+            pids[next]=$!
+            next=$((next + 1))
+        done
+        wait "${pids[i]}" || die "cannot load ${files[i]}"
+        if [ "$i" = 0 ]; then
+            mv -f "$parts/0.sqlite" "$target.tmp" || die "cannot move $parts/0.sqlite to $target.tmp"
+        else
+            "$BIN_DIR/tuner" --merge "$parts/$i.sqlite" --db "$target.tmp" > /dev/null || die "cannot merge ${files[i]}"
+            rm -f "$parts/$i.sqlite"
+        fi
     done
+    rmdir "$parts"
     # a rollback journal, not the merge's WAL: the experiments, many at once,
     # open it read-only, and a WAL database makes each first reader recover it
     # (a reader that meets another's recovery fails with "database is locked")
-    sqlite3 -bail "$target.tmp" "PRAGMA journal_mode = DELETE" > /dev/null || die "cannot finish $target.tmp"
+    sqlite3 -bail "$target.tmp" "$REF_INDEXES PRAGMA journal_mode = DELETE;" > /dev/null ||
+        die "cannot finish $target.tmp"
     mv -f "$target.tmp" "$target"
 }
 
@@ -273,12 +293,19 @@ report_one() {
     printf '[%2d/%d] %-24s %-18s elapsed %s  ETA %s\n' "$i" "$total" "$name" "$st" "$(fmt_s "$el")" "$(fmt_s "$eta")"
     [ "$st" = ok ] || sed 's/^/        /' "$out/data/$name.log" | tail -5
 }
+unset DRTOPK_EXP_PRELUDE    # set below only while the database cannot change
 if [ -n "$gpu" ]; then
     # one GPU: the experiments measure one after the other
     for s in $scripts; do run_one "$s"; report_one "$s"; done
 else
     # plotting only: as many experiments at once as there are cores, the slowest (the
-    # regret table's queries) first, reported in order
+    # regret table's queries) first, reported in order; the database does not
+    # change meanwhile, so that the figures share the tables of fig_rows.sql
+    # they query (lib/common.sh exp_prelude), made once into a folder removed at the end
+    DRTOPK_EXP_PRELUDE=$(mktemp -d "${TMPDIR:-/tmp}/drtopk-prelude.XXXXXX") ||
+        { echo "run_all.sh: cannot make a temporary folder (set TMPDIR)" >&2; exit 1; }
+    trap 'rm -rf "$DRTOPK_EXP_PRELUDE"' EXIT
+    export DRTOPK_EXP_PRELUDE
     jobs_max=$(nproc 2>/dev/null || echo 2)
     running=0
     for s in $(printf '%s\n' $scripts | grep '^exp_plan_regret') $(printf '%s\n' $scripts | grep -v '^exp_plan_regret'); do

@@ -18,6 +18,8 @@
 #   DRTOPK_EXP_VERIFY_EVERY  the tuner's --verify-every for the timing sweeps (default: the tuner's)
 #   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)
 #   DRTOPK_BIN_DIR      where bin/tuner is (default bin/; tests/gpu/run.sh's carried programs)
+#   DRTOPK_EXP_PRELUDE  a folder where the figures share fig_rows.sql's tables (exp_prelude;
+#                       run_all.sh sets it only while the database cannot change)
 # A script exits 0 when each of its panels is plotted or drawn as not measured,
 # 1 when a query or a plot failed (its panel then says so), 2 on a usage error.
 set -eu
@@ -183,26 +185,124 @@ exp_machines() {
 # exp_query SQLFILE NAME=VALUE...: experiments/sql/fig_rows.sql (temp tables m
 # and p of machine @machine) then SQLFILE, with the @NAME parameters (VALUE an
 # SQL literal), @commit and @verified from exp_pick; '|'-separated rows.
+# With DRTOPK_EXP_PRELUDE (exp_prelude), fig_rows.sql's tables come from there.
 exp_query() {
-    file="$EXP_SQL/$1"
-    shift
-    {
-        echo ".parameter init"
-        echo ".parameter set @seed $EXP_SEED"
-        [ -z "${EXP_PICK_COMMIT:-}" ] || echo ".parameter set @commit '$EXP_PICK_COMMIT'"
-        [ -z "${EXP_PICK_VERIFIED:-}" ] || echo ".parameter set @verified $EXP_PICK_VERIFIED"
-        for p in "$@"; do
-            echo ".parameter set @${p%%=*} ${p#*=}"
+    local params=".parameter init
+.parameter set @seed $EXP_SEED
+" p query pre
+    [ -z "${EXP_PICK_COMMIT:-}" ] || params+=".parameter set @commit '$EXP_PICK_COMMIT'
+"
+    [ -z "${EXP_PICK_VERIFIED:-}" ] || params+=".parameter set @verified $EXP_PICK_VERIFIED
+"
+    for p in "${@:2}"; do
+        params+=".parameter set @${p%%=*} ${p#*=}
+"
+    done
+    # the SQL read by the shell itself (read returns 1 at the end of the file it read)
+    IFS= read -r -d '' query < "$EXP_SQL/$1" || true
+    if exp_prelude "$params"; then
+        pre="ATTACH '${EXP_PRELUDE_FILE//\'/\'\'}' AS exp_prelude;
+"
+    else
+        IFS= read -r -d '' pre < "$EXP_SQL/fig_rows.sql" || true
+    fi
+    sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" <<< "$params$pre$query"
+}
+
+# exp_prelude_scan SQL: EXP_PRELUDE_TABLES, the temp tables fig_rows.sql's text
+# SQL makes (empty: exp_prelude cannot stand in for it), and EXP_PRELUDE_NAMES,
+# the parameters it reads; exp_for_machines reads them once per script.
+exp_prelude_scan() {
+    local rest="$1" creates=0 tables=0 t IFS=$' \t\n'
+    EXP_PRELUDE_TABLES="" EXP_PRELUDE_NAMES=" "
+    while [[ "$rest" =~ CREATE[[:space:]]+TEMP[[:space:]]+TABLE[[:space:]]+([A-Za-z_][A-Za-z_0-9]*)[[:space:]]+AS[[:space:]] ]]; do
+        EXP_PRELUDE_TABLES="$EXP_PRELUDE_TABLES ${BASH_REMATCH[1]}"
+        tables=$((tables + 1))
+        rest="${rest#*"${BASH_REMATCH[0]}"}"
+    done
+    rest="${1^^}"
+    while [[ "$rest" == *CREATE* ]]; do creates=$((creates + 1)); rest="${rest#*CREATE}"; done
+    rest="$1"
+    while [[ "$rest" =~ @([A-Za-z_][A-Za-z_0-9]*) ]]; do
+        EXP_PRELUDE_NAMES="$EXP_PRELUDE_NAMES${BASH_REMATCH[1]} "
+        rest="${rest#*"${BASH_REMATCH[0]}"}"
+    done
+    [ "$creates" = "$tables" ] || EXP_PRELUDE_TABLES=""
+    for t in $EXP_PRELUDE_TABLES; do
+        ! exp_has_table "$t" || EXP_PRELUDE_TABLES=""
+    done
+}
+
+# exp_prelude PARAMS: with DRTOPK_EXP_PRELUDE (a folder run_all.sh makes when it
+# plots, measuring nothing: the database does not change while the experiments
+# run), fig_rows.sql's temp tables for the values PARAMS (exp_query's parameter
+# lines) gives its parameters, made once per run into a database file of that
+# folder named by those values, its path in EXP_PRELUDE_FILE: every figure's
+# query of a machine runs fig_rows.sql over all that machine's rows, and the
+# figures ask for the same few machines and commits.  Fails (exp_query then runs
+# fig_rows.sql itself, and reports its errors) without the folder, when the
+# tables cannot be made, or when fig_rows.sql makes more than temp tables or
+# one of them is named as a table of the database (then it would not shadow it).
+exp_prelude() {
+    local dir="${DRTOPK_EXP_PRELUDE:-}" sql rest line name key="" t copy="" uri c i IFS=$' \t\n'
+    [ -n "$dir" ] || return 1
+    IFS= read -r -d '' sql < "$EXP_SQL/fig_rows.sql" || true
+    [ -n "${EXP_PRELUDE_TABLES+set}" ] || exp_prelude_scan "$sql"
+    [ -n "$EXP_PRELUDE_TABLES" ] || return 1
+    # the file's name: the parameters fig_rows.sql reads, each character outside
+    # [A-Za-z0-9] written as %XX (never two sets of values under one name)
+    while IFS= read -r line; do
+        name="${line#.parameter set @}"
+        name="${name%% *}"
+        [ "$name" != "$line" ] && [[ "$EXP_PRELUDE_NAMES" == *" $name "* ]] || continue
+        line="${line#.parameter set @}"
+        for ((i = 0; i < ${#line}; ++i)); do
+            c="${line:i:1}"
+            if [[ "$c" == [A-Za-z0-9] ]]; then key+="$c"; else printf -v c '%%%02X' "'$c"; key+="$c"; fi
         done
-        cat "$EXP_SQL/fig_rows.sql" "$file"
-    } | sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB"
+        key+="%0A"
+    done <<< "$1"
+    EXP_PRELUDE_FILE="$dir/prelude-$key.sqlite"
+    [ ! -f "$EXP_PRELUDE_FILE" ] || return 0
+    for t in $EXP_PRELUDE_TABLES; do copy+="CREATE TABLE main.$t AS SELECT * FROM temp.$t;
+"; done
+    # the database read-only, attached by a URI ('%', '?' and '#' escaped)
+    uri="${EXP_DB//%/%25}"
+    uri="${uri//\?/%3f}"
+    uri="${uri//#/%23}"
+    uri="file:${uri//\'/\'\'}?mode=ro"
+    sqlite3 -batch -bail "$EXP_PRELUDE_FILE.$$.tmp" > /dev/null 2>&1 <<< "PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+ATTACH '$uri' AS exp_db;
+$1$sql$copy" || { rm -f "$EXP_PRELUDE_FILE.$$.tmp"; return 1; }
+    mv -f "$EXP_PRELUDE_FILE.$$.tmp" "$EXP_PRELUDE_FILE"     # whole, or not at all
+}
+
+# exp_query_memo VAR SQLFILE NAME=VALUE...: exp_query's rows into VAR; a query
+# asked again (exp_for_machines draws the chosen runs after a pass over all of
+# them) is answered from memory: the database does not change while a script plots.
+declare -A EXP_MEMO
+exp_query_memo() {
+    local var="$1" key="" a out
+    shift
+    for a in "$@" "${EXP_PICK_COMMIT:-}" "${EXP_PICK_VERIFIED:-}"; do key+="$a"$'\x1f'; done
+    if [ -z "${EXP_MEMO[$key]+set}" ]; then
+        out=$(exp_query "$@") || return 1
+        EXP_MEMO[$key]=$out
+    fi
+    printf -v "$var" '%s' "${EXP_MEMO[$key]}"
 }
 
 # exp_slug NAME UUID: file-name part of one machine, e.g. nvidia-h200-0593d0f2.
+# (In bash, without a process: each of the figures' many machines asks for it.)
 exp_slug() {
-    u="${2#GPU-}"
+    local u="${2#GPU-}" s
     u="${u#cpu:}"
-    printf '%s-%s' "$1" "$(printf '%s' "$u" | cut -c1-8)" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-' | tr -s '-'
+    s="$1-${u:0:8}"
+    s="${s,,}"
+    s="${s//[^abcdefghijklmnopqrstuvwxyz0123456789]/-}"
+    while [[ "$s" == *--* ]]; do s="${s//--/-}"; done
+    printf '%s' "$s"
 }
 
 # exp_machine LINE: set M_ID M_UUID M_NAME M_BACKEND M_DRIVER M_RUNTIME M_GBPS
@@ -228,16 +328,27 @@ EOF
 # Tables whose rows carry git_commit and measured_at (the commits a panel can draw).
 EXP_COMMIT_TABLES="measurements counters multi_gpu peer_measurements"
 
-# exp_commits: the clean commits of machine M_ID (any on the CPU backend, whose
-# rows check the commands), newest measurement first.
-exp_commits() {
-    u=""
+# exp_commit_index: EXP_COMMITS[ID], the clean commits of machine ID (any on the
+# CPU backend, whose rows check the commands), newest measurement first (ties: by
+# name), and EXP_COMMIT_DAYS[ID|COMMIT], the days machine ID measured at COMMIT
+# ("D" or "D1..D2"), of every machine in one query, once per script.
+declare -A EXP_COMMITS EXP_COMMIT_DAYS
+exp_commit_index() {
+    local u="" t id c days
+    EXP_COMMITS_READ=1
     for t in $EXP_COMMIT_TABLES; do
         exp_has_table "$t" || continue
-        u="$u${u:+ UNION ALL }SELECT git_commit, measured_at FROM $t WHERE machine_id = $M_ID"
+        u="$u${u:+ UNION ALL }SELECT machine_id, git_commit, measured_at FROM $t"
     done
-    sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT git_commit FROM ($u)
-        WHERE git_commit NOT LIKE '%-dirty' OR '$M_BACKEND' = 'cpu' GROUP BY git_commit ORDER BY max(measured_at) DESC"
+    while IFS='|' read -r id c days; do
+        EXP_COMMITS[$id]="${EXP_COMMITS[$id]:-}${EXP_COMMITS[$id]:+ }$c"
+        EXP_COMMIT_DAYS[$id|$c]=$days
+    done < <(sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT u.machine_id, u.git_commit,
+        CASE WHEN min(date(u.measured_at)) = max(date(u.measured_at)) THEN min(date(u.measured_at))
+             ELSE min(date(u.measured_at)) || '..' || max(date(u.measured_at)) END
+        FROM ($u) u JOIN machines m ON m.id = u.machine_id
+        WHERE u.git_commit NOT LIKE '%-dirty' OR m.backend = 'cpu'
+        GROUP BY u.machine_id, u.git_commit ORDER BY u.machine_id, max(u.measured_at) DESC, u.git_commit")
 }
 
 # exp_pick SQLFILE NAME=VALUE...: the panel's rows into $rows, of one commit: the
@@ -247,13 +358,15 @@ exp_commits() {
 # EXP_PROV_COMMIT, EXP_PROV_DATE and M_CAPTION (GPU, commit, date).  Returns 1
 # when no commit gives rows ($rows empty), 2 when a query fails.
 exp_pick() {
+    local c rv
     EXP_PICK_VERIFIED=""
-    for c in $(exp_commits); do
+    [ -n "${EXP_COMMITS_READ:-}" ] || exp_commit_index
+    for c in ${EXP_COMMITS[$M_ID]:-}; do
         EXP_PICK_COMMIT="$c"
-        rows=$(exp_query "$@") || return 2
+        exp_query_memo rows "$@" || return 2
         [ -n "$rows" ] || continue
         EXP_PICK_VERIFIED=1
-        rv=$(exp_query "$@") || return 2
+        exp_query_memo rv "$@" || return 2
         EXP_PICK_VERIFIED=""
         if [ "$rv" = "$rows" ]; then EXP_VERIFIED=1; else EXP_VERIFIED=0; fi
         exp_provenance
@@ -267,27 +380,22 @@ exp_pick() {
 # exp_provenance: EXP_PROV_COMMIT, EXP_PROV_DATE (the days machine M_ID measured
 # at EXP_PICK_COMMIT) and the caption naming them.
 exp_provenance() {
-    u=""
-    for t in $EXP_COMMIT_TABLES; do
-        exp_has_table "$t" || continue
-        u="$u${u:+ UNION ALL }SELECT measured_at FROM $t WHERE machine_id = $M_ID AND git_commit = '$EXP_PICK_COMMIT'"
-    done
-    EXP_PROV_DATE=$(sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT CASE WHEN min(date(measured_at)) = max(date(measured_at))
-        THEN min(date(measured_at)) ELSE min(date(measured_at)) || '..' || max(date(measured_at)) END FROM ($u)")
-    EXP_PROV_COMMIT=$(printf '%s' "$EXP_PICK_COMMIT" | cut -c1-12)
+    EXP_PROV_DATE="${EXP_COMMIT_DAYS[$M_ID|$EXP_PICK_COMMIT]:-}"
+    EXP_PROV_COMMIT="${EXP_PICK_COMMIT:0:12}"
     M_CAPTION="$M_CAPTION0; measured at commit $EXP_PROV_COMMIT on $EXP_PROV_DATE"
     [ "$EXP_VERIFIED" = 1 ] || M_CAPTION="$M_CAPTION (unverified rows)"
 }
 
 # exp_gpstr TEXT: TEXT fit for a single-quoted gnuplot string (' becomes ’).
 exp_gpstr() {
-    printf '%s' "$1" | sed "s/'/’/g"
+    printf '%s' "${1//\'/’}"
 }
 
 # exp_gnuplot SCRIPT BASE TITLE CAPTION VAR=VALUE...: figures/SCRIPT to
 # BASE.png and BASE.svg (written beside, then renamed: never half written).
 # VALUEs are gnuplot string values.  Returns non-zero when gnuplot fails.
 exp_gnuplot() {
+    [ "${EXP_DRY:-0}" = 0 ] || return 0        # exp_for_machines' first pass: numbers, no image
     gp="$EXP_GP/$1"
     base="$2"
     title=$(exp_gpstr "$3")
@@ -297,16 +405,16 @@ exp_gnuplot() {
     for v in "$@"; do
         vars="$vars ${v%%=*}='$(exp_gpstr "${v#*=}")';"
     done
-    [ "${EXP_DRY:-0}" = 0 ] || return 0        # exp_for_machines' first pass: numbers, no image
-    for fmt in png svg; do
-        if ! gnuplot -e "fmt='$fmt'; out='$base.tmp.$fmt'; title='$title'; caption='$caption'; \
-                         commit='$EXP_COMMIT'; gpdir='$EXP_GP'; $vars" "$gp" 2> "$base.gnuplot.log"; then
-            cat "$base.gnuplot.log" >&2
-            rm -f "$base.tmp.$fmt"
-            return 1
-        fi
-        mv -f "$base.tmp.$fmt" "$base.$fmt"
-    done
+    # one gnuplot for both images: the script drawn to PNG, then, from its defaults
+    # again (reset), to SVG
+    vars="title='$title'; caption='$caption'; commit='$EXP_COMMIT'; gpdir='$EXP_GP'; $vars"
+    if ! gnuplot -e "fmt='png'; out='$base.tmp.png'; $vars" "$gp" \
+                 -e "reset; fmt='svg'; out='$base.tmp.svg'; $vars" "$gp" 2> "$base.gnuplot.log"; then
+        cat "$base.gnuplot.log" >&2
+        rm -f "$base.tmp.png" "$base.tmp.svg"
+        return 1
+    fi
+    mv -f "$base.tmp.png" "$base.png" && mv -f "$base.tmp.svg" "$base.svg"
     rm -f "$base.gnuplot.log"
 }
 
@@ -316,11 +424,11 @@ exp_gnuplot() {
 # measuring commit, its date, the GPU's UUID, verified (1, 0, - without rows),
 # image (1: drawn, 0: numbers only), tab-separated.
 exp_record() {
-    vf="${EXP_VERIFIED:--}"
+    local vf="${EXP_VERIFIED:--}" line
     [ "$3" != 0 ] || vf=-
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$EXP_ID" "$1" "$2" "$3" "$4" "$EXP_TITLE" \
-        "$EXP_CLAIM" "$5" "$6" "$EXP_PROV_COMMIT" "$EXP_PROV_DATE" "${M_UUID:--}" "$vf" "$((1 - ${EXP_DRY:-0}))" \
-        | tr -d '\r' >> "$EXP_STATUS_FILE.tmp"
+    printf -v line '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$EXP_ID" "$1" "$2" "$3" "$4" "$EXP_TITLE" \
+        "$EXP_CLAIM" "$5" "$6" "$EXP_PROV_COMMIT" "$EXP_PROV_DATE" "${M_UUID:--}" "$vf" "$((1 - ${EXP_DRY:-0}))"
+    printf '%s' "${line//$'\r'/}" >> "$EXP_STATUS_FILE.tmp"
 }
 
 # exp_panel_missing BASE CAPTION REASON: the "not measured on this machine" panel.
@@ -367,6 +475,10 @@ exp_for_machines() {
         return 0
     fi
     exp_has_table measurements || true      # the table list, read once here (not in each subshell)
+    if [ -n "${DRTOPK_EXP_PRELUDE:-}" ]; then
+        IFS= read -r -d '' EXP_PRELUDE_SQL < "$EXP_SQL/fig_rows.sql" || true
+        exp_prelude_scan "$EXP_PRELUDE_SQL"
+    fi
     if [ "${EXP_ALL_RUNS:-0}" = 1 ]; then
         exp_each_machine "$1" "$lines"
         return 0
@@ -443,7 +555,9 @@ exp_end() {
 # commit and the database (gnuplot skips it), written beside and renamed
 # (never half written).
 exp_write() {
-    { echo "# $EXP_ID, drawn at commit $EXP_COMMIT from $(basename "$EXP_DB")"; cat; } > "$1.tmp" &&
+    local body
+    IFS= read -r -d '' body || true         # all of stdin (read returns 1 at its end)
+    printf '# %s, drawn at commit %s from %s\n%s' "$EXP_ID" "$EXP_COMMIT" "${EXP_DB##*/}" "$body" > "$1.tmp" &&
         mv -f "$1.tmp" "$1"
 }
 
@@ -469,8 +583,10 @@ exp_data() {
 
 # exp_p2 N: "2^e" when N is a power of two, else N (labels).
 exp_p2() {
-    awk -v n="$1" 'BEGIN { e = 0; m = n; while (m > 1 && m % 2 == 0) { m /= 2; ++e }
-                           if (m == 1) printf "2^%d", e; else printf "%s", n }'
+    local m="$1" e=0
+    case "$m" in ''|*[!0-9]*|0*) printf '%s' "$1"; return ;; esac    # not a positive integer
+    while [ "$m" -gt 1 ] && [ $((m % 2)) = 0 ]; do m=$((m / 2)); e=$((e + 1)); done
+    if [ "$m" = 1 ]; then printf '2^%d' "$e"; else printf '%s' "$1"; fi
 }
 
 # exp_has_table NAME: whether the database has table NAME (tables that later
@@ -535,5 +651,5 @@ exp_columns() {
 # exp_dashes FILE: per series of FILE (exp_blocks), 2 for a Dr.-assisted one
 # ("dr-..."), else 1: the dash types figures draw them with (word(dashes, i+1)).
 exp_dashes() {
-    grep '^"' "$1" | awk '{ printf "%s%d", (NR > 1 ? " " : ""), (index($0, "\"dr-") == 1) ? 2 : 1 }'
+    awk '/^"/ { printf "%s%d", (n++ ? " " : ""), (index($0, "\"dr-") == 1) ? 2 : 1 }' "$1"
 }

@@ -32,6 +32,12 @@ plot_one() {
         exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no automatic-plan regret rows on this machine ($HOW)"
         return 0
     fi
+    # one run per GPU model, the newest: an older one's line goes (exp_end) where the newer has rows
+    newer=$(regret superseded) || { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query plan_regret.sql failed"; return 0; }
+    if [ -n "$newer" ]; then
+        exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "an older regret run of this GPU model: the newest ($newer) is drawn"
+        return 0
+    fi
     if ! rows=$(regret points); then
         exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query plan_regret.sql failed"
         return 0
@@ -92,6 +98,7 @@ $res
 EOF
     exp_record "$M_SLUG" "$M_NAME" "$used" ok "$ours" "$verdict"
 }
-# every run with regret rows is drawn (one query of its points: the costly one), the others say why not
+# the newest run with regret rows of each GPU model is drawn (one query of its points: the costly one), the
+# others say why not
 EXP_ALL_RUNS=1 exp_for_machines plot_one
 exp_end

@@ -29,6 +29,9 @@
 --       commit|tuning|dtype|n|k|worst regret|its dist|points in cell
 --   'count': machine @machine's automatic-plan rows: all|of clean commits
 --       (why a panel has no rows).
+--   'superseded': the uuid of another machine of @machine's GPU model whose
+--       latest automatic-plan row is newer than @machine's (the figure draws
+--       one run per GPU model, the newest), or no row.
 -- No math functions (log2): Python's sqlite3 module may lack them
 -- (experiments/plan_regret.sh prints the summary through it).
 -- A plan is written "dr-radix a11 b2 f11" (the delegate pipeline: first/second
@@ -158,3 +161,14 @@ SELECT * FROM (
     SELECT count(*), coalesce(sum(x.git_commit NOT LIKE '%-dirty'), 0)
     FROM measurements x WHERE x.machine_id = @machine AND x.algorithm LIKE 'auto-%'
 ) WHERE @part = 'count';
+
+SELECT m2.uuid
+FROM machines m2 JOIN measurements x2 ON x2.machine_id = m2.id
+WHERE @part = 'superseded' AND m2.id <> @machine
+  AND m2.name = (SELECT m.name FROM machines m WHERE m.id = @machine)
+  AND x2.algorithm LIKE 'auto-%' AND (@dirty = 1 OR x2.git_commit NOT LIKE '%-dirty')
+GROUP BY m2.id
+HAVING max(x2.measured_at) > coalesce((SELECT max(x.measured_at) FROM measurements x
+                                       WHERE x.machine_id = @machine AND x.algorithm LIKE 'auto-%'
+                                         AND (@dirty = 1 OR x.git_commit NOT LIKE '%-dirty')), '')
+ORDER BY max(x2.measured_at) DESC, m2.uuid LIMIT 1;

@@ -103,8 +103,8 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
         awk -F'\t' '$5 != "not measured" { p[$3] = 1 } $5 == "not measured" { n[$3]++ }
                       END { for (g in n) if (n[g] > 1 || (g in p)) exit 1 }' "$f" || { echo "$f"; false; }
     done
-    # Table 2's H200 panels: the two 2-GPU and the 4-GPU dumps, none for the single-GPU cards
-    [ "$(grep -c "NVIDIA H200" "$T/out/data/status/tab2_multigpu.tsv")" -eq 3 ]
+    # Table 2's H200 panels: the three 2-GPU and the 4-GPU dumps, none for the single-GPU cards
+    [ "$(grep -c "NVIDIA H200" "$T/out/data/status/tab2_multigpu.tsv")" -eq 4 ]
     [ -z "$(ls "$T"/out/tab2_multigpu-nvidia-h200-*.svg | grep -v -e '-e3fcdd08\.svg$' -e '-25eb7d79\.svg$' \
             -e '-a5aa8e80\.svg$')" ]
     # a measured figure is not marked (the 2-GPU H200 dump holds Table 2's rows only)
@@ -316,14 +316,15 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     # the claim is 4 GPUs over 1 at 2^30: not measured here, saying so
     [ "$(cut -f9 <<< "$line")" = "not measured" ]
     grep -q "not measured: no in-core 4-GPU row at |V| = 2^30" "$T/mpi/data/claims/tab2_multigpu.tsv"
-    # the reference dumps: the two 2-GPU H200 runs and the 4-GPU H100 and H200 runs are plotted,
-    # and their single-GPU machines, which have no rows, give no panel (the in-core run at
-    # 2^32: k = 128 and 2^20 on 1 and 2 ranks, k = 2^24 on 1)
+    # the reference dumps: the three 2-GPU H200 runs and the 4-GPU H100 and H200 runs are plotted,
+    # and their single-GPU machines, which have no rows, give no panel (the in-core runs at
+    # 2^32: k = 128 and 2^20 on 1 and 2 ranks, k = 2^24 on 1; with CUDA IPC also k = 2^24 on 2)
     [ "$(grep e3fcdd08 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "10	ok" ]
     [ "$(grep 25eb7d79 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "5	ok" ]
+    [ "$(grep 69a2e409 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "6	ok" ]
     [ "$(grep 44c5e1bf "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "18	ok" ]
     [ "$(grep a5aa8e80 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "18	ok" ]
-    [ "$(grep -c NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv")" -eq 4 ]
+    [ "$(grep -c NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv")" -eq 5 ]
     # 4 GPUs, and the one-GPU row that outgrew the GPU: 32 sub-vectors of 2^30 (not the asked cap);
     # the H100 row was stored with the asked cap and is derived, the H200 row stores what it streamed
     for uuid in 44c5e1bf a5aa8e80; do
@@ -656,7 +657,7 @@ EOF
     [ "$(grep -P '\tNVIDIA H200\t' "$T/out/data/status/exp_batch.tsv" | cut -f5 | sort -u)" = ok ]
 }
 
-@test "exp_plan_regret on the reference dumps: the H200 run drawn with its commit and a verdict from its rows; the H100 not measured, saying how to measure" {
+@test "exp_plan_regret on the reference dumps: the newest H200 run drawn with its commit and a verdict from its rows; the H100 not measured, saying how to measure" {
     st="$T/out/data/status/exp_plan_regret.tsv"
     [ -s "$st" ]
     # every GPU model of the dumps once
@@ -664,10 +665,12 @@ EOF
     line=$(grep -P '\tNVIDIA H100 80GB HBM3\t' "$st")
     [ "$(cut -f4,5,9 <<< "$line")" = "0	not measured	not measured" ]
     grep -q "no automatic-plan regret rows on this machine (experiments/plan_regret.sh" "$T/out/$(cut -f1,2 <<< "$line" | tr '\t' '-').svg"
-    # the H200 dump (h200-207f3e0f, commit 37fbb8e): every key type, a verdict the rows give
+    # of the two H200 dumps (h200-207f3e0f at 37fbb8e, h200-4f40c901 at 7ba9879), the newer:
+    # every key type, a verdict the rows give
     line=$(grep -P '\tNVIDIA H200\t' "$st")
     [ "$(cut -f5 <<< "$line")" = ok ]
-    [[ "$(cut -f8 <<< "$line")" == "commit 37fbb8e94d52: builtin u32: "*"builtin f32: "*"builtin f16: "*"builtin u64: "* ]]
+    [ "$(cut -f2 <<< "$line")" = nvidia-h200-4f40c901 ]
+    [[ "$(cut -f8 <<< "$line")" == "commit 7ba9879d4e55: builtin u32: "*"builtin f32: "*"builtin f16: "*"builtin u64: "* ]]
     worst=$(cut -f8 <<< "$line" | grep -o 'worst [0-9.]*' | cut -d' ' -f2 | sort -n | tail -1)
     verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 1.05) ? "held" : "not held" }')
     [ "$(cut -f9 <<< "$line")" = "$verdict" ]

@@ -1,7 +1,7 @@
 /*
- * slice.c -- slices of V over ranks, the reduction tree, raw-file slices and
- * the exact merge of two top-k lists for multi-GPU Dr. Top-k (paper section
- * 5.4); see slice.h.
+ * slice.c -- slices of V over ranks, raw-file slices, and the host half of
+ * the ranks' agreement on the k-th key and the compaction of the selected
+ * elements for multi-GPU Dr. Top-k (paper section 5.4); see slice.h.
  */
 #define _FILE_OFFSET_BITS 64
 #include "slice.h"
@@ -25,26 +25,6 @@ void drtopk_slice(uint64_t n, uint64_t parts, uint64_t r, uint64_t *first, uint6
     const uint64_t base = n / parts, extra = n % parts;
     *first = r * base + (r < extra ? r : extra);
     *count = base + (r < extra ? 1 : 0);
-}
-
-int64_t drtopk_tree_peer(uint64_t ranks, uint64_t r, uint64_t step, int *sends)
-{
-    *sends = 0;
-    if (r % (2 * step) == step) {
-        *sends = 1;
-        return (int64_t)(r - step);
-    }
-    if (r % (2 * step) == 0 && r + step < ranks) return (int64_t)(r + step);
-    return -1;
-}
-
-uint64_t drtopk_tree_span(uint64_t n, uint64_t ranks, uint64_t r, uint64_t step)
-{
-    uint64_t first, count, last_first, last_count;
-    const uint64_t last = (r + step < ranks ? r + step : ranks) - 1;
-    drtopk_slice(n, ranks, r, &first, &count);
-    drtopk_slice(n, ranks, last, &last_first, &last_count);
-    return last_first + last_count - first;
 }
 
 static drtopk_status open_sized(const char *path, size_t elem_size, uint64_t *n, int *fd, char *err,
@@ -191,17 +171,35 @@ drtopk_status drtopk_topk_canon(drtopk_dtype t, drtopk_order o, void *vals, uint
     return DRTOPK_OK;
 }
 
-uint64_t drtopk_topk_merge(drtopk_dtype t, drtopk_order o, uint64_t k, const void *av, const uint64_t *ap,
-                           uint64_t na, const void *bv, const uint64_t *bp, uint64_t nb, void *out_vals,
-                           uint64_t *out_pos)
+void drtopk_key_hist(const void *vals, uint64_t n, drtopk_dtype t, drtopk_order o, uint64_t prefix, int shift,
+                     uint64_t *hist)
 {
-    uint64_t i = 0, j = 0, m = 0;
-    const uint64_t len = na + nb < k ? na + nb : k;
-    while (m < len) {
-        const int take_a = j == nb || (i < na && canon_before(drtopk_key_at(av, i, t, o), ap[i],
-                                                              drtopk_key_at(bv, j, t, o), bp[j]));
-        drtopk_bits_store(out_vals, m, t, take_a ? drtopk_bits_at(av, i, t) : drtopk_bits_at(bv, j, t));
-        out_pos[m++] = take_a ? ap[i++] : bp[j++];
+    const uint64_t mask = drtopk_radix_prefix_mask(t, shift);
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t key = drtopk_key_at(vals, i, t, o);
+        if ((key & mask) == prefix) ++hist[(key >> shift) & (DRTOPK_RADIX_BINS - 1)];
     }
-    return len;
+}
+
+unsigned drtopk_radix_pick(const uint64_t *hist, uint64_t need, uint64_t *above)
+{
+    uint64_t sum = 0;
+    unsigned d = DRTOPK_RADIX_BINS - 1;
+    while (d > 0 && sum + hist[d] < need) sum += hist[d--];
+    *above = sum;
+    return d;
+}
+
+uint64_t drtopk_key_compact(const void *vals, const uint64_t *pos, uint64_t n, drtopk_dtype t, drtopk_order o,
+                            uint64_t thr, uint64_t ties, uint64_t first, void *out_vals, uint64_t *out_pos)
+{
+    uint64_t m = 0, taken = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t key = drtopk_key_at(vals, i, t, o);
+        if (key > thr || (key == thr && taken++ < ties)) {
+            drtopk_bits_store(out_vals, m, t, drtopk_bits_at(vals, i, t));
+            out_pos[m++] = pos[i] + first;
+        }
+    }
+    return m;
 }

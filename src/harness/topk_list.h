@@ -1,16 +1,16 @@
 /*
  * topk_list.h -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
- * section 5.4): a rank's local result put best first, and the exact merge of
- * two best-first lists keeping the best k, both in device memory, so the
- * reduction never sorts or merges on the host.  Any key width (16, 32, 64
- * bits; raw element bits of dtype t, compared by keyorder.h's ordered key),
- * positions uint64.  Ordering: the library's sorted selection of the whole
- * list (equal keys in any order); the merge (a merge-path kernel) takes the
- * first list's element on equal keys.  The
- * host half of the same steps is slice.h's (the CPU backend).  CUDA build:
- * topk_list_cuda.cu; --cpu-only build: topk_list_stub.c (DRTOPK_ERR_NO_BACKEND).
- * Every call runs on the legacy default stream and returns when its work is
- * done.
+ * section 5.4): the device half of the ranks' exchange (slice.h holds the
+ * host half, which the CPU backend runs): the histogram of a rank's list for
+ * one round of the radix select of the global k-th key, the compaction of
+ * what the rank sends (the keys above that key, and its share of the ties),
+ * and rank 0's ordering of the gathered result best first (--sorted), all in
+ * device memory, so the exchange never sorts or counts on the host.  Any key
+ * width (16, 32, 64 bits; raw element bits of dtype t, compared by
+ * keyorder.h's ordered key), positions uint64.  CUDA build:
+ * topk_list_cuda.cu; --cpu-only build: topk_list_stub.c
+ * (DRTOPK_ERR_NO_BACKEND).  Every call runs on the legacy default stream and
+ * returns when its work is done.
  */
 #ifndef DRTOPK_TOPK_LIST_H
 #define DRTOPK_TOPK_LIST_H
@@ -23,21 +23,25 @@ extern "C" {
 
 typedef struct topk_list_dev topk_list_dev;
 
-/* Scratch for lists of up to k elements of dtype t in order o. */
-drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t k, topk_list_dev **out);
+/* Scratch for the exchange of lists of dtype t in order o and, when
+ * order_k > 0, for ordering lists of up to order_k elements. */
+drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, topk_list_dev **out);
 void topk_list_dev_destroy(topk_list_dev *m);
-/* in_v / in_p (n <= k, any order) best first into out_v / out_p, each
- * position plus `first` (a slice's local index to its global position).  out
- * must not alias in. */
+/* in_v / in_p (n <= order_k, any order) best first into out_v / out_p, each
+ * position plus `first`.  out must not alias in. */
 drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n,
                                   uint64_t first, void *out_v, uint64_t *out_p);
-/* Positions p[0 .. n) plus `first`, in place (a slice's local indices to
- * global positions, for a list the selection already put best first). */
-drtopk_status topk_list_dev_offset(uint64_t *p, uint64_t n, uint64_t first);
-/* Best-first lists a (na) and b (nb) merged; the best min(k, na + nb) of them
- * replace a (whose buffers hold k); *len gets that count. */
-drtopk_status topk_list_dev_merge(topk_list_dev *m, void *a_v, uint64_t *a_p, uint64_t na, const void *b_v,
-                                  const uint64_t *b_p, uint64_t nb, uint64_t *len);
+/* hist (host memory, DRTOPK_RADIX_BINS counters) += the histogram of the
+ * device list vals (n) for the round at `shift` under `prefix`, as
+ * drtopk_key_hist (slice.h). */
+drtopk_status topk_list_dev_hist(topk_list_dev *m, const void *vals, uint64_t n, uint64_t prefix, int shift,
+                                 uint64_t *hist);
+/* As drtopk_key_compact on device lists, for a list holding exactly `above`
+ * keys above thr and at least `ties` equal to it (the histograms counted
+ * them): the keys above thr go first, then any `ties` of the equal ones
+ * (which ones is not promised); above + ties elements are written. */
+drtopk_status topk_list_dev_compact(topk_list_dev *m, const void *vals, const uint64_t *pos, uint64_t n, uint64_t thr,
+                                    uint64_t above, uint64_t ties, uint64_t first, void *out_v, uint64_t *out_p);
 
 /* ---- lists between processes of one node: CUDA IPC ------------------------
  * A rank exports its list's device allocations once; a rank of the same node

@@ -1,36 +1,39 @@
 /*
  * topk_list_cuda.cu -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
- * section 5.4; topk_list.h): a local result ordered best first by the
- * library's own sorted selection (standalone sort-cub, DRTOPK_SORTED, k of
- * k) and a gather of its positions, and two best-first lists merged by a
- * merge-path kernel (each output slot finds its split of the two lists by a
- * binary search on its diagonal) with the best k kept.  Templates over the
- * element's unsigned type serve every key width.  Lists also move between
- * the ranks of one node GPU to GPU through CUDA IPC (a mapped peer
- * allocation and a device copy).  No CUB here: the library's prelinked
- * archive carries its own copies of CUB's and libcu++'s inline code, and a
- * second copy in the program breaks its link.
+ * section 5.4; topk_list.h): one round's histogram of a rank's list (a
+ * shared-memory histogram per block, added into one in global memory), the
+ * compaction of the keys above the global k-th key and of the rank's share
+ * of its ties (each block reserves its slots with one global atomic per
+ * tile), and a gathered result ordered best first by the library's own
+ * sorted selection (standalone sort-cub, DRTOPK_SORTED, k of k) and a gather
+ * of its positions.  Templates over the element's unsigned type serve every
+ * key width.  Lists also move between the ranks of one node GPU to GPU
+ * through CUDA IPC (a mapped peer allocation and a device copy).  No CUB
+ * here: the library's prelinked archive carries its own copies of CUB's and
+ * libcu++'s inline code, and a second copy in the program breaks its link.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "harness_cuda.h"
 #include "key_of.cuh"
+#include "slice.h"
 #include "topk_list.h"
 
-#define TL_BLOCK 256            /* threads per block of the gather and merge kernels */
-#define TL_BLOCKS_PER_SM 8      /* grid-stride: enough blocks to fill the GPU         */
+#define TL_BLOCK 256            /* threads per block of the kernels here        */
+#define TL_BLOCKS_PER_SM 8      /* grid-stride: enough blocks to fill the GPU    */
+#define TL_ABOVE 0              /* the compaction's counters: keys above ...     */
+#define TL_EQUAL 1              /* ... and equal to the threshold                */
 
 struct topk_list_dev {
     drtopk_dtype t;
     drtopk_order o;
-    uint64_t k;
-    size_t esz;
+    uint64_t order_k;           /* longest list ordered (0: none)                   */
     drtopk_plan sort;           /* the sorted selection of a whole list             */
     void *ws;                   /* its workspace                                    */
     size_t ws_bytes;
-    uint64_t *idx;              /* its output indices (k)                           */
-    void *mv;                   /* the merge's output (k values and positions)      */
-    uint64_t *mp;
+    uint64_t *idx;              /* its output indices (order_k)                     */
+    unsigned long long *hist;   /* one round's histogram (DRTOPK_RADIX_BINS)        */
+    unsigned long long *ctr;    /* the compaction's counters (TL_ABOVE, TL_EQUAL)   */
     int grid;
 };
 
@@ -42,33 +45,63 @@ __global__ void tl_gather_kernel(const uint64_t *__restrict__ p, const uint64_t 
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out_p[i] = p[idx[i]] + first;
 }
 
-/* p[i] += first. */
-__global__ void tl_offset_kernel(uint64_t *p, uint64_t n, uint64_t first)
+/* hist[d] += the keys of v whose bits under `mask` equal prefix, by their digit d at shift. */
+template <typename UT>
+__global__ void tl_hist_kernel(const UT *__restrict__ v, uint64_t n, drtopk_dtype t, drtopk_order o, uint64_t prefix,
+                               uint64_t mask, int shift, unsigned long long *hist)
 {
+    __shared__ unsigned int h[DRTOPK_RADIX_BINS];
+    for (unsigned i = threadIdx.x; i < DRTOPK_RADIX_BINS; i += blockDim.x) h[i] = 0;
+    __syncthreads();
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) p[i] += first;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const uint64_t key = key_of(v[i], t, o);
+        if ((key & mask) == prefix) atomicAdd(&h[(key >> shift) & (DRTOPK_RADIX_BINS - 1)], 1u);
+    }
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < DRTOPK_RADIX_BINS; i += blockDim.x)
+        if (h[i]) atomicAdd(&hist[i], (unsigned long long)h[i]);
 }
 
-/* Output slot i of the merge of best-first a (na) and b (nb), the first list
- * first among equal keys: ia of the first i outputs come from a (the merge
- * path's split on diagonal i), then the slot takes a[ia] or b[i - ia]. */
+/* Keys above thr to out[0 .. above), in any order; equal ones to out[above ..
+ * above + ties) while slots remain.  Each tile of a block counts its two
+ * kinds in shared memory and reserves that many slots with one global atomic
+ * each; every thread of a block runs the same number of tiles (the barriers). */
 template <typename UT>
-__global__ void tl_merge_kernel(const UT *__restrict__ av, const uint64_t *__restrict__ ap, uint64_t na,
-                                const UT *__restrict__ bv, const uint64_t *__restrict__ bp, uint64_t nb,
-                                uint64_t keep, drtopk_dtype t, drtopk_order o, UT *out_v, uint64_t *out_p)
+__global__ void tl_compact_kernel(const UT *__restrict__ v, const uint64_t *__restrict__ p, uint64_t n,
+                                  drtopk_dtype t, drtopk_order o, uint64_t thr, uint64_t above, uint64_t ties,
+                                  uint64_t first, unsigned long long *ctr, UT *out_v, uint64_t *out_p)
 {
+    __shared__ unsigned int n_above, n_equal;
+    __shared__ unsigned long long base_above, base_equal;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < keep; i += stride) {
-        uint64_t lo = i > nb ? i - nb : 0, hi = i < na ? i : na;
-        while (lo < hi) {       /* the most a's among the first i: a[mid] precedes b[i - 1 - mid] */
-            const uint64_t mid = lo + (hi - lo) / 2;
-            if (key_of(av[mid], t, o) >= key_of(bv[i - 1 - mid], t, o)) lo = mid + 1;
-            else hi = mid;
+    for (uint64_t tile = (uint64_t)blockIdx.x * blockDim.x; tile < n; tile += stride) {
+        const uint64_t i = tile + threadIdx.x;
+        if (threadIdx.x == 0) n_above = n_equal = 0;
+        __syncthreads();
+        int better = 0, equal = 0;
+        unsigned slot = 0;
+        if (i < n) {
+            const uint64_t key = key_of(v[i], t, o);
+            better = key > thr;
+            equal = key == thr && ties > 0;
+            if (better) slot = atomicAdd(&n_above, 1u);
+            else if (equal) slot = atomicAdd(&n_equal, 1u);
         }
-        const uint64_t ia = lo, ib = i - lo;
-        const int take_a = ib >= nb || (ia < na && key_of(av[ia], t, o) >= key_of(bv[ib], t, o));
-        out_v[i] = take_a ? av[ia] : bv[ib];
-        out_p[i] = take_a ? ap[ia] : bp[ib];
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            base_above = n_above ? atomicAdd(&ctr[TL_ABOVE], (unsigned long long)n_above) : 0;
+            base_equal = n_equal ? atomicAdd(&ctr[TL_EQUAL], (unsigned long long)n_equal) : 0;
+        }
+        __syncthreads();
+        if (better) {
+            out_v[base_above + slot] = v[i];
+            out_p[base_above + slot] = p[i] + first;
+        } else if (equal && base_equal + slot < ties) {
+            out_v[above + base_equal + slot] = v[i];
+            out_p[above + base_equal + slot] = p[i] + first;
+        }
+        __syncthreads();        /* the counters are reset for the next tile */
     }
 }
 
@@ -83,38 +116,38 @@ extern "C" void topk_list_dev_destroy(topk_list_dev *m)
     if (m == NULL) return;
     cudaFree(m->ws);
     cudaFree(m->idx);
-    cudaFree(m->mv);
-    cudaFree(m->mp);
+    cudaFree(m->hist);
+    cudaFree(m->ctr);
     free(m);
 }
 
 static drtopk_status tl_alloc(topk_list_dev *m)
 {
     int dev, sms;
-    const drtopk_problem p = { DRTOPK_BACKEND_CUDA, m->t, m->o, m->k, m->k, NULL };
     drtopk_status st;
     HARNESS_CUDA_TRY(cudaGetDevice(&dev));
     HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     m->grid = sms * TL_BLOCKS_PER_SM;
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&m->hist, DRTOPK_RADIX_BINS * sizeof(unsigned long long)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&m->ctr, 2 * sizeof(unsigned long long)));
+    if (m->order_k == 0) return DRTOPK_OK;
+    const drtopk_problem p = { DRTOPK_BACKEND_CUDA, m->t, m->o, m->order_k, m->order_k, NULL };
     if ((st = drtopk_plan_explicit(&m->sort, &p, DRTOPK_ALGO_SORT_CUB, 0, 0, DRTOPK_SORTED)) != DRTOPK_OK ||
         (st = drtopk_select_workspace(&p, &m->sort, &m->ws_bytes)) != DRTOPK_OK)
         return st;
     HARNESS_CUDA_TRY(cudaMalloc(&m->ws, m->ws_bytes ? m->ws_bytes : 1));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&m->idx, m->k * sizeof(uint64_t)));
-    HARNESS_CUDA_TRY(cudaMalloc(&m->mv, m->k * m->esz));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&m->mp, m->k * sizeof(uint64_t)));
+    HARNESS_CUDA_TRY(cudaMalloc((void **)&m->idx, m->order_k * sizeof(uint64_t)));
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t k, topk_list_dev **out)
+extern "C" drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, topk_list_dev **out)
 {
     topk_list_dev *m = (topk_list_dev *)calloc(1, sizeof *m);
     *out = NULL;
     if (m == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
     m->t = t;
     m->o = o;
-    m->k = k ? k : 1;
-    m->esz = drtopk_dtype_size(t);
+    m->order_k = order_k;
     const drtopk_status st = tl_alloc(m);
     if (st != DRTOPK_OK) {
         topk_list_dev_destroy(m);
@@ -128,7 +161,7 @@ extern "C" drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v,
                                              uint64_t first, void *out_v, uint64_t *out_p)
 {
     if (n == 0) return DRTOPK_OK;
-    if (n > m->k) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (n > m->order_k) return DRTOPK_ERR_INVALID_ARGUMENT;
     const drtopk_problem p = { DRTOPK_BACKEND_CUDA, m->t, m->o, n, n, in_v };
     size_t need = 0;
     drtopk_status st = drtopk_select_workspace(&p, &m->sort, &need);
@@ -147,45 +180,53 @@ extern "C" drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v,
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status topk_list_dev_offset(uint64_t *p, uint64_t n, uint64_t first)
+template <typename UT>
+static void tl_launch_hist(const topk_list_dev *m, const void *vals, uint64_t n, uint64_t prefix, uint64_t mask,
+                           int shift)
 {
-    if (n > 0 && first > 0) {
-        int dev, sms;
-        HARNESS_CUDA_TRY(cudaGetDevice(&dev));
-        HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        const uint64_t blocks = (n + TL_BLOCK - 1) / TL_BLOCK, most = (uint64_t)sms * TL_BLOCKS_PER_SM;
-        tl_offset_kernel<<<(unsigned)(blocks < most ? blocks : most), TL_BLOCK>>>(p, n, first);
-        HARNESS_LAUNCH_CHECK();
+    tl_hist_kernel<UT><<<tl_grid(m, n), TL_BLOCK>>>((const UT *)vals, n, m->t, m->o, prefix, mask, shift, m->hist);
+}
+
+extern "C" drtopk_status topk_list_dev_hist(topk_list_dev *m, const void *vals, uint64_t n, uint64_t prefix, int shift,
+                                            uint64_t *hist)
+{
+    unsigned long long h[DRTOPK_RADIX_BINS];
+    const int bits = drtopk_dtype_bits(m->t);
+    const uint64_t mask = drtopk_radix_prefix_mask(m->t, shift);
+    if (n == 0) return DRTOPK_OK;
+    HARNESS_CUDA_TRY(cudaMemsetAsync(m->hist, 0, sizeof h, 0));
+    switch (bits) {
+    case 16: tl_launch_hist<uint16_t>(m, vals, n, prefix, mask, shift); break;
+    case 32: tl_launch_hist<uint32_t>(m, vals, n, prefix, mask, shift); break;
+    default: tl_launch_hist<uint64_t>(m, vals, n, prefix, mask, shift); break;
     }
-    HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
+    HARNESS_LAUNCH_CHECK();
+    HARNESS_CUDA_TRY(cudaMemcpy(h, m->hist, sizeof h, cudaMemcpyDeviceToHost));
+    for (unsigned d = 0; d < DRTOPK_RADIX_BINS; ++d) hist[d] += h[d];
     return DRTOPK_OK;
 }
 
 template <typename UT>
-static void tl_launch_merge(const topk_list_dev *m, const void *a_v, const uint64_t *a_p, uint64_t na,
-                            const void *b_v, const uint64_t *b_p, uint64_t nb, uint64_t keep)
+static void tl_launch_compact(const topk_list_dev *m, const void *vals, const uint64_t *pos, uint64_t n, uint64_t thr,
+                              uint64_t above, uint64_t ties, uint64_t first, void *out_v, uint64_t *out_p)
 {
-    tl_merge_kernel<UT><<<tl_grid(m, keep), TL_BLOCK>>>((const UT *)a_v, a_p, na, (const UT *)b_v, b_p, nb, keep,
-                                                        m->t, m->o, (UT *)m->mv, m->mp);
+    tl_compact_kernel<UT><<<tl_grid(m, n), TL_BLOCK>>>((const UT *)vals, pos, n, m->t, m->o, thr, above, ties, first,
+                                                       m->ctr, (UT *)out_v, out_p);
 }
 
-extern "C" drtopk_status topk_list_dev_merge(topk_list_dev *m, void *a_v, uint64_t *a_p, uint64_t na,
-                                             const void *b_v, const uint64_t *b_p, uint64_t nb, uint64_t *len)
+extern "C" drtopk_status topk_list_dev_compact(topk_list_dev *m, const void *vals, const uint64_t *pos, uint64_t n,
+                                               uint64_t thr, uint64_t above, uint64_t ties, uint64_t first,
+                                               void *out_v, uint64_t *out_p)
 {
-    if (na > m->k || nb > m->k) return DRTOPK_ERR_INVALID_ARGUMENT;
-    const uint64_t keep = na + nb < m->k ? na + nb : m->k;
-    *len = na;
-    if (nb == 0) return DRTOPK_OK;
+    if (n == 0 || above + ties == 0) return DRTOPK_OK;
+    HARNESS_CUDA_TRY(cudaMemsetAsync(m->ctr, 0, 2 * sizeof(unsigned long long), 0));
     switch (drtopk_dtype_bits(m->t)) {
-    case 16: tl_launch_merge<uint16_t>(m, a_v, a_p, na, b_v, b_p, nb, keep); break;
-    case 32: tl_launch_merge<uint32_t>(m, a_v, a_p, na, b_v, b_p, nb, keep); break;
-    default: tl_launch_merge<uint64_t>(m, a_v, a_p, na, b_v, b_p, nb, keep); break;
+    case 16: tl_launch_compact<uint16_t>(m, vals, pos, n, thr, above, ties, first, out_v, out_p); break;
+    case 32: tl_launch_compact<uint32_t>(m, vals, pos, n, thr, above, ties, first, out_v, out_p); break;
+    default: tl_launch_compact<uint64_t>(m, vals, pos, n, thr, above, ties, first, out_v, out_p); break;
     }
     HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(a_v, m->mv, keep * m->esz, cudaMemcpyDeviceToDevice, 0));
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(a_p, m->mp, keep * sizeof(uint64_t), cudaMemcpyDeviceToDevice, 0));
     HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
-    *len = keep;
     return DRTOPK_OK;
 }
 

@@ -20,7 +20,7 @@ drtopk_status topk_ipc_open(const topk_ipc_handle *h, void **p)
 drtopk_status topk_ipc_close(void *p) { return p ? DRTOPK_ERR_NO_BACKEND : DRTOPK_OK; }
 drtopk_status topk_ipc_copy(void *dst, const void *src, size_t bytes) { return DRTOPK_ERR_NO_BACKEND; }
 
-drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t k, topk_list_dev **out)
+drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, topk_list_dev **out)
 {
     *out = NULL;
     return DRTOPK_ERR_NO_BACKEND;
@@ -31,12 +31,13 @@ drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v, const uint
 {
     return DRTOPK_ERR_NO_BACKEND;
 }
-drtopk_status topk_list_dev_offset(uint64_t *p, uint64_t n, uint64_t first)
+drtopk_status topk_list_dev_hist(topk_list_dev *m, const void *vals, uint64_t n, uint64_t prefix, int shift,
+                                 uint64_t *hist)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }
-drtopk_status topk_list_dev_merge(topk_list_dev *m, void *a_v, uint64_t *a_p, uint64_t na, const void *b_v,
-                                  const uint64_t *b_p, uint64_t nb, uint64_t *len)
+drtopk_status topk_list_dev_compact(topk_list_dev *m, const void *vals, const uint64_t *pos, uint64_t n, uint64_t thr,
+                                    uint64_t above, uint64_t ties, uint64_t first, void *out_v, uint64_t *out_p)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }

@@ -9,16 +9,22 @@
  * free memory, out of core (ooc.h) only when they do not or when --device-cap
  * asks for the paper's sub-vectors.  The result's order is `drtopk run`'s
  * contract: best first with --sorted, else unspecified, so one rank without
- * --sorted orders nothing.  Several ranks merge: on the GPU the local list
- * (values of any key width and global 64-bit positions) is put best first on
- * the device (the sorted selection, topk_list.h), sent along a binomial tree
- * to rank 0 and merged exactly on the device at each step.  A list moves GPU
- * to GPU by CUDA IPC between ranks of one node whose GPUs reach each other
- * (handles exchanged and opened once per run), else from device memory
- * through CUDA-aware MPI when Open MPI has it, else through one pinned
- * staging copy each way; the CPU backend does the same steps in host memory
- * (slice.h).  Compute, host-to-device reload,
- * merge and communication are timed apart.  Before any work the ranks check
+ * --sorted orders nothing.  Several ranks select their local top k in no
+ * order and agree on the global k-th key exactly: a radix select over the
+ * union of their lists, one round per 8-bit digit of the ordered key (a
+ * histogram of each list on its GPU, added over the ranks by MPI_Allreduce,
+ * every rank picking the same digit; slice.h, topk_list.h).  Each rank then
+ * compacts the elements above that key and its share of the ties (the ranks'
+ * tie counts by MPI_Exscan, lower ranks first, so exactly k in all) with
+ * global positions, and rank 0 gathers them into the result at each rank's
+ * offset: about k elements move in all and nothing merges.  With --sorted
+ * rank 0 orders the k on its GPU.  A rank's part moves GPU to GPU by CUDA
+ * IPC where rank 0 shares its node and reaches its GPU (handles exchanged and
+ * opened once per run), else from device memory through CUDA-aware MPI when
+ * Open MPI has it, else through one pinned staging copy each way; the CPU
+ * backend does the same steps in host memory (slice.h).  Compute,
+ * host-to-device reload, the threshold's selection and communication are
+ * timed apart.  Before any work the ranks check
  * that they run the same configuration on the same input; every collective
  * phase starts with an agreement on each rank's status, so a rank that fails
  * makes every rank exit with its one message.
@@ -53,8 +59,9 @@
 #define SAMPLE_BLOCKS 64          /* --input checksum: blocks read, spread over the file ... */
 #define SAMPLE_BLOCK_BYTES 4096   /* ... of a page each: milliseconds even for a 2^36-byte file */
 #define GPU_FREE_USABLE 0.95      /* share of a GPU's free memory a rank plans on (allocator rounding, the library's caches) */
-#define LIST_COPIES 8             /* k-long lists a rank holds on its GPU: selection output, ordered list,
-                                     received list, merge output (2k), sort keys and indices (2 each) */
+#define LIST_COPIES 8             /* k-long lists a rank holds on its GPU: selection output, compacted or
+                                     gathered result, ordered result, the ordering's indices and keys
+                                     (2 each), with room for the selection's own output */
 #define DEFAULT_REPS_CUDA 7       /* as drtopk run */
 #define DEFAULT_REPS_CPU 1
 #define DEFAULT_WARMUP_CUDA 1
@@ -65,9 +72,8 @@
 #define MSG_CHUNK_BYTES (1 << 30) /* MPI counts are int: larger lists go in pieces */
 #define TAG_VALUES 1
 #define TAG_POSITIONS 2
-#define TAG_CONTROL 3             /* the exchange's setup, a list ready, a list taken; a rank's text to rank 0 */
+#define TAG_CONTROL 3             /* the exchange's setup; a rank's text to rank 0 */
 #define TAG_STRIDE 4              /* tags of one list's pieces: tag + TAG_STRIDE * piece */
-#define TREE_STEPS_MAX 31         /* steps of the reduction tree: 2^31 ranks, past MPI's int rank */
 #define EX_WHY_LEN 200            /* why an edge of one node's ranks is not CUDA IPC */
 #define MS_PER_S 1e3
 #define BYTES_PER_GB 1e9
@@ -79,11 +85,11 @@ static const opt_spec mpi_extra_specs[] = {
     { "device-cap", M_DEVICE_CAP, 1 }, { "db", M_DB, 1 }, { "no-ipc", M_NO_IPC, 0 }, { NULL, 0, 0 }
 };
 
-/* How one edge of the reduction tree moves a list: JSON keys and text. */
+/* How one rank's part moves to rank 0: JSON keys and text. */
 enum { EX_NONE = -1, EX_HOST, EX_IPC, EX_CUDA_AWARE, EX_STAGED, EX_KINDS };
 static const char *const ex_keys[EX_KINDS] = { "host", "cuda-ipc", "cuda-aware-mpi", "pinned-staging" };
 static const char *const ex_text[EX_KINDS] = {
-    "host memory through MPI", "CUDA IPC (GPU to GPU: the receiver copies the sender's mapped list)",
+    "host memory through MPI", "CUDA IPC (GPU to GPU: rank 0 copies the sender's mapped part)",
     "device buffers through CUDA-aware MPI", "device buffers through one pinned host staging copy each way"
 };
 
@@ -92,7 +98,8 @@ static const char help_mpi[] =
     "       mpirun -np R drtopk-mpi --input FILE.{u32,i32,f32,f16,bf16,u64,i64,f64} --k K [options]\n"
     "\n"
     "Multi-GPU Dr. Top-k (paper 5.4): each rank selects the top k of its slice of V on the\n"
-    "GPU of its node-local rank; rank 0 reduces the lists and reports.  The options of\n"
+    "GPU of its node-local rank; the ranks agree on the k-th key and rank 0 gathers\n"
+    "what lies above it (and the ties it needs) and reports.  The options of\n"
     "`drtopk run`, with these differences:\n"
     "  --gpu G[,G...]     GPU of node-local rank r: the list's entry r mod its length\n"
     "                     (default: node-local rank mod the visible GPUs)\n"
@@ -101,8 +108,8 @@ static const char help_mpi[] =
     "                     a slice stays on its GPU when it fits the free memory with its workspace,\n"
     "                     else it streams in sub-vectors of at most 2^30 that fit\n"
     "  --db PATH          store the run (Table 2 row: ranks, total/compute/reload/comm ms)\n"
-    "  --no-ipc           move the lists through MPI even between GPUs of one node that\n"
-    "                     reach each other (default: CUDA IPC, GPU to GPU, there)\n"
+    "  --no-ipc           move the ranks' parts through MPI even between GPUs of one node\n"
+    "                     that reach each other (default: CUDA IPC, GPU to GPU, there)\n"
     "  --sorted           the result best first, as in drtopk run; without it the order is\n"
     "                     not promised (one rank returns its selection's own order)\n"
     "Every rank must be given the same options (but --gpu, --output, --json, --db, which\n"
@@ -300,38 +307,46 @@ static int agree_config(world *w, const mpi_cfg *c)
 typedef struct {
     uint64_t first, count;      /* this rank's slice of V                      */
     uint64_t k_local;           /* min(k, count): the local list's length       */
-    uint64_t k_list;            /* min(k, n): the longest list a merge makes     */
+    uint64_t k_list;            /* min(k, n): the result's length               */
     size_t esz;                 /* bytes of one element                          */
+    int root;                   /* rank 0: it gathers and reports               */
     int ooc;                    /* streamed from host memory                    */
     uint64_t cap;               /* its sub-vector length                        */
     char why[300];              /* why in core or out of core                   */
     int gpu;                    /* the GPU bound, or -1                         */
     int sharing;                /* ranks of this node on that GPU               */
     int cuda_aware;             /* MPI takes device buffers                     */
-    int merges;                 /* several ranks: lists travel and merge        */
-    int ordered;                /* the local list must be best first: it merges,
-                                   or --sorted asks for the result so           */
+    int exchanges;              /* several ranks: they agree on the k-th key and
+                                   rank 0 gathers                               */
+    int ordered;                /* one rank, --sorted: its list best first      */
     void *host_v;               /* slice on the host (CPU, --input, ooc, verify) */
     void *dev_v, *dev_ws;
     void *host_ws;
     size_t ws_bytes;
-    /* lists, in the backend's memory (device on CUDA): this rank's list
-     * (k_list; in core the selection writes it), the out-of-core stream's
-     * output when it must then be ordered (k_local), and when several ranks
-     * merge a peer's list (k_list) and on the CPU the merge's output (k_list) */
-    void *sel_v, *list_v, *recv_v, *merge_v;
-    uint64_t *sel_p, *list_p, *recv_p, *merge_p;
-    uint64_t list_len;
-    void *stage_v;              /* pinned staging of a list (CUDA, MPI not CUDA-aware) */
+    /* lists, in the backend's memory (device on CUDA): the local selection
+     * (k_local, any order; slice positions in core, global out of core: add
+     * pos_first); with several ranks the compacted part (k_local), which on
+     * rank 0 is the start of the gathered result (k_list); rank 0's result
+     * ordered best first when --sorted asks and the selection did not (CUDA,
+     * k_list); res_v / res_p: rank 0's result, one of those */
+    void *list_v, *gath_v, *ord_v, *res_v;
+    uint64_t *list_p, *gath_p, *ord_p, *res_p;
+    uint64_t pos_first;
+    uint64_t sent;              /* this rank's part: its elements above the k-th key and ties taken */
+    int rounds;                 /* the threshold's radix rounds               */
+    void *stage_v;              /* pinned staging of a part (CUDA, MPI not CUDA-aware) */
     uint64_t *stage_p;
-    /* the exchange: how each tree edge of this rank moves a list (EX_*) */
-    int send_ex;                        /* its one send (EX_NONE on rank 0)    */
-    int recv_ex[TREE_STEPS_MAX];        /* its receives, by step 2^i            */
-    void *peer_v[TREE_STEPS_MAX];       /* EX_IPC: the sender's list, mapped    */
-    uint64_t *peer_p[TREE_STEPS_MAX];
-    char ex_why[EX_WHY_LEN];            /* the first edge of one node's ranks
-                                           that is not CUDA IPC, and why      */
-    topk_list_dev *lists;       /* the device ordering and merge (CUDA)          */
+    /* the exchange: how this rank's part moves to rank 0 (EX_*), and on rank
+     * 0 each rank's way, part length and offset in the result, and the parts
+     * mapped by CUDA IPC (ranks entries each) */
+    int send_ex;
+    int *recv_ex;
+    uint64_t *counts, *offsets;
+    void **peer_v;
+    uint64_t **peer_p;
+    char ex_why[EX_WHY_LEN];            /* the first rank of rank 0's node whose
+                                           part is not CUDA IPC, and why      */
+    topk_list_dev *lists;       /* the device histograms, compaction, ordering (CUDA) */
     drtopk_device_info dev;
     const char *tuning_db;
     double link_gbps;           /* host-to-device, measured (out of core, CUDA)  */
@@ -340,7 +355,7 @@ typedef struct {
 } rank_state;
 
 typedef struct {
-    double total, compute, reload, comm, merge;    /* ms; merge is part of comm */
+    double total, compute, reload, comm, thr;      /* ms; thr (the k-th key and the compaction) is part of comm */
     uint64_t chunks, filtered;
 } rep_times;
 
@@ -370,8 +385,12 @@ static void state_free(const mpi_cfg *c, rank_state *s)
     free(s->host_ws);
     drtopk_ooc_host_free(c->run.backend, s->stage_v);
     drtopk_ooc_host_free(c->run.backend, s->stage_p);
-    void *mine[] = { s->dev_v, s->dev_ws, s->sel_v, s->sel_p, s->list_v, s->list_p, s->recv_v, s->recv_p,
-                     s->merge_v, s->merge_p };
+    free(s->recv_ex);
+    free(s->counts);
+    free(s->offsets);
+    free(s->peer_v);
+    free(s->peer_p);
+    void *mine[] = { s->dev_v, s->dev_ws, s->list_v, s->list_p, s->gath_v, s->gath_p, s->ord_v, s->ord_p };
     for (size_t i = 0; i < sizeof mine / sizeof mine[0]; ++i) mem_free(c, mine[i]);
 }
 
@@ -448,47 +467,53 @@ static int slice_to_host(const mpi_cfg *c, rank_state *s, void *stage, uint64_t 
     return 0;
 }
 
-/* The lists of the reduction (rank_state) and, on CUDA, their device
- * ordering and merge and the staging buffers. */
-static int alloc_lists(const mpi_cfg *c, rank_state *s)
+/* The lists of the exchange (rank_state) and, on CUDA, the device
+ * histograms, compaction and ordering and the staging buffers. */
+static int alloc_lists(const mpi_cfg *c, int ranks, rank_state *s)
 {
-    const size_t v = (size_t)s->k_list * s->esz, p = (size_t)s->k_list * sizeof(uint64_t);
-    const int stream_then_order = s->ooc && s->ordered;
+    const uint64_t part = s->root ? s->k_list : s->k_local;    /* rank 0 gathers into its part's buffer */
+    const int order_after = s->root && c->run.sorted && (s->exchanges || s->ooc);
+    const size_t pair = s->esz + sizeof(uint64_t);
     drtopk_status st = DRTOPK_OK;
-    if ((st = mem_alloc(c, &s->list_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->list_p, p)) != DRTOPK_OK ||
-        (stream_then_order &&
-         ((st = mem_alloc(c, &s->sel_v, (size_t)s->k_local * s->esz)) != DRTOPK_OK ||
-          (st = mem_alloc(c, (void **)&s->sel_p, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK)) ||
-        (s->merges &&
-         ((st = mem_alloc(c, &s->recv_v, v)) != DRTOPK_OK || (st = mem_alloc(c, (void **)&s->recv_p, p)) != DRTOPK_OK)))
-        return runtime_error("cannot allocate the top-k lists (%" PRIu64 " elements) %s: %s", s->k_list,
+    if ((st = mem_alloc(c, &s->list_v, (size_t)s->k_local * s->esz)) != DRTOPK_OK ||
+        (st = mem_alloc(c, (void **)&s->list_p, (size_t)s->k_local * sizeof(uint64_t))) != DRTOPK_OK ||
+        (s->exchanges && ((st = mem_alloc(c, &s->gath_v, (size_t)part * s->esz)) != DRTOPK_OK ||
+                       (st = mem_alloc(c, (void **)&s->gath_p, (size_t)part * sizeof(uint64_t))) != DRTOPK_OK)) ||
+        (is_cuda(c) && order_after &&
+         ((st = mem_alloc(c, &s->ord_v, (size_t)s->k_list * s->esz)) != DRTOPK_OK ||
+          (st = mem_alloc(c, (void **)&s->ord_p, (size_t)s->k_list * sizeof(uint64_t))) != DRTOPK_OK)))
+        return runtime_error("cannot allocate the top-k lists (%" PRIu64 " elements) %s: %s", part,
                              is_cuda(c) ? "on the GPU" : "in host memory", drtopk_status_string(st));
-    if (!s->merges && !(is_cuda(c) && stream_then_order)) return 0;
-    if (!is_cuda(c)) {
-        if ((st = mem_alloc(c, &s->merge_v, v)) != DRTOPK_OK ||
-            (st = mem_alloc(c, (void **)&s->merge_p, p)) != DRTOPK_OK)
-            return runtime_error("out of host memory for the merge (%" PRIu64 " elements)", s->k_list);
-        return 0;
+    if (s->root && s->exchanges) {
+        s->recv_ex = (int *)calloc((size_t)ranks, sizeof(int));
+        s->counts = (uint64_t *)calloc((size_t)ranks, sizeof(uint64_t));
+        s->offsets = (uint64_t *)calloc((size_t)ranks, sizeof(uint64_t));
+        s->peer_v = (void **)calloc((size_t)ranks, sizeof(void *));
+        s->peer_p = (uint64_t **)calloc((size_t)ranks, sizeof(uint64_t *));
+        if (!s->recv_ex || !s->counts || !s->offsets || !s->peer_v || !s->peer_p)
+            return runtime_error("out of host memory for the exchange with %d ranks", ranks);
     }
-    if ((st = topk_list_dev_create(c->run.dtype, c->run.order, s->k_list, &s->lists)) != DRTOPK_OK)
-        return runtime_error("cannot allocate the ordering and merge of %" PRIu64 "-element lists on GPU %d: %s",
+    if (!is_cuda(c) || (!s->exchanges && !order_after)) return 0;
+    if ((st = topk_list_dev_create(c->run.dtype, c->run.order, order_after ? s->k_list : 0, &s->lists)) != DRTOPK_OK)
+        return runtime_error("cannot allocate the exchange's scratch for %" PRIu64 "-element lists on GPU %d: %s",
                              s->k_list, s->gpu, drtopk_status_string(st));
-    if (s->merges && !s->cuda_aware &&
-        ((st = drtopk_ooc_host_alloc(c->run.backend, &s->stage_v, v)) != DRTOPK_OK ||
-         (st = drtopk_ooc_host_alloc(c->run.backend, (void **)&s->stage_p, p)) != DRTOPK_OK))
-        return runtime_error("cannot allocate pinned host memory to stage the lists (%" PRIu64 " elements): %s",
-                             s->k_list, drtopk_status_string(st));
+    if (s->exchanges && !s->cuda_aware &&
+        ((st = drtopk_ooc_host_alloc(c->run.backend, &s->stage_v, (size_t)part * s->esz)) != DRTOPK_OK ||
+         (st = drtopk_ooc_host_alloc(c->run.backend, (void **)&s->stage_p, (size_t)part * sizeof(uint64_t))) !=
+             DRTOPK_OK))
+        return runtime_error("cannot allocate pinned host memory to stage the parts (%zu bytes): %s",
+                             (size_t)part * pair, drtopk_status_string(st));
     return 0;
 }
 
 /* Puts the slice where the local top-k reads it and allocates the rest. */
-static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s)
+static int place(const mpi_cfg *c, int ranks, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s)
 {
     const size_t esz = s->esz;
     const int cuda = is_cuda(c);
     drtopk_status st;
     int rc;
-    if ((rc = alloc_lists(c, s)) != 0) return rc;
+    if ((rc = alloc_lists(c, ranks, s)) != 0) return rc;
     if (s->ooc) {
         void *stage = NULL;
         const uint64_t stage_len = s->cap < s->count ? s->cap : s->count;
@@ -543,50 +568,46 @@ static int place(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *
     return 0;
 }
 
-/* The local top k into s->list_v / s->list_p (global positions), best first
- * when s->ordered.  In core the selection writes the list (its plan is
- * sorted when the list must be ordered), so the GPU only adds the slice's
- * first position; out of core the stream's output is ordered afterwards (the
- * library's sorted selection of the list on the GPU).  The CPU backend puts
- * an ordered list in canonical order (equal values by smaller position).
- * With one rank and no --sorted nothing is ordered: the contract of
- * `drtopk run`. */
+/* The local top k into s->list_v / s->list_p (any order; s->pos_first makes
+ * its positions global).  One rank is the result (s->res_v / res_p): in core
+ * its plan is sorted when --sorted asks, out of core the stream's output is
+ * then ordered after it (the library's sorted selection on the GPU; the CPU
+ * backend's canonical order: equal values by smaller position).  With one
+ * rank and no --sorted nothing is ordered: the contract of `drtopk run`. */
 static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s,
                       rep_times *t)
 {
     drtopk_status st;
-    uint64_t first = s->first;          /* in core the selection gives slice indices */
-    const int cuda = is_cuda(c), reorder = s->ooc && s->ordered;
-    void *out_v = reorder ? s->sel_v : s->list_v;
-    uint64_t *out_p = reorder ? s->sel_p : s->list_p;
+    const int cuda = is_cuda(c), order_after = !s->exchanges && c->run.sorted && (s->ooc || !cuda);
     const double t0 = drtopk_now_ms();
     if (s->ooc) {
         drtopk_ooc_stats os;
-        if ((st = drtopk_ooc_run(s->stream, out_v, out_p, &os)) != DRTOPK_OK)
+        if ((st = drtopk_ooc_run(s->stream, s->list_v, s->list_p, &os)) != DRTOPK_OK)
             return api_error("out-of-core top-k failed", st);
         t->reload = os.reload_ms;
         t->chunks = os.chunks;
         t->filtered = os.filtered;
-        first = 0;                      /* the stream gives global positions */
+        s->pos_first = 0;               /* the stream gives global positions */
     } else {
-        st = drtopk_select(lp, plan, cuda ? s->dev_ws : s->host_ws, s->ws_bytes, out_v, out_p, NULL, NULL);
+        st = drtopk_select(lp, plan, cuda ? s->dev_ws : s->host_ws, s->ws_bytes, s->list_v, s->list_p, NULL, NULL);
         if (st != DRTOPK_OK) return api_error("drtopk_select failed", st);
         t->chunks = 1;
+        s->pos_first = s->first;        /* the selection gives slice indices */
     }
-    if (cuda) {
-        if (reorder) st = topk_list_dev_order(s->lists, out_v, out_p, s->k_local, first, s->list_v, s->list_p);
-        else if (s->ordered) st = topk_list_dev_offset(s->list_p, s->k_local, first);
-        else st = drtopk_dev_sync();    /* one rank: the slice starts at 0 */
-        if (st != DRTOPK_OK)
-            return runtime_error("cannot %s the local result on GPU %d: %s", s->ordered ? "order" : "finish",
-                                 s->gpu, drtopk_status_string(st));
-    } else if (s->ordered) {
-        if (reorder) memcpy(s->list_v, out_v, (size_t)s->k_local * s->esz);
-        for (uint64_t i = 0; i < s->k_local; ++i) s->list_p[i] = out_p[i] + first;
-        if ((st = drtopk_topk_canon(c->run.dtype, c->run.order, s->list_v, s->list_p, s->k_local)) != DRTOPK_OK)
-            return runtime_error("out of host memory ordering the local result");
+    s->res_v = s->list_v;               /* one rank: its slice starts at 0 */
+    s->res_p = s->list_p;
+    if (cuda && order_after) {
+        s->res_v = s->ord_v;
+        s->res_p = s->ord_p;
+        st = topk_list_dev_order(s->lists, s->list_v, s->list_p, s->k_local, 0, s->ord_v, s->ord_p);
+    } else if (cuda) {
+        st = drtopk_dev_sync();
+    } else if (order_after) {
+        st = drtopk_topk_canon(c->run.dtype, c->run.order, s->list_v, s->list_p, s->k_local);
     }
-    s->list_len = s->k_local;
+    if (st != DRTOPK_OK)
+        return runtime_error("cannot %s the local result %s: %s", order_after ? "order" : "finish",
+                             cuda ? "on the GPU" : "on the host", drtopk_status_string(st));
     t->compute = drtopk_now_ms() - t0 - t->reload;
     return 0;
 }
@@ -606,7 +627,7 @@ static int post_bytes(void *buf, uint64_t bytes, int peer, int tag, int sends, M
     return n;
 }
 
-/* A rank that cannot go on with the reduction cannot tell the others
+/* A rank that cannot go on with the exchange cannot tell the others
  * (they wait on its message): it ends the job. */
 static void reduce_abort(const world *w, const char *what, drtopk_status st)
 {
@@ -614,14 +635,14 @@ static void reduce_abort(const world *w, const char *what, drtopk_status st)
     MPI_Abort(MPI_COMM_WORLD, EXIT_RUNTIME);
 }
 
-/* ---- the exchange: how each edge of the tree moves a list ------------------ */
+/* ---- the exchange: how each rank's part moves to rank 0 ------------------- */
 
 /* What a sender offers its receiver once per run. */
 typedef struct {
     int leader;                 /* world rank of its node's first rank: the node  */
     int exported;               /* v and p are valid                              */
     char uuid[sizeof(((drtopk_device_info *)0)->uuid)];    /* its GPU            */
-    topk_ipc_handle v, p;       /* its list's values and positions                */
+    topk_ipc_handle v, p;       /* its part's values and positions                */
     char why[EX_WHY_LEN];       /* why not exported                               */
 } ipc_offer;
 
@@ -634,8 +655,8 @@ static int gpu_ordinal(const char *uuid)
     return -1;
 }
 
-/* The sender's half of one edge's setup: its offer, then the receiver's choice. */
-static void offer_ipc(const world *w, const mpi_cfg *c, rank_state *s, int leader, int peer)
+/* A sender's half of the setup: its offer to rank 0, then rank 0's choice. */
+static void offer_ipc(const world *w, const mpi_cfg *c, rank_state *s, int leader)
 {
     ipc_offer o;
     drtopk_status st;
@@ -644,19 +665,19 @@ static void offer_ipc(const world *w, const mpi_cfg *c, rank_state *s, int leade
     snprintf(o.uuid, sizeof o.uuid, "%s", s->dev.uuid);
     if (c->no_ipc)
         snprintf(o.why, sizeof o.why, "--no-ipc");
-    else if ((st = topk_ipc_export(s->list_v, &o.v)) != DRTOPK_OK || (st = topk_ipc_export(s->list_p, &o.p)) != DRTOPK_OK)
-        snprintf(o.why, sizeof o.why, "rank %d cannot export its list (cudaIpcGetMemHandle: %s)", w->rank,
+    else if ((st = topk_ipc_export(s->gath_v, &o.v)) != DRTOPK_OK || (st = topk_ipc_export(s->gath_p, &o.p)) != DRTOPK_OK)
+        snprintf(o.why, sizeof o.why, "rank %d cannot export its part (cudaIpcGetMemHandle: %s)", w->rank,
                  drtopk_status_string(st));
     else
         o.exported = 1;
-    MPI_Send(&o, (int)sizeof o, MPI_BYTE, peer, TAG_CONTROL, MPI_COMM_WORLD);
-    MPI_Recv(&s->send_ex, 1, MPI_INT, peer, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&o, (int)sizeof o, MPI_BYTE, 0, TAG_CONTROL, MPI_COMM_WORLD);
+    MPI_Recv(&s->send_ex, 1, MPI_INT, 0, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
-/* The receiver's half of edge i: CUDA IPC when the sender shares this node,
- * exported its list, and its GPU is one this rank's GPU reaches, and the
- * list maps here; else through MPI.  Returns the choice, also sent back. */
-static int accept_ipc(const world *w, rank_state *s, int leader, int peer, int i)
+/* Rank 0's half for rank `peer`: CUDA IPC when the sender shares this node,
+ * exported its part, its GPU is one rank 0's GPU reaches, and the part maps
+ * here; else through MPI.  Returns the choice, also sent back. */
+static int accept_ipc(const world *w, rank_state *s, int leader, int peer)
 {
     ipc_offer o;
     char why[EX_WHY_LEN] = "";
@@ -672,11 +693,11 @@ static int accept_ipc(const world *w, rank_state *s, int leader, int peer, int i
     } else if ((st = topk_ipc_reachable(s->gpu, theirs, &reach)) != DRTOPK_OK || !reach) {
         snprintf(why, sizeof why, "GPU %d (rank %d) has no peer access to GPU %d (rank %d)", s->gpu, w->rank, theirs,
                  peer);
-    } else if ((st = topk_ipc_open(&o.v, &s->peer_v[i])) != DRTOPK_OK ||
-               (st = topk_ipc_open(&o.p, (void **)&s->peer_p[i])) != DRTOPK_OK) {
-        topk_ipc_close(s->peer_v[i]);   /* the first may have mapped: the fallback holds nothing */
-        s->peer_v[i] = NULL;
-        snprintf(why, sizeof why, "rank %d cannot map rank %d's list (cudaIpcOpenMemHandle: %s)", w->rank, peer,
+    } else if ((st = topk_ipc_open(&o.v, &s->peer_v[peer])) != DRTOPK_OK ||
+               (st = topk_ipc_open(&o.p, (void **)&s->peer_p[peer])) != DRTOPK_OK) {
+        topk_ipc_close(s->peer_v[peer]);   /* the first may have mapped: the fallback holds nothing */
+        s->peer_v[peer] = NULL;
+        snprintf(why, sizeof why, "rank %d cannot map rank %d's part (cudaIpcOpenMemHandle: %s)", w->rank, peer,
                  drtopk_status_string(st));
     } else {
         mode = EX_IPC;
@@ -686,124 +707,169 @@ static int accept_ipc(const world *w, rank_state *s, int leader, int peer, int i
     return mode;
 }
 
-/* Once per run, after the lists are allocated (they must not move): every
- * edge of the tree this rank takes part in gets its way of moving a list,
- * both ends agreeing.  Collective; a way that fails falls back to MPI and
- * says why (s->ex_why), it never ends the run. */
+/* Once per run, after the parts are allocated (they must not move): each
+ * rank's way of moving its part to rank 0, both ends agreeing.  Collective;
+ * a way that fails falls back to MPI and says why (s->ex_why), it never ends
+ * the run. */
 static void exchange_setup(const world *w, const mpi_cfg *c, rank_state *s)
 {
-    int leader = w->rank, i = 0;
+    int leader = w->rank;
     s->send_ex = EX_NONE;
-    for (int j = 0; j < TREE_STEPS_MAX; ++j) s->recv_ex[j] = EX_NONE;
-    if (!s->merges) return;
+    if (!s->exchanges) return;
     MPI_Bcast(&leader, 1, MPI_INT, 0, w->node);
-    for (uint64_t step = 1; step < (uint64_t)w->ranks; step *= 2, ++i) {
-        int sends;
-        const int64_t peer = drtopk_tree_peer((uint64_t)w->ranks, (uint64_t)w->rank, step, &sends);
-        if (peer < 0) continue;
+    if (s->root) s->recv_ex[0] = EX_NONE;
+    for (int r = 1; r < w->ranks; ++r) {
         if (!is_cuda(c)) {
-            if (sends) s->send_ex = EX_HOST;
-            else s->recv_ex[i] = EX_HOST;
-        } else if (sends) {
-            offer_ipc(w, c, s, leader, (int)peer);
-        } else {
-            s->recv_ex[i] = accept_ipc(w, s, leader, (int)peer, i);
+            if (s->root) s->recv_ex[r] = EX_HOST;
+            else if (w->rank == r) s->send_ex = EX_HOST;
+        } else if (s->root) {
+            s->recv_ex[r] = accept_ipc(w, s, leader, r);
+        } else if (w->rank == r) {
+            offer_ipc(w, c, s, leader);
         }
-        if (sends) return;      /* a rank sends once, its last step */
     }
 }
 
-/* Unmaps the senders' lists this rank mapped; then every rank waits for all,
- * so no rank frees a list another still maps.  Collective. */
+/* Rank 0 unmaps the parts it mapped; then every rank waits for all, so no
+ * rank frees a part rank 0 still maps.  Collective. */
 static void exchange_close(const world *w, rank_state *s)
 {
-    if (!s->merges) return;
-    for (int i = 0; i < TREE_STEPS_MAX; ++i) {
-        if (topk_ipc_close(s->peer_v[i]) != DRTOPK_OK || topk_ipc_close(s->peer_p[i]) != DRTOPK_OK)
-            fprintf(stderr, "drtopk-mpi: warning: rank %d cannot unmap the list it copied at step %d\n", w->rank,
-                    1 << i);
-        s->peer_v[i] = NULL;
-        s->peer_p[i] = NULL;
+    if (!s->exchanges) return;
+    for (int r = 0; s->peer_v && r < w->ranks; ++r) {
+        if (topk_ipc_close(s->peer_v[r]) != DRTOPK_OK || topk_ipc_close(s->peer_p[r]) != DRTOPK_OK)
+            fprintf(stderr, "drtopk-mpi: warning: rank 0 cannot unmap rank %d's part\n", r);
+        s->peer_v[r] = NULL;
+        s->peer_p[r] = NULL;
     }
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* Binomial-tree reduction of the best-first lists to rank 0, in place: rank
- * 0's s->list_v / list_p / list_len hold the result on return.  On CUDA each
- * edge moves its list as exchange_setup chose (GPU to GPU by CUDA IPC, device
- * buffers through CUDA-aware MPI, or through the pinned staging buffers) and
- * each merge runs on the GPU; *merge_ms gets the merges' time. */
-static void reduce_tree(const world *w, const mpi_cfg *c, rank_state *s, double *merge_ms)
+/* The global k-th key: the radix rounds over the ranks' lists (slice.h);
+ * then this rank's part compacted (on rank 0, at the start of the result):
+ * its elements above that key and its share of the ties, global positions.
+ * Collective. */
+static void threshold_compact(const world *w, const mpi_cfg *c, rank_state *s)
 {
-    const uint64_t n = c->run.n, k = c->run.k;
-    enum { MAX_REQ = 2 * 64 };     /* 2 arrays of up to 64 GiB each */
-    MPI_Request req[MAX_REQ];
-    drtopk_status st;
-    int i = 0;
-    *merge_ms = 0;
-    for (uint64_t step = 1; step < (uint64_t)w->ranks; step *= 2, ++i) {
-        int sends;
-        const int64_t peer = drtopk_tree_peer((uint64_t)w->ranks, (uint64_t)w->rank, step, &sends);
-        if (peer < 0) continue;
-        const uint64_t vb = s->list_len * s->esz, pb = s->list_len * sizeof(uint64_t);
-        if (sends && s->send_ex == EX_IPC) {
-            /* the list is complete on the GPU (every step before synchronized):
-             * the receiver copies it, and says when, so it may change again */
-            MPI_Send(NULL, 0, MPI_BYTE, (int)peer, TAG_CONTROL, MPI_COMM_WORLD);
-            MPI_Recv(NULL, 0, MPI_BYTE, (int)peer, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            return;
-        }
-        if (sends) {
-            const int staged = s->send_ex == EX_STAGED;
-            void *v = s->list_v, *p = s->list_p;
-            if (staged) {
-                if ((st = drtopk_dev_copy(s->stage_v, s->list_v, vb, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
-                    (st = drtopk_dev_copy(s->stage_p, s->list_p, pb, DRTOPK_COPY_D2H)) != DRTOPK_OK)
-                    reduce_abort(w, "cannot stage the list for sending", st);
-                v = s->stage_v;
-                p = s->stage_p;
-            }
-            int a = post_bytes(v, vb, (int)peer, TAG_VALUES, 1, req, MAX_REQ / 2);
-            int b = post_bytes(p, pb, (int)peer, TAG_POSITIONS, 1, req + a, MAX_REQ / 2);
-            MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
-            return;       /* this rank's part is done */
-        }
-        const uint64_t theirs_span = drtopk_tree_span(n, (uint64_t)w->ranks, (uint64_t)peer, step);
-        const uint64_t theirs = theirs_span < k ? theirs_span : k;
-        const uint64_t tvb = theirs * s->esz, tpb = theirs * sizeof(uint64_t);
-        if (s->recv_ex[i] == EX_IPC) {
-            MPI_Recv(NULL, 0, MPI_BYTE, (int)peer, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if ((st = topk_ipc_copy(s->recv_v, s->peer_v[i], tvb)) != DRTOPK_OK ||
-                (st = topk_ipc_copy(s->recv_p, s->peer_p[i], tpb)) != DRTOPK_OK)
-                reduce_abort(w, "cannot copy the sender's list GPU to GPU (CUDA IPC)", st);
-            MPI_Send(NULL, 0, MPI_BYTE, (int)peer, TAG_CONTROL, MPI_COMM_WORLD);
-        } else {
-            const int staged = s->recv_ex[i] == EX_STAGED;
-            void *rv = staged ? s->stage_v : s->recv_v, *rp = staged ? (void *)s->stage_p : (void *)s->recv_p;
-            int a = post_bytes(rv, tvb, (int)peer, TAG_VALUES, 0, req, MAX_REQ / 2);
-            int b = post_bytes(rp, tpb, (int)peer, TAG_POSITIONS, 0, req + a, MAX_REQ / 2);
-            MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
-            if (staged && ((st = drtopk_dev_copy(s->recv_v, s->stage_v, tvb, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
-                           (st = drtopk_dev_copy(s->recv_p, s->stage_p, tpb, DRTOPK_COPY_H2D)) != DRTOPK_OK))
-                reduce_abort(w, "cannot copy the received list to the GPU", st);
-        }
-        const double m0 = drtopk_now_ms();
-        if (is_cuda(c)) {
-            if ((st = topk_list_dev_merge(s->lists, s->list_v, s->list_p, s->list_len, s->recv_v, s->recv_p, theirs,
-                                          &s->list_len)) != DRTOPK_OK)
-                reduce_abort(w, "cannot merge the lists on the GPU", st);
-        } else {
-            void *tv = s->list_v;
-            uint64_t *tp = s->list_p;
-            s->list_len = drtopk_topk_merge(c->run.dtype, c->run.order, k, s->list_v, s->list_p, s->list_len,
-                                            s->recv_v, s->recv_p, theirs, s->merge_v, s->merge_p);
-            s->list_v = s->merge_v;     /* the merge's output becomes the list */
-            s->list_p = s->merge_p;
-            s->merge_v = tv;
-            s->merge_p = tp;
-        }
-        *merge_ms += drtopk_now_ms() - m0;
+    const drtopk_dtype t = c->run.dtype;
+    const drtopk_order o = c->run.order;
+    uint64_t hist[DRTOPK_RADIX_BINS], sum[DRTOPK_RADIX_BINS], prefix = 0, need = c->run.k, above = 0, ties = 0,
+             before = 0;
+    drtopk_status st = DRTOPK_OK;
+    s->rounds = drtopk_radix_rounds(t);
+    for (int round = 0; round < s->rounds; ++round) {
+        const int shift = drtopk_radix_shift(t, round);
+        uint64_t better;
+        memset(hist, 0, sizeof hist);
+        if (is_cuda(c)) st = topk_list_dev_hist(s->lists, s->list_v, s->k_local, prefix, shift, hist);
+        else drtopk_key_hist(s->list_v, s->k_local, t, o, prefix, shift, hist);
+        if (st != DRTOPK_OK) reduce_abort(w, "cannot count the list's digits on the GPU", st);
+        MPI_Allreduce(hist, sum, DRTOPK_RADIX_BINS, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+        /* the lists hold sum(min(k, slice)) >= k keys: some digit reaches need */
+        const unsigned d = drtopk_radix_pick(sum, need, &better);
+        need -= better;
+        prefix |= (uint64_t)d << shift;
+        for (unsigned e = d + 1; e < DRTOPK_RADIX_BINS; ++e) above += hist[e];
+        ties = hist[d];
     }
+    /* need: the ties of the k-th key the result takes, the lower ranks' first */
+    MPI_Exscan(&ties, &before, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (s->root) before = 0;            /* MPI_Exscan leaves rank 0's undefined */
+    const uint64_t take = need > before ? (need - before < ties ? need - before : ties) : 0;
+    s->sent = above + take;
+    if (is_cuda(c)) {
+        st = topk_list_dev_compact(s->lists, s->list_v, s->list_p, s->k_local, prefix, above, take, s->pos_first,
+                                   s->gath_v, s->gath_p);
+        if (st != DRTOPK_OK) reduce_abort(w, "cannot compact the part on the GPU", st);
+    } else {
+        drtopk_key_compact(s->list_v, s->list_p, s->k_local, t, o, prefix, take, s->pos_first, s->gath_v, s->gath_p);
+    }
+}
+
+/* This rank's part to rank 0, into the result at the rank's offset (the
+ * parts' lengths by MPI_Gather): copied GPU to GPU by rank 0 over CUDA IPC
+ * (the sender's part is complete before its length is sent, and changes
+ * again only after the next repetition's barrier, which rank 0 reaches after
+ * its copies), else through MPI from device memory (CUDA-aware) or through
+ * the pinned staging buffers.  Collective. */
+static void gather_parts(const world *w, const mpi_cfg *c, rank_state *s)
+{
+    enum { PIECES = 2 * 64 };           /* MPI pieces of a part: 2 arrays of up to 64 GiB each */
+    const size_t pv = s->esz, pp = sizeof(uint64_t);
+    drtopk_status st;
+    MPI_Gather(&s->sent, 1, MPI_UINT64_T, s->counts, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (!s->root) {
+        MPI_Request req[PIECES];
+        void *v = s->gath_v, *p = s->gath_p;
+        if (s->send_ex == EX_IPC) return;
+        if (s->send_ex == EX_STAGED) {
+            if ((st = drtopk_dev_copy(s->stage_v, s->gath_v, s->sent * pv, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
+                (st = drtopk_dev_copy(s->stage_p, s->gath_p, s->sent * pp, DRTOPK_COPY_D2H)) != DRTOPK_OK)
+                reduce_abort(w, "cannot stage the part for sending", st);
+            v = s->stage_v;
+            p = s->stage_p;
+        }
+        const int a = post_bytes(v, s->sent * pv, 0, TAG_VALUES, 1, req, PIECES / 2);
+        const int b = post_bytes(p, s->sent * pp, 0, TAG_POSITIONS, 1, req + a, PIECES / 2);
+        MPI_Waitall(a + b, req, MPI_STATUSES_IGNORE);
+        return;
+    }
+    MPI_Request *req = (MPI_Request *)malloc((size_t)w->ranks * PIECES * sizeof *req);
+    uint64_t at = 0;
+    int posted = 0;
+    if (!req) reduce_abort(w, "out of host memory for the gather's requests", DRTOPK_ERR_OUT_OF_MEMORY);
+    for (int r = 0; r < w->ranks; ++r) {
+        s->offsets[r] = at;
+        at += s->counts[r];
+    }
+    if (at != c->run.k) reduce_abort(w, "the ranks' parts do not add up to k", DRTOPK_ERR_INVALID_ARGUMENT);
+    for (int r = 1; r < w->ranks; ++r) {
+        const int staged = s->recv_ex[r] == EX_STAGED;
+        if (s->recv_ex[r] == EX_IPC) continue;
+        void *v = (char *)(staged ? s->stage_v : s->gath_v) + s->offsets[r] * pv;
+        void *p = (char *)(staged ? (void *)s->stage_p : (void *)s->gath_p) + s->offsets[r] * pp;
+        posted += post_bytes(v, s->counts[r] * pv, r, TAG_VALUES, 0, req + posted, PIECES / 2);
+        posted += post_bytes(p, s->counts[r] * pp, r, TAG_POSITIONS, 0, req + posted, PIECES / 2);
+    }
+    for (int r = 1; r < w->ranks; ++r) {
+        if (s->recv_ex[r] != EX_IPC) continue;
+        if ((st = topk_ipc_copy((char *)s->gath_v + s->offsets[r] * pv, s->peer_v[r], s->counts[r] * pv)) != DRTOPK_OK ||
+            (st = topk_ipc_copy(s->gath_p + s->offsets[r], s->peer_p[r], s->counts[r] * pp)) != DRTOPK_OK)
+            reduce_abort(w, "cannot copy a rank's part GPU to GPU (CUDA IPC)", st);
+    }
+    MPI_Waitall(posted, req, MPI_STATUSES_IGNORE);
+    free(req);
+    for (int r = 1; r < w->ranks; ++r) {
+        if (s->recv_ex[r] != EX_STAGED || s->counts[r] == 0) continue;
+        if ((st = drtopk_dev_copy((char *)s->gath_v + s->offsets[r] * pv, (char *)s->stage_v + s->offsets[r] * pv,
+                                  s->counts[r] * pv, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+            (st = drtopk_dev_copy(s->gath_p + s->offsets[r], s->stage_p + s->offsets[r], s->counts[r] * pp,
+                                  DRTOPK_COPY_H2D)) != DRTOPK_OK)
+            reduce_abort(w, "cannot copy a received part to the GPU", st);
+    }
+}
+
+/* Several ranks: the k-th key, the parts, and on rank 0 the result
+ * (s->res_v / res_p), best first with --sorted.  *thr_ms gets the time of
+ * the k-th key and the compaction. */
+static void exchange(const world *w, const mpi_cfg *c, rank_state *s, double *thr_ms)
+{
+    const double t0 = drtopk_now_ms();
+    drtopk_status st = DRTOPK_OK;
+    threshold_compact(w, c, s);
+    *thr_ms = drtopk_now_ms() - t0;
+    gather_parts(w, c, s);
+    if (!s->root) return;
+    s->res_v = s->gath_v;
+    s->res_p = s->gath_p;
+    if (!c->run.sorted) return;
+    if (is_cuda(c)) {
+        st = topk_list_dev_order(s->lists, s->gath_v, s->gath_p, c->run.k, 0, s->ord_v, s->ord_p);
+        s->res_v = s->ord_v;
+        s->res_p = s->ord_p;
+    } else {
+        st = drtopk_topk_canon(c->run.dtype, c->run.order, s->gath_v, s->gath_p, c->run.k);
+    }
+    if (st != DRTOPK_OK) reduce_abort(w, "cannot order the gathered result", st);
 }
 
 /* ---- verification: each rank checks its slice, rank 0 adds up ------------- */
@@ -895,7 +961,7 @@ static int first_text(const world *w, int has, const char *text, char *out, size
 }
 
 typedef struct {
-    double total, compute, reload, comm, merge;  /* medians, ms (merge is part of comm) */
+    double total, compute, reload, comm, thr;    /* medians, ms (thr is part of comm) */
     double *totals;                         /* every repetition's total */
     uint64_t chunks, filtered;
     uint64_t device_cap;                    /* the longest sub-vector of the ranks out of core; 0: all in core */
@@ -905,14 +971,15 @@ typedef struct {
     char why[300];                          /* rank 0's placement and why */
     char why_other[300];                    /* the first rank placed otherwise, and why */
     int why_other_rank;                     /* that rank (0: none) */
-    int edges[EX_KINDS];                    /* the tree's edges by how they moved a list */
-    char ex_why[EX_WHY_LEN];                /* the first edge of one node's ranks that is not CUDA IPC, and why */
-    int ex_why_rank;                        /* its receiving rank (-1: none) */
+    int edges[EX_KINDS];                    /* the ranks' parts by how they moved to rank 0 */
+    int rounds;                             /* the radix rounds of the k-th key */
+    char ex_why[EX_WHY_LEN];                /* the first rank of rank 0's node whose part is not CUDA IPC, and why */
+    int ex_why_rank;                        /* the rank that said so, rank 0 (-1: none) */
     int verified;                           /* -1 not run, 0 FAIL, 1 PASS */
     char why_verify[300];
 } report;
 
-/* How the lists travelled: the one way every edge took ("none": one rank),
+/* How the parts travelled: the one way every rank's took ("none": one rank),
  * or "mixed". */
 static const char *exchange_key(const report *r)
 {
@@ -950,21 +1017,23 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     printf("\nplacement: rank 0 %s\n", r->why);
     if (r->why_other_rank) printf("           rank %d %s\n", r->why_other_rank, r->why_other);
     if (w->ranks == 1) {
-        printf("exchange:  none: one rank, no list moves or merges\n");
+        printf("exchange:  none: one rank, no part moves\n");
     } else {
         const char *sep = "";
         printf("exchange:  %s (", exchange_key(r));
         for (int x = 0; x < EX_KINDS; ++x)
             if (r->edges[x]) {
-                printf("%s%d tree edge%s by %s", sep, r->edges[x], r->edges[x] == 1 ? "" : "s", ex_text[x]);
+                printf("%s%d part%s by %s", sep, r->edges[x], r->edges[x] == 1 ? "" : "s", ex_text[x]);
                 sep = ", ";
             }
-        printf("); ordering and merges %s\n", is_cuda(c) ? "on the GPU" : "on the host");
+        printf(") to rank 0 at the k-th key, which a radix select of %d rounds over the ranks' lists fixed; "
+               "%s %s\n", r->rounds, c->run.sorted ? "counting, compaction and ordering" : "counting and compaction",
+               is_cuda(c) ? "on the GPU" : "on the host");
         if (r->ex_why_rank >= 0) printf("           not CUDA IPC at rank %d: %s\n", r->ex_why_rank, r->ex_why);
     }
-    printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f of which merges %.4f "
-           "(medians of %d reps; compute and reload of the slowest rank)\n", r->total, r->compute, r->reload,
-           r->comm, r->merge, c->run.reps);
+    printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f of which the k-th key and "
+           "compaction %.4f (medians of %d reps; compute and reload of the slowest rank)\n", r->total, r->compute,
+           r->reload, r->comm, r->thr, c->run.reps);
     if (r->link_gbps > 0)
         printf("reload:    %.1f GB/s, the link measured %.1f GB/s (%.0f%%)\n", r->reload_gbps, r->link_gbps,
                100 * r->reload_gbps / r->link_gbps);
@@ -1015,7 +1084,8 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     } else {
         fputs("null", f);
     }
-    fprintf(f, "}, \"exchange\": \"%s\", \"exchange_edges\": {", exchange_key(r));
+    fprintf(f, "}, \"exchange\": \"%s\", \"exchange_method\": \"%s\", \"threshold_rounds\": %d, "
+            "\"exchange_edges\": {", exchange_key(r), w->ranks > 1 ? "radix-threshold-gather" : "none", r->rounds);
     for (int x = 0; x < EX_KINDS; ++x) fprintf(f, "%s\"%s\": %d", x ? ", " : "", ex_keys[x], r->edges[x]);
     fputs("}, \"exchange_fallback\": ", f);
     if (r->ex_why_rank >= 0) {
@@ -1032,7 +1102,7 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     json_field(f, "compute_ms", r->compute);
     json_field(f, "reload_ms", r->reload);
     json_field(f, "comm_ms", r->comm);
-    json_field(f, "merge_ms", r->merge);
+    json_field(f, "threshold_ms", r->thr);
     json_field(f, "reload_gbps", r->link_gbps > 0 ? r->reload_gbps : NAN);
     json_field(f, "link_gbps", r->link_gbps > 0 ? r->link_gbps : NAN);
     fputs(", \"output\": ", f);
@@ -1156,8 +1226,8 @@ static int setup(const world *w, mpi_cfg *c, int argc, char **argv)
     return 0;
 }
 
-/* One repetition: local top-k, then the reduction; rank 0's list holds the
- * result. */
+/* One repetition: local top-k, then with several ranks the exchange; rank
+ * 0's s->res_v / res_p hold the result. */
 static int one_rep(world *w, const mpi_cfg *c, const drtopk_problem *lp, const drtopk_plan *plan, rank_state *s,
                    rep_times *t)
 {
@@ -1169,7 +1239,7 @@ static int one_rep(world *w, const mpi_cfg *c, const drtopk_problem *lp, const d
     int rc = agree(w, local_topk(c, lp, plan, s, t));
     if (rc) return rc;
     const double tc = drtopk_now_ms();
-    reduce_tree(w, c, s, &t->merge);
+    if (s->exchanges) exchange(w, c, s, &t->thr);
     t->comm = drtopk_now_ms() - tc;
     t->total = drtopk_now_ms() - t0;
     mine[0] = t->compute;
@@ -1297,11 +1367,11 @@ static int result_to_host(const world *w, const mpi_cfg *c, const rank_state *s,
     if (!*vals || !*pos) return runtime_error("out of host memory for the result (%" PRIu64 " elements)", k);
     if (w->rank != 0) return 0;
     if (is_cuda(c)) {
-        st = drtopk_dev_copy(*vals, s->list_v, (size_t)k * s->esz, DRTOPK_COPY_D2H);
-        if (st == DRTOPK_OK) st = drtopk_dev_copy(*pos, s->list_p, (size_t)k * sizeof(uint64_t), DRTOPK_COPY_D2H);
+        st = drtopk_dev_copy(*vals, s->res_v, (size_t)k * s->esz, DRTOPK_COPY_D2H);
+        if (st == DRTOPK_OK) st = drtopk_dev_copy(*pos, s->res_p, (size_t)k * sizeof(uint64_t), DRTOPK_COPY_D2H);
     } else {
-        memcpy(*vals, s->list_v, (size_t)k * s->esz);
-        memcpy(*pos, s->list_p, (size_t)k * sizeof(uint64_t));
+        memcpy(*vals, s->res_v, (size_t)k * s->esz);
+        memcpy(*pos, s->res_p, (size_t)k * sizeof(uint64_t));
     }
     return st == DRTOPK_OK ? 0 : runtime_error("cannot read the result back from the GPU: %s", drtopk_status_string(st));
 }
@@ -1315,7 +1385,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     rep_times t;
     void *res_v = NULL;
     uint64_t *res_p = NULL;
-    double *compute = NULL, *reload = NULL, *comm = NULL, *merge = NULL;
+    double *compute = NULL, *reload = NULL, *comm = NULL, *thr = NULL;
     int rc, ooc;
 
     memset(&s, 0, sizeof s);
@@ -1328,8 +1398,9 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     s.esz = drtopk_dtype_size(c->run.dtype);
     lp = (drtopk_problem){ c->run.backend, c->run.dtype, c->run.order, s.count, s.k_local, NULL };
 
-    s.merges = w->ranks > 1;
-    s.ordered = s.merges || c->run.sorted;
+    s.root = w->rank == 0;
+    s.exchanges = w->ranks > 1;
+    s.ordered = !s.exchanges && c->run.sorted;
     rc = bind_gpu(w, c, &s);
     if ((rc = agree(w, rc)) != 0) goto done;
     s.sharing = ranks_sharing_gpu(w, &s);
@@ -1339,7 +1410,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     lp.n = s.count;
     if (w->rank == 0 && c->run.n >= (1ull << 26) && !c->run.json)
         progress(0, "placing %" PRIu64 " elements over %d ranks", c->run.n, w->ranks);
-    rc = place(c, &lp, &plan, &s);
+    rc = place(c, w->ranks, &lp, &plan, &s);
     if ((rc = agree(w, rc)) != 0) goto done;
     exchange_setup(w, c, &s);
     lp.values = s.gpu >= 0 ? s.dev_v : s.host_v;
@@ -1348,8 +1419,8 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     compute = (double *)calloc((size_t)c->run.reps, sizeof(double));
     reload = (double *)calloc((size_t)c->run.reps, sizeof(double));
     comm = (double *)calloc((size_t)c->run.reps, sizeof(double));
-    merge = (double *)calloc((size_t)c->run.reps, sizeof(double));
-    rc = r.totals && compute && reload && comm && merge ? 0 : runtime_error("out of host memory for timings");
+    thr = (double *)calloc((size_t)c->run.reps, sizeof(double));
+    rc = r.totals && compute && reload && comm && thr ? 0 : runtime_error("out of host memory for timings");
     if ((rc = agree(w, rc)) != 0) goto done;
     for (int i = 0; i < c->run.warmup + c->run.reps; ++i) {
         if ((rc = one_rep(w, c, &lp, &plan, &s, &t)) != 0) goto done;
@@ -1358,7 +1429,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
         compute[i - c->run.warmup] = t.compute;
         reload[i - c->run.warmup] = t.reload;
         comm[i - c->run.warmup] = t.comm;
-        merge[i - c->run.warmup] = t.merge;
+        thr[i - c->run.warmup] = t.thr;
         r.chunks = t.chunks;
         r.filtered = t.filtered;
     }
@@ -1374,11 +1445,9 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
         const int first = first_text(w, s.ooc != ooc, s.why, r.why_other, sizeof r.why_other);
         r.why_other_rank = first > 0 ? first : 0;
     }
-    {   /* the tree's edges by how they moved a list, and the first that is not CUDA IPC on one node, and why */
-        int mine[EX_KINDS] = { 0 };
-        for (int i = 0; i < TREE_STEPS_MAX; ++i)
-            if (s.recv_ex[i] != EX_NONE) ++mine[s.recv_ex[i]];
-        MPI_Reduce(mine, r.edges, EX_KINDS, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    {   /* the parts by how they moved, and the first that is not CUDA IPC on rank 0's node, and why */
+        for (int i = 1; s.root && s.exchanges && i < w->ranks; ++i) ++r.edges[s.recv_ex[i]];
+        r.rounds = s.exchanges ? s.rounds : 0;
         r.ex_why_rank = first_text(w, s.ex_why[0] != '\0', s.ex_why, r.ex_why, sizeof r.ex_why);
     }
     {   /* the slowest link among the ranks that measured one */
@@ -1397,7 +1466,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
         r.compute = drtopk_median(compute, (size_t)c->run.reps);
         r.reload = drtopk_median(reload, (size_t)c->run.reps);
         r.comm = drtopk_median(comm, (size_t)c->run.reps);
-        r.merge = drtopk_median(merge, (size_t)c->run.reps);
+        r.thr = drtopk_median(thr, (size_t)c->run.reps);
         /* rank 0 holds the longest slice */
         r.reload_gbps = r.reload > 0 ? (double)s.count * s.esz / (r.reload / MS_PER_S) / BYTES_PER_GB : 0;
     }
@@ -1433,7 +1502,7 @@ done:
     free(compute);
     free(reload);
     free(comm);
-    free(merge);
+    free(thr);
     state_free(c, &s);
     return rc;
 }

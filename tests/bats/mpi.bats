@@ -3,9 +3,10 @@
 # `mpirun --oversubscribe -np 1..4` with the CPU backend: the top-k values are
 # the single-process `drtopk run`'s for n not divisible by the ranks, k larger
 # than one rank's share, ties across ranks (all-equal data), k = 1 and k = n,
-# every key width, in core and out of core (--device-cap), generated or
-# --input data; every result also passes the distributed exact check
-# (--verify).  Ranks given different options or different --input files stop
+# every key width, floats with NaN and -0.0, in core and out of core
+# (--device-cap), generated or --input data, with and without --sorted (the
+# ranks' radix select of the k-th key and rank 0's gather); every result also
+# passes the distributed exact check (--verify).  Ranks given different options or different --input files stop
 # before any work, every one with exit 2 and one message naming the rank and
 # the option; a rank that fails (a GPU it cannot use, a bad input file) or is
 # killed ends every rank, in bounded time.  DRTOPK / DRTOPK_MPI may point at
@@ -74,6 +75,30 @@ same_as_single() {
     done
 }
 
+@test "floats with NaN, -0.0 and infinities, ties across ranks, every float width and both orders" {
+    for t in f32 f16 bf16 f64; do
+        same_as_single "2 4" "--n 2001 --k 300 --dtype $t --dist SPECIAL"
+        same_as_single "3" "--n 2001 --k 1000 --dtype $t --dist SPECIAL --smallest"
+    done
+}
+
+# values FILE WIDTH: the file's values as hex words, sorted (a multiset to compare)
+values() { od -An -v -t "x$2" "$1" | tr -s ' ' '\n' | sed '/^$/d' | sort; }
+
+@test "without --sorted several ranks return the same k values in no promised order" {
+    local ref="$BATS_TEST_TMPDIR/ref" got="$BATS_TEST_TMPDIR/got"
+    for spec in "u32 4 ND" "f16 2 EQ" "f64 8 SPECIAL" "i64 8 FEW"; do
+        set -- $spec
+        "$DRTOPK" run --backend cpu --n 3001 --k 500 --dtype "$1" --dist "$3" --output "$ref" >/dev/null
+        for np in 2 3 4; do
+            run -0 --separate-stderr mpi "$np" --backend cpu --n 3001 --k 500 --dtype "$1" --dist "$3" --verify \
+                --json --output "$got"
+            [[ "$output" == *'"sorted": false'* && "$output" == *'"verify": "PASS"'* ]]
+            [ "$(values "$ref.values" "$2")" = "$(values "$got.values" "$2")" ]
+        done
+    done
+}
+
 @test "k = 1 and k = n" {
     same_as_single "1 3 4" "--n 999 --k 1 --dist CD"
     same_as_single "1 3 4" "--n 999 --k 999 --dist FEW"
@@ -128,26 +153,31 @@ same_as_single() {
 @test "--json carries the ranks and the compute, reload and communication times" {
     run -0 --separate-stderr mpi 3 --backend cpu --n 3000 --k 10 --reps 2 --json
     [[ "$output" =~ ^\{\"command\":\ \"mpi\" ]]
-    [[ "$output" =~ \"merge_ms\":\ [0-9.]+ && "$output" == *'"exchange": "host"'* ]]
+    [[ "$output" =~ \"threshold_ms\":\ [0-9.]+ && "$output" == *'"exchange": "host"'* ]]
     [[ "$output" == *'"placement": {"rank0": "in core: '*'"other": null}'* ]]
     [[ "$output" =~ \"ranks\":\ 3 && "$output" =~ \"reps\":\ \[[0-9.]+,\ [0-9.]+\] ]]
     [[ "$output" =~ \"compute_ms\":\ [0-9.]+ && "$output" =~ \"reload_ms\":\ [0-9.]+ ]]
     [[ "$output" =~ \"comm_ms\":\ [0-9.]+ ]]
 }
 
-@test "the exchange: every edge of the tree named, none for one rank" {
+@test "the exchange: every rank's part to rank 0 named, the radix rounds by key width, none for one rank" {
     local zero='"cuda-ipc": 0, "cuda-aware-mpi": 0, "pinned-staging": 0}'
     run -0 --separate-stderr mpi 1 --backend cpu --n 3000 --k 10 --json
-    [[ "$output" == *'"exchange": "none", "exchange_edges": {"host": 0, '"$zero"', "exchange_fallback": null'* ]]
-    # a binomial tree over R ranks has R - 1 edges; the CPU backend moves host memory (--no-ipc changes nothing)
+    [[ "$output" == *'"exchange": "none", "exchange_method": "none", "threshold_rounds": 0, "exchange_edges": {"host": 0, '"$zero"', "exchange_fallback": null'* ]]
+    # every rank but 0 sends one part; the CPU backend moves host memory (--no-ipc changes nothing)
     for np in 2 3 4; do
         run -0 --separate-stderr mpi "$np" --backend cpu --n 3000 --k 10 --json --no-ipc
-        [[ "$output" == *'"exchange": "host", "exchange_edges": {"host": '$((np - 1))', '"$zero"* ]]
+        [[ "$output" == *'"exchange": "host", "exchange_method": "radix-threshold-gather", "threshold_rounds": 4, "exchange_edges": {"host": '$((np - 1))', '"$zero"* ]]
     done
+    # one 8-bit digit a round: 2 rounds for 16-bit keys, 8 for 64-bit ones
+    run -0 --separate-stderr mpi 2 --backend cpu --n 3000 --k 10 --json --dtype f16
+    [[ "$output" == *'"threshold_rounds": 2,'* ]]
+    run -0 --separate-stderr mpi 2 --backend cpu --n 3000 --k 10 --json --dtype i64
+    [[ "$output" == *'"threshold_rounds": 8,'* ]]
     run -0 mpi 1 --backend cpu --n 3000 --k 10
-    [[ "$output" == *"exchange:  none: one rank, no list moves or merges"* ]]
+    [[ "$output" == *"exchange:  none: one rank, no part moves"* ]]
     run -0 mpi 3 --backend cpu --n 3000 --k 10
-    [[ "$output" == *"exchange:  host (2 tree edges by host memory through MPI); ordering and merges on the host"* ]]
+    [[ "$output" == *"exchange:  host (2 parts by host memory through MPI) to rank 0 at the k-th key, which a radix select of 4 rounds over the ranks' lists fixed; counting and compaction on the host"* ]]
 }
 
 @test "--db stores the Table 2 row" {

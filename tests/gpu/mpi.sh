@@ -7,7 +7,9 @@
 #     where the node has them), in core, the top-k values (--sorted) equal the
 #     CPU reference (`drtopk run --backend cpu --sorted`) and the distributed
 #     --verify passes; the run names its exchange (CUDA IPC between GPUs that
-#     reach each other, else the fallback and why).  For 16-, 32- and 64-bit
+#     reach each other, else the fallback and why); on the most ranks also
+#     without --sorted (the gathered parts as they come: --verify, and the
+#     values as a multiset equal the reference's).  For 16-, 32- and 64-bit
 #     keys also the MPI fallback (--no-ipc) and out of core (--device-cap) on
 #     2 ranks; ties on four ranks sharing GPU 0 (IPC on one GPU); a rank given
 #     a GPU that does not exist ends every rank, in bounded time.
@@ -15,7 +17,7 @@
 #     the CUDA IPC exchange in core and out of core (16-, 32-, 64-bit keys)
 #     and the pinned-staging fallback (--no-ipc).
 #  3. Table 2 (benchmarks, never pass/fail): |V| = 2^MPI_TABLE2_LOG_N u32, k
-#     in 128, 2^20, 2^24, R = 1, 2, 4 (as many as the node has GPUs), one
+#     in MPI_TABLE2_KS, R = 1, 2, 4 (as many as the node has GPUs), one
 #     rank per GPU, in core, every row verified and stored in $DB (table
 #     multi_gpu); `drtopk run` on GPU 0 beside them; at k = 2^24 the same
 #     ranks with --no-ipc (logged, not stored: the table's key has no column
@@ -28,7 +30,7 @@
 #   MPI_PARTS ("checks memcheck table2"), MPI_DTYPES (every width),
 #   MPI_CHECK_RANKS ("2 4" on a node of 4 GPUs or more, else "1 2"),
 #   MPI_CHECK_KS ("128 2^24"), MPI_TABLE2_LOG_N (32), MPI_TABLE2_OOC (0),
-#   MPI_REPS (5).
+#   MPI_TABLE2_KS ("128 2^20 2^24"), MPI_REPS (5).
 # Expected time on 4 x H200: checks about 3.5 min, memcheck about 1 min,
 # Table 2 about 2.5 min (out of core adds about 3 min).
 set -u
@@ -46,7 +48,7 @@ CHECK_N=2^25+3        # the checks' |V|: above the largest k checked, odd so sli
 CHECK_CAP=2^22        # the checks' out-of-core sub-vector: several per slice
 FALLBACK_DTYPES="u32 f16 u64"   # one key type per width for the fallback and out-of-core checks
 MEMCHECK_N=2^16+3     # compute-sanitizer runs 10-100x slower: small inputs
-TABLE2_KS="128 2^20 2^24"
+TABLE2_KS=${MPI_TABLE2_KS:-"128 2^20 2^24"}
 NO_IPC_K=2^24         # Table 2's k where the fallback's cost is measured beside CUDA IPC
 OOC_CAP=2^30          # the paper's sub-vector (section 5.4): Table 2's out-of-core rows
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -150,6 +152,40 @@ check() {
     echo "ok   $name np=$np: exchange $ex; $(echo "$out" | grep '^placement:' | cut -c12-70)"
 }
 
+# check_unsorted NAME RANKS DTYPE "RUN OPTIONS" "EXTRA drtopk-mpi OPTIONS":
+# without --sorted the result comes in the gathered parts' order: --verify
+# passes and its values, as a multiset of the library's keys, equal the
+# reference's ($tmp/ref)
+# shellcheck disable=SC2086
+check_unsorted() {
+    name=$1 np=$2 dtype=$3 opts=$4 extra=$5
+    checks=$((checks + 1))
+    rm -f "$tmp/got.values"
+    if ! out=$(mpi "$np" --backend cuda $opts $extra --reps 1 --verify --output "$tmp/got" 2>&1); then
+        fail "$name np=$np: $(echo "$out" | tail -3)"; return
+    fi
+    if ! echo "$out" | grep -q "verify:    PASS"; then
+        fail "$name np=$np: verify failed: $(echo "$out" | grep '^verify' | head -2)"; return
+    fi
+    if ! why=$(python3 -c 'import sys, struct, math
+t = sys.argv[3]
+w = {"f16": 2, "bf16": 2, "u64": 8, "i64": 8, "f64": 8}.get(t, 4)
+fmt = {"u32": "I", "i32": "i", "f32": "f", "f16": "e", "u64": "Q", "i64": "q", "f64": "d"}.get(t)
+def keys(p):      # floats as the library orders them: -0.0 == +0.0, every NaN one key
+    b = open(p, "rb").read()
+    if fmt is None:   # bf16: the top half of an f32
+        v = [struct.unpack("<f", b"\0\0" + b[i:i + 2])[0] for i in range(0, len(b), 2)]
+    else:
+        v = list(struct.unpack("<%d%s" % (len(b) // w, fmt), b))
+    return sorted((1, 0.0) if isinstance(x, float) and math.isnan(x) else (0, x + 0) for x in v)
+r, g = keys(sys.argv[1]), keys(sys.argv[2])
+if r != g:
+    print("%d vs %d values, the multisets differ" % (len(r), len(g))); sys.exit(1)' "$tmp/ref.values" "$tmp/got.values" "$dtype"); then
+        fail "$name np=$np: values differ from the CPU reference: $why"; return
+    fi
+    echo "ok   $name np=$np (unsorted): $(echo "$out" | grep '^exchange:' | cut -c12-90)"
+}
+
 # the way the lists move between GPUs of one node, and with --no-ipc
 NO_IPC_WAYS="pinned-staging|cuda-aware-mpi"
 in_list() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -167,6 +203,8 @@ part checks && for t in $DTYPES; do
             [ "$np" -eq 1 ] && want=none
             check "$t k=$k in core" "$np" "$t" "$opts" "--gpu $(gpu_list "$np")" "$want"
         done
+        np=${CHECK_RANKS##* }
+        check_unsorted "$t k=$k in core" "$np" "$t" "$opts" "--gpu $(gpu_list "$np")"
         in_list "$t" "$FALLBACK_DTYPES" || continue
         check "$t k=$k in core, --no-ipc" 2 "$t" "$opts" "--gpu $(gpu_list 2) --no-ipc" "$NO_IPC_WAYS"
         check "$t k=$k out of core" 2 "$t" "$opts" "--gpu $(gpu_list 2) --device-cap $CHECK_CAP" cuda-ipc

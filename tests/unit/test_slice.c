@@ -1,19 +1,21 @@
 /*
  * test_slice.c -- the MPI-free arithmetic of multi-GPU Dr. Top-k (paper
  * section 5.4; src/harness/slice.c): slices of V past 2^32 and 2^34 elements,
- * the binomial reduction tree for every rank count up to 33, raw-file slices,
- * and the exact merge of two top-k lists with ties.
+ * raw-file slices, the ranks' radix select of the global k-th key over their
+ * lists with ties across ranks, and the canonical order.
  */
 #include "test_harness.h"
 #include "slice.h"
 #include "gen.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define MAX_RANKS 33            /* past a power of two, with odd leftovers */
+
 
 /* Slices are contiguous, cover [0, n), and differ in length by at most one,
  * the longer ones first; 64-bit offsets past 2^32 are exact. */
@@ -42,73 +44,102 @@ static void test_slice_cover(void)
     CHECK_EQ_U64(c, (1ull << 32) + 1);
 }
 
-/* Every rank but 0 sends exactly once, to a rank that receives from it at
- * the same step; rank 0 ends holding the span of all of V. */
-static void test_tree(void)
+static int cmp_desc(const void *a, const void *b)
 {
-    const uint64_t n = (1ull << 34) + 7;
-    for (uint64_t ranks = 1; ranks <= MAX_RANKS; ++ranks) {
-        int sent[MAX_RANKS] = { 0 };
-        for (uint64_t step = 1; step < ranks; step *= 2) {
-            for (uint64_t r = 0; r < ranks; ++r) {
-                int sends, back;
-                const int64_t peer = drtopk_tree_peer(ranks, r, step, &sends);
-                if (peer < 0) continue;
-                CHECK(peer < (int64_t)ranks);
-                CHECK(drtopk_tree_peer(ranks, (uint64_t)peer, step, &back) == (int64_t)r);
-                CHECK(back == !sends);
-                if (sends) {
-                    CHECK(!sent[r]);
-                    sent[r] = 1;
-                    /* the receiver's span so far and the sender's make the next one */
-                    CHECK_EQ_U64(drtopk_tree_span(n, ranks, (uint64_t)peer, step) +
-                                     drtopk_tree_span(n, ranks, r, step),
-                                 drtopk_tree_span(n, ranks, (uint64_t)peer, 2 * step));
-                }
-            }
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* The ranks' exchange simulated in one process: `ranks` lists (list r is
+ * vals[off[r] .. off[r + 1]), positions its indices) go through the radix
+ * rounds with their histograms added, then each compacts with its ties
+ * counted in rank order.  Exactly k come out; their keys are the best k of
+ * the union (the sorted keys equal a sort of all keys); ties are taken from
+ * the lowest ranks first. */
+#define SIM_MAX 64
+static void sim_exchange(drtopk_dtype t, drtopk_order o, const void *vals, const uint64_t *off, int ranks, uint64_t k)
+{
+    const size_t esz = drtopk_dtype_size(t);
+    const uint64_t n = off[ranks];
+    uint64_t hist[SIM_MAX][DRTOPK_RADIX_BINS], sum[DRTOPK_RADIX_BINS], above[SIM_MAX] = { 0 }, ties[SIM_MAX] = { 0 };
+    uint64_t prefix = 0, need = k, pos[SIM_MAX], out_p[SIM_MAX], all[SIM_MAX], got[SIM_MAX];
+    unsigned char out_v[SIM_MAX * 8];
+    for (uint64_t i = 0; i < n; ++i) pos[i] = i;
+    for (int round = 0; round < drtopk_radix_rounds(t); ++round) {
+        const int shift = drtopk_radix_shift(t, round);
+        uint64_t ab;
+        memset(sum, 0, sizeof sum);
+        for (int r = 0; r < ranks; ++r) {
+            memset(hist[r], 0, sizeof hist[r]);
+            drtopk_key_hist((const char *)vals + off[r] * esz, off[r + 1] - off[r], t, o, prefix, shift, hist[r]);
+            for (unsigned d = 0; d < DRTOPK_RADIX_BINS; ++d) sum[d] += hist[r][d];
         }
-        for (uint64_t r = 1; r < ranks; ++r) CHECKF(sent[r], "ranks=%" PRIu64 ": rank %" PRIu64 " never sends", ranks, r);
-        uint64_t top = 1;
-        while (top < ranks) top *= 2;
-        CHECK_EQ_U64(drtopk_tree_span(n, ranks, 0, top), n);
+        const unsigned d = drtopk_radix_pick(sum, need, &ab);
+        CHECK(ab < need && ab + sum[d] >= need);
+        need -= ab;
+        prefix |= (uint64_t)d << shift;
+        for (int r = 0; r < ranks; ++r) {
+            for (unsigned e = d + 1; e < DRTOPK_RADIX_BINS; ++e) above[r] += hist[r][e];
+            ties[r] = hist[r][d];
+        }
+    }
+    uint64_t m = 0, before = 0;
+    for (int r = 0; r < ranks; ++r) {
+        const uint64_t take = need > before ? (need - before < ties[r] ? need - before : ties[r]) : 0;
+        const uint64_t c = drtopk_key_compact((const char *)vals + off[r] * esz, pos + off[r], off[r + 1] - off[r], t,
+                                              o, prefix, take, 0, out_v + m * esz, out_p + m);
+        CHECK_EQ_U64(c, above[r] + take);
+        m += c;
+        before += ties[r];
+    }
+    CHECK_EQ_U64(m, k);
+    for (uint64_t i = 0; i < n; ++i) all[i] = drtopk_key_at(vals, i, t, o);
+    for (uint64_t i = 0; i < m; ++i) {
+        got[i] = drtopk_key_at(out_v, i, t, o);
+        CHECK_EQ_U64(drtopk_bits_at(out_v, i, t), drtopk_bits_at(vals, out_p[i], t));
+    }
+    qsort(all, (size_t)n, sizeof *all, cmp_desc);
+    qsort(got, (size_t)m, sizeof *got, cmp_desc);
+    for (uint64_t i = 0; i < k; ++i) CHECK_EQ_U64(got[i], all[i]);
+    CHECK_EQ_U64(prefix, all[k - 1]);     /* the threshold is the k-th key */
+}
+
+/* Every k of lists with ties across ranks, for 16-, 32- and 64-bit keys,
+ * both orders, floats with NaN and -0.0, and a rank with an empty list. */
+static void test_threshold(void)
+{
+    const uint32_t u[] = { 5, 9, 5, 1, 5, 7, 0xffffffffu, 5, 2, 5, 5, 0, 9 };
+    const uint64_t uo[] = { 0, 4, 4, 9, 13 };
+    const float f[] = { -0.0f, 0.0f, NAN, 1.5f, -INFINITY, 0.0f, -2.0f, NAN, INFINITY, -0.0f, 3.0f };
+    const uint64_t fo[] = { 0, 3, 7, 11 };
+    const double g[] = { 1e300, -1e-300, 0.0, -0.0, 1e-300, 2.0, 2.0, -5.0 };
+    const int64_t i64[] = { INT64_MIN, -1, 0, INT64_MAX, -1, 1, INT64_MIN, 7 };
+    const uint64_t go[] = { 0, 5, 8 };
+    uint16_t h[10];
+    const uint64_t ho[] = { 0, 2, 2, 10 };
+    const float hf[] = { 1.0f, -1.0f, 1.0f, 0.5f, 65504.0f, -0.0f, 0.0f, 1.0f, 2.0f, 1.0f };
+    for (int i = 0; i < 10; ++i) h[i] = drtopk_f16_from_float(hf[i]);
+    const uint32_t eq[] = { 3, 3, 3, 3, 3, 3, 3 };
+    const uint64_t eqo[] = { 0, 2, 3, 7 };
+    for (int s = 0; s < 2; ++s) {
+        const drtopk_order o = s ? DRTOPK_SMALLEST : DRTOPK_LARGEST;
+        for (uint64_t k = 1; k <= 13; ++k) sim_exchange(DRTOPK_U32, o, u, uo, 4, k);
+        for (uint64_t k = 1; k <= 11; ++k) sim_exchange(DRTOPK_F32, o, f, fo, 3, k);
+        for (uint64_t k = 1; k <= 8; ++k) sim_exchange(DRTOPK_F64, o, g, go, 2, k);
+        for (uint64_t k = 1; k <= 8; ++k) sim_exchange(DRTOPK_I64, o, i64, go, 2, k);
+        for (uint64_t k = 1; k <= 10; ++k) sim_exchange(DRTOPK_F16, o, h, ho, 3, k);
+        for (uint64_t k = 1; k <= 7; ++k) sim_exchange(DRTOPK_U32, o, eq, eqo, 3, k);
     }
 }
 
-/* Merging canonical lists gives the canonical best min(k, na + nb): ties
- * ordered by smaller position, whichever list they came from. */
-static void test_merge(void)
+/* The canonical order: best first, equal values by smaller position, for
+ * 32- and 16-bit keys. */
+static void test_canon(void)
 {
-    const uint32_t av[] = { 9, 5, 5, 5, 1 }, bv[] = { 7, 5, 5, 0 };
-    const uint64_t ap[] = { 40, 2, 8, 30, 3 }, bp[] = { 11, 5, 31, 1 };
-    uint32_t ov[9];
-    uint64_t op[9];
-    const uint32_t want_v[] = { 9, 7, 5, 5, 5, 5, 5, 1, 0 };
-    const uint64_t want_p[] = { 40, 11, 2, 5, 8, 30, 31, 3, 1 };
-    for (uint64_t k = 1; k <= 10; ++k) {
-        const uint64_t len = drtopk_topk_merge(DRTOPK_U32, DRTOPK_LARGEST, k, av, ap, 5, bv, bp, 4, ov, op);
-        CHECK_EQ_U64(len, k < 9 ? k : 9);
-        for (uint64_t i = 0; i < len; ++i) {
-            CHECK_EQ_U64(ov[i], want_v[i]);
-            CHECK_EQ_U64(op[i], want_p[i]);
-        }
-    }
-    /* canonical sort of an unordered list, smallest order */
     uint32_t v[] = { 3, 1, 2, 1 };
     uint64_t p[] = { 10, 7, 1u << 31, 2 };
     CHECK_STATUS(drtopk_topk_canon(DRTOPK_U32, DRTOPK_SMALLEST, v, p, 4), DRTOPK_OK);
     CHECK(v[0] == 1 && p[0] == 2 && v[1] == 1 && p[1] == 7 && v[2] == 2 && v[3] == 3);
-}
-
-/* 64-bit and 16-bit keys merge by their ordered key (f64: -1.5 < 0 < 2.5;
- * f16 smallest: 1.0 before 2.0). */
-static void test_merge_widths(void)
-{
-    const double av[] = { 2.5, -1.5 }, bv[] = { 0.0 };
-    const uint64_t ap[] = { 4, 9 }, bp[] = { 1 };
-    double ov[3];
-    uint64_t op[3];
-    CHECK_EQ_U64(drtopk_topk_merge(DRTOPK_F64, DRTOPK_LARGEST, 3, av, ap, 2, bv, bp, 1, ov, op), 3);
-    CHECK(ov[0] == 2.5 && ov[1] == 0.0 && ov[2] == -1.5 && op[0] == 4 && op[1] == 1 && op[2] == 9);
     uint16_t h[] = { drtopk_f16_from_float(2.0f), drtopk_f16_from_float(1.0f) };
     uint64_t hp[] = { 7, 3 };
     CHECK_STATUS(drtopk_topk_canon(DRTOPK_F16, DRTOPK_SMALLEST, h, hp, 2), DRTOPK_OK);
@@ -180,9 +211,8 @@ static void test_raw_slice(void)
 __attribute__((constructor)) static void register_slice_tests(void)
 {
     test_register("slice: contiguous cover past 2^32 and 2^34", test_slice_cover);
-    test_register("slice: reduction tree for 1..33 ranks", test_tree);
-    test_register("slice: exact merge of two top-k lists with ties", test_merge);
+    test_register("slice: the ranks' radix select of the k-th key and compaction, every width", test_threshold);
+    test_register("slice: canonical order of 16- and 32-bit keys", test_canon);
     test_register("slice: a rank's slice of a raw file and of the generator", test_raw_slice);
-    test_register("slice: merge and order 16- and 64-bit keys", test_merge_widths);
     test_register("slice: the sampled checksum of a raw file", test_sample_sum);
 }

@@ -3,7 +3,7 @@
 # API's backend checks (bin/test_backend, over build/libdrtopk.so), then the
 # Bats tests of the CLI (tests/bats/*.bats) and the fault suite
 # (tests/fault/*.bats), every TAP line printed as its test finishes.  The Bats
-# files run side by side, one per core, where GNU parallel is installed (bats
+# files run side by side, one more than the cores, where GNU parallel is installed (bats
 # --jobs; configure.sh installs it), each file's tests in order.  Counts TAP
 # "ok"/"not ok" lines (skips apart), counts a runner that crashes or fails
 # without a "not ok" line as one failure, and ends with exactly "N passed, N
@@ -60,7 +60,9 @@ if ls tests/bats/*.bats > /dev/null 2>&1; then
     if command -v bats > /dev/null 2>&1; then
         jobs=""
         if command -v parallel > /dev/null 2>&1; then
-            jobs="--jobs $(nproc 2>/dev/null || echo 1) --no-parallelize-within-files"
+            # one file more than the cores: the tests wait on the processes they start
+            # (a 2-core run kept 1.6 cores busy with one file per core)
+            jobs="--jobs $(($(nproc 2>/dev/null || echo 1) + 1)) --no-parallelize-within-files"
         fi
         # bats exits 1 when a test fails; crashes give no "not ok" line
         # shellcheck disable=SC2086 # $jobs: zero or three words

@@ -85,7 +85,13 @@ duplicates() {
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE status IN ('kept', 'dropped')")" -eq "$cells" ]
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND n IN (1539, 6147, 12291)
                           AND k IN (2, 32, 512)")" -eq "$(q "$D/q.sqlite" "SELECT count(*) FROM checks")" ]
-    [[ "$output" == *"held-out check, u32 (noise "* ]]
+    # (a cell is stored only where it beat the default by more than 2%, which the
+    # CPU's timings decide: with no cell there is nothing to check, and no table)
+    if [ "$cells" -gt 0 ]; then
+        [[ "$output" == *"held-out check, u32 (noise "* ]]
+    else
+        [[ "$output" != *"held-out check, u32 (noise "* ]]
+    fi
     [ "$(q "$D/q.sqlite" "SELECT status FROM runs")" = done ]
     [[ "$output" == *"oracle vs tuned alpha"* ]]
 }

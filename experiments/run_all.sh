@@ -190,13 +190,14 @@ load_reference() {
 SCHEMA_VERSION=$(sed -n 's/^#define DRTOPK_STORE_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/src/harness/store.h")
 FIGURES_SCHEMA_MIN=11   # the store's rule4_alpha and rule4_flags, which the figure queries read (db/schema.sql)
 CORE_TABLES="machines runs measurements fits choices"   # in every schema version (db/schema.sql's first block)
+DB_WAIT_MS=60000    # a check waits this long for another process's lock (lib/common.sh EXP_DB_WAIT_MS)
 check_db() {
     local v t qc
     [ -r "$1" ] || die "database $1: cannot read it: $(cat "$1" 2>&1 >/dev/null)"
     [ -s "$1" ] || die "database $1 is empty: not a drtopk database (plot from another --db)"
-    qc=$(sqlite3 -readonly "$1" "PRAGMA quick_check" 2>&1 | head -n 3 | tr '\n' ' ') || true
+    qc=$(sqlite3 -cmd ".timeout $DB_WAIT_MS" -readonly "$1" "PRAGMA quick_check" 2>&1 | head -n 3 | tr '\n' ' ') || true
     [ "$qc" = "ok " ] || die "database $1 is damaged or not a SQLite database (${qc% }): restore it from a copy"
-    v=$(sqlite3 -readonly "$1" "SELECT version FROM schema_version" 2>&1 | tr '\n' ' ') ||
+    v=$(sqlite3 -cmd ".timeout $DB_WAIT_MS" -readonly "$1" "SELECT version FROM schema_version" 2>&1 | tr '\n' ' ') ||
         die "database $1 is not a drtopk database (${v% })"
     v=${v% }
     case "$v" in ''|*[!0-9]*) die "database $1 is damaged: its schema_version table holds '$v', not one version" ;; esac
@@ -205,7 +206,7 @@ check_db() {
     [ "$v" -ge "$FIGURES_SCHEMA_MIN" ] ||
         die "database $1 has schema version $v; the figures read columns of version $FIGURES_SCHEMA_MIN on: bring it up to date with $BIN_DIR/tuner --migrate --db $1"
     for t in $CORE_TABLES; do
-        [ "$(sqlite3 -readonly "$1" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$t'")" = 1 ] ||
+        [ "$(sqlite3 -cmd ".timeout $DB_WAIT_MS" -readonly "$1" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '$t'")" = 1 ] ||
             die "database $1 lacks the table $t: it is damaged; restore it from a copy"
     done
 }

@@ -32,7 +32,7 @@ tab3_measure() {
     work="$EXP_DATA/$EXP_ID.ncu"
     mkdir -p "$work"
     for a in $ALGOS; do
-        have=$(sqlite3 -readonly "$EXP_DB" "SELECT count(*) FROM counters c JOIN machines m ON m.id = c.machine_id
+        have=$(exp_sqlite -readonly "$EXP_DB" "SELECT count(*) FROM counters c JOIN machines m ON m.id = c.machine_id
             WHERE m.uuid = '$uuid' AND c.git_commit = '$commit' AND c.source = 'ncu' AND c.algorithm = '$a'
               AND c.n = $N AND c.k = $K" 2>/dev/null || echo 0)
         [ "${have:-0}" -gt 0 ] && continue

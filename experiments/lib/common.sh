@@ -44,11 +44,18 @@ EXP_TERM_GRACE_S=20             # --quick: a measuring program still running thi
                                 # the deadline (start-up, a last slow config) gets SIGTERM
                                 # (the tuner stops after its current config) ...
 EXP_KILL_GRACE_S=15             # ... and SIGKILL this much later: the budget is a hard bound
+EXP_DB_WAIT_MS=60000            # a query waits this long for a lock: the experiments open the
+                                # database many at once, and the first reader of a WAL database
+                                # (the tuner's) recovers it, the others meanwhile see it locked
 
 if [ -z "${DRTOPK_EXP_COMMIT:-}" ]; then
     DRTOPK_EXP_COMMIT=$(git -C "$EXP_ROOT" describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 fi
 EXP_COMMIT="$DRTOPK_EXP_COMMIT"
+
+# exp_sqlite ARGS...: the sqlite3 shell, waiting up to EXP_DB_WAIT_MS for a lock
+# rather than failing at once (the shell's default)
+exp_sqlite() { sqlite3 -cmd ".timeout $EXP_DB_WAIT_MS" "$@"; }
 
 . "$(dirname "${BASH_SOURCE[0]}")/claims.sh"     # the paper's claims and their verdicts
 
@@ -169,7 +176,7 @@ exp_machines() {
     for t in $EXP_MACHINE_TABLES; do
         if exp_has_table "$t"; then more="$more OR EXISTS (SELECT 1 FROM $t z WHERE z.machine_id = m.id)"; fi
     done
-    sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" "
+    exp_sqlite -readonly -batch -bail -noheader -separator '|' "$EXP_DB" "
         SELECT id, uuid, name, backend,
                CASE WHEN driver_version > 0 THEN printf('%d.%d', driver_version / 1000,
                     (driver_version % 1000) / 10) ELSE '-' END,
@@ -206,7 +213,7 @@ exp_query() {
     else
         IFS= read -r -d '' pre < "$EXP_SQL/fig_rows.sql" || true
     fi
-    sqlite3 -readonly -batch -bail -noheader -separator '|' "$EXP_DB" <<< "$params$pre$query"
+    exp_sqlite -readonly -batch -bail -noheader -separator '|' "$EXP_DB" <<< "$params$pre$query"
 }
 
 # exp_prelude_scan SQL: EXP_PRELUDE_TABLES, the temp tables fig_rows.sql's text
@@ -271,7 +278,7 @@ exp_prelude() {
     uri="${uri//\?/%3f}"
     uri="${uri//#/%23}"
     uri="file:${uri//\'/\'\'}?mode=ro"
-    sqlite3 -batch -bail "$EXP_PRELUDE_FILE.$$.tmp" > /dev/null 2>&1 <<< "PRAGMA journal_mode = OFF;
+    exp_sqlite -batch -bail "$EXP_PRELUDE_FILE.$$.tmp" > /dev/null 2>&1 <<< "PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 ATTACH '$uri' AS exp_db;
 $1$sql$copy" || { rm -f "$EXP_PRELUDE_FILE.$$.tmp"; return 1; }
@@ -343,7 +350,7 @@ exp_commit_index() {
     while IFS='|' read -r id c days; do
         EXP_COMMITS[$id]="${EXP_COMMITS[$id]:-}${EXP_COMMITS[$id]:+ }$c"
         EXP_COMMIT_DAYS[$id|$c]=$days
-    done < <(sqlite3 -readonly -batch -noheader "$EXP_DB" "SELECT u.machine_id, u.git_commit,
+    done < <(exp_sqlite -readonly -batch -noheader "$EXP_DB" "SELECT u.machine_id, u.git_commit,
         CASE WHEN min(date(u.measured_at)) = max(date(u.measured_at)) THEN min(date(u.measured_at))
              ELSE min(date(u.measured_at)) || '..' || max(date(u.measured_at)) END
         FROM ($u) u JOIN machines m ON m.id = u.machine_id
@@ -593,8 +600,12 @@ exp_p2() {
 # schema migrations add: the figure draws the not-measured panel until then).
 exp_has_table() {
     # the tables, read once per script (a figure asks per machine)
-    [ -n "${EXP_TABLES:-}" ] ||
-        EXP_TABLES=" $(sqlite3 -readonly -batch "$EXP_DB" "SELECT name FROM sqlite_master WHERE type = 'table'" | tr '\n' ' ')"
+    local names
+    if [ -z "${EXP_TABLES:-}" ]; then
+        names=$(exp_sqlite -readonly -batch "$EXP_DB" "SELECT name FROM sqlite_master WHERE type = 'table'") ||
+            { echo "$EXP_ID: cannot read the tables of the database $EXP_DB" >&2; exit 1; }
+        EXP_TABLES=" $(printf '%s\n' "$names" | tr '\n' ' ')"
+    fi
     case "$EXP_TABLES" in *" $1 "*) return 0 ;; *) return 1 ;; esac
 }
 

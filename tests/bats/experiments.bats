@@ -233,6 +233,18 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     [ -z "$(ls "$T"/nofits/*.png 2>/dev/null)" ]
 }
 
+@test "a database another process holds locked for a moment: the figures wait for it, none fails" {
+    cp "$T/out/data/reference.sqlite" "$T/held.sqlite"
+    sqlite3 "$T/held.sqlite" "PRAGMA journal_mode = DELETE" > /dev/null
+    # an exclusive transaction of a rollback-journal database keeps every reader out for 3 s
+    { echo "BEGIN EXCLUSIVE; UPDATE machines SET name = name;"; sleep 3; echo "COMMIT;"; } | sqlite3 "$T/held.sqlite" &
+    sleep 1
+    run "$RUN_ALL" --from-db --db "$T/held.sqlite" --out "$T/held" --only fig13,fig17
+    wait
+    [ "$status" -eq 0 ] || { printf '%s\n' "$output" | tail -20; false; }
+    for e in fig13_alpha fig17_size; do [ "$(cut -f5 "$T/held/data/status/$e.tsv" | sort -u)" = ok ]; done
+}
+
 @test "the GPU sweeps run on the CPU backend at scaled sizes and their fixture database plots" {
     [ -x "$ROOT/bin/tuner" ] || skip "bin/tuner is not built"
     run "$RUN_ALL" --gpu 0 --backend cpu --quick --db "$T/cpu.sqlite" --out "$T/cpu" --only fig04,fig06,fig09,fig22
@@ -251,7 +263,7 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     [ "$(sqlite3 "$T/cpu.sqlite" "SELECT count(*) FROM measurements")" -eq "$before" ]
     # and --from-db on the fixture draws the same figures
     run "$RUN_ALL" --from-db --db "$T/cpu.sqlite" --out "$T/cpu2"
-    [ "$status" -eq 0 ]
+    [ "$status" -eq 0 ] || { printf '%s\n' "$output" | tail -20; false; }
 }
 
 @test "--measure-only measures on a node without gnuplot and the sqlite3 shell; the database plots elsewhere" {

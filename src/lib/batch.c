@@ -18,8 +18,6 @@
 
 #define BATCH_INDEX_ALIGN 8             /* uint64 offsets, ks and positions */
 
-int drtopk_batch_wide_keys(drtopk_dtype t) { return drtopk_dtype_size(t) > sizeof(uint32_t); }
-
 static int aligned(const void *ptr, uintptr_t a) { return ((uintptr_t)ptr & (a - 1)) == 0; }
 
 /* Checks of the problem and plan shared by both phases; `need_data` is 0 for

@@ -306,6 +306,10 @@ int drtopk_batch_plan_for_gpu(drtopk_batch_plan *plan, const drtopk_batch_tuning
     return 0;
 }
 
+/* The batched plan's crossovers differ by key width: an 8-byte key takes
+ * twice the registers and shared memory of a 4-byte one. */
+int drtopk_batch_wide_keys(drtopk_dtype t) { return drtopk_dtype_size(t) > sizeof(uint32_t); }
+
 drtopk_status drtopk_batch_plan_auto(drtopk_batch_plan *plan, const drtopk_batch_problem *p)
 {
     char name[DRTOPK_GPU_NAME_LEN];
@@ -323,7 +327,7 @@ drtopk_status drtopk_plan_batch_rows(drtopk_plan *row, const drtopk_batch_proble
     drtopk_status st;
     memset(row, 0, sizeof *row);
     if (p->backend != DRTOPK_BACKEND_CUDA || p->offsets != NULL || p->segments == 0 || p->k > p->len ||
-        p->len <= (drtopk_batch_wide_keys(p->dtype) ? plan->block_max_len_64 : plan->block_max_len))
+        p->len <= drtopk_batch_block_max_len(plan, p->dtype))
         return DRTOPK_OK;
     const drtopk_problem rp = { .backend = DRTOPK_BACKEND_CUDA, .dtype = p->dtype, .order = p->order,
                                 .n = p->len, .k = p->k, .values = p->values };

@@ -278,7 +278,8 @@ drtopk_status drtopk_store_begin(drtopk_store *s) { return store_exec(s, "BEGIN 
 drtopk_status drtopk_store_commit(drtopk_store *s) { return store_exec(s, "COMMIT"); }
 drtopk_status drtopk_store_rollback(drtopk_store *s) { return store_exec(s, "ROLLBACK"); }
 
-void store_bind_pos_int(sqlite3_stmt *st, int i, int64_t v)
+/* Bind v, or NULL (unknown) when v <= 0. */
+static void bind_pos_int(sqlite3_stmt *st, int i, int64_t v)
 {
     if (v > 0)
         sqlite3_bind_int64(st, i, v);
@@ -375,15 +376,15 @@ drtopk_status drtopk_store_put_machine(drtopk_store *s, const drtopk_store_machi
     sqlite3_bind_text(st, 1, m->uuid, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 2, m->name, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 3, m->backend ? m->backend : "cpu", -1, SQLITE_TRANSIENT);
-    store_bind_pos_int(st, 4, m->cc_major);
+    bind_pos_int(st, 4, m->cc_major);
     if (m->cc_major > 0)            /* a minor of 0 is real once the major is known */
         sqlite3_bind_int(st, 5, m->cc_minor);
-    store_bind_pos_int(st, 6, m->sm_count);
-    store_bind_pos_int(st, 7, (int64_t)m->mem_bytes);
-    store_bind_pos_int(st, 8, (int64_t)m->l2_bytes);
+    bind_pos_int(st, 6, m->sm_count);
+    bind_pos_int(st, 7, (int64_t)m->mem_bytes);
+    bind_pos_int(st, 8, (int64_t)m->l2_bytes);
     store_bind_pos_double(st, 9, m->read_gbps);
-    store_bind_pos_int(st, 10, m->driver_version);
-    store_bind_pos_int(st, 11, m->runtime_version);
+    bind_pos_int(st, 10, m->driver_version);
+    bind_pos_int(st, 11, m->runtime_version);
     store_bind_pos_double(st, 12, m->c_global);
     store_bind_pos_double(st, 13, m->c_shfl);
     return store_step_done(s, st, "storing the machine", id);

@@ -16,7 +16,7 @@
 #include "util.h"
 
 #define URI_MAX (3 * DRTOPK_PATH_MAX + 32)   /* "file:" + %XX-escaped path + "?mode=ro" */
-#define HOST_LEN 256
+#define HOST_LEN 256                    /* gethostname(): _POSIX_HOST_NAME_MAX (255) + NUL */
 #define DECISION_TABLE_SINCE_VERSION 5  /* choices with log2 n ranges and a status */
 #define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
 #define TUNING_LOG2_MAX_STR "63"
@@ -48,7 +48,6 @@ drtopk_status store_prepare(drtopk_store *s, const char *sql, sqlite3_stmt **st)
  * is not NULL), then finalize. */
 drtopk_status store_step_done(drtopk_store *s, sqlite3_stmt *st, const char *what, int64_t *id);
 /* Bind v, or NULL (unknown) when v <= 0. */
-void store_bind_pos_int(sqlite3_stmt *st, int i, int64_t v);
 void store_bind_pos_double(sqlite3_stmt *st, int i, double v);
 /* Copy column col of st (text; NULL as "") into out. */
 void store_column_text(sqlite3_stmt *st, int col, char *out, size_t len);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # embed_schema.sh -- turns db/schema.sql into a C header (one string literal)
-# so that src/harness/store.c carries the migrations and needs no file at run time.
+# so that src/harness/store_schema.c carries the migrations and needs no file at run time.
 #   sh db/embed_schema.sh db/schema.sql build/schema_sql.h
 in="$1"
 out="$2"

@@ -4,7 +4,7 @@
  * Figure 19): k-NN distances (its ANN_SIFT1B), vertex degrees (ClueWeb09)
  * and per-row scores (TwitterCOVID-19), optionally tiled to a size as the
  * paper tiled its Twitter data, with Table 1's facts on request.  The
- * loaders are the harness's dataset.c; input errors exit 2 naming the file,
+ * loaders are the harness's dataset*.c; input errors exit 2 naming the file,
  * the byte or line and what was expected, and OUT (with its statistics) is
  * written atomically.
  */

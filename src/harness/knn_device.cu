@@ -2,7 +2,7 @@
  * knn_device.cu -- the k-NN distances of `drtopk dataset knn` on the GPU (the
  * paper's ANN_SIFT1B input of section 6 / Table 1 is such a distance array):
  * out[q * n + j] = distance from vector q to vector j for the first nq
- * vectors.  Same arithmetic as drtopk_knn_host (dataset.c): each term and sum
+ * vectors.  Same arithmetic as drtopk_knn_host (dataset_vectors.c): each term and sum
  * in double, in dimension order, with explicit round-to-nearest operations
  * (no fused multiply-add), one rounding to float at the end, so both give
  * identical bits.  The vectors are stored transposed on the device (value d

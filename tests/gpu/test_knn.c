@@ -1,7 +1,7 @@
 /*
  * test_knn.c -- the GPU k-NN distances of `drtopk dataset knn` (knn_device.cu;
  * the paper's k-NN input of section 6 / Table 1) against the CPU's
- * (dataset.c): bit-identical outputs for both metrics on floats of wide
+ * (dataset_vectors.c): bit-identical outputs for both metrics on floats of wide
  * magnitude, on 8-bit pixels like Fashion-MNIST's, at dimensions 1 to 1000,
  * over several query batches, and on real Fashion-MNIST when its IDX files are
  * given.  gpu_test.h's lines; exit 77 without a GPU.

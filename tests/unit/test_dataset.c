@@ -1,5 +1,5 @@
 /*
- * test_dataset.c -- the real-data loaders of dataset.c (paper
+ * test_dataset.c -- the real-data loaders of dataset*.c (paper
  * section 6's real inputs, Table 1): each format on small files written here,
  * values against hand computations, every malformed case (truncated at each
  * offset, wrong magic or dimension, empty, NaN and junk) failing with the

@@ -1,5 +1,5 @@
 /*
- * test_store.c -- unit tests of the SQLite results store (src/harness/store.c,
+ * test_store.c -- unit tests of the SQLite results store (src/harness/store*.c,
  * db/schema.sql): migration of an older schema keeps its rows, a newer schema
  * and foreign files are refused, measurements round-trip and replace by their
  * unique key, a machine's tuning loads as the table drtopk_plan_auto takes

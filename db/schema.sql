@@ -415,3 +415,23 @@ ALTER TABLE batch_measurements ADD COLUMN timing TEXT NOT NULL DEFAULT 'call' CH
 -- for writing (src/harness/store.c, derive_rule4).
 ALTER TABLE measurements ADD COLUMN rule4_alpha INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE measurements ADD COLUMN rule4_flags INTEGER NOT NULL DEFAULT 0;
+
+-- @migration 12: Rule 4's alpha for the fitted const beside each fit, so that
+-- queries read the alpha the library's rule gives instead of recomputing it:
+-- per fit (machine, dtype, algorithm, beta) and per (n, k) the machine
+-- measured in that dtype, drtopk_rule4_alpha(n, k, const_time) (paper
+-- section 5.2) for the const_time it was derived from.  Never written by
+-- hand: the store derives the rows whenever it opens the database for writing
+-- and after each fit, replacing those whose const_time is no longer the fit's
+-- (src/harness/store.c, derive_fit_alphas); a merge leaves them to the target.
+CREATE TABLE fit_alphas (
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    dtype           TEXT NOT NULL,
+    algorithm       TEXT NOT NULL,
+    beta            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    const_time      REAL NOT NULL,          -- the fit's const_time when derived
+    alpha           INTEGER NOT NULL,       -- drtopk_rule4_alpha(n, k, const_time)
+    PRIMARY KEY (machine_id, dtype, algorithm, beta, n, k)
+) WITHOUT ROWID;

@@ -15,7 +15,7 @@ DEFAULT_DTYPE=u32
 DEFAULT_ALGO=dr-radix               # drtopk_plan_auto's plan ...
 DEFAULT_BETA=2                      # ... and its beta
 EXIT_USAGE=2
-TABLES_SCHEMA_MIN=11    # the store's rule4_alpha and rule4_flags, which the queries read (db/schema.sql)
+TABLES_SCHEMA_MIN=12    # the store's rule4_alpha, rule4_flags and fit_alphas, which the queries read (db/schema.sql)
 
 usage() {
     cat <<EOF

@@ -188,7 +188,7 @@ load_reference() {
 # build reads, holding the tables every figure queries; else exit 2 naming what
 # is wrong (never a plot of a damaged file, nor one error per experiment).
 SCHEMA_VERSION=$(sed -n 's/^#define DRTOPK_STORE_SCHEMA_VERSION \([0-9]*\).*/\1/p' "$ROOT/src/harness/store.h")
-FIGURES_SCHEMA_MIN=11   # the store's rule4_alpha and rule4_flags, which the figure queries read (db/schema.sql)
+FIGURES_SCHEMA_MIN=12   # the store's rule4_alpha, rule4_flags and fit_alphas, which the figure queries read (db/schema.sql)
 CORE_TABLES="machines runs measurements fits choices"   # in every schema version (db/schema.sql's first block)
 DB_WAIT_MS=60000    # a check waits this long for another process's lock (lib/common.sh EXP_DB_WAIT_MS)
 check_db() {

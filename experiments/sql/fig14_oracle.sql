@@ -1,7 +1,8 @@
 -- fig14_oracle.sql -- Figure 14 (paper 5.2): per k at |V| = @n (UD, dr-radix,
 -- beta 2, default flags), the oracle alpha* (fastest of 3 or more measured
 -- alphas) and its ms, and the ms at Rule 4's alpha with the paper's const 3 and
--- with this machine's fitted const_time ('-' where that alpha was not measured).
+-- with this machine's fitted const_time (fit_alphas: the store's
+-- drtopk_rule4_alpha for the fit) ('-' where that alpha was not measured).
 -- Output: k|alpha*|oracle ms|alpha c=3|ms c=3|alpha fit|ms fit
 WITH pts AS (
     SELECT k, alpha, median_ms AS ms, rule4_alpha AS a3, n FROM m
@@ -10,15 +11,12 @@ WITH pts AS (
 grp AS (
     SELECT k, min(ms) AS best, max(a3) AS a3, max(n) AS n FROM pts GROUP BY k HAVING count(*) >= 3
 ),
-cf AS (
-    SELECT (SELECT const_time FROM fits WHERE machine_id = @machine AND dtype = 'u32'
-                                         AND algorithm = 'dr-radix' AND beta = 2) AS c
-),
 g2 AS (
     SELECT g.*, (SELECT min(alpha) FROM pts p WHERE p.k = g.k AND p.ms = g.best) AS astar,
-           max(1, min(max(1, min(24, CAST(ceil(log2(g.n)) AS INTEGER))),
-                      CAST(round(0.5 * (cf.c + log2(g.n) - log2(g.k))) AS INTEGER))) AS afit
-    FROM grp g, cf
+           (SELECT fa.alpha FROM fit_alphas fa JOIN fits f USING (machine_id, dtype, algorithm, beta, const_time)
+            WHERE fa.machine_id = @machine AND fa.dtype = 'u32' AND fa.algorithm = 'dr-radix'
+              AND fa.beta = 2 AND fa.n = g.n AND fa.k = g.k) AS afit
+    FROM grp g
 )
 SELECT k, astar, best, a3,
        coalesce((SELECT ms FROM pts p WHERE p.k = g2.k AND p.alpha = g2.a3), '-'),

@@ -16,20 +16,17 @@ WITH pts AS (
       AND coalesce(verify_ok, 1) = 1 AND median_ms IS NOT NULL
     GROUP BY dist, n, k, alpha
 ),
-cf AS (
-    SELECT (SELECT const_time FROM fits
-            WHERE machine_id = @machine AND dtype = @dtype AND algorithm = @algo AND beta = @beta) AS c
-),
 grp AS (
-    SELECT dist, n, k, min(ms) AS best, max(a3) AS a3, max(1, min(24, CAST(ceil(log2(n)) AS INTEGER))) AS hi
-    FROM pts GROUP BY dist, n, k HAVING count(*) >= 3
+    SELECT dist, n, k, min(ms) AS best, max(a3) AS a3 FROM pts GROUP BY dist, n, k HAVING count(*) >= 3
 ),
-want AS (       -- drtopk_rule4_alpha(n, k, c) for the fitted c (the store's rule4_alpha for 3)
+want AS (       -- Rule 4's alpha for the fitted const: the store's (fit_alphas), as a3 is for 3
     SELECT g.*,
            (SELECT min(alpha) FROM pts p
             WHERE p.dist = g.dist AND p.n = g.n AND p.k = g.k AND p.ms = g.best) AS astar,
-           max(1, min(g.hi, CAST(round(0.5 * (cf.c + log2(g.n) - log2(g.k))) AS INTEGER))) AS afit
-    FROM grp g, cf
+           (SELECT fa.alpha FROM fit_alphas fa JOIN fits f USING (machine_id, dtype, algorithm, beta, const_time)
+            WHERE fa.machine_id = @machine AND fa.dtype = @dtype AND fa.algorithm = @algo
+              AND fa.beta = @beta AND fa.n = g.n AND fa.k = g.k) AS afit
+    FROM grp g
 ),
 near AS (      -- nearest measured alpha: min of |alpha - a| * ALPHA_KEY + alpha, where
                -- ALPHA_KEY = 64 > every alpha breaks ties to the smaller alpha

@@ -231,6 +231,8 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
             SQLITE_OK ||
         sqlite3_create_function(s->db, "drtopk_rule4_alpha", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                                 store_sql_rule4_alpha, NULL, NULL) != SQLITE_OK ||
+        sqlite3_create_function(s->db, "drtopk_rule4_alpha", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                store_sql_rule4_alpha_const, NULL, NULL) != SQLITE_OK ||
         sqlite3_create_function(s->db, "drtopk_rule4_flags", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                                 store_sql_rule4_flags, NULL, NULL) != SQLITE_OK) {
         store_fail(s, "registering the store's SQL functions");
@@ -238,7 +240,7 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
     }
     /* Foreign keys after the migrations: migration 4 rebuilds runs. */
     if (!readonly && (retry_busy(s, set_wal, path) != DRTOPK_OK || store_migrate(s, max_version) != DRTOPK_OK ||
-                      store_derive_rule4(s) != DRTOPK_OK))
+                      store_derive_rule4(s) != DRTOPK_OK || store_derive_fit_alphas(s) != DRTOPK_OK))
         goto bad;
     if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
         store_fail(s, "enabling foreign keys");

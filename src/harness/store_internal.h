@@ -60,7 +60,7 @@ int store_single_int(sqlite3 *db, const char *sql, int *out);
  * query (URI_*); -1 when it does not fit len. */
 int store_path_uri(const char *path, int mode, char *out, size_t len);
 
-/* ---- store_schema.c: version, migrations, Rule 4's plan per row ---------- */
+/* ---- store_schema.c: version, migrations, Rule 4's plan per row and fit -- */
 
 /* The version and the check of the schema against it, from one snapshot;
  * sets s->open_rc to SQLite's code of a failure (SQLITE_OK on success). */
@@ -70,11 +70,15 @@ drtopk_status store_migrate(drtopk_store *s, int max_version);
 /* measurements.rule4_alpha and rule4_flags at (n, k) and a row's alpha. */
 int store_paper_alpha(uint64_t n, uint64_t k);
 unsigned store_paper_flags(uint64_t n, uint64_t k, int alpha);
-/* The SQL functions drtopk_rule4_alpha(n, k) and drtopk_rule4_flags(n, k, alpha). */
+/* The SQL functions drtopk_rule4_alpha(n, k), drtopk_rule4_alpha(n, k, const) and
+ * drtopk_rule4_flags(n, k, alpha). */
 void store_sql_rule4_alpha(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void store_sql_rule4_alpha_const(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void store_sql_rule4_flags(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* Give the measurements that lack them their rule4_alpha and rule4_flags. */
 drtopk_status store_derive_rule4(drtopk_store *s);
+/* fit_alphas whole again: Rule 4's alpha of each fit at each (n, k) measured. */
+drtopk_status store_derive_fit_alphas(drtopk_store *s);
 
 /* ---- store_rows.c: a measurement's unique key ------------------------------ */
 

@@ -230,6 +230,8 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
     if (r == DRTOPK_OK)
         r = store_derive_rule4(s);
     if (r == DRTOPK_OK)
+        r = store_derive_fit_alphas(s);     /* derived here, never copied */
+    if (r == DRTOPK_OK)
         r = drtopk_store_commit(s);
     else
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);

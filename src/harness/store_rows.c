@@ -255,7 +255,9 @@ drtopk_status drtopk_store_put_fit(drtopk_store *s, int64_t machine_id, const ch
     sqlite3_bind_double(st, 9, f->mean_slowdown);
     sqlite3_bind_double(st, 10, f->worst_slowdown);
     sqlite3_bind_int(st, 11, f->points);
-    return store_step_done(s, st, "storing a fit", NULL);
+    if (store_step_done(s, st, "storing a fit", NULL) != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    return store_derive_fit_alphas(s);      /* the new const's alphas */
 }
 
 static const char *const choice_status_names[] = {

@@ -17,6 +17,7 @@
 
 #define MIGRATION_MARK "-- @migration "
 #define RULE4_COLUMNS_SINCE_VERSION 11  /* measurements.rule4_alpha and rule4_flags */
+#define FIT_ALPHAS_SINCE_VERSION 12     /* fit_alphas: Rule 4's alpha for each fitted const */
 
 /* Schema version: 0 for an empty file; an error for a foreign database and
  * for a schema_version table that does not hold exactly one row. */
@@ -232,6 +233,15 @@ void store_sql_rule4_alpha(sqlite3_context *ctx, int argc, sqlite3_value **argv)
                                               (uint64_t)sqlite3_value_int64(argv[1])));
 }
 
+/* drtopk_rule4_alpha(n, k, const) in SQL: Rule 4's alpha for a fitted const
+ * (store_derive_fit_alphas). */
+void store_sql_rule4_alpha_const(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    sqlite3_result_int(ctx, drtopk_rule4_alpha((uint64_t)sqlite3_value_int64(argv[0]),
+                                               (uint64_t)sqlite3_value_int64(argv[1]), sqlite3_value_double(argv[2])));
+}
+
 void store_sql_rule4_flags(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     (void)argc;
@@ -253,5 +263,26 @@ drtopk_status store_derive_rule4(drtopk_store *s)
                                        "rule4_flags = drtopk_rule4_flags(n, k, alpha) WHERE rule4_alpha = 0",
                                 NULL, NULL, NULL) != SQLITE_OK)
         return store_fail(s, "deriving Rule 4's plan of the measurements");
+    return DRTOPK_OK;
+}
+
+/* fit_alphas (db/schema.sql migration 12) whole again: the rows of a fit
+ * whose const_time changed (or that is gone) are dropped, and every fit gets
+ * Rule 4's alpha at each (n, k) its machine measured in its dtype, from the
+ * library (drtopk_rule4_alpha), so that no query recomputes the rule. */
+drtopk_status store_derive_fit_alphas(drtopk_store *s)
+{
+    if (s->version < FIT_ALPHAS_SINCE_VERSION)
+        return DRTOPK_OK;       /* drtopk_store_open_version below it: no such table */
+    if (store_exec(s, "DELETE FROM fit_alphas WHERE NOT EXISTS (SELECT 1 FROM fits f "
+                      "WHERE f.machine_id = fit_alphas.machine_id AND f.dtype = fit_alphas.dtype "
+                      "AND f.algorithm = fit_alphas.algorithm AND f.beta = fit_alphas.beta "
+                      "AND f.const_time = fit_alphas.const_time)") != DRTOPK_OK ||
+        store_exec(s, "INSERT OR IGNORE INTO fit_alphas (machine_id, dtype, algorithm, beta, n, k, const_time, alpha) "
+                      "SELECT f.machine_id, f.dtype, f.algorithm, f.beta, d.n, d.k, f.const_time, "
+                      "drtopk_rule4_alpha(d.n, d.k, f.const_time) FROM fits f "
+                      "JOIN (SELECT DISTINCT machine_id, dtype, n, k FROM measurements WHERE k BETWEEN 1 AND n) d "
+                      "ON d.machine_id = f.machine_id AND d.dtype = f.dtype") != DRTOPK_OK)
+        return DRTOPK_ERR_IO;
     return DRTOPK_OK;
 }

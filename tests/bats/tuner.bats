@@ -52,9 +52,9 @@ duplicates() {
 @test "tuner creates the versioned schema in WAL mode" {
     run "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$D/new.sqlite"
     [ "$status" -eq 0 ]
-    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 11 ]
+    [ "$(q "$D/new.sqlite" 'SELECT version FROM schema_version')" -eq 12 ]
     [ "$(q "$D/new.sqlite" 'PRAGMA journal_mode')" = wal ]
-    for t in machines runs measurements fits choices peer_measurements claims checks batch_measurements batch_choices; do
+    for t in machines runs measurements fits choices peer_measurements claims checks batch_measurements batch_choices fit_alphas; do
         [ "$(q "$D/new.sqlite" "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='$t'")" -eq 1 ]
     done
     [ "$(q "$D/new.sqlite" "SELECT backend FROM machines")" = cpu ]
@@ -518,13 +518,13 @@ EOF
     [ "$(q "$a" 'PRAGMA foreign_key_check' | wc -l)" -eq 0 ]
 }
 
-# What migrations 1 and 2 made, without migrations 3 to 6: no peers, no
+# What migrations 1 and 2 made, without migrations 3 to 12: no peers, no
 # claims, no checks, no multi_gpu, runs without pid and host, the choices
 # table of migration 2 (one log2 k range per dtype).
 make_v2() {
     q "$1" "DROP TABLE peer_measurements; DROP TABLE IF EXISTS claims; DROP TABLE IF EXISTS checks;
              DROP TABLE IF EXISTS multi_gpu; DROP TABLE IF EXISTS counters;
-             DROP TABLE IF EXISTS batch_measurements; DROP TABLE IF EXISTS batch_choices;
+             DROP TABLE IF EXISTS batch_measurements; DROP TABLE IF EXISTS batch_choices; DROP TABLE IF EXISTS fit_alphas;
              ALTER TABLE choices RENAME TO choices_v5;
              CREATE TABLE choices (id INTEGER PRIMARY KEY, machine_id INTEGER NOT NULL REFERENCES machines(id),
                  git_commit TEXT NOT NULL, dtype TEXT NOT NULL, log2k_min INTEGER NOT NULL,
@@ -556,7 +556,7 @@ make_v2() {
     peer_lines > "$D/peers.jsonl"
     run "$TUNER" --import-peers "$D/peers.jsonl" --db "$db"
     [ "$status" -eq 1 ]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 11 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 12 ]
     # rows of before migration 8 were timed around the call; those of before 11 get Rule 4's plan
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE timing <> 'call'")" -eq 0 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE rule4_alpha <> $RULE4_SQL")" -eq 0 ]

@@ -32,7 +32,7 @@ sweep_total() { sed -n 's/.*batch sweep: \([0-9]*\) measurements.*/\1/p' <<< "$1
     total=$(sweep_total "$output")
     [ "$total" -gt 0 ]
     [[ "$output" == *"batch sweep done: $total measured, 0 already stored, 0 errors, $total verified, 0 wrong results"* ]]
-    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 11 ]
+    [ "$(q "$db" 'SELECT version FROM schema_version')" -eq 12 ]
     [ "$(q "$db" 'SELECT count(*) FROM batch_measurements')" -eq "$total" ]
     [ "$(q "$db" "SELECT count(*) FROM batch_measurements WHERE status = 'ok' AND verified = 1 AND verify_ok = 1
                   AND median_ms > 0 AND reps = 1")" -eq "$total" ]

@@ -268,6 +268,58 @@ static void store_rule4_columns(void)
     CHECK(count(path, "SELECT count(*) FROM measurements WHERE rule4_alpha = 0") == 0);
 }
 
+/* Rows of fit_alphas (schema migration 12) at n = 2^20 and k that hold the
+ * library's drtopk_rule4_alpha(n, k, c) for the u32 dr-radix beta 2 fit of
+ * const c of the machine of `uuid`. */
+static int fit_alpha_rows(const char *path, const char *uuid, uint64_t k, double c)
+{
+    char q[512];
+    snprintf(q, sizeof q, "SELECT count(*) FROM fit_alphas fa JOIN machines m ON m.id = fa.machine_id "
+                          "WHERE m.uuid = '%s' AND fa.dtype = 'u32' AND fa.algorithm = 'dr-radix' AND fa.beta = 2 "
+                          "AND fa.n = 1048576 AND fa.k = %" PRIu64 " AND fa.const_time = %.17g AND fa.alpha = %d",
+             uuid, k, c, drtopk_rule4_alpha(UINT64_C(1) << 20, k, c));
+    return count(path, q);
+}
+
+/* fit_alphas: derived by the store for each fit at each (n, k) measured,
+ * replaced when the fit's const changes, derived for rows another tool wrote
+ * at the next opening for writing, and in the target of a merge. */
+static void store_fit_alphas(void)
+{
+    char path[PATH_LEN], other[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    const double c1 = 3.75, c2 = 9.0, c3 = 1.5;     /* give alphas 10, 13 and 9 at (2^20, 16) */
+    drtopk_store *s;
+    tmp_path(path, "fit_alphas.sqlite");
+    fill(path, "GPU-fa", "FA GPU", c1);             /* rows at k = 16, then the fit */
+    CHECK(count(path, "SELECT count(*) FROM fit_alphas") == 1);
+    CHECK(fit_alpha_rows(path, "GPU-fa", 16, c1) == 1);
+    /* a new fit's const replaces the alphas */
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    drtopk_store_fit f = { .dtype = "u32", .algorithm = "dr-radix", .beta = 2, .const_time = c2,
+                           .const_lsq = c2, .mean_slowdown = 1, .worst_slowdown = 1, .points = 1 };
+    CHECK_STATUS(drtopk_store_put_fit(s, 1, "abc", &f), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK(count(path, "SELECT count(*) FROM fit_alphas") == 1);
+    CHECK(fit_alpha_rows(path, "GPU-fa", 16, c2) == 1);
+    /* a row another tool wrote at k = 4096: derived at the next opening for writing */
+    sql(path, "INSERT INTO measurements (machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, "
+              "dist, seed, n, k, alpha, beta, flags, sort_order, status, reps, median_ms, verified, measured_at) "
+              "VALUES (1, 1, 'raw', 'dr-radix', 'radix', 'radix', 'u32', 'UD', 1, 1048576, 4096, 8, 2, 11, "
+              "'largest', 'ok', 1, 1.0, 0, '2026-01-01')");
+    CHECK(fit_alpha_rows(path, "GPU-fa", 4096, c2) == 0);
+    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK(fit_alpha_rows(path, "GPU-fa", 4096, c2) == 1);
+    /* merged: another GPU's rows and fit, its alphas derived in the target */
+    tmp_path(other, "fit_alphas_other.sqlite");
+    fill(other, "GPU-fb", "FB GPU", c3);
+    sql(other, "DELETE FROM fit_alphas");           /* never copied: the target derives them */
+    drtopk_store_merge_stats st;
+    CHECK_STATUS(drtopk_store_merge(s, other, &st), DRTOPK_OK);
+    drtopk_store_close(s);
+    CHECK(fit_alpha_rows(path, "GPU-fb", 16, c3) == 1);
+    CHECK(count(path, "SELECT count(*) FROM fit_alphas") == 3);
+}
+
 static void store_round_trip_and_lookup(void)
 {
     char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
@@ -811,6 +863,7 @@ __attribute__((constructor)) static void register_store_tests(void)
 {
     test_register("store_migrates_older_schema", store_migrates_older_schema);
     test_register("store_rule4_columns", store_rule4_columns);
+    test_register("store_fit_alphas", store_fit_alphas);
     test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
     test_register("store_catch_all_yields_to_onepass", store_catch_all_yields_to_onepass);

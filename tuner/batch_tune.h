@@ -1,8 +1,9 @@
 /*
- * batch_tune.h -- `tuner --batch`: the batched top-k's crossovers measured
- * on this GPU, decided and stored; `tuner --batch --fit-only`: decided again
- * from the stored measurements.  A mode: above batch_decide.h (its decision
- * rule), progress.h and options.h.  Program-internal.
+ * batch_tune.h -- `tuner --batch`: the batched top-k's crossovers (the
+ * per-segment algorithms of paper sections 4-5) measured on this GPU, decided
+ * and stored; `tuner --batch --fit-only`: decided again from the stored
+ * measurements.  A mode: above batch_decide.h (its decision rule),
+ * progress.h and options.h.  Program-internal.
  */
 #ifndef DRTOPK_TUNER_BATCH_TUNE_H
 #define DRTOPK_TUNER_BATCH_TUNE_H

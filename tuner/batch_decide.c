@@ -22,10 +22,12 @@
  * run whole workloads).  The decision is only as fine as the swept grid.  No
  * I/O: the unit tests drive it with rows of their own.
  */
+#include "batch_decide.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner.h"
+#include "options.h"
 
 const char *const batch_field_names[BATCH_FIELD_COUNT] = {
     "tiny_max_k", "warp_max_k", "warp_max_len", "staged_max_len", "block_max_len", "tiny_max_k_64",

@@ -18,16 +18,19 @@
  * the CPU backend.  Resumable like the main sweep: a rerun skips what this
  * machine measured at this commit (--force measures again).
  */
+#include "batch_tune.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch_check.h"
+#include "batch_decide.h"
 #include "device.h"
 #include "gen.h"
 #include "gen_core.h"
 #include "keyorder.h"
-#include "tuner.h"
+#include "progress.h"
 #include "util.h"
 
 #define BATCH_ELEMS_GPU (1ull << 24)    /* elements of one workload: 64 MB of f32, past the L2 */
@@ -37,7 +40,6 @@
 #define BATCH_TINY_ROWS_CPU 16ull
 #define MAX_KS 8
 #define MAX_WORKLOADS 32
-#define MS_PER_S 1000.0
 
 typedef struct {
     int field;                  /* the crossover (batch_field_names)            */
@@ -434,8 +436,11 @@ int batch_redecide(drtopk_store *db)
     return c.rc;
 }
 
-int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                const drtopk_store_machine *mach)
+/* The sweep of batch_sweep without its signal handling: 0, EXIT_FAILURES,
+ * EXIT_USAGE or EXIT_RUNTIME; 0 too when a signal or --max-minutes stopped
+ * it (tuner_should_stop). */
+static int measure_and_decide(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id,
+                              const char *commit, const drtopk_store_machine *mach)
 {
     workload w[MAX_WORKLOADS];
     const int nw = workloads(o, w);
@@ -529,10 +534,19 @@ int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t 
     printf("tuner: batch sweep %s: %zu measured, %zu already stored, %zu errors, %zu verified, %zu wrong results, "
            "%.1f s\n", end, done, skipped, errors, verified, wrong, (drtopk_now_ms() - t0) / MS_PER_S);
     if (rc > 0) return rc;
-    if (rc < 0) {     /* main turns a signal into its exit status */
+    if (rc < 0) {     /* batch_sweep turns a signal into its exit status */
         printf("tuner: stopped early; run the same command again to go on\n");
         return 0;
     }
     const int drc = decide_and_store(db, machine_id, commit, mach->name);
     return drc ? drc : errors || wrong ? EXIT_FAILURES : 0;
+}
+
+int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                const drtopk_store_machine *mach)
+{
+    tuner_catch_signals();
+    tuner_set_deadline(drtopk_now_ms(), o->max_minutes);
+    int rc = measure_and_decide(o, db, machine_id, run_id, commit, mach);
+    return tuner_stop_signal ? SIGNAL_EXIT_BASE + tuner_stop_signal : rc;
 }

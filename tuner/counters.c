@@ -7,13 +7,17 @@
  * run` calls (paper 6.4, Table 3; written by experiments/tab3_transactions.sh)
  * for the machine the tuner identified.
  */
+#include "counters.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bmw.h"
+#include "measure.h"
+#include "progress.h"
+#include "sweep.h"
 #include "util.h"
-#include "tuner.h"
 
 #define BMW_SOURCE "bmw"
 #define NCU_SOURCE "ncu"
@@ -31,8 +35,11 @@ static drtopk_status put(drtopk_store *db, int64_t machine_id, int64_t run_id, c
     return DRTOPK_OK;
 }
 
-int bmw_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-              const config *cfgs, size_t total)
+/* For each dr- config of cfgs not counted yet, the BMW scan's evaluated
+ * elements and Dr. Top-k's |D| + |C| into table counters.  0, or -1 with a
+ * message. */
+static int count_configs(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                         const config *cfgs, size_t total)
 {
     size_t todo = 0, done = 0, ndr = 0;
     char *need = calloc(total ? total : 1, 1);
@@ -138,8 +145,10 @@ static int split_tsv(char *line, char **fields, int max)
     return n;
 }
 
-int import_counters(drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit, const char *path,
-                    int *stored)
+/* Store the ncu metrics of the TSV file at path; *stored lines.  0, or -1
+ * with a message. */
+static int store_tsv(drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit, const char *path,
+                     int *stored)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -202,4 +211,28 @@ int import_counters(drtopk_store *db, int64_t machine_id, int64_t run_id, const 
         rc = -1;
     }
     return rc;
+}
+
+int bmw_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit)
+{
+    size_t total = 0;
+    config *cfgs = sweep_configs(o, db, run_id, &total);
+    if (!cfgs)
+        return EXIT_USAGE;
+    tuner_set_deadline(drtopk_now_ms(), o->max_minutes);
+    int rc = count_configs(o, db, machine_id, run_id, commit, cfgs, total);
+    drtopk_store_end_run(db, run_id, rc ? "failed" : tuner_should_stop() ? "time-limit" : "done");
+    free(cfgs);
+    return rc ? EXIT_FAILURES : 0;
+}
+
+int import_counters(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                    const drtopk_store_machine *mach)
+{
+    int stored = 0;
+    int rc = store_tsv(db, machine_id, run_id, commit, o->import_counters, &stored);
+    drtopk_store_end_run(db, run_id, rc ? "failed" : "done");
+    if (rc == 0)
+        printf("tuner: imported %s into %s: %d counters of %s\n", o->import_counters, o->db, stored, mach->name);
+    return rc ? EXIT_USAGE : 0;
 }

@@ -14,13 +14,17 @@
  * dropped (its cell runs the default plan).  `tuner --compare` prints tuned vs
  * default vs the best measured plan at the sweep's points.
  */
+#include "decide.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fit.h"
-#include "tuner.h"
+#include "measure.h"
+#include "progress.h"
+#include "sweep.h"
 #include "util.h"
 
 #define PAPER_ALGORITHM "dr-radix"      /* the paper's pipeline, whose oracle     */
@@ -37,6 +41,9 @@
 #define MAX_DISTS 16            /* distributions one fit tells apart          */
 #define MAX_CHOICES 1024        /* cells of one dtype's table                 */
 #define CHECK_MEASUREMENTS 4    /* default, tuned, default, tuned             */
+/* (algorithm, beta, build) of one dtype: every algorithm standalone, and as
+ * dr- at every beta in both delegate builds (--full sweeps 74 of them) */
+#define MAX_VARIANTS (DRTOPK_ALGO_COUNT + 2 * DRTOPK_ALGO_COUNT * DRTOPK_BETA_MAX)
 
 /* ---- the measurements of one dtype ---------------------------------------- */
 

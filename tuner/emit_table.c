@@ -15,13 +15,17 @@
  * file.  Written to a temporary beside FILE and renamed, so FILE is never partly
  * written (util.h's drtopk_outputs).
  */
+#include "emit_table.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner.h"
+#include "batch_decide.h"
+#include "store.h"
+#include "util.h"
 
 #define MAX_GPUS 64                 /* GPU models one table holds              */
 #define IDENT_LEN 96

@@ -7,13 +7,14 @@
  * repetitions through the public API, and the optional O(n) check of the
  * result against V on the host.
  */
+#include "measure.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device.h"
 #include "oracle.h"
-#include "tuner.h"
 
 void plan_label(const drtopk_plan *plan, char *out, size_t len)
 {
@@ -63,6 +64,11 @@ unsigned sweep_flags(const options *o, const config *c)
     if (c->alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA && !c->warp_build)
         flags |= DRTOPK_SHARED_DELEGATE;
     return flags & ~o->clear_flags;
+}
+
+void config_key(const options *o, const config *c, drtopk_store_config *key)
+{
+    fill_key(o, c, key, sweep_flags(o, c));
 }
 
 drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan)

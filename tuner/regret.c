@@ -1,7 +1,7 @@
 /*
  * regret.c -- `tuner --regret builtin|tuned`, the measuring engine of the
  * automatic plan's regret benchmark: after the sweep of forced plans
- * (tuner.c, measured and stored as any sweep, no fit), the plan
+ * (timed_sweep.c, measured and stored as any sweep, no fit), the plan
  * drtopk_plan_auto resolves at every (dtype, dist, n, k) of the sweep is
  * measured on the same generated data -- without a tuning table (builtin:
  * the table compiled into the library for this GPU model, else its size
@@ -16,11 +16,15 @@
  * regret: the automatic plan's time over the smaller of it and that
  * reference's, and per dtype the worst and the median.
  */
+#include "regret.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner.h"
+#include "measure.h"
+#include "progress.h"
+#include "sweep.h"
 
 #define LABEL_BUILTIN DRTOPK_STORE_AUTO_PREFIX "builtin"
 #define LABEL_TUNED DRTOPK_STORE_AUTO_PREFIX "tuned"

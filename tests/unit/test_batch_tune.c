@@ -8,7 +8,8 @@
  */
 #include "test_harness.h"
 #include "backend.h"
-#include "tuner.h"
+#include "batch_decide.h"
+#include "options.h"
 #include "policy.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
  * (algorithms, alpha, beta, flags).
  */
 #include "test_harness.h"
-#include "tuner.h"
+#include "measure.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

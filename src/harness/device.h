@@ -2,7 +2,7 @@
  * device.h -- the harness's device utilities (programs and tests, never the
  * library): GPU selection and description, plain allocation and copies, the
  * seeded generator on the device, and the read-once bandwidth floor.  CUDA
- * build: device_util.cu and gen_device.cu; --cpu-only build: device_stub.c,
+ * build: device_util.cu and device_gen.cu; --cpu-only build: device_stub.c,
  * whose every call answers DRTOPK_ERR_NO_BACKEND.  Host programs include this
  * header and never a CUDA header.
  */

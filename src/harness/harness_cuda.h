@@ -1,6 +1,6 @@
 /*
  * harness_cuda.h -- checked CUDA calls for the harness's own device code
- * (device_util.cu, gen_device.cu, microbench.cu).  The harness links the
+ * (device_util.cu, device_gen.cu, microbench.cu).  The harness links the
  * public library only, so it has its own two macros instead of the library's
  * device commons.
  */

@@ -1,5 +1,5 @@
 /*
- * gen_device.cu -- drtopk_dev_generate: the seeded synthetic data sets of
+ * device_gen.cu -- drtopk_dev_generate: the seeded synthetic data sets of
  * paper section 6 (UD, ND, CD) and the adversarial test sets, generated on the
  * GPU from the same counter-based core (gen_core.h) as the host generator, so
  * both produce bit-identical vectors and GPU results can be checked against

@@ -1,5 +1,5 @@
 /*
- * topk_list_cuda.cu -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
+ * topk_list.cu -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
  * section 5.4; topk_list.h): one round's histogram of a rank's list (a
  * shared-memory histogram per block, added into one in global memory), the
  * compaction of the keys above the global k-th key and of the rank's share
@@ -16,7 +16,7 @@
 #include <string.h>
 #include "status_cuda.h"
 #include "key_of.cuh"
-#include "slice.h"
+#include "mgpu.h"
 #include "topk_list.h"
 
 #define TL_BLOCK 256            /* threads per block of the kernels here        */

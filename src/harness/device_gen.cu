@@ -7,7 +7,7 @@
  */
 #include "device.h"
 #include "gen_core.h"
-#include "harness_cuda.h"
+#include "status_cuda.h"
 
 #define GEN_BLOCK 256            /* threads per block                         */
 #define GEN_BLOCKS_PER_SM 16     /* grid-stride: enough blocks to fill the GPU */
@@ -27,7 +27,7 @@ static drtopk_status gen_launch(void *d_out, uint64_t first, uint64_t n, drtopk_
                                 uint64_t seed, unsigned grid, cudaStream_t s)
 {
     gen_kernel<E><<<grid, GEN_BLOCK, 0, s>>>((E *)d_out, first, n, d, t, seed);
-    HARNESS_LAUNCH_CHECK();
+    STATUS_LAUNCH_CHECK();
     return DRTOPK_OK;
 }
 
@@ -45,8 +45,8 @@ extern "C" drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uin
     if ((unsigned)d >= DRTOPK_DIST_COUNT || (unsigned)t >= DRTOPK_DTYPE_COUNT)
         return DRTOPK_ERR_INVALID_ARGUMENT;
     if (((uintptr_t)d_out & (drtopk_dtype_size(t) - 1)) != 0) return DRTOPK_ERR_MISALIGNED;
-    HARNESS_CUDA_TRY(cudaGetDevice(&dev));
-    HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    STATUS_CUDA_TRY(cudaGetDevice(&dev));
+    STATUS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     {
         const uint64_t need = (n + GEN_BLOCK - 1) / GEN_BLOCK;
         const uint64_t cap = (uint64_t)sms * GEN_BLOCKS_PER_SM;

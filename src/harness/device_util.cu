@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "harness_cuda.h"
+#include "status_cuda.h"
 #include "stream_hold.cuh"
 #include "util.h"
 
@@ -34,9 +34,9 @@ extern "C" int drtopk_cuda_available(void)
 extern "C" drtopk_status drtopk_dev_select(int gpu)
 {
     int count = 0;
-    HARNESS_CUDA_TRY(cudaGetDeviceCount(&count));
+    STATUS_CUDA_TRY(cudaGetDeviceCount(&count));
     if (gpu < 0 || gpu >= count) return DRTOPK_ERR_INVALID_ARGUMENT;
-    HARNESS_CUDA_TRY(cudaSetDevice(gpu));
+    STATUS_CUDA_TRY(cudaSetDevice(gpu));
     return DRTOPK_OK;
 }
 
@@ -45,9 +45,9 @@ extern "C" drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info)
     cudaDeviceProp prop;
     int count = 0;
     if (info == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    HARNESS_CUDA_TRY(cudaGetDeviceCount(&count));
+    STATUS_CUDA_TRY(cudaGetDeviceCount(&count));
     if (gpu < 0 || gpu >= count) return DRTOPK_ERR_INVALID_ARGUMENT;
-    HARNESS_CUDA_TRY(cudaGetDeviceProperties(&prop, gpu));
+    STATUS_CUDA_TRY(cudaGetDeviceProperties(&prop, gpu));
     memset(info, 0, sizeof *info);
     snprintf(info->name, sizeof info->name, "%s", prop.name);
     /* the 16 UUID bytes grouped 4-2-2-2-6, as nvidia-smi -L prints them */
@@ -67,8 +67,8 @@ extern "C" drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info)
     info->sm_count = prop.multiProcessorCount;
     info->mem_bytes = (uint64_t)prop.totalGlobalMem;
     info->l2_bytes = (uint64_t)prop.l2CacheSize;
-    HARNESS_CUDA_TRY(cudaDriverGetVersion(&info->driver_version));
-    HARNESS_CUDA_TRY(cudaRuntimeGetVersion(&info->runtime_version));
+    STATUS_CUDA_TRY(cudaDriverGetVersion(&info->driver_version));
+    STATUS_CUDA_TRY(cudaRuntimeGetVersion(&info->runtime_version));
     return DRTOPK_OK;
 }
 
@@ -76,13 +76,13 @@ extern "C" drtopk_status drtopk_dev_alloc(void **p, size_t bytes)
 {
     if (p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     *p = NULL;
-    HARNESS_CUDA_TRY(cudaMalloc(p, bytes ? bytes : 1));
+    STATUS_CUDA_TRY(cudaMalloc(p, bytes ? bytes : 1));
     return DRTOPK_OK;
 }
 
 extern "C" drtopk_status drtopk_dev_free(void *p)
 {
-    HARNESS_CUDA_TRY(cudaFree(p));
+    STATUS_CUDA_TRY(cudaFree(p));
     return DRTOPK_OK;
 }
 
@@ -97,20 +97,20 @@ extern "C" drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t byte
     }
     if ((dst == NULL || src == NULL) && bytes > 0) return DRTOPK_ERR_INVALID_ARGUMENT;
     if (bytes == 0) return DRTOPK_OK;
-    HARNESS_CUDA_TRY(cudaMemcpy(dst, src, bytes, k));
+    STATUS_CUDA_TRY(cudaMemcpy(dst, src, bytes, k));
     return DRTOPK_OK;
 }
 
 extern "C" drtopk_status drtopk_dev_sync(void)
 {
-    HARNESS_CUDA_TRY(cudaDeviceSynchronize());
+    STATUS_CUDA_TRY(cudaDeviceSynchronize());
     return DRTOPK_OK;
 }
 
 extern "C" drtopk_status drtopk_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
 {
     size_t f = 0, t = 0;
-    HARNESS_CUDA_TRY(cudaMemGetInfo(&f, &t));
+    STATUS_CUDA_TRY(cudaMemGetInfo(&f, &t));
     *free_bytes = f;
     *total_bytes = t;
     return DRTOPK_OK;
@@ -162,8 +162,8 @@ extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t bytes, i
     drtopk_status st = DRTOPK_OK;
     if (d_buf == NULL || ms == NULL || bytes == 0 || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
     if (((uintptr_t)d_buf & (sizeof(uint4) - 1)) != 0) return DRTOPK_ERR_MISALIGNED;
-    HARNESS_CUDA_TRY(cudaGetDevice(&dev));
-    HARNESS_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+    STATUS_CUDA_TRY(cudaGetDevice(&dev));
+    STATUS_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
     t = (double *)malloc((size_t)reps * sizeof *t);
     if (t == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
     {
@@ -202,7 +202,7 @@ extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t bytes, i
 static drtopk_status default_hold(drtopk_stream_hold **out)
 {
     static drtopk_stream_hold hold;
-    if (hold.word == NULL) HARNESS_CUDA_TRY(drtopk_hold_create(&hold));
+    if (hold.word == NULL) STATUS_CUDA_TRY(drtopk_hold_create(&hold));
     *out = &hold;
     return DRTOPK_OK;
 }
@@ -245,6 +245,6 @@ extern "C" drtopk_status drtopk_dev_hold_ns(uint64_t ns)
     drtopk_stream_hold *h;
     drtopk_status st = default_hold(&h);
     if (st != DRTOPK_OK) return st;
-    HARNESS_CUDA_TRY(drtopk_hold_begin(h, 0, ns));   /* never released: it times out */
+    STATUS_CUDA_TRY(drtopk_hold_begin(h, 0, ns));   /* never released: it times out */
     return DRTOPK_OK;
 }

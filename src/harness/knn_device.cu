@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "dataset.h"
-#include "harness_cuda.h"
+#include "status_cuda.h"
 
 #define KNN_BLOCK 256                      /* threads (base vectors) per block      */
 #define KNN_BATCH_BYTES (256ull << 20)     /* device output per batch of queries:

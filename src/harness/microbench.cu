@@ -8,7 +8,7 @@
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
-#include "harness_cuda.h"
+#include "status_cuda.h"
 #include "microbench.h"
 
 /* 256 MiB of uint32: larger than the L2 of every GPU we target (H100 50 MB,
@@ -67,17 +67,17 @@ static drtopk_status run_microbench(double *c_global, double *c_shfl, uint32_t *
 {
     long long cycles = 0;
     int sms = 0, dev = 0;
-    HARNESS_CUDA_TRY(cudaGetDevice(&dev));
-    HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    STATUS_CUDA_TRY(cudaGetDevice(&dev));
+    STATUS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     mb_fill_chain<<<sms * 4, MB_FILL_THREADS>>>(buf);
-    HARNESS_LAUNCH_CHECK();
+    STATUS_LAUNCH_CHECK();
     mb_chase<<<1, 1>>>(buf, d_cycles, d_sink);
-    HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
     *c_global = (double)cycles / MB_CHASE_STEPS;
     mb_shfl<<<1, MB_WARP>>>(d_cycles, d_sink);
-    HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaMemcpy(&cycles, d_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
     *c_shfl = (double)cycles / MB_SHFL_STEPS;
     return DRTOPK_OK;
 }
@@ -86,10 +86,10 @@ extern "C" drtopk_status drtopk_microbench_cycles(int gpu, double *c_global, dou
 {
     if (!c_global || !c_shfl)
         return DRTOPK_ERR_INVALID_ARGUMENT;
-    HARNESS_CUDA_TRY(cudaSetDevice(gpu));
+    STATUS_CUDA_TRY(cudaSetDevice(gpu));
     uint32_t *buf = NULL, *d_sink = NULL;
     long long *d_cycles = NULL;
-    HARNESS_CUDA_TRY(cudaMalloc(&buf, (size_t)MB_CHASE_ELEMS * sizeof(uint32_t)));
+    STATUS_CUDA_TRY(cudaMalloc(&buf, (size_t)MB_CHASE_ELEMS * sizeof(uint32_t)));
     drtopk_status st = DRTOPK_OK;
     if (cudaMalloc(&d_cycles, sizeof *d_cycles) != cudaSuccess ||
         cudaMalloc(&d_sink, sizeof *d_sink) != cudaSuccess)

@@ -21,12 +21,12 @@
  * candidates and the counts, never a copy of V.
  */
 #include "backend.h"
+#include "clock.h"
 #include "keyorder.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define CPU_RADIX_DIGIT_BITS 16         /* one level fixes 16 bits: 16-bit keys in one, 32-bit in two */
@@ -152,17 +152,10 @@ static int by_pos(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 drtopk_status drtopk_cpu_radix_select(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes,
                                       void *out_values, uint64_t *out_indices, drtopk_stats *stats)
 {
-    const double t0 = now_ms();
+    const double t0 = drtopk_clock_ms();
     const size_t need = drtopk_cpu_radix_workspace(p);
     if (ws == NULL || ws_bytes < need) return drtopk_workspace_too_small(ws, ws_bytes, need);
     const unsigned threads = run_threads(p->n);
@@ -213,7 +206,7 @@ drtopk_status drtopk_cpu_radix_select(const drtopk_problem *p, int sorted, void 
             drtopk_bits_store(out_values, i, p->dtype, drtopk_bits_at(p->values, j.c[i].pos, p->dtype));
             out_indices[i] = j.c[i].pos;
         }
-        if (stats) stats->ms_total = stats->ms_second = now_ms() - t0;   /* standalone: no delegate statistics */
+        if (stats) stats->ms_total = stats->ms_second = drtopk_clock_ms() - t0;   /* standalone: no delegate statistics */
         return DRTOPK_OK;
     }
 }

@@ -14,13 +14,13 @@
  * threaded radix select of cpu_radix.c instead of a sort of all of V.
  */
 #include "backend.h"
+#include "clock.h"
 #include "keyorder.h"
 #include "onepass_spec.h"
 #include "pipeline_spec.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WS_ALIGN 16              /* alignment of every workspace region   */
 
@@ -28,14 +28,6 @@ typedef struct {
     uint64_t key;                /* ordered key: larger is better */
     uint64_t pos;                /* position in V                 */
 } pair;
-
-/* Stage times of the CPU reference: CLOCK_MONOTONIC in ms. */
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static int pair_best_first(const void *a, const void *b)
 {
@@ -281,7 +273,7 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
                                 void *ws, size_t ws_bytes, void *out_values,
                                 uint64_t *out_indices, drtopk_stats *stats)
 {
-    const double t0 = now_ms();
+    const double t0 = drtopk_clock_ms();
     double t1 = t0, t2 = t0, t3 = t0, t4;
     drtopk_stats st;
     layout l;
@@ -305,7 +297,7 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
     } else {
         uint64_t sel;
         st.delegate_len = build_delegates(p, plan, &l);
-        t1 = now_ms();
+        t1 = drtopk_clock_ms();
         /* filtering needs a first top-k: without one every delegate is
          * selected and C = V */
         const int filter = drtopk_first_topk_needed(p->k, st.delegate_len) && (plan->flags & DRTOPK_FILTER);
@@ -319,10 +311,10 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
             t = drtopk_rule2_threshold(t, filter);
         }
         st.first_selected = sel;
-        t2 = now_ms();
+        t2 = drtopk_clock_ms();
         clen = concatenate(p, plan, &l, sel, t, filter, &st.scanned_subranges);
         st.concat_len = clen;
-        t3 = now_ms();
+        t3 = drtopk_clock_ms();
     }
     if ((rc = check_invariants(p, plan, &st, clen)) != DRTOPK_OK) return rc;
     cpu_topk(l.c, clen, p->k, 0, clen, &kth);
@@ -333,7 +325,7 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
         drtopk_bits_store(out_values, j, p->dtype, drtopk_bits_at(p->values, l.c[j].pos, p->dtype));
         out_indices[j] = l.c[j].pos;
     }
-    t4 = now_ms();
+    t4 = drtopk_clock_ms();
     if (stats) {
         if (delegate_mode(plan)) {
             st.ms_delegate = t1 - t0;

@@ -2,9 +2,9 @@
  * drtopk_mpi.c -- `drtopk-mpi`: multi-GPU and out-of-core Dr. Top-k over MPI
  * (paper section 5.4, Table 2).  Run under mpirun with the options of
  * `drtopk run`.  V is split into disjoint contiguous slices, one per rank
- * (slice.h); each rank binds a GPU by its node-local rank, generates its slice
+ * (mgpu.h); each rank binds a GPU by its node-local rank, generates its slice
  * with the seeded generator (the same global V for any rank count) or reads
- * it from the --input file, and selects its local top k with the library's
+ * it from the --input file (slice.h), and selects its local top k with the library's
  * automatic plan -- in core when the slice and its workspace fit the GPU's
  * free memory, out of core (ooc.h) only when they do not or when --device-cap
  * asks for the paper's sub-vectors.  The result's order is `drtopk run`'s
@@ -13,7 +13,7 @@
  * order and agree on the global k-th key exactly: a radix select over the
  * union of their lists, one round per 8-bit digit of the ordered key (a
  * histogram of each list on its GPU, added over the ranks by MPI_Allreduce,
- * every rank picking the same digit; slice.h, topk_list.h).  Each rank then
+ * every rank picking the same digit; mgpu.h, topk_list.h).  Each rank then
  * compacts the elements above that key and its share of the ties (the ranks'
  * tie counts by MPI_Exscan, lower ranks first, so exactly k in all) with
  * global positions, and rank 0 gathers them into the result at each rank's
@@ -22,7 +22,7 @@
  * IPC where rank 0 shares its node and reaches its GPU (handles exchanged and
  * opened once per run), else from device memory through CUDA-aware MPI when
  * Open MPI has it, else through one pinned staging copy each way; the CPU
- * backend does the same steps in host memory (slice.h).  Compute,
+ * backend does the same steps in host memory (mgpu.h).  Compute,
  * host-to-device reload, the threshold's selection and communication are
  * timed apart.  Before any work the ranks check
  * that they run the same configuration on the same input; every collective
@@ -40,6 +40,7 @@
 #include "device.h"
 #include "gen.h"
 #include "keyorder.h"
+#include "mgpu.h"
 #include "ooc.h"
 #include "runopt.h"
 #include "slice.h"
@@ -744,7 +745,7 @@ static void exchange_close(const world *w, rank_state *s)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* The global k-th key: the radix rounds over the ranks' lists (slice.h);
+/* The global k-th key: the radix rounds over the ranks' lists (mgpu.h);
  * then this rank's part compacted (on rank 0, at the start of the result):
  * its elements above that key and its share of the ties, global positions.
  * Collective. */

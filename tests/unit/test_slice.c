@@ -1,10 +1,11 @@
 /*
  * test_slice.c -- the MPI-free arithmetic of multi-GPU Dr. Top-k (paper
- * section 5.4; src/harness/slice.c): slices of V past 2^32 and 2^34 elements,
- * raw-file slices, the ranks' radix select of the global k-th key over their
+ * section 5.4; src/lib/mgpu.c): slices of V past 2^32 and 2^34 elements,
+ * raw-file slices (src/harness/slice.c), the ranks' radix select of the global k-th key over their
  * lists with ties across ranks, and the canonical order.
  */
 #include "test_harness.h"
+#include "mgpu.h"
 #include "slice.h"
 #include "gen.h"
 

@@ -1,6 +1,6 @@
 /*
  * ooc_dev.h -- the device half of out-of-core Dr. Top-k (ooc.h), used by
- * ooc.c's loop only: ooc_cuda.cu in a CUDA build, ooc_stub.c (every call
+ * ooc.c's loop only: kernels/ooc.cu in a CUDA build, ooc_stub.c (every call
  * DRTOPK_ERR_NO_BACKEND) in a --cpu-only build.  One context holds the two
  * sub-vector buffers, the candidate vector (running top-k followed by the
  * survivors of the current sub-vector, values and global positions), the

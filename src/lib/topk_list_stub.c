@@ -1,6 +1,7 @@
 /*
- * topk_list_stub.c -- top-k lists on the GPU (topk_list.h) in a --cpu-only
- * build: every call reports DRTOPK_ERR_NO_BACKEND.
+ * topk_list_stub.c -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
+ * section 5.4; topk_list.h) in a --cpu-only build: every call reports
+ * DRTOPK_ERR_NO_BACKEND.
  */
 #include "topk_list.h"
 

@@ -10,6 +10,10 @@
  * it can still enter the result.  The CPU backend runs the same loop with
  * host copies (so CI tests it).  Every key width of the library (16, 32 and
  * 64 bits).
+ *
+ * A module of the library, internal (not in drtopk.h, hidden symbols): it
+ * calls only the public API, so the programs that use it link its archive
+ * (build/lib/modules_$backend.a, build.ninja) beside libdrtopk.so.
  */
 #ifndef DRTOPK_OOC_H
 #define DRTOPK_OOC_H

@@ -1,6 +1,6 @@
 /*
  * topk_list.h -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
- * section 5.4): the device half of the ranks' exchange (slice.h holds the
+ * section 5.4): the device half of the ranks' exchange (mgpu.h holds the
  * host half, which the CPU backend runs): the histogram of a rank's list for
  * one round of the radix select of the global k-th key, the compaction of
  * what the rank sends (the keys above that key, and its share of the ties),
@@ -8,9 +8,10 @@
  * device memory, so the exchange never sorts or counts on the host.  Any key
  * width (16, 32, 64 bits; raw element bits of dtype t, compared by
  * keyorder.h's ordered key), positions uint64.  CUDA build:
- * topk_list_cuda.cu; --cpu-only build: topk_list_stub.c
+ * kernels/topk_list.cu; --cpu-only build: topk_list_stub.c
  * (DRTOPK_ERR_NO_BACKEND).  Every call runs on the legacy default stream and
- * returns when its work is done.
+ * returns when its work is done.  A module of the library, internal, over
+ * the public API alone (mgpu.h says how programs link it).
  */
 #ifndef DRTOPK_TOPK_LIST_H
 #define DRTOPK_TOPK_LIST_H
@@ -33,7 +34,7 @@ drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v, const uint
                                   uint64_t first, void *out_v, uint64_t *out_p);
 /* hist (host memory, DRTOPK_RADIX_BINS counters) += the histogram of the
  * device list vals (n) for the round at `shift` under `prefix`, as
- * drtopk_key_hist (slice.h). */
+ * drtopk_key_hist (mgpu.h). */
 drtopk_status topk_list_dev_hist(topk_list_dev *m, const void *vals, uint64_t n, uint64_t prefix, int shift,
                                  uint64_t *hist);
 /* As drtopk_key_compact on device lists, for a list holding exactly `above`

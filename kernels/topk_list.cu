@@ -1,5 +1,5 @@
 /*
- * topk_list_cuda.cu -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
+ * topk_list.cu -- top-k lists on the GPU for multi-GPU Dr. Top-k (paper
  * section 5.4; topk_list.h): one round's histogram of a rank's list (a
  * shared-memory histogram per block, added into one in global memory), the
  * compaction of the keys above the global k-th key and of the rank's share
@@ -14,9 +14,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "harness_cuda.h"
+#include "status_cuda.h"
 #include "key_of.cuh"
-#include "slice.h"
+#include "mgpu.h"
 #include "topk_list.h"
 
 #define TL_BLOCK 256            /* threads per block of the kernels here        */
@@ -125,18 +125,18 @@ static drtopk_status tl_alloc(topk_list_dev *m)
 {
     int dev, sms;
     drtopk_status st;
-    HARNESS_CUDA_TRY(cudaGetDevice(&dev));
-    HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    STATUS_CUDA_TRY(cudaGetDevice(&dev));
+    STATUS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     m->grid = sms * TL_BLOCKS_PER_SM;
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&m->hist, DRTOPK_RADIX_BINS * sizeof(unsigned long long)));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&m->ctr, 2 * sizeof(unsigned long long)));
+    STATUS_CUDA_TRY(cudaMalloc((void **)&m->hist, DRTOPK_RADIX_BINS * sizeof(unsigned long long)));
+    STATUS_CUDA_TRY(cudaMalloc((void **)&m->ctr, 2 * sizeof(unsigned long long)));
     if (m->order_k == 0) return DRTOPK_OK;
     const drtopk_problem p = { DRTOPK_BACKEND_CUDA, m->t, m->o, m->order_k, m->order_k, NULL };
     if ((st = drtopk_plan_explicit(&m->sort, &p, DRTOPK_ALGO_SORT_CUB, 0, 0, DRTOPK_SORTED)) != DRTOPK_OK ||
         (st = drtopk_select_workspace(&p, &m->sort, &m->ws_bytes)) != DRTOPK_OK)
         return st;
-    HARNESS_CUDA_TRY(cudaMalloc(&m->ws, m->ws_bytes ? m->ws_bytes : 1));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&m->idx, m->order_k * sizeof(uint64_t)));
+    STATUS_CUDA_TRY(cudaMalloc(&m->ws, m->ws_bytes ? m->ws_bytes : 1));
+    STATUS_CUDA_TRY(cudaMalloc((void **)&m->idx, m->order_k * sizeof(uint64_t)));
     return DRTOPK_OK;
 }
 
@@ -170,13 +170,13 @@ extern "C" drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v,
         cudaFree(m->ws);
         m->ws = NULL;
         m->ws_bytes = 0;
-        HARNESS_CUDA_TRY(cudaMalloc(&m->ws, need));
+        STATUS_CUDA_TRY(cudaMalloc(&m->ws, need));
         m->ws_bytes = need;
     }
     if ((st = drtopk_select(&p, &m->sort, m->ws, m->ws_bytes, out_v, m->idx, NULL, NULL)) != DRTOPK_OK) return st;
     tl_gather_kernel<<<tl_grid(m, n), TL_BLOCK>>>(in_p, m->idx, n, first, out_p);
-    HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaStreamSynchronize(0));
     return DRTOPK_OK;
 }
 
@@ -194,14 +194,14 @@ extern "C" drtopk_status topk_list_dev_hist(topk_list_dev *m, const void *vals, 
     const int bits = drtopk_dtype_bits(m->t);
     const uint64_t mask = drtopk_radix_prefix_mask(m->t, shift);
     if (n == 0) return DRTOPK_OK;
-    HARNESS_CUDA_TRY(cudaMemsetAsync(m->hist, 0, sizeof h, 0));
+    STATUS_CUDA_TRY(cudaMemsetAsync(m->hist, 0, sizeof h, 0));
     switch (bits) {
     case 16: tl_launch_hist<uint16_t>(m, vals, n, prefix, mask, shift); break;
     case 32: tl_launch_hist<uint32_t>(m, vals, n, prefix, mask, shift); break;
     default: tl_launch_hist<uint64_t>(m, vals, n, prefix, mask, shift); break;
     }
-    HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaMemcpy(h, m->hist, sizeof h, cudaMemcpyDeviceToHost));
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaMemcpy(h, m->hist, sizeof h, cudaMemcpyDeviceToHost));
     for (unsigned d = 0; d < DRTOPK_RADIX_BINS; ++d) hist[d] += h[d];
     return DRTOPK_OK;
 }
@@ -219,14 +219,14 @@ extern "C" drtopk_status topk_list_dev_compact(topk_list_dev *m, const void *val
                                                void *out_v, uint64_t *out_p)
 {
     if (n == 0 || above + ties == 0) return DRTOPK_OK;
-    HARNESS_CUDA_TRY(cudaMemsetAsync(m->ctr, 0, 2 * sizeof(unsigned long long), 0));
+    STATUS_CUDA_TRY(cudaMemsetAsync(m->ctr, 0, 2 * sizeof(unsigned long long), 0));
     switch (drtopk_dtype_bits(m->t)) {
     case 16: tl_launch_compact<uint16_t>(m, vals, pos, n, thr, above, ties, first, out_v, out_p); break;
     case 32: tl_launch_compact<uint32_t>(m, vals, pos, n, thr, above, ties, first, out_v, out_p); break;
     default: tl_launch_compact<uint64_t>(m, vals, pos, n, thr, above, ties, first, out_v, out_p); break;
     }
-    HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaStreamSynchronize(0));
     return DRTOPK_OK;
 }
 
@@ -274,7 +274,7 @@ extern "C" drtopk_status topk_ipc_close(void *p)
 
 extern "C" drtopk_status topk_ipc_copy(void *dst, const void *src, size_t bytes)
 {
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, 0));
-    HARNESS_CUDA_TRY(cudaStreamSynchronize(0));
+    STATUS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, 0));
+    STATUS_CUDA_TRY(cudaStreamSynchronize(0));
     return DRTOPK_OK;
 }

@@ -2,11 +2,11 @@
  * key_of.cuh -- keyorder.h's ordered key for templates over the element's
  * unsigned type (uint16_t, uint32_t, uint64_t): one overload per width, so a
  * kernel written once serves every key type of the library (paper 5.1 selects
- * on ordered unsigned keys).  Device code of the harness (ooc_cuda.cu,
- * mpi_merge_cuda.cu).
+ * on ordered unsigned keys).  Device code of the library's out-of-core and
+ * multi-GPU modules (ooc.cu, topk_list.cu).
  */
-#ifndef DRTOPK_HARNESS_KEY_OF_CUH
-#define DRTOPK_HARNESS_KEY_OF_CUH
+#ifndef DRTOPK_KEY_OF_CUH
+#define DRTOPK_KEY_OF_CUH
 #include <stdint.h>
 #include "keyorder.h"
 

@@ -1,5 +1,5 @@
 /*
- * ooc_cuda.cu -- the device half of out-of-core Dr. Top-k (paper section 5.4,
+ * ooc.cu -- the device half of out-of-core Dr. Top-k (paper section 5.4,
  * Table 2; ooc.h, ooc_dev.h): sub-vectors copied from pinned host memory on a
  * copy stream into two buffers while the compute stream filters the previous
  * one against the carried k-th value, appends the survivors (with their
@@ -11,7 +11,7 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness_cuda.h"
+#include "status_cuda.h"
 #include "keyorder.h"
 #include "ooc_dev.h"
 #include "key_of.cuh"
@@ -135,7 +135,7 @@ static void launch_threshold(const ooc_dev *d)
 extern "C" drtopk_status ooc_dev_host_alloc(void **p, size_t bytes)
 {
     *p = NULL;
-    HARNESS_CUDA_TRY(cudaMallocHost(p, bytes ? bytes : 1));
+    STATUS_CUDA_TRY(cudaMallocHost(p, bytes ? bytes : 1));
     return DRTOPK_OK;
 }
 
@@ -175,29 +175,29 @@ static drtopk_status create(const drtopk_ooc_args *a, ooc_dev *d)
 {
     int dev, sms;
     const uint64_t k = a->k, len = d->len;
-    HARNESS_CUDA_TRY(cudaGetDevice(&dev));
-    HARNESS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    STATUS_CUDA_TRY(cudaGetDevice(&dev));
+    STATUS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     d->grid = sms * OOC_BLOCKS_PER_SM;
-    HARNESS_CUDA_TRY(cudaStreamCreateWithFlags(&d->copy, cudaStreamNonBlocking));
-    HARNESS_CUDA_TRY(cudaStreamCreateWithFlags(&d->comp, cudaStreamNonBlocking));
+    STATUS_CUDA_TRY(cudaStreamCreateWithFlags(&d->copy, cudaStreamNonBlocking));
+    STATUS_CUDA_TRY(cudaStreamCreateWithFlags(&d->comp, cudaStreamNonBlocking));
     for (int s = 0; s < 2; ++s) {
-        HARNESS_CUDA_TRY(cudaMalloc(&d->slot[s], len * d->esz));
-        HARNESS_CUDA_TRY(cudaEventCreate(&d->loaded[s]));
-        HARNESS_CUDA_TRY(cudaEventCreateWithFlags(&d->freed[s], cudaEventDisableTiming));
-        HARNESS_CUDA_TRY(cudaEventCreate(&d->load0[s]));
+        STATUS_CUDA_TRY(cudaMalloc(&d->slot[s], len * d->esz));
+        STATUS_CUDA_TRY(cudaEventCreate(&d->loaded[s]));
+        STATUS_CUDA_TRY(cudaEventCreateWithFlags(&d->freed[s], cudaEventDisableTiming));
+        STATUS_CUDA_TRY(cudaEventCreate(&d->load0[s]));
     }
-    HARNESS_CUDA_TRY(cudaEventCreate(&d->comp0));
-    HARNESS_CUDA_TRY(cudaEventCreate(&d->comp1));
-    HARNESS_CUDA_TRY(cudaMalloc(&d->cand_v, (k + len) * d->esz));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->cand_p, (k + len) * sizeof(uint64_t)));
-    HARNESS_CUDA_TRY(cudaMalloc(&d->out_v, k * d->esz));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->out_i, k * sizeof(uint64_t)));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->tmp_p, k * sizeof(uint64_t)));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->thr_key, sizeof(uint64_t)));
-    HARNESS_CUDA_TRY(cudaMalloc((void **)&d->count, sizeof(unsigned long long)));
-    HARNESS_CUDA_TRY(cudaMallocHost((void **)&d->h_count, sizeof(unsigned long long)));
+    STATUS_CUDA_TRY(cudaEventCreate(&d->comp0));
+    STATUS_CUDA_TRY(cudaEventCreate(&d->comp1));
+    STATUS_CUDA_TRY(cudaMalloc(&d->cand_v, (k + len) * d->esz));
+    STATUS_CUDA_TRY(cudaMalloc((void **)&d->cand_p, (k + len) * sizeof(uint64_t)));
+    STATUS_CUDA_TRY(cudaMalloc(&d->out_v, k * d->esz));
+    STATUS_CUDA_TRY(cudaMalloc((void **)&d->out_i, k * sizeof(uint64_t)));
+    STATUS_CUDA_TRY(cudaMalloc((void **)&d->tmp_p, k * sizeof(uint64_t)));
+    STATUS_CUDA_TRY(cudaMalloc((void **)&d->thr_key, sizeof(uint64_t)));
+    STATUS_CUDA_TRY(cudaMalloc((void **)&d->count, sizeof(unsigned long long)));
+    STATUS_CUDA_TRY(cudaMallocHost((void **)&d->h_count, sizeof(unsigned long long)));
     /* both buffers start free */
-    for (int s = 0; s < 2; ++s) HARNESS_CUDA_TRY(cudaEventRecord(d->freed[s], d->comp));
+    for (int s = 0; s < 2; ++s) STATUS_CUDA_TRY(cudaEventRecord(d->freed[s], d->comp));
     return DRTOPK_OK;
 }
 
@@ -220,10 +220,10 @@ extern "C" drtopk_status ooc_dev_create(const drtopk_ooc_args *a, ooc_dev **out)
 
 extern "C" drtopk_status ooc_dev_load(ooc_dev *d, int slot, const void *src, uint64_t len)
 {
-    HARNESS_CUDA_TRY(cudaStreamWaitEvent(d->copy, d->freed[slot], 0));
-    HARNESS_CUDA_TRY(cudaEventRecord(d->load0[slot], d->copy));
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->slot[slot], src, len * d->esz, cudaMemcpyHostToDevice, d->copy));
-    HARNESS_CUDA_TRY(cudaEventRecord(d->loaded[slot], d->copy));
+    STATUS_CUDA_TRY(cudaStreamWaitEvent(d->copy, d->freed[slot], 0));
+    STATUS_CUDA_TRY(cudaEventRecord(d->load0[slot], d->copy));
+    STATUS_CUDA_TRY(cudaMemcpyAsync(d->slot[slot], src, len * d->esz, cudaMemcpyHostToDevice, d->copy));
+    STATUS_CUDA_TRY(cudaEventRecord(d->loaded[slot], d->copy));
     return DRTOPK_OK;
 }
 
@@ -232,14 +232,14 @@ extern "C" drtopk_status ooc_dev_filter(ooc_dev *d, int slot, uint64_t len, uint
 {
     const uint64_t need = (len + OOC_BLOCK - 1) / OOC_BLOCK;
     const int grid = need < (uint64_t)d->grid ? (int)need : d->grid;
-    HARNESS_CUDA_TRY(cudaStreamWaitEvent(d->comp, d->loaded[slot], 0));
-    HARNESS_CUDA_TRY(cudaEventRecord(d->comp0, d->comp));
-    HARNESS_CUDA_TRY(cudaMemsetAsync(d->count, 0, sizeof *d->count, d->comp));
+    STATUS_CUDA_TRY(cudaStreamWaitEvent(d->comp, d->loaded[slot], 0));
+    STATUS_CUDA_TRY(cudaEventRecord(d->comp0, d->comp));
+    STATUS_CUDA_TRY(cudaMemsetAsync(d->count, 0, sizeof *d->count, d->comp));
     launch_filter(d, grid, slot, len, pos0, use_thr, at);
-    HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaEventRecord(d->freed[slot], d->comp));
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->h_count, d->count, sizeof *d->count, cudaMemcpyDeviceToHost, d->comp));
-    HARNESS_CUDA_TRY(cudaStreamSynchronize(d->comp));
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaEventRecord(d->freed[slot], d->comp));
+    STATUS_CUDA_TRY(cudaMemcpyAsync(d->h_count, d->count, sizeof *d->count, cudaMemcpyDeviceToHost, d->comp));
+    STATUS_CUDA_TRY(cudaStreamSynchronize(d->comp));
     *kept = (uint64_t)*d->h_count;
     return DRTOPK_OK;
 }
@@ -255,7 +255,7 @@ extern "C" drtopk_status ooc_dev_select(ooc_dev *d, uint64_t m)
         cudaFree(d->ws);
         d->ws = NULL;
         d->ws_bytes = 0;
-        HARNESS_CUDA_TRY(cudaMalloc(&d->ws, need));
+        STATUS_CUDA_TRY(cudaMalloc(&d->ws, need));
         d->ws_bytes = need;
     }
     st = drtopk_select(&p, a->plan, d->ws, d->ws_bytes, d->out_v, d->out_i, d->comp, NULL);
@@ -263,10 +263,10 @@ extern "C" drtopk_status ooc_dev_select(ooc_dev *d, uint64_t m)
     const uint64_t blocks = (a->k + OOC_BLOCK - 1) / OOC_BLOCK;
     ooc_gather_kernel<<<blocks < (uint64_t)d->grid ? (int)blocks : d->grid, OOC_BLOCK, 0, d->comp>>>(
         d->out_i, d->cand_p, a->k, d->tmp_p);
-    HARNESS_LAUNCH_CHECK();
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->cand_v, d->out_v, a->k * d->esz, cudaMemcpyDeviceToDevice,
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaMemcpyAsync(d->cand_v, d->out_v, a->k * d->esz, cudaMemcpyDeviceToDevice,
                                      d->comp));
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(d->cand_p, d->tmp_p, a->k * sizeof(uint64_t), cudaMemcpyDeviceToDevice,
+    STATUS_CUDA_TRY(cudaMemcpyAsync(d->cand_p, d->tmp_p, a->k * sizeof(uint64_t), cudaMemcpyDeviceToDevice,
                                      d->comp));
     return DRTOPK_OK;
 }
@@ -277,12 +277,12 @@ extern "C" drtopk_status ooc_dev_carry(ooc_dev *d, int slot, int threshold, doub
     float load, comp;
     if (threshold) {
         launch_threshold(d);
-        HARNESS_LAUNCH_CHECK();
+        STATUS_LAUNCH_CHECK();
     }
-    HARNESS_CUDA_TRY(cudaEventRecord(d->comp1, d->comp));
-    HARNESS_CUDA_TRY(cudaStreamSynchronize(d->comp));
-    HARNESS_CUDA_TRY(cudaEventElapsedTime(&load, d->load0[slot], d->loaded[slot]));
-    HARNESS_CUDA_TRY(cudaEventElapsedTime(&comp, d->comp0, d->comp1));
+    STATUS_CUDA_TRY(cudaEventRecord(d->comp1, d->comp));
+    STATUS_CUDA_TRY(cudaStreamSynchronize(d->comp));
+    STATUS_CUDA_TRY(cudaEventElapsedTime(&load, d->load0[slot], d->loaded[slot]));
+    STATUS_CUDA_TRY(cudaEventElapsedTime(&comp, d->comp0, d->comp1));
     *reload_ms += load;
     *compute_ms += comp;
     return DRTOPK_OK;
@@ -294,11 +294,11 @@ static drtopk_status link_probe(void *dst, const void *src, size_t bytes, cudaEv
     float best = 0;
     for (int r = 0; r < LINK_PROBE_REPS; ++r) {
         float ms;
-        HARNESS_CUDA_TRY(cudaEventRecord(e0, 0));
-        HARNESS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, 0));
-        HARNESS_CUDA_TRY(cudaEventRecord(e1, 0));
-        HARNESS_CUDA_TRY(cudaEventSynchronize(e1));
-        HARNESS_CUDA_TRY(cudaEventElapsedTime(&ms, e0, e1));
+        STATUS_CUDA_TRY(cudaEventRecord(e0, 0));
+        STATUS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, 0));
+        STATUS_CUDA_TRY(cudaEventRecord(e1, 0));
+        STATUS_CUDA_TRY(cudaEventSynchronize(e1));
+        STATUS_CUDA_TRY(cudaEventElapsedTime(&ms, e0, e1));
         if (r == 0 || ms < best) best = ms;
     }
     *gbps = best > 0 ? (double)bytes / (best / MS_PER_S) / BYTES_PER_GB : 0;
@@ -323,8 +323,8 @@ extern "C" drtopk_status ooc_dev_link_gbps(const void *src, size_t bytes, double
 
 extern "C" drtopk_status ooc_dev_result(ooc_dev *d, void *vals, uint64_t *pos)
 {
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(vals, d->cand_v, d->a.k * d->esz, cudaMemcpyDeviceToDevice, d->comp));
-    HARNESS_CUDA_TRY(cudaMemcpyAsync(pos, d->cand_p, d->a.k * sizeof(uint64_t), cudaMemcpyDeviceToDevice, d->comp));
-    HARNESS_CUDA_TRY(cudaStreamSynchronize(d->comp));
+    STATUS_CUDA_TRY(cudaMemcpyAsync(vals, d->cand_v, d->a.k * d->esz, cudaMemcpyDeviceToDevice, d->comp));
+    STATUS_CUDA_TRY(cudaMemcpyAsync(pos, d->cand_p, d->a.k * sizeof(uint64_t), cudaMemcpyDeviceToDevice, d->comp));
+    STATUS_CUDA_TRY(cudaStreamSynchronize(d->comp));
     return DRTOPK_OK;
 }

@@ -1,6 +1,6 @@
 /*
- * ooc_stub.c -- the device half of out-of-core Dr. Top-k (ooc_dev.h) in a
- * --cpu-only build: every call reports DRTOPK_ERR_NO_BACKEND.
+ * ooc_stub.c -- the device half of out-of-core Dr. Top-k (paper section 5.4;
+ * ooc_dev.h) in a --cpu-only build: every call reports DRTOPK_ERR_NO_BACKEND.
  */
 #include "ooc_dev.h"
 

@@ -1,12 +1,13 @@
 /*
  * ooc.c -- out-of-core Dr. Top-k (paper section 5.4, Table 2; ooc.h): the
  * sub-vector loop, once for both backends, and its host half.  The device
- * half (double-buffered copies, filter, carry) is ooc_cuda.cu.
+ * half (double-buffered copies, filter, carry) is kernels/ooc.cu.  A library
+ * module over the public API alone (no file I/O; the caller fills the slice).
  */
 #include "ooc.h"
 #include "ooc_dev.h"
+#include "clock.h"
 #include "keyorder.h"
-#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,9 @@ static drtopk_status host_create(const drtopk_ooc_args *a, ooc_host *h)
 
 static void host_load(ooc_host *h, int slot, const void *src, uint64_t len)
 {
-    const double t0 = drtopk_now_ms();
+    const double t0 = drtopk_clock_ms();
     memcpy(h->slot[slot], src, (size_t)len * h->esz);
-    h->load_ms = drtopk_now_ms() - t0;
+    h->load_ms = drtopk_clock_ms() - t0;
 }
 
 static uint64_t host_filter(ooc_host *h, int slot, uint64_t len, uint64_t pos0, int use_thr, uint64_t at)
@@ -165,7 +166,7 @@ drtopk_status drtopk_ooc_run(drtopk_ooc *o, void *out_vals, uint64_t *out_pos, d
     const char *v = (const char *)a->host_v;
     const size_t esz = drtopk_dtype_size(a->dtype);
     const uint64_t chunks = (a->n + a->cap - 1) / a->cap;
-    const double t0 = drtopk_now_ms();
+    const double t0 = drtopk_clock_ms();
     uint64_t r = 0;             /* candidates held: the running top-k so far */
     drtopk_status st = DRTOPK_OK;
 
@@ -183,9 +184,9 @@ drtopk_status drtopk_ooc_run(drtopk_ooc *o, void *out_vals, uint64_t *out_pos, d
         } else {
             host_load(h, slot, v + j * a->cap * esz, LEN(j));
             s->reload_ms += h->load_ms;
-            const double c0 = drtopk_now_ms();
+            const double c0 = drtopk_clock_ms();
             kept = host_filter(h, slot, LEN(j), a->first + j * a->cap, use_thr, r);
-            s->compute_ms += drtopk_now_ms() - c0;
+            s->compute_ms += drtopk_clock_ms() - c0;
         }
         if (st != DRTOPK_OK) break;
         s->filtered += LEN(j) - kept;
@@ -195,9 +196,9 @@ drtopk_status drtopk_ooc_run(drtopk_ooc *o, void *out_vals, uint64_t *out_pos, d
             if (dev) {
                 st = ooc_dev_select(d, r);
             } else {
-                const double c0 = drtopk_now_ms();
+                const double c0 = drtopk_clock_ms();
                 st = host_select(h, r);
-                s->compute_ms += drtopk_now_ms() - c0;
+                s->compute_ms += drtopk_clock_ms() - c0;
             }
             r = a->k;
         }
@@ -215,6 +216,6 @@ drtopk_status drtopk_ooc_run(drtopk_ooc *o, void *out_vals, uint64_t *out_pos, d
             memcpy(out_pos, h->cand_p, (size_t)a->k * sizeof(uint64_t));
         }
     }
-    s->total_ms = drtopk_now_ms() - t0;
+    s->total_ms = drtopk_clock_ms() - t0;
     return st;
 }

@@ -74,7 +74,7 @@ typedef struct {
     double admitted_ms, other_ms;
 } point;
 
-static int same_workload(const drtopk_store_batch_key *x, const drtopk_store_batch_key *y)
+static int same_workload(const dh_store_batch_key *x, const dh_store_batch_key *y)
 {
     return !strcmp(x->crossover, y->crossover) && !strcmp(x->dtype, y->dtype) && !strcmp(x->segs, y->segs) &&
            x->seed == y->seed && x->rows == y->rows && x->len == y->len && x->k == y->k;
@@ -90,16 +90,16 @@ static int of_width(const char *name, batch_width w)
 }
 
 /* The compared workloads of crossover c into pts (room for n); their count. */
-static size_t points_of(const batch_crossover *c, const drtopk_store_batch_row *rows, size_t n, point *pts)
+static size_t points_of(const batch_crossover *c, const dh_store_batch_row *rows, size_t n, point *pts)
 {
     size_t np = 0;
     for (size_t i = 0; i < n; ++i) {
-        const drtopk_store_batch_row *a = &rows[i];
+        const dh_store_batch_row *a = &rows[i];
         if (!a->ok || strcmp(a->key.crossover, batch_field_names[c->measured]) ||
             strcmp(a->key.candidate, c->admitted) || !of_width(a->key.dtype, c->width))
             continue;
         for (size_t j = 0; j < n; ++j) {
-            const drtopk_store_batch_row *b = &rows[j];
+            const dh_store_batch_row *b = &rows[j];
             if (b->ok && !strcmp(b->key.candidate, c->other) && same_workload(&a->key, &b->key)) {
                 pts[np++] = (point){ a->key.k, a->key.len, a->median_ms, b->median_ms };
                 break;
@@ -165,7 +165,7 @@ static size_t values_of(const point *pts, size_t np, int field, batch_axis axis,
     return out;
 }
 
-int batch_decide(const drtopk_store_batch_row *rows, size_t n, drtopk_batch_plan *plan,
+int batch_decide(const dh_store_batch_row *rows, size_t n, drtopk_batch_plan *plan,
                  batch_outcome out[BATCH_FIELD_COUNT])
 {
     point *pts = malloc((n ? n : 1) * sizeof *pts);

@@ -49,7 +49,7 @@ typedef struct {
  * decision weighs; a value replaces it only where it beats the default's
  * worst slowdown by more than DECIDE_MARGIN); out[f]: field f's decision.
  * 0, or -1 (no memory). */
-int batch_decide(const drtopk_store_batch_row *rows, size_t n, drtopk_batch_plan *plan,
+int batch_decide(const dh_store_batch_row *rows, size_t n, drtopk_batch_plan *plan,
                  batch_outcome out[BATCH_FIELD_COUNT]);
 
 #endif

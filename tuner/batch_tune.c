@@ -13,7 +13,7 @@
  * the workload to one candidate or the other.  A warm-up, then --reps timed
  * calls (--timing: gpu, the default on CUDA, each call's GPU time with the
  * stream held until it is enqueued; call, the host clock around call +
- * synchronise; batch_check.h drtopk_batch_timed, as `drtopk batch`); the
+ * synchronise; batch_check.h dh_batch_timed, as `drtopk batch`); the
  * median is stored with the method.  Every --verify-every-th measurement is checked against
  * the CPU backend.  Resumable like the main sweep: a rerun skips what this
  * machine measured at this commit (--force measures again).
@@ -139,11 +139,11 @@ typedef struct {
 static void data_free(const options *o, batch_data *d)
 {
     if (o->backend == DRTOPK_BACKEND_CUDA) {
-        drtopk_dev_free(d->dev_v);
-        drtopk_dev_free(d->dev_off);
-        drtopk_dev_free(d->out_v);
-        drtopk_dev_free(d->out_i);
-        drtopk_dev_free(d->ws);
+        dh_dev_free(d->dev_v);
+        dh_dev_free(d->dev_off);
+        dh_dev_free(d->out_v);
+        dh_dev_free(d->out_i);
+        dh_dev_free(d->ws);
     } else {
         free(d->out_v);
         free(d->out_i);
@@ -163,7 +163,7 @@ static void *alloc_on(const options *o, size_t bytes, drtopk_status *st)
     void *p = NULL;
     if (*st != DRTOPK_OK) return NULL;
     if (o->backend == DRTOPK_BACKEND_CUDA) {
-        *st = drtopk_dev_alloc(&p, bytes ? bytes : 1);
+        *st = dh_dev_alloc(&p, bytes ? bytes : 1);
     } else if ((p = malloc(bytes ? bytes : 1)) == NULL) {
         *st = DRTOPK_ERR_OUT_OF_MEMORY;
     }
@@ -185,7 +185,7 @@ static drtopk_status data_make(const options *o, const workload *w, drtopk_dtype
         if ((d->host_off = malloc((w->rows + 1) * sizeof(uint64_t))) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
         d->host_off[0] = 0;
         for (uint64_t s = 0; s < w->rows; ++s)     /* a length in [len/2, len], seeded */
-            d->host_off[s + 1] = d->host_off[s] + w->len / 2 + drtopk_mix64(o->seed ^ drtopk_mix64(s)) %
+            d->host_off[s + 1] = d->host_off[s] + w->len / 2 + dh_mix64(o->seed ^ dh_mix64(s)) %
                                                                 (w->len - w->len / 2 + 1);
         d->n = d->host_off[w->rows];
     }
@@ -196,17 +196,17 @@ static drtopk_status data_make(const options *o, const workload *w, drtopk_dtype
     d->ref_v = malloc(slots * es);
     d->ref_i = malloc(slots * sizeof(uint64_t));
     if (!d->host_v || !d->host_out_v || !d->host_out_i || !d->ref_v || !d->ref_i) return DRTOPK_ERR_OUT_OF_MEMORY;
-    drtopk_gen_host(d->host_v, d->n, DRTOPK_DIST_UD, t, o->seed);
+    dh_gen_host(d->host_v, d->n, DRTOPK_DIST_UD, t, o->seed);
     drtopk_status st = DRTOPK_OK;
     d->out_v = alloc_on(o, slots * es, &st);
     d->out_i = alloc_on(o, slots * sizeof(uint64_t), &st);
     if (st != DRTOPK_OK || o->backend == DRTOPK_BACKEND_CPU) return st;
     d->dev_v = alloc_on(o, d->n * es, &st);
-    if (st == DRTOPK_OK) st = drtopk_dev_copy(d->dev_v, d->host_v, d->n * es, DRTOPK_COPY_H2D);
+    if (st == DRTOPK_OK) st = dh_dev_copy(d->dev_v, d->host_v, d->n * es, DRTOPK_COPY_H2D);
     if (w->variable) {
         d->dev_off = alloc_on(o, (w->rows + 1) * sizeof(uint64_t), &st);
         if (st == DRTOPK_OK)
-            st = drtopk_dev_copy(d->dev_off, d->host_off, (w->rows + 1) * sizeof(uint64_t), DRTOPK_COPY_H2D);
+            st = dh_dev_copy(d->dev_off, d->host_off, (w->rows + 1) * sizeof(uint64_t), DRTOPK_COPY_H2D);
     }
     return st;
 }
@@ -281,14 +281,14 @@ static int check(const workload *w, const batch_data *d, uint64_t k, char *why, 
 
 /* Time plan on the workload at k into r (verified against ref when asked). */
 static void measure(const options *o, const workload *w, batch_data *d, uint64_t k, const drtopk_batch_plan *plan,
-                    int do_verify, double *ms, drtopk_store_batch_row *r)
+                    int do_verify, double *ms, dh_store_batch_row *r)
 {
     const drtopk_batch_problem p = problem_of(o, w, d, k, 0);
     const int cuda = p.backend == DRTOPK_BACKEND_CUDA;
     size_t bytes = 0;
     drtopk_status st = drtopk_batch_workspace(&p, plan, &bytes);
     if (st == DRTOPK_OK && bytes > d->ws_bytes) {
-        if (cuda) drtopk_dev_free(d->ws);
+        if (cuda) dh_dev_free(d->ws);
         else free(d->ws);
         d->ws = NULL;
         d->ws_bytes = 0;
@@ -297,26 +297,26 @@ static void measure(const options *o, const workload *w, batch_data *d, uint64_t
     }
     int unprimed = 0;
     for (int i = 0; i <= o->reps && st == DRTOPK_OK; ++i)       /* a warm-up, then the timed calls */
-        st = drtopk_batch_timed(&p, plan, d->ws, d->ws_bytes, d->out_v, d->out_i, o->timing, &ms[i > 0 ? i - 1 : 0],
-                                &unprimed);
+        st = dh_batch_timed(&p, plan, d->ws, d->ws_bytes, d->out_v, d->out_i, o->timing, &ms[i > 0 ? i - 1 : 0],
+                            &unprimed);
     if (unprimed)
         fprintf(stderr, "tuner: %d of %d calls of %s %s rows=%llu len=%llu k=%llu were not primed (the stream hold "
                         "timed out): their times include the enqueue\n", unprimed, o->reps + 1, r->key.crossover,
                 r->key.candidate, (unsigned long long)w->rows, (unsigned long long)w->len, (unsigned long long)k);
     if (st != DRTOPK_OK) {
         snprintf(r->error, sizeof r->error, "%s: %s", drtopk_status_string(st), drtopk_last_error());
-        if (cuda) drtopk_dev_clear_error();
+        if (cuda) dh_dev_clear_error();
         return;
     }
     r->ok = 1;
-    r->timing = drtopk_timing_name(cuda ? o->timing : DRTOPK_TIMING_CALL);
+    r->timing = dh_timing_name(cuda ? o->timing : DRTOPK_TIMING_CALL);
     r->reps = o->reps;
-    r->median_ms = drtopk_median(ms, (size_t)o->reps);
+    r->median_ms = dh_median(ms, (size_t)o->reps);
     if (!do_verify) return;
     const size_t slots = (size_t)(w->rows * k), es = drtopk_dtype_size(d->dtype);
     if (cuda) {
-        st = drtopk_dev_copy(d->host_out_v, d->out_v, slots * es, DRTOPK_COPY_D2H);
-        if (st == DRTOPK_OK) st = drtopk_dev_copy(d->host_out_i, d->out_i, slots * sizeof(uint64_t), DRTOPK_COPY_D2H);
+        st = dh_dev_copy(d->host_out_v, d->out_v, slots * es, DRTOPK_COPY_D2H);
+        if (st == DRTOPK_OK) st = dh_dev_copy(d->host_out_i, d->out_i, slots * sizeof(uint64_t), DRTOPK_COPY_D2H);
     } else {
         memcpy(d->host_out_v, d->out_v, slots * es);
         memcpy(d->host_out_i, d->out_i, slots * sizeof(uint64_t));
@@ -327,7 +327,7 @@ static void measure(const options *o, const workload *w, batch_data *d, uint64_t
 }
 
 static void key_of(const workload *w, drtopk_dtype t, uint64_t k, int admitted, uint64_t seed,
-                   drtopk_store_batch_key *key)
+                   dh_store_batch_key *key)
 {
     const batch_crossover *c = &batch_crossovers[0];
     while (c->field != w->field) ++c;
@@ -343,16 +343,16 @@ static void key_of(const workload *w, drtopk_dtype t, uint64_t k, int admitted, 
 }
 
 typedef struct {
-    drtopk_store_batch_row *rows;
+    dh_store_batch_row *rows;
     size_t n, cap;
 } row_list;
 
-static int add_row(const drtopk_store_batch_row *r, void *ctx)
+static int add_row(const dh_store_batch_row *r, void *ctx)
 {
     row_list *l = ctx;
     if (l->n == l->cap) {
         const size_t cap = l->cap ? 2 * l->cap : 256;
-        drtopk_store_batch_row *g = realloc(l->rows, cap * sizeof *g);
+        dh_store_batch_row *g = realloc(l->rows, cap * sizeof *g);
         if (!g) return 1;
         l->rows = g;
         l->cap = cap;
@@ -363,11 +363,11 @@ static int add_row(const drtopk_store_batch_row *r, void *ctx)
 
 /* Decide from what (machine, commit) measured, store the decided fields and
  * print the plan of GPU `gpu`. */
-static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *commit, const char *gpu)
+static int decide_and_store(dh_store *db, int64_t machine_id, const char *commit, const char *gpu)
 {
     row_list l = { NULL, 0, 0 };
-    if (drtopk_store_each_batch(db, machine_id, commit, add_row, &l) != DRTOPK_OK) {
-        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    if (dh_store_each_batch(db, machine_id, commit, add_row, &l) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
         free(l.rows);
         return EXIT_USAGE;
     }
@@ -382,17 +382,17 @@ static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *co
     }
     free(l.rows);
     int decided = 0;
-    drtopk_status st = drtopk_store_begin(db);
+    drtopk_status st = dh_store_begin(db);
     for (int f = 0; f < BATCH_FIELD_COUNT && st == DRTOPK_OK; ++f)
         if (out[f].points > 0) {
             ++decided;
-            st = drtopk_store_put_batch_choice(db, machine_id, commit, batch_field_names[f],
-                                               *batch_field(&plan, f), out[f].points);
+            st = dh_store_put_batch_choice(db, machine_id, commit, batch_field_names[f],
+                                           *batch_field(&plan, f), out[f].points);
         }
-    if (st == DRTOPK_OK) st = drtopk_store_commit(db);
+    if (st == DRTOPK_OK) st = dh_store_commit(db);
     if (st != DRTOPK_OK) {
-        fprintf(stderr, "tuner: storing the batch choices: %s\n", drtopk_store_errmsg(db));
-        drtopk_store_rollback(db);
+        fprintf(stderr, "tuner: storing the batch choices: %s\n", dh_store_errmsg(db));
+        dh_store_rollback(db);
         return EXIT_USAGE;
     }
     printf("tuner: batch plan of %s (%d of %d fields decided from %zu measurements; the others keep the "
@@ -412,7 +412,7 @@ static int decide_and_store(drtopk_store *db, int64_t machine_id, const char *co
 
 /* --batch --fit-only: every (machine, commit) of the database decided again. */
 typedef struct {
-    drtopk_store *db;
+    dh_store *db;
     int rc, sources;
 } redecide_ctx;
 
@@ -424,11 +424,11 @@ static int redecide_one(int64_t machine_id, const char *commit, const char *gpu,
     return c->rc != 0;
 }
 
-int batch_redecide(drtopk_store *db)
+int batch_redecide(dh_store *db)
 {
     redecide_ctx c = { db, 0, 0 };
-    if (drtopk_store_each_batch_source(db, redecide_one, &c) != DRTOPK_OK) {
-        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    if (dh_store_each_batch_source(db, redecide_one, &c) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
         return EXIT_USAGE;
     }
     if (c.rc == 0 && c.sources == 0)
@@ -439,8 +439,8 @@ int batch_redecide(drtopk_store *db)
 /* The sweep of batch_sweep without its signal handling: 0, EXIT_FAILURES,
  * EXIT_USAGE or EXIT_RUNTIME; 0 too when a signal or --max-minutes stopped
  * it (tuner_should_stop). */
-static int measure_and_decide(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id,
-                              const char *commit, const drtopk_store_machine *mach)
+static int measure_and_decide(const options *o, dh_store *db, int64_t machine_id, int64_t run_id,
+                              const char *commit, const dh_store_machine *mach)
 {
     workload w[MAX_WORKLOADS];
     const int nw = workloads(o, w);
@@ -454,7 +454,7 @@ static int measure_and_decide(const options *o, drtopk_store *db, int64_t machin
     printf("tuner: %s, commit %s, batch sweep: %zu measurements (%d workloads x k x 2 candidates x %d dtypes)\n",
            mach->name, commit, total, nw, o->ndtype);
     fflush(stdout);
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     const char *end = "done";
     int rc = 0;
     for (int t = 0; t < o->ndtype && rc == 0; ++t)
@@ -470,12 +470,12 @@ static int measure_and_decide(const options *o, drtopk_store *db, int64_t machin
                         rc = -1;
                         break;
                     }
-                    drtopk_store_batch_row r;
+                    dh_store_batch_row r;
                     memset(&r, 0, sizeof r);
                     key_of(&w[i], o->dtype[t], k, admitted, o->seed, &r.key);
                     int found = 0;
-                    if (!o->force && drtopk_store_has_batch(db, machine_id, commit, &r.key, &found) != DRTOPK_OK) {
-                        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+                    if (!o->force && dh_store_has_batch(db, machine_id, commit, &r.key, &found) != DRTOPK_OK) {
+                        fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
                         rc = EXIT_RUNTIME;
                         break;
                     }
@@ -500,10 +500,10 @@ static int measure_and_decide(const options *o, drtopk_store *db, int64_t machin
                         candidate_plan(&w[i], k, admitted, &plan);
                         measure(o, &w[i], &d, k, &plan, do_verify, ms, &r);
                     }
-                    if (drtopk_store_begin(db) != DRTOPK_OK ||
-                        drtopk_store_put_batch(db, machine_id, run_id, commit, &r) != DRTOPK_OK ||
-                        drtopk_store_commit(db) != DRTOPK_OK) {
-                        fprintf(stderr, "\ntuner: storing a batched measurement: %s\n", drtopk_store_errmsg(db));
+                    if (dh_store_begin(db) != DRTOPK_OK ||
+                        dh_store_put_batch(db, machine_id, run_id, commit, &r) != DRTOPK_OK ||
+                        dh_store_commit(db) != DRTOPK_OK) {
+                        fprintf(stderr, "\ntuner: storing a batched measurement: %s\n", dh_store_errmsg(db));
                         rc = EXIT_RUNTIME;
                         break;
                     }
@@ -530,9 +530,9 @@ static int measure_and_decide(const options *o, drtopk_store *db, int64_t machin
     free(ms);
     if (rc > 0) end = "failed";
     tuner_progress(done + skipped, total, t0, end, 1);
-    drtopk_store_end_run(db, run_id, end);
+    dh_store_end_run(db, run_id, end);
     printf("tuner: batch sweep %s: %zu measured, %zu already stored, %zu errors, %zu verified, %zu wrong results, "
-           "%.1f s\n", end, done, skipped, errors, verified, wrong, (drtopk_now_ms() - t0) / MS_PER_S);
+           "%.1f s\n", end, done, skipped, errors, verified, wrong, (dh_now_ms() - t0) / MS_PER_S);
     if (rc > 0) return rc;
     if (rc < 0) {     /* batch_sweep turns a signal into its exit status */
         printf("tuner: stopped early; run the same command again to go on\n");
@@ -542,11 +542,11 @@ static int measure_and_decide(const options *o, drtopk_store *db, int64_t machin
     return drc ? drc : errors || wrong ? EXIT_FAILURES : 0;
 }
 
-int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                const drtopk_store_machine *mach)
+int batch_sweep(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                const dh_store_machine *mach)
 {
     tuner_catch_signals();
-    tuner_set_deadline(drtopk_now_ms(), o->max_minutes);
+    tuner_set_deadline(dh_now_ms(), o->max_minutes);
     int rc = measure_and_decide(o, db, machine_id, run_id, commit, mach);
     return tuner_stop_signal ? SIGNAL_EXIT_BASE + tuner_stop_signal : rc;
 }

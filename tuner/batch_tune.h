@@ -17,11 +17,11 @@
  * is missing, decides, stores the choices and prints the plan.  The exit
  * status: 0, EXIT_FAILURES, EXIT_USAGE, EXIT_RUNTIME, or SIGNAL_EXIT_BASE +
  * the signal that stopped it. */
-int batch_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                const drtopk_store_machine *mach);
+int batch_sweep(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                const dh_store_machine *mach);
 /* --batch --fit-only: decides again, stores and prints the plan of every
  * (machine, commit) with batched measurements in db (no GPU needed: a
  * reference dump's choices follow the current rule).  0, or EXIT_USAGE. */
-int batch_redecide(drtopk_store *db);
+int batch_redecide(dh_store *db);
 
 #endif

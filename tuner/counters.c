@@ -24,12 +24,12 @@
 #define TSV_LINE_MAX 1024
 #define TSV_FIELDS 12       /* algorithm dtype dist seed n k alpha beta flags counter value kernels */
 
-static drtopk_status put(drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                         const drtopk_store_counter *c)
+static drtopk_status put(dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                         const dh_store_counter *c)
 {
-    if (drtopk_store_begin(db) != DRTOPK_OK || drtopk_store_put_counter(db, machine_id, run_id, commit, c) != DRTOPK_OK ||
-        drtopk_store_commit(db) != DRTOPK_OK) {
-        fprintf(stderr, "tuner: storing a counter: %s\n", drtopk_store_errmsg(db));
+    if (dh_store_begin(db) != DRTOPK_OK || dh_store_put_counter(db, machine_id, run_id, commit, c) != DRTOPK_OK ||
+        dh_store_commit(db) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: storing a counter: %s\n", dh_store_errmsg(db));
         return DRTOPK_ERR_IO;
     }
     return DRTOPK_OK;
@@ -38,7 +38,7 @@ static drtopk_status put(drtopk_store *db, int64_t machine_id, int64_t run_id, c
 /* For each dr- config of cfgs not counted yet, the BMW scan's evaluated
  * elements and Dr. Top-k's |D| + |C| into table counters.  0, or -1 with a
  * message. */
-static int count_configs(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+static int count_configs(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
                          const config *cfgs, size_t total)
 {
     size_t todo = 0, done = 0, ndr = 0;
@@ -48,15 +48,15 @@ static int count_configs(const options *o, drtopk_store *db, int64_t machine_id,
         return -1;
     }
     for (size_t i = 0; i < total; ++i) {
-        drtopk_store_config key;
+        dh_store_config key;
         int found = 0;
         if (!o->algo[cfgs[i].algo].delegate)
             continue;               /* BMW is compared with the delegate pipeline */
         ++ndr;
         config_key(o, &cfgs[i], &key);
-        if (!o->force && drtopk_store_has_counter(db, machine_id, commit, &key, BMW_SOURCE, "dr_workload", &found) !=
+        if (!o->force && dh_store_has_counter(db, machine_id, commit, &key, BMW_SOURCE, "dr_workload", &found) !=
                              DRTOPK_OK) {
-            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+            fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             free(need);
             return -1;
         }
@@ -67,7 +67,7 @@ static int count_configs(const options *o, drtopk_store *db, int64_t machine_id,
     fflush(stdout);
     void *v = NULL;
     int have_t = -1, have_d = -1, have_n = -1, rc = 0;
-    double t0 = drtopk_now_ms();
+    double t0 = dh_now_ms();
     for (size_t i = 0; i < total && rc == 0; ++i) {
         if (!need[i])
             continue;
@@ -86,7 +86,7 @@ static int count_configs(const options *o, drtopk_store *db, int64_t machine_id,
                 rc = -1;
                 break;
             }
-            drtopk_gen_host(v, n, o->dist[c->dist], t, o->seed);
+            dh_gen_host(v, n, o->dist[c->dist], t, o->seed);
             have_t = c->dtype;
             have_d = c->dist;
             have_n = c->n;
@@ -97,10 +97,10 @@ static int count_configs(const options *o, drtopk_store *db, int64_t machine_id,
         uint64_t evaluated = 0, skipped = 0, dlen = 0, clen = 0;
         drtopk_status st = make_plan(o, c, &p, &plan);
         if (st == DRTOPK_OK)
-            st = drtopk_bmw_workload(&p, plan.alpha, &evaluated, &skipped);
+            st = dh_bmw_workload(&p, plan.alpha, &evaluated, &skipped);
         if (st == DRTOPK_OK)
-            st = drtopk_bmw_drtopk_workload(&p, &plan, &dlen, &clen);
-        drtopk_store_counter cnt;
+            st = dh_bmw_drtopk_workload(&p, &plan, &dlen, &clen);
+        dh_store_counter cnt;
         memset(&cnt, 0, sizeof cnt);
         config_key(o, c, &cnt.cfg);
         if (st != DRTOPK_OK) {
@@ -147,7 +147,7 @@ static int split_tsv(char *line, char **fields, int max)
 
 /* Store the ncu metrics of the TSV file at path; *stored lines.  0, or -1
  * with a message. */
-static int store_tsv(drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit, const char *path,
+static int store_tsv(dh_store *db, int64_t machine_id, int64_t run_id, const char *commit, const char *path,
                      int *stored)
 {
     FILE *f = fopen(path, "r");
@@ -167,7 +167,7 @@ static int store_tsv(drtopk_store *db, int64_t machine_id, int64_t run_id, const
         if (line[0] == '#' || line[0] == '\n' || !strncmp(line, "algorithm\t", 10))
             continue;
         char *fd[TSV_FIELDS + 1];
-        drtopk_store_counter c;
+        dh_store_counter c;
         memset(&c, 0, sizeof c);
         drtopk_algo a;
         int dr = 0;
@@ -175,10 +175,10 @@ static int store_tsv(drtopk_store *db, int64_t machine_id, int64_t run_id, const
         char *end = NULL;
         int nf = split_tsv(line, fd, TSV_FIELDS + 1);
         if (nf != TSV_FIELDS || drtopk_algo_parse(fd[0], &a, &dr) != DRTOPK_OK ||
-            drtopk_parse_u64(fd[3], &c.cfg.seed) || drtopk_parse_u64(fd[4], &c.cfg.n) ||
-            drtopk_parse_u64(fd[5], &c.cfg.k) || drtopk_parse_u64(fd[6], &alpha) || drtopk_parse_u64(fd[7], &beta) ||
-            drtopk_parse_u64(fd[8], &flags) || !fd[9][0] || strlen(fd[9]) >= sizeof c.counter ||
-            (c.value = strtod(fd[10], &end), end == fd[10] || *end) || drtopk_parse_u64(fd[11], &kernels) ||
+            dh_parse_u64(fd[3], &c.cfg.seed) || dh_parse_u64(fd[4], &c.cfg.n) ||
+            dh_parse_u64(fd[5], &c.cfg.k) || dh_parse_u64(fd[6], &alpha) || dh_parse_u64(fd[7], &beta) ||
+            dh_parse_u64(fd[8], &flags) || !fd[9][0] || strlen(fd[9]) >= sizeof c.counter ||
+            (c.value = strtod(fd[10], &end), end == fd[10] || *end) || dh_parse_u64(fd[11], &kernels) ||
             strlen(fd[1]) >= sizeof c.cfg.dtype || strlen(fd[2]) >= sizeof c.cfg.dist) {
             fprintf(stderr, "tuner: %s:%d: expected %d tab-separated fields: algorithm dtype dist seed n k alpha beta "
                             "flags counter value kernels\n", path, lineno, TSV_FIELDS);
@@ -213,25 +213,25 @@ static int store_tsv(drtopk_store *db, int64_t machine_id, int64_t run_id, const
     return rc;
 }
 
-int bmw_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit)
+int bmw_sweep(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit)
 {
     size_t total = 0;
     config *cfgs = sweep_configs(o, db, run_id, &total);
     if (!cfgs)
         return EXIT_USAGE;
-    tuner_set_deadline(drtopk_now_ms(), o->max_minutes);
+    tuner_set_deadline(dh_now_ms(), o->max_minutes);
     int rc = count_configs(o, db, machine_id, run_id, commit, cfgs, total);
-    drtopk_store_end_run(db, run_id, rc ? "failed" : tuner_should_stop() ? "time-limit" : "done");
+    dh_store_end_run(db, run_id, rc ? "failed" : tuner_should_stop() ? "time-limit" : "done");
     free(cfgs);
     return rc ? EXIT_FAILURES : 0;
 }
 
-int import_counters(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                    const drtopk_store_machine *mach)
+int import_counters(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                    const dh_store_machine *mach)
 {
     int stored = 0;
     int rc = store_tsv(db, machine_id, run_id, commit, o->import_counters, &stored);
-    drtopk_store_end_run(db, run_id, rc ? "failed" : "done");
+    dh_store_end_run(db, run_id, rc ? "failed" : "done");
     if (rc == 0)
         printf("tuner: imported %s into %s: %d counters of %s\n", o->import_counters, o->db, stored, mach->name);
     return rc ? EXIT_USAGE : 0;

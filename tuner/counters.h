@@ -15,11 +15,11 @@
  * BMW scan's evaluated elements and Dr. Top-k's |D| + |C| on the host, into
  * table counters; ends the run.  The exit status: 0, EXIT_USAGE (an empty
  * sweep), EXIT_FAILURES. */
-int bmw_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit);
+int bmw_sweep(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit);
 /* --import-counters in run run_id: store the ncu metrics of the TSV file
  * (experiments/tab3_transactions.sh) for machine `mach`, end the run and
  * print what was stored.  The exit status: 0, or EXIT_USAGE with a message. */
-int import_counters(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                    const drtopk_store_machine *mach);
+int import_counters(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                    const dh_store_machine *mach);
 
 #endif

@@ -71,11 +71,11 @@ typedef struct {
     int overflow;
 } point_set;
 
-static int collect(const drtopk_store_point *pt, void *ctx)
+static int collect(const dh_store_point *pt, void *ctx)
 {
     point_set *ps = ctx;
-    drtopk_dist real;
-    if (drtopk_dist_parse(pt->dist, &real) != DRTOPK_OK)
+    dh_dist real;
+    if (dh_dist_parse(pt->dist, &real) != DRTOPK_OK)
         return 0;               /* a real data set (tuner --input): not a fit point */
     int g = ps->ng - 1;
     if (g < 0 || strcmp(ps->g[g].dist, pt->dist) || ps->g[g].n != pt->n || ps->g[g].k != pt->k) {
@@ -172,7 +172,7 @@ static void print_oracle_table(const point_set *ps, int v, double c_fit)
 /* Fit Rule 4's const of every delegate variant of the library's own build
  * (warp == 0) and store the fits; consts[v] gets it (the paper's const where
  * no point was swept over alpha).  0, or -1. */
-static int fit_consts(const point_set *ps, drtopk_store *db, int64_t machine_id, const char *commit, const char *dt,
+static int fit_consts(const point_set *ps, dh_store *db, int64_t machine_id, const char *commit, const char *dt,
                       double theory, double *consts)
 {
     drtopk_fit_sample *vs = malloc((ps->count ? ps->count : 1) * sizeof *vs);
@@ -201,12 +201,12 @@ static int fit_consts(const point_set *ps, drtopk_store *db, int64_t machine_id,
             break;
         }
         consts[v] = fr.const_time;
-        drtopk_store_fit f = { .beta = ps->v[v].beta, .const_time = fr.const_time, .const_lsq = fr.const_lsq,
+        dh_store_fit f = { .beta = ps->v[v].beta, .const_time = fr.const_time, .const_lsq = fr.const_lsq,
                                .const_theory = theory, .mean_slowdown = fr.mean_slowdown,
                                .worst_slowdown = fr.worst_slowdown, .points = fr.points };
         snprintf(f.dtype, sizeof f.dtype, "%s", dt);
         snprintf(f.algorithm, sizeof f.algorithm, "%s", ps->v[v].algorithm);
-        if (drtopk_store_put_fit(db, machine_id, commit, &f) != DRTOPK_OK)
+        if (dh_store_put_fit(db, machine_id, commit, &f) != DRTOPK_OK)
             rc = -1;
         printf("fit %s %s beta=%d: const_time %.3f (mean slowdown %.4fx, worst %.4fx, %.4f ms lost over %d "
                "points%s), const_lsq %.3f, const_theory %s%.3f\n",
@@ -221,7 +221,7 @@ static int fit_consts(const point_set *ps, drtopk_store *db, int64_t machine_id,
 /* ---- the plans compared ----------------------------------------------------- */
 
 /* The table entry of choice c (what drtopk_plan_auto will run). */
-static drtopk_tuning_entry entry_of(drtopk_dtype t, const drtopk_store_choice *c)
+static drtopk_tuning_entry entry_of(drtopk_dtype t, const dh_store_choice *c)
 {
     drtopk_tuning_entry e = { .dtype = t, .log2n_min = c->log2n_min, .log2n_max = c->log2n_max,
                               .log2k_min = c->log2k_min, .log2k_max = c->log2k_max, .beta = c->beta,
@@ -242,10 +242,10 @@ static int same_plan(const drtopk_plan *a, const drtopk_plan *b)
 typedef struct {
     int cell;                   /* the choice checked (held-out), or -1       */
     drtopk_dtype dtype;
-    drtopk_dist dist;
+    dh_dist dist;
     uint64_t n, k;
     drtopk_plan tuned, deflt;
-    drtopk_store_check row;     /* measured or read back                      */
+    dh_store_check row;     /* measured or read back                      */
     int same;                   /* the tuned plan is the default plan         */
     int ok;                     /* measured (or same)                         */
 } check_point;
@@ -261,11 +261,11 @@ static int cmp_check_point(const void *pa, const void *pb)
 
 static void fill_row_key(const options *o, const char *kind, check_point *cp)
 {
-    drtopk_store_check *r = &cp->row;
+    dh_store_check *r = &cp->row;
     memset(r, 0, sizeof *r);
     snprintf(r->kind, sizeof r->kind, "%s", kind);
     snprintf(r->dtype, sizeof r->dtype, "%s", drtopk_dtype_name(cp->dtype));
-    snprintf(r->dist, sizeof r->dist, "%s", drtopk_dist_name(cp->dist));
+    snprintf(r->dist, sizeof r->dist, "%s", dh_dist_name(cp->dist));
     r->seed = o->seed;
     r->n = cp->n;
     r->k = cp->k;
@@ -281,7 +281,7 @@ static void fill_row_key(const options *o, const char *kind, check_point *cp)
 /* Measure (or read back) every point: default, tuned, default, tuned on one
  * resident data set, so that the two measurements of a plan are apart in
  * time.  Returns 0, -1 (a store or measurement error), or FIT_INTERRUPTED. */
-static int run_checks(const options *o, drtopk_store *db, int64_t machine_id, const char *commit, check_point *cp,
+static int run_checks(const options *o, dh_store *db, int64_t machine_id, const char *commit, check_point *cp,
                       size_t count, int skip_same, const char *what)
 {
     qsort(cp, count, sizeof *cp, cmp_check_point);
@@ -289,8 +289,8 @@ static int run_checks(const options *o, drtopk_store *db, int64_t machine_id, co
     for (size_t i = 0; i < count; ++i) {
         int found = 0;
         cp[i].same = skip_same && same_plan(&cp[i].tuned, &cp[i].deflt);
-        if (!cp[i].same && drtopk_store_get_check(db, machine_id, commit, &cp[i].row, &found) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        if (!cp[i].same && dh_store_get_check(db, machine_id, commit, &cp[i].row, &found) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             return -1;
         }
         cp[i].ok = cp[i].same || found;
@@ -306,7 +306,7 @@ static int run_checks(const options *o, drtopk_store *db, int64_t machine_id, co
     buffers_init(&b);
     int rc = 0;
     size_t done = 0;
-    double t0 = drtopk_now_ms();
+    double t0 = dh_now_ms();
     for (size_t i = 0; i < count && rc == 0; ++i) {
         if (cp[i].ok)
             continue;
@@ -322,14 +322,14 @@ static int run_checks(const options *o, drtopk_store *db, int64_t machine_id, co
         drtopk_status st = buffers_dataset(o, &b, cp[i].dtype, cp[i].dist, cp[i].n, kmax);
         if (st != DRTOPK_OK) {
             fprintf(stderr, "tuner: %s: preparing %s %s n = %llu: %s\n", what, drtopk_dtype_name(cp[i].dtype),
-                    drtopk_dist_name(cp[i].dist), (unsigned long long)cp[i].n, drtopk_status_string(st));
+                    dh_dist_name(cp[i].dist), (unsigned long long)cp[i].n, drtopk_status_string(st));
             rc = -1;
             break;
         }
         if (fresh) {
             /* a new data set: one untimed measurement first, so that the
              * generation and the allocations do not weigh on the first plan */
-            drtopk_store_measurement warm;
+            dh_store_measurement warm;
             memset(&warm, 0, sizeof warm);
             measure_plan(o, &cp[i].deflt, cp[i].k, &b, 0, &warm, scratch);
         }
@@ -337,28 +337,28 @@ static int run_checks(const options *o, drtopk_store *db, int64_t machine_id, co
         double *slot[CHECK_MEASUREMENTS] = { &cp[i].row.default_ms[0], &cp[i].row.tuned_ms[0],
                                              &cp[i].row.default_ms[1], &cp[i].row.tuned_ms[1] };
         for (int r = 0; r < CHECK_MEASUREMENTS && rc == 0; ++r) {
-            drtopk_store_measurement m;
+            dh_store_measurement m;
             memset(&m, 0, sizeof m);
             measure_plan(o, order[r], cp[i].k, &b, 0, &m, scratch);
             if (m.status != DRTOPK_MEAS_OK) {
                 fprintf(stderr, "tuner: %s: %s %s n = %llu k = %llu alpha = %d: %s\n", what,
-                        drtopk_dtype_name(cp[i].dtype), drtopk_dist_name(cp[i].dist), (unsigned long long)cp[i].n,
+                        drtopk_dtype_name(cp[i].dtype), dh_dist_name(cp[i].dist), (unsigned long long)cp[i].n,
                         (unsigned long long)cp[i].k, order[r]->alpha, m.error);
                 rc = -1;
             }
             *slot[r] = m.median_ms;
         }
-        if (rc == 0 && (drtopk_store_begin(db) != DRTOPK_OK ||
-                        drtopk_store_put_check(db, machine_id, commit, &cp[i].row) != DRTOPK_OK ||
-                        drtopk_store_commit(db) != DRTOPK_OK)) {
-            fprintf(stderr, "tuner: storing a check: %s\n", drtopk_store_errmsg(db));
-            drtopk_store_rollback(db);
+        if (rc == 0 && (dh_store_begin(db) != DRTOPK_OK ||
+                        dh_store_put_check(db, machine_id, commit, &cp[i].row) != DRTOPK_OK ||
+                        dh_store_commit(db) != DRTOPK_OK)) {
+            fprintf(stderr, "tuner: storing a check: %s\n", dh_store_errmsg(db));
+            dh_store_rollback(db);
             rc = -1;
         }
         cp[i].ok = rc == 0;
         char line[160];
         snprintf(line, sizeof line, "%s %s %s n=%llu k=%llu", what, drtopk_dtype_name(cp[i].dtype),
-                 drtopk_dist_name(cp[i].dist), (unsigned long long)cp[i].n, (unsigned long long)cp[i].k);
+                 dh_dist_name(cp[i].dist), (unsigned long long)cp[i].n, (unsigned long long)cp[i].k);
         tuner_progress(++done, todo, t0, line, 0);
     }
     if (todo)
@@ -409,11 +409,11 @@ static void describe_plan(const drtopk_plan *p, char *out, size_t len)
 /* The held-out point of a cell: n 3/2 of its grid point's plus 3 (same
  * floor(log2 n), misaligned), k doubled when the cell's k range reaches that
  * far, else 3/2. */
-static void heldout_point(const drtopk_store_choice *c, uint64_t grid_n, uint64_t grid_k, uint64_t *n, uint64_t *k)
+static void heldout_point(const dh_store_choice *c, uint64_t grid_n, uint64_t grid_k, uint64_t *n, uint64_t *k)
 {
     *n = grid_n / HELDOUT_N_DEN * HELDOUT_N_NUM + grid_n % HELDOUT_N_DEN + HELDOUT_N_MISALIGN;
     *k = grid_k * 2;
-    if (drtopk_ilog2_floor(*k) > c->log2k_max)
+    if (dh_ilog2_floor(*k) > c->log2k_max)
         *k = grid_k + grid_k / 2;
     if (*k > *n / 2)
         *k = grid_k;
@@ -421,8 +421,8 @@ static void heldout_point(const drtopk_store_choice *c, uint64_t grid_n, uint64_
 
 /* Check the choices of dtype t at held-out points; mark each kept or
  * dropped and print the table.  0, -1 or FIT_INTERRUPTED. */
-static int heldout_check(const options *o, drtopk_store *db, int64_t machine_id, const char *commit, drtopk_dtype t,
-                         drtopk_store_choice *ch, const drtopk_fit_decision *dec, int nch)
+static int heldout_check(const options *o, dh_store *db, int64_t machine_id, const char *commit, drtopk_dtype t,
+                         dh_store_choice *ch, const drtopk_fit_decision *dec, int nch)
 {
     size_t cap = (size_t)nch * (size_t)o->ndist, count = 0;
     check_point *cp = calloc(cap ? cap : 1, sizeof *cp);
@@ -461,7 +461,7 @@ static int heldout_check(const options *o, drtopk_store *db, int64_t machine_id,
     printf("%-9s %-9s %-4s %12s %9s | %-16s %9s | %-16s %9s %7s  %s\n", "log2 n", "log2 k", "dist", "n", "k",
            "default", "ms", "tuned", "ms", "t/d", "verdict");
     for (size_t i = 0; i < count; ++i) {
-        const drtopk_store_choice *c = &ch[cp[i].cell];
+        const dh_store_choice *c = &ch[cp[i].cell];
         char dp[32], tp[32], ln[16], lk[16];
         describe_plan(&cp[i].deflt, dp, sizeof dp);
         describe_plan(&cp[i].tuned, tp, sizeof tp);
@@ -470,7 +470,7 @@ static int heldout_check(const options *o, drtopk_store *db, int64_t machine_id,
         double d = cp[i].same ? 0 : min2(cp[i].row.default_ms), tt = cp[i].same ? 0 : min2(cp[i].row.tuned_ms);
         int loses = !cp[i].same && drtopk_fit_loses(cp[i].row.tuned_ms, cp[i].row.default_ms, noise);
         printf("%-9s %-9s %-4s %12llu %9llu | %-16s %9.4f | %-16s %9.4f %6.3fx  %s\n", ln, lk,
-               drtopk_dist_name(cp[i].dist), (unsigned long long)cp[i].n, (unsigned long long)cp[i].k, dp, d, tp, tt,
+               dh_dist_name(cp[i].dist), (unsigned long long)cp[i].n, (unsigned long long)cp[i].k, dp, d, tp, tt,
                cp[i].same ? 1.0 : tt / d, cp[i].same ? "same plan" : loses ? "LOSES: cell dropped" : "ok");
     }
     free(cp);
@@ -522,14 +522,14 @@ static int standalone_entry(const variant_key *v)
            (a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_FUSED);
 }
 
-static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
+static int fit_dtype(const options *o, dh_store *db, int64_t machine_id, const char *commit,
                      drtopk_dtype t, double theory)
 {
     const char *dt = drtopk_dtype_name(t);
     point_set ps = { 0 };
-    if (drtopk_store_each_point(db, machine_id, commit, dt, collect, &ps) != DRTOPK_OK || ps.overflow) {
+    if (dh_store_each_point(db, machine_id, commit, dt, collect, &ps) != DRTOPK_OK || ps.overflow) {
         fprintf(stderr, "tuner: reading measurements for the fit: %s\n",
-                ps.overflow ? "too many variants or distributions, or out of memory" : drtopk_store_errmsg(db));
+                ps.overflow ? "too many variants or distributions, or out of memory" : dh_store_errmsg(db));
         point_set_free(&ps);
         return -1;
     }
@@ -566,7 +566,7 @@ static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, con
     double consts[MAX_VARIANTS];
     drtopk_fit_decision *dec = malloc(MAX_CHOICES * sizeof *dec);
     drtopk_fit_cell *cell = malloc(MAX_CHOICES * sizeof *cell);
-    drtopk_store_choice *ch = malloc(MAX_CHOICES * sizeof *ch);
+    dh_store_choice *ch = malloc(MAX_CHOICES * sizeof *ch);
     drtopk_fit_decision *keep_dec = malloc(MAX_CHOICES * sizeof *keep_dec);
     int rc = dec && cell && ch && keep_dec ? 0 : -1, nch = 0;
     const default_ctx dctx = { &ps, o->backend, t };
@@ -590,8 +590,8 @@ static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, con
             continue;
         }
         const variant_key *v = &ps.v[dec[i].variant];
-        drtopk_store_choice *c = &ch[nch];
-        *c = (drtopk_store_choice){ .log2n_min = cell[i].log2n_min, .log2n_max = cell[i].log2n_max,
+        dh_store_choice *c = &ch[nch];
+        *c = (dh_store_choice){ .log2n_min = cell[i].log2n_min, .log2n_max = cell[i].log2n_max,
                                     .log2k_min = cell[i].log2k_min, .log2k_max = cell[i].log2k_max,
                                     .beta = v->beta, .rule4_const = dec[i].alpha > 0 ? cell[i].rule4_const : 0,
                                     .shared_build_max_alpha = v->warp ? dec[i].alpha - 1 : 0,
@@ -622,12 +622,12 @@ static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, con
     else if (rc == 0 && o->fit_only && !o->no_check && nch > 0)
         printf("tuner: --fit-only: the %s table is stored unchecked (run without --fit-only to check it)\n", dt);
     if (rc == 0) {
-        if (drtopk_store_begin(db) != DRTOPK_OK ||
+        if (dh_store_begin(db) != DRTOPK_OK ||
             fit_consts(&ps, db, machine_id, commit, dt, theory, consts) != 0 ||
-            drtopk_store_put_choices(db, machine_id, commit, dt, ch, nch) != DRTOPK_OK ||
-            drtopk_store_commit(db) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: storing the fit of %s: %s\n", dt, drtopk_store_errmsg(db));
-            drtopk_store_rollback(db);
+            dh_store_put_choices(db, machine_id, commit, dt, ch, nch) != DRTOPK_OK ||
+            dh_store_commit(db) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: storing the fit of %s: %s\n", dt, dh_store_errmsg(db));
+            dh_store_rollback(db);
             rc = -1;
         } else {
             int dropped = 0;
@@ -652,8 +652,8 @@ static int fit_dtype(const options *o, drtopk_store *db, int64_t machine_id, con
     return rc;
 }
 
-int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
-                  const drtopk_store_machine *mach)
+int fit_and_store(const options *o, dh_store *db, int64_t machine_id, const char *commit,
+                  const dh_store_machine *mach)
 {
     double theory = (mach->c_global > 0 && mach->c_shfl > 0) ? drtopk_fit_theory_const(mach->c_global, mach->c_shfl)
                                                              : 0;
@@ -670,19 +670,19 @@ int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const 
 
 /* ---- tuner --compare ------------------------------------------------------------ */
 
-int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
-                  const drtopk_store_machine *mach)
+int compare_plans(const options *o, dh_store *db, int64_t machine_id, const char *commit,
+                  const dh_store_machine *mach)
 {
-    drtopk_store_tuning tun;
+    dh_store_tuning tun;
     char err[DRTOPK_STORE_ERR_LEN];
-    if (drtopk_store_load_tuning(o->db, mach->uuid, mach->name, &tun, err, sizeof err) != DRTOPK_OK) {
+    if (dh_store_load_tuning(o->db, mach->uuid, mach->name, &tun, err, sizeof err) != DRTOPK_OK) {
         fprintf(stderr, "tuner: --compare: %s\n", err);
         return -1;
     }
     size_t cap = (size_t)o->ndtype * (size_t)o->ndist * (size_t)o->nn * MAX_LIST, count = 0;
     check_point *cp = calloc(cap, sizeof *cp);
     if (!cp) {
-        drtopk_store_tuning_free(&tun);
+        dh_store_tuning_free(&tun);
         return -1;
     }
     for (int t = 0; t < o->ndtype; ++t)
@@ -707,7 +707,7 @@ int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const 
     }
     printf("tuner: --compare with the tuning of %s (%s, %zu table entries)\n",
            tun.gpu_name[0] ? tun.gpu_name : "nothing tuned: the default plan", tun.machine_uuid, tun.table.count);
-    drtopk_store_tuning_free(&tun);
+    dh_store_tuning_free(&tun);
     int rc = run_checks(o, db, machine_id, commit, cp, count, 0, "compare");
     if (rc != 0) {
         free(cp);
@@ -724,9 +724,9 @@ int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const 
         double best = INFINITY;
         char best_cfg[96] = "";
         int found = 0;
-        if (drtopk_store_best(db, machine_id, commit, p->row.dtype, p->row.dist, p->row.seed, p->n, p->k, &best,
-                              best_cfg, sizeof best_cfg, &found) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        if (dh_store_best(db, machine_id, commit, p->row.dtype, p->row.dist, p->row.seed, p->n, p->k, &best,
+                          best_cfg, sizeof best_cfg, &found) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             rc = -1;
             break;
         }
@@ -747,8 +747,8 @@ int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const 
                tt / d, tt / best, loses ? "  SLOWER" : "");
         p->row.best_ms = best;
         snprintf(p->row.best_config, sizeof p->row.best_config, "%s", best_cfg);
-        if (drtopk_store_put_check(db, machine_id, commit, &p->row) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        if (dh_store_put_check(db, machine_id, commit, &p->row) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             rc = -1;
             break;
         }

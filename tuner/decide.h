@@ -19,12 +19,12 @@
 /* Fit Rule 4, derive the decision table from what (machine, commit)
  * measured, check it at held-out points (measuring what is missing unless
  * o->fit_only or o->no_check) and store it.  0, FIT_INTERRUPTED, or -1. */
-int fit_and_store(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
-                  const drtopk_store_machine *mach);
+int fit_and_store(const options *o, dh_store *db, int64_t machine_id, const char *commit,
+                  const dh_store_machine *mach);
 /* Tuned (this machine's stored table) vs default vs the best measured plan
  * at every (dtype, dist, n, k) of the sweep; prints the table and stores the
  * rows.  0, or -1. */
-int compare_plans(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
-                  const drtopk_store_machine *mach);
+int compare_plans(const options *o, dh_store *db, int64_t machine_id, const char *commit,
+                  const dh_store_machine *mach);
 
 #endif

@@ -3,7 +3,7 @@
  * compiled-in tuning tables (src/lib/tuning_builtin.c), kept beside the tuner
  * as RAFT keeps the generator of its learned select-k choice.  For every GPU
  * model of the database that has a decision table it writes the entries
- * drtopk_store_load_tuning gives for that model (the decision table, dropped
+ * dh_store_load_tuning gives for that model (the decision table, dropped
  * cells as the default plan, then -- unless the sweep measured onepass --
  * Rule 4 with the fitted const from the smallest size the fit measured up),
  * so the library runs on each GPU model what the tuner chose there
@@ -13,7 +13,7 @@
  * against the plans the library's size rules choose.  The output depends on the database alone
  * (no time, no commit of the generator): the same database gives the same
  * file.  Written to a temporary beside FILE and renamed, so FILE is never partly
- * written (util.h's drtopk_outputs).
+ * written (util.h's dh_outputs).
  */
 #include "emit_table.h"
 
@@ -149,12 +149,12 @@ static void write_batch(FILE *f, const batch_list *b)
                "    sizeof drtopk_builtin_batch_tunings / sizeof drtopk_builtin_batch_tunings[0] - 1;\n");
 }
 
-/* The tuning drtopk_store_load_tuning gives GPU model `name` in *t.  0, or
+/* The tuning dh_store_load_tuning gives GPU model `name` in *t.  0, or
  * -1 with a message. */
-static int load_model(const char *db_path, const char *name, drtopk_store_tuning *t)
+static int load_model(const char *db_path, const char *name, dh_store_tuning *t)
 {
     char err[DRTOPK_STORE_ERR_LEN];
-    if (drtopk_store_load_tuning(db_path, NULL, name, t, err, sizeof err) == DRTOPK_OK)
+    if (dh_store_load_tuning(db_path, NULL, name, t, err, sizeof err) == DRTOPK_OK)
         return 0;
     fprintf(stderr, "tuner: --emit-table: %s\n", err);
     return -1;
@@ -182,7 +182,7 @@ static int write_table(FILE *f, const char *db_path, const gpu_list *g)
             " */\n"
             "#include \"tuning.h\"\n");
     for (int i = 0; i < g->count; ++i) {
-        drtopk_store_tuning t;
+        dh_store_tuning t;
         if (load_model(db_path, g->name[i], &t) != 0)
             return -1;
         ident_of(g->name[i], ident[i], sizeof ident[i]);
@@ -205,7 +205,7 @@ static int write_table(FILE *f, const char *db_path, const gpu_list *g)
         if (t.table.count == 0)
             fprintf(f, "    { DRTOPK_U32, 1, 0, 1, 0, DRTOPK_ALGO_RADIX, 2, 3.0, 0 }, /* matches nothing */\n");
         fprintf(f, "};\n");
-        drtopk_store_tuning_free(&t);
+        dh_store_tuning_free(&t);
     }
     fprintf(f, "\n/* The last row only ends the list (C has no empty arrays). */\n"
                "const drtopk_tuning drtopk_builtin_tunings[] = {\n");
@@ -241,7 +241,7 @@ static int keep_contender_sweeps(const char *db_path, gpu_list *g)
 {
     int kept = 0;
     for (int i = 0; i < g->count; ++i) {
-        drtopk_store_tuning t;
+        dh_store_tuning t;
         if (load_model(db_path, g->name[i], &t) != 0)
             return -1;
         if ((t.table.algos_measured & CONTENDERS) == CONTENDERS)
@@ -250,7 +250,7 @@ static int keep_contender_sweeps(const char *db_path, gpu_list *g)
             fprintf(stderr, "tuner: --emit-table: %s (machine %s) left out: its sweep measured neither onepass nor "
                             "fused, which the library's size rules choose (tuner --gpu G --quick measures them)\n",
                     g->name[i], t.machine_uuid);
-        drtopk_store_tuning_free(&t);
+        dh_store_tuning_free(&t);
     }
     g->count = kept;
     return 0;
@@ -258,20 +258,20 @@ static int keep_contender_sweeps(const char *db_path, gpu_list *g)
 
 int emit_table(const char *db_path, const char *out_path)
 {
-    drtopk_store *db;
+    dh_store *db;
     char err[DRTOPK_PATH_MAX + DRTOPK_STORE_ERR_LEN];     /* a store's message, or a path and errno text */
-    if (drtopk_store_open(db_path, DRTOPK_STORE_READONLY, &db, err, sizeof err) != DRTOPK_OK) {
+    if (dh_store_open(db_path, DRTOPK_STORE_READONLY, &db, err, sizeof err) != DRTOPK_OK) {
         fprintf(stderr, "tuner: --emit-table: %s\n", err);
         return -1;
     }
     gpu_list g = { .count = 0 };
     batch_list b = { .count = 0 };
-    drtopk_status st = drtopk_store_each_tuned_gpu(db, add_gpu, &g);
+    drtopk_status st = dh_store_each_tuned_gpu(db, add_gpu, &g);
     if (st == DRTOPK_OK)
-        st = drtopk_store_each_batch_choice(db, add_batch_choice, &b);
+        st = dh_store_each_batch_choice(db, add_batch_choice, &b);
     if (st != DRTOPK_OK)
-        fprintf(stderr, "tuner: --emit-table: %s: %s\n", db_path, drtopk_store_errmsg(db));
-    drtopk_store_close(db);
+        fprintf(stderr, "tuner: --emit-table: %s: %s\n", db_path, dh_store_errmsg(db));
+    dh_store_close(db);
     if (st != DRTOPK_OK)
         return -1;
     if (b.unknown[0] || b.count == MAX_GPUS) {
@@ -289,16 +289,16 @@ int emit_table(const char *db_path, const char *out_path)
     if (g.count == 0)
         fprintf(stderr, "tuner: --emit-table: %s has no decision table of any GPU that measured the library's "
                         "plans: the generated table is empty (the library then uses its size rules)\n", db_path);
-    drtopk_outputs outs = { 0 };
+    dh_outputs outs = { 0 };
     const char *tmp;
-    if (drtopk_outputs_add(&outs, out_path, &tmp, err, sizeof err) != 0) {
+    if (dh_outputs_add(&outs, out_path, &tmp, err, sizeof err) != 0) {
         fprintf(stderr, "tuner: --emit-table: %s\n", err);
         return -1;
     }
     FILE *f = fopen(tmp, "w");
     if (!f) {
         fprintf(stderr, "tuner: --emit-table: cannot write %s: %s\n", tmp, strerror(errno));
-        drtopk_outputs_abort(&outs);
+        dh_outputs_abort(&outs);
         return -1;
     }
     int rc = write_table(f, db_path, &g);
@@ -312,12 +312,12 @@ int emit_table(const char *db_path, const char *out_path)
         fprintf(stderr, "tuner: --emit-table: closing %s: %s\n", tmp, strerror(errno));
         rc = -1;
     }
-    if (rc == 0 && drtopk_outputs_commit(&outs, err, sizeof err) != 0) {
+    if (rc == 0 && dh_outputs_commit(&outs, err, sizeof err) != 0) {
         fprintf(stderr, "tuner: --emit-table: %s\n", err);
         rc = -1;
     }
     if (rc != 0)
-        drtopk_outputs_abort(&outs);
+        dh_outputs_abort(&outs);
     else
         printf("tuner: wrote %s: %d GPU models, %d batch plans from %s\n", out_path, g.count, b.count, db_path);
     return rc;

@@ -352,7 +352,7 @@ static const jfield *get(const jline *l, const char *key)
 /* ---- a line into a peer row ------------------------------------------------ */
 
 typedef struct {
-    drtopk_store_peer p;
+    dh_store_peer p;
     char gpu[STR_MAX];          /* "" when the line names none                  */
     char uuid[64];
     char *reps_ms;              /* owned                                        */
@@ -429,7 +429,7 @@ static int name_ok(const char *s)
 static int to_entry(const jline *l, entry *e, char *msg, size_t msg_len)
 {
     conv v = { l, msg, msg_len };
-    drtopk_store_peer *p = &e->p;
+    dh_store_peer *p = &e->p;
     memset(e, 0, sizeof *e);
     if (str_field(&v, "peer", 1, p->peer, sizeof p->peer) != 0)
         return -1;
@@ -464,10 +464,10 @@ static int to_entry(const jline *l, entry *e, char *msg, size_t msg_len)
         u64_field(&v, "seed", 0, PEERS_LEGACY_SEED, &p->seed) != 0)
         return -1;
     if (dist[0]) {
-        drtopk_dist d;
-        if (drtopk_dist_parse(dist, &d) != DRTOPK_OK)
+        dh_dist d;
+        if (dh_dist_parse(dist, &d) != DRTOPK_OK)
             return cbad(&v, "unknown dist \"%s\"", dist);
-        snprintf(p->dist, sizeof p->dist, "%s", drtopk_dist_name(d));
+        snprintf(p->dist, sizeof p->dist, "%s", dh_dist_name(d));
     }
     if (dtype[0]) {
         drtopk_dtype t;
@@ -476,12 +476,12 @@ static int to_entry(const jline *l, entry *e, char *msg, size_t msg_len)
         snprintf(p->dtype, sizeof p->dtype, "%s", drtopk_dtype_name(t));
     }
     char timing[STR_MAX];
-    drtopk_timing t = DRTOPK_TIMING_CALL;       /* lines without the field: events around the call */
+    dh_timing t = DRTOPK_TIMING_CALL;       /* lines without the field: events around the call */
     if (str_field(&v, "timing", 0, timing, sizeof timing) != 0)
         return -1;
-    if (timing[0] && drtopk_timing_parse(timing, &t) != 0)
+    if (timing[0] && dh_timing_parse(timing, &t) != 0)
         return cbad(&v, "\"timing\" must be \"gpu\" or \"call\", not \"%s\"", timing);
-    p->timing = drtopk_timing_name(t);
+    p->timing = dh_timing_name(t);
     if (!measured)
         return 0;
     if (p->n == 0 || p->k == 0 || p->k > p->n)
@@ -610,26 +610,26 @@ static int read_entries(const char *path, entry **out, int *count, int *lines, c
 
 /* The machine of a line that names a GPU: by uuid (created or updated), else
  * the most recent machine of that name, else a new one known by name only. */
-static drtopk_status line_machine(drtopk_store *db, const entry *e, int64_t *id)
+static drtopk_status line_machine(dh_store *db, const entry *e, int64_t *id)
 {
-    drtopk_store_machine m;
+    dh_store_machine m;
     memset(&m, 0, sizeof m);
     m.backend = "cuda";
     snprintf(m.name, sizeof m.name, "%s", e->gpu);
     if (e->uuid[0]) {
         snprintf(m.uuid, sizeof m.uuid, "%s", e->uuid);
-        return drtopk_store_put_machine(db, &m, id);
+        return dh_store_put_machine(db, &m, id);
     }
     int found = 0;
-    drtopk_status r = drtopk_store_machine_by_name(db, e->gpu, "cuda", id, &found);
+    drtopk_status r = dh_store_machine_by_name(db, e->gpu, "cuda", id, &found);
     if (r != DRTOPK_OK || found)
         return r;
     snprintf(m.uuid, sizeof m.uuid, NAME_UUID_PREFIX "%.*s", (int)(sizeof m.uuid - sizeof NAME_UUID_PREFIX),
              e->gpu);
-    return drtopk_store_put_machine(db, &m, id);
+    return dh_store_put_machine(db, &m, id);
 }
 
-static drtopk_status store_all(drtopk_store *db, entry *e, int n, const char *git_commit,
+static drtopk_status store_all(dh_store *db, entry *e, int n, const char *git_commit,
                                const char *argv, import_peers_stats *st)
 {
     int64_t run_machine = 0;
@@ -652,17 +652,17 @@ static drtopk_status store_all(drtopk_store *db, entry *e, int n, const char *gi
     }
     if (r == DRTOPK_OK && !have) {
         /* Only peers that did not run, and no GPU named: this host. */
-        drtopk_store_machine m;
-        drtopk_store_cpu_machine(&m);
-        r = drtopk_store_put_machine(db, &m, &run_machine);
+        dh_store_machine m;
+        dh_store_cpu_machine(&m);
+        r = dh_store_put_machine(db, &m, &run_machine);
     }
     int64_t run_id = 0;
     if (r == DRTOPK_OK)
-        r = drtopk_store_begin_run(db, run_machine, "tuner", argv, git_commit, &run_id);
+        r = dh_store_begin_run(db, run_machine, "tuner", argv, git_commit, &run_id);
     for (int i = 0; i < n && r == DRTOPK_OK; ++i) {
         int added = 0;
-        r = drtopk_store_put_peer(db, e[i].gpu[0] ? e[i].machine_id : run_machine, run_id, git_commit,
-                                  &e[i].p, &added);
+        r = dh_store_put_peer(db, e[i].gpu[0] ? e[i].machine_id : run_machine, run_id, git_commit,
+                              &e[i].p, &added);
         st->added += added;
         st->present += !added;
         st->skipped += e[i].p.status == DRTOPK_PEER_SKIPPED;
@@ -670,11 +670,11 @@ static drtopk_status store_all(drtopk_store *db, entry *e, int n, const char *gi
         st->unverified += e[i].p.status == DRTOPK_PEER_OK && !e[i].p.verified;
     }
     if (r == DRTOPK_OK)
-        r = drtopk_store_end_run(db, run_id, "done");
+        r = dh_store_end_run(db, run_id, "done");
     return r;
 }
 
-int import_peers(drtopk_store *db, const char *path, const char *git_commit, const char *argv,
+int import_peers(dh_store *db, const char *path, const char *git_commit, const char *argv,
                  import_peers_stats *st, char *err, size_t err_len)
 {
     memset(st, 0, sizeof *st);
@@ -687,14 +687,14 @@ int import_peers(drtopk_store *db, const char *path, const char *git_commit, con
         set_err(err, err_len, "%s: no peer lines", path);
         return -1;
     }
-    drtopk_status r = drtopk_store_begin(db);
+    drtopk_status r = dh_store_begin(db);
     if (r == DRTOPK_OK)
         r = store_all(db, e, n, git_commit, argv, st);
     if (r == DRTOPK_OK)
-        r = drtopk_store_commit(db);
+        r = dh_store_commit(db);
     if (r != DRTOPK_OK) {
-        set_err(err, err_len, "storing the peers of %s: %s", path, drtopk_store_errmsg(db));
-        drtopk_store_rollback(db);
+        set_err(err, err_len, "storing the peers of %s: %s", path, dh_store_errmsg(db));
+        dh_store_rollback(db);
         memset(st, 0, sizeof *st);
     }
     free_entries(e, n);

@@ -23,7 +23,7 @@ typedef struct {
  * "PATH:LINE: why" in err and nothing is written), then record one `runs` row
  * (program "tuner", argv as given, commit git_commit) and the lines in one
  * transaction.  Returns 0 on success, -1 with err set otherwise. */
-int import_peers(drtopk_store *db, const char *path, const char *git_commit, const char *argv,
+int import_peers(dh_store *db, const char *path, const char *git_commit, const char *argv,
                  import_peers_stats *st, char *err, size_t err_len);
 
 #endif

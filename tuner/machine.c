@@ -15,16 +15,16 @@
 #define BW_ELEMS (1ull << 28)       /* 1 GiB read for the bandwidth figure      */
 #define BW_REPS 5                   /* reads timed for the bandwidth figure     */
 
-int machine_identify(const options *o, drtopk_store_machine *mach, int measure_gpu)
+int machine_identify(const options *o, dh_store_machine *mach, int measure_gpu)
 {
     if (o->backend == DRTOPK_BACKEND_CPU) {
-        drtopk_store_cpu_machine(mach);
+        dh_store_cpu_machine(mach);
         return 0;
     }
-    drtopk_device_info info;
-    drtopk_status st = drtopk_dev_select(o->gpu);
+    dh_device_info info;
+    drtopk_status st = dh_dev_select(o->gpu);
     if (st == DRTOPK_OK)
-        st = drtopk_dev_info(o->gpu, &info);
+        st = dh_dev_info(o->gpu, &info);
     if (st != DRTOPK_OK) {
         fprintf(stderr, "tuner: GPU %d not usable: %s%s\n", o->gpu, drtopk_status_string(st),
                 st == DRTOPK_ERR_NO_BACKEND ? " (this build has no CUDA; use --backend cpu)" : "");
@@ -45,13 +45,13 @@ int machine_identify(const options *o, drtopk_store_machine *mach, int measure_g
         return 0;
     void *buf = NULL;
     double ms = 0;
-    if (drtopk_dev_alloc(&buf, BW_ELEMS * sizeof(uint32_t)) == DRTOPK_OK) {
-        if (drtopk_dev_generate(buf, BW_ELEMS, DRTOPK_DIST_UD, DRTOPK_U32, o->seed, NULL) == DRTOPK_OK &&
-            drtopk_dev_read_ms(buf, BW_ELEMS * sizeof(uint32_t), BW_REPS, &ms) == DRTOPK_OK && ms > 0)
+    if (dh_dev_alloc(&buf, BW_ELEMS * sizeof(uint32_t)) == DRTOPK_OK) {
+        if (dh_dev_generate(buf, BW_ELEMS, DRTOPK_DIST_UD, DRTOPK_U32, o->seed, NULL) == DRTOPK_OK &&
+            dh_dev_read_ms(buf, BW_ELEMS * sizeof(uint32_t), BW_REPS, &ms) == DRTOPK_OK && ms > 0)
             mach->read_gbps = (double)BW_ELEMS * sizeof(uint32_t) / (ms * 1e6);
-        drtopk_dev_free(buf);
+        dh_dev_free(buf);
     }
-    if (drtopk_microbench_cycles(o->gpu, &mach->c_global, &mach->c_shfl) != DRTOPK_OK)
+    if (dh_microbench_cycles(o->gpu, &mach->c_global, &mach->c_shfl) != DRTOPK_OK)
         mach->c_global = mach->c_shfl = 0;
     fprintf(stderr, "tuner: %s (%s), %d SMs, read %.0f GB/s, C_global %.1f cycles, C_shfl %.1f cycles\n",
             mach->name, mach->uuid, mach->sm_count, mach->read_gbps, mach->c_global, mach->c_shfl);

@@ -13,6 +13,6 @@
 /* Fill *mach for o->backend (o->gpu on CUDA); measure_gpu: also time the
  * bandwidth and the microbenchmarks (0 where nothing is measured).  0, or -1
  * with a message on stderr when the GPU is not usable. */
-int machine_identify(const options *o, drtopk_store_machine *mach, int measure_gpu);
+int machine_identify(const options *o, dh_store_machine *mach, int measure_gpu);
 
 #endif

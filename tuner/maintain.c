@@ -11,17 +11,17 @@
 #include "import_peers.h"
 #include "version.h"
 
-int maintain_migrate(const options *o, drtopk_store *db)
+int maintain_migrate(const options *o, dh_store *db)
 {
-    printf("%s: schema version %d\n", o->db, drtopk_store_version(db));
+    printf("%s: schema version %d\n", o->db, dh_store_version(db));
     return 0;
 }
 
-int maintain_merge(const options *o, drtopk_store *db)
+int maintain_merge(const options *o, dh_store *db)
 {
-    drtopk_store_merge_stats ms;
-    if (drtopk_store_merge(db, o->merge, &ms) != DRTOPK_OK) {
-        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    dh_store_merge_stats ms;
+    if (dh_store_merge(db, o->merge, &ms) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
         return EXIT_USAGE;
     }
     printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added; "
@@ -33,7 +33,7 @@ int maintain_merge(const options *o, drtopk_store *db)
     return 0;
 }
 
-int maintain_import_peers(const options *o, drtopk_store *db, const char *args)
+int maintain_import_peers(const options *o, dh_store *db, const char *args)
 {
     char err[DRTOPK_STORE_ERR_LEN];
     import_peers_stats ps;

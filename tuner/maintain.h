@@ -14,8 +14,8 @@
  * EXIT_USAGE with a message on stderr; maintain_import_peers also
  * EXIT_FAILURES when a peer reported an error or failed its check.  args:
  * the command line, stored with the peers' run. */
-int maintain_migrate(const options *o, drtopk_store *db);
-int maintain_merge(const options *o, drtopk_store *db);
-int maintain_import_peers(const options *o, drtopk_store *db, const char *args);
+int maintain_migrate(const options *o, dh_store *db);
+int maintain_merge(const options *o, dh_store *db);
+int maintain_import_peers(const options *o, dh_store *db, const char *args);
 
 #endif

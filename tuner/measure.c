@@ -21,13 +21,13 @@ void plan_label(const drtopk_plan *plan, char *out, size_t len)
     snprintf(out, len, "%s%s", plan->flags & DRTOPK_DELEGATE ? "dr-" : "", drtopk_algo_name(plan->second_algo));
 }
 
-const char *dist_label(const options *o, drtopk_dist d)
+const char *dist_label(const options *o, dh_dist d)
 {
-    return o->input ? o->input_name : drtopk_dist_name(d);
+    return o->input ? o->input_name : dh_dist_name(d);
 }
 
-void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d, uint64_t n, uint64_t k,
-              const drtopk_plan *plan, drtopk_store_config *key)
+void plan_key(const options *o, const char *label, drtopk_dtype t, dh_dist d, uint64_t n, uint64_t k,
+              const drtopk_plan *plan, dh_store_config *key)
 {
     memset(key, 0, sizeof *key);
     snprintf(key->algorithm, sizeof key->algorithm, "%s", label);
@@ -46,7 +46,7 @@ void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d
     snprintf(key->order, sizeof key->order, "largest");
 }
 
-void fill_key(const options *o, const config *c, drtopk_store_config *key, unsigned flags)
+void fill_key(const options *o, const config *c, dh_store_config *key, unsigned flags)
 {
     drtopk_plan plan = { .alpha = c->alpha, .beta = c->beta, .flags = flags };
     const algo_entry *a = &o->algo[c->algo];
@@ -66,7 +66,7 @@ unsigned sweep_flags(const options *o, const config *c)
     return flags & ~o->clear_flags;
 }
 
-void config_key(const options *o, const config *c, drtopk_store_config *key)
+void config_key(const options *o, const config *c, dh_store_config *key)
 {
     fill_key(o, c, key, sweep_flags(o, c));
 }
@@ -83,7 +83,7 @@ static void *xalloc(const options *o, size_t bytes, drtopk_status *st)
 {
     void *p = NULL;
     if (o->backend == DRTOPK_BACKEND_CUDA) {
-        *st = drtopk_dev_alloc(&p, bytes ? bytes : 1);
+        *st = dh_dev_alloc(&p, bytes ? bytes : 1);
     } else {
         p = malloc(bytes ? bytes : 1);
         *st = p ? DRTOPK_OK : DRTOPK_ERR_OUT_OF_MEMORY;
@@ -96,7 +96,7 @@ static void xfree(const options *o, void *p)
     if (!p)
         return;
     if (o->backend == DRTOPK_BACKEND_CUDA)
-        drtopk_dev_free(p);
+        dh_dev_free(p);
     else
         free(p);
 }
@@ -124,7 +124,7 @@ static drtopk_status read_input(const options *o, buffers *b, uint64_t n, size_t
     void *host = NULL;
     uint64_t got = 0;
     char err[512];
-    drtopk_status st = drtopk_read_raw(o->input, es, &host, &got, err, sizeof err);
+    drtopk_status st = dh_read_raw(o->input, es, &host, &got, err, sizeof err);
     if (st != DRTOPK_OK) {
         fprintf(stderr, "tuner: %s\n", err);
         return st;
@@ -136,7 +136,7 @@ static drtopk_status read_input(const options *o, buffers *b, uint64_t n, size_t
         return DRTOPK_ERR_IO;
     }
     if (o->backend == DRTOPK_BACKEND_CUDA) {
-        st = drtopk_dev_copy(b->v, host, n * es, DRTOPK_COPY_H2D);
+        st = dh_dev_copy(b->v, host, n * es, DRTOPK_COPY_H2D);
         free(host);
         return st;
     }
@@ -145,7 +145,7 @@ static drtopk_status read_input(const options *o, buffers *b, uint64_t n, size_t
     return DRTOPK_OK;
 }
 
-drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drtopk_dist d, uint64_t n,
+drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, dh_dist d, uint64_t n,
                               uint64_t kmax)
 {
     if (b->n == n && b->dtype == t && b->dist == d && b->out_cap >= kmax)
@@ -161,11 +161,11 @@ drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drto
         if (st != DRTOPK_OK)
             return st;
     } else if (o->backend == DRTOPK_BACKEND_CUDA) {
-        if ((st = drtopk_dev_generate(b->v, n, d, t, o->seed, NULL)) != DRTOPK_OK ||
-            (st = drtopk_dev_sync()) != DRTOPK_OK)
+        if ((st = dh_dev_generate(b->v, n, d, t, o->seed, NULL)) != DRTOPK_OK ||
+            (st = dh_dev_sync()) != DRTOPK_OK)
             return st;
     } else {
-        drtopk_gen_host(b->v, n, d, t, o->seed);
+        dh_gen_host(b->v, n, d, t, o->seed);
     }
     b->out_v = xalloc(o, kmax * es, &st);
     if (st != DRTOPK_OK)
@@ -195,7 +195,7 @@ static drtopk_status ensure_ws(const options *o, buffers *b, size_t bytes)
 }
 
 /* Check the result in b against V on the host (O(n) counting check). */
-static void verify(const options *o, const drtopk_problem *p, buffers *b, drtopk_store_measurement *m)
+static void verify(const options *o, const drtopk_problem *p, buffers *b, dh_store_measurement *m)
 {
     size_t es = drtopk_dtype_size(p->dtype);
     const void *hv = b->v, *ho = b->out_v;
@@ -205,7 +205,7 @@ static void verify(const options *o, const drtopk_problem *p, buffers *b, drtopk
         drtopk_status st = DRTOPK_OK;
         if (!b->host_v) {
             b->host_v = malloc(p->n * es);
-            if (!b->host_v || (st = drtopk_dev_copy(b->host_v, b->v, p->n * es, DRTOPK_COPY_D2H)) != DRTOPK_OK) {
+            if (!b->host_v || (st = dh_dev_copy(b->host_v, b->v, p->n * es, DRTOPK_COPY_D2H)) != DRTOPK_OK) {
                 free(b->host_v);
                 b->host_v = NULL;
                 m->verify_ok = 0;
@@ -219,8 +219,8 @@ static void verify(const options *o, const drtopk_problem *p, buffers *b, drtopk
         b->host_out_v = malloc(p->k * es);
         b->host_out_i = malloc(p->k * sizeof(uint64_t));
         if (!b->host_out_v || !b->host_out_i ||
-            (st = drtopk_dev_copy(b->host_out_v, b->out_v, p->k * es, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
-            (st = drtopk_dev_copy(b->host_out_i, b->out_i, p->k * sizeof(uint64_t), DRTOPK_COPY_D2H)) != DRTOPK_OK) {
+            (st = dh_dev_copy(b->host_out_v, b->out_v, p->k * es, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
+            (st = dh_dev_copy(b->host_out_i, b->out_i, p->k * sizeof(uint64_t), DRTOPK_COPY_D2H)) != DRTOPK_OK) {
             m->verify_ok = 0;
             snprintf(m->verify_error, sizeof m->verify_error, "cannot copy the result to the host: %s",
                      drtopk_status_string(st ? st : DRTOPK_ERR_OUT_OF_MEMORY));
@@ -232,7 +232,7 @@ static void verify(const options *o, const drtopk_problem *p, buffers *b, drtopk
     }
     drtopk_problem hp = *p;
     hp.values = hv;
-    drtopk_check_result r = drtopk_check(&hp, ho, hi, NULL);
+    dh_check_result r = dh_check(&hp, ho, hi, NULL);
     m->verify_ok = r.ok;
     if (!r.ok)
         snprintf(m->verify_error, sizeof m->verify_error, "%s", r.why);
@@ -251,7 +251,7 @@ static double median_of(const double *v, int n, double *tmp)
     return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
-/* One enqueue-only call of the measured plan: drtopk_dev_time_held's call. */
+/* One enqueue-only call of the measured plan: dh_dev_time_held's call. */
 typedef struct {
     const drtopk_problem *p;
     const drtopk_plan *plan;
@@ -282,20 +282,20 @@ static drtopk_status held_rep(const drtopk_problem *p, const drtopk_plan *plan, 
     select_call c = { p, plan, b };
     double enqueue_ms = 0;
     int primed = 0;
-    drtopk_status st = drtopk_dev_time_held(enqueue_select, &c, ms, &enqueue_ms, &primed);
+    drtopk_status st = dh_dev_time_held(enqueue_select, &c, ms, &enqueue_ms, &primed);
     if (st != DRTOPK_OK)
         return st;
     *unprimed += !primed;
     if (!(plan->flags & DRTOPK_DELEGATE))
         return DRTOPK_OK;
-    st = drtopk_dev_hold_ns((uint64_t)((STATS_HOLD_ENQUEUE_FACTOR * enqueue_ms + STATS_HOLD_MARGIN_MS) * NS_PER_MS));
+    st = dh_dev_hold_ns((uint64_t)((STATS_HOLD_ENQUEUE_FACTOR * enqueue_ms + STATS_HOLD_MARGIN_MS) * NS_PER_MS));
     if (st == DRTOPK_OK)
         st = drtopk_select(p, plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, s);
     return st;
 }
 
 void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers *b, int do_verify,
-                  drtopk_store_measurement *m, double *scratch)
+                  dh_store_measurement *m, double *scratch)
 {
     enum { STAGES = 4 };
     drtopk_problem p = { .backend = o->backend, .dtype = b->dtype, .order = DRTOPK_LARGEST, .n = b->n, .k = k,
@@ -340,7 +340,7 @@ void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers
         return;
     }
     m->status = DRTOPK_MEAS_OK;
-    m->timing = drtopk_timing_name(o->timing);
+    m->timing = dh_timing_name(o->timing);
     m->reps = o->reps;
     m->reps_ms = reps;
     m->median_ms = median_of(reps, o->reps, tmp);

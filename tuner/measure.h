@@ -18,7 +18,7 @@
 /* The data set in flight and the buffers of its calls. */
 typedef struct {
     drtopk_dtype dtype;
-    drtopk_dist dist;
+    dh_dist dist;
     uint64_t n;                 /* 0: none                                      */
     void *v;                    /* device (CUDA) or host (CPU) values           */
     void *host_v;               /* host copy for verification (CUDA), lazily    */
@@ -47,26 +47,26 @@ unsigned sweep_flags(const options *o, const config *c);
 drtopk_status make_plan(const options *o, const config *c, const drtopk_problem *p, drtopk_plan *plan);
 /* The dist the store names config c's data set with: --input's name, else the
  * distribution's. */
-const char *dist_label(const options *o, drtopk_dist d);
+const char *dist_label(const options *o, dh_dist d);
 
 /* The store key of measuring `plan` labelled `label` at (dtype, dist, n, k). */
-void plan_key(const options *o, const char *label, drtopk_dtype t, drtopk_dist d, uint64_t n, uint64_t k,
-              const drtopk_plan *plan, drtopk_store_config *key);
+void plan_key(const options *o, const char *label, drtopk_dtype t, dh_dist d, uint64_t n, uint64_t k,
+              const drtopk_plan *plan, dh_store_config *key);
 /* The store key of config c measured with plan flags `flags`. */
-void fill_key(const options *o, const config *c, drtopk_store_config *key, unsigned flags);
+void fill_key(const options *o, const config *c, dh_store_config *key, unsigned flags);
 /* The store key of config c (the flags of the plan it is measured with). */
-void config_key(const options *o, const config *c, drtopk_store_config *key);
+void config_key(const options *o, const config *c, dh_store_config *key);
 
 void buffers_init(buffers *b);
 void buffers_release(const options *o, buffers *b);
 /* Make (dtype, dist, n) resident (generated with o->seed, or o->input read
  * from its file) with outputs for kmax results. */
-drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, drtopk_dist d, uint64_t n,
+drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, dh_dist d, uint64_t n,
                               uint64_t kmax);
 /* Measure `plan` on the resident data set: a warm-up, then o->reps timed
  * calls; m->cfg is the caller's.  scratch: SCRATCH_PER_REP * o->reps. */
 void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers *b, int do_verify,
-                  drtopk_store_measurement *m, double *scratch);
+                  dh_store_measurement *m, double *scratch);
 /* The delegate plan's label as the store names it ("dr-radix", ...). */
 void plan_label(const drtopk_plan *plan, char *out, size_t len);
 

@@ -27,7 +27,7 @@
 #define DEFAULT_SKIP_AFTER_S 10.0   /* bitonic may stop where one call
                                        exceeds 10 s                              */
 #define REPS_MAX 100000             /* as drtopk run: a typo must not become hours */
-#define INPUT_NAME_MAX ((int)sizeof(((drtopk_store_config *)0)->dist) - 1)   /* --name: fits the store key */
+#define INPUT_NAME_MAX ((int)sizeof(((dh_store_config *)0)->dist) - 1)   /* --name: fits the store key */
 
 static void usage(FILE *f)
 {
@@ -167,7 +167,7 @@ static int parse_list(const char *arg, const char *what, int max, int (*one)(con
 static int one_u64(const char *s, void *out, int i)
 {
     uint64_t v;
-    const int rc = drtopk_parse_u64(s, &v);
+    const int rc = dh_parse_u64(s, &v);
     if (rc != 0) return rc;
     if (v == 0) return -1;
     ((uint64_t *)out)[i] = v;
@@ -185,7 +185,7 @@ static int one_algo(const char *s, void *out, int i)
 
 static int one_dist(const char *s, void *out, int i)
 {
-    return drtopk_dist_parse(s, (drtopk_dist *)out + i) == DRTOPK_OK ? 0 : -1;
+    return dh_dist_parse(s, (dh_dist *)out + i) == DRTOPK_OK ? 0 : -1;
 }
 
 static int one_dtype(const char *s, void *out, int i)
@@ -252,14 +252,14 @@ static int input_args(options *o, const char *name_arg, const char *n_arg, const
         return -1;
     }
     drtopk_dtype t;
-    if (drtopk_dtype_from_path(o->input, &t) != DRTOPK_OK) {
+    if (dh_dtype_from_path(o->input, &t) != DRTOPK_OK) {
         fprintf(stderr, "tuner: --input %s: the extension must name the key type (.u32 .i32 .f32 .f16 .bf16 .u64 "
                         ".i64 .f64)\n", o->input);
         return -1;
     }
     uint64_t n = 0;
     char err[512];
-    if (drtopk_raw_count(o->input, drtopk_dtype_size(t), &n, err, sizeof err) != DRTOPK_OK) {
+    if (dh_raw_count(o->input, drtopk_dtype_size(t), &n, err, sizeof err) != DRTOPK_OK) {
         fprintf(stderr, "tuner: %s\n", err);
         return -1;
     }
@@ -267,13 +267,13 @@ static int input_args(options *o, const char *name_arg, const char *n_arg, const
     base = base ? base + 1 : o->input;
     const char *name = name_arg ? name_arg : base;
     size_t len = name_arg ? strlen(name) : strcspn(name, ".");
-    drtopk_dist d;
+    dh_dist d;
     int ok = len > 0 && len <= (size_t)INPUT_NAME_MAX;
     if (ok) {
         memcpy(o->input_name, name, len);
         o->input_name[len] = 0;
         ok = strspn(o->input_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == len &&
-             drtopk_dist_parse(o->input_name, &d) != DRTOPK_OK;
+             dh_dist_parse(o->input_name, &d) != DRTOPK_OK;
     }
     if (!ok) {
         fprintf(stderr, "tuner: data set name '%.*s' (%s): give --name with letters, digits, '.', '_', '-', at most "
@@ -345,7 +345,7 @@ int options_parse(int argc, char **argv, options *o)
             }
         }
         else if (!strcmp(a, "--timing")) {
-            if (drtopk_timing_parse(v, &o->timing)) {
+            if (dh_timing_parse(v, &o->timing)) {
                 fprintf(stderr, "tuner: --timing %s: gpu (the call's GPU time) or call (events around the call)\n", v);
                 return -1;
             }
@@ -359,7 +359,7 @@ int options_parse(int argc, char **argv, options *o)
             }
         }
         else if (!strcmp(a, "--verify-every")) { if (parse_int(v, 0, &o->verify_every)) goto bad; }
-        else if (!strcmp(a, "--seed")) { if (drtopk_parse_u64(v, &o->seed)) goto bad; }
+        else if (!strcmp(a, "--seed")) { if (dh_parse_u64(v, &o->seed)) goto bad; }
         else if (!strcmp(a, "--alpha-span")) {
             if (parse_int(v, 0, &o->alpha_span)) goto bad;
             alpha_span_given = 1;
@@ -387,7 +387,7 @@ int options_parse(int argc, char **argv, options *o)
         return -1;
     }
     if (!o->db)
-        o->db = drtopk_store_default_path();
+        o->db = dh_store_default_path();
     if (!!o->merge + !!o->import_peers + !!o->emit_table + o->migrate > 1) {
         fprintf(stderr, "tuner: --merge, --import-peers, --emit-table and --migrate are separate runs\n");
         return -1;
@@ -498,7 +498,7 @@ int options_parse(int argc, char **argv, options *o)
         if (parse_list(dist_arg, "distribution", MAX_LIST, one_dist, o->dist, &o->ndist)) return -1;
     } else {
         /* the decision table minimises the worst slowdown over these */
-        static const drtopk_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD };
+        static const dh_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD };
         o->ndist = (int)(sizeof dists / sizeof dists[0]);
         memcpy(o->dist, dists, sizeof dists);
     }

@@ -64,7 +64,7 @@ typedef struct {
     uint64_t n[MAX_LIST];   int nn;
     uint64_t k[MAX_LIST];   int nk;     /* nk == 0: default per n              */
     algo_entry algo[MAX_LIST]; int nalgo;
-    drtopk_dist dist[MAX_LIST]; int ndist;
+    dh_dist dist[MAX_LIST]; int ndist;
     drtopk_dtype dtype[MAX_LIST]; int ndtype;
     const char *db;
     int force;
@@ -94,7 +94,7 @@ typedef struct {
     char input_name[48];        /* --name: its data set name, stored as the dist */
     int bmw;                    /* --bmw: host workload counts, no timing (Fig. 24) */
     const char *import_counters;/* --import-counters: ncu metrics TSV (Table 3)  */
-    drtopk_timing timing;       /* --timing: gpu (default on CUDA) or call      */
+    dh_timing timing;       /* --timing: gpu (default on CUDA) or call      */
     int batch;                  /* --batch: the batched top-k's crossovers      */
     regret_mode regret;         /* --regret: the automatic plan vs the sweep's  */
 } options;

@@ -38,7 +38,7 @@ void tuner_set_deadline(double start_ms, double max_minutes)
 
 int tuner_should_stop(void)
 {
-    return tuner_stop_signal || (tuner_deadline_ms > 0 && drtopk_now_ms() >= tuner_deadline_ms);
+    return tuner_stop_signal || (tuner_deadline_ms > 0 && dh_now_ms() >= tuner_deadline_ms);
 }
 
 void tuner_progress(size_t done, size_t total, double t0, const char *what, int last)
@@ -47,7 +47,7 @@ void tuner_progress(size_t done, size_t total, double t0, const char *what, int 
     static int tty = -1;
     if (tty < 0)
         tty = isatty(STDERR_FILENO);
-    double now = drtopk_now_ms(), el = (now - t0) / MS_PER_S;
+    double now = dh_now_ms(), el = (now - t0) / MS_PER_S;
     double eta = done ? el / (double)done * (double)(total - done) : 0;
     if (tty) {
         fprintf(stderr, "\r[%zu/%zu] %.0f s elapsed, ETA %.0f s  %-60.60s", done, total, el, eta, what);

@@ -15,12 +15,12 @@
 /* The signal (SIGINT/SIGTERM) that asked the tuner to stop, else 0: long
  * loops end cleanly when it is set. */
 extern volatile sig_atomic_t tuner_stop_signal;
-/* Wall-clock time (drtopk_now_ms) at which --max-minutes ends the run; 0: none. */
+/* Wall-clock time (dh_now_ms) at which --max-minutes ends the run; 0: none. */
 extern double tuner_deadline_ms;
 
 /* From now on SIGINT and SIGTERM set tuner_stop_signal instead of killing. */
 void tuner_catch_signals(void);
-/* The run ends max_minutes after start_ms (drtopk_now_ms); max_minutes <= 0:
+/* The run ends max_minutes after start_ms (dh_now_ms); max_minutes <= 0:
  * no deadline. */
 void tuner_set_deadline(double start_ms, double max_minutes);
 /* Stop now: a signal came or the deadline passed. */

@@ -12,7 +12,7 @@
  * fastest forced plan of the sweep there is timed again and stored labelled
  * with DRTOPK_STORE_REF_SUFFIX, so that a regret compares two times of one
  * moment (the card's clocks drift by 10% and more over a sweep of minutes).
- * Then, from the stored measurements (drtopk_store_each_regret), each point's
+ * Then, from the stored measurements (dh_store_each_regret), each point's
  * regret: the automatic plan's time over the smaller of it and that
  * reference's, and per dtype the worst and the median.
  */
@@ -28,13 +28,13 @@
 
 #define LABEL_BUILTIN DRTOPK_STORE_AUTO_PREFIX "builtin"
 #define LABEL_TUNED DRTOPK_STORE_AUTO_PREFIX "tuned"
-#define LABEL_LEN 32                  /* a measurement's algorithm column (drtopk_store_config) */
+#define LABEL_LEN 32                  /* a measurement's algorithm column (dh_store_config) */
 #define PLAN_TEXT_LEN 96              /* "dr-radix-ggks-oop alpha=24 beta=8 flags=0x1f" and room */
 
 /* One point of the sweep. */
 typedef struct {
     drtopk_dtype dtype;
-    drtopk_dist dist;
+    dh_dist dist;
     uint64_t n, k;
 } point;
 
@@ -43,13 +43,13 @@ const char *regret_label(regret_mode mode)
     return mode == REGRET_TUNED ? LABEL_TUNED : LABEL_BUILTIN;
 }
 
-int regret_load_table(const options *o, const drtopk_store_machine *mach, drtopk_store_tuning *tuning)
+int regret_load_table(const options *o, const dh_store_machine *mach, dh_store_tuning *tuning)
 {
     memset(tuning, 0, sizeof *tuning);
     if (o->regret != REGRET_TUNED)
         return 0;
     char err[DRTOPK_STORE_ERR_LEN];
-    if (drtopk_store_load_tuning(o->db, mach->uuid, mach->name, tuning, err, sizeof err) != DRTOPK_OK) {
+    if (dh_store_load_tuning(o->db, mach->uuid, mach->name, tuning, err, sizeof err) != DRTOPK_OK) {
         fprintf(stderr, "tuner: --regret tuned: %s\n", err);
         return EXIT_USAGE;
     }
@@ -57,7 +57,7 @@ int regret_load_table(const options *o, const drtopk_store_machine *mach, drtopk
         fprintf(stderr, "tuner: --regret tuned: %s holds no tuning of %s (%s): run the same sweep without "
                         "--regret first (it fits and stores the tuning), or measure the untuned plan with "
                         "--regret builtin\n", o->db, mach->name, mach->uuid);
-        drtopk_store_tuning_free(tuning);
+        dh_store_tuning_free(tuning);
         return EXIT_USAGE;
     }
     return 0;
@@ -99,7 +99,7 @@ static drtopk_status auto_plan(const options *o, const drtopk_tuning *table, con
 /* The store key of the automatic plan at pt: the label, and the resolved
  * plan's fields, second_algo naming a standalone plan's algorithm too. */
 static void auto_key(const options *o, const char *label, const point *pt, const drtopk_plan *plan,
-                     drtopk_store_config *key)
+                     dh_store_config *key)
 {
     plan_key(o, label, pt->dtype, pt->dist, pt->n, pt->k, plan, key);
     if (!(plan->flags & DRTOPK_DELEGATE))
@@ -113,19 +113,19 @@ typedef struct {
 } tally;
 
 /* Store m in one transaction; 0, or -1 with a message. */
-static int store_row(drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                     const drtopk_store_measurement *m)
+static int store_row(dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                     const dh_store_measurement *m)
 {
-    if (drtopk_store_begin(db) == DRTOPK_OK && drtopk_store_put(db, machine_id, run_id, commit, m) == DRTOPK_OK &&
-        drtopk_store_commit(db) == DRTOPK_OK)
+    if (dh_store_begin(db) == DRTOPK_OK && dh_store_put(db, machine_id, run_id, commit, m) == DRTOPK_OK &&
+        dh_store_commit(db) == DRTOPK_OK)
         return 0;
-    fprintf(stderr, "\ntuner: storing a measurement: %s\n", drtopk_store_errmsg(db));
-    drtopk_store_rollback(db);
+    fprintf(stderr, "\ntuner: storing a measurement: %s\n", dh_store_errmsg(db));
+    dh_store_rollback(db);
     return -1;
 }
 
 /* Count what measurement m came to, naming a failure on stderr. */
-static void count_outcome(const drtopk_store_measurement *m, tally *t)
+static void count_outcome(const dh_store_measurement *m, tally *t)
 {
     char what[256];
     snprintf(what, sizeof what, "%s %s %s n=%llu k=%llu", m->cfg.algorithm, m->cfg.dtype, m->cfg.dist,
@@ -148,25 +148,25 @@ static void count_outcome(const drtopk_store_measurement *m, tally *t)
  * those this commit has not measured (all with o->force); a point whose plan
  * drtopk_plan_auto refuses is named and counted as failed.  The count to
  * measure, or -1 on a store error. */
-static long plan_points(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
+static long plan_points(const options *o, dh_store *db, int64_t machine_id, const char *commit,
                         const char *label, const drtopk_tuning *table, const point *pts, size_t count,
                         drtopk_plan *plans, char *todo, tally *t)
 {
     long ntodo = 0;
     for (size_t i = 0; i < count; ++i) {
-        drtopk_store_config key;
+        dh_store_config key;
         int found = 0;
         todo[i] = 0;
         if (auto_plan(o, table, &pts[i], &plans[i]) != DRTOPK_OK) {
             fprintf(stderr, "tuner: --regret: drtopk_plan_auto for %s %s n=%llu k=%llu: %s\n",
-                    drtopk_dtype_name(pts[i].dtype), drtopk_dist_name(pts[i].dist), (unsigned long long)pts[i].n,
+                    drtopk_dtype_name(pts[i].dtype), dh_dist_name(pts[i].dist), (unsigned long long)pts[i].n,
                     (unsigned long long)pts[i].k, drtopk_last_error());
             ++t->failed;
             continue;
         }
         auto_key(o, label, &pts[i], &plans[i], &key);
-        if (!o->force && drtopk_store_has(db, machine_id, commit, &key, &found) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        if (!o->force && dh_store_has(db, machine_id, commit, &key, &found) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             return -1;
         }
         todo[i] = !found;
@@ -181,17 +181,17 @@ static long plan_points(const options *o, drtopk_store *db, int64_t machine_id, 
  * `label` DRTOPK_STORE_REF_SUFFIX with that plan's fields.  A point without a
  * usable forced row gets none (its regret then has no reference).  0, or -1
  * on a store error. */
-static int measure_reference(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id,
-                             const char *commit, const char *label, const point *pt, const drtopk_store_config *at,
+static int measure_reference(const options *o, dh_store *db, int64_t machine_id, int64_t run_id,
+                             const char *commit, const char *label, const point *pt, const dh_store_config *at,
                              buffers *b, double *scratch, tally *t)
 {
-    drtopk_store_config best;
+    dh_store_config best;
     double ms;
     int found = 0, delegate = 0;
     drtopk_algo algo;
-    if (drtopk_store_best_forced(db, machine_id, commit, drtopk_timing_name(o->timing), at, &best, &ms, &found) !=
+    if (dh_store_best_forced(db, machine_id, commit, dh_timing_name(o->timing), at, &best, &ms, &found) !=
         DRTOPK_OK) {
-        fprintf(stderr, "\ntuner: --regret: %s\n", drtopk_store_errmsg(db));
+        fprintf(stderr, "\ntuner: --regret: %s\n", dh_store_errmsg(db));
         return -1;
     }
     if (!found || drtopk_algo_parse(best.algorithm, &algo, &delegate) != DRTOPK_OK)
@@ -204,7 +204,7 @@ static int measure_reference(const options *o, drtopk_store *db, int64_t machine
         return 0;
     char ref[LABEL_LEN];
     snprintf(ref, sizeof ref, "%s%s", label, DRTOPK_STORE_REF_SUFFIX);
-    drtopk_store_measurement m;
+    dh_store_measurement m;
     memset(&m, 0, sizeof m);
     auto_key(o, ref, pt, &plan, &m.cfg);
     measure_plan(o, &plan, pt->k, b, 0, &m, scratch);
@@ -221,13 +221,13 @@ static int measure_reference(const options *o, drtopk_store *db, int64_t machine
 /* Measure and store the automatic plan at each point of todo[] (ntodo of
  * them), sharing the points with concurrent tuners through claims; every
  * o->verify_every-th measurement is checked against the reference. */
-static void measure_todo(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+static void measure_todo(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
                          const char *label, const point *pts, const drtopk_plan *plans, const char *todo,
                          size_t count, size_t ntodo, double *scratch, tally *t)
 {
     buffers b;
     buffers_init(&b);
-    double t0 = drtopk_now_ms();
+    double t0 = dh_now_ms();
     t->end_status = "done";
     for (size_t i = 0; i < count; ++i) {
         if (!todo[i])
@@ -240,12 +240,12 @@ static void measure_todo(const options *o, drtopk_store *db, int64_t machine_id,
             t->end_status = "time-limit";
             break;
         }
-        drtopk_store_measurement m;
+        dh_store_measurement m;
         memset(&m, 0, sizeof m);
         auto_key(o, label, &pts[i], &plans[i], &m.cfg);
         int mine = 0;
-        if (drtopk_store_claim(db, machine_id, run_id, commit, &m.cfg, o->force, &mine) != DRTOPK_OK) {
-            fprintf(stderr, "\ntuner: claiming a point: %s\n", drtopk_store_errmsg(db));
+        if (dh_store_claim(db, machine_id, run_id, commit, &m.cfg, o->force, &mine) != DRTOPK_OK) {
+            fprintf(stderr, "\ntuner: claiming a point: %s\n", dh_store_errmsg(db));
             t->end_status = "failed";
             break;
         }
@@ -284,7 +284,7 @@ static void measure_todo(const options *o, drtopk_store *db, int64_t machine_id,
 }
 
 /* Measure the automatic plan at every point of the sweep not measured yet. */
-static void measure_points(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id,
+static void measure_points(const options *o, dh_store *db, int64_t machine_id, int64_t run_id,
                            const char *commit, const char *label, const drtopk_tuning *table, const point *pts,
                            size_t count, tally *t)
 {
@@ -311,17 +311,17 @@ static void measure_points(const options *o, drtopk_store *db, int64_t machine_i
 /* ---- the regret table ----------------------------------------------------- */
 
 typedef struct {
-    drtopk_store_regret *r;
+    dh_store_regret *r;
     size_t count, cap;
     int overflow;
 } regret_rows;
 
-static int collect_row(const drtopk_store_regret *r, void *ctx)
+static int collect_row(const dh_store_regret *r, void *ctx)
 {
     regret_rows *rows = ctx;
     if (rows->count == rows->cap) {
         size_t cap = rows->cap ? 2 * rows->cap : 256;
-        drtopk_store_regret *nr = realloc(rows->r, cap * sizeof *nr);
+        dh_store_regret *nr = realloc(rows->r, cap * sizeof *nr);
         if (!nr)
             return rows->overflow = 1;
         rows->r = nr;
@@ -332,12 +332,12 @@ static int collect_row(const drtopk_store_regret *r, void *ctx)
 }
 
 /* The stored row of point pt (this sweep's seed), or NULL. */
-static const drtopk_store_regret *row_of(const options *o, const regret_rows *rows, const point *pt)
+static const dh_store_regret *row_of(const options *o, const regret_rows *rows, const point *pt)
 {
     for (size_t i = 0; i < rows->count; ++i) {
-        const drtopk_store_regret *r = &rows->r[i];
+        const dh_store_regret *r = &rows->r[i];
         if (r->n == pt->n && r->k == pt->k && r->seed == o->seed && !strcmp(r->dtype, drtopk_dtype_name(pt->dtype)) &&
-            !strcmp(r->dist, drtopk_dist_name(pt->dist)))
+            !strcmp(r->dist, dh_dist_name(pt->dist)))
             return r;
     }
     return NULL;
@@ -363,12 +363,12 @@ static int cmp_double(const void *a, const void *b)
 static void print_dtype(const options *o, const char *label, drtopk_dtype t, const regret_rows *rows,
                         const point *pts, size_t count, double *scratch, size_t *without)
 {
-    const drtopk_store_regret *worst = NULL;
+    const dh_store_regret *worst = NULL;
     size_t n = 0;
     for (size_t i = 0; i < count; ++i) {
         if (pts[i].dtype != t)
             continue;
-        const drtopk_store_regret *r = row_of(o, rows, &pts[i]);
+        const dh_store_regret *r = row_of(o, rows, &pts[i]);
         if (!r || !r->has_best) {
             ++*without;
             continue;
@@ -394,15 +394,15 @@ static void print_dtype(const options *o, const char *label, drtopk_dtype t, con
 
 /* The regret table of the sweep's points from the stored measurements.  0,
  * or -1 with a message. */
-static int print_regret(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
+static int print_regret(const options *o, dh_store *db, int64_t machine_id, const char *commit,
                         const char *label, const char *gpu, const point *pts, size_t count)
 {
     regret_rows rows = { 0 };
     double *scratch = malloc((count ? count : 1) * sizeof *scratch);
-    if (!scratch || drtopk_store_each_regret(db, machine_id, commit, label, collect_row, &rows) != DRTOPK_OK ||
+    if (!scratch || dh_store_each_regret(db, machine_id, commit, label, collect_row, &rows) != DRTOPK_OK ||
         rows.overflow) {
         fprintf(stderr, "tuner: --regret: %s\n",
-                !scratch || rows.overflow ? "out of memory" : drtopk_store_errmsg(db));
+                !scratch || rows.overflow ? "out of memory" : dh_store_errmsg(db));
         free(rows.r);
         free(scratch);
         return -1;
@@ -422,8 +422,8 @@ static int print_regret(const options *o, drtopk_store *db, int64_t machine_id, 
     return 0;
 }
 
-int regret_run(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-               const drtopk_store_machine *mach, const drtopk_store_tuning *tuning, regret_outcome *out)
+int regret_run(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+               const dh_store_machine *mach, const dh_store_tuning *tuning, regret_outcome *out)
 {
     const char *label = regret_label(o->regret);
     tally t = { 0 };

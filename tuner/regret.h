@@ -17,9 +17,9 @@
  * "auto-tuned" (DRTOPK_STORE_AUTO_PREFIX). */
 const char *regret_label(regret_mode mode);
 /* --regret tuned: this machine's tuning from o->db into *tuning (empty for
- * another mode; drtopk_store_tuning_free releases it).  0, or EXIT_USAGE with
+ * another mode; dh_store_tuning_free releases it).  0, or EXIT_USAGE with
  * a message when it cannot be read or holds nothing for this machine. */
-int regret_load_table(const options *o, const drtopk_store_machine *mach, drtopk_store_tuning *tuning);
+int regret_load_table(const options *o, const dh_store_machine *mach, dh_store_tuning *tuning);
 /* How the regret phase ended: the run's end status ("done", "time-limit",
  * "interrupted", "failed": a store error) and the measurements of the
  * automatic plan that failed or gave a wrong result. */
@@ -34,7 +34,7 @@ typedef struct {
  * the fastest forced plan measured there and its ms, and the regret auto ms /
  * min(auto ms, best ms), and per dtype "regret LABEL DTYPE: N points, worst
  * R at DIST n=N k=K, median M".  0, or -1 when the table cannot be read. */
-int regret_run(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-               const drtopk_store_machine *mach, const drtopk_store_tuning *tuning, regret_outcome *out);
+int regret_run(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+               const dh_store_machine *mach, const dh_store_tuning *tuning, regret_outcome *out);
 
 #endif

@@ -18,7 +18,7 @@
 
 static int ceil_log2_alpha_max(uint64_t n)
 {
-    int hi = drtopk_ilog2_ceil(n);
+    int hi = dh_ilog2_ceil(n);
     return hi > DRTOPK_ALPHA_MAX ? DRTOPK_ALPHA_MAX : hi;
 }
 
@@ -173,7 +173,7 @@ static config *enumerate(const options *o, size_t *count)
 }
 
 
-config *sweep_configs(const options *o, drtopk_store *db, int64_t run_id, size_t *total)
+config *sweep_configs(const options *o, dh_store *db, int64_t run_id, size_t *total)
 {
     *total = 0;
     report_left_out(o);
@@ -186,7 +186,7 @@ config *sweep_configs(const options *o, drtopk_store *db, int64_t run_id, size_t
         fprintf(stderr, "tuner: the sweep is empty, nothing would be measured: %s\n",
                 o->nk ? "every --k is larger than every --n"
                       : "the default k (powers of 4 up to n/4) needs n >= 4; give a larger --n or a --k list");
-        drtopk_store_end_run(db, run_id, "failed");
+        dh_store_end_run(db, run_id, "failed");
         free(cfgs);
         return NULL;
     }

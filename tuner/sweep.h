@@ -33,6 +33,6 @@ int sweep_ks(const options *o, uint64_t n, uint64_t *ks);
  * library does not run them on this backend.  NULL with a message on stderr
  * when out of memory, or when the sweep is empty (then run run_id of db is
  * ended "failed"): the run exits EXIT_USAGE. */
-config *sweep_configs(const options *o, drtopk_store *db, int64_t run_id, size_t *total);
+config *sweep_configs(const options *o, dh_store *db, int64_t run_id, size_t *total);
 
 #endif

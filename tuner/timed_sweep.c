@@ -62,7 +62,7 @@ typedef struct {
 
 /* Slow standalone measurements of earlier runs at this commit mark their
  * slots too, so that a resumed sweep skips what the interrupted one would. */
-static int seed_skip(const drtopk_store_point *pt, void *ctx)
+static int seed_skip(const dh_store_point *pt, void *ctx)
 {
     const skip_seed *ss = ctx;
     const options *o = ss->o;
@@ -85,16 +85,16 @@ static int seed_skip(const drtopk_store_point *pt, void *ctx)
 /* todo[i]: config i is left to measure (resume: this machine has no row of
  * it at this commit; all with o->force); *ntodo their count.  0, or
  * EXIT_RUNTIME with a message when the store cannot be read. */
-static int left_to_measure(const options *o, drtopk_store *db, int64_t machine_id, const char *commit,
+static int left_to_measure(const options *o, dh_store *db, int64_t machine_id, const char *commit,
                            const config *cfgs, size_t total, char *todo, size_t *ntodo)
 {
     *ntodo = 0;
     for (size_t i = 0; i < total; ++i) {
         int found = 0;
-        drtopk_store_config key;
+        dh_store_config key;
         config_key(o, &cfgs[i], &key);
-        if (!o->force && drtopk_store_has(db, machine_id, commit, &key, &found) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        if (!o->force && dh_store_has(db, machine_id, commit, &key, &found) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             return EXIT_RUNTIME;
         }
         todo[i] = !found;
@@ -105,7 +105,7 @@ static int left_to_measure(const options *o, drtopk_store *db, int64_t machine_i
 
 /* The skip marks of every slot, seeded from this commit's earlier rows
  * unless o->force; NULL with a message (*rc: the exit status) on failure. */
-static skip_mark *skip_marks(const options *o, drtopk_store *db, int64_t machine_id, const char *commit, int *rc)
+static skip_mark *skip_marks(const options *o, dh_store *db, int64_t machine_id, const char *commit, int *rc)
 {
     size_t nslots = skip_slot(o, o->ndtype, 0, 0, 0);
     skip_mark *marks = calloc(nslots ? nslots : 1, sizeof *marks);
@@ -116,8 +116,8 @@ static skip_mark *skip_marks(const options *o, drtopk_store *db, int64_t machine
     }
     for (int t = 0; t < o->ndtype && !o->force; ++t) {
         skip_seed ss = { o, t, marks };
-        if (drtopk_store_each_point(db, machine_id, commit, drtopk_dtype_name(o->dtype[t]), seed_skip, &ss) != DRTOPK_OK) {
-            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        if (dh_store_each_point(db, machine_id, commit, drtopk_dtype_name(o->dtype[t]), seed_skip, &ss) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             free(marks);
             *rc = EXIT_RUNTIME;
             return NULL;
@@ -138,7 +138,7 @@ typedef struct {
 
 /* Measure and store each config of todo this run can claim, until the end
  * or a stop; *t what it did. */
-static void measure_configs(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id,
+static void measure_configs(const options *o, dh_store *db, int64_t machine_id, int64_t run_id,
                             const char *commit, const config *cfgs, size_t total, const char *todo, size_t ntodo,
                             skip_mark *marks, double *scratch, sweep_tally *t)
 {
@@ -146,7 +146,7 @@ static void measure_configs(const options *o, drtopk_store *db, int64_t machine_
     buffers b;
     buffers_init(&b);
     int tty = isatty(STDERR_FILENO);
-    double t0 = drtopk_now_ms();
+    double t0 = dh_now_ms();
     tuner_set_deadline(t0, o->max_minutes);
     size_t done = 0, failures = 0, errors = 0, unsupported = 0, skipped = 0, verified = 0, elsewhere = 0;
     const char *end_status = "done";
@@ -159,7 +159,7 @@ static void measure_configs(const options *o, drtopk_store *db, int64_t machine_
             exit_code = SIGNAL_EXIT_BASE + tuner_stop_signal;
             break;
         }
-        if (tuner_deadline_ms > 0 && drtopk_now_ms() >= tuner_deadline_ms) {
+        if (tuner_deadline_ms > 0 && dh_now_ms() >= tuner_deadline_ms) {
             end_status = "time-limit";
             break;
         }
@@ -167,10 +167,10 @@ static void measure_configs(const options *o, drtopk_store *db, int64_t machine_
         /* Concurrent tuners on this database share the sweep: a config
          * another live run measured or is measuring is left to it. */
         int mine = 0;
-        drtopk_store_config key;
+        dh_store_config key;
         config_key(o, c, &key);
-        if (drtopk_store_claim(db, machine_id, run_id, commit, &key, o->force, &mine) != DRTOPK_OK) {
-            fprintf(stderr, "\ntuner: claiming a config: %s\n", drtopk_store_errmsg(db));
+        if (dh_store_claim(db, machine_id, run_id, commit, &key, o->force, &mine) != DRTOPK_OK) {
+            fprintf(stderr, "\ntuner: claiming a config: %s\n", dh_store_errmsg(db));
             end_status = "failed";
             exit_code = EXIT_RUNTIME;
             break;
@@ -185,7 +185,7 @@ static void measure_configs(const options *o, drtopk_store *db, int64_t machine_
         for (size_t j = i; j < total && cfgs[j].dtype == c->dtype && cfgs[j].dist == c->dist && cfgs[j].n == c->n; ++j)
             if (todo[j] && cfgs[j].k > kmax)
                 kmax = cfgs[j].k;
-        drtopk_store_measurement m;
+        dh_store_measurement m;
         memset(&m, 0, sizeof m);
         int skip = standalone && mark->k && c->k > mark->k;
         drtopk_status st = skip ? DRTOPK_OK
@@ -217,9 +217,9 @@ static void measure_configs(const options *o, drtopk_store *db, int64_t machine_
             if (standalone && m.status == DRTOPK_MEAS_OK && m.median_ms > o->skip_after_ms)
                 mark_slow(mark, c->k, m.median_ms);
         }
-        if (drtopk_store_begin(db) != DRTOPK_OK || drtopk_store_put(db, machine_id, run_id, commit, &m) != DRTOPK_OK ||
-            drtopk_store_commit(db) != DRTOPK_OK) {
-            fprintf(stderr, "\ntuner: storing a measurement: %s\n", drtopk_store_errmsg(db));
+        if (dh_store_begin(db) != DRTOPK_OK || dh_store_put(db, machine_id, run_id, commit, &m) != DRTOPK_OK ||
+            dh_store_commit(db) != DRTOPK_OK) {
+            fprintf(stderr, "\ntuner: storing a measurement: %s\n", dh_store_errmsg(db));
             end_status = "failed";
             exit_code = EXIT_RUNTIME;
             break;
@@ -254,8 +254,8 @@ static void measure_configs(const options *o, drtopk_store *db, int64_t machine_
 /* After a sweep that finished: the regret of the automatic plan (o->regret;
  * it ends run run_id), else nothing for --input's real data, else the
  * comparison (o->compare) or the fit.  The exit status, from exit_code. */
-static int after_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                       const drtopk_store_machine *mach, const drtopk_store_tuning *regret_tuning, int exit_code)
+static int after_sweep(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                       const dh_store_machine *mach, const dh_store_tuning *regret_tuning, int exit_code)
 {
     if (o->regret) {
         regret_outcome ro;
@@ -266,8 +266,8 @@ static int after_sweep(const options *o, drtopk_store *db, int64_t machine_id, i
             exit_code = SIGNAL_EXIT_BASE + tuner_stop_signal;
         else if (ro.failed)
             exit_code = EXIT_FAILURES;
-        if (drtopk_store_end_run(db, run_id, ro.end_status) != DRTOPK_OK)
-            fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+        if (dh_store_end_run(db, run_id, ro.end_status) != DRTOPK_OK)
+            fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
     } else if (o->input) {
         printf("tuner: %s measured on %s (no Rule 4 fit from real data)\n", o->input_name, o->input);
     } else {
@@ -283,8 +283,8 @@ static int after_sweep(const options *o, drtopk_store *db, int64_t machine_id, i
     return exit_code;
 }
 
-int timed_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                const drtopk_store_machine *mach, const drtopk_store_tuning *regret_tuning)
+int timed_sweep(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                const dh_store_machine *mach, const dh_store_tuning *regret_tuning)
 {
     size_t total = 0;
     config *cfgs = sweep_configs(o, db, run_id, &total);
@@ -294,7 +294,7 @@ int timed_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t 
     double *scratch = malloc((size_t)o->reps * SCRATCH_PER_REP * sizeof(double));
     if (!todo || !scratch) {
         fprintf(stderr, "tuner: out of memory for %zu configs of %d repetitions\n", total, o->reps);
-        drtopk_store_end_run(db, run_id, "failed");
+        dh_store_end_run(db, run_id, "failed");
         free(todo);
         free(scratch);
         free(cfgs);
@@ -323,11 +323,11 @@ int timed_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t 
     free(cfgs);
     const int finished = t.exit_code == 0 && !strcmp(t.end_status, "done");
     /* --regret measures on in this run: it ends after that */
-    if (!(finished && o->regret) && drtopk_store_end_run(db, run_id, t.end_status) != DRTOPK_OK)
-        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    if (!(finished && o->regret) && dh_store_end_run(db, run_id, t.end_status) != DRTOPK_OK)
+        fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
     printf("tuner: %s: %zu measured (%zu unsupported, %zu skipped, %zu errors), %zu verified, %zu wrong results, "
            "%zu left to a concurrent tuner, %.1f s\n", t.end_status, t.done, t.unsupported, t.skipped, t.errors,
-           t.verified, t.failures, t.elsewhere, (drtopk_now_ms() - t.t0) / MS_PER_S);
+           t.verified, t.failures, t.elsewhere, (dh_now_ms() - t.t0) / MS_PER_S);
     if (!strcmp(t.end_status, "time-limit"))
         printf("tuner: time budget reached; run the same command again to go on\n");
     fflush(stdout);

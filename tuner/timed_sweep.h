@@ -22,7 +22,7 @@
  * 0, EXIT_FAILURES (a measurement failed or was wrong, or the fit failed),
  * EXIT_USAGE, EXIT_RUNTIME (the database), or SIGNAL_EXIT_BASE + the signal
  * that stopped it. */
-int timed_sweep(const options *o, drtopk_store *db, int64_t machine_id, int64_t run_id, const char *commit,
-                const drtopk_store_machine *mach, const drtopk_store_tuning *regret_tuning);
+int timed_sweep(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
+                const dh_store_machine *mach, const dh_store_tuning *regret_tuning);
 
 #endif

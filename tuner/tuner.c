@@ -33,25 +33,25 @@ static void join_argv(int argc, char **argv, char *out, size_t len)
 /* The modes on this machine: it is identified (timing the GPU where the
  * mode measures) and stored; all but the fit then begin a run of their own,
  * --regret tuned's table read first.  The exit status. */
-static int on_this_machine(const options *o, tuner_mode mode, drtopk_store *db, const char *args)
+static int on_this_machine(const options *o, tuner_mode mode, dh_store *db, const char *args)
 {
     const char *commit = DRTOPK_GIT_COMMIT;
-    drtopk_store_machine mach;
+    dh_store_machine mach;
     int64_t machine_id, run_id;
     if (machine_identify(o, &mach, mode == MODE_SWEEP || mode == MODE_BATCH) != 0)
         return EXIT_USAGE;
-    if (drtopk_store_put_machine(db, &mach, &machine_id) != DRTOPK_OK) {
-        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    if (dh_store_put_machine(db, &mach, &machine_id) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
         return EXIT_RUNTIME;
     }
     if (mode == MODE_FIT)
         return fit_and_store(o, db, machine_id, commit, &mach) ? EXIT_FAILURES : 0;
-    drtopk_store_tuning regret_tuning;
+    dh_store_tuning regret_tuning;
     if (regret_load_table(o, &mach, &regret_tuning) != 0)
         return EXIT_USAGE;
     int rc;
-    if (drtopk_store_begin_run(db, machine_id, "tuner", args, commit, &run_id) != DRTOPK_OK) {
-        fprintf(stderr, "tuner: %s\n", drtopk_store_errmsg(db));
+    if (dh_store_begin_run(db, machine_id, "tuner", args, commit, &run_id) != DRTOPK_OK) {
+        fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
         rc = EXIT_RUNTIME;
     } else if (mode == MODE_BATCH) {
         rc = batch_sweep(o, db, machine_id, run_id, commit, &mach);
@@ -62,7 +62,7 @@ static int on_this_machine(const options *o, tuner_mode mode, drtopk_store *db, 
     } else {
         rc = timed_sweep(o, db, machine_id, run_id, commit, &mach, &regret_tuning);
     }
-    drtopk_store_tuning_free(&regret_tuning);
+    dh_store_tuning_free(&regret_tuning);
     return rc;
 }
 
@@ -77,8 +77,8 @@ int main(int argc, char **argv)
     if (mode == MODE_EMIT_TABLE)
         return emit_table(o.db, o.emit_table) ? EXIT_USAGE : 0;
     char err[DRTOPK_STORE_ERR_LEN], args[ARGS_LEN];
-    drtopk_store *db;
-    if (drtopk_store_open(o.db, 0, &db, err, sizeof err) != DRTOPK_OK) {
+    dh_store *db;
+    if (dh_store_open(o.db, 0, &db, err, sizeof err) != DRTOPK_OK) {
         fprintf(stderr, "tuner: %s\n", err);
         return EXIT_USAGE;
     }
@@ -91,6 +91,6 @@ int main(int argc, char **argv)
     case MODE_BATCH_REFIT:   rc = batch_redecide(db); break;
     default:                 rc = on_this_machine(&o, mode, db, args); break;
     }
-    drtopk_store_close(db);
+    dh_store_close(db);
     return rc;
 }

@@ -55,7 +55,7 @@
 __global__ void gen_kernel(float *v, uint64_t n, uint64_t seed)
 {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        const uint32_t b = (uint32_t)drtopk_gen_bits(seed, i, DRTOPK_DIST_UD, DRTOPK_F32);
+        const uint32_t b = (uint32_t)dh_gen_bits(seed, i, DRTOPK_DIST_UD, DRTOPK_F32);
         memcpy(&v[i], &b, sizeof b);
     }
 }

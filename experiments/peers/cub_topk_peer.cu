@@ -69,16 +69,16 @@
 #define BLOCKS_PER_SM 8             /* grid-stride kernels: enough in flight */
 #define ITEMS_BITS_WIDE 64          /* --items: the item count's integer width  */
 #define ITEMS_BITS_NARROW 32
-#define PEER_NAME_LEN 32            /* store.h's drtopk_store_peer.peer          */
+#define PEER_NAME_LEN 32            /* store.h's dh_store_peer.peer          */
 #define MAX_KS 64                   /* --ks entries                               */
 #define MAX_LIST_LEN 256            /* --dtypes text                              */
 
 /* Element i of V: gen_core.h's raw bits of type t, stored in B (its width). */
 template <typename B>
-__global__ void gen_kernel(B *v, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
+__global__ void gen_kernel(B *v, uint64_t n, dh_dist d, drtopk_dtype t, uint64_t seed)
 {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        v[i] = (B)drtopk_gen_bits(seed, i, d, t);
+        v[i] = (B)dh_gen_bits(seed, i, d, t);
 }
 
 /* The checks compare keyorder.h's ordered keys (a larger key is a better
@@ -177,7 +177,7 @@ static void run_dtype(const peer_run &pr, drtopk_dtype t, const char *name)
         return pr.items == ITEMS_BITS_NARROW ? max_pairs<K, uint32_t>(d_tmp, bytes, v, rk, positions, d_rp, n, k, env)
                                              : max_pairs<K, uint64_t>(d_tmp, bytes, v, rk, positions, d_rp, n, k, env);
     };
-    const struct { const char *name; drtopk_dist d; } all[] = {
+    const struct { const char *name; dh_dist d; } all[] = {
         {"UD", DRTOPK_DIST_UD}, {"ND", DRTOPK_DIST_ND}, {"CD", DRTOPK_DIST_CD}};
     for (const auto &ds : all) {
         if (!strstr(pr.dists, ds.name)) continue;

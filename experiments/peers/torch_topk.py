@@ -141,7 +141,7 @@ class TorchOps:
 
 
 def mix(o, x):
-    """gen_core.h's drtopk_mix64 (splitmix64's finaliser)."""
+    """gen_core.h's dh_mix64 (splitmix64's finaliser)."""
     x = x ^ srl(x, 30)
     x = o.wrap(x * s64(MIX_M1))
     x = x ^ srl(x, 27)
@@ -150,18 +150,18 @@ def mix(o, x):
 
 
 def rand(o, seed, i, r):
-    """drtopk_rand64: the r-th random word of element i."""
+    """dh_rand64: the r-th random word of element i."""
     key = mix(IntOps, s64(seed ^ (r << 56)))
     return mix(o, o.wrap(key + o.wrap((i + 1) * s64(GOLDEN64))))
 
 
 def rand_bits(o, h, seed, i, w):
-    """drtopk_rand_bits: w random bits (64: a word of its own)."""
+    """dh_rand_bits: w random bits (64: a word of its own)."""
     return rand(o, seed, i, 1) if w == 64 else srl(h, 64 - w)
 
 
 def cd_key(o, seed, i, w):
-    """drtopk_cd_key: nested dense buckets at the top of the w-bit key range."""
+    """dh_cd_key: nested dense buckets at the top of the w-bit key range."""
     h = rand(o, seed, i, 0)
     levels = min(w // CD_LEVEL_BITS, CD_LEVELS)
     level = o.where((h & CD_SPREAD_MASK) == 0, srl(h, 4) % (levels - 1), levels - 1)
@@ -173,7 +173,7 @@ def cd_key(o, seed, i, w):
 
 
 def gen_bits(o, seed, i, dist, dtype):
-    """gen_core.h's drtopk_gen_bits for UD, ND, CD: the low WIDTH[dtype] bits
+    """gen_core.h's dh_gen_bits for UD, ND, CD: the low WIDTH[dtype] bits
     of element(s) i, as int64 (the 64-bit types' top bit is the sign)."""
     w = WIDTH[dtype]
     p = PRECISION.get(dtype)
@@ -193,7 +193,7 @@ def gen_bits(o, seed, i, dist, dtype):
         c = s - (ND_TERMS // 2) * mask
         if p is not None:
             return o.float_bits(o.to_float(c) * 2.0 ** -ND_TERM_BITS, dtype, i)
-        # >> of int64 floors, as drtopk_floor_shift
+        # >> of int64 floors, as dh_floor_shift
         return (ND_MEAN_U32 + ((c * ND_SD_U32 + (1 << (ND_TERM_BITS - 1))) >> ND_TERM_BITS)) & ones(w)
     if dist == "CD":
         key = cd_key(o, seed, i, w)

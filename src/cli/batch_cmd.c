@@ -88,7 +88,7 @@ typedef struct {
     run_cfg run;                /* the options shared with drtopk run (n = total elements) */
     uint64_t rows, cols, warp_max_k, warp_max_len, block_max_len, dr_min_len, tiny_max_k;
     int have_rows, have_cols, have_warp_k, have_warp_len, have_block_len, have_dr_len, have_tiny_k;
-    drtopk_timing timing;
+    dh_timing timing;
     int have_timing;
     const char *segments, *ks_file;
 } batch_cfg;
@@ -108,7 +108,7 @@ static int batch_option(void *ctx, int id, const char *opt, const char *val)
     case B_TINY_K: b->have_tiny_k = 1; return parse_size(opt, val, &b->tiny_max_k);
     case B_TIMING:
         b->have_timing = 1;
-        if (drtopk_timing_parse(val, &b->timing) != 0)
+        if (dh_timing_parse(val, &b->timing) != 0)
             return usage_error("--timing %s: gpu (the call's GPU time) or call (the host clock around the call)", val);
         return 0;
     default: return run_option(&b->run, id, opt, val);
@@ -136,7 +136,7 @@ static void batch_mem_free(batch_mem *m)
     if (m->cuda_selected) {
         void *dev[] = { m->dev_v, m->dev_offsets, m->dev_ks, m->dev_ws, m->dev_vals, m->dev_idx };
         for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
-            if (dev[i]) drtopk_dev_free(dev[i]);
+            if (dev[i]) dh_dev_free(dev[i]);
     }
 }
 
@@ -145,10 +145,10 @@ static int read_u64_file(const char *opt, const char *path, uint64_t **out, uint
 {
     char err[512];
     drtopk_dtype t;
-    if (drtopk_dtype_from_path(path, &t) != DRTOPK_OK || t != DRTOPK_U64)
+    if (dh_dtype_from_path(path, &t) != DRTOPK_OK || t != DRTOPK_U64)
         return usage_error("--%s %s: the file must be raw little-endian uint64 named *.u64", opt, path);
-    if (drtopk_check_regular_file(path, err, sizeof err) != 0) return usage_error("--%s: %s", opt, err);
-    const drtopk_status st = drtopk_read_raw(path, sizeof(uint64_t), (void **)out, count, err, sizeof err);
+    if (dh_check_regular_file(path, err, sizeof err) != 0) return usage_error("--%s: %s", opt, err);
+    const drtopk_status st = dh_read_raw(path, sizeof(uint64_t), (void **)out, count, err, sizeof err);
     if (st == DRTOPK_ERR_OUT_OF_MEMORY) return runtime_error("--%s: %s", opt, err);
     if (st != DRTOPK_OK) return usage_error("--%s: %s", opt, err);
     return 0;
@@ -244,28 +244,28 @@ static int place_batch(const batch_cfg *b, const drtopk_batch_problem *hp, batch
         if ((m->host_v = malloc(bytes ? bytes : 1)) == NULL)
             return runtime_error("out of host memory for V (%zu bytes)", bytes);
         if (c->n >= PROGRESS_MIN_N) progress(c->json, "generating %" PRIu64 " elements on the host", c->n);
-        drtopk_gen_host(m->host_v, c->n, c->dist, hp->dtype, c->seed);
+        dh_gen_host(m->host_v, c->n, c->dist, hp->dtype, c->seed);
     }
     *p = *hp;
     p->values = m->host_v;
     if (hp->backend == DRTOPK_BACKEND_CPU) return 0;
-    if ((st = drtopk_dev_alloc(&m->dev_v, bytes ? bytes : 1)) != DRTOPK_OK)
+    if ((st = dh_dev_alloc(&m->dev_v, bytes ? bytes : 1)) != DRTOPK_OK)
         return runtime_error("cannot allocate V on the GPU (%zu bytes): %s", bytes, drtopk_status_string(st));
-    if (c->input) st = drtopk_dev_copy(m->dev_v, m->host_v, bytes, DRTOPK_COPY_H2D);
-    else if (c->n > 0) st = drtopk_dev_generate(m->dev_v, c->n, c->dist, hp->dtype, c->seed, NULL);
+    if (c->input) st = dh_dev_copy(m->dev_v, m->host_v, bytes, DRTOPK_COPY_H2D);
+    else if (c->n > 0) st = dh_dev_generate(m->dev_v, c->n, c->dist, hp->dtype, c->seed, NULL);
     if (st == DRTOPK_OK && hp->offsets) {
         const size_t ob = (size_t)(hp->segments + 1) * sizeof(uint64_t);
-        if ((st = drtopk_dev_alloc(&m->dev_offsets, ob)) == DRTOPK_OK)
-            st = drtopk_dev_copy(m->dev_offsets, hp->offsets, ob, DRTOPK_COPY_H2D);
+        if ((st = dh_dev_alloc(&m->dev_offsets, ob)) == DRTOPK_OK)
+            st = dh_dev_copy(m->dev_offsets, hp->offsets, ob, DRTOPK_COPY_H2D);
         p->offsets = (const uint64_t *)m->dev_offsets;
     }
     if (st == DRTOPK_OK && hp->ks && hp->segments) {
         const size_t kb = (size_t)hp->segments * sizeof(uint64_t);
-        if ((st = drtopk_dev_alloc(&m->dev_ks, kb)) == DRTOPK_OK)
-            st = drtopk_dev_copy(m->dev_ks, hp->ks, kb, DRTOPK_COPY_H2D);
+        if ((st = dh_dev_alloc(&m->dev_ks, kb)) == DRTOPK_OK)
+            st = dh_dev_copy(m->dev_ks, hp->ks, kb, DRTOPK_COPY_H2D);
         p->ks = (const uint64_t *)m->dev_ks;
     }
-    if (st == DRTOPK_OK) st = drtopk_dev_sync();
+    if (st == DRTOPK_OK) st = dh_dev_sync();
     if (st != DRTOPK_OK) return runtime_error("cannot place the batch on the GPU: %s", drtopk_status_string(st));
     p->values = m->dev_v;
     return 0;
@@ -277,14 +277,14 @@ typedef struct {
     int verified;               /* -1 not run, 0 FAIL, 1 PASS */
     int unprimed;               /* --timing gpu: calls whose stream hold timed out */
     char why[300];
-    drtopk_device_info dev;
+    dh_device_info dev;
     const char *backend_reason;
 } batch_result;
 
-/* Workspace and outputs, the warm-up and the timed calls (drtopk_batch_timed
+/* Workspace and outputs, the warm-up and the timed calls (dh_batch_timed
  * by `timing`), the result on the host. */
 static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
-                     drtopk_timing timing, batch_mem *m, batch_result *r)
+                     dh_timing timing, batch_mem *m, batch_result *r)
 {
     const uint64_t slots = p->segments * p->k;
     const size_t vbytes = (size_t)slots * drtopk_dtype_size(p->dtype), ibytes = (size_t)slots * sizeof(uint64_t);
@@ -305,9 +305,9 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
         ov = m->vals;
         oi = m->idx;
     } else {
-        if ((r->ws_bytes && (st = drtopk_dev_alloc(&m->dev_ws, r->ws_bytes)) != DRTOPK_OK) ||
-            (st = drtopk_dev_alloc(&m->dev_vals, vbytes ? vbytes : 1)) != DRTOPK_OK ||
-            (st = drtopk_dev_alloc(&m->dev_idx, ibytes ? ibytes : 1)) != DRTOPK_OK)
+        if ((r->ws_bytes && (st = dh_dev_alloc(&m->dev_ws, r->ws_bytes)) != DRTOPK_OK) ||
+            (st = dh_dev_alloc(&m->dev_vals, vbytes ? vbytes : 1)) != DRTOPK_OK ||
+            (st = dh_dev_alloc(&m->dev_idx, ibytes ? ibytes : 1)) != DRTOPK_OK)
             return runtime_error("cannot allocate the workspace (%zu bytes) and result on the GPU: %s", r->ws_bytes,
                                  drtopk_status_string(st));
         ws = m->dev_ws;
@@ -318,7 +318,7 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
         progress(c->json, "running %d warm-up + %d timed batches on the CPU backend", c->warmup, c->reps);
     for (int i = 0; i < c->warmup + c->reps; ++i) {
         double ms = 0;
-        st = drtopk_batch_timed(p, plan, ws, r->ws_bytes, ov, (uint64_t *)oi, timing, &ms, &r->unprimed);
+        st = dh_batch_timed(p, plan, ws, r->ws_bytes, ov, (uint64_t *)oi, timing, &ms, &r->unprimed);
         if (st != DRTOPK_OK) return api_error("drtopk_batch_select failed", st);
         if (i >= c->warmup) m->ms[i - c->warmup] = ms;
     }
@@ -326,8 +326,8 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
         fprintf(stderr, "drtopk: %d of %d calls were not primed (the stream hold timed out): their times include "
                         "the enqueue\n", r->unprimed, c->warmup + c->reps);
     if (cuda && slots) {
-        if ((st = drtopk_dev_copy(m->vals, m->dev_vals, vbytes, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
-            (st = drtopk_dev_copy(m->idx, m->dev_idx, ibytes, DRTOPK_COPY_D2H)) != DRTOPK_OK)
+        if ((st = dh_dev_copy(m->vals, m->dev_vals, vbytes, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
+            (st = dh_dev_copy(m->idx, m->dev_idx, ibytes, DRTOPK_COPY_D2H)) != DRTOPK_OK)
             return runtime_error("cannot read the result back from the GPU: %s", drtopk_status_string(st));
     }
     r->ms_min = r->ms_max = m->ms[0];
@@ -338,7 +338,7 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
     double *sorted = (double *)malloc((size_t)c->reps * sizeof(double));
     if (!sorted) return runtime_error("out of host memory for timings");
     memcpy(sorted, m->ms, (size_t)c->reps * sizeof(double));
-    r->ms_median = drtopk_median(sorted, (size_t)c->reps);
+    r->ms_median = dh_median(sorted, (size_t)c->reps);
     free(sorted);
     r->gbps = r->ms_median > 0 ? (double)c->n * drtopk_dtype_size(p->dtype) / (r->ms_median / MS_PER_S) / BYTES_PER_GB
                                : NAN;
@@ -359,7 +359,7 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
     if (c->input) printf("input:     %s: n = %" PRIu64 ", %s\n", c->input, c->n, drtopk_dtype_name(p->dtype));
     else
         printf("input:     n = %" PRIu64 ", %s, dist %s, seed %" PRIu64 "\n", c->n, drtopk_dtype_name(p->dtype),
-               drtopk_dist_name(c->dist), c->seed);
+               dh_dist_name(c->dist), c->seed);
     if (p->offsets) printf("shape:     %" PRIu64 " segments from %s\n", p->segments, b->segments);
     else printf("shape:     %" PRIu64 " rows x %" PRIu64 " cols\n", p->segments, p->len);
     printf("select:    k = %" PRIu64 "%s%s %s, %s\n", c->k, b->ks_file ? " slots, per-segment k from " : "",
@@ -412,7 +412,7 @@ static void print_json(const batch_cfg *b, const drtopk_batch_problem *p, const 
         json_string(f, c->input);
         fputs(", \"dist\": null, \"seed\": null", f);
     } else {
-        fprintf(f, ", \"input\": null, \"dist\": \"%s\", \"seed\": %" PRIu64, drtopk_dist_name(c->dist), c->seed);
+        fprintf(f, ", \"input\": null, \"dist\": \"%s\", \"seed\": %" PRIu64, dh_dist_name(c->dist), c->seed);
     }
     fprintf(f, ", \"plan\": {\"warp_max_k\": %" PRIu64 ", \"warp_max_len\": %" PRIu64 ", \"block_max_len\": %" PRIu64
             ", \"dr_min_len\": %" PRIu64 ", \"tiny_max_k\": %" PRIu64 ", \"staged_max_len\": %" PRIu64
@@ -420,7 +420,7 @@ static void print_json(const batch_cfg *b, const drtopk_batch_problem *p, const 
             "\"warmup\": %d, \"timing\": \"%s\", \"unprimed\": %d, \"reps\": ",
             plan->warp_max_k, plan->warp_max_len, plan->block_max_len, plan->dr_min_len, plan->tiny_max_k,
             plan->staged_max_len, plan->tiny_max_k_64, plan->block_max_len_64, r->ws_bytes, c->warmup,
-            drtopk_timing_name(b->timing), r->unprimed);
+            dh_timing_name(b->timing), r->unprimed);
     json_numbers(f, reps_ms, c->reps);
     fputs(", \"ms_median\": ", f);
     json_number_or_null(f, r->ms_median);
@@ -449,7 +449,7 @@ int cmd_batch(int argc, char **argv)
     drtopk_batch_plan plan;
     run_cfg *c = &b.run;
     int rc;
-    const int cuda_ok = drtopk_cuda_available();
+    const int cuda_ok = dh_cuda_available();
 
     memset(&b, 0, sizeof b);
     memset(&m, 0, sizeof m);
@@ -504,13 +504,13 @@ int cmd_batch(int argc, char **argv)
     if (b.have_dr_len) plan.dr_min_len = b.dr_min_len;
     if (c->sorted) plan.flags |= DRTOPK_SORTED;
     if (c->backend == DRTOPK_BACKEND_CUDA) {
-        drtopk_status st = drtopk_dev_select(c->gpu);
+        drtopk_status st = dh_dev_select(c->gpu);
         if (st != DRTOPK_OK) {
             rc = usage_error("--gpu %d: cannot use this GPU: %s", c->gpu, drtopk_status_string(st));
             goto done;
         }
         m.cuda_selected = 1;
-        if ((st = drtopk_dev_info(c->gpu, &r.dev)) != DRTOPK_OK) {
+        if ((st = dh_dev_info(c->gpu, &r.dev)) != DRTOPK_OK) {
             rc = runtime_error("cannot query GPU %d: %s", c->gpu, drtopk_status_string(st));
             goto done;
         }
@@ -520,7 +520,7 @@ int cmd_batch(int argc, char **argv)
     if (c->verify) {
         hp.values = m.host_v;
         if (c->n >= PROGRESS_MIN_N) progress(c->json, "verifying on the host");
-        const drtopk_check_result cr = drtopk_batch_check(&hp, (plan.flags & DRTOPK_SORTED) != 0, m.vals, m.idx);
+        const dh_check_result cr = dh_batch_check(&hp, (plan.flags & DRTOPK_SORTED) != 0, m.vals, m.idx);
         r.verified = cr.ok;
         snprintf(r.why, sizeof r.why, "%s", cr.why);
     }

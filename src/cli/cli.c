@@ -108,10 +108,10 @@ static void run_mem_free(run_mem *m)
     free(m->ms);
     for (int s = 0; s < STAGES; ++s) free(m->ms_stage[s]);
     if (m->cuda_selected) {
-        if (m->dev_v) drtopk_dev_free(m->dev_v);
-        if (m->dev_ws) drtopk_dev_free(m->dev_ws);
-        if (m->dev_vals) drtopk_dev_free(m->dev_vals);
-        if (m->dev_idx) drtopk_dev_free(m->dev_idx);
+        if (m->dev_v) dh_dev_free(m->dev_v);
+        if (m->dev_ws) dh_dev_free(m->dev_ws);
+        if (m->dev_vals) dh_dev_free(m->dev_vals);
+        if (m->dev_idx) dh_dev_free(m->dev_idx);
     }
 }
 
@@ -122,7 +122,7 @@ typedef struct {
     size_t ws_bytes;
     int verified;               /* -1 not run, 0 FAIL, 1 PASS */
     char why[300];
-    drtopk_device_info dev;
+    dh_device_info dev;
     const char *backend_reason;
     const char *tuning_db;      /* the database the plan's tuning came from */
 } run_result;
@@ -142,7 +142,7 @@ static void print_text(const run_cfg *c, const drtopk_problem *p, const drtopk_p
         printf("input:     %s: n = %s, %s\n", c->input, nbuf, drtopk_dtype_name(p->dtype));
     else
         printf("input:     n = %s, %s, dist %s, seed %" PRIu64 "\n", nbuf, drtopk_dtype_name(p->dtype),
-               drtopk_dist_name(c->dist), c->seed);
+               dh_dist_name(c->dist), c->seed);
     printf("select:    k = %s %s\n", kbuf, order_names[p->order]);
     if (plan->flags & DRTOPK_DELEGATE) {
         printf("plan:      dr-%s: alpha = %d (%s), beta = %d, first top-k %s, second top-k %s\n",
@@ -270,7 +270,7 @@ static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_p
         json_string(f, c->input);
         fputs(", \"dist\": null, \"seed\": null", f);
     } else {
-        fprintf(f, ", \"input\": null, \"dist\": \"%s\", \"seed\": %" PRIu64, drtopk_dist_name(c->dist), c->seed);
+        fprintf(f, ", \"input\": null, \"dist\": \"%s\", \"seed\": %" PRIu64, dh_dist_name(c->dist), c->seed);
     }
     fprintf(f, ", \"algo\": \"%s%s\"", (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "",
             drtopk_algo_name(plan->second_algo));
@@ -328,19 +328,19 @@ static int place_data(const run_cfg *c, const drtopk_problem *p, run_mem *m, con
         if ((m->host_v = malloc(bytes)) == NULL)
             return runtime_error("out of host memory for V (%zu bytes)", bytes);
         if (p->n >= PROGRESS_MIN_N) progress(quiet, "generating %" PRIu64 " elements on the host", p->n);
-        drtopk_gen_host(m->host_v, p->n, c->dist, p->dtype, c->seed);
+        dh_gen_host(m->host_v, p->n, c->dist, p->dtype, c->seed);
     }
     if (p->backend == DRTOPK_BACKEND_CPU) {
         *values = m->host_v;
         return 0;
     }
-    if ((st = drtopk_dev_alloc(&m->dev_v, bytes)) != DRTOPK_OK)
+    if ((st = dh_dev_alloc(&m->dev_v, bytes)) != DRTOPK_OK)
         return runtime_error("cannot allocate V on the GPU (%zu bytes): %s", bytes, drtopk_status_string(st));
     if (c->input)
-        st = drtopk_dev_copy(m->dev_v, m->host_v, bytes, DRTOPK_COPY_H2D);
+        st = dh_dev_copy(m->dev_v, m->host_v, bytes, DRTOPK_COPY_H2D);
     else
-        st = drtopk_dev_generate(m->dev_v, p->n, c->dist, p->dtype, c->seed, NULL);
-    if (st == DRTOPK_OK) st = drtopk_dev_sync();
+        st = dh_dev_generate(m->dev_v, p->n, c->dist, p->dtype, c->seed, NULL);
+    if (st == DRTOPK_OK) st = dh_dev_sync();
     if (st != DRTOPK_OK) return runtime_error("cannot place V on the GPU: %s", drtopk_status_string(st));
     *values = m->dev_v;
     return 0;
@@ -366,11 +366,11 @@ static int alloc_outputs(const drtopk_problem *p, const drtopk_plan *plan, run_m
         *d_idx = m->idx;
         return 0;
     }
-    if (r->ws_bytes && (st = drtopk_dev_alloc(&m->dev_ws, r->ws_bytes)) != DRTOPK_OK)
+    if (r->ws_bytes && (st = dh_dev_alloc(&m->dev_ws, r->ws_bytes)) != DRTOPK_OK)
         return runtime_error("cannot allocate the workspace on the GPU (%zu bytes): %s", r->ws_bytes,
                              drtopk_status_string(st));
-    if ((st = drtopk_dev_alloc(&m->dev_vals, vbytes)) != DRTOPK_OK ||
-        (st = drtopk_dev_alloc(&m->dev_idx, ibytes)) != DRTOPK_OK)
+    if ((st = dh_dev_alloc(&m->dev_vals, vbytes)) != DRTOPK_OK ||
+        (st = dh_dev_alloc(&m->dev_idx, ibytes)) != DRTOPK_OK)
         return runtime_error("cannot allocate the result on the GPU: %s", drtopk_status_string(st));
     *ws = m->dev_ws;
     *d_vals = m->dev_vals;
@@ -396,7 +396,7 @@ static int time_runs(const run_cfg *c, const drtopk_problem *p, const drtopk_pla
     }
     for (int w = 0; w < c->warmup; ++w) {
         st = drtopk_select(p, plan, ws, r->ws_bytes, d_vals, d_idx, NULL, NULL);
-        if (st == DRTOPK_OK && p->backend == DRTOPK_BACKEND_CUDA) st = drtopk_dev_sync();
+        if (st == DRTOPK_OK && p->backend == DRTOPK_BACKEND_CUDA) st = dh_dev_sync();
         if (st != DRTOPK_OK) {
             free(all);
             return api_error("drtopk_select failed", st);
@@ -419,9 +419,9 @@ static int time_runs(const run_cfg *c, const drtopk_problem *p, const drtopk_pla
         if (all[i] < r->ms_min) r->ms_min = all[i];
         if (all[i] > r->ms_max) r->ms_max = all[i];
     }
-    r->ms_median = drtopk_median(all, (size_t)c->reps);
+    r->ms_median = dh_median(all, (size_t)c->reps);
     free(all);
-    for (int s = 0; s < STAGES; ++s) r->stage_median[s] = drtopk_median(m->ms_stage[s], (size_t)c->reps);
+    for (int s = 0; s < STAGES; ++s) r->stage_median[s] = dh_median(m->ms_stage[s], (size_t)c->reps);
     /* reads V once: n * elem bytes over the whole call */
     r->gbps = r->ms_median > 0
         ? (double)p->n * drtopk_dtype_size(p->dtype) / (r->ms_median / MS_PER_S) / BYTES_PER_GB
@@ -439,7 +439,7 @@ static int cmd_run(int argc, char **argv)
     void *ws = NULL, *d_vals = NULL;
     uint64_t *d_idx = NULL;
     int rc;
-    const int cuda_ok = drtopk_cuda_available();
+    const int cuda_ok = dh_cuda_available();
 
     memset(&c, 0, sizeof c);
     memset(&m, 0, sizeof m);
@@ -483,13 +483,13 @@ static int cmd_run(int argc, char **argv)
     p.values = NULL;
 
     if (c.backend == DRTOPK_BACKEND_CUDA) {
-        drtopk_status st = drtopk_dev_select(c.gpu);
+        drtopk_status st = dh_dev_select(c.gpu);
         if (st != DRTOPK_OK) {
             rc = usage_error("--gpu %d: cannot use this GPU: %s", c.gpu, drtopk_status_string(st));
             goto done;
         }
         m.cuda_selected = 1;
-        if ((st = drtopk_dev_info(c.gpu, &r.dev)) != DRTOPK_OK) {
+        if ((st = dh_dev_info(c.gpu, &r.dev)) != DRTOPK_OK) {
             rc = runtime_error("cannot query GPU %d: %s", c.gpu, drtopk_status_string(st));
             goto done;
         }
@@ -504,15 +504,15 @@ static int cmd_run(int argc, char **argv)
     if ((rc = time_runs(&c, &p, &plan, &m, &r, ws, d_vals, d_idx)) != 0) goto done;
 
     if (c.backend == DRTOPK_BACKEND_CUDA) {
-        drtopk_status st = drtopk_dev_copy(m.vals, m.dev_vals, (size_t)p.k * drtopk_dtype_size(p.dtype),
-                                           DRTOPK_COPY_D2H);
+        drtopk_status st = dh_dev_copy(m.vals, m.dev_vals, (size_t)p.k * drtopk_dtype_size(p.dtype),
+                                       DRTOPK_COPY_D2H);
         if (st == DRTOPK_OK)
-            st = drtopk_dev_copy(m.idx, m.dev_idx, (size_t)p.k * sizeof(uint64_t), DRTOPK_COPY_D2H);
+            st = dh_dev_copy(m.idx, m.dev_idx, (size_t)p.k * sizeof(uint64_t), DRTOPK_COPY_D2H);
         if (st != DRTOPK_OK) {
             rc = runtime_error("cannot read the result back from the GPU: %s", drtopk_status_string(st));
             goto done;
         }
-        st = drtopk_dev_read_ms(m.dev_v, p.n * drtopk_dtype_size(p.dtype), READ_FLOOR_REPS, &r.read_floor_ms);
+        st = dh_dev_read_ms(m.dev_v, p.n * drtopk_dtype_size(p.dtype), READ_FLOOR_REPS, &r.read_floor_ms);
         if (st != DRTOPK_OK) {
             rc = runtime_error("cannot measure the read floor of V on the GPU: %s", drtopk_status_string(st));
             goto done;
@@ -520,11 +520,11 @@ static int cmd_run(int argc, char **argv)
     }
     if (c.verify) {
         drtopk_problem hp = p;
-        drtopk_check_result cr;
+        dh_check_result cr;
         hp.backend = DRTOPK_BACKEND_CPU;
         hp.values = m.host_v;
         if (p.n >= PROGRESS_MIN_N) progress(c.json, "verifying on the host");
-        cr = drtopk_check(&hp, m.vals, m.idx, NULL);
+        cr = dh_check(&hp, m.vals, m.idx, NULL);
         r.verified = cr.ok;
         snprintf(r.why, sizeof r.why, "%s", cr.why);
         if (cr.ok && (plan.flags & DRTOPK_SORTED)) r.verified = check_sorted(&hp, m.vals, r.why, sizeof r.why);
@@ -555,7 +555,7 @@ static const opt_spec gen_specs[] = {
 typedef struct {
     uint64_t n, seed;
     int have_n, have_dtype, help;
-    drtopk_dist dist;
+    dh_dist dist;
     drtopk_dtype dtype;
     const char *out;
 } gen_cfg;
@@ -591,7 +591,7 @@ static int cmd_gen(int argc, char **argv)
     if (!g.have_n) return usage_error("missing --n (the number of elements)");
     if (g.n == 0) return usage_error("--n is 0: the vector must not be empty");
     if (!g.out) return usage_error("missing --out FILE");
-    if (drtopk_dtype_from_path(g.out, &t) != DRTOPK_OK)
+    if (dh_dtype_from_path(g.out, &t) != DRTOPK_OK)
         return usage_error("--out %s: the file name must end in .u32 .i32 .f32 .f16 .bf16 .u64 .i64 or .f64 "
                            "(its element type)", g.out);
     if (g.have_dtype && g.dtype != t)
@@ -603,7 +603,7 @@ static int cmd_gen(int argc, char **argv)
     if ((buf = malloc((size_t)g.n * drtopk_dtype_size(t))) == NULL)
         return runtime_error("out of host memory for %" PRIu64 " elements", g.n);
     if (g.n >= PROGRESS_MIN_N) progress(0, "generating %" PRIu64 " elements", g.n);
-    drtopk_gen_host(buf, g.n, g.dist, t, g.seed);
+    dh_gen_host(buf, g.n, g.dist, t, g.seed);
     const size_t size = drtopk_dtype_size(t);
     const void *const data[] = { buf };
     rc = write_files("--out", 1, &g.out, data, &size, g.n);
@@ -617,7 +617,7 @@ static int cmd_version(int argc, char **argv)
 {
     if (argc > 0) return usage_error("'drtopk version' takes no arguments");
     printf("drtopk %d.%d (git %s), CUDA GPU usable: %s\n", DRTOPK_VERSION_MAJOR, DRTOPK_VERSION_MINOR,
-           DRTOPK_GIT_COMMIT, drtopk_cuda_available() ? "yes" : "no");
+           DRTOPK_GIT_COMMIT, dh_cuda_available() ? "yes" : "no");
     return 0;
 }
 

@@ -67,8 +67,8 @@ typedef struct {
     int nvectors;
     uint64_t queries, tile, ks[MAX_STATS_K];
     int have_queries, nks, gpu, quiet, help, backend_cpu, have_backend, have_gpu;
-    drtopk_ds_metric metric;
-    drtopk_ds_direction direction;
+    dh_ds_metric metric;
+    dh_ds_direction direction;
     const char *graph, *csv, *column, *out, *stats, *name;
 } ds_cfg;
 
@@ -97,7 +97,7 @@ static int parse_ks(const char *val, ds_cfg *c)
     strcpy(buf, val);
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (c->nks == MAX_STATS_K) return usage_error("--stats-k: more than %d values", MAX_STATS_K);
-        if (drtopk_parse_u64(t, &c->ks[c->nks]) != 0 || c->ks[c->nks] == 0)
+        if (dh_parse_u64(t, &c->ks[c->nks]) != 0 || c->ks[c->nks] == 0)
             return usage_error("--stats-k: '%s' is not a positive size (e.g. 1,2^10,2^20)", t);
         ++c->nks;
     }
@@ -115,7 +115,7 @@ static int ds_option(void *ctx, int id, const char *opt, const char *val)
         return 0;
     case D_QUERIES: c->have_queries = 1; return parse_size(opt, val, &c->queries);
     case D_METRIC:
-        return drtopk_ds_metric_parse(val, &c->metric) == DRTOPK_OK ? 0
+        return dh_ds_metric_parse(val, &c->metric) == DRTOPK_OK ? 0
                : usage_error("--metric: unknown metric '%s' (l2 or sql2)", val);
     case D_BACKEND:
         c->have_backend = 1;
@@ -124,7 +124,7 @@ static int ds_option(void *ctx, int id, const char *opt, const char *val)
         else return usage_error("--backend: unknown backend '%s' (cuda or cpu)", val);
         return 0;
     case D_GPU:
-        if (drtopk_parse_u64(val, &g) != 0 || g > INT32_MAX) return usage_error("--gpu: '%s' is not a GPU index", val);
+        if (dh_parse_u64(val, &g) != 0 || g > INT32_MAX) return usage_error("--gpu: '%s' is not a GPU index", val);
         c->gpu = (int)g;
         c->have_gpu = 1;
         return 0;
@@ -161,14 +161,14 @@ static void progress_start(progress_state *p, int quiet, const char *what, const
 {
     p->what = what;
     p->unit = unit;
-    p->t0 = p->last = drtopk_now_ms();
+    p->t0 = p->last = dh_now_ms();
     p->quiet = quiet;
 }
 
 static void progress_cb(void *ctx, uint64_t done, uint64_t total)
 {
     progress_state *p = (progress_state *)ctx;
-    const double now = drtopk_now_ms(), spent = now - p->t0;
+    const double now = dh_now_ms(), spent = now - p->t0;
     if (p->quiet || spent < PROGRESS_AFTER_MS || (now - p->last < PROGRESS_EVERY_MS && done < total)) return;
     p->last = now;
     const double eta = done ? spent * (double)(total - done) / (double)done : 0.0;
@@ -188,7 +188,7 @@ static int check_out(const ds_cfg *c, drtopk_dtype want)
 {
     drtopk_dtype t;
     if (c->out == NULL) return usage_error("missing --out FILE.%s", drtopk_dtype_name(want));
-    if (drtopk_dtype_from_path(c->out, &t) != DRTOPK_OK || t != want)
+    if (dh_dtype_from_path(c->out, &t) != DRTOPK_OK || t != want)
         return usage_error("--out %s: name the file *.%s (the element type `drtopk run --input` reads from it)", c->out,
                            drtopk_dtype_name(want));
     return 0;
@@ -200,19 +200,19 @@ static int finish(const ds_cfg *c, const void *data, uint64_t n, drtopk_dtype t,
     char err[ERR_LEN];
     progress_state p;
     drtopk_status st = DRTOPK_OK;
-    drtopk_outputs outs = { 0 };
+    dh_outputs outs = { 0 };
     const char *tmp_out, *tmp_stats = NULL;
     const uint64_t total = c->tile ? c->tile : n;
     if (c->tile && c->tile < n)
         return usage_error("--tile %" PRIu64 " is smaller than the %" PRIu64 " elements of %s: tiling repeats the "
                            "vector and never cuts it", c->tile, n, what);
-    if (drtopk_outputs_add(&outs, c->out, &tmp_out, err, sizeof err) != 0 ||
-        (c->stats && drtopk_outputs_add(&outs, c->stats, &tmp_stats, err, sizeof err) != 0)) {
-        drtopk_outputs_abort(&outs);
+    if (dh_outputs_add(&outs, c->out, &tmp_out, err, sizeof err) != 0 ||
+        (c->stats && dh_outputs_add(&outs, c->stats, &tmp_stats, err, sizeof err) != 0)) {
+        dh_outputs_abort(&outs);
         return runtime_error("%s", err);
     }
     progress_start(&p, c->quiet, "writing", "elements");
-    st = drtopk_ds_write(tmp_out, data, n, c->tile, progress_cb, &p, err, sizeof err);
+    st = dh_ds_write(tmp_out, data, n, c->tile, progress_cb, &p, err, sizeof err);
     if (st == DRTOPK_OK && c->stats) {
         const char *name = c->name ? c->name : c->out;
         uint64_t ks[MAX_STATS_K];
@@ -220,13 +220,13 @@ static int finish(const ds_cfg *c, const void *data, uint64_t n, drtopk_dtype t,
         memcpy(ks, c->ks, sizeof ks);
         if (nks == 0)
             for (int l = 0; l <= STATS_K_DEFAULT_LOG_MAX; l += STATS_K_DEFAULT_LOG_STEP) ks[nks++] = 1ull << l;
-        st = drtopk_ds_write_stats(tmp_stats, name, data, n, t, c->tile, ks, nks, err, sizeof err);
+        st = dh_ds_write_stats(tmp_stats, name, data, n, t, c->tile, ks, nks, err, sizeof err);
     }
     if (st != DRTOPK_OK) {
-        drtopk_outputs_abort(&outs);
+        dh_outputs_abort(&outs);
         return runtime_error("%s", err);
     }
-    if (drtopk_outputs_commit(&outs, err, sizeof err) != 0) return runtime_error("%s", err);
+    if (dh_outputs_commit(&outs, err, sizeof err) != 0) return runtime_error("%s", err);
     printf("wrote %s: %" PRIu64 " %s elements (%s", c->out, total, drtopk_dtype_name(t), what);
     if (c->tile) printf(", tiled from %" PRIu64, n);
     printf(")\n");
@@ -236,7 +236,7 @@ static int finish(const ds_cfg *c, const void *data, uint64_t n, drtopk_dtype t,
 static int cmd_knn(ds_cfg *c)
 {
     char err[ERR_LEN], what[256];
-    drtopk_ds_vectors v;
+    dh_ds_vectors v;
     drtopk_status st = DRTOPK_OK;
     progress_state p;
     int rc;
@@ -244,53 +244,53 @@ static int cmd_knn(ds_cfg *c)
     if (!c->have_queries || c->queries == 0) return usage_error("missing --queries M (at least 1 query vector)");
     if ((rc = check_out(c, DRTOPK_F32)) != 0) return rc;
     if (c->have_gpu && c->backend_cpu) return usage_error("--gpu applies only to --backend cuda");
-    const int use_gpu = !c->backend_cpu && drtopk_cuda_available();
+    const int use_gpu = !c->backend_cpu && dh_cuda_available();
     if (c->have_backend && !c->backend_cpu && !use_gpu)
         return usage_error("--backend cuda: no usable CUDA GPU (this build has no CUDA backend or no GPU is visible); "
                            "use --backend cpu");
     memset(&v, 0, sizeof v);
-    for (int i = 0; i < c->nvectors && st == DRTOPK_OK; ++i) st = drtopk_ds_load_vectors(c->vectors[i], &v, err, sizeof err);
+    for (int i = 0; i < c->nvectors && st == DRTOPK_OK; ++i) st = dh_ds_load_vectors(c->vectors[i], &v, err, sizeof err);
     if (st != DRTOPK_OK) {
-        drtopk_ds_vectors_free(&v);
+        dh_ds_vectors_free(&v);
         return load_error(st, err);
     }
     if (c->queries > v.count) {
         rc = usage_error("--queries %" PRIu64 " is more than the %" PRIu64 " vectors of the input", c->queries, v.count);
-        drtopk_ds_vectors_free(&v);
+        dh_ds_vectors_free(&v);
         return rc;
     }
     if (v.count > UINT64_MAX / c->queries || c->queries * v.count > SIZE_MAX / sizeof(float)) {
         rc = usage_error("--queries %" PRIu64 " x %" PRIu64 " vectors does not fit this machine's address space",
                          c->queries, v.count);
-        drtopk_ds_vectors_free(&v);
+        dh_ds_vectors_free(&v);
         return rc;
     }
     const uint64_t n = c->queries * v.count;
     if (c->tile && c->tile < n) {           /* before minutes of distances, not after */
         rc = usage_error("--tile %" PRIu64 " is smaller than the %" PRIu64 " distances: tiling repeats the vector "
                          "and never cuts it", c->tile, n);
-        drtopk_ds_vectors_free(&v);
+        dh_ds_vectors_free(&v);
         return rc;
     }
     float *out = NULL;
-    if (drtopk_host_mem_check(n * sizeof *out, "the distances", err, sizeof err) == 0 &&
+    if (dh_host_mem_check(n * sizeof *out, "the distances", err, sizeof err) == 0 &&
         (out = (float *)malloc((size_t)n * sizeof *out)) == NULL)
         snprintf(err, sizeof err, "out of host memory for %" PRIu64 " distances", n);
     if (out == NULL) {
-        drtopk_ds_vectors_free(&v);
+        dh_ds_vectors_free(&v);
         return runtime_error("%s", err);
     }
     progress_start(&p, c->quiet, "k-NN distances", "queries");
     if (use_gpu) {
-        if ((st = drtopk_dev_select(c->gpu)) == DRTOPK_OK)
-            st = drtopk_knn_device(&v, c->queries, c->metric, out, progress_cb, &p);
+        if ((st = dh_dev_select(c->gpu)) == DRTOPK_OK)
+            st = dh_knn_device(&v, c->queries, c->metric, out, progress_cb, &p);
     } else {
         if (!c->quiet && !c->have_backend) fprintf(stderr, "drtopk: no usable CUDA GPU: k-NN distances on the CPU\n");
-        drtopk_knn_host(&v, c->queries, c->metric, out, progress_cb, &p);
+        dh_knn_host(&v, c->queries, c->metric, out, progress_cb, &p);
     }
     snprintf(what, sizeof what, "%s distances of %" PRIu64 " queries to %" PRIu64 " vectors of dimension %u, on the %s",
-             drtopk_ds_metric_name(c->metric), c->queries, v.count, v.dim, use_gpu ? "GPU" : "CPU");
-    drtopk_ds_vectors_free(&v);
+             dh_ds_metric_name(c->metric), c->queries, v.count, v.dim, use_gpu ? "GPU" : "CPU");
+    dh_ds_vectors_free(&v);
     rc = st == DRTOPK_OK ? finish(c, out, n, DRTOPK_F32, what)
                          : runtime_error("k-NN distances on GPU %d: %s", c->gpu, drtopk_status_string(st));
     free(out);
@@ -306,7 +306,7 @@ static int cmd_degrees(ds_cfg *c)
     int rc;
     if (c->graph == NULL) return usage_error("missing --graph FILE (edge list, .mtx or .gt)");
     if ((rc = check_out(c, DRTOPK_U32)) != 0) return rc;
-    if ((st = drtopk_ds_load_degrees(c->graph, c->direction, &deg, &n, err, sizeof err)) != DRTOPK_OK)
+    if ((st = dh_ds_load_degrees(c->graph, c->direction, &deg, &n, err, sizeof err)) != DRTOPK_OK)
         return load_error(st, err);
     snprintf(what, sizeof what, "%s-degrees of the vertices of %s",
              c->direction == DRTOPK_DEG_OUT ? "out" : c->direction == DRTOPK_DEG_IN ? "in" : "total", c->graph);
@@ -325,7 +325,7 @@ static int cmd_scores(ds_cfg *c)
     if (c->csv == NULL) return usage_error("missing --csv FILE");
     if (c->column == NULL) return usage_error("missing --column NAME (a column of the header row)");
     if ((rc = check_out(c, DRTOPK_F32)) != 0) return rc;
-    if ((st = drtopk_ds_load_scores(c->csv, c->column, &vals, &n, err, sizeof err)) != DRTOPK_OK)
+    if ((st = dh_ds_load_scores(c->csv, c->column, &vals, &n, err, sizeof err)) != DRTOPK_OK)
         return load_error(st, err);
     snprintf(what, sizeof what, "column '%s' of %s", c->column, c->csv);
     rc = finish(c, vals, n, DRTOPK_F32, what);

@@ -1,8 +1,8 @@
 /*
- * batch_check.c -- drtopk_batch_check (batch_check.h): every segment of a
- * batched result checked by drtopk_check (exact O(len) counting, no sort),
- * its padding slots and, when sorted, its order; drtopk_batch_timed, one
- * timed call by either method of util.h's drtopk_timing.
+ * batch_check.c -- dh_batch_check (batch_check.h): every segment of a
+ * batched result checked by dh_check (exact O(len) counting, no sort),
+ * its padding slots and, when sorted, its order; dh_batch_timed, one
+ * timed call by either method of util.h's dh_timing.
  */
 #include "batch_check.h"
 #include "device.h"
@@ -11,7 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-uint64_t drtopk_batch_segment_k(const drtopk_batch_problem *p, uint64_t s, uint64_t *start, uint64_t *len)
+uint64_t dh_batch_segment_k(const drtopk_batch_problem *p, uint64_t s, uint64_t *start, uint64_t *len)
 {
     *start = p->offsets ? p->offsets[s] : s * p->len;
     *len = p->offsets ? (p->offsets[s + 1] > *start ? p->offsets[s + 1] - *start : 0) : p->len;
@@ -20,14 +20,14 @@ uint64_t drtopk_batch_segment_k(const drtopk_batch_problem *p, uint64_t s, uint6
     return ks < *len ? ks : *len;
 }
 
-drtopk_check_result drtopk_batch_check(const drtopk_batch_problem *p, int sorted, const void *values,
-                                       const uint64_t *indices)
+dh_check_result dh_batch_check(const drtopk_batch_problem *p, int sorted, const void *values,
+                               const uint64_t *indices)
 {
-    drtopk_check_result r = { 1, "" };
+    dh_check_result r = { 1, "" };
     const size_t esize = drtopk_dtype_size(p->dtype);
     for (uint64_t s = 0; s < p->segments; ++s) {
         uint64_t start, len;
-        const uint64_t ks = drtopk_batch_segment_k(p, s, &start, &len);
+        const uint64_t ks = dh_batch_segment_k(p, s, &start, &len);
         const void *vals = (const char *)values + s * p->k * esize;
         const uint64_t *idx = indices + s * p->k;
         for (uint64_t j = ks; j < p->k; ++j) {
@@ -41,7 +41,7 @@ drtopk_check_result drtopk_batch_check(const drtopk_batch_problem *p, int sorted
         if (ks == 0) continue;
         drtopk_problem sp = { DRTOPK_BACKEND_CPU, p->dtype, p->order, len, ks,
                               (const char *)p->values + start * esize };
-        r = drtopk_check(&sp, vals, idx, NULL);
+        r = dh_check(&sp, vals, idx, NULL);
         for (uint64_t j = 1; r.ok && sorted && j < ks; ++j) {
             if (drtopk_key_at(vals, j, p->dtype, p->order) > drtopk_key_at(vals, j - 1, p->dtype, p->order)) {
                 snprintf(r.why, sizeof r.why, "not best first at slot %" PRIu64, j);
@@ -59,7 +59,7 @@ drtopk_check_result drtopk_batch_check(const drtopk_batch_problem *p, int sorted
     return r;
 }
 
-/* drtopk_dev_time_held's call: the select, enqueue only. */
+/* dh_dev_time_held's call: the select, enqueue only. */
 typedef struct {
     const drtopk_batch_problem *p;
     const drtopk_batch_plan *plan;
@@ -74,21 +74,21 @@ static drtopk_status enqueue_batch(void *ctx)
     return drtopk_batch_select(c->p, c->plan, c->ws, c->ws_bytes, c->out_values, c->out_indices, NULL);
 }
 
-drtopk_status drtopk_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
-                                 size_t ws_bytes, void *out_values, uint64_t *out_indices, drtopk_timing timing,
-                                 double *ms, int *unprimed)
+drtopk_status dh_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
+                             size_t ws_bytes, void *out_values, uint64_t *out_indices, dh_timing timing,
+                             double *ms, int *unprimed)
 {
     const int cuda = p->backend == DRTOPK_BACKEND_CUDA;
     if (cuda && timing == DRTOPK_TIMING_GPU) {
         batch_call c = { p, plan, ws, out_values, ws_bytes, out_indices };
         int primed = 0;
-        const drtopk_status st = drtopk_dev_time_held(enqueue_batch, &c, ms, NULL, &primed);
+        const drtopk_status st = dh_dev_time_held(enqueue_batch, &c, ms, NULL, &primed);
         if (st == DRTOPK_OK && !primed) ++*unprimed;
         return st;
     }
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     drtopk_status st = drtopk_batch_select(p, plan, ws, ws_bytes, out_values, out_indices, NULL);
-    if (st == DRTOPK_OK && cuda) st = drtopk_dev_sync();
-    *ms = drtopk_now_ms() - t0;
+    if (st == DRTOPK_OK && cuda) st = dh_dev_sync();
+    *ms = dh_now_ms() - t0;
     return st;
 }

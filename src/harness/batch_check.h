@@ -18,21 +18,21 @@ extern "C" {
 #endif
 
 /* k_s of segment s (drtopk.h: min(ks[s] or k, k, its length)); host pointers. */
-uint64_t drtopk_batch_segment_k(const drtopk_batch_problem *p, uint64_t s, uint64_t *start, uint64_t *len);
+uint64_t dh_batch_segment_k(const drtopk_batch_problem *p, uint64_t s, uint64_t *start, uint64_t *len);
 
 /* p: host pointers (values, offsets, ks); values / indices: segments * k slots. */
-drtopk_check_result drtopk_batch_check(const drtopk_batch_problem *p, int sorted, const void *values,
-                                       const uint64_t *indices);
+dh_check_result dh_batch_check(const drtopk_batch_problem *p, int sorted, const void *values,
+                               const uint64_t *indices);
 
 /* One timed drtopk_batch_select into *ms.  DRTOPK_TIMING_GPU (CUDA backend
  * only): the call's GPU time, the default stream held until the call is
- * enqueued (device.h drtopk_dev_time_held; *unprimed is incremented when the
+ * enqueued (device.h dh_dev_time_held; *unprimed is incremented when the
  * hold timed out first, and the time then includes the enqueue).
  * DRTOPK_TIMING_CALL: the host clock around the call and, on the CUDA
  * backend, a device synchronisation.  The call's status. */
-drtopk_status drtopk_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
-                                 size_t ws_bytes, void *out_values, uint64_t *out_indices, drtopk_timing timing,
-                                 double *ms, int *unprimed);
+drtopk_status dh_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
+                             size_t ws_bytes, void *out_values, uint64_t *out_indices, dh_timing timing,
+                             double *ms, int *unprimed);
 
 #ifdef __cplusplus
 }

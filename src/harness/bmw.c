@@ -50,8 +50,8 @@ static void heap_push(uint64_t *h, uint64_t *len, uint64_t key)
     }
 }
 
-drtopk_status drtopk_bmw_workload(const drtopk_problem *p, int alpha, uint64_t *evaluated,
-                                  uint64_t *blocks_skipped)
+drtopk_status dh_bmw_workload(const drtopk_problem *p, int alpha, uint64_t *evaluated,
+                              uint64_t *blocks_skipped)
 {
     drtopk_status st = check_problem(p);
     if (st != DRTOPK_OK) return st;
@@ -103,8 +103,8 @@ static int pair_best_first(const void *a, const void *b)
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_plan *plan,
-                                         uint64_t *delegate_len, uint64_t *concat_len)
+drtopk_status dh_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_plan *plan,
+                                     uint64_t *delegate_len, uint64_t *concat_len)
 {
     drtopk_status st = check_problem(p);
     if (st != DRTOPK_OK) return st;

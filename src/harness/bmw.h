@@ -19,16 +19,16 @@ extern "C" {
  * theta, and a block whose maximum is <= theta is skipped whole; otherwise
  * each of its elements is evaluated (compared with theta, pushed if better).
  * *evaluated = elements evaluated, *blocks_skipped = blocks skipped. */
-drtopk_status drtopk_bmw_workload(const drtopk_problem *p, int alpha, uint64_t *evaluated,
-                                  uint64_t *blocks_skipped);
+drtopk_status dh_bmw_workload(const drtopk_problem *p, int alpha, uint64_t *evaluated,
+                              uint64_t *blocks_skipped);
 
 /* Dr. Top-k's workload for the same problem under `plan` (alpha, beta, and the
  * DRTOPK_FILTER / DRTOPK_SKIP_LAST_DIGIT flags), by the rules of
  * pipeline_spec.h (Rules 1-3 and 4.3's skipped digit) as the CPU reference
  * applies them, but counting instead of copying:
  * *delegate_len = |D|, *concat_len = |C|.  Memory: |D| pairs. */
-drtopk_status drtopk_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_plan *plan,
-                                         uint64_t *delegate_len, uint64_t *concat_len);
+drtopk_status dh_bmw_drtopk_workload(const drtopk_problem *p, const drtopk_plan *plan,
+                                     uint64_t *delegate_len, uint64_t *concat_len);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /*
- * check.c -- drtopk_check (oracle.h): decides whether k (value, index) pairs
+ * check.c -- dh_check (oracle.h): decides whether k (value, index) pairs
  * are an exact top-k of V.  Structural checks first (indices in range and
  * distinct, values bit-equal to V at their indices), then the value check:
  * against the oracle's values when given, else an exact O(n) counting test
@@ -32,9 +32,9 @@ static int cmp_key_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-static drtopk_check_result fail(const char *fmt, ...)
+static dh_check_result fail(const char *fmt, ...)
 {
-    drtopk_check_result r;
+    dh_check_result r;
     va_list ap;
     r.ok = 0;
     va_start(ap, fmt);
@@ -43,9 +43,9 @@ static drtopk_check_result fail(const char *fmt, ...)
     return r;
 }
 
-static drtopk_check_result pass(void)
+static dh_check_result pass(void)
 {
-    drtopk_check_result r;
+    dh_check_result r;
     r.ok = 1;
     r.why[0] = '\0';
     return r;
@@ -54,7 +54,7 @@ static drtopk_check_result pass(void)
 /* Hex digits of one element of dtype t in messages. */
 static int hex_width(drtopk_dtype t) { return drtopk_dtype_bits(t) / 4; }
 
-static drtopk_check_result structure(const drtopk_problem *p, const void *val, const uint64_t *idx)
+static dh_check_result structure(const drtopk_problem *p, const void *val, const uint64_t *idx)
 {
     const uint64_t k = p->k;
     const int w = hex_width(p->dtype);
@@ -73,8 +73,8 @@ static drtopk_check_result structure(const drtopk_problem *p, const void *val, c
     qsort(s, k, sizeof *s, cmp_idx_at);
     for (uint64_t i = 1; i < k; ++i) {
         if (s[i].idx == s[i - 1].idx) {
-            drtopk_check_result r = fail("index %" PRIu64 " repeats at result positions %" PRIu64 " and %" PRIu64,
-                                         s[i].idx, s[i - 1].at, s[i].at);
+            dh_check_result r = fail("index %" PRIu64 " repeats at result positions %" PRIu64 " and %" PRIu64,
+                                     s[i].idx, s[i - 1].at, s[i].at);
             free(s);
             return r;
         }
@@ -83,11 +83,11 @@ static drtopk_check_result structure(const drtopk_problem *p, const void *val, c
     return pass();
 }
 
-static drtopk_check_result against_oracle(const drtopk_problem *p, const void *val, const void *oracle)
+static dh_check_result against_oracle(const drtopk_problem *p, const void *val, const void *oracle)
 {
     const uint64_t k = p->k;
     const int w = hex_width(p->dtype);
-    drtopk_check_result r = pass();
+    dh_check_result r = pass();
     uint64_t *a = (uint64_t *)malloc(k * sizeof *a), *b = (uint64_t *)malloc(k * sizeof *b);
     if (!a || !b) {
         free(a); free(b);
@@ -113,7 +113,7 @@ static drtopk_check_result against_oracle(const drtopk_problem *p, const void *v
 /* The result holds k distinct elements of V.  With m its minimum key, it is a
  * top-k exactly when every element of V above m is in it, i.e. when V and the
  * result hold equally many keys above m (the result's ones are a subset). */
-static drtopk_check_result by_counting(const drtopk_problem *p, const void *val)
+static dh_check_result by_counting(const drtopk_problem *p, const void *val)
 {
     uint64_t m = UINT64_MAX;
     uint64_t above_r = 0, above_v = 0;
@@ -131,10 +131,10 @@ static drtopk_check_result by_counting(const drtopk_problem *p, const void *val)
     return pass();
 }
 
-drtopk_check_result drtopk_check(const drtopk_problem *p, const void *values,
-                                 const uint64_t *indices, const void *oracle_values)
+dh_check_result dh_check(const drtopk_problem *p, const void *values,
+                         const uint64_t *indices, const void *oracle_values)
 {
-    drtopk_check_result r;
+    dh_check_result r;
     if (p == NULL || p->values == NULL || p->n == 0 || p->k == 0 || p->k > p->n ||
         (unsigned)p->dtype >= DRTOPK_DTYPE_COUNT || (unsigned)p->order > DRTOPK_SMALLEST)
         return fail("invalid problem given to the checker");

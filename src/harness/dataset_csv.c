@@ -207,8 +207,8 @@ done:
     return DRTOPK_OK;
 }
 
-drtopk_status drtopk_ds_load_scores(const char *path, const char *column, float **vals, uint64_t *n,
-                                    char *err, size_t err_len)
+drtopk_status dh_ds_load_scores(const char *path, const char *column, float **vals, uint64_t *n,
+                                char *err, size_t err_len)
 {
     reader *r;
     drtopk_status st;

@@ -35,7 +35,7 @@ typedef struct {
     uint64_t records;             /* vertices with a record of their own in the file (.gt) */
     uint64_t *pend;               /* ids counted above what the data backed so far */
     uint64_t npend, pcap;
-    drtopk_ds_direction dir;
+    dh_ds_direction dir;
 } degrees;
 
 /* How many vertices the data read so far backs: a record each, or a few per
@@ -124,7 +124,7 @@ static drtopk_status deg_finish(reader *r, degrees *g)
                        "vertices per edge endpoint (or %llu in all) are data, more is a damaged id or size",
                        r->path, g->n_at, r->where, where, g->n, g->n - 1, g->endpoints / 2, VERTICES_PER_ENDPOINT,
                        DEG_FLOOR_VERTICES);
-    if (drtopk_host_mem_check(g->n * sizeof *g->deg, "the vertex degrees", r->err, r->err_len) != 0)
+    if (dh_host_mem_check(g->n * sizeof *g->deg, "the vertex degrees", r->err, r->err_len) != 0)
         return DRTOPK_ERR_OUT_OF_MEMORY;
     if (deg_grow(g, g->n) != 0)
         return ds_fail(DRTOPK_ERR_OUT_OF_MEMORY, r->err, r->err_len, "out of host memory for %" PRIu64 " vertices", g->n);
@@ -343,8 +343,8 @@ static drtopk_status load_gt(reader *r, degrees *g)
     return r->st != DRTOPK_OK ? r->st : deg_finish(r, g);
 }
 
-drtopk_status drtopk_ds_load_degrees(const char *path, drtopk_ds_direction dir, uint32_t **deg, uint64_t *n,
-                                     char *err, size_t err_len)
+drtopk_status dh_ds_load_degrees(const char *path, dh_ds_direction dir, uint32_t **deg, uint64_t *n,
+                                 char *err, size_t err_len)
 {
     reader *r;
     degrees g;

@@ -30,13 +30,13 @@ typedef enum { VEC_F32, VEC_I32, VEC_U8, VEC_I8, VEC_I16, VEC_F64 } vec_elem;
 static const char *const vec_elem_names[] = { "float32", "int32", "uint8", "int8", "int16", "float64" };
 static const int vec_elem_bytes[] = { 4, 4, 1, 1, 2, 8 };
 
-void drtopk_ds_vectors_free(drtopk_ds_vectors *v)
+void dh_ds_vectors_free(dh_ds_vectors *v)
 {
     free(v->data);
     memset(v, 0, sizeof *v);
 }
 
-static drtopk_status vectors_reserve(drtopk_ds_vectors *v, uint64_t more, char *err, size_t err_len)
+static drtopk_status vectors_reserve(dh_ds_vectors *v, uint64_t more, char *err, size_t err_len)
 {
     uint64_t want = v->count + more;
     if (want <= v->capacity) return DRTOPK_OK;
@@ -78,7 +78,7 @@ static drtopk_status convert_row(reader *r, uint64_t at, uint64_t vec, const uns
     return DRTOPK_OK;
 }
 
-static drtopk_status set_dim(reader *r, uint64_t at, drtopk_ds_vectors *v, uint64_t vec, int64_t dim)
+static drtopk_status set_dim(reader *r, uint64_t at, dh_ds_vectors *v, uint64_t vec, int64_t dim)
 {
     if (dim <= 0 || dim > DIM_MAX)
         return ds_rd_fail(r, at, "vector %" PRIu64 " has dimension %" PRId64 "; expected 1..%u", vec, dim, DIM_MAX);
@@ -91,7 +91,7 @@ static drtopk_status set_dim(reader *r, uint64_t at, drtopk_ds_vectors *v, uint6
 
 /* .fvecs / .ivecs / .bvecs: per vector a little-endian int32 dimension d, then
  * d float32 / int32 / uint8 values */
-static drtopk_status load_vecs(reader *r, vec_elem e, drtopk_ds_vectors *v)
+static drtopk_status load_vecs(reader *r, vec_elem e, dh_ds_vectors *v)
 {
     const int w = vec_elem_bytes[e];
     unsigned char *row = NULL;
@@ -137,7 +137,7 @@ static drtopk_status load_vecs(reader *r, vec_elem e, drtopk_ds_vectors *v)
 /* IDX (as MNIST ships): 0x00 0x00, type byte, number of dimensions, then each
  * dimension as a big-endian uint32; the data big-endian.  Vectors are the
  * first dimension; the rest (rows x columns of an image) make one vector. */
-static drtopk_status load_idx(reader *r, drtopk_ds_vectors *v)
+static drtopk_status load_idx(reader *r, dh_ds_vectors *v)
 {
     unsigned char magic[4], b4[4];
     uint64_t dims[IDX_MAX_DIMS], dim = 1;
@@ -189,7 +189,7 @@ static drtopk_status load_idx(reader *r, drtopk_ds_vectors *v)
     return st;
 }
 
-drtopk_status drtopk_ds_load_vectors(const char *path, drtopk_ds_vectors *v, char *err, size_t err_len)
+drtopk_status dh_ds_load_vectors(const char *path, dh_ds_vectors *v, char *err, size_t err_len)
 {
     reader *r;
     drtopk_status st;
@@ -208,23 +208,23 @@ drtopk_status drtopk_ds_load_vectors(const char *path, drtopk_ds_vectors *v, cha
 
 static const char *const metric_names[DRTOPK_METRIC_COUNT] = { "l2", "sql2" };
 
-const char *drtopk_ds_metric_name(drtopk_ds_metric m)
+const char *dh_ds_metric_name(dh_ds_metric m)
 {
     return (unsigned)m < DRTOPK_METRIC_COUNT ? metric_names[m] : "?";
 }
 
-drtopk_status drtopk_ds_metric_parse(const char *s, drtopk_ds_metric *m)
+drtopk_status dh_ds_metric_parse(const char *s, dh_ds_metric *m)
 {
     for (int i = 0; i < DRTOPK_METRIC_COUNT; ++i)
         if (s && strcmp(s, metric_names[i]) == 0) {
-            *m = (drtopk_ds_metric)i;
+            *m = (dh_ds_metric)i;
             return DRTOPK_OK;
         }
     return DRTOPK_ERR_INVALID_ARGUMENT;
 }
 
-void drtopk_knn_host(const drtopk_ds_vectors *v, uint64_t nq, drtopk_ds_metric m, float *out,
-                     drtopk_ds_progress progress, void *ctx)
+void dh_knn_host(const dh_ds_vectors *v, uint64_t nq, dh_ds_metric m, float *out,
+                 dh_ds_progress progress, void *ctx)
 {
     const uint64_t n = v->count;
     const uint32_t dim = v->dim;

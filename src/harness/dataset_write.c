@@ -35,8 +35,8 @@ static drtopk_status out_close(FILE *f, const char *path, int ok, char *err, siz
     return saved == 0 ? DRTOPK_OK : ds_fail(DRTOPK_ERR_IO, err, err_len, "cannot write '%s': %s", path, strerror(saved));
 }
 
-drtopk_status drtopk_ds_write(const char *path, const void *data, uint64_t n, uint64_t tile,
-                              drtopk_ds_progress progress, void *ctx, char *err, size_t err_len)
+drtopk_status dh_ds_write(const char *path, const void *data, uint64_t n, uint64_t tile,
+                          dh_ds_progress progress, void *ctx, char *err, size_t err_len)
 {
     const uint32_t *src = (const uint32_t *)data;
     const uint64_t total = tile ? tile : n;
@@ -121,9 +121,9 @@ static void value_text(char *buf, size_t len, uint32_t b, drtopk_dtype t)
     }
 }
 
-drtopk_status drtopk_ds_write_stats(const char *path, const char *name, const void *data, uint64_t n,
-                                    drtopk_dtype t, uint64_t tile, const uint64_t *ks, int nks,
-                                    char *err, size_t err_len)
+drtopk_status dh_ds_write_stats(const char *path, const char *name, const void *data, uint64_t n,
+                                drtopk_dtype t, uint64_t tile, const uint64_t *ks, int nks,
+                                char *err, size_t err_len)
 {
     const uint32_t *src = (const uint32_t *)data;
     const uint64_t total = tile ? tile : n, copies = total / n, rest = total % n;

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-int drtopk_cuda_available(void);   /* 1 when built with CUDA and a GPU is visible */
+int dh_cuda_available(void);   /* 1 when built with CUDA and a GPU is visible */
 
 typedef struct {
     char name[256];
@@ -26,47 +26,47 @@ typedef struct {
     uint64_t l2_bytes;
     int driver_version;     /* cudaDriverGetVersion, e.g. 13000 */
     int runtime_version;    /* cudaRuntimeGetVersion */
-} drtopk_device_info;
+} dh_device_info;
 
 enum { DRTOPK_COPY_H2D = 0, DRTOPK_COPY_D2H, DRTOPK_COPY_D2D };
 
-drtopk_status drtopk_dev_select(int gpu);
-drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info);
-drtopk_status drtopk_dev_alloc(void **p, size_t bytes);
-drtopk_status drtopk_dev_free(void *p);
-drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind);
-drtopk_status drtopk_dev_sync(void);
+drtopk_status dh_dev_select(int gpu);
+drtopk_status dh_dev_info(int gpu, dh_device_info *info);
+drtopk_status dh_dev_alloc(void **p, size_t bytes);
+drtopk_status dh_dev_free(void *p);
+drtopk_status dh_dev_copy(void *dst, const void *src, size_t bytes, int kind);
+drtopk_status dh_dev_sync(void);
 /* The current GPU's free and total memory in bytes (cudaMemGetInfo). */
-drtopk_status drtopk_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
+drtopk_status dh_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
 /* Clear the CUDA error a failed launch left pending on this thread
  * (cudaGetLastError): DRTOPK_OK when none was, else DRTOPK_ERR_CUDA.  Tests
  * call it after each case, so a failed launch neither hides nor fails the
  * next case, and an error a successful call left behind is caught. */
-drtopk_status drtopk_dev_clear_error(void);
+drtopk_status dh_dev_clear_error(void);
 /* Fill d_out (device) with n elements of the seeded data set, bit-identical
- * to drtopk_gen_host (gen.c). */
-drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,
-                                  uint64_t seed, void *stream);
+ * to dh_gen_host (gen.c). */
+drtopk_status dh_dev_generate(void *d_out, uint64_t n, dh_dist d, drtopk_dtype t,
+                              uint64_t seed, void *stream);
 /* Elements first .. first + n - 1 of that data set (a slice of V). */
-drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t,
-                                     uint64_t seed, void *stream);
+drtopk_status dh_dev_generate_at(void *d_out, uint64_t first, uint64_t n, dh_dist d, drtopk_dtype t,
+                                 uint64_t seed, void *stream);
 /* Read-bandwidth ceiling: ms to read `bytes` bytes once with a streaming
  * kernel (median of `reps`); the denominator of every achieved-bandwidth
  * figure.  Bytes, not keys: V of any key width (n x its size). */
-drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms);
+drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms);
 /* GPU-only timing of one call (stream_hold.cuh, method "gpu" of util.h's
- * drtopk_timing): the legacy default stream is held, the start event, what
+ * dh_timing): the legacy default stream is held, the start event, what
  * call(ctx) enqueues there and the end event are enqueued, then the hold is
  * released; *ms gets the span between the events, *enqueue_ms (may be NULL)
  * the host time call(ctx) took, and *primed 0 when the hold timed out before
  * the release (the span then includes enqueue time).  call must only enqueue:
  * one that synchronises waits for the hold's timeout.  A failed call's status
  * is returned (the hold is released either way). */
-drtopk_status drtopk_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms, double *enqueue_ms,
-                                   int *primed);
+drtopk_status dh_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms, double *enqueue_ms,
+                               int *primed);
 /* Hold the legacy default stream for ns nanoseconds (a timed hold, before a
  * call that synchronises itself and so cannot be released by the host). */
-drtopk_status drtopk_dev_hold_ns(uint64_t ns);
+drtopk_status dh_dev_hold_ns(uint64_t ns);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /*
- * device_gen.cu -- drtopk_dev_generate: the seeded synthetic data sets of
+ * device_gen.cu -- dh_dev_generate: the seeded synthetic data sets of
  * paper section 6 (UD, ND, CD) and the adversarial test sets, generated on the
  * GPU from the same counter-based core (gen_core.h) as the host generator, so
  * both produce bit-identical vectors and GPU results can be checked against
@@ -14,16 +14,16 @@
 
 /* E: the element type of t's width (uint16_t, uint32_t or uint64_t). */
 template <typename E>
-__global__ void gen_kernel(E *__restrict__ out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t,
+__global__ void gen_kernel(E *__restrict__ out, uint64_t first, uint64_t n, dh_dist d, drtopk_dtype t,
                            uint64_t seed)
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        out[i] = (E)drtopk_gen_bits(seed, first + i, d, t);
+        out[i] = (E)dh_gen_bits(seed, first + i, d, t);
 }
 
 template <typename E>
-static drtopk_status gen_launch(void *d_out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t,
+static drtopk_status gen_launch(void *d_out, uint64_t first, uint64_t n, dh_dist d, drtopk_dtype t,
                                 uint64_t seed, unsigned grid, cudaStream_t s)
 {
     gen_kernel<E><<<grid, GEN_BLOCK, 0, s>>>((E *)d_out, first, n, d, t, seed);
@@ -31,14 +31,14 @@ static drtopk_status gen_launch(void *d_out, uint64_t first, uint64_t n, drtopk_
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,
-                                             uint64_t seed, void *stream)
+extern "C" drtopk_status dh_dev_generate(void *d_out, uint64_t n, dh_dist d, drtopk_dtype t,
+                                         uint64_t seed, void *stream)
 {
-    return drtopk_dev_generate_at(d_out, 0, n, d, t, seed, stream);
+    return dh_dev_generate_at(d_out, 0, n, d, t, seed, stream);
 }
 
-extern "C" drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, drtopk_dist d,
-                                                drtopk_dtype t, uint64_t seed, void *stream)
+extern "C" drtopk_status dh_dev_generate_at(void *d_out, uint64_t first, uint64_t n, dh_dist d,
+                                            drtopk_dtype t, uint64_t seed, void *stream)
 {
     int dev, sms;
     if (d_out == NULL || n == 0) return DRTOPK_ERR_INVALID_ARGUMENT;

@@ -7,52 +7,52 @@
 #include "device.h"
 #include "microbench.h"
 
-int drtopk_cuda_available(void) { return 0; }
+int dh_cuda_available(void) { return 0; }
 
-drtopk_status drtopk_dev_select(int gpu) { return DRTOPK_ERR_NO_BACKEND; }
-drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info) { return DRTOPK_ERR_NO_BACKEND; }
-drtopk_status drtopk_dev_alloc(void **p, size_t bytes)
+drtopk_status dh_dev_select(int gpu) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status dh_dev_info(int gpu, dh_device_info *info) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status dh_dev_alloc(void **p, size_t bytes)
 {
     if (p) *p = NULL;   /* callers may free what they got on any path */
     return DRTOPK_ERR_NO_BACKEND;
 }
-drtopk_status drtopk_dev_free(void *p) { return DRTOPK_ERR_NO_BACKEND; }
-drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind) { return DRTOPK_ERR_NO_BACKEND; }
-drtopk_status drtopk_dev_sync(void) { return DRTOPK_ERR_NO_BACKEND; }
-drtopk_status drtopk_dev_clear_error(void) { return DRTOPK_ERR_NO_BACKEND; }
-drtopk_status drtopk_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
+drtopk_status dh_dev_free(void *p) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status dh_dev_copy(void *dst, const void *src, size_t bytes, int kind) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status dh_dev_sync(void) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status dh_dev_clear_error(void) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status dh_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
 {
     *free_bytes = *total_bytes = 0;
     return DRTOPK_ERR_NO_BACKEND;
 }
 
-drtopk_status drtopk_dev_generate(void *d_out, uint64_t n, drtopk_dist d, drtopk_dtype t,
-                                  uint64_t seed, void *stream)
+drtopk_status dh_dev_generate(void *d_out, uint64_t n, dh_dist d, drtopk_dtype t,
+                              uint64_t seed, void *stream)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }
 
-drtopk_status drtopk_dev_generate_at(void *d_out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t,
-                                     uint64_t seed, void *stream)
+drtopk_status dh_dev_generate_at(void *d_out, uint64_t first, uint64_t n, dh_dist d, drtopk_dtype t,
+                                 uint64_t seed, void *stream)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }
 
-drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
+drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }
 
-drtopk_status drtopk_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms, double *enqueue_ms,
-                                   int *primed)
+drtopk_status dh_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms, double *enqueue_ms,
+                               int *primed)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }
 
-drtopk_status drtopk_dev_hold_ns(uint64_t ns) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status dh_dev_hold_ns(uint64_t ns) { return DRTOPK_ERR_NO_BACKEND; }
 
 /* Paper Eq. 11's C_global and C_shfl need a GPU. */
-drtopk_status drtopk_microbench_cycles(int gpu, double *c_global, double *c_shfl)
+drtopk_status dh_microbench_cycles(int gpu, double *c_global, double *c_shfl)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }

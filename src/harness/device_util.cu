@@ -21,7 +21,7 @@
 #define READ_SENTINEL 0x9E3779B9u /* a sum the data never produces in practice:
                                     the store that keeps the loads alive      */
 
-extern "C" int drtopk_cuda_available(void)
+extern "C" int dh_cuda_available(void)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
@@ -31,7 +31,7 @@ extern "C" int drtopk_cuda_available(void)
     return count > 0;
 }
 
-extern "C" drtopk_status drtopk_dev_select(int gpu)
+extern "C" drtopk_status dh_dev_select(int gpu)
 {
     int count = 0;
     STATUS_CUDA_TRY(cudaGetDeviceCount(&count));
@@ -40,7 +40,7 @@ extern "C" drtopk_status drtopk_dev_select(int gpu)
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info)
+extern "C" drtopk_status dh_dev_info(int gpu, dh_device_info *info)
 {
     cudaDeviceProp prop;
     int count = 0;
@@ -72,7 +72,7 @@ extern "C" drtopk_status drtopk_dev_info(int gpu, drtopk_device_info *info)
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_alloc(void **p, size_t bytes)
+extern "C" drtopk_status dh_dev_alloc(void **p, size_t bytes)
 {
     if (p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     *p = NULL;
@@ -80,13 +80,13 @@ extern "C" drtopk_status drtopk_dev_alloc(void **p, size_t bytes)
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_free(void *p)
+extern "C" drtopk_status dh_dev_free(void *p)
 {
     STATUS_CUDA_TRY(cudaFree(p));
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t bytes, int kind)
+extern "C" drtopk_status dh_dev_copy(void *dst, const void *src, size_t bytes, int kind)
 {
     cudaMemcpyKind k;
     switch (kind) {
@@ -101,13 +101,13 @@ extern "C" drtopk_status drtopk_dev_copy(void *dst, const void *src, size_t byte
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_sync(void)
+extern "C" drtopk_status dh_dev_sync(void)
 {
     STATUS_CUDA_TRY(cudaDeviceSynchronize());
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
+extern "C" drtopk_status dh_dev_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
 {
     size_t f = 0, t = 0;
     STATUS_CUDA_TRY(cudaMemGetInfo(&f, &t));
@@ -116,7 +116,7 @@ extern "C" drtopk_status drtopk_dev_mem_info(uint64_t *free_bytes, uint64_t *tot
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_clear_error(void)
+extern "C" drtopk_status dh_dev_clear_error(void)
 {
     return cudaGetLastError() == cudaSuccess ? DRTOPK_OK : DRTOPK_ERR_CUDA;
 }
@@ -152,7 +152,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-extern "C" drtopk_status drtopk_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
+extern "C" drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
 {
     cudaDeviceProp prop;
     int dev;
@@ -207,8 +207,8 @@ static drtopk_status default_hold(drtopk_stream_hold **out)
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms,
-                                              double *enqueue_ms, int *primed)
+extern "C" drtopk_status dh_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms,
+                                          double *enqueue_ms, int *primed)
 {
     drtopk_stream_hold *h;
     cudaEvent_t e0 = NULL, e1 = NULL;
@@ -222,9 +222,9 @@ extern "C" drtopk_status drtopk_dev_time_held(drtopk_status (*call)(void *ctx), 
     if (e == cudaSuccess) e = cudaEventRecord(e0, 0);
     st = DRTOPK_OK;
     if (e == cudaSuccess) {
-        const double t0 = drtopk_now_ms();
+        const double t0 = dh_now_ms();
         st = call(ctx);
-        if (enqueue_ms) *enqueue_ms = drtopk_now_ms() - t0;
+        if (enqueue_ms) *enqueue_ms = dh_now_ms() - t0;
     }
     if (e == cudaSuccess && st == DRTOPK_OK) e = cudaEventRecord(e1, 0);
     if (held) drtopk_hold_release(h);      /* always: the stream must go on */
@@ -240,7 +240,7 @@ extern "C" drtopk_status drtopk_dev_time_held(drtopk_status (*call)(void *ctx), 
     return e == cudaSuccess ? DRTOPK_OK : e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
 }
 
-extern "C" drtopk_status drtopk_dev_hold_ns(uint64_t ns)
+extern "C" drtopk_status dh_dev_hold_ns(uint64_t ns)
 {
     drtopk_stream_hold *h;
     drtopk_status st = default_hold(&h);

@@ -24,31 +24,31 @@ static const char *const dist_names[DRTOPK_DIST_COUNT] = {
     [DRTOPK_DIST_EQ] = "EQ", [DRTOPK_DIST_SPECIAL] = "SPECIAL",
 };
 
-const char *drtopk_dist_name(drtopk_dist d)
+const char *dh_dist_name(dh_dist d)
 {
     return (unsigned)d < DRTOPK_DIST_COUNT ? dist_names[d] : "unknown";
 }
 
-drtopk_status drtopk_dist_parse(const char *s, drtopk_dist *out)
+drtopk_status dh_dist_parse(const char *s, dh_dist *out)
 {
     if (s == NULL || out == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
         if (strcasecmp(s, dist_names[d]) == 0) {
-            *out = (drtopk_dist)d;
+            *out = (dh_dist)d;
             return DRTOPK_OK;
         }
     }
     return DRTOPK_ERR_INVALID_ARGUMENT;
 }
 
-void drtopk_gen_host(void *out, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
+void dh_gen_host(void *out, uint64_t n, dh_dist d, drtopk_dtype t, uint64_t seed)
 {
-    drtopk_gen_host_at(out, 0, n, d, t, seed);
+    dh_gen_host_at(out, 0, n, d, t, seed);
 }
 
-void drtopk_gen_host_at(void *out, uint64_t first, uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
+void dh_gen_host_at(void *out, uint64_t first, uint64_t n, dh_dist d, drtopk_dtype t, uint64_t seed)
 {
-    for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(out, i, t, drtopk_gen_bits(seed, first + i, d, t));
+    for (uint64_t i = 0; i < n; ++i) drtopk_bits_store(out, i, t, dh_gen_bits(seed, first + i, d, t));
 }
 
 static int host_is_little_endian(void)
@@ -77,7 +77,7 @@ static int valid_elem_size(size_t s)
     return s == 1 || s == 2 || s == 4 || s == RAW_MAX_ELEM;
 }
 
-drtopk_status drtopk_write_raw(const char *path, const void *data, size_t elem_size, uint64_t n)
+drtopk_status dh_write_raw(const char *path, const void *data, size_t elem_size, uint64_t n)
 {
     const int little = host_is_little_endian();
     const unsigned char *src = (const unsigned char *)data;
@@ -106,8 +106,8 @@ drtopk_status drtopk_write_raw(const char *path, const void *data, size_t elem_s
 
 #define SET_ERR(...) do { if (err && err_len) snprintf(err, err_len, __VA_ARGS__); } while (0)
 
-drtopk_status drtopk_read_raw(const char *path, size_t elem_size, void **data, uint64_t *n,
-                              char *err, size_t err_len)
+drtopk_status dh_read_raw(const char *path, size_t elem_size, void **data, uint64_t *n,
+                          char *err, size_t err_len)
 {
     struct stat sb;
     FILE *f;
@@ -115,12 +115,12 @@ drtopk_status drtopk_read_raw(const char *path, size_t elem_size, void **data, u
     uint64_t count;
     if (err && err_len) err[0] = '\0';
     if (path == NULL || data == NULL || n == NULL || !valid_elem_size(elem_size)) {
-        SET_ERR("invalid arguments to drtopk_read_raw");
+        SET_ERR("invalid arguments to dh_read_raw");
         return DRTOPK_ERR_INVALID_ARGUMENT;
     }
     *data = NULL;
     *n = 0;
-    if (drtopk_check_regular_file(path, err, err_len) != 0) return DRTOPK_ERR_IO;   /* a FIFO would block fopen() */
+    if (dh_check_regular_file(path, err, err_len) != 0) return DRTOPK_ERR_IO;   /* a FIFO would block fopen() */
     if ((f = fopen(path, "rb")) == NULL) {
         SET_ERR("cannot open '%s': %s", path, strerror(errno));
         return DRTOPK_ERR_IO;
@@ -160,7 +160,7 @@ drtopk_status drtopk_read_raw(const char *path, size_t elem_size, void **data, u
     return DRTOPK_OK;
 }
 
-drtopk_status drtopk_dtype_from_path(const char *path, drtopk_dtype *out)
+drtopk_status dh_dtype_from_path(const char *path, drtopk_dtype *out)
 {
     const char *dot;
     if (path == NULL || out == NULL || (dot = strrchr(path, '.')) == NULL)

@@ -22,10 +22,10 @@ typedef enum {
     DRTOPK_DIST_EQ,     /* all elements equal                                           */
     DRTOPK_DIST_SPECIAL,/* extremes: 0/max/min for ints; NaN, +-inf, +-0, denormals     */
     DRTOPK_DIST_COUNT
-} drtopk_dist;
+} dh_dist;
 
 /* splitmix64's finaliser: a bijective 64-bit mixer with full avalanche. */
-DRTOPK_HD uint64_t drtopk_mix64(uint64_t x)
+DRTOPK_HD uint64_t dh_mix64(uint64_t x)
 {
     x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ull;
     x ^= x >> 27; x *= 0x94D049BB133111EBull;
@@ -36,10 +36,10 @@ DRTOPK_HD uint64_t drtopk_mix64(uint64_t x)
 #define DRTOPK_GOLDEN64 0x9E3779B97F4A7C15ull /* Weyl increment of splitmix64 */
 
 /* The r-th 64-bit random word of element i under `seed`. */
-DRTOPK_HD uint64_t drtopk_rand64(uint64_t seed, uint64_t i, uint32_t r)
+DRTOPK_HD uint64_t dh_rand64(uint64_t seed, uint64_t i, uint32_t r)
 {
-    uint64_t key = drtopk_mix64(seed ^ ((uint64_t)r << 56));
-    return drtopk_mix64(key + (i + 1) * DRTOPK_GOLDEN64);
+    uint64_t key = dh_mix64(seed ^ ((uint64_t)r << 56));
+    return dh_mix64(key + (i + 1) * DRTOPK_GOLDEN64);
 }
 
 /* ND: Irwin-Hall sum of 12 uniform 20-bit integers; mean 6*(2^20-1), standard
@@ -49,19 +49,19 @@ DRTOPK_HD uint64_t drtopk_rand64(uint64_t seed, uint64_t i, uint32_t r)
 #define DRTOPK_ND_MEAN_U32 100000000  /* the paper's N(10^8, 10) */
 #define DRTOPK_ND_SD_U32 10
 
-DRTOPK_HD int64_t drtopk_nd_centered_sum(uint64_t seed, uint64_t i)
+DRTOPK_HD int64_t dh_nd_centered_sum(uint64_t seed, uint64_t i)
 {
     const uint64_t mask = (1ull << DRTOPK_ND_TERM_BITS) - 1;
     int64_t sum = 0;
     for (uint32_t w = 0; w < DRTOPK_ND_TERMS / 3; ++w) {
-        uint64_t h = drtopk_rand64(seed, i, w);
+        uint64_t h = dh_rand64(seed, i, w);
         sum += (int64_t)(h & mask) + (int64_t)((h >> 20) & mask) + (int64_t)((h >> 40) & mask);
     }
     return sum - (int64_t)(DRTOPK_ND_TERMS / 2) * (int64_t)mask;
 }
 
 /* floor(a / 2^s) for signed a without relying on >> of negatives. */
-DRTOPK_HD int64_t drtopk_floor_shift(int64_t a, int s)
+DRTOPK_HD int64_t dh_floor_shift(int64_t a, int s)
 {
     int64_t d = (int64_t)1 << s;
     int64_t q = a / d;
@@ -87,21 +87,21 @@ DRTOPK_HD int64_t drtopk_floor_shift(int64_t a, int s)
 
 /* A random word of `w` bits for element i: the top bits of h, or for 64-bit
  * keys a word of its own (h's low bits choose cases). */
-DRTOPK_HD uint64_t drtopk_rand_bits(uint64_t h, uint64_t seed, uint64_t i, int w)
+DRTOPK_HD uint64_t dh_rand_bits(uint64_t h, uint64_t seed, uint64_t i, int w)
 {
-    return w == 64 ? drtopk_rand64(seed, i, 1) : h >> (64 - w);
+    return w == 64 ? dh_rand64(seed, i, 1) : h >> (64 - w);
 }
 
-DRTOPK_HD uint64_t drtopk_cd_key(uint64_t seed, uint64_t i, int w)
+DRTOPK_HD uint64_t dh_cd_key(uint64_t seed, uint64_t i, int w)
 {
-    const uint64_t h = drtopk_rand64(seed, i, 0), ones = drtopk_width_mask(w);
+    const uint64_t h = dh_rand64(seed, i, 0), ones = drtopk_width_mask(w);
     const uint32_t levels = w / DRTOPK_CD_LEVEL_BITS < DRTOPK_CD_LEVELS ? (uint32_t)w / DRTOPK_CD_LEVEL_BITS
                                                                            : DRTOPK_CD_LEVELS;
     uint32_t level = levels - 1;
     if (((uint32_t)h & DRTOPK_CD_SPREAD_MASK) == 0)
         level = (uint32_t)((h >> 4) % (levels - 1));
     const int width_bits = w - DRTOPK_CD_LEVEL_BITS * (int)level;
-    const uint64_t r = drtopk_rand_bits(h, seed, i, w);
+    const uint64_t r = dh_rand_bits(h, seed, i, w);
     if (width_bits == w) return r;
     const uint64_t base = (ones << width_bits) & ones;
     return base | (r & ~base);
@@ -109,32 +109,32 @@ DRTOPK_HD uint64_t drtopk_cd_key(uint64_t seed, uint64_t i, int w)
 
 /* Float32 bits of a float; and the bits of float value x (exact in float32)
  * as float type t (f64 gets the exact double). */
-DRTOPK_HD uint32_t drtopk_f32_bits(float x)
+DRTOPK_HD uint32_t dh_f32_bits(float x)
 {
     union { float f; uint32_t u; } fu;
     fu.f = x;
     return fu.u;
 }
 
-DRTOPK_HD uint64_t drtopk_f64_bits(double x)
+DRTOPK_HD uint64_t dh_f64_bits(double x)
 {
     union { double f; uint64_t u; } du;
     du.f = x;
     return du.u;
 }
 
-DRTOPK_HD uint64_t drtopk_float_bits_of(float x, drtopk_dtype t)
+DRTOPK_HD uint64_t dh_float_bits_of(float x, drtopk_dtype t)
 {
     switch (t) {
-    case DRTOPK_F16: return drtopk_f16_from_f32(drtopk_f32_bits(x));
-    case DRTOPK_BF16: return drtopk_bf16_from_f32(drtopk_f32_bits(x));
-    case DRTOPK_F64: return drtopk_f64_bits((double)x);
-    default: return drtopk_f32_bits(x);
+    case DRTOPK_F16: return drtopk_f16_from_f32(dh_f32_bits(x));
+    case DRTOPK_BF16: return drtopk_bf16_from_f32(dh_f32_bits(x));
+    case DRTOPK_F64: return dh_f64_bits((double)x);
+    default: return dh_f32_bits(x);
     }
 }
 
 /* Significand bits of float type t, the implicit one included. */
-DRTOPK_HD int drtopk_float_precision(drtopk_dtype t)
+DRTOPK_HD int dh_float_precision(drtopk_dtype t)
 {
     uint64_t f = drtopk_float_frac_mask(t);
     int p = 1;
@@ -144,32 +144,32 @@ DRTOPK_HD int drtopk_float_precision(drtopk_dtype t)
 
 /* Raw bits of element i (the low drtopk_dtype_bits(t) bits).  The 32-bit
  * types' values are those of every earlier release. */
-DRTOPK_HD uint64_t drtopk_gen_bits(uint64_t seed, uint64_t i, drtopk_dist d, drtopk_dtype t)
+DRTOPK_HD uint64_t dh_gen_bits(uint64_t seed, uint64_t i, dh_dist d, drtopk_dtype t)
 {
     const int w = drtopk_dtype_bits(t), is_float = drtopk_dtype_is_float(t);
     const uint64_t ones = drtopk_width_mask(w), sign = drtopk_sign_bit(t);
     uint64_t h;
     switch (d) {
     case DRTOPK_DIST_UD: {
-        h = drtopk_rand64(seed, i, 0);
-        if (!is_float) return drtopk_rand_bits(h, seed, i, w);
+        h = dh_rand64(seed, i, 0);
+        if (!is_float) return dh_rand_bits(h, seed, i, w);
         /* 2^p equally spaced values in [-1, 1), p the type's precision: exact */
-        const int p = drtopk_float_precision(t);
+        const int p = dh_float_precision(t);
         const int64_t m = (int64_t)(h >> (64 - p)) - ((int64_t)1 << (p - 1));
-        if (t == DRTOPK_F64) return drtopk_f64_bits((double)m * (1.0 / (double)(1ull << (p - 1))));
-        return drtopk_float_bits_of((float)m * (1.0f / (float)(1 << (p - 1))), t);
+        if (t == DRTOPK_F64) return dh_f64_bits((double)m * (1.0 / (double)(1ull << (p - 1))));
+        return dh_float_bits_of((float)m * (1.0f / (float)(1 << (p - 1))), t);
     }
     case DRTOPK_DIST_ND: {
-        int64_t c = drtopk_nd_centered_sum(seed, i);
-        if (t == DRTOPK_F64) return drtopk_f64_bits((double)c * (1.0 / (double)(1 << DRTOPK_ND_TERM_BITS)));
+        int64_t c = dh_nd_centered_sum(seed, i);
+        if (t == DRTOPK_F64) return dh_f64_bits((double)c * (1.0 / (double)(1 << DRTOPK_ND_TERM_BITS)));
         /* exact in float32; f16 and bf16 round it to nearest even */
-        if (is_float) return drtopk_float_bits_of((float)c * (1.0f / (float)(1 << DRTOPK_ND_TERM_BITS)), t);
-        int64_t v = DRTOPK_ND_MEAN_U32 + drtopk_floor_shift(c * DRTOPK_ND_SD_U32 + (1 << (DRTOPK_ND_TERM_BITS - 1)),
+        if (is_float) return dh_float_bits_of((float)c * (1.0f / (float)(1 << DRTOPK_ND_TERM_BITS)), t);
+        int64_t v = DRTOPK_ND_MEAN_U32 + dh_floor_shift(c * DRTOPK_ND_SD_U32 + (1 << (DRTOPK_ND_TERM_BITS - 1)),
                                                              DRTOPK_ND_TERM_BITS);
         return (uint64_t)v & ones;
     }
     case DRTOPK_DIST_CD: {
-        const uint64_t key = drtopk_cd_key(seed, i, w);
+        const uint64_t key = dh_cd_key(seed, i, w);
         /* floats: keep the nesting on positive finite values (key >> 2) */
         return is_float ? (key >> 2) : drtopk_bits_from_key_any(key, t);
     }
@@ -182,18 +182,18 @@ DRTOPK_HD uint64_t drtopk_gen_bits(uint64_t seed, uint64_t i, drtopk_dist d, drt
         return drtopk_bits_from_key_any(d == DRTOPK_DIST_ASC ? lo + step : hi - step, t);
     }
     case DRTOPK_DIST_FEW: {
-        h = drtopk_rand64(seed, i, 0);
+        h = dh_rand64(seed, i, 0);
         const uint32_t v = (uint32_t)((h >> 32) % DRTOPK_FEW_DISTINCT);
-        if (is_float) return drtopk_float_bits_of((float)v - (float)DRTOPK_FEW_OFFSET, t);
+        if (is_float) return dh_float_bits_of((float)v - (float)DRTOPK_FEW_OFFSET, t);
         if (drtopk_dtype_is_signed_int(t)) return (uint64_t)((int64_t)v - DRTOPK_FEW_OFFSET) & ones;
         return (uint64_t)v * DRTOPK_FEW_SCALE;
     }
     case DRTOPK_DIST_EQ:
-        return is_float ? drtopk_float_bits_of((float)DRTOPK_EQ_VALUE, t) : (uint64_t)DRTOPK_EQ_VALUE;
+        return is_float ? dh_float_bits_of((float)DRTOPK_EQ_VALUE, t) : (uint64_t)DRTOPK_EQ_VALUE;
     case DRTOPK_DIST_SPECIAL:
     default: {
-        h = drtopk_rand64(seed, i, 0);
-        const uint64_t r = drtopk_rand_bits(h, seed, i, w);
+        h = dh_rand64(seed, i, 0);
+        const uint64_t r = dh_rand_bits(h, seed, i, w);
         const uint32_t sel = (uint32_t)h & DRTOPK_SPECIAL_CASES;
         if (is_float) {
             const uint64_t e = drtopk_float_exp_mask(t), frac = drtopk_float_frac_mask(t);

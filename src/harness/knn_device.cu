@@ -2,7 +2,7 @@
  * knn_device.cu -- the k-NN distances of `drtopk dataset knn` on the GPU (the
  * paper's ANN_SIFT1B input of section 6 / Table 1 is such a distance array):
  * out[q * n + j] = distance from vector q to vector j for the first nq
- * vectors.  Same arithmetic as drtopk_knn_host (dataset_vectors.c): each term and sum
+ * vectors.  Same arithmetic as dh_knn_host (dataset_vectors.c): each term and sum
  * in double, in dimension order, with explicit round-to-nearest operations
  * (no fused multiply-add), one rounding to float at the end, so both give
  * identical bits.  The vectors are stored transposed on the device (value d
@@ -44,8 +44,8 @@ __global__ void knn_kernel(const float *__restrict__ base_t, const float *__rest
         }                                                                              \
     } while (0)
 
-extern "C" drtopk_status drtopk_knn_device(const drtopk_ds_vectors *v, uint64_t nq, drtopk_ds_metric m, float *out,
-                                           drtopk_ds_progress progress, void *ctx)
+extern "C" drtopk_status dh_knn_device(const dh_ds_vectors *v, uint64_t nq, dh_ds_metric m, float *out,
+                                       dh_ds_progress progress, void *ctx)
 {
     if (v == NULL || out == NULL || nq == 0 || nq > v->count || v->dim == 0) return DRTOPK_ERR_INVALID_ARGUMENT;
     const uint64_t n = v->count;

@@ -82,7 +82,7 @@ static drtopk_status run_microbench(double *c_global, double *c_shfl, uint32_t *
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status drtopk_microbench_cycles(int gpu, double *c_global, double *c_shfl)
+extern "C" drtopk_status dh_microbench_cycles(int gpu, double *c_global, double *c_shfl)
 {
     if (!c_global || !c_shfl)
         return DRTOPK_ERR_INVALID_ARGUMENT;

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-drtopk_status drtopk_microbench_cycles(int gpu, double *c_global, double *c_shfl);
+drtopk_status dh_microbench_cycles(int gpu, double *c_global, double *c_shfl);
 
 #ifdef __cplusplus
 }

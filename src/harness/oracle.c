@@ -20,7 +20,7 @@ static int problem_ok(const drtopk_problem *p)
            (unsigned)p->dtype < DRTOPK_DTYPE_COUNT && (unsigned)p->order <= DRTOPK_SMALLEST;
 }
 
-drtopk_status drtopk_oracle_topk(const drtopk_problem *p, void *out_values, uint64_t *out_indices)
+drtopk_status dh_oracle_topk(const drtopk_problem *p, void *out_values, uint64_t *out_indices)
 {
     uint64_t n, cnt[ORACLE_RADIX];
     uint64_t *rk, *rk2;           /* reversed keys (~key): ascending = best first */

@@ -14,19 +14,19 @@ extern "C" {
 
 /* Sort-based top-k: out_values/out_indices get the k best elements of V,
  * best first (ties by smaller position first). */
-drtopk_status drtopk_oracle_topk(const drtopk_problem *p, void *out_values, uint64_t *out_indices);
+drtopk_status dh_oracle_topk(const drtopk_problem *p, void *out_values, uint64_t *out_indices);
 
 typedef struct {
     int ok;
     char why[256];          /* first failure, for the test log */
-} drtopk_check_result;
+} dh_check_result;
 
 /* Check a result (values, indices; any order) against the oracle's values:
  * every index < n and distinct; values[i] is bit-equal to V[indices[i]]; the
  * multiset of ordered keys equals the oracle's.  `oracle_values` may be NULL:
  * then an exact O(n) count replaces the oracle (no sort of V; for large n). */
-drtopk_check_result drtopk_check(const drtopk_problem *p, const void *values,
-                                 const uint64_t *indices, const void *oracle_values);
+dh_check_result dh_check(const drtopk_problem *p, const void *values,
+                         const uint64_t *indices, const void *oracle_values);
 
 #ifdef __cplusplus
 }

@@ -94,7 +94,7 @@ int runtime_error(const char *fmt, ...)
 int host_room(uint64_t bytes, const char *what)
 {
     char err[256];
-    return drtopk_host_mem_check(bytes, what, err, sizeof err) == 0 ? 0 : runtime_error("%s", err);
+    return dh_host_mem_check(bytes, what, err, sizeof err) == 0 ? 0 : runtime_error("%s", err);
 }
 
 int api_error(const char *what, drtopk_status st)
@@ -161,7 +161,7 @@ int parse_options(const char *cmd, const opt_spec *specs, int argc, char **argv,
 
 int parse_size(const char *opt, const char *val, uint64_t *out)
 {
-    const int rc = drtopk_parse_u64(val, out);
+    const int rc = dh_parse_u64(val, out);
     if (rc == DRTOPK_PARSE_RANGE)
         return usage_error("--%s: %s is out of range (at most 2^64 - 1 = 18446744073709551615)", opt, val);
     if (rc != 0)
@@ -172,7 +172,7 @@ int parse_size(const char *opt, const char *val, uint64_t *out)
 int parse_int_range(const char *opt, const char *val, int lo, int hi, int *out)
 {
     uint64_t v;
-    const int rc = drtopk_parse_u64(val, &v);
+    const int rc = dh_parse_u64(val, &v);
     if (rc == DRTOPK_PARSE_RANGE) return usage_error("--%s %s is out of range %d..%d", opt, val, lo, hi);
     if (rc != 0) return usage_error("--%s: '%s' is not a non-negative integer", opt, val);
     if (v < (uint64_t)lo || v > (uint64_t)hi)
@@ -181,9 +181,9 @@ int parse_int_range(const char *opt, const char *val, int lo, int hi, int *out)
     return 0;
 }
 
-int parse_dist(const char *val, drtopk_dist *out)
+int parse_dist(const char *val, dh_dist *out)
 {
-    if (drtopk_dist_parse(val, out) != DRTOPK_OK)
+    if (dh_dist_parse(val, out) != DRTOPK_OK)
         return usage_error("--dist: unknown distribution '%s' (UD ND CD ASC DESC FEW EQ SPECIAL)", val);
     return 0;
 }
@@ -241,7 +241,7 @@ const char *json_bool(int b) { return b ? "true" : "false"; }
 void size_text(char *buf, size_t len, uint64_t x)
 {
     if (x && (x & (x - 1)) == 0)
-        snprintf(buf, len, "%" PRIu64 " (2^%d)", x, drtopk_ilog2_floor(x));
+        snprintf(buf, len, "%" PRIu64 " (2^%d)", x, dh_ilog2_floor(x));
     else
         snprintf(buf, len, "%" PRIu64, x);
 }
@@ -321,19 +321,19 @@ int check_sorted(const drtopk_problem *p, const void *vals, char *why, size_t le
 /* The tuning of the machine this run uses (the GPU's uuid and name, or this
  * host for the CPU backend) from the results store.  A database that exists
  * but cannot be read is a warning: the run goes on with the default plan. */
-static void load_tuning(const drtopk_problem *p, const drtopk_device_info *dev, const char **tuning_db,
-                        drtopk_store_tuning *t)
+static void load_tuning(const drtopk_problem *p, const dh_device_info *dev, const char **tuning_db,
+                        dh_store_tuning *t)
 {
     char err[DRTOPK_STORE_ERR_LEN];
-    drtopk_store_machine host;
+    dh_store_machine host;
     const char *uuid = dev->uuid, *name = dev->name;
     if (p->backend == DRTOPK_BACKEND_CPU) {
-        drtopk_store_cpu_machine(&host);
+        dh_store_cpu_machine(&host);
         uuid = host.uuid;
         name = host.name;
     }
-    *tuning_db = drtopk_store_default_path();
-    if (drtopk_store_load_tuning(*tuning_db, uuid, name, t, err, sizeof err) != DRTOPK_OK)
+    *tuning_db = dh_store_default_path();
+    if (dh_store_load_tuning(*tuning_db, uuid, name, t, err, sizeof err) != DRTOPK_OK)
         fprintf(ERR_OUT, "%s: warning: cannot read the tuning database %s: %s; planning without it\n", run_prog,
                 *tuning_db, err);
 }
@@ -349,17 +349,17 @@ static int pipeline_options(const run_cfg *c)
  * dr-<A>, or a pipeline knob without --algo) where the automatic plan is a
  * standalone one starts from the paper's pipeline: Rule 4 with const 3,
  * beta 2. */
-int build_plan(const run_cfg *c, const drtopk_problem *p, const drtopk_device_info *dev, const char **tuning_db,
+int build_plan(const run_cfg *c, const drtopk_problem *p, const dh_device_info *dev, const char **tuning_db,
                drtopk_plan *plan)
 {
     drtopk_status st;
     if (c->have_const) {
         st = drtopk_plan_rule4(plan, p, c->rule4_const);
     } else {
-        drtopk_store_tuning t;
+        dh_store_tuning t;
         load_tuning(p, dev, tuning_db, &t);
         st = drtopk_plan_auto(plan, p, &t.table);
-        drtopk_store_tuning_free(&t);
+        dh_store_tuning_free(&t);
     }
     if (st != DRTOPK_OK)
         return usage_error("cannot plan this problem: %s: %s", drtopk_status_string(st), drtopk_last_error());
@@ -409,17 +409,17 @@ int resolve_inputs(run_cfg *c, void **host_v)
         drtopk_status st;
         if (c->have_dist || c->have_seed)
             return usage_error("--%s does not apply to --input data", c->have_dist ? "dist" : "seed");
-        if (drtopk_dtype_from_path(c->input, &t) != DRTOPK_OK)
+        if (dh_dtype_from_path(c->input, &t) != DRTOPK_OK)
             return usage_error("--input %s: cannot tell the element type; name the file *.u32 *.i32 *.f32 *.f16 "
                                "*.bf16 *.u64 *.i64 or *.f64",
                                c->input);
         if (c->have_dtype && c->dtype != t)
             return usage_error("--dtype %s conflicts with --input %s (its extension says %s)", drtopk_dtype_name(c->dtype),
                                c->input, drtopk_dtype_name(t));
-        if (drtopk_check_regular_file(c->input, err, sizeof err) != 0)   /* never opens a FIFO */
+        if (dh_check_regular_file(c->input, err, sizeof err) != 0)   /* never opens a FIFO */
             return usage_error("--input: %s", err);
-        if (host_v) st = drtopk_read_raw(c->input, drtopk_dtype_size(t), host_v, &n, err, sizeof err);
-        else st = drtopk_raw_count(c->input, drtopk_dtype_size(t), &n, err, sizeof err);
+        if (host_v) st = dh_read_raw(c->input, drtopk_dtype_size(t), host_v, &n, err, sizeof err);
+        else st = dh_raw_count(c->input, drtopk_dtype_size(t), &n, err, sizeof err);
         if (st == DRTOPK_ERR_OUT_OF_MEMORY) return runtime_error("--input: %s", err);
         if (st != DRTOPK_OK) return usage_error("--input: %s", err);
         if (c->have_n && c->n != n)
@@ -442,24 +442,24 @@ int resolve_inputs(run_cfg *c, void **host_v)
 int write_files(const char *what, int count, const char *const *paths, const void *const *data,
                 const size_t *elem_size, uint64_t n)
 {
-    drtopk_outputs out = { 0 };
+    dh_outputs out = { 0 };
     char err[DRTOPK_PATH_MAX + 256];
     for (int i = 0; i < count; ++i) {
         const char *tmp;
-        if (drtopk_outputs_add(&out, paths[i], &tmp, err, sizeof err) != 0) {
-            drtopk_outputs_abort(&out);
+        if (dh_outputs_add(&out, paths[i], &tmp, err, sizeof err) != 0) {
+            dh_outputs_abort(&out);
             return runtime_error("%s: %s", what, err);
         }
         errno = 0;
-        drtopk_status st = drtopk_write_raw(tmp, data[i], elem_size[i], n);
+        drtopk_status st = dh_write_raw(tmp, data[i], elem_size[i], n);
         if (st != DRTOPK_OK) {
             const int e = errno;
-            drtopk_outputs_abort(&out);
+            dh_outputs_abort(&out);
             return runtime_error("%s: cannot write '%s': %s", what, paths[i],
                                  e ? strerror(e) : drtopk_status_string(st));
         }
     }
-    if (drtopk_outputs_commit(&out, err, sizeof err) != 0) return runtime_error("%s: %s", what, err);
+    if (dh_outputs_commit(&out, err, sizeof err) != 0) return runtime_error("%s: %s", what, err);
     return 0;
 }
 

@@ -36,7 +36,7 @@ int runtime_error(const char *fmt, ...);
 /* A library call that failed: its status and, when it left one, its message. */
 int api_error(const char *what, drtopk_status st);
 /* 0 when `bytes` of host memory for `what` are available (util.h's
- * drtopk_host_mem_check), else the runtime error saying how much is. */
+ * dh_host_mem_check), else the runtime error saying how much is. */
 int host_room(uint64_t bytes, const char *what);
 void progress(int quiet, const char *fmt, ...);
 
@@ -58,7 +58,7 @@ enum {
 typedef struct {
     uint64_t n, k, seed;
     int have_n, have_k, have_seed, have_dist, have_dtype;
-    drtopk_dist dist;
+    dh_dist dist;
     drtopk_dtype dtype;
     drtopk_order order;
     const char *algo_text;
@@ -88,7 +88,7 @@ int parse_options(const char *cmd, const opt_spec *specs, int argc, char **argv,
                   void *ctx);
 int parse_size(const char *opt, const char *val, uint64_t *out);
 int parse_int_range(const char *opt, const char *val, int lo, int hi, int *out);
-int parse_dist(const char *val, drtopk_dist *out);
+int parse_dist(const char *val, dh_dist *out);
 int parse_dtype(const char *val, drtopk_dtype *out);
 
 /* Options that only make sense together, and the input file: read whole into
@@ -97,7 +97,7 @@ int resolve_inputs(run_cfg *c, void **host_v);
 /* Applies the command line on top of drtopk_plan_auto (with the tuning of the
  * GPU `dev`, or of this host for the CPU backend) or drtopk_plan_rule4
  * (--const); *tuning_db gets the database the tuning came from. */
-int build_plan(const run_cfg *c, const drtopk_problem *p, const drtopk_device_info *dev, const char **tuning_db,
+int build_plan(const run_cfg *c, const drtopk_problem *p, const dh_device_info *dev, const char **tuning_db,
                drtopk_plan *plan);
 
 /* ---- output -------------------------------------------------------------- */

@@ -23,7 +23,7 @@ static drtopk_status open_sized(const char *path, size_t elem_size, uint64_t *n,
                                 size_t err_len)
 {
     struct stat sb;
-    if (drtopk_check_regular_file(path, err, err_len) != 0) return DRTOPK_ERR_IO;   /* a FIFO would block open() */
+    if (dh_check_regular_file(path, err, err_len) != 0) return DRTOPK_ERR_IO;   /* a FIFO would block open() */
     if ((*fd = open(path, O_RDONLY)) < 0) {
         SET_ERR("cannot open '%s': %s", path, strerror(errno));
         return DRTOPK_ERR_IO;
@@ -43,7 +43,7 @@ static drtopk_status open_sized(const char *path, size_t elem_size, uint64_t *n,
     return DRTOPK_OK;
 }
 
-drtopk_status drtopk_raw_count(const char *path, size_t elem_size, uint64_t *n, char *err, size_t err_len)
+drtopk_status dh_raw_count(const char *path, size_t elem_size, uint64_t *n, char *err, size_t err_len)
 {
     int fd;
     drtopk_status st = open_sized(path, elem_size, n, &fd, err, err_len);
@@ -51,8 +51,8 @@ drtopk_status drtopk_raw_count(const char *path, size_t elem_size, uint64_t *n, 
     return st;
 }
 
-drtopk_status drtopk_read_raw_slice(const char *path, size_t elem_size, uint64_t first, uint64_t count,
-                                    void *buf, char *err, size_t err_len)
+drtopk_status dh_read_raw_slice(const char *path, size_t elem_size, uint64_t first, uint64_t count,
+                                void *buf, char *err, size_t err_len)
 {
     int fd;
     uint64_t n;
@@ -90,8 +90,8 @@ static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t len)
     return h;
 }
 
-drtopk_status drtopk_raw_sample_sum(const char *path, unsigned blocks, size_t block_bytes, uint64_t *sum,
-                                    char *err, size_t err_len)
+drtopk_status dh_raw_sample_sum(const char *path, unsigned blocks, size_t block_bytes, uint64_t *sum,
+                                char *err, size_t err_len)
 {
     struct stat sb;
     const int fd = open(path, O_RDONLY);

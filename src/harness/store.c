@@ -53,7 +53,7 @@ static void sqlite_reason(sqlite3 *db, char *buf, size_t len)
 }
 
 /* Record sqlite's message for the failed step `what` and return IO. */
-drtopk_status store_fail(drtopk_store *s, const char *what)
+drtopk_status store_fail(dh_store *s, const char *what)
 {
     char why[DRTOPK_STORE_ERR_LEN / 2];
     sqlite_reason(s->db, why, sizeof why);
@@ -61,10 +61,10 @@ drtopk_status store_fail(drtopk_store *s, const char *what)
     return DRTOPK_ERR_IO;
 }
 
-const char *drtopk_store_errmsg(const drtopk_store *s) { return s ? s->err : "no store"; }
-int drtopk_store_version(const drtopk_store *s) { return s->version; }
+const char *dh_store_errmsg(const dh_store *s) { return s ? s->err : "no store"; }
+int dh_store_version(const dh_store *s) { return s->version; }
 
-const char *drtopk_store_default_path(void)
+const char *dh_store_default_path(void)
 {
     const char *e = getenv("DRTOPK_DB");
     return (e && *e) ? e : DRTOPK_STORE_DEFAULT_PATH;
@@ -87,7 +87,7 @@ static drtopk_status check_path(const char *path, unsigned flags, char *err, siz
             return DRTOPK_ERR_IO;
         }
         /* a FIFO or device is refused unopened: opening one blocks */
-        return drtopk_check_regular_file(path, err, err_len) == 0 ? DRTOPK_OK : DRTOPK_ERR_IO;
+        return dh_check_regular_file(path, err, err_len) == 0 ? DRTOPK_OK : DRTOPK_ERR_IO;
     }
     if (errno != ENOENT) {
         store_set_err(err, err_len, "cannot access %s: %s", path, strerror(errno));
@@ -141,14 +141,14 @@ static void pid_gone(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 /* Repeat an opening step (it sets open_rc) while SQLite answers BUSY without waiting (its deadlock
  * avoidance: two openers of a new database both upgrading a read lock), up to
  * the busy timeout.  Returns what the last try returned. */
-static drtopk_status retry_busy(drtopk_store *s, drtopk_status (*step)(drtopk_store *, const char *),
+static drtopk_status retry_busy(dh_store *s, drtopk_status (*step)(dh_store *, const char *),
                                 const char *path)
 {
-    double t0 = drtopk_now_ms();
+    double t0 = dh_now_ms();
     for (;;) {
         drtopk_status r = step(s, path);
         if (r == DRTOPK_OK || (s->open_rc & 0xff) != SQLITE_BUSY ||
-            drtopk_now_ms() - t0 >= BUSY_TIMEOUT_MS)
+            dh_now_ms() - t0 >= BUSY_TIMEOUT_MS)
             return r;
         sqlite3_sleep(BUSY_RETRY_MS);
     }
@@ -156,7 +156,7 @@ static drtopk_status retry_busy(drtopk_store *s, drtopk_status (*step)(drtopk_st
 
 /* WAL: readers never block the tuner; NORMAL sync keeps every committed step
  * across a crash of the process. */
-static drtopk_status set_wal(drtopk_store *s, const char *path)
+static drtopk_status set_wal(dh_store *s, const char *path)
 {
     sqlite3_stmt *st;
     int ok = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK;
@@ -176,8 +176,8 @@ static drtopk_status set_wal(drtopk_store *s, const char *path)
  * readers use what it has).  Creating and migrating under concurrency: the
  * busy timeout is set first, BUSY answers SQLite does not wait on are retried
  * and each migration re-reads the version inside its write transaction. */
-drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int max_version,
-                                        drtopk_store **out, char *err, size_t err_len)
+drtopk_status dh_store_open_version(const char *path, unsigned flags, int max_version,
+                                    dh_store **out, char *err, size_t err_len)
 {
     if (!out)
         return DRTOPK_ERR_INVALID_ARGUMENT;
@@ -185,7 +185,7 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
     drtopk_status rs = check_path(path, flags, err, err_len);
     if (rs != DRTOPK_OK)
         return rs;
-    drtopk_store *s = calloc(1, sizeof *s);
+    dh_store *s = calloc(1, sizeof *s);
     if (!s)
         return DRTOPK_ERR_OUT_OF_MEMORY;
     gethostname(s->host, sizeof s->host - 1);
@@ -233,7 +233,7 @@ drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int ma
                                 store_sql_rule4_alpha, NULL, NULL) != SQLITE_OK ||
         sqlite3_create_function(s->db, "drtopk_rule4_alpha", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                                 store_sql_rule4_alpha_const, NULL, NULL) != SQLITE_OK ||
-        sqlite3_create_function(s->db, "drtopk_rule4_flags", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+        sqlite3_create_function(s->db, "dh_rule4_flags", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                                 store_sql_rule4_flags, NULL, NULL) != SQLITE_OK) {
         store_fail(s, "registering the store's SQL functions");
         goto bad;
@@ -255,13 +255,13 @@ bad:
     return rs;
 }
 
-drtopk_status drtopk_store_open(const char *path, unsigned flags, drtopk_store **out,
-                                char *err, size_t err_len)
+drtopk_status dh_store_open(const char *path, unsigned flags, dh_store **out,
+                            char *err, size_t err_len)
 {
-    return drtopk_store_open_version(path, flags, DRTOPK_STORE_SCHEMA_VERSION, out, err, err_len);
+    return dh_store_open_version(path, flags, DRTOPK_STORE_SCHEMA_VERSION, out, err, err_len);
 }
 
-void drtopk_store_close(drtopk_store *s)
+void dh_store_close(dh_store *s)
 {
     if (!s)
         return;
@@ -271,14 +271,14 @@ void drtopk_store_close(drtopk_store *s)
 
 /* ---- transactions and statement helpers ----------------------------------- */
 
-drtopk_status store_exec(drtopk_store *s, const char *sql)
+drtopk_status store_exec(dh_store *s, const char *sql)
 {
     return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? DRTOPK_OK : store_fail(s, sql);
 }
 
-drtopk_status drtopk_store_begin(drtopk_store *s) { return store_exec(s, "BEGIN IMMEDIATE"); }
-drtopk_status drtopk_store_commit(drtopk_store *s) { return store_exec(s, "COMMIT"); }
-drtopk_status drtopk_store_rollback(drtopk_store *s) { return store_exec(s, "ROLLBACK"); }
+drtopk_status dh_store_begin(dh_store *s) { return store_exec(s, "BEGIN IMMEDIATE"); }
+drtopk_status dh_store_commit(dh_store *s) { return store_exec(s, "COMMIT"); }
+drtopk_status dh_store_rollback(dh_store *s) { return store_exec(s, "ROLLBACK"); }
 
 /* Bind v, or NULL (unknown) when v <= 0. */
 static void bind_pos_int(sqlite3_stmt *st, int i, int64_t v)
@@ -298,7 +298,7 @@ void store_bind_pos_double(sqlite3_stmt *st, int i, double v)
 }
 
 /* Step a statement that returns no rows (or the one id row), then finalize. */
-drtopk_status store_step_done(drtopk_store *s, sqlite3_stmt *st, const char *what, int64_t *id)
+drtopk_status store_step_done(dh_store *s, sqlite3_stmt *st, const char *what, int64_t *id)
 {
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW && id)
@@ -310,7 +310,7 @@ drtopk_status store_step_done(drtopk_store *s, sqlite3_stmt *st, const char *wha
     return r;
 }
 
-drtopk_status store_prepare(drtopk_store *s, const char *sql, sqlite3_stmt **st)
+drtopk_status store_prepare(dh_store *s, const char *sql, sqlite3_stmt **st)
 {
     return sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK ? DRTOPK_OK : store_fail(s, sql);
 }
@@ -358,7 +358,7 @@ int store_single_int(sqlite3 *db, const char *sql, int *out)
 
 /* ---- machines and runs ----------------------------------------------------- */
 
-drtopk_status drtopk_store_put_machine(drtopk_store *s, const drtopk_store_machine *m, int64_t *id)
+drtopk_status dh_store_put_machine(dh_store *s, const dh_store_machine *m, int64_t *id)
 {
     static const char sql[] =
         "INSERT INTO machines (uuid, name, backend, cc_major, cc_minor, sm_count, mem_bytes, "
@@ -392,7 +392,7 @@ drtopk_status drtopk_store_put_machine(drtopk_store *s, const drtopk_store_machi
     return store_step_done(s, st, "storing the machine", id);
 }
 
-void drtopk_store_cpu_machine(drtopk_store_machine *m)
+void dh_store_cpu_machine(dh_store_machine *m)
 {
     memset(m, 0, sizeof *m);
     char host[128] = "unknown";
@@ -416,8 +416,8 @@ void drtopk_store_cpu_machine(drtopk_store_machine *m)
     }
 }
 
-drtopk_status drtopk_store_machine_by_name(drtopk_store *s, const char *name, const char *backend,
-                                           int64_t *id, int *found)
+drtopk_status dh_store_machine_by_name(dh_store *s, const char *name, const char *backend,
+                                       int64_t *id, int *found)
 {
     sqlite3_stmt *st;
     *found = 0;
@@ -435,8 +435,8 @@ drtopk_status drtopk_store_machine_by_name(drtopk_store *s, const char *name, co
     return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : store_fail(s, "looking up a machine by name");
 }
 
-drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const char *program,
-                                     const char *argv, const char *git_commit, int64_t *run_id)
+drtopk_status dh_store_begin_run(dh_store *s, int64_t machine_id, const char *program,
+                                 const char *argv, const char *git_commit, int64_t *run_id)
 {
     unsigned char raw[RUN_UUID_BYTES];
     char hex[2 * RUN_UUID_BYTES + 1];
@@ -453,7 +453,7 @@ drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const 
     for (int i = 0; i < RUN_UUID_BYTES; ++i)
         snprintf(hex + 2 * i, 3, "%02x", raw[i]);
     sqlite3_stmt *st;
-    if (drtopk_store_reap_runs(s, NULL) != DRTOPK_OK ||
+    if (dh_store_reap_runs(s, NULL) != DRTOPK_OK ||
         store_prepare(s, "INSERT INTO runs (run_uuid, machine_id, program, argv, git_commit, started_at, "
                          "status, pid, host) VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), "
                          "'running', ?, ?) RETURNING id", &st) != DRTOPK_OK)
@@ -468,7 +468,7 @@ drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const 
     return store_step_done(s, st, "starting the run", run_id);
 }
 
-drtopk_status drtopk_store_reap_runs(drtopk_store *s, int *reaped)
+drtopk_status dh_store_reap_runs(dh_store *s, int *reaped)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "UPDATE runs SET status = 'killed', ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
@@ -481,7 +481,7 @@ drtopk_status drtopk_store_reap_runs(drtopk_store *s, int *reaped)
     return r;
 }
 
-drtopk_status drtopk_store_end_run(drtopk_store *s, int64_t run_id, const char *status)
+drtopk_status dh_store_end_run(dh_store *s, int64_t run_id, const char *status)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "UPDATE runs SET ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), status = ? "

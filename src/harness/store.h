@@ -26,7 +26,7 @@ extern "C" {
 #define DRTOPK_STORE_DEFAULT_PATH "db/results.sqlite"
 #define DRTOPK_STORE_ERR_LEN 512
 
-typedef struct drtopk_store drtopk_store;
+typedef struct dh_store dh_store;
 
 enum {
     DRTOPK_STORE_READONLY = 1u << 0,  /* never create or migrate              */
@@ -40,21 +40,21 @@ enum {
  * says), a missing directory, a directory or other non-regular file (never
  * opened: a FIFO would block), and a read-only file opened for writing are
  * refused with a message in err. */
-drtopk_status drtopk_store_open(const char *path, unsigned flags, drtopk_store **out,
-                                char *err, size_t err_len);
-/* As drtopk_store_open, but migrate no further than max_version (tests build
+drtopk_status dh_store_open(const char *path, unsigned flags, dh_store **out,
+                            char *err, size_t err_len);
+/* As dh_store_open, but migrate no further than max_version (tests build
  * an older database with it). */
-drtopk_status drtopk_store_open_version(const char *path, unsigned flags, int max_version,
-                                        drtopk_store **out, char *err, size_t err_len);
-void drtopk_store_close(drtopk_store *s);
-const char *drtopk_store_errmsg(const drtopk_store *s);   /* last error      */
-int drtopk_store_version(const drtopk_store *s);           /* schema version  */
+drtopk_status dh_store_open_version(const char *path, unsigned flags, int max_version,
+                                    dh_store **out, char *err, size_t err_len);
+void dh_store_close(dh_store *s);
+const char *dh_store_errmsg(const dh_store *s);   /* last error      */
+int dh_store_version(const dh_store *s);           /* schema version  */
 /* DRTOPK_DB if set and non-empty, else DRTOPK_STORE_DEFAULT_PATH. */
-const char *drtopk_store_default_path(void);
+const char *dh_store_default_path(void);
 
-drtopk_status drtopk_store_begin(drtopk_store *s);   /* BEGIN IMMEDIATE */
-drtopk_status drtopk_store_commit(drtopk_store *s);
-drtopk_status drtopk_store_rollback(drtopk_store *s);
+drtopk_status dh_store_begin(dh_store *s);   /* BEGIN IMMEDIATE */
+drtopk_status dh_store_commit(dh_store *s);
+drtopk_status dh_store_rollback(dh_store *s);
 
 typedef struct {
     char uuid[64];
@@ -65,27 +65,27 @@ typedef struct {
     double read_gbps;           /* <= 0: unknown                                */
     int driver_version, runtime_version;
     double c_global, c_shfl;    /* microbenchmarked cycles; <= 0: unknown       */
-} drtopk_store_machine;
+} dh_store_machine;
 
 /* Insert or update (by uuid) the machine; known fields overwrite, unknown ones
  * (0 / <= 0) keep what the database has.  *id gets its row id. */
-drtopk_status drtopk_store_put_machine(drtopk_store *s, const drtopk_store_machine *m, int64_t *id);
+drtopk_status dh_store_put_machine(dh_store *s, const dh_store_machine *m, int64_t *id);
 /* Identity of this host for the CPU backend: uuid "cpu:<hostname>", name the
  * CPU model. */
-void drtopk_store_cpu_machine(drtopk_store_machine *m);
+void dh_store_cpu_machine(dh_store_machine *m);
 
 /* Records this process (pid, host) in the run; first marks as 'killed' the
  * runs of this host still 'running' whose process is gone.  With the
  * environment variable DRTOPK_STORE_CLEAN=1 (reference runs) a git_commit
- * ending in "-dirty" is refused: INVALID_ARGUMENT, drtopk_store_errmsg says why. */
+ * ending in "-dirty" is refused: INVALID_ARGUMENT, dh_store_errmsg says why. */
 #define DRTOPK_STORE_CLEAN_ENV "DRTOPK_STORE_CLEAN"
-drtopk_status drtopk_store_begin_run(drtopk_store *s, int64_t machine_id, const char *program,
-                                     const char *argv, const char *git_commit, int64_t *run_id);
+drtopk_status dh_store_begin_run(dh_store *s, int64_t machine_id, const char *program,
+                                 const char *argv, const char *git_commit, int64_t *run_id);
 /* Mark the 'running' runs of this host whose process is gone (kill(pid, 0)
  * fails with ESRCH) as 'killed'; *reaped (may be NULL) gets how many. */
-drtopk_status drtopk_store_reap_runs(drtopk_store *s, int *reaped);
+drtopk_status dh_store_reap_runs(dh_store *s, int *reaped);
 /* status: "done", "interrupted", "time-limit" or "failed". */
-drtopk_status drtopk_store_end_run(drtopk_store *s, int64_t run_id, const char *status);
+drtopk_status dh_store_end_run(dh_store *s, int64_t run_id, const char *status);
 
 /* The algorithm label of a measurement of drtopk_plan_auto's plan (tuner
  * --regret: "auto-builtin", "auto-tuned") starts with this; every other row
@@ -109,13 +109,13 @@ typedef struct {
     int alpha, beta;            /* 0 for standalone                             */
     unsigned flags;
     char order[16];             /* "largest" / "smallest"                       */
-} drtopk_store_config;
+} dh_store_config;
 
-typedef enum { DRTOPK_MEAS_OK = 0, DRTOPK_MEAS_UNSUPPORTED, DRTOPK_MEAS_ERROR } drtopk_meas_status;
+typedef enum { DRTOPK_MEAS_OK = 0, DRTOPK_MEAS_UNSUPPORTED, DRTOPK_MEAS_ERROR } dh_meas_status;
 
 typedef struct {
-    drtopk_store_config cfg;
-    drtopk_meas_status status;
+    dh_store_config cfg;
+    dh_meas_status status;
     char error[256];            /* when status != OK                            */
     int reps;
     const double *reps_ms;      /* reps values (may be NULL when reps == 0)     */
@@ -126,24 +126,24 @@ typedef struct {
     int verify_ok;
     char verify_error[256];
     const char *timing;         /* "gpu" or "call" (util.h); NULL: "call"       */
-} drtopk_store_measurement;
+} dh_store_measurement;
 
 /* Is this configuration already measured on (machine, commit)?  Only status
  * ok and unsupported count: an error is measured again. */
-drtopk_status drtopk_store_has(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                               const drtopk_store_config *c, int *found);
+drtopk_status dh_store_has(dh_store *s, int64_t machine_id, const char *git_commit,
+                           const dh_store_config *c, int *found);
 /* Claim a configuration for run_id so that concurrent tuners share a sweep:
  * one short write transaction.  *claimed = 0 when it is measured already
  * (with force: by another run that is still going) or claimed by another
  * 'running' run within the last hour; else the claim is (taken over and)
  * this run's, and *claimed = 1.  Runs of this host whose process is gone
  * are marked 'killed' first, so their claims are taken over at once. */
-drtopk_status drtopk_store_claim(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
-                                 const drtopk_store_config *c, int force, int *claimed);
+drtopk_status dh_store_claim(dh_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                             const dh_store_config *c, int force, int *claimed);
 /* Insert, replacing an earlier row of the same key (--force), and release
  * the key's claim. */
-drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_id,
-                               const char *git_commit, const drtopk_store_measurement *m);
+drtopk_status dh_store_put(dh_store *s, int64_t machine_id, int64_t run_id,
+                           const char *git_commit, const dh_store_measurement *m);
 
 /* One successful (status ok, not failed verification) measurement, as the fit
  * reads it. */
@@ -154,15 +154,15 @@ typedef struct {
     unsigned flags;             /* DRTOPK_* plan flags (the delegate build)     */
     uint64_t n, k;
     double median_ms;
-} drtopk_store_point;
+} dh_store_point;
 /* Calls cb for every usable measurement of a forced plan (not
  * DRTOPK_STORE_AUTO_PREFIX) of (machine, commit, dtype) with the default plan
  * flags, with or without the shared/staged delegate build (standalone rows
  * have none), ordered by algorithm, beta, dist, n, k, alpha, flags.  A
  * non-zero return of cb stops. */
-drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                      const char *dtype,
-                                      int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx);
+drtopk_status dh_store_each_point(dh_store *s, int64_t machine_id, const char *git_commit,
+                                  const char *dtype,
+                                  int (*cb)(const dh_store_point *pt, void *ctx), void *ctx);
 
 typedef struct {
     char dtype[8];
@@ -171,12 +171,12 @@ typedef struct {
     double const_time, const_lsq, const_theory;   /* const_theory <= 0: unknown */
     double mean_slowdown, worst_slowdown;
     int points;
-} drtopk_store_fit;
-drtopk_status drtopk_store_put_fit(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                   const drtopk_store_fit *f);
+} dh_store_fit;
+drtopk_status dh_store_put_fit(dh_store *s, int64_t machine_id, const char *git_commit,
+                               const dh_store_fit *f);
 
 /* One cell of the decision table (db/schema.sql migration 4). */
-typedef enum { DRTOPK_CHOICE_UNCHECKED = 0, DRTOPK_CHOICE_KEPT, DRTOPK_CHOICE_DROPPED } drtopk_choice_status;
+typedef enum { DRTOPK_CHOICE_UNCHECKED = 0, DRTOPK_CHOICE_KEPT, DRTOPK_CHOICE_DROPPED } dh_choice_status;
 typedef struct {
     int log2n_min, log2n_max;
     int log2k_min, log2k_max;
@@ -186,11 +186,11 @@ typedef struct {
     int shared_build_max_alpha;     /* 0: the library's default             */
     double mean_slowdown, worst_slowdown;
     int points;
-    drtopk_choice_status status;
-} drtopk_store_choice;
+    dh_choice_status status;
+} dh_store_choice;
 /* Replace every choice of (machine, dtype) with these. */
-drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                       const char *dtype, const drtopk_store_choice *c, int count);
+drtopk_status dh_store_put_choices(dh_store *s, int64_t machine_id, const char *git_commit,
+                                   const char *dtype, const dh_store_choice *c, int count);
 
 /* A check of a tuned plan against the default one at one point (the checks
  * table): held-out points of the tuner's validation, and `tuner --compare`. */
@@ -206,28 +206,28 @@ typedef struct {
     double default_ms[2], tuned_ms[2];  /* two measurements apart in time     */
     double best_ms;                 /* <= 0: not known                         */
     char best_config[96];
-} drtopk_store_check;
-drtopk_status drtopk_store_put_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                     const drtopk_store_check *c);
+} dh_store_check;
+drtopk_status dh_store_put_check(dh_store *s, int64_t machine_id, const char *git_commit,
+                                 const dh_store_check *c);
 /* The stored check with c's key (kind .. tuned_flags) into *c; *found = 0
  * when there is none. */
-drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                     drtopk_store_check *c, int *found);
+drtopk_status dh_store_get_check(dh_store *s, int64_t machine_id, const char *git_commit,
+                                 dh_store_check *c, int *found);
 /* The fastest 'ok' measurement of a forced delegate pipeline (not
  * DRTOPK_STORE_AUTO_PREFIX) at (dtype, dist, seed, n, k) on this machine and
  * commit: its median in *ms and its configuration in words; *found = 0 when
  * there is none. */
-drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                const char *dtype, const char *dist, uint64_t seed, uint64_t n,
-                                uint64_t k, double *ms, char *config, size_t config_len, int *found);
+drtopk_status dh_store_best(dh_store *s, int64_t machine_id, const char *git_commit,
+                            const char *dtype, const char *dist, uint64_t seed, uint64_t n,
+                            uint64_t k, double *ms, char *config, size_t config_len, int *found);
 /* The fastest usable forced plan (not DRTOPK_STORE_AUTO_PREFIX) measured
  * with timing method `timing` at point's (dtype, dist, seed, n, k, order) on
  * this machine and commit: its configuration in *best (the point's fields
  * and the plan's algorithm, algorithms, alpha, beta, flags) and its median in
  * *ms; *found = 0 when there is none. */
-drtopk_status drtopk_store_best_forced(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                       const char *timing, const drtopk_store_config *point,
-                                       drtopk_store_config *best, double *ms, int *found);
+drtopk_status dh_store_best_forced(dh_store *s, int64_t machine_id, const char *git_commit,
+                                   const char *timing, const dh_store_config *point,
+                                   dh_store_config *best, double *ms, int *found);
 /* One point of the regret benchmark (tuner --regret): the latest usable
  * measurement of drtopk_plan_auto's plan labelled `label`, and as the best
  * plan the latest usable row labelled `label` DRTOPK_STORE_REF_SUFFIX (the
@@ -250,32 +250,32 @@ typedef struct {
     double best_ms;
     double regret;                  /* auto_ms / min(auto_ms, best_ms); 1
                                        without a forced plan                   */
-} drtopk_store_regret;
+} dh_store_regret;
 /* Calls cb for every point with a measurement labelled `label` on (machine,
  * commit), ordered by dtype, dist, seed, n, k; a non-zero return of cb
  * stops. */
-drtopk_status drtopk_store_each_regret(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                       const char *label, int (*cb)(const drtopk_store_regret *r, void *ctx),
-                                       void *ctx);
+drtopk_status dh_store_each_regret(dh_store *s, int64_t machine_id, const char *git_commit,
+                                   const char *label, int (*cb)(const dh_store_regret *r, void *ctx),
+                                   void *ctx);
 /* Call fn with each GPU name (CUDA machines) whose decision table passed the
  * held-out check (choices 'kept' or 'dropped', not 'unchecked': an older
  * schema's choices never were), in name order; a non-zero return from fn
  * stops the walk. */
-drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx),
-                                          void *ctx);
+drtopk_status dh_store_each_tuned_gpu(dh_store *s, int (*fn)(const char *name, void *ctx),
+                                      void *ctx);
 
 /* ---- the tuning of a machine, for drtopk_plan_auto ----------------------
  * The library reads no database: programs load the tuning of the machine they
  * run on and pass &t.table to drtopk_plan_auto.  The memory is the struct's;
- * drtopk_store_tuning_free releases it. */
+ * dh_store_tuning_free releases it. */
 typedef struct {
     drtopk_tuning table;            /* count 0: nothing tuned for this machine   */
     drtopk_tuning_entry *entries;   /* owned; table.entries points here          */
     char machine_uuid[64];          /* the machine matched ("" when none)        */
     char gpu_name[256];             /* its name; table.gpu_name points here      */
-} drtopk_store_tuning;
+} dh_store_tuning;
 
-/* Load from the database at db_path (NULL: drtopk_store_default_path()) the
+/* Load from the database at db_path (NULL: dh_store_default_path()) the
  * tuning of the machine with this uuid, else of the machine of this name
  * with the most decision cells, the most recently tuned among equals (name
  * may be NULL): for every dtype the tuner's
@@ -295,18 +295,18 @@ typedef struct {
  * file, or cannot be read (not a database, damaged, newer schema) gives
  * DRTOPK_ERR_IO, an empty table, and err names the path and the reason.  An
  * older schema is read as it is. */
-drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, const char *name,
-                                       drtopk_store_tuning *out, char *err, size_t err_len);
-void drtopk_store_tuning_free(drtopk_store_tuning *t);
+drtopk_status dh_store_load_tuning(const char *db_path, const char *uuid, const char *name,
+                                   dh_store_tuning *out, char *err, size_t err_len);
+void dh_store_tuning_free(dh_store_tuning *t);
 
 /* ---- the modern peers (CUB DeviceTopK, torch.topk) ----------------------- */
 
 /* The most recently added machine of this name and backend; *found = 0 when
  * there is none.  (Peer lines without a GPU uuid are matched this way.) */
-drtopk_status drtopk_store_machine_by_name(drtopk_store *s, const char *name, const char *backend,
-                                           int64_t *id, int *found);
+drtopk_status dh_store_machine_by_name(dh_store *s, const char *name, const char *backend,
+                                       int64_t *id, int *found);
 
-typedef enum { DRTOPK_PEER_OK = 0, DRTOPK_PEER_SKIPPED, DRTOPK_PEER_ERROR } drtopk_peer_status;
+typedef enum { DRTOPK_PEER_OK = 0, DRTOPK_PEER_SKIPPED, DRTOPK_PEER_ERROR } dh_peer_status;
 
 /* One peer measurement.  A skipped peer has empty dist/dtype and zero
  * seed/n/k (its unique key is then the peer alone). */
@@ -316,23 +316,23 @@ typedef struct {
     char dist[16];
     char dtype[8];
     uint64_t seed, n, k;
-    drtopk_peer_status status;
+    dh_peer_status status;
     char reason[256];           /* why skipped / the error                      */
     int reps;
     double median_ms, min_ms, max_ms;   /* status OK only                       */
     const char *reps_ms;        /* JSON array text, or NULL                     */
     int verified;               /* passed the peer's own O(n) check             */
     const char *timing;         /* "gpu" or "call" (util.h); NULL: "call"       */
-} drtopk_store_peer;
+} dh_store_peer;
 
 /* Insert unless a row of the same key (machine, commit, peer, dist, dtype,
  * seed, n, k) exists; *added = 1 when inserted, 0 when it was there. */
-drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t run_id,
-                                    const char *git_commit, const drtopk_store_peer *p, int *added);
+drtopk_status dh_store_put_peer(dh_store *s, int64_t machine_id, int64_t run_id,
+                                const char *git_commit, const dh_store_peer *p, int *added);
 
 /* ---- multi-GPU and out-of-core runs (bin/drtopk-mpi; paper 5.4, Table 2) */
 typedef struct {
-    drtopk_store_config cfg;
+    dh_store_config cfg;
     int ranks, gpus;
     uint64_t device_cap, chunks, filtered;
     int out_of_core;
@@ -341,71 +341,71 @@ typedef struct {
     double link_gbps;           /* <= 0: not measured                           */
     const char *reps_ms;        /* JSON array of the totals                     */
     int verified, verify_ok;
-} drtopk_store_multi;
+} dh_store_multi;
 /* Insert, replacing an earlier row of the same key. */
-drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_t run_id,
-                                     const char *git_commit, const drtopk_store_multi *m);
+drtopk_status dh_store_put_multi(dh_store *s, int64_t machine_id, int64_t run_id,
+                                 const char *git_commit, const dh_store_multi *m);
 
 /* ---- counts a run does not time (schema 7; Figure 24, Table 3) ------------ */
 typedef struct {
-    drtopk_store_config cfg;
+    dh_store_config cfg;
     char source[16];            /* "bmw" (host counts), "ncu" (Nsight Compute)  */
     char counter[96];           /* "bmw_evaluated", "dr_workload", an ncu metric */
     double value;
     int64_t kernels;            /* ncu: kernels summed; < 0: none (host counts) */
     char tool_version[64];      /* "" for host counts                          */
-} drtopk_store_counter;
+} dh_store_counter;
 /* Insert, replacing an earlier row of the same key (config, source, counter). */
-drtopk_status drtopk_store_put_counter(drtopk_store *s, int64_t machine_id, int64_t run_id,
-                                       const char *git_commit, const drtopk_store_counter *c);
+drtopk_status dh_store_put_counter(dh_store *s, int64_t machine_id, int64_t run_id,
+                                   const char *git_commit, const dh_store_counter *c);
 /* Whether (machine, commit, config, source, counter) is stored. */
-drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                       const drtopk_store_config *cfg, const char *source, const char *counter,
-                                       int *found);
+drtopk_status dh_store_has_counter(dh_store *s, int64_t machine_id, const char *git_commit,
+                                   const dh_store_config *cfg, const char *source, const char *counter,
+                                   int *found);
 
 /* ---- the batched top-k's crossovers (tuner --batch; schema migrations 9, 10) ---- */
 typedef struct {
     char crossover[32], candidate[16], dtype[8], segs[16];
     uint64_t seed, rows, len, k;
-} drtopk_store_batch_key;
+} dh_store_batch_key;
 typedef struct {
-    drtopk_store_batch_key key;
+    dh_store_batch_key key;
     int ok;                     /* 0: error holds why                         */
     char error[256];
     int reps;
     double median_ms;
     int verified, verify_ok;
-    const char *timing;         /* drtopk_timing_name(); NULL: "call"         */
-} drtopk_store_batch_row;
+    const char *timing;         /* dh_timing_name(); NULL: "call"         */
+} dh_store_batch_row;
 /* Store (replace) one batched measurement. */
-drtopk_status drtopk_store_put_batch(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
-                                     const drtopk_store_batch_row *r);
+drtopk_status dh_store_put_batch(dh_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                                 const dh_store_batch_row *r);
 /* *found: whether (machine, commit, key) is stored. */
-drtopk_status drtopk_store_has_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                     const drtopk_store_batch_key *key, int *found);
+drtopk_status dh_store_has_batch(dh_store *s, int64_t machine_id, const char *git_commit,
+                                 const dh_store_batch_key *key, int *found);
 /* fn(row, ctx) for each ok row of (machine, commit) in a fixed order
  * (crossover, dtype, segs, rows, len, k, candidate); fn returning non-zero stops. */
-drtopk_status drtopk_store_each_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                      int (*fn)(const drtopk_store_batch_row *r, void *ctx), void *ctx);
+drtopk_status dh_store_each_batch(dh_store *s, int64_t machine_id, const char *git_commit,
+                                  int (*fn)(const dh_store_batch_row *r, void *ctx), void *ctx);
 /* fn(machine id, commit, GPU name, ctx) for every (machine, commit) with
  * batched measurements, by machine then commit; fn returning non-zero stops. */
-drtopk_status drtopk_store_each_batch_source(drtopk_store *s,
-                                             int (*fn)(int64_t machine_id, const char *git_commit, const char *gpu,
-                                                       void *ctx), void *ctx);
+drtopk_status dh_store_each_batch_source(dh_store *s,
+                                         int (*fn)(int64_t machine_id, const char *git_commit, const char *gpu,
+                                                   void *ctx), void *ctx);
 /* Store (replace) the decided value of one plan field. */
-drtopk_status drtopk_store_put_batch_choice(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                            const char *field, uint64_t value, int points);
+drtopk_status dh_store_put_batch_choice(dh_store *s, int64_t machine_id, const char *git_commit,
+                                        const char *field, uint64_t value, int points);
 /* fn(gpu name, field, value, ctx) for every GPU model with batch choices, by
  * name then field: each model's choices of its most recently decided commit
  * (one machine of the model: the one decided last). */
-drtopk_status drtopk_store_each_batch_choice(drtopk_store *s,
-                                             int (*fn)(const char *gpu, const char *field, uint64_t value,
-                                                       void *ctx), void *ctx);
+drtopk_status dh_store_each_batch_choice(dh_store *s,
+                                         int (*fn)(const char *gpu, const char *field, uint64_t value,
+                                                   void *ctx), void *ctx);
 
 typedef struct {
     int machines_added, runs_added, measurements_added, fits_added, choices_added, checks_added;
     int peers_added, multi_added, counters_added, batch_added, batch_choices_added;
-} drtopk_store_merge_stats;
+} dh_store_merge_stats;
 /* Copy every machine (matched by uuid), run (by run_uuid), measurement (by its
  * unique key), fit, choice and peer measurement (by its unique key) that `s`
  * lacks from the database at other_path.  One transaction; merging the same
@@ -413,8 +413,8 @@ typedef struct {
  * migrated: an older schema is read as it is (what it lacks is NULL or
  * absent); the database itself, an empty file, a damaged or newer one are
  * refused. */
-drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
-                                 drtopk_store_merge_stats *st);
+drtopk_status dh_store_merge(dh_store *s, const char *other_path,
+                             dh_store_merge_stats *st);
 
 #ifdef __cplusplus
 }

@@ -11,13 +11,13 @@
 
 /* ---- the modern peers, multi-GPU runs and counters --------------------------- */
 
-static const char *peer_status_name(drtopk_peer_status p)
+static const char *peer_status_name(dh_peer_status p)
 {
     return p == DRTOPK_PEER_OK ? "ok" : p == DRTOPK_PEER_SKIPPED ? "skipped" : "error";
 }
 
-drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t run_id,
-                                    const char *git_commit, const drtopk_store_peer *p, int *added)
+drtopk_status dh_store_put_peer(dh_store *s, int64_t machine_id, int64_t run_id,
+                                const char *git_commit, const dh_store_peer *p, int *added)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "INSERT INTO peer_measurements (machine_id, run_id, git_commit, peer, peer_version, "
@@ -55,11 +55,11 @@ drtopk_status drtopk_store_put_peer(drtopk_store *s, int64_t machine_id, int64_t
     return r;
 }
 
-drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_t run_id,
-                                     const char *git_commit, const drtopk_store_multi *m)
+drtopk_status dh_store_put_multi(dh_store *s, int64_t machine_id, int64_t run_id,
+                                 const char *git_commit, const dh_store_multi *m)
 {
     sqlite3_stmt *st;
-    const drtopk_store_config *c = &m->cfg;
+    const dh_store_config *c = &m->cfg;
     if (store_prepare(s, "INSERT OR REPLACE INTO multi_gpu (machine_id, run_id, git_commit, algorithm, first_algo, "
                          "second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, ranks, gpus, "
                          "device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, reload_ms, comm_ms, "
@@ -100,8 +100,8 @@ drtopk_status drtopk_store_put_multi(drtopk_store *s, int64_t machine_id, int64_
     return store_step_done(s, st, "storing a multi-GPU run", NULL);
 }
 
-drtopk_status drtopk_store_put_counter(drtopk_store *s, int64_t machine_id, int64_t run_id,
-                                       const char *git_commit, const drtopk_store_counter *c)
+drtopk_status dh_store_put_counter(dh_store *s, int64_t machine_id, int64_t run_id,
+                                   const char *git_commit, const dh_store_counter *c)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "INSERT OR REPLACE INTO counters (machine_id, git_commit, algorithm, first_algo, second_algo, "
@@ -121,9 +121,9 @@ drtopk_status drtopk_store_put_counter(drtopk_store *s, int64_t machine_id, int6
     return store_step_done(s, st, "storing a counter", NULL);
 }
 
-drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                       const drtopk_store_config *cfg, const char *source, const char *counter,
-                                       int *found)
+drtopk_status dh_store_has_counter(dh_store *s, int64_t machine_id, const char *git_commit,
+                                   const dh_store_config *cfg, const char *source, const char *counter,
+                                   int *found)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "SELECT count(*) FROM counters WHERE " KEY_WHERE " AND source = ?15 AND counter = ?16",
@@ -146,7 +146,7 @@ drtopk_status drtopk_store_has_counter(drtopk_store *s, int64_t machine_id, cons
     "segs = ?6 AND seed = ?7 AND rows = ?8 AND len = ?9 AND k = ?10"
 
 static void bind_batch_key(sqlite3_stmt *st, int64_t machine_id, const char *git_commit,
-                           const drtopk_store_batch_key *k)
+                           const dh_store_batch_key *k)
 {
     sqlite3_bind_int64(st, 1, machine_id);
     sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
@@ -160,8 +160,8 @@ static void bind_batch_key(sqlite3_stmt *st, int64_t machine_id, const char *git
     sqlite3_bind_int64(st, 10, (sqlite3_int64)k->k);
 }
 
-drtopk_status drtopk_store_put_batch(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
-                                     const drtopk_store_batch_row *r)
+drtopk_status dh_store_put_batch(dh_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                                 const dh_store_batch_row *r)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "INSERT OR REPLACE INTO batch_measurements (machine_id, git_commit, crossover, candidate, "
@@ -181,8 +181,8 @@ drtopk_status drtopk_store_put_batch(drtopk_store *s, int64_t machine_id, int64_
     return store_step_done(s, st, "storing a batched measurement", NULL);
 }
 
-drtopk_status drtopk_store_has_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                     const drtopk_store_batch_key *key, int *found)
+drtopk_status dh_store_has_batch(dh_store *s, int64_t machine_id, const char *git_commit,
+                                 const dh_store_batch_key *key, int *found)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "SELECT count(*) FROM batch_measurements WHERE " BATCH_KEY_WHERE, &st) != DRTOPK_OK)
@@ -194,9 +194,9 @@ drtopk_status drtopk_store_has_batch(drtopk_store *s, int64_t machine_id, const 
     return rc == SQLITE_ROW ? DRTOPK_OK : store_fail(s, "looking up a batched measurement");
 }
 
-drtopk_status drtopk_store_each_batch_source(drtopk_store *s,
-                                             int (*fn)(int64_t machine_id, const char *git_commit, const char *gpu,
-                                                       void *ctx), void *ctx)
+drtopk_status dh_store_each_batch_source(dh_store *s,
+                                         int (*fn)(int64_t machine_id, const char *git_commit, const char *gpu,
+                                                   void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "SELECT DISTINCT b.machine_id, b.git_commit, m.name FROM batch_measurements b "
@@ -213,8 +213,8 @@ drtopk_status drtopk_store_each_batch_source(drtopk_store *s,
     return rc == SQLITE_DONE ? DRTOPK_OK : store_fail(s, "reading the batch measurements");
 }
 
-drtopk_status drtopk_store_each_batch(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                      int (*fn)(const drtopk_store_batch_row *r, void *ctx), void *ctx)
+drtopk_status dh_store_each_batch(dh_store *s, int64_t machine_id, const char *git_commit,
+                                  int (*fn)(const dh_store_batch_row *r, void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "SELECT crossover, candidate, dtype, segs, seed, rows, len, k, reps, median_ms, verified, "
@@ -225,7 +225,7 @@ drtopk_status drtopk_store_each_batch(drtopk_store *s, int64_t machine_id, const
     sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        drtopk_store_batch_row r;
+        dh_store_batch_row r;
         memset(&r, 0, sizeof r);
         store_column_text(st, 0, r.key.crossover, sizeof r.key.crossover);
         store_column_text(st, 1, r.key.candidate, sizeof r.key.candidate);
@@ -249,8 +249,8 @@ drtopk_status drtopk_store_each_batch(drtopk_store *s, int64_t machine_id, const
     return rc == SQLITE_DONE ? DRTOPK_OK : store_fail(s, "reading batched measurements");
 }
 
-drtopk_status drtopk_store_put_batch_choice(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                            const char *field, uint64_t value, int points)
+drtopk_status dh_store_put_batch_choice(dh_store *s, int64_t machine_id, const char *git_commit,
+                                        const char *field, uint64_t value, int points)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "INSERT OR REPLACE INTO batch_choices (machine_id, git_commit, field, value, points, decided_at) "
@@ -264,9 +264,9 @@ drtopk_status drtopk_store_put_batch_choice(drtopk_store *s, int64_t machine_id,
     return store_step_done(s, st, "storing a batch choice", NULL);
 }
 
-drtopk_status drtopk_store_each_batch_choice(drtopk_store *s,
-                                             int (*fn)(const char *gpu, const char *field, uint64_t value,
-                                                       void *ctx), void *ctx)
+drtopk_status dh_store_each_batch_choice(dh_store *s,
+                                         int (*fn)(const char *gpu, const char *field, uint64_t value,
+                                                   void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
     int has = 0;

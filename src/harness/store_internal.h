@@ -21,7 +21,7 @@
 #define TUNING_LOG2_MAX 63          /* a catch-all's log2 n / log2 k range: 0..63 */
 #define TUNING_LOG2_MAX_STR "63"
 
-struct drtopk_store {
+struct dh_store {
     sqlite3 *db;
     int version;
     char host[HOST_LEN];                /* gethostname(): whose pids runs.pid are */
@@ -40,13 +40,13 @@ enum { URI_READWRITE, URI_READONLY, URI_IMMUTABLE };
 /* printf into err (nothing when err is NULL or len 0). */
 void store_set_err(char *err, size_t len, const char *fmt, ...);
 /* Record sqlite's message for the failed step `what` and return IO. */
-drtopk_status store_fail(drtopk_store *s, const char *what);
+drtopk_status store_fail(dh_store *s, const char *what);
 /* Execute sql (no rows). */
-drtopk_status store_exec(drtopk_store *s, const char *sql);
-drtopk_status store_prepare(drtopk_store *s, const char *sql, sqlite3_stmt **st);
+drtopk_status store_exec(dh_store *s, const char *sql);
+drtopk_status store_prepare(dh_store *s, const char *sql, sqlite3_stmt **st);
 /* Step a statement that returns no rows (or the one id row, into *id when id
  * is not NULL), then finalize. */
-drtopk_status store_step_done(drtopk_store *s, sqlite3_stmt *st, const char *what, int64_t *id);
+drtopk_status store_step_done(dh_store *s, sqlite3_stmt *st, const char *what, int64_t *id);
 /* Bind v, or NULL (unknown) when v <= 0. */
 void store_bind_pos_double(sqlite3_stmt *st, int i, double v);
 /* Copy column col of st (text; NULL as "") into out. */
@@ -64,21 +64,21 @@ int store_path_uri(const char *path, int mode, char *out, size_t len);
 
 /* The version and the check of the schema against it, from one snapshot;
  * sets s->open_rc to SQLite's code of a failure (SQLITE_OK on success). */
-drtopk_status store_read_schema(drtopk_store *s, const char *path);
+drtopk_status store_read_schema(dh_store *s, const char *path);
 /* Apply the migrations with s->version < N <= max_version. */
-drtopk_status store_migrate(drtopk_store *s, int max_version);
+drtopk_status store_migrate(dh_store *s, int max_version);
 /* measurements.rule4_alpha and rule4_flags at (n, k) and a row's alpha. */
 int store_paper_alpha(uint64_t n, uint64_t k);
 unsigned store_paper_flags(uint64_t n, uint64_t k, int alpha);
 /* The SQL functions drtopk_rule4_alpha(n, k), drtopk_rule4_alpha(n, k, const) and
- * drtopk_rule4_flags(n, k, alpha). */
+ * dh_rule4_flags(n, k, alpha). */
 void store_sql_rule4_alpha(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void store_sql_rule4_alpha_const(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void store_sql_rule4_flags(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 /* Give the measurements that lack them their rule4_alpha and rule4_flags. */
-drtopk_status store_derive_rule4(drtopk_store *s);
+drtopk_status store_derive_rule4(dh_store *s);
 /* fit_alphas whole again: Rule 4's alpha of each fit at each (n, k) measured. */
-drtopk_status store_derive_fit_alphas(drtopk_store *s);
+drtopk_status store_derive_fit_alphas(dh_store *s);
 
 /* ---- store_rows.c: a measurement's unique key ------------------------------ */
 
@@ -87,7 +87,7 @@ drtopk_status store_derive_fit_alphas(drtopk_store *s);
     "second_algo = ?5 AND dtype = ?6 AND dist = ?7 AND seed = ?8 AND n = ?9 AND k = ?10 " \
     "AND alpha = ?11 AND beta = ?12 AND flags = ?13 AND sort_order = ?14"
 /* Binds ?1..?14 in the order of KEY_WHERE. */
-void store_bind_key(sqlite3_stmt *st, int64_t machine_id, const char *commit, const drtopk_store_config *c);
+void store_bind_key(sqlite3_stmt *st, int64_t machine_id, const char *commit, const dh_store_config *c);
 
 /* A forced plan's row: not a measurement of drtopk_plan_auto's plan. */
 #define FORCED_PLAN "algorithm NOT LIKE '" DRTOPK_STORE_AUTO_PREFIX "%'"

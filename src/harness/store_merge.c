@@ -66,7 +66,7 @@ static const struct {
 /* "x.<col>, ..." for a column list, with NULL (or its missing_defaults
  * value) for each column the attached source's table lacks (an older
  * schema, read as it is). */
-static drtopk_status source_cols(drtopk_store *s, const char *table, const char *prefix, const char *cols,
+static drtopk_status source_cols(dh_store *s, const char *table, const char *prefix, const char *cols,
                                  char *out, size_t len)
 {
     sqlite3_stmt *st;
@@ -103,7 +103,7 @@ static drtopk_status source_cols(drtopk_store *s, const char *table, const char 
     return r;
 }
 
-static drtopk_status merge_step(drtopk_store *s, const char *sql, int *added)
+static drtopk_status merge_step(dh_store *s, const char *sql, int *added)
 {
     if (store_exec(s, sql) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
@@ -114,7 +114,7 @@ static drtopk_status merge_step(drtopk_store *s, const char *sql, int *added)
 /* Refuse what a merge cannot read: this database itself (the merge would
  * wait on its own lock), an empty file, a file that is not a drtopk database
  * (read-only, never migrated). */
-static drtopk_status merge_source_ok(drtopk_store *s, const char *other_path, int *uri_mode)
+static drtopk_status merge_source_ok(dh_store *s, const char *other_path, int *uri_mode)
 {
     struct stat a, b;
     const char *self = sqlite3_db_filename(s->db, "main");
@@ -124,15 +124,15 @@ static drtopk_status merge_source_ok(drtopk_store *s, const char *other_path, in
                       other_path);
         return DRTOPK_ERR_INVALID_ARGUMENT;
     }
-    drtopk_store *o;
+    dh_store *o;
     char err[DRTOPK_STORE_ERR_LEN];
-    if (drtopk_store_open(other_path, DRTOPK_STORE_READONLY, &o, err, sizeof err) != DRTOPK_OK) {
+    if (dh_store_open(other_path, DRTOPK_STORE_READONLY, &o, err, sizeof err) != DRTOPK_OK) {
         store_set_err(s->err, sizeof s->err, "merge: %s", err);
         return DRTOPK_ERR_IO;
     }
     int version = o->version;
     *uri_mode = o->uri_mode;
-    drtopk_store_close(o);
+    dh_store_close(o);
     if (version == 0) {
         store_set_err(s->err, sizeof s->err, "merge: %s is empty, not a drtopk database", other_path);
         return DRTOPK_ERR_IO;
@@ -140,11 +140,11 @@ static drtopk_status merge_source_ok(drtopk_store *s, const char *other_path, in
     return DRTOPK_OK;
 }
 
-drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
-                                 drtopk_store_merge_stats *stats)
+drtopk_status dh_store_merge(dh_store *s, const char *other_path,
+                             dh_store_merge_stats *stats)
 {
-    drtopk_store_merge_stats zero = {0};
-    drtopk_store_merge_stats *st = stats ? stats : &zero;
+    dh_store_merge_stats zero = {0};
+    dh_store_merge_stats *st = stats ? stats : &zero;
     *st = zero;
     int uri_mode = URI_READONLY;
     drtopk_status r = merge_source_ok(s, other_path, &uri_mode);
@@ -164,7 +164,7 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
 
     enum { SQL_LEN = 4096, COLS_LEN = 1024 };
     char sql[SQL_LEN], cols[COLS_LEN];
-    r = drtopk_store_begin(s);
+    r = dh_store_begin(s);
     if (r == DRTOPK_OK)
         r = source_cols(s, "machines", "x", MACHINE_COLS, cols, sizeof cols);
     if (r == DRTOPK_OK) {
@@ -232,7 +232,7 @@ drtopk_status drtopk_store_merge(drtopk_store *s, const char *other_path,
     if (r == DRTOPK_OK)
         r = store_derive_fit_alphas(s);     /* derived here, never copied */
     if (r == DRTOPK_OK)
-        r = drtopk_store_commit(s);
+        r = dh_store_commit(s);
     else
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     char keep[DRTOPK_STORE_ERR_LEN];

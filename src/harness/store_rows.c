@@ -18,7 +18,7 @@
 
 /* Binds ?1..?14 in the order of KEY_WHERE and of the INSERT below. */
 void store_bind_key(sqlite3_stmt *st, int64_t machine_id, const char *commit,
-                    const drtopk_store_config *c)
+                    const dh_store_config *c)
 {
     sqlite3_bind_int64(st, 1, machine_id);
     sqlite3_bind_text(st, 2, commit, -1, SQLITE_TRANSIENT);
@@ -43,8 +43,8 @@ void store_bind_key(sqlite3_stmt *st, int64_t machine_id, const char *commit,
 /* A row whose time stands: measured, of order largest, not failed verification. */
 #define USABLE "status = 'ok' AND coalesce(verify_ok, 1) = 1 AND median_ms IS NOT NULL AND sort_order = 'largest'"
 
-drtopk_status drtopk_store_has(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                               const drtopk_store_config *c, int *found)
+drtopk_status dh_store_has(dh_store *s, int64_t machine_id, const char *git_commit,
+                           const dh_store_config *c, int *found)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "SELECT count(*) FROM measurements WHERE " KEY_WHERE " AND " MEASURED, &st) != DRTOPK_OK)
@@ -58,8 +58,8 @@ drtopk_status drtopk_store_has(drtopk_store *s, int64_t machine_id, const char *
 }
 
 /* One count(*) of a statement with the key bound, and ?15 the run when it has one. */
-static drtopk_status key_count(drtopk_store *s, const char *sql, int64_t machine_id, const char *commit,
-                               const drtopk_store_config *c, int64_t run_id, int *out)
+static drtopk_status key_count(dh_store *s, const char *sql, int64_t machine_id, const char *commit,
+                               const dh_store_config *c, int64_t run_id, int *out)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, sql, &st) != DRTOPK_OK)
@@ -77,14 +77,14 @@ static drtopk_status key_count(drtopk_store *s, const char *sql, int64_t machine
 #define DRTOPK_STR(x) DRTOPK_STR_(x)
 #define DRTOPK_STR_(x) #x
 
-drtopk_status drtopk_store_claim(drtopk_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
-                                 const drtopk_store_config *c, int force, int *claimed)
+drtopk_status dh_store_claim(dh_store *s, int64_t machine_id, int64_t run_id, const char *git_commit,
+                             const dh_store_config *c, int force, int *claimed)
 {
     int measured = 0, taken = 0;
     *claimed = 0;
-    drtopk_status r = drtopk_store_begin(s);
+    drtopk_status r = dh_store_begin(s);
     if (r == DRTOPK_OK)
-        r = drtopk_store_reap_runs(s, NULL);
+        r = dh_store_reap_runs(s, NULL);
     /* measured already (with force: by another run going on now) */
     if (r == DRTOPK_OK)
         r = key_count(s, force ? "SELECT count(*) FROM measurements WHERE " KEY_WHERE " AND " MEASURED
@@ -111,19 +111,19 @@ drtopk_status drtopk_store_claim(drtopk_store *s, int64_t machine_id, int64_t ru
         *claimed = r == DRTOPK_OK;
     }
     if (r == DRTOPK_OK)
-        return drtopk_store_commit(s);
+        return dh_store_commit(s);
     *claimed = 0;
     sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     return r;
 }
 
-static const char *meas_status_name(drtopk_meas_status m)
+static const char *meas_status_name(dh_meas_status m)
 {
     return m == DRTOPK_MEAS_OK ? "ok" : m == DRTOPK_MEAS_UNSUPPORTED ? "unsupported" : "error";
 }
 
-drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_id,
-                               const char *git_commit, const drtopk_store_measurement *m)
+drtopk_status dh_store_put(dh_store *s, int64_t machine_id, int64_t run_id,
+                           const char *git_commit, const dh_store_measurement *m)
 {
     static const char sql[] =
         "INSERT OR REPLACE INTO measurements (machine_id, git_commit, algorithm, first_algo, "
@@ -188,9 +188,9 @@ drtopk_status drtopk_store_put(drtopk_store *s, int64_t machine_id, int64_t run_
     return r;
 }
 
-drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                      const char *dtype,
-                                      int (*cb)(const drtopk_store_point *pt, void *ctx), void *ctx)
+drtopk_status dh_store_each_point(dh_store *s, int64_t machine_id, const char *git_commit,
+                                  const char *dtype,
+                                  int (*cb)(const dh_store_point *pt, void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
     /* Forced standalone rows and dr- rows with drtopk_plan_rule4's flags,
@@ -210,7 +210,7 @@ drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const
     sqlite3_bind_int(st, 7, DRTOPK_SHARED_DELEGATE);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        drtopk_store_point pt = {
+        dh_store_point pt = {
             .algorithm = (const char *)sqlite3_column_text(st, 0),
             .dist = (const char *)sqlite3_column_text(st, 1),
             .beta = sqlite3_column_int(st, 2),
@@ -229,8 +229,8 @@ drtopk_status drtopk_store_each_point(drtopk_store *s, int64_t machine_id, const
     return rc == SQLITE_DONE ? DRTOPK_OK : store_fail(s, "reading measurements");
 }
 
-drtopk_status drtopk_store_put_fit(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                   const drtopk_store_fit *f)
+drtopk_status dh_store_put_fit(dh_store *s, int64_t machine_id, const char *git_commit,
+                               const dh_store_fit *f)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "INSERT INTO fits (machine_id, git_commit, dtype, algorithm, beta, const_time, "
@@ -264,8 +264,8 @@ static const char *const choice_status_names[] = {
     [DRTOPK_CHOICE_UNCHECKED] = "unchecked", [DRTOPK_CHOICE_KEPT] = "kept", [DRTOPK_CHOICE_DROPPED] = "dropped",
 };
 
-drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                       const char *dtype, const drtopk_store_choice *c, int count)
+drtopk_status dh_store_put_choices(dh_store *s, int64_t machine_id, const char *git_commit,
+                                   const char *dtype, const dh_store_choice *c, int count)
 {
     if (store_exec(s, "SAVEPOINT put_choices") != DRTOPK_OK)
         return DRTOPK_ERR_IO;
@@ -278,7 +278,7 @@ drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, cons
     }
     for (int i = 0; r == DRTOPK_OK && i < count; ++i) {
         if ((unsigned)c[i].status > DRTOPK_CHOICE_DROPPED) {
-            store_set_err(s->err, sizeof s->err, "choice %d of %s: status %d is not a drtopk_choice_status", i, dtype,
+            store_set_err(s->err, sizeof s->err, "choice %d of %s: status %d is not a dh_choice_status", i, dtype,
                           (int)c[i].status);
             r = DRTOPK_ERR_IO;
             break;
@@ -322,7 +322,7 @@ drtopk_status drtopk_store_put_choices(drtopk_store *s, int64_t machine_id, cons
     "AND tuned_flags = ?12"
 
 static void bind_check_key(sqlite3_stmt *st, int64_t machine_id, const char *git_commit,
-                           const drtopk_store_check *c)
+                           const dh_store_check *c)
 {
     sqlite3_bind_int64(st, 1, machine_id);
     sqlite3_bind_text(st, 2, git_commit, -1, SQLITE_TRANSIENT);
@@ -338,8 +338,8 @@ static void bind_check_key(sqlite3_stmt *st, int64_t machine_id, const char *git
     sqlite3_bind_int64(st, 12, c->tuned_flags);
 }
 
-drtopk_status drtopk_store_put_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                     const drtopk_store_check *c)
+drtopk_status dh_store_put_check(dh_store *s, int64_t machine_id, const char *git_commit,
+                                 const dh_store_check *c)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "INSERT OR REPLACE INTO checks (machine_id, git_commit, kind, dtype, dist, seed, n, k, "
@@ -363,8 +363,8 @@ drtopk_status drtopk_store_put_check(drtopk_store *s, int64_t machine_id, const 
     return store_step_done(s, st, "storing a check", NULL);
 }
 
-drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                     drtopk_store_check *c, int *found)
+drtopk_status dh_store_get_check(dh_store *s, int64_t machine_id, const char *git_commit,
+                                 dh_store_check *c, int *found)
 {
     sqlite3_stmt *st;
     *found = 0;
@@ -390,9 +390,9 @@ drtopk_status drtopk_store_get_check(drtopk_store *s, int64_t machine_id, const 
     return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : store_fail(s, "reading a check");
 }
 
-drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                const char *dtype, const char *dist, uint64_t seed, uint64_t n,
-                                uint64_t k, double *ms, char *config, size_t config_len, int *found)
+drtopk_status dh_store_best(dh_store *s, int64_t machine_id, const char *git_commit,
+                            const char *dtype, const char *dist, uint64_t seed, uint64_t n,
+                            uint64_t k, double *ms, char *config, size_t config_len, int *found)
 {
     sqlite3_stmt *st;
     *found = 0;
@@ -420,9 +420,9 @@ drtopk_status drtopk_store_best(drtopk_store *s, int64_t machine_id, const char 
     return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : store_fail(s, "reading the best measurement");
 }
 
-drtopk_status drtopk_store_best_forced(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                       const char *timing, const drtopk_store_config *point,
-                                       drtopk_store_config *best, double *ms, int *found)
+drtopk_status dh_store_best_forced(dh_store *s, int64_t machine_id, const char *git_commit,
+                                   const char *timing, const dh_store_config *point,
+                                   dh_store_config *best, double *ms, int *found)
 {
     sqlite3_stmt *st;
     *found = 0;
@@ -455,9 +455,9 @@ drtopk_status drtopk_store_best_forced(drtopk_store *s, int64_t machine_id, cons
     return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? DRTOPK_OK : store_fail(s, "reading the fastest forced plan");
 }
 
-drtopk_status drtopk_store_each_regret(drtopk_store *s, int64_t machine_id, const char *git_commit,
-                                       const char *label, int (*cb)(const drtopk_store_regret *r, void *ctx),
-                                       void *ctx)
+drtopk_status dh_store_each_regret(dh_store *s, int64_t machine_id, const char *git_commit,
+                                   const char *label, int (*cb)(const dh_store_regret *r, void *ctx),
+                                   void *ctx)
 {
     /* a: the latest usable row of the label per point; r: the latest usable
      * reference row (the fastest forced plan timed beside a); f: the fastest
@@ -501,7 +501,7 @@ drtopk_status drtopk_store_each_regret(drtopk_store *s, int64_t machine_id, cons
     sqlite3_bind_int(st, 4, DRTOPK_DELEGATE);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        drtopk_store_regret r;
+        dh_store_regret r;
         memset(&r, 0, sizeof r);
         store_column_text(st, 0, r.dtype, sizeof r.dtype);
         store_column_text(st, 1, r.dist, sizeof r.dist);
@@ -529,7 +529,7 @@ drtopk_status drtopk_store_each_regret(drtopk_store *s, int64_t machine_id, cons
     return rc == SQLITE_DONE ? DRTOPK_OK : store_fail(s, "reading the regret of the automatic plan");
 }
 
-drtopk_status drtopk_store_each_tuned_gpu(drtopk_store *s, int (*fn)(const char *name, void *ctx), void *ctx)
+drtopk_status dh_store_each_tuned_gpu(dh_store *s, int (*fn)(const char *name, void *ctx), void *ctx)
 {
     sqlite3_stmt *st;
     if (s->version < DECISION_TABLE_SINCE_VERSION)

@@ -21,7 +21,7 @@
 
 /* Schema version: 0 for an empty file; an error for a foreign database and
  * for a schema_version table that does not hold exactly one row. */
-static drtopk_status read_version(drtopk_store *s, const char *path)
+static drtopk_status read_version(dh_store *s, const char *path)
 {
     int has = 0, objects = 0, rows = 0;
     int rc = store_single_int(s->db, "SELECT count(*) FROM sqlite_master", &objects);
@@ -93,7 +93,7 @@ static int exec_block(sqlite3 *db, const char *block, size_t len, char **msg)
  * compared with those the migrations up to that version make (applied to an
  * empty in-memory database): a damaged version table would otherwise make
  * the next migration fail half-way. */
-static drtopk_status check_schema(drtopk_store *s, const char *path)
+static drtopk_status check_schema(dh_store *s, const char *path)
 {
     if (s->version == 0 || s->version > DRTOPK_STORE_SCHEMA_VERSION)
         return DRTOPK_OK;       /* empty (read_version checked) or refused as newer */
@@ -145,7 +145,7 @@ static drtopk_status check_schema(drtopk_store *s, const char *path)
 
 /* The version and the check of the schema against it, from one snapshot
  * (another process may be migrating). */
-drtopk_status store_read_schema(drtopk_store *s, const char *path)
+drtopk_status store_read_schema(dh_store *s, const char *path)
 {
     if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
         s->open_rc = sqlite3_errcode(s->db);
@@ -162,7 +162,7 @@ drtopk_status store_read_schema(drtopk_store *s, const char *path)
 /* Apply the "-- @migration N" blocks with version < N <= max_version, each
  * in its own transaction that re-reads the version (another process may have
  * migrated meanwhile). */
-drtopk_status store_migrate(drtopk_store *s, int max_version)
+drtopk_status store_migrate(dh_store *s, int max_version)
 {
     int n = 0;
     size_t len = 0;
@@ -224,7 +224,7 @@ unsigned store_paper_flags(uint64_t n, uint64_t k, int alpha)
     return plan.flags;
 }
 
-/* drtopk_rule4_alpha(n, k) and drtopk_rule4_flags(n, k, alpha) in SQL: the
+/* drtopk_rule4_alpha(n, k) and dh_rule4_flags(n, k, alpha) in SQL: the
  * store's derivation of rows that lack the columns (store_derive_rule4). */
 void store_sql_rule4_alpha(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
@@ -251,16 +251,16 @@ void store_sql_rule4_flags(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 /* Give the rows that lack them (rule4_alpha 0, db/schema.sql migration 11)
  * their rule4_alpha and rule4_flags; writes only when such rows exist. */
-drtopk_status store_derive_rule4(drtopk_store *s)
+drtopk_status store_derive_rule4(dh_store *s)
 {
     int missing = 0;
     if (s->version < RULE4_COLUMNS_SINCE_VERSION)
-        return DRTOPK_OK;       /* drtopk_store_open_version below it: no such columns */
+        return DRTOPK_OK;       /* dh_store_open_version below it: no such columns */
     if (store_single_int(s->db, "SELECT EXISTS (SELECT 1 FROM measurements WHERE rule4_alpha = 0)", &missing) !=
         SQLITE_OK)
         return store_fail(s, "looking for measurements without Rule 4's plan");
     if (missing && sqlite3_exec(s->db, "UPDATE measurements SET rule4_alpha = drtopk_rule4_alpha(n, k), "
-                                       "rule4_flags = drtopk_rule4_flags(n, k, alpha) WHERE rule4_alpha = 0",
+                                       "rule4_flags = dh_rule4_flags(n, k, alpha) WHERE rule4_alpha = 0",
                                 NULL, NULL, NULL) != SQLITE_OK)
         return store_fail(s, "deriving Rule 4's plan of the measurements");
     return DRTOPK_OK;
@@ -270,10 +270,10 @@ drtopk_status store_derive_rule4(drtopk_store *s)
  * whose const_time changed (or that is gone) are dropped, and every fit gets
  * Rule 4's alpha at each (n, k) its machine measured in its dtype, from the
  * library (drtopk_rule4_alpha), so that no query recomputes the rule. */
-drtopk_status store_derive_fit_alphas(drtopk_store *s)
+drtopk_status store_derive_fit_alphas(dh_store *s)
 {
     if (s->version < FIT_ALPHAS_SINCE_VERSION)
-        return DRTOPK_OK;       /* drtopk_store_open_version below it: no such table */
+        return DRTOPK_OK;       /* dh_store_open_version below it: no such table */
     if (store_exec(s, "DELETE FROM fit_alphas WHERE NOT EXISTS (SELECT 1 FROM fits f "
                       "WHERE f.machine_id = fit_alphas.machine_id AND f.dtype = fit_alphas.dtype "
                       "AND f.algorithm = fit_alphas.algorithm AND f.beta = fit_alphas.beta "

@@ -27,8 +27,8 @@
  * plan, so its size says nothing of the sweep's); without one, the machine
  * with the most decision cells (a quick sweep on another card does not
  * replace a full one), the most recently tuned among equals. */
-static drtopk_status tuned_machine(drtopk_store *s, const char *uuid, const char *name, int64_t *id,
-                                   drtopk_store_tuning *t, int *found)
+static drtopk_status tuned_machine(dh_store *s, const char *uuid, const char *name, int64_t *id,
+                                   dh_store_tuning *t, int *found)
 {
     sqlite3_stmt *st;
     *found = 0;
@@ -59,7 +59,7 @@ static drtopk_status tuned_machine(drtopk_store *s, const char *uuid, const char
 }
 
 /* Append an entry; DRTOPK_ERR_OUT_OF_MEMORY when the table cannot grow. */
-static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtopk_tuning_entry *e)
+static drtopk_status tuning_add(dh_store_tuning *t, size_t *cap, const drtopk_tuning_entry *e)
 {
     if (t->table.count == *cap) {
         size_t ncap = *cap ? 2 * *cap : DRTOPK_DTYPE_COUNT;
@@ -75,7 +75,7 @@ static drtopk_status tuning_add(drtopk_store_tuning *t, size_t *cap, const drtop
 
 /* *found: whether machine id measured the forced standalone onepass on dtype
  * dt (status ok, any commit). */
-static drtopk_status measured_onepass(drtopk_store *s, int64_t id, const char *dt, int *found)
+static drtopk_status measured_onepass(dh_store *s, int64_t id, const char *dt, int *found)
 {
     sqlite3_stmt *st;
     if (store_prepare(s, "SELECT count(*) FROM measurements WHERE machine_id = ?1 AND dtype = ?2 AND algorithm = ?3 "
@@ -95,7 +95,7 @@ static drtopk_status measured_onepass(drtopk_store *s, int64_t id, const char *d
  * variant (algorithm, beta) of dtype dt at commit, on a generated
  * distribution (a real data set's rows are no fit points); *found = 0 when
  * there is none. */
-static drtopk_status fit_min_log2n(drtopk_store *s, int64_t id, const char *dt, const char *commit,
+static drtopk_status fit_min_log2n(dh_store *s, int64_t id, const char *dt, const char *commit,
                                    const char *algorithm, int beta, int *log2n, int *found)
 {
     sqlite3_stmt *st;
@@ -111,17 +111,17 @@ static drtopk_status fit_min_log2n(drtopk_store *s, int64_t id, const char *dt, 
     uint64_t least = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        drtopk_dist d;
+        dh_dist d;
         const char *dist = (const char *)sqlite3_column_text(st, 0);
         const uint64_t n = (uint64_t)sqlite3_column_int64(st, 1);
-        if (dist && drtopk_dist_parse(dist, &d) == DRTOPK_OK && n > 0 && (least == 0 || n < least))
+        if (dist && dh_dist_parse(dist, &d) == DRTOPK_OK && n > 0 && (least == 0 || n < least))
             least = n;
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return store_fail(s, "reading the sizes the Rule 4 fit measured");
     if (least > 0) {
-        *log2n = drtopk_ilog2_floor(least);
+        *log2n = dh_ilog2_floor(least);
         *found = 1;
     }
     return DRTOPK_OK;
@@ -135,7 +135,7 @@ static drtopk_status fit_min_log2n(drtopk_store *s, int64_t id, const char *dt, 
  * onepass on t: the decision table then chooses between the pipeline and
  * onepass, and outside it the library's size rules (onepass for large
  * inputs) apply. */
-static drtopk_status catch_all(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out, size_t *cap)
+static drtopk_status catch_all(dh_store *s, int64_t id, drtopk_dtype t, dh_store_tuning *out, size_t *cap)
 {
     const char *dt = drtopk_dtype_name(t);
     int onepass = 0;
@@ -174,7 +174,7 @@ static drtopk_status catch_all(drtopk_store *s, int64_t id, drtopk_dtype t, drto
  * express (a standalone algorithm other than onepass and fused, whose
  * entries give standalone plans) or with a value out of range is left out,
  * so its cell falls through to the catch-all or the library's rules. */
-static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, drtopk_store_tuning *out,
+static drtopk_status tuning_dtype(dh_store *s, int64_t id, drtopk_dtype t, dh_store_tuning *out,
                                   size_t *cap)
 {
     sqlite3_stmt *st;
@@ -234,7 +234,7 @@ static drtopk_status tuning_dtype(drtopk_store *s, int64_t id, drtopk_dtype t, d
  * machine id with status 'ok', as drtopk_tuning.algos_measured: the plans its
  * tuning decided among.
  * A name the library does not parse (an older or newer one) is left out. */
-static drtopk_status tuning_algos_measured(drtopk_store *s, int64_t id, uint32_t *mask)
+static drtopk_status tuning_algos_measured(dh_store *s, int64_t id, uint32_t *mask)
 {
     sqlite3_stmt *st;
     int rc;
@@ -254,11 +254,11 @@ static drtopk_status tuning_algos_measured(drtopk_store *s, int64_t id, uint32_t
     return rc == SQLITE_DONE ? DRTOPK_OK : store_fail(s, "reading the measured algorithms");
 }
 
-drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, const char *name,
-                                       drtopk_store_tuning *out, char *err, size_t err_len)
+drtopk_status dh_store_load_tuning(const char *db_path, const char *uuid, const char *name,
+                                   dh_store_tuning *out, char *err, size_t err_len)
 {
-    const char *path = db_path ? db_path : drtopk_store_default_path();
-    drtopk_store *s;
+    const char *path = db_path ? db_path : dh_store_default_path();
+    dh_store *s;
     int64_t id = 0;
     int found = 0;
     size_t cap = 0;
@@ -271,7 +271,7 @@ drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, co
         store_set_err(err, err_len, "cannot access %s: %s", path, strerror(errno));
         return DRTOPK_ERR_IO;
     }
-    drtopk_status r = drtopk_store_open(path, DRTOPK_STORE_READONLY, &s, err, err_len);
+    drtopk_status r = dh_store_open(path, DRTOPK_STORE_READONLY, &s, err, err_len);
     if (r != DRTOPK_OK)
         return r;
     r = tuned_machine(s, uuid, name, &id, out, &found);
@@ -283,9 +283,9 @@ drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, co
         store_set_err(err, err_len, "out of memory loading the tuning from %s", path);
     else if (r != DRTOPK_OK)
         store_set_err(err, err_len, "%s: %s", path, s->err);
-    drtopk_store_close(s);
+    dh_store_close(s);
     if (r != DRTOPK_OK) {
-        drtopk_store_tuning_free(out);
+        dh_store_tuning_free(out);
         out->table.gpu_name = out->gpu_name;
         return r;
     }
@@ -293,7 +293,7 @@ drtopk_status drtopk_store_load_tuning(const char *db_path, const char *uuid, co
     return DRTOPK_OK;
 }
 
-void drtopk_store_tuning_free(drtopk_store_tuning *t)
+void dh_store_tuning_free(dh_store_tuning *t)
 {
     if (!t)
         return;

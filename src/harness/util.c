@@ -47,7 +47,7 @@ static int parse_decimal(const char **s, uint64_t *out)
     return over ? DRTOPK_PARSE_RANGE : 0;
 }
 
-int drtopk_parse_u64(const char *s, uint64_t *out)
+int dh_parse_u64(const char *s, uint64_t *out)
 {
     uint64_t base, add = 0;
     int range = 0, rc;
@@ -73,19 +73,19 @@ int drtopk_parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-double drtopk_now_ms(void)
+double dh_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-const char *drtopk_timing_name(drtopk_timing t)
+const char *dh_timing_name(dh_timing t)
 {
     return t == DRTOPK_TIMING_GPU ? "gpu" : "call";
 }
 
-int drtopk_timing_parse(const char *s, drtopk_timing *out)
+int dh_timing_parse(const char *s, dh_timing *out)
 {
     if (s && !strcmp(s, "gpu")) *out = DRTOPK_TIMING_GPU;
     else if (s && !strcmp(s, "call")) *out = DRTOPK_TIMING_CALL;
@@ -99,24 +99,24 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double drtopk_median(double *v, size_t n)
+double dh_median(double *v, size_t n)
 {
     if (v == NULL || n == 0) return 0.0;
     qsort(v, n, sizeof *v, cmp_double);
     return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-int drtopk_ilog2_floor(uint64_t x)
+int dh_ilog2_floor(uint64_t x)
 {
     int r = -1;          /* x == 0 has no log; -1 marks it */
     while (x) { x >>= 1; ++r; }
     return r;
 }
 
-int drtopk_ilog2_ceil(uint64_t x)
+int dh_ilog2_ceil(uint64_t x)
 {
     if (x <= 1) return 0;
-    return drtopk_ilog2_floor(x - 1) + 1;
+    return dh_ilog2_floor(x - 1) + 1;
 }
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
@@ -134,7 +134,7 @@ static const char *file_kind(mode_t m)
          : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
-int drtopk_check_regular_file(const char *path, char *err, size_t err_len)
+int dh_check_regular_file(const char *path, char *err, size_t err_len)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -151,7 +151,7 @@ int drtopk_check_regular_file(const char *path, char *err, size_t err_len)
 /* The output sets holding temporaries, for the signal handler: a slot is
  * filled before the set's first temporary is created and emptied after its
  * last one is renamed or removed. */
-static drtopk_outputs *volatile live_sets[LIVE_SETS_MAX];
+static dh_outputs *volatile live_sets[LIVE_SETS_MAX];
 static volatile sig_atomic_t cleanup_installed;
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
@@ -161,7 +161,7 @@ static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static void cleanup_on_signal(int sig)
 {
     for (int i = 0; i < LIVE_SETS_MAX; ++i) {
-        drtopk_outputs *o = live_sets[i];
+        dh_outputs *o = live_sets[i];
         for (int j = 0; o && j < o->count; ++j) unlink(o->tmp[j]);
     }
     signal(sig, SIG_DFL);
@@ -182,7 +182,7 @@ static void install_cleanup(void)
     }
 }
 
-static void set_live(drtopk_outputs *o, int live)
+static void set_live(dh_outputs *o, int live)
 {
     for (int i = 0; i < LIVE_SETS_MAX; ++i)
         if (live ? live_sets[i] == NULL : live_sets[i] == o) {
@@ -191,7 +191,7 @@ static void set_live(drtopk_outputs *o, int live)
         }
 }
 
-int drtopk_outputs_add(drtopk_outputs *o, const char *path, const char **tmp, char *err, size_t err_len)
+int dh_outputs_add(dh_outputs *o, const char *path, const char **tmp, char *err, size_t err_len)
 {
     struct stat st;
     if (o->count == DRTOPK_OUTPUTS_MAX) {
@@ -222,7 +222,7 @@ int drtopk_outputs_add(drtopk_outputs *o, const char *path, const char **tmp, ch
     return 0;
 }
 
-void drtopk_outputs_abort(drtopk_outputs *o)
+void dh_outputs_abort(dh_outputs *o)
 {
     for (int i = 0; i < o->count; ++i)
         unlink(o->tmp[i]);
@@ -242,14 +242,14 @@ static void dir_of(const char *path, char *dir, size_t len)
         snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
-int drtopk_outputs_commit(drtopk_outputs *o, char *err, size_t err_len)
+int dh_outputs_commit(dh_outputs *o, char *err, size_t err_len)
 {
     for (int i = 0; i < o->count; ++i) {
         int fd = open(o->tmp[i], O_RDONLY);
         if (fd < 0 || fsync(fd) != 0) {
             set_err(err, err_len, "cannot write '%s': %s", o->path[i], strerror(errno));
             if (fd >= 0) close(fd);
-            drtopk_outputs_abort(o);
+            dh_outputs_abort(o);
             return -1;
         }
         close(fd);
@@ -257,7 +257,7 @@ int drtopk_outputs_commit(drtopk_outputs *o, char *err, size_t err_len)
     for (int i = 0; i < o->count; ++i) {
         if (rename(o->tmp[i], o->path[i]) != 0) {
             set_err(err, err_len, "cannot rename '%s' to '%s': %s", o->tmp[i], o->path[i], strerror(errno));
-            drtopk_outputs_abort(o);
+            dh_outputs_abort(o);
             return -1;
         }
         /* the rename reaches the disk with its directory */
@@ -334,7 +334,7 @@ static uint64_t cgroup_room(int *limited)
     return 0;
 }
 
-int drtopk_host_mem_check(uint64_t bytes, const char *what, char *err, size_t err_len)
+int dh_host_mem_check(uint64_t bytes, const char *what, char *err, size_t err_len)
 {
     int limited;
     uint64_t avail = meminfo_bytes("MemAvailable");

@@ -242,7 +242,7 @@ static char *config_text(const mpi_cfg *c)
             r->no_shared);
     if (r->input) {
         uint64_t sum = 0;
-        if (drtopk_raw_sample_sum(r->input, SAMPLE_BLOCKS, SAMPLE_BLOCK_BYTES, &sum, err, sizeof err) != DRTOPK_OK) {
+        if (dh_raw_sample_sum(r->input, SAMPLE_BLOCKS, SAMPLE_BLOCK_BYTES, &sum, err, sizeof err) != DRTOPK_OK) {
             fclose(f);
             free(text);
             usage_error("--input: %s", err);
@@ -251,7 +251,7 @@ static char *config_text(const mpi_cfg *c)
         /* the contents, not the path: nodes may name one file differently */
         fprintf(f, CONTENTS_LINE " %016" PRIx64 "\n", sum);
     } else {
-        fprintf(f, "--dist %s\n--seed %" PRIu64 "\n", drtopk_dist_name(r->dist), r->seed);
+        fprintf(f, "--dist %s\n--seed %" PRIu64 "\n", dh_dist_name(r->dist), r->seed);
     }
     fclose(f);
     return text;
@@ -348,7 +348,7 @@ typedef struct {
     char ex_why[EX_WHY_LEN];            /* the first rank of rank 0's node whose
                                            part is not CUDA IPC, and why      */
     topk_list_dev *lists;       /* the device histograms, compaction, ordering (CUDA) */
-    drtopk_device_info dev;
+    dh_device_info dev;
     const char *tuning_db;
     double link_gbps;           /* host-to-device, measured (out of core, CUDA)  */
     drtopk_ooc_args ooc_args;   /* out of core: the streaming run's arguments    */
@@ -365,7 +365,7 @@ static int is_cuda(const mpi_cfg *c) { return c->run.backend == DRTOPK_BACKEND_C
 /* bytes of the backend's memory: the GPU's on CUDA, the host's on the CPU */
 static drtopk_status mem_alloc(const mpi_cfg *c, void **p, size_t bytes)
 {
-    if (is_cuda(c)) return drtopk_dev_alloc(p, bytes ? bytes : 1);
+    if (is_cuda(c)) return dh_dev_alloc(p, bytes ? bytes : 1);
     *p = malloc(bytes ? bytes : 1);
     return *p ? DRTOPK_OK : DRTOPK_ERR_OUT_OF_MEMORY;
 }
@@ -373,7 +373,7 @@ static drtopk_status mem_alloc(const mpi_cfg *c, void **p, size_t bytes)
 static void mem_free(const mpi_cfg *c, void *p)
 {
     if (p == NULL) return;
-    if (is_cuda(c)) drtopk_dev_free(p);
+    if (is_cuda(c)) dh_dev_free(p);
     else free(p);
 }
 
@@ -415,15 +415,15 @@ static int bind_gpu(const world *w, const mpi_cfg *c, rank_state *s)
     if (c->n_gpus) {
         s->gpu = c->gpus[w->local_rank % c->n_gpus];
     } else {
-        while (visible <= GPU_INDEX_MAX && drtopk_dev_info(visible, &s->dev) == DRTOPK_OK) ++visible;
+        while (visible <= GPU_INDEX_MAX && dh_dev_info(visible, &s->dev) == DRTOPK_OK) ++visible;
         if (visible == 0) return runtime_error("rank %d: no CUDA GPU visible", w->rank);
         s->gpu = w->local_rank % visible;
     }
-    if ((st = drtopk_dev_select(s->gpu)) != DRTOPK_OK) {
+    if ((st = dh_dev_select(s->gpu)) != DRTOPK_OK) {
         const int gpu = s->gpu;
-        drtopk_device_info probe;
+        dh_device_info probe;
         s->gpu = -1;
-        while (visible <= GPU_INDEX_MAX && drtopk_dev_info(visible, &probe) == DRTOPK_OK) ++visible;
+        while (visible <= GPU_INDEX_MAX && dh_dev_info(visible, &probe) == DRTOPK_OK) ++visible;
         if (visible == 0) return runtime_error("rank %d: no CUDA GPU visible", w->rank);
         if (gpu >= visible)
             return usage_error("--gpu %d (node-local rank %d): this node shows %d GPU%s (0..%d): give --gpu "
@@ -432,7 +432,7 @@ static int bind_gpu(const world *w, const mpi_cfg *c, rank_state *s)
         return usage_error("--gpu %d (node-local rank %d): cannot use this GPU: %s", gpu, w->local_rank,
                            drtopk_status_string(st));
     }
-    if ((st = drtopk_dev_info(s->gpu, &s->dev)) != DRTOPK_OK)
+    if ((st = dh_dev_info(s->gpu, &s->dev)) != DRTOPK_OK)
         return runtime_error("cannot query GPU %d: %s", s->gpu, drtopk_status_string(st));
     return 0;
 }
@@ -450,19 +450,19 @@ static int slice_to_host(const mpi_cfg *c, rank_state *s, void *stage, uint64_t 
                              s->ooc && c->run.backend == DRTOPK_BACKEND_CUDA ? "pinned" : "", s->count,
                              drtopk_status_string(st));
     if (c->run.input) {
-        if ((st = drtopk_read_raw_slice(c->run.input, esz, s->first, s->count, s->host_v, err, sizeof err)) != DRTOPK_OK)
+        if ((st = dh_read_raw_slice(c->run.input, esz, s->first, s->count, s->host_v, err, sizeof err)) != DRTOPK_OK)
             return usage_error("--input: %s", err);
         return 0;
     }
     if (stage == NULL) {
-        drtopk_gen_host_at(s->host_v, s->first, s->count, c->run.dist, c->run.dtype, c->run.seed);
+        dh_gen_host_at(s->host_v, s->first, s->count, c->run.dist, c->run.dtype, c->run.seed);
         return 0;
     }
     for (uint64_t at = 0; at < s->count; at += stage_len) {
         const uint64_t len = s->count - at < stage_len ? s->count - at : stage_len;
-        st = drtopk_dev_generate_at(stage, s->first + at, len, c->run.dist, c->run.dtype, c->run.seed, NULL);
-        if (st == DRTOPK_OK) st = drtopk_dev_copy((char *)s->host_v + at * esz, stage, (size_t)len * esz,
-                                                  DRTOPK_COPY_D2H);
+        st = dh_dev_generate_at(stage, s->first + at, len, c->run.dist, c->run.dtype, c->run.seed, NULL);
+        if (st == DRTOPK_OK) st = dh_dev_copy((char *)s->host_v + at * esz, stage, (size_t)len * esz,
+                                              DRTOPK_COPY_D2H);
         if (st != DRTOPK_OK) return runtime_error("cannot generate the slice on the GPU: %s", drtopk_status_string(st));
     }
     return 0;
@@ -518,11 +518,11 @@ static int place(const mpi_cfg *c, int ranks, const drtopk_problem *lp, const dr
     if (s->ooc) {
         void *stage = NULL;
         const uint64_t stage_len = s->cap < s->count ? s->cap : s->count;
-        if (cuda && !c->run.input && (st = drtopk_dev_alloc(&stage, (size_t)stage_len * esz)) != DRTOPK_OK)
+        if (cuda && !c->run.input && (st = dh_dev_alloc(&stage, (size_t)stage_len * esz)) != DRTOPK_OK)
             return runtime_error("cannot allocate %zu bytes on GPU %d: %s", (size_t)stage_len * esz, s->gpu,
                                  drtopk_status_string(st));
         rc = slice_to_host(c, s, stage, stage_len);
-        if (stage) drtopk_dev_free(stage);
+        if (stage) dh_dev_free(stage);
         if (rc == 0) {
             const uint64_t bytes = (uint64_t)stage_len * esz;
             st = drtopk_ooc_link_gbps(c->run.backend, s->host_v,
@@ -551,19 +551,19 @@ static int place(const mpi_cfg *c, int ranks, const drtopk_problem *lp, const dr
             return runtime_error("out of host memory for the workspace (%zu bytes)", s->ws_bytes);
         return 0;
     }
-    if ((st = drtopk_dev_alloc(&s->dev_v, (size_t)s->count * esz)) != DRTOPK_OK ||
-        (s->ws_bytes && (st = drtopk_dev_alloc(&s->dev_ws, s->ws_bytes)) != DRTOPK_OK))
+    if ((st = dh_dev_alloc(&s->dev_v, (size_t)s->count * esz)) != DRTOPK_OK ||
+        (s->ws_bytes && (st = dh_dev_alloc(&s->dev_ws, s->ws_bytes)) != DRTOPK_OK))
         return runtime_error("cannot allocate the slice (%" PRIu64 " elements) and its workspace on GPU %d: %s "
                              "(give --device-cap to stream it)", s->count, s->gpu, drtopk_status_string(st));
-    st = s->host_v ? drtopk_dev_copy(s->dev_v, s->host_v, (size_t)s->count * esz, DRTOPK_COPY_H2D)
-                   : drtopk_dev_generate_at(s->dev_v, s->first, s->count, c->run.dist, c->run.dtype, c->run.seed, NULL);
-    if (st == DRTOPK_OK) st = drtopk_dev_sync();
+    st = s->host_v ? dh_dev_copy(s->dev_v, s->host_v, (size_t)s->count * esz, DRTOPK_COPY_H2D)
+                   : dh_dev_generate_at(s->dev_v, s->first, s->count, c->run.dist, c->run.dtype, c->run.seed, NULL);
+    if (st == DRTOPK_OK) st = dh_dev_sync();
     if (st != DRTOPK_OK) return runtime_error("cannot place the slice on GPU %d: %s", s->gpu, drtopk_status_string(st));
     if (c->run.verify && !s->host_v) {  /* the check reads the slice on the host: the GPU made it faster */
         if ((s->host_v = malloc((size_t)s->count * esz)) == NULL)
             return runtime_error("out of host memory for the slice's copy --verify reads (%" PRIu64 " elements)",
                                  s->count);
-        if ((st = drtopk_dev_copy(s->host_v, s->dev_v, (size_t)s->count * esz, DRTOPK_COPY_D2H)) != DRTOPK_OK)
+        if ((st = dh_dev_copy(s->host_v, s->dev_v, (size_t)s->count * esz, DRTOPK_COPY_D2H)) != DRTOPK_OK)
             return runtime_error("cannot copy the slice from GPU %d: %s", s->gpu, drtopk_status_string(st));
     }
     return 0;
@@ -580,7 +580,7 @@ static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_p
 {
     drtopk_status st;
     const int cuda = is_cuda(c), order_after = !s->exchanges && c->run.sorted && (s->ooc || !cuda);
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     if (s->ooc) {
         drtopk_ooc_stats os;
         if ((st = drtopk_ooc_run(s->stream, s->list_v, s->list_p, &os)) != DRTOPK_OK)
@@ -602,14 +602,14 @@ static int local_topk(const mpi_cfg *c, const drtopk_problem *lp, const drtopk_p
         s->res_p = s->ord_p;
         st = topk_list_dev_order(s->lists, s->list_v, s->list_p, s->k_local, 0, s->ord_v, s->ord_p);
     } else if (cuda) {
-        st = drtopk_dev_sync();
+        st = dh_dev_sync();
     } else if (order_after) {
         st = drtopk_topk_canon(c->run.dtype, c->run.order, s->list_v, s->list_p, s->k_local);
     }
     if (st != DRTOPK_OK)
         return runtime_error("cannot %s the local result %s: %s", order_after ? "order" : "finish",
                              cuda ? "on the GPU" : "on the host", drtopk_status_string(st));
-    t->compute = drtopk_now_ms() - t0 - t->reload;
+    t->compute = dh_now_ms() - t0 - t->reload;
     return 0;
 }
 
@@ -642,7 +642,7 @@ static void reduce_abort(const world *w, const char *what, drtopk_status st)
 typedef struct {
     int leader;                 /* world rank of its node's first rank: the node  */
     int exported;               /* v and p are valid                              */
-    char uuid[sizeof(((drtopk_device_info *)0)->uuid)];    /* its GPU            */
+    char uuid[sizeof(((dh_device_info *)0)->uuid)];    /* its GPU            */
     topk_ipc_handle v, p;       /* its part's values and positions                */
     char why[EX_WHY_LEN];       /* why not exported                               */
 } ipc_offer;
@@ -650,8 +650,8 @@ typedef struct {
 /* This process's ordinal of the GPU with that uuid, or -1. */
 static int gpu_ordinal(const char *uuid)
 {
-    drtopk_device_info d;
-    for (int i = 0; i <= GPU_INDEX_MAX && drtopk_dev_info(i, &d) == DRTOPK_OK; ++i)
+    dh_device_info d;
+    for (int i = 0; i <= GPU_INDEX_MAX && dh_dev_info(i, &d) == DRTOPK_OK; ++i)
         if (strcmp(d.uuid, uuid) == 0) return i;
     return -1;
 }
@@ -803,8 +803,8 @@ static void gather_parts(const world *w, const mpi_cfg *c, rank_state *s)
         void *v = s->gath_v, *p = s->gath_p;
         if (s->send_ex == EX_IPC) return;
         if (s->send_ex == EX_STAGED) {
-            if ((st = drtopk_dev_copy(s->stage_v, s->gath_v, s->sent * pv, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
-                (st = drtopk_dev_copy(s->stage_p, s->gath_p, s->sent * pp, DRTOPK_COPY_D2H)) != DRTOPK_OK)
+            if ((st = dh_dev_copy(s->stage_v, s->gath_v, s->sent * pv, DRTOPK_COPY_D2H)) != DRTOPK_OK ||
+                (st = dh_dev_copy(s->stage_p, s->gath_p, s->sent * pp, DRTOPK_COPY_D2H)) != DRTOPK_OK)
                 reduce_abort(w, "cannot stage the part for sending", st);
             v = s->stage_v;
             p = s->stage_p;
@@ -841,10 +841,10 @@ static void gather_parts(const world *w, const mpi_cfg *c, rank_state *s)
     free(req);
     for (int r = 1; r < w->ranks; ++r) {
         if (s->recv_ex[r] != EX_STAGED || s->counts[r] == 0) continue;
-        if ((st = drtopk_dev_copy((char *)s->gath_v + s->offsets[r] * pv, (char *)s->stage_v + s->offsets[r] * pv,
-                                  s->counts[r] * pv, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
-            (st = drtopk_dev_copy(s->gath_p + s->offsets[r], s->stage_p + s->offsets[r], s->counts[r] * pp,
-                                  DRTOPK_COPY_H2D)) != DRTOPK_OK)
+        if ((st = dh_dev_copy((char *)s->gath_v + s->offsets[r] * pv, (char *)s->stage_v + s->offsets[r] * pv,
+                              s->counts[r] * pv, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+            (st = dh_dev_copy(s->gath_p + s->offsets[r], s->stage_p + s->offsets[r], s->counts[r] * pp,
+                              DRTOPK_COPY_H2D)) != DRTOPK_OK)
             reduce_abort(w, "cannot copy a received part to the GPU", st);
     }
 }
@@ -854,10 +854,10 @@ static void gather_parts(const world *w, const mpi_cfg *c, rank_state *s)
  * the k-th key and the compaction. */
 static void exchange(const world *w, const mpi_cfg *c, rank_state *s, double *thr_ms)
 {
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     drtopk_status st = DRTOPK_OK;
     threshold_compact(w, c, s);
-    *thr_ms = drtopk_now_ms() - t0;
+    *thr_ms = dh_now_ms() - t0;
     gather_parts(w, c, s);
     if (!s->root) return;
     s->res_v = s->gath_v;
@@ -1005,7 +1005,7 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
     putchar('\n');
     if (c->run.input) printf("input:     %s: n = %s, %s\n", c->run.input, nbuf, drtopk_dtype_name(c->run.dtype));
     else printf("input:     n = %s, %s, dist %s, seed %" PRIu64 "\n", nbuf, drtopk_dtype_name(c->run.dtype),
-                drtopk_dist_name(c->run.dist), c->run.seed);
+                dh_dist_name(c->run.dist), c->run.seed);
     printf("select:    k = %s %s, %s\n", kbuf, c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest",
            c->run.sorted ? "best first (--sorted)" : "in no promised order (--sorted orders them)");
     printf("plan:      %s%s, alpha = %d, beta = %d (rank 0's slice)\n", (plan->flags & DRTOPK_DELEGATE) ? "dr-" : "",
@@ -1068,7 +1068,7 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
         json_string(f, c->run.input);
         fputs(", \"dist\": null, \"seed\": null", f);
     } else {
-        fprintf(f, "null, \"dist\": \"%s\", \"seed\": %" PRIu64, drtopk_dist_name(c->run.dist), c->run.seed);
+        fprintf(f, "null, \"dist\": \"%s\", \"seed\": %" PRIu64, dh_dist_name(c->run.dist), c->run.seed);
     }
     fprintf(f, ", \"algo\": \"%s%s\", \"plan\": {\"alpha\": %d, \"beta\": %d, \"first_algo\": \"%s\", "
             "\"second_algo\": \"%s\", \"flags\": %u}",
@@ -1122,15 +1122,15 @@ static int store_row(const mpi_cfg *c, const drtopk_plan *plan, const rank_state
     char err[DRTOPK_STORE_ERR_LEN], *args = NULL, *reps = NULL;
     size_t len = 1, rlen = 0;
     FILE *rf;
-    drtopk_store *db;
-    drtopk_store_machine mach;
-    drtopk_store_multi m;
+    dh_store *db;
+    dh_store_machine mach;
+    dh_store_multi m;
     int64_t mid, rid;
     int rc = 0;
     memset(&mach, 0, sizeof mach);
     memset(&m, 0, sizeof m);
     if (c->run.backend == DRTOPK_BACKEND_CPU) {
-        drtopk_store_cpu_machine(&mach);
+        dh_store_cpu_machine(&mach);
     } else {
         snprintf(mach.uuid, sizeof mach.uuid, "%s", s->dev.uuid);
         snprintf(mach.name, sizeof mach.name, "%s", s->dev.name);
@@ -1161,7 +1161,7 @@ static int store_row(const mpi_cfg *c, const drtopk_plan *plan, const rank_state
              (plan->flags & DRTOPK_DELEGATE) ? drtopk_algo_name(plan->first_algo) : "");
     snprintf(m.cfg.second_algo, sizeof m.cfg.second_algo, "%s", drtopk_algo_name(plan->second_algo));
     snprintf(m.cfg.dtype, sizeof m.cfg.dtype, "%s", drtopk_dtype_name(c->run.dtype));
-    snprintf(m.cfg.dist, sizeof m.cfg.dist, "%s", c->run.input ? "" : drtopk_dist_name(c->run.dist));
+    snprintf(m.cfg.dist, sizeof m.cfg.dist, "%s", c->run.input ? "" : dh_dist_name(c->run.dist));
     snprintf(m.cfg.order, sizeof m.cfg.order, "%s", c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest");
     m.cfg.seed = c->run.input ? 0 : c->run.seed;
     m.cfg.n = c->run.n;
@@ -1184,15 +1184,15 @@ static int store_row(const mpi_cfg *c, const drtopk_plan *plan, const rank_state
     m.reps_ms = reps;
     m.verified = r->verified >= 0;
     m.verify_ok = r->verified == 1;
-    if (drtopk_store_open(c->db, 0, &db, err, sizeof err) != DRTOPK_OK) {
+    if (dh_store_open(c->db, 0, &db, err, sizeof err) != DRTOPK_OK) {
         rc = runtime_error("--db: %s", err);
     } else {
-        if (drtopk_store_put_machine(db, &mach, &mid) != DRTOPK_OK ||
-            drtopk_store_begin_run(db, mid, "drtopk-mpi", args, DRTOPK_GIT_COMMIT, &rid) != DRTOPK_OK ||
-            drtopk_store_put_multi(db, mid, rid, DRTOPK_GIT_COMMIT, &m) != DRTOPK_OK ||
-            drtopk_store_end_run(db, rid, "done") != DRTOPK_OK)
-            rc = runtime_error("--db %s: %s", c->db, drtopk_store_errmsg(db));
-        drtopk_store_close(db);
+        if (dh_store_put_machine(db, &mach, &mid) != DRTOPK_OK ||
+            dh_store_begin_run(db, mid, "drtopk-mpi", args, DRTOPK_GIT_COMMIT, &rid) != DRTOPK_OK ||
+            dh_store_put_multi(db, mid, rid, DRTOPK_GIT_COMMIT, &m) != DRTOPK_OK ||
+            dh_store_end_run(db, rid, "done") != DRTOPK_OK)
+            rc = runtime_error("--db %s: %s", c->db, dh_store_errmsg(db));
+        dh_store_close(db);
     }
     free(args);
     free(reps);
@@ -1210,7 +1210,7 @@ static int setup(const world *w, mpi_cfg *c, int argc, char **argv)
     free(specs);
     if (rc != 0 || c->run.help) return rc;
     if (!c->run.have_k) return usage_error("missing --k (the number of elements to select)");
-    const int cuda_ok = drtopk_cuda_available();
+    const int cuda_ok = dh_cuda_available();
     if (c->run.have_backend && c->run.backend == DRTOPK_BACKEND_CUDA && !cuda_ok)
         return usage_error("--backend cuda: no usable CUDA GPU (this build has no CUDA backend or no GPU is "
                            "visible); use --backend cpu");
@@ -1236,13 +1236,13 @@ static int one_rep(world *w, const mpi_cfg *c, const drtopk_problem *lp, const d
     uint64_t fl, fl_sum, ch, ch_max;
     memset(t, 0, sizeof *t);
     MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     int rc = agree(w, local_topk(c, lp, plan, s, t));
     if (rc) return rc;
-    const double tc = drtopk_now_ms();
+    const double tc = dh_now_ms();
     if (s->exchanges) exchange(w, c, s, &t->thr);
-    t->comm = drtopk_now_ms() - tc;
-    t->total = drtopk_now_ms() - t0;
+    t->comm = dh_now_ms() - tc;
+    t->total = dh_now_ms() - t0;
     mine[0] = t->compute;
     mine[1] = t->reload;
     fl = t->filtered;
@@ -1330,7 +1330,7 @@ static int choose_placement(const mpi_cfg *c, drtopk_problem *lp, rank_state *s,
     } else if (!is_cuda(c)) {
         snprintf(s->why, sizeof s->why, "in core: the CPU backend selects the slice in host memory");
     } else {
-        if ((st = drtopk_dev_mem_info(&free_b, &total_b)) != DRTOPK_OK)
+        if ((st = dh_dev_mem_info(&free_b, &total_b)) != DRTOPK_OK)
             return runtime_error("cannot read GPU %d's free memory: %s", s->gpu, drtopk_status_string(st));
         if ((st = drtopk_select_workspace(lp, plan, &ws)) != DRTOPK_OK) return api_error("workspace query failed", st);
         const double usable = GPU_FREE_USABLE * (double)free_b / s->sharing;
@@ -1368,8 +1368,8 @@ static int result_to_host(const world *w, const mpi_cfg *c, const rank_state *s,
     if (!*vals || !*pos) return runtime_error("out of host memory for the result (%" PRIu64 " elements)", k);
     if (w->rank != 0) return 0;
     if (is_cuda(c)) {
-        st = drtopk_dev_copy(*vals, s->res_v, (size_t)k * s->esz, DRTOPK_COPY_D2H);
-        if (st == DRTOPK_OK) st = drtopk_dev_copy(*pos, s->res_p, (size_t)k * sizeof(uint64_t), DRTOPK_COPY_D2H);
+        st = dh_dev_copy(*vals, s->res_v, (size_t)k * s->esz, DRTOPK_COPY_D2H);
+        if (st == DRTOPK_OK) st = dh_dev_copy(*pos, s->res_p, (size_t)k * sizeof(uint64_t), DRTOPK_COPY_D2H);
     } else {
         memcpy(*vals, s->res_v, (size_t)k * s->esz);
         memcpy(*pos, s->res_p, (size_t)k * sizeof(uint64_t));
@@ -1461,13 +1461,13 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
         double *tmp = (double *)malloc((size_t)c->run.reps * sizeof(double));
         if (tmp) {
             memcpy(tmp, r.totals, (size_t)c->run.reps * sizeof(double));
-            r.total = drtopk_median(tmp, (size_t)c->run.reps);
+            r.total = dh_median(tmp, (size_t)c->run.reps);
             free(tmp);
         }
-        r.compute = drtopk_median(compute, (size_t)c->run.reps);
-        r.reload = drtopk_median(reload, (size_t)c->run.reps);
-        r.comm = drtopk_median(comm, (size_t)c->run.reps);
-        r.thr = drtopk_median(thr, (size_t)c->run.reps);
+        r.compute = dh_median(compute, (size_t)c->run.reps);
+        r.reload = dh_median(reload, (size_t)c->run.reps);
+        r.comm = dh_median(comm, (size_t)c->run.reps);
+        r.thr = dh_median(thr, (size_t)c->run.reps);
         /* rank 0 holds the longest slice */
         r.reload_gbps = r.reload > 0 ? (double)s.count * s.esz / (r.reload / MS_PER_S) / BYTES_PER_GB : 0;
     }

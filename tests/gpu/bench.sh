@@ -4,7 +4,7 @@
 # `drtopk run --backend cuda --reps 7 --json`: median total ms, per-stage ms,
 # achieved GB/s (4 n bytes over the total, and over the delegate stage),
 # delegate and concatenated lengths; UD u32, then ND u32 and UD f32.  The
-# read-once time of 2^30 u32 (drtopk_dev_read_ms, in the JSON) is the floor.
+# read-once time of 2^30 u32 (dh_dev_read_ms, in the JSON) is the floor.
 # Then the heavy-tie rows: ND u32 at fixed plans that once
 # blew up (alpha 8, beta 2: 21 ms at k = 2^22 on an H200), BENCH_TIES
 # ("DIST:DTYPE:ALPHA:BETA" ...), k = 2^20, 2^22, 2^24, printed as a second table.
@@ -64,7 +64,7 @@ g = rows[0]["gpu"]
 floor = min(r["read_floor_ms"] for r in rows if r.get("read_floor_ms"))
 gb = lambda n, ms: (4 * n / ms / 1e6) if ms else 0.0
 print(f"GPU: {g['name']} ({g['uuid']}), {g['sm_count']} SMs; |V| = 2^30; plan: Rule 4 const 3, beta 2")
-print(f"read-once floor of 2^30 u32 (drtopk_dev_read_ms): {floor:.3f} ms = {gb(2**30, floor):.0f} GB/s")
+print(f"read-once floor of 2^30 u32 (dh_dev_read_ms): {floor:.3f} ms = {gb(2**30, floor):.0f} GB/s")
 last = None
 for r, fixed in [(r, False) for r in rows] + [(r, True) for r in ties]:
     key = (r["dist"], r["dtype"], fixed and (r["plan"]["alpha"], r["plan"]["beta"]))

@@ -19,7 +19,7 @@
 #define ONEPASS_LOW_MASK 0x3FFFFFFFu   /* the other keys below ONEPASS_HIGH_BIT */
 #define ONEPASS_SPIKE_BASE 0x40000000u /* spike: k keys above the rest          */
 
-static inline uint32_t onepass_hash32(uint64_t i) { return (uint32_t)(drtopk_mix64(i + ONEPASS_DATA_SEED) >> 32); }
+static inline uint32_t onepass_hash32(uint64_t i) { return (uint32_t)(dh_mix64(i + ONEPASS_DATA_SEED) >> 32); }
 
 /* Is position i one of the sampled ones?  *j = its sample index. */
 static inline int onepass_sampled(uint64_t i, uint64_t n, uint64_t *j)

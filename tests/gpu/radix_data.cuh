@@ -19,10 +19,10 @@
 #define POS32_MUL 3u                /* pos32 positions: 3 i + 7 (invertible)   */
 #define POS32_ADD 7u
 
-__global__ void gen_raw_kernel(uint32_t *out, uint64_t n, uint64_t seed, drtopk_dist d, drtopk_dtype t)
+__global__ void gen_raw_kernel(uint32_t *out, uint64_t n, uint64_t seed, dh_dist d, drtopk_dtype t)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        out[i] = drtopk_gen_bits(seed, i, d, t);
+        out[i] = dh_gen_bits(seed, i, d, t);
 }
 
 static inline __host__ __device__ uint64_t pos_of(uint64_t i, int pos64)
@@ -35,11 +35,11 @@ static inline uint64_t index_of(uint64_t p, int pos64)
     return pos64 ? p - POS64_BASE : (p - POS32_ADD) / POS32_MUL;
 }
 
-__global__ void gen_pairs_kernel(uint32_t *keys, void *pos, int pos64, uint64_t n, uint64_t seed, drtopk_dist d,
+__global__ void gen_pairs_kernel(uint32_t *keys, void *pos, int pos64, uint64_t n, uint64_t seed, dh_dist d,
                                  drtopk_dtype t, drtopk_order o)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-        keys[i] = drtopk_key_from_bits(drtopk_gen_bits(seed, i, d, t), t, o);
+        keys[i] = drtopk_key_from_bits(dh_gen_bits(seed, i, d, t), t, o);
         if (pos64) ((uint64_t *)pos)[i] = pos_of(i, 1);
         else ((uint32_t *)pos)[i] = (uint32_t)pos_of(i, 0);
     }

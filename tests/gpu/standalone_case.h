@@ -30,27 +30,27 @@ typedef struct {
 static int data_upload(data *d)
 {
     const size_t bytes = d->n * drtopk_dtype_size(d->t);
-    if (drtopk_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return -1;
-    return drtopk_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D) == DRTOPK_OK ? 0 : -1;
+    if (dh_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return -1;
+    return dh_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D) == DRTOPK_OK ? 0 : -1;
 }
 
 /* d = the seeded vector of n keys of `dist` (seed + n), on host and device. */
-static int data_seeded(data *d, uint64_t seed, uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
+static int data_seeded(data *d, uint64_t seed, uint64_t n, dh_dist dist, drtopk_dtype t, drtopk_order o)
 {
     memset(d, 0, sizeof *d);
     d->t = t;
     d->o = o;
     d->n = n;
-    snprintf(d->name, sizeof d->name, "%s", drtopk_dist_name(dist));
+    snprintf(d->name, sizeof d->name, "%s", dh_dist_name(dist));
     if ((d->host = malloc(n * drtopk_dtype_size(t))) == NULL) return -1;
-    drtopk_gen_host(d->host, n, dist, t, seed + n);
+    dh_gen_host(d->host, n, dist, t, seed + n);
     return data_upload(d);
 }
 
 static void data_free(data *d)
 {
     free(d->host);
-    if (d->dev) drtopk_dev_free(d->dev);
+    if (d->dev) dh_dev_free(d->dev);
     d->host = d->dev = NULL;
 }
 
@@ -83,25 +83,25 @@ static drtopk_status run_side(const data *d, drtopk_algo algo, drtopk_backend b,
         free(ws);
         return s;
     }
-    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK || drtopk_dev_alloc(&dv, vbytes) != DRTOPK_OK ||
-        drtopk_dev_alloc(&di, k * sizeof *idx) != DRTOPK_OK) {
+    if (dh_dev_alloc(&ws, bytes) != DRTOPK_OK || dh_dev_alloc(&dv, vbytes) != DRTOPK_OK ||
+        dh_dev_alloc(&di, k * sizeof *idx) != DRTOPK_OK) {
         s = DRTOPK_ERR_OUT_OF_MEMORY;
         goto out;
     }
-    drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, seed ^ k, NULL);
+    dh_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, seed ^ k, NULL);
     memset(vals, POISON_BYTE, vbytes);
     memset(idx, POISON_BYTE, k * sizeof *idx);
-    if ((s = drtopk_dev_copy(dv, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
-        (s = drtopk_dev_copy(di, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
+    if ((s = dh_dev_copy(dv, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+        (s = dh_dev_copy(di, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
         goto out;
     s = drtopk_select(&p, &plan, ws, bytes, dv, (uint64_t *)di, NULL, st);
-    if (s == DRTOPK_OK) s = drtopk_dev_sync();
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, dv, vbytes, DRTOPK_COPY_D2H);
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(idx, di, k * sizeof *idx, DRTOPK_COPY_D2H);
+    if (s == DRTOPK_OK) s = dh_dev_sync();
+    if (s == DRTOPK_OK) s = dh_dev_copy(vals, dv, vbytes, DRTOPK_COPY_D2H);
+    if (s == DRTOPK_OK) s = dh_dev_copy(idx, di, k * sizeof *idx, DRTOPK_COPY_D2H);
 out:
-    if (ws) drtopk_dev_free(ws);
-    if (dv) drtopk_dev_free(dv);
-    if (di) drtopk_dev_free(di);
+    if (ws) dh_dev_free(ws);
+    if (dv) dh_dev_free(dv);
+    if (di) dh_dev_free(di);
     return s;
 }
 

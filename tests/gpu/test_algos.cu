@@ -200,7 +200,7 @@ static void run_tests(bool small, bool tiny)
                     const uint64_t n_max = n + TAIL_EXTRA;
                     std::vector<uint32_t> bits(n_max), hkeys(n);
                     for (uint64_t i = 0; i < n; ++i) {
-                        bits[i] = drtopk_gen_bits(TEST_SEED + dist, i, (drtopk_dist)dist, dt);
+                        bits[i] = dh_gen_bits(TEST_SEED + dist, i, (dh_dist)dist, dt);
                         hkeys[i] = drtopk_key_from_bits(bits[i], dt, od);
                     }
                     const uint32_t poison = best_bits(dt, od);

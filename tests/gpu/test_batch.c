@@ -21,7 +21,7 @@
  * leaves to the single pipeline (one row, sorted k past 2048); the staged
  * block select's sampled threshold over random rows of every key type and
  * over f32 rows that force its fallback (all equal, fewer listed than k).
- * Each result is checked segment by segment by drtopk_batch_check (exact
+ * Each result is checked segment by segment by dh_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
  * it.  --small: the sanitizer-sized cases.  --shard I/N: only checks I,
  * I + N, I + 2N, ... (counted over every check, in the same order in every
@@ -125,40 +125,40 @@ static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *pl
     size_t bytes = 0;
     drtopk_batch_problem p = *hp;
     drtopk_status st = drtopk_batch_workspace(&p, plan, &bytes);
-    if (st == DRTOPK_OK) st = drtopk_dev_alloc(&dv, n * es + 1);
-    if (st == DRTOPK_OK) st = drtopk_dev_copy(dv, hp->values, n * es, DRTOPK_COPY_H2D);
+    if (st == DRTOPK_OK) st = dh_dev_alloc(&dv, n * es + 1);
+    if (st == DRTOPK_OK) st = dh_dev_copy(dv, hp->values, n * es, DRTOPK_COPY_H2D);
     if (st == DRTOPK_OK && hp->offsets) {
-        st = drtopk_dev_alloc(&doff, (hp->segments + 1) * sizeof(uint64_t));
-        if (st == DRTOPK_OK) st = drtopk_dev_copy(doff, hp->offsets, (hp->segments + 1) * sizeof(uint64_t), DRTOPK_COPY_H2D);
+        st = dh_dev_alloc(&doff, (hp->segments + 1) * sizeof(uint64_t));
+        if (st == DRTOPK_OK) st = dh_dev_copy(doff, hp->offsets, (hp->segments + 1) * sizeof(uint64_t), DRTOPK_COPY_H2D);
         p.offsets = (const uint64_t *)doff;
     }
     if (st == DRTOPK_OK && hp->ks) {
-        st = drtopk_dev_alloc(&dks, hp->segments * sizeof(uint64_t));
-        if (st == DRTOPK_OK) st = drtopk_dev_copy(dks, hp->ks, hp->segments * sizeof(uint64_t), DRTOPK_COPY_H2D);
+        st = dh_dev_alloc(&dks, hp->segments * sizeof(uint64_t));
+        if (st == DRTOPK_OK) st = dh_dev_copy(dks, hp->ks, hp->segments * sizeof(uint64_t), DRTOPK_COPY_H2D);
         p.ks = (const uint64_t *)dks;
     }
-    if (st == DRTOPK_OK) st = drtopk_dev_alloc(&dws, bytes + 1);
-    if (st == DRTOPK_OK) st = drtopk_dev_alloc(&dov, slots * es + 1);
-    if (st == DRTOPK_OK) st = drtopk_dev_alloc(&doi, slots * sizeof(uint64_t) + 1);
+    if (st == DRTOPK_OK) st = dh_dev_alloc(&dws, bytes + 1);
+    if (st == DRTOPK_OK) st = dh_dev_alloc(&dov, slots * es + 1);
+    if (st == DRTOPK_OK) st = dh_dev_alloc(&doi, slots * sizeof(uint64_t) + 1);
     p.values = dv;
     if (st == DRTOPK_OK) st = drtopk_batch_select(&p, plan, dws, bytes, dov, (uint64_t *)doi, NULL);
-    if (st == DRTOPK_OK) st = drtopk_dev_sync();
-    if (st == DRTOPK_OK) st = drtopk_dev_copy(ov, dov, slots * es, DRTOPK_COPY_D2H);
-    if (st == DRTOPK_OK) st = drtopk_dev_copy(oi, doi, slots * sizeof(uint64_t), DRTOPK_COPY_D2H);
+    if (st == DRTOPK_OK) st = dh_dev_sync();
+    if (st == DRTOPK_OK) st = dh_dev_copy(ov, dov, slots * es, DRTOPK_COPY_D2H);
+    if (st == DRTOPK_OK) st = dh_dev_copy(oi, doi, slots * sizeof(uint64_t), DRTOPK_COPY_D2H);
     /* cleared after every case: a failed launch must not hide or fail the next case (the library leaves
      * an error pending at its entry alone), and one left behind by a call that succeeded is a failure */
-    const drtopk_status pending = drtopk_dev_clear_error();
+    const drtopk_status pending = dh_dev_clear_error();
     if (st != DRTOPK_OK) {
         gt_checkf(0, drtopk_last_error(), "%s: %s", what, drtopk_status_string(st));
     } else if (pending != DRTOPK_OK) {
         gt_checkf(0, "a CUDA error was left pending by a call that returned DRTOPK_OK", "%s", what);
     } else {
-        const drtopk_check_result r = drtopk_batch_check(hp, (plan->flags & DRTOPK_SORTED) != 0, ov, oi);
+        const dh_check_result r = dh_batch_check(hp, (plan->flags & DRTOPK_SORTED) != 0, ov, oi);
         gt_checkf(r.ok, r.why, "%s", what);
     }
     void *dev[] = { dv, doff, dks, dws, dov, doi };
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
-        if (dev[i]) drtopk_dev_free(dev[i]);
+        if (dev[i]) dh_dev_free(dev[i]);
     free(ov);
     free(oi);
 }
@@ -209,7 +209,7 @@ static void split_spread_cases(void)
     const uint64_t nseg = sizeof offsets / sizeof offsets[0] - 1, n = offsets[nseg];
     float *v = (float *)malloc(n * sizeof(float));
     char what[256];
-    drtopk_gen_host(v, n, DRTOPK_DIST_FEW, DRTOPK_F32, SEED);
+    dh_gen_host(v, n, DRTOPK_DIST_FEW, DRTOPK_F32, SEED);
     for (int o = 0; o < 2; ++o) {
         for (int sorted = 0; sorted < 2; ++sorted) {
             drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, (drtopk_order)o, nseg, 0, offsets,
@@ -249,7 +249,7 @@ static void sample_cases(int small)
         for (int pat = 0; pat < DRTOPK_DTYPE_COUNT + SAMPLE_PAT_COUNT; ++pat) {
             const int fixed = pat - DRTOPK_DTYPE_COUNT;         /* >= 0: an f32 pattern; else random keys of type pat */
             const drtopk_dtype t = fixed < 0 ? (drtopk_dtype)pat : DRTOPK_F32;
-            if (fixed < 0) drtopk_gen_host(v, n, DRTOPK_DIST_UD, t, SEED + (uint64_t)pat);
+            if (fixed < 0) dh_gen_host(v, n, DRTOPK_DIST_UD, t, SEED + (uint64_t)pat);
             for (int o = 0; o < 2; ++o) {
                 for (uint64_t i = 0; fixed >= 0 && i < n; ++i) {
                     const uint64_t c = i % len;
@@ -293,7 +293,7 @@ static void grant_order_cases(void)
     const uint64_t lens[] = { GRANT_LONG, GRANT_SHORT, GRANT_LONG }, rows = 2;
     float *v = (float *)malloc(rows * GRANT_LONG * sizeof(float));
     char what[256];
-    drtopk_gen_host(v, rows * GRANT_LONG, DRTOPK_DIST_ND, DRTOPK_F32, SEED);
+    dh_gen_host(v, rows * GRANT_LONG, DRTOPK_DIST_ND, DRTOPK_F32, SEED);
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; ++i) {
         drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F32, DRTOPK_LARGEST, rows, lens[i], NULL,
                                    lens[i] / GRANT_K_DIV, NULL, v, 0 };
@@ -364,7 +364,7 @@ static void dr_cases(int small)
     }
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
         for (int dist = small; dist < 2; ++dist) {      /* --small: few distinct values only */
-            drtopk_gen_host(v, n, dist ? DRTOPK_DIST_FEW : DRTOPK_DIST_ND, (drtopk_dtype)t, SEED + dist);
+            dh_gen_host(v, n, dist ? DRTOPK_DIST_FEW : DRTOPK_DIST_ND, (drtopk_dtype)t, SEED + dist);
             dr_run((drtopk_dtype)t, off, nseg, v, DR_K, DR_MIN_LEN, dist ? "few distinct" : "normal");
         }
     }
@@ -375,7 +375,7 @@ static void dr_cases(int small)
     uoff[0] = DR_START;
     for (uint64_t s = 0; s < nu; ++s) uoff[s + 1] = uoff[s] + ulens[s];
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
-        drtopk_gen_host(v, uoff[nu], DRTOPK_DIST_ND, (drtopk_dtype)t, SEED + t);
+        dh_gen_host(v, uoff[nu], DRTOPK_DIST_ND, (drtopk_dtype)t, SEED + t);
         dr_run((drtopk_dtype)t, uoff, nu, v, DR_K, DR_MIN_LEN, "normal, unaligned starts");
     }
     free(v);
@@ -389,7 +389,7 @@ static void dr_cases(int small)
     v = malloc(boff[nbig] * 8);
     const drtopk_dtype types[] = { DRTOPK_F32, DRTOPK_U64 };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i) {
-        drtopk_gen_host(v, boff[nbig], DRTOPK_DIST_FEW, types[i], SEED);
+        dh_gen_host(v, boff[nbig], DRTOPK_DIST_FEW, types[i], SEED);
         dr_run(types[i], boff, nbig, v, DR_LONG_K, 0, "few distinct");
     }
     free(v);
@@ -399,14 +399,14 @@ static void dr_cases(int small)
  * the batched Dr. pipeline (block_max_len and dr_min_len lowered to
  * DR_MIN_LEN): the workspace must differ from the row-by-row one (dr_min_len
  * 0) where rows > 1 and equal it for one row (the single pipeline); k, the
- * value pattern (pat < 0: drtopk_gen_host of type t), both orders, sorted
+ * value pattern (pat < 0: dh_gen_host of type t), both orders, sorted
  * and not. */
 static void dr_uniform_run(drtopk_dtype t, uint64_t rows, uint64_t len, uint64_t k, int pat)
 {
     char what[256];
     const uint64_t n = rows * len;
     void *v = malloc(n * 8);
-    if (pat < 0) drtopk_gen_host(v, n, DRTOPK_DIST_FEW, t, SEED + (int)rows);
+    if (pat < 0) dh_gen_host(v, n, DRTOPK_DIST_FEW, t, SEED + (int)rows);
     else
         for (uint64_t i = 0; i < n; ++i) ((float *)v)[i] = pattern_value(i, pat);
     for (int o = 0; o < 2; ++o) {
@@ -470,7 +470,7 @@ static void dr_alpha_cases(int small)
     for (uint64_t s = 0; s < nseg; ++s) off[s + 1] = off[s] + lens[s];
     void *v = malloc(off[nseg] * 8);
     for (int t = small ? DRTOPK_F16 : 0; t < (small ? DRTOPK_F16 + 1 : DRTOPK_DTYPE_COUNT); ++t) {  /* --small: f16 */
-        drtopk_gen_host(v, off[nseg], DRTOPK_DIST_FEW, (drtopk_dtype)t, SEED + t);
+        dh_gen_host(v, off[nseg], DRTOPK_DIST_FEW, (drtopk_dtype)t, SEED + t);
         dr_run((drtopk_dtype)t, off, nseg, v, 2, DR_MIN_LEN, "few distinct, unaligned, alpha 8-10");
     }
     free(v);
@@ -535,7 +535,7 @@ int main(int argc, char **argv)
     const int nshapes = small ? 4 : (int)(sizeof shapes / sizeof shapes[0]);
     char what[256];
     setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
-    if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
+    if (!dh_cuda_available() || dh_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
     dr_cases(small);
     dr_uniform_cases(small);
     dr_alpha_cases(small);
@@ -551,7 +551,7 @@ int main(int argc, char **argv)
                 for (int i = 0; i < nshapes; ++i) {
                     const uint64_t rows = shapes[i][0], cols = shapes[i][1], n = rows * cols;
                     void *v = malloc(n * 8);
-                    drtopk_gen_host(v, n, (i + t) % 2 ? DRTOPK_DIST_ND : DRTOPK_DIST_FEW, (drtopk_dtype)t, SEED + i);
+                    dh_gen_host(v, n, (i + t) % 2 ? DRTOPK_DIST_ND : DRTOPK_DIST_FEW, (drtopk_dtype)t, SEED + i);
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, rows, cols,
                                                NULL, shapes[i][2], NULL, v, 0 };
                     drtopk_batch_plan plan;
@@ -577,7 +577,7 @@ int main(int argc, char **argv)
                     ks[s] = rnd() % (k + 5);
                 }
                 void *v = malloc(off[nseg] * 8 + 8);
-                drtopk_gen_host(v, off[nseg], DRTOPK_DIST_UD, (drtopk_dtype)t, SEED);
+                dh_gen_host(v, off[nseg], DRTOPK_DIST_UD, (drtopk_dtype)t, SEED);
                 for (int variant = 0; variant < 3; ++variant) {   /* one k; per-segment k; the warp queue on */
                     const int per = variant == 1, queue = variant == 2;
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, nseg, 0, off,

@@ -31,7 +31,7 @@ extern "C" drtopk_status bitonic_topk(const topk_input *in, const topk_output *o
 #define TAIL_POISON 0xFFFFFFFFu     /* beyond *d_n: the best raw bits of u32 */
 
 typedef struct {
-    drtopk_dist dist;
+    dh_dist dist;
     drtopk_dtype dtype;
     drtopk_order order;
     int pairs;                      /* TOPK_SRC_PAIRS */
@@ -39,7 +39,7 @@ typedef struct {
     uint64_t n, n_max, k;
 } tcase;
 
-static const char *dist_name(drtopk_dist d)
+static const char *dist_name(dh_dist d)
 {
     static const char *names[] = {"UD", "ND", "CD", "ASC", "DESC", "FEW", "EQ", "SPECIAL"};
     return names[d];
@@ -55,7 +55,7 @@ static int run_case(const tcase *c)
     char why[256] = "";
     std::vector<uint32_t> bits(c->n_max, TAIL_POISON), keys(c->n_max);
     for (uint64_t i = 0; i < c->n; ++i) {
-        bits[i] = drtopk_gen_bits(SEED, i, c->dist, c->dtype);
+        bits[i] = dh_gen_bits(SEED, i, c->dist, c->dtype);
         keys[i] = drtopk_key_from_bits(bits[i], c->dtype, c->order);
     }
     for (uint64_t i = c->n; i < c->n_max; ++i) keys[i] = 0xFFFFFFFFu;
@@ -163,7 +163,7 @@ static void suite(int small)
     const uint64_t *ns = small ? ns_small : ns_full;
     const int nn = small ? 4 : 6;
     const uint64_t ks[] = {1, 2, 255, 256, 257, 1000, 5000};
-    const drtopk_dist dists[] = {DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD, DRTOPK_DIST_FEW,
+    const dh_dist dists[] = {DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD, DRTOPK_DIST_FEW,
                                  DRTOPK_DIST_EQ, DRTOPK_DIST_SPECIAL, DRTOPK_DIST_ASC, DRTOPK_DIST_DESC};
     int variant = 0;
     for (int a = 0; a < nn; ++a) {

@@ -33,7 +33,7 @@
 typedef struct {
     uint64_t n, k;
     drtopk_dtype dtype;
-    drtopk_dist dist;
+    dh_dist dist;
     int delegate;       /* Dr. Top-k pipeline, else standalone algo */
     int alpha;          /* 0: Rule 4 */
     drtopk_algo algo;   /* both steps of the pipeline, or the standalone one */
@@ -43,7 +43,7 @@ typedef struct {
  * itself failed. */
 static int run_case(const capture_case *c)
 {
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     const size_t esz = drtopk_dtype_size(c->dtype);
     char what[256];
     void *d_v = NULL, *d_vals = NULL, *ws = NULL, *h_v = NULL, *h_vals = NULL;
@@ -60,7 +60,7 @@ static int run_case(const capture_case *c)
     const double paper_const = DRTOPK_RULE4_CONST_DEFAULT;
 
     snprintf(what, sizeof what, "n=%llu k=%llu %s %s %s%s", (unsigned long long)c->n,
-             (unsigned long long)c->k, drtopk_dtype_name(c->dtype), drtopk_dist_name(c->dist),
+             (unsigned long long)c->k, drtopk_dtype_name(c->dtype), dh_dist_name(c->dist),
              c->delegate ? "dr-" : "", drtopk_algo_name(c->algo));
     ok = cudaMalloc(&d_v, c->n * esz) == cudaSuccess && cudaMalloc(&d_vals, c->k * esz) == cudaSuccess &&
          cudaMalloc((void **)&d_idx, c->k * sizeof(uint64_t)) == cudaSuccess &&
@@ -97,7 +97,7 @@ static int run_case(const capture_case *c)
     }
     for (int r = 0; r < REPLAYS; ++r) {
         const uint64_t seed = 1000 + (uint64_t)r;
-        int rok = drtopk_dev_generate(d_v, c->n, c->dist, c->dtype, seed, s) == DRTOPK_OK &&
+        int rok = dh_dev_generate(d_v, c->n, c->dist, c->dtype, seed, s) == DRTOPK_OK &&
                   cudaMemsetAsync(d_vals, POISON_BYTE, c->k * esz, s) == cudaSuccess &&
                   cudaMemsetAsync(d_idx, POISON_BYTE, c->k * sizeof(uint64_t), s) == cudaSuccess &&
                   cudaGraphLaunch(ge, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess &&
@@ -105,10 +105,10 @@ static int run_case(const capture_case *c)
                   cudaMemcpy(h_vals, d_vals, c->k * esz, cudaMemcpyDeviceToHost) == cudaSuccess &&
                   cudaMemcpy(h_idx, d_idx, c->k * sizeof(uint64_t), cudaMemcpyDeviceToHost) == cudaSuccess;
         drtopk_problem hp = p;
-        drtopk_check_result cr = { 0, "" };
+        dh_check_result cr = { 0, "" };
         hp.backend = DRTOPK_BACKEND_CPU;
         hp.values = h_v;
-        if (rok) cr = drtopk_check(&hp, h_vals, h_idx, NULL);
+        if (rok) cr = dh_check(&hp, h_vals, h_idx, NULL);
         gt_checkf(rok && cr.ok, rok ? cr.why : "launch failed", "capture %s replay %d", what, r);
     }
 done:
@@ -122,7 +122,7 @@ done:
     free(h_v);
     free(h_vals);
     free(h_idx);
-    gt_slow(what, drtopk_now_ms() - t0);
+    gt_slow(what, dh_now_ms() - t0);
     return ok;
 }
 
@@ -152,9 +152,9 @@ static int pending_setup(pending_fixture *f, uint64_t n)
              cudaMalloc(&f->d_vals, f->k * sizeof(uint32_t)) == cudaSuccess &&
              cudaMalloc((void **)&f->d_idx, f->k * sizeof(uint64_t)) == cudaSuccess;
     f->p.values = f->d_v;
-    ok = ok && drtopk_dev_generate(f->d_v, n, DRTOPK_DIST_UD, DRTOPK_U32, f->seed, NULL) == DRTOPK_OK &&
+    ok = ok && dh_dev_generate(f->d_v, n, DRTOPK_DIST_UD, DRTOPK_U32, f->seed, NULL) == DRTOPK_OK &&
          cudaDeviceSynchronize() == cudaSuccess;
-    if (ok) drtopk_gen_host(f->h_v, n, DRTOPK_DIST_UD, DRTOPK_U32, f->seed);
+    if (ok) dh_gen_host(f->h_v, n, DRTOPK_DIST_UD, DRTOPK_U32, f->seed);
     return ok;
 }
 
@@ -185,13 +185,13 @@ static void check_exact(pending_fixture *f, const char *name)
     uint64_t h_idx[PENDING_K];
     uint32_t h_vals[PENDING_K];
     drtopk_problem hp = f->p;
-    drtopk_check_result cr = { 0, "copy failed" };
+    dh_check_result cr = { 0, "copy failed" };
     const int ok = cudaDeviceSynchronize() == cudaSuccess &&
                    cudaMemcpy(h_vals, f->d_vals, sizeof h_vals, cudaMemcpyDeviceToHost) == cudaSuccess &&
                    cudaMemcpy(h_idx, f->d_idx, sizeof h_idx, cudaMemcpyDeviceToHost) == cudaSuccess;
     hp.backend = DRTOPK_BACKEND_CPU;
     hp.values = f->h_v;
-    if (ok) cr = drtopk_check(&hp, h_vals, h_idx, NULL);
+    if (ok) cr = dh_check(&hp, h_vals, h_idx, NULL);
     gt_checkf(ok && cr.ok, cr.why, "pending caller error: %s: the answer is exact", name);
 }
 
@@ -270,7 +270,7 @@ int main(int argc, char **argv)
         { big, big / 64, DRTOPK_F64, DRTOPK_DIST_SPECIAL, 0, 0, DRTOPK_ALGO_ONEPASS },
         { big, 1000, DRTOPK_U64, DRTOPK_DIST_EQ, 0, 0, DRTOPK_ALGO_ONEPASS },
     };
-    if (!drtopk_cuda_available()) return gt_no_gpu("test_capture");
+    if (!dh_cuda_available()) return gt_no_gpu("test_capture");
     /* not in the sanitizer-sized set: compute-sanitizer reports the
      * deliberate invalid launch (and every peek at it) as API errors */
     if (!small) caller_pending_error(per_algo_n);

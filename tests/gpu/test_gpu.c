@@ -66,7 +66,7 @@
 #define DESC_LEN 320
 
 static uint64_t rng_state = SUITE_SEED;
-static uint64_t rnd(void) { return drtopk_mix64(rng_state += DRTOPK_GOLDEN64); }
+static uint64_t rnd(void) { return dh_mix64(rng_state += DRTOPK_GOLDEN64); }
 static uint64_t rnd_in(uint64_t lo, uint64_t hi) { return lo + rnd() % (hi - lo + 1); } /* [lo, hi] */
 static int chance(unsigned pct) { return rnd() % 100 < pct; }
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -158,26 +158,26 @@ static drtopk_status gpu_select(const dataset *d, uint64_t k, const drtopk_plan 
     const size_t vbytes = k * drtopk_dtype_size(d->dtype);
     drtopk_status s = drtopk_select_workspace(&p, plan, &bytes);
     if (s != DRTOPK_OK) return s;
-    if (drtopk_dev_alloc(&ws, bytes ? bytes : 1) != DRTOPK_OK || drtopk_dev_alloc(&d_vals, vbytes) != DRTOPK_OK ||
-        drtopk_dev_alloc(&d_idx, k * sizeof *idx) != DRTOPK_OK) {
+    if (dh_dev_alloc(&ws, bytes ? bytes : 1) != DRTOPK_OK || dh_dev_alloc(&d_vals, vbytes) != DRTOPK_OK ||
+        dh_dev_alloc(&d_idx, k * sizeof *idx) != DRTOPK_OK) {
         s = DRTOPK_ERR_OUT_OF_MEMORY;
         goto out;
     }
     if (bytes >= sizeof(uint32_t))
-        drtopk_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, rnd(), NULL);
+        dh_dev_generate(ws, bytes / sizeof(uint32_t), DRTOPK_DIST_UD, DRTOPK_U32, rnd(), NULL);
     memset(vals, POISON_BYTE, vbytes);
     memset(idx, POISON_BYTE, k * sizeof *idx);
-    if ((s = drtopk_dev_copy(d_vals, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
-        (s = drtopk_dev_copy(d_idx, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
+    if ((s = dh_dev_copy(d_vals, vals, vbytes, DRTOPK_COPY_H2D)) != DRTOPK_OK ||
+        (s = dh_dev_copy(d_idx, idx, k * sizeof *idx, DRTOPK_COPY_H2D)) != DRTOPK_OK)
         goto out;
     s = drtopk_select(&p, plan, ws, bytes, d_vals, (uint64_t *)d_idx, NULL, st);
-    if (s == DRTOPK_OK) s = drtopk_dev_sync();
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(vals, d_vals, vbytes, DRTOPK_COPY_D2H);
-    if (s == DRTOPK_OK) s = drtopk_dev_copy(idx, d_idx, k * sizeof *idx, DRTOPK_COPY_D2H);
+    if (s == DRTOPK_OK) s = dh_dev_sync();
+    if (s == DRTOPK_OK) s = dh_dev_copy(vals, d_vals, vbytes, DRTOPK_COPY_D2H);
+    if (s == DRTOPK_OK) s = dh_dev_copy(idx, d_idx, k * sizeof *idx, DRTOPK_COPY_D2H);
 out:
-    if (ws) drtopk_dev_free(ws);
-    if (d_vals) drtopk_dev_free(d_vals);
-    if (d_idx) drtopk_dev_free(d_idx);
+    if (ws) dh_dev_free(ws);
+    if (d_vals) dh_dev_free(d_vals);
+    if (d_idx) dh_dev_free(d_idx);
     return s;
 }
 
@@ -245,7 +245,7 @@ static int tie_free_max_bits(drtopk_dtype t)
     return drtopk_dtype_bits(t) == 16 ? TIE_FREE_HALF_BITS : TIE_FREE_SPARSE_BITS;
 }
 
-static int ceil_log2_min1(uint64_t n) { return n <= 2 ? 1 : drtopk_ilog2_ceil(n); }
+static int ceil_log2_min1(uint64_t n) { return n <= 2 ? 1 : dh_ilog2_ceil(n); }
 
 /* Fill d->host (n values) and, on the GPU side, copy them to the device.
  * dense: keys span 2^ceil(log2 n) (at least every other key used, so
@@ -271,14 +271,14 @@ static drtopk_status dataset_make(dataset *d, uint64_t n, drtopk_dtype t, drtopk
                  drtopk_dtype_name(t), o == DRTOPK_LARGEST ? "largest" : "smallest", n, seed);
     }
     if (g_side != SIDE_GPU) return DRTOPK_OK;
-    if (drtopk_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return DRTOPK_ERR_OUT_OF_MEMORY;
-    return drtopk_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D);
+    if (dh_dev_alloc(&d->dev, bytes) != DRTOPK_OK) return DRTOPK_ERR_OUT_OF_MEMORY;
+    return dh_dev_copy(d->dev, d->host, bytes, DRTOPK_COPY_H2D);
 }
 
 static void dataset_free(dataset *d)
 {
     free(d->host);
-    if (d->dev) drtopk_dev_free(d->dev);
+    if (d->dev) dh_dev_free(d->dev);
     memset(d, 0, sizeof *d);
 }
 
@@ -382,7 +382,7 @@ static void counter_case(const dataset *d, results *r, uint64_t k, const drtopk_
         return;
     }
     {
-        const drtopk_check_result cr = drtopk_check(&hp, r->gv, r->gi, r->cv);
+        const dh_check_result cr = dh_check(&hp, r->gv, r->gi, r->cv);
         gt_checkf(cr.ok, cr.why, "counters: exact %s", what);
     }
     if (plan->flags & DRTOPK_SORTED)
@@ -518,7 +518,7 @@ static void counter_suite(int small)
     const sweep_set *sets = small ? smallset : full;
     const size_t nsets = small ? sizeof smallset / sizeof smallset[0] : sizeof full / sizeof full[0];
     int alphas[sizeof alphas_all / sizeof alphas_all[0]];
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
         for (int o = 0; o < 2; ++o)
             for (size_t si = 0; si < nsets; ++si) {
@@ -542,7 +542,7 @@ static void counter_suite(int small)
                 counter_sweep(&d, alphas, na, sets[si].per_alpha);
                 dataset_free(&d);
             }
-    gt_note("counter sweep: %d passed, %d failed (%.1f s)", gt_passed, gt_failed, (drtopk_now_ms() - t0) / 1e3);
+    gt_note("counter sweep: %d passed, %d failed (%.1f s)", gt_passed, gt_failed, (dh_now_ms() - t0) / 1e3);
     if (small) return;
     for (size_t i = 0; i < sizeof large / sizeof large[0]; ++i) {
         dataset d;
@@ -555,7 +555,7 @@ static void counter_suite(int small)
         dataset_free(&d);
     }
     gt_note("counter sweep with large alpha: %d passed, %d failed (%.1f s)", gt_passed, gt_failed,
-            (drtopk_now_ms() - t0) / 1e3);
+            (dh_now_ms() - t0) / 1e3);
 }
 
 /* Paper Figures 5, 7 and 8 (tests/unit/test_cpu_ref.c paper_examples): 16
@@ -669,7 +669,7 @@ static void tuning_table(void)
 
 typedef struct {
     uint64_t n, k;
-    drtopk_dist dist;
+    dh_dist dist;
     drtopk_dtype dtype;
     drtopk_order order;
     uint64_t seed;
@@ -683,7 +683,7 @@ static void describe(const tcase *c, char *buf, size_t len)
     char pl[160];
     describe_plan(&c->plan, pl, sizeof pl);
     snprintf(buf, len, "[n=%" PRIu64 " k=%" PRIu64 " %s %s %s seed=%" PRIu64 " %s]", c->n, c->k,
-             drtopk_dist_name(c->dist), drtopk_dtype_name(c->dtype),
+             dh_dist_name(c->dist), drtopk_dtype_name(c->dtype),
              c->order == DRTOPK_LARGEST ? "largest" : "smallest", c->seed, pl);
 }
 
@@ -695,10 +695,10 @@ static drtopk_status device_data(const tcase *c, const void *host, void **d_v, i
     const size_t bytes = c->n * drtopk_dtype_size(c->dtype);
     *d_v = NULL;
     *same = 0;
-    if ((st = drtopk_dev_alloc(d_v, bytes)) != DRTOPK_OK) return st;
-    if ((st = drtopk_dev_generate(*d_v, c->n, c->dist, c->dtype, c->seed, NULL)) != DRTOPK_OK) return st;
+    if ((st = dh_dev_alloc(d_v, bytes)) != DRTOPK_OK) return st;
+    if ((st = dh_dev_generate(*d_v, c->n, c->dist, c->dtype, c->seed, NULL)) != DRTOPK_OK) return st;
     if ((back = malloc(bytes)) == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
-    st = drtopk_dev_copy(back, *d_v, bytes, DRTOPK_COPY_D2H);
+    st = dh_dev_copy(back, *d_v, bytes, DRTOPK_COPY_D2H);
     *same = st == DRTOPK_OK && memcmp(back, host, bytes) == 0;
     free(back);
     return st;
@@ -750,7 +750,7 @@ static void run_case(tcase *c, const void *host, int compare_cpu)
         gt_checkf(0, drtopk_status_string(st), "device data %s", what);
         goto out;
     }
-    gt_checkf(same, "differs from drtopk_gen_host", "device generator %s", what);
+    gt_checkf(same, "differs from dh_gen_host", "device generator %s", what);
     st = gpu_select(&d, c->k, &c->plan, gv, gi, c->want_stats ? &gst : NULL);
     gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "select %s", what);
     if (st != DRTOPK_OK) goto out;
@@ -759,7 +759,7 @@ static void run_case(tcase *c, const void *host, int compare_cpu)
     hp.backend = DRTOPK_BACKEND_CPU;
     hp.values = host;
     {
-        const drtopk_check_result r = drtopk_check(&hp, gv, gi, NULL);
+        const dh_check_result r = dh_check(&hp, gv, gi, NULL);
         gt_checkf(r.ok, r.why, "oracle %s", what);
     }
     if (c->plan.flags & DRTOPK_SORTED)
@@ -770,7 +770,7 @@ static void run_case(tcase *c, const void *host, int compare_cpu)
         st = cv && ci ? cpu_select(&hp, &c->plan, cv, ci, &cst) : DRTOPK_ERR_OUT_OF_MEMORY;
         gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "CPU reference %s", what);
         if (st == DRTOPK_OK) {
-            const drtopk_check_result r = drtopk_check(&hp, gv, gi, cv);
+            const dh_check_result r = dh_check(&hp, gv, gi, cv);
             gt_checkf(r.ok, r.why, "vs CPU reference %s", what);
             if (c->want_stats && (c->plan.flags & DRTOPK_DELEGATE)) {
                 char why[DESC_LEN];
@@ -792,7 +792,7 @@ static void run_case(tcase *c, const void *host, int compare_cpu)
     }
 out:
     free(gv); free(gi); free(cv); free(ci);
-    if (d.dev) drtopk_dev_free(d.dev);
+    if (d.dev) dh_dev_free(d.dev);
 }
 
 static void run_with_host(tcase *c, int compare_cpu)
@@ -802,7 +802,7 @@ static void run_with_host(tcase *c, int compare_cpu)
         gt_check(0, "host memory", "out of memory for n=%" PRIu64, c->n);
         return;
     }
-    drtopk_gen_host(host, c->n, c->dist, c->dtype, c->seed);
+    dh_gen_host(host, c->n, c->dist, c->dtype, c->seed);
     run_case(c, host, compare_cpu);
     free(host);
 }
@@ -827,19 +827,19 @@ static void random_case(tcase *c, uint64_t n_max)
     case 2: c->k = c->n > 1 ? c->n - 1 : 1; break;
     default: {
         /* log-uniform in [1, n] */
-        const int b = drtopk_ilog2_floor(c->n);
+        const int b = dh_ilog2_floor(c->n);
         const uint64_t hi = 1ull << rnd_in(0, (uint64_t)b);
         c->k = rnd_in(1, hi < c->n ? hi : c->n);
     }
     }
-    c->dist = (drtopk_dist)(rnd() % DRTOPK_DIST_COUNT);
+    c->dist = (dh_dist)(rnd() % DRTOPK_DIST_COUNT);
     c->dtype = (drtopk_dtype)(rnd() % DRTOPK_DTYPE_COUNT);
     c->order = chance(50) ? DRTOPK_LARGEST : DRTOPK_SMALLEST;
     c->seed = rnd();
     c->want_stats = chance(50);
     c->rule4_plan = chance(20);
     if (!c->rule4_plan) {
-        const int amax = drtopk_ilog2_ceil(c->n) + 2;   /* n < 2^alpha included */
+        const int amax = dh_ilog2_ceil(c->n) + 2;   /* n < 2^alpha included */
         c->plan.alpha = (int)rnd_in(DRTOPK_ALPHA_MIN, amax < DRTOPK_ALPHA_MAX ? amax : DRTOPK_ALPHA_MAX);
         c->plan.beta = chance(40) ? 2 : (int)rnd_in(1, DRTOPK_BETA_MAX);
         c->plan.first_algo = pick_algo();
@@ -851,7 +851,7 @@ static void random_case(tcase *c, uint64_t n_max)
     }
 }
 
-static void fixed_case(uint64_t n, uint64_t k, drtopk_dist d, drtopk_dtype t, drtopk_order o, int alpha, int beta,
+static void fixed_case(uint64_t n, uint64_t k, dh_dist d, drtopk_dtype t, drtopk_order o, int alpha, int beta,
                        unsigned flags)
 {
     tcase c;
@@ -871,7 +871,7 @@ static void test_generator(uint64_t n)
 {
     void *h = malloc(n * MAX_ELEM_BYTES), *b = malloc(n * MAX_ELEM_BYTES);
     void *d = NULL;
-    if (!h || !b || drtopk_dev_alloc(&d, n * MAX_ELEM_BYTES) != DRTOPK_OK) {
+    if (!h || !b || dh_dev_alloc(&d, n * MAX_ELEM_BYTES) != DRTOPK_OK) {
         gt_check(0, "generator", "out of memory");
         goto out;
     }
@@ -879,31 +879,31 @@ static void test_generator(uint64_t n)
         for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
             const uint64_t seed = rnd();
             const size_t bytes = n * drtopk_dtype_size((drtopk_dtype)t);
-            drtopk_status st = drtopk_dev_generate(d, n, (drtopk_dist)dist, (drtopk_dtype)t, seed, NULL);
-            if (st == DRTOPK_OK) st = drtopk_dev_copy(b, d, bytes, DRTOPK_COPY_D2H);
-            drtopk_gen_host(h, n, (drtopk_dist)dist, (drtopk_dtype)t, seed);
+            drtopk_status st = dh_dev_generate(d, n, (dh_dist)dist, (drtopk_dtype)t, seed, NULL);
+            if (st == DRTOPK_OK) st = dh_dev_copy(b, d, bytes, DRTOPK_COPY_D2H);
+            dh_gen_host(h, n, (dh_dist)dist, (drtopk_dtype)t, seed);
             gt_checkf(st == DRTOPK_OK && memcmp(h, b, bytes) == 0, drtopk_status_string(st),
-                      "generator %s %s n=%" PRIu64 " device = host", drtopk_dist_name((drtopk_dist)dist),
+                      "generator %s %s n=%" PRIu64 " device = host", dh_dist_name((dh_dist)dist),
                       drtopk_dtype_name((drtopk_dtype)t), n);
             /* a slice from an offset (drtopk-mpi's ranks) is the whole vector's */
             const uint64_t first = n / 3;
             const size_t esz = drtopk_dtype_size((drtopk_dtype)t);
-            st = drtopk_dev_generate_at(d, first, n - first, (drtopk_dist)dist, (drtopk_dtype)t, seed, NULL);
-            if (st == DRTOPK_OK) st = drtopk_dev_copy(b, d, bytes - first * esz, DRTOPK_COPY_D2H);
+            st = dh_dev_generate_at(d, first, n - first, (dh_dist)dist, (drtopk_dtype)t, seed, NULL);
+            if (st == DRTOPK_OK) st = dh_dev_copy(b, d, bytes - first * esz, DRTOPK_COPY_D2H);
             gt_checkf(st == DRTOPK_OK && memcmp((const char *)h + first * esz, b, bytes - first * esz) == 0,
                       drtopk_status_string(st), "generator %s %s from %" PRIu64 " device = host",
-                      drtopk_dist_name((drtopk_dist)dist), drtopk_dtype_name((drtopk_dtype)t), first);
+                      dh_dist_name((dh_dist)dist), drtopk_dtype_name((drtopk_dtype)t), first);
         }
     }
 out:
     free(h); free(b);
-    if (d) drtopk_dev_free(d);
+    if (d) dh_dev_free(d);
 }
 
-/* drtopk_dev_time_held's calls: an empty one, a failing one, a launch. */
+/* dh_dev_time_held's calls: an empty one, a failing one, a launch. */
 static drtopk_status held_empty(void *ctx) { (void)ctx; return DRTOPK_OK; }
 static drtopk_status held_fail(void *ctx) { (void)ctx; return DRTOPK_ERR_INVALID_ARGUMENT; }
-static drtopk_status held_generate(void *ctx) { return drtopk_dev_generate(ctx, 1024, DRTOPK_DIST_UD, DRTOPK_U32, 1, NULL); }
+static drtopk_status held_generate(void *ctx) { return dh_dev_generate(ctx, 1024, DRTOPK_DIST_UD, DRTOPK_U32, 1, NULL); }
 
 /* GPU-only timing (src/harness/stream_hold.cuh): the hold is released, the
  * stream goes on, a failing call's status comes back with the stream free.
@@ -913,26 +913,26 @@ static void test_time_held(void)
     double ms = -1, enq = -1, gen_ms = -1;
     int primed = 0;
     void *d = NULL;
-    const double t0 = drtopk_now_ms();
-    drtopk_status st = drtopk_dev_time_held(held_empty, NULL, &ms, &enq, &primed);
+    const double t0 = dh_now_ms();
+    drtopk_status st = dh_dev_time_held(held_empty, NULL, &ms, &enq, &primed);
     gt_check(st == DRTOPK_OK && primed && ms >= 0 && enq >= 0, "time_held of an empty call",
              "status %s, primed %d, ms %g", drtopk_status_string(st), primed, ms);
-    gt_check(drtopk_dev_sync() == DRTOPK_OK, "the stream after a released hold", "sync failed");
-    gt_note("empty call, primed: %.4f ms GPU (%.4f ms enqueue, %.3f ms wall)", ms, enq, drtopk_now_ms() - t0);
-    st = drtopk_dev_time_held(held_fail, NULL, &ms, NULL, &primed);
+    gt_check(dh_dev_sync() == DRTOPK_OK, "the stream after a released hold", "sync failed");
+    gt_note("empty call, primed: %.4f ms GPU (%.4f ms enqueue, %.3f ms wall)", ms, enq, dh_now_ms() - t0);
+    st = dh_dev_time_held(held_fail, NULL, &ms, NULL, &primed);
     gt_check(st == DRTOPK_ERR_INVALID_ARGUMENT, "time_held returns the call's status", "got %s",
              drtopk_status_string(st));
-    gt_check(drtopk_dev_sync() == DRTOPK_OK && drtopk_dev_clear_error() == DRTOPK_OK,
+    gt_check(dh_dev_sync() == DRTOPK_OK && dh_dev_clear_error() == DRTOPK_OK,
              "the stream after a failed call's hold", "not free");
-    if (drtopk_dev_alloc(&d, 1024 * 4) == DRTOPK_OK) {
-        st = drtopk_dev_time_held(held_generate, d, &gen_ms, NULL, &primed);
+    if (dh_dev_alloc(&d, 1024 * 4) == DRTOPK_OK) {
+        st = dh_dev_time_held(held_generate, d, &gen_ms, NULL, &primed);
         gt_check(st == DRTOPK_OK && primed && gen_ms > 0, "time_held of one launch", "status %s, primed %d, ms %g",
                  drtopk_status_string(st), primed, gen_ms);
         gt_note("one generator launch (1024 keys), primed: %.4f ms GPU", gen_ms);
-        drtopk_dev_free(d);
+        dh_dev_free(d);
     }
     /* a timed hold ends by itself: the stream is free after it */
-    gt_check(drtopk_dev_hold_ns(1000) == DRTOPK_OK && drtopk_dev_sync() == DRTOPK_OK, "a timed hold ends",
+    gt_check(dh_dev_hold_ns(1000) == DRTOPK_OK && dh_dev_sync() == DRTOPK_OK, "a timed hold ends",
              "sync failed");
 }
 
@@ -945,17 +945,17 @@ static void test_read_floor_bytes(void)
 {
     void *d = NULL;
     double ms = -1;
-    if (drtopk_dev_alloc(&d, READ_FLOOR_CHECK_BYTES) != DRTOPK_OK) {
+    if (dh_dev_alloc(&d, READ_FLOOR_CHECK_BYTES) != DRTOPK_OK) {
         gt_check(0, "read floor of an exact buffer", "cannot allocate %u bytes", READ_FLOOR_CHECK_BYTES);
         return;
     }
-    const drtopk_status st = drtopk_dev_read_ms(d, READ_FLOOR_CHECK_BYTES, READ_FLOOR_CHECK_REPS, &ms);
+    const drtopk_status st = dh_dev_read_ms(d, READ_FLOOR_CHECK_BYTES, READ_FLOOR_CHECK_REPS, &ms);
     gt_check(st == DRTOPK_OK && ms > 0, "read floor of an exact buffer", "status %s, ms %g",
              drtopk_status_string(st), ms);
-    gt_check(drtopk_dev_read_ms(d, 0, READ_FLOOR_CHECK_REPS, &ms) == DRTOPK_ERR_INVALID_ARGUMENT,
+    gt_check(dh_dev_read_ms(d, 0, READ_FLOOR_CHECK_REPS, &ms) == DRTOPK_ERR_INVALID_ARGUMENT,
              "read floor of no bytes", "not refused");
     gt_note("read floor of %u bytes: %.4f ms", READ_FLOOR_CHECK_BYTES, ms);
-    drtopk_dev_free(d);
+    dh_dev_free(d);
 }
 
 /* Statuses of bad calls, on a small valid problem. */
@@ -966,16 +966,16 @@ static void test_bad_arguments(void)
     drtopk_plan plan, bad;
     void *d_v = NULL, *ws = NULL, *d_ov = NULL, *d_oi = NULL;
     size_t bytes = 0;
-    if (drtopk_dev_alloc(&d_v, n * 4 + 16) != DRTOPK_OK || drtopk_dev_alloc(&d_ov, k * 4 + 16) != DRTOPK_OK ||
-        drtopk_dev_alloc(&d_oi, k * 8 + 16) != DRTOPK_OK) {
+    if (dh_dev_alloc(&d_v, n * 4 + 16) != DRTOPK_OK || dh_dev_alloc(&d_ov, k * 4 + 16) != DRTOPK_OK ||
+        dh_dev_alloc(&d_oi, k * 8 + 16) != DRTOPK_OK) {
         gt_check(0, "bad arguments", "out of memory");
         goto out;
     }
-    drtopk_dev_generate(d_v, n, DRTOPK_DIST_UD, DRTOPK_U32, rnd(), NULL);
+    dh_dev_generate(d_v, n, DRTOPK_DIST_UD, DRTOPK_U32, rnd(), NULL);
     p.values = d_v;
     gt_check(suite_plan(&plan, &p) == DRTOPK_OK, "Rule 4 plan on a valid problem", "failed");
     gt_check(drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_OK && bytes > 0, "workspace query", "failed");
-    if (drtopk_dev_alloc(&ws, bytes) != DRTOPK_OK) {
+    if (dh_dev_alloc(&ws, bytes) != DRTOPK_OK) {
         gt_check(0, "workspace alloc", "out of memory");
         goto out;
     }
@@ -1020,13 +1020,13 @@ static void test_bad_arguments(void)
         gt_check(b2 == bytes, "backend workspace equals the public query", "%zu vs %zu", b2, bytes);
     }
     /* the calls that failed enqueued nothing; the one that ran must have worked */
-    EXPECT(drtopk_dev_sync(), DRTOPK_OK);
+    EXPECT(dh_dev_sync(), DRTOPK_OK);
 #undef EXPECT
 out:
-    if (d_v) drtopk_dev_free(d_v);
-    if (ws) drtopk_dev_free(ws);
-    if (d_ov) drtopk_dev_free(d_ov);
-    if (d_oi) drtopk_dev_free(d_oi);
+    if (d_v) dh_dev_free(d_v);
+    if (ws) dh_dev_free(ws);
+    if (d_ov) dh_dev_free(d_ov);
+    if (d_oi) dh_dev_free(d_oi);
 }
 
 /* 64-bit keys on the CUDA backend: drtopk_plan_auto gives a small input the
@@ -1086,7 +1086,7 @@ static void test_half_unaligned(int small)
         if (st == DRTOPK_OK) st = gpu_select(&view, k, &plan, r.gv, r.gi, NULL);
         gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "unaligned 16-bit V: select %s", what);
         if (st == DRTOPK_OK) {
-            const drtopk_check_result cr = drtopk_check(&hp, r.gv, r.gi, r.cv);
+            const dh_check_result cr = dh_check(&hp, r.gv, r.gi, r.cv);
             gt_checkf(cr.ok, cr.why, "unaligned 16-bit V: vs CPU reference %s", what);
         }
         results_free(&r);
@@ -1098,7 +1098,7 @@ static void test_half_unaligned(int small)
  * verifies (no sort of V). */
 static void test_large(void)
 {
-    static const struct { drtopk_dist d; drtopk_dtype t; drtopk_order o; uint64_t k; unsigned extra; } L[] = {
+    static const struct { dh_dist d; drtopk_dtype t; drtopk_order o; uint64_t k; unsigned extra; } L[] = {
         { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 1, 0 },
         { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 1u << 10, DRTOPK_SORTED },
         { DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_SMALLEST, 1u << 20, 0 },
@@ -1107,7 +1107,7 @@ static void test_large(void)
         { DRTOPK_DIST_UD, DRTOPK_F64, DRTOPK_SMALLEST, 1u << 20, 0 },   /* 64-bit keys: radix select */
     };
     void *host = malloc(LARGE_N * MAX_ELEM_BYTES);
-    drtopk_dist have_d = DRTOPK_DIST_COUNT;
+    dh_dist have_d = DRTOPK_DIST_COUNT;
     drtopk_dtype have_t = DRTOPK_DTYPE_COUNT;
     const uint64_t seed = rnd();
     if (host == NULL) {
@@ -1122,7 +1122,7 @@ static void test_large(void)
         c.seed = seed;
         c.want_stats = 1;
         if (L[i].d != have_d || L[i].t != have_t) {
-            drtopk_gen_host(host, c.n, c.dist, c.dtype, c.seed);
+            dh_gen_host(host, c.n, c.dist, c.dtype, c.seed);
             have_d = L[i].d;
             have_t = L[i].t;
         }
@@ -1145,10 +1145,10 @@ static void test_fixed(int small)
     const uint64_t n1 = small ? 3001 : 100003;
     for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
         for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
-            fixed_case(n1, 1, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_LARGEST, 5, 2, all | DRTOPK_SHARED_DELEGATE);
-            fixed_case(n1, n1, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_SMALLEST, 7, 2, all | DRTOPK_SORTED);
-            fixed_case(n1, 100, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_SMALLEST, 3, 3, all | DRTOPK_SHARED_DELEGATE);
-            fixed_case(n1, 1000, (drtopk_dist)d, (drtopk_dtype)t, DRTOPK_LARGEST, 9, 4, all | DRTOPK_SORTED);
+            fixed_case(n1, 1, (dh_dist)d, (drtopk_dtype)t, DRTOPK_LARGEST, 5, 2, all | DRTOPK_SHARED_DELEGATE);
+            fixed_case(n1, n1, (dh_dist)d, (drtopk_dtype)t, DRTOPK_SMALLEST, 7, 2, all | DRTOPK_SORTED);
+            fixed_case(n1, 100, (dh_dist)d, (drtopk_dtype)t, DRTOPK_SMALLEST, 3, 3, all | DRTOPK_SHARED_DELEGATE);
+            fixed_case(n1, 1000, (dh_dist)d, (drtopk_dtype)t, DRTOPK_LARGEST, 9, 4, all | DRTOPK_SORTED);
         }
     }
     fixed_case(100, 7, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 10, 2, all);       /* n < 2^alpha */
@@ -1188,7 +1188,7 @@ static void test_fixed(int small)
 static void test_heavy_ties(int small)
 {
     const uint64_t n = small ? (1u << 16) + 3 : (1u << 22) + 3;
-    const drtopk_dist dists[] = { DRTOPK_DIST_EQ, DRTOPK_DIST_ND, DRTOPK_DIST_FEW };
+    const dh_dist dists[] = { DRTOPK_DIST_EQ, DRTOPK_DIST_ND, DRTOPK_DIST_FEW };
     const int alphas[] = { 4, 8 };
     const uint64_t ks[] = { 1, 100, 4096 };
     dataset d;
@@ -1198,16 +1198,16 @@ static void test_heavy_ties(int small)
     d.order = DRTOPK_LARGEST;
     d.n = n;
     d.host = malloc(n * sizeof(uint32_t));
-    if (d.host == NULL || !results_alloc(&r, n) || drtopk_dev_alloc(&d.dev, n * sizeof(uint32_t)) != DRTOPK_OK) {
+    if (d.host == NULL || !results_alloc(&r, n) || dh_dev_alloc(&d.dev, n * sizeof(uint32_t)) != DRTOPK_OK) {
         gt_check(0, "heavy ties: setup", "out of memory for n=%" PRIu64, n);
         free(d.host);
         return;
     }
     for (size_t di = 0; di < sizeof dists / sizeof dists[0]; ++di) {
         const uint64_t seed = rnd();
-        drtopk_gen_host(d.host, n, dists[di], d.dtype, seed);
-        if (drtopk_dev_generate(d.dev, n, dists[di], d.dtype, seed, NULL) != DRTOPK_OK) {
-            gt_check(0, "heavy ties: device data", "drtopk_dev_generate failed");
+        dh_gen_host(d.host, n, dists[di], d.dtype, seed);
+        if (dh_dev_generate(d.dev, n, dists[di], d.dtype, seed, NULL) != DRTOPK_OK) {
+            gt_check(0, "heavy ties: device data", "dh_dev_generate failed");
             continue;
         }
         for (size_t ai = 0; ai < sizeof alphas / sizeof alphas[0]; ++ai)
@@ -1222,12 +1222,12 @@ static void test_heavy_ties(int small)
                 plan.alpha = alphas[ai];
                 plan.beta = 2;
                 describe_plan(&plan, pl, sizeof pl);
-                snprintf(what, sizeof what, "[n=%" PRIu64 " k=%" PRIu64 " %s %s]", n, k, drtopk_dist_name(dists[di]),
+                snprintf(what, sizeof what, "[n=%" PRIu64 " k=%" PRIu64 " %s %s]", n, k, dh_dist_name(dists[di]),
                          pl);
                 const drtopk_status s = gpu_select(&d, k, &plan, r.gv, r.gi, &st);
                 gt_checkf(s == DRTOPK_OK, drtopk_status_string(s), "heavy ties: select %s", what);
                 if (s != DRTOPK_OK) continue;
-                const drtopk_check_result cr = drtopk_check(&p, r.gv, r.gi, NULL);
+                const dh_check_result cr = dh_check(&p, r.gv, r.gi, NULL);
                 gt_checkf(cr.ok, cr.why, "heavy ties: exact %s", what);
                 char why[DESC_LEN];
                 snprintf(why, sizeof why, "|C| %" PRIu64 ", selected %" PRIu64 ", |D| %" PRIu64, st.concat_len,
@@ -1239,7 +1239,7 @@ static void test_heavy_ties(int small)
             }
     }
     results_free(&r);
-    drtopk_dev_free(d.dev);
+    dh_dev_free(d.dev);
     free(d.host);
 }
 
@@ -1264,7 +1264,7 @@ int main(int argc, char **argv)
 {
     gt_begin();
     int small = 0, counters_only = 0;
-    drtopk_device_info info;
+    dh_device_info info;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--small") == 0) small = 1;
         else if (strcmp(argv[i], "--counters") == 0) counters_only = 1;
@@ -1282,7 +1282,7 @@ int main(int argc, char **argv)
         counter_suite(small);
         return gt_finish();
     }
-    if (!drtopk_cuda_available() || drtopk_dev_info(0, &info) != DRTOPK_OK) return gt_no_gpu("test_gpu");
+    if (!dh_cuda_available() || dh_dev_info(0, &info) != DRTOPK_OK) return gt_no_gpu("test_gpu");
     gt_note("device: %s (%s), cc %d.%d, %d SMs", info.name, info.uuid, info.cc_major, info.cc_minor, info.sm_count);
 
     paper_examples();

@@ -36,9 +36,9 @@ static uint64_t lcg(uint64_t *s)
 }
 
 /* count vectors of dim values: wide-magnitude floats, or pixels 0..255 */
-static drtopk_ds_vectors make(uint64_t count, uint32_t dim, int pixels, uint64_t seed)
+static dh_ds_vectors make(uint64_t count, uint32_t dim, int pixels, uint64_t seed)
 {
-    drtopk_ds_vectors v;
+    dh_ds_vectors v;
     memset(&v, 0, sizeof v);
     v.count = v.capacity = count;
     v.dim = dim;
@@ -51,21 +51,21 @@ static drtopk_ds_vectors make(uint64_t count, uint32_t dim, int pixels, uint64_t
     return v;
 }
 
-static void compare(const char *what, const drtopk_ds_vectors *v, uint64_t nq)
+static void compare(const char *what, const dh_ds_vectors *v, uint64_t nq)
 {
     for (int m = 0; m < DRTOPK_METRIC_COUNT; ++m) {
         const size_t n = (size_t)nq * v->count;
         float *cpu = (float *)malloc(n * sizeof(float)), *gpu = (float *)malloc(n * sizeof(float));
-        drtopk_knn_host(v, nq, (drtopk_ds_metric)m, cpu, NULL, NULL);
-        const drtopk_status st = drtopk_knn_device(v, nq, (drtopk_ds_metric)m, gpu, NULL, NULL);
+        dh_knn_host(v, nq, (dh_ds_metric)m, cpu, NULL, NULL);
+        const drtopk_status st = dh_knn_device(v, nq, (dh_ds_metric)m, gpu, NULL, NULL);
         size_t bad = n;
         if (st == DRTOPK_OK)
             for (size_t i = 0; i < n && bad == n; ++i)
                 if (memcmp(&cpu[i], &gpu[i], sizeof(float)) != 0) bad = i;
         char name[GT_NAME_MAX];
         snprintf(name, sizeof name, "%s: %" PRIu64 " queries x %" PRIu64 " vectors of dim %u, %s: GPU == CPU bits",
-                 what, nq, v->count, v->dim, drtopk_ds_metric_name((drtopk_ds_metric)m));
-        if (st != DRTOPK_OK) gt_check(0, name, "drtopk_knn_device: %s", drtopk_status_string(st));
+                 what, nq, v->count, v->dim, dh_ds_metric_name((dh_ds_metric)m));
+        if (st != DRTOPK_OK) gt_check(0, name, "dh_knn_device: %s", drtopk_status_string(st));
         else gt_check(bad == n, name, "element %zu: CPU %.9g, GPU %.9g", bad, bad < n ? cpu[bad] : 0.0,
                       bad < n ? gpu[bad] : 0.0);
         free(cpu);
@@ -95,25 +95,25 @@ int main(int argc, char **argv)
             fmnist = fmnist_dirs[i];
         }
     }
-    if (!drtopk_cuda_available() || drtopk_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_knn");
+    if (!dh_cuda_available() || dh_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_knn");
     static const struct { uint64_t count; uint32_t dim; uint64_t nq; int pixels; } cases[] = {
         { 1, 1, 1, 0 }, { 257, 3, 5, 0 }, { 5000, 128, 7, 0 }, { 3001, 784, 9, 1 }, { 2000, 1000, 3, 0 },
         { BIG_COUNT, 1, 130, 0 },             /* 64 queries per 256 MiB batch: three batches */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         if (small && cases[c].count == BIG_COUNT) continue;
-        drtopk_ds_vectors v = make(cases[c].count, cases[c].dim, cases[c].pixels, c + 1);
+        dh_ds_vectors v = make(cases[c].count, cases[c].dim, cases[c].pixels, c + 1);
         compare(cases[c].pixels ? "pixels" : "floats", &v, cases[c].nq);
-        drtopk_ds_vectors_free(&v);
+        dh_ds_vectors_free(&v);
     }
     if (fmnist && !small) {
-        drtopk_ds_vectors v;
+        dh_ds_vectors v;
         memset(&v, 0, sizeof v);
         snprintf(path, sizeof path, "%s/" FMNIST_FILE, fmnist);
-        drtopk_status st = drtopk_ds_load_vectors(path, &v, err, sizeof err);
+        drtopk_status st = dh_ds_load_vectors(path, &v, err, sizeof err);
         if (st == DRTOPK_OK) compare("Fashion-MNIST", &v, FMNIST_QUERIES);
         else gt_check(0, "Fashion-MNIST loads", "%s", err);
-        drtopk_ds_vectors_free(&v);
+        dh_ds_vectors_free(&v);
     } else {
         gt_skipf(small ? "--small" : "no " FMNIST_FILE " (--fmnist DIR)", "Fashion-MNIST: GPU == CPU bits");
     }

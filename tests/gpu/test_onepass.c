@@ -97,20 +97,20 @@ static int cpu_side(const data *d, uint64_t k, drtopk_stats *st, uint64_t **keys
 
 static int reference_of(const data *d, uint64_t k, reference *r)
 {
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     char desc[DESC_LEN];
     describe(desc, "onepass cpu reference", d, k);
     r->k = k;
     r->keys = NULL;
     const int rc = cpu_side(d, k, &r->st, &r->keys, desc);
-    gt_slow(desc, drtopk_now_ms() - t0);
+    gt_slow(desc, dh_now_ms() - t0);
     return rc;
 }
 
 /* One GPU case of top k against the reference (ref->k >= k). */
 static void run_case(const data *d, uint64_t k, const reference *ref, int want_fallback)
 {
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     char desc[DESC_LEN];
     void *gv = malloc(k * drtopk_dtype_size(d->t));
     uint64_t *gi = malloc(k * sizeof *gi);
@@ -126,7 +126,7 @@ static void run_case(const data *d, uint64_t k, const reference *ref, int want_f
         goto out;
     }
     drtopk_problem hp = { DRTOPK_BACKEND_CPU, d->t, d->o, d->n, k, d->host };
-    drtopk_check_result r = drtopk_check(&hp, gv, gi, NULL);
+    dh_check_result r = dh_check(&hp, gv, gi, NULL);
     if (!r.ok) {
         gt_check(0, desc, "gpu result not exact: %s", r.why);
         goto out;
@@ -158,7 +158,7 @@ static void run_case(const data *d, uint64_t k, const reference *ref, int want_f
 out:
     free(gv);
     free(gi);
-    gt_slow(desc, drtopk_now_ms() - t0);
+    gt_slow(desc, dh_now_ms() - t0);
 }
 
 /* Every k of ks on one data set: one CPU reference at the largest. */
@@ -263,7 +263,7 @@ static size_t ks_for(uint64_t n, uint64_t *ks)
 }
 
 /* The seeded data set (n, dist, t, o) at every k of ks. */
-static void seeded_ks(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o, const uint64_t *ks, size_t nk)
+static void seeded_ks(uint64_t n, dh_dist dist, drtopk_dtype t, drtopk_order o, const uint64_t *ks, size_t nk)
 {
     data d;
     if (data_seeded(&d, SUITE_SEED, n, dist, t, o) == 0) run_set(&d, ks, nk, FALLBACK_ANY);
@@ -272,7 +272,7 @@ static void seeded_ks(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order
 }
 
 /* The seeded data set (n, dist, t, o) with every k of ks_for. */
-static void seeded_set(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
+static void seeded_set(uint64_t n, dh_dist dist, drtopk_dtype t, drtopk_order o)
 {
     uint64_t ks[MAX_KS];
     seeded_ks(n, dist, t, o, ks, ks_for(n, ks));
@@ -281,7 +281,7 @@ static void seeded_set(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_orde
 /* The large data sets: per width the order rules and adversarial orders
  * (the sizes up to MID_N_MAX cover every combination). */
 typedef struct {
-    drtopk_dist dist;
+    dh_dist dist;
     drtopk_dtype t;
     drtopk_order o;
 } large_set;
@@ -358,7 +358,7 @@ static void seeded(int size)
                         dist != DRTOPK_DIST_SPECIAL)
                         continue;
                     if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
-                    seeded_set(ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o);
+                    seeded_set(ns[a], (dh_dist)dist, dts[t], (drtopk_order)o);
                 }
     if (size == 0)
         for (size_t i = 0; i < sizeof large_sets / sizeof large_sets[0]; ++i)
@@ -395,12 +395,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [--small | --tiny]\n", argv[0]);
         return 2;
     }
-    if (!drtopk_cuda_available()) return gt_no_gpu("test_onepass");
-    const double t0 = drtopk_now_ms();
+    if (!dh_cuda_available()) return gt_no_gpu("test_onepass");
+    const double t0 = dh_now_ms();
     statuses();
     constructed(size);
     seeded(size);
     many_tiles(size);
-    gt_note("test_onepass: %.1f s", (drtopk_now_ms() - t0) / 1000.0);
+    gt_note("test_onepass: %.1f s", (dh_now_ms() - t0) / 1000.0);
     return gt_finish();
 }

@@ -31,7 +31,7 @@ struct tcase {
     int pairs;
     drtopk_dtype dt;
     drtopk_order ord;
-    drtopk_dist dist;
+    dh_dist dist;
     uint64_t n;          /* actual length                          */
     uint64_t n_max;      /* host bound (>= n); d_n used when larger */
     uint64_t k;
@@ -43,7 +43,7 @@ struct tcase {
     uint64_t seed;
 };
 
-static const char *dist_name(drtopk_dist d)
+static const char *dist_name(dh_dist d)
 {
     static const char *names[] = {"UD", "ND", "CD", "ASC", "DESC", "FEW", "EQ", "SPECIAL"};
     return names[d];
@@ -266,7 +266,7 @@ static void run_tests(bool small, bool large)
                 for (int o = 0; o < 2; ++o) {
                     tcase c = base_case(n, 1 + (seed * 7919) % n, seed);
                     ++seed;
-                    c.dist = (drtopk_dist)d;
+                    c.dist = (dh_dist)d;
                     c.dt = (drtopk_dtype)t;
                     c.ord = (drtopk_order)o;
                     run_case(c);
@@ -275,7 +275,7 @@ static void run_tests(bool small, bool large)
     /* PAIRS over distributions, both position widths */
     for (uint64_t n : sizes) {
         if (n > limit || n < 4) continue;
-        for (drtopk_dist d : {DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_EQ, DRTOPK_DIST_DESC, DRTOPK_DIST_CD})
+        for (dh_dist d : {DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_EQ, DRTOPK_DIST_DESC, DRTOPK_DIST_CD})
             for (int p64 = 0; p64 < 2; ++p64) {
                 tcase c = base_case(n, n / 3 + 1, seed++);
                 c.pairs = 1;
@@ -288,7 +288,7 @@ static void run_tests(bool small, bool large)
     for (uint64_t n : {(uint64_t)1000, (uint64_t)4097, (uint64_t)(1ull << 16) + 3, (uint64_t)1 << 20,
                        (uint64_t)(1ull << 24) + 5}) {
         if (n > limit) continue;
-        for (drtopk_dist d : {DRTOPK_DIST_UD, DRTOPK_DIST_FEW, DRTOPK_DIST_CD, DRTOPK_DIST_ND, DRTOPK_DIST_ASC})
+        for (dh_dist d : {DRTOPK_DIST_UD, DRTOPK_DIST_FEW, DRTOPK_DIST_CD, DRTOPK_DIST_ND, DRTOPK_DIST_ASC})
             for (uint64_t k : {(uint64_t)1, (uint64_t)100, n / 4})
                 for (int big = 0; big < 2; ++big)
                     for (int pairs = 0; pairs < 2; ++pairs) {

@@ -67,7 +67,7 @@ typedef struct {
 
 static int reference_of(const data *d, uint64_t k, reference *r)
 {
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     char desc[DESC_LEN];
     void *v = malloc(k * drtopk_dtype_size(d->t));
     uint64_t *ix = malloc(k * sizeof *ix);
@@ -82,14 +82,14 @@ static int reference_of(const data *d, uint64_t k, reference *r)
     free(ix);
     if (s != DRTOPK_OK && v && ix) gt_check(0, desc, "cpu: %s (%s)", drtopk_status_string(s), drtopk_last_error());
     else if (r->keys == NULL) gt_check(0, desc, "out of host memory");
-    gt_slow(desc, drtopk_now_ms() - t0);
+    gt_slow(desc, dh_now_ms() - t0);
     return r->keys ? 0 : -1;
 }
 
 /* One GPU case of top k against the reference (ref->k >= k). */
 static void run_case(const data *d, uint64_t k, const reference *ref)
 {
-    const double t0 = drtopk_now_ms();
+    const double t0 = dh_now_ms();
     char desc[DESC_LEN];
     const size_t es = drtopk_dtype_size(d->t);
     void *gv = malloc(k * es);
@@ -106,7 +106,7 @@ static void run_case(const data *d, uint64_t k, const reference *ref)
         goto out;
     }
     drtopk_problem hp = { DRTOPK_BACKEND_CPU, d->t, d->o, d->n, k, d->host };
-    drtopk_check_result r = drtopk_check(&hp, gv, gi, NULL);
+    dh_check_result r = dh_check(&hp, gv, gi, NULL);
     if (!r.ok) {
         gt_check(0, desc, "gpu result not exact: %s", r.why);
         goto out;
@@ -118,7 +118,7 @@ static void run_case(const data *d, uint64_t k, const reference *ref)
 out:
     free(gv);
     free(gi);
-    gt_slow(desc, drtopk_now_ms() - t0);
+    gt_slow(desc, dh_now_ms() - t0);
 }
 
 /* Every k of ks on one data set: one CPU reference at the largest. */
@@ -142,7 +142,7 @@ static size_t ks_for(uint64_t n, uint64_t *ks)
 }
 
 /* The seeded data set (n, dist, t, o) with every k of ks_for. */
-static void seeded_set(uint64_t n, drtopk_dist dist, drtopk_dtype t, drtopk_order o)
+static void seeded_set(uint64_t n, dh_dist dist, drtopk_dtype t, drtopk_order o)
 {
     data d;
     uint64_t ks[MAX_KS];
@@ -204,7 +204,7 @@ static void forced(int size)
  * sizes cover every combination). */
 typedef struct {
     uint64_t n;
-    drtopk_dist dist;
+    dh_dist dist;
     drtopk_dtype t;
     drtopk_order o;
 } large_set;
@@ -244,7 +244,7 @@ static void seeded(int size)
                     if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
                     if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16) continue;
                     if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
-                    seeded_set(ns[a], (drtopk_dist)dist, dts[t], (drtopk_order)o);
+                    seeded_set(ns[a], (dh_dist)dist, dts[t], (drtopk_order)o);
                 }
     if (size == 0)
         for (size_t i = 0; i < sizeof large_sets / sizeof large_sets[0]; ++i)
@@ -279,7 +279,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [--small | --tiny]\n", argv[0]);
         return 2;
     }
-    if (!drtopk_cuda_available()) return gt_no_gpu("test_small_n");
+    if (!dh_cuda_available()) return gt_no_gpu("test_small_n");
     plans();
     spike(size > 0);
     forced(size);

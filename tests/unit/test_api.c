@@ -211,7 +211,7 @@ static void cuda_backend_without_gpu(void)
 {
     fixture *f = make_fixture(10);
     size_t bytes = 0;
-    if (drtopk_cuda_available()) {
+    if (dh_cuda_available()) {
         /* host pointers must not reach a real GPU: only the query is safe */
         f->p.backend = DRTOPK_BACKEND_CUDA;
         CHECK_STATUS(drtopk_select_workspace(&f->p, &f->plan, &bytes), DRTOPK_OK);
@@ -769,27 +769,27 @@ static void parse_sizes(void)
     };
     uint64_t v;
     for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
-        CHECKF(drtopk_parse_u64(good[i].s, &v) == 0, "'%s' rejected", good[i].s);
+        CHECKF(dh_parse_u64(good[i].s, &v) == 0, "'%s' rejected", good[i].s);
         CHECKF(v == good[i].v, "'%s' -> %" PRIu64, good[i].s, v);
     }
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
-        CHECKF(drtopk_parse_u64(bad[i], &v) == -1, "'%s' accepted", bad[i]);
+        CHECKF(dh_parse_u64(bad[i], &v) == -1, "'%s' accepted", bad[i]);
     for (size_t i = 0; i < sizeof too_big / sizeof too_big[0]; ++i)
-        CHECKF(drtopk_parse_u64(too_big[i], &v) == DRTOPK_PARSE_RANGE, "'%s' not out of range", too_big[i]);
-    CHECK(drtopk_parse_u64(NULL, &v) == -1);
+        CHECKF(dh_parse_u64(too_big[i], &v) == DRTOPK_PARSE_RANGE, "'%s' not out of range", too_big[i]);
+    CHECK(dh_parse_u64(NULL, &v) == -1);
 }
 
 static void util_helpers(void)
 {
     double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 };
     double t0, t1;
-    CHECK(drtopk_median(a, 3) == 3.0);
-    CHECK(drtopk_median(b, 4) == 2.5);
-    CHECK(drtopk_ilog2_floor(1) == 0 && drtopk_ilog2_floor(1000) == 9 && drtopk_ilog2_floor(1ull << 40) == 40);
-    CHECK(drtopk_ilog2_ceil(1) == 0 && drtopk_ilog2_ceil(1000) == 10 && drtopk_ilog2_ceil(1024) == 10);
-    CHECK(drtopk_ilog2_ceil(1025) == 11 && drtopk_ilog2_floor(UINT64_MAX) == 63 && drtopk_ilog2_ceil(UINT64_MAX) == 64);
-    t0 = drtopk_now_ms();
-    t1 = drtopk_now_ms();
+    CHECK(dh_median(a, 3) == 3.0);
+    CHECK(dh_median(b, 4) == 2.5);
+    CHECK(dh_ilog2_floor(1) == 0 && dh_ilog2_floor(1000) == 9 && dh_ilog2_floor(1ull << 40) == 40);
+    CHECK(dh_ilog2_ceil(1) == 0 && dh_ilog2_ceil(1000) == 10 && dh_ilog2_ceil(1024) == 10);
+    CHECK(dh_ilog2_ceil(1025) == 11 && dh_ilog2_floor(UINT64_MAX) == 63 && dh_ilog2_ceil(UINT64_MAX) == 64);
+    t0 = dh_now_ms();
+    t1 = dh_now_ms();
     CHECK(t1 >= t0 && t0 > 0);
 }
 

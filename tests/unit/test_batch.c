@@ -5,7 +5,7 @@
  * the length, per-segment k), ties, NaN and -0.0, each segment against the
  * sort-based oracle (oracle.c) exactly, since the CPU's tie rule (smallest
  * positions) is the oracle's; the padding of slots past k_s; every argument
- * error; proof that drtopk_batch_check catches a broken result; the Dr.
+ * error; proof that dh_batch_check catches a broken result; the Dr.
  * pipeline's workspace bounds (batch_dr_spec.h) against segment lengths, its
  * delegate select's grid bound (the most delegates of a segment) against
  * every length, a host model of its steps 1-3 over compare words
@@ -93,12 +93,12 @@ static void expect(bcase *c)
     const size_t es = drtopk_dtype_size(p->dtype);
     for (uint64_t s = 0; s < p->segments; ++s) {
         uint64_t start, len;
-        const uint64_t ks = drtopk_batch_segment_k(p, s, &start, &len);
+        const uint64_t ks = dh_batch_segment_k(p, s, &start, &len);
         uint64_t *wi = c->wanti + s * p->k;
         char *wv = (char *)c->wantv + s * p->k * es;
         if (ks > 0) {
             drtopk_problem sp = { DRTOPK_BACKEND_CPU, p->dtype, p->order, len, ks, (const char *)p->values + start * es };
-            CHECK_STATUS(drtopk_oracle_topk(&sp, wv, wi), DRTOPK_OK);
+            CHECK_STATUS(dh_oracle_topk(&sp, wv, wi), DRTOPK_OK);
             if (!(c->plan.flags & DRTOPK_SORTED)) {
                 for (uint64_t a = 1; a < ks; ++a)       /* insertion sort by position */
                     for (uint64_t b = a; b > 0 && wi[b - 1] > wi[b]; --b) {
@@ -145,8 +145,8 @@ static void run_and_compare(bcase *c, const char *desc)
                (unsigned long long)drtopk_bits_at(c->outv, j, c->p.dtype), (unsigned long long)c->wanti[j],
                (unsigned long long)drtopk_bits_at(c->wantv, j, c->p.dtype));
     }
-    const drtopk_check_result r = drtopk_batch_check(&c->p, (c->plan.flags & DRTOPK_SORTED) != 0, c->outv, c->outi);
-    CHECKF(r.ok, "%s: drtopk_batch_check rejects the CPU's result: %s", desc, r.why);
+    const dh_check_result r = dh_batch_check(&c->p, (c->plan.flags & DRTOPK_SORTED) != 0, c->outv, c->outi);
+    CHECKF(r.ok, "%s: dh_batch_check rejects the CPU's result: %s", desc, r.why);
 }
 
 static void fill(bcase *c, uint64_t n, int mode)
@@ -417,18 +417,18 @@ static void batch_check_catches_errors(void)
     CHECK_STATUS(drtopk_batch_plan_auto(&plan, &p), DRTOPK_OK);
     plan.flags = DRTOPK_SORTED;
     CHECK_STATUS(drtopk_batch_select(&p, &plan, ws, sizeof ws, out, idx, NULL), DRTOPK_OK);
-    CHECK(drtopk_batch_check(&p, 1, out, idx).ok);
+    CHECK(dh_batch_check(&p, 1, out, idx).ok);
     idx[1] = 2; out[1] = 4;                           /* a real element, not in the top 2 */
-    CHECK(!drtopk_batch_check(&p, 1, out, idx).ok);
+    CHECK(!dh_batch_check(&p, 1, out, idx).ok);
     idx[1] = 3; out[1] = 9;                           /* value not at its index */
-    CHECK(!drtopk_batch_check(&p, 1, out, idx).ok);
+    CHECK(!dh_batch_check(&p, 1, out, idx).ok);
     out[1] = 8;
-    CHECK(drtopk_batch_check(&p, 1, out, idx).ok);
+    CHECK(dh_batch_check(&p, 1, out, idx).ok);
     out[0] = 8; idx[0] = 3; out[1] = 9; idx[1] = 1;   /* right set, wrong order */
-    CHECK(drtopk_batch_check(&p, 0, out, idx).ok);
-    CHECK(!drtopk_batch_check(&p, 1, out, idx).ok);
+    CHECK(dh_batch_check(&p, 0, out, idx).ok);
+    CHECK(!dh_batch_check(&p, 1, out, idx).ok);
     idx[3] = 0;                                       /* segment 1 has one element: slot 3 pads */
-    CHECK(!drtopk_batch_check(&p, 0, out, idx).ok);
+    CHECK(!dh_batch_check(&p, 0, out, idx).ok);
 }
 
 /* Segments that take the Dr. pipeline under the workspace bounds from the
@@ -626,7 +626,7 @@ __attribute__((constructor)) static void register_batch_tests(void)
     test_register("batch: clamp and padding of short and empty segments", segments_clamp_and_padding);
     test_register("batch: float order (NaN above +inf, -0.0 == +0.0, ties by position)", segments_float_order);
     test_register("batch: argument errors of plan, workspace and select", batch_argument_errors);
-    test_register("batch: drtopk_batch_check catches broken results", batch_check_catches_errors);
+    test_register("batch: dh_batch_check catches broken results", batch_check_catches_errors);
     test_register("batch: drtopk_batch_topk plans, sizes and runs in one call", batch_topk_one_call);
     test_register("batch: the rows handed to the single top-k get the planner's plan", batch_rows_ask_the_planner);
     test_register("batch: the Dr. pipeline's workspace bounds hold for any segment lengths", dr_workspace_bounds);

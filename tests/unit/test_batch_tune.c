@@ -16,10 +16,10 @@
 
 /* ---- the decision ------------------------------------------------------------ */
 
-static drtopk_store_batch_row row(const char *crossover, const char *candidate, const char *dtype, uint64_t len,
-                                  uint64_t k, double ms)
+static dh_store_batch_row row(const char *crossover, const char *candidate, const char *dtype, uint64_t len,
+                              uint64_t k, double ms)
 {
-    drtopk_store_batch_row r;
+    dh_store_batch_row r;
     memset(&r, 0, sizeof r);
     snprintf(r.key.crossover, sizeof r.key.crossover, "%s", crossover);
     snprintf(r.key.candidate, sizeof r.key.candidate, "%s", candidate);
@@ -52,7 +52,7 @@ static int near(double x, double want) { return x > want - 1e-9 && x < want + 1e
  * u64 1.2x, off costs f32 1.6x, the default 16 costs f32 1.5x. */
 static void decide_tiny(void)
 {
-    drtopk_store_batch_row r[32];
+    dh_store_batch_row r[32];
     int n = 0;
     batch_outcome out[BATCH_FIELD_COUNT];
     static const uint64_t ks[] = { 1, 2, 4, 8, 16 };
@@ -86,7 +86,7 @@ static void decide_tiny(void)
     CHECK_EQ_U64(p.tiny_max_k_64, defaults().tiny_max_k_64);
     CHECK(out[BATCH_TINY_MAX_K].points == 5 && out[BATCH_TINY_MAX_K_64].points == 1);
     /* an unpaired or failed row compares nothing */
-    drtopk_store_batch_row lone[2] = { row("tiny_max_k", "tiny", "f32", 256, 1, 1.0),
+    dh_store_batch_row lone[2] = { row("tiny_max_k", "tiny", "f32", 256, 1, 1.0),
                                        row("tiny_max_k", "staged", "f32", 256, 1, 2.0) };
     lone[1].ok = 0;
     p = defaults();
@@ -102,7 +102,7 @@ static void decide_tiny(void)
 static void decide_lengths(void)
 {
     static const uint64_t lens[] = { 4096, 16384, 32768, 65536 };
-    drtopk_store_batch_row r[32];
+    dh_store_batch_row r[32];
     int n = 0;
     batch_outcome out[BATCH_FIELD_COUNT];
     for (int i = 0; i < 4; ++i) {
@@ -125,7 +125,7 @@ static void decide_lengths(void)
     CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
     CHECK_EQ_U64(p.staged_max_len, 32768);
     CHECK(near(out[BATCH_STAGED_MAX_LEN].worst, 1.0) && near(out[BATCH_STAGED_MAX_LEN].default_worst, 2.0));
-    drtopk_store_batch_row big[2] = { row("staged_max_len", "staged", "f32", 1ull << 20, 32, 1.0),
+    dh_store_batch_row big[2] = { row("staged_max_len", "staged", "f32", 1ull << 20, 32, 1.0),
                                       row("staged_max_len", "split", "f32", 1ull << 20, 32, 2.0) };
     p = defaults();
     CHECK(batch_decide(big, 2, &p, out) == 0);
@@ -140,7 +140,7 @@ static void decide_lengths(void)
 static void decide_block(void)
 {
     static const uint64_t lens[] = { 1ull << 17, 1ull << 19, 1ull << 21 }, ks[] = { 64, 1024 };
-    drtopk_store_batch_row r[24];
+    dh_store_batch_row r[24];
     int n = 0;
     batch_outcome out[BATCH_FIELD_COUNT];
     for (int i = 0; i < 3; ++i)
@@ -177,7 +177,7 @@ static void decide_block(void)
  * winning leaves it off and its length limit as it was. */
 static void decide_warp(void)
 {
-    drtopk_store_batch_row r[16];
+    dh_store_batch_row r[16];
     int n = 0;
     batch_outcome out[BATCH_FIELD_COUNT];
     static const uint64_t ks[] = { 8, 32 }, lens[] = { 1024, 8192 };

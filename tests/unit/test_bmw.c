@@ -63,18 +63,18 @@ static void test_bmw_hand_counted(void)
         desc[i] = 16 - i;
     }
     /* ascending: every block beats the threshold, nothing is skipped */
-    CHECK_STATUS(drtopk_bmw_workload(&p, 2, &e, &s), DRTOPK_OK);
+    CHECK_STATUS(dh_bmw_workload(&p, 2, &e, &s), DRTOPK_OK);
     CHECK_EQ_U64(e, 16);
     CHECK_EQ_U64(s, 0);
     /* descending: the first block fills the heap with {16, 15}; blocks with
      * maxima 12, 8, 4 are skipped */
     p.values = desc;
-    CHECK_STATUS(drtopk_bmw_workload(&p, 2, &e, &s), DRTOPK_OK);
+    CHECK_STATUS(dh_bmw_workload(&p, 2, &e, &s), DRTOPK_OK);
     CHECK_EQ_U64(e, 4);
     CHECK_EQ_U64(s, 3);
     /* smallest order reverses the picture */
     p.order = DRTOPK_SMALLEST;
-    CHECK_STATUS(drtopk_bmw_workload(&p, 2, &e, &s), DRTOPK_OK);
+    CHECK_STATUS(dh_bmw_workload(&p, 2, &e, &s), DRTOPK_OK);
     CHECK_EQ_U64(e, 16);
     CHECK_EQ_U64(s, 0);
 }
@@ -83,20 +83,20 @@ static void test_bmw_matches_brute_force(void)
 {
     const uint64_t ns[] = {1, 37, 1000, 4099};
     const uint64_t ks[] = {1, 3, 64, 1000};
-    const drtopk_dist dists[] = {DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD, DRTOPK_DIST_FEW,
+    const dh_dist dists[] = {DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD, DRTOPK_DIST_FEW,
                                  DRTOPK_DIST_EQ, DRTOPK_DIST_ASC, DRTOPK_DIST_DESC, DRTOPK_DIST_SPECIAL};
     for (size_t a = 0; a < sizeof ns / sizeof ns[0]; ++a) {
         uint64_t *v = malloc((size_t)ns[a] * sizeof *v);   /* room for any key type */
         CHECK(v != NULL);
         for (size_t d = 0; d < sizeof dists / sizeof dists[0]; ++d) {
             const drtopk_dtype t = (drtopk_dtype)(d % DRTOPK_DTYPE_COUNT);
-            drtopk_gen_host(v, ns[a], dists[d], t, BMW_SEED);
+            dh_gen_host(v, ns[a], dists[d], t, BMW_SEED);
             for (size_t b = 0; b < sizeof ks / sizeof ks[0]; ++b) {
                 if (ks[b] > ns[a]) continue;
                 for (int alpha = DRTOPK_ALPHA_MIN; alpha <= 6; alpha += 2) {
                     drtopk_problem p = {DRTOPK_BACKEND_CPU, t, (drtopk_order)(b % 2), ns[a], ks[b], v};
                     uint64_t e, s, be, bs;
-                    CHECK_STATUS(drtopk_bmw_workload(&p, alpha, &e, &s), DRTOPK_OK);
+                    CHECK_STATUS(dh_bmw_workload(&p, alpha, &e, &s), DRTOPK_OK);
                     brute_bmw(&p, alpha, &be, &bs);
                     CHECKF(e == be && s == bs, "n=%llu k=%llu dist=%zu alpha=%d: %llu/%llu vs brute %llu/%llu",
                            (unsigned long long)ns[a], (unsigned long long)ks[b], d, alpha,
@@ -121,7 +121,7 @@ static void test_bmw_drtopk_matches_cpu_ref(void)
     uint64_t *outi = malloc(n * 8);
     CHECK(v != NULL && outv != NULL && outi != NULL);
     for (int d = DRTOPK_DIST_UD; d <= DRTOPK_DIST_CD; ++d) {
-        drtopk_gen_host(v, n, (drtopk_dist)d, DRTOPK_U32, BMW_SEED);
+        dh_gen_host(v, n, (dh_dist)d, DRTOPK_U32, BMW_SEED);
         for (size_t b = 0; b < sizeof ks / sizeof ks[0]; ++b)
             for (size_t f = 0; f < sizeof flag_sets / sizeof flag_sets[0]; ++f)
                 for (int alpha = 1; alpha <= 9; alpha += 4)
@@ -140,7 +140,7 @@ static void test_bmw_drtopk_matches_cpu_ref(void)
                         CHECK(ws != NULL);
                         CHECK_STATUS(drtopk_cpu_select(&p, &plan, ws, bytes, outv, outi, &st), DRTOPK_OK);
                         free(ws);
-                        CHECK_STATUS(drtopk_bmw_drtopk_workload(&p, &plan, &dl, &cl), DRTOPK_OK);
+                        CHECK_STATUS(dh_bmw_drtopk_workload(&p, &plan, &dl, &cl), DRTOPK_OK);
                         CHECKF(dl == st.delegate_len && cl == st.concat_len,
                                "dist=%d k=%llu flags=%u alpha=%d beta=%d: |D|=%llu |C|=%llu, cpu_ref %llu %llu", d,
                                (unsigned long long)ks[b], flag_sets[f], alpha, beta, (unsigned long long)dl,
@@ -173,7 +173,7 @@ static void test_bmw_drtopk_paper_examples(void)
         plan.alpha = 2;
         plan.beta = ex[i].beta;
         plan.flags = DRTOPK_DELEGATE | ex[i].flags;
-        CHECK_STATUS(drtopk_bmw_drtopk_workload(&p, &plan, &dl, &cl), DRTOPK_OK);
+        CHECK_STATUS(dh_bmw_drtopk_workload(&p, &plan, &dl, &cl), DRTOPK_OK);
         CHECK_EQ_U64(dl, 4 * (uint64_t)ex[i].beta);
         CHECKF(cl == ex[i].concat, "example %zu: |C| = %llu, want %llu", i, (unsigned long long)cl,
                (unsigned long long)ex[i].concat);
@@ -189,16 +189,16 @@ static void test_bmw_rejects_bad_arguments(void)
     memset(&plan, 0, sizeof plan);
     plan.alpha = 1;
     plan.beta = 2;
-    CHECK_STATUS(drtopk_bmw_workload(&p, 0, &e, &s), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_bmw_workload(&p, 1, NULL, &s), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_bmw_workload(&p, 0, &e, &s), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_bmw_workload(&p, 1, NULL, &s), DRTOPK_ERR_INVALID_ARGUMENT);
     p.k = 0;
-    CHECK_STATUS(drtopk_bmw_workload(&p, 1, &e, &s), DRTOPK_ERR_K_ZERO);
-    CHECK_STATUS(drtopk_bmw_drtopk_workload(&p, &plan, &e, &s), DRTOPK_ERR_K_ZERO);
+    CHECK_STATUS(dh_bmw_workload(&p, 1, &e, &s), DRTOPK_ERR_K_ZERO);
+    CHECK_STATUS(dh_bmw_drtopk_workload(&p, &plan, &e, &s), DRTOPK_ERR_K_ZERO);
     p.k = 5;
-    CHECK_STATUS(drtopk_bmw_workload(&p, 1, &e, &s), DRTOPK_ERR_K_GT_N);
+    CHECK_STATUS(dh_bmw_workload(&p, 1, &e, &s), DRTOPK_ERR_K_GT_N);
     p.k = 2;
     plan.beta = DRTOPK_BETA_MAX + 1;
-    CHECK_STATUS(drtopk_bmw_drtopk_workload(&p, &plan, &e, &s), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_bmw_drtopk_workload(&p, &plan, &e, &s), DRTOPK_ERR_INVALID_ARGUMENT);
 }
 
 /* Registered before main (test_main.c need not know this file); the guard

@@ -35,11 +35,11 @@ static int by_value(const void *a, const void *b)
 /* Select the top k of v (n keys of type t) with the CPU backend's automatic
  * plan and compare with the oracle's ranking `rank` (n positions, best first). */
 static void check_case(void *v, const uint64_t *rank, uint64_t n, uint64_t k, drtopk_dtype t, drtopk_order o,
-                       drtopk_dist d, int sorted)
+                       dh_dist d, int sorted)
 {
     char desc[160];
     snprintf(desc, sizeof desc, "n=%" PRIu64 " k=%" PRIu64 " %s %s %s %s", n, k, drtopk_dtype_name(t),
-             drtopk_dist_name(d), o == DRTOPK_LARGEST ? "largest" : "smallest", sorted ? "sorted" : "unsorted");
+             dh_dist_name(d), o == DRTOPK_LARGEST ? "largest" : "smallest", sorted ? "sorted" : "unsorted");
     test_context(desc);
     drtopk_problem p = { DRTOPK_BACKEND_CPU, t, o, n, k, v };
     drtopk_plan plan;
@@ -70,15 +70,15 @@ static void check_case(void *v, const uint64_t *rank, uint64_t n, uint64_t k, dr
 }
 
 /* Every k of ks over one generated vector, both orders, sorted and not. */
-static void sweep(uint64_t n, drtopk_dtype t, drtopk_dist d, const uint64_t *ks, size_t nks)
+static void sweep(uint64_t n, drtopk_dtype t, dh_dist d, const uint64_t *ks, size_t nks)
 {
     void *v = malloc(n * ELEM_MAX), *rv = malloc(n * ELEM_MAX);
     uint64_t *rank = malloc(n * sizeof *rank);
     CHECK(v && rv && rank);
-    drtopk_gen_host(v, n, d, t, SEED);
+    dh_gen_host(v, n, d, t, SEED);
     for (int o = DRTOPK_LARGEST; o <= DRTOPK_SMALLEST; ++o) {
         drtopk_problem full = { DRTOPK_BACKEND_CPU, t, (drtopk_order)o, n, n, v };
-        CHECK_STATUS(drtopk_oracle_topk(&full, rv, rank), DRTOPK_OK);
+        CHECK_STATUS(dh_oracle_topk(&full, rv, rank), DRTOPK_OK);
         for (size_t i = 0; i < nks; ++i)
             if (ks[i] >= 1 && ks[i] <= n)
                 for (int sorted = 0; sorted <= 1; ++sorted) check_case(v, rank, n, ks[i], t, (drtopk_order)o, d, sorted);
@@ -90,7 +90,7 @@ static void sweep(uint64_t n, drtopk_dtype t, drtopk_dist d, const uint64_t *ks,
 
 static void small_every_type_and_dist(void)
 {
-    static const drtopk_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_EQ, DRTOPK_DIST_FEW,
+    static const dh_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_EQ, DRTOPK_DIST_FEW,
                                          DRTOPK_DIST_ASC, DRTOPK_DIST_DESC, DRTOPK_DIST_SPECIAL };
     const uint64_t ks[] = { 1, 2, 17, SMALL_N / 2, SMALL_N - 1, SMALL_N };
     for (size_t t = 0; t < N_DTYPES; ++t)

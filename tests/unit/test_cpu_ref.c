@@ -30,7 +30,7 @@ static const int betas[] = { 1, 2, 3, 4, DRTOPK_BETA_MAX };
 
 typedef struct {
     drtopk_problem p;
-    drtopk_dist dist;
+    dh_dist dist;
     uint64_t seed;
     void *v;                    /* n elements of p.dtype (room for 8 bytes each) */
     void *oracle_v;
@@ -42,7 +42,7 @@ typedef struct {
 #define MAX_ELEM_BYTES sizeof(uint64_t)  /* the widest key type */
 
 /* Generate V and the oracle's answer. */
-static void setup(problem_case *c, uint64_t n, uint64_t k, drtopk_dist d, drtopk_dtype t,
+static void setup(problem_case *c, uint64_t n, uint64_t k, dh_dist d, drtopk_dtype t,
                   drtopk_order o, uint64_t seed)
 {
     memset(c, 0, sizeof *c);
@@ -59,11 +59,11 @@ static void setup(problem_case *c, uint64_t n, uint64_t k, drtopk_dist d, drtopk
     c->out_v = malloc(n * MAX_ELEM_BYTES);
     c->out_i = (uint64_t *)malloc(n * sizeof *c->out_i);
     CHECK(c->v && c->oracle_v && c->oracle_i && c->out_v && c->out_i);
-    drtopk_gen_host(c->v, n, d, t, seed);
+    dh_gen_host(c->v, n, d, t, seed);
     c->p.values = c->v;
     /* the full ranking: its prefix is the oracle's answer for every k */
     c->p.k = n;
-    CHECK_STATUS(drtopk_oracle_topk(&c->p, c->oracle_v, c->oracle_i), DRTOPK_OK);
+    CHECK_STATUS(dh_oracle_topk(&c->p, c->oracle_v, c->oracle_i), DRTOPK_OK);
     c->p.k = k;
 }
 
@@ -83,7 +83,7 @@ static void describe(char *out, const problem_case *c, const drtopk_plan *plan)
     snprintf(out, DESC_LEN,
              "n=%" PRIu64 " k=%" PRIu64 " dist=%s dtype=%s order=%s seed=%" PRIu64
              " alpha=%d beta=%d flags=0x%x",
-             c->p.n, c->p.k, drtopk_dist_name(c->dist), drtopk_dtype_name(c->p.dtype),
+             c->p.n, c->p.k, dh_dist_name(c->dist), drtopk_dtype_name(c->p.dtype),
              c->p.order == DRTOPK_LARGEST ? "largest" : "smallest", c->seed,
              plan->alpha, plan->beta, plan->flags);
 }
@@ -111,7 +111,7 @@ static void verify(problem_case *c, const drtopk_plan *plan)
     size_t bytes;
     void *ws;
     drtopk_stats st;
-    drtopk_check_result r;
+    dh_check_result r;
     const uint64_t n = c->p.n, k = c->p.k;
     describe(desc, c, plan);
     test_context(desc);
@@ -121,9 +121,9 @@ static void verify(problem_case *c, const drtopk_plan *plan)
     drtopk_status s = drtopk_select(&c->p, plan, ws, bytes, c->out_v, c->out_i, NULL, &st);
     free(ws);
     CHECKF(s == DRTOPK_OK, "%s: select: %s", desc, drtopk_status_string(s));
-    r = drtopk_check(&c->p, c->out_v, c->out_i, c->oracle_v);
+    r = dh_check(&c->p, c->out_v, c->out_i, c->oracle_v);
     CHECKF(r.ok, "%s: vs oracle: %s", desc, r.why);
-    r = drtopk_check(&c->p, c->out_v, c->out_i, NULL);
+    r = dh_check(&c->p, c->out_v, c->out_i, NULL);
     CHECKF(r.ok, "%s: counting check: %s", desc, r.why);
 
     if (plan->flags & DRTOPK_SORTED) {
@@ -213,9 +213,9 @@ static uint64_t pick_k(uint64_t n, int alpha, int beta, uint64_t h)
 static void random_cases(const uint64_t *sizes, int n_sizes, int cases, uint64_t seed)
 {
     for (int i = 0; i < cases; ++i) {
-        uint64_t h = drtopk_rand64(seed, (uint64_t)i, 0), h2 = drtopk_rand64(seed, (uint64_t)i, 1);
+        uint64_t h = dh_rand64(seed, (uint64_t)i, 0), h2 = dh_rand64(seed, (uint64_t)i, 1);
         uint64_t n = sizes[h % (uint64_t)n_sizes];
-        drtopk_dist d = (drtopk_dist)((h >> 8) % DRTOPK_DIST_COUNT);
+        dh_dist d = (dh_dist)((h >> 8) % DRTOPK_DIST_COUNT);
         drtopk_dtype t = (drtopk_dtype)((h >> 12) % DRTOPK_DTYPE_COUNT);
         drtopk_order o = (drtopk_order)((h >> 16) & 1);
         int alpha = 1 + (int)((h >> 20) % (uint64_t)max_alpha(n));
@@ -227,7 +227,7 @@ static void random_cases(const uint64_t *sizes, int n_sizes, int cases, uint64_t
         /* three k per data set share one oracle run */
         for (int j = 0; j < 3; ++j) {
             drtopk_plan plan = make_plan(alpha, beta, flags, h2 >> (8 * j));
-            set_k(&c, pick_k(n, alpha, beta, drtopk_rand64(seed, (uint64_t)i, 2 + (uint32_t)j)));
+            set_k(&c, pick_k(n, alpha, beta, dh_rand64(seed, (uint64_t)i, 2 + (uint32_t)j)));
             verify(&c, &plan);
         }
         teardown(&c);
@@ -264,11 +264,11 @@ static void tiny_exhaustive(void)
         for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
         for (int o = 0; o <= DRTOPK_SMALLEST; ++o) {
             problem_case c;
-            setup(&c, n, 1, (drtopk_dist)d, (drtopk_dtype)t, (drtopk_order)o, SWEEP_SEED + n);
+            setup(&c, n, 1, (dh_dist)d, (drtopk_dtype)t, (drtopk_order)o, SWEEP_SEED + n);
             for (int a = 1; a <= max_alpha(n); ++a)
             for (size_t b = 0; b < N_BETAS; ++b)
             for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ++ki) {
-                uint64_t h = drtopk_rand64(SWEEP_SEED, count++, 0);
+                uint64_t h = dh_rand64(SWEEP_SEED, count++, 0);
                 drtopk_plan plan = make_plan(a, betas[b], ((unsigned)h & ALL_FLAGS) | DRTOPK_DELEGATE, h >> 8);
                 if (ks[ki] < 1 || ks[ki] > n) continue;
                 set_k(&c, ks[ki]);
@@ -284,7 +284,7 @@ static void every_flag_combination(void)
 {
     static const int alphas[] = { 1, 5, 12, 13 };
     static const uint64_t ks[] = { 1, 100, 2048, 4097 };
-    static const drtopk_dist dists[] = { DRTOPK_DIST_CD, DRTOPK_DIST_FEW };
+    static const dh_dist dists[] = { DRTOPK_DIST_CD, DRTOPK_DIST_FEW };
     for (size_t di = 0; di < sizeof dists / sizeof dists[0]; ++di) {
         problem_case c;
         setup(&c, 4097, 1, dists[di], DRTOPK_U32, DRTOPK_LARGEST, SWEEP_SEED + 3);
@@ -325,8 +325,8 @@ static void paper_examples(void)
         CHECK((ws = malloc(bytes)) != NULL);
         CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
         free(ws);
-        CHECK_STATUS(drtopk_oracle_topk(&p, ov, oi), DRTOPK_OK);
-        CHECKF(drtopk_check(&p, outv, outi, ov).ok, "example %zu", i);
+        CHECK_STATUS(dh_oracle_topk(&p, ov, oi), DRTOPK_OK);
+        CHECKF(dh_check(&p, outv, outi, ov).ok, "example %zu", i);
         CHECKF(st.concat_len == ex[i].concat && st.scanned_subranges == ex[i].scanned,
                "example %zu: concat %" PRIu64 " scanned %" PRIu64, i, st.concat_len, st.scanned_subranges);
         CHECK_EQ_U64(st.delegate_len, 4 * (uint64_t)ex[i].beta);
@@ -346,7 +346,7 @@ static void heavy_ties_keep_c_small(void)
     uint32_t *v = malloc(n * sizeof *v), *outv = malloc(n * sizeof *outv);
     uint64_t *outi = malloc(n * sizeof *outi);
     CHECK(v && outv && outi);
-    drtopk_gen_host(v, n, DRTOPK_DIST_EQ, DRTOPK_U32, 1);
+    dh_gen_host(v, n, DRTOPK_DIST_EQ, DRTOPK_U32, 1);
     for (size_t a = 0; a < sizeof alphas / sizeof alphas[0]; ++a)
         for (size_t i = 0; i < sizeof ks / sizeof ks[0]; ++i) {
             drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, n, ks[i], v };
@@ -358,7 +358,7 @@ static void heavy_ties_keep_c_small(void)
             CHECK((ws = malloc(bytes)) != NULL);
             CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, &st), DRTOPK_OK);
             free(ws);
-            CHECK(drtopk_check(&p, outv, outi, NULL).ok);
+            CHECK(dh_check(&p, outv, outi, NULL).ok);
             /* (|D| < 2k: no first top-k, C = V) */
             CHECKF(st.concat_len == (drtopk_first_topk_needed(ks[i], st.delegate_len) ? st.first_selected : n),
                    "alpha %d k %" PRIu64 ": |C| %" PRIu64 " selected %" PRIu64, alphas[a], ks[i], st.concat_len,
@@ -383,7 +383,7 @@ static void select_tiny_skip(uint32_t *v, uint64_t n, uint64_t k, uint32_t *outv
     CHECK((ws = malloc(bytes)) != NULL);
     CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, outv, outi, NULL, st), DRTOPK_OK);
     free(ws);
-    CHECK(drtopk_check(&p, outv, outi, NULL).ok);
+    CHECK(dh_check(&p, outv, outi, NULL).ok);
 }
 
 /* Skip-last-digit: the first top-k keeps every delegate sharing the k-th
@@ -431,7 +431,7 @@ static void oracle_matches_naive(void)
         uint8_t *taken = (uint8_t *)calloc(n, 1);
         CHECK(taken != NULL);
         const drtopk_dtype t = (drtopk_dtype)(seed % DRTOPK_DTYPE_COUNT);
-        setup(&c, n, k, (drtopk_dist)(seed / DRTOPK_DTYPE_COUNT % DRTOPK_DIST_COUNT), t,
+        setup(&c, n, k, (dh_dist)(seed / DRTOPK_DTYPE_COUNT % DRTOPK_DIST_COUNT), t,
               (drtopk_order)(seed / 3 % 2), seed);
         /* naive: repeatedly take the best remaining, smaller position on ties */
         for (uint64_t j = 0; j < k; ++j) {
@@ -452,10 +452,10 @@ static void oracle_matches_naive(void)
 
 static void expect_fail(const problem_case *c, const void *val, const uint64_t *idx, const char *what)
 {
-    drtopk_check_result r = drtopk_check(&c->p, val, idx, c->oracle_v);
+    dh_check_result r = dh_check(&c->p, val, idx, c->oracle_v);
     CHECKF(!r.ok, "checker with oracle accepted: %s", what);
     CHECKF(r.why[0] != '\0', "no reason given for: %s", what);
-    r = drtopk_check(&c->p, val, idx, NULL);
+    r = dh_check(&c->p, val, idx, NULL);
     CHECKF(!r.ok, "counting checker accepted: %s", what);
 }
 
@@ -467,15 +467,15 @@ static void checker_fires(void)
     const uint64_t n = 1000, k = 50;
     uint32_t val[50];
     uint64_t idx[50];
-    drtopk_check_result r;
+    dh_check_result r;
     const uint32_t *ov;
     setup(&c, n, k, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST, 11);
     ov = (const uint32_t *)c.oracle_v;
     /* the oracle's own answer, reversed (any order is fine), passes */
     for (uint64_t j = 0; j < k; ++j) { val[j] = ov[k - 1 - j]; idx[j] = c.oracle_i[k - 1 - j]; }
-    r = drtopk_check(&c.p, val, idx, c.oracle_v);
+    r = dh_check(&c.p, val, idx, c.oracle_v);
     CHECKF(r.ok, "%s", r.why);
-    CHECK(drtopk_check(&c.p, val, idx, NULL).ok);
+    CHECK(dh_check(&c.p, val, idx, NULL).ok);
 
     val[3] ^= 1u;
     expect_fail(&c, val, idx, "a value bit flipped");
@@ -485,7 +485,7 @@ static void checker_fires(void)
     uint32_t keep_v = val[9];
     idx[9] = idx[3]; val[9] = val[3];
     expect_fail(&c, val, idx, "an index repeated");
-    r = drtopk_check(&c.p, val, idx, NULL);
+    r = dh_check(&c.p, val, idx, NULL);
     CHECKF(strstr(r.why, "repeats at result positions 3 and 9") != NULL, "why: %s", r.why);
     idx[9] = keep_i; val[9] = keep_v;
 
@@ -510,8 +510,8 @@ static void checker_fires(void)
     /* all-equal input: any k distinct positions are a top-k */
     setup(&c, 100, 10, DRTOPK_DIST_EQ, DRTOPK_F32, DRTOPK_SMALLEST, 1);
     for (uint64_t j = 0; j < 10; ++j) { idx[j] = 99 - 7 * j; val[j] = ((const uint32_t *)c.v)[idx[j]]; }
-    CHECK(drtopk_check(&c.p, val, idx, c.oracle_v).ok);
-    CHECK(drtopk_check(&c.p, val, idx, NULL).ok);
+    CHECK(dh_check(&c.p, val, idx, c.oracle_v).ok);
+    CHECK(dh_check(&c.p, val, idx, NULL).ok);
     teardown(&c);
 }
 
@@ -531,8 +531,8 @@ static void checker_fires_other_widths(void)
             drtopk_bits_store(val, j, t, drtopk_bits_at(c.oracle_v, j, t));
             idx[j] = c.oracle_i[j];
         }
-        CHECKF(drtopk_check(&c.p, val, idx, c.oracle_v).ok, "%s: the oracle's answer", drtopk_dtype_name(t));
-        CHECKF(drtopk_check(&c.p, val, idx, NULL).ok, "%s: the oracle's answer, counting", drtopk_dtype_name(t));
+        CHECKF(dh_check(&c.p, val, idx, c.oracle_v).ok, "%s: the oracle's answer", drtopk_dtype_name(t));
+        CHECKF(dh_check(&c.p, val, idx, NULL).ok, "%s: the oracle's answer, counting", drtopk_dtype_name(t));
         drtopk_bits_store(val, 4, t, drtopk_bits_at(val, 4, t) ^ top_bit);
         expect_fail(&c, val, idx, drtopk_dtype_name(t));
         drtopk_bits_store(val, 4, t, drtopk_bits_at(val, 4, t) ^ top_bit);
@@ -552,7 +552,7 @@ static void checker_fires_other_widths(void)
 static void widths_take_the_same_path(void)
 {
     static const drtopk_dtype narrow[] = { DRTOPK_U32, DRTOPK_I32 };
-    static const drtopk_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD, DRTOPK_DIST_FEW };
+    static const dh_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD, DRTOPK_DIST_FEW };
     const uint64_t n = 20011;
     for (size_t ti = 0; ti < sizeof narrow / sizeof narrow[0]; ++ti)
     for (size_t di = 0; di < sizeof dists / sizeof dists[0]; ++di)
@@ -562,7 +562,7 @@ static void widths_take_the_same_path(void)
         uint64_t *v64 = malloc(n * sizeof *v64), *out_a = malloc(n * sizeof *out_a), *out_b = malloc(n * sizeof *out_b);
         uint64_t *ia = malloc(n * sizeof *ia), *ib = malloc(n * sizeof *ib);
         CHECK(v32 && v64 && out_a && out_b && ia && ib);
-        drtopk_gen_host(v32, n, dists[di], t32, 7 + di);
+        dh_gen_host(v32, n, dists[di], t32, 7 + di);
         for (uint64_t i = 0; i < n; ++i)
             v64[i] = t32 == DRTOPK_U32 ? (uint64_t)v32[i] : (uint64_t)(int64_t)(int32_t)v32[i];
         for (uint64_t k = 1; k <= n; k = k * 5 + 3) {
@@ -579,15 +579,15 @@ static void widths_take_the_same_path(void)
             CHECK_STATUS(drtopk_select(&pa, &plan, ws, bytes, out_a, ia, NULL, &sa), DRTOPK_OK);
             CHECK_STATUS(drtopk_select(&pb, &plan, ws, bytes, out_b, ib, NULL, &sb), DRTOPK_OK);
             free(ws);
-            CHECKF(drtopk_check(&pb, out_b, ib, NULL).ok, "%s %s k %" PRIu64, drtopk_dtype_name(t64),
-                   drtopk_dist_name(dists[di]), k);
+            CHECKF(dh_check(&pb, out_b, ib, NULL).ok, "%s %s k %" PRIu64, drtopk_dtype_name(t64),
+                   dh_dist_name(dists[di]), k);
             CHECKF(sa.first_selected == sb.first_selected && sa.concat_len == sb.concat_len &&
                    sa.scanned_subranges == sb.scanned_subranges,
                    "%s vs %s %s k %" PRIu64 ": selected %" PRIu64 "/%" PRIu64 " |C| %" PRIu64 "/%" PRIu64,
-                   drtopk_dtype_name(t32), drtopk_dtype_name(t64), drtopk_dist_name(dists[di]), k,
+                   drtopk_dtype_name(t32), drtopk_dtype_name(t64), dh_dist_name(dists[di]), k,
                    sa.first_selected, sb.first_selected, sa.concat_len, sb.concat_len);
             CHECKF(memcmp(ia, ib, k * sizeof *ia) == 0, "%s vs %s %s k %" PRIu64 ": other positions",
-                   drtopk_dtype_name(t32), drtopk_dtype_name(t64), drtopk_dist_name(dists[di]), k);
+                   drtopk_dtype_name(t32), drtopk_dtype_name(t64), dh_dist_name(dists[di]), k);
         }
         free(v32); free(v64); free(out_a); free(out_b); free(ia); free(ib);
     }

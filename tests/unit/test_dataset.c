@@ -139,44 +139,44 @@ static blob gt3(int directed, int big)
 
 /* ---- vectors and distances --------------------------------------------------- */
 
-static void load_ok(const char *path, drtopk_ds_vectors *v)
+static void load_ok(const char *path, dh_ds_vectors *v)
 {
     char err[ERR_LEN] = "";
-    drtopk_status st = drtopk_ds_load_vectors(path, v, err, sizeof err);
+    drtopk_status st = dh_ds_load_vectors(path, v, err, sizeof err);
     CHECKF(st == DRTOPK_OK, "%s: %s", path, err);
 }
 
 static void load_bad(const char *path, const char *where)
 {
     char err[ERR_LEN] = "";
-    drtopk_ds_vectors v;
+    dh_ds_vectors v;
     memset(&v, 0, sizeof v);
-    CHECKF(drtopk_ds_load_vectors(path, &v, err, sizeof err) == DRTOPK_ERR_INVALID_ARGUMENT, "%s loaded", path);
+    CHECKF(dh_ds_load_vectors(path, &v, err, sizeof err) == DRTOPK_ERR_INVALID_ARGUMENT, "%s loaded", path);
     check_err(err, path, where);
-    drtopk_ds_vectors_free(&v);
+    dh_ds_vectors_free(&v);
 }
 
 static void knn_values(void)
 {
     blob x = fvecs3();
-    drtopk_ds_vectors v;
+    dh_ds_vectors v;
     float out[6];
     memset(&v, 0, sizeof v);
     load_ok(put("a.fvecs", x.b, x.n), &v);
     CHECK_EQ_U64(v.count, 3);
     CHECK_EQ_U64(v.dim, 2);
-    drtopk_knn_host(&v, 2, DRTOPK_METRIC_L2, out, NULL, NULL);
+    dh_knn_host(&v, 2, DRTOPK_METRIC_L2, out, NULL, NULL);
     const float l2[6] = { 0, 5, sqrtf(2), 5, 0, sqrtf(13) };   /* by hand: |(3,4)-(1,1)|^2 = 4+9 */
     for (int i = 0; i < 6; ++i) CHECKF(out[i] == l2[i], "l2[%d] %g != %g", i, out[i], l2[i]);
-    drtopk_knn_host(&v, 1, DRTOPK_METRIC_SQL2, out, NULL, NULL);
+    dh_knn_host(&v, 1, DRTOPK_METRIC_SQL2, out, NULL, NULL);
     CHECK(out[0] == 0 && out[1] == 25 && out[2] == 2);
-    drtopk_ds_vectors_free(&v);
+    dh_ds_vectors_free(&v);
 }
 
 static void vector_formats(void)
 {
     blob b = { { 0 }, 0 }, iv = { { 0 }, 0 }, id = idx3();
-    drtopk_ds_vectors v;
+    dh_ds_vectors v;
     put_le(&b, 3, 4);
     b.b[b.n++] = 7, b.b[b.n++] = 0, b.b[b.n++] = 255;
     put_le(&iv, 2, 4);
@@ -185,26 +185,26 @@ static void vector_formats(void)
     memset(&v, 0, sizeof v);
     load_ok(put("a.bvecs", b.b, b.n), &v);
     CHECK(v.count == 1 && v.dim == 3 && v.data[0] == 7 && v.data[1] == 0 && v.data[2] == 255);
-    drtopk_ds_vectors_free(&v);
+    dh_ds_vectors_free(&v);
     load_ok(put("a.ivecs", iv.b, iv.n), &v);
     CHECK(v.count == 1 && v.dim == 2 && v.data[0] == -5 && v.data[1] == 9);
-    drtopk_ds_vectors_free(&v);
+    dh_ds_vectors_free(&v);
     /* IDX, plain and gzip-compressed, appended one after the other */
     load_ok(put("imgs-idx3-ubyte", id.b, id.n), &v);
     load_ok(put("imgs-idx3-ubyte.gz", id.b, id.n), &v);
     CHECK(v.count == 6 && v.dim == 4);
     CHECK(v.data[4] == 1 && v.data[7] == 4 && v.data[8] == 255 && v.data[4 * 3 + 8] == 255);
     float out[6];
-    drtopk_knn_host(&v, 1, DRTOPK_METRIC_SQL2, out, NULL, NULL);
+    dh_knn_host(&v, 1, DRTOPK_METRIC_SQL2, out, NULL, NULL);
     CHECK(out[1] == 1 + 4 + 9 + 16 && out[2] == 2 * 255 * 255 && out[3] == 0);
     /* a 2-d .fvecs after 4-d images: wrong dimension, at byte 0 of that file */
     blob f = fvecs3();
     char err[ERR_LEN] = "";
     const char *p = put("two.fvecs", f.b, f.n);
-    CHECK(drtopk_ds_load_vectors(p, &v, err, sizeof err) == DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(dh_ds_load_vectors(p, &v, err, sizeof err) == DRTOPK_ERR_INVALID_ARGUMENT);
     check_err(err, p, "byte 0");
     CHECK(strstr(err, "expected 4") != NULL);
-    drtopk_ds_vectors_free(&v);
+    dh_ds_vectors_free(&v);
 }
 
 static void vector_errors(void)
@@ -261,20 +261,20 @@ static void vector_errors(void)
     load_bad(put("trail-idx3-ubyte", id.b, id.n), "trailing");
     /* a file that does not exist: an I/O error naming it */
     char err[ERR_LEN];
-    drtopk_ds_vectors v;
+    dh_ds_vectors v;
     memset(&v, 0, sizeof v);
-    CHECK(drtopk_ds_load_vectors("/nonexistent/x.fvecs", &v, err, sizeof err) == DRTOPK_ERR_IO);
+    CHECK(dh_ds_load_vectors("/nonexistent/x.fvecs", &v, err, sizeof err) == DRTOPK_ERR_IO);
     CHECK(strstr(err, "/nonexistent/x.fvecs") != NULL);
 }
 
 /* ---- graphs ---------------------------------------------------------------------- */
 
-static void degrees_ok(const char *path, drtopk_ds_direction d, const uint32_t *want, uint64_t n)
+static void degrees_ok(const char *path, dh_ds_direction d, const uint32_t *want, uint64_t n)
 {
     char err[ERR_LEN] = "";
     uint32_t *deg;
     uint64_t got;
-    drtopk_status st = drtopk_ds_load_degrees(path, d, &deg, &got, err, sizeof err);
+    drtopk_status st = dh_ds_load_degrees(path, d, &deg, &got, err, sizeof err);
     CHECKF(st == DRTOPK_OK, "%s: %s", path, err);
     CHECK_EQ_U64(got, n);
     for (uint64_t i = 0; i < n; ++i) CHECKF(deg[i] == want[i], "%s dir %d: deg[%" PRIu64 "] = %u, want %u", path, d, i,
@@ -282,12 +282,12 @@ static void degrees_ok(const char *path, drtopk_ds_direction d, const uint32_t *
     free(deg);
 }
 
-static void degrees_bad(const char *path, drtopk_ds_direction d, const char *where)
+static void degrees_bad(const char *path, dh_ds_direction d, const char *where)
 {
     char err[ERR_LEN] = "";
     uint32_t *deg = NULL;
     uint64_t n;
-    CHECKF(drtopk_ds_load_degrees(path, d, &deg, &n, err, sizeof err) == DRTOPK_ERR_INVALID_ARGUMENT, "%s loaded",
+    CHECKF(dh_ds_load_degrees(path, d, &deg, &n, err, sizeof err) == DRTOPK_ERR_INVALID_ARGUMENT, "%s loaded",
            path);
     check_err(err, path, where);
     CHECK(deg == NULL);
@@ -377,7 +377,7 @@ static void graph_tool(void)
     char err[ERR_LEN] = "";
     uint32_t *deg;
     uint64_t n;
-    CHECKF(drtopk_ds_load_degrees(put("w.gt", w.b, w.n), DRTOPK_DEG_IN, &deg, &n, err, sizeof err) == DRTOPK_OK,
+    CHECKF(dh_ds_load_degrees(put("w.gt", w.b, w.n), DRTOPK_DEG_IN, &deg, &n, err, sizeof err) == DRTOPK_OK,
            "%s", err);
     CHECK(n == 256 && deg[255] == 1 && deg[0] == 0);
     free(deg);
@@ -390,7 +390,7 @@ static void scores_ok(const char *path, const char *col, const float *want, uint
     char err[ERR_LEN] = "";
     float *v;
     uint64_t got;
-    drtopk_status st = drtopk_ds_load_scores(path, col, &v, &got, err, sizeof err);
+    drtopk_status st = dh_ds_load_scores(path, col, &v, &got, err, sizeof err);
     CHECKF(st == DRTOPK_OK, "%s: %s", path, err);
     CHECK_EQ_U64(got, n);
     for (uint64_t i = 0; i < n; ++i) CHECKF(v[i] == want[i], "%s[%" PRIu64 "] = %g, want %g", col, i, v[i], want[i]);
@@ -402,7 +402,7 @@ static void scores_bad(const char *path, const char *col, const char *where)
     char err[ERR_LEN] = "";
     float *v = NULL;
     uint64_t n;
-    CHECKF(drtopk_ds_load_scores(path, col, &v, &n, err, sizeof err) == DRTOPK_ERR_INVALID_ARGUMENT, "%s loaded", path);
+    CHECKF(dh_ds_load_scores(path, col, &v, &n, err, sizeof err) == DRTOPK_ERR_INVALID_ARGUMENT, "%s loaded", path);
     check_err(err, path, where);
     CHECK(v == NULL);
 }
@@ -448,7 +448,7 @@ static void write_and_tile(void)
     char path[PATH_LEN], err[ERR_LEN];
     unsigned char got[7 * 4];
     snprintf(path, sizeof path, "%s/w.u32", tmpdir());
-    CHECK_STATUS(drtopk_ds_write(path, v, 3, 7, NULL, NULL, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_ds_write(path, v, 3, 7, NULL, NULL, err, sizeof err), DRTOPK_OK);
     CHECK_EQ_U64(file_size(path), 7 * 4);
     FILE *f = fopen(path, "rb");
     CHECK(f != NULL && fread(got, 1, sizeof got, f) == sizeof got);
@@ -460,10 +460,10 @@ static void write_and_tile(void)
         CHECKF(x == want[i], "element %d: %u != %u (little-endian)", i, x, want[i]);
     }
     /* tile below n: refused, the old file untouched */
-    CHECK_STATUS(drtopk_ds_write(path, v, 3, 2, NULL, NULL, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_ds_write(path, v, 3, 2, NULL, NULL, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_EQ_U64(file_size(path), 7 * 4);
     /* an unwritable place: an error and no file */
-    CHECK_STATUS(drtopk_ds_write("/nonexistent/dir/x.u32", v, 3, 0, NULL, NULL, err, sizeof err), DRTOPK_ERR_IO);
+    CHECK_STATUS(dh_ds_write("/nonexistent/dir/x.u32", v, 3, 0, NULL, NULL, err, sizeof err), DRTOPK_ERR_IO);
     CHECK(strstr(err, "/nonexistent/dir/x.u32") != NULL);
 }
 
@@ -474,7 +474,7 @@ static void stats(void)
     const uint64_t ks[3] = { 1, 4, 99 };
     char path[PATH_LEN], err[ERR_LEN], text[1024];
     snprintf(path, sizeof path, "%s/s.tsv", tmpdir());
-    CHECK_STATUS(drtopk_ds_write_stats(path, "toy", v, 4, DRTOPK_U32, 6, ks, 3, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_ds_write_stats(path, "toy", v, 4, DRTOPK_U32, 6, ks, 3, err, sizeof err), DRTOPK_OK);
     FILE *f = fopen(path, "r");
     CHECK(f != NULL);
     size_t n = fread(text, 1, sizeof text - 1, f);
@@ -488,7 +488,7 @@ static void stats(void)
     /* floats: -0.0 equals +0.0 (one value), negatives order below */
     const float fv[4] = { -0.0f, 0.0f, -2.5f, 1.5f };
     const uint64_t k2[1] = { 2 };
-    CHECK_STATUS(drtopk_ds_write_stats(path, "f", fv, 4, DRTOPK_F32, 0, k2, 1, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_ds_write_stats(path, "f", fv, 4, DRTOPK_F32, 0, k2, 1, err, sizeof err), DRTOPK_OK);
     f = fopen(path, "r");
     n = fread(text, 1, sizeof text - 1, f);
     fclose(f);

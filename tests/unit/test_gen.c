@@ -17,15 +17,15 @@
 #define TMP_PATH_LEN 512
 
 /* n elements of t; callers of the 32-bit tests read them as uint32_t. */
-static void *gen_any(uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
+static void *gen_any(uint64_t n, dh_dist d, drtopk_dtype t, uint64_t seed)
 {
     void *v = malloc(n * drtopk_dtype_size(t));
     CHECK(v != NULL);
-    drtopk_gen_host(v, n, d, t, seed);
+    dh_gen_host(v, n, d, t, seed);
     return v;
 }
 
-static uint32_t *gen(uint64_t n, drtopk_dist d, drtopk_dtype t, uint64_t seed)
+static uint32_t *gen(uint64_t n, dh_dist d, drtopk_dtype t, uint64_t seed)
 {
     return (uint32_t *)gen_any(n, d, t, seed);
 }
@@ -66,15 +66,15 @@ static void deterministic_and_prefix_stable(void)
     for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
         for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
             const size_t es = drtopk_dtype_size((drtopk_dtype)t);
-            void *a = gen_any(1000, (drtopk_dist)d, (drtopk_dtype)t, 7);
-            void *b = gen_any(1000, (drtopk_dist)d, (drtopk_dtype)t, 7);
-            void *c = gen_any(37, (drtopk_dist)d, (drtopk_dtype)t, 7);
+            void *a = gen_any(1000, (dh_dist)d, (drtopk_dtype)t, 7);
+            void *b = gen_any(1000, (dh_dist)d, (drtopk_dtype)t, 7);
+            void *c = gen_any(37, (dh_dist)d, (drtopk_dtype)t, 7);
             CHECKF(memcmp(a, b, 1000 * es) == 0, "%s/%s not deterministic",
-                   drtopk_dist_name((drtopk_dist)d), drtopk_dtype_name((drtopk_dtype)t));
+                   dh_dist_name((dh_dist)d), drtopk_dtype_name((drtopk_dtype)t));
             CHECKF(memcmp(a, c, 37 * es) == 0, "%s/%s element depends on n",
-                   drtopk_dist_name((drtopk_dist)d), drtopk_dtype_name((drtopk_dtype)t));
+                   dh_dist_name((dh_dist)d), drtopk_dtype_name((drtopk_dtype)t));
             for (uint64_t i = 0; i < 1000; i += 97)
-                CHECK(drtopk_bits_at(a, i, (drtopk_dtype)t) == drtopk_gen_bits(7, i, (drtopk_dist)d, (drtopk_dtype)t));
+                CHECK(drtopk_bits_at(a, i, (drtopk_dtype)t) == dh_gen_bits(7, i, (dh_dist)d, (drtopk_dtype)t));
             free(a); free(b); free(c);
         }
     }
@@ -82,14 +82,14 @@ static void deterministic_and_prefix_stable(void)
 
 static void seeds_differ(void)
 {
-    const drtopk_dist rnd[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD,
+    const dh_dist rnd[] = { DRTOPK_DIST_UD, DRTOPK_DIST_ND, DRTOPK_DIST_CD,
                                 DRTOPK_DIST_FEW, DRTOPK_DIST_SPECIAL };
     for (size_t j = 0; j < sizeof rnd / sizeof rnd[0]; ++j) {
         uint32_t *a = gen(1000, rnd[j], DRTOPK_U32, 1), *b = gen(1000, rnd[j], DRTOPK_U32, 2);
         int same = 0;
         for (int i = 0; i < 1000; ++i) same += a[i] == b[i];
         /* FEW has 7 values, SPECIAL 4 fixed ones in 8: allow those matches */
-        CHECKF(same < 500, "%s: seeds 1 and 2 agree on %d of 1000", drtopk_dist_name(rnd[j]), same);
+        CHECKF(same < 500, "%s: seeds 1 and 2 agree on %d of 1000", dh_dist_name(rnd[j]), same);
         free(a); free(b);
     }
 }
@@ -275,18 +275,18 @@ static void special_every_type(void)
 
 static void dist_names_parse(void)
 {
-    drtopk_dist d;
+    dh_dist d;
     for (int i = 0; i < DRTOPK_DIST_COUNT; ++i) {
-        CHECK_STATUS(drtopk_dist_parse(drtopk_dist_name((drtopk_dist)i), &d), DRTOPK_OK);
-        CHECK(d == (drtopk_dist)i);
+        CHECK_STATUS(dh_dist_parse(dh_dist_name((dh_dist)i), &d), DRTOPK_OK);
+        CHECK(d == (dh_dist)i);
     }
-    CHECK_STATUS(drtopk_dist_parse("ud", &d), DRTOPK_OK);
+    CHECK_STATUS(dh_dist_parse("ud", &d), DRTOPK_OK);
     CHECK(d == DRTOPK_DIST_UD);
-    CHECK_STATUS(drtopk_dist_parse("Special", &d), DRTOPK_OK);
+    CHECK_STATUS(dh_dist_parse("Special", &d), DRTOPK_OK);
     CHECK(d == DRTOPK_DIST_SPECIAL);
-    CHECK_STATUS(drtopk_dist_parse("XD", &d), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_dist_parse("", &d), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_dist_parse(NULL, &d), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dist_parse("XD", &d), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dist_parse("", &d), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dist_parse(NULL, &d), DRTOPK_ERR_INVALID_ARGUMENT);
 }
 
 /* A fresh temporary file name with the given suffix (the file exists, empty). */
@@ -317,22 +317,22 @@ static void raw_round_trip(void)
     unsigned char raw[8];
     FILE *f;
     tmp_path(path, ".u32");
-    CHECK_STATUS(drtopk_write_raw(path, v, 4, n), DRTOPK_OK);
-    CHECK_STATUS(drtopk_read_raw(path, 4, (void **)&back, &m, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_write_raw(path, v, 4, n), DRTOPK_OK);
+    CHECK_STATUS(dh_read_raw(path, 4, (void **)&back, &m, err, sizeof err), DRTOPK_OK);
     CHECK_EQ_U64(m, n);
     CHECK(memcmp(v, back, n * 4) == 0);
     free(back);
     /* little-endian on disk */
     uint32_t one = 0x01020304u;
-    CHECK_STATUS(drtopk_write_raw(path, &one, 4, 1), DRTOPK_OK);
+    CHECK_STATUS(dh_write_raw(path, &one, 4, 1), DRTOPK_OK);
     f = fopen(path, "rb");
     CHECK(f != NULL);
     CHECK(fread(raw, 1, 4, f) == 4);
     fclose(f);
     CHECK(raw[0] == 4 && raw[1] == 3 && raw[2] == 2 && raw[3] == 1);
     /* uint64 indices */
-    CHECK_STATUS(drtopk_write_raw(path, idx, 8, 3), DRTOPK_OK);
-    CHECK_STATUS(drtopk_read_raw(path, 8, (void **)&iback, &m, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_write_raw(path, idx, 8, 3), DRTOPK_OK);
+    CHECK_STATUS(dh_read_raw(path, 8, (void **)&iback, &m, err, sizeof err), DRTOPK_OK);
     CHECK_EQ_U64(m, 3);
     CHECK(memcmp(idx, iback, sizeof idx) == 0);
     free(iback);
@@ -347,56 +347,56 @@ static void raw_read_errors(void)
     uint64_t n = 1;
     tmp_path(path, ".u32");
     /* empty */
-    CHECK_STATUS(drtopk_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECKF(strstr(err, "empty") != NULL, "message: %s", err);
     CHECK(data == NULL && n == 0);
     /* 5 bytes: not a multiple of 4 */
     write_bytes(path, "abcde", 5);
-    CHECK_STATUS(drtopk_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECKF(strstr(err, "multiple") != NULL, "message: %s", err);
     /* 12 bytes: fine for 4, not for 8 */
     write_bytes(path, "abcdefghijkl", 12);
-    CHECK_STATUS(drtopk_read_raw(path, 8, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_read_raw(path, 4, &data, &n, NULL, 0), DRTOPK_OK);
+    CHECK_STATUS(dh_read_raw(path, 8, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_read_raw(path, 4, &data, &n, NULL, 0), DRTOPK_OK);
     CHECK_EQ_U64(n, 3);
     free(data);
     /* missing */
     remove(path);
-    CHECK_STATUS(drtopk_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_IO);
+    CHECK_STATUS(dh_read_raw(path, 4, &data, &n, err, sizeof err), DRTOPK_ERR_IO);
     CHECKF(strstr(err, path) != NULL && strstr(err, "cannot open") != NULL, "message: %s", err);
     /* a directory, and a file in a directory that does not exist */
     snprintf(dir, sizeof dir, "%s", path);
     *strrchr(dir, '/') = '\0';
-    CHECK(drtopk_read_raw(dir, 4, &data, &n, err, sizeof err) != DRTOPK_OK);
+    CHECK(dh_read_raw(dir, 4, &data, &n, err, sizeof err) != DRTOPK_OK);
     snprintf(missing, sizeof missing, "%s.d/x.u32", path);
     /* bad arguments */
-    CHECK_STATUS(drtopk_read_raw(path, 3, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_read_raw(NULL, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_write_raw(path, NULL, 4, 1), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_write_raw(missing, &n, 4, 1), DRTOPK_ERR_IO);
+    CHECK_STATUS(dh_read_raw(path, 3, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_read_raw(NULL, 4, &data, &n, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_write_raw(path, NULL, 4, 1), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_write_raw(missing, &n, 4, 1), DRTOPK_ERR_IO);
 }
 
 static void dtype_from_path(void)
 {
     drtopk_dtype t;
-    CHECK_STATUS(drtopk_dtype_from_path("a/b/data.u32", &t), DRTOPK_OK);
+    CHECK_STATUS(dh_dtype_from_path("a/b/data.u32", &t), DRTOPK_OK);
     CHECK(t == DRTOPK_U32);
-    CHECK_STATUS(drtopk_dtype_from_path("x.i32", &t), DRTOPK_OK);
+    CHECK_STATUS(dh_dtype_from_path("x.i32", &t), DRTOPK_OK);
     CHECK(t == DRTOPK_I32);
-    CHECK_STATUS(drtopk_dtype_from_path("x.v1.f32", &t), DRTOPK_OK);
+    CHECK_STATUS(dh_dtype_from_path("x.v1.f32", &t), DRTOPK_OK);
     CHECK(t == DRTOPK_F32);
     for (int i = 0; i < DRTOPK_DTYPE_COUNT; ++i) {   /* every short name: .f16 .bf16 .u64 ... */
         char name[32];
         snprintf(name, sizeof name, "d/x.%s", drtopk_dtype_name((drtopk_dtype)i));
-        CHECK_STATUS(drtopk_dtype_from_path(name, &t), DRTOPK_OK);
+        CHECK_STATUS(dh_dtype_from_path(name, &t), DRTOPK_OK);
         CHECKF(t == (drtopk_dtype)i, "%s", name);
     }
-    CHECK_STATUS(drtopk_dtype_from_path("x.float16", &t), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_dtype_from_path("x.u16", &t), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_dtype_from_path("x.bin", &t), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_dtype_from_path("x.uint32", &t), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_dtype_from_path("dir.u32/file", &t), DRTOPK_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(drtopk_dtype_from_path("noext", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dtype_from_path("x.float16", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dtype_from_path("x.u16", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dtype_from_path("x.bin", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dtype_from_path("x.uint32", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dtype_from_path("dir.u32/file", &t), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_dtype_from_path("noext", &t), DRTOPK_ERR_INVALID_ARGUMENT);
 }
 
 void register_gen_tests(void)

@@ -33,7 +33,7 @@ static float as_float(uint32_t b) { float f; memcpy(&f, &b, sizeof f); return f;
 /* A bit pattern: random, a special, or a near neighbour of a special. */
 static uint32_t pattern(uint64_t i, uint32_t r)
 {
-    uint64_t h = drtopk_rand64(SEED, i, r);
+    uint64_t h = dh_rand64(SEED, i, r);
     uint32_t sel = (uint32_t)h & 3u, x = (uint32_t)(h >> 32);
     uint32_t special = f32_specials[(h >> 8) % N_SPECIALS];
     if (sel == 0) return special;
@@ -66,7 +66,7 @@ static void f32_nan_above_inf(void)
           drtopk_key_from_bits(0xFF7FFFFFu, DRTOPK_F32, DRTOPK_LARGEST));
     for (uint64_t i = 0; i < PAIRS; ++i) {
         /* every NaN: exponent all ones, any non-zero fraction, either sign */
-        uint64_t h = drtopk_rand64(SEED, i, 2);
+        uint64_t h = dh_rand64(SEED, i, 2);
         uint32_t frac = ((uint32_t)h & DRTOPK_F32_FRAC_MASK) | 1u;
         uint32_t b = ((uint32_t)(h >> 32) & DRTOPK_SIGN_BIT) | DRTOPK_F32_EXP_MASK | frac;
         CHECKF(isnan(as_float(b)), "0x%08x should be a NaN", b);
@@ -203,7 +203,7 @@ static double float_value(uint64_t b, drtopk_dtype t)
  * near neighbour of one. */
 static uint64_t pattern_w(drtopk_dtype t, uint64_t i, uint32_t r)
 {
-    const uint64_t h = drtopk_rand64(SEED, i, r), ones = drtopk_width_mask(drtopk_dtype_bits(t));
+    const uint64_t h = dh_rand64(SEED, i, r), ones = drtopk_width_mask(drtopk_dtype_bits(t));
     const uint64_t sign = drtopk_sign_bit(t), e = drtopk_float_exp_mask(t);
     const uint64_t specials[] = { 0, sign, 1, sign | 1, e - 1, sign | (e - 1), e, sign | e,
                                   drtopk_float_quiet_nan(t), sign | drtopk_float_quiet_nan(t), e | 1,
@@ -212,7 +212,7 @@ static uint64_t pattern_w(drtopk_dtype t, uint64_t i, uint32_t r)
     switch ((uint32_t)h & 3u) {
     case 0: return special & ones;
     case 1: return (special + ((h >> 16) % (2 * NEAR_SPAN + 1)) - NEAR_SPAN) & ones;
-    default: return drtopk_rand64(SEED, i, r + 100) & ones;
+    default: return dh_rand64(SEED, i, r + 100) & ones;
     }
 }
 
@@ -329,7 +329,7 @@ static void half_conversions(void)
     CHECK(drtopk_bf16_to_float(drtopk_bf16_from_float(3.0f)) == 3.0f);
     for (uint64_t i = 0; i < PAIRS; ++i) {
         static const drtopk_dtype halves[] = { DRTOPK_F16, DRTOPK_BF16 };
-        const uint32_t x = (uint32_t)(drtopk_rand64(SEED, i, 11) >> 32);
+        const uint32_t x = (uint32_t)(dh_rand64(SEED, i, 11) >> 32);
         const drtopk_dtype t = halves[i & 1];
         const uint16_t h = t == DRTOPK_F16 ? drtopk_f16_from_f32(x) : drtopk_bf16_from_f32(x);
         const double v = as_float(x);
@@ -418,7 +418,7 @@ static void cmp_word_classifies(void)
             for (int j = 0; j < CMP_SPECIALS; ++j)
                 for (int m = 0; m < CMP_SPECIALS; ++m) check_cmp_class(t, (drtopk_order)o, sp[j], sp[m]);
             for (int p = 0; p < PAIRS / 10; ++p) {
-                const uint64_t tb = drtopk_mix64(rng++) & mask, r = drtopk_mix64(rng++);
+                const uint64_t tb = dh_mix64(rng++) & mask, r = dh_mix64(rng++);
                 check_cmp_class(t, (drtopk_order)o, tb, r & mask);
                 check_cmp_class(t, (drtopk_order)o, tb, (tb ^ (r % NEAR_SPAN)) & mask);
                 check_cmp_class(t, (drtopk_order)o, tb, sp[r % CMP_SPECIALS]);

@@ -46,8 +46,8 @@ static drtopk_stats op_run(const drtopk_problem *p, const char *desc)
     uint64_t *idx = malloc(p->k * sizeof *idx), *oi = malloc(p->k * sizeof *oi);
     CHECK(ws && v && ov && idx && oi);
     CHECK_STATUS(drtopk_select(p, &plan, ws, bytes, v, idx, NULL, &st), DRTOPK_OK);
-    CHECK_STATUS(drtopk_oracle_topk(p, ov, oi), DRTOPK_OK);
-    drtopk_check_result r = drtopk_check(p, v, idx, ov);
+    CHECK_STATUS(dh_oracle_topk(p, ov, oi), DRTOPK_OK);
+    dh_check_result r = dh_check(p, v, idx, ov);
     CHECKF(r.ok, "%s: %s", desc, r.why);
     CHECKF(st.delegate_len == s && st.first_selected == drtopk_onepass_rank(p->n, p->k, s), "%s: S %" PRIu64
            " r %" PRIu64, desc, st.delegate_len, st.first_selected);
@@ -105,13 +105,13 @@ static void seeded(void)
         CHECK(v != NULL);
         for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
             for (int d = 0; d < DRTOPK_DIST_COUNT; ++d) {
-                drtopk_gen_host(v, n, (drtopk_dist)d, (drtopk_dtype)t, OP_SEED + n);
+                dh_gen_host(v, n, (dh_dist)d, (drtopk_dtype)t, OP_SEED + n);
                 for (int o = 0; o <= 1; ++o)
                     for (size_t b = 0; b < sizeof ks / sizeof ks[0]; ++b) {
                         const uint64_t k = ks[b] < 1 ? 1 : ks[b] > n ? n : ks[b];
                         drtopk_problem p = { DRTOPK_BACKEND_CPU, (drtopk_dtype)t, (drtopk_order)o, n, k, v };
                         snprintf(desc, sizeof desc, "onepass %s %s %s n=%" PRIu64 " k=%" PRIu64,
-                                 drtopk_dtype_name(p.dtype), drtopk_dist_name((drtopk_dist)d),
+                                 drtopk_dtype_name(p.dtype), dh_dist_name((dh_dist)d),
                                  o ? "smallest" : "largest", n, k);
                         const drtopk_stats st = op_run(&p, desc);
                         if (d == DRTOPK_DIST_EQ)      /* all equal: every key ties t (k kept), no fallback */

@@ -160,22 +160,22 @@ static void test_sample_sum(void)
     CHECK(fa >= 0 && fb >= 0);
     close(fa);
     close(fb);
-    drtopk_gen_host(v, N, DRTOPK_DIST_UD, DRTOPK_U32, 5);
-    CHECK_STATUS(drtopk_write_raw(a, v, 4, N), DRTOPK_OK);
-    CHECK_STATUS(drtopk_write_raw(b, v, 4, N), DRTOPK_OK);
-    CHECK_STATUS(drtopk_raw_sample_sum(a, 8, 4096, &sa, err, sizeof err), DRTOPK_OK);
-    CHECK_STATUS(drtopk_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
+    dh_gen_host(v, N, DRTOPK_DIST_UD, DRTOPK_U32, 5);
+    CHECK_STATUS(dh_write_raw(a, v, 4, N), DRTOPK_OK);
+    CHECK_STATUS(dh_write_raw(b, v, 4, N), DRTOPK_OK);
+    CHECK_STATUS(dh_raw_sample_sum(a, 8, 4096, &sa, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
     CHECK_EQ_U64(sa, sb);
     v[N - 1] ^= 1u;             /* the last block is always sampled */
-    CHECK_STATUS(drtopk_write_raw(b, v, 4, N), DRTOPK_OK);
-    CHECK_STATUS(drtopk_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_write_raw(b, v, 4, N), DRTOPK_OK);
+    CHECK_STATUS(dh_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
     CHECK(sa != sb);
-    CHECK_STATUS(drtopk_write_raw(b, v, 4, N - 1), DRTOPK_OK);
-    CHECK_STATUS(drtopk_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_write_raw(b, v, 4, N - 1), DRTOPK_OK);
+    CHECK_STATUS(dh_raw_sample_sum(b, 8, 4096, &sb, err, sizeof err), DRTOPK_OK);
     CHECK(sa != sb);
     unlink(a);
     unlink(b);
-    CHECK_STATUS(drtopk_raw_sample_sum(a, 8, 4096, &sb, err, sizeof err), DRTOPK_ERR_IO);
+    CHECK_STATUS(dh_raw_sample_sum(a, 8, 4096, &sb, err, sizeof err), DRTOPK_ERR_IO);
     CHECK(strstr(err, "cannot open") != NULL);
 }
 
@@ -189,21 +189,21 @@ static void test_raw_slice(void)
     char err[256];
     CHECK(fd >= 0);
     close(fd);
-    drtopk_gen_host(all, 100, DRTOPK_DIST_UD, DRTOPK_U32, 3);
-    CHECK_STATUS(drtopk_write_raw(path, all, 4, 100), DRTOPK_OK);
-    CHECK_STATUS(drtopk_raw_count(path, 4, &n, err, sizeof err), DRTOPK_OK);
+    dh_gen_host(all, 100, DRTOPK_DIST_UD, DRTOPK_U32, 3);
+    CHECK_STATUS(dh_write_raw(path, all, 4, 100), DRTOPK_OK);
+    CHECK_STATUS(dh_raw_count(path, 4, &n, err, sizeof err), DRTOPK_OK);
     CHECK_EQ_U64(n, 100);
-    CHECK_STATUS(drtopk_read_raw_slice(path, 4, 37, 41, part, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_read_raw_slice(path, 4, 37, 41, part, err, sizeof err), DRTOPK_OK);
     CHECK(memcmp(part, all + 37, 41 * sizeof(uint32_t)) == 0);
-    CHECK_STATUS(drtopk_read_raw_slice(path, 4, 60, 41, part, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(dh_read_raw_slice(path, 4, 60, 41, part, err, sizeof err), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK(strstr(err, "holds 100 elements") != NULL);
     unlink(path);
     /* the generator's slices are the whole vector's, for every key type */
     uint64_t whole[100], slice[41];
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
         const size_t esz = drtopk_dtype_size((drtopk_dtype)t);
-        drtopk_gen_host(whole, 100, DRTOPK_DIST_ND, (drtopk_dtype)t, 3);
-        drtopk_gen_host_at(slice, 37, 41, DRTOPK_DIST_ND, (drtopk_dtype)t, 3);
+        dh_gen_host(whole, 100, DRTOPK_DIST_ND, (drtopk_dtype)t, 3);
+        dh_gen_host_at(slice, 37, 41, DRTOPK_DIST_ND, (drtopk_dtype)t, 3);
         CHECKF(memcmp(slice, (const char *)whole + 37 * esz, 41 * esz) == 0, "%s",
                drtopk_dtype_name((drtopk_dtype)t));
     }

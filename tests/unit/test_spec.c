@@ -161,7 +161,7 @@ static void mutants_change_workload(void)
     CHECK(v != NULL);
     for (uint32_t i = 0; i < PERM_N; ++i) v[i] = i;
     for (uint32_t i = PERM_N - 1; i > 0; --i) {     /* Fisher-Yates */
-        const uint32_t j = (uint32_t)(drtopk_rand64(SPEC_SEED, i, 0) % (i + 1)), x = v[i];
+        const uint32_t j = (uint32_t)(dh_rand64(SPEC_SEED, i, 0) % (i + 1)), x = v[i];
         v[i] = v[j];
         v[j] = x;
     }
@@ -169,13 +169,13 @@ static void mutants_change_workload(void)
     plan.alpha = PERM_ALPHA;
     plan.beta = PERM_BETA;
     plan.flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SKIP_LAST_DIGIT;
-    CHECK_STATUS(drtopk_oracle_topk(&p, ov, oi), DRTOPK_OK);
+    CHECK_STATUS(dh_oracle_topk(&p, ov, oi), DRTOPK_OK);
     run(drtopk_cpu_select, drtopk_cpu_workspace, &p, &plan, outv, outi, &ref);
-    CHECK(drtopk_check(&p, outv, outi, ov).ok);
+    CHECK(dh_check(&p, outv, outi, ov).ok);
     for (size_t m = 0; m < N_MUTANTS; ++m) {
         test_context(mutants[m].name);
         run(mutants[m].select, mutants[m].workspace, &p, &plan, outv, outi, &st);
-        CHECKF(drtopk_check(&p, outv, outi, ov).ok, "%s: not the exact top-k", mutants[m].name);
+        CHECKF(dh_check(&p, outv, outi, ov).ok, "%s: not the exact top-k", mutants[m].name);
         CHECK_EQ_U64(st.delegate_len, ref.delegate_len);
         CHECKF(counter_of(&st, mutants[m].grows) != counter_of(&ref, mutants[m].grows),
                "%s: first_selected %" PRIu64 " scanned %" PRIu64 " concat %" PRIu64 " as the reference's",
@@ -202,7 +202,7 @@ static void mutants_stay_exact(void)
     static const int alphas[] = { 1, 3, 6, 12 };
     static const int betas[] = { 1, 2, 3, DRTOPK_BETA_MAX };
     static const uint64_t ks[] = { 1, 7, 100, 1000, SWEEP_N };
-    static const drtopk_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_CD, DRTOPK_DIST_FEW, DRTOPK_DIST_EQ };
+    static const dh_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_CD, DRTOPK_DIST_FEW, DRTOPK_DIST_EQ };
     uint32_t *v = malloc(SWEEP_N * sizeof *v), *ov = malloc(SWEEP_N * sizeof *ov);
     uint32_t *outv = malloc(SWEEP_N * sizeof *outv);
     uint64_t *oi = malloc(SWEEP_N * sizeof *oi), *outi = malloc(SWEEP_N * sizeof *outi);
@@ -210,8 +210,8 @@ static void mutants_stay_exact(void)
     CHECK(v && ov && outv && oi && outi);
     for (size_t d = 0; d < sizeof dists / sizeof dists[0]; ++d) {
         drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, SWEEP_N, SWEEP_N, v };
-        drtopk_gen_host(v, SWEEP_N, dists[d], DRTOPK_U32, SPEC_SEED + d);
-        CHECK_STATUS(drtopk_oracle_topk(&p, ov, oi), DRTOPK_OK);   /* the full ranking */
+        dh_gen_host(v, SWEEP_N, dists[d], DRTOPK_U32, SPEC_SEED + d);
+        CHECK_STATUS(dh_oracle_topk(&p, ov, oi), DRTOPK_OK);   /* the full ranking */
         for (size_t m = 0; m < N_MUTANTS; ++m)
         for (size_t a = 0; a < sizeof alphas / sizeof alphas[0]; ++a)
         for (size_t b = 0; b < sizeof betas / sizeof betas[0]; ++b)
@@ -227,10 +227,10 @@ static void mutants_stay_exact(void)
             plan.flags = flags;
             p.k = ks[ki];
             snprintf(desc, sizeof desc, "%s dist=%s alpha=%d beta=%d k=%" PRIu64 " flags=0x%x", mutants[m].name,
-                     drtopk_dist_name(dists[d]), plan.alpha, plan.beta, p.k, flags);
+                     dh_dist_name(dists[d]), plan.alpha, plan.beta, p.k, flags);
             test_context(desc);
             run(mutants[m].select, mutants[m].workspace, &p, &plan, outv, outi, &st);
-            CHECKF(drtopk_check(&p, outv, outi, ov).ok, "%s: not the exact top-k", desc);
+            CHECKF(dh_check(&p, outv, outi, ov).ok, "%s: not the exact top-k", desc);
         }
     }
     free(v); free(ov); free(outv); free(oi); free(outi);

@@ -44,7 +44,7 @@ static void config_plan_has_its_alpha(void)
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
         drtopk_problem p = { .backend = o.backend, .dtype = DRTOPK_U32, .order = DRTOPK_LARGEST, .n = sizes[i][0],
                              .k = sizes[i][1] };
-        const int amax = drtopk_ilog2_ceil(p.n) < DRTOPK_ALPHA_MAX ? drtopk_ilog2_ceil(p.n) : DRTOPK_ALPHA_MAX;
+        const int amax = dh_ilog2_ceil(p.n) < DRTOPK_ALPHA_MAX ? dh_ilog2_ceil(p.n) : DRTOPK_ALPHA_MAX;
         for (int alpha = DRTOPK_ALPHA_MIN; alpha <= amax; ++alpha)
             for (int warp = 0; warp <= 1; ++warp) {
                 config c = { .algo = 0, .k = p.k, .alpha = alpha, .beta = 2, .warp_build = warp };
@@ -135,25 +135,25 @@ static void explicit_plan_round_trips(void)
         { "onepass", DRTOPK_ALGO_ONEPASS, 0, 0, 0 },
         { "radix", DRTOPK_ALGO_RADIX, 0, 0, DRTOPK_SORTED },
     };
-    drtopk_store *s;
+    dh_store *s;
     int64_t mid, rid;
-    drtopk_store_machine m = { .uuid = "GPU-keys", .name = "Key GPU", .backend = "cuda" };
-    CHECK_STATUS(drtopk_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
-    CHECK_STATUS(drtopk_store_put_machine(s, &m, &mid), DRTOPK_OK);
-    CHECK_STATUS(drtopk_store_begin_run(s, mid, "test", "", TEST_COMMIT, &rid), DRTOPK_OK);
+    dh_store_machine m = { .uuid = "GPU-keys", .name = "Key GPU", .backend = "cuda" };
+    CHECK_STATUS(dh_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_store_put_machine(s, &m, &mid), DRTOPK_OK);
+    CHECK_STATUS(dh_store_begin_run(s, mid, "test", "", TEST_COMMIT, &rid), DRTOPK_OK);
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; ++i) {
         drtopk_plan plan;
         CHECK_STATUS(drtopk_plan_explicit(&plan, &p, plans[i].algo, plans[i].alpha, plans[i].beta, plans[i].flags),
                      DRTOPK_OK);
-        drtopk_store_measurement row;
+        dh_store_measurement row;
         memset(&row, 0, sizeof row);
         plan_key(&o, plans[i].label, p.dtype, DRTOPK_DIST_UD, p.n, p.k, &plan, &row.cfg);
         row.status = DRTOPK_MEAS_OK;
         row.reps = 1;
         row.median_ms = row.min_ms = row.max_ms = 1.0;
-        CHECK_STATUS(drtopk_store_put(s, mid, rid, TEST_COMMIT, &row), DRTOPK_OK);
+        CHECK_STATUS(dh_store_put(s, mid, rid, TEST_COMMIT, &row), DRTOPK_OK);
     }
-    drtopk_store_close(s);
+    dh_store_close(s);
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; ++i) {
         drtopk_plan want, got;
         CHECK_STATUS(drtopk_plan_explicit(&want, &p, plans[i].algo, plans[i].alpha, plans[i].beta, plans[i].flags),

@@ -2,15 +2,14 @@
  * store.c -- the SQLite results store's handle (store.h; schema in
  * db/schema.sql, the database in docs/tuning.md): errors, opening (WAL, a busy
  * timeout, foreign keys, the store's SQL functions, then the migrations of
- * store_schema.c), transactions, the statement helpers the other store files
- * share (store_internal.h), and the rows of machines and runs, whose pids let
- * concurrent tuners take over the claims of a run that died.
+ * store_schema.c), transactions, and the rows of machines and runs, whose pids
+ * let concurrent tuners take over the claims of a run that died.  The
+ * statement helpers all store files share are store_sql.c's.
  */
 #include "store_internal.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,44 +21,6 @@
                                            BUSY at once: opening retries this often */
 #define DIRTY_SUFFIX "-dirty"             /* git describe --dirty marks a modified tree */
 #define RUN_UUID_BYTES 16
-
-void store_set_err(char *err, size_t len, const char *fmt, ...)
-{
-    if (!err || !len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
-
-/* SQLite's message of db's last failure, with the OS reason (errno text)
- * when a system call failed and the database file's path */
-static void sqlite_reason(sqlite3 *db, char *buf, size_t len)
-{
-    const int code = db ? sqlite3_errcode(db) & 0xff : SQLITE_NOMEM;
-    /* errno is SQLite's last failed system call: stale unless the failure was one */
-    const int sys = code == SQLITE_IOERR || code == SQLITE_CANTOPEN || code == SQLITE_FULL ||
-                    code == SQLITE_READONLY || code == SQLITE_PERM ? sqlite3_system_errno(db) : 0;
-    const char *file = db ? sqlite3_db_filename(db, "main") : NULL;
-    int why = sys;
-    /* SQLite's last errno is of its last try (often the -wal file's); a file it
-     * cannot open for writing says why itself (EROFS, EACCES) */
-    if ((code == SQLITE_CANTOPEN || code == SQLITE_READONLY) && file && *file && access(file, W_OK) != 0 &&
-        errno != ENOENT)
-        why = errno;
-    snprintf(buf, len, "%s%s%s%s%s%s", db ? sqlite3_errmsg(db) : "out of memory", why ? " (" : "",
-             why ? strerror(why) : "", why ? ")" : "", file && *file ? " in " : "", file ? file : "");
-}
-
-/* Record sqlite's message for the failed step `what` and return IO. */
-drtopk_status store_fail(dh_store *s, const char *what)
-{
-    char why[DRTOPK_STORE_ERR_LEN / 2];
-    sqlite_reason(s->db, why, sizeof why);
-    store_set_err(s->err, sizeof s->err, "%s: %s", what, why);
-    return DRTOPK_ERR_IO;
-}
 
 const char *dh_store_errmsg(const dh_store *s) { return s ? s->err : "no store"; }
 int dh_store_version(const dh_store *s) { return s->version; }
@@ -114,21 +75,6 @@ static drtopk_status check_path(const char *path, unsigned flags, char *err, siz
         }
     }
     return DRTOPK_OK;
-}
-
-/* "file:PATH" with every byte outside [A-Za-z0-9/._~-] %-escaped, so that a
- * path is taken as it is ("?", "#", "%" included), and the mode's query. */
-int store_path_uri(const char *path, int mode, char *out, size_t len)
-{
-    size_t at = (size_t)snprintf(out, len, "file:");
-    for (const unsigned char *p = (const unsigned char *)path; *p && at + 4 < len; ++p) {
-        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-                    strchr("/._~-", *p);
-        at += (size_t)(plain ? snprintf(out + at, len - at, "%c", *p) : snprintf(out + at, len - at, "%%%02X", *p));
-    }
-    static const char *const query[] = { "", "?mode=ro", "?mode=ro&immutable=1" };
-    int r = snprintf(out + at, len - at, "%s", query[mode]);
-    return r < 0 || (size_t)r >= len - at ? -1 : 0;
 }
 
 /* drtopk_pid_gone(pid): 1 when no process of that id exists on this host. */
@@ -203,7 +149,7 @@ drtopk_status dh_store_open_version(const char *path, unsigned flags, int max_ve
         }
         if (sqlite3_open_v2(uri, &s->db, oflags, NULL) != SQLITE_OK) {
             char why[DRTOPK_STORE_ERR_LEN / 2];
-            sqlite_reason(s->db, why, sizeof why);
+            store_sqlite_reason(s->db, why, sizeof why);
             store_set_err(s->err, sizeof s->err, "cannot open database %s: %s", path, why);
             goto bad;
         }
@@ -269,12 +215,7 @@ void dh_store_close(dh_store *s)
     free(s);
 }
 
-/* ---- transactions and statement helpers ----------------------------------- */
-
-drtopk_status store_exec(dh_store *s, const char *sql)
-{
-    return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? DRTOPK_OK : store_fail(s, sql);
-}
+/* ---- transactions ------------------------------------------------------------ */
 
 drtopk_status dh_store_begin(dh_store *s) { return store_exec(s, "BEGIN IMMEDIATE"); }
 drtopk_status dh_store_commit(dh_store *s) { return store_exec(s, "COMMIT"); }
@@ -287,73 +228,6 @@ static void bind_pos_int(sqlite3_stmt *st, int i, int64_t v)
         sqlite3_bind_int64(st, i, v);
     else
         sqlite3_bind_null(st, i);
-}
-
-void store_bind_pos_double(sqlite3_stmt *st, int i, double v)
-{
-    if (v > 0)
-        sqlite3_bind_double(st, i, v);
-    else
-        sqlite3_bind_null(st, i);
-}
-
-/* Step a statement that returns no rows (or the one id row), then finalize. */
-drtopk_status store_step_done(dh_store *s, sqlite3_stmt *st, const char *what, int64_t *id)
-{
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW && id)
-        *id = sqlite3_column_int64(st, 0);
-    while (rc == SQLITE_ROW)        /* RETURNING: the write (and its autocommit) ends at DONE */
-        rc = sqlite3_step(st);
-    drtopk_status r = rc == SQLITE_DONE ? DRTOPK_OK : store_fail(s, what);
-    sqlite3_finalize(st);
-    return r;
-}
-
-drtopk_status store_prepare(dh_store *s, const char *sql, sqlite3_stmt **st)
-{
-    return sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK ? DRTOPK_OK : store_fail(s, sql);
-}
-
-/* Copy column col of st (text) into out. */
-void store_column_text(sqlite3_stmt *st, int col, char *out, size_t len)
-{
-    const unsigned char *t = sqlite3_column_text(st, col);
-    snprintf(out, len, "%s", t ? (const char *)t : "");
-}
-
-int store_table_exists(sqlite3 *db, const char *name, int *exists)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=?",
-                                -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *exists = sqlite3_column_int(st, 0) > 0;
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(st);
-    return rc;
-}
-
-int store_single_int(sqlite3 *db, const char *sql, int *out)
-{
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return rc;
-    rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *out = sqlite3_column_int(st, 0);
-        rc = SQLITE_OK;
-    } else if (rc == SQLITE_DONE) {
-        rc = SQLITE_ERROR;
-    }
-    sqlite3_finalize(st);
-    return rc;
 }
 
 /* ---- machines and runs ----------------------------------------------------- */

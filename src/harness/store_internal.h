@@ -35,10 +35,12 @@ struct dh_store {
  * file holds anything, the file alone is the database: immutable. */
 enum { URI_READWRITE, URI_READONLY, URI_IMMUTABLE };
 
-/* ---- store.c: errors and statement helpers -------------------------------- */
+/* ---- store_sql.c: errors and statement helpers ----------------------------- */
 
 /* printf into err (nothing when err is NULL or len 0). */
 void store_set_err(char *err, size_t len, const char *fmt, ...);
+/* SQLite's message of db's last failure, with the OS reason and the file. */
+void store_sqlite_reason(sqlite3 *db, char *buf, size_t len);
 /* Record sqlite's message for the failed step `what` and return IO. */
 drtopk_status store_fail(dh_store *s, const char *what);
 /* Execute sql (no rows). */

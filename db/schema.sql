@@ -423,7 +423,8 @@ ALTER TABLE measurements ADD COLUMN rule4_flags INTEGER NOT NULL DEFAULT 0;
 -- section 5.2) for the const_time it was derived from.  Never written by
 -- hand: the store derives the rows whenever it opens the database for writing
 -- and after each fit, replacing those whose const_time is no longer the fit's
--- (src/harness/store.c, derive_fit_alphas); a merge leaves them to the target.
+-- (src/harness/store_schema.c, store_derive_fit_alphas); a merge leaves them
+-- to the target.
 CREATE TABLE fit_alphas (
     machine_id      INTEGER NOT NULL REFERENCES machines(id),
     dtype           TEXT NOT NULL,

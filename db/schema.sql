@@ -436,3 +436,55 @@ CREATE TABLE fit_alphas (
     alpha           INTEGER NOT NULL,       -- drtopk_rule4_alpha(n, k, const_time)
     PRIMARY KEY (machine_id, dtype, algorithm, beta, n, k)
 ) WITHOUT ROWID;
+
+-- ... and multi_gpu's rows (migration 6) say how the ranks' parts travelled to
+-- rank 0: exchange 'none' (one rank), 'host' (the CPU backend), 'cuda-ipc',
+-- 'cuda-aware-mpi', 'pinned-staging', or 'mixed' (ranks took different ways);
+-- 'unknown' for a row stored before this version.  Part of the row's key, so
+-- that runs that differ only in it (drtopk-mpi --no-ipc) keep a row each.
+CREATE TABLE multi_gpu_v12 (
+    id              INTEGER PRIMARY KEY,
+    machine_id      INTEGER NOT NULL REFERENCES machines(id),
+    run_id          INTEGER NOT NULL REFERENCES runs(id),
+    git_commit      TEXT NOT NULL,
+    algorithm       TEXT NOT NULL,
+    first_algo      TEXT NOT NULL,
+    second_algo     TEXT NOT NULL,
+    dtype           TEXT NOT NULL,
+    dist            TEXT NOT NULL,
+    seed            INTEGER NOT NULL,
+    n               INTEGER NOT NULL,
+    k               INTEGER NOT NULL,
+    alpha           INTEGER NOT NULL,
+    beta            INTEGER NOT NULL,
+    flags           INTEGER NOT NULL,
+    sort_order      TEXT NOT NULL CHECK (sort_order IN ('largest', 'smallest')),
+    ranks           INTEGER NOT NULL,
+    gpus            INTEGER NOT NULL,
+    device_cap      INTEGER NOT NULL,
+    out_of_core     INTEGER NOT NULL CHECK (out_of_core IN (0, 1)),
+    chunks          INTEGER NOT NULL,
+    filtered        INTEGER NOT NULL,
+    reps            INTEGER NOT NULL,
+    total_ms        REAL NOT NULL,
+    compute_ms      REAL NOT NULL,
+    reload_ms       REAL NOT NULL,
+    comm_ms         REAL NOT NULL,
+    link_gbps       REAL,
+    reps_ms         TEXT NOT NULL,
+    verified        INTEGER NOT NULL CHECK (verified IN (0, 1)),
+    verify_ok       INTEGER CHECK (verify_ok IN (0, 1)),
+    measured_at     TEXT NOT NULL,
+    exchange        TEXT NOT NULL DEFAULT 'unknown',
+    UNIQUE (machine_id, git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha,
+            beta, flags, sort_order, ranks, gpus, device_cap, exchange)
+);
+INSERT INTO multi_gpu_v12 (id, machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, dist,
+                           seed, n, k, alpha, beta, flags, sort_order, ranks, gpus, device_cap, out_of_core, chunks,
+                           filtered, reps, total_ms, compute_ms, reload_ms, comm_ms, link_gbps, reps_ms, verified,
+                           verify_ok, measured_at)
+    SELECT id, machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha,
+           beta, flags, sort_order, ranks, gpus, device_cap, out_of_core, chunks, filtered, reps, total_ms,
+           compute_ms, reload_ms, comm_ms, link_gbps, reps_ms, verified, verify_ok, measured_at FROM multi_gpu;
+DROP TABLE multi_gpu;
+ALTER TABLE multi_gpu_v12 RENAME TO multi_gpu;

@@ -137,7 +137,8 @@ REF_INDEXES="CREATE INDEX IF NOT EXISTS measurements_point
 
 # load_reference DB: the dumps of db/reference/*.sql merged into DB, kept in the
 # cache (DRTOPK_CACHE, default ~/.cache/drtopk) under a hash of the dumps' hashes,
-# this build's schema version and how it is built (REF_INDEXES), linked as DB:
+# this build's schema (db/schema.sql and its version) and how it is built
+# (REF_INDEXES), linked as DB:
 # another output folder or a rerun loads nothing; the first dump loads as is,
 # the others merge through bin/tuner, which brings it to this build's schema.
 load_reference() {
@@ -146,7 +147,7 @@ load_reference() {
     [ -f "$1" ] || die "no database: no --db, no $DEFAULT_DB and no reference dump in $REF_DIR"
     cache="${DRTOPK_CACHE:-${HOME:-/tmp}/.cache/drtopk}"
     mkdir -p "$cache" || die "cannot create the cache $cache (set DRTOPK_CACHE)"
-    key=$({ sha256sum "$@" | cut -c1-64; echo "schema $SCHEMA_VERSION"; printf '%s\n' "$REF_INDEXES"; } |
+    key=$({ sha256sum "$@" "$ROOT/db/schema.sql" | cut -c1-64; echo "schema $SCHEMA_VERSION"; printf '%s\n' "$REF_INDEXES"; } |
           sha256sum | cut -c1-16)
     target="$cache/reference-$key.sqlite"
     ln -sfn "$target" "$link"

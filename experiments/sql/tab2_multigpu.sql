@@ -6,7 +6,8 @@
 -- measured) side by side.  speedup: one rank's total at the same |V|, k and
 -- placement over this row's.
 -- Output: n|k|ranks|gpus|in_total_ms|in_comm_ms|in_speedup|ooc_cap|ooc_chunks|ooc_total_ms|ooc_reload_ms|
---         ooc_comm_ms|ooc_speedup   ('-' where not measured)
+--         ooc_comm_ms|ooc_speedup|in_exchange   ('-' where not measured; in_exchange: how the in-core
+--         run's parts reached rank 0, db/schema.sql migration 12)
 WITH r AS (
     SELECT * FROM (
         SELECT g.*, row_number() OVER (PARTITION BY g.n, g.k, g.ranks, g.out_of_core
@@ -30,7 +31,8 @@ SELECT c.n, c.k, c.ranks, c.gpus,
                      ELSE o.device_cap END, '-'),
        coalesce(o.chunks, '-'), iif(o.id IS NULL, '-', printf('%.3f', o.total_ms)),
        iif(o.id IS NULL, '-', printf('%.3f', o.reload_ms)), iif(o.id IS NULL, '-', printf('%.3f', o.comm_ms)),
-       iif(o.id IS NULL OR o1.ms IS NULL, '-', printf('%.2f', o1.ms / o.total_ms))
+       iif(o.id IS NULL OR o1.ms IS NULL, '-', printf('%.2f', o1.ms / o.total_ms)),
+       coalesce(i.exchange, '-')
 FROM cfg c
 LEFT JOIN r i ON i.n = c.n AND i.k = c.k AND i.ranks = c.ranks AND i.out_of_core = 0
 LEFT JOIN r o ON o.n = c.n AND o.k = c.k AND o.ranks = c.ranks AND o.out_of_core = 1

@@ -341,6 +341,8 @@ typedef struct {
     double link_gbps;           /* <= 0: not measured                           */
     const char *reps_ms;        /* JSON array of the totals                     */
     int verified, verify_ok;
+    const char *exchange;       /* how the parts reached rank 0 ("none" for one
+                                   rank, "cuda-ipc", ...; db/schema.sql migration 12) */
 } dh_store_multi;
 /* Insert, replacing an earlier row of the same key. */
 drtopk_status dh_store_put_multi(dh_store *s, int64_t machine_id, int64_t run_id,

@@ -63,9 +63,9 @@ drtopk_status dh_store_put_multi(dh_store *s, int64_t machine_id, int64_t run_id
     if (store_prepare(s, "INSERT OR REPLACE INTO multi_gpu (machine_id, run_id, git_commit, algorithm, first_algo, "
                          "second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, ranks, gpus, "
                          "device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, reload_ms, comm_ms, "
-                         "reps_ms, verified, verify_ok, link_gbps, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-                         "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, "
-                         "?27, ?28, ?29, ?30, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
+                         "reps_ms, verified, verify_ok, link_gbps, exchange, measured_at) VALUES (?1, ?2, ?3, ?4, ?5, "
+                         "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, "
+                         "?26, ?27, ?28, ?29, ?30, ?31, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_int64(st, 1, machine_id);
     sqlite3_bind_int64(st, 2, run_id);
@@ -97,6 +97,7 @@ drtopk_status dh_store_put_multi(dh_store *s, int64_t machine_id, int64_t run_id
     sqlite3_bind_int(st, 28, m->verified != 0);
     if (m->verified) sqlite3_bind_int(st, 29, m->verify_ok != 0);
     store_bind_pos_double(st, 30, m->link_gbps);
+    sqlite3_bind_text(st, 31, m->exchange ? m->exchange : "unknown", -1, SQLITE_TRANSIENT);
     return store_step_done(s, st, "storing a multi-GPU run", NULL);
 }
 

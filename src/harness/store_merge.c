@@ -32,7 +32,7 @@
 #define MULTI_COLS                                                                     \
     "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, " \
     "sort_order, ranks, gpus, device_cap, out_of_core, chunks, filtered, reps, total_ms, compute_ms, " \
-    "reload_ms, comm_ms, link_gbps, reps_ms, verified, verify_ok, measured_at"
+    "reload_ms, comm_ms, link_gbps, reps_ms, verified, verify_ok, exchange, measured_at"
 #define COUNTER_COLS                                                                   \
     "git_commit, algorithm, first_algo, second_algo, dtype, dist, seed, n, k, alpha, beta, flags, sort_order, " \
     "source, counter, value, kernels, tool_version, measured_at"
@@ -58,6 +58,7 @@ static const struct {
     { "choices", "status", "'unchecked'" },
     { "measurements", "timing", "'call'" },         /* before migration 8: events around the call */
     { "measurements", "rule4_alpha", "0" },         /* before migration 11: derived after the merge */
+    { "multi_gpu", "exchange", "'unknown'" },       /* before migration 12: not recorded */
     { "measurements", "rule4_flags", "0" },
     { "peer_measurements", "timing", "'call'" },
     { "batch_measurements", "timing", "'call'" },   /* before migration 10 */

@@ -1184,6 +1184,7 @@ static int store_row(const mpi_cfg *c, const drtopk_plan *plan, const rank_state
     m.reps_ms = reps;
     m.verified = r->verified >= 0;
     m.verify_ok = r->verified == 1;
+    m.exchange = exchange_key(r);
     if (dh_store_open(c->db, 0, &db, err, sizeof err) != DRTOPK_OK) {
         rc = runtime_error("--db: %s", err);
     } else {

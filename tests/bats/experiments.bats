@@ -338,7 +338,9 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     # the speedup of 2 ranks over 1 (in core) from the stored totals, and the out-of-core row
     ms() { sqlite3 "$db" "SELECT total_ms FROM multi_gpu WHERE n = 262144 AND ranks = $1 AND out_of_core = $2"; }
     sp=$(awk -v a="$(ms 1 0)" -v b="$(ms 2 0)" 'BEGIN { printf "%.2fx", a / b }')
-    grep -Eq "^2\^18 +2\^7 +2 +0 +\| +[0-9.]+ +[0-9.]+ +$sp " "$txt"
+    grep -Eq "^2\^18 +2\^7 +2 +0 +\| +[0-9.]+ +[0-9.]+ +$sp +host +\|" "$txt"
+    # how the in-core run's parts reached rank 0: the CPU backend's host copies, none for one rank
+    grep -Eq "^2\^18 +2\^7 +1 +0 +\| +[0-9.]+ +[0-9.]+ +1.00x +none +\|" "$txt"
     grep -Eq "^2\^18 +2\^7 +1 +0 +\|.*\| +2\^14 +16 " "$txt"
     # the paper's Table 2 beside ours, from figures/tab2_paper.tsv
     grep -Eq "^2\^33 +16 +4 +4.01 \(734.2x\)" "$txt"

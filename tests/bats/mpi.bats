@@ -192,6 +192,10 @@ values() { od -An -v -t "x$2" "$1" | tr -s ' ' '\n' | sed '/^$/d' | sort; }
     [ "$output" = "0|0" ]
     run -0 sqlite3 "$db" "SELECT DISTINCT program, status FROM runs"
     [ "$output" = "drtopk-mpi|done" ]
+    # how the parts reached rank 0, part of the row's key: the CPU backend's host copies, none for one rank
+    run -0 mpi 1 --backend cpu --n 4000 --k 16 --reps 1 --db "$db"
+    run -0 sqlite3 "$db" "SELECT ranks, exchange FROM multi_gpu WHERE reps = 1 ORDER BY ranks"
+    [ "$output" = "$(printf '1|none\n2|host')" ]
 }
 
 # ---- failures: every rank out, one message, bounded time -----------------------

@@ -614,8 +614,9 @@ static void store_merge_is_idempotent(void)
     CHECK(count(a, "PRAGMA foreign_key_check") == -1);   /* no row: no dangling reference */
 }
 
-/* One run of drtopk-mpi with `ranks` ranks and total time `ms` into path. */
-static void put_multi(const char *path, const char *uuid, int ranks, double ms)
+/* One run of drtopk-mpi with `ranks` ranks, total time `ms` and the parts'
+ * way to rank 0 `exchange` (NULL: not given) into path. */
+static void put_multi(const char *path, const char *uuid, int ranks, double ms, const char *exchange)
 {
     char err[DRTOPK_STORE_ERR_LEN];
     dh_store *s;
@@ -626,7 +627,7 @@ static void put_multi(const char *path, const char *uuid, int ranks, double ms)
                                .ranks = ranks, .gpus = ranks, .device_cap = 1ull << 30, .out_of_core = 1,
                                .chunks = 8, .filtered = 12345, .reps = 2, .total_ms = ms, .compute_ms = ms / 2,
                                .reload_ms = ms / 3, .comm_ms = 0.25, .link_gbps = ranks == 1 ? 0 : 52.5,
-                               .reps_ms = "[1.0, 2.0]" };
+                               .reps_ms = "[1.0, 2.0]", .exchange = exchange };
     int64_t mid, rid;
     snprintf(m.uuid, sizeof m.uuid, "%s", uuid);
     snprintf(m.name, sizeof m.name, "NVIDIA H200");
@@ -644,17 +645,22 @@ static void store_multi_rows(void)
     char a[PATH_LEN], b[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
     tmp_path(a, "multi_a.sqlite");
     tmp_path(b, "multi_b.sqlite");
-    put_multi(a, "GPU-A", 1, 40.0);
-    put_multi(a, "GPU-A", 2, 21.0);
-    put_multi(a, "GPU-A", 2, 20.0);           /* same configuration: replaces */
+    put_multi(a, "GPU-A", 1, 40.0, NULL);
+    put_multi(a, "GPU-A", 2, 21.0, "cuda-ipc");
+    put_multi(a, "GPU-A", 2, 20.0, "cuda-ipc");           /* same configuration: replaces */
     CHECK(count(a, "SELECT count(*) FROM multi_gpu") == 2);
+    CHECK(count(a, "SELECT exchange = 'unknown' FROM multi_gpu WHERE ranks = 1") == 1);
+    put_multi(a, "GPU-A", 2, 30.0, "pinned-staging");     /* another way to rank 0: a row of its own */
+    CHECK(count(a, "SELECT count(*) FROM multi_gpu WHERE ranks = 2") == 2);
+    CHECK(count(a, "SELECT total_ms = 30.0 FROM multi_gpu WHERE exchange = 'pinned-staging'") == 1);
+    sql(a, "DELETE FROM multi_gpu WHERE exchange = 'pinned-staging'");
     CHECK(count(a, "SELECT total_ms = 20.0 FROM multi_gpu WHERE ranks = 2") == 1);
     CHECK(count(a, "SELECT n = 17179869184 FROM multi_gpu WHERE ranks = 2") == 1);   /* 2^34 */
     CHECK(count(a, "SELECT filtered = 12345 AND chunks = 8 AND device_cap = 1073741824 FROM multi_gpu "
                    "WHERE ranks = 1") == 1);
     CHECK(count(a, "SELECT verify_ok IS NULL AND link_gbps IS NULL FROM multi_gpu WHERE ranks = 1") == 1);
     CHECK(count(a, "SELECT link_gbps = 52.5 FROM multi_gpu WHERE ranks = 2") == 1);
-    put_multi(b, "GPU-B", 2, 18.0);
+    put_multi(b, "GPU-B", 2, 18.0, "cuda-ipc");
     dh_store *s;
     dh_store_merge_stats st;
     CHECK_STATUS(dh_store_open(a, 0, &s, err, sizeof err), DRTOPK_OK);
@@ -664,8 +670,8 @@ static void store_multi_rows(void)
     CHECK(st.multi_added == 0);
     dh_store_close(s);
     CHECK(count(a, "SELECT count(*) FROM multi_gpu") == 3);
-    CHECK(count(a, "SELECT m.total_ms = 18.0 FROM multi_gpu m JOIN machines c ON c.id = m.machine_id "
-                   "WHERE c.uuid = 'GPU-B'") == 1);
+    CHECK(count(a, "SELECT m.total_ms = 18.0 AND m.exchange = 'cuda-ipc' FROM multi_gpu m "
+                   "JOIN machines c ON c.id = m.machine_id WHERE c.uuid = 'GPU-B'") == 1);
 }
 
 /* Claims let concurrent tuners share a sweep: a config

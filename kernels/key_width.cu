@@ -17,10 +17,11 @@
  * 64-bit keys (u64, i64, f64): the pipeline's stages hold 32-bit ordered
  * keys, so 64-bit keys run standalone plans only: the one-read top-k at 64
  * bits (DRTOPK_ALGO_ONEPASS, what drtopk_plan_auto chooses for large n on
- * the CUDA backend), a radix select over their 64-bit ordered keys
- * (DRTOPK_ALGO_RADIX, wide_select.cuh; the choice for small n) or
- * sort-and-choose (DRTOPK_ALGO_SORT_CUB); see "64-bit keys" below.  Exact,
- * enqueue-only and capturable.
+ * the CUDA backend), the fused small-input top-k at 64 bits
+ * (DRTOPK_ALGO_FUSED, small_n.cu; one launch, the choice for small n), a
+ * radix select over their 64-bit ordered keys (DRTOPK_ALGO_RADIX,
+ * wide_select.cuh) or sort-and-choose (DRTOPK_ALGO_SORT_CUB); see "64-bit
+ * keys" below.  Exact, enqueue-only and capturable.
  */
 #include <string.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -127,24 +128,27 @@ extern "C" drtopk_status key_gather(const void *v, drtopk_dtype t, const void *p
 }
 
 /* ---- 64-bit keys ----------------------------------------------------------- */
-/* Three standalone plans.  DRTOPK_ALGO_RADIX: wide_select.cuh's radix select
+/* Four standalone plans.  DRTOPK_ALGO_RADIX: wide_select.cuh's radix select
  * over the 64-bit ordered keys (eight digit passes instead of paper 5.1's
- * four, and a collect: nine reads of V).  DRTOPK_ALGO_ONEPASS: the one-read
- * top-k at 64 bits (onepass.cu; one read of V, its fallback the same radix
- * select).  DRTOPK_ALGO_SORT_CUB: sort every (key, position) pair with CUB
- * and take the first k (the baseline).  DRTOPK_SORTED sorts the k selected
- * pairs with CUB. */
+ * four, and a collect: nine reads of V, two launches a pass).
+ * DRTOPK_ALGO_ONEPASS: the one-read top-k at 64 bits (onepass.cu; one read
+ * of V, its fallback the same radix select).  DRTOPK_ALGO_FUSED: the fused
+ * top-k at 64 bits (small_n.cu: six 11-bit digit passes in one launch, over
+ * V in shared memory where it fits).  DRTOPK_ALGO_SORT_CUB: sort every (key,
+ * position) pair with CUB and take the first k (the baseline).
+ * DRTOPK_SORTED sorts the k selected pairs with CUB. */
 static int key64_algo(drtopk_algo a)
 {
-    return a == DRTOPK_ALGO_RADIX || a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_SORT_CUB;
+    return a == DRTOPK_ALGO_RADIX || a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_FUSED ||
+           a == DRTOPK_ALGO_SORT_CUB;
 }
 
 extern "C" drtopk_status key64_plan_check(const drtopk_problem *p, const drtopk_plan *plan)
 {
     if ((plan->flags & DRTOPK_DELEGATE) || !key64_algo(plan->second_algo)) {
-        drtopk_error_set("%s keys on the CUDA backend run standalone radix, onepass or sort-cub only (--algo "
-                         "radix, onepass or sort-cub; drtopk_plan_auto chooses): the delegate pipeline and the "
-                         "other algorithms hold 32-bit ordered keys", drtopk_dtype_name(p->dtype));
+        drtopk_error_set("%s keys on the CUDA backend run standalone radix, onepass, fused or sort-cub only "
+                         "(--algo radix, onepass, fused or sort-cub; drtopk_plan_auto chooses): the delegate "
+                         "pipeline and the other algorithms hold 32-bit ordered keys", drtopk_dtype_name(p->dtype));
         return DRTOPK_ERR_UNSUPPORTED;
     }
     return DRTOPK_OK;
@@ -162,15 +166,17 @@ __global__ void key64_materialise(const uint64_t *__restrict__ v, uint64_t n, dr
     }
 }
 
-/* The workspace: the radix select's state (onepass: its workspace and the
- * count and threshold it reports); pairs twice (CUB's double buffer: n of
- * them for sort-cub, k for the selects, whose second copy and CUB storage
- * only DRTOPK_SORTED needs); CUB's temporary storage. */
+/* The workspace: the radix select's state (onepass or fused: its workspace
+ * and the count and threshold it reports); pairs twice (CUB's double buffer:
+ * n of them for sort-cub, k for the selects, whose second copy and CUB
+ * storage only DRTOPK_SORTED needs); CUB's temporary storage. */
 typedef struct {
-    int radix, onepass, sort;   /* radix select; onepass; a CUB sort follows (of `m` pairs) */
+    int radix, solo, sort;      /* radix select; onepass or fused (solo_run); a CUB sort follows (of `m` pairs) */
     uint64_t m;
-    size_t state, op_ws, op_bytes, scalars, keys[2], pos[2], tmp, tmp_bytes, total;
-    topk_input op_in;           /* onepass: raw V (its workspace query's stand-in when sizing) */
+    size_t state, solo_ws, solo_bytes, scalars, keys[2], pos[2], tmp, tmp_bytes, total;
+    topk_input solo_in;         /* onepass, fused: raw V (its workspace query's stand-in when sizing) */
+    topk_run_fn solo_run;
+    topk_final_fn solo_final;
 } key64_layout;
 
 static size_t kw_reserve(size_t *off, size_t bytes)
@@ -186,12 +192,15 @@ static drtopk_status key64_layout_of(const drtopk_problem *p, const drtopk_plan 
     drtopk_status st;
     memset(l, 0, sizeof *l);
     l->radix = plan->second_algo == DRTOPK_ALGO_RADIX;
-    l->onepass = plan->second_algo == DRTOPK_ALGO_ONEPASS;
+    l->solo = plan->second_algo == DRTOPK_ALGO_ONEPASS || plan->second_algo == DRTOPK_ALGO_FUSED;
     l->sort = plan->second_algo == DRTOPK_ALGO_SORT_CUB || (plan->flags & DRTOPK_SORTED);
     l->m = plan->second_algo == DRTOPK_ALGO_SORT_CUB ? p->n : p->k;
     if (l->radix) l->state = kw_reserve(&off, sizeof(ws_state));
-    if (l->onepass) {
-        topk_input *in = &l->op_in;
+    if (l->solo) {
+        const int onepass = plan->second_algo == DRTOPK_ALGO_ONEPASS;
+        topk_input *in = &l->solo_in;
+        l->solo_run = onepass ? onepass_topk : small_n_topk;
+        l->solo_final = onepass ? onepass_topk_final : small_n_topk_final;
         in->src = TOPK_SRC_RAW;
         in->raw = p->values ? p->values : (const void *)(uintptr_t)DRTOPK_WS_ALIGN; /* sizing: no data */
         in->dtype = p->dtype;
@@ -199,8 +208,9 @@ static drtopk_status key64_layout_of(const drtopk_problem *p, const drtopk_plan 
         in->pos64 = sizeof(P) == sizeof(uint64_t);
         in->n_max = p->n;
         in->k = p->k;
-        if ((st = onepass_topk_workspace(in, &l->op_bytes)) != DRTOPK_OK) return st;
-        l->op_ws = kw_reserve(&off, l->op_bytes);
+        st = onepass ? onepass_topk_workspace(in, &l->solo_bytes) : small_n_topk_workspace(in, &l->solo_bytes);
+        if (st != DRTOPK_OK) return st;
+        l->solo_ws = kw_reserve(&off, l->solo_bytes);
         l->scalars = kw_reserve(&off, 2 * sizeof(uint64_t));
     }
     for (int b = 0; b < (l->sort ? 2 : 1); ++b) {
@@ -241,13 +251,13 @@ static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_
         const ws_input<uint64_t, P> in = { v, NULL, p->dtype, p->order, NULL, p->n, NULL };
         if ((st = ws_select(in, (ws_state *)(base + l->state), p->k, keys0, pos0, (uint64_t *)NULL, s)) != DRTOPK_OK)
             return st;
-    } else if (l->onepass) {
+    } else if (l->solo) {
         uint64_t *sc = (uint64_t *)(base + l->scalars);
         const topk_output out = { p->k, (uint32_t *)keys0, pos0, sc, (uint32_t *)(sc + 1) };
-        /* unsorted: onepass writes the values itself (no gather) */
+        /* unsorted: onepass and fused write the values themselves (no gather) */
         if (!l->sort)
-            return onepass_topk_final(&l->op_in, &out, out_values, out_indices, base + l->op_ws, l->op_bytes, s);
-        if ((st = onepass_topk(&l->op_in, &out, base + l->op_ws, l->op_bytes, s)) != DRTOPK_OK) return st;
+            return l->solo_final(&l->solo_in, &out, out_values, out_indices, base + l->solo_ws, l->solo_bytes, s);
+        if ((st = l->solo_run(&l->solo_in, &out, base + l->solo_ws, l->solo_bytes, s)) != DRTOPK_OK) return st;
     } else {
         key64_materialise<P><<<grid_for(p->n), KW_BLOCK, 0, s>>>(v, p->n, p->dtype, p->order, keys0, pos0);
         DRTOPK_LAUNCH_CHECK();
@@ -268,10 +278,10 @@ extern "C" drtopk_status key64_stats(const drtopk_problem *p, const drtopk_plan 
     key64_layout l;
     const int pos64 = key64_pos64(p->n);
     drtopk_status st = pos64 ? key64_layout_of<uint64_t>(p, plan, &l) : key64_layout_of<uint32_t>(p, plan, &l);
-    if (st != DRTOPK_OK || !l.onepass) return st;
+    if (st != DRTOPK_OK || plan->second_algo != DRTOPK_ALGO_ONEPASS) return st;
     if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
-    return onepass_topk_stats(&l.op_in, (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN) + l.op_ws,
-                              l.op_bytes, s, stats);
+    return onepass_topk_stats(&l.solo_in, (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN) + l.solo_ws,
+                              l.solo_bytes, s, stats);
 }
 
 extern "C" drtopk_status key64_select(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,

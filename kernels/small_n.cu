@@ -4,11 +4,14 @@
  * launches of a few microseconds each, which dominate below ~2^24 keys).
  *
  * ONE launch per call, nothing else: no memset (the control block is zeroed
- * by the kernel itself), no gather (standalone on 32-bit V the kernel writes
- * the caller's values and 64-bit indices: small_n_topk_final), no host
- * round trip.  The k-th largest ordered key (keyorder.h) is selected digit by
- * digit from the most significant, like the flag radix of section 5.1:
- *   pass p = 0..2: every block histograms digit p (11, 11, 10 bits) of its
+ * by the kernel itself), no gather (standalone the kernel writes the caller's
+ * values and 64-bit indices: small_n_topk_final), no host round trip.  Keys
+ * of 32 and 64 bits (K, sn_word: u32/i32/f32 and u64/i64/f64 V; 16-bit keys
+ * arrive widened to 32, key_width.cu).  The k-th largest ordered key
+ * (keyorder.h) is selected digit by digit from the most significant, like the
+ * flag radix of section 5.1:
+ *   pass p = 0..2 (32-bit keys; 0..5 for 64-bit: 11 bits each, the last 10
+ *     or 9): every block histograms digit p of its
  *     keys whose decided digits match the prefix so far; every block then
  *     picks, from the grid's histogram, the digit holding the kk-th largest
  *     remaining key (all blocks the same).  A pass whose chosen digit holds
@@ -68,11 +71,11 @@
 #include "onepass_spec.h"
 
 #define SN_THREADS 1024                 /* one block per SM, all its threads    */
-#define SN_DIGIT_BITS 11                /* 3 passes cover 32 bits (11, 11, 10)  */
+#define SN_DIGIT_BITS 11                /* 3 passes cover 32 bits (11, 11, 10),
+                                           6 cover 64 (11 x 5, 9)              */
 #define SN_BINS (1u << SN_DIGIT_BITS)
-#define SN_PASSES 3
+#define SN_PASSES_MAX 6                 /* the passes of the widest key          */
 #define SN_BINS_PER_THREAD (SN_BINS / SN_THREADS)
-#define SN_KEY_BITS 32
 #define SN_UNROLL 4                     /* loads in flight per thread (8 spills
                                            under the 64-register cap)          */
 #define SN_BLOCK_KEYS 12288             /* one block up to here (12 keys a
@@ -118,27 +121,41 @@
 
 namespace cg = cooperative_groups;
 
+/* The key word of dtype T (its element bits and its ordered key): 32 bits,
+ * or 64 for the 64-bit dtypes. */
+template <int T> struct sn_word { typedef uint32_t type; };
+template <> struct sn_word<DRTOPK_U64> { typedef uint64_t type; };
+template <> struct sn_word<DRTOPK_I64> { typedef uint64_t type; };
+template <> struct sn_word<DRTOPK_F64> { typedef uint64_t type; };
+
+template <typename K> __host__ __device__ constexpr int sn_key_bits() { return 8 * (int)sizeof(K); }
+template <typename K> __host__ __device__ constexpr int sn_passes_of()
+{
+    return (sn_key_bits<K>() + SN_DIGIT_BITS - 1) / SN_DIGIT_BITS;
+}
+static_assert(sn_passes_of<uint64_t>() == SN_PASSES_MAX, "the control block holds the widest key's passes");
+
 /* What a block publishes after the sampled pass (plain stores: no zeroing). */
 struct sn_block_pub {
     uint32_t gt;                        /* its keys > t (stored or not)         */
     uint32_t eq;                        /* its keys == t stored in its list     */
     uint32_t over;                      /* a key > t found no room: fallback    */
-    uint32_t max;                       /* its largest key >= t (t if none)     */
+    unsigned long long max;             /* its largest key >= t (t if none)     */
 };
 
 /* Device state of one multi-block call; hist, gt and eq are zeroed by block
  * 0 before the call's first grid barrier. */
 struct small_n_ctl {
-    unsigned int hist[SN_PASSES][SN_BINS];
+    unsigned int hist[SN_PASSES_MAX][SN_BINS];
     unsigned long long gt, eq;          /* final slot ranges taken per class    */
     sn_block_pub blk[SN_GRID_MAX];
 };
 
 /* One call's arguments.  Output: out_vals/out_idx (the caller's values and
  * 64-bit indices) when out_vals != NULL, else ordered keys and positions. */
-template <typename PosT>
+template <typename K, typename PosT>
 struct small_n_args {
-    const uint32_t *v;
+    const K *v;
     unsigned long long n, k, chunk;     /* chunk: keys per block                */
     int resident;                       /* chunks held in shared memory         */
     int sampled;                        /* the sampled threshold (one read of V) */
@@ -146,28 +163,31 @@ struct small_n_args {
     unsigned long long cap;             /* sampled: candidates the spec allows  */
     uint32_t list_cap, cand_cap;        /* sampled: a block's list, its share of
                                            keys > t (the rest holds ties)       */
-    uint32_t flip;                      /* all ones for DRTOPK_SMALLEST         */
+    K flip;                             /* all ones for DRTOPK_SMALLEST         */
     const int *d_skip;                  /* nonzero: the call returns at once    */
     small_n_ctl *c;
-    uint32_t *out_vals;
+    K *out_vals;
     uint64_t *out_idx;
-    uint32_t *out_keys;
+    K *out_keys;
     PosT *out_pos;
     uint64_t *d_count;
-    uint32_t *d_threshold;
+    K *d_threshold;                     /* a K-wide slot                        */
 };
 
 /* Where a block's keys are: its chunk of V in global memory (tile NULL),
  * its chunk in shared memory (tile, after pass 0 stored it: store), or its
  * list (tile: keys > t at [0, split), ties at [split + gap, len + gap);
  * pos: their chunk offsets). */
+template <typename K>
 struct sn_src {
-    const uint32_t *v, *tile, *pos;
+    const K *v, *tile;
+    const uint32_t *pos;
     uint32_t len, split, gap;
     bool store;                         /* pass 0 reads v and stores the tile   */
 };
 
-/* Digit p's shift and width below bit `top`: from 32, 21/11, 10/11, 0/10. */
+/* Digit p's shift and width below bit `top`: from 32, 21/11, 10/11, 0/10;
+ * from 64, 53/11, ..., 9/11, 0/9. */
 __device__ __forceinline__ int sn_shift(int top, int p)
 {
     const int s = top - (p + 1) * SN_DIGIT_BITS;
@@ -185,22 +205,55 @@ __device__ __forceinline__ uint32_t sn_key(uint32_t bits, uint32_t flip)
     return drtopk_key_from_bits(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ flip;
 }
 
+template <int T>
+__device__ __forceinline__ uint64_t sn_key(uint64_t bits, uint64_t flip)
+{
+    return drtopk_key64_from_bits(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ flip;
+}
+
+/* Leading zero bits of a key word; a warp's largest key word. */
+__device__ __forceinline__ int sn_clz(uint32_t x) { return __clz(x); }
+__device__ __forceinline__ int sn_clz(uint64_t x) { return __clzll((long long)x); }
+__device__ __forceinline__ uint32_t sn_warp_max(uint32_t x) { return __reduce_max_sync(SN_FULL_MASK, x); }
+__device__ __forceinline__ uint64_t sn_warp_max(uint64_t x)
+{
+    for (int d = SN_WARP / 2; d > 0; d /= 2) {
+        const uint64_t y = __shfl_xor_sync(SN_FULL_MASK, x, d);
+        x = y > x ? y : x;
+    }
+    return x;
+}
+
+/* Key q of a 16-byte load (4 32-bit or 2 64-bit words, little-endian). */
+__device__ __forceinline__ void sn_unpack(const uint4 &w, uint32_t (&e)[4])
+{
+    e[0] = w.x;
+    e[1] = w.y;
+    e[2] = w.z;
+    e[3] = w.w;
+}
+__device__ __forceinline__ void sn_unpack(const uint4 &w, uint64_t (&e)[2])
+{
+    e[0] = (uint64_t)w.y << 32 | w.x;
+    e[1] = (uint64_t)w.w << 32 | w.z;
+}
+
 /* Calls f(bits, j, in) for this thread's keys j of the block's source (the
  * same keys in the same order on every call), SN_UNROLL loads in flight;
  * every thread of the block calls f the same number of times (warp
  * collectives may run in f), with in false past the end (bits then 0).  j is
  * the chunk offset, or the list index for a list.  first: pass 0 (reads v
  * when the tile is stored then). */
-template <typename F>
-__device__ __forceinline__ void sn_for_each(const sn_src &s, bool first, F f)
+template <typename K, typename F>
+__device__ __forceinline__ void sn_for_each(const sn_src<K> &s, bool first, F f)
 {
     const bool from_tile = s.tile != NULL && !(first && s.store);
     for (uint32_t base = 0; base < s.len; base += blockDim.x * SN_UNROLL) {
-        uint32_t b[SN_UNROLL];
+        K b[SN_UNROLL];
 #pragma unroll
         for (int u = 0; u < SN_UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x, j = i < s.split ? i : i + s.gap;
-            b[u] = i >= s.len ? 0u : from_tile ? s.tile[j] : __ldg(s.v + j);
+            b[u] = i >= s.len ? (K)0 : from_tile ? s.tile[j] : __ldg(s.v + j);
         }
 #pragma unroll
         for (int u = 0; u < SN_UNROLL; ++u) {
@@ -214,16 +267,16 @@ __device__ __forceinline__ void sn_for_each(const sn_src &s, bool first, F f)
  * read in 16-byte loads (SN_VEC_UNROLL in flight a thread): the keys before
  * the first 16-byte boundary and after the last whole load in one scalar
  * round (at most 6 keys), then the aligned body. */
-template <typename F>
-__device__ __forceinline__ void sn_stream(const uint32_t *v, uint32_t len, F f)
+template <typename K, typename F>
+__device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
 {
-    const uint32_t vec = sizeof(uint4) / sizeof(uint32_t);
-    const uint32_t mis = (uint32_t)(((uintptr_t)v / sizeof(uint32_t)) % vec);
+    constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
+    const uint32_t mis = (uint32_t)(((uintptr_t)v / sizeof(K)) % vec);
     const uint32_t head = mis == 0 ? 0 : (vec - mis < len ? vec - mis : len);
     const uint32_t body = (len - head) / vec, tail = head + body * vec;
     const uint32_t e = threadIdx.x < head ? threadIdx.x : tail + threadIdx.x - head;
     const bool e_in = e < len && (threadIdx.x < head || e >= tail);
-    f(e_in ? __ldg(v + e) : 0u, e, e_in);
+    f(e_in ? __ldg(v + e) : (K)0, e, e_in);
     const uint4 *v4 = (const uint4 *)(v + head);
     for (uint32_t base = 0; base < body; base += blockDim.x * SN_VEC_UNROLL) {
         uint4 q[SN_VEC_UNROLL];
@@ -236,10 +289,10 @@ __device__ __forceinline__ void sn_stream(const uint32_t *v, uint32_t len, F f)
         for (int u = 0; u < SN_VEC_UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x, j = head + i * vec;
             const bool in = i < body;
-            f(q[u].x, j, in);
-            f(q[u].y, j + 1, in);
-            f(q[u].z, j + 2, in);
-            f(q[u].w, j + 3, in);
+            K e[vec];
+            sn_unpack(q[u], e);
+#pragma unroll
+            for (uint32_t x = 0; x < vec; ++x) f(e[x], j + x, in);
         }
     }
 }
@@ -251,26 +304,26 @@ __device__ __forceinline__ void sn_stream(const uint32_t *v, uint32_t len, F f)
  * them).  Ends early when the chosen digit holds exactly kk keys (every key
  * matching the prefix is taken), unless exact (the key itself wanted).  The
  * same decisions in every block: they come from the grid's histogram. */
-template <int T>
-__device__ void sn_passes(sn_src &s, uint32_t flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
-                          uint32_t &prefix, uint32_t &mask, uint32_t &kk)
+template <int T, typename K>
+__device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
+                          K &prefix, K &mask, uint32_t &kk)
 {
     typedef cub::BlockScan<uint32_t, SN_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage scan_tmp;
     __shared__ unsigned int sh_hist[SN_BINS];
     __shared__ uint32_t sh_digit, sh_kk, sh_cand;
-    uint32_t *tile = (uint32_t *)s.tile;
+    K *tile = (K *)s.tile;
     for (int p = 0; top - p * SN_DIGIT_BITS > 0; ++p) {
         const int shift = sn_shift(top, p);
         const uint32_t wmask = sn_width_mask(top, p);
         for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = 0;
         __syncthreads();
         const bool store = s.store && p == 0;
-        sn_for_each(s, p == 0, [&](uint32_t bits, uint32_t j, bool in) {
+        sn_for_each(s, p == 0, [&](K bits, uint32_t j, bool in) {
             if (!in) return;
             if (store) tile[j] = bits;
-            const uint32_t key = sn_key<T>(bits, flip);
-            if ((key & mask) == prefix) atomicAdd(&sh_hist[(key >> shift) & wmask], 1u);
+            const K key = sn_key<T>(bits, flip);
+            if ((key & mask) == prefix) atomicAdd(&sh_hist[(uint32_t)(key >> shift) & wmask], 1u);
         });
         __syncthreads();
         if (c != NULL) {
@@ -300,8 +353,8 @@ __device__ void sn_passes(sn_src &s, uint32_t flip, small_n_ctl *c, bool zero_ba
             above += cnt[i];
         }
         __syncthreads();                /* sh_hist is cleared, scan_tmp reused after this */
-        prefix |= sh_digit << shift;
-        mask |= wmask << shift;
+        prefix |= (K)sh_digit << shift;
+        mask |= (K)wmask << shift;
         kk = sh_kk;
         /* sh_* are rewritten after two more barriers (the next pass's or call's) */
         if (!exact && sh_cand == kk) break;
@@ -314,36 +367,38 @@ __device__ void sn_passes(sn_src &s, uint32_t flip, small_n_ctl *c, bool zero_ba
  * [0, cand_cap), ties (at most tie_cap) after; each block publishes its
  * counts.  Returns t; *nc, *ne: the block's keys > t (maybe past cand_cap),
  * ties stored. */
-template <int T, typename PosT>
-__device__ uint32_t sn_sampled_pass(const small_n_args<PosT> &a, uint32_t *tile, const uint32_t *src, uint32_t len,
-                                    uint32_t *nc, uint32_t *ne)
+template <int T, typename K, typename PosT>
+__device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *src, uint32_t len, uint32_t *nc,
+                             uint32_t *ne)
 {
-    __shared__ uint32_t sh_nc, sh_ne, sh_max;
+    __shared__ uint32_t sh_nc, sh_ne;
+    __shared__ unsigned long long sh_max;
     for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x)
         tile[j] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, j));
     __syncthreads();
-    sn_src smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
-    uint32_t t = 0, mask = 0, kk = a.r;
-    sn_passes<T>(smp, a.flip, NULL, false, true, SN_KEY_BITS, t, mask, kk);
+    sn_src<K> smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
+    K t = 0, mask = 0;
+    uint32_t kk = a.r;
+    sn_passes<T>(smp, a.flip, NULL, false, true, sn_key_bits<K>(), t, mask, kk);
     if (threadIdx.x == 0) {
         sh_nc = sh_ne = 0;
         sh_max = t;
     }
     __syncthreads();                    /* the sample's tile is free */
-    uint32_t *lpos = tile + a.list_cap;
+    uint32_t *lpos = (uint32_t *)(tile + a.list_cap);
     const uint32_t tie_cap = a.list_cap - a.cand_cap;
     const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
-    sn_stream(src, len, [&](uint32_t bits, uint32_t i, bool in) {
-        const uint32_t key = sn_key<T>(bits, a.flip);
+    sn_stream(src, len, [&](K bits, uint32_t i, bool in) {
+        const K key = sn_key<T>(bits, a.flip);
         const bool gt = in && key > t, eq = in && key == t;
         const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);
         if (!(bgt | beq)) return;       /* warp-uniform */
         uint32_t w_gt = 0, w_eq = 0;
-        const uint32_t wmax = __reduce_max_sync(SN_FULL_MASK, gt ? key : 0u);
+        const K wmax = sn_warp_max(gt ? key : (K)0);
         if (threadIdx.x % SN_WARP == 0) {
             if (bgt) w_gt = atomicAdd(&sh_nc, (uint32_t)__popc(bgt));
             if (beq) w_eq = atomicAdd(&sh_ne, (uint32_t)__popc(beq));
-            if (bgt) atomicMax(&sh_max, wmax);
+            if (bgt) atomicMax(&sh_max, (unsigned long long)wmax);
         }
         w_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0);
         w_eq = __shfl_sync(SN_FULL_MASK, w_eq, 0);
@@ -374,20 +429,22 @@ __device__ uint32_t sn_sampled_pass(const small_n_args<PosT> &a, uint32_t *tile,
  * the same in every block.  Returns whether the lists hold the top k
  * (drtopk_onepass_decide with the stored ties, and no key > t dropped);
  * *maxk: the grid's largest key. */
-template <typename PosT>
-__device__ bool sn_sampled_decide(const small_n_args<PosT> &a, uint32_t *maxk)
+template <typename K, typename PosT>
+__device__ bool sn_sampled_decide(const small_n_args<K, PosT> &a, K *maxk)
 {
-    __shared__ unsigned long long sh_gt, sh_eq;
-    __shared__ uint32_t sh_over, sh_maxk;
+    __shared__ unsigned long long sh_gt, sh_eq, sh_maxk;
+    __shared__ uint32_t sh_over;
     if (threadIdx.x == 0) {
         sh_gt = sh_eq = 0;
         sh_over = sh_maxk = 0;
     }
     __syncthreads();
-    uint32_t gt = 0, eq = 0, over = 0, mx = 0;
+    uint32_t gt = 0, eq = 0, over = 0;
+    K mx = 0;
     for (uint32_t b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
         const uint32_t g = __ldcg(&a.c->blk[b].gt), e = __ldcg(&a.c->blk[b].eq);
-        const uint32_t o = __ldcg(&a.c->blk[b].over), m = __ldcg(&a.c->blk[b].max);
+        const uint32_t o = __ldcg(&a.c->blk[b].over);
+        const K m = (K)__ldcg(&a.c->blk[b].max);
         gt += g;
         eq += e;
         over |= o;
@@ -396,53 +453,58 @@ __device__ bool sn_sampled_decide(const small_n_args<PosT> &a, uint32_t *maxk)
     gt = __reduce_add_sync(SN_FULL_MASK, gt);
     eq = __reduce_add_sync(SN_FULL_MASK, eq);
     over = __reduce_or_sync(SN_FULL_MASK, over);
-    mx = __reduce_max_sync(SN_FULL_MASK, mx);
+    mx = sn_warp_max(mx);
     if (threadIdx.x % SN_WARP == 0) {
         if (gt) atomicAdd(&sh_gt, (unsigned long long)gt);
         if (eq) atomicAdd(&sh_eq, (unsigned long long)eq);
         if (over) atomicOr(&sh_over, over);
-        atomicMax(&sh_maxk, mx);
+        atomicMax(&sh_maxk, (unsigned long long)mx);
     }
     __syncthreads();
-    *maxk = sh_maxk;
+    *maxk = (K)sh_maxk;
     return !sh_over && drtopk_onepass_decide(sh_gt, sh_eq, a.k, a.cap) != DRTOPK_ONEPASS_FALLBACK;
 }
 
 template <int T, typename PosT>
-__global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> a)
+__global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typename sn_word<T>::type, PosT> a)
 {
-    extern __shared__ uint32_t tile[];
+    typedef typename sn_word<T>::type K;
+    constexpr int key_bits = sn_key_bits<K>();
+    extern __shared__ __align__(16) unsigned char sn_smem[];
+    K *tile = (K *)sn_smem;
     __shared__ unsigned long long sh_base_gt, sh_base_eq;
     __shared__ uint32_t sh_cur_gt, sh_cur_eq;   /* the block's slots taken per class */
     const bool multi = gridDim.x > 1;
     const unsigned long long lo = (unsigned long long)blockIdx.x * a.chunk;
     const uint32_t len = (uint32_t)(lo < a.n ? (a.n - lo < a.chunk ? a.n - lo : a.chunk) : 0);
-    const uint32_t *src = a.v + lo;
+    const K *src = a.v + lo;
     if (a.d_skip != NULL && *a.d_skip) return; /* every block: no barrier is left waiting */
 
     if (multi && blockIdx.x == 0) {     /* visible to all after the first grid barrier */
         unsigned int *w = &a.c->hist[0][0];
-        for (unsigned i = threadIdx.x; i < SN_PASSES * SN_BINS; i += blockDim.x) w[i] = 0;
+        for (unsigned i = threadIdx.x; i < sn_passes_of<K>() * SN_BINS; i += blockDim.x) w[i] = 0;
         if (threadIdx.x == 0) a.c->gt = a.c->eq = 0;
     }
-    uint32_t prefix = 0, mask = 0;
+    K prefix = 0, mask = 0;
     uint32_t kk = (uint32_t)a.k;        /* rank of the k-th key among those matching prefix */
-    int top = SN_KEY_BITS;              /* bits below the common prefix of the keys */
-    sn_src s = { src, a.resident ? tile : NULL, NULL, len, len, 0, a.resident != 0 };
+    int top = key_bits;                 /* bits below the common prefix of the keys */
+    sn_src<K> s = { src, a.resident ? tile : NULL, NULL, len, len, 0, a.resident != 0 };
     bool zero_barrier = multi;
     if (a.sampled) {                    /* a grid (the launch says) */
-        uint32_t nc, ne, maxk;
-        const uint32_t t = sn_sampled_pass<T>(a, tile, src, len, &nc, &ne);
+        uint32_t nc, ne;
+        K maxk;
+        const K t = sn_sampled_pass<T>(a, tile, src, len, &nc, &ne);
         cg::this_grid().sync();         /* the published counts; the zeroed control block */
         zero_barrier = false;
         if (sn_sampled_decide(a, &maxk)) {
             /* the top k of the lists (every key > t, enough ties) is V's: the
              * lists' keys share the bits above t ^ maxk's highest set bit */
-            top = SN_KEY_BITS - __clz(t ^ maxk);
-            mask = top == SN_KEY_BITS ? 0u : ~0u << top;
+            top = key_bits - sn_clz(t ^ maxk);
+            mask = top == key_bits ? (K)0 : ~(K)0 << top;
             prefix = t & mask;
             const uint32_t nstored = nc < a.cand_cap ? nc : a.cand_cap;
-            const sn_src l = { NULL, tile, tile + a.list_cap, nstored + ne, nstored, a.cand_cap - nstored, false };
+            const sn_src<K> l = { NULL, tile, (const uint32_t *)(tile + a.list_cap), nstored + ne, nstored,
+                                  a.cand_cap - nstored, false };
             s = l;
         }                               /* else: the digit passes over V in global memory */
     }
@@ -453,8 +515,8 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
     if (multi) {
         uint32_t n_gt = 0, n_eq = 0;
         if (threadIdx.x == 0) sh_cur_gt = sh_cur_eq = 0;
-        sn_for_each(s, false, [&](uint32_t bits, uint32_t, bool in) {
-            const uint32_t m = sn_key<T>(bits, a.flip) & mask;
+        sn_for_each(s, false, [&](K bits, uint32_t, bool in) {
+            const K m = sn_key<T>(bits, a.flip) & mask;
             n_gt += in && m > prefix;
             n_eq += in && m == prefix;
         });
@@ -479,8 +541,8 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
     /* each warp's selected lanes take consecutive slots (coalesced stores) */
     const unsigned long long tie_base = a.k - kk;
     const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
-    sn_for_each(s, false, [&](uint32_t bits, uint32_t j, bool in) {
-        const uint32_t key = sn_key<T>(bits, a.flip), m = key & mask;
+    sn_for_each(s, false, [&](K bits, uint32_t j, bool in) {
+        const K key = sn_key<T>(bits, a.flip), m = key & mask;
         const bool gt = in && m > prefix, eq = in && m == prefix;
         const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);
         if (!(bgt | beq)) return;       /* warp-uniform */
@@ -520,7 +582,13 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<PosT> 
  * the call: onepass's fallback). */
 static drtopk_status small_n_check(const topk_input *in)
 {
-    const drtopk_status st = topk_check_input(in);
+    if (in == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
+    topk_input w = *in;                 /* topk_check_input knows 32-bit V only */
+    if (in->src == TOPK_SRC_RAW && (unsigned)in->dtype < DRTOPK_DTYPE_COUNT && drtopk_dtype_bits(in->dtype) == 64) {
+        if ((uintptr_t)in->raw % sizeof(uint64_t)) return DRTOPK_ERR_MISALIGNED;
+        w.dtype = DRTOPK_U32;
+    }
+    const drtopk_status st = topk_check_input(&w);
     if (st != DRTOPK_OK) return st;
     if (in->src != TOPK_SRC_RAW || in->d_n != NULL) {
         drtopk_error_set("fused (the small-input top-k) runs standalone on raw V of a known length only, "
@@ -551,8 +619,10 @@ extern "C" drtopk_status small_n_topk_workspace(const topk_input *in, size_t *by
  * memory.  The kernel may take all the opt-in shared memory (set once per
  * device); a launch asks for its chunk only. */
 template <int T, typename PosT>
-static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, void *ws, cudaStream_t s)
+static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename sn_word<T>::type, PosT> a, void *ws,
+                                    cudaStream_t s)
 {
+    typedef typename sn_word<T>::type K;
     const drtopk_device_attrs *dev;
     drtopk_status st;
     int dev_id, coop_ok = 0, per_sm = 0;
@@ -568,22 +638,22 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, 
     const unsigned long long resident_max = coop_ok ? (unsigned long long)per_sm * dev->sm_count : 1;
     const unsigned long long most = resident_max < SN_GRID_MAX ? resident_max : SN_GRID_MAX;
     const unsigned grid = (unsigned)(want < most ? want : most);
-    a.v = (const uint32_t *)in->raw;
+    a.v = (const K *)in->raw;
     a.n = n;
     a.k = in->k;
     a.chunk = (n + grid - 1) / grid;
     /* sampled: a block's list (key and offset) fills the room; ties take at
      * most k of it (TAKE needs at most k - gt), and the rest holds SN_LIST_SLACK
      * times the block's share of the spec's candidate capacity */
-    a.list_cap = (uint32_t)(room / (2 * sizeof(uint32_t)));
+    a.list_cap = (uint32_t)(room / (sizeof(K) + sizeof(uint32_t)));
     const uint32_t tie_cap = a.k < a.list_cap / SN_TIE_SHARE ? (uint32_t)a.k : a.list_cap / SN_TIE_SHARE;
     a.cand_cap = a.list_cap - tie_cap;
     a.r = (uint32_t)drtopk_onepass_rank(n, a.k, SN_SAMPLE);
     a.cap = drtopk_onepass_capacity(n, a.k, SN_SAMPLE, a.r);
-    a.sampled = grid > 1 && n >= SN_SAMPLED_MIN_N && room >= SN_SAMPLE * sizeof(uint32_t) &&
+    a.sampled = grid > 1 && n >= SN_SAMPLED_MIN_N && room >= SN_SAMPLE * sizeof(K) &&
                 a.cap / grid * SN_LIST_SLACK <= a.cand_cap;
-    a.resident = !a.sampled && a.chunk * sizeof(uint32_t) <= room;
-    a.flip = in->order == DRTOPK_SMALLEST ? DRTOPK_ALL_ONES : 0u;
+    a.resident = !a.sampled && a.chunk * sizeof(K) <= room;
+    a.flip = in->order == DRTOPK_SMALLEST ? ~(K)0 : (K)0;
     a.d_skip = in->d_skip;
     a.c = (small_n_ctl *)ws;
     cudaLaunchConfig_t cfg = {};
@@ -592,8 +662,8 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, 
     coop.val.cooperative = 1;
     cfg.gridDim = dim3(grid);
     cfg.blockDim = dim3(SN_THREADS);
-    cfg.dynamicSmemBytes = a.sampled ? (size_t)a.list_cap * 2 * sizeof(uint32_t)
-                           : a.resident ? a.chunk * sizeof(uint32_t) : 0;
+    cfg.dynamicSmemBytes = a.sampled ? (size_t)a.list_cap * (sizeof(K) + sizeof(uint32_t))
+                           : a.resident ? a.chunk * sizeof(K) : 0;
     cfg.stream = s;
     cfg.attrs = &coop;
     cfg.numAttrs = grid > 1;            /* one block: no grid barrier */
@@ -602,19 +672,19 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<PosT> a, 
     return DRTOPK_OK;
 }
 
-/* Ordered keys and positions into out (the pipeline gathers them). */
+/* Ordered keys and positions into out (the pipeline gathers them); for
+ * 64-bit V, out->keys and out->d_threshold point to 64-bit words. */
 template <int T, typename PosT>
 struct small_n_run {
     static drtopk_status run(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes, cudaStream_t s)
     {
-        const drtopk_status st = topk_check_run(in, out, ws, ws_bytes, small_n_bytes());
-        if (st != DRTOPK_OK) return st;
-        small_n_args<PosT> a;
+        typedef typename sn_word<T>::type K;
+        small_n_args<K, PosT> a;
         memset(&a, 0, sizeof a);
-        a.out_keys = out->keys;
+        a.out_keys = (K *)out->keys;
         a.out_pos = (PosT *)out->pos;
         a.d_count = out->d_count;
-        a.d_threshold = out->d_threshold;
+        a.d_threshold = (K *)out->d_threshold;
         return small_n_launch<T, PosT>(in, a, ws, s);
     }
 };
@@ -625,33 +695,55 @@ struct small_n_run_final {
     static drtopk_status run(const topk_input *in, const topk_output *out, void *values, uint64_t *indices,
                              void *ws, size_t ws_bytes, cudaStream_t s)
     {
-        const drtopk_status st = topk_check_run(in, out, ws, ws_bytes, small_n_bytes());
-        if (st != DRTOPK_OK) return st;
-        small_n_args<PosT> a;
+        typedef typename sn_word<T>::type K;
+        small_n_args<K, PosT> a;
         memset(&a, 0, sizeof a);
-        a.out_vals = (uint32_t *)values;
+        a.out_vals = (K *)values;
         a.out_idx = indices;
         a.d_count = out->d_count;
-        a.d_threshold = out->d_threshold;
+        a.d_threshold = (K *)out->d_threshold;
         return small_n_launch<T, PosT>(in, a, ws, s);
     }
 };
 
+/* F<T, P>::run(args...) for V of dtype t: the 32-bit dtypes as every
+ * algorithm (drtopk_dispatch), and the 64-bit ones. */
+template <template <int, typename> class F, typename... A>
+static drtopk_status small_n_dispatch(drtopk_dtype t, int pos64, A... args)
+{
+    switch (t) {
+    case DRTOPK_U64: return pos64 ? F<DRTOPK_U64, uint64_t>::run(args...) : F<DRTOPK_U64, uint32_t>::run(args...);
+    case DRTOPK_I64: return pos64 ? F<DRTOPK_I64, uint64_t>::run(args...) : F<DRTOPK_I64, uint32_t>::run(args...);
+    case DRTOPK_F64: return pos64 ? F<DRTOPK_F64, uint64_t>::run(args...) : F<DRTOPK_F64, uint32_t>::run(args...);
+    default: return drtopk_dispatch<F>(t, pos64, args...);
+    }
+}
+
+/* The checks of topk_check_io and topk_check_run (which know 32-bit V only),
+ * made on a stand-in for 64-bit V. */
+static drtopk_status small_n_check_io(const topk_input *in, const topk_output *out, const void *ws, size_t ws_bytes)
+{
+    drtopk_status st = small_n_check(in);
+    if (st != DRTOPK_OK) return st;
+    topk_input w = *in;
+    if (drtopk_dtype_bits(in->dtype) == 64) w.dtype = DRTOPK_U32;   /* small_n_check checked it */
+    if ((st = topk_check_io(&w, out)) != DRTOPK_OK) return st;
+    return topk_check_run(&w, out, ws, ws_bytes, small_n_bytes());
+}
+
 extern "C" drtopk_status small_n_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
                                       cudaStream_t s)
 {
-    drtopk_status st = small_n_check(in);
-    if (st == DRTOPK_OK) st = topk_check_io(in, out);
+    const drtopk_status st = small_n_check_io(in, out, ws, ws_bytes);
     if (st != DRTOPK_OK) return st;
-    return drtopk_dispatch<small_n_run>(in->dtype, in->pos64, in, out, ws, ws_bytes, s);
+    return small_n_dispatch<small_n_run>(in->dtype, in->pos64, in, out, ws, ws_bytes, s);
 }
 
 extern "C" drtopk_status small_n_topk_final(const topk_input *in, const topk_output *out, void *values,
                                             uint64_t *indices, void *ws, size_t ws_bytes, cudaStream_t s)
 {
-    drtopk_status st = small_n_check(in);
-    if (st == DRTOPK_OK) st = topk_check_io(in, out);
+    const drtopk_status st = small_n_check_io(in, out, ws, ws_bytes);
     if (st != DRTOPK_OK) return st;
     if (values == NULL || indices == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    return drtopk_dispatch<small_n_run_final>(in->dtype, in->pos64, in, out, values, indices, ws, ws_bytes, s);
+    return small_n_dispatch<small_n_run_final>(in->dtype, in->pos64, in, out, values, indices, ws, ws_bytes, s);
 }

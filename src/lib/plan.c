@@ -173,29 +173,31 @@ drtopk_status drtopk_plan_explicit(drtopk_plan *plan, const drtopk_problem *p, d
     return DRTOPK_OK;
 }
 
-/* 64-bit keys on the CUDA backend: standalone onepass, radix or sort-cub
- * only (kernels/key_width.cu); any other plan becomes onepass above the small
- * inputs (large), else radix. */
-static void key_width_fix(drtopk_plan *plan, const drtopk_problem *p, int bits, int large)
+/* The size rules of 64-bit keys (policy.h), which run standalone onepass,
+ * fused, radix or sort-cub only (kernels/key_width.cu). */
+static drtopk_algo size_rule_64(const drtopk_problem *p, int ln)
+{
+    if (ln <= POLICY_FUSED_64_LOG2) return DRTOPK_ALGO_FUSED;
+    if (ln <= POLICY_FUSED_64_MID_LOG2 &&
+        (p->k <= POLICY_FUSED_64_MID_MAX_K || p->k >= p->n >> POLICY_FUSED_64_MOST_SHIFT))
+        return DRTOPK_ALGO_FUSED;
+    if (ln <= POLICY_FUSED_64_WIDE_LOG2 && p->k <= POLICY_FUSED_64_WIDE_MAX_K) return DRTOPK_ALGO_FUSED;
+    return DRTOPK_ALGO_ONEPASS;
+}
+
+/* 64-bit keys on the CUDA backend run those four plans only: any other
+ * plan (a table entry for a plan they lack) becomes the size rules' plan. */
+static void key_width_fix(drtopk_plan *plan, const drtopk_problem *p, int bits)
 {
     if (p->backend == DRTOPK_BACKEND_CUDA && bits == 64 &&
         ((plan->flags & DRTOPK_DELEGATE) || (plan->second_algo != DRTOPK_ALGO_RADIX &&
                                              plan->second_algo != DRTOPK_ALGO_ONEPASS &&
+                                             plan->second_algo != DRTOPK_ALGO_FUSED &&
                                              plan->second_algo != DRTOPK_ALGO_SORT_CUB))) {
         plan->flags = 0;
-        plan->first_algo = plan->second_algo = large ? DRTOPK_ALGO_ONEPASS : DRTOPK_ALGO_RADIX;
+        plan->alpha = plan->beta = 0;
+        plan->first_algo = plan->second_algo = size_rule_64(p, log2_floor_u64(p->n));
     }
-}
-
-/* The size rules of 64-bit keys (policy.h), which run standalone onepass,
- * radix or sort-cub only (kernels/key_width.cu). */
-static drtopk_algo size_rule_64(const drtopk_problem *p, int ln)
-{
-    if (ln <= POLICY_WIDE_SORT_LOG2) return DRTOPK_ALGO_SORT_CUB;
-    if (ln <= POLICY_NEARLY_ALL_LOG2 && p->k > p->n / 2) return DRTOPK_ALGO_RADIX;
-    if (ln <= POLICY_FUSED_LOG2 && (ln < POLICY_WIDE_ONEPASS_MIN_LOG2 || p->k <= POLICY_WIDE_RADIX_MAX_K))
-        return DRTOPK_ALGO_RADIX;
-    return DRTOPK_ALGO_ONEPASS;
 }
 
 /* The size rules (policy.h) on the CUDA backend: the plan for p with no
@@ -245,7 +247,6 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
     if ((st = drtopk_check_sizes(p)) != DRTOPK_OK) return st;
     /* an invalid dtype is the select call's to report */
     const int bits = (unsigned)p->dtype < DRTOPK_DTYPE_COUNT ? drtopk_dtype_bits(p->dtype) : 32;
-    const int large = log2_floor_u64(p->n) > POLICY_FUSED_LOG2;
     if ((st = tuning_match(tuning, "the tuning table", p, &e)) != DRTOPK_OK) return st;
     if (e == NULL) {
         table = builtin;
@@ -255,7 +256,7 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
     plan_by_size(plan, p, bits);
     if (e != NULL && !unmeasured_standalone(table, plan)) {
         plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, src);
-        key_width_fix(plan, p, bits, large);
+        key_width_fix(plan, p, bits);
     }
     return DRTOPK_OK;
 }

@@ -31,13 +31,16 @@ extern "C" {
  *     faster than the pipeline's six launches there;
  *   - up to 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1 keys, k > n/2: fused (onepass's
  *     candidates would be most of V: 1.3-3x slower);
- *   - 64-bit keys, which have no fused or pipeline plan: sort-cub (one CUB
- *     radix sort of the pairs) up to 2^(POLICY_WIDE_SORT_LOG2 + 1) - 1 keys,
- *     where the radix select's eight digit passes cost up to 2.3x on
- *     clustered (ND) keys; the radix select up to 2^(POLICY_FUSED_LOG2 + 1) - 1
- *     (from 2^POLICY_WIDE_ONEPASS_MIN_LOG2 keys only at k <=
- *     POLICY_WIDE_RADIX_MAX_K) and for k > n/2 up to
- *     2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; onepass above;
+ *   - 64-bit keys, which have no pipeline plan: fused (six digit passes in
+ *     one launch; from 2^22 keys one read of V with a sampled threshold) up
+ *     to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 keys at any k (3-10x faster than
+ *     the radix select, CUB's sort and onepass, whose 64-bit sample and
+ *     candidate selects take several launches each), up to
+ *     2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k <= POLICY_FUSED_64_MID_MAX_K
+ *     or k >= n / 2^POLICY_FUSED_64_MOST_SHIFT, and up to
+ *     2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1 at k <= POLICY_FUSED_64_WIDE_MAX_K
+ *     (past those k its blocks' lists overflow and it reads V from HBM six
+ *     times: 2.4-5.8x slower than onepass); onepass above;
  *   - 32-bit keys up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_32_MAX_K, and up to 2^(POLICY_FUSED_32_WIDE_K_LOG2 + 1) - 1
  *     at k <= n / 2^POLICY_FUSED_32_K_SHIFT: fused, which reads V once there
@@ -58,9 +61,12 @@ extern "C" {
  * every subrange and stays the reference of the GPU's (`--algo dr-*`). */
 #define POLICY_FUSED_LOG2 22
 #define POLICY_NEARLY_ALL_LOG2 24
-#define POLICY_WIDE_SORT_LOG2 18
-#define POLICY_WIDE_ONEPASS_MIN_LOG2 21
-#define POLICY_WIDE_RADIX_MAX_K 16384
+#define POLICY_FUSED_64_LOG2 24
+#define POLICY_FUSED_64_MID_LOG2 26
+#define POLICY_FUSED_64_MID_MAX_K 65536
+#define POLICY_FUSED_64_MOST_SHIFT 2        /* k >= n/4: onepass's candidates would be a quarter of V */
+#define POLICY_FUSED_64_WIDE_LOG2 28
+#define POLICY_FUSED_64_WIDE_MAX_K 4096
 #define POLICY_FUSED_32_LOG2 26
 #define POLICY_FUSED_32_MAX_K 65536
 #define POLICY_FUSED_32_WIDE_K_LOG2 24

@@ -9,18 +9,19 @@
  *    values equal to V at them, an exact O(n) count of the keys above the
  *    result's least);
  *  - the same multiset of ordered keys as the CPU reference.
- * Cases: u32 i32 f32 f16 bf16, largest and smallest, every distribution (UD
+ * Cases: u32 i32 f32 f16 bf16 u64 i64 f64, largest and smallest, every distribution (UD
  * ND CD, sorted ASC/DESC, heavy ties FEW, all-equal EQ, SPECIAL: NaN, +-inf,
  * +-0.0, integer extremes), n = 1, tiny, each side of the one-block limit
  * (12288 | 12289: grid barriers, 7 blocks, a last chunk of one key), 100003
  * (49 blocks of 2048 keys, in shared memory), k = 1, 17, 1024, 2^14, n/3,
  * n-1, n; seven data sets at 2^20 + 5 (every co-resident block: 132 on an
  * H100; chunks in shared memory at n/3) and
- * four at 2^24 (the sampled pass: one read of V) -- a CPU
+ * four at 2^24 (the sampled pass: one read of V), 64-bit keys among both -- a CPU
  * reference there sorts n pairs (0.2 s and 2-4 s), so only those; a spike
  * (the top k in one run of V); the sampled pass of n >= 2^22 (one read of
  * V) forced to fall back (onepass_data.h: threshold too low, too high, a
- * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys, and its ties
+ * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys (u32; u64 keys
+ * the same in their high word at 2^22 + 3), and its ties
  * (all-equal, few values) at 2^22 + 3; the untuned default on the GPU is fused
  * (drtopk.h); and dr-fused is refused.  A case over a second prints its
  * time.  Output: gpu_test.h's lines, last "N passed, N failed".
@@ -172,6 +173,27 @@ static void built(const char *name, uint32_t (*f)(uint64_t, uint64_t, uint64_t),
     data_free(&d);
 }
 
+/* The same keys widened to u64 (each in the high word: the same order, so
+ * the same sampled threshold and the same fallback). */
+static void built64(const char *name, uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t n, uint64_t k)
+{
+    data d;
+    memset(&d, 0, sizeof d);
+    d.t = DRTOPK_U64;
+    d.o = DRTOPK_LARGEST;
+    d.n = n;
+    snprintf(d.name, sizeof d.name, "%s", name);
+    uint64_t *v = malloc(n * sizeof *v);
+    if ((d.host = v) != NULL) {
+        for (uint64_t i = 0; i < n; ++i) v[i] = (uint64_t)f(i, n, k) << 32;
+        if (data_upload(&d) == 0) run_set(&d, &k, 1);
+        else gt_check(0, name, "cannot upload n=%" PRIu64, n);
+    } else {
+        gt_check(0, name, "out of host memory");
+    }
+    data_free(&d);
+}
+
 /* The top k in one run of V (onepass_data.h's spike); k = n / 64 overflows
  * the block list of the sampled pass (a fallback, from 2^20 keys). */
 static void spike(int small)
@@ -190,11 +212,15 @@ static void forced(int size)
     const uint64_t n = size > 0 ? FORCE_N_SMALL : FORCE_N;
     if (size == 2) {                    /* racecheck: the sampled pass, no fallback */
         built("spike", onepass_spike, n, FORCE_TINY_K);
+        built64("spike", onepass_spike, n, FORCE_TINY_K);
         return;
     }
     built("force-low", onepass_force_low, n, FORCE_K);
     built("force-high", onepass_force_high, n, FORCE_K);
     built("spike", onepass_spike, n, FORCE_K);
+    built64("force-low", onepass_force_low, n, FORCE_K);
+    built64("force-high", onepass_force_high, n, FORCE_K);
+    built64("spike", onepass_spike, n, FORCE_K);
     if (size > 0) return;
     built("spike", onepass_spike, n, SPIKE_BLOCK_K);
     built("force-low", onepass_force_low, LARGE_N - 5, FORCE_K);
@@ -223,6 +249,11 @@ static const large_set large_sets[] = {
     { LARGE_N, DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_LARGEST },
     { FORCE_N, DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_SMALLEST },   /* sampled: t is every key (TAKE) */
     { FORCE_N, DRTOPK_DIST_FEW, DRTOPK_F32, DRTOPK_LARGEST },   /* sampled: ties at t            */
+    { MID_N, DRTOPK_DIST_UD, DRTOPK_U64, DRTOPK_LARGEST },      /* 64-bit keys: six digit passes */
+    { MID_N, DRTOPK_DIST_SPECIAL, DRTOPK_F64, DRTOPK_LARGEST },
+    { MID_N, DRTOPK_DIST_FEW, DRTOPK_I64, DRTOPK_SMALLEST },
+    { LARGE_N, DRTOPK_DIST_ND, DRTOPK_U64, DRTOPK_LARGEST },    /* the sampled pass at 64 bits   */
+    { FORCE_N, DRTOPK_DIST_FEW, DRTOPK_U64, DRTOPK_SMALLEST },
 };
 
 /* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
@@ -231,7 +262,8 @@ static void seeded(int size)
     static const uint64_t ns_full[] = { 1, 7, 1000, ONE_BLOCK_N, ONE_BLOCK_N + 1, 16384, ALL_TYPES_N_MAX };
     static const uint64_t ns_small[] = { 7, 1000, ONE_BLOCK_N + 1, 40009 };
     static const uint64_t ns_tiny[] = { 1000, 40009 };  /* one block; a grid */
-    static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16, DRTOPK_BF16 };
+    static const drtopk_dtype dts[] = { DRTOPK_U32, DRTOPK_I32, DRTOPK_F32, DRTOPK_F16, DRTOPK_BF16,
+                                        DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
     const uint64_t *ns = size == 0 ? ns_full : size == 1 ? ns_small : ns_tiny;
     const size_t nn = size == 0 ? sizeof ns_full / sizeof ns_full[0]
                       : size == 1 ? sizeof ns_small / sizeof ns_small[0] : sizeof ns_tiny / sizeof ns_tiny[0];
@@ -239,10 +271,10 @@ static void seeded(int size)
         for (int dist = 0; dist < DRTOPK_DIST_COUNT; ++dist)
             for (size_t t = 0; t < sizeof dts / sizeof dts[0]; ++t)
                 for (int o = 0; o <= 1; ++o) {
-                    /* both orders on u32 and f32, one each on the others; sanitizers: u32 and f16,
-                     * racecheck UD and EQ */
-                    if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32) continue;
-                    if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16) continue;
+                    /* both orders on u32, f32 and u64, one each on the others; sanitizers: u32,
+                     * f16 and u64, racecheck UD and EQ */
+                    if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32 && dts[t] != DRTOPK_U64) continue;
+                    if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16 && dts[t] != DRTOPK_U64) continue;
                     if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
                     seeded_set(ns[a], (dh_dist)dist, dts[t], (drtopk_order)o);
                 }

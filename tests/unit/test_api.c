@@ -298,7 +298,8 @@ static void rule4_alpha(void)
 
 /* The size rules (policy.h): small CUDA problems no tuning entry covers get
  * the standalone fused plan up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys (64-bit
- * keys their radix select), 32-bit keys at k <= POLICY_FUSED_32_MAX_K up to
+ * keys up to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 at any k, then at bounded k or
+ * k >= n/4), 32-bit keys at k <= POLICY_FUSED_32_MAX_K up to
  * 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k > n/2 up to
  * 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; 32-bit keys from
  * 2^POLICY_PIPELINE_MIN_LOG2 at k <= POLICY_PIPELINE_MAX_K the pipeline;
@@ -312,8 +313,32 @@ static void plan_auto_small_n(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED && plan.const_source == DRTOPK_CONST_DEFAULT);
     p.dtype = DRTOPK_F64;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    static const struct {
+        int log2n;
+        uint64_t k;
+        drtopk_algo algo;
+    } wide[] = {
+        { POLICY_FUSED_64_LOG2, POLICY_FUSED_64_MID_MAX_K + 1, DRTOPK_ALGO_FUSED },       /* any k */
+        { POLICY_FUSED_64_LOG2, 1ull << POLICY_FUSED_64_LOG2, DRTOPK_ALGO_FUSED },
+        { POLICY_FUSED_64_MID_LOG2, POLICY_FUSED_64_MID_MAX_K, DRTOPK_ALGO_FUSED },
+        { POLICY_FUSED_64_MID_LOG2, POLICY_FUSED_64_MID_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
+        { POLICY_FUSED_64_MID_LOG2, 1ull << (POLICY_FUSED_64_MID_LOG2 - POLICY_FUSED_64_MOST_SHIFT),
+          DRTOPK_ALGO_FUSED },                                                           /* k >= n/4 */
+        { POLICY_FUSED_64_WIDE_LOG2, POLICY_FUSED_64_WIDE_MAX_K, DRTOPK_ALGO_FUSED },
+        { POLICY_FUSED_64_WIDE_LOG2, POLICY_FUSED_64_WIDE_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
+        { POLICY_FUSED_64_WIDE_LOG2, 1ull << (POLICY_FUSED_64_WIDE_LOG2 - POLICY_FUSED_64_MOST_SHIFT),
+          DRTOPK_ALGO_ONEPASS },
+        { POLICY_FUSED_64_WIDE_LOG2 + 1, 1, DRTOPK_ALGO_ONEPASS },
+    };
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; ++i) {
+        p.n = 1ull << wide[i].log2n;
+        p.k = wide[i].k;
+        CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+        CHECKF(plan.flags == 0 && plan.second_algo == wide[i].algo, "f64 n = 2^%d+, k = %" PRIu64 ": %s, want %s",
+               wide[i].log2n, p.k, drtopk_algo_name(plan.second_algo), drtopk_algo_name(wide[i].algo));
+    }
+    p.k = 100;
+    p.n = small;
     p.dtype = DRTOPK_F16;
     /* fused reads V itself: no first or second top-k of the pipeline */
     plan.first_algo = plan.second_algo = DRTOPK_ALGO_FUSED;
@@ -361,30 +386,22 @@ static void plan_auto_small_n(void)
     p.n = small + 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
-    p.n = (2ull << POLICY_NEARLY_ALL_LOG2) - 1;  /* nearly all of V: fused, 64-bit keys their radix */
+    p.n = (2ull << POLICY_NEARLY_ALL_LOG2) - 1;  /* nearly all of V: fused, 64-bit keys too */
     p.k = p.n / 2 + 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
-    p.dtype = DRTOPK_U64;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
     p.k = p.n / 2;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
-    p.n = (2ull << POLICY_WIDE_SORT_LOG2) - 1;  /* small 64-bit inputs: one CUB sort of the pairs */
-    p.k = 100;
+    p.dtype = DRTOPK_U64;                        /* 64-bit keys there: fused at any k */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_SORT_CUB);
-    p.n += 1;                                  /* then the radix select */
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
-    p.n = 1ull << POLICY_WIDE_ONEPASS_MIN_LOG2;  /* from here onepass past the radix select's k */
-    p.k = POLICY_WIDE_RADIX_MAX_K;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
-    p.k += 1;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.n = 1ull << POLICY_FUSED_64_LOG2;          /* 64-bit inputs up to here: fused at any k */
+    for (p.k = 1; p.k <= p.n; p.k *= 64) {
+        CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+        CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    }
+    p.dtype = DRTOPK_U32;                        /* past nearly all's n: onepass */
     p.n = (2ull << POLICY_NEARLY_ALL_LOG2) - 1;
     p.n *= 2;
     p.k = p.n;
@@ -403,30 +420,33 @@ static void plan_auto_small_n(void)
     CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_BUCKET && plan.beta == 3);
 }
 
-/* Untuned keys of every width above the small inputs get the one-read top-k
- * at their own width on the CUDA backend; 64-bit keys keep a standalone plan
- * they run whatever a table says. */
+/* Untuned keys of every width above the small inputs (2^(POLICY_FUSED_LOG2
+ * + 1) keys; 64-bit ones at k = 100 2^(POLICY_FUSED_64_WIDE_LOG2 + 1)) get
+ * the one-read top-k at their own width on the CUDA backend, below them
+ * fused; 64-bit keys keep a standalone plan they run whatever a table says:
+ * the size rules'. */
 static void plan_auto_key_widths(void)
 {
-    const uint64_t large = 2ull << POLICY_FUSED_LOG2;
+    const uint64_t large32 = 2ull << POLICY_FUSED_LOG2, large64 = 2ull << POLICY_FUSED_64_WIDE_LOG2;
+    uint64_t large = large32;
     static const drtopk_dtype wide[] = { DRTOPK_F16, DRTOPK_BF16, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F16, DRTOPK_LARGEST, large, 100, NULL };
     drtopk_plan plan;
     for (size_t i = 0; i < sizeof wide / sizeof wide[0]; ++i) {
         p.dtype = wide[i];
+        large = drtopk_dtype_bits(wide[i]) == 64 ? large64 : large32;
         p.n = large;
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
         CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS && plan.const_source == DRTOPK_CONST_DEFAULT);
-        p.n = large - 1;        /* small inputs: fused, 64-bit keys their radix */
+        p.n = large - 1;        /* small inputs: fused */
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-        CHECK(plan.flags == 0 &&
-              plan.second_algo == (drtopk_dtype_bits(wide[i]) == 64 ? DRTOPK_ALGO_RADIX : DRTOPK_ALGO_FUSED));
+        CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
     }
     p.dtype = DRTOPK_U64;
     const drtopk_tuning_entry e = { DRTOPK_U64, 0, 63, 0, 63, DRTOPK_ALGO_BUCKET, 3, 2.0, 0 };
     const drtopk_tuning t = { "test", &e, 1, 0 };
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_RADIX);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
     p.n = large;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
@@ -560,9 +580,11 @@ static void plan_auto_unmeasured_standalone(void)
                   DRTOPK_ALGO_RADIX, 1);
     expect_source(&unrecorded, NULL, cuda, DRTOPK_U32, n, (n >> POLICY_FUSED_32_K_SHIFT) + 1, DRTOPK_CONST_TUNING,
                   DRTOPK_ALGO_RADIX, 1);
-    /* 64-bit keys: onepass either way (their pipeline is onepass), from the table when it measured onepass */
-    expect_source(&before, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_ONEPASS, 0);
-    expect_source(&with_onepass, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_ONEPASS, 0);
+    /* 64-bit keys: fused either way (the pipeline they lack becomes the size rules' plan), from the
+     * table when it measured fused */
+    expect_source(&before, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_FUSED, 0);
+    expect_source(&with_onepass, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_DEFAULT, DRTOPK_ALGO_FUSED, 0);
+    expect_source(&with_fused, NULL, cuda, DRTOPK_U64, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_FUSED, 0);
     /* the CPU backend has no untuned standalone plan: the entry stands */
     expect_source(&before, NULL, DRTOPK_BACKEND_CPU, DRTOPK_U32, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_RADIX, 1);
     expect_source(&before, NULL, DRTOPK_BACKEND_CPU, DRTOPK_U64, n, k, DRTOPK_CONST_TUNING, DRTOPK_ALGO_RADIX, 1);
@@ -630,9 +652,9 @@ static void plan_auto_cells(void)
         { 0, DRTOPK_BACKEND_CUDA, DRTOPK_F32, 24, 10, "fused", 0, DRTOPK_CONST_DEFAULT },
         { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 24, 24, "fused", 0, DRTOPK_CONST_DEFAULT },
         { 0, DRTOPK_BACKEND_CUDA, DRTOPK_F16, 30, 0, "onepass", 0, DRTOPK_CONST_DEFAULT },
-        /* 64-bit keys: one CUB sort, the radix select, onepass as n grows */
-        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 16, 7, "sort-cub", 0, DRTOPK_CONST_DEFAULT },
-        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 20, 7, "radix", 0, DRTOPK_CONST_DEFAULT },
+        /* 64-bit keys: fused, onepass as n grows */
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 16, 7, "fused", 0, DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 20, 7, "fused", 0, DRTOPK_CONST_DEFAULT },
         { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U64, 30, 24, "onepass", 0, DRTOPK_CONST_DEFAULT },
         /* the CPU backend: its threaded radix select */
         { 0, DRTOPK_BACKEND_CPU, DRTOPK_U32, 30, 24, "radix", 0, DRTOPK_CONST_DEFAULT },

@@ -98,14 +98,16 @@ static int sorted_best_first(drtopk_dtype t, drtopk_order o, const void *vals, u
 
 static int is_key64(drtopk_dtype t) { return drtopk_dtype_bits(t) == 64; }
 
-/* 64-bit keys run standalone radix (a radix select, what drtopk_plan_auto
- * gives them on the CUDA backend) or sort-cub there: the plan of a case with
- * them, sort-cub for one in `sort_share` cases. */
-#define KEY64_SORT_SHARE 4
+/* 64-bit keys run standalone plans only (kernels/key_width.cu): the plan of
+ * a case with them, in turn fused (what drtopk_plan_auto gives them below
+ * 2^25 keys on the CUDA backend) twice, the radix select and sort-cub, with
+ * the case's DRTOPK_SORTED. */
 static void key64_plan(drtopk_plan *plan)
 {
+    static const drtopk_algo algos[] = { DRTOPK_ALGO_FUSED, DRTOPK_ALGO_RADIX, DRTOPK_ALGO_FUSED,
+                                         DRTOPK_ALGO_SORT_CUB };
     plan->flags &= DRTOPK_SORTED;
-    plan->first_algo = plan->second_algo = rnd() % KEY64_SORT_SHARE ? DRTOPK_ALGO_RADIX : DRTOPK_ALGO_SORT_CUB;
+    plan->first_algo = plan->second_algo = algos[rnd() % (sizeof algos / sizeof algos[0])];
 }
 
 /* ---- the side under test: the GPU, or (self-test) the CPU reference ----- */
@@ -1030,7 +1032,7 @@ out:
 }
 
 /* 64-bit keys on the CUDA backend: drtopk_plan_auto gives a small input the
- * standalone sort-cub plan (policy.h), which sizes a workspace; a delegate
+ * standalone fused plan (policy.h), which sizes a workspace; a delegate
  * plan is refused with a message that names the plans to use. */
 static void test_key64_plans(void)
 {
@@ -1040,12 +1042,12 @@ static void test_key64_plans(void)
         drtopk_plan plan;
         size_t bytes = 0;
         drtopk_status st = drtopk_plan_auto(&plan, &p, NULL);
-        gt_check(st == DRTOPK_OK && !(plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_SORT_CUB,
-                 "64-bit keys: plan_auto gives the standalone sort-cub plan", "%s: %s, flags 0x%x, %s",
+        gt_check(st == DRTOPK_OK && !(plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_FUSED,
+                 "64-bit keys: plan_auto gives the standalone fused plan", "%s: %s, flags 0x%x, %s",
                  drtopk_dtype_name(types[i]), drtopk_status_string(st), plan.flags,
                  drtopk_algo_name(plan.second_algo));
         st = drtopk_select_workspace(&p, &plan, &bytes);
-        gt_check(st == DRTOPK_OK && bytes > 0, "64-bit keys: the sort-cub plan's workspace", "%s: %s, %zu bytes",
+        gt_check(st == DRTOPK_OK && bytes > 0, "64-bit keys: the fused plan's workspace", "%s: %s, %zu bytes",
                  drtopk_dtype_name(types[i]), drtopk_status_string(st), bytes);
         suite_plan(&plan, &p);
         st = drtopk_select_workspace(&p, &plan, &bytes);

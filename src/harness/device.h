@@ -32,6 +32,7 @@ enum { DRTOPK_COPY_H2D = 0, DRTOPK_COPY_D2H, DRTOPK_COPY_D2D };
 
 drtopk_status dh_dev_select(int gpu);
 drtopk_status dh_dev_info(int gpu, dh_device_info *info);
+/* cudaMalloc; a failure is returned and leaves no error pending. */
 drtopk_status dh_dev_alloc(void **p, size_t bytes);
 drtopk_status dh_dev_free(void *p);
 drtopk_status dh_dev_copy(void *dst, const void *src, size_t bytes, int kind);

@@ -76,8 +76,14 @@ extern "C" drtopk_status dh_dev_alloc(void **p, size_t bytes)
 {
     if (p == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     *p = NULL;
-    STATUS_CUDA_TRY(cudaMalloc(p, bytes ? bytes : 1));
-    return DRTOPK_OK;
+    const cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+    if (e == cudaSuccess) return DRTOPK_OK;
+    /* reported here, so not again by the next launch's check: a failed
+     * allocation leaves its error pending on the thread (cudaGetLastError),
+     * and the next data set's generator would fail with it */
+    (void)cudaGetLastError();
+    *p = NULL;
+    return e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
 }
 
 extern "C" drtopk_status dh_dev_free(void *p)

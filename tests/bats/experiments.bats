@@ -698,12 +698,12 @@ EOF
     line=$(grep -P '\tNVIDIA H100 80GB HBM3\t' "$st")
     [ "$(cut -f4,5,9 <<< "$line")" = "0	not measured	not measured" ]
     grep -q "no automatic-plan regret rows on this machine (experiments/plan_regret.sh" "$T/out/$(cut -f1,2 <<< "$line" | tr '\t' '-').svg"
-    # of the two H200 dumps (h200-207f3e0f at 37fbb8e, h200-4f40c901 at 7ba9879), the newer:
-    # every key type, a verdict the rows give
+    # of the three H200 dumps (h200-207f3e0f at 37fbb8e, h200-4f40c901 at 7ba9879, h200-9de8814c at
+    # 8c3dcc6), the newest: every key type, a verdict the rows give
     line=$(grep -P '\tNVIDIA H200\t' "$st")
     [ "$(cut -f5 <<< "$line")" = ok ]
-    [ "$(cut -f2 <<< "$line")" = nvidia-h200-4f40c901 ]
-    [[ "$(cut -f8 <<< "$line")" == "commit 7ba9879d4e55: builtin u32: "*"builtin f32: "*"builtin f16: "*"builtin u64: "* ]]
+    [ "$(cut -f2 <<< "$line")" = nvidia-h200-9de8814c ]
+    [[ "$(cut -f8 <<< "$line")" == "commit 8c3dcc6fc0bf: builtin u32: "*"builtin f32: "*"builtin f16: "*"builtin u64: "* ]]
     worst=$(cut -f8 <<< "$line" | grep -o 'worst [0-9.]*' | cut -d' ' -f2 | sort -n | tail -1)
     verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 1.05) ? "held" : "not held" }')
     [ "$(cut -f9 <<< "$line")" = "$verdict" ]

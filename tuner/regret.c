@@ -38,7 +38,9 @@ typedef struct {
     uint64_t n, k;
 } point;
 
-const char *regret_label(regret_mode mode)
+/* The store's algorithm label of mode's measurements: "auto-builtin" or
+ * "auto-tuned" (DRTOPK_STORE_AUTO_PREFIX). */
+static const char *regret_label(regret_mode mode)
 {
     return mode == REGRET_TUNED ? LABEL_TUNED : LABEL_BUILTIN;
 }

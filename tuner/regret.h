@@ -13,9 +13,6 @@
 #include "options.h"
 #include "store.h"
 
-/* The store's algorithm label of mode's measurements: "auto-builtin" or
- * "auto-tuned" (DRTOPK_STORE_AUTO_PREFIX). */
-const char *regret_label(regret_mode mode);
 /* --regret tuned: this machine's tuning from o->db into *tuning (empty for
  * another mode; dh_store_tuning_free releases it).  0, or EXIT_USAGE with
  * a message when it cannot be read or holds nothing for this machine. */
@@ -30,10 +27,11 @@ typedef struct {
 /* After the sweep: measure drtopk_plan_auto's plan (o->regret: without a
  * table, or with `tuning`) at every (dtype, dist, n, k) of the sweep that
  * this commit has not measured (all with o->force), store each row labelled
- * regret_label(o->regret), then print per point the automatic plan, its ms,
- * the fastest forced plan measured there and its ms, and the regret auto ms /
- * min(auto ms, best ms), and per dtype "regret LABEL DTYPE: N points, worst
- * R at DIST n=N k=K, median M".  0, or -1 when the table cannot be read. */
+ * "auto-builtin" or "auto-tuned" (DRTOPK_STORE_AUTO_PREFIX), then print per
+ * point the automatic plan, its ms, the fastest forced plan measured there
+ * and its ms, and the regret auto ms / min(auto ms, best ms), and per dtype
+ * "regret LABEL DTYPE: N points, worst R at DIST n=N k=K, median M".  0, or
+ * -1 when the table cannot be read. */
 int regret_run(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
                const dh_store_machine *mach, const dh_store_tuning *tuning, regret_outcome *out);
 

@@ -152,19 +152,25 @@ static void seeded_set(uint64_t n, dh_dist dist, drtopk_dtype t, drtopk_order o)
     data_free(&d);
 }
 
-/* A u32 data set built against the sampled positions (onepass_data.h: key i
- * = f(i, n, k)), at its one k. */
-static void built(const char *name, uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t n, uint64_t k)
+/* A data set built against the sampled positions (onepass_data.h: key i
+ * = f(i, n, k)), at its one k: u32 keys, or (t = DRTOPK_U64) the same keys
+ * in the high word of u64 ones (the same order, so the same sampled
+ * threshold and the same fallback). */
+static void built_as(drtopk_dtype t, const char *name, uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t n,
+                     uint64_t k)
 {
     data d;
     memset(&d, 0, sizeof d);
-    d.t = DRTOPK_U32;
+    d.t = t;
     d.o = DRTOPK_LARGEST;
     d.n = n;
     snprintf(d.name, sizeof d.name, "%s", name);
-    uint32_t *v = malloc(n * sizeof *v);
-    if ((d.host = v) != NULL) {
-        for (uint64_t i = 0; i < n; ++i) v[i] = f(i, n, k);
+    const int wide = t == DRTOPK_U64;
+    if ((d.host = malloc(n * drtopk_dtype_size(t))) != NULL) {
+        for (uint64_t i = 0; i < n; ++i) {
+            if (wide) ((uint64_t *)d.host)[i] = (uint64_t)f(i, n, k) << 32;
+            else ((uint32_t *)d.host)[i] = f(i, n, k);
+        }
         if (data_upload(&d) == 0) run_set(&d, &k, 1);
         else gt_check(0, name, "cannot upload n=%" PRIu64, n);
     } else {
@@ -173,25 +179,14 @@ static void built(const char *name, uint32_t (*f)(uint64_t, uint64_t, uint64_t),
     data_free(&d);
 }
 
-/* The same keys widened to u64 (each in the high word: the same order, so
- * the same sampled threshold and the same fallback). */
+static void built(const char *name, uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t n, uint64_t k)
+{
+    built_as(DRTOPK_U32, name, f, n, k);
+}
+
 static void built64(const char *name, uint32_t (*f)(uint64_t, uint64_t, uint64_t), uint64_t n, uint64_t k)
 {
-    data d;
-    memset(&d, 0, sizeof d);
-    d.t = DRTOPK_U64;
-    d.o = DRTOPK_LARGEST;
-    d.n = n;
-    snprintf(d.name, sizeof d.name, "%s", name);
-    uint64_t *v = malloc(n * sizeof *v);
-    if ((d.host = v) != NULL) {
-        for (uint64_t i = 0; i < n; ++i) v[i] = (uint64_t)f(i, n, k) << 32;
-        if (data_upload(&d) == 0) run_set(&d, &k, 1);
-        else gt_check(0, name, "cannot upload n=%" PRIu64, n);
-    } else {
-        gt_check(0, name, "out of host memory");
-    }
-    data_free(&d);
+    built_as(DRTOPK_U64, name, f, n, k);
 }
 
 /* The top k in one run of V (onepass_data.h's spike); k = n / 64 overflows

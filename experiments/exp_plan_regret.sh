@@ -53,6 +53,12 @@ plot_one() {
         return 0
     fi
     commit=$(printf '%s\n' "$rows" | head -n 1 | cut -d'|' -f1)
+    # provenance: the commit drawn, the days it was measured, whether every row of it was verified
+    ver=$(regret verified) || { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query plan_regret.sql failed"; return 0; }
+    if [ "${ver%%|*}" -gt 0 ] && [ "${ver%%|*}" = "${ver#*|}" ]; then EXP_VERIFIED=1; else EXP_VERIFIED=0; fi
+    [ -n "${EXP_COMMITS_READ:-}" ] || exp_commit_index
+    EXP_PICK_COMMIT=$commit
+    exp_provenance
     # the grid: the tunings (rows) and key types (columns) measured, in a fixed order
     have() { printf '%s\n' "$rows" | awk -F'|' -v c="$1" -v v="$2" '$c == v { f = 1 } END { exit !f }'; }
     tunings="" dtypes=""
@@ -76,7 +82,7 @@ plot_one() {
         $2 " " $3 != prev { if (NR > 1) printf "\n\n"; printf "\"%s %s\"\n", $2, $3; prev = $2 " " $3 }
         { printf "%d %d %s %s\n", lg($4), lg($5), $6, $7 }' | exp_write "$data"
     ncols=$(echo "$dtypes" | wc -w) nrows=$(echo "$tunings" | wc -w)
-    cap="$M_CAPTION; measured at commit $commit"
+    cap="$M_CAPTION"
     note="a cell: its worst distribution's auto ms / min(auto ms, fastest forced plan's ms); label: % slower, where over $MEDIAN_TARGET"
     exp_gnuplot exp_plan_regret.gp "$EXP_OUT/${EXP_ID}-$M_SLUG" "$EXP_TITLE" "$cap" \
         "data=$data" "panels=${panels# }" "blocks=${blocks# }" "nrows=$nrows" "ncols=$ncols" \

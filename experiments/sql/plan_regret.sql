@@ -29,6 +29,8 @@
 --       commit|tuning|dtype|n|k|worst regret|its dist|points in cell
 --   'count': machine @machine's automatic-plan rows: all|of clean commits
 --       (why a panel has no rows).
+--   'verified': machine @machine's rows of status ok at the commit 'points'
+--       draws: all|verified (the panel's provenance).
 --   'superseded': the uuid of another machine of @machine's GPU model whose
 --       latest automatic-plan row is newer than @machine's (the figure draws
 --       one run per GPU model, the newest), or no row.
@@ -161,6 +163,16 @@ SELECT * FROM (
     SELECT count(*), coalesce(sum(x.git_commit NOT LIKE '%-dirty'), 0)
     FROM measurements x WHERE x.machine_id = @machine AND x.algorithm LIKE 'auto-%'
 ) WHERE @part = 'count';
+
+-- the rows of the commit 'points' draws, and how many of them were checked
+-- against the reference (the panel's provenance: every row verified or not)
+SELECT * FROM (
+    SELECT count(*), coalesce(sum(x.verified), 0)
+    FROM measurements x
+    WHERE x.machine_id = @machine AND x.status = 'ok'
+      AND x.git_commit = (SELECT q.git_commit FROM regret_points q WHERE q.machine_id = @machine
+                          GROUP BY q.git_commit ORDER BY max(q.measured_at) DESC, q.git_commit LIMIT 1)
+) WHERE @part = 'verified';
 
 SELECT m2.uuid
 FROM machines m2 JOIN measurements x2 ON x2.machine_id = m2.id

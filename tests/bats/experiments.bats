@@ -704,6 +704,9 @@ EOF
     [ "$(cut -f5 <<< "$line")" = ok ]
     [ "$(cut -f2 <<< "$line")" = nvidia-h200-9de8814c ]
     [[ "$(cut -f8 <<< "$line")" == "commit 8c3dcc6fc0bf: builtin u32: "*"builtin f32: "*"builtin f16: "*"builtin u64: "* ]]
+    # its provenance: the commit drawn, the day it was measured, its rows unverified (--verify-every 0)
+    [ "$(cut -f10,11,13 <<< "$line")" = "8c3dcc6fc0bf	2026-11-28	0" ]
+    grep -q "measured at commit 8c3dcc6fc0bf on 2026-11-28 (unverified rows)" "$T/out/exp_plan_regret-nvidia-h200-9de8814c.svg"
     worst=$(cut -f8 <<< "$line" | grep -o 'worst [0-9.]*' | cut -d' ' -f2 | sort -n | tail -1)
     verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 1.05) ? "held" : "not held" }')
     [ "$(cut -f9 <<< "$line")" = "$verdict" ]

@@ -6,10 +6,16 @@
 # indices, unsorted, largest).  Workloads (token sampling
 # 256 x 131072 and 256 x 262144, k 50; MoE routing 65536 x 256, k 8; ANN
 # re-ranking 10000 x 10000 and 10000 x 8192, k 100; long rows 16 x 2^24 and
-# 4 x 2^28, k 1024) and two power-law segment-length sets (offsets files
+# 4 x 2^28, k 1024), two power-law segment-length sets (offsets files
 # written here, deterministically: lengths lmin * u^(-1/alpha) capped, u from
 # splitmix64): plaw-small (65536 segments of 64..8192, CUB's range) and
-# plaw-large (16384 segments of 64..2^24).
+# plaw-large (16384 segments of 64..2^24), and sparse attention's top-k of
+# index scores, k 2048 per query over the keys it sees (a row shorter than k
+# gives all of them: k_s = min(k, length)): attn-prefill-128k (1024 queries
+# at the end of a 131072-key context, query q seeing 130049 + q keys),
+# attn-causal-8k (8192 queries from position 0: 1..8192 keys, the first 2048
+# shorter than k) and attn-decode-128k (256 sequences of one query each,
+# 4096..131072 keys, uniform from splitmix64).
 # Every row becomes a JSON line for `tuner --import-peers` (peers batch.drtopk,
 # batch.torch_topk, batch.cub_batched_topk, batch.read_once; n = elements,
 # peer_version = the workload and its shape) and is stored in the results
@@ -46,20 +52,32 @@ done
 mkdir -p "$OUT" || exit 1
 W=$OUT/workloads.tsv
 TAB=$(printf '\t')
-# plaw_offsets FILE SEGMENTS LMIN LMAX: power-law (alpha 0.9) segment offsets
-plaw_offsets() {
+# segment_offsets KIND FILE SEGMENTS A B: segment offsets, deterministic:
+#   plaw:    power-law (alpha 0.9) lengths A * u^(-1/alpha), capped at B;
+#   uniform: lengths uniform in A..B;
+#   causal:  the queries at the end of a B-key context, query s of SEGMENTS
+#            seeing B - SEGMENTS + 1 + s keys (A unused);
+# u from splitmix64 of the segment's number.
+segment_offsets() {
     "$PY" - "$@" <<'EOF' || exit 1
 import os, struct, sys
-path, segs, lmin, lmax = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+kind, path, segs, a, b = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
 ALPHA, SEED, M = 0.9, 16, (1 << 64) - 1
 def mix(x):
     x ^= x >> 30; x = (x * 0xBF58476D1CE4E5B9) & M
     x ^= x >> 27; x = (x * 0x94D049BB133111EB) & M
     return x ^ (x >> 31)
+def u(s):   # (0, 1]
+    return ((mix((SEED + (s + 1) * 0x9E3779B97F4A7C15) & M) >> 11) + 1) / float(1 << 53)
+def length(s):
+    if kind == "plaw":
+        return min(b, int(a * u(s) ** (-1.0 / ALPHA)))
+    if kind == "uniform":
+        return min(b, a + int(u(s) * (b - a + 1)))
+    return b - segs + 1 + s
 off = [0]
 for s in range(segs):
-    u = ((mix((SEED + (s + 1) * 0x9E3779B97F4A7C15) & M) >> 11) + 1) / float(1 << 53)   # (0, 1]
-    off.append(off[-1] + min(lmax, int(lmin * u ** (-1.0 / ALPHA))))
+    off.append(off[-1] + length(s))
 tmp = path + ".tmp"
 with open(tmp, "wb") as f:
     f.write(struct.pack("<%dQ" % len(off), *off))
@@ -68,8 +86,11 @@ EOF
 }
 case $BACKEND in
 cuda)
-    plaw_offsets "$OUT/plaw-small.u64" 65536 64 8192
-    plaw_offsets "$OUT/plaw-large.u64" 16384 64 16777216
+    segment_offsets plaw "$OUT/plaw-small.u64" 65536 64 8192
+    segment_offsets plaw "$OUT/plaw-large.u64" 16384 64 16777216
+    segment_offsets causal "$OUT/attn-prefill-128k.u64" 1024 0 131072
+    segment_offsets causal "$OUT/attn-causal-8k.u64" 8192 0 8192
+    segment_offsets uniform "$OUT/attn-decode-128k.u64" 256 4096 131072
     cat > "$W" <<EOF
 token-131k${TAB}256x131072${TAB}50
 token-262k${TAB}256x262144${TAB}50
@@ -80,16 +101,21 @@ long-2^24${TAB}16x16777216${TAB}1024
 long-2^28${TAB}4x268435456${TAB}1024
 plaw-small${TAB}$OUT/plaw-small.u64${TAB}50
 plaw-large${TAB}$OUT/plaw-large.u64${TAB}50
+attn-prefill-128k${TAB}$OUT/attn-prefill-128k.u64${TAB}2048
+attn-causal-8k${TAB}$OUT/attn-causal-8k.u64${TAB}2048
+attn-decode-128k${TAB}$OUT/attn-decode-128k.u64${TAB}2048
 EOF
     TARGET="--gpu 0" ;;
 cpu)
-    plaw_offsets "$OUT/plaw-small.u64" 64 8 64
-    plaw_offsets "$OUT/plaw-large.u64" 16 8 4096
+    segment_offsets plaw "$OUT/plaw-small.u64" 64 8 64
+    segment_offsets plaw "$OUT/plaw-large.u64" 16 8 4096
+    segment_offsets causal "$OUT/attn-causal.u64" 32 0 32
     cat > "$W" <<EOF
 token${TAB}4x512${TAB}5
 moe${TAB}64x16${TAB}2
 plaw-small${TAB}$OUT/plaw-small.u64${TAB}5
 plaw-large${TAB}$OUT/plaw-large.u64${TAB}5
+attn-causal${TAB}$OUT/attn-causal.u64${TAB}8
 EOF
     TARGET="--backend cpu" ;;
 *) echo "batch_bench.sh: --backend cuda|cpu, not '$BACKEND'" >&2; exit 2 ;;
@@ -163,7 +189,7 @@ for l in open(lines):
         rows[(j["peer"], j["n"], j["k"])] = j
 gpu = next((j["gpu"] for j in rows.values()), "?")
 print("batch bench on %s: f32 UD, values + indices unsorted, median ms (x = ours / best peer)" % gpu)
-print("%-11s %-22s %5s %9s %9s %9s %9s %8s" % ("workload", "shape", "k", "ours", "torch", "CUB", "floor", "x"))
+print("%-17s %-22s %5s %9s %9s %9s %9s %8s" % ("workload", "shape", "k", "ours", "torch", "CUB", "floor", "x"))
 for name, shape, k in (l.rstrip("\n").split("\t") for l in open(work) if l.strip()):
     k = int(k)
     if shape.endswith(".u64"):
@@ -179,6 +205,6 @@ for name, shape, k in (l.rstrip("\n").split("\t") for l in open(work) if l.strip
     peers = [v for v in (torch, cub) if v]
     cell = lambda v: "%9.3f" % v if v else "%9s" % "-"
     ratio = "%8.2f" % (ours / min(peers)) if ours and peers else "%8s" % "-"
-    print("%-11s %-22s %5d %s %s %s %s %s" % (name, shape, k, cell(ours), cell(torch), cell(cub), cell(floor), ratio))
+    print("%-17s %-22s %5d %s %s %s %s %s" % (name, shape, k, cell(ours), cell(torch), cell(cub), cell(floor), ratio))
 EOF
 exit $rc

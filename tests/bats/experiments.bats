@@ -622,8 +622,12 @@ EOS
     run sh "$ROOT/experiments/batch_bench.sh" --backend cpu --reps 1 --out "$T/bb" --db "$T/bb.sqlite"
     [ "$status" -eq 0 ]
     [[ "$output" == *"batch bench on cpu"* ]]
-    [[ "$output" == *"plaw-large  16 segments"* ]]
-    [ "$(sqlite3 "$T/bb.sqlite" "SELECT count(*) FROM peer_measurements WHERE peer = 'batch.drtopk' AND verified = 1")" -eq 4 ]
+    [[ "$output" == *"plaw-large        16 segments"* ]]
+    # sparse attention's causal rows: query s sees s + 1 keys, the first k - 1 shorter than k
+    [[ "$output" == *"attn-causal       32 segments"* ]]
+    [ "$(python3 -c 'import struct, sys; r = open(sys.argv[1], "rb").read(); o = struct.unpack("<%dQ" % (len(r) // 8), r)
+print(" ".join(str(o[i + 1] - o[i]) for i in range(len(o) - 1)))' "$T/bb/attn-causal.u64")" = "$(seq -s ' ' 1 32)" ]
+    [ "$(sqlite3 "$T/bb.sqlite" "SELECT count(*) FROM peer_measurements WHERE peer = 'batch.drtopk' AND verified = 1")" -eq 5 ]
 }
 
 @test "exp_batch: batch_bench.sh's rows drawn per GPU, the verdict from the stored medians; no rows: the not-measured panel" {
@@ -664,18 +668,18 @@ EOF
                                    AND p.n = o.n AND p.k = o.k AND p.peer IN ('batch.torch_topk', 'batch.cub_batched_topk')
                               WHERE o.machine_id = $mid AND o.peer = 'batch.drtopk' AND p.status = 'ok'")
         line=$(grep -P "\tNVIDIA Fixture $g\t" "$st")
-        [ "$(cut -f4,5,9 <<< "$line")" = "4	ok	$want" ]
+        [ "$(cut -f4,5,9 <<< "$line")" = "5	ok	$want" ]
         if grep -q "not measured on this machine" "$T/ebo/exp_batch-$(cut -f2 <<< "$line").svg"; then false; fi
     done
     [ "$(grep -P '\tNVIDIA Fixture A\t' "$st" | cut -f9)" = held ]
     [ "$(grep -P '\tNVIDIA Fixture B\t' "$st" | cut -f9)" = "not held" ]
     # the bars: ours, torch, CUB (NaN where it does not support the workload), the floor, in batch_bench.sh's order
     dat="$T/ebo/data/exp_batch-$(grep -P '\tNVIDIA Fixture A\t' "$st" | cut -f2).dat"
-    [ "$(grep -v '^#' "$dat" | cut -d'"' -f2 | tr '\n' ';')" = "token, k 5;moe, k 2;plaw-small, k 5;plaw-large, k 5 (CUB: n/s);" ]
+    [ "$(grep -v '^#' "$dat" | cut -d'"' -f2 | tr '\n' ';')" = "token, k 5;moe, k 2;plaw-small, k 5;plaw-large, k 5 (CUB: n/s);attn-causal, k 8;" ]
     grep -q '^"plaw-large, k 5 (CUB: n/s)" [0-9.]* [0-9.]* NaN [0-9.]* "6.00x"' "$dat"
     # the CPU backend's rows alone: drawn, ours only, nothing to compare
     line=$(grep -vP '\tNVIDIA Fixture' "$st")
-    [ "$(cut -f4,5,9 <<< "$line")" = "4	ok	not measured" ]
+    [ "$(cut -f4,5,9 <<< "$line")" = "5	ok	not measured" ]
     ours=$(sqlite3 "$db" "SELECT printf('%.6g', median_ms) FROM peer_measurements
                           WHERE machine_id = (SELECT id FROM machines WHERE name = 'cpu') AND peer_version LIKE '% moe %'")
     grep -q "moe: $ours ms (no peer)" <<< "$line"

@@ -17,7 +17,7 @@ static const topk_algo_entry algo_table[DRTOPK_ALGO_COUNT] = {
     [DRTOPK_ALGO_SORT_CUB] = { sort_cub_topk_workspace, sort_cub_topk },
     [DRTOPK_ALGO_SORT_THRUST] = { sort_thrust_topk_workspace, sort_thrust_topk },
     [DRTOPK_ALGO_ONEPASS] = { onepass_topk_workspace, onepass_topk, onepass_topk_stats, onepass_topk_final, 1 },
-    [DRTOPK_ALGO_FUSED] = { small_n_topk_workspace, small_n_topk, NULL, small_n_topk_final, 0 },
+    [DRTOPK_ALGO_FUSED] = { small_n_topk_workspace, small_n_topk, NULL, small_n_topk_final, 1 },
 };
 
 extern "C" const topk_algo_entry *topk_algo_lookup(drtopk_algo a)

@@ -145,10 +145,11 @@ drtopk_status onepass_topk_stats(const topk_input *in, void *ws, size_t ws_bytes
 drtopk_status onepass_topk_final(const topk_input *in, const topk_output *out, void *values,
                                  uint64_t *indices, void *ws, size_t ws_bytes, cudaStream_t s);
 
-/* The fused small-input top-k (small_n.cu): raw V of 32- or 64-bit keys
- * (16-bit ones arrive widened) and fewer than FUSED_MAX_N of them only, one
- * launch (one block, or a cooperative grid with grid-wide barriers).  For
- * 64-bit V the output keys and d_threshold are 64-bit words, as onepass's.
+/* The fused small-input top-k (small_n.cu): raw V of 16-, 32- or 64-bit
+ * keys, read at their width, and fewer than FUSED_MAX_N of them only, one
+ * launch (one block, or a cooperative grid with grid-wide barriers).  Its
+ * output keys and d_threshold are as onepass's: 32-bit ordered keys for 16-
+ * and 32-bit V (16-bit ones zero-extended), 64-bit words for 64-bit V.
  * _final writes the caller's values (V's width) and 64-bit indices itself:
  * no gather. */
 #define FUSED_MAX_N (1ull << 32)        /* its counts are 32-bit */

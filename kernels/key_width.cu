@@ -12,7 +12,8 @@
  * The CPU reference holds 16-bit keys in the same way, so both backends
  * take the same path (equal stage statistics).  The widening costs one read
  * of V (2 bytes a key) and a write of 4 bytes a key before the pipeline; the
- * one-read top-k (onepass.cu) skips it and reads the 16-bit V itself.
+ * one-read top-k (onepass.cu) and the fused one (small_n.cu) skip it and
+ * read the 16-bit V themselves.
  *
  * 64-bit keys (u64, i64, f64): the pipeline's stages hold 32-bit ordered
  * keys, so 64-bit keys run standalone plans only: the one-read top-k at 64

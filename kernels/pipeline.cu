@@ -34,8 +34,8 @@
  * Key widths (key_width.cu): 16-bit keys are widened into a u32 vector of
  * ordered keys at the start of the workspace and every stage runs on it (the
  * "key problem"), unless a standalone algorithm reads every width itself
- * (topk_algo_entry.any_width: onepass); 64-bit keys run key_width.cu's
- * standalone plans (onepass, radix select, sort-and-choose).
+ * (topk_algo_entry.any_width: onepass, fused); 64-bit keys run key_width.cu's
+ * standalone plans (onepass, fused, radix select, sort-and-choose).
  */
 #include <string.h>
 #include <cub/device/device_radix_sort.cuh>

@@ -6,12 +6,12 @@
  * ONE launch per call, nothing else: no memset (the control block is zeroed
  * by the kernel itself), no gather (standalone the kernel writes the caller's
  * values and 64-bit indices: small_n_topk_final), no host round trip.  Keys
- * of 32 and 64 bits (K, sn_word: u32/i32/f32 and u64/i64/f64 V; 16-bit keys
- * arrive widened to 32, key_width.cu).  The k-th largest ordered key
- * (keyorder.h) is selected digit by digit from the most significant, like the
- * flag radix of section 5.1:
- *   pass p = 0..2 (32-bit keys; 0..5 for 64-bit: 11 bits each, the last 10
- *     or 9): every block histograms digit p of its
+ * of 16, 32 and 64 bits (K, sn_word: f16/bf16, u32/i32/f32 and u64/i64/f64
+ * V, each read at its own width).  The k-th largest ordered key (keyorder.h)
+ * is selected digit by digit from the most significant, like the flag radix
+ * of section 5.1:
+ *   pass p = 0..2 (32-bit keys; 0..1 for 16-bit, 0..5 for 64-bit: 11 bits
+ *     each, the last 5, 10 or 9): every block histograms digit p of its
  *     keys whose decided digits match the prefix so far; every block then
  *     picks, from the grid's histogram, the digit holding the kk-th largest
  *     remaining key (all blocks the same).  A pass whose chosen digit holds
@@ -122,11 +122,18 @@
 namespace cg = cooperative_groups;
 
 /* The key word of dtype T (its element bits and its ordered key): 32 bits,
- * or 64 for the 64-bit dtypes. */
+ * 16 for the 16-bit dtypes, 64 for the 64-bit ones. */
 template <int T> struct sn_word { typedef uint32_t type; };
+template <> struct sn_word<DRTOPK_F16> { typedef uint16_t type; };
+template <> struct sn_word<DRTOPK_BF16> { typedef uint16_t type; };
 template <> struct sn_word<DRTOPK_U64> { typedef uint64_t type; };
 template <> struct sn_word<DRTOPK_I64> { typedef uint64_t type; };
 template <> struct sn_word<DRTOPK_F64> { typedef uint64_t type; };
+
+/* The word of an output key (topk_output.keys, d_threshold): 16-bit keys
+ * are written zero-extended to 32 bits, as onepass writes them (kernels.h). */
+template <typename K> struct sn_out { typedef K type; };
+template <> struct sn_out<uint16_t> { typedef uint32_t type; };
 
 template <typename K> __host__ __device__ constexpr int sn_key_bits() { return 8 * (int)sizeof(K); }
 template <typename K> __host__ __device__ constexpr int sn_passes_of()
@@ -168,10 +175,10 @@ struct small_n_args {
     small_n_ctl *c;
     K *out_vals;
     uint64_t *out_idx;
-    K *out_keys;
+    typename sn_out<K>::type *out_keys;
     PosT *out_pos;
     uint64_t *d_count;
-    K *d_threshold;                     /* a K-wide slot                        */
+    typename sn_out<K>::type *d_threshold;
 };
 
 /* Where a block's keys are: its chunk of V in global memory (tile NULL),
@@ -187,7 +194,7 @@ struct sn_src {
 };
 
 /* Digit p's shift and width below bit `top`: from 32, 21/11, 10/11, 0/10;
- * from 64, 53/11, ..., 9/11, 0/9. */
+ * from 16, 5/11, 0/5; from 64, 53/11, ..., 9/11, 0/9. */
 __device__ __forceinline__ int sn_shift(int top, int p)
 {
     const int s = top - (p + 1) * SN_DIGIT_BITS;
@@ -211,9 +218,20 @@ __device__ __forceinline__ uint64_t sn_key(uint64_t bits, uint64_t flip)
     return drtopk_key64_from_bits(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ flip;
 }
 
+template <int T>
+__device__ __forceinline__ uint16_t sn_key(uint16_t bits, uint16_t flip)
+{
+    return (uint16_t)(drtopk_key16_from_bits(bits, (drtopk_dtype)T, DRTOPK_LARGEST) ^ flip);
+}
+
 /* Leading zero bits of a key word; a warp's largest key word. */
+__device__ __forceinline__ int sn_clz(uint16_t x) { return __clz((uint32_t)x) - 16; }
 __device__ __forceinline__ int sn_clz(uint32_t x) { return __clz(x); }
 __device__ __forceinline__ int sn_clz(uint64_t x) { return __clzll((long long)x); }
+__device__ __forceinline__ uint16_t sn_warp_max(uint16_t x)
+{
+    return (uint16_t)__reduce_max_sync(SN_FULL_MASK, (uint32_t)x);
+}
 __device__ __forceinline__ uint32_t sn_warp_max(uint32_t x) { return __reduce_max_sync(SN_FULL_MASK, x); }
 __device__ __forceinline__ uint64_t sn_warp_max(uint64_t x)
 {
@@ -224,7 +242,17 @@ __device__ __forceinline__ uint64_t sn_warp_max(uint64_t x)
     return x;
 }
 
-/* Key q of a 16-byte load (4 32-bit or 2 64-bit words, little-endian). */
+/* The keys of a 16-byte load (8 16-bit, 4 32-bit or 2 64-bit words,
+ * little-endian). */
+__device__ __forceinline__ void sn_unpack(const uint4 &w, uint16_t (&e)[8])
+{
+    const uint32_t q[4] = { w.x, w.y, w.z, w.w };
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        e[2 * i] = (uint16_t)q[i];
+        e[2 * i + 1] = (uint16_t)(q[i] >> 16);
+    }
+}
 __device__ __forceinline__ void sn_unpack(const uint4 &w, uint32_t (&e)[4])
 {
     e[0] = w.x;
@@ -266,7 +294,7 @@ __device__ __forceinline__ void sn_for_each(const sn_src<K> &s, bool first, F f)
 /* Calls f(bits, j, in) like sn_for_each for a chunk of V in global memory,
  * read in 16-byte loads (SN_VEC_UNROLL in flight a thread): the keys before
  * the first 16-byte boundary and after the last whole load in one scalar
- * round (at most 6 keys), then the aligned body. */
+ * round (at most 14 keys: 7 and 7 of 16-bit ones), then the aligned body. */
 template <typename K, typename F>
 __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
 {
@@ -499,8 +527,8 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
         if (sn_sampled_decide(a, &maxk)) {
             /* the top k of the lists (every key > t, enough ties) is V's: the
              * lists' keys share the bits above t ^ maxk's highest set bit */
-            top = key_bits - sn_clz(t ^ maxk);
-            mask = top == key_bits ? (K)0 : ~(K)0 << top;
+            top = key_bits - sn_clz((K)(t ^ maxk));
+            mask = top == key_bits ? (K)0 : (K)(~0ull << top);
             prefix = t & mask;
             const uint32_t nstored = nc < a.cand_cap ? nc : a.cand_cap;
             const sn_src<K> l = { NULL, tile, (const uint32_t *)(tile + a.list_cap), nstored + ne, nstored,
@@ -580,15 +608,26 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
 
 /* Raw V of a known length only: the grid reads it whole (d_skip may gate
  * the call: onepass's fallback). */
+/* *w = in, with a 32-bit stand-in for raw V of another width (its dtype and
+ * an aligned address): topk_check_input and topk_check_io know 32-bit V
+ * only.  Checks the alignment of such V to its element size. */
+static drtopk_status small_n_stand_in(const topk_input *in, topk_input *w)
+{
+    *w = *in;
+    if (in->src != TOPK_SRC_RAW || (unsigned)in->dtype >= DRTOPK_DTYPE_COUNT || drtopk_dtype_bits(in->dtype) == 32)
+        return DRTOPK_OK;
+    if ((uintptr_t)in->raw % drtopk_dtype_size(in->dtype)) return DRTOPK_ERR_MISALIGNED;
+    w->dtype = DRTOPK_U32;
+    if (in->raw != NULL) w->raw = (const void *)(uintptr_t)sizeof(uint4);
+    return DRTOPK_OK;
+}
+
 static drtopk_status small_n_check(const topk_input *in)
 {
     if (in == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
-    topk_input w = *in;                 /* topk_check_input knows 32-bit V only */
-    if (in->src == TOPK_SRC_RAW && (unsigned)in->dtype < DRTOPK_DTYPE_COUNT && drtopk_dtype_bits(in->dtype) == 64) {
-        if ((uintptr_t)in->raw % sizeof(uint64_t)) return DRTOPK_ERR_MISALIGNED;
-        w.dtype = DRTOPK_U32;
-    }
-    const drtopk_status st = topk_check_input(&w);
+    topk_input w;
+    drtopk_status st = small_n_stand_in(in, &w);
+    if (st == DRTOPK_OK) st = topk_check_input(&w);
     if (st != DRTOPK_OK) return st;
     if (in->src != TOPK_SRC_RAW || in->d_n != NULL) {
         drtopk_error_set("fused (the small-input top-k) runs standalone on raw V of a known length only, "
@@ -645,7 +684,8 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
     /* sampled: a block's list (key and offset) fills the room; ties take at
      * most k of it (TAKE needs at most k - gt), and the rest holds SN_LIST_SLACK
      * times the block's share of the spec's candidate capacity */
-    a.list_cap = (uint32_t)(room / (sizeof(K) + sizeof(uint32_t)));
+    /* a multiple of 4 keys: the offsets after the keys stay 4-byte aligned */
+    a.list_cap = (uint32_t)(room / (sizeof(K) + sizeof(uint32_t))) & ~3u;
     const uint32_t tie_cap = a.k < a.list_cap / SN_TIE_SHARE ? (uint32_t)a.k : a.list_cap / SN_TIE_SHARE;
     a.cand_cap = a.list_cap - tie_cap;
     a.r = (uint32_t)drtopk_onepass_rank(n, a.k, SN_SAMPLE);
@@ -653,7 +693,7 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
     a.sampled = grid > 1 && n >= SN_SAMPLED_MIN_N && room >= SN_SAMPLE * sizeof(K) &&
                 a.cap / grid * SN_LIST_SLACK <= a.cand_cap;
     a.resident = !a.sampled && a.chunk * sizeof(K) <= room;
-    a.flip = in->order == DRTOPK_SMALLEST ? ~(K)0 : (K)0;
+    a.flip = in->order == DRTOPK_SMALLEST ? (K)~0ull : (K)0;
     a.d_skip = in->d_skip;
     a.c = (small_n_ctl *)ws;
     cudaLaunchConfig_t cfg = {};
@@ -681,10 +721,11 @@ struct small_n_run {
         typedef typename sn_word<T>::type K;
         small_n_args<K, PosT> a;
         memset(&a, 0, sizeof a);
-        a.out_keys = (K *)out->keys;
+        typedef typename sn_out<K>::type O;
+        a.out_keys = (O *)out->keys;
         a.out_pos = (PosT *)out->pos;
         a.d_count = out->d_count;
-        a.d_threshold = (K *)out->d_threshold;
+        a.d_threshold = (O *)out->d_threshold;
         return small_n_launch<T, PosT>(in, a, ws, s);
     }
 };
@@ -701,17 +742,19 @@ struct small_n_run_final {
         a.out_vals = (K *)values;
         a.out_idx = indices;
         a.d_count = out->d_count;
-        a.d_threshold = (K *)out->d_threshold;
+        a.d_threshold = (typename sn_out<K>::type *)out->d_threshold;
         return small_n_launch<T, PosT>(in, a, ws, s);
     }
 };
 
 /* F<T, P>::run(args...) for V of dtype t: the 32-bit dtypes as every
- * algorithm (drtopk_dispatch), and the 64-bit ones. */
+ * algorithm (drtopk_dispatch), and the 16- and 64-bit ones. */
 template <template <int, typename> class F, typename... A>
 static drtopk_status small_n_dispatch(drtopk_dtype t, int pos64, A... args)
 {
     switch (t) {
+    case DRTOPK_F16: return pos64 ? F<DRTOPK_F16, uint64_t>::run(args...) : F<DRTOPK_F16, uint32_t>::run(args...);
+    case DRTOPK_BF16: return pos64 ? F<DRTOPK_BF16, uint64_t>::run(args...) : F<DRTOPK_BF16, uint32_t>::run(args...);
     case DRTOPK_U64: return pos64 ? F<DRTOPK_U64, uint64_t>::run(args...) : F<DRTOPK_U64, uint32_t>::run(args...);
     case DRTOPK_I64: return pos64 ? F<DRTOPK_I64, uint64_t>::run(args...) : F<DRTOPK_I64, uint32_t>::run(args...);
     case DRTOPK_F64: return pos64 ? F<DRTOPK_F64, uint64_t>::run(args...) : F<DRTOPK_F64, uint32_t>::run(args...);
@@ -725,8 +768,8 @@ static drtopk_status small_n_check_io(const topk_input *in, const topk_output *o
 {
     drtopk_status st = small_n_check(in);
     if (st != DRTOPK_OK) return st;
-    topk_input w = *in;
-    if (drtopk_dtype_bits(in->dtype) == 64) w.dtype = DRTOPK_U32;   /* small_n_check checked it */
+    topk_input w;
+    small_n_stand_in(in, &w);           /* small_n_check checked it */
     if ((st = topk_check_io(&w, out)) != DRTOPK_OK) return st;
     return topk_check_run(&w, out, ws, ws_bytes, small_n_bytes());
 }

@@ -269,10 +269,12 @@ int main(int argc, char **argv)
         { big, big / 64, DRTOPK_BF16, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_ONEPASS },
         { big, big / 64, DRTOPK_F64, DRTOPK_DIST_SPECIAL, 0, 0, DRTOPK_ALGO_ONEPASS },
         { big, 1000, DRTOPK_U64, DRTOPK_DIST_EQ, 0, 0, DRTOPK_ALGO_ONEPASS },
-        /* the fused top-k at 64 bits: a cooperative kernel node (the sampled
-         * pass at the big size), and on V in shared memory */
+        /* the fused top-k at 16 and 64 bits: a cooperative kernel node (the
+         * sampled pass at the big size), and on V in shared memory */
         { big, 1000, DRTOPK_U64, DRTOPK_DIST_ND, 0, 0, DRTOPK_ALGO_FUSED },
         { per_algo_n, per_algo_n / 3, DRTOPK_F64, DRTOPK_DIST_SPECIAL, 0, 0, DRTOPK_ALGO_FUSED },
+        { big, 1000, DRTOPK_BF16, DRTOPK_DIST_ND, 0, 0, DRTOPK_ALGO_FUSED },
+        { per_algo_n, 4096, DRTOPK_F16, DRTOPK_DIST_FEW, 0, 0, DRTOPK_ALGO_FUSED },
     };
     if (!dh_cuda_available()) return gt_no_gpu("test_capture");
     /* not in the sanitizer-sized set: compute-sanitizer reports the

@@ -22,7 +22,8 @@
  * V) forced to fall back (onepass_data.h: threshold too low, too high, a
  * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys (u32; u64 keys
  * the same in their high word at 2^22 + 3), and its ties
- * (all-equal, few values) at 2^22 + 3; the untuned default on the GPU is fused
+ * (all-equal, few values) at 2^22 + 3; 16-bit V one element off its
+ * allocation (not 4-byte aligned); the untuned default on the GPU is fused
  * (drtopk.h); and dr-fused is refused.  A case over a second prints its
  * time.  Output: gpu_test.h's lines, last "N passed, N failed".
  *   test_small_n [--small | --tiny]   (memcheck- and racecheck-sized cases)
@@ -237,7 +238,7 @@ static const large_set large_sets[] = {
     { MID_N, DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_LARGEST },      /* every pass ends on one digit  */
     { MID_N, DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_LARGEST }, /* NaN, +-inf, +-0.0            */
     { MID_N, DRTOPK_DIST_ND, DRTOPK_F32, DRTOPK_SMALLEST },
-    { MID_N, DRTOPK_DIST_CD, DRTOPK_F16, DRTOPK_LARGEST },      /* widened keys                  */
+    { MID_N, DRTOPK_DIST_CD, DRTOPK_F16, DRTOPK_LARGEST },      /* 16-bit keys: two digit passes */
     { LARGE_N, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST },
     { LARGE_N, DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_LARGEST },
     { LARGE_N, DRTOPK_DIST_FEW, DRTOPK_U32, DRTOPK_SMALLEST },
@@ -249,7 +250,36 @@ static const large_set large_sets[] = {
     { MID_N, DRTOPK_DIST_FEW, DRTOPK_I64, DRTOPK_SMALLEST },
     { LARGE_N, DRTOPK_DIST_ND, DRTOPK_U64, DRTOPK_LARGEST },    /* the sampled pass at 64 bits   */
     { FORCE_N, DRTOPK_DIST_FEW, DRTOPK_U64, DRTOPK_SMALLEST },
+    { LARGE_N, DRTOPK_DIST_ND, DRTOPK_BF16, DRTOPK_LARGEST },   /* the sampled pass at 16 bits   */
+    { FORCE_N, DRTOPK_DIST_FEW, DRTOPK_F16, DRTOPK_SMALLEST },
 };
+
+/* 16-bit V one element into its allocation (2-byte aligned, not 4): the
+ * scalar keys before the first 16-byte load, in one block, a grid, and the
+ * sampled pass (size 0 only). */
+static void unaligned16(int size)
+{
+    static const uint64_t ns[] = { 3001, 100003, FORCE_N };
+    static const drtopk_dtype halves[] = { DRTOPK_F16, DRTOPK_BF16 };
+    uint64_t ks[] = { 1, 77, 1024 };
+    for (size_t a = 0; a < (size == 0 ? 3u : 2u); ++a)
+        for (size_t t = 0; t < sizeof halves / sizeof halves[0]; ++t) {
+            data whole, view;
+            const size_t es = drtopk_dtype_size(halves[t]);
+            if (data_seeded(&whole, SUITE_SEED, ns[a] + 1, DRTOPK_DIST_ND, halves[t], DRTOPK_LARGEST) != 0) {
+                gt_check(0, "fused unaligned 16-bit data", "cannot prepare n=%" PRIu64, ns[a] + 1);
+                data_free(&whole);
+                continue;
+            }
+            view = whole;
+            view.n = ns[a];
+            view.host = (char *)whole.host + es;
+            view.dev = (char *)whole.dev + es;
+            snprintf(view.name, sizeof view.name, "ND at V + 1 element");
+            run_set(&view, ks, sizeof ks / sizeof ks[0]);
+            data_free(&whole);
+        }
+}
 
 /* size: 0 full, 1 --small (memcheck), 2 --tiny (racecheck) */
 static void seeded(int size)
@@ -310,6 +340,7 @@ int main(int argc, char **argv)
     plans();
     spike(size > 0);
     forced(size);
+    unaligned16(size);
     seeded(size);
     return gt_finish();
 }

@@ -46,6 +46,11 @@ extern "C" {
  *     at k <= n / 2^POLICY_FUSED_32_K_SHIFT: fused, which reads V once there
  *     (a sampled threshold, onepass_spec.h, in the one launch): 1.2-1.6x
  *     faster than onepass and the pipeline;
+ *   - 16-bit keys up to 2^(POLICY_FUSED_16_LOG2 + 1) - 1 at k <=
+ *     POLICY_FUSED_16_MAX_K: fused, which reads f16/bf16 at their width in
+ *     two digit passes (a sampled threshold from 2^22 keys): 1.1-1.7x faster
+ *     than onepass at 2^24 keys; past 2^18 its blocks' lists overflow, and at
+ *     2^26 keys onepass's one read wins at every k;
  *   - 32-bit keys from 2^POLICY_PIPELINE_MIN_LOG2 keys at k <=
  *     POLICY_PIPELINE_MAX_K: the paper's pipeline at Rule 4's const
  *     POLICY_PIPELINE_RULE4_CONST, beta 2, whose delegate vector is all the
@@ -67,6 +72,8 @@ extern "C" {
 #define POLICY_FUSED_64_MOST_SHIFT 2        /* k >= n/4: onepass's candidates would be a quarter of V */
 #define POLICY_FUSED_64_WIDE_LOG2 28
 #define POLICY_FUSED_64_WIDE_MAX_K 4096
+#define POLICY_FUSED_16_LOG2 24
+#define POLICY_FUSED_16_MAX_K 262144
 #define POLICY_FUSED_32_LOG2 26
 #define POLICY_FUSED_32_MAX_K 65536
 #define POLICY_FUSED_32_WIDE_K_LOG2 24

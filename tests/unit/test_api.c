@@ -299,8 +299,9 @@ static void rule4_alpha(void)
 /* The size rules (policy.h): small CUDA problems no tuning entry covers get
  * the standalone fused plan up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys (64-bit
  * keys up to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 at any k, then at bounded k or
- * k >= n/4), 32-bit keys at k <= POLICY_FUSED_32_MAX_K up to
- * 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k > n/2 up to
+ * k >= n/4), 16-bit keys at k <= POLICY_FUSED_16_MAX_K up to
+ * 2^(POLICY_FUSED_16_LOG2 + 1) - 1, 32-bit keys at k <= POLICY_FUSED_32_MAX_K
+ * up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k > n/2 up to
  * 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; 32-bit keys from
  * 2^POLICY_PIPELINE_MIN_LOG2 at k <= POLICY_PIPELINE_MAX_K the pipeline;
  * the rest onepass; fused runs standalone only; the CPU backend keeps the
@@ -336,6 +337,27 @@ static void plan_auto_small_n(void)
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
         CHECKF(plan.flags == 0 && plan.second_algo == wide[i].algo, "f64 n = 2^%d+, k = %" PRIu64 ": %s, want %s",
                wide[i].log2n, p.k, drtopk_algo_name(plan.second_algo), drtopk_algo_name(wide[i].algo));
+    }
+    static const struct {
+        drtopk_dtype t;
+        int log2n;
+        uint64_t k;
+        drtopk_algo algo;
+    } half[] = {
+        { DRTOPK_F16, POLICY_FUSED_16_LOG2, POLICY_FUSED_16_MAX_K, DRTOPK_ALGO_FUSED },
+        { DRTOPK_BF16, POLICY_FUSED_16_LOG2, POLICY_FUSED_16_MAX_K, DRTOPK_ALGO_FUSED },
+        { DRTOPK_F16, POLICY_FUSED_16_LOG2, POLICY_FUSED_16_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
+        { DRTOPK_BF16, POLICY_FUSED_16_LOG2 + 1, 1, DRTOPK_ALGO_ONEPASS },
+        { DRTOPK_F16, POLICY_PIPELINE_MIN_LOG2, 1, DRTOPK_ALGO_ONEPASS },   /* the pipeline is 32-bit only */
+    };
+    for (size_t i = 0; i < sizeof half / sizeof half[0]; ++i) {
+        p.dtype = half[i].t;
+        p.n = 1ull << half[i].log2n;
+        p.k = half[i].k;
+        CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+        CHECKF(plan.flags == 0 && plan.second_algo == half[i].algo, "%s n = 2^%d, k = %" PRIu64 ": %s, want %s",
+               drtopk_dtype_name(p.dtype), half[i].log2n, p.k, drtopk_algo_name(plan.second_algo),
+               drtopk_algo_name(half[i].algo));
     }
     p.k = 100;
     p.n = small;
@@ -379,11 +401,12 @@ static void plan_auto_small_n(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.n = 1ull << POLICY_PIPELINE_MIN_LOG2;
-    p.dtype = DRTOPK_F16;                      /* 16-bit keys: onepass past the small inputs, at any k */
+    p.dtype = DRTOPK_F16;                      /* 16-bit keys: onepass past fused's n and k */
     p.k = 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.n = small + 1;
+    p.k = POLICY_FUSED_16_MAX_K + 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.n = (2ull << POLICY_NEARLY_ALL_LOG2) - 1;  /* nearly all of V: fused, 64-bit keys too */
@@ -420,21 +443,21 @@ static void plan_auto_small_n(void)
     CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_BUCKET && plan.beta == 3);
 }
 
-/* Untuned keys of every width above the small inputs (2^(POLICY_FUSED_LOG2
- * + 1) keys; 64-bit ones at k = 100 2^(POLICY_FUSED_64_WIDE_LOG2 + 1)) get
+/* Untuned keys of every width above the small inputs (2^(POLICY_FUSED_16_LOG2
+ * + 1) keys of 16 bits; 64-bit ones at k = 100 2^(POLICY_FUSED_64_WIDE_LOG2 + 1)) get
  * the one-read top-k at their own width on the CUDA backend, below them
  * fused; 64-bit keys keep a standalone plan they run whatever a table says:
  * the size rules'. */
 static void plan_auto_key_widths(void)
 {
-    const uint64_t large32 = 2ull << POLICY_FUSED_LOG2, large64 = 2ull << POLICY_FUSED_64_WIDE_LOG2;
-    uint64_t large = large32;
+    const uint64_t large16 = 2ull << POLICY_FUSED_16_LOG2, large64 = 2ull << POLICY_FUSED_64_WIDE_LOG2;
+    uint64_t large = large16;
     static const drtopk_dtype wide[] = { DRTOPK_F16, DRTOPK_BF16, DRTOPK_U64, DRTOPK_I64, DRTOPK_F64 };
     drtopk_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_F16, DRTOPK_LARGEST, large, 100, NULL };
     drtopk_plan plan;
     for (size_t i = 0; i < sizeof wide / sizeof wide[0]; ++i) {
         p.dtype = wide[i];
-        large = drtopk_dtype_bits(wide[i]) == 64 ? large64 : large32;
+        large = drtopk_dtype_bits(wide[i]) == 64 ? large64 : large16;
         p.n = large;
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
         CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS && plan.const_source == DRTOPK_CONST_DEFAULT);

@@ -4,9 +4,11 @@
  * shared-memory histogram per block, added into one in global memory), the
  * compaction of the keys above the global k-th key and of the rank's share
  * of its ties (each block reserves its slots with one global atomic per
- * tile), and a gathered result ordered best first by the library's own
- * sorted selection (standalone sort-cub, DRTOPK_SORTED, k of k) and a gather
- * of its positions.  Templates over the element's unsigned type serve every
+ * tile), a rank's whole list with global positions and rank 0's selection
+ * of the k best of the gathered lists by the library's automatic plan (when
+ * rank 0 gathers every whole list, mgpu.h), and a gathered result ordered
+ * best first by the library's own sorted selection (standalone sort-cub,
+ * DRTOPK_SORTED, k of k) and a gather of its positions.  Templates over the element's unsigned type serve every
  * key width.  Lists also move between the ranks of one node GPU to GPU
  * through CUDA IPC (a mapped peer allocation and a device copy).  No CUB
  * here: the library's prelinked archive carries its own copies of CUB's and
@@ -34,6 +36,10 @@ struct topk_list_dev {
     uint64_t *idx;              /* its output indices (order_k)                     */
     unsigned long long *hist;   /* one round's histogram (DRTOPK_RADIX_BINS)        */
     unsigned long long *ctr;    /* the compaction's counters (TL_ABOVE, TL_EQUAL)   */
+    void *sel_ws;               /* the selection over gathered lists: workspace ... */
+    size_t sel_ws_bytes;
+    uint64_t *sel_idx;          /* ... and output indices, grown to the largest k   */
+    uint64_t sel_k;
     int grid;
 };
 
@@ -43,6 +49,13 @@ __global__ void tl_gather_kernel(const uint64_t *__restrict__ p, const uint64_t 
 {
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out_p[i] = p[idx[i]] + first;
+}
+
+/* out_p[i] = p[i] + first. */
+__global__ void tl_shift_kernel(const uint64_t *__restrict__ p, uint64_t n, uint64_t first, uint64_t *out_p)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out_p[i] = p[i] + first;
 }
 
 /* hist[d] += the keys of v whose bits under `mask` equal prefix, by their digit d at shift. */
@@ -118,6 +131,8 @@ extern "C" void topk_list_dev_destroy(topk_list_dev *m)
     cudaFree(m->idx);
     cudaFree(m->hist);
     cudaFree(m->ctr);
+    cudaFree(m->sel_ws);
+    cudaFree(m->sel_idx);
     free(m);
 }
 
@@ -230,6 +245,50 @@ extern "C" drtopk_status topk_list_dev_compact(topk_list_dev *m, const void *val
     return DRTOPK_OK;
 }
 
+extern "C" drtopk_status topk_list_dev_shift(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n,
+                                             uint64_t first, void *out_v, uint64_t *out_p)
+{
+    if (n == 0) return DRTOPK_OK;
+    STATUS_CUDA_TRY(cudaMemcpyAsync(out_v, in_v, n * (drtopk_dtype_bits(m->t) / 8), cudaMemcpyDeviceToDevice, 0));
+    tl_shift_kernel<<<tl_grid(m, n), TL_BLOCK>>>(in_p, n, first, out_p);
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaStreamSynchronize(0));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status topk_list_dev_select(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n,
+                                              uint64_t k, int sorted, void *out_v, uint64_t *out_p)
+{
+    const drtopk_problem p = { DRTOPK_BACKEND_CUDA, m->t, m->o, n, k, in_v };
+    drtopk_plan plan;
+    size_t need = 0;
+    drtopk_status st;
+    if (k == 0) return DRTOPK_OK;
+    if ((st = drtopk_plan_auto(&plan, &p, NULL)) != DRTOPK_OK) return st;
+    if (sorted) plan.flags |= DRTOPK_SORTED;
+    if ((st = drtopk_select_workspace(&p, &plan, &need)) != DRTOPK_OK) return st;
+    if (need > m->sel_ws_bytes) {           /* the first repetition's size; later ones reuse it */
+        cudaFree(m->sel_ws);
+        m->sel_ws = NULL;
+        m->sel_ws_bytes = 0;
+        STATUS_CUDA_TRY(cudaMalloc(&m->sel_ws, need));
+        m->sel_ws_bytes = need;
+    }
+    if (k > m->sel_k) {
+        cudaFree(m->sel_idx);
+        m->sel_idx = NULL;
+        m->sel_k = 0;
+        STATUS_CUDA_TRY(cudaMalloc((void **)&m->sel_idx, k * sizeof(uint64_t)));
+        m->sel_k = k;
+    }
+    if ((st = drtopk_select(&p, &plan, m->sel_ws, m->sel_ws_bytes, out_v, m->sel_idx, NULL, NULL)) != DRTOPK_OK)
+        return st;
+    tl_gather_kernel<<<tl_grid(m, k), TL_BLOCK>>>(in_p, m->sel_idx, k, 0, out_p);
+    STATUS_LAUNCH_CHECK();
+    STATUS_CUDA_TRY(cudaStreamSynchronize(0));
+    return DRTOPK_OK;
+}
+
 /* ---- CUDA IPC between the ranks of a node --------------------------------- */
 
 static_assert(sizeof(cudaIpcMemHandle_t) == TOPK_IPC_HANDLE_BYTES, "topk_ipc_handle holds a cudaIpcMemHandle_t");
@@ -275,6 +334,11 @@ extern "C" drtopk_status topk_ipc_close(void *p)
 extern "C" drtopk_status topk_ipc_copy(void *dst, const void *src, size_t bytes)
 {
     STATUS_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, 0));
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status topk_ipc_wait(void)
+{
     STATUS_CUDA_TRY(cudaStreamSynchronize(0));
     return DRTOPK_OK;
 }

@@ -1,10 +1,12 @@
 /*
- * mgpu.c -- slices of V over ranks and the host half of the ranks' agreement
- * on the k-th key and of the compaction of the selected elements for
- * multi-GPU Dr. Top-k (paper section 5.4); see mgpu.h.
+ * mgpu.c -- slices of V over ranks, the choice between gathering the ranks'
+ * whole lists and agreeing on the k-th key, and the host half of that
+ * agreement and of the compaction of the selected elements for multi-GPU
+ * Dr. Top-k (paper section 5.4); see mgpu.h.
  */
 #include "mgpu.h"
 #include "keyorder.h"
+#include "policy.h"
 
 #include <stdlib.h>
 
@@ -13,6 +15,13 @@ void drtopk_slice(uint64_t n, uint64_t parts, uint64_t r, uint64_t *first, uint6
     const uint64_t base = n / parts, extra = n % parts;
     *first = r * base + (r < extra ? r : extra);
     *count = base + (r < extra ? 1 : 0);
+}
+
+int drtopk_mgpu_gather_all(uint64_t list_len, int ranks, drtopk_dtype t, int ipc)
+{
+    const uint64_t cap = ipc ? POLICY_MGPU_GATHER_ALL_IPC_BYTES : POLICY_MGPU_GATHER_ALL_MPI_BYTES;
+    const uint64_t pair = (uint64_t)drtopk_dtype_bits(t) / 8 + sizeof(uint64_t);
+    return ranks > 1 && list_len <= cap / pair / (uint64_t)ranks;
 }
 
 /* a before b in canonical order: the better ordered key, then the smaller position. */

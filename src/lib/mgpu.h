@@ -33,6 +33,16 @@ void drtopk_slice(uint64_t n, uint64_t parts, uint64_t r, uint64_t *first, uint6
 /* Sort a list (n values of dtype t, any width; uint64 positions) into
  * canonical order. */
 drtopk_status drtopk_topk_canon(drtopk_dtype t, drtopk_order o, void *vals, uint64_t *pos, uint64_t n);
+/* ---- how the ranks agree on the result ----------------------------------
+ * Either rank 0 gathers every rank's whole local list (at most `list_len`
+ * elements each) and selects the k best of the union itself, or the ranks
+ * find the global k-th key by the radix rounds below and send only what lies
+ * above it (about k elements in all).  drtopk_mgpu_gather_all: whether the
+ * first, for `ranks` lists of dtype t with uint64 positions, moved GPU to
+ * GPU (ipc: every sender's edge to rank 0 is CUDA IPC) or through MPI
+ * (policy.h, POLICY_MGPU_GATHER_ALL_*).  One rank gathers nothing. */
+int drtopk_mgpu_gather_all(uint64_t list_len, int ranks, drtopk_dtype t, int ipc);
+
 /* ---- the ranks' global k-th key: a radix select over the union of their lists
  * Each rank holds its local top min(k, slice) (any order).  Round r (0, 1,
  * ...) of drtopk_radix_rounds(t) takes the digit of DRTOPK_RADIX_BITS bits

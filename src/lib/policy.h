@@ -83,6 +83,18 @@ extern "C" {
 #define POLICY_PIPELINE_RULE4_CONST 5.0
 #define POLICY_AUTO_BETA 2          /* paper 4.3, Figure 9: beta = 2 is best */
 
+/* ---- the multi-GPU exchange (mgpu.h: drtopk_mgpu_gather_all) ----------
+ * Rank 0 gathers every rank's whole local list and selects the k best of
+ * them itself when the lists are short: R lists of k then cost less to move
+ * than the radix rounds that find the global k-th key, one device histogram
+ * and one MPI all-reduce per 8-bit digit (4 x H200, 32-bit keys: 0.11 ms for
+ * the four rounds at k = 128, where the whole exchange of the lists took
+ * 0.01 ms at an earlier commit).  GPU to GPU (CUDA IPC, about 350 GB/s into
+ * rank 0's GPU for the gather of 2^24 keys) the lists may be longer than
+ * through MPI and host memory (pinned staging, about 20 GB/s). */
+#define POLICY_MGPU_GATHER_ALL_IPC_BYTES (16ull << 20) /* ~50 us over NVLink: less than the 4 rounds of 32-bit keys */
+#define POLICY_MGPU_GATHER_ALL_MPI_BYTES (1ull << 20)  /* ~50 us through pinned host memory */
+
 /* ---- the batched path's defaults, where tuner --batch has not measured the
  * GPU.  The staged radix select (one read of a segment into shared memory, a
  * warp or a block per segment) beats the warp queue, which pays a merge per

@@ -4,7 +4,9 @@
  * host half, which the CPU backend runs): the histogram of a rank's list for
  * one round of the radix select of the global k-th key, the compaction of
  * what the rank sends (the keys above that key, and its share of the ties),
- * and rank 0's ordering of the gathered result best first (--sorted), all in
+ * a rank's whole list with global positions and rank 0's selection of the k
+ * best of the gathered lists (when it gathers them all, mgpu.h), and rank
+ * 0's ordering of the gathered result best first (--sorted), all in
  * device memory, so the exchange never sorts or counts on the host.  Any key
  * width (16, 32, 64 bits; raw element bits of dtype t, compared by
  * keyorder.h's ordered key), positions uint64.  CUDA build:
@@ -44,6 +46,16 @@ drtopk_status topk_list_dev_hist(topk_list_dev *m, const void *vals, uint64_t n,
 drtopk_status topk_list_dev_compact(topk_list_dev *m, const void *vals, const uint64_t *pos, uint64_t n, uint64_t thr,
                                     uint64_t above, uint64_t ties, uint64_t first, void *out_v, uint64_t *out_p);
 
+/* The whole list in_v / in_p (n) into out_v / out_p, each position plus
+ * `first`: a rank's part when rank 0 gathers every list (mgpu.h). */
+drtopk_status topk_list_dev_shift(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n,
+                                  uint64_t first, void *out_v, uint64_t *out_p);
+/* The k best of in_v / in_p (n >= k, any order) into out_v / out_p, best
+ * first when `sorted`, by the library's automatic plan; positions carried.
+ * out must not alias in. */
+drtopk_status topk_list_dev_select(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n, uint64_t k,
+                                   int sorted, void *out_v, uint64_t *out_p);
+
 /* ---- lists between processes of one node: CUDA IPC ------------------------
  * A rank exports its list's device allocations once; a rank of the same node
  * whose GPU reaches that GPU (the same GPU, or peer access) opens them once
@@ -64,8 +76,10 @@ drtopk_status topk_ipc_open(const topk_ipc_handle *h, void **p);
 /* Unmaps what topk_ipc_open mapped (NULL: nothing). */
 drtopk_status topk_ipc_close(void *p);
 /* `bytes` from src to dst, device memory of any GPU this process reaches (a
- * mapped peer allocation included); returns when the copy is done. */
+ * mapped peer allocation included), enqueued: the copies of one gather
+ * overlap, and topk_ipc_wait returns when every copy enqueued is done. */
 drtopk_status topk_ipc_copy(void *dst, const void *src, size_t bytes);
+drtopk_status topk_ipc_wait(void);
 
 #ifdef __cplusplus
 }

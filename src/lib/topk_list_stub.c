@@ -20,6 +20,7 @@ drtopk_status topk_ipc_open(const topk_ipc_handle *h, void **p)
 }
 drtopk_status topk_ipc_close(void *p) { return p ? DRTOPK_ERR_NO_BACKEND : DRTOPK_OK; }
 drtopk_status topk_ipc_copy(void *dst, const void *src, size_t bytes) { return DRTOPK_ERR_NO_BACKEND; }
+drtopk_status topk_ipc_wait(void) { return DRTOPK_ERR_NO_BACKEND; }
 
 drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, topk_list_dev **out)
 {
@@ -39,6 +40,16 @@ drtopk_status topk_list_dev_hist(topk_list_dev *m, const void *vals, uint64_t n,
 }
 drtopk_status topk_list_dev_compact(topk_list_dev *m, const void *vals, const uint64_t *pos, uint64_t n, uint64_t thr,
                                     uint64_t above, uint64_t ties, uint64_t first, void *out_v, uint64_t *out_p)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
+drtopk_status topk_list_dev_shift(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n,
+                                  uint64_t first, void *out_v, uint64_t *out_p)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
+drtopk_status topk_list_dev_select(topk_list_dev *m, const void *in_v, const uint64_t *in_p, uint64_t n, uint64_t k,
+                                   int sorted, void *out_v, uint64_t *out_p)
 {
     return DRTOPK_ERR_NO_BACKEND;
 }

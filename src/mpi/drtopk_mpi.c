@@ -18,7 +18,11 @@
  * tie counts by MPI_Exscan, lower ranks first, so exactly k in all) with
  * global positions, and rank 0 gathers them into the result at each rank's
  * offset: about k elements move in all and nothing merges.  With --sorted
- * rank 0 orders the k on its GPU.  A rank's part moves GPU to GPU by CUDA
+ * rank 0 orders the k on its GPU.  Where the ranks' lists are short (R lists
+ * of k within policy.h's bound, every part GPU to GPU) the rounds cost more
+ * than moving the lists: each rank sends its whole list and rank 0 selects
+ * the k best of them with the library (mgpu.h: drtopk_mgpu_gather_all; the
+ * CPU backend always runs the rounds).  A rank's part moves GPU to GPU by CUDA
  * IPC where rank 0 shares its node and reaches its GPU (handles exchanged and
  * opened once per run), else from device memory through CUDA-aware MPI when
  * Open MPI has it, else through one pinned staging copy each way; the CPU
@@ -333,8 +337,13 @@ typedef struct {
     void *list_v, *gath_v, *ord_v, *res_v;
     uint64_t *list_p, *gath_p, *ord_p, *res_p;
     uint64_t pos_first;
-    uint64_t sent;              /* this rank's part: its elements above the k-th key and ties taken */
+    uint64_t sent;              /* this rank's part: its elements above the k-th key and ties taken,
+                                   or its whole list (gather_all) */
+    uint64_t gathered;          /* rank 0: the parts' elements in all         */
     int rounds;                 /* the threshold's radix rounds               */
+    int gather_all;             /* rank 0 gathers every whole list and selects
+                                   (mgpu.h: drtopk_mgpu_gather_all), the same on
+                                   every rank; else the threshold's rounds      */
     void *stage_v;              /* pinned staging of a part (CUDA, MPI not CUDA-aware) */
     uint64_t *stage_p;
     /* the exchange: how this rank's part moves to rank 0 (EX_*), and on rank
@@ -472,8 +481,12 @@ static int slice_to_host(const mpi_cfg *c, rank_state *s, void *stage, uint64_t 
  * histograms, compaction and ordering and the staging buffers. */
 static int alloc_lists(const mpi_cfg *c, int ranks, rank_state *s)
 {
-    const uint64_t part = s->root ? s->k_list : s->k_local;    /* rank 0 gathers into its part's buffer */
-    const int order_after = s->root && c->run.sorted && (s->exchanges || s->ooc);
+    /* rank 0 gathers into its part's buffer: every whole list where it may
+     * gather them all (GPU to GPU, the larger bound), and selects the result
+     * from them into the ordered lists */
+    const int all = is_cuda(c) && drtopk_mgpu_gather_all(s->k_list, ranks, c->run.dtype, 1);
+    const uint64_t part = s->root ? (all ? (uint64_t)ranks * s->k_list : s->k_list) : s->k_local;
+    const int order_after = s->root && (c->run.sorted || all) && (s->exchanges || s->ooc);
     const size_t pair = s->esz + sizeof(uint64_t);
     drtopk_status st = DRTOPK_OK;
     if ((st = mem_alloc(c, &s->list_v, (size_t)s->k_local * s->esz)) != DRTOPK_OK ||
@@ -731,6 +744,19 @@ static void exchange_setup(const world *w, const mpi_cfg *c, rank_state *s)
     }
 }
 
+/* After the setup: rank 0 chooses between gathering every whole list and
+ * the threshold's rounds (mgpu.h), GPU to GPU when every part moves by CUDA
+ * IPC, and tells every rank.  The CPU backend runs the rounds.  Collective. */
+static void exchange_choose(const world *w, const mpi_cfg *c, rank_state *s)
+{
+    int ipc = 1;
+    s->gather_all = 0;
+    if (!s->exchanges || !is_cuda(c)) return;
+    for (int r = 1; s->root && r < w->ranks; ++r) ipc = ipc && s->recv_ex[r] == EX_IPC;
+    if (s->root) s->gather_all = drtopk_mgpu_gather_all(s->k_list, w->ranks, c->run.dtype, ipc);
+    MPI_Bcast(&s->gather_all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
 /* Rank 0 unmaps the parts it mapped; then every rank waits for all, so no
  * rank frees a part rank 0 still maps.  Collective. */
 static void exchange_close(const world *w, rank_state *s)
@@ -822,7 +848,10 @@ static void gather_parts(const world *w, const mpi_cfg *c, rank_state *s)
         s->offsets[r] = at;
         at += s->counts[r];
     }
-    if (at != c->run.k) reduce_abort(w, "the ranks' parts do not add up to k", DRTOPK_ERR_INVALID_ARGUMENT);
+    if (s->gather_all ? at < c->run.k : at != c->run.k)
+        reduce_abort(w, s->gather_all ? "the ranks' lists hold fewer than k elements" : "the ranks' parts do not add up to k",
+                     DRTOPK_ERR_INVALID_ARGUMENT);
+    s->gathered = at;
     for (int r = 1; r < w->ranks; ++r) {
         const int staged = s->recv_ex[r] == EX_STAGED;
         if (s->recv_ex[r] == EX_IPC) continue;
@@ -837,6 +866,8 @@ static void gather_parts(const world *w, const mpi_cfg *c, rank_state *s)
             (st = topk_ipc_copy(s->gath_p + s->offsets[r], s->peer_p[r], s->counts[r] * pp)) != DRTOPK_OK)
             reduce_abort(w, "cannot copy a rank's part GPU to GPU (CUDA IPC)", st);
     }
+    if (s->root && s->gathered > 0 && is_cuda(c) && (st = topk_ipc_wait()) != DRTOPK_OK)
+        reduce_abort(w, "cannot copy a rank's part GPU to GPU (CUDA IPC)", st);
     MPI_Waitall(posted, req, MPI_STATUSES_IGNORE);
     free(req);
     for (int r = 1; r < w->ranks; ++r) {
@@ -854,8 +885,26 @@ static void gather_parts(const world *w, const mpi_cfg *c, rank_state *s)
  * the k-th key and the compaction. */
 static void exchange(const world *w, const mpi_cfg *c, rank_state *s, double *thr_ms)
 {
-    const double t0 = dh_now_ms();
+    double t0 = dh_now_ms();
     drtopk_status st = DRTOPK_OK;
+    if (s->gather_all) {
+        s->rounds = 0;
+        s->sent = s->k_local;
+        if ((st = topk_list_dev_shift(s->lists, s->list_v, s->list_p, s->k_local, s->pos_first, s->gath_v,
+                                      s->gath_p)) != DRTOPK_OK)
+            reduce_abort(w, "cannot copy the list into the part on the GPU", st);
+        *thr_ms = dh_now_ms() - t0;
+        gather_parts(w, c, s);
+        if (!s->root) return;
+        t0 = dh_now_ms();
+        st = topk_list_dev_select(s->lists, s->gath_v, s->gath_p, s->gathered, c->run.k, c->run.sorted, s->ord_v,
+                                  s->ord_p);
+        if (st != DRTOPK_OK) reduce_abort(w, "cannot select the result from the gathered lists", st);
+        *thr_ms += dh_now_ms() - t0;
+        s->res_v = s->ord_v;
+        s->res_p = s->ord_p;
+        return;
+    }
     threshold_compact(w, c, s);
     *thr_ms = dh_now_ms() - t0;
     gather_parts(w, c, s);
@@ -1027,14 +1076,18 @@ static void print_text(const world *w, const mpi_cfg *c, const drtopk_plan *plan
                 printf("%s%d part%s by %s", sep, r->edges[x], r->edges[x] == 1 ? "" : "s", ex_text[x]);
                 sep = ", ";
             }
-        printf(") to rank 0 at the k-th key, which a radix select of %d rounds over the ranks' lists fixed; "
-               "%s %s\n", r->rounds, c->run.sorted ? "counting, compaction and ordering" : "counting and compaction",
-               is_cuda(c) ? "on the GPU" : "on the host");
+        if (s->gather_all)
+            printf(") to rank 0: every rank's whole list, short enough to move whole (GPU to GPU); rank 0 "
+                   "selects the k best of them%s on the GPU\n", c->run.sorted ? ", best first," : "");
+        else
+            printf(") to rank 0 at the k-th key, which a radix select of %d rounds over the ranks' lists fixed; "
+                   "%s %s\n", r->rounds, c->run.sorted ? "counting, compaction and ordering" : "counting and compaction",
+                   is_cuda(c) ? "on the GPU" : "on the host");
         if (r->ex_why_rank >= 0) printf("           not CUDA IPC at rank %d: %s\n", r->ex_why_rank, r->ex_why);
     }
-    printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f of which the k-th key and "
-           "compaction %.4f (medians of %d reps; compute and reload of the slowest rank)\n", r->total, r->compute,
-           r->reload, r->comm, r->thr, c->run.reps);
+    printf("time:      total %.4f ms: compute %.4f, reload %.4f, communication %.4f of which %s %.4f (medians of %d reps; compute and reload of the slowest rank)\n", r->total, r->compute,
+           r->reload, r->comm, s->gather_all ? "the lists' copy and rank 0's selection" : "the k-th key and compaction",
+           r->thr, c->run.reps);
     if (r->link_gbps > 0)
         printf("reload:    %.1f GB/s, the link measured %.1f GB/s (%.0f%%)\n", r->reload_gbps, r->link_gbps,
                100 * r->reload_gbps / r->link_gbps);
@@ -1086,7 +1139,7 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
         fputs("null", f);
     }
     fprintf(f, "}, \"exchange\": \"%s\", \"exchange_method\": \"%s\", \"threshold_rounds\": %d, "
-            "\"exchange_edges\": {", exchange_key(r), w->ranks > 1 ? "radix-threshold-gather" : "none", r->rounds);
+            "\"exchange_edges\": {", exchange_key(r), w->ranks > 1 ? (s->gather_all ? "gather-select" : "radix-threshold-gather") : "none", r->rounds);
     for (int x = 0; x < EX_KINDS; ++x) fprintf(f, "%s\"%s\": %d", x ? ", " : "", ex_keys[x], r->edges[x]);
     fputs("}, \"exchange_fallback\": ", f);
     if (r->ex_why_rank >= 0) {
@@ -1415,6 +1468,7 @@ static int run(world *w, mpi_cfg *c, int argc, char **argv)
     rc = place(c, w->ranks, &lp, &plan, &s);
     if ((rc = agree(w, rc)) != 0) goto done;
     exchange_setup(w, c, &s);
+    exchange_choose(w, c, &s);
     lp.values = s.gpu >= 0 ? s.dev_v : s.host_v;
 
     r.totals = (double *)calloc((size_t)c->run.reps, sizeof(double));

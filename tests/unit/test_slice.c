@@ -2,10 +2,12 @@
  * test_slice.c -- the MPI-free arithmetic of multi-GPU Dr. Top-k (paper
  * section 5.4; src/lib/mgpu.c): slices of V past 2^32 and 2^34 elements,
  * raw-file slices (src/harness/slice.c), the ranks' radix select of the global k-th key over their
- * lists with ties across ranks, and the canonical order.
+ * lists with ties across ranks, the choice between it and gathering every
+ * whole list (policy.h's bounds), and the canonical order.
  */
 #include "test_harness.h"
 #include "mgpu.h"
+#include "policy.h"
 #include "slice.h"
 #include "gen.h"
 
@@ -209,10 +211,38 @@ static void test_raw_slice(void)
     }
 }
 
+/* Rank 0 gathers every whole list while R lists of (key, position) pairs fit
+ * the bound of the way they move (GPU to GPU larger than through MPI), the
+ * bound exact at every key width; one rank gathers nothing. */
+static void test_gather_all(void)
+{
+    static const drtopk_dtype types[] = { DRTOPK_F16, DRTOPK_U32, DRTOPK_F64 };
+    static const int ranks[] = { 2, 3, 4, 16 };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i)
+        for (size_t j = 0; j < sizeof ranks / sizeof ranks[0]; ++j)
+            for (int ipc = 0; ipc <= 1; ++ipc) {
+                const uint64_t pair = drtopk_dtype_bits(types[i]) / 8 + sizeof(uint64_t);
+                const uint64_t cap = ipc ? POLICY_MGPU_GATHER_ALL_IPC_BYTES : POLICY_MGPU_GATHER_ALL_MPI_BYTES;
+                const uint64_t most = cap / pair / (uint64_t)ranks[j];     /* the longest list gathered whole */
+                CHECKF(most * pair * (uint64_t)ranks[j] <= cap && (most + 1) * pair * (uint64_t)ranks[j] > cap,
+                       "%s R=%d", drtopk_dtype_name(types[i]), ranks[j]);
+                CHECKF(drtopk_mgpu_gather_all(128, ranks[j], types[i], ipc), "%s R=%d ipc=%d k=128",
+                       drtopk_dtype_name(types[i]), ranks[j], ipc);
+                CHECKF(drtopk_mgpu_gather_all(most, ranks[j], types[i], ipc), "%s R=%d ipc=%d at the bound",
+                       drtopk_dtype_name(types[i]), ranks[j], ipc);
+                CHECKF(!drtopk_mgpu_gather_all(most + 1, ranks[j], types[i], ipc), "%s R=%d ipc=%d past it",
+                       drtopk_dtype_name(types[i]), ranks[j], ipc);
+                CHECK(!drtopk_mgpu_gather_all(1ull << 24, ranks[j], types[i], ipc));
+            }
+    CHECK(!drtopk_mgpu_gather_all(128, 1, DRTOPK_U32, 1));
+    CHECK(drtopk_mgpu_gather_all(1ull << 16, 4, DRTOPK_U32, 1) && !drtopk_mgpu_gather_all(1ull << 16, 4, DRTOPK_U32, 0));
+}
+
 __attribute__((constructor)) static void register_slice_tests(void)
 {
     test_register("slice: contiguous cover past 2^32 and 2^34", test_slice_cover);
     test_register("slice: the ranks' radix select of the k-th key and compaction, every width", test_threshold);
+    test_register("slice: gathering every whole list while the lists are short", test_gather_all);
     test_register("slice: canonical order of 16- and 32-bit keys", test_canon);
     test_register("slice: a rank's slice of a raw file and of the generator", test_raw_slice);
     test_register("slice: the sampled checksum of a raw file", test_sample_sum);

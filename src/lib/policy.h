@@ -48,7 +48,7 @@ extern "C" {
  *     faster than onepass and the pipeline;
  *   - 16-bit keys up to 2^(POLICY_FUSED_16_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_16_MAX_K: fused, which reads f16/bf16 at their width in
- *     two digit passes (a sampled threshold from 2^22 keys): 1.1-1.7x faster
+ *     two digit passes (a sampled threshold from 2^22 keys): 1.05-1.7x faster
  *     than onepass at 2^24 keys; past 2^18 its blocks' lists overflow, and at
  *     2^26 keys onepass's one read wins at every k;
  *   - 32-bit keys from 2^POLICY_PIPELINE_MIN_LOG2 keys at k <=

@@ -111,10 +111,10 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
         awk -F'\t' '$5 != "not measured" { p[$3] = 1 } $5 == "not measured" { n[$3]++ }
                       END { for (g in n) if (n[g] > 1 || (g in p)) exit 1 }' "$f" || { echo "$f"; false; }
     done
-    # Table 2's H200 panels: the three 2-GPU and the 4-GPU dumps, none for the single-GPU cards
-    [ "$(grep -c "NVIDIA H200" "$T/out/data/status/tab2_multigpu.tsv")" -eq 4 ]
+    # Table 2's H200 panels: the three 2-GPU and the two 4-GPU dumps, none for the single-GPU cards
+    [ "$(grep -c "NVIDIA H200" "$T/out/data/status/tab2_multigpu.tsv")" -eq 5 ]
     [ -z "$(ls "$T"/out/tab2_multigpu-nvidia-h200-*.svg | grep -v -e '-e3fcdd08\.svg$' -e '-25eb7d79\.svg$' \
-            -e '-a5aa8e80\.svg$')" ]
+            -e '-69a2e409\.svg$' -e '-a5aa8e80\.svg$' -e '-1fbbfdb5\.svg$')" ]
     # a measured figure is not marked (the 2-GPU H200 dump holds Table 2's rows only)
     while IFS= read -r line; do
         [ "$(cut -f5 <<< "$line")" = ok ]
@@ -355,7 +355,19 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     [ "$(grep 69a2e409 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "6	ok" ]
     [ "$(grep 44c5e1bf "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "18	ok" ]
     [ "$(grep a5aa8e80 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "18	ok" ]
-    [ "$(grep -c NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv")" -eq 5 ]
+    [ "$(grep -c NVIDIA "$T/mpi/data/status/tab2_multigpu.tsv")" -eq 6 ]
+    # the 4-GPU H200 run of every k (128, 2^20, 2^24) at 2^30 and 2^32, every row verified: in core
+    # on 1, 2 and 4 ranks, out of core (2^30 sub-vectors) on 1 and 2; its 4-over-1 claim from them
+    [ "$(grep 1fbbfdb5 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f4,5)" = "18	ok" ]
+    txt="$T/mpi/data/tab2_multigpu-$(grep 1fbbfdb5 "$T/mpi/data/status/tab2_multigpu.tsv" | cut -f2).txt"
+    for k in 2^7 2^20 2^24; do
+        grep -Eq "^2\^30 +$(sed 's/\^/\\^/' <<< "$k") +4 +4 +\| +[0-9.]+ " "$txt"
+        grep -Eq "^2\^32 +$(sed 's/\^/\\^/' <<< "$k") +2 +2 +\|.*\| +2\^30 +2 " "$txt"
+    done
+    [ "$(sqlite3 "$db" "SELECT count(*), sum(verified), sum(verify_ok) FROM multi_gpu g JOIN machines m ON m.id = g.machine_id
+                         WHERE m.uuid LIKE 'GPU-1fbbfdb5%'")" = "24|24|24" ]
+    grep -P "^tab2\tscale_4\tGPU-1fbbfdb5[^\t]*\tNVIDIA H200\t2.4\t2.13\treproduced\t" \
+        "$T/mpi/data/claims/tab2_multigpu.tsv"
     # 4 GPUs, and the one-GPU row that outgrew the GPU: 32 sub-vectors of 2^30 (not the asked cap);
     # the H100 row was stored with the asked cap and is derived, the H200 row stores what it streamed
     for uuid in 44c5e1bf a5aa8e80; do

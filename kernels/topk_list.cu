@@ -8,8 +8,8 @@
  * of the k best of the gathered lists by the library's automatic plan (when
  * rank 0 gathers every whole list, mgpu.h), and a gathered result ordered
  * best first by the library's own sorted selection (standalone sort-cub,
- * DRTOPK_SORTED, k of k) and a gather of its positions.  Templates over the element's unsigned type serve every
- * key width.  Lists also move between the ranks of one node GPU to GPU
+ * DRTOPK_SORTED, k of k) and a gather of its positions.  Templates over the
+ * element's unsigned type serve every key width.  Lists also move between the ranks of one node GPU to GPU
  * through CUDA IPC (a mapped peer allocation and a device copy).  No CUB
  * here: the library's prelinked archive carries its own copies of CUB's and
  * libcu++'s inline code, and a second copy in the program breaks its link.
@@ -39,7 +39,7 @@ struct topk_list_dev {
     void *sel_ws;               /* the selection over gathered lists: workspace ... */
     size_t sel_ws_bytes;
     uint64_t *sel_idx;          /* ... and output indices, grown to the largest k   */
-    uint64_t sel_k;
+    size_t sel_idx_bytes;
     int grid;
 };
 
@@ -118,6 +118,19 @@ __global__ void tl_compact_kernel(const UT *__restrict__ v, const uint64_t *__re
     }
 }
 
+/* *buf holds at least `need` bytes (*have its size): grown, never shrunk,
+ * so that later repetitions reuse the first one's allocation. */
+static drtopk_status tl_grow(void **buf, size_t *have, size_t need)
+{
+    if (need <= *have) return DRTOPK_OK;
+    cudaFree(*buf);
+    *buf = NULL;
+    *have = 0;
+    STATUS_CUDA_TRY(cudaMalloc(buf, need));
+    *have = need;
+    return DRTOPK_OK;
+}
+
 static int tl_grid(const topk_list_dev *m, uint64_t n)
 {
     const uint64_t blocks = (n + TL_BLOCK - 1) / TL_BLOCK;
@@ -181,13 +194,7 @@ extern "C" drtopk_status topk_list_dev_order(topk_list_dev *m, const void *in_v,
     size_t need = 0;
     drtopk_status st = drtopk_select_workspace(&p, &m->sort, &need);
     if (st != DRTOPK_OK) return st;
-    if (need > m->ws_bytes) {   /* a shorter list never needs more; kept for safety of the contract */
-        cudaFree(m->ws);
-        m->ws = NULL;
-        m->ws_bytes = 0;
-        STATUS_CUDA_TRY(cudaMalloc(&m->ws, need));
-        m->ws_bytes = need;
-    }
+    if ((st = tl_grow(&m->ws, &m->ws_bytes, need)) != DRTOPK_OK) return st;   /* a shorter list needs no more */
     if ((st = drtopk_select(&p, &m->sort, m->ws, m->ws_bytes, out_v, m->idx, NULL, NULL)) != DRTOPK_OK) return st;
     tl_gather_kernel<<<tl_grid(m, n), TL_BLOCK>>>(in_p, m->idx, n, first, out_p);
     STATUS_LAUNCH_CHECK();
@@ -249,7 +256,7 @@ extern "C" drtopk_status topk_list_dev_shift(topk_list_dev *m, const void *in_v,
                                              uint64_t first, void *out_v, uint64_t *out_p)
 {
     if (n == 0) return DRTOPK_OK;
-    STATUS_CUDA_TRY(cudaMemcpyAsync(out_v, in_v, n * (drtopk_dtype_bits(m->t) / 8), cudaMemcpyDeviceToDevice, 0));
+    STATUS_CUDA_TRY(cudaMemcpyAsync(out_v, in_v, n * drtopk_dtype_size(m->t), cudaMemcpyDeviceToDevice, 0));
     tl_shift_kernel<<<tl_grid(m, n), TL_BLOCK>>>(in_p, n, first, out_p);
     STATUS_LAUNCH_CHECK();
     STATUS_CUDA_TRY(cudaStreamSynchronize(0));
@@ -267,20 +274,9 @@ extern "C" drtopk_status topk_list_dev_select(topk_list_dev *m, const void *in_v
     if ((st = drtopk_plan_auto(&plan, &p, NULL)) != DRTOPK_OK) return st;
     if (sorted) plan.flags |= DRTOPK_SORTED;
     if ((st = drtopk_select_workspace(&p, &plan, &need)) != DRTOPK_OK) return st;
-    if (need > m->sel_ws_bytes) {           /* the first repetition's size; later ones reuse it */
-        cudaFree(m->sel_ws);
-        m->sel_ws = NULL;
-        m->sel_ws_bytes = 0;
-        STATUS_CUDA_TRY(cudaMalloc(&m->sel_ws, need));
-        m->sel_ws_bytes = need;
-    }
-    if (k > m->sel_k) {
-        cudaFree(m->sel_idx);
-        m->sel_idx = NULL;
-        m->sel_k = 0;
-        STATUS_CUDA_TRY(cudaMalloc((void **)&m->sel_idx, k * sizeof(uint64_t)));
-        m->sel_k = k;
-    }
+    if ((st = tl_grow(&m->sel_ws, &m->sel_ws_bytes, need)) != DRTOPK_OK ||
+        (st = tl_grow((void **)&m->sel_idx, &m->sel_idx_bytes, k * sizeof(uint64_t))) != DRTOPK_OK)
+        return st;
     if ((st = drtopk_select(&p, &plan, m->sel_ws, m->sel_ws_bytes, out_v, m->sel_idx, NULL, NULL)) != DRTOPK_OK)
         return st;
     tl_gather_kernel<<<tl_grid(m, k), TL_BLOCK>>>(in_p, m->sel_idx, k, 0, out_p);

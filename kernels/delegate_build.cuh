@@ -77,7 +77,10 @@
 /* Per-element surrogate keys (keyorder.h): the hot loop ranks elements by a
  * surrogate that refines the ordered key, so a top-B by surrogate is a top-B
  * by ordered key; key() maps a surrogate back.  K's signedness is the
- * surrogate's order.  `om` (all ones for the smallest) reverses the order. */
+ * surrogate's order.  `om` (all ones for the smallest) reverses the order.
+ * For u32 the surrogate b ^ om is the ordered key itself; i32 keys run the
+ * u32 kernels with the sign bit added to om (b ^ om ^ 2^31 is i32's ordered
+ * key of either order), so key() of the u32 surrogate is the surrogate. */
 template <int T> struct surr {
     typedef typename std::conditional<T == DRTOPK_U32, uint32_t, int32_t>::type K;
     static __device__ __forceinline__ K lowest() { return T == DRTOPK_U32 ? (K)0 : (K)DRTOPK_SIGN_BIT; }
@@ -87,6 +90,7 @@ template <int T> struct surr {
     }
     static __device__ __forceinline__ uint32_t key(K s, uint32_t om)
     {
+        if (T == DRTOPK_U32) return (uint32_t)s;
         return drtopk_key_from_bits(drtopk_bits_from_surrogate((uint32_t)s, (drtopk_dtype)T, om), (drtopk_dtype)T,
                                     om ? DRTOPK_SMALLEST : DRTOPK_LARGEST);
     }
@@ -441,7 +445,8 @@ static inline cudaError_t db_max_shared_carveout(const void *kernel)
 template <int T, int B, typename P>
 static drtopk_status launch(const delegate_args *a, cudaStream_t st)
 {
-    const uint32_t om = a->order == DRTOPK_SMALLEST ? DRTOPK_ALL_ONES : 0u;
+    const uint32_t om = (a->order == DRTOPK_SMALLEST ? DRTOPK_ALL_ONES : 0u) ^
+                        (a->dtype == DRTOPK_I32 ? DRTOPK_SIGN_BIT : 0u);  /* i32 on the u32 kernels */
     const int vec = a->alpha >= 2 && ((uintptr_t)a->v & (DRTOPK_VEC_BYTES - 1)) == 0;
     const uint64_t L = 1ull << a->alpha;
     const uint64_t nsub = (a->n + L - 1) >> a->alpha;
@@ -511,10 +516,11 @@ static drtopk_status launch_beta(const delegate_args *a, cudaStream_t st)
     }
 }
 
-/* One dtype and position width, every beta (drtopk_dispatch's functor).  Each
- * of the six pairs is compiled in its own translation unit
- * (delegate_build_inst.cu), so that no unit instantiates all 3 x 8 x 2 x 4
- * kernels; every other unit only links to them. */
+/* One dtype and position width, every beta.  Each of the four pairs (u32,
+ * which i32 keys run too, and f32; 32- and 64-bit positions) is compiled in
+ * its own translation unit (delegate_build_inst.cu), so that no unit
+ * instantiates all 2 x 8 x 2 x 4 kernels; every other unit only links to
+ * them. */
 template <int T, typename P>
 struct delegate_launch {
     static drtopk_status run(const delegate_args *a, cudaStream_t st);
@@ -528,8 +534,6 @@ drtopk_status delegate_launch<T, P>::run(const delegate_args *a, cudaStream_t st
 }
 extern template struct delegate_launch<DRTOPK_U32, uint32_t>;
 extern template struct delegate_launch<DRTOPK_U32, uint64_t>;
-extern template struct delegate_launch<DRTOPK_I32, uint32_t>;
-extern template struct delegate_launch<DRTOPK_I32, uint64_t>;
 extern template struct delegate_launch<DRTOPK_F32, uint32_t>;
 extern template struct delegate_launch<DRTOPK_F32, uint64_t>;
 

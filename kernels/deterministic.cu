@@ -1,0 +1,292 @@
+/*
+ * deterministic.cu -- the deterministic result of one vector on the CUDA
+ * backend (DRTOPK_DETERMINISTIC; beyond the paper): whatever plan selected
+ * the k best keys, the ties at the k-th key become the ones of smallest
+ * position, and with DRTOPK_SORTED the k are ordered best first with equal
+ * keys by smaller position.  So the result is the k best (ordered key,
+ * position) pairs, the CPU backend's result, the same bits run to run and on
+ * every plan.
+ *
+ * After the plan's unsorted selection (out_values, out_indices), all on the
+ * caller's stream, no host synchronisation:
+ *   1. T, the worst ordered key of the output, and m, how many of the output
+ *      equal it (the ties the result takes);
+ *   2. per contiguous chunk of V (DET_CHUNKS of them, in position order) the
+ *      count of keys equal to T, and one block's exclusive scan of them: E,
+ *      every tie in V;
+ *   3. when E > m, each chunk whose ties start before rank m rereads itself
+ *      in order and writes the positions of its ties of rank < m; the
+ *      output's m tie slots then take those positions and their values;
+ *   4. with DRTOPK_SORTED, two stable radix sorts of the k (by position,
+ *      then by ordered key, descending) and one gather.
+ * Step 2 reads V once more (its cost: one read of V, about the read floor);
+ * step 3 a second time up to the chunk of the m-th tie, and only when V holds
+ * ties the output did not take.  Any key width (templates over the element's
+ * unsigned type, key_of.cuh).
+ */
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include "device_common.cuh"
+#include "key_of.cuh"
+#include <string.h>
+#include "backend.h"
+
+#define DET_BLOCK 256           /* threads per block of the kernels here                     */
+#define DET_CHUNKS 1024         /* contiguous chunks of V counted apart: one scan block's worth */
+#define DET_TILE_ITEMS 4        /* keys a thread reads per tile of a chunk                    */
+
+/* The scalars of one fix-up (workspace). */
+struct det_scalars {
+    unsigned long long worst;   /* T: the output's worst ordered key (atomicMin)      */
+    unsigned long long above;   /* output keys better than T                          */
+    unsigned long long ties;    /* E: keys of V equal to T                            */
+    unsigned long long slot;    /* the next of the m tie positions a slot takes       */
+};
+
+template <typename UT>
+__global__ void det_worst_kernel(const UT *__restrict__ out, uint64_t k, drtopk_dtype t, drtopk_order o,
+                                 det_scalars *sc)
+{
+    unsigned long long w = ~0ull;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+        const unsigned long long key = key_of(out[i], t, o);
+        w = key < w ? key : w;
+    }
+    if (w != ~0ull) atomicMin(&sc->worst, w);
+}
+
+template <typename UT>
+__global__ void det_above_kernel(const UT *__restrict__ out, uint64_t k, drtopk_dtype t, drtopk_order o,
+                                 det_scalars *sc)
+{
+    unsigned long long c = 0;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        c += key_of(out[i], t, o) > sc->worst;
+    if (c) atomicAdd(&sc->above, c);
+}
+
+/* chunk_ties[b] = the keys equal to T in chunk b of V ([b * chunk, (b + 1) * chunk)). */
+template <typename UT>
+__global__ void det_count_kernel(const UT *__restrict__ v, uint64_t n, uint64_t chunk, drtopk_dtype t, drtopk_order o,
+                                 const det_scalars *sc, unsigned long long *chunk_ties)
+{
+    __shared__ unsigned long long total;
+    const uint64_t lo = (uint64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
+    const unsigned long long thr = sc->worst;
+    unsigned long long c = 0;
+    if (threadIdx.x == 0) total = 0;
+    __syncthreads();
+    for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) c += key_of(v[i], t, o) == thr;
+    if (c) atomicAdd(&total, c);
+    __syncthreads();
+    if (threadIdx.x == 0) chunk_ties[blockIdx.x] = total;
+}
+
+/* chunk_first[b] = the ties of the chunks before b; sc->ties = all of them.
+ * One block of DET_CHUNKS / DET_TILE_ITEMS threads. */
+__global__ void det_scan_kernel(const unsigned long long *__restrict__ chunk_ties, int chunks,
+                                unsigned long long *chunk_first, det_scalars *sc)
+{
+    typedef cub::BlockScan<unsigned long long, DET_CHUNKS / DET_TILE_ITEMS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    unsigned long long c[DET_TILE_ITEMS], total;
+    for (int j = 0; j < DET_TILE_ITEMS; ++j) {
+        const int b = threadIdx.x * DET_TILE_ITEMS + j;
+        c[j] = b < chunks ? chunk_ties[b] : 0;
+    }
+    scan_t(tmp).ExclusiveSum(c, c, total);
+    for (int j = 0; j < DET_TILE_ITEMS; ++j) {
+        const int b = threadIdx.x * DET_TILE_ITEMS + j;
+        if (b < chunks) chunk_first[b] = c[j];
+    }
+    if (threadIdx.x == 0) sc->ties = total;
+}
+
+/* When V holds ties the output did not take (E > m): the positions of the m
+ * ties of smallest position, tie_pos[r] for rank r < m.  A chunk whose ties
+ * start at rank m or later returns at once; the others read their chunk in
+ * tiles, in order, ranking its ties by a block scan. */
+template <typename UT>
+__global__ void det_fill_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, drtopk_dtype t,
+                                drtopk_order o, const det_scalars *sc, const unsigned long long *chunk_first,
+                                uint64_t *tie_pos)
+{
+    typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    const unsigned long long m = k - sc->above, thr = sc->worst;
+    unsigned long long rank = chunk_first[blockIdx.x];
+    if (sc->ties == m || rank >= m) return;
+    const uint64_t lo = (uint64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
+    for (uint64_t tile = lo; tile < hi && rank < m; tile += DET_BLOCK) {
+        const uint64_t i = tile + threadIdx.x;
+        const unsigned eq = i < hi && key_of(v[i], t, o) == thr;
+        unsigned before, in_tile;
+        scan_t(tmp).ExclusiveSum(eq, before, in_tile);
+        if (eq && rank + before < m) tie_pos[rank + before] = i;
+        rank += in_tile;
+        __syncthreads();        /* tmp is reused by the next tile's scan */
+    }
+}
+
+/* Each output slot holding a tie takes the next of the m chosen positions and its value. */
+template <typename UT>
+__global__ void det_replace_kernel(const UT *__restrict__ v, uint64_t k, drtopk_dtype t, drtopk_order o,
+                                   det_scalars *sc, const uint64_t *__restrict__ tie_pos, UT *out_v, uint64_t *out_p)
+{
+    if (sc->ties == k - sc->above) return;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        if (key_of(out_v[i], t, o) == sc->worst) {
+            const uint64_t pos = tie_pos[atomicAdd(&sc->slot, 1ull)];
+            out_p[i] = pos;
+            out_v[i] = v[pos];
+        }
+}
+
+/* The sort's keys: positions (first pass), slot numbers as payload. */
+__global__ void det_sort_init_kernel(const uint64_t *__restrict__ out_p, uint64_t k, uint64_t *pos, uint64_t *slot)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+        pos[i] = out_p[i];
+        slot[i] = i;
+    }
+}
+
+/* The second pass's keys: the ordered key of each slot, in position order. */
+template <typename UT>
+__global__ void det_sort_keys_kernel(const UT *__restrict__ out_v, const uint64_t *__restrict__ slot, uint64_t k,
+                                     drtopk_dtype t, drtopk_order o, uint64_t *key)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        key[i] = key_of(out_v[slot[i]], t, o);
+}
+
+/* The result in the sorted slots' order (from copies of the output). */
+template <typename UT>
+__global__ void det_sort_gather_kernel(const UT *__restrict__ cv, const uint64_t *__restrict__ cp,
+                                       const uint64_t *__restrict__ slot, uint64_t k, UT *out_v, uint64_t *out_p)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+        out_v[i] = cv[slot[i]];
+        out_p[i] = cp[slot[i]];
+    }
+}
+
+/* The workspace, carved from an aligned base (NULL: sizes only). */
+struct det_layout {
+    det_scalars *sc;
+    unsigned long long *chunk_ties, *chunk_first;
+    uint64_t *tie_pos;
+    /* sorted: two key and two slot buffers (CUB's double buffers), copies of the output, CUB's storage */
+    uint64_t *key0, *key1, *slot0, *slot1, *copy_p;
+    void *copy_v;
+    void *sort_tmp;
+    size_t sort_bytes;
+    size_t total;
+};
+
+static int det_bits_for(uint64_t x)
+{
+    int b = 1;
+    while (b < 64 && (x >> b) != 0) ++b;
+    return b;
+}
+
+static drtopk_status det_carve(const drtopk_problem *p, int sorted, char *base, det_layout *l)
+{
+    size_t off = 0;
+    const uint64_t k = p->k;
+    memset(l, 0, sizeof *l);
+    l->sc = (det_scalars *)drtopk_carve(base, &off, sizeof(det_scalars));
+    l->chunk_ties = (unsigned long long *)drtopk_carve(base, &off, DET_CHUNKS * sizeof(unsigned long long));
+    l->chunk_first = (unsigned long long *)drtopk_carve(base, &off, DET_CHUNKS * sizeof(unsigned long long));
+    l->tie_pos = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+    if (sorted) {
+        l->key0 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->key1 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->slot0 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->slot1 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->copy_p = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->copy_v = drtopk_carve(base, &off, k * drtopk_dtype_size(p->dtype));
+        DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(NULL, l->sort_bytes, (const uint64_t *)NULL, (uint64_t *)NULL,
+                                                        (const uint64_t *)NULL, (uint64_t *)NULL, k));
+        l->sort_tmp = drtopk_carve(base, &off, l->sort_bytes);
+    }
+    l->total = off + DRTOPK_WS_ALIGN;
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, size_t *bytes)
+{
+    det_layout l;
+    const drtopk_status st = det_carve(p, sorted, NULL, &l);
+    *bytes = l.total;
+    return st;
+}
+
+static int det_grid(uint64_t n, int sms)
+{
+    const uint64_t blocks = (n + DET_BLOCK - 1) / DET_BLOCK, most = (uint64_t)sms * 8;
+    return blocks == 0 ? 1 : blocks < most ? (int)blocks : (int)most;
+}
+
+template <typename UT>
+static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
+                             uint64_t *out_indices, cudaStream_t s, int sms)
+{
+    const UT *v = (const UT *)p->values;
+    UT *ov = (UT *)out_values;
+    const uint64_t n = p->n, k = p->k, chunk = (n + DET_CHUNKS - 1) / DET_CHUNKS;
+    const int chunks = (int)((n + chunk - 1) / chunk), gk = det_grid(k, sms);
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(l->sc, 0, sizeof(det_scalars), s));
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(&l->sc->worst, 0xff, sizeof(unsigned long long), s));
+    det_worst_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
+    DRTOPK_LAUNCH_CHECK();
+    det_above_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
+    DRTOPK_LAUNCH_CHECK();
+    det_count_kernel<UT><<<chunks, DET_BLOCK, 0, s>>>(v, n, chunk, p->dtype, p->order, l->sc, l->chunk_ties);
+    DRTOPK_LAUNCH_CHECK();
+    det_scan_kernel<<<1, DET_CHUNKS / DET_TILE_ITEMS, 0, s>>>(l->chunk_ties, chunks, l->chunk_first, l->sc);
+    DRTOPK_LAUNCH_CHECK();
+    det_fill_kernel<UT><<<chunks, DET_BLOCK, 0, s>>>(v, n, k, chunk, p->dtype, p->order, l->sc, l->chunk_first,
+                                                    l->tie_pos);
+    DRTOPK_LAUNCH_CHECK();
+    det_replace_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(v, k, p->dtype, p->order, l->sc, l->tie_pos, ov, out_indices);
+    DRTOPK_LAUNCH_CHECK();
+    if (!sorted) return DRTOPK_OK;
+    /* stable sorts: by position, then by ordered key best first (equal keys keep position order) */
+    size_t tb = l->sort_bytes;
+    const int key_bits = drtopk_dtype_bits(p->dtype), pos_bits = det_bits_for(n - 1);
+    det_sort_init_kernel<<<gk, DET_BLOCK, 0, s>>>(out_indices, k, l->key0, l->slot0);
+    DRTOPK_LAUNCH_CHECK();
+    DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(l->sort_tmp, tb, l->key0, l->key1, l->slot0, l->slot1, k, 0,
+                                                    pos_bits, s));
+    det_sort_keys_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, l->slot1, k, p->dtype, p->order, l->key0);
+    DRTOPK_LAUNCH_CHECK();
+    DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(l->sort_tmp, tb, l->key0, l->key1, l->slot1, l->slot0,
+                                                              k, 0, key_bits, s));
+    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_v, ov, k * sizeof(UT), cudaMemcpyDeviceToDevice, s));
+    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_p, out_indices, k * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    det_sort_gather_kernel<UT><<<gk, DET_BLOCK, 0, s>>>((const UT *)l->copy_v, l->copy_p, l->slot0, k, ov,
+                                                        out_indices);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes,
+                                            void *out_values, uint64_t *out_indices, void *stream)
+{
+    det_layout l;
+    const drtopk_device_attrs *dev;
+    drtopk_status st;
+    char *base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
+    if ((st = det_carve(p, sorted, NULL, &l)) != DRTOPK_OK) return st;
+    if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
+    if ((st = det_carve(p, sorted, base, &l)) != DRTOPK_OK) return st;
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    const cudaStream_t s = (cudaStream_t)stream;
+    switch (drtopk_dtype_bits(p->dtype)) {
+    case 16: return det_run<uint16_t>(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    case 32: return det_run<uint32_t>(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    default: return det_run<uint64_t>(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    }
+}

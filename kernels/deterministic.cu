@@ -18,18 +18,20 @@
  *      in order and writes the positions of its ties of rank < m; the
  *      output's m tie slots then take those positions and their values;
  *   4. with DRTOPK_SORTED, two stable radix sorts of the k (by position,
- *      then by ordered key, descending) and one gather.
+ *      then by ordered key, descending; both the library's one descending
+ *      sort of 64-bit pairs, key_width.h, the first on complemented
+ *      positions) and one gather.
  * Step 2 reads V once more (its cost: one read of V, about the read floor);
  * step 3 a second time up to the chunk of the m-th tie, and only when V holds
  * ties the output did not take.  Any key width (templates over the element's
  * unsigned type, key_of.cuh).
  */
+#include <string.h>
 #include <cub/block/block_scan.cuh>
-#include <cub/device/device_radix_sort.cuh>
+#include "backend.h"
 #include "device_common.cuh"
 #include "key_of.cuh"
-#include <string.h>
-#include "backend.h"
+#include "key_width.h"
 
 #define DET_BLOCK 256           /* threads per block of the kernels here                     */
 #define DET_CHUNKS 1024         /* contiguous chunks of V counted apart: one scan block's worth */
@@ -142,11 +144,14 @@ __global__ void det_replace_kernel(const UT *__restrict__ v, uint64_t k, drtopk_
         }
 }
 
-/* The sort's keys: positions (first pass), slot numbers as payload. */
-__global__ void det_sort_init_kernel(const uint64_t *__restrict__ out_p, uint64_t k, uint64_t *pos, uint64_t *slot)
+/* The first sort's keys: positions complemented in their pos_mask bits (a
+ * descending sort of them is an ascending one of the positions), slot
+ * numbers as payload. */
+__global__ void det_sort_init_kernel(const uint64_t *__restrict__ out_p, uint64_t k, uint64_t pos_mask, uint64_t *pos,
+                                     uint64_t *slot)
 {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
-        pos[i] = out_p[i];
+        pos[i] = pos_mask - out_p[i];
         slot[i] = i;
     }
 }
@@ -207,8 +212,8 @@ static drtopk_status det_carve(const drtopk_problem *p, int sorted, char *base, 
         l->slot1 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
         l->copy_p = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
         l->copy_v = drtopk_carve(base, &off, k * drtopk_dtype_size(p->dtype));
-        DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(NULL, l->sort_bytes, (const uint64_t *)NULL, (uint64_t *)NULL,
-                                                        (const uint64_t *)NULL, (uint64_t *)NULL, k));
+        const drtopk_status st = key_sort_pairs_desc(NULL, &l->sort_bytes, NULL, NULL, NULL, NULL, k, 64, 0);
+        if (st != DRTOPK_OK) return st;
         l->sort_tmp = drtopk_carve(base, &off, l->sort_bytes);
     }
     l->total = off + DRTOPK_WS_ALIGN;
@@ -255,15 +260,19 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
     if (!sorted) return DRTOPK_OK;
     /* stable sorts: by position, then by ordered key best first (equal keys keep position order) */
     size_t tb = l->sort_bytes;
+    drtopk_status st;
     const int key_bits = drtopk_dtype_bits(p->dtype), pos_bits = det_bits_for(n - 1);
-    det_sort_init_kernel<<<gk, DET_BLOCK, 0, s>>>(out_indices, k, l->key0, l->slot0);
+    const uint64_t pos_mask = pos_bits == 64 ? ~0ull : (1ull << pos_bits) - 1;
+    det_sort_init_kernel<<<gk, DET_BLOCK, 0, s>>>(out_indices, k, pos_mask, l->key0, l->slot0);
     DRTOPK_LAUNCH_CHECK();
-    DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairs(l->sort_tmp, tb, l->key0, l->key1, l->slot0, l->slot1, k, 0,
-                                                    pos_bits, s));
+    if ((st = key_sort_pairs_desc(l->sort_tmp, &tb, l->key0, l->key1, l->slot0, l->slot1, k, pos_bits, s)) !=
+        DRTOPK_OK)
+        return st;
     det_sort_keys_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, l->slot1, k, p->dtype, p->order, l->key0);
     DRTOPK_LAUNCH_CHECK();
-    DRTOPK_CUDA_TRY(cub::DeviceRadixSort::SortPairsDescending(l->sort_tmp, tb, l->key0, l->key1, l->slot1, l->slot0,
-                                                              k, 0, key_bits, s));
+    if ((st = key_sort_pairs_desc(l->sort_tmp, &tb, l->key0, l->key1, l->slot1, l->slot0, k, key_bits, s)) !=
+        DRTOPK_OK)
+        return st;
     DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_v, ov, k * sizeof(UT), cudaMemcpyDeviceToDevice, s));
     DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_p, out_indices, k * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
     det_sort_gather_kernel<UT><<<gk, DET_BLOCK, 0, s>>>((const UT *)l->copy_v, l->copy_p, l->slot0, k, ov,

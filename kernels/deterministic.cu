@@ -281,8 +281,44 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
     return DRTOPK_OK;
 }
 
+static drtopk_status det_run_width(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
+                                   uint64_t *out_indices, cudaStream_t s, int sms)
+{
+    switch (drtopk_dtype_bits(p->dtype)) {
+    case 16: return det_run<uint16_t>(p, sorted, l, out_values, out_indices, s, sms);
+    case 32: return det_run<uint32_t>(p, sorted, l, out_values, out_indices, s, sms);
+    default: return det_run<uint64_t>(p, sorted, l, out_values, out_indices, s, sms);
+    }
+}
+
+/* The fix-up between two events on s, waited for: its GPU time in *ms.  The
+ * caller destroys the events this creates (ev[i] stays NULL until created). */
+static drtopk_status det_run_between(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
+                                     uint64_t *out_indices, cudaStream_t s, int sms, cudaEvent_t ev[2], float *ms)
+{
+    drtopk_status st;
+    DRTOPK_CUDA_TRY(cudaEventCreate(&ev[0]));
+    DRTOPK_CUDA_TRY(cudaEventCreate(&ev[1]));
+    DRTOPK_CUDA_TRY(cudaEventRecord(ev[0], s));
+    if ((st = det_run_width(p, sorted, l, out_values, out_indices, s, sms)) != DRTOPK_OK) return st;
+    DRTOPK_CUDA_TRY(cudaEventRecord(ev[1], s));
+    DRTOPK_CUDA_TRY(cudaEventSynchronize(ev[1]));
+    DRTOPK_CUDA_TRY(cudaEventElapsedTime(ms, ev[0], ev[1]));
+    return DRTOPK_OK;
+}
+
+static drtopk_status det_run_timed(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
+                                   uint64_t *out_indices, cudaStream_t s, int sms, float *ms)
+{
+    cudaEvent_t ev[2] = { NULL, NULL };
+    const drtopk_status st = det_run_between(p, sorted, l, out_values, out_indices, s, sms, ev, ms);
+    for (int i = 0; i < 2; ++i)
+        if (ev[i]) cudaEventDestroy(ev[i]);
+    return st;
+}
+
 extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes,
-                                            void *out_values, uint64_t *out_indices, void *stream)
+                                            void *out_values, uint64_t *out_indices, void *stream, float *ms)
 {
     det_layout l;
     const drtopk_device_attrs *dev;
@@ -293,9 +329,6 @@ extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted
     if ((st = det_carve(p, sorted, base, &l)) != DRTOPK_OK) return st;
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     const cudaStream_t s = (cudaStream_t)stream;
-    switch (drtopk_dtype_bits(p->dtype)) {
-    case 16: return det_run<uint16_t>(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
-    case 32: return det_run<uint32_t>(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
-    default: return det_run<uint64_t>(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
-    }
+    return ms ? det_run_timed(p, sorted, &l, out_values, out_indices, s, dev->sm_count, ms)
+              : det_run_width(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
 }

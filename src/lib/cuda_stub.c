@@ -34,7 +34,7 @@ drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, siz
 }
 
 drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes, void *out_values,
-                                  uint64_t *out_indices, void *stream)
+                                  uint64_t *out_indices, void *stream, float *ms)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);
     return DRTOPK_ERR_NO_BACKEND;

@@ -26,8 +26,10 @@
  * positions (the same set, so the same bits, run to run and on every plan),
  * and with DRTOPK_SORTED equal keys come by smaller position.  On the CUDA
  * backend that costs about one more read of the input (more where the input
- * holds ties the selection did not take); the CPU backend's selections are
- * deterministic already.  Without DRTOPK_SORTED the order stays unspecified.
+ * holds ties the selection did not take); on the CPU backend, one more read
+ * after the delegate pipeline, nothing after the other plans, whose ties are
+ * the smallest positions already.  Without DRTOPK_SORTED the order stays
+ * unspecified.
  */
 #ifndef DRTOPK_H
 #define DRTOPK_H

@@ -1346,18 +1346,22 @@ static void test_random(int small)
 
 static int usage(const char *prog)
 {
-    fprintf(stderr, "usage: %s [--small] [--counters] [--cpu-selftest[=broken-filter|=broken-skip]]\n", prog);
+    fprintf(stderr, "usage: %s [--small] [--counters | --deterministic] [--cpu-selftest[=broken-filter|=broken-skip]]\n"
+            "  --counters       the counter suite only\n"
+            "  --deterministic  the DRTOPK_DETERMINISTIC suite only (small sizes with --small: for the sanitizers)\n",
+            prog);
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     gt_begin();
-    int small = 0, counters_only = 0;
+    int small = 0, counters_only = 0, deterministic_only = 0;
     dh_device_info info;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--small") == 0) small = 1;
         else if (strcmp(argv[i], "--counters") == 0) counters_only = 1;
+        else if (strcmp(argv[i], "--deterministic") == 0) deterministic_only = 1;
         else if (strcmp(argv[i], "--cpu-selftest") == 0) g_side = SIDE_CPU;
         else if (strcmp(argv[i], "--cpu-selftest=broken-filter") == 0) g_side = SIDE_CPU_NO_FILTER;
         else if (strcmp(argv[i], "--cpu-selftest=broken-skip") == 0) g_side = SIDE_CPU_NO_SKIP;
@@ -1374,6 +1378,10 @@ int main(int argc, char **argv)
     }
     if (!dh_cuda_available() || dh_dev_info(0, &info) != DRTOPK_OK) return gt_no_gpu("test_gpu");
     gt_note("device: %s (%s), cc %d.%d, %d SMs", info.name, info.uuid, info.cc_major, info.cc_minor, info.sm_count);
+    if (deterministic_only) {
+        test_deterministic(small);
+        return gt_finish();
+    }
 
     paper_examples();
     tuning_table();

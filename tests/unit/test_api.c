@@ -841,7 +841,7 @@ static void util_helpers(void)
 /* DRTOPK_DETERMINISTIC: a known flag a standalone plan may carry; on the
  * CPU backend the k best (key, position) pairs, the smallest positions of
  * the ties at the k-th key, equal keys by position when sorted, on every
- * plan; refused by batch plans with a message saying what to do. */
+ * plan, the delegate pipeline too (whose own ties differ); refused by batch plans with a message saying what to do. */
 static void deterministic_flag(void)
 {
     static const uint32_t v[] = { 5, 9, 7, 9, 7, 7, 1, 9, 7, 7 };
@@ -867,6 +867,25 @@ static void deterministic_flag(void)
                 CHECKF(idx[i] == (sorted ? best_first : by_pos)[i] && out[i] == v[idx[i]], "%s %s: index %d is %" PRIu64,
                        drtopk_algo_name(algos[a]), sorted ? "sorted" : "unsorted", i, idx[i]);
         }
+    /* The delegate pipeline (subranges of 4, 2 delegates, filter) takes the
+     * 2 at position 8, not 6: subrange 1 (positions 4-7) is copied by its
+     * selected delegates only.  Deterministic, it takes the smallest. */
+    static const uint32_t w[] = { 0, 0, 2, 1, 2, 2, 2, 0, 2, 1, 1, 2, 1, 2, 0, 0,
+                                  0, 1, 2, 2, 0, 0, 2, 0, 0, 1, 0, 2, 0 };
+    const drtopk_problem q = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, sizeof w / sizeof w[0], 4, w };
+    for (int det = 0; det <= 1; ++det) {
+        const unsigned flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SORTED | (det ? DRTOPK_DETERMINISTIC : 0);
+        CHECK_STATUS(drtopk_plan_explicit(&plan, &q, DRTOPK_ALGO_RADIX, 2, 2, flags), DRTOPK_OK);
+        CHECK_STATUS(drtopk_select_workspace(&q, &plan, &bytes), DRTOPK_OK);
+        void *ws = malloc(bytes);
+        CHECK(ws != NULL);
+        if (ws == NULL) return;
+        CHECK_STATUS(drtopk_select(&q, &plan, ws, bytes, out, idx, NULL, NULL), DRTOPK_OK);
+        free(ws);
+        CHECKF(idx[0] == 2 && idx[1] == 4 && idx[2] == 5 && idx[3] == (det ? 6u : 8u),
+               "pipeline%s: %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, det ? " deterministic" : "", idx[0],
+               idx[1], idx[2], idx[3]);
+    }
     static const uint64_t offs[] = { 0, 10 };
     drtopk_batch_problem bp = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1, 0, offs, 5, NULL, v, 10 };
     drtopk_batch_plan bplan;

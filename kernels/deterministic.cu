@@ -27,15 +27,26 @@
  * unsigned type, key_of.cuh).
  */
 #include <string.h>
+#include <cuda/functional>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include "backend.h"
 #include "device_common.cuh"
 #include "key_of.cuh"
 #include "key_width.h"
 
-#define DET_BLOCK 256           /* threads per block of the kernels here                     */
-#define DET_CHUNKS 1024         /* contiguous chunks of V counted apart: one scan block's worth */
-#define DET_TILE_ITEMS 4        /* keys a thread reads per tile of a chunk                    */
+#define DET_BLOCK 256           /* threads per block of the kernels here                        */
+#define DET_CHUNKS 4096         /* contiguous chunks of V counted apart: one scan block's worth    */
+#define DET_SCAN_THREADS 1024   /* the scan block: DET_CHUNKS / DET_SCAN_THREADS chunks a thread    */
+#define DET_LOAD_BYTES 64       /* bytes a thread has in flight when it reads V (loads unrolled)   */
+#define DET_MIN_BLOCKS 4        /* resident blocks an SM keeps of the reading kernels (<= 64 registers) */
+static_assert(DET_CHUNKS % DET_SCAN_THREADS == 0, "the scan block holds every chunk");
+
+/* Keys a thread reads at once: DET_LOAD_BYTES of them, so that a 16-bit V
+ * keeps as many bytes in flight as a 64-bit one. */
+template <typename UT> struct det_items {
+    static constexpr int value = DET_LOAD_BYTES / (int)sizeof(UT);
+};
 
 /* The scalars of one fix-up (workspace). */
 struct det_scalars {
@@ -45,60 +56,81 @@ struct det_scalars {
     unsigned long long slot;    /* the next of the m tie positions a slot takes       */
 };
 
+/* T = the worst ordered key of the output: a block's minimum, one atomic a block. */
 template <typename UT>
 __global__ void det_worst_kernel(const UT *__restrict__ out, uint64_t k, drtopk_dtype t, drtopk_order o,
                                  det_scalars *sc)
 {
+    typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
     unsigned long long w = ~0ull;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
         const unsigned long long key = key_of(out[i], t, o);
         w = key < w ? key : w;
     }
-    if (w != ~0ull) atomicMin(&sc->worst, w);
+    w = reduce_t(tmp).Reduce(w, cuda::minimum<unsigned long long>());
+    if (threadIdx.x == 0 && w != ~0ull) atomicMin(&sc->worst, w);
 }
 
+/* The output keys better than T: a block's count, one atomic a block. */
 template <typename UT>
 __global__ void det_above_kernel(const UT *__restrict__ out, uint64_t k, drtopk_dtype t, drtopk_order o,
                                  det_scalars *sc)
 {
-    unsigned long long c = 0;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
-        c += key_of(out[i], t, o) > sc->worst;
-    if (c) atomicAdd(&sc->above, c);
-}
-
-/* chunk_ties[b] = the keys equal to T in chunk b of V ([b * chunk, (b + 1) * chunk)). */
-template <typename UT>
-__global__ void det_count_kernel(const UT *__restrict__ v, uint64_t n, uint64_t chunk, drtopk_dtype t, drtopk_order o,
-                                 const det_scalars *sc, unsigned long long *chunk_ties)
-{
-    __shared__ unsigned long long total;
-    const uint64_t lo = (uint64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
+    typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
     const unsigned long long thr = sc->worst;
     unsigned long long c = 0;
-    if (threadIdx.x == 0) total = 0;
-    __syncthreads();
-    for (uint64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) c += key_of(v[i], t, o) == thr;
-    if (c) atomicAdd(&total, c);
-    __syncthreads();
-    if (threadIdx.x == 0) chunk_ties[blockIdx.x] = total;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        c += key_of(out[i], t, o) > thr;
+    c = reduce_t(tmp).Sum(c);
+    if (threadIdx.x == 0 && c) atomicAdd(&sc->above, c);
+}
+
+/* chunk_ties[b] = the keys equal to T in chunk b of V ([b * chunk, (b + 1) *
+ * chunk)), read in strided rounds of det_items loads a thread, all issued
+ * before any is compared (a chunk's last partial round key by key). */
+template <typename UT>
+__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
+    det_count_kernel(const UT *__restrict__ v, uint64_t n, uint64_t chunk, drtopk_dtype t, drtopk_order o,
+                     const det_scalars *sc, unsigned long long *chunk_ties)
+{
+    constexpr int items = det_items<UT>::value;
+    typedef cub::BlockReduce<unsigned, DET_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
+    const uint64_t lo = (uint64_t)blockIdx.x * chunk, len = (lo + chunk < n ? lo + chunk : n) - lo;
+    const UT *__restrict__ c_v = v + lo;
+    const UT thr = (UT)sc->worst;
+    unsigned c = 0;
+    uint64_t off = threadIdx.x;
+    for (; off + (uint64_t)(items - 1) * DET_BLOCK < len; off += (uint64_t)DET_BLOCK * items) {
+        UT x[items];
+#pragma unroll
+        for (int j = 0; j < items; ++j) x[j] = c_v[off + j * DET_BLOCK];
+#pragma unroll
+        for (int j = 0; j < items; ++j) c += key_of(x[j], t, o) == thr;
+    }
+    for (; off < len; off += DET_BLOCK) c += key_of(c_v[off], t, o) == thr;
+    c = reduce_t(tmp).Sum(c);
+    if (threadIdx.x == 0) chunk_ties[blockIdx.x] = c;
 }
 
 /* chunk_first[b] = the ties of the chunks before b; sc->ties = all of them.
- * One block of DET_CHUNKS / DET_TILE_ITEMS threads. */
+ * One block of DET_SCAN_THREADS threads. */
 __global__ void det_scan_kernel(const unsigned long long *__restrict__ chunk_ties, int chunks,
                                 unsigned long long *chunk_first, det_scalars *sc)
 {
-    typedef cub::BlockScan<unsigned long long, DET_CHUNKS / DET_TILE_ITEMS> scan_t;
+    constexpr int per = DET_CHUNKS / DET_SCAN_THREADS;
+    typedef cub::BlockScan<unsigned long long, DET_SCAN_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
-    unsigned long long c[DET_TILE_ITEMS], total;
-    for (int j = 0; j < DET_TILE_ITEMS; ++j) {
-        const int b = threadIdx.x * DET_TILE_ITEMS + j;
+    unsigned long long c[per], total;
+    for (int j = 0; j < per; ++j) {
+        const int b = threadIdx.x * per + j;
         c[j] = b < chunks ? chunk_ties[b] : 0;
     }
     scan_t(tmp).ExclusiveSum(c, c, total);
-    for (int j = 0; j < DET_TILE_ITEMS; ++j) {
-        const int b = threadIdx.x * DET_TILE_ITEMS + j;
+    for (int j = 0; j < per; ++j) {
+        const int b = threadIdx.x * per + j;
         if (b < chunks) chunk_first[b] = c[j];
     }
     if (threadIdx.x == 0) sc->ties = total;
@@ -107,41 +139,64 @@ __global__ void det_scan_kernel(const unsigned long long *__restrict__ chunk_tie
 /* When V holds ties the output did not take (E > m): the positions of the m
  * ties of smallest position, tie_pos[r] for rank r < m.  A chunk whose ties
  * start at rank m or later returns at once; the others read their chunk in
- * tiles, in order, ranking its ties by a block scan. */
+ * tiles of DET_BLOCK * det_items keys, each thread det_items consecutive
+ * ones (so thread order is position order), ranking the tile's ties by one
+ * block scan of the threads' counts. */
 template <typename UT>
-__global__ void det_fill_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, drtopk_dtype t,
-                                drtopk_order o, const det_scalars *sc, const unsigned long long *chunk_first,
-                                uint64_t *tie_pos)
+__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS) det_fill_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k,
+                                                             uint64_t chunk, drtopk_dtype t, drtopk_order o,
+                                                             const det_scalars *sc,
+                                                             const unsigned long long *chunk_first, uint64_t *tie_pos)
 {
+    constexpr int items = det_items<UT>::value;
     typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
-    const unsigned long long m = k - sc->above, thr = sc->worst;
+    const unsigned long long m = k - sc->above;
+    const UT thr = (UT)sc->worst;
     unsigned long long rank = chunk_first[blockIdx.x];
     if (sc->ties == m || rank >= m) return;
     const uint64_t lo = (uint64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
-    for (uint64_t tile = lo; tile < hi && rank < m; tile += DET_BLOCK) {
-        const uint64_t i = tile + threadIdx.x;
-        const unsigned eq = i < hi && key_of(v[i], t, o) == thr;
+    for (uint64_t tile = lo; tile < hi && rank < m; tile += (uint64_t)DET_BLOCK * items) {
+        const uint64_t first = tile + (uint64_t)threadIdx.x * items;
+        uint64_t eq = 0;        /* bit j: key first + j equals T */
+#pragma unroll
+        for (int j = 0; j < items; ++j)
+            if (first + j < hi && key_of(v[first + j], t, o) == thr) eq |= 1ull << j;
         unsigned before, in_tile;
-        scan_t(tmp).ExclusiveSum(eq, before, in_tile);
-        if (eq && rank + before < m) tie_pos[rank + before] = i;
+        scan_t(tmp).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
+        for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
+            tie_pos[r] = first + (uint64_t)__ffsll((long long)eq) - 1;
         rank += in_tile;
         __syncthreads();        /* tmp is reused by the next tile's scan */
     }
 }
 
-/* Each output slot holding a tie takes the next of the m chosen positions and its value. */
+/* Each output slot holding a tie takes one of the m chosen positions and its
+ * value: a block ranks its tie slots by a scan and claims their positions
+ * with one atomic. */
 template <typename UT>
 __global__ void det_replace_kernel(const UT *__restrict__ v, uint64_t k, drtopk_dtype t, drtopk_order o,
                                    det_scalars *sc, const uint64_t *__restrict__ tie_pos, UT *out_v, uint64_t *out_p)
 {
+    typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    __shared__ unsigned long long base;
     if (sc->ties == k - sc->above) return;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
-        if (key_of(out_v[i], t, o) == sc->worst) {
-            const uint64_t pos = tie_pos[atomicAdd(&sc->slot, 1ull)];
+    const unsigned long long thr = sc->worst;
+    for (uint64_t tile = (uint64_t)blockIdx.x * blockDim.x; tile < k; tile += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t i = tile + threadIdx.x;
+        const unsigned eq = i < k && key_of(out_v[i], t, o) == thr;
+        unsigned before, in_tile;
+        scan_t(tmp).ExclusiveSum(eq, before, in_tile);
+        if (threadIdx.x == 0 && in_tile) base = atomicAdd(&sc->slot, (unsigned long long)in_tile);
+        __syncthreads();
+        if (eq) {
+            const uint64_t pos = tie_pos[base + before];
             out_p[i] = pos;
             out_v[i] = v[pos];
         }
+        __syncthreads();        /* base and tmp are reused by the next tile */
+    }
 }
 
 /* The first sort's keys: positions complemented in their pos_mask bits (a
@@ -250,7 +305,7 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
     DRTOPK_LAUNCH_CHECK();
     det_count_kernel<UT><<<chunks, DET_BLOCK, 0, s>>>(v, n, chunk, p->dtype, p->order, l->sc, l->chunk_ties);
     DRTOPK_LAUNCH_CHECK();
-    det_scan_kernel<<<1, DET_CHUNKS / DET_TILE_ITEMS, 0, s>>>(l->chunk_ties, chunks, l->chunk_first, l->sc);
+    det_scan_kernel<<<1, DET_SCAN_THREADS, 0, s>>>(l->chunk_ties, chunks, l->chunk_first, l->sc);
     DRTOPK_LAUNCH_CHECK();
     det_fill_kernel<UT><<<chunks, DET_BLOCK, 0, s>>>(v, n, k, chunk, p->dtype, p->order, l->sc, l->chunk_first,
                                                     l->tie_pos);

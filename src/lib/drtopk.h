@@ -25,8 +25,9 @@
  * k best (key, position) pairs: ties at the k-th key keep the smallest
  * positions (the same set, so the same bits, run to run and on every plan),
  * and with DRTOPK_SORTED equal keys come by smaller position.  On the CUDA
- * backend that costs about one more read of the input (more where the input
- * holds ties the selection did not take); on the CPU backend, one more read
+ * backend that costs a fix-up after the selection which reads the input once
+ * more, and again up to its m-th tie where it holds ties the selection did
+ * not take (docs/performance.md has its measured cost); on the CPU backend, one more read
  * after the delegate pipeline, nothing after the other plans, whose ties are
  * the smallest positions already.  Without DRTOPK_SORTED the order stays
  * unspecified.

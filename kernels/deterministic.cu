@@ -117,11 +117,11 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
 
 /* chunk_first[b] = the ties of the chunks before b; sc->ties = all of them.
  * One block of DET_SCAN_THREADS threads. */
-__global__ void det_scan_kernel(const unsigned long long *__restrict__ chunk_ties, int chunks,
+__global__ void __launch_bounds__(DET_SCAN_THREADS) det_scan_kernel(const unsigned long long *__restrict__ chunk_ties, int chunks,
                                 unsigned long long *chunk_first, det_scalars *sc)
 {
     constexpr int per = DET_CHUNKS / DET_SCAN_THREADS;
-    typedef cub::BlockScan<unsigned long long, DET_SCAN_THREADS> scan_t;
+    typedef cub::BlockScan<unsigned long long, DET_SCAN_THREADS, cub::BLOCK_SCAN_WARP_SCANS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     unsigned long long c[per], total;
     for (int j = 0; j < per; ++j) {

@@ -31,6 +31,14 @@ drtopk_status key64_select(const drtopk_problem *p, const drtopk_plan *plan, voi
 drtopk_status key64_stats(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
                           cudaStream_t s, drtopk_stats *stats);
 
+/* CUB's descending radix sort of n (uint64 key, uint64 value) pairs on the
+ * key's bits [0, end_bit), stable: the one instantiation of it in the
+ * library, which the 64-bit sorted plans and the deterministic result
+ * (deterministic.cu) share.  tmp NULL: *tmp_bytes gets the size it needs. */
+drtopk_status key_sort_pairs_desc(void *tmp, size_t *tmp_bytes, const uint64_t *keys_in, uint64_t *keys_out,
+                                  const uint64_t *vals_in, uint64_t *vals_out, uint64_t n, int end_bit,
+                                  cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

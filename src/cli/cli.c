@@ -149,15 +149,16 @@ static void print_text(const run_cfg *c, const drtopk_problem *p, const drtopk_p
                drtopk_algo_name(plan->second_algo), plan->alpha,
                c->have_alpha ? "--alpha" : "Rule 4", plan->beta, drtopk_algo_name(plan->first_algo),
                drtopk_algo_name(plan->second_algo));
-        printf("           filter %s, shared-memory delegates %s, skip last digit %s, sorted %s\n",
+        printf("           filter %s, shared-memory delegates %s, skip last digit %s, sorted %s, deterministic %s\n",
                on_off(plan->flags, DRTOPK_FILTER), on_off(plan->flags, DRTOPK_SHARED_DELEGATE),
-               on_off(plan->flags, DRTOPK_SKIP_LAST_DIGIT), on_off(plan->flags, DRTOPK_SORTED));
+               on_off(plan->flags, DRTOPK_SKIP_LAST_DIGIT), on_off(plan->flags, DRTOPK_SORTED),
+               on_off(plan->flags, DRTOPK_DETERMINISTIC));
         printf("           Rule 4 const = %g (%s%s%s)\n", plan->rule4_const, const_source_names[plan->const_source],
                plan->const_source == DRTOPK_CONST_TUNING ? " " : "",
                plan->const_source == DRTOPK_CONST_TUNING ? r->tuning_db : "");
     } else {
-        printf("plan:      standalone %s, sorted %s\n", drtopk_algo_name(plan->second_algo),
-               on_off(plan->flags, DRTOPK_SORTED));
+        printf("plan:      standalone %s, sorted %s, deterministic %s\n", drtopk_algo_name(plan->second_algo),
+               on_off(plan->flags, DRTOPK_SORTED), on_off(plan->flags, DRTOPK_DETERMINISTIC));
     }
     printf("workspace: %zu bytes\n", r->ws_bytes);
     printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up)\n", r->ms_median,
@@ -276,12 +277,13 @@ static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_p
             drtopk_algo_name(plan->second_algo));
     fprintf(f, ", \"plan\": {\"delegate\": %s, \"alpha\": %d, \"alpha_source\": \"%s\", \"beta\": %d, "
             "\"first_algo\": \"%s\", \"second_algo\": \"%s\", \"filter\": %s, \"shared_delegate\": %s, "
-            "\"skip_last_digit\": %s, \"sorted\": %s, \"rule4_const\": %g, \"const_source\": \"%s\"",
+            "\"skip_last_digit\": %s, \"sorted\": %s, \"deterministic\": %s, \"rule4_const\": %g, "
+            "\"const_source\": \"%s\"",
             json_bool(plan->flags & DRTOPK_DELEGATE), plan->alpha, c->have_alpha ? "user" : "rule4",
             plan->beta, drtopk_algo_name(plan->first_algo), drtopk_algo_name(plan->second_algo),
             json_bool(plan->flags & DRTOPK_FILTER), json_bool(plan->flags & DRTOPK_SHARED_DELEGATE),
             json_bool(plan->flags & DRTOPK_SKIP_LAST_DIGIT), json_bool(plan->flags & DRTOPK_SORTED),
-            plan->rule4_const, const_source_keys[plan->const_source]);
+            json_bool(plan->flags & DRTOPK_DETERMINISTIC), plan->rule4_const, const_source_keys[plan->const_source]);
     fputs(", \"tuning_db\": ", f);
     if (plan->const_source == DRTOPK_CONST_TUNING) json_string(f, r->tuning_db);
     else fputs("null", f);

@@ -49,6 +49,9 @@ const char run_help_options[] =
     "  --no-skip-last-digit   first top-k runs every radix digit\n"
     "  --no-shared-delegate   never use the shared-memory delegate build (paper 5.3)\n"
     "  --sorted           results ordered best first\n"
+    "  --deterministic    ties at the k-th value keep the smallest positions, and with --sorted\n"
+    "                     equal values come by position: the same result run to run and on\n"
+    "                     every plan (on the GPU a fix-up that reads V again: several times slower)\n"
     "execution:\n"
     "  --backend B        cuda or cpu (default cuda when a GPU is usable, else cpu)\n"
     "  --gpu G            GPU index (default 0)\n"
@@ -254,7 +257,8 @@ const opt_spec run_specs[] = {
     { "const", R_CONST, 1 }, { "smallest", R_SMALLEST, 0 }, { "backend", R_BACKEND, 1 },
     { "gpu", R_GPU, 1 }, { "reps", R_REPS, 1 }, { "warmup", R_WARMUP, 1 },
     { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
-    { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "no-filter", R_NO_FILTER, 0 },
+    { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "deterministic", R_DETERMINISTIC, 0 },
+    { "no-filter", R_NO_FILTER, 0 },
     { "no-skip-last-digit", R_NO_SKIP, 0 }, { "no-shared-delegate", R_NO_SHARED, 0 },
     { "show", R_SHOW, 1 }, { "help", R_HELP, 0 }, { NULL, 0, 0 }
 };
@@ -298,6 +302,7 @@ int run_option(void *ctx, int id, const char *opt, const char *val)
     case R_OUTPUT: c->output = val; return 0;
     case R_INPUT: c->input = val; return 0;
     case R_SORTED: c->sorted = 1; return 0;
+    case R_DETERMINISTIC: c->deterministic = 1; return 0;
     case R_NO_FILTER: c->no_filter = 1; return 0;
     case R_NO_SKIP: c->no_skip = 1; return 0;
     case R_NO_SHARED: c->no_shared = 1; return 0;
@@ -386,6 +391,7 @@ int build_plan(const run_cfg *c, const drtopk_problem *p, const dh_device_info *
         if (c->no_shared) plan->flags &= ~(unsigned)DRTOPK_SHARED_DELEGATE;
     }
     if (c->sorted) plan->flags |= DRTOPK_SORTED;
+    if (c->deterministic) plan->flags |= DRTOPK_DETERMINISTIC;
     st = drtopk_plan_check(plan, p);
     if (st != DRTOPK_OK) return usage_error("invalid plan: %s: %s", drtopk_status_string(st), drtopk_last_error());
     return 0;

@@ -51,7 +51,7 @@ typedef int (*opt_handler)(void *ctx, int id, const char *opt, const char *val);
 
 enum {
     R_N, R_K, R_DIST, R_SEED, R_DTYPE, R_ALGO, R_ALPHA, R_BETA, R_CONST, R_SMALLEST, R_BACKEND,
-    R_GPU, R_REPS, R_WARMUP, R_VERIFY, R_JSON, R_OUTPUT, R_INPUT, R_SORTED, R_NO_FILTER,
+    R_GPU, R_REPS, R_WARMUP, R_VERIFY, R_JSON, R_OUTPUT, R_INPUT, R_SORTED, R_DETERMINISTIC, R_NO_FILTER,
     R_NO_SKIP, R_NO_SHARED, R_SHOW, R_HELP
 };
 
@@ -66,7 +66,7 @@ typedef struct {
     int delegate;
     int alpha, beta, have_alpha, have_beta, have_const;
     double rule4_const;
-    int no_filter, no_skip, no_shared, sorted;
+    int no_filter, no_skip, no_shared, sorted, deterministic;
     int have_backend;
     drtopk_backend backend;
     int gpu, reps, warmup, have_reps, have_warmup, have_gpu;

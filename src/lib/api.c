@@ -21,7 +21,7 @@
 #define DRTOPK_DELEGATE_PREFIX "dr-"
 #define DRTOPK_INDEX_ALIGN 8        /* uint64 positions */
 #define DRTOPK_KNOWN_FLAGS (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SHARED_DELEGATE | \
-                            DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED)
+                            DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED | DRTOPK_DETERMINISTIC)
 
 /* Return status st with the message of a failed call (drtopk_last_error). */
 #define FAIL(st, ...) (drtopk_error_set(__VA_ARGS__), (st))
@@ -236,10 +236,32 @@ static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *p
     return drtopk_backend_ready(p->backend);
 }
 
+/* A deterministic CUDA selection: the plan's selection, unsorted, then the
+ * fix-up (kernels/deterministic.cu), whose workspace follows the plan's at an
+ * aligned offset.  The CPU backend gives the k best (key, position) pairs
+ * itself (cpu_ref.c). */
+static int cuda_deterministic(const drtopk_problem *p, const drtopk_plan *plan, drtopk_plan *inner)
+{
+    if (p->backend != DRTOPK_BACKEND_CUDA || !(plan->flags & DRTOPK_DETERMINISTIC)) return 0;
+    *inner = *plan;
+    inner->flags &= ~(unsigned)(DRTOPK_DETERMINISTIC | DRTOPK_SORTED);
+    return 1;
+}
+
+static size_t ws_align(size_t x) { return (x + DRTOPK_DET_WS_ALIGN - 1) / DRTOPK_DET_WS_ALIGN * DRTOPK_DET_WS_ALIGN; }
+
 static drtopk_status backend_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes)
 {
-    return p->backend == DRTOPK_BACKEND_CPU ? drtopk_cpu_workspace(p, plan, bytes)
-                                            : drtopk_cuda_workspace(p, plan, bytes);
+    drtopk_plan inner;
+    size_t fix = 0;
+    drtopk_status st;
+    if (p->backend == DRTOPK_BACKEND_CPU) return drtopk_cpu_workspace(p, plan, bytes);
+    if (!cuda_deterministic(p, plan, &inner)) return drtopk_cuda_workspace(p, plan, bytes);
+    if ((st = drtopk_cuda_workspace(p, &inner, bytes)) != DRTOPK_OK ||
+        (st = drtopk_cuda_det_workspace(p, (plan->flags & DRTOPK_SORTED) != 0, &fix)) != DRTOPK_OK)
+        return st;
+    *bytes = ws_align(*bytes) + fix;
+    return DRTOPK_OK;
 }
 
 drtopk_status drtopk_select_workspace(const drtopk_problem *p, const drtopk_plan *plan,
@@ -272,6 +294,24 @@ drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
     if (stats) memset(stats, 0, sizeof *stats);
     if (p->backend == DRTOPK_BACKEND_CPU)
         return drtopk_cpu_select(p, plan, workspace, workspace_bytes, out_values, out_indices, stats);
-    return drtopk_cuda_select(p, plan, workspace, workspace_bytes, out_values, out_indices,
-                              stream, stats);
+    drtopk_plan inner;
+    if (!cuda_deterministic(p, plan, &inner))
+        return drtopk_cuda_select(p, plan, workspace, workspace_bytes, out_values, out_indices, stream, stats);
+    size_t first = 0;
+    if ((st = drtopk_cuda_workspace(p, &inner, &first)) != DRTOPK_OK) return st;
+    first = ws_align(first);
+    if (workspace == NULL || workspace_bytes < first)
+        return drtopk_workspace_too_small(workspace, workspace_bytes, first);
+    if ((st = drtopk_cuda_select(p, &inner, workspace, first, out_values, out_indices, stream, stats)) != DRTOPK_OK)
+        return st;
+    float fix_ms = 0;
+    if ((st = drtopk_cuda_det_fix(p, (plan->flags & DRTOPK_SORTED) != 0, (char *)workspace + first,
+                                  workspace_bytes - first, out_values, out_indices, stream,
+                                  stats ? &fix_ms : NULL)) != DRTOPK_OK)
+        return st;
+    if (stats) {                /* the fix-up is part of the final stage and of the total */
+        stats->ms_second += fix_ms;
+        stats->ms_total += fix_ms;
+    }
+    return DRTOPK_OK;
 }

@@ -76,6 +76,16 @@ drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drto
                                        uint64_t *out_indices, void *stream);
 
 drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);
+/* DRTOPK_DETERMINISTIC on the CUDA backend (kernels/deterministic.cu): after
+ * an unsorted selection of p into out_values / out_indices, its ties at the
+ * k-th key become the ones of smallest position, and with `sorted` the k are
+ * ordered best first, equal keys by position; enqueued on `stream`.  Its
+ * workspace starts at an offset of the caller's aligned to DRTOPK_DET_WS_ALIGN.
+ * With ms non-NULL it waits for the fix-up and stores its GPU time there. */
+#define DRTOPK_DET_WS_ALIGN 256
+drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, size_t *bytes);
+drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes, void *out_values,
+                                  uint64_t *out_indices, void *stream, float *ms);
 drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,
                                  void *ws, size_t ws_bytes, void *out_values,
                                  uint64_t *out_indices, void *stream, drtopk_stats *stats);

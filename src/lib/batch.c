@@ -27,6 +27,9 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
     if (p == NULL || plan == NULL) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "the plan" : "the problem");
     drtopk_status st;
     if ((st = drtopk_check_enums(p->dtype, p->order, p->backend)) != DRTOPK_OK) return st;
+    if (plan->flags & DRTOPK_DETERMINISTIC)
+        return FAIL(DRTOPK_ERR_UNSUPPORTED, "plan->flags: DRTOPK_DETERMINISTIC is not implemented for batched rows "
+                    "(select the rows one by one with drtopk_select for deterministic ties)");
     if (plan->flags & ~(unsigned)DRTOPK_SORTED)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->flags = 0x%x: a batch plan takes only DRTOPK_SORTED",
                     plan->flags);

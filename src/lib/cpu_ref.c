@@ -242,6 +242,20 @@ static uint64_t onepass(const drtopk_problem *p, const layout *l, drtopk_stats *
     }
 }
 
+/* DRTOPK_DETERMINISTIC after the pipeline: C holds every key better than
+ * the k-th but not every key equal to it (a subrange none of whose delegates
+ * was selected may hold some), so the ties of best[0, k) (best first, ties
+ * last) become V's ties of smallest position, in position order: the result
+ * is then the k best (ordered key, position) pairs, as on every other plan. */
+static void smallest_position_ties(const drtopk_problem *p, pair *best)
+{
+    const uint64_t k = p->k, kth = best[k - 1].key;
+    uint64_t m = 0, j = 0;
+    while (m < k && best[k - 1 - m].key == kth) ++m;
+    for (uint64_t i = 0; i < p->n && j < m; ++i)
+        if (key_at(p, i) == kth) best[k - m + j++].pos = i;
+}
+
 /* What pipeline_spec.h proves or bounds, checked on every run so that a rule
  * change (or a mutant) that breaks it fails here rather than in a GPU buffer:
  * |C| >= k, and when the first top-k ran, the selection, the scanned
@@ -318,6 +332,7 @@ drtopk_status drtopk_cpu_select(const drtopk_problem *p, const drtopk_plan *plan
     }
     if ((rc = check_invariants(p, plan, &st, clen)) != DRTOPK_OK) return rc;
     cpu_topk(l.c, clen, p->k, 0, clen, &kth);
+    if (delegate_mode(plan) && (plan->flags & DRTOPK_DETERMINISTIC)) smallest_position_ties(p, l.c);
     /* Unsorted results come in input order, so that no caller can come to
      * rely on a rank order the GPU does not promise. */
     if (!(plan->flags & DRTOPK_SORTED)) qsort(l.c, (size_t)p->k, sizeof(pair), pair_by_pos);

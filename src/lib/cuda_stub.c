@@ -27,6 +27,19 @@ drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *pla
     return DRTOPK_ERR_NO_BACKEND;
 }
 
+drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, size_t *bytes)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
+drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes, void *out_values,
+                                  uint64_t *out_indices, void *stream, float *ms)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
 drtopk_status drtopk_cuda_gpu_name(char *name, size_t len)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);

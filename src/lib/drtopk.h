@@ -21,7 +21,16 @@
  * payload), and -0.0 equals +0.0.  DRTOPK_SMALLEST selects the k smallest
  * under the same order.  Ties at the k-th value are broken arbitrarily; the
  * multiset of returned values is exact and indices are distinct positions in
- * the input.
+ * the input.  With DRTOPK_DETERMINISTIC in the plan's flags the result is the
+ * k best (key, position) pairs: ties at the k-th key keep the smallest
+ * positions (the same set, so the same bits, run to run and on every plan),
+ * and with DRTOPK_SORTED equal keys come by smaller position.  On the CUDA
+ * backend that costs a fix-up after the selection which reads the input once
+ * more, and again up to its m-th tie where it holds ties the selection did
+ * not take (docs/performance.md has its measured cost); on the CPU backend, one more read
+ * after the delegate pipeline, nothing after the other plans, whose ties are
+ * the smallest positions already.  Without DRTOPK_SORTED the order stays
+ * unspecified.
  */
 #ifndef DRTOPK_H
 #define DRTOPK_H
@@ -103,7 +112,10 @@ enum {
     DRTOPK_FILTER           = 1u << 1, /* Rule 2: copy only elements >= k-th delegate */
     DRTOPK_SHARED_DELEGATE  = 1u << 2, /* paper 5.3 shared-memory build for small α   */
     DRTOPK_SKIP_LAST_DIGIT  = 1u << 3, /* first top-k stops one radix digit early     */
-    DRTOPK_SORTED           = 1u << 4  /* results ordered best first                  */
+    DRTOPK_SORTED           = 1u << 4, /* results ordered best first                  */
+    DRTOPK_DETERMINISTIC    = 1u << 5  /* the k best (key, position) pairs: ties at the
+                                          k-th key by smaller position, and with
+                                          DRTOPK_SORTED equal keys by smaller position */
 };
 
 /* Where the Rule 4 constant (and beta, algorithm) of a plan came from. */

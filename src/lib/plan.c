@@ -157,10 +157,11 @@ drtopk_status drtopk_plan_explicit(drtopk_plan *plan, const drtopk_problem *p, d
     if (plan == NULL || p == NULL)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_explicit: %s is NULL", plan ? "the problem" : "plan");
     if ((st = drtopk_check_sizes(p)) != DRTOPK_OK) return st;
-    if (!(flags & DRTOPK_DELEGATE) && (alpha != 0 || beta != 0 || (flags & ~(unsigned)DRTOPK_SORTED)))
+    if (!(flags & DRTOPK_DELEGATE) &&
+        (alpha != 0 || beta != 0 || (flags & ~(unsigned)(DRTOPK_SORTED | DRTOPK_DETERMINISTIC))))
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_explicit: the standalone %s takes alpha = 0, beta = 0 "
-                    "and no flag but DRTOPK_SORTED (got alpha %d, beta %d, flags 0x%x); add DRTOPK_DELEGATE for "
-                    "the pipeline", drtopk_algo_name(algo), alpha, beta, flags);
+                    "and no flag but DRTOPK_SORTED and DRTOPK_DETERMINISTIC (got alpha %d, beta %d, flags 0x%x); "
+                    "add DRTOPK_DELEGATE for the pipeline", drtopk_algo_name(algo), alpha, beta, flags);
     memset(plan, 0, sizeof *plan);
     plan->alpha = alpha;
     plan->beta = beta;

@@ -1264,6 +1264,9 @@ static int setup(const world *w, mpi_cfg *c, int argc, char **argv)
     free(specs);
     if (rc != 0 || c->run.help) return rc;
     if (!c->run.have_k) return usage_error("missing --k (the number of elements to select)");
+    if (c->run.deterministic)
+        return usage_error("--deterministic is not implemented for drtopk-mpi: the ranks' exchange takes ties at "
+                           "the k-th value in no fixed order (use drtopk run --deterministic on one GPU)");
     const int cuda_ok = dh_cuda_available();
     if (c->run.have_backend && c->run.backend == DRTOPK_BACKEND_CUDA && !cuda_ok)
         return usage_error("--backend cuda: no usable CUDA GPU (this build has no CUDA backend or no GPU is "

@@ -46,6 +46,22 @@ usage_error() {
     [[ "$output" == *"--out FILE"* ]]
 }
 
+@test "--deterministic: ties at the k-th value by smallest position, sorted equal values by position, said in JSON" {
+    # FEW: few distinct values, so the k-th value has ties far past k
+    run -0 "$DRTOPK" run --backend cpu --n 5000 --k 40 --dist FEW --deterministic --sorted --json --output "$T/det"
+    [[ "$output" == *'"sorted": true, "deterministic": true'* ]]
+    run -0 "$DRTOPK" run --backend cpu --n 5000 --k 40 --dist FEW --deterministic --sorted --output "$T/det2"
+    cmp "$T/det.indices" "$T/det2.indices"
+    # best first, and within equal values increasing positions
+    python3 - "$T/det" <<'PYEOF'
+import struct, sys
+p = sys.argv[1]
+v = struct.unpack("<40I", open(p + ".values", "rb").read())
+i = struct.unpack("<40Q", open(p + ".indices", "rb").read())
+assert all(v[j] > v[j + 1] or (v[j] == v[j + 1] and i[j] < i[j + 1]) for j in range(39)), (v, i)
+PYEOF
+}
+
 @test "version prints the version and the git commit" {
     run -0 "$DRTOPK" version
     [[ "$output" =~ ^drtopk\ [0-9]+\.[0-9]+\ \(git\ [0-9a-z-]+\) ]]

@@ -229,6 +229,8 @@ values() { od -An -v -t "x$2" "$1" | tr -s ' ' '\n' | sed '/^$/d' | sort; }
     [ "$status" -eq 2 ] && [[ "$stderr" == *"smaller than the 3 ranks"* ]]
     run --separate-stderr mpi 2 --n 100 --k 5 --gpu 0,x
     [ "$status" -eq 2 ] && [[ "$stderr" == *"--gpu"* ]]
+    run --separate-stderr mpi 2 --n 100 --k 5 --deterministic
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"--deterministic is not implemented for drtopk-mpi"* ]]
     [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
 }
 

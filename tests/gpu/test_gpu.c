@@ -16,6 +16,8 @@
  *  - Seeded data of every distribution: the device generator is bit-identical
  *    to the host one; fixed corner cases, hundreds of random cases and a few
  *    n = 2^30 + 17 ones, exact against the oracle; statuses of bad calls.
+ *  - DRTOPK_DETERMINISTIC: the CPU's result bit for bit, on heavy ties and
+ *    past the sampled sizes, every key width and plan kind, sorted or not.
  *  - Every key type: u32 i32 f32, f16 and bf16 (widened to
  *    32-bit ordered keys on the GPU: in the counter suite too, on tie-free
  *    16-bit keys), u64 i64 f64 (the standalone radix select and sort-cub,
@@ -101,12 +103,12 @@ static int is_key64(drtopk_dtype t) { return drtopk_dtype_bits(t) == 64; }
 /* 64-bit keys run standalone plans only (kernels/key_width.cu): the plan of
  * a case with them, in turn fused (what drtopk_plan_auto gives them below
  * 2^25 keys on the CUDA backend) twice, the radix select and sort-cub, with
- * the case's DRTOPK_SORTED. */
+ * the case's DRTOPK_SORTED and DRTOPK_DETERMINISTIC. */
 static void key64_plan(drtopk_plan *plan)
 {
     static const drtopk_algo algos[] = { DRTOPK_ALGO_FUSED, DRTOPK_ALGO_RADIX, DRTOPK_ALGO_FUSED,
                                          DRTOPK_ALGO_SORT_CUB };
-    plan->flags &= DRTOPK_SORTED;
+    plan->flags &= DRTOPK_SORTED | DRTOPK_DETERMINISTIC;
     plan->first_algo = plan->second_algo = algos[rnd() % (sizeof algos / sizeof algos[0])];
 }
 
@@ -706,6 +708,51 @@ static drtopk_status device_data(const tcase *c, const void *host, void **d_v, i
     return st;
 }
 
+/* DRTOPK_DETERMINISTIC: the GPU's result is the CPU's, bit for bit: the k
+ * best (key, position) pairs, which the CPU backend returns best first with
+ * equal keys by position when sorted, else by position.  Unsorted GPU
+ * results are compared as sets (sorted by position here). */
+typedef struct {
+    uint64_t pos;
+    uint64_t bits;
+} pos_bits;
+
+static int by_pos(const void *a, const void *b)
+{
+    const pos_bits *x = (const pos_bits *)a, *y = (const pos_bits *)b;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void check_deterministic(drtopk_dtype t, uint64_t k, int sorted, const void *gv, const uint64_t *gi,
+                                const void *cv, const uint64_t *ci, const char *what)
+{
+    pos_bits *g = (pos_bits *)malloc(k * sizeof *g), *c = (pos_bits *)malloc(k * sizeof *c);
+    uint64_t bad = k;
+    if (!g || !c) {
+        gt_checkf(0, "host out of memory", "deterministic %s", what);
+        free(g);
+        free(c);
+        return;
+    }
+    for (uint64_t i = 0; i < k; ++i) {
+        g[i] = (pos_bits){ gi[i], drtopk_bits_at(gv, i, t) };
+        c[i] = (pos_bits){ ci[i], drtopk_bits_at(cv, i, t) };
+    }
+    if (!sorted) {
+        qsort(g, (size_t)k, sizeof *g, by_pos);
+        qsort(c, (size_t)k, sizeof *c, by_pos);
+    }
+    for (uint64_t i = 0; i < k && bad == k; ++i)
+        if (g[i].pos != c[i].pos || g[i].bits != c[i].bits) bad = i;
+    char why[DESC_LEN];
+    snprintf(why, sizeof why, "%s %" PRIu64 ": GPU position %" PRIu64 " (bits 0x%" PRIx64 "), CPU %" PRIu64
+             " (0x%" PRIx64 ")", sorted ? "rank" : "the sets differ at", bad, bad < k ? g[bad].pos : 0,
+             bad < k ? g[bad].bits : 0, bad < k ? c[bad].pos : 0, bad < k ? c[bad].bits : 0);
+    gt_checkf(bad == k, why, "deterministic: the CPU's (key, position) pairs %s", what);
+    free(g);
+    free(c);
+}
+
 /* One case: GPU vs oracle (counting check), vs the CPU reference for small n,
  * plus SORTED order and stats sanity.  `host` is V on the host.  With ties
  * only |D| must equal the CPU's; the other counters depend on which of equal
@@ -774,6 +821,8 @@ static void run_case(tcase *c, const void *host, int compare_cpu)
         if (st == DRTOPK_OK) {
             const dh_check_result r = dh_check(&hp, gv, gi, cv);
             gt_checkf(r.ok, r.why, "vs CPU reference %s", what);
+            if (c->plan.flags & DRTOPK_DETERMINISTIC)
+                check_deterministic(c->dtype, c->k, (c->plan.flags & DRTOPK_SORTED) != 0, gv, gi, cv, ci, what);
             if (c->want_stats && (c->plan.flags & DRTOPK_DELEGATE)) {
                 char why[DESC_LEN];
                 snprintf(why, sizeof why, "|D| %" PRIu64 " vs CPU %" PRIu64, gst.delegate_len, cst.delegate_len);
@@ -851,6 +900,7 @@ static void random_case(tcase *c, uint64_t n_max)
                         (chance(30) ? DRTOPK_SORTED : 0);
         c->plan.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
     }
+    if (chance(25)) c->plan.flags |= DRTOPK_DETERMINISTIC;
 }
 
 static void fixed_case(uint64_t n, uint64_t k, dh_dist d, drtopk_dtype t, drtopk_order o, int alpha, int beta,
@@ -1245,6 +1295,44 @@ static void test_heavy_ties(int small)
     free(d.host);
 }
 
+/* DRTOPK_DETERMINISTIC on inputs full of ties (few distinct values, all
+ * equal, NaN and +-0 among the extremes) and on tie-free ones, past the
+ * sizes where fused and onepass sample a threshold: every key width, both
+ * orders, sorted and not, the automatic plan and the standalone ones each
+ * width runs; the result must be the CPU's, bit for bit. */
+static void test_deterministic(int small)
+{
+    static const dh_dist dists[] = { DRTOPK_DIST_FEW, DRTOPK_DIST_EQ, DRTOPK_DIST_SPECIAL, DRTOPK_DIST_UD };
+    static const drtopk_algo algos[] = { DRTOPK_ALGO_COUNT /* the automatic plan */, DRTOPK_ALGO_FUSED,
+                                         DRTOPK_ALGO_ONEPASS, DRTOPK_ALGO_RADIX, DRTOPK_ALGO_SORT_CUB };
+    const uint64_t sizes[] = { 1000, (1u << 16) + 3, small ? (1u << 17) : (1u << 22) + 5 };
+    for (size_t ni = 0; ni < sizeof sizes / sizeof sizes[0]; ++ni)
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+            for (size_t di = 0; di < sizeof dists / sizeof dists[0]; ++di) {
+                tcase c;
+                memset(&c, 0, sizeof c);
+                c.n = sizes[ni];
+                c.k = rnd_in(1, c.n / 3);
+                c.dist = dists[di];
+                c.dtype = (drtopk_dtype)t;
+                c.order = chance(50) ? DRTOPK_LARGEST : DRTOPK_SMALLEST;
+                c.seed = rnd();
+                const drtopk_algo a = algos[rnd() % (sizeof algos / sizeof algos[0])];
+                const drtopk_problem p = { DRTOPK_BACKEND_CUDA, c.dtype, c.order, c.n, c.k, NULL };
+                if (a == DRTOPK_ALGO_COUNT) {
+                    if (drtopk_plan_auto(&c.plan, &p, NULL) != DRTOPK_OK) {
+                        gt_checkf(0, drtopk_last_error(), "deterministic: automatic plan n=%" PRIu64, c.n);
+                        continue;
+                    }
+                } else {
+                    c.plan.first_algo = c.plan.second_algo = a;
+                }
+                c.plan.flags |= DRTOPK_DETERMINISTIC | (chance(50) ? DRTOPK_SORTED : 0);
+                if (is_key64(c.dtype) && a == DRTOPK_ALGO_COUNT) c.plan.flags &= ~(unsigned)DRTOPK_DELEGATE;
+                run_with_host(&c, 1);
+            }
+}
+
 static void test_random(int small)
 {
     const int ncases = small ? RANDOM_CASES_SMALL : RANDOM_CASES_FULL;
@@ -1258,18 +1346,22 @@ static void test_random(int small)
 
 static int usage(const char *prog)
 {
-    fprintf(stderr, "usage: %s [--small] [--counters] [--cpu-selftest[=broken-filter|=broken-skip]]\n", prog);
+    fprintf(stderr, "usage: %s [--small] [--counters | --deterministic] [--cpu-selftest[=broken-filter|=broken-skip]]\n"
+            "  --counters       the counter suite only\n"
+            "  --deterministic  the DRTOPK_DETERMINISTIC suite only (small sizes with --small: for the sanitizers)\n",
+            prog);
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     gt_begin();
-    int small = 0, counters_only = 0;
+    int small = 0, counters_only = 0, deterministic_only = 0;
     dh_device_info info;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--small") == 0) small = 1;
         else if (strcmp(argv[i], "--counters") == 0) counters_only = 1;
+        else if (strcmp(argv[i], "--deterministic") == 0) deterministic_only = 1;
         else if (strcmp(argv[i], "--cpu-selftest") == 0) g_side = SIDE_CPU;
         else if (strcmp(argv[i], "--cpu-selftest=broken-filter") == 0) g_side = SIDE_CPU_NO_FILTER;
         else if (strcmp(argv[i], "--cpu-selftest=broken-skip") == 0) g_side = SIDE_CPU_NO_SKIP;
@@ -1286,6 +1378,10 @@ int main(int argc, char **argv)
     }
     if (!dh_cuda_available() || dh_dev_info(0, &info) != DRTOPK_OK) return gt_no_gpu("test_gpu");
     gt_note("device: %s (%s), cc %d.%d, %d SMs", info.name, info.uuid, info.cc_major, info.cc_minor, info.sm_count);
+    if (deterministic_only) {
+        test_deterministic(small);
+        return gt_finish();
+    }
 
     paper_examples();
     tuning_table();
@@ -1299,6 +1395,7 @@ int main(int argc, char **argv)
         test_half_unaligned(small);
         test_fixed(small);
         test_heavy_ties(small);
+        test_deterministic(small);
         test_random(small);
         if (!small) test_large();
     }

@@ -195,7 +195,7 @@ static void plan_check_paths(void)
     f->plan.second_algo = (drtopk_algo)-1;
     CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
     f->plan = keep;
-    f->plan.flags |= 1u << 5;
+    f->plan.flags |= DRTOPK_DETERMINISTIC << 1;    /* the first bit past the known flags */
     CHECK_STATUS(drtopk_plan_check(&f->plan, &f->p), DRTOPK_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(sel(f), DRTOPK_ERR_INVALID_ARGUMENT);
     /* standalone plans ignore alpha and beta */
@@ -838,6 +838,63 @@ static void util_helpers(void)
     CHECK(t1 >= t0 && t0 > 0);
 }
 
+/* DRTOPK_DETERMINISTIC: a known flag a standalone plan may carry; on the
+ * CPU backend the k best (key, position) pairs, the smallest positions of
+ * the ties at the k-th key, equal keys by position when sorted, on every
+ * plan, the delegate pipeline too (whose own ties differ); refused by batch plans with a message saying what to do. */
+static void deterministic_flag(void)
+{
+    static const uint32_t v[] = { 5, 9, 7, 9, 7, 7, 1, 9, 7, 7 };
+    static const drtopk_algo algos[] = { DRTOPK_ALGO_RADIX, DRTOPK_ALGO_BUCKET, DRTOPK_ALGO_SORT_CUB };
+    drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 10, 5, v };
+    drtopk_plan plan;
+    uint32_t out[5];
+    uint64_t idx[5];
+    size_t bytes = 0;
+    for (size_t a = 0; a < sizeof algos / sizeof algos[0]; ++a)
+        for (int sorted = 0; sorted <= 1; ++sorted) {
+            const unsigned flags = DRTOPK_DETERMINISTIC | (sorted ? DRTOPK_SORTED : 0);
+            CHECK_STATUS(drtopk_plan_explicit(&plan, &p, algos[a], 0, 0, flags), DRTOPK_OK);
+            CHECK_STATUS(drtopk_select_workspace(&p, &plan, &bytes), DRTOPK_OK);
+            void *ws = malloc(bytes ? bytes : 1);
+            CHECK(ws != NULL);
+            if (ws == NULL) return;
+            CHECK_STATUS(drtopk_select(&p, &plan, ws, bytes, out, idx, NULL, NULL), DRTOPK_OK);
+            free(ws);
+            /* the three 9s (1, 3, 7) and the 7s at the two smallest positions (2, 4) */
+            static const uint64_t by_pos[] = { 1, 2, 3, 4, 7 }, best_first[] = { 1, 3, 7, 2, 4 };
+            for (int i = 0; i < 5; ++i)
+                CHECKF(idx[i] == (sorted ? best_first : by_pos)[i] && out[i] == v[idx[i]], "%s %s: index %d is %" PRIu64,
+                       drtopk_algo_name(algos[a]), sorted ? "sorted" : "unsorted", i, idx[i]);
+        }
+    /* The delegate pipeline (subranges of 4, 2 delegates, filter) takes the
+     * 2 at position 8, not 6: subrange 1 (positions 4-7) is copied by its
+     * selected delegates only.  Deterministic, it takes the smallest. */
+    static const uint32_t w[] = { 0, 0, 2, 1, 2, 2, 2, 0, 2, 1, 1, 2, 1, 2, 0, 0,
+                                  0, 1, 2, 2, 0, 0, 2, 0, 0, 1, 0, 2, 0 };
+    const drtopk_problem q = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, sizeof w / sizeof w[0], 4, w };
+    for (int det = 0; det <= 1; ++det) {
+        const unsigned flags = DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SORTED | (det ? DRTOPK_DETERMINISTIC : 0);
+        CHECK_STATUS(drtopk_plan_explicit(&plan, &q, DRTOPK_ALGO_RADIX, 2, 2, flags), DRTOPK_OK);
+        CHECK_STATUS(drtopk_select_workspace(&q, &plan, &bytes), DRTOPK_OK);
+        void *ws = malloc(bytes);
+        CHECK(ws != NULL);
+        if (ws == NULL) return;
+        CHECK_STATUS(drtopk_select(&q, &plan, ws, bytes, out, idx, NULL, NULL), DRTOPK_OK);
+        free(ws);
+        CHECKF(idx[0] == 2 && idx[1] == 4 && idx[2] == 5 && idx[3] == (det ? 6u : 8u),
+               "pipeline%s: %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, det ? " deterministic" : "", idx[0],
+               idx[1], idx[2], idx[3]);
+    }
+    static const uint64_t offs[] = { 0, 10 };
+    drtopk_batch_problem bp = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1, 0, offs, 5, NULL, v, 10 };
+    drtopk_batch_plan bplan;
+    CHECK_STATUS(drtopk_batch_plan_auto(&bplan, &bp), DRTOPK_OK);
+    bplan.flags = DRTOPK_DETERMINISTIC;
+    CHECK_STATUS(drtopk_batch_workspace(&bp, &bplan, &bytes), DRTOPK_ERR_UNSUPPORTED);
+    CHECK(strstr(drtopk_last_error(), "DRTOPK_DETERMINISTIC is not implemented for batched rows") != NULL);
+}
+
 void register_api_tests(void)
 {
     test_register("api/select_ok_and_stats_zeroed", select_ok_and_stats_zeroed);
@@ -845,6 +902,7 @@ void register_api_tests(void)
     test_register("api/select_misaligned", select_misaligned);
     test_register("api/select_workspace_errors", select_workspace_errors);
     test_register("api/plan_check_paths", plan_check_paths);
+    test_register("api/deterministic_flag", deterministic_flag);
     test_register("api/cuda_backend_without_gpu", cuda_backend_without_gpu);
     test_register("api/status_strings", status_strings);
     test_register("api/names_round_trip", names_round_trip);

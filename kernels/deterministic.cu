@@ -1,0 +1,389 @@
+/*
+ * deterministic.cu -- the deterministic result of one vector on the CUDA
+ * backend (DRTOPK_DETERMINISTIC; beyond the paper): whatever plan selected
+ * the k best keys, the ties at the k-th key become the ones of smallest
+ * position, and with DRTOPK_SORTED the k are ordered best first with equal
+ * keys by smaller position.  So the result is the k best (ordered key,
+ * position) pairs, the CPU backend's result, the same bits run to run and on
+ * every plan.
+ *
+ * After the plan's unsorted selection (out_values, out_indices), all on the
+ * caller's stream, no host synchronisation:
+ *   1. T, the worst ordered key of the output, and m, how many of the output
+ *      equal it (the ties the result takes);
+ *   2. per contiguous chunk of V (DET_CHUNKS of them, in position order) the
+ *      count of keys equal to T, and one block's exclusive scan of them: E,
+ *      every tie in V;
+ *   3. when E > m, each chunk whose ties start before rank m rereads itself
+ *      in order and writes the positions of its ties of rank < m; the
+ *      output's m tie slots then take those positions and their values;
+ *   4. with DRTOPK_SORTED, two stable radix sorts of the k (by position,
+ *      then by ordered key, descending; both the library's one descending
+ *      sort of 64-bit pairs, key_width.h, the first on complemented
+ *      positions) and one gather.
+ * Step 2 reads V once more (its cost: one read of V, about the read floor);
+ * step 3 a second time up to the chunk of the m-th tie, and only when V holds
+ * ties the output did not take.  Any key width (templates over the element's
+ * unsigned type, key_of.cuh).
+ */
+#include <string.h>
+#include <cuda/functional>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include "backend.h"
+#include "device_common.cuh"
+#include "key_of.cuh"
+#include "key_width.h"
+
+#define DET_BLOCK 256           /* threads per block of the kernels here                        */
+#define DET_CHUNKS 4096         /* contiguous chunks of V counted apart: one scan block's worth    */
+#define DET_SCAN_THREADS 1024   /* the scan block: DET_CHUNKS / DET_SCAN_THREADS chunks a thread    */
+#define DET_LOAD_BYTES 64       /* bytes a thread has in flight when it reads V (loads unrolled)   */
+#define DET_MIN_BLOCKS 4        /* resident blocks an SM keeps of the reading kernels (<= 64 registers) */
+static_assert(DET_CHUNKS % DET_SCAN_THREADS == 0, "the scan block holds every chunk");
+
+/* Keys a thread reads at once: DET_LOAD_BYTES of them, so that a 16-bit V
+ * keeps as many bytes in flight as a 64-bit one. */
+template <typename UT> struct det_items {
+    static constexpr int value = DET_LOAD_BYTES / (int)sizeof(UT);
+};
+
+/* The scalars of one fix-up (workspace). */
+struct det_scalars {
+    unsigned long long worst;   /* T: the output's worst ordered key (atomicMin)      */
+    unsigned long long above;   /* output keys better than T                          */
+    unsigned long long ties;    /* E: keys of V equal to T                            */
+    unsigned long long slot;    /* the next of the m tie positions a slot takes       */
+};
+
+/* T = the worst ordered key of the output: a block's minimum, one atomic a block. */
+template <typename UT>
+__global__ void det_worst_kernel(const UT *__restrict__ out, uint64_t k, drtopk_dtype t, drtopk_order o,
+                                 det_scalars *sc)
+{
+    typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
+    unsigned long long w = ~0ull;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+        const unsigned long long key = key_of(out[i], t, o);
+        w = key < w ? key : w;
+    }
+    w = reduce_t(tmp).Reduce(w, cuda::minimum<unsigned long long>());
+    if (threadIdx.x == 0 && w != ~0ull) atomicMin(&sc->worst, w);
+}
+
+/* The output keys better than T: a block's count, one atomic a block. */
+template <typename UT>
+__global__ void det_above_kernel(const UT *__restrict__ out, uint64_t k, drtopk_dtype t, drtopk_order o,
+                                 det_scalars *sc)
+{
+    typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
+    const unsigned long long thr = sc->worst;
+    unsigned long long c = 0;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        c += key_of(out[i], t, o) > thr;
+    c = reduce_t(tmp).Sum(c);
+    if (threadIdx.x == 0 && c) atomicAdd(&sc->above, c);
+}
+
+/* chunk_ties[b] = the keys equal to T in chunk b of V ([b * chunk, (b + 1) *
+ * chunk)), read in strided rounds of det_items loads a thread, all issued
+ * before any is compared (a chunk's last partial round key by key). */
+template <typename UT>
+__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
+    det_count_kernel(const UT *__restrict__ v, uint64_t n, uint64_t chunk, drtopk_dtype t, drtopk_order o,
+                     const det_scalars *sc, unsigned long long *chunk_ties)
+{
+    constexpr int items = det_items<UT>::value;
+    typedef cub::BlockReduce<unsigned, DET_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
+    const uint64_t lo = (uint64_t)blockIdx.x * chunk, len = (lo + chunk < n ? lo + chunk : n) - lo;
+    const UT *__restrict__ c_v = v + lo;
+    const UT thr = (UT)sc->worst;
+    unsigned c = 0;
+    uint64_t off = threadIdx.x;
+    for (; off + (uint64_t)(items - 1) * DET_BLOCK < len; off += (uint64_t)DET_BLOCK * items) {
+        UT x[items];
+#pragma unroll
+        for (int j = 0; j < items; ++j) x[j] = c_v[off + j * DET_BLOCK];
+#pragma unroll
+        for (int j = 0; j < items; ++j) c += key_of(x[j], t, o) == thr;
+    }
+    for (; off < len; off += DET_BLOCK) c += key_of(c_v[off], t, o) == thr;
+    c = reduce_t(tmp).Sum(c);
+    if (threadIdx.x == 0) chunk_ties[blockIdx.x] = c;
+}
+
+/* chunk_first[b] = the ties of the chunks before b; sc->ties = all of them.
+ * One block of DET_SCAN_THREADS threads. */
+__global__ void __launch_bounds__(DET_SCAN_THREADS) det_scan_kernel(const unsigned long long *__restrict__ chunk_ties, int chunks,
+                                unsigned long long *chunk_first, det_scalars *sc)
+{
+    constexpr int per = DET_CHUNKS / DET_SCAN_THREADS;
+    typedef cub::BlockScan<unsigned long long, DET_SCAN_THREADS, cub::BLOCK_SCAN_WARP_SCANS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    unsigned long long c[per], total;
+    for (int j = 0; j < per; ++j) {
+        const int b = threadIdx.x * per + j;
+        c[j] = b < chunks ? chunk_ties[b] : 0;
+    }
+    scan_t(tmp).ExclusiveSum(c, c, total);
+    for (int j = 0; j < per; ++j) {
+        const int b = threadIdx.x * per + j;
+        if (b < chunks) chunk_first[b] = c[j];
+    }
+    if (threadIdx.x == 0) sc->ties = total;
+}
+
+/* When V holds ties the output did not take (E > m): the positions of the m
+ * ties of smallest position, tie_pos[r] for rank r < m.  A chunk whose ties
+ * start at rank m or later returns at once; the others read their chunk in
+ * tiles of DET_BLOCK * det_items keys, each thread det_items consecutive
+ * ones (so thread order is position order), ranking the tile's ties by one
+ * block scan of the threads' counts. */
+template <typename UT>
+__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS) det_fill_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k,
+                                                             uint64_t chunk, drtopk_dtype t, drtopk_order o,
+                                                             const det_scalars *sc,
+                                                             const unsigned long long *chunk_first, uint64_t *tie_pos)
+{
+    constexpr int items = det_items<UT>::value;
+    typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    const unsigned long long m = k - sc->above;
+    const UT thr = (UT)sc->worst;
+    unsigned long long rank = chunk_first[blockIdx.x];
+    if (sc->ties == m || rank >= m) return;
+    const uint64_t lo = (uint64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
+    for (uint64_t tile = lo; tile < hi && rank < m; tile += (uint64_t)DET_BLOCK * items) {
+        const uint64_t first = tile + (uint64_t)threadIdx.x * items;
+        uint64_t eq = 0;        /* bit j: key first + j equals T */
+#pragma unroll
+        for (int j = 0; j < items; ++j)
+            if (first + j < hi && key_of(v[first + j], t, o) == thr) eq |= 1ull << j;
+        unsigned before, in_tile;
+        scan_t(tmp).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
+        for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
+            tie_pos[r] = first + (uint64_t)__ffsll((long long)eq) - 1;
+        rank += in_tile;
+        __syncthreads();        /* tmp is reused by the next tile's scan */
+    }
+}
+
+/* Each output slot holding a tie takes one of the m chosen positions and its
+ * value: a block ranks its tie slots by a scan and claims their positions
+ * with one atomic. */
+template <typename UT>
+__global__ void det_replace_kernel(const UT *__restrict__ v, uint64_t k, drtopk_dtype t, drtopk_order o,
+                                   det_scalars *sc, const uint64_t *__restrict__ tie_pos, UT *out_v, uint64_t *out_p)
+{
+    typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    __shared__ unsigned long long base;
+    if (sc->ties == k - sc->above) return;
+    const unsigned long long thr = sc->worst;
+    for (uint64_t tile = (uint64_t)blockIdx.x * blockDim.x; tile < k; tile += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t i = tile + threadIdx.x;
+        const unsigned eq = i < k && key_of(out_v[i], t, o) == thr;
+        unsigned before, in_tile;
+        scan_t(tmp).ExclusiveSum(eq, before, in_tile);
+        if (threadIdx.x == 0 && in_tile) base = atomicAdd(&sc->slot, (unsigned long long)in_tile);
+        __syncthreads();
+        if (eq) {
+            const uint64_t pos = tie_pos[base + before];
+            out_p[i] = pos;
+            out_v[i] = v[pos];
+        }
+        __syncthreads();        /* base and tmp are reused by the next tile */
+    }
+}
+
+/* The first sort's keys: positions complemented in their pos_mask bits (a
+ * descending sort of them is an ascending one of the positions), slot
+ * numbers as payload. */
+__global__ void det_sort_init_kernel(const uint64_t *__restrict__ out_p, uint64_t k, uint64_t pos_mask, uint64_t *pos,
+                                     uint64_t *slot)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+        pos[i] = pos_mask - out_p[i];
+        slot[i] = i;
+    }
+}
+
+/* The second pass's keys: the ordered key of each slot, in position order. */
+template <typename UT>
+__global__ void det_sort_keys_kernel(const UT *__restrict__ out_v, const uint64_t *__restrict__ slot, uint64_t k,
+                                     drtopk_dtype t, drtopk_order o, uint64_t *key)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        key[i] = key_of(out_v[slot[i]], t, o);
+}
+
+/* The result in the sorted slots' order (from copies of the output). */
+template <typename UT>
+__global__ void det_sort_gather_kernel(const UT *__restrict__ cv, const uint64_t *__restrict__ cp,
+                                       const uint64_t *__restrict__ slot, uint64_t k, UT *out_v, uint64_t *out_p)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+        out_v[i] = cv[slot[i]];
+        out_p[i] = cp[slot[i]];
+    }
+}
+
+/* The workspace, carved from an aligned base (NULL: sizes only). */
+struct det_layout {
+    det_scalars *sc;
+    unsigned long long *chunk_ties, *chunk_first;
+    uint64_t *tie_pos;
+    /* sorted: two key and two slot buffers (CUB's double buffers), copies of the output, CUB's storage */
+    uint64_t *key0, *key1, *slot0, *slot1, *copy_p;
+    void *copy_v;
+    void *sort_tmp;
+    size_t sort_bytes;
+    size_t total;
+};
+
+static int det_bits_for(uint64_t x)
+{
+    int b = 1;
+    while (b < 64 && (x >> b) != 0) ++b;
+    return b;
+}
+
+static drtopk_status det_carve(const drtopk_problem *p, int sorted, char *base, det_layout *l)
+{
+    size_t off = 0;
+    const uint64_t k = p->k;
+    memset(l, 0, sizeof *l);
+    l->sc = (det_scalars *)drtopk_carve(base, &off, sizeof(det_scalars));
+    l->chunk_ties = (unsigned long long *)drtopk_carve(base, &off, DET_CHUNKS * sizeof(unsigned long long));
+    l->chunk_first = (unsigned long long *)drtopk_carve(base, &off, DET_CHUNKS * sizeof(unsigned long long));
+    l->tie_pos = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+    if (sorted) {
+        l->key0 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->key1 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->slot0 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->slot1 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->copy_p = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
+        l->copy_v = drtopk_carve(base, &off, k * drtopk_dtype_size(p->dtype));
+        const drtopk_status st = key_sort_pairs_desc(NULL, &l->sort_bytes, NULL, NULL, NULL, NULL, k, 64, 0);
+        if (st != DRTOPK_OK) return st;
+        l->sort_tmp = drtopk_carve(base, &off, l->sort_bytes);
+    }
+    l->total = off + DRTOPK_WS_ALIGN;
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, size_t *bytes)
+{
+    det_layout l;
+    const drtopk_status st = det_carve(p, sorted, NULL, &l);
+    *bytes = l.total;
+    return st;
+}
+
+static int det_grid(uint64_t n, int sms)
+{
+    const uint64_t blocks = (n + DET_BLOCK - 1) / DET_BLOCK, most = (uint64_t)sms * 8;
+    return blocks == 0 ? 1 : blocks < most ? (int)blocks : (int)most;
+}
+
+template <typename UT>
+static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
+                             uint64_t *out_indices, cudaStream_t s, int sms)
+{
+    const UT *v = (const UT *)p->values;
+    UT *ov = (UT *)out_values;
+    const uint64_t n = p->n, k = p->k, chunk = (n + DET_CHUNKS - 1) / DET_CHUNKS;
+    const int chunks = (int)((n + chunk - 1) / chunk), gk = det_grid(k, sms);
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(l->sc, 0, sizeof(det_scalars), s));
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(&l->sc->worst, 0xff, sizeof(unsigned long long), s));
+    det_worst_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
+    DRTOPK_LAUNCH_CHECK();
+    det_above_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
+    DRTOPK_LAUNCH_CHECK();
+    det_count_kernel<UT><<<chunks, DET_BLOCK, 0, s>>>(v, n, chunk, p->dtype, p->order, l->sc, l->chunk_ties);
+    DRTOPK_LAUNCH_CHECK();
+    det_scan_kernel<<<1, DET_SCAN_THREADS, 0, s>>>(l->chunk_ties, chunks, l->chunk_first, l->sc);
+    DRTOPK_LAUNCH_CHECK();
+    det_fill_kernel<UT><<<chunks, DET_BLOCK, 0, s>>>(v, n, k, chunk, p->dtype, p->order, l->sc, l->chunk_first,
+                                                    l->tie_pos);
+    DRTOPK_LAUNCH_CHECK();
+    det_replace_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(v, k, p->dtype, p->order, l->sc, l->tie_pos, ov, out_indices);
+    DRTOPK_LAUNCH_CHECK();
+    if (!sorted) return DRTOPK_OK;
+    /* stable sorts: by position, then by ordered key best first (equal keys keep position order) */
+    size_t tb = l->sort_bytes;
+    drtopk_status st;
+    const int key_bits = drtopk_dtype_bits(p->dtype), pos_bits = det_bits_for(n - 1);
+    const uint64_t pos_mask = pos_bits == 64 ? ~0ull : (1ull << pos_bits) - 1;
+    det_sort_init_kernel<<<gk, DET_BLOCK, 0, s>>>(out_indices, k, pos_mask, l->key0, l->slot0);
+    DRTOPK_LAUNCH_CHECK();
+    if ((st = key_sort_pairs_desc(l->sort_tmp, &tb, l->key0, l->key1, l->slot0, l->slot1, k, pos_bits, s)) !=
+        DRTOPK_OK)
+        return st;
+    det_sort_keys_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, l->slot1, k, p->dtype, p->order, l->key0);
+    DRTOPK_LAUNCH_CHECK();
+    if ((st = key_sort_pairs_desc(l->sort_tmp, &tb, l->key0, l->key1, l->slot1, l->slot0, k, key_bits, s)) !=
+        DRTOPK_OK)
+        return st;
+    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_v, ov, k * sizeof(UT), cudaMemcpyDeviceToDevice, s));
+    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_p, out_indices, k * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    det_sort_gather_kernel<UT><<<gk, DET_BLOCK, 0, s>>>((const UT *)l->copy_v, l->copy_p, l->slot0, k, ov,
+                                                        out_indices);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+static drtopk_status det_run_width(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
+                                   uint64_t *out_indices, cudaStream_t s, int sms)
+{
+    switch (drtopk_dtype_bits(p->dtype)) {
+    case 16: return det_run<uint16_t>(p, sorted, l, out_values, out_indices, s, sms);
+    case 32: return det_run<uint32_t>(p, sorted, l, out_values, out_indices, s, sms);
+    default: return det_run<uint64_t>(p, sorted, l, out_values, out_indices, s, sms);
+    }
+}
+
+/* The fix-up between two events on s, waited for: its GPU time in *ms.  The
+ * caller destroys the events this creates (ev[i] stays NULL until created). */
+static drtopk_status det_run_between(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
+                                     uint64_t *out_indices, cudaStream_t s, int sms, cudaEvent_t ev[2], float *ms)
+{
+    drtopk_status st;
+    DRTOPK_CUDA_TRY(cudaEventCreate(&ev[0]));
+    DRTOPK_CUDA_TRY(cudaEventCreate(&ev[1]));
+    DRTOPK_CUDA_TRY(cudaEventRecord(ev[0], s));
+    if ((st = det_run_width(p, sorted, l, out_values, out_indices, s, sms)) != DRTOPK_OK) return st;
+    DRTOPK_CUDA_TRY(cudaEventRecord(ev[1], s));
+    DRTOPK_CUDA_TRY(cudaEventSynchronize(ev[1]));
+    DRTOPK_CUDA_TRY(cudaEventElapsedTime(ms, ev[0], ev[1]));
+    return DRTOPK_OK;
+}
+
+static drtopk_status det_run_timed(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
+                                   uint64_t *out_indices, cudaStream_t s, int sms, float *ms)
+{
+    cudaEvent_t ev[2] = { NULL, NULL };
+    const drtopk_status st = det_run_between(p, sorted, l, out_values, out_indices, s, sms, ev, ms);
+    for (int i = 0; i < 2; ++i)
+        if (ev[i]) cudaEventDestroy(ev[i]);
+    return st;
+}
+
+extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes,
+                                            void *out_values, uint64_t *out_indices, void *stream, float *ms)
+{
+    det_layout l;
+    const drtopk_device_attrs *dev;
+    drtopk_status st;
+    char *base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
+    if ((st = det_carve(p, sorted, NULL, &l)) != DRTOPK_OK) return st;
+    if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
+    if ((st = det_carve(p, sorted, base, &l)) != DRTOPK_OK) return st;
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    const cudaStream_t s = (cudaStream_t)stream;
+    return ms ? det_run_timed(p, sorted, &l, out_values, out_indices, s, dev->sm_count, ms)
+              : det_run_width(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
+}

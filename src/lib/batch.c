@@ -27,12 +27,13 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
     if (p == NULL || plan == NULL) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "the plan" : "the problem");
     drtopk_status st;
     if ((st = drtopk_check_enums(p->dtype, p->order, p->backend)) != DRTOPK_OK) return st;
-    if (plan->flags & DRTOPK_DETERMINISTIC)
+    if ((plan->flags & DRTOPK_DETERMINISTIC) && p->backend != DRTOPK_BACKEND_CPU)
         return FAIL(DRTOPK_ERR_UNSUPPORTED, "plan->flags: DRTOPK_DETERMINISTIC is not implemented for batched rows "
-                    "(select the rows one by one with drtopk_select for deterministic ties)");
-    if (plan->flags & ~(unsigned)DRTOPK_SORTED)
-        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->flags = 0x%x: a batch plan takes only DRTOPK_SORTED",
-                    plan->flags);
+                    "on the CUDA backend (select the rows one by one with drtopk_select, or run the batch on the "
+                    "CPU backend, whose ties are the smallest positions already)");
+    if (plan->flags & ~(unsigned)(DRTOPK_SORTED | DRTOPK_DETERMINISTIC))
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->flags = 0x%x: a batch plan takes only DRTOPK_SORTED and "
+                    "DRTOPK_DETERMINISTIC", plan->flags);
     if (plan->warp_max_k > DRTOPK_WARP_K_MAX)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->warp_max_k = %" PRIu64 " is above DRTOPK_WARP_K_MAX = %d",
                     plan->warp_max_k, DRTOPK_WARP_K_MAX);

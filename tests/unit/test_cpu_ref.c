@@ -21,6 +21,7 @@
 #define RANDOM_SMALL_CASES 1500     /* n <= 4097 */
 #define RANDOM_MEDIUM_CASES 40      /* n = 65539 */
 #define RANDOM_LARGE_CASES 10       /* n = 1000003 */
+#define DETERMINISTIC_CASES 3000    /* n <= 4097, DRTOPK_DETERMINISTIC on every plan kind */
 #define ALL_FLAGS (DRTOPK_DELEGATE | DRTOPK_FILTER | DRTOPK_SHARED_DELEGATE | \
                    DRTOPK_SKIP_LAST_DIGIT | DRTOPK_SORTED)
 #define FLAG_COMBOS (ALL_FLAGS + 1)
@@ -250,6 +251,68 @@ static void random_large(void)
 {
     static const uint64_t sizes[] = { 1000003 };
     random_cases(sizes, 1, RANDOM_LARGE_CASES, SWEEP_SEED + 2);
+}
+
+static int by_position(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* DRTOPK_DETERMINISTIC on the CPU backend: on every plan kind (the delegate
+ * pipeline with any alpha, beta and flags, onepass, the standalone radix,
+ * bucket and sort-and-choose) the result is the oracle's first k, which
+ * ranks ties by smaller position: best first when sorted, else the same
+ * positions in increasing order.  Every distribution (few distinct values,
+ * all equal, NaN and +-0), key type and order. */
+static void deterministic_is_the_k_best_pairs(void)
+{
+    static const uint64_t sizes[] = { 1, 2, 7, 64, 333, 4097 };
+    static const drtopk_algo standalone[] = { DRTOPK_ALGO_ONEPASS, DRTOPK_ALGO_RADIX, DRTOPK_ALGO_BUCKET,
+                                              DRTOPK_ALGO_SORT_CUB };
+    const uint64_t seed = SWEEP_SEED + 3;
+    for (int i = 0; i < DETERMINISTIC_CASES; ++i) {
+        const uint64_t h = dh_rand64(seed, (uint64_t)i, 0), h2 = dh_rand64(seed, (uint64_t)i, 1);
+        const uint64_t n = sizes[h % (sizeof sizes / sizeof sizes[0])];
+        const int alpha = 1 + (int)((h >> 20) % (uint64_t)max_alpha(n)), beta = betas[(h >> 28) % N_BETAS];
+        problem_case c;
+        setup(&c, n, 1, (dh_dist)((h >> 8) % DRTOPK_DIST_COUNT), (drtopk_dtype)((h >> 12) % DRTOPK_DTYPE_COUNT),
+              (drtopk_order)((h >> 16) & 1), seed + (uint64_t)i);
+        set_k(&c, pick_k(n, alpha, beta, h2));
+        const unsigned sorted = (h >> 36) & 1 ? DRTOPK_SORTED : 0;
+        drtopk_plan plan;
+        if ((h >> 40) % 3 != 0) {
+            plan = make_plan(alpha, beta, (unsigned)(h >> 32) & ALL_FLAGS, h2 >> 16);
+            plan.flags = (plan.flags & ~(unsigned)DRTOPK_SORTED) | DRTOPK_DELEGATE | sorted | DRTOPK_DETERMINISTIC;
+        } else {
+            plan = make_plan(0, 0, sorted | DRTOPK_DETERMINISTIC, 0);
+            plan.first_algo = plan.second_algo = standalone[(h >> 44) % (sizeof standalone / sizeof standalone[0])];
+        }
+        char desc[DESC_LEN];
+        describe(desc, &c, &plan);
+        size_t bytes = 0;
+        CHECKF(drtopk_select_workspace(&c.p, &plan, &bytes) == DRTOPK_OK, "%s: workspace query", desc);
+        void *ws = malloc(bytes ? bytes : 1);
+        uint64_t *want = (uint64_t *)malloc(c.p.k * sizeof *want);
+        CHECK(ws != NULL && want != NULL);
+        if (ws && want) {
+            CHECKF(drtopk_select(&c.p, &plan, ws, bytes, c.out_v, c.out_i, NULL, NULL) == DRTOPK_OK, "%s: select",
+                   desc);
+            memcpy(want, c.oracle_i, c.p.k * sizeof *want);
+            if (!sorted) qsort(want, (size_t)c.p.k, sizeof *want, by_position);
+            uint64_t bad = c.p.k;
+            for (uint64_t j = 0; j < c.p.k && bad == c.p.k; ++j)
+                if (c.out_i[j] != want[j] || drtopk_bits_at(c.out_v, j, c.p.dtype) !=
+                                                 drtopk_bits_at(c.v, want[j], c.p.dtype))
+                    bad = j;
+            CHECKF(bad == c.p.k, "%s %s: slot %" PRIu64 " holds position %" PRIu64 ", want %" PRIu64, desc,
+                   drtopk_algo_name(plan.second_algo), bad, bad < c.p.k ? c.out_i[bad] : 0,
+                   bad < c.p.k ? want[bad] : 0);
+        }
+        free(ws);
+        free(want);
+        teardown(&c);
+    }
 }
 
 /* Tiny inputs, exhaustively over alpha, beta, k, dist, dtype and order. */
@@ -606,6 +669,7 @@ void register_cpu_ref_tests(void)
     test_register("cpu_ref/tiny_exhaustive", tiny_exhaustive);
     test_register("cpu_ref/every_flag_combination", every_flag_combination);
     test_register("cpu_ref/random_small", random_small);
+    test_register("cpu_ref/deterministic_is_the_k_best_pairs", deterministic_is_the_k_best_pairs);
     test_register("cpu_ref/random_medium", random_medium);
     test_register("cpu_ref/random_large", random_large);
 }

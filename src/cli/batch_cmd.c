@@ -62,6 +62,8 @@ const char help_batch[] =
     "                     width: tiny_max_k_64 and block_max_len_64 for 64-bit keys)\n"
     "  --dr-min-len N     segments (--segments) longer than N run the Dr. Top-k pipeline (0: off)\n"
     "  --sorted           results best first\n"
+    "  --deterministic    each segment's ties at its k-th value keep the smallest positions, and\n"
+    "                     with --sorted equal values come by position (as drtopk run's)\n"
     "execution and output:\n"
     "  --backend B, --gpu G, --reps R, --warmup W, --verify, --json   as in `drtopk run`\n"
     "  --timing gpu|call  gpu (default on cuda): each call's GPU time, the stream held by a\n"
@@ -81,7 +83,8 @@ static const opt_spec batch_specs[] = {
     { "k", R_K, 1 }, { "dist", R_DIST, 1 }, { "seed", R_SEED, 1 }, { "dtype", R_DTYPE, 1 },
     { "smallest", R_SMALLEST, 0 }, { "backend", R_BACKEND, 1 }, { "gpu", R_GPU, 1 }, { "reps", R_REPS, 1 },
     { "warmup", R_WARMUP, 1 }, { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
-    { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "help", R_HELP, 0 }, { NULL, 0, 0 }
+    { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "deterministic", R_DETERMINISTIC, 0 },
+    { "help", R_HELP, 0 }, { NULL, 0, 0 }
 };
 
 typedef struct {
@@ -362,8 +365,9 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
                dh_dist_name(c->dist), c->seed);
     if (p->offsets) printf("shape:     %" PRIu64 " segments from %s\n", p->segments, b->segments);
     else printf("shape:     %" PRIu64 " rows x %" PRIu64 " cols\n", p->segments, p->len);
-    printf("select:    k = %" PRIu64 "%s%s %s, %s\n", c->k, b->ks_file ? " slots, per-segment k from " : "",
-           b->ks_file ? b->ks_file : "", order_names[p->order], (plan->flags & DRTOPK_SORTED) ? "sorted" : "unsorted");
+    printf("select:    k = %" PRIu64 "%s%s %s, %s%s\n", c->k, b->ks_file ? " slots, per-segment k from " : "",
+           b->ks_file ? b->ks_file : "", order_names[p->order], (plan->flags & DRTOPK_SORTED) ? "sorted" : "unsorted",
+           (plan->flags & DRTOPK_DETERMINISTIC) ? ", deterministic" : "");
     printf("plan:      register select for k <= %" PRIu64 " (0: off) on rows <= 256, warp queue for k <= %" PRIu64
            " (0: off) and segments <= %" PRIu64 ", radix selects up to %" PRIu64 ", Dr. Top-k beyond (segments: "
            "beyond %" PRIu64 ", 0: off)\n", wide ? plan->tiny_max_k_64 : plan->tiny_max_k, plan->warp_max_k, plan->warp_max_len,
@@ -405,8 +409,9 @@ static void print_json(const batch_cfg *b, const drtopk_batch_problem *p, const 
     fprintf(f, ", \"k\": %" PRIu64 ", \"ks_file\": ", c->k);
     if (b->ks_file) json_string(f, b->ks_file);
     else fputs("null", f);
-    fprintf(f, ", \"dtype\": \"%s\", \"order\": \"%s\", \"sorted\": %s", drtopk_dtype_name(p->dtype),
-            order_names[p->order], json_bool(plan->flags & DRTOPK_SORTED));
+    fprintf(f, ", \"dtype\": \"%s\", \"order\": \"%s\", \"sorted\": %s, \"deterministic\": %s",
+            drtopk_dtype_name(p->dtype), order_names[p->order], json_bool(plan->flags & DRTOPK_SORTED),
+            json_bool(plan->flags & DRTOPK_DETERMINISTIC));
     if (c->input) {
         fputs(", \"input\": ", f);
         json_string(f, c->input);
@@ -503,6 +508,7 @@ int cmd_batch(int argc, char **argv)
     if (b.have_tiny_k) *(wide ? &plan.tiny_max_k_64 : &plan.tiny_max_k) = b.tiny_max_k;
     if (b.have_dr_len) plan.dr_min_len = b.dr_min_len;
     if (c->sorted) plan.flags |= DRTOPK_SORTED;
+    if (c->deterministic) plan.flags |= DRTOPK_DETERMINISTIC;
     if (c->backend == DRTOPK_BACKEND_CUDA) {
         drtopk_status st = dh_dev_select(c->gpu);
         if (st != DRTOPK_OK) {

@@ -58,6 +58,33 @@ u64file() {
     [[ "$output" == *"PASS"* ]]
 }
 
+@test "batch --deterministic: each row's ties by smallest position, sorted equal values by position" {
+    need_python
+    local d="$BATS_TEST_TMPDIR"
+    # FEW: the k-th value of every row has ties far past k
+    "$DRTOPK" gen --n 12000 --dist FEW --seed 5 --out "$d/v.u32"
+    for sorted in "" "--sorted"; do
+        run -0 "$DRTOPK" batch --backend cpu --input "$d/v.u32" --cols 3000 --k 25 --deterministic $sorted --json \
+            --output "$d/det"
+        [[ "$output" == *'"deterministic": true'* ]]
+        python3 - "$d" "${sorted:+1}" <<'EOF'
+import struct, sys
+d, sorted_ = sys.argv[1], sys.argv[2] == "1"
+x = struct.unpack("<12000I", open(d + "/v.u32", "rb").read())
+v = struct.unpack("<100I", open(d + "/det.values", "rb").read())
+i = struct.unpack("<100Q", open(d + "/det.indices", "rb").read())
+for r in range(4):
+    row = x[3000 * r:3000 * r + 3000]
+    want = sorted(range(3000), key=lambda q: (-row[q], q))[:25]   # the 25 best (value, position) pairs
+    if not sorted_:
+        want.sort()
+    got = list(i[25 * r:25 * r + 25])
+    assert got == want, (r, got, want)
+    assert list(v[25 * r:25 * r + 25]) == [row[q] for q in want], r
+EOF
+    done
+}
+
 @test "batch: segments (empty, one element, k > length, per-segment k) match a Python oracle" {
     need_python
     local d="$BATS_TEST_TMPDIR"

@@ -527,11 +527,16 @@ EOS
     grep -q -- "--input $ds/posts-score.f32 --name posts-score" <<< "$(sqlite3 "$T/real.sqlite" "SELECT argv FROM runs")"
     line=$(cat "$T/real/data/status/fig19_real_speedup.tsv")
     [ "$(cut -f5 <<< "$line")" = ok ]
-    # the claims from the stored medians: Dr.-radix's mean speedup over k on the data set
-    mean=$(sqlite3 "$T/real.sqlite" "SELECT printf('%.3g', avg(p.median_ms / d.median_ms)) FROM measurements p
+    # the claims from the stored medians: Dr.-radix's mean speedup over k on the data set, over the
+    # pairs the figure plots (both medians above zero: a CPU timer can read 0), equal to the page's
+    # rounded figure within 1%
+    mean=$(sqlite3 "$T/real.sqlite" "SELECT avg(p.median_ms / d.median_ms) FROM measurements p
         JOIN measurements d ON d.k = p.k AND d.algorithm = 'dr-' || p.algorithm AND d.dist = p.dist
-        WHERE p.dist = 'posts-score' AND p.beta = 0 AND p.algorithm = 'radix'")
-    [ "$(awk -F'\t' '$2 == "radix_mean" { print $6 }' "$T/real/data/claims/fig19_real_speedup.tsv")" = "$mean" ]
+        WHERE p.dist = 'posts-score' AND p.beta = 0 AND p.algorithm = 'radix'
+          AND p.median_ms > 0 AND d.median_ms > 0")
+    shown=$(awk -F'\t' '$2 == "radix_mean" { print $6 }' "$T/real/data/claims/fig19_real_speedup.tsv")
+    awk -v a="$shown" -v b="$mean" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b > 0 && d <= 0.01 * b) }' ||
+        { echo "radix_mean on the page: '$shown', from the stored medians: $mean" >&2; return 1; }
     # Table 1: the data set with what datasets.sh recorded about it
     grep -Eq "^posts-score +65536 +f32 +[0-9]+ +$(awk -F'\t' 'NR == 2 { print $3 }' "$ds/stats/posts-score.tsv") .* test-package +score per post, tiled" \
         "$T/real/data/tab1_datasets-"*.txt

@@ -7,8 +7,12 @@
  * position) pairs, the CPU backend's result, the same bits run to run and on
  * every plan.
  *
- * After the plan's unsorted selection (out_values, out_indices), all on the
- * caller's stream, no host synchronisation:
+ * Before the plan's selection drtopk_cuda_det_begin clears the state below
+ * and hands the selection a flag, `settled`, which a plan that knows its
+ * result final sets (standalone onepass on a SELECT whose output holds every
+ * candidate equal to its k-th key: onepass.cu); steps 1-3 then return at
+ * once.  After the plan's unsorted selection (out_values, out_indices), all
+ * on the caller's stream, no host synchronisation:
  *   1. T, the worst ordered key of the output, and m, how many of the output
  *      equal it (the ties the result takes);
  *   2. per contiguous chunk of V (DET_CHUNKS of them, in position order) the
@@ -21,9 +25,9 @@
  *      then by ordered key, descending; both the library's one descending
  *      sort of 64-bit pairs, key_width.h, the first on complemented
  *      positions) and one gather.
- * Step 2 reads V once more (its cost: one read of V, about the read floor);
- * step 3 a second time up to the chunk of the m-th tie, and only when V holds
- * ties the output did not take.  Any key width (templates over the element's
+ * Unless settled, step 2 reads V once more (its cost: one read of V, about
+ * the read floor); step 3 a second time up to the chunk of the m-th tie, and
+ * only when V holds ties the output did not take.  Any key width (templates over the element's
  * unsigned type, key_of.cuh).
  */
 #include <string.h>
@@ -54,6 +58,7 @@ struct det_scalars {
     unsigned long long above;   /* output keys better than T                          */
     unsigned long long ties;    /* E: keys of V equal to T                            */
     unsigned long long slot;    /* the next of the m tie positions a slot takes       */
+    int settled;                /* set by the selection: its result is final already  */
 };
 
 /* T = the worst ordered key of the output: a block's minimum, one atomic a block. */
@@ -63,6 +68,7 @@ __global__ void det_worst_kernel(const UT *__restrict__ out, uint64_t k, drtopk_
 {
     typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
     __shared__ typename reduce_t::TempStorage tmp;
+    if (sc->settled) return;
     unsigned long long w = ~0ull;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
         const unsigned long long key = key_of(out[i], t, o);
@@ -79,6 +85,7 @@ __global__ void det_above_kernel(const UT *__restrict__ out, uint64_t k, drtopk_
 {
     typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
     __shared__ typename reduce_t::TempStorage tmp;
+    if (sc->settled) return;
     const unsigned long long thr = sc->worst;
     unsigned long long c = 0;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
@@ -98,6 +105,7 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     constexpr int items = det_items<UT>::value;
     typedef cub::BlockReduce<unsigned, DET_BLOCK> reduce_t;
     __shared__ typename reduce_t::TempStorage tmp;
+    if (sc->settled) return;
     const uint64_t lo = (uint64_t)blockIdx.x * chunk, len = (lo + chunk < n ? lo + chunk : n) - lo;
     const UT *__restrict__ c_v = v + lo;
     const UT thr = (UT)sc->worst;
@@ -123,6 +131,7 @@ __global__ void __launch_bounds__(DET_SCAN_THREADS) det_scan_kernel(const unsign
     constexpr int per = DET_CHUNKS / DET_SCAN_THREADS;
     typedef cub::BlockScan<unsigned long long, DET_SCAN_THREADS, cub::BLOCK_SCAN_WARP_SCANS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
+    if (sc->settled) return;
     unsigned long long c[per], total;
     for (int j = 0; j < per; ++j) {
         const int b = threadIdx.x * per + j;
@@ -154,7 +163,7 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS) det_fill_kernel(con
     const unsigned long long m = k - sc->above;
     const UT thr = (UT)sc->worst;
     unsigned long long rank = chunk_first[blockIdx.x];
-    if (sc->ties == m || rank >= m) return;
+    if (sc->settled || sc->ties == m || rank >= m) return;
     const uint64_t lo = (uint64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
     for (uint64_t tile = lo; tile < hi && rank < m; tile += (uint64_t)DET_BLOCK * items) {
         const uint64_t first = tile + (uint64_t)threadIdx.x * items;
@@ -181,7 +190,7 @@ __global__ void det_replace_kernel(const UT *__restrict__ v, uint64_t k, drtopk_
     typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     __shared__ unsigned long long base;
-    if (sc->ties == k - sc->above) return;
+    if (sc->settled || sc->ties == k - sc->above) return;
     const unsigned long long thr = sc->worst;
     for (uint64_t tile = (uint64_t)blockIdx.x * blockDim.x; tile < k; tile += (uint64_t)gridDim.x * blockDim.x) {
         const uint64_t i = tile + threadIdx.x;
@@ -297,8 +306,6 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
     UT *ov = (UT *)out_values;
     const uint64_t n = p->n, k = p->k, chunk = (n + DET_CHUNKS - 1) / DET_CHUNKS;
     const int chunks = (int)((n + chunk - 1) / chunk), gk = det_grid(k, sms);
-    DRTOPK_CUDA_TRY(cudaMemsetAsync(l->sc, 0, sizeof(det_scalars), s));
-    DRTOPK_CUDA_TRY(cudaMemsetAsync(&l->sc->worst, 0xff, sizeof(unsigned long long), s));
     det_worst_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
     DRTOPK_LAUNCH_CHECK();
     det_above_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
@@ -370,6 +377,22 @@ static drtopk_status det_run_timed(const drtopk_problem *p, int sorted, const de
     for (int i = 0; i < 2; ++i)
         if (ev[i]) cudaEventDestroy(ev[i]);
     return st;
+}
+
+extern "C" drtopk_status drtopk_cuda_det_begin(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes,
+                                              void *stream, int **d_settled)
+{
+    det_layout l;
+    drtopk_status st;
+    char *base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
+    const cudaStream_t s = (cudaStream_t)stream;
+    if ((st = det_carve(p, sorted, NULL, &l)) != DRTOPK_OK) return st;
+    if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
+    if ((st = det_carve(p, sorted, base, &l)) != DRTOPK_OK) return st;
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(l.sc, 0, sizeof(det_scalars), s));
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(&l.sc->worst, 0xff, sizeof(unsigned long long), s));
+    *d_settled = &l.sc->settled;
+    return DRTOPK_OK;
 }
 
 extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes,

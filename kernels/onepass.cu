@@ -35,7 +35,9 @@
  *      radix's memset and five launches cost ~20 us on an H200 even so, at
  *      every k); else the flag radix;
  *   8. onepass_values_kernel (onepass_topk_final, what the pipeline calls
- *      unsorted): the caller's values from the result's ordered keys by
+ *      unsorted), after step 9 where asked (topk_input.d_settled: whether
+ *      the result is the k best (key, position) pairs already, for
+ *      DRTOPK_DETERMINISTIC): the caller's values from the result's ordered keys by
  *      keyorder.h's inverse, read and written in order, instead of the
  *      gather's k random reads of V (V is read only at keys that several bit
  *      patterns share: NaN, -0.0 and +0.0).
@@ -50,6 +52,8 @@
  * capturable in a CUDA graph, like the pipeline.
  */
 #include <string.h>
+#include <cuda/functional>
+#include <cub/block/block_reduce.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include "kernels.h"
@@ -103,6 +107,9 @@ struct onepass_ctl {
     int skip_select, skip_fallback; /* gates of steps 5 and 7                  */
     ws_state thr, sel;              /* wide_select.cuh: t for 64-bit CK; the
                                        SELECT or FALLBACK select (one runs)     */
+    /* topk_input.d_settled (step 9): on SELECT, the result's worst key, and
+     * how many of the result and of the candidates equal it */
+    unsigned long long det_worst, det_out, det_cand;
 };
 
 /* The workspace, carved from an aligned base, and the radix inputs. */
@@ -406,7 +413,11 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
                                       uint32_t *s_pos, onepass_ctl *ctl)
 {
     const uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (j == 0) ctl->gt = ctl->eq = 0;
+    if (j == 0) {
+        ctl->gt = ctl->eq = 0;
+        ctl->det_worst = ~0ull;
+        ctl->det_out = ctl->det_cand = 0;
+    }
     if (j < TOPK_DIGIT0_BINS) ctl->hist0[j] = 0; /* the grid has OP_BLOCK >= that many threads */
     if (j < s) {
         s_keys[j] = op_key<T>(__ldg(v + drtopk_onepass_sample_pos(n, s, j)), om);
@@ -511,6 +522,51 @@ __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om,
                                                               : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
         out_i[i] = q;
     }
+}
+
+/* Step 9 (topk_input.d_settled; DRTOPK_DETERMINISTIC, deterministic.cu),
+ * on SELECT only: the result's worst key w, the keys of the result and of
+ * the candidates equal to w, and the flag.  Every key of V above t is a
+ * candidate and w > t, so when the result holds every candidate equal to w
+ * it is every key of V at or above w: the k best (key, position) pairs. */
+template <typename CK>
+__global__ void onepass_settle_worst_kernel(const CK *__restrict__ keys, uint64_t k, onepass_ctl *ctl)
+{
+    typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
+    if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
+    unsigned long long w = ~0ull;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        w = (unsigned long long)keys[i] < w ? (unsigned long long)keys[i] : w;
+    w = reduce_t(tmp).Reduce(w, cuda::minimum<unsigned long long>());
+    if (threadIdx.x == 0) atomicMin(&ctl->det_worst, w);
+}
+
+template <typename CK>
+__global__ void onepass_settle_count_kernel(const CK *__restrict__ keys, uint64_t k, const CK *__restrict__ c_keys,
+                                            onepass_ctl *ctl)
+{
+    typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
+    if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x, first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t cn = ctl->sel_n;
+    const CK w = (CK)ctl->det_worst;
+    unsigned long long out = 0, cand = 0;
+    for (uint64_t i = first; i < k; i += stride) out += keys[i] == w;
+    for (uint64_t i = first; i < cn; i += stride) cand += c_keys[i] == w;
+    out = reduce_t(tmp).Sum(out);
+    __syncthreads();            /* tmp is reused */
+    cand = reduce_t(tmp).Sum(cand);
+    if (threadIdx.x == 0) {
+        if (out) atomicAdd(&ctl->det_out, out);
+        if (cand) atomicAdd(&ctl->det_cand, cand);
+    }
+}
+
+__global__ void onepass_settle_kernel(const onepass_ctl *ctl, int *d_settled)
+{
+    if (ctl->mode == DRTOPK_ONEPASS_SELECT && ctl->det_cand == ctl->det_out) *d_settled = 1;
 }
 
 /* Steps 2, 5 and 7 for a CK width: the flag radix for 32-bit CK (and 32-bit
@@ -618,6 +674,16 @@ struct onepass_run {
             (PosT *)out->pos, out->d_count, sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL);
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_fallback<T, K, CK, PosT>(l, out, s)) != DRTOPK_OK || values == NULL) return st;
+        if (in->d_settled) {
+            const unsigned grid = op_grid(k > l.cap ? k : l.cap);
+            onepass_settle_worst_kernel<CK><<<op_grid(k), OP_BLOCK, 0, s>>>((const CK *)out->keys, k, l.ctl);
+            DRTOPK_LAUNCH_CHECK();
+            onepass_settle_count_kernel<CK><<<grid, OP_BLOCK, 0, s>>>((const CK *)out->keys, k, (const CK *)l.c_keys,
+                                                                   l.ctl);
+            DRTOPK_LAUNCH_CHECK();
+            onepass_settle_kernel<<<1, 1, 0, s>>>(l.ctl, in->d_settled);
+            DRTOPK_LAUNCH_CHECK();
+        }
         onepass_values_kernel<T, K, CK, PosT><<<op_grid(k), OP_BLOCK, 0, s>>>(
             v, k, om, (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices);
         DRTOPK_LAUNCH_CHECK();

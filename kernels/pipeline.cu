@@ -284,7 +284,7 @@ static drtopk_status record(cudaEvent_t *ev, int i, cudaStream_t s)
  * the key problem p (key_problem), the gather reads orig's values. */
 static drtopk_status enqueue(const drtopk_problem *orig, const drtopk_problem *p, const drtopk_plan *plan,
                              const layout *l, const regions *r, void *out_values, uint64_t *out_indices,
-                             cudaStream_t s, cudaEvent_t *ev, int sm_count)
+                             cudaStream_t s, cudaEvent_t *ev, int sm_count, int *d_settled)
 {
     drtopk_status st;
     const uint32_t *v = (const uint32_t *)p->values;
@@ -352,6 +352,7 @@ static drtopk_status enqueue(const drtopk_problem *orig, const drtopk_problem *p
     {
         topk_input in2 = r->in2;
         if (l->mode == MODE_DELEGATE) in2.d_n = r->c_count;
+        if (direct) in2.d_settled = d_settled;
         o2.capacity = k;
         o2.keys = r->o_keys;
         o2.pos = r->o_pos;
@@ -433,6 +434,13 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
                                             void *ws, size_t ws_bytes, void *out_values,
                                             uint64_t *out_indices, void *stream, drtopk_stats *stats)
 {
+    return drtopk_cuda_select_settled(p, plan, ws, ws_bytes, out_values, out_indices, stream, stats, NULL);
+}
+
+extern "C" drtopk_status drtopk_cuda_select_settled(const drtopk_problem *p, const drtopk_plan *plan, void *ws,
+                                                    size_t ws_bytes, void *out_values, uint64_t *out_indices,
+                                                    void *stream, drtopk_stats *stats, int *d_settled)
+{
     layout l;
     regions r;
     drtopk_status st;
@@ -468,7 +476,8 @@ extern "C" drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtop
     }
     if (st == DRTOPK_OK)
         st = key64 ? enqueue_key64(p, plan, ws, ws_bytes, out_values, out_indices, s, stats ? ev : NULL)
-                   : enqueue(p, &kp, plan, &l, &r, out_values, out_indices, s, stats ? ev : NULL, dev->sm_count);
+                   : enqueue(p, &kp, plan, &l, &r, out_values, out_indices, s, stats ? ev : NULL, dev->sm_count,
+                             d_settled);
     if (st == DRTOPK_OK && stats) st = fill_stats(p, &l, &r, ev, s, stats);
     if (st == DRTOPK_OK && stats && key64) st = key64_stats(p, plan, ws, ws_bytes, s, stats);
     for (int i = 0; i < nev; ++i) cudaEventDestroy(ev[i]);

@@ -238,7 +238,8 @@ static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *p
 
 /* A deterministic CUDA selection: the plan's selection, unsorted, then the
  * fix-up (kernels/deterministic.cu), whose workspace follows the plan's at an
- * aligned offset.  The CPU backend gives the k best (key, position) pairs
+ * aligned offset and which a selection that knows its result final tells to
+ * stand aside (drtopk_cuda_select_settled).  The CPU backend gives the k best (key, position) pairs
  * itself (cpu_ref.c). */
 static int cuda_deterministic(const drtopk_problem *p, const drtopk_plan *plan, drtopk_plan *inner)
 {
@@ -302,7 +303,11 @@ drtopk_status drtopk_select(const drtopk_problem *p, const drtopk_plan *plan,
     first = ws_align(first);
     if (workspace == NULL || workspace_bytes < first)
         return drtopk_workspace_too_small(workspace, workspace_bytes, first);
-    if ((st = drtopk_cuda_select(p, &inner, workspace, first, out_values, out_indices, stream, stats)) != DRTOPK_OK)
+    int *d_settled = NULL;
+    if ((st = drtopk_cuda_det_begin(p, (plan->flags & DRTOPK_SORTED) != 0, (char *)workspace + first,
+                                    workspace_bytes - first, stream, &d_settled)) != DRTOPK_OK ||
+        (st = drtopk_cuda_select_settled(p, &inner, workspace, first, out_values, out_indices, stream, stats,
+                                         d_settled)) != DRTOPK_OK)
         return st;
     float fix_ms = 0;
     if ((st = drtopk_cuda_det_fix(p, (plan->flags & DRTOPK_SORTED) != 0, (char *)workspace + first,

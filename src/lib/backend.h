@@ -76,19 +76,31 @@ drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drto
                                        uint64_t *out_indices, void *stream);
 
 drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);
-/* DRTOPK_DETERMINISTIC on the CUDA backend (kernels/deterministic.cu): after
- * an unsorted selection of p into out_values / out_indices, its ties at the
- * k-th key become the ones of smallest position, and with `sorted` the k are
- * ordered best first, equal keys by position; enqueued on `stream`.  Its
- * workspace starts at an offset of the caller's aligned to DRTOPK_DET_WS_ALIGN.
- * With ms non-NULL it waits for the fix-up and stores its GPU time there. */
+/* DRTOPK_DETERMINISTIC on the CUDA backend (kernels/deterministic.cu), in
+ * two calls on `stream` around an unsorted selection of p into out_values /
+ * out_indices: _begin clears the fix-up's state and gives the flag the
+ * selection may set (*d_settled: drtopk_cuda_select_settled); _fix then
+ * makes the ties at the k-th key the ones of smallest position unless the
+ * flag is set, and with `sorted` orders the k best first, equal keys by
+ * position.  Its workspace starts at an offset of the caller's aligned to
+ * DRTOPK_DET_WS_ALIGN.  With ms non-NULL _fix waits for itself and stores
+ * its GPU time there. */
 #define DRTOPK_DET_WS_ALIGN 256
 drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, size_t *bytes);
+drtopk_status drtopk_cuda_det_begin(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes, void *stream,
+                                    int **d_settled);
 drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes, void *out_values,
                                   uint64_t *out_indices, void *stream, float *ms);
 drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *plan,
                                  void *ws, size_t ws_bytes, void *out_values,
                                  uint64_t *out_indices, void *stream, drtopk_stats *stats);
+/* drtopk_cuda_select, and with d_settled (a device int, or NULL) set to 1
+ * where the plan knows its result to be the k best (key, position) pairs
+ * already (standalone onepass, unsorted: kernels.h's topk_input.d_settled);
+ * it is left as it is else. */
+drtopk_status drtopk_cuda_select_settled(const drtopk_problem *p, const drtopk_plan *plan, void *ws,
+                                         size_t ws_bytes, void *out_values, uint64_t *out_indices, void *stream,
+                                         drtopk_stats *stats, int *d_settled);
 /* Whether the CUDA backend can run here (drtopk_backend_available): 1, or 0
  * with *why the reason, a string that lives as long as the process
  * (kernels/device_cache.cu; cuda_stub.c: never). */

@@ -27,7 +27,22 @@ drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *pla
     return DRTOPK_ERR_NO_BACKEND;
 }
 
+drtopk_status drtopk_cuda_select_settled(const drtopk_problem *p, const drtopk_plan *plan, void *ws,
+                                         size_t ws_bytes, void *out_values, uint64_t *out_indices, void *stream,
+                                         drtopk_stats *stats, int *d_settled)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
 drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, size_t *bytes)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
+drtopk_status drtopk_cuda_det_begin(const drtopk_problem *p, int sorted, void *ws, size_t ws_bytes, void *stream,
+                                    int **d_settled)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);
     return DRTOPK_ERR_NO_BACKEND;

@@ -410,3 +410,240 @@ extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted
     return ms ? det_run_timed(p, sorted, &l, out_values, out_indices, s, dev->sm_count, ms)
               : det_run_width(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
 }
+
+/* ---- batched rows and segments (drtopk_batch_select) -------------------------
+ * After the batch plan's unsorted selection (slots [s k, s k + k_s) of each
+ * segment s, positions within the segment, the rest padded), the same
+ * contract per segment.  Uniform rows longer than DET_ROW_MAX_LEN run the
+ * single vector's fix-up row after row (its reads spread over the GPU);
+ * every other segment is one block's: the segment's worst output key T and
+ * its m ties, the segment read in order only up to its m-th key equal to T
+ * (the smallest positions), and the output's tie slots given them.  Sorted,
+ * three stable sorts of every slot (positions ascending, keys descending,
+ * segments ascending: key_width.h's one sort) and one gather put each
+ * segment best first, equal keys by position, padding last. */
+#define DET_ROW_MAX_LEN (1ull << 20)    /* one block reads a row of this many keys in tens of microseconds */
+#define DET_BATCH_GRID_PER_SM 8         /* resident blocks an SM takes of the per-segment kernel          */
+
+template <typename UT>
+__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
+    det_batch_kernel(const UT *__restrict__ v, uint64_t segments, uint64_t len, const uint64_t *__restrict__ offsets,
+                     uint64_t k, const uint64_t *__restrict__ ks, drtopk_dtype t, drtopk_order o, UT *out_v,
+                     uint64_t *out_i, uint64_t *tie_pos)
+{
+    constexpr int items = det_items<UT>::value;
+    typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
+    typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
+    __shared__ union {
+        typename reduce_t::TempStorage reduce;
+        typename scan_t::TempStorage scan;
+    } tmp;
+    __shared__ unsigned long long sh_worst, sh_ties;
+    for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
+        uint64_t start = s * len, n = len;
+        if (offsets) {
+            const uint64_t end = offsets[s + 1];
+            start = offsets[s];
+            n = end > start ? end - start : 0;  /* a decreasing offset is an empty segment */
+        }
+        uint64_t ke = ks ? ks[s] : k;
+        ke = ke < k ? ke : k;
+        ke = ke < n ? ke : n;
+        if (ke == 0) continue;
+        const UT *__restrict__ sv = v + start;
+        UT *ov = out_v + s * k;
+        uint64_t *oi = out_i + s * k, *tp = tie_pos + s * k;
+        unsigned long long w = ~0ull, c = 0;
+        for (uint64_t i = threadIdx.x; i < ke; i += DET_BLOCK) {
+            const unsigned long long key = key_of(ov[i], t, o);
+            w = key < w ? key : w;
+        }
+        w = reduce_t(tmp.reduce).Reduce(w, cuda::minimum<unsigned long long>());
+        if (threadIdx.x == 0) sh_worst = w;
+        __syncthreads();
+        const UT thr = (UT)sh_worst;
+        for (uint64_t i = threadIdx.x; i < ke; i += DET_BLOCK) c += key_of(ov[i], t, o) == thr;
+        c = reduce_t(tmp.reduce).Sum(c);
+        if (threadIdx.x == 0) sh_ties = c;
+        __syncthreads();
+        const unsigned long long m = sh_ties;
+        /* the first m keys equal to T, in position order: det_items consecutive keys a thread */
+        unsigned long long rank = 0;
+        for (uint64_t tile = 0; tile < n && rank < m; tile += (uint64_t)DET_BLOCK * items) {
+            const uint64_t first = tile + (uint64_t)threadIdx.x * items;
+            uint64_t eq = 0;
+#pragma unroll
+            for (int j = 0; j < items; ++j)
+                if (first + j < n && key_of(sv[first + j], t, o) == thr) eq |= 1ull << j;
+            unsigned before, in_tile;
+            scan_t(tmp.scan).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
+            for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
+                tp[r] = first + (uint64_t)__ffsll((long long)eq) - 1;
+            rank += in_tile;
+            __syncthreads();    /* tmp is reused by the next tile's scan */
+        }
+        /* the output's tie slots, in slot order, take them */
+        unsigned long long taken = 0;
+        for (uint64_t tile = 0; tile < ke; tile += DET_BLOCK) {
+            const uint64_t i = tile + threadIdx.x;
+            const unsigned eq = i < ke && key_of(ov[i], t, o) == thr;
+            unsigned before, in_tile;
+            scan_t(tmp.scan).ExclusiveSum(eq, before, in_tile);
+            if (eq) {
+                const uint64_t q = tp[taken + before];
+                oi[i] = q;
+                ov[i] = sv[q];
+            }
+            taken += in_tile;
+            __syncthreads();    /* tmp is reused */
+        }
+    }
+}
+
+/* The three sorts' keys, one pass each (`pass` 0, 1, 2) over the slots in
+ * their current order `slot`: positions ascending (complemented below
+ * 2^pos_bits, padding 0: last), ordered keys (padding 0: after every real
+ * key of its segment, which the position pass put first), segments
+ * ascending (complemented). */
+template <typename UT>
+__global__ void det_batch_sort_keys_kernel(const UT *__restrict__ out_v, const uint64_t *__restrict__ out_i,
+                                           const uint64_t *__restrict__ slot, uint64_t slots, uint64_t k,
+                                           uint64_t segments, int pos_bits, int pass, drtopk_dtype t,
+                                           drtopk_order o, uint64_t *key)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < slots; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t q = slot ? slot[i] : i, pos = out_i[q];
+        const int pad = pos == DRTOPK_INDEX_NONE;
+        key[i] = pass == 0   ? (pad ? 0 : (1ull << pos_bits) + ((1ull << pos_bits) - 1 - pos))
+                 : pass == 1 ? (pad ? 0 : (uint64_t)key_of(out_v[q], t, o))
+                             : segments - 1 - q / k;
+    }
+}
+
+__global__ void det_iota_kernel(uint64_t *slot, uint64_t n)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        slot[i] = i;
+}
+
+/* The batched fix-up's workspace. */
+struct det_batch_layout {
+    int per_row;                /* uniform rows run the single vector's fix-up one by one */
+    drtopk_problem row;         /* per_row: one row's problem (values unset)      */
+    det_layout row_l;           /* per_row: its workspace                         */
+    uint64_t *tie_pos;          /* else: k positions a segment                    */
+    uint64_t *key0, *key1, *slot0, *slot1, *copy_p;   /* sorted (not per_row)     */
+    void *copy_v, *sort_tmp;
+    size_t sort_bytes, total;
+};
+
+static drtopk_status det_batch_carve(const drtopk_batch_problem *bp, int sorted, char *base, det_batch_layout *l)
+{
+    size_t off = 0;
+    const uint64_t slots = bp->segments * bp->k;
+    drtopk_status st;
+    memset(l, 0, sizeof *l);
+    l->per_row = bp->offsets == NULL && bp->len > DET_ROW_MAX_LEN;
+    if (l->per_row) {
+        l->row = (drtopk_problem){ DRTOPK_BACKEND_CUDA, bp->dtype, bp->order, bp->len, bp->k, NULL };
+        if ((st = det_carve(&l->row, sorted, base, &l->row_l)) != DRTOPK_OK) return st;
+        l->total = l->row_l.total;
+        return DRTOPK_OK;
+    }
+    l->tie_pos = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
+    if (sorted) {
+        l->key0 = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
+        l->key1 = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
+        l->slot0 = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
+        l->slot1 = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
+        l->copy_p = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
+        l->copy_v = drtopk_carve(base, &off, slots * drtopk_dtype_size(bp->dtype));
+        if ((st = key_sort_pairs_desc(NULL, &l->sort_bytes, NULL, NULL, NULL, NULL, slots, 64, 0)) != DRTOPK_OK)
+            return st;
+        l->sort_tmp = drtopk_carve(base, &off, l->sort_bytes);
+    }
+    l->total = off + DRTOPK_WS_ALIGN;
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_cuda_det_batch_workspace(const drtopk_batch_problem *bp, int sorted, size_t *bytes)
+{
+    det_batch_layout l;
+    const drtopk_status st = det_batch_carve(bp, sorted, NULL, &l);
+    *bytes = l.total;
+    return st;
+}
+
+template <typename UT>
+static drtopk_status det_batch_run(const drtopk_batch_problem *bp, int sorted, det_batch_layout *l, void *out_values,
+                                   uint64_t *out_indices, cudaStream_t s, int sms)
+{
+    UT *ov = (UT *)out_values;
+    const uint64_t segments = bp->segments, k = bp->k, slots = segments * k;
+    if (l->per_row) {
+        for (uint64_t r = 0; r < segments; ++r) {
+            drtopk_status st;
+            l->row.values = (const UT *)bp->values + r * bp->len;
+            DRTOPK_CUDA_TRY(cudaMemsetAsync(l->row_l.sc, 0, sizeof(det_scalars), s));
+            DRTOPK_CUDA_TRY(cudaMemsetAsync(&l->row_l.sc->worst, 0xff, sizeof(unsigned long long), s));
+            if ((st = det_run<UT>(&l->row, sorted, &l->row_l, ov + r * k, out_indices + r * k, s, sms)) != DRTOPK_OK)
+                return st;
+        }
+        return DRTOPK_OK;
+    }
+    const uint64_t most = (uint64_t)sms * DET_BATCH_GRID_PER_SM;
+    const unsigned grid = (unsigned)(segments < most ? segments : most);
+    det_batch_kernel<UT><<<grid, DET_BLOCK, 0, s>>>((const UT *)bp->values, segments, bp->len, bp->offsets, k, bp->ks,
+                                                    bp->dtype, bp->order, ov, out_indices, l->tie_pos);
+    DRTOPK_LAUNCH_CHECK();
+    if (!sorted) return DRTOPK_OK;
+    /* the longest segment bounds a position: uniform rows' length, else the total (or any 64-bit one) */
+    const uint64_t longest = bp->offsets ? bp->total : bp->len;
+    const int pos_bits = longest == 0 || longest > (1ull << 62) ? 62 : det_bits_for(longest - 1);
+    const int key_bits = drtopk_dtype_bits(bp->dtype), seg_bits = det_bits_for(segments - 1);
+    const int bits[3] = { pos_bits + 1, key_bits, seg_bits };
+    const int gk = det_grid(slots, sms);
+    uint64_t *slot_in = l->slot0, *slot_out = l->slot1;
+    det_iota_kernel<<<gk, DET_BLOCK, 0, s>>>(slot_in, slots);
+    DRTOPK_LAUNCH_CHECK();
+    for (int pass = 0; pass < 3; ++pass) {
+        size_t tb = l->sort_bytes;
+        drtopk_status st;
+        det_batch_sort_keys_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, out_indices, slot_in, slots, k, segments,
+                                                                pos_bits, pass, bp->dtype, bp->order, l->key0);
+        DRTOPK_LAUNCH_CHECK();
+        if ((st = key_sort_pairs_desc(l->sort_tmp, &tb, l->key0, l->key1, slot_in, slot_out, slots, bits[pass], s)) !=
+            DRTOPK_OK)
+            return st;
+        uint64_t *x = slot_in;
+        slot_in = slot_out;
+        slot_out = x;
+    }
+    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_v, ov, slots * sizeof(UT), cudaMemcpyDeviceToDevice, s));
+    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_p, out_indices, slots * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    det_sort_gather_kernel<UT><<<gk, DET_BLOCK, 0, s>>>((const UT *)l->copy_v, l->copy_p, slot_in, slots, ov,
+                                                        out_indices);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+extern "C" drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *bp, int sorted, void *ws,
+                                                  size_t ws_bytes, void *out_values, uint64_t *out_indices,
+                                                  void *stream)
+{
+    det_batch_layout l;
+    const drtopk_device_attrs *dev;
+    drtopk_status st;
+    char *base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
+    if (bp->segments == 0) return DRTOPK_OK;
+    if ((st = det_batch_carve(bp, sorted, NULL, &l)) != DRTOPK_OK) return st;
+    if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
+    if ((st = det_batch_carve(bp, sorted, base, &l)) != DRTOPK_OK) return st;
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    const cudaStream_t s = (cudaStream_t)stream;
+    switch (drtopk_dtype_bits(bp->dtype)) {
+    case 16: return det_batch_run<uint16_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    case 32: return det_batch_run<uint32_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    default: return det_batch_run<uint64_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    }
+}

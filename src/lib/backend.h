@@ -74,6 +74,14 @@ drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const d
 drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
                                        const drtopk_plan *row_plan, void *ws, size_t ws_bytes, void *out_values,
                                        uint64_t *out_indices, void *stream);
+/* DRTOPK_DETERMINISTIC for batched rows and segments (kernels/deterministic.cu):
+ * after an unsorted batch selection of p, each segment's ties at its k_s-th
+ * key become its smallest positions and, with `sorted`, each segment comes
+ * best first, equal keys by position, padding last; enqueued on `stream`,
+ * its workspace at an offset of the caller's aligned to DRTOPK_DET_WS_ALIGN. */
+drtopk_status drtopk_cuda_det_batch_workspace(const drtopk_batch_problem *p, int sorted, size_t *bytes);
+drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *p, int sorted, void *ws, size_t ws_bytes,
+                                        void *out_values, uint64_t *out_indices, void *stream);
 
 drtopk_status drtopk_cuda_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);
 /* DRTOPK_DETERMINISTIC on the CUDA backend (kernels/deterministic.cu), in

@@ -27,10 +27,6 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
     if (p == NULL || plan == NULL) return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "%s is NULL", p ? "the plan" : "the problem");
     drtopk_status st;
     if ((st = drtopk_check_enums(p->dtype, p->order, p->backend)) != DRTOPK_OK) return st;
-    if ((plan->flags & DRTOPK_DETERMINISTIC) && p->backend != DRTOPK_BACKEND_CPU)
-        return FAIL(DRTOPK_ERR_UNSUPPORTED, "plan->flags: DRTOPK_DETERMINISTIC is not implemented for batched rows "
-                    "on the CUDA backend (select the rows one by one with drtopk_select, or run the batch on the "
-                    "CPU backend, whose ties are the smallest positions already)");
     if (plan->flags & ~(unsigned)(DRTOPK_SORTED | DRTOPK_DETERMINISTIC))
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "plan->flags = 0x%x: a batch plan takes only DRTOPK_SORTED and "
                     "DRTOPK_DETERMINISTIC", plan->flags);
@@ -78,6 +74,21 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
     return drtopk_backend_ready(p->backend);
 }
 
+/* DRTOPK_DETERMINISTIC on the CUDA backend: the plan's selection, unsorted,
+ * then the fix-up (kernels/deterministic.cu), whose workspace follows the
+ * plan's at an aligned offset.  The CPU backend's segments keep the
+ * smallest tie positions themselves (cpu_batch.c). */
+static int cuda_deterministic(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                              drtopk_batch_plan *inner)
+{
+    if (p->backend != DRTOPK_BACKEND_CUDA || !(plan->flags & DRTOPK_DETERMINISTIC)) return 0;
+    *inner = *plan;
+    inner->flags &= ~(unsigned)(DRTOPK_DETERMINISTIC | DRTOPK_SORTED);
+    return 1;
+}
+
+static size_t det_align(size_t x) { return (x + DRTOPK_DET_WS_ALIGN - 1) / DRTOPK_DET_WS_ALIGN * DRTOPK_DET_WS_ALIGN; }
+
 drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, size_t *bytes)
 {
     drtopk_status st;
@@ -86,8 +97,16 @@ drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk
     if ((st = check_batch(p, plan, 0)) != DRTOPK_OK) return st;
     if (p->backend == DRTOPK_BACKEND_CPU) return drtopk_cpu_batch_workspace(p, bytes);
     drtopk_plan row;
-    if ((st = drtopk_plan_batch_rows(&row, p, plan)) != DRTOPK_OK) return st;
-    return drtopk_cuda_batch_workspace(p, plan, &row, bytes);
+    drtopk_batch_plan inner;
+    size_t fix = 0;
+    const int det = cuda_deterministic(p, plan, &inner);
+    if ((st = drtopk_plan_batch_rows(&row, p, det ? &inner : plan)) != DRTOPK_OK) return st;
+    if (!det) return drtopk_cuda_batch_workspace(p, plan, &row, bytes);
+    if ((st = drtopk_cuda_batch_workspace(p, &inner, &row, bytes)) != DRTOPK_OK ||
+        (st = drtopk_cuda_det_batch_workspace(p, (plan->flags & DRTOPK_SORTED) != 0, &fix)) != DRTOPK_OK)
+        return st;
+    *bytes = det_align(*bytes) + fix;
+    return DRTOPK_OK;
 }
 
 drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *workspace,
@@ -107,8 +126,21 @@ drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_ba
     if (p->backend == DRTOPK_BACKEND_CPU)
         return drtopk_cpu_batch_select(p, plan, workspace, workspace_bytes, out_values, out_indices);
     drtopk_plan row;
-    if ((st = drtopk_plan_batch_rows(&row, p, plan)) != DRTOPK_OK) return st;
-    return drtopk_cuda_batch_select(p, plan, &row, workspace, workspace_bytes, out_values, out_indices, stream);
+    drtopk_batch_plan inner;
+    const int det = cuda_deterministic(p, plan, &inner);
+    if ((st = drtopk_plan_batch_rows(&row, p, det ? &inner : plan)) != DRTOPK_OK) return st;
+    if (!det)
+        return drtopk_cuda_batch_select(p, plan, &row, workspace, workspace_bytes, out_values, out_indices, stream);
+    size_t first = 0;
+    if ((st = drtopk_cuda_batch_workspace(p, &inner, &row, &first)) != DRTOPK_OK) return st;
+    first = det_align(first);
+    if (workspace == NULL || workspace_bytes < first)
+        return drtopk_workspace_too_small(workspace, workspace_bytes, first);
+    if ((st = drtopk_cuda_batch_select(p, &inner, &row, workspace, first, out_values, out_indices, stream)) !=
+        DRTOPK_OK)
+        return st;
+    return drtopk_cuda_det_batch_fix(p, (plan->flags & DRTOPK_SORTED) != 0, (char *)workspace + first,
+                                     workspace_bytes - first, out_values, out_indices, stream);
 }
 
 drtopk_status drtopk_batch_topk(const drtopk_batch_problem *p, drtopk_batch_plan *plan, unsigned flags,

@@ -35,6 +35,19 @@ drtopk_status drtopk_cuda_select_settled(const drtopk_problem *p, const drtopk_p
     return DRTOPK_ERR_NO_BACKEND;
 }
 
+drtopk_status drtopk_cuda_det_batch_workspace(const drtopk_batch_problem *p, int sorted, size_t *bytes)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
+drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *p, int sorted, void *ws, size_t ws_bytes,
+                                        void *out_values, uint64_t *out_indices, void *stream)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
 drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, size_t *bytes)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);

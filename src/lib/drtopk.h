@@ -385,7 +385,7 @@ typedef struct {
     uint64_t tiny_max_k;        /* largest k of the 256-key register select, 0 (off)..DRTOPK_BATCH_TINY_K_MAX */
     uint64_t staged_max_len;    /* longest segment staged in shared memory, 1..DRTOPK_BATCH_STAGED_MAX_LEN */
     uint64_t dr_min_len;        /* variable segments longer than this run the Dr. pipeline; 0: off */
-    unsigned flags;             /* DRTOPK_SORTED; DRTOPK_DETERMINISTIC on the CPU backend */
+    unsigned flags;             /* DRTOPK_SORTED, DRTOPK_DETERMINISTIC             */
     uint64_t tiny_max_k_64;     /* tiny_max_k of 64-bit keys, 0 (off)..DRTOPK_BATCH_TINY_K_MAX */
     uint64_t block_max_len_64;  /* block_max_len of 64-bit keys                   */
 } drtopk_batch_plan;

@@ -21,6 +21,8 @@
  * leaves to the single pipeline (one row, sorted k past 2048); the staged
  * block select's sampled threshold over random rows of every key type and
  * over f32 rows that force its fallback (all equal, fewer listed than k).
+ * Half the uniform shapes and the variable segments run again with
+ * DRTOPK_DETERMINISTIC and must equal the CPU backend's slots bit for bit.
  * Each result is checked segment by segment by dh_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
  * it.  --small: the sanitizer-sized cases.  --shard I/N: only checks I,
@@ -33,6 +35,7 @@
 #include "device.h"
 #include "gen.h"
 #include "gpu_test.h"
+#include "keyorder.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -114,6 +117,40 @@ static unsigned long shard_index, shard_count = 1, check_seq;
 /* Whether the next check (host-side or on the GPU) is this shard's. */
 static int check_mine(void) { return check_seq++ % shard_count == shard_index; }
 
+/* DRTOPK_DETERMINISTIC: the GPU's slots are the CPU backend's, bit for bit
+ * (each segment's ties by smallest position; sorted, equal keys by position). */
+static void deterministic_check(const drtopk_batch_problem *hp, const drtopk_batch_plan *plan, const void *gv,
+                                const uint64_t *gi, const char *what)
+{
+    const size_t es = drtopk_dtype_size(hp->dtype), slots = (size_t)(hp->segments * hp->k);
+    drtopk_batch_problem cp = *hp;
+    drtopk_batch_plan cplan;
+    size_t bytes = 0;
+    cp.backend = DRTOPK_BACKEND_CPU;
+    drtopk_status st = drtopk_batch_plan_auto(&cplan, &cp);
+    cplan.flags = plan->flags;
+    if (st == DRTOPK_OK) st = drtopk_batch_workspace(&cp, &cplan, &bytes);
+    void *ws = malloc(bytes + 1), *cv = malloc(slots * es + 1);
+    uint64_t *ci = (uint64_t *)malloc(slots * sizeof(uint64_t) + 1);
+    if (st == DRTOPK_OK && (!ws || !cv || !ci)) st = DRTOPK_ERR_OUT_OF_MEMORY;
+    if (st == DRTOPK_OK) st = drtopk_batch_select(&cp, &cplan, ws, bytes, cv, ci, NULL);
+    if (st != DRTOPK_OK) {
+        gt_checkf(0, drtopk_last_error(), "%s: deterministic: the CPU backend: %s", what, drtopk_status_string(st));
+    } else {
+        size_t bad = slots;
+        for (size_t i = 0; i < slots && bad == slots; ++i)
+            if (gi[i] != ci[i] || drtopk_bits_at(gv, i, hp->dtype) != drtopk_bits_at(cv, i, hp->dtype)) bad = i;
+        char why[200];
+        snprintf(why, sizeof why, "slot %zu (segment %llu): GPU position %llu, CPU %llu", bad,
+                 (unsigned long long)(bad / (hp->k ? hp->k : 1)), bad < slots ? (unsigned long long)gi[bad] : 0ull,
+                 bad < slots ? (unsigned long long)ci[bad] : 0ull);
+        gt_checkf(bad == slots, why, "%s: deterministic: the CPU backend's slots", what);
+    }
+    free(ws);
+    free(cv);
+    free(ci);
+}
+
 /* Run p (host pointers in hp) on the GPU with plan; check on the host. */
 static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *plan, uint64_t n, const char *what)
 {
@@ -155,6 +192,7 @@ static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *pl
     } else {
         const dh_check_result r = dh_batch_check(hp, (plan->flags & DRTOPK_SORTED) != 0, ov, oi);
         gt_checkf(r.ok, r.why, "%s", what);
+        if (plan->flags & DRTOPK_DETERMINISTIC) deterministic_check(hp, plan, ov, oi, what);
     }
     void *dev[] = { dv, doff, dks, dws, dov, doi };
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
@@ -563,6 +601,11 @@ int main(int argc, char **argv)
                              o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)rows,
                              (unsigned long long)cols, (unsigned long long)p.k);
                     run_case(&p, &plan, n, what);
+                    if ((i + t + o) % 2 == 0) {   /* half the shapes again, deterministic */
+                        plan.flags |= DRTOPK_DETERMINISTIC;
+                        strncat(what, " deterministic", sizeof what - strlen(what) - 1);
+                        run_case(&p, &plan, n, what);
+                    }
                     free(v);
                 }
                 /* variable segments: every bin in one call */
@@ -590,6 +633,11 @@ int main(int argc, char **argv)
                              o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)nseg,
                              (unsigned long long)k, per ? " per-segment k" : queue ? " warp queue" : "");
                     run_case(&p, &plan, off[nseg], what);
+                    if (variant != 2) {             /* and deterministic */
+                        plan.flags |= DRTOPK_DETERMINISTIC;
+                        strncat(what, " deterministic", sizeof what - strlen(what) - 1);
+                        run_case(&p, &plan, off[nseg], what);
+                    }
                 }
                 free(v);
                 free(off);

@@ -240,16 +240,33 @@ __global__ void det_sort_gather_kernel(const UT *__restrict__ cv, const uint64_t
     }
 }
 
+/* What sorting n output slots takes: two key and two slot buffers (CUB's
+ * double buffers), copies of the output, CUB's storage. */
+struct det_sort_bufs {
+    uint64_t *key0, *key1, *slot0, *slot1, *copy_p;
+    void *copy_v;
+    void *sort_tmp;
+    size_t sort_bytes;
+};
+
+static drtopk_status det_carve_sort(char *base, size_t *off, uint64_t n, size_t elem_bytes, det_sort_bufs *b)
+{
+    uint64_t **bufs[] = { &b->key0, &b->key1, &b->slot0, &b->slot1, &b->copy_p };
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
+        *bufs[i] = (uint64_t *)drtopk_carve(base, off, n * sizeof(uint64_t));
+    b->copy_v = drtopk_carve(base, off, n * elem_bytes);
+    const drtopk_status st = key_sort_pairs_desc(NULL, &b->sort_bytes, NULL, NULL, NULL, NULL, n, 64, 0);
+    if (st != DRTOPK_OK) return st;
+    b->sort_tmp = drtopk_carve(base, off, b->sort_bytes);
+    return DRTOPK_OK;
+}
+
 /* The workspace, carved from an aligned base (NULL: sizes only). */
 struct det_layout {
     det_scalars *sc;
     unsigned long long *chunk_ties, *chunk_first;
     uint64_t *tie_pos;
-    /* sorted: two key and two slot buffers (CUB's double buffers), copies of the output, CUB's storage */
-    uint64_t *key0, *key1, *slot0, *slot1, *copy_p;
-    void *copy_v;
-    void *sort_tmp;
-    size_t sort_bytes;
+    det_sort_bufs srt;          /* sorted only */
     size_t total;
 };
 
@@ -270,15 +287,8 @@ static drtopk_status det_carve(const drtopk_problem *p, int sorted, char *base, 
     l->chunk_first = (unsigned long long *)drtopk_carve(base, &off, DET_CHUNKS * sizeof(unsigned long long));
     l->tie_pos = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
     if (sorted) {
-        l->key0 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
-        l->key1 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
-        l->slot0 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
-        l->slot1 = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
-        l->copy_p = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
-        l->copy_v = drtopk_carve(base, &off, k * drtopk_dtype_size(p->dtype));
-        const drtopk_status st = key_sort_pairs_desc(NULL, &l->sort_bytes, NULL, NULL, NULL, NULL, k, 64, 0);
+        const drtopk_status st = det_carve_sort(base, &off, k, drtopk_dtype_size(p->dtype), &l->srt);
         if (st != DRTOPK_OK) return st;
-        l->sort_tmp = drtopk_carve(base, &off, l->sort_bytes);
     }
     l->total = off + DRTOPK_WS_ALIGN;
     return DRTOPK_OK;
@@ -290,6 +300,18 @@ extern "C" drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int 
     const drtopk_status st = det_carve(p, sorted, NULL, &l);
     *bytes = l.total;
     return st;
+}
+
+/* The n slots in the order `slot` (a permutation): from copies of the output. */
+template <typename UT>
+static drtopk_status det_gather_sorted(const det_sort_bufs *b, const uint64_t *slot, uint64_t n, UT *out_v,
+                                       uint64_t *out_p, int grid, cudaStream_t s)
+{
+    DRTOPK_CUDA_TRY(cudaMemcpyAsync(b->copy_v, out_v, n * sizeof(UT), cudaMemcpyDeviceToDevice, s));
+    DRTOPK_CUDA_TRY(cudaMemcpyAsync(b->copy_p, out_p, n * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    det_sort_gather_kernel<UT><<<grid, DET_BLOCK, 0, s>>>((const UT *)b->copy_v, b->copy_p, slot, n, out_v, out_p);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
 }
 
 static int det_grid(uint64_t n, int sms)
@@ -321,26 +343,22 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
     DRTOPK_LAUNCH_CHECK();
     if (!sorted) return DRTOPK_OK;
     /* stable sorts: by position, then by ordered key best first (equal keys keep position order) */
-    size_t tb = l->sort_bytes;
+    const det_sort_bufs *b = &l->srt;
+    size_t tb = b->sort_bytes;
     drtopk_status st;
     const int key_bits = drtopk_dtype_bits(p->dtype), pos_bits = det_bits_for(n - 1);
     const uint64_t pos_mask = pos_bits == 64 ? ~0ull : (1ull << pos_bits) - 1;
-    det_sort_init_kernel<<<gk, DET_BLOCK, 0, s>>>(out_indices, k, pos_mask, l->key0, l->slot0);
+    det_sort_init_kernel<<<gk, DET_BLOCK, 0, s>>>(out_indices, k, pos_mask, b->key0, b->slot0);
     DRTOPK_LAUNCH_CHECK();
-    if ((st = key_sort_pairs_desc(l->sort_tmp, &tb, l->key0, l->key1, l->slot0, l->slot1, k, pos_bits, s)) !=
+    if ((st = key_sort_pairs_desc(b->sort_tmp, &tb, b->key0, b->key1, b->slot0, b->slot1, k, pos_bits, s)) !=
         DRTOPK_OK)
         return st;
-    det_sort_keys_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, l->slot1, k, p->dtype, p->order, l->key0);
+    det_sort_keys_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, b->slot1, k, p->dtype, p->order, b->key0);
     DRTOPK_LAUNCH_CHECK();
-    if ((st = key_sort_pairs_desc(l->sort_tmp, &tb, l->key0, l->key1, l->slot1, l->slot0, k, key_bits, s)) !=
+    if ((st = key_sort_pairs_desc(b->sort_tmp, &tb, b->key0, b->key1, b->slot1, b->slot0, k, key_bits, s)) !=
         DRTOPK_OK)
         return st;
-    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_v, ov, k * sizeof(UT), cudaMemcpyDeviceToDevice, s));
-    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_p, out_indices, k * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
-    det_sort_gather_kernel<UT><<<gk, DET_BLOCK, 0, s>>>((const UT *)l->copy_v, l->copy_p, l->slot0, k, ov,
-                                                        out_indices);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
+    return det_gather_sorted<UT>(b, b->slot0, k, ov, out_indices, gk, s);
 }
 
 static drtopk_status det_run_width(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
@@ -501,7 +519,7 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
 }
 
 /* The three sorts' keys, one pass each (`pass` 0, 1, 2) over the slots in
- * their current order `slot`: positions ascending (complemented below
+ * their current order `slot` (a permutation): positions ascending (complemented below
  * 2^pos_bits, padding 0: last), ordered keys (padding 0: after every real
  * key of its segment, which the position pass put first), segments
  * ascending (complemented). */
@@ -511,8 +529,9 @@ __global__ void det_batch_sort_keys_kernel(const UT *__restrict__ out_v, const u
                                            uint64_t segments, int pos_bits, int pass, drtopk_dtype t,
                                            drtopk_order o, uint64_t *key)
 {
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < slots; i += (uint64_t)gridDim.x * blockDim.x) {
-        const uint64_t q = slot ? slot[i] : i, pos = out_i[q];
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < slots; i += stride) {
+        const uint64_t q = slot[i], pos = out_i[q];
         const int pad = pos == DRTOPK_INDEX_NONE;
         key[i] = pass == 0   ? (pad ? 0 : (1ull << pos_bits) + ((1ull << pos_bits) - 1 - pos))
                  : pass == 1 ? (pad ? 0 : (uint64_t)key_of(out_v[q], t, o))
@@ -532,9 +551,8 @@ struct det_batch_layout {
     drtopk_problem row;         /* per_row: one row's problem (values unset)      */
     det_layout row_l;           /* per_row: its workspace                         */
     uint64_t *tie_pos;          /* else: k positions a segment                    */
-    uint64_t *key0, *key1, *slot0, *slot1, *copy_p;   /* sorted (not per_row)     */
-    void *copy_v, *sort_tmp;
-    size_t sort_bytes, total;
+    det_sort_bufs srt;          /* sorted (not per_row)                           */
+    size_t total;
 };
 
 static drtopk_status det_batch_carve(const drtopk_batch_problem *bp, int sorted, char *base, det_batch_layout *l)
@@ -552,15 +570,7 @@ static drtopk_status det_batch_carve(const drtopk_batch_problem *bp, int sorted,
     }
     l->tie_pos = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
     if (sorted) {
-        l->key0 = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
-        l->key1 = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
-        l->slot0 = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
-        l->slot1 = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
-        l->copy_p = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
-        l->copy_v = drtopk_carve(base, &off, slots * drtopk_dtype_size(bp->dtype));
-        if ((st = key_sort_pairs_desc(NULL, &l->sort_bytes, NULL, NULL, NULL, NULL, slots, 64, 0)) != DRTOPK_OK)
-            return st;
-        l->sort_tmp = drtopk_carve(base, &off, l->sort_bytes);
+        if ((st = det_carve_sort(base, &off, slots, drtopk_dtype_size(bp->dtype), &l->srt)) != DRTOPK_OK) return st;
     }
     l->total = off + DRTOPK_WS_ALIGN;
     return DRTOPK_OK;
@@ -603,28 +613,24 @@ static drtopk_status det_batch_run(const drtopk_batch_problem *bp, int sorted, d
     const int key_bits = drtopk_dtype_bits(bp->dtype), seg_bits = det_bits_for(segments - 1);
     const int bits[3] = { pos_bits + 1, key_bits, seg_bits };
     const int gk = det_grid(slots, sms);
-    uint64_t *slot_in = l->slot0, *slot_out = l->slot1;
+    const det_sort_bufs *b = &l->srt;
+    uint64_t *slot_in = b->slot0, *slot_out = b->slot1;
     det_iota_kernel<<<gk, DET_BLOCK, 0, s>>>(slot_in, slots);
     DRTOPK_LAUNCH_CHECK();
     for (int pass = 0; pass < 3; ++pass) {
-        size_t tb = l->sort_bytes;
+        size_t tb = b->sort_bytes;
         drtopk_status st;
         det_batch_sort_keys_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, out_indices, slot_in, slots, k, segments,
-                                                                pos_bits, pass, bp->dtype, bp->order, l->key0);
+                                                                pos_bits, pass, bp->dtype, bp->order, b->key0);
         DRTOPK_LAUNCH_CHECK();
-        if ((st = key_sort_pairs_desc(l->sort_tmp, &tb, l->key0, l->key1, slot_in, slot_out, slots, bits[pass], s)) !=
+        if ((st = key_sort_pairs_desc(b->sort_tmp, &tb, b->key0, b->key1, slot_in, slot_out, slots, bits[pass], s)) !=
             DRTOPK_OK)
             return st;
         uint64_t *x = slot_in;
         slot_in = slot_out;
         slot_out = x;
     }
-    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_v, ov, slots * sizeof(UT), cudaMemcpyDeviceToDevice, s));
-    DRTOPK_CUDA_TRY(cudaMemcpyAsync(l->copy_p, out_indices, slots * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
-    det_sort_gather_kernel<UT><<<gk, DET_BLOCK, 0, s>>>((const UT *)l->copy_v, l->copy_p, slot_in, slots, ov,
-                                                        out_indices);
-    DRTOPK_LAUNCH_CHECK();
-    return DRTOPK_OK;
+    return det_gather_sorted<UT>(b, slot_in, slots, ov, out_indices, gk, s);
 }
 
 extern "C" drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *bp, int sorted, void *ws,

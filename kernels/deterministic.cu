@@ -145,39 +145,51 @@ __global__ void __launch_bounds__(DET_SCAN_THREADS) det_scan_kernel(const unsign
     if (threadIdx.x == 0) sc->ties = total;
 }
 
+typedef cub::BlockScan<unsigned, DET_BLOCK> det_scan_t;
+
+/* Block-wide, the keys of v[lo, hi) equal to thr in position order, ranked
+ * from `rank` on: tie_pos[r] = the position of rank r for r < m, reading
+ * tiles of DET_BLOCK * det_items keys, each thread det_items consecutive ones
+ * (so thread order is position order), one block scan of the threads' counts
+ * a tile, until the rank reaches m.  Returns the rank reached. */
+template <typename UT>
+__device__ unsigned long long det_ties_in_order(const UT *__restrict__ v, uint64_t lo, uint64_t hi, UT thr,
+                                                drtopk_dtype t, drtopk_order o, unsigned long long rank,
+                                                unsigned long long m, uint64_t *tie_pos,
+                                                det_scan_t::TempStorage &tmp)
+{
+    constexpr int items = det_items<UT>::value;
+    for (uint64_t tile = lo; tile < hi && rank < m; tile += (uint64_t)DET_BLOCK * items) {
+        const uint64_t first = tile + (uint64_t)threadIdx.x * items;
+        uint64_t eq = 0;        /* bit j: key first + j equals thr */
+#pragma unroll
+        for (int j = 0; j < items; ++j)
+            if (first + j < hi && key_of(v[first + j], t, o) == thr) eq |= 1ull << j;
+        unsigned before, in_tile;
+        det_scan_t(tmp).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
+        for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
+            tie_pos[r] = first + (uint64_t)__ffsll((long long)eq) - 1;
+        rank += in_tile;
+        __syncthreads();        /* tmp is reused by the next tile's scan */
+    }
+    return rank;
+}
+
 /* When V holds ties the output did not take (E > m): the positions of the m
  * ties of smallest position, tie_pos[r] for rank r < m.  A chunk whose ties
- * start at rank m or later returns at once; the others read their chunk in
- * tiles of DET_BLOCK * det_items keys, each thread det_items consecutive
- * ones (so thread order is position order), ranking the tile's ties by one
- * block scan of the threads' counts. */
+ * start at rank m or later returns at once; the others rank theirs in order
+ * from the chunk's first rank (det_ties_in_order). */
 template <typename UT>
 __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS) det_fill_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k,
                                                              uint64_t chunk, drtopk_dtype t, drtopk_order o,
                                                              const det_scalars *sc,
                                                              const unsigned long long *chunk_first, uint64_t *tie_pos)
 {
-    constexpr int items = det_items<UT>::value;
-    typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
-    __shared__ typename scan_t::TempStorage tmp;
-    const unsigned long long m = k - sc->above;
-    const UT thr = (UT)sc->worst;
-    unsigned long long rank = chunk_first[blockIdx.x];
+    __shared__ det_scan_t::TempStorage tmp;
+    const unsigned long long m = k - sc->above, rank = chunk_first[blockIdx.x];
     if (sc->settled || sc->ties == m || rank >= m) return;
     const uint64_t lo = (uint64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
-    for (uint64_t tile = lo; tile < hi && rank < m; tile += (uint64_t)DET_BLOCK * items) {
-        const uint64_t first = tile + (uint64_t)threadIdx.x * items;
-        uint64_t eq = 0;        /* bit j: key first + j equals T */
-#pragma unroll
-        for (int j = 0; j < items; ++j)
-            if (first + j < hi && key_of(v[first + j], t, o) == thr) eq |= 1ull << j;
-        unsigned before, in_tile;
-        scan_t(tmp).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
-        for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
-            tie_pos[r] = first + (uint64_t)__ffsll((long long)eq) - 1;
-        rank += in_tile;
-        __syncthreads();        /* tmp is reused by the next tile's scan */
-    }
+    det_ties_in_order<UT>(v, lo, hi, (UT)sc->worst, t, o, rank, m, tie_pos, tmp);
 }
 
 /* Each output slot holding a tie takes one of the m chosen positions and its
@@ -449,12 +461,10 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
                      uint64_t k, const uint64_t *__restrict__ ks, drtopk_dtype t, drtopk_order o, UT *out_v,
                      uint64_t *out_i, uint64_t *tie_pos)
 {
-    constexpr int items = det_items<UT>::value;
     typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
-    typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
     __shared__ union {
         typename reduce_t::TempStorage reduce;
-        typename scan_t::TempStorage scan;
+        det_scan_t::TempStorage scan;
     } tmp;
     __shared__ unsigned long long sh_worst, sh_ties;
     for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
@@ -485,28 +495,14 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
         if (threadIdx.x == 0) sh_ties = c;
         __syncthreads();
         const unsigned long long m = sh_ties;
-        /* the first m keys equal to T, in position order: det_items consecutive keys a thread */
-        unsigned long long rank = 0;
-        for (uint64_t tile = 0; tile < n && rank < m; tile += (uint64_t)DET_BLOCK * items) {
-            const uint64_t first = tile + (uint64_t)threadIdx.x * items;
-            uint64_t eq = 0;
-#pragma unroll
-            for (int j = 0; j < items; ++j)
-                if (first + j < n && key_of(sv[first + j], t, o) == thr) eq |= 1ull << j;
-            unsigned before, in_tile;
-            scan_t(tmp.scan).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
-            for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
-                tp[r] = first + (uint64_t)__ffsll((long long)eq) - 1;
-            rank += in_tile;
-            __syncthreads();    /* tmp is reused by the next tile's scan */
-        }
+        det_ties_in_order<UT>(sv, 0, n, thr, t, o, 0, m, tp, tmp.scan);   /* the first m, in position order */
         /* the output's tie slots, in slot order, take them */
         unsigned long long taken = 0;
         for (uint64_t tile = 0; tile < ke; tile += DET_BLOCK) {
             const uint64_t i = tile + threadIdx.x;
             const unsigned eq = i < ke && key_of(ov[i], t, o) == thr;
             unsigned before, in_tile;
-            scan_t(tmp.scan).ExclusiveSum(eq, before, in_tile);
+            det_scan_t(tmp.scan).ExclusiveSum(eq, before, in_tile);
             if (eq) {
                 const uint64_t q = tp[taken + before];
                 oi[i] = q;

@@ -8,10 +8,10 @@
  * every plan.
  *
  * Before the plan's selection drtopk_cuda_det_begin clears the state below
- * and hands the selection a flag, `settled`, which a plan that knows its
- * result final sets (standalone onepass on a SELECT whose output holds every
- * candidate equal to its k-th key: onepass.cu); steps 1-3 then return at
- * once.  After the plan's unsorted selection (out_values, out_indices), all
+ * and hands the selection a flag, `settled`, which a plan that has made its
+ * result final sets (standalone onepass on a SELECT: it picks the ties of
+ * smallest position among its candidates, onepass.cu step 9); steps 1-3 then
+ * return at once.  After the plan's unsorted selection (out_values, out_indices), all
  * on the caller's stream, no host synchronisation:
  *   1. T, the worst ordered key of the output, and m, how many of the output
  *      equal it (the ties the result takes);

@@ -55,13 +55,13 @@ typedef struct {
                                    untouched), so a plan can enqueue a path it
                                    may not need without a host round trip
                                    (onepass.cu)                                */
-    int *d_settled;             /* onepass only (final, 16- and 32-bit V): a
-                                   device flag, or NULL; set to 1 when the
-                                   result is the k best (key, position) pairs
-                                   already -- a SELECT whose output holds every
-                                   candidate equal to its k-th key, so every
-                                   such key of V -- and left as it is else
-                                   (DRTOPK_DETERMINISTIC, deterministic.cu)    */
+    int *d_settled;             /* onepass only (final): a device flag, or
+                                   NULL; set to 1 when onepass made its result
+                                   the k best (key, position) pairs -- on a
+                                   SELECT, whose candidates hold every key of V
+                                   equal to the k-th, the ties of smallest
+                                   position among them -- and left as it is
+                                   else (DRTOPK_DETERMINISTIC, deterministic.cu) */
 } topk_input;
 
 typedef struct {

@@ -35,12 +35,14 @@
  *      radix's memset and five launches cost ~20 us on an H200 even so, at
  *      every k); else the flag radix;
  *   8. onepass_values_kernel (onepass_topk_final, what the pipeline calls
- *      unsorted), after step 9 where asked (topk_input.d_settled: whether
- *      the result is the k best (key, position) pairs already, for
- *      DRTOPK_DETERMINISTIC): the caller's values from the result's ordered keys by
+ *      unsorted): the caller's values from the result's ordered keys by
  *      keyorder.h's inverse, read and written in order, instead of the
  *      gather's k random reads of V (V is read only at keys that several bit
- *      patterns share: NaN, -0.0 and +0.0).
+ *      patterns share: NaN, -0.0 and +0.0);
+ *   9. before step 8 where asked (topk_input.d_settled, DRTOPK_DETERMINISTIC),
+ *      onepass_settle_kernel on SELECT: the result's ties at its k-th key
+ *      become the ones of smallest position, found among the candidates
+ *      (one cooperative launch; the kernel says how), and the flag is set.
  * Selects (op_sel): candidates and sample keys are 32-bit ordered keys for 16-
  * and 32-bit V (a 16-bit ordered key zero-extended is a 32-bit one of the same
  * order), selected by the flag radix (radix_topk.cu); 64-bit ones for 64-bit
@@ -53,7 +55,9 @@
  */
 #include <string.h>
 #include <cuda/functional>
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include "kernels.h"
@@ -74,6 +78,14 @@
  * radix. */
 #define OP_FUSED_FALLBACK_MAX_N (1ull << 24)
 static_assert(OP_FUSED_FALLBACK_MAX_N < FUSED_MAX_N, "the fused top-k takes fewer than FUSED_MAX_N keys");
+/* Step 9 finds the m-th smallest position among the ties by a radix select
+ * over position digits, one digit a pass: 8 bits, one histogram bin a thread
+ * of an OP_BLOCK block; 8 passes cover a 64-bit position. */
+#define OP_DET_DIGIT_BITS 8
+#define OP_DET_BINS (1u << OP_DET_DIGIT_BITS)
+#define OP_DET_PASSES_MAX 8
+static_assert(OP_DET_BINS == OP_BLOCK, "step 9 takes one bin a thread");
+static_assert(OP_DET_PASSES_MAX * OP_DET_DIGIT_BITS == 64, "the passes cover a 64-bit position");
 /* The pass compares floats in hardware (op_fast): flushing denormals to zero
  * would tie distinct keys. */
 #ifdef __USE_FAST_MATH__
@@ -107,9 +119,12 @@ struct onepass_ctl {
     int skip_select, skip_fallback; /* gates of steps 5 and 7                  */
     ws_state thr, sel;              /* wide_select.cuh: t for 64-bit CK; the
                                        SELECT or FALLBACK select (one runs)     */
-    /* topk_input.d_settled (step 9): on SELECT, the result's worst key, and
-     * how many of the result and of the candidates equal it */
-    unsigned long long det_worst, det_out, det_cand;
+    /* topk_input.d_settled (step 9, on SELECT): w, the result's worst key;
+     * the candidates above w and equal to w (the ties, also the slots they
+     * were listed at); the ties of smallest position picked and placed so
+     * far; each pass's histogram of the ties' position digits */
+    unsigned long long det_worst, det_above, det_ties, det_picked, det_placed;
+    unsigned long long det_hist[OP_DET_PASSES_MAX][OP_DET_BINS];
 };
 
 /* The workspace, carved from an aligned base, and the radix inputs. */
@@ -416,7 +431,7 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
     if (j == 0) {
         ctl->gt = ctl->eq = 0;
         ctl->det_worst = ~0ull;
-        ctl->det_out = ctl->det_cand = 0;
+        ctl->det_above = ctl->det_ties = ctl->det_picked = ctl->det_placed = 0;
     }
     if (j < TOPK_DIGIT0_BINS) ctl->hist0[j] = 0; /* the grid has OP_BLOCK >= that many threads */
     if (j < s) {
@@ -524,49 +539,154 @@ __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om,
     }
 }
 
-/* Step 9 (topk_input.d_settled; DRTOPK_DETERMINISTIC, deterministic.cu),
- * on SELECT only: the result's worst key w, the keys of the result and of
- * the candidates equal to w, and the flag.  Every key of V above t is a
- * candidate and w > t, so when the result holds every candidate equal to w
- * it is every key of V at or above w: the k best (key, position) pairs. */
-template <typename CK>
-__global__ void onepass_settle_worst_kernel(const CK *__restrict__ keys, uint64_t k, onepass_ctl *ctl)
+/* Step 9 (topk_input.d_settled; DRTOPK_DETERMINISTIC, deterministic.cu), on
+ * SELECT only: the result made the k best (key, position) pairs, and the
+ * flag set.  Every key of V above t is a candidate and the result's worst
+ * key w is above t, so V's keys equal to w are exactly the candidates equal
+ * to w: E ties, of which the result holds m = k - (candidates above w).
+ * E == m: the result is final.  Else the m ties of smallest position are the
+ * ones at or below P, the m-th smallest tie position, which a radix select
+ * over the positions' digits finds (8 bits a pass, the top digit first); the
+ * result's m slots holding w then take those positions.  The ties are read
+ * from a list of them (E <= k: written to the tie buffer, which SELECT does
+ * not use, while they are counted) or else from the candidates again.  One
+ * cooperative launch: a grid barrier between the phases, each block taking
+ * the same decisions from the grid's totals (every block reaches every
+ * barrier or none). */
+namespace cg = cooperative_groups;
+
+__device__ __forceinline__ void op_grid_sync()
 {
-    typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
-    __shared__ typename reduce_t::TempStorage tmp;
-    if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
-    unsigned long long w = ~0ull;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
-        w = (unsigned long long)keys[i] < w ? (unsigned long long)keys[i] : w;
-    w = reduce_t(tmp).Reduce(w, cuda::minimum<unsigned long long>());
-    if (threadIdx.x == 0) atomicMin(&ctl->det_worst, w);
+    if (gridDim.x > 1) cg::this_grid().sync();
+    else __syncthreads();
 }
 
-template <typename CK>
-__global__ void onepass_settle_count_kernel(const CK *__restrict__ keys, uint64_t k, const CK *__restrict__ c_keys,
-                                            onepass_ctl *ctl)
+/* x >> s for s in [0, 64] */
+__device__ __forceinline__ uint64_t op_shr(uint64_t x, int s) { return s >= 64 ? 0 : x >> s; }
+
+/* The ties of step 9, tile by tile (block-uniform trip counts, so a tile's
+ * threads may scan): f(tie, pos) for i in the tile, tie false past the end
+ * or where a candidate is not equal to w. */
+template <typename CK, typename PosT, typename F>
+__device__ __forceinline__ void op_det_ties(bool from_list, uint64_t ties, uint64_t cn, const CK *__restrict__ c_keys,
+                                            const PosT *__restrict__ c_pos, const PosT *tie_pos, CK w, F f)
 {
-    typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
-    __shared__ typename reduce_t::TempStorage tmp;
-    if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
-    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x, first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const uint64_t cn = ctl->sel_n;
-    const CK w = (CK)ctl->det_worst;
-    unsigned long long out = 0, cand = 0;
-    for (uint64_t i = first; i < k; i += stride) out += keys[i] == w;
-    for (uint64_t i = first; i < cn; i += stride) cand += c_keys[i] == w;
-    out = reduce_t(tmp).Sum(out);
-    __syncthreads();            /* tmp is reused */
-    cand = reduce_t(tmp).Sum(cand);
-    if (threadIdx.x == 0) {
-        if (out) atomicAdd(&ctl->det_out, out);
-        if (cand) atomicAdd(&ctl->det_cand, cand);
+    const uint64_t len = from_list ? ties : cn, stride = (uint64_t)gridDim.x * OP_BLOCK;
+    for (uint64_t tile = (uint64_t)blockIdx.x * OP_BLOCK; tile < len; tile += stride) {
+        const uint64_t i = tile + threadIdx.x;
+        bool tie = false;
+        uint64_t pos = 0;
+        if (i < len) {
+            tie = from_list || c_keys[i] == w;
+            if (tie) pos = (uint64_t)(from_list ? tie_pos[i] : c_pos[i]);
+        }
+        f(tie, pos);
     }
 }
 
-__global__ void onepass_settle_kernel(const onepass_ctl *ctl, int *d_settled)
+template <typename CK, typename PosT>
+__global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__restrict__ out_keys, PosT *out_pos,
+                                                                  uint64_t k, const CK *__restrict__ c_keys,
+                                                                  PosT *c_pos, PosT *tie_pos, int pos_bits,
+                                                                  onepass_ctl *ctl, int *d_settled)
 {
-    if (ctl->mode == DRTOPK_ONEPASS_SELECT && ctl->det_cand == ctl->det_out) *d_settled = 1;
+    typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
+    typedef cub::BlockScan<unsigned long long, OP_BLOCK> scan_t;
+    __shared__ union {
+        typename reduce_t::TempStorage reduce;
+        typename scan_t::TempStorage scan;
+    } tmp;
+    __shared__ unsigned sh_hist[OP_DET_BINS];
+    __shared__ unsigned long long sh_base, sh_before;
+    __shared__ unsigned sh_digit;
+    if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
+    const uint64_t stride = (uint64_t)gridDim.x * OP_BLOCK, first = (uint64_t)blockIdx.x * OP_BLOCK + threadIdx.x;
+    const int passes = (pos_bits + OP_DET_DIGIT_BITS - 1) / OP_DET_DIGIT_BITS;
+    /* claims `want` slots of *counter for the block's threads in scan order:
+     * the thread's slot, or ~0 where it wants none */
+    const auto claim = [&](bool want, unsigned long long *counter) -> unsigned long long {
+        unsigned long long before, in_tile;
+        scan_t(tmp.scan).ExclusiveSum((unsigned long long)want, before, in_tile);
+        if (threadIdx.x == 0 && in_tile) sh_base = atomicAdd(counter, in_tile);
+        __syncthreads();
+        const unsigned long long slot = want ? sh_base + before : ~0ull;
+        __syncthreads();        /* sh_base and tmp are reused by the next tile */
+        return slot;
+    };
+
+    /* w: the result's worst key; block 0 clears the histograms meanwhile */
+    unsigned long long wk = ~0ull;
+    for (uint64_t i = first; i < k; i += stride) wk = (unsigned long long)out_keys[i] < wk ? out_keys[i] : wk;
+    wk = reduce_t(tmp.reduce).Reduce(wk, cuda::minimum<unsigned long long>());
+    if (threadIdx.x == 0) atomicMin(&ctl->det_worst, wk);
+    if (blockIdx.x == 0)
+        for (int p = 0; p < passes; ++p) ctl->det_hist[p][threadIdx.x] = 0;
+    op_grid_sync();
+
+    /* the candidates above w, and the ties listed while they are counted */
+    const CK w = (CK)ctl->det_worst;
+    const uint64_t cn = ctl->sel_n;
+    unsigned long long above = 0;
+    for (uint64_t tile = (uint64_t)blockIdx.x * OP_BLOCK; tile < cn; tile += stride) {
+        const uint64_t i = tile + threadIdx.x;
+        const CK key = i < cn ? c_keys[i] : 0;
+        above += i < cn && key > w;
+        const unsigned long long slot = claim(i < cn && key == w, &ctl->det_ties);
+        if (slot < k) tie_pos[slot] = c_pos[i];
+    }
+    __syncthreads();            /* tmp: from the scan to the reduction */
+    above = reduce_t(tmp.reduce).Sum(above);
+    if (threadIdx.x == 0 && above) atomicAdd(&ctl->det_above, above);
+    op_grid_sync();
+
+    const unsigned long long ties = ctl->det_ties, m = k - ctl->det_above;
+    if (ties == m) {            /* every tie taken: final (the same in every block) */
+        if (first == 0) *d_settled = 1;
+        return;
+    }
+    const bool from_list = ties <= k;
+    /* the m-th smallest tie position, prefix by prefix */
+    uint64_t prefix = 0;
+    unsigned long long rank = m; /* its rank among the ties under the prefix, from 1 */
+    for (int p = 0; p < passes; ++p) {
+        const int hi = pos_bits - p * OP_DET_DIGIT_BITS;
+        const int width = hi < (int)OP_DET_DIGIT_BITS ? hi : (int)OP_DET_DIGIT_BITS, shift = hi - width;
+        sh_hist[threadIdx.x] = 0;
+        __syncthreads();
+        op_det_ties<CK, PosT>(from_list, ties, cn, c_keys, c_pos, tie_pos, w, [&](bool tie, uint64_t pos) {
+            if (tie && op_shr(pos, hi) == prefix) atomicAdd(&sh_hist[(pos >> shift) & ((1u << width) - 1u)], 1u);
+        });
+        __syncthreads();
+        if (sh_hist[threadIdx.x]) atomicAdd(&ctl->det_hist[p][threadIdx.x], (unsigned long long)sh_hist[threadIdx.x]);
+        op_grid_sync();
+        const unsigned long long h = ctl->det_hist[p][threadIdx.x];
+        unsigned long long before, total;
+        scan_t(tmp.scan).ExclusiveSum(h, before, total);
+        if (before < rank && rank <= before + h) {
+            sh_digit = threadIdx.x;
+            sh_before = before;
+        }
+        __syncthreads();
+        prefix = prefix << width | sh_digit;
+        rank -= sh_before;
+        __syncthreads();        /* sh_digit, sh_before and tmp are rewritten by the next pass */
+    }
+
+    /* the m ties at or below P = prefix, listed where step 9 no longer reads:
+     * the candidates' positions (ties from the list) or the tie buffer */
+    PosT *picked = from_list ? c_pos : tie_pos;
+    op_det_ties<CK, PosT>(from_list, ties, cn, c_keys, c_pos, tie_pos, w, [&](bool tie, uint64_t pos) {
+        const unsigned long long slot = claim(tie && pos <= prefix, &ctl->det_picked);
+        if (slot != ~0ull) picked[slot] = (PosT)pos;
+    });
+    op_grid_sync();
+    /* the result's m slots holding w take them */
+    for (uint64_t tile = (uint64_t)blockIdx.x * OP_BLOCK; tile < k; tile += stride) {
+        const uint64_t i = tile + threadIdx.x;
+        const unsigned long long slot = claim(i < k && out_keys[i] == w, &ctl->det_placed);
+        if (slot != ~0ull) out_pos[i] = picked[slot];
+    }
+    if (first == 0) *d_settled = 1;
 }
 
 /* Steps 2, 5 and 7 for a CK width: the flag radix for 32-bit CK (and 32-bit
@@ -646,6 +766,39 @@ struct onepass_run {
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
+    /* Step 9: one cooperative launch of at most the co-resident blocks; a
+     * GPU without cooperative launch leaves the flag unset (deterministic.cu
+     * then reads V). */
+    static drtopk_status settle(const onepass_layout &l, const topk_output *out, uint64_t n, uint64_t k,
+                                int *d_settled, cudaStream_t s)
+    {
+        const drtopk_device_attrs *dev;
+        const void *kernel = (const void *)onepass_settle_kernel<CK, PosT>;
+        int dev_id, coop_ok = 0, per_sm = 0, pos_bits = 1;
+        drtopk_status st = drtopk_device_current(&dev_id, &dev);
+        if (st != DRTOPK_OK) return st;
+        DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&coop_ok, cudaDevAttrCooperativeLaunch, dev_id));
+        if (!coop_ok) return DRTOPK_OK;
+        if ((st = drtopk_kernel_occupancy(kernel, OP_BLOCK, 0, NULL, &per_sm)) != DRTOPK_OK) return st;
+        while (pos_bits < 64 && ((n - 1) >> pos_bits) != 0) ++pos_bits;
+        const unsigned long long most = (unsigned long long)per_sm * dev->sm_count;
+        const unsigned want = op_grid(k > l.cap ? k : l.cap);
+        const unsigned grid = want < most ? want : (unsigned)most;
+        cudaLaunchConfig_t cfg = {};
+        cudaLaunchAttribute coop = {};
+        coop.id = cudaLaunchAttributeCooperative;
+        coop.val.cooperative = 1;
+        cfg.gridDim = dim3(grid);
+        cfg.blockDim = dim3(OP_BLOCK);
+        cfg.stream = s;
+        cfg.attrs = &coop;
+        cfg.numAttrs = grid > 1;        /* one block: no grid barrier */
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_settle_kernel<CK, PosT>, (const CK *)out->keys,
+                                           (PosT *)out->pos, k, (const CK *)l.c_keys, (PosT *)l.c_pos,
+                                           (PosT *)l.tie_pos, pos_bits, l.ctl, d_settled));
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
     static drtopk_status run(const topk_input *in, const topk_output *out, void *values, uint64_t *indices, void *ws,
                              size_t ws_bytes, cudaStream_t s)
     {
@@ -674,16 +827,7 @@ struct onepass_run {
             (PosT *)out->pos, out->d_count, sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL);
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_fallback<T, K, CK, PosT>(l, out, s)) != DRTOPK_OK || values == NULL) return st;
-        if (in->d_settled) {
-            const unsigned grid = op_grid(k > l.cap ? k : l.cap);
-            onepass_settle_worst_kernel<CK><<<op_grid(k), OP_BLOCK, 0, s>>>((const CK *)out->keys, k, l.ctl);
-            DRTOPK_LAUNCH_CHECK();
-            onepass_settle_count_kernel<CK><<<grid, OP_BLOCK, 0, s>>>((const CK *)out->keys, k, (const CK *)l.c_keys,
-                                                                   l.ctl);
-            DRTOPK_LAUNCH_CHECK();
-            onepass_settle_kernel<<<1, 1, 0, s>>>(l.ctl, in->d_settled);
-            DRTOPK_LAUNCH_CHECK();
-        }
+        if (in->d_settled && (st = settle(l, out, n, k, in->d_settled, s)) != DRTOPK_OK) return st;
         onepass_values_kernel<T, K, CK, PosT><<<op_grid(k), OP_BLOCK, 0, s>>>(
             v, k, om, (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices);
         DRTOPK_LAUNCH_CHECK();

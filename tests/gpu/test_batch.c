@@ -22,7 +22,8 @@
  * block select's sampled threshold over random rows of every key type and
  * over f32 rows that force its fallback (all equal, fewer listed than k).
  * Half the uniform shapes and the variable segments run again with
- * DRTOPK_DETERMINISTIC and must equal the CPU backend's slots bit for bit.
+ * DRTOPK_DETERMINISTIC and must equal the CPU backend's slots bit for bit
+ * (unsorted: each segment's as a set).
  * Each result is checked segment by segment by dh_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
  * it.  --small: the sanitizer-sized cases.  --shard I/N: only checks I,
@@ -118,11 +119,35 @@ static unsigned long shard_index, shard_count = 1, check_seq;
 static int check_mine(void) { return check_seq++ % shard_count == shard_index; }
 
 /* DRTOPK_DETERMINISTIC: the GPU's slots are the CPU backend's, bit for bit
- * (each segment's ties by smallest position; sorted, equal keys by position). */
+ * (each segment's ties by smallest position; sorted, equal keys by
+ * position); unsorted, each segment's slots as a set (ordered by position
+ * here, padding last). */
+typedef struct {
+    uint64_t pos;
+    uint64_t bits;
+} slot_pair;
+
+static int slot_by_pos(const void *a, const void *b)
+{
+    const slot_pair *x = (const slot_pair *)a, *y = (const slot_pair *)b;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The slots of gv/gi as (position, bits) pairs, each segment's k ordered by
+ * position unless sorted. */
+static void slot_pairs(const drtopk_batch_problem *hp, int sorted, const void *v, const uint64_t *idx, slot_pair *out)
+{
+    const size_t slots = (size_t)(hp->segments * hp->k);
+    for (size_t i = 0; i < slots; ++i) out[i] = (slot_pair){ idx[i], drtopk_bits_at(v, i, hp->dtype) };
+    if (!sorted)
+        for (uint64_t s = 0; s < hp->segments; ++s) qsort(out + s * hp->k, (size_t)hp->k, sizeof *out, slot_by_pos);
+}
+
 static void deterministic_check(const drtopk_batch_problem *hp, const drtopk_batch_plan *plan, const void *gv,
                                 const uint64_t *gi, const char *what)
 {
     const size_t es = drtopk_dtype_size(hp->dtype), slots = (size_t)(hp->segments * hp->k);
+    const int sorted = (plan->flags & DRTOPK_SORTED) != 0;
     drtopk_batch_problem cp = *hp;
     drtopk_batch_plan cplan;
     size_t bytes = 0;
@@ -132,23 +157,28 @@ static void deterministic_check(const drtopk_batch_problem *hp, const drtopk_bat
     if (st == DRTOPK_OK) st = drtopk_batch_workspace(&cp, &cplan, &bytes);
     void *ws = malloc(bytes + 1), *cv = malloc(slots * es + 1);
     uint64_t *ci = (uint64_t *)malloc(slots * sizeof(uint64_t) + 1);
-    if (st == DRTOPK_OK && (!ws || !cv || !ci)) st = DRTOPK_ERR_OUT_OF_MEMORY;
+    slot_pair *g = (slot_pair *)malloc(slots * sizeof(slot_pair) + 1), *c = (slot_pair *)malloc(slots * sizeof(slot_pair) + 1);
+    if (st == DRTOPK_OK && (!ws || !cv || !ci || !g || !c)) st = DRTOPK_ERR_OUT_OF_MEMORY;
     if (st == DRTOPK_OK) st = drtopk_batch_select(&cp, &cplan, ws, bytes, cv, ci, NULL);
     if (st != DRTOPK_OK) {
         gt_checkf(0, drtopk_last_error(), "%s: deterministic: the CPU backend: %s", what, drtopk_status_string(st));
     } else {
+        slot_pairs(hp, sorted, gv, gi, g);
+        slot_pairs(hp, sorted, cv, ci, c);
         size_t bad = slots;
         for (size_t i = 0; i < slots && bad == slots; ++i)
-            if (gi[i] != ci[i] || drtopk_bits_at(gv, i, hp->dtype) != drtopk_bits_at(cv, i, hp->dtype)) bad = i;
+            if (g[i].pos != c[i].pos || g[i].bits != c[i].bits) bad = i;
         char why[200];
-        snprintf(why, sizeof why, "slot %zu (segment %llu): GPU position %llu, CPU %llu", bad,
-                 (unsigned long long)(bad / (hp->k ? hp->k : 1)), bad < slots ? (unsigned long long)gi[bad] : 0ull,
-                 bad < slots ? (unsigned long long)ci[bad] : 0ull);
+        snprintf(why, sizeof why, "%s %zu (segment %llu): GPU position %llu, CPU %llu",
+                 sorted ? "slot" : "the sets differ at slot", bad, (unsigned long long)(bad / (hp->k ? hp->k : 1)),
+                 bad < slots ? (unsigned long long)g[bad].pos : 0ull, bad < slots ? (unsigned long long)c[bad].pos : 0ull);
         gt_checkf(bad == slots, why, "%s: deterministic: the CPU backend's slots", what);
     }
     free(ws);
     free(cv);
     free(ci);
+    free(g);
+    free(c);
 }
 
 /* Run p (host pointers in hp) on the GPU with plan; check on the host. */

@@ -1299,7 +1299,8 @@ static void test_heavy_ties(int small)
  * equal, NaN and +-0 among the extremes) and on tie-free ones, past the
  * sizes where fused and onepass sample a threshold: every key width, both
  * orders, sorted and not, the automatic plan and the standalone ones each
- * width runs; the result must be the CPU's, bit for bit. */
+ * width runs; then onepass where its candidates hold ties at the k-th key;
+ * the result must be the CPU's, bit for bit. */
 static void test_deterministic(int small)
 {
     static const dh_dist dists[] = { DRTOPK_DIST_FEW, DRTOPK_DIST_EQ, DRTOPK_DIST_SPECIAL, DRTOPK_DIST_UD };
@@ -1329,6 +1330,28 @@ static void test_deterministic(int small)
                 }
                 c.plan.flags |= DRTOPK_DETERMINISTIC | (chance(50) ? DRTOPK_SORTED : 0);
                 if (is_key64(c.dtype) && a == DRTOPK_ALGO_COUNT) c.plan.flags &= ~(unsigned)DRTOPK_DELEGATE;
+                run_with_host(&c, 1);
+            }
+    /* onepass's own tie step (a SELECT whose candidates hold more keys equal
+     * to the k-th than the result takes): ND integers have a few dozen
+     * values, UD floats equally spaced ones, so the k-th key has copies; k
+     * below and above the ties' count (ties read from the candidates, or
+     * from their list) */
+    static const dh_dist tie_dists[] = { DRTOPK_DIST_ND, DRTOPK_DIST_UD };
+    const uint64_t tie_ks[] = { 1, 5, 64, 4099 };
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+        for (size_t di = 0; di < sizeof tie_dists / sizeof tie_dists[0]; ++di)
+            for (size_t ki = 0; ki <= sizeof tie_ks / sizeof tie_ks[0]; ++ki) {
+                tcase c;
+                memset(&c, 0, sizeof c);
+                c.n = small ? (1u << 17) + 3 : (1u << 20) + 3;
+                c.k = ki < sizeof tie_ks / sizeof tie_ks[0] ? tie_ks[ki] : rnd_in(1, c.n / 3);
+                c.dist = tie_dists[di];
+                c.dtype = (drtopk_dtype)t;
+                c.order = chance(50) ? DRTOPK_LARGEST : DRTOPK_SMALLEST;
+                c.seed = rnd();
+                c.plan.first_algo = c.plan.second_algo = DRTOPK_ALGO_ONEPASS;
+                c.plan.flags |= DRTOPK_DETERMINISTIC | (chance(50) ? DRTOPK_SORTED : 0);
                 run_with_host(&c, 1);
             }
 }

@@ -241,7 +241,7 @@ extern "C" drtopk_status key64_workspace(const drtopk_problem *p, const drtopk_p
 
 template <typename P>
 static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_layout *l, void *out_values,
-                               uint64_t *out_indices, cudaStream_t s)
+                               uint64_t *out_indices, cudaStream_t s, int *d_settled)
 {
     const uint64_t *v = (const uint64_t *)p->values;
     uint64_t *keys0 = (uint64_t *)(base + l->keys[0]), *keys1 = (uint64_t *)(base + l->keys[1]);
@@ -256,8 +256,11 @@ static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_
         uint64_t *sc = (uint64_t *)(base + l->scalars);
         const topk_output out = { p->k, (uint32_t *)keys0, pos0, sc, (uint32_t *)(sc + 1) };
         /* unsorted: onepass and fused write the values themselves (no gather) */
-        if (!l->sort)
-            return l->solo_final(&l->solo_in, &out, out_values, out_indices, base + l->solo_ws, l->solo_bytes, s);
+        if (!l->sort) {
+            topk_input in = l->solo_in;
+            if (l->solo_final == onepass_topk_final) in.d_settled = d_settled;
+            return l->solo_final(&in, &out, out_values, out_indices, base + l->solo_ws, l->solo_bytes, s);
+        }
         if ((st = l->solo_run(&l->solo_in, &out, base + l->solo_ws, l->solo_bytes, s)) != DRTOPK_OK) return st;
     } else {
         key64_materialise<P><<<grid_for(p->n), KW_BLOCK, 0, s>>>(v, p->n, p->dtype, p->order, keys0, pos0);
@@ -295,7 +298,7 @@ extern "C" drtopk_status key64_stats(const drtopk_problem *p, const drtopk_plan 
 }
 
 extern "C" drtopk_status key64_select(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
-                                      void *out_values, uint64_t *out_indices, cudaStream_t s)
+                                      void *out_values, uint64_t *out_indices, cudaStream_t s, int *d_settled)
 {
     key64_layout l;
     const int pos64 = key64_pos64(p->n);
@@ -304,6 +307,6 @@ extern "C" drtopk_status key64_select(const drtopk_problem *p, const drtopk_plan
     if (st != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
     base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
-    return pos64 ? key64_run<uint64_t>(p, base, &l, out_values, out_indices, s)
-                 : key64_run<uint32_t>(p, base, &l, out_values, out_indices, s);
+    return pos64 ? key64_run<uint64_t>(p, base, &l, out_values, out_indices, s, d_settled)
+                 : key64_run<uint32_t>(p, base, &l, out_values, out_indices, s, d_settled);
 }

@@ -21,13 +21,14 @@ drtopk_status key_gather(const void *v, drtopk_dtype t, const void *pos, int pos
                          uint64_t *out_i, cudaStream_t s);
 
 /* 64-bit keys: DRTOPK_ERR_UNSUPPORTED, with the message, unless the plan is
- * standalone radix, onepass or sort-cub; the workspace; the selection; and,
- * after it, the workload statistics of onepass (synchronises on s; nothing
- * for the other plans). */
+ * standalone radix, onepass or sort-cub; the workspace; the selection (an
+ * unsorted onepass one sets d_settled as topk_input.d_settled says; NULL:
+ * none); and, after it, the workload statistics of onepass (synchronises on
+ * s; nothing for the other plans). */
 drtopk_status key64_plan_check(const drtopk_problem *p, const drtopk_plan *plan);
 drtopk_status key64_workspace(const drtopk_problem *p, const drtopk_plan *plan, size_t *bytes);
 drtopk_status key64_select(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
-                           void *out_values, uint64_t *out_indices, cudaStream_t s);
+                           void *out_values, uint64_t *out_indices, cudaStream_t s, int *d_settled);
 drtopk_status key64_stats(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
                           cudaStream_t s, drtopk_stats *stats);
 

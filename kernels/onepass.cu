@@ -120,10 +120,10 @@ struct onepass_ctl {
     ws_state thr, sel;              /* wide_select.cuh: t for 64-bit CK; the
                                        SELECT or FALLBACK select (one runs)     */
     /* topk_input.d_settled (step 9, on SELECT): w, the result's worst key;
-     * the candidates above w and equal to w (the ties, also the slots they
-     * were listed at); the ties of smallest position picked and placed so
-     * far; each pass's histogram of the ties' position digits */
-    unsigned long long det_worst, det_above, det_ties, det_picked, det_placed;
+     * the candidates above w and equal to w (the ties); the ties listed,
+     * the ones of smallest position picked and placed so far; each pass's
+     * histogram of the ties' position digits */
+    unsigned long long det_worst, det_above, det_ties, det_listed, det_picked, det_placed;
     unsigned long long det_hist[OP_DET_PASSES_MAX][OP_DET_BINS];
 };
 
@@ -431,7 +431,7 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
     if (j == 0) {
         ctl->gt = ctl->eq = 0;
         ctl->det_worst = ~0ull;
-        ctl->det_above = ctl->det_ties = ctl->det_picked = ctl->det_placed = 0;
+        ctl->det_above = ctl->det_ties = ctl->det_listed = ctl->det_picked = ctl->det_placed = 0;
     }
     if (j < TOPK_DIGIT0_BINS) ctl->hist0[j] = 0; /* the grid has OP_BLOCK >= that many threads */
     if (j < s) {
@@ -564,37 +564,50 @@ __device__ __forceinline__ void op_grid_sync()
 /* x >> s for s in [0, 64] */
 __device__ __forceinline__ uint64_t op_shr(uint64_t x, int s) { return s >= 64 ? 0 : x >> s; }
 
-/* The ties of step 9, tile by tile (block-uniform trip counts, so a tile's
- * threads may scan): f(tie, pos) for i in the tile, tie false past the end
- * or where a candidate is not equal to w. */
-template <typename CK, typename PosT, typename F>
-__device__ __forceinline__ void op_det_ties(bool from_list, uint64_t ties, uint64_t cn, const CK *__restrict__ c_keys,
-                                            const PosT *__restrict__ c_pos, const PosT *tie_pos, CK w, F f)
+/* Step 9's compactions: over i in [0, len), tiles of OP_BLOCK * OP_DET_ITEMS
+ * (each thread's loads issued before the tile's one block scan), the i where
+ * want(i) holds claim consecutive slots of *counter, and emit(i, slot) runs
+ * for each.  Block-uniform trip counts (every thread reaches the scans). */
+#define OP_DET_ITEMS 16
+template <typename Want, typename Emit>
+__device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *counter, Want want, Emit emit,
+                                             typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage &tmp,
+                                             unsigned long long &sh_base)
 {
-    const uint64_t len = from_list ? ties : cn, stride = (uint64_t)gridDim.x * OP_BLOCK;
-    for (uint64_t tile = (uint64_t)blockIdx.x * OP_BLOCK; tile < len; tile += stride) {
-        const uint64_t i = tile + threadIdx.x;
-        bool tie = false;
-        uint64_t pos = 0;
-        if (i < len) {
-            tie = from_list || c_keys[i] == w;
-            if (tie) pos = (uint64_t)(from_list ? tie_pos[i] : c_pos[i]);
+    const uint64_t span = (uint64_t)OP_BLOCK * OP_DET_ITEMS;
+    for (uint64_t tile = (uint64_t)blockIdx.x * span; tile < len; tile += (uint64_t)gridDim.x * span) {
+        bool w[OP_DET_ITEMS];
+        unsigned c = 0, before, total;
+#pragma unroll
+        for (int j = 0; j < OP_DET_ITEMS; ++j) {
+            const uint64_t i = tile + (uint64_t)j * OP_BLOCK + threadIdx.x;
+            w[j] = i < len && want(i);
+            c += w[j];
         }
-        f(tie, pos);
+        cub::BlockScan<unsigned, OP_BLOCK>(tmp).ExclusiveSum(c, before, total);
+        if (threadIdx.x == 0 && total) sh_base = atomicAdd(counter, (unsigned long long)total);
+        __syncthreads();
+        unsigned long long slot = sh_base + before;
+#pragma unroll
+        for (int j = 0; j < OP_DET_ITEMS; ++j)
+            if (w[j]) emit(tile + (uint64_t)j * OP_BLOCK + threadIdx.x, slot++);
+        __syncthreads();        /* sh_base and tmp are reused by the next tile */
     }
 }
 
 template <typename CK, typename PosT>
 __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__restrict__ out_keys, PosT *out_pos,
-                                                                  uint64_t k, const CK *__restrict__ c_keys,
-                                                                  PosT *c_pos, PosT *tie_pos, int pos_bits,
-                                                                  onepass_ctl *ctl, int *d_settled)
+                                                                  uint64_t k, const uint32_t *d_kth,
+                                                                  const CK *__restrict__ c_keys, PosT *c_pos,
+                                                                  PosT *tie_pos, int pos_bits, onepass_ctl *ctl,
+                                                                  int *d_settled)
 {
     typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
     typedef cub::BlockScan<unsigned long long, OP_BLOCK> scan_t;
     __shared__ union {
         typename reduce_t::TempStorage reduce;
         typename scan_t::TempStorage scan;
+        typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage claim;
     } tmp;
     __shared__ unsigned sh_hist[OP_DET_BINS];
     __shared__ unsigned long long sh_base, sh_before;
@@ -602,41 +615,37 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
     if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
     const uint64_t stride = (uint64_t)gridDim.x * OP_BLOCK, first = (uint64_t)blockIdx.x * OP_BLOCK + threadIdx.x;
     const int passes = (pos_bits + OP_DET_DIGIT_BITS - 1) / OP_DET_DIGIT_BITS;
-    /* claims `want` slots of *counter for the block's threads in scan order:
-     * the thread's slot, or ~0 where it wants none */
-    const auto claim = [&](bool want, unsigned long long *counter) -> unsigned long long {
-        unsigned long long before, in_tile;
-        scan_t(tmp.scan).ExclusiveSum((unsigned long long)want, before, in_tile);
-        if (threadIdx.x == 0 && in_tile) sh_base = atomicAdd(counter, in_tile);
-        __syncthreads();
-        const unsigned long long slot = want ? sh_base + before : ~0ull;
-        __syncthreads();        /* sh_base and tmp are reused by the next tile */
-        return slot;
-    };
 
-    /* w: the result's worst key; block 0 clears the histograms meanwhile */
-    unsigned long long wk = ~0ull;
-    for (uint64_t i = first; i < k; i += stride) wk = (unsigned long long)out_keys[i] < wk ? out_keys[i] : wk;
-    wk = reduce_t(tmp.reduce).Reduce(wk, cuda::minimum<unsigned long long>());
-    if (threadIdx.x == 0) atomicMin(&ctl->det_worst, wk);
+    /* w: the k-th key (d_kth, else the result's worst); block 0 clears the
+     * histograms meanwhile */
+    if (d_kth == NULL) {
+        unsigned long long wk = ~0ull;
+        for (uint64_t i = first; i < k; i += stride) wk = (unsigned long long)out_keys[i] < wk ? out_keys[i] : wk;
+        wk = reduce_t(tmp.reduce).Reduce(wk, cuda::minimum<unsigned long long>());
+        if (threadIdx.x == 0) atomicMin(&ctl->det_worst, wk);
+    } else if (first == 0) {
+        ctl->det_worst = *d_kth;
+    }
     if (blockIdx.x == 0)
         for (int p = 0; p < passes; ++p) ctl->det_hist[p][threadIdx.x] = 0;
     op_grid_sync();
 
-    /* the candidates above w, and the ties listed while they are counted */
+    /* the candidates above w and equal to w */
     const CK w = (CK)ctl->det_worst;
     const uint64_t cn = ctl->sel_n;
-    unsigned long long above = 0;
-    for (uint64_t tile = (uint64_t)blockIdx.x * OP_BLOCK; tile < cn; tile += stride) {
-        const uint64_t i = tile + threadIdx.x;
-        const CK key = i < cn ? c_keys[i] : 0;
-        above += i < cn && key > w;
-        const unsigned long long slot = claim(i < cn && key == w, &ctl->det_ties);
-        if (slot < k) tie_pos[slot] = c_pos[i];
+    unsigned long long above = 0, eq = 0;
+    for (uint64_t i = first; i < cn; i += stride) {
+        const CK key = c_keys[i];
+        above += key > w;
+        eq += key == w;
     }
-    __syncthreads();            /* tmp: from the scan to the reduction */
     above = reduce_t(tmp.reduce).Sum(above);
-    if (threadIdx.x == 0 && above) atomicAdd(&ctl->det_above, above);
+    __syncthreads();            /* tmp is reused */
+    eq = reduce_t(tmp.reduce).Sum(eq);
+    if (threadIdx.x == 0) {
+        if (above) atomicAdd(&ctl->det_above, above);
+        if (eq) atomicAdd(&ctl->det_ties, eq);
+    }
     op_grid_sync();
 
     const unsigned long long ties = ctl->det_ties, m = k - ctl->det_above;
@@ -644,8 +653,22 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
         if (first == 0) *d_settled = 1;
         return;
     }
+    /* the ties' positions: listed in the tie buffer where they fit, else
+     * read from the candidates each time */
     const bool from_list = ties <= k;
-    /* the m-th smallest tie position, prefix by prefix */
+    if (from_list) {
+        op_det_claim(
+            cn, &ctl->det_listed, [&](uint64_t i) { return c_keys[i] == w; },
+            [&](uint64_t i, unsigned long long slot) { tie_pos[slot] = c_pos[i]; }, tmp.claim, sh_base);
+        op_grid_sync();
+    }
+    const uint64_t len = from_list ? ties : cn;
+    const auto tie_at = [&](uint64_t i, uint64_t *pos) {
+        if (!from_list && c_keys[i] != w) return false;
+        *pos = (uint64_t)(from_list ? tie_pos[i] : c_pos[i]);
+        return true;
+    };
+    /* P, the m-th smallest tie position, prefix by prefix */
     uint64_t prefix = 0;
     unsigned long long rank = m; /* its rank among the ties under the prefix, from 1 */
     for (int p = 0; p < passes; ++p) {
@@ -653,9 +676,11 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
         const int width = hi < (int)OP_DET_DIGIT_BITS ? hi : (int)OP_DET_DIGIT_BITS, shift = hi - width;
         sh_hist[threadIdx.x] = 0;
         __syncthreads();
-        op_det_ties<CK, PosT>(from_list, ties, cn, c_keys, c_pos, tie_pos, w, [&](bool tie, uint64_t pos) {
-            if (tie && op_shr(pos, hi) == prefix) atomicAdd(&sh_hist[(pos >> shift) & ((1u << width) - 1u)], 1u);
-        });
+        for (uint64_t i = first; i < len; i += stride) {
+            uint64_t pos;
+            if (tie_at(i, &pos) && op_shr(pos, hi) == prefix)
+                atomicAdd(&sh_hist[(pos >> shift) & ((1u << width) - 1u)], 1u);
+        }
         __syncthreads();
         if (sh_hist[threadIdx.x]) atomicAdd(&ctl->det_hist[p][threadIdx.x], (unsigned long long)sh_hist[threadIdx.x]);
         op_grid_sync();
@@ -669,23 +694,25 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
         __syncthreads();
         prefix = prefix << width | sh_digit;
         rank -= sh_before;
-        __syncthreads();        /* sh_digit, sh_before and tmp are rewritten by the next pass */
+        __syncthreads();        /* sh_digit, sh_before and tmp are rewritten next */
     }
 
-    /* the m ties at or below P = prefix, listed where step 9 no longer reads:
-     * the candidates' positions (ties from the list) or the tie buffer */
+    /* the m ties at or below P, listed where step 9 reads no more: the
+     * candidates' positions (ties from the list) or the tie buffer */
     PosT *picked = from_list ? c_pos : tie_pos;
-    op_det_ties<CK, PosT>(from_list, ties, cn, c_keys, c_pos, tie_pos, w, [&](bool tie, uint64_t pos) {
-        const unsigned long long slot = claim(tie && pos <= prefix, &ctl->det_picked);
-        if (slot != ~0ull) picked[slot] = (PosT)pos;
-    });
+    op_det_claim(
+        len, &ctl->det_picked,
+        [&](uint64_t i) {
+            uint64_t pos;
+            return tie_at(i, &pos) && pos <= prefix;
+        },
+        [&](uint64_t i, unsigned long long slot) { picked[slot] = from_list ? tie_pos[i] : c_pos[i]; }, tmp.claim,
+        sh_base);
     op_grid_sync();
     /* the result's m slots holding w take them */
-    for (uint64_t tile = (uint64_t)blockIdx.x * OP_BLOCK; tile < k; tile += stride) {
-        const uint64_t i = tile + threadIdx.x;
-        const unsigned long long slot = claim(i < k && out_keys[i] == w, &ctl->det_placed);
-        if (slot != ~0ull) out_pos[i] = picked[slot];
-    }
+    op_det_claim(
+        k, &ctl->det_placed, [&](uint64_t i) { return out_keys[i] == w; },
+        [&](uint64_t i, unsigned long long slot) { out_pos[i] = picked[slot]; }, tmp.claim, sh_base);
     if (first == 0) *d_settled = 1;
 }
 
@@ -793,8 +820,9 @@ struct onepass_run {
         cfg.stream = s;
         cfg.attrs = &coop;
         cfg.numAttrs = grid > 1;        /* one block: no grid barrier */
+        const uint32_t *d_kth = sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL;
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_settle_kernel<CK, PosT>, (const CK *)out->keys,
-                                           (PosT *)out->pos, k, (const CK *)l.c_keys, (PosT *)l.c_pos,
+                                           (PosT *)out->pos, k, d_kth, (const CK *)l.c_keys, (PosT *)l.c_pos,
                                            (PosT *)l.tie_pos, pos_bits, l.ctl, d_settled));
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;

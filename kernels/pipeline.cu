@@ -386,11 +386,12 @@ static drtopk_status enqueue(const drtopk_problem *orig, const drtopk_problem *p
 
 /* 64-bit keys (key_width.cu): one standalone stage, timed as the second. */
 static drtopk_status enqueue_key64(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
-                                   void *out_values, uint64_t *out_indices, cudaStream_t s, cudaEvent_t *ev)
+                                   void *out_values, uint64_t *out_indices, cudaStream_t s, cudaEvent_t *ev,
+                                   int *d_settled)
 {
     drtopk_status st;
     if ((st = record(ev, 0, s)) != DRTOPK_OK) return st;
-    if ((st = key64_select(p, plan, ws, ws_bytes, out_values, out_indices, s)) != DRTOPK_OK) return st;
+    if ((st = key64_select(p, plan, ws, ws_bytes, out_values, out_indices, s, d_settled)) != DRTOPK_OK) return st;
     return record(ev, STAGE_EVENTS - 1, s);
 }
 
@@ -475,7 +476,7 @@ extern "C" drtopk_status drtopk_cuda_select_settled(const drtopk_problem *p, con
         }
     }
     if (st == DRTOPK_OK)
-        st = key64 ? enqueue_key64(p, plan, ws, ws_bytes, out_values, out_indices, s, stats ? ev : NULL)
+        st = key64 ? enqueue_key64(p, plan, ws, ws_bytes, out_values, out_indices, s, stats ? ev : NULL, d_settled)
                    : enqueue(p, &kp, plan, &l, &r, out_values, out_indices, s, stats ? ev : NULL, dev->sm_count,
                              d_settled);
     if (st == DRTOPK_OK && stats) st = fill_stats(p, &l, &r, ev, s, stats);

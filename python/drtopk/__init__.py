@@ -1,8 +1,9 @@
 """drtopk -- exact top-k (Dr. Top-k, SC'21) from Python, over the C library.
 
     import drtopk
-    values, indices = drtopk.topk(x, k, dim=-1, largest=True, sorted=True)
-    values, indices = drtopk.segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True)
+    values, indices = drtopk.topk(x, k, dim=-1, largest=True, sorted=True, deterministic=False)
+    values, indices = drtopk.segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True,
+                                            deterministic=False)
 
 topk is a drop-in for torch.topk: x is a NumPy array (the CPU backend), a
 torch tensor (CPU tensors on the CPU backend, CUDA tensors on the GPU one) or
@@ -19,8 +20,12 @@ drtopk.segmented_topk are the operators torch.ops.drtopk.topk and
 torch.ops.drtopk.segmented_topk (torch >= 2.4): torch.compile traces them and
 their gradient is scattered to the indices, as torch.topk's.
 
-Ties at the k-th value may return any of the equal elements; floats order NaN
-above +inf and -0.0 equal to +0.0.  Every call goes through
+Ties at the k-th value may return any of the equal elements; with
+deterministic=True they are the ones of smallest position, and sorted=True
+orders equal values by position: the same result run to run, on either
+backend and whatever plan runs (the GPU pays a fix-up after the selection,
+docs/performance.md#deterministic-ties).  Floats order NaN above +inf and
+-0.0 equal to +0.0.  Every call goes through
 drtopk_batch_topk (drtopk.h) of the shared library libdrtopk.so: the copy
 installed with this package, or the one named by $DRTOPK_LIBRARY, or
 build/libdrtopk.so of a source tree.  Its plan and workspace size are cached
@@ -43,6 +48,7 @@ TopkResult.__doc__ = "The result of drtopk.topk and drtopk.segmented_topk: value
 _BACKEND_CPU, _BACKEND_CUDA = 0, 1
 _LARGEST, _SMALLEST = 0, 1
 _SORTED = 1 << 4                        # DRTOPK_SORTED
+_DETERMINISTIC = 1 << 5                 # DRTOPK_DETERMINISTIC
 _STATUS_BAD_INPUT = (1, 2, 3, 4)        # DRTOPK_ERR_INVALID_ARGUMENT, _K_ZERO, _K_GT_N, _N_ZERO
 _PLAN_CACHE_MAX = 4096                  # cached plans before the cache starts over (a plan is ~100 bytes)
 
@@ -203,6 +209,11 @@ def _check_axis(ndim, shape, k, dim, fn):
     return dim, cols
 
 
+def _flags(sorted, deterministic):
+    """drtopk_batch_topk's flags of the (checked) sorted and deterministic arguments."""
+    return (_SORTED if sorted else 0) | (_DETERMINISTIC if deterministic else 0)
+
+
 def _native(x, xp):
     """x with its bytes in this machine's order (a big-endian NumPy array is converted)."""
     if xp.__name__ == "numpy" and not x.dtype.isnative:
@@ -213,21 +224,21 @@ def _native(x, xp):
 # ---- topk --------------------------------------------------------------------
 
 _ndarray = None                         # numpy.ndarray once a NumPy array was seen (numpy imported then)
-_np_entries = {}                        # (shape, dtype, k, largest, sorted) -> _NumpyEntry
+_np_entries = {}                        # (shape, dtype, k, largest, sorted, deterministic) -> _NumpyEntry
 
 
 class _NumpyEntry:
     """A NumPy top-k along the last axis of a C-contiguous array of one (shape, native dtype, k,
-    order, sortedness), checked and planned once.  template is None when there is nothing to run
+    order, sortedness, determinism), checked and planned once.  template is None when there is nothing to run
     (no rows, or k = 0).  threads: per thread its _Problem, workspace and the workspace's address
     (the library call releases the GIL, and the CPU backend is done when it returns, so a
     thread's workspace is free again for its next call)."""
     __slots__ = ("out_shape", "dtype", "template", "plan", "threads")
 
 
-def _numpy_entry(x, k, largest, sorted, code, fn):
+def _numpy_entry(x, k, largest, sorted, deterministic, code, fn):
     """The cached entry of x's top-k along its last axis (x native and C-contiguous, k checked)."""
-    key = (x.shape, x.dtype, k, largest, sorted)
+    key = (x.shape, x.dtype, k, largest, sorted, deterministic)
     e = _np_entries.get(key)
     if e is None:
         e = _NumpyEntry()
@@ -235,7 +246,7 @@ def _numpy_entry(x, k, largest, sorted, code, fn):
         cols = x.shape[-1]
         rows = x.size // cols if cols else 0
         if rows > 0 and k > 0:
-            order, flags = _LARGEST if largest else _SMALLEST, _SORTED if sorted else 0
+            order, flags = _LARGEST if largest else _SMALLEST, _flags(sorted, deterministic)
             e.template = (_BACKEND_CPU, code, order, rows, cols, None, k, None, None, 0)
             e.plan = _plan_for((_BACKEND_CPU, -1, code, order, flags, rows, cols, k), _Problem(*e.template), flags, fn)
         if len(_np_entries) >= _PLAN_CACHE_MAX:
@@ -261,24 +272,27 @@ def _numpy_fill(e, x):
     return values, indices
 
 
-def topk(x, k, dim=-1, largest=True, sorted=True):
-    """The k largest (or smallest) elements of x along dim: TopkResult(values, indices), as torch.topk."""
+def topk(x, k, dim=-1, largest=True, sorted=True, deterministic=False):
+    """The k largest (or smallest) elements of x along dim: TopkResult(values, indices), as torch.topk;
+    deterministic=True: ties at the k-th value by smallest position (sorted: equal values by position)."""
     if _torch_tensor is not None and isinstance(x, _torch_tensor):
-        return _torch_topk(x, k, dim, largest, sorted)
+        return _torch_topk(x, k, dim, largest, sorted, deterministic)
     # a repeated NumPy call along a C-contiguous last axis with plain int and bool arguments (the
     # key cannot tell True from 1): checked and planned before, one lookup away
-    if type(x) is _ndarray and type(k) is int and type(largest) is bool and type(sorted) is bool:
-        e = _np_entries.get((x.shape, x.dtype, k, largest, sorted))
+    if (type(x) is _ndarray and type(k) is int and type(largest) is bool and type(sorted) is bool
+            and type(deterministic) is bool):
+        e = _np_entries.get((x.shape, x.dtype, k, largest, sorted, deterministic))
         if e is not None and type(dim) is int and (dim == -1 or dim == len(e.out_shape) - 1) and x.flags.c_contiguous:
             return TopkResult(*_numpy_fill(e, x))
     fn = "drtopk.topk"
     kind = _kind(x, "x", fn)
     if kind == "torch":
         _load_torch()
-        return _torch_topk(x, k, dim, largest, sorted)
+        return _torch_topk(x, k, dim, largest, sorted, deterministic)
     k = _integer(k, "k", fn)
     dim = _integer(dim, "dim", fn)
     largest, sorted = _flag(largest, "largest", fn), _flag(sorted, "sorted", fn)
+    deterministic = _flag(deterministic, "deterministic", fn)
     if kind == "numpy":
         import numpy as xp
         _seen_numpy(xp)
@@ -290,7 +304,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     last = dim == x.ndim - 1
     moved = x if last and x.flags.c_contiguous else xp.ascontiguousarray(xp.moveaxis(x, dim, -1))
     if kind == "numpy":
-        values, indices = _numpy_fill(_numpy_entry(moved, k, largest, sorted, code, fn), moved)
+        values, indices = _numpy_fill(_numpy_entry(moved, k, largest, sorted, deterministic, code, fn), moved)
     else:
         out_shape = moved.shape[:-1] + (k,)
         values = xp.empty(out_shape, dtype=moved.dtype)
@@ -298,7 +312,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
         rows = moved.size // cols if cols else 0
         if rows > 0 and k > 0:
             order = _LARGEST if largest else _SMALLEST
-            flags = _SORTED if sorted else 0
+            flags = _flags(sorted, deterministic)
             p = _Problem(_BACKEND_CUDA, code, order, rows, cols, None, k, None, moved.data.ptr, 0)
             entry = _plan_for((_BACKEND_CUDA, x.device.id, code, order, flags, rows, cols, k), p, flags, fn)
             with x.device:
@@ -317,7 +331,7 @@ def _seen_numpy(numpy):
 
 # ---- segmented_topk ----------------------------------------------------------
 
-def segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True):
+def segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True, deterministic=False):
     """The top k of each segment x[offsets[s]:offsets[s+1]] of a 1-D x: TopkResult(values, indices).
 
     offsets: segments + 1 non-decreasing integer offsets into x (any segment
@@ -325,17 +339,20 @@ def segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True):
     result has shape (segments, k); segment s fills its first
     k_s = min(ks[s], k, its length) slots (best first with sorted=True) with
     values and int64 positions within the segment, and pads the rest with
-    index -1 and value 0.  The GPU backend does not read offsets on the host:
-    a decreasing pair there gives an empty segment (the CPU backend refuses it).
+    index -1 and value 0.  deterministic=True: each segment's ties at its k-th
+    value by smallest position (sorted: equal values by position).  The GPU
+    backend does not read offsets on the host: a decreasing pair there gives
+    an empty segment (the CPU backend refuses it).
     """
     fn = "drtopk.segmented_topk"
     kind = _kind(x, "x", fn)
     if _kind(offsets, "offsets", fn) != kind or (ks is not None and _kind(ks, "ks", fn) != kind):
         raise TypeError("%s: x, offsets and ks must be arrays of one kind (all NumPy, torch or CuPy)" % fn)
     if kind == "torch":
-        return _load_torch().segmented_topk(x, offsets, k, ks, largest, sorted)
+        return _load_torch().segmented_topk(x, offsets, k, ks, largest, sorted, deterministic)
     k = _integer(k, "k", fn)
     largest, sorted = _flag(largest, "largest", fn), _flag(sorted, "sorted", fn)
+    deterministic = _flag(deterministic, "deterministic", fn)
     if kind == "numpy":
         import numpy as xp
     else:
@@ -361,7 +378,7 @@ def segmented_topk(x, offsets, k, ks=None, largest=True, sorted=True):
     indices = xp.empty((segments, k), dtype=xp.int64)
     if segments > 0 and k > 0:
         order = _LARGEST if largest else _SMALLEST
-        flags = _SORTED if sorted else 0
+        flags = _flags(sorted, deterministic)
         if kind == "numpy":
             backend, device, ptr = _BACKEND_CPU, -1, (lambda a: a.ctypes.data if a is not None else None)
         else:

@@ -26,8 +26,8 @@ from threading import get_ident as _get_ident
 
 import torch
 
-from . import (_BACKEND_CPU, _BACKEND_CUDA, _LARGEST, _SMALLEST, _PLAN_CACHE_MAX, _SORTED, DrtopkError, TopkResult,
-               _DTYPES, _Problem, _check_axis, _flag, _integer, _plan_for, _run)
+from . import (_BACKEND_CPU, _BACKEND_CUDA, _LARGEST, _SMALLEST, _PLAN_CACHE_MAX, DrtopkError, TopkResult,
+               _DTYPES, _Problem, _check_axis, _flag, _flags, _integer, _plan_for, _run)
 
 _MIN_TORCH = (2, 4)                      # torch.library.register_fake and register_autograd
 
@@ -48,7 +48,7 @@ _capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing", None) or torch.
 _empty = torch.empty
 _U8, _I64 = torch.uint8, torch.int64
 
-_topk_entries = {}                       # (shape, dtype, device, k, dim, largest, sorted) -> _TopkEntry
+_topk_entries = {}                       # (shape, dtype, device, k, dim, largest, sorted, deterministic) -> _TopkEntry
 
 # The CUDA workspace cache: (device index, raw stream) -> (uint8 tensor, its bytes).  A workspace is
 # only ever used by launches on its own stream, so each launch finds the last one's work done; one
@@ -81,10 +81,10 @@ def _cuda_workspace(nbytes, index, device, stream):
 
 
 _LIB = torch.library.Library("drtopk", "DEF")
-_LIB.define("topk(Tensor x, SymInt k, int dim=-1, bool largest=True, bool sorted=True) "
+_LIB.define("topk(Tensor x, SymInt k, int dim=-1, bool largest=True, bool sorted=True, bool deterministic=False) "
             "-> (Tensor values, Tensor indices)")
 _LIB.define("segmented_topk(Tensor x, Tensor offsets, SymInt k, Tensor? ks=None, bool largest=True, "
-            "bool sorted=True) -> (Tensor values, Tensor indices)")
+            "bool sorted=True, bool deterministic=False) -> (Tensor values, Tensor indices)")
 
 
 def _code(dtype, name, fn):
@@ -130,24 +130,24 @@ def _launch(p, key, flags, device, backend, values, indices, fn):
 
 
 @torch.library.impl(_LIB, "topk", "CPU")
-def _topk_cpu(x, k, dim=-1, largest=True, sorted=True):
-    return _topk_kernel(x, k, dim, largest, sorted)
+def _topk_cpu(x, k, dim=-1, largest=True, sorted=True, deterministic=False):
+    return _topk_kernel(x, k, dim, largest, sorted, deterministic)
 
 
 @torch.library.impl(_LIB, "topk", "CUDA")
-def _topk_cuda(x, k, dim=-1, largest=True, sorted=True):
-    return _topk_kernel(x, k, dim, largest, sorted)
+def _topk_cuda(x, k, dim=-1, largest=True, sorted=True, deterministic=False):
+    return _topk_kernel(x, k, dim, largest, sorted, deterministic)
 
 
 class _TopkEntry:
-    """What a top-k of one (shape, dtype, device, k, dim, largest, sorted) needs besides the data:
+    """What a top-k of one (shape, dtype, device, k, dim, largest, sorted, deterministic) needs besides the data:
     its arguments checked, its output shape, and its problem planned and sized, once.  template is
     None when there is nothing to run (no rows, or k = 0): the outputs are empty."""
     __slots__ = ("dim", "last", "out_shape", "dtype", "device", "index", "backend", "template", "flags", "plan",
                  "nbytes", "problems")
 
 
-def _topk_entry(key, x, k, dim, largest, sorted):
+def _topk_entry(key, x, k, dim, largest, sorted, deterministic):
     dim, cols = _check_topk(x, k, dim)
     e = _TopkEntry()
     e.dim, e.last = dim, dim == x.dim() - 1
@@ -159,7 +159,7 @@ def _topk_entry(key, x, k, dim, largest, sorted):
     e.template = None
     if rows > 0 and k > 0:               # else nothing to run: empty outputs
         code, order = _CODES[x.dtype], _LARGEST if largest else _SMALLEST
-        e.flags = _SORTED if sorted else 0
+        e.flags = _flags(sorted, deterministic)
         e.template = (e.backend, code, order, rows, cols, None, k, None, None, 0)
         if e.backend == _BACKEND_CUDA and e.index != _current_device():
             with torch.cuda.device(e.index):         # the library plans for the current device
@@ -173,15 +173,15 @@ def _topk_entry(key, x, k, dim, largest, sorted):
     return e
 
 
-def _topk_kernel(x, k, dim, largest, sorted):
+def _topk_kernel(x, k, dim, largest, sorted, deterministic):
     """The top-k of a CPU or CUDA tensor x, any layout: (values, indices) laid out as the fake kernel's."""
-    key = (x.shape, x.dtype, x.device, k, dim, largest, sorted)
+    key = (x.shape, x.dtype, x.device, k, dim, largest, sorted, deterministic)
     e = _topk_entries.get(key)
     if e is None:
-        e = _topk_entry(key, x, k, dim, largest, sorted)
+        e = _topk_entry(key, x, k, dim, largest, sorted, deterministic)
     if e.index >= 0 and e.index != _current_device():
         with torch.cuda.device(e.index):             # the library runs on the current device
-            return _topk_kernel(x, k, dim, largest, sorted)
+            return _topk_kernel(x, k, dim, largest, sorted, deterministic)
     moved = x if e.last and x.is_contiguous() else x.movedim(e.dim, -1).contiguous()
     values, indices = _topk_fill(e, moved)
     if e.last:
@@ -213,7 +213,7 @@ def _topk_fill(e, src):
 
 
 @torch.library.register_fake("drtopk::topk")
-def _topk_fake(x, k, dim=-1, largest=True, sorted=True):
+def _topk_fake(x, k, dim=-1, largest=True, sorted=True, deterministic=False):
     dim, _ = _check_topk(x, k, dim)
     shape = x.shape[:dim] + x.shape[dim + 1:] + (k,)
     values, indices = x.new_empty(shape), x.new_empty(shape, dtype=torch.int64)
@@ -232,7 +232,7 @@ def _topk_setup(ctx, inputs, output):
 def _topk_backward(ctx, grad_values, grad_indices):
     (indices,) = ctx.saved_tensors
     grad = grad_values.new_zeros(ctx.x_shape).scatter(ctx.dim, indices, grad_values)
-    return grad, None, None, None, None
+    return grad, None, None, None, None, None
 
 
 torch.library.register_autograd("drtopk::topk", _topk_backward, setup_context=_topk_setup)
@@ -258,29 +258,31 @@ def _direct(x):
             and _dispatch_modes() == 0 and not _functorch_active() and getattr(_forward_ad, "_current_level", -1) < 0)
 
 
-def topk(x, k, dim, largest, sorted):
+def topk(x, k, dim, largest, sorted, deterministic):
     """drtopk.topk of a torch tensor: the operator drtopk::topk after the argument checks.
 
     A call that _direct allows on a CPU or CUDA tensor runs the operator's
     kernel itself: the dispatcher's Python round trip (autograd wrapper,
     redispatch) costs more than the kernel on small inputs.  Its quickest
-    form, for a repeated (shape, dtype, device, k, dim, order, sortedness)
+    form, for a repeated (shape, dtype, device, k, dim, order, sortedness, determinism)
     with plain int and bool arguments (the cache key cannot tell True from 1)
     and a contiguous x reduced along its last axis, is two allocations and one
     library call.  Everything else -- torch.compile's tracing, fake tensors,
     autograd, subclasses, dispatch modes -- goes through torch.ops.drtopk.topk."""
-    if type(k) is int and type(dim) is int and type(largest) is bool and type(sorted) is bool and _direct(x):
-        e = _topk_entries.get((x.shape, x.dtype, x.device, k, dim, largest, sorted))
+    if (type(k) is int and type(dim) is int and type(largest) is bool and type(sorted) is bool
+            and type(deterministic) is bool and _direct(x)):
+        e = _topk_entries.get((x.shape, x.dtype, x.device, k, dim, largest, sorted, deterministic))
         if e is not None and e.last and x.is_contiguous() and (e.index < 0 or e.index == _current_device()):
             return TopkResult(*_topk_fill(e, x))
         if x.device.type in _DIRECT_DEVICES:     # checked, planned and cached there
-            return TopkResult(*_topk_kernel(x, k, dim, largest, sorted))
+            return TopkResult(*_topk_kernel(x, k, dim, largest, sorted, deterministic))
     fn = "drtopk.topk"
     k, dim = _integer(k, "k", fn), _integer(dim, "dim", fn)
     largest, sorted = _flag(largest, "largest", fn), _flag(sorted, "sorted", fn)
+    deterministic = _flag(deterministic, "deterministic", fn)
     if x.device.type in _DIRECT_DEVICES and _direct(x):
-        return TopkResult(*_topk_kernel(x, k, dim, largest, sorted))
-    return TopkResult(*_TOPK(x, k, dim, largest, sorted))
+        return TopkResult(*_topk_kernel(x, k, dim, largest, sorted, deterministic))
+    return TopkResult(*_TOPK(x, k, dim, largest, sorted, deterministic))
 
 
 # ---- segmented ---------------------------------------------------------------
@@ -316,21 +318,21 @@ def _as_u64(a):
 
 
 @torch.library.impl(_LIB, "segmented_topk", "CPU")
-def _segmented_cpu(x, offsets, k, ks=None, largest=True, sorted=True):
+def _segmented_cpu(x, offsets, k, ks=None, largest=True, sorted=True, deterministic=False):
     fn = "drtopk.segmented_topk"
     if offsets.numel() > 0 and (int(offsets[-1]) > x.numel() or bool((offsets < 0).any())):
         raise ValueError("%s: offsets run outside x (0..%d)" % (fn, x.numel()))
     if ks is not None and bool((ks < 0).any()):
         raise ValueError("%s: ks must not be negative" % fn)
-    return _segmented_kernel(x, offsets, k, ks, largest, sorted)
+    return _segmented_kernel(x, offsets, k, ks, largest, sorted, deterministic)
 
 
 @torch.library.impl(_LIB, "segmented_topk", "CUDA")
-def _segmented_cuda(x, offsets, k, ks=None, largest=True, sorted=True):
-    return _segmented_kernel(x, offsets, k, ks, largest, sorted)
+def _segmented_cuda(x, offsets, k, ks=None, largest=True, sorted=True, deterministic=False):
+    return _segmented_kernel(x, offsets, k, ks, largest, sorted, deterministic)
 
 
-def _segmented_kernel(x, offsets, k, ks, largest, sorted):
+def _segmented_kernel(x, offsets, k, ks, largest, sorted, deterministic):
     segments = _check_segmented(x, offsets, k, ks)
     x = x.contiguous()
     offs = _as_u64(offsets)
@@ -339,7 +341,7 @@ def _segmented_kernel(x, offsets, k, ks, largest, sorted):
     indices = torch.empty((segments, k), dtype=torch.int64, device=x.device)
     if segments > 0 and k > 0:
         backend, device = _device(x, "drtopk.segmented_topk", "x")
-        code, order, flags = _CODES[x.dtype], _LARGEST if largest else _SMALLEST, _SORTED if sorted else 0
+        code, order, flags = _CODES[x.dtype], _LARGEST if largest else _SMALLEST, _flags(sorted, deterministic)
         p = _Problem(backend, code, order, segments, 0, offs.data_ptr(), k,
                      kss.data_ptr() if kss is not None else None, x.data_ptr(), x.numel())
         _launch(p, (backend, device, code, order, flags, -segments, x.numel(), k), flags, device, backend,
@@ -348,7 +350,7 @@ def _segmented_kernel(x, offsets, k, ks, largest, sorted):
 
 
 @torch.library.register_fake("drtopk::segmented_topk")
-def _segmented_fake(x, offsets, k, ks=None, largest=True, sorted=True):
+def _segmented_fake(x, offsets, k, ks=None, largest=True, sorted=True, deterministic=False):
     segments = _check_segmented(x, offsets, k, ks)
     return x.new_empty((segments, k)), x.new_empty((segments, k), dtype=torch.int64)
 
@@ -367,15 +369,15 @@ def _segmented_backward(ctx, grad_values, grad_indices):
     spare = ctx.x_numel
     where = torch.where(indices >= 0, offsets[:-1].to(torch.int64).unsqueeze(1) + indices, spare)
     x_grad = grad_values.new_zeros(spare + 1).scatter_add(0, where.flatten(), grad_values.flatten())
-    return x_grad[:spare], None, None, None, None, None
+    return x_grad[:spare], None, None, None, None, None, None
 
 
 torch.library.register_autograd("drtopk::segmented_topk", _segmented_backward, setup_context=_segmented_setup)
 
 
-def segmented_topk(x, offsets, k, ks, largest, sorted):
+def segmented_topk(x, offsets, k, ks, largest, sorted, deterministic):
     """drtopk.segmented_topk of torch tensors: the operator drtopk::segmented_topk after the argument checks."""
     fn = "drtopk.segmented_topk"
     v, i = _SEGMENTED(x, offsets, _integer(k, "k", fn), ks, _flag(largest, "largest", fn),
-                      _flag(sorted, "sorted", fn))
+                      _flag(sorted, "sorted", fn), _flag(deterministic, "deterministic", fn))
     return TopkResult(v, i)

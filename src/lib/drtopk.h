@@ -411,8 +411,8 @@ DRTOPK_API drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, cons
 
 /* Both phases in one call, for bindings that cache the plan per problem shape:
  * when plan->staged_max_len is 0 (a zeroed plan; no valid plan has it) *plan
- * becomes drtopk_batch_plan_auto's with plan->flags = flags (DRTOPK_SORTED)
- * and *workspace_bytes drtopk_batch_workspace's size for it.  Then, with
+ * becomes drtopk_batch_plan_auto's with plan->flags = flags (DRTOPK_SORTED,
+ * DRTOPK_DETERMINISTIC) and *workspace_bytes drtopk_batch_workspace's size for it.  Then, with
  * workspace NULL, nothing runs (allocate *workspace_bytes and call again with
  * the filled plan); else drtopk_batch_select runs with that plan and
  * *workspace_bytes bytes of workspace.  flags is read only when planning. */

@@ -10,8 +10,9 @@ calling drtopk.topk, with its gradient; capture and replay in a CUDA graph;
 gradcheck of both operators; torch.library.opcheck; the per-stream
 workspace cache under two streams at once and under graph capture on a
 cached stream; the direct eager path against the operator; ragged segments
-with per-segment k; a tensor on another device than the current one (with 2
-GPUs).  Prints
+with per-segment k; deterministic=True on rows full of ties against
+torch.sort's stable order; a tensor on another device than the current one
+(with 2 GPUs).  Prints
 gpu_test.h's lines and closes with "N passed, N failed".  Run by
 tests/gpu/run.sh's `py` step:
     PYTHONPATH=python DRTOPK_LIBRARY=build/libdrtopk.so python3 tests/gpu/test_python_torch.py"""
@@ -157,7 +158,7 @@ def workspace_streams(g):
     for x in xs:                                     # plans and workspace sizes cached
         drtopk.topk(x, 64)
     dev = torch.cuda.current_device()
-    need = [dt._topk_entries[(x.shape, x.dtype, x.device, 64, -1, True, True)].nbytes for x in xs]
+    need = [dt._topk_entries[(x.shape, x.dtype, x.device, 64, -1, True, True, False)].nbytes for x in xs]
     order = sorted(range(3), key=need.__getitem__)   # stream 1: the smallest workspace, then the largest
     plan = [[xs[order[1]]] * 6, [xs[order[0]]] * 3 + [xs[order[2]]] * 3]
     streams = [torch.cuda.Stream(), torch.cuda.Stream()]
@@ -255,6 +256,45 @@ def segmented(g):
                 guarded(name, run)
 
 
+def deterministic(g):
+    """deterministic=True on CUDA tensors full of ties: the indices are torch.sort's stable order
+    (ties by position) cut at k -- that order when sorted, that set when not -- on rows of every
+    batched engine's length and on one long row; segmented likewise; a second call, the same bits."""
+    for t in (torch.float32, torch.float16, torch.bfloat16, torch.int32, torch.int64):
+        for rows, cols, k in ((64, 256, 8), (32, 4096, 100), (8, 1 << 17, 1000), (1, 1 << 22, 5000)):
+            x = torch.randint(0, 7, (rows, cols), device="cuda", generator=g).to(t)
+            for largest in (True, False):
+                for sorted_ in (True, False):
+                    name = "deterministic %s (%d, %d) k=%d largest=%s sorted=%s" % (t, rows, cols, k, largest,
+                                                                                   sorted_)
+
+                    def run():
+                        want = torch.sort(x, dim=-1, descending=largest, stable=True).indices[:, :k]
+                        v, i = drtopk.topk(x, k, largest=largest, sorted=sorted_, deterministic=True)
+                        v2, i2 = drtopk.topk(x, k, largest=largest, sorted=sorted_, deterministic=True)
+                        got = i if sorted_ else torch.sort(i, dim=-1).values
+                        ok = torch.equal(got, want if sorted_ else torch.sort(want, dim=-1).values)
+                        ok = ok and torch.equal(torch.gather(x, 1, i), v) and torch.equal(i, i2) and torch.equal(v, v2)
+                        check(ok, name, "not torch.sort's stable order cut at k, or a second call differs")
+                    guarded(name, run)
+    lens = [0, 1, 100, 5000, 33, 70000, 7]
+    offs = torch.tensor([0] + torch.tensor(lens).cumsum(0).tolist(), device="cuda")
+    x = torch.randint(0, 5, (int(offs[-1]),), device="cuda", generator=g).to(torch.float32)
+    for sorted_ in (True, False):
+        name = "deterministic segmented sorted=%s" % sorted_
+
+        def run():
+            v, i = drtopk.segmented_topk(x, offs, 64, sorted=sorted_, deterministic=True)
+            ok = True
+            for s, n in enumerate(lens):
+                k_s = min(64, n)
+                want = torch.sort(x[offs[s]:offs[s + 1]], descending=True, stable=True).indices[:k_s]
+                got = i[s, :k_s] if sorted_ else torch.sort(i[s, :k_s]).values
+                ok = ok and torch.equal(got, want if sorted_ else torch.sort(want).values)
+            check(ok, name, "a segment is not torch.sort's stable order cut at k")
+        guarded(name, run)
+
+
 def other_device(g):
     if torch.cuda.device_count() < 2:
         print("ok %d tensor on a non-current GPU # SKIP one GPU" % (passed + failed + 1))
@@ -298,7 +338,8 @@ def main():
                      ("graph capture", lambda: graph_capture(g)), ("gradients", lambda: gradients(g)),
                      ("workspace streams", lambda: workspace_streams(g)),
                      ("workspace capture", lambda: workspace_capture(g)), ("direct path", lambda: direct_path(g)),
-                     ("segmented", lambda: segmented(g)), ("other device", lambda: other_device(g)),
+                     ("segmented", lambda: segmented(g)), ("deterministic", lambda: deterministic(g)),
+                     ("other device", lambda: other_device(g)),
                      ("cpu tensor", cpu_tensor), ("cupy", cupy_arrays)):
         guarded(name, fn)
     print("%d passed, %d failed" % (passed, failed))

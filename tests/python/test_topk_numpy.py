@@ -2,7 +2,8 @@
 on NumPy arrays, the CPU backend of the C library: every NumPy key type, both
 orders, sorted and not, every dim of a 3-D array, non-contiguous and
 big-endian input, ties, NaN and -0.0, k = 0 and k = the row length, ragged
-segments with per-segment k, against NumPy's own sort; the named result and
+segments with per-segment k, against NumPy's own sort; deterministic=True
+against NumPy's stable sort (ties by position); the named result and
 torch's defaults; the plan cache, whose plans are the library planner's;
 that importing drtopk imports no framework;
 and the argument errors, each naming its argument.  Run by
@@ -109,7 +110,7 @@ class TopkNumpy(unittest.TestCase):
         rng = np.random.default_rng(23)
         x = data((6, 40), np.float32, rng)
         first = drtopk.topk(x, 5)
-        self.assertIn((x.shape, x.dtype, 5, True, True), drtopk._np_entries)
+        self.assertIn((x.shape, x.dtype, 5, True, True, False), drtopk._np_entries)
         for y in (x, x + 1, x[:, ::-1], x.astype(">f4"), np.asfortranarray(x)):
             v, i = drtopk.topk(y, 5)
             want = reference(np.asarray(y, dtype=np.float32), 5, -1, True)
@@ -217,6 +218,34 @@ class TopkNumpy(unittest.TestCase):
                             self.assertTrue(np.array_equal(got, want, equal_nan=np.issubdtype(t, np.floating)),
                                             "%s segment %d largest=%s sorted=%s" % (t, s, largest, sorted_))
 
+    def test_deterministic(self):
+        # deterministic=True: the k best by (value, smaller position first), NumPy's stable sort of
+        # the values; sorted, exactly that order; unsorted, that set
+        rng = np.random.default_rng(21)
+        for t in TYPES:
+            x = data((6, 301), t, rng, ties=True)
+            for largest in (True, False):
+                keys = x.astype(np.float64)
+                order = np.argsort(-keys if largest else keys, axis=-1, kind="stable")
+                for k in (1, 40, 301):
+                    want = order[:, :k]
+                    for sorted_ in (True, False):
+                        v, i = drtopk.topk(x, k, largest=largest, sorted=sorted_, deterministic=True)
+                        got = i if sorted_ else np.sort(i, axis=-1)
+                        self.assertTrue(np.array_equal(got, want if sorted_ else np.sort(want, axis=-1)),
+                                        "%s k=%d largest=%s sorted=%s" % (t, k, largest, sorted_))
+                        self.assertTrue(np.array_equal(np.take_along_axis(x, i, -1), v))
+                        plan = drtopk._np_entries[(x.shape, x.dtype, k, largest, sorted_, True)].plan[0]
+                        self.assertEqual(plan.flags, drtopk._DETERMINISTIC | (drtopk._SORTED if sorted_ else 0))
+            lens = [0, 5, 40, 300]
+            offsets = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+            flat = data(int(offsets[-1]), t, rng, ties=True)
+            v, i = drtopk.segmented_topk(flat, offsets, 8, sorted=True, deterministic=True)
+            for s, n in enumerate(lens):
+                seg = flat[offsets[s]:offsets[s + 1]].astype(np.float64)
+                k_s = min(8, n)
+                self.assertEqual(list(i[s, :k_s]), list(np.argsort(-seg, kind="stable")[:k_s]), "%s segment %d" % (t, s))
+
     def test_import_loads_no_framework(self):
         import subprocess
         import sys
@@ -248,6 +277,8 @@ class TopkNumpy(unittest.TestCase):
             drtopk.topk(x, 1, sorted=1)
         with self.assertRaisesRegex(TypeError, "largest must be True or False"):
             drtopk.topk(x, 1, largest="no")
+        with self.assertRaisesRegex(TypeError, "deterministic must be True or False"):
+            drtopk.topk(x, 1, deterministic=None)
         with self.assertRaisesRegex(TypeError, "x is a NumPy masked array"):
             drtopk.topk(np.ma.masked_array(x, mask=x > 0), 1)
         offs = np.array([0, 2, 6])

@@ -6,7 +6,8 @@ the named result; the gradient (gradcheck) and its scatter to the indices;
 torch.library.opcheck of both operators (schema, fake kernel, autograd
 registration); torch.compile(fullgraph=True) of a function calling drtopk.topk
 (the aot_eager backend: fake-tensor tracing and autograd, no C++ compiler),
-static and dynamic shapes; ragged segments; strict arguments.  Skipped, with
+static and dynamic shapes; ragged segments; deterministic=True against
+torch.sort's stable order; strict arguments.  Skipped, with
 the reason, where torch >= 2.4 is not installed.  Run by tests/bats/python.bats
 with PYTHONPATH=python."""
 import unittest
@@ -132,6 +133,21 @@ class TopkTorchCpu(unittest.TestCase):
         y, offs = torch.randn(100, generator=g), torch.tensor([0, 0, 30, 31, 100])
         opcheck(torch.ops.drtopk.segmented_topk.default, (y, offs, 5, None, True, True))
         opcheck(torch.ops.drtopk.segmented_topk.default, (y, offs, 5, torch.tensor([1, 2, 3, 9]), False, True))
+        opcheck(torch.ops.drtopk.topk.default, (x, 4, 1, True, False, True))
+        opcheck(torch.ops.drtopk.segmented_topk.default, (y, offs, 5, None, True, True, True))
+
+    def test_deterministic(self):
+        # ties by position: torch.sort's stable order cut at k (sorted), that set (unsorted)
+        g = torch.Generator().manual_seed(42)
+        x = torch.randint(0, 4, (5, 300), generator=g).to(torch.float32)
+        for largest in (True, False):
+            want = torch.sort(x, dim=-1, descending=largest, stable=True).indices[:, :37]
+            for sorted_ in (True, False):
+                v, i = drtopk.topk(x, 37, largest=largest, sorted=sorted_, deterministic=True)
+                got = i if sorted_ else torch.sort(i, dim=-1).values
+                self.assertTrue(torch.equal(got, want if sorted_ else torch.sort(want, dim=-1).values))
+                v2, i2 = torch.ops.drtopk.topk(x, 37, -1, largest, sorted_, True)
+                self.assertTrue(torch.equal(i, i2) and torch.equal(v, v2))
 
     def test_compile_fullgraph(self):
         def f(t):

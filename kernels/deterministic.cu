@@ -446,20 +446,105 @@ extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted
  * segment s, positions within the segment, the rest padded), the same
  * contract per segment.  Uniform rows longer than DET_ROW_MAX_LEN run the
  * single vector's fix-up row after row (its reads spread over the GPU);
- * every other segment is one block's: the segment's worst output key T and
- * its m ties, the segment read in order only up to its m-th key equal to T
- * (the smallest positions), and the output's tie slots given them.  Sorted,
- * three stable sorts of every slot (positions ascending, keys descending,
- * segments ascending: key_width.h's one sort) and one gather put each
- * segment best first, equal keys by position, padding last. */
+ * every other segment is one warp's (up to DET_WARP_MAX_LEN keys) or one
+ * block's: the segment's worst output key T and its m ties, the segment
+ * read in order only up to its m-th key equal to T (the smallest
+ * positions), and the output's tie slots given them.  Sorted, three stable
+ * sorts of every slot (positions ascending, keys descending, segments
+ * ascending: key_width.h's one sort) and one gather put each segment best
+ * first, equal keys by position, padding last. */
 #define DET_ROW_MAX_LEN (1ull << 20)    /* one block reads a row of this many keys in tens of microseconds */
-#define DET_BATCH_GRID_PER_SM 8         /* resident blocks an SM takes of the per-segment kernel          */
+#define DET_WARP_MAX_LEN 8192           /* one warp reads a segment of this many keys in a few microseconds */
+#define DET_WARP_ROUNDS 8               /* 32-key rounds a warp loads before it ranks them                */
+#define DET_BATCH_GRID_PER_SM 8         /* resident blocks an SM takes of the per-segment kernels          */
+#define DET_WARP 32
 
+/* Segment s: its first element, length and the slots it fills (k_s). */
+__device__ __forceinline__ void det_segment(uint64_t s, uint64_t len, const uint64_t *__restrict__ offsets, uint64_t k,
+                                            const uint64_t *__restrict__ ks, uint64_t *start, uint64_t *n,
+                                            uint64_t *ke)
+{
+    *start = s * len;
+    *n = len;
+    if (offsets) {
+        const uint64_t end = offsets[s + 1];
+        *start = offsets[s];
+        *n = end > *start ? end - *start : 0;   /* a decreasing offset is an empty segment */
+    }
+    uint64_t e = ks ? ks[s] : k;
+    e = e < k ? e : k;
+    *ke = e < *n ? e : *n;
+}
+
+/* Segments of at most DET_WARP_MAX_LEN keys, one warp each (warp-wide
+ * reductions and ballots: no block barrier). */
+template <typename UT>
+__global__ void __launch_bounds__(DET_BLOCK)
+    det_batch_warp_kernel(const UT *__restrict__ v, uint64_t segments, uint64_t len,
+                          const uint64_t *__restrict__ offsets, uint64_t k, const uint64_t *__restrict__ ks,
+                          drtopk_dtype t, drtopk_order o, UT *out_v, uint64_t *out_i, uint64_t *tie_pos)
+{
+    const unsigned lane = threadIdx.x % DET_WARP, below = (1u << lane) - 1u;
+    const uint64_t warps = (uint64_t)gridDim.x * (DET_BLOCK / DET_WARP);
+    for (uint64_t s = ((uint64_t)blockIdx.x * DET_BLOCK + threadIdx.x) / DET_WARP; s < segments; s += warps) {
+        uint64_t start, n, ke;
+        det_segment(s, len, offsets, k, ks, &start, &n, &ke);
+        if (ke == 0 || n > DET_WARP_MAX_LEN) continue;      /* the same for the whole warp */
+        const UT *__restrict__ sv = v + start;
+        UT *ov = out_v + s * k;
+        uint64_t *oi = out_i + s * k, *tp = tie_pos + s * k;
+        unsigned long long w = ~0ull, m = 0;
+        for (uint64_t i = lane; i < ke; i += DET_WARP) {
+            const unsigned long long key = key_of(ov[i], t, o);
+            w = key < w ? key : w;
+        }
+        for (int d = DET_WARP / 2; d > 0; d /= 2) {
+            const unsigned long long x = __shfl_xor_sync(~0u, w, d);
+            w = x < w ? x : w;
+        }
+        const UT thr = (UT)w;
+        for (uint64_t tile = 0; tile < ke; tile += DET_WARP)
+            m += __popc(__ballot_sync(~0u, tile + lane < ke && key_of(ov[tile + lane], t, o) == thr));
+        /* the first m ties in position order: lane order within a round is position order */
+        unsigned long long rank = 0;
+        for (uint64_t base = 0; base < n && rank < m; base += DET_WARP * DET_WARP_ROUNDS) {
+            bool eq[DET_WARP_ROUNDS];
+#pragma unroll
+            for (int j = 0; j < DET_WARP_ROUNDS; ++j) {
+                const uint64_t q = base + (uint64_t)j * DET_WARP + lane;
+                eq[j] = q < n && key_of(sv[q], t, o) == thr;
+            }
+#pragma unroll
+            for (int j = 0; j < DET_WARP_ROUNDS; ++j) {
+                const unsigned mask = __ballot_sync(~0u, eq[j]);
+                const unsigned long long r = rank + __popc(mask & below);
+                if (eq[j] && r < m) tp[r] = base + (uint64_t)j * DET_WARP + lane;
+                rank += __popc(mask);
+            }
+        }
+        __syncwarp();           /* tp's writes before other lanes read them */
+        /* the output's tie slots, in slot order, take them */
+        unsigned long long taken = 0;
+        for (uint64_t tile = 0; tile < ke; tile += DET_WARP) {
+            const uint64_t i = tile + lane;
+            const bool eq = i < ke && key_of(ov[i], t, o) == thr;
+            const unsigned mask = __ballot_sync(~0u, eq);
+            if (eq) {
+                const uint64_t q = tp[taken + __popc(mask & below)];
+                oi[i] = q;
+                ov[i] = sv[q];
+            }
+            taken += __popc(mask);
+        }
+    }
+}
+
+/* Segments longer than short_max keys (0: all), one block each. */
 template <typename UT>
 __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     det_batch_kernel(const UT *__restrict__ v, uint64_t segments, uint64_t len, const uint64_t *__restrict__ offsets,
                      uint64_t k, const uint64_t *__restrict__ ks, drtopk_dtype t, drtopk_order o, UT *out_v,
-                     uint64_t *out_i, uint64_t *tie_pos)
+                     uint64_t *out_i, uint64_t *tie_pos, uint64_t short_max)
 {
     typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
     __shared__ union {
@@ -468,16 +553,9 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     } tmp;
     __shared__ unsigned long long sh_worst, sh_ties;
     for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
-        uint64_t start = s * len, n = len;
-        if (offsets) {
-            const uint64_t end = offsets[s + 1];
-            start = offsets[s];
-            n = end > start ? end - start : 0;  /* a decreasing offset is an empty segment */
-        }
-        uint64_t ke = ks ? ks[s] : k;
-        ke = ke < k ? ke : k;
-        ke = ke < n ? ke : n;
-        if (ke == 0) continue;
+        uint64_t start, n, ke;
+        det_segment(s, len, offsets, k, ks, &start, &n, &ke);
+        if (ke == 0 || n <= short_max) continue;             /* the same for the whole block */
         const UT *__restrict__ sv = v + start;
         UT *ov = out_v + s * k;
         uint64_t *oi = out_i + s * k, *tp = tie_pos + s * k;
@@ -597,11 +675,24 @@ static drtopk_status det_batch_run(const drtopk_batch_problem *bp, int sorted, d
         }
         return DRTOPK_OK;
     }
-    const uint64_t most = (uint64_t)sms * DET_BATCH_GRID_PER_SM;
-    const unsigned grid = (unsigned)(segments < most ? segments : most);
-    det_batch_kernel<UT><<<grid, DET_BLOCK, 0, s>>>((const UT *)bp->values, segments, bp->len, bp->offsets, k, bp->ks,
-                                                    bp->dtype, bp->order, ov, out_indices, l->tie_pos);
-    DRTOPK_LAUNCH_CHECK();
+    /* short segments a warp each, long ones a block each: uniform rows are
+     * one or the other, variable segments may be both */
+    const uint64_t most = (uint64_t)sms * DET_BATCH_GRID_PER_SM, per_block = DET_BLOCK / DET_WARP;
+    const int warp_rows = bp->offsets != NULL || bp->len <= DET_WARP_MAX_LEN;
+    const int block_rows = bp->offsets != NULL || bp->len > DET_WARP_MAX_LEN;
+    if (warp_rows) {
+        const uint64_t blocks = (segments + per_block - 1) / per_block;
+        det_batch_warp_kernel<UT><<<(unsigned)(blocks < most ? blocks : most), DET_BLOCK, 0, s>>>(
+            (const UT *)bp->values, segments, bp->len, bp->offsets, k, bp->ks, bp->dtype, bp->order, ov, out_indices,
+            l->tie_pos);
+        DRTOPK_LAUNCH_CHECK();
+    }
+    if (block_rows) {
+        det_batch_kernel<UT><<<(unsigned)(segments < most ? segments : most), DET_BLOCK, 0, s>>>(
+            (const UT *)bp->values, segments, bp->len, bp->offsets, k, bp->ks, bp->dtype, bp->order, ov, out_indices,
+            l->tie_pos, warp_rows ? DET_WARP_MAX_LEN : 0);
+        DRTOPK_LAUNCH_CHECK();
+    }
     if (!sorted) return DRTOPK_OK;
     /* the longest segment bounds a position: uniform rows' length, else the total (or any 64-bit one) */
     const uint64_t longest = bp->offsets ? bp->total : bp->len;

@@ -23,14 +23,16 @@
  * multiset of returned values is exact and indices are distinct positions in
  * the input.  With DRTOPK_DETERMINISTIC in the plan's flags the result is the
  * k best (key, position) pairs: ties at the k-th key keep the smallest
- * positions (the same set, so the same bits, run to run and on every plan),
- * and with DRTOPK_SORTED equal keys come by smaller position.  On the CUDA
- * backend that costs a fix-up after the selection which reads the input once
- * more, and again up to its m-th tie where it holds ties the selection did
- * not take (docs/performance.md has its measured cost); on the CPU backend, one more read
- * after the delegate pipeline, nothing after the other plans, whose ties are
- * the smallest positions already.  Without DRTOPK_SORTED the order stays
- * unspecified.
+ * positions (the same set run to run and on every plan), and with
+ * DRTOPK_SORTED equal keys come by smaller position (the same bits).  On the
+ * CUDA backend that costs a fix-up after the selection: onepass takes the
+ * ties from its candidates where they hold them all (a SELECT), else the
+ * fix-up reads the input once more, and again up to its m-th tie where it
+ * holds ties the selection did not take
+ * (docs/performance.md has its measured cost); on the CPU backend, one more
+ * read after the delegate pipeline, nothing after the other plans, whose
+ * ties are the smallest positions already.  Without DRTOPK_SORTED the order
+ * stays unspecified (on the GPU it may differ from run to run).
  */
 #ifndef DRTOPK_H
 #define DRTOPK_H

@@ -2,9 +2,9 @@
  * device_common.cuh -- the device commons every CUDA file of the library
  * shares (paper section 5: warp-centric kernels): warp, mask, vector and
  * alignment constants; the checked-call and launch-check macros; the one
- * workspace carving helper; the key-type x position-width dispatcher; and the
- * thread-safe per-device attribute cache (device_cache.cu).  Host programs
- * never include it.
+ * workspace carving helper; the cooperative launch configuration; the
+ * key-type x position-width dispatcher; and the thread-safe per-device
+ * attribute cache (device_cache.cu).  Host programs never include it.
  */
 #ifndef DRTOPK_DEVICE_COMMON_CUH
 #define DRTOPK_DEVICE_COMMON_CUH
@@ -190,6 +190,25 @@ drtopk_status drtopk_kernel_occupancy(const void *kernel, int threads, size_t sm
  * memory exceed the GPU's opt-in limit: DRTOPK_ERR_UNSUPPORTED with a message
  * naming the GPU and the limit, instead of a launch failure. */
 drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes);
+
+/* *cfg: a launch of `grid` blocks of `threads` on s with `smem` bytes of
+ * dynamic shared memory, cooperative when grid > 1 (the driver makes the
+ * blocks co-resident or refuses the launch, and grid barriers work; *coop
+ * holds the attribute and must live until the launch). */
+static inline void drtopk_coop_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *coop, unsigned grid,
+                                      unsigned threads, size_t smem, cudaStream_t s)
+{
+    *cfg = cudaLaunchConfig_t{};
+    *coop = cudaLaunchAttribute{};
+    coop->id = cudaLaunchAttributeCooperative;
+    coop->val.cooperative = 1;
+    cfg->gridDim = dim3(grid);
+    cfg->blockDim = dim3(threads);
+    cfg->dynamicSmemBytes = smem;
+    cfg->stream = s;
+    cfg->attrs = coop;
+    cfg->numAttrs = grid > 1;           /* one block: no grid barrier */
+}
 
 /* The kernels compile for compute capability DRTOPK_MIN_CC_MAJOR.MINOR and
  * later (sm_75, the oldest CUDA 13 targets; cp.async has a plain-load

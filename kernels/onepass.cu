@@ -811,15 +811,9 @@ struct onepass_run {
         const unsigned long long most = (unsigned long long)per_sm * dev->sm_count;
         const unsigned want = op_grid(k > l.cap ? k : l.cap);
         const unsigned grid = want < most ? want : (unsigned)most;
-        cudaLaunchConfig_t cfg = {};
-        cudaLaunchAttribute coop = {};
-        coop.id = cudaLaunchAttributeCooperative;
-        coop.val.cooperative = 1;
-        cfg.gridDim = dim3(grid);
-        cfg.blockDim = dim3(OP_BLOCK);
-        cfg.stream = s;
-        cfg.attrs = &coop;
-        cfg.numAttrs = grid > 1;        /* one block: no grid barrier */
+        cudaLaunchConfig_t cfg;
+        cudaLaunchAttribute coop;
+        drtopk_coop_config(&cfg, &coop, grid, OP_BLOCK, 0, s);
         const uint32_t *d_kth = sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL;
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_settle_kernel<CK, PosT>, (const CK *)out->keys,
                                            (PosT *)out->pos, k, d_kth, (const CK *)l.c_keys, (PosT *)l.c_pos,

@@ -696,17 +696,12 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
     a.flip = in->order == DRTOPK_SMALLEST ? (K)~0ull : (K)0;
     a.d_skip = in->d_skip;
     a.c = (small_n_ctl *)ws;
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute coop = {};
-    coop.id = cudaLaunchAttributeCooperative;
-    coop.val.cooperative = 1;
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(SN_THREADS);
-    cfg.dynamicSmemBytes = a.sampled ? (size_t)a.list_cap * (sizeof(K) + sizeof(uint32_t))
-                           : a.resident ? a.chunk * sizeof(K) : 0;
-    cfg.stream = s;
-    cfg.attrs = &coop;
-    cfg.numAttrs = grid > 1;            /* one block: no grid barrier */
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute coop;
+    drtopk_coop_config(&cfg, &coop, grid, SN_THREADS,
+                       a.sampled ? (size_t)a.list_cap * (sizeof(K) + sizeof(uint32_t))
+                       : a.resident ? a.chunk * sizeof(K) : 0,
+                       s);
     DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT>, a));
     DRTOPK_LAUNCH_CHECK();
     return DRTOPK_OK;

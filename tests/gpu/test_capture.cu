@@ -12,6 +12,9 @@
  * from drtopk_plan_rule4 with the paper's const (hermetic).  Also: an error the caller's earlier work left pending is taken by
  * drtopk_select at its start and reported as pending before the call
  * (drtopk.h), so that its launch checks see their own launches' errors.
+ * DRTOPK_DETERMINISTIC plans (onepass's own tie step, a cooperative node;
+ * the fix-up after any plan) are captured too, each replay's result then
+ * the CPU backend's (k best (key, position) pairs).
  * Output:
  * gpu_test.h's "ok N ..." lines, last "N passed, N failed".
  */
@@ -24,6 +27,7 @@
 #include "drtopk.h"
 #include "gen.h"
 #include "gpu_test.h"
+#include "keyorder.h"
 #include "oracle.h"
 #include "util.h"
 
@@ -37,7 +41,61 @@ typedef struct {
     int delegate;       /* Dr. Top-k pipeline, else standalone algo */
     int alpha;          /* 0: Rule 4 */
     drtopk_algo algo;   /* both steps of the pipeline, or the standalone one */
+    unsigned flags;     /* added to the plan's: DRTOPK_DETERMINISTIC, DRTOPK_SORTED */
 } capture_case;
+
+/* DRTOPK_DETERMINISTIC: the result is the CPU backend's on the same V (hp on
+ * the host), slot for slot when sorted, as a set of (position, value bits)
+ * pairs otherwise (both ordered by position here); "" when it is, else why
+ * not. */
+typedef struct {
+    uint64_t pos, bits;
+} pos_bits;
+
+static int by_pos(const void *a, const void *b)
+{
+    const pos_bits *x = (const pos_bits *)a, *y = (const pos_bits *)b;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static void same_as_cpu(const drtopk_problem *hp, unsigned flags, const void *vals, const uint64_t *idx, char *why,
+                        size_t len)
+{
+    const size_t k = (size_t)hp->k;
+    drtopk_plan plan;
+    size_t bytes = 0;
+    void *ws = NULL, *cv = malloc(k * drtopk_dtype_size(hp->dtype));
+    uint64_t *ci = (uint64_t *)malloc(k * sizeof(uint64_t));
+    pos_bits *g = (pos_bits *)malloc(k * sizeof(pos_bits)), *c = (pos_bits *)malloc(k * sizeof(pos_bits));
+    why[0] = 0;
+    drtopk_status st = cv && ci && g && c ? drtopk_plan_auto(&plan, hp, NULL) : DRTOPK_ERR_OUT_OF_MEMORY;
+    plan.flags |= flags;
+    if (st == DRTOPK_OK) st = drtopk_select_workspace(hp, &plan, &bytes);
+    if (st == DRTOPK_OK && !(ws = malloc(bytes + 1))) st = DRTOPK_ERR_OUT_OF_MEMORY;
+    if (st == DRTOPK_OK) st = drtopk_select(hp, &plan, ws, bytes, cv, ci, NULL, NULL);
+    if (st != DRTOPK_OK) {
+        snprintf(why, len, "the CPU backend: %s", drtopk_status_string(st));
+    } else {
+        for (size_t i = 0; i < k; ++i) {
+            g[i] = pos_bits{ idx[i], drtopk_bits_at(vals, i, hp->dtype) };
+            c[i] = pos_bits{ ci[i], drtopk_bits_at(cv, i, hp->dtype) };
+        }
+        if (!(flags & DRTOPK_SORTED)) {
+            qsort(g, k, sizeof *g, by_pos);
+            qsort(c, k, sizeof *c, by_pos);
+        }
+        for (size_t i = 0; i < k && !why[0]; ++i)
+            if (g[i].pos != c[i].pos || g[i].bits != c[i].bits)
+                snprintf(why, len, "%s %zu: GPU position %llu, the CPU backend's %llu",
+                         flags & DRTOPK_SORTED ? "slot" : "by position, pair", i, (unsigned long long)g[i].pos,
+                         (unsigned long long)c[i].pos);
+    }
+    free(ws);
+    free(cv);
+    free(ci);
+    free(g);
+    free(c);
+}
 
 /* Capture one select, then replay it on REPLAYS seeds; 0 when the capture
  * itself failed. */
@@ -59,9 +117,10 @@ static int run_case(const capture_case *c)
     drtopk_plan plan;
     const double paper_const = DRTOPK_RULE4_CONST_DEFAULT;
 
-    snprintf(what, sizeof what, "n=%llu k=%llu %s %s %s%s", (unsigned long long)c->n,
+    snprintf(what, sizeof what, "n=%llu k=%llu %s %s %s%s%s%s", (unsigned long long)c->n,
              (unsigned long long)c->k, drtopk_dtype_name(c->dtype), dh_dist_name(c->dist),
-             c->delegate ? "dr-" : "", drtopk_algo_name(c->algo));
+             c->delegate ? "dr-" : "", drtopk_algo_name(c->algo),
+             c->flags & DRTOPK_DETERMINISTIC ? " deterministic" : "", c->flags & DRTOPK_SORTED ? " sorted" : "");
     ok = cudaMalloc(&d_v, c->n * esz) == cudaSuccess && cudaMalloc(&d_vals, c->k * esz) == cudaSuccess &&
          cudaMalloc((void **)&d_idx, c->k * sizeof(uint64_t)) == cudaSuccess &&
          cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess;
@@ -74,6 +133,7 @@ static int run_case(const capture_case *c)
     if (ok && !c->delegate) plan.flags &= ~(unsigned)DRTOPK_DELEGATE;
     if (ok && c->alpha) plan.alpha = c->alpha;
     if (ok) plan.first_algo = plan.second_algo = c->algo;
+    if (ok) plan.flags |= c->flags;
     ok = ok && drtopk_select_workspace(&p, &plan, &bytes) == DRTOPK_OK &&
          (bytes == 0 || cudaMalloc(&ws, bytes) == cudaSuccess);
     if (!ok) {
@@ -109,6 +169,10 @@ static int run_case(const capture_case *c)
         hp.backend = DRTOPK_BACKEND_CPU;
         hp.values = h_v;
         if (rok) cr = dh_check(&hp, h_vals, h_idx, NULL);
+        if (rok && cr.ok && (c->flags & DRTOPK_DETERMINISTIC)) {
+            same_as_cpu(&hp, c->flags, h_vals, h_idx, cr.why, sizeof cr.why);
+            cr.ok = cr.why[0] == 0;
+        }
         gt_checkf(rok && cr.ok, rok ? cr.why : "launch failed", "capture %s replay %d", what, r);
     }
 done:
@@ -275,6 +339,14 @@ int main(int argc, char **argv)
         { per_algo_n, per_algo_n / 3, DRTOPK_F64, DRTOPK_DIST_SPECIAL, 0, 0, DRTOPK_ALGO_FUSED },
         { big, 1000, DRTOPK_BF16, DRTOPK_DIST_ND, 0, 0, DRTOPK_ALGO_FUSED },
         { per_algo_n, 4096, DRTOPK_F16, DRTOPK_DIST_FEW, 0, 0, DRTOPK_ALGO_FUSED },
+        /* deterministic: onepass settling its SELECT (few ties: u32; ties among
+         * the candidates: f32 UD's equally spaced values; 64-bit), its TAKE
+         * left to the fix-up (FEW), and the fix-up after the pipeline */
+        { big, big / 64, DRTOPK_U32, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_ONEPASS, DRTOPK_DETERMINISTIC },
+        { big, big / 64, DRTOPK_F32, DRTOPK_DIST_UD, 0, 0, DRTOPK_ALGO_ONEPASS, DRTOPK_DETERMINISTIC | DRTOPK_SORTED },
+        { big, 1000, DRTOPK_U64, DRTOPK_DIST_ND, 0, 0, DRTOPK_ALGO_ONEPASS, DRTOPK_DETERMINISTIC },
+        { big, 1000, DRTOPK_U32, DRTOPK_DIST_FEW, 0, 0, DRTOPK_ALGO_ONEPASS, DRTOPK_DETERMINISTIC },
+        { big, 4096, DRTOPK_I32, DRTOPK_DIST_FEW, 1, 4, DRTOPK_ALGO_RADIX, DRTOPK_DETERMINISTIC | DRTOPK_SORTED },
     };
     if (!dh_cuda_available()) return gt_no_gpu("test_capture");
     /* not in the sanitizer-sized set: compute-sanitizer reports the

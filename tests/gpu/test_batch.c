@@ -33,6 +33,7 @@
  * unsharded run's.
  */
 #include "batch_check.h"
+#include "det_pairs.h"
 #include "device.h"
 #include "gen.h"
 #include "gpu_test.h"
@@ -122,27 +123,6 @@ static int check_mine(void) { return check_seq++ % shard_count == shard_index; }
  * (each segment's ties by smallest position; sorted, equal keys by
  * position); unsorted, each segment's slots as a set (ordered by position
  * here, padding last). */
-typedef struct {
-    uint64_t pos;
-    uint64_t bits;
-} slot_pair;
-
-static int slot_by_pos(const void *a, const void *b)
-{
-    const slot_pair *x = (const slot_pair *)a, *y = (const slot_pair *)b;
-    return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-/* The slots of gv/gi as (position, bits) pairs, each segment's k ordered by
- * position unless sorted. */
-static void slot_pairs(const drtopk_batch_problem *hp, int sorted, const void *v, const uint64_t *idx, slot_pair *out)
-{
-    const size_t slots = (size_t)(hp->segments * hp->k);
-    for (size_t i = 0; i < slots; ++i) out[i] = (slot_pair){ idx[i], drtopk_bits_at(v, i, hp->dtype) };
-    if (!sorted)
-        for (uint64_t s = 0; s < hp->segments; ++s) qsort(out + s * hp->k, (size_t)hp->k, sizeof *out, slot_by_pos);
-}
-
 static void deterministic_check(const drtopk_batch_problem *hp, const drtopk_batch_plan *plan, const void *gv,
                                 const uint64_t *gi, const char *what)
 {
@@ -157,14 +137,14 @@ static void deterministic_check(const drtopk_batch_problem *hp, const drtopk_bat
     if (st == DRTOPK_OK) st = drtopk_batch_workspace(&cp, &cplan, &bytes);
     void *ws = malloc(bytes + 1), *cv = malloc(slots * es + 1);
     uint64_t *ci = (uint64_t *)malloc(slots * sizeof(uint64_t) + 1);
-    slot_pair *g = (slot_pair *)malloc(slots * sizeof(slot_pair) + 1), *c = (slot_pair *)malloc(slots * sizeof(slot_pair) + 1);
+    det_pair *g = (det_pair *)malloc(slots * sizeof(det_pair) + 1), *c = (det_pair *)malloc(slots * sizeof(det_pair) + 1);
     if (st == DRTOPK_OK && (!ws || !cv || !ci || !g || !c)) st = DRTOPK_ERR_OUT_OF_MEMORY;
     if (st == DRTOPK_OK) st = drtopk_batch_select(&cp, &cplan, ws, bytes, cv, ci, NULL);
     if (st != DRTOPK_OK) {
         gt_checkf(0, drtopk_last_error(), "%s: deterministic: the CPU backend: %s", what, drtopk_status_string(st));
     } else {
-        slot_pairs(hp, sorted, gv, gi, g);
-        slot_pairs(hp, sorted, cv, ci, c);
+        det_pairs_of(gv, gi, slots, hp->dtype, sorted, (size_t)hp->k, g);
+        det_pairs_of(cv, ci, slots, hp->dtype, sorted, (size_t)hp->k, c);
         size_t bad = slots;
         for (size_t i = 0; i < slots && bad == slots; ++i)
             if (g[i].pos != c[i].pos || g[i].bits != c[i].bits) bad = i;

@@ -25,6 +25,7 @@
 
 #include "device.h"
 #include "drtopk.h"
+#include "det_pairs.h"
 #include "gen.h"
 #include "gpu_test.h"
 #include "keyorder.h"
@@ -48,16 +49,6 @@ typedef struct {
  * the host), slot for slot when sorted, as a set of (position, value bits)
  * pairs otherwise (both ordered by position here); "" when it is, else why
  * not. */
-typedef struct {
-    uint64_t pos, bits;
-} pos_bits;
-
-static int by_pos(const void *a, const void *b)
-{
-    const pos_bits *x = (const pos_bits *)a, *y = (const pos_bits *)b;
-    return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
 static void same_as_cpu(const drtopk_problem *hp, unsigned flags, const void *vals, const uint64_t *idx, char *why,
                         size_t len)
 {
@@ -66,7 +57,7 @@ static void same_as_cpu(const drtopk_problem *hp, unsigned flags, const void *va
     size_t bytes = 0;
     void *ws = NULL, *cv = malloc(k * drtopk_dtype_size(hp->dtype));
     uint64_t *ci = (uint64_t *)malloc(k * sizeof(uint64_t));
-    pos_bits *g = (pos_bits *)malloc(k * sizeof(pos_bits)), *c = (pos_bits *)malloc(k * sizeof(pos_bits));
+    det_pair *g = (det_pair *)malloc(k * sizeof(det_pair)), *c = (det_pair *)malloc(k * sizeof(det_pair));
     why[0] = 0;
     drtopk_status st = cv && ci && g && c ? drtopk_plan_auto(&plan, hp, NULL) : DRTOPK_ERR_OUT_OF_MEMORY;
     plan.flags |= flags;
@@ -76,14 +67,8 @@ static void same_as_cpu(const drtopk_problem *hp, unsigned flags, const void *va
     if (st != DRTOPK_OK) {
         snprintf(why, len, "the CPU backend: %s", drtopk_status_string(st));
     } else {
-        for (size_t i = 0; i < k; ++i) {
-            g[i] = pos_bits{ idx[i], drtopk_bits_at(vals, i, hp->dtype) };
-            c[i] = pos_bits{ ci[i], drtopk_bits_at(cv, i, hp->dtype) };
-        }
-        if (!(flags & DRTOPK_SORTED)) {
-            qsort(g, k, sizeof *g, by_pos);
-            qsort(c, k, sizeof *c, by_pos);
-        }
+        det_pairs_of(vals, idx, k, hp->dtype, (flags & DRTOPK_SORTED) != 0, k, g);
+        det_pairs_of(cv, ci, k, hp->dtype, (flags & DRTOPK_SORTED) != 0, k, c);
         for (size_t i = 0; i < k && !why[0]; ++i)
             if (g[i].pos != c[i].pos || g[i].bits != c[i].bits)
                 snprintf(why, len, "%s %zu: GPU position %llu, the CPU backend's %llu",

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "det_pairs.h"
 #include "device.h"
 #include "drtopk.h"
 #include "gen.h"
@@ -712,21 +713,10 @@ static drtopk_status device_data(const tcase *c, const void *host, void **d_v, i
  * best (key, position) pairs, which the CPU backend returns best first with
  * equal keys by position when sorted, else by position.  Unsorted GPU
  * results are compared as sets (sorted by position here). */
-typedef struct {
-    uint64_t pos;
-    uint64_t bits;
-} pos_bits;
-
-static int by_pos(const void *a, const void *b)
-{
-    const pos_bits *x = (const pos_bits *)a, *y = (const pos_bits *)b;
-    return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
 static void check_deterministic(drtopk_dtype t, uint64_t k, int sorted, const void *gv, const uint64_t *gi,
                                 const void *cv, const uint64_t *ci, const char *what)
 {
-    pos_bits *g = (pos_bits *)malloc(k * sizeof *g), *c = (pos_bits *)malloc(k * sizeof *c);
+    det_pair *g = (det_pair *)malloc(k * sizeof *g), *c = (det_pair *)malloc(k * sizeof *c);
     uint64_t bad = k;
     if (!g || !c) {
         gt_checkf(0, "host out of memory", "deterministic %s", what);
@@ -734,14 +724,8 @@ static void check_deterministic(drtopk_dtype t, uint64_t k, int sorted, const vo
         free(c);
         return;
     }
-    for (uint64_t i = 0; i < k; ++i) {
-        g[i] = (pos_bits){ gi[i], drtopk_bits_at(gv, i, t) };
-        c[i] = (pos_bits){ ci[i], drtopk_bits_at(cv, i, t) };
-    }
-    if (!sorted) {
-        qsort(g, (size_t)k, sizeof *g, by_pos);
-        qsort(c, (size_t)k, sizeof *c, by_pos);
-    }
+    det_pairs_of(gv, gi, (size_t)k, t, sorted, (size_t)k, g);
+    det_pairs_of(cv, ci, (size_t)k, t, sorted, (size_t)k, c);
     for (uint64_t i = 0; i < k && bad == k; ++i)
         if (g[i].pos != c[i].pos || g[i].bits != c[i].bits) bad = i;
     char why[DESC_LEN];

@@ -457,7 +457,7 @@ extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted
 #define DET_WARP_MAX_LEN 8192           /* one warp reads a segment of this many keys in a few microseconds */
 #define DET_WARP_ROUNDS 8               /* 32-key rounds a warp loads before it ranks them                */
 #define DET_BATCH_GRID_PER_SM 8         /* resident blocks an SM takes of the per-segment kernels          */
-#define DET_WARP 32
+#define DET_WARP 32                     /* threads of a warp: the ballots' width                       */
 
 /* Segment s: its first element, length and the slots it fills (k_s). */
 __device__ __forceinline__ void det_segment(uint64_t s, uint64_t len, const uint64_t *__restrict__ offsets, uint64_t k,

@@ -568,7 +568,7 @@ __device__ __forceinline__ uint64_t op_shr(uint64_t x, int s) { return s >= 64 ?
  * (each thread's loads issued before the tile's one block scan), the i where
  * want(i) holds claim consecutive slots of *counter, and emit(i, slot) runs
  * for each.  Block-uniform trip counts (every thread reaches the scans). */
-#define OP_DET_ITEMS 16
+#define OP_DET_ITEMS 16                 /* keys a thread loads a tile: 16 loads in flight before the scan */
 template <typename Want, typename Emit>
 __device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *counter, Want want, Emit emit,
                                              typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage &tmp,

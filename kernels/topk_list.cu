@@ -30,6 +30,7 @@ struct topk_list_dev {
     drtopk_dtype t;
     drtopk_order o;
     uint64_t order_k;           /* longest list ordered (0: none)                   */
+    unsigned flags;             /* DRTOPK_DETERMINISTIC or 0, on every selection     */
     drtopk_plan sort;           /* the sorted selection of a whole list             */
     void *ws;                   /* its workspace                                    */
     size_t ws_bytes;
@@ -160,7 +161,7 @@ static drtopk_status tl_alloc(topk_list_dev *m)
     STATUS_CUDA_TRY(cudaMalloc((void **)&m->ctr, 2 * sizeof(unsigned long long)));
     if (m->order_k == 0) return DRTOPK_OK;
     const drtopk_problem p = { DRTOPK_BACKEND_CUDA, m->t, m->o, m->order_k, m->order_k, NULL };
-    if ((st = drtopk_plan_explicit(&m->sort, &p, DRTOPK_ALGO_SORT_CUB, 0, 0, DRTOPK_SORTED)) != DRTOPK_OK ||
+    if ((st = drtopk_plan_explicit(&m->sort, &p, DRTOPK_ALGO_SORT_CUB, 0, 0, DRTOPK_SORTED | m->flags)) != DRTOPK_OK ||
         (st = drtopk_select_workspace(&p, &m->sort, &m->ws_bytes)) != DRTOPK_OK)
         return st;
     STATUS_CUDA_TRY(cudaMalloc(&m->ws, m->ws_bytes ? m->ws_bytes : 1));
@@ -168,7 +169,8 @@ static drtopk_status tl_alloc(topk_list_dev *m)
     return DRTOPK_OK;
 }
 
-extern "C" drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, topk_list_dev **out)
+extern "C" drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, unsigned flags,
+                                              topk_list_dev **out)
 {
     topk_list_dev *m = (topk_list_dev *)calloc(1, sizeof *m);
     *out = NULL;
@@ -176,6 +178,7 @@ extern "C" drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, ui
     m->t = t;
     m->o = o;
     m->order_k = order_k;
+    m->flags = flags & DRTOPK_DETERMINISTIC;
     const drtopk_status st = tl_alloc(m);
     if (st != DRTOPK_OK) {
         topk_list_dev_destroy(m);
@@ -272,7 +275,7 @@ extern "C" drtopk_status topk_list_dev_select(topk_list_dev *m, const void *in_v
     drtopk_status st;
     if (k == 0) return DRTOPK_OK;
     if ((st = drtopk_plan_auto(&plan, &p, NULL)) != DRTOPK_OK) return st;
-    if (sorted) plan.flags |= DRTOPK_SORTED;
+    plan.flags |= (sorted ? DRTOPK_SORTED : 0u) | m->flags;
     if ((st = drtopk_select_workspace(&p, &plan, &need)) != DRTOPK_OK) return st;
     if ((st = tl_grow(&m->sel_ws, &m->sel_ws_bytes, need)) != DRTOPK_OK ||
         (st = tl_grow((void **)&m->sel_idx, &m->sel_idx_bytes, k * sizeof(uint64_t))) != DRTOPK_OK)

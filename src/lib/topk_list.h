@@ -27,8 +27,12 @@ extern "C" {
 typedef struct topk_list_dev topk_list_dev;
 
 /* Scratch for the exchange of lists of dtype t in order o and, when
- * order_k > 0, for ordering lists of up to order_k elements. */
-drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, topk_list_dev **out);
+ * order_k > 0, for ordering lists of up to order_k elements.  flags
+ * DRTOPK_DETERMINISTIC (else 0): the ordering and the selection keep equal
+ * keys in their input order (the ties at the k-th key of the smallest
+ * indices; sorted, equal keys by index). */
+drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, unsigned flags,
+                                   topk_list_dev **out);
 void topk_list_dev_destroy(topk_list_dev *m);
 /* in_v / in_p (n <= order_k, any order) best first into out_v / out_p, each
  * position plus `first`.  out must not alias in. */

@@ -22,7 +22,8 @@ drtopk_status topk_ipc_close(void *p) { return p ? DRTOPK_ERR_NO_BACKEND : DRTOP
 drtopk_status topk_ipc_copy(void *dst, const void *src, size_t bytes) { return DRTOPK_ERR_NO_BACKEND; }
 drtopk_status topk_ipc_wait(void) { return DRTOPK_ERR_NO_BACKEND; }
 
-drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, topk_list_dev **out)
+drtopk_status topk_list_dev_create(drtopk_dtype t, drtopk_order o, uint64_t order_k, unsigned flags,
+                                   topk_list_dev **out)
 {
     *out = NULL;
     return DRTOPK_ERR_NO_BACKEND;

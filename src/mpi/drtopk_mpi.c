@@ -28,7 +28,13 @@
  * Open MPI has it, else through one pinned staging copy each way; the CPU
  * backend does the same steps in host memory (mgpu.h).  Compute,
  * host-to-device reload, the threshold's selection and communication are
- * timed apart.  Before any work the ranks check
+ * timed apart.  --deterministic (in core): each rank's list is its
+ * deterministic selection best first, equal keys by position, so its part is
+ * a prefix of it (its keys above the k-th and its first ties), the lower
+ * ranks' ties go first, and the gathered lists' order among equal keys is
+ * global position order, which the deterministic selection or ordering on
+ * rank 0 keeps: the k best (key, global position) pairs, as one GPU gives
+ * them.  Before any work the ranks check
  * that they run the same configuration on the same input; every collective
  * phase starts with an agreement on each rank's status, so a rank that fails
  * makes every rank exit with its one message.
@@ -117,6 +123,8 @@ static const char help_mpi[] =
     "                     that reach each other (default: CUDA IPC, GPU to GPU, there)\n"
     "  --sorted           the result best first, as in drtopk run; without it the order is\n"
     "                     not promised (one rank returns its selection's own order)\n"
+    "  --deterministic    ties at the k-th value by smallest global position, sorted equal\n"
+    "                     values by position, as in drtopk run (in core only)\n"
     "Every rank must be given the same options (but --gpu, --output, --json, --db, which\n"
     "only rank 0 or each node reads) and see the same --input file: the ranks compare them\n"
     "first and stop with exit 2 where they differ.\n"
@@ -240,10 +248,10 @@ static char *config_text(const mpi_cfg *c)
             r->order == DRTOPK_SMALLEST);
     fprintf(f, "--reps %d\n--warmup %d\n--verify %d\n--device-cap %" PRIu64 "\n--no-ipc %d\n", r->reps, r->warmup,
             r->verify, c->device_cap, c->no_ipc);
-    fprintf(f, "--algo %s\n--alpha %d\n--beta %d\n--const %.17g\n--sorted %d\n--no-filter %d\n--no-skip-last-digit %d\n"
-            "--no-shared-delegate %d\n", r->algo_text ? r->algo_text : "(automatic)", r->have_alpha ? r->alpha : -1,
-            r->have_beta ? r->beta : -1, r->have_const ? r->rule4_const : -1.0, r->sorted, r->no_filter, r->no_skip,
-            r->no_shared);
+    fprintf(f, "--algo %s\n--alpha %d\n--beta %d\n--const %.17g\n--sorted %d\n--deterministic %d\n--no-filter %d\n"
+            "--no-skip-last-digit %d\n--no-shared-delegate %d\n", r->algo_text ? r->algo_text : "(automatic)",
+            r->have_alpha ? r->alpha : -1, r->have_beta ? r->beta : -1, r->have_const ? r->rule4_const : -1.0,
+            r->sorted, r->deterministic, r->no_filter, r->no_skip, r->no_shared);
     if (r->input) {
         uint64_t sum = 0;
         if (dh_raw_sample_sum(r->input, SAMPLE_BLOCKS, SAMPLE_BLOCK_BYTES, &sum, err, sizeof err) != DRTOPK_OK) {
@@ -508,7 +516,8 @@ static int alloc_lists(const mpi_cfg *c, int ranks, rank_state *s)
             return runtime_error("out of host memory for the exchange with %d ranks", ranks);
     }
     if (!is_cuda(c) || (!s->exchanges && !order_after)) return 0;
-    if ((st = topk_list_dev_create(c->run.dtype, c->run.order, order_after ? s->k_list : 0, &s->lists)) != DRTOPK_OK)
+    if ((st = topk_list_dev_create(c->run.dtype, c->run.order, order_after ? s->k_list : 0,
+                                   c->run.deterministic ? DRTOPK_DETERMINISTIC : 0u, &s->lists)) != DRTOPK_OK)
         return runtime_error("cannot allocate the exchange's scratch for %" PRIu64 "-element lists on GPU %d: %s",
                              s->k_list, s->gpu, drtopk_status_string(st));
     if (s->exchanges && !s->cuda_aware &&
@@ -803,7 +812,11 @@ static void threshold_compact(const world *w, const mpi_cfg *c, rank_state *s)
     if (s->root) before = 0;            /* MPI_Exscan leaves rank 0's undefined */
     const uint64_t take = need > before ? (need - before < ties ? need - before : ties) : 0;
     s->sent = above + take;
-    if (is_cuda(c)) {
+    if (is_cuda(c) && c->run.deterministic) {
+        /* the list is best first, equal keys by position: the part is its first above + take */
+        st = topk_list_dev_shift(s->lists, s->list_v, s->list_p, s->sent, s->pos_first, s->gath_v, s->gath_p);
+        if (st != DRTOPK_OK) reduce_abort(w, "cannot copy the part on the GPU", st);
+    } else if (is_cuda(c)) {
         st = topk_list_dev_compact(s->lists, s->list_v, s->list_p, s->k_local, prefix, above, take, s->pos_first,
                                    s->gath_v, s->gath_p);
         if (st != DRTOPK_OK) reduce_abort(w, "cannot compact the part on the GPU", st);
@@ -1115,8 +1128,9 @@ static void print_json(const world *w, const mpi_cfg *c, const drtopk_plan *plan
         fputs("null", f);
     }
     fprintf(f, ", \"n\": %" PRIu64 ", \"k\": %" PRIu64 ", \"dtype\": \"%s\", \"order\": \"%s\", \"sorted\": %s, "
-            "\"input\": ", c->run.n, c->run.k, drtopk_dtype_name(c->run.dtype),
-            c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest", c->run.sorted ? "true" : "false");
+            "\"deterministic\": %s, \"input\": ", c->run.n, c->run.k, drtopk_dtype_name(c->run.dtype),
+            c->run.order == DRTOPK_SMALLEST ? "smallest" : "largest", c->run.sorted ? "true" : "false",
+            c->run.deterministic ? "true" : "false");
     if (c->run.input) {
         json_string(f, c->run.input);
         fputs(", \"dist\": null, \"seed\": null", f);
@@ -1264,9 +1278,6 @@ static int setup(const world *w, mpi_cfg *c, int argc, char **argv)
     free(specs);
     if (rc != 0 || c->run.help) return rc;
     if (!c->run.have_k) return usage_error("missing --k (the number of elements to select)");
-    if (c->run.deterministic)
-        return usage_error("--deterministic is not implemented for drtopk-mpi: the ranks' exchange takes ties at "
-                           "the k-th value in no fixed order (use drtopk run --deterministic on one GPU)");
     const int cuda_ok = dh_cuda_available();
     if (c->run.have_backend && c->run.backend == DRTOPK_BACKEND_CUDA && !cuda_ok)
         return usage_error("--backend cuda: no usable CUDA GPU (this build has no CUDA backend or no GPU is "
@@ -1377,6 +1388,9 @@ static int choose_placement(const mpi_cfg *c, drtopk_problem *lp, rank_state *s,
     lp->n = s->count;
     if ((rc = build_plan(&c->run, lp, &s->dev, &s->tuning_db, plan)) != 0) return rc;
     if (s->ordered) plan->flags |= DRTOPK_SORTED;   /* in core the selection orders the list */
+    /* deterministic: with an exchange each list best first, equal keys by
+     * position, so a rank's ties follow its keys above them in position order */
+    if (c->run.deterministic) plan->flags |= DRTOPK_DETERMINISTIC | (s->exchanges ? DRTOPK_SORTED : 0u);
     s->ooc = 0;
     s->cap = 0;
     if (c->device_cap != NO_DEVICE_CAP && s->count > c->device_cap) {
@@ -1405,6 +1419,9 @@ static int choose_placement(const mpi_cfg *c, drtopk_problem *lp, rank_state *s,
                      need / GIB, usable / GIB, s->gpu, s->sharing > 1 ? " (this rank's share)" : "", s->cap);
         }
     }
+    if (s->ooc && c->run.deterministic)
+        return usage_error("--deterministic is not implemented out of core (%s): run the slices in core (more "
+                           "ranks or GPUs, or no --device-cap) or leave out --deterministic", s->why);
     if (s->ooc) {   /* plan for the longest top-k call: a sub-vector beside the running top k */
         const uint64_t sub = s->cap < s->count ? s->cap : s->count;
         lp->n = sub + s->k_local < s->count ? sub + s->k_local : s->count;

@@ -5,7 +5,8 @@
 # than one rank's share, ties across ranks (all-equal data), k = 1 and k = n,
 # every key width, floats with NaN and -0.0, in core and out of core
 # (--device-cap), generated or --input data, with and without --sorted (the
-# ranks' radix select of the k-th key and rank 0's gather); every result also
+# ranks' radix select of the k-th key and rank 0's gather); --deterministic
+# against drtopk run --deterministic (out of core refused); every result also
 # passes the distributed exact check (--verify).  Ranks given different options or different --input files stop
 # before any work, every one with exit 2 and one message naming the rank and
 # the option; a rank that fails (a GPU it cannot use, a bad input file) or is
@@ -97,6 +98,38 @@ values() { od -An -v -t "x$2" "$1" | tr -s ' ' '\n' | sed '/^$/d' | sort; }
             [ "$(values "$ref.values" "$2")" = "$(values "$got.values" "$2")" ]
         done
     done
+}
+
+# indices FILE: the file's uint64 positions, sorted (a set to compare)
+indices() { od -An -v -t u8 "$1" | tr -s ' ' '\n' | sed '/^$/d' | sort -n; }
+
+@test "--deterministic: drtopk run --deterministic's bits sorted, its pairs unsorted, ties across ranks" {
+    local ref="$BATS_TEST_TMPDIR/ref" got="$BATS_TEST_TMPDIR/got"
+    # the delegate pipeline (dr-radix) keeps other ties than the smallest positions on FEW data: there
+    # the ranks' exchange without --deterministic gives other positions, with it these
+    for spec in "u32 FEW 30001 500 dr-radix largest" "f32 EQ 2001 333 auto largest" "i64 FEW 3001 45 auto largest" \
+                "f16 UD 5000 300 auto largest" "bf16 SPECIAL 4001 900 auto smallest"; do
+        set -- $spec
+        opts="--backend cpu --n $3 --k $4 --dtype $1 --dist $2"
+        [ "$6" = smallest ] && opts="$opts --smallest"
+        algo=""
+        [ "$5" = auto ] || algo="--algo $5"
+        "$DRTOPK" run $opts --deterministic --sorted --output "$ref" >/dev/null
+        for np in 1 2 3 4; do
+            run -0 --separate-stderr mpi "$np" $opts $algo --deterministic --sorted --verify --json --output "$got"
+            [[ "$output" == *'"deterministic": true'* && "$output" == *'"verify": "PASS"'* ]]
+            cmp "$ref.values" "$got.values"
+            cmp "$ref.indices" "$got.indices"
+            run -0 --separate-stderr mpi "$np" $opts $algo --deterministic --output "$got"
+            [ "$(indices "$ref.indices")" = "$(indices "$got.indices")" ]
+        done
+    done
+    # without the flag, the pipeline's ties differ there (so the check above can fail)
+    run -0 --separate-stderr mpi 3 --backend cpu --n 30001 --k 500 --dtype u32 --dist FEW --algo dr-radix --sorted \
+        --output "$got"
+    "$DRTOPK" run --backend cpu --n 30001 --k 500 --dtype u32 --dist FEW --deterministic --sorted --output "$ref" \
+        >/dev/null
+    ! cmp -s "$ref.indices" "$got.indices"
 }
 
 @test "k = 1 and k = n" {
@@ -229,8 +262,8 @@ values() { od -An -v -t "x$2" "$1" | tr -s ' ' '\n' | sed '/^$/d' | sort; }
     [ "$status" -eq 2 ] && [[ "$stderr" == *"smaller than the 3 ranks"* ]]
     run --separate-stderr mpi 2 --n 100 --k 5 --gpu 0,x
     [ "$status" -eq 2 ] && [[ "$stderr" == *"--gpu"* ]]
-    run --separate-stderr mpi 2 --n 100 --k 5 --deterministic
-    [ "$status" -eq 2 ] && [[ "$stderr" == *"--deterministic is not implemented for drtopk-mpi"* ]]
+    run --separate-stderr mpi 2 --n 1000 --k 5 --backend cpu --deterministic --device-cap 100
+    [ "$status" -eq 2 ] && [[ "$stderr" == *"--deterministic is not implemented out of core"* ]]
     [ "$(grep -c 'drtopk-mpi: error' <<< "$stderr")" -eq 1 ]
 }
 

@@ -11,7 +11,9 @@
 #     without --sorted (the gathered parts as they come: --verify, and the
 #     values as a multiset equal the reference's).  For 16-, 32- and 64-bit
 #     keys also the MPI fallback (--no-ipc) and out of core (--device-cap) on
-#     2 ranks; ties on four ranks sharing GPU 0 (IPC on one GPU); a rank given
+#     2 ranks; ties on four ranks sharing GPU 0 (IPC on one GPU);
+#     --deterministic against `drtopk run --backend cpu --deterministic` (bits
+#     sorted, positions unsorted; both exchanges, ties across ranks); a rank given
 #     a GPU that does not exist ends every rank, in bounded time.
 #  2. compute-sanitizer memcheck of the MPI path on small inputs, two ranks:
 #     the CUDA IPC exchange in core and out of core (16-, 32-, 64-bit keys)
@@ -186,6 +188,31 @@ if r != g:
     echo "ok   $name np=$np (unsorted): $(echo "$out" | grep '^exchange:' | cut -c12-90)"
 }
 
+# check_det NAME RANKS "RUN OPTIONS" "EXTRA drtopk-mpi OPTIONS": with
+# --deterministic the result is the CPU reference's ($tmp/ref, made with
+# --deterministic --sorted) bit for bit when sorted (values and positions), and
+# its positions as a set when not
+# shellcheck disable=SC2086
+check_det() {
+    name=$1 np=$2 opts=$3 extra=$4
+    checks=$((checks + 1))
+    rm -f "$tmp/got.values" "$tmp/got.indices"
+    if ! out=$(mpi "$np" --backend cuda $opts $extra --deterministic --sorted --reps 1 --verify --output "$tmp/got" 2>&1); then
+        fail "$name np=$np: $(echo "$out" | tail -3)"; return
+    fi
+    if ! echo "$out" | grep -q "verify:    PASS" || ! cmp -s "$tmp/ref.values" "$tmp/got.values" ||
+        ! cmp -s "$tmp/ref.indices" "$tmp/got.indices"; then
+        fail "$name np=$np: not the CPU reference's bits ($(cmp "$tmp/ref.indices" "$tmp/got.indices" 2>&1 | head -1))"
+        return
+    fi
+    if ! out=$(mpi "$np" --backend cuda $opts $extra --deterministic --reps 1 --output "$tmp/got" 2>&1) ||
+        [ "$(od -An -v -t u8 "$tmp/ref.indices" | tr -s ' ' '\n' | sort -n)" != \
+          "$(od -An -v -t u8 "$tmp/got.indices" | tr -s ' ' '\n' | sort -n)" ]; then
+        fail "$name np=$np (unsorted): not the CPU reference's positions: $(echo "$out" | tail -2)"; return
+    fi
+    echo "ok   $name np=$np (sorted and unsorted): $(echo "$out" | grep '^exchange:' | cut -c12-90)"
+}
+
 # the way the lists move between GPUs of one node, and with --no-ipc
 NO_IPC_WAYS="pinned-staging|cuda-aware-mpi"
 in_list() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -213,6 +240,19 @@ done
 if part checks; then
     "$BIN/drtopk" run --backend cpu --n 2^24+1 --k 4097 --dist EQ --reps 1 --sorted --output "$tmp/ref" > /dev/null 2>&1
     check "ties, four ranks on GPU 0" 4 u32 "--n 2^24+1 --k 4097 --dist EQ" "--gpu 0" cuda-ipc
+    # --deterministic: short lists (rank 0 gathers them all) and long ones (the rounds), ties across ranks
+    np=${CHECK_RANKS##* }
+    for spec in "u32 FEW 128" "u32 FEW 2^20" "f16 ND 4097" "u64 FEW 2^20" "f32 EQ 4097"; do
+        set -- $spec
+        opts="--n $CHECK_N --k $3 --dtype $1 --dist $2"
+        # shellcheck disable=SC2086
+        if ! "$BIN/drtopk" run --backend cpu $opts --reps 1 --deterministic --sorted --output "$tmp/ref" > /dev/null 2>&1; then
+            fail "$1 $2 k=$3 deterministic: the CPU reference failed"; continue
+        fi
+        check_det "$1 $2 k=$3 deterministic" "$np" "$opts" "--gpu $(gpu_list "$np")"
+    done
+    check_det "f32 EQ k=4097 deterministic, --no-ipc" 2 "--n $CHECK_N --k 4097 --dtype f32 --dist EQ" \
+        "--gpu $(gpu_list 2) --no-ipc"
     checks=$((checks + 1))
     t0=$(date +%s)
     if out=$(mpi 2 --backend cuda --n 2^20 --k 8 --gpu 0,99 2>&1); then

@@ -6,7 +6,8 @@
  * distributions measured there, and the held-out check.  The candidates are
  * every delegate plan swept and the standalone plans a table entry can name
  * (onepass, fused); the default is the plan the library runs without a table
- * (drtopk_plan_auto with none: the size rules), which a cell replaces only
+ * (drtopk_plan_auto with none: the table compiled in for this GPU model, else
+ * the size rules), which a cell replaces only
  * where a candidate beats it by more than DECIDE_MARGIN, so a cell where the
  * default stays is left out of the table.  Each stored choice then runs
  * against the default at a point between the grid's, for every distribution;

@@ -55,7 +55,9 @@ int regret_load_table(const options *o, const dh_store_machine *mach, dh_store_t
         fprintf(stderr, "tuner: --regret tuned: %s\n", err);
         return EXIT_USAGE;
     }
-    if (tuning->table.count == 0) {
+    /* a machine tuned to no cell is a tuning: where its table has no entry the
+       library runs what it runs without one, as the tuner decided */
+    if (tuning->machine_uuid[0] == '\0') {
         fprintf(stderr, "tuner: --regret tuned: %s holds no tuning of %s (%s): run the same sweep without "
                         "--regret first (it fits and stores the tuning), or measure the untuned plan with "
                         "--regret builtin\n", o->db, mach->name, mach->uuid);

@@ -682,6 +682,27 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     [[ "$output" == *"--regret fastest: builtin"*"or tuned"* ]]
 }
 
+@test "--regret tuned: the plan with this machine's tuning, also a tuning of no cell (the plan without a table then runs)" {
+    db="$D/tuned.sqlite"
+    args=(--backend cpu --n 2^10,2^12 --k 1,16 --dtype u32 --dist UD --reps 1 --db "$db")
+    run "$TUNER" "${args[@]}"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM fits")" -gt 0 ]
+    # no cell beat the plan without a table: the tuner's verdict, not a missing tuning
+    q "$db" "DELETE FROM choices"
+    run "$TUNER" "${args[@]}" --regret tuned
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"regret auto-tuned u32: 4 points, worst "* ]]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'auto-tuned' AND status = 'ok'")" -eq 4 ]
+    stored="" wanted=""
+    while IFS='|' read -r n k plan; do
+        stored+="$n $k $plan;"
+        wanted+="$n $k $(auto_plan u32 "$n" "$k");"
+    done < <(q "$db" "SELECT n, k, first_algo || ' ' || second_algo || ' ' || alpha || ' ' || beta || ' ' || flags
+                      FROM measurements WHERE algorithm = 'auto-tuned' ORDER BY n, k")
+    [ "$stored" = "$wanted" ]
+}
+
 @test "rows of the automatic plan enter neither the fit, the decision table nor --compare's best measured plan" {
     db="$D/leak.sqlite"
     args=(--backend cpu --n 2^12 --k 1,16 --dtype u32 --dist UD --reps 1 --db "$db")

@@ -16,6 +16,8 @@
 #include "device.h"
 #include "oracle.h"
 
+#define BYTES_PER_GB 1e9        /* decimal gigabytes, as the tuner reports bandwidth */
+
 void plan_label(const drtopk_plan *plan, char *out, size_t len)
 {
     snprintf(out, len, "%s%s", plan->flags & DRTOPK_DELEGATE ? "dr-" : "", drtopk_algo_name(plan->second_algo));
@@ -304,8 +306,13 @@ void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers
     drtopk_status st = drtopk_plan_check(plan, &p);
     if (st == DRTOPK_OK)
         st = drtopk_select_workspace(&p, plan, &bytes);
-    if (st == DRTOPK_OK)
-        st = ensure_ws(o, b, bytes);
+    if (st == DRTOPK_OK && (st = ensure_ws(o, b, bytes)) == DRTOPK_ERR_OUT_OF_MEMORY) {
+        /* the card's limit, not the plan's failure: stored as a config this GPU cannot run */
+        m->status = DRTOPK_MEAS_UNSUPPORTED;
+        snprintf(m->error, sizeof m->error, "does not fit: a workspace of %.3g GB beside the data is more "
+                 "than the device can allocate", (double)bytes / BYTES_PER_GB);
+        return;
+    }
     drtopk_stats s;
     if (st == DRTOPK_OK)
         st = drtopk_select(&p, plan, b->ws, b->ws_bytes, b->out_v, b->out_i, NULL, &s);

@@ -15,26 +15,21 @@
  */
 #include "tuning.h"
 
-/* NVIDIA H200 (machine GPU-e5011c8d-84dd-2c08-67d3-d2fd8745ea87): 10 entries, the sweep measured radix onepass fused.
+/* NVIDIA H200 (machine GPU-9cbdbcfe-dc91-9eb4-265a-e12b214a306d): 5 entries, the sweep measured radix sort-cub onepass fused.
  * { dtype, log2 n min, max, log2 k min, max, algorithm, beta, Rule 4 const,
  *   shared/staged delegate build up to alpha (0: the library's default) } */
 static const drtopk_tuning_entry nvidia_h200_entries[] = {
-    { DRTOPK_U32, 28, 29, 2, 3, DRTOPK_ALGO_RADIX, 1, 6, 0 },
-    { DRTOPK_U32, 28, 29, 4, 5, DRTOPK_ALGO_RADIX, 1, 8, 0 },
-    { DRTOPK_U32, 28, 29, 6, 7, DRTOPK_ALGO_RADIX, 1, 10, 0 },
-    { DRTOPK_U32, 30, 31, 0, 1, DRTOPK_ALGO_RADIX, 1, 2, 0 },
-    { DRTOPK_U32, 30, 31, 4, 5, DRTOPK_ALGO_RADIX, 1, 6, 0 },
-    { DRTOPK_U32, 30, 31, 6, 7, DRTOPK_ALGO_RADIX, 1, 8, 0 },
-    { DRTOPK_F32, 28, 29, 2, 3, DRTOPK_ALGO_RADIX, 1, 8, 0 },
-    { DRTOPK_F32, 28, 29, 4, 5, DRTOPK_ALGO_RADIX, 1, 8, 0 },
-    { DRTOPK_F32, 28, 29, 6, 7, DRTOPK_ALGO_RADIX, 1, 10, 0 },
-    { DRTOPK_F32, 30, 31, 4, 5, DRTOPK_ALGO_RADIX, 1, 6, 0 },
+    { DRTOPK_U32, 28, 29, 10, 11, DRTOPK_ALGO_FUSED, 2, 3, 0 },
+    { DRTOPK_U32, 28, 29, 12, 13, DRTOPK_ALGO_FUSED, 2, 3, 0 },
+    { DRTOPK_U32, 28, 29, 14, 15, DRTOPK_ALGO_FUSED, 2, 3, 0 },
+    { DRTOPK_U32, 30, 31, 2, 3, DRTOPK_ALGO_RADIX, 1, 4, 0 },
+    { DRTOPK_F32, 26, 27, 8, 9, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
 };
 
 /* The last row only ends the list (C has no empty arrays). */
 const drtopk_tuning drtopk_builtin_tunings[] = {
     { "NVIDIA H200", nvidia_h200_entries, sizeof nvidia_h200_entries / sizeof nvidia_h200_entries[0],
-      1u << DRTOPK_ALGO_RADIX | 1u << DRTOPK_ALGO_ONEPASS | 1u << DRTOPK_ALGO_FUSED },
+      1u << DRTOPK_ALGO_RADIX | 1u << DRTOPK_ALGO_SORT_CUB | 1u << DRTOPK_ALGO_ONEPASS | 1u << DRTOPK_ALGO_FUSED },
     { NULL, NULL, 0, 0 },
 };
 const size_t drtopk_builtin_tuning_count =

@@ -221,18 +221,6 @@ static int fit_consts(const point_set *ps, dh_store *db, int64_t machine_id, con
 
 /* ---- the plans compared ----------------------------------------------------- */
 
-/* The table entry of choice c (what drtopk_plan_auto will run). */
-static drtopk_tuning_entry entry_of(drtopk_dtype t, const dh_store_choice *c)
-{
-    drtopk_tuning_entry e = { .dtype = t, .log2n_min = c->log2n_min, .log2n_max = c->log2n_max,
-                              .log2k_min = c->log2k_min, .log2k_max = c->log2k_max, .beta = c->beta,
-                              .rule4_const = c->rule4_const, .shared_build_max_alpha = c->shared_build_max_alpha };
-    int delegate = 0;
-    if (drtopk_algo_parse(c->algorithm, &e.algo, &delegate) != DRTOPK_OK)
-        e.algo = DRTOPK_ALGO_RADIX;
-    return e;
-}
-
 static int same_plan(const drtopk_plan *a, const drtopk_plan *b)
 {
     return a->alpha == b->alpha && a->beta == b->beta && a->flags == b->flags && a->first_algo == b->first_algo &&
@@ -430,7 +418,9 @@ static int heldout_check(const options *o, dh_store *db, int64_t machine_id, con
     if (!cp)
         return -1;
     for (int c = 0; c < nch; ++c) {
-        drtopk_tuning_entry e = entry_of(t, &ch[c]);
+        drtopk_tuning_entry e;
+        if (!dh_store_choice_entry(t, &ch[c], &e))
+            continue;       /* no entry the library runs: the loader leaves it out too */
         drtopk_tuning table = { .gpu_name = "held-out check", .entries = &e, .count = 1 };
         for (int d = 0; d < o->ndist; ++d) {
             check_point *p = &cp[count];

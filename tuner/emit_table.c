@@ -3,8 +3,8 @@
  * compiled-in tuning tables (src/lib/tuning_builtin.c), kept beside the tuner
  * as RAFT keeps the generator of its learned select-k choice.  For every GPU
  * model of the database that has a decision table it writes the entries
- * dh_store_load_tuning gives for that model (the decision table, dropped
- * cells as the default plan, then -- unless the sweep measured onepass --
+ * dh_store_load_checked_tuning gives for that model (the cells a held-out
+ * check kept; elsewhere the default plan, then -- unless the sweep measured onepass --
  * Rule 4 with the fitted const from the smallest size the fit measured up),
  * so the library runs on each GPU model what the tuner chose there
  * (paper section 5.2), with the algorithms measured on the machine whose
@@ -149,12 +149,12 @@ static void write_batch(FILE *f, const batch_list *b)
                "    sizeof drtopk_builtin_batch_tunings / sizeof drtopk_builtin_batch_tunings[0] - 1;\n");
 }
 
-/* The tuning dh_store_load_tuning gives GPU model `name` in *t.  0, or
- * -1 with a message. */
+/* The checked tuning dh_store_load_checked_tuning gives GPU model `name` in
+ * *t.  0, or -1 with a message. */
 static int load_model(const char *db_path, const char *name, dh_store_tuning *t)
 {
     char err[DRTOPK_STORE_ERR_LEN];
-    if (dh_store_load_tuning(db_path, NULL, name, t, err, sizeof err) == DRTOPK_OK)
+    if (dh_store_load_checked_tuning(db_path, NULL, name, t, err, sizeof err) == DRTOPK_OK)
         return 0;
     fprintf(stderr, "tuner: --emit-table: %s\n", err);
     return -1;
@@ -173,9 +173,9 @@ static int write_table(FILE *f, const char *db_path, const gpu_list *g)
             " * The tuning tables compiled into the library, one per GPU model (matched by\n"
             " * the CUDA device name): the tuner's decision table over (dtype, log2 n,\n"
             " * log2 k), each cell the plan with the least worst slowdown over UD/ND/CD\n"
-            " * that passed the held-out check (a dropped cell runs the default plan), then,\n"
-            " * unless the sweep measured onepass, Rule 4 with the fitted const from the\n"
-            " * smallest size the fit measured up (paper section 5.2).\n"
+            " * that passed the held-out check (a cell dropped or never checked runs the\n"
+            " * default plan), then, unless the sweep measured onepass, Rule 4 with the\n"
+            " * fitted const from the smallest size the fit measured up (paper section 5.2).\n"
             " * drtopk_plan_auto uses them on the CUDA backend when the caller's table has\n"
             " * no entry for the problem (plan->const_source = DRTOPK_CONST_BUILTIN), but\n"
             " * not over an untuned standalone plan (fused, onepass) the sweep never measured.\n"
@@ -187,8 +187,8 @@ static int write_table(FILE *f, const char *db_path, const gpu_list *g)
             return -1;
         ident_of(g->name[i], ident[i], sizeof ident[i]);
         measured[i] = t.table.algos_measured;
-        fprintf(f, "\n/* %s (machine %s): %zu entries, the sweep measured", g->name[i], t.machine_uuid,
-                t.table.count);
+        fprintf(f, "\n/* %s (machine %s): %zu %s, the sweep measured", g->name[i], t.machine_uuid,
+                t.table.count, t.table.count == 1 ? "entry" : "entries");
         for (int a = 0; a < DRTOPK_ALGO_COUNT; ++a)
             if (measured[i] & (UINT32_C(1) << a))
                 fprintf(f, " %s", drtopk_algo_name((drtopk_algo)a));

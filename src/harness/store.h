@@ -297,7 +297,20 @@ typedef struct {
  * older schema is read as it is. */
 drtopk_status dh_store_load_tuning(const char *db_path, const char *uuid, const char *name,
                                    dh_store_tuning *out, char *err, size_t err_len);
+/* The same, with only the decision cells a held-out check kept: status
+ * 'kept' and a held-out point of that machine and dtype stored inside the
+ * cell (a cell the check never measured, or a table stored unchecked, is
+ * left out: there the library's plan without a table runs).  What a table
+ * compiled into the library holds (tuner --emit-table). */
+drtopk_status dh_store_load_checked_tuning(const char *db_path, const char *uuid, const char *name,
+                                           dh_store_tuning *out, char *err, size_t err_len);
 void dh_store_tuning_free(dh_store_tuning *t);
+/* The table entry of choice c of dtype t, what drtopk_plan_auto runs for the
+ * cell: a standalone onepass or fused cell with the library's default beta
+ * and const (it has none), a pipeline cell as stored.  1, or 0 when c names
+ * no plan an entry can hold (another standalone algorithm, an unknown name,
+ * a beta, const or build out of range). */
+int dh_store_choice_entry(drtopk_dtype t, const dh_store_choice *c, drtopk_tuning_entry *e);
 
 /* ---- the modern peers (CUB DeviceTopK, torch.topk) ----------------------- */
 

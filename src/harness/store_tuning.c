@@ -168,60 +168,74 @@ static drtopk_status catch_all(dh_store *s, int64_t id, drtopk_dtype t, dh_store
     return r;
 }
 
+int dh_store_choice_entry(drtopk_dtype t, const dh_store_choice *c, drtopk_tuning_entry *e)
+{
+    int delegate = 0;
+    *e = (drtopk_tuning_entry){ .dtype = t, .log2n_min = c->log2n_min, .log2n_max = c->log2n_max,
+                                .log2k_min = c->log2k_min, .log2k_max = c->log2k_max, .beta = c->beta,
+                                .rule4_const = c->rule4_const, .shared_build_max_alpha = c->shared_build_max_alpha };
+    if (drtopk_algo_parse(c->algorithm, &e->algo, &delegate) != DRTOPK_OK)
+        return 0;
+    if (!delegate && (e->algo == DRTOPK_ALGO_ONEPASS || e->algo == DRTOPK_ALGO_FUSED)) {
+        /* the one-read and the fused small-input top-k: standalone plans, which have
+         * no beta, const or build */
+        e->beta = PLAN_AUTO_BETA;
+        e->rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
+        e->shared_build_max_alpha = 0;
+        return 1;
+    }
+    return delegate && e->beta >= 1 && e->beta <= DRTOPK_BETA_MAX && isfinite(e->rule4_const) &&
+           e->shared_build_max_alpha >= 0 && e->shared_build_max_alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA;
+}
+
 /* Dtype t's entries: the tuner's decision table without its dropped cells
  * (there the library's plan without a table runs), then catch_all's entry if
  * any.  A choice plan_auto cannot
  * express (a standalone algorithm other than onepass and fused, whose
  * entries give standalone plans) or with a value out of range is left out,
  * so its cell falls through to the catch-all or the library's rules. */
-static drtopk_status tuning_dtype(dh_store *s, int64_t id, drtopk_dtype t, dh_store_tuning *out,
-                                  size_t *cap)
+static drtopk_status tuning_dtype(dh_store *s, int64_t id, drtopk_dtype t, int checked_only,
+                                  dh_store_tuning *out, size_t *cap)
 {
     sqlite3_stmt *st;
     drtopk_status r;
     const char *dt = drtopk_dtype_name(t);
     int rc = SQLITE_DONE;
     r = DRTOPK_OK;
-    /* read-only: an older schema as it is (its per-k-range choices hold for any n) */
+    /* read-only: an older schema as it is (its per-k-range choices hold for any n,
+       and none was checked) */
     int cells = s->version >= DECISION_TABLE_SINCE_VERSION;
+    const char *sql = !cells ? "SELECT 0, " TUNING_LOG2_MAX_STR ", log2k_min, log2k_max, algorithm, beta, "
+                               "rule4_const, 0, ?3 FROM choices WHERE machine_id = ?1 AND dtype = ?2 "
+                               "ORDER BY log2k_min"
+                             : "SELECT log2n_min, log2n_max, log2k_min, log2k_max, algorithm, beta, rule4_const, "
+                               "shared_build_max_alpha, status = 'dropped' OR (?3 AND (status <> 'kept' OR NOT "
+                               "EXISTS (SELECT 1 FROM checks h WHERE h.machine_id = c.machine_id AND h.kind = "
+                               "'heldout' AND h.dtype = c.dtype AND h.n >= (1 << c.log2n_min) AND (c.log2n_max "
+                               ">= 62 OR h.n < (1 << (c.log2n_max + 1))) AND h.k >= (1 << c.log2k_min) AND "
+                               "(c.log2k_max >= 62 OR h.k < (1 << (c.log2k_max + 1)))))) FROM choices c WHERE "
+                               "c.machine_id = ?1 AND c.dtype = ?2 ORDER BY log2n_min, log2k_min";
     if (s->version >= CHOICES_SINCE_VERSION) {
-        if (store_prepare(s, cells ? "SELECT log2n_min, log2n_max, log2k_min, log2k_max, algorithm, beta, rule4_const, "
-                                     "shared_build_max_alpha, status = 'dropped' FROM choices WHERE machine_id = ?1 "
-                                     "AND dtype = ?2 ORDER BY log2n_min, log2k_min"
-                                   : "SELECT 0, " TUNING_LOG2_MAX_STR ", log2k_min, log2k_max, algorithm, beta, "
-                                     "rule4_const, 0, 0 FROM choices WHERE machine_id = ?1 AND dtype = ?2 "
-                                     "ORDER BY log2k_min", &st) != DRTOPK_OK)
+        if (store_prepare(s, sql, &st) != DRTOPK_OK)
             return DRTOPK_ERR_IO;
+        sqlite3_bind_int(st, 3, checked_only);
         sqlite3_bind_int64(st, 1, id);
         sqlite3_bind_text(st, 2, dt, -1, SQLITE_STATIC);
         while (r == DRTOPK_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-            drtopk_tuning_entry e = { .dtype = t, .log2n_min = sqlite3_column_int(st, 0),
-                                      .log2n_max = sqlite3_column_int(st, 1),
-                                      .log2k_min = sqlite3_column_int(st, 2),
-                                      .log2k_max = sqlite3_column_int(st, 3),
-                                      .beta = sqlite3_column_int(st, 5),
-                                      .rule4_const = sqlite3_column_double(st, 6),
-                                      .shared_build_max_alpha = sqlite3_column_int(st, 7) };
             const char *algo = (const char *)sqlite3_column_text(st, 4);
-            int delegate = 0;
-            if (sqlite3_column_int(st, 8)) {
-                continue;       /* dropped: the cell runs what the library runs without it */
-            } else if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && !delegate &&
-                       (e.algo == DRTOPK_ALGO_ONEPASS || e.algo == DRTOPK_ALGO_FUSED)) {
-                /* the one-read and the fused small-input top-k: standalone plans, which have
-                 * no beta, const or build */
-                e.beta = PLAN_AUTO_BETA;
-                e.rule4_const = DRTOPK_RULE4_CONST_DEFAULT;
-                e.shared_build_max_alpha = 0;
+            dh_store_choice c = { .log2n_min = sqlite3_column_int(st, 0), .log2n_max = sqlite3_column_int(st, 1),
+                                  .log2k_min = sqlite3_column_int(st, 2), .log2k_max = sqlite3_column_int(st, 3),
+                                  .beta = sqlite3_column_int(st, 5), .rule4_const = sqlite3_column_double(st, 6),
+                                  .shared_build_max_alpha = sqlite3_column_int(st, 7) };
+            snprintf(c.algorithm, sizeof c.algorithm, "%s", algo ? algo : "");
+            drtopk_tuning_entry e;
+            if (sqlite3_column_int(st, 8))
+                continue;       /* dropped, or unchecked where only checked cells count: the
+                                   cell runs what the library runs without it */
+            if (dh_store_choice_entry(t, &c, &e))
                 r = tuning_add(out, cap, &e);
-            } else if (algo && drtopk_algo_parse(algo, &e.algo, &delegate) == DRTOPK_OK && delegate &&
-                       e.beta >= 1 && e.beta <= DRTOPK_BETA_MAX && isfinite(e.rule4_const) &&
-                       e.shared_build_max_alpha >= 0 &&
-                       e.shared_build_max_alpha <= DRTOPK_SHARED_DELEGATE_MAX_ALPHA) {
-                r = tuning_add(out, cap, &e);
-            }
-    }
-    sqlite3_finalize(st);
+        }
+        sqlite3_finalize(st);
     }
     if (r != DRTOPK_OK)
         return r;
@@ -254,8 +268,10 @@ static drtopk_status tuning_algos_measured(dh_store *s, int64_t id, uint32_t *ma
     return rc == SQLITE_DONE ? DRTOPK_OK : store_fail(s, "reading the measured algorithms");
 }
 
-drtopk_status dh_store_load_tuning(const char *db_path, const char *uuid, const char *name,
-                                   dh_store_tuning *out, char *err, size_t err_len)
+/* dh_store_load_tuning and dh_store_load_checked_tuning: with checked_only,
+ * of the decision table only the cells a held-out check kept. */
+static drtopk_status load_tuning(const char *db_path, const char *uuid, const char *name, int checked_only,
+                                 dh_store_tuning *out, char *err, size_t err_len)
 {
     const char *path = db_path ? db_path : dh_store_default_path();
     dh_store *s;
@@ -276,7 +292,7 @@ drtopk_status dh_store_load_tuning(const char *db_path, const char *uuid, const 
         return r;
     r = tuned_machine(s, uuid, name, &id, out, &found);
     for (int t = 0; r == DRTOPK_OK && found && t < DRTOPK_DTYPE_COUNT; ++t)
-        r = tuning_dtype(s, id, (drtopk_dtype)t, out, &cap);
+        r = tuning_dtype(s, id, (drtopk_dtype)t, checked_only, out, &cap);
     if (r == DRTOPK_OK && found)
         r = tuning_algos_measured(s, id, &out->table.algos_measured);
     if (r == DRTOPK_ERR_OUT_OF_MEMORY)
@@ -291,6 +307,18 @@ drtopk_status dh_store_load_tuning(const char *db_path, const char *uuid, const 
     }
     out->table.entries = out->entries;
     return DRTOPK_OK;
+}
+
+drtopk_status dh_store_load_tuning(const char *db_path, const char *uuid, const char *name,
+                                   dh_store_tuning *out, char *err, size_t err_len)
+{
+    return load_tuning(db_path, uuid, name, 0, out, err, err_len);
+}
+
+drtopk_status dh_store_load_checked_tuning(const char *db_path, const char *uuid, const char *name,
+                                           dh_store_tuning *out, char *err, size_t err_len)
+{
+    return load_tuning(db_path, uuid, name, 1, out, err, err_len);
 }
 
 void dh_store_tuning_free(dh_store_tuning *t)

@@ -6,24 +6,20 @@
  * The tuning tables compiled into the library, one per GPU model (matched by
  * the CUDA device name): the tuner's decision table over (dtype, log2 n,
  * log2 k), each cell the plan with the least worst slowdown over UD/ND/CD
- * that passed the held-out check (a dropped cell runs the default plan), then,
- * unless the sweep measured onepass, Rule 4 with the fitted const from the
- * smallest size the fit measured up (paper section 5.2).
+ * that passed the held-out check (a cell dropped or never checked runs the
+ * default plan), then, unless the sweep measured onepass, Rule 4 with the
+ * fitted const from the smallest size the fit measured up (paper section 5.2).
  * drtopk_plan_auto uses them on the CUDA backend when the caller's table has
  * no entry for the problem (plan->const_source = DRTOPK_CONST_BUILTIN), but
  * not over an untuned standalone plan (fused, onepass) the sweep never measured.
  */
 #include "tuning.h"
 
-/* NVIDIA H200 (machine GPU-9cbdbcfe-dc91-9eb4-265a-e12b214a306d): 5 entries, the sweep measured radix sort-cub onepass fused.
+/* NVIDIA H200 (machine GPU-9cbdbcfe-dc91-9eb4-265a-e12b214a306d): 1 entry, the sweep measured radix sort-cub onepass fused.
  * { dtype, log2 n min, max, log2 k min, max, algorithm, beta, Rule 4 const,
  *   shared/staged delegate build up to alpha (0: the library's default) } */
 static const drtopk_tuning_entry nvidia_h200_entries[] = {
-    { DRTOPK_U32, 28, 29, 10, 11, DRTOPK_ALGO_FUSED, 2, 3, 0 },
-    { DRTOPK_U32, 28, 29, 12, 13, DRTOPK_ALGO_FUSED, 2, 3, 0 },
-    { DRTOPK_U32, 28, 29, 14, 15, DRTOPK_ALGO_FUSED, 2, 3, 0 },
     { DRTOPK_U32, 30, 31, 2, 3, DRTOPK_ALGO_RADIX, 1, 4, 0 },
-    { DRTOPK_F32, 26, 27, 8, 9, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
 };
 
 /* The last row only ends the list (C has no empty arrays). */

@@ -682,6 +682,24 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     [[ "$output" == *"--regret fastest: builtin"*"or tuned"* ]]
 }
 
+@test "a standalone cell (fused) gets the held-out check a pipeline cell gets, and is dropped where it loses there" {
+    db="$D/standalone.sqlite"
+    args=(--backend cpu --n 2^12,2^14 --k 1,16 --dtype u32 --dist UD --algo dr-radix,radix,fused --reps 1 --db "$db")
+    run "$TUNER" "${args[@]}"
+    [ "$status" -eq 0 ]
+    # fused made 100x faster than measured wins every grid point; the rerun
+    # measures nothing, decides again and checks each cell at a held-out point
+    q "$db" "UPDATE measurements SET median_ms = median_ms / 100, min_ms = min_ms / 100, max_ms = max_ms / 100
+             WHERE algorithm = 'fused'"
+    q "$db" "DELETE FROM checks"
+    run "$TUNER" "${args[@]}"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM choices WHERE dtype = 'u32' AND algorithm = 'fused'")" -eq 4 ]
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND tuned_algorithm = 'fused'")" -eq 4 ]
+    # the real fused is several times slower than the radix select on the CPU backend
+    [ "$(q "$db" "SELECT group_concat(DISTINCT status) FROM choices WHERE algorithm = 'fused'")" = dropped ]
+}
+
 @test "--regret tuned: the plan with this machine's tuning, also a tuning of no cell (the plan without a table then runs)" {
     db="$D/tuned.sqlite"
     args=(--backend cpu --n 2^10,2^12 --k 1,16 --dtype u32 --dist UD --reps 1 --db "$db")

@@ -522,6 +522,67 @@ static void store_catch_all_yields_to_onepass(void)
     dh_store_tuning_free(&t);
 }
 
+/* The checked tuning (what a compiled-in table holds) keeps only the cells a
+ * held-out check kept: 'kept' with a held-out point inside the cell; the
+ * plain tuning keeps every cell that is not dropped.  A standalone choice
+ * becomes an entry with the library's default beta and const. */
+static void store_checked_tuning_keeps_checked_cells(void)
+{
+    char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
+    tmp_path(path, "checked.sqlite");
+    fill(path, "GPU-1", "Test GPU", 3.75);
+    dh_store *s;
+    dh_store_tuning t;
+    dh_store_measurement onepass = meas(16, 0, 0.5);     /* measured onepass: no catch-all */
+    snprintf(onepass.cfg.algorithm, sizeof onepass.cfg.algorithm, "onepass");
+    onepass.cfg.first_algo[0] = onepass.cfg.second_algo[0] = '\0';
+    onepass.cfg.beta = 0;
+    /* fused kept but never checked; the pipeline kept and checked inside its
+     * cell; unchecked; kept with its check outside the cell */
+    dh_store_choice ch[4] = {
+        { .log2n_min = 20, .log2n_max = 21, .log2k_min = 0, .log2k_max = 9, .algorithm = "fused",
+          .status = DRTOPK_CHOICE_KEPT },
+        { .log2n_min = 22, .log2n_max = 23, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 1,
+          .rule4_const = 4.0, .status = DRTOPK_CHOICE_KEPT },
+        { .log2n_min = 24, .log2n_max = 25, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2,
+          .rule4_const = 5.0, .status = DRTOPK_CHOICE_UNCHECKED },
+        { .log2n_min = 28, .log2n_max = 29, .log2k_min = 0, .log2k_max = 9, .algorithm = "dr-radix", .beta = 2,
+          .rule4_const = 6.0, .status = DRTOPK_CHOICE_KEPT } };
+    dh_store_check inside = { .kind = "heldout", .dtype = "u32", .dist = "UD", .seed = 1,
+                              .n = (3ull << 21) + 3, .k = 2, .tuned_algorithm = "dr-radix",
+                              .default_ms = { 1, 1 }, .tuned_ms = { 0.5, 0.5 } },
+                   outside = inside;
+    outside.n = (3ull << 25) + 3;       /* floor(log2 n) = 26: no cell's */
+    CHECK_STATUS(dh_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_store_put(s, 1, 1, "abc", &onepass), DRTOPK_OK);
+    CHECK_STATUS(dh_store_put_choices(s, 1, "abc", "u32", ch, 4), DRTOPK_OK);
+    CHECK_STATUS(dh_store_put_check(s, 1, "abc", &inside), DRTOPK_OK);
+    CHECK_STATUS(dh_store_put_check(s, 1, "abc", &outside), DRTOPK_OK);
+    dh_store_close(s);
+    CHECK_STATUS(dh_store_load_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(t.table.count, 4);
+    CHECK(t.entries[0].algo == DRTOPK_ALGO_FUSED && t.entries[0].beta == 2 &&
+          t.entries[0].rule4_const == DRTOPK_RULE4_CONST_DEFAULT);
+    dh_store_tuning_free(&t);
+    CHECK_STATUS(dh_store_load_checked_tuning(path, "GPU-1", NULL, &t, err, sizeof err), DRTOPK_OK);
+    CHECK_EQ_U64(t.table.count, 1);
+    CHECK(t.entries[0].log2n_min == 22 && t.entries[0].beta == 1 && t.entries[0].rule4_const == 4.0);
+    CHECK(!strcmp(t.machine_uuid, "GPU-1"));
+    dh_store_tuning_free(&t);
+    /* the conversion alone: a standalone plan other than onepass and fused,
+     * an unknown name and a pipeline without a beta name no entry */
+    drtopk_tuning_entry e;
+    dh_store_choice other = ch[1];
+    CHECK(dh_store_choice_entry(DRTOPK_F32, &other, &e) && e.dtype == DRTOPK_F32 && e.algo == DRTOPK_ALGO_RADIX);
+    snprintf(other.algorithm, sizeof other.algorithm, "bitonic");
+    CHECK(!dh_store_choice_entry(DRTOPK_U32, &other, &e));
+    snprintf(other.algorithm, sizeof other.algorithm, "no-such-plan");
+    CHECK(!dh_store_choice_entry(DRTOPK_U32, &other, &e));
+    other = ch[1];
+    other.beta = 0;
+    CHECK(!dh_store_choice_entry(DRTOPK_U32, &other, &e));
+}
+
 typedef struct {
     int calls, autos;
     dh_store_regret last;
@@ -873,6 +934,7 @@ __attribute__((constructor)) static void register_store_tests(void)
     test_register("store_refuses_newer_and_foreign_files", store_refuses_newer_and_foreign_files);
     test_register("store_round_trip_and_lookup", store_round_trip_and_lookup);
     test_register("store_catch_all_yields_to_onepass", store_catch_all_yields_to_onepass);
+    test_register("store_checked_tuning_keeps_checked_cells", store_checked_tuning_keeps_checked_cells);
     test_register("store_automatic_rows", store_automatic_rows);
     test_register("store_model_tuning_prefers_contender_sweeps", store_model_tuning_prefers_contender_sweeps);
     test_register("store_merge_is_idempotent", store_merge_is_idempotent);

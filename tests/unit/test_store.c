@@ -164,6 +164,17 @@ static dh_store_measurement meas(uint64_t k, int alpha, double ms)
     return m;
 }
 
+/* A measurement of the standalone onepass on dtype (status ok). */
+static dh_store_measurement onepass_meas(const char *dtype)
+{
+    dh_store_measurement m = meas(16, 0, 0.5);
+    snprintf(m.cfg.algorithm, sizeof m.cfg.algorithm, "onepass");
+    snprintf(m.cfg.dtype, sizeof m.cfg.dtype, "%s", dtype);
+    m.cfg.first_algo[0] = m.cfg.second_algo[0] = '\0';
+    m.cfg.beta = 0;
+    return m;
+}
+
 /* A database with one machine, one run, two measurements and a fit. */
 static void fill(const char *path, const char *uuid, const char *name, double c)
 {
@@ -500,13 +511,7 @@ static void store_catch_all_yields_to_onepass(void)
     fill(path, "GPU-1", "Test GPU", 3.75);
     dh_store *s;
     dh_store_tuning t;
-    dh_store_measurement f32_onepass = meas(16, 0, 0.5), u32_onepass = meas(16, 0, 0.5);
-    snprintf(f32_onepass.cfg.algorithm, sizeof f32_onepass.cfg.algorithm, "onepass");
-    snprintf(f32_onepass.cfg.dtype, sizeof f32_onepass.cfg.dtype, "f32");
-    f32_onepass.cfg.first_algo[0] = f32_onepass.cfg.second_algo[0] = '\0';
-    f32_onepass.cfg.beta = 0;
-    u32_onepass = f32_onepass;
-    snprintf(u32_onepass.cfg.dtype, sizeof u32_onepass.cfg.dtype, "u32");
+    dh_store_measurement f32_onepass = onepass_meas("f32"), u32_onepass = onepass_meas("u32");
     CHECK_STATUS(dh_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
     CHECK_STATUS(dh_store_put(s, 1, 1, "abc", &f32_onepass), DRTOPK_OK);   /* another dtype */
     dh_store_close(s);
@@ -533,10 +538,7 @@ static void store_checked_tuning_keeps_checked_cells(void)
     fill(path, "GPU-1", "Test GPU", 3.75);
     dh_store *s;
     dh_store_tuning t;
-    dh_store_measurement onepass = meas(16, 0, 0.5);     /* measured onepass: no catch-all */
-    snprintf(onepass.cfg.algorithm, sizeof onepass.cfg.algorithm, "onepass");
-    onepass.cfg.first_algo[0] = onepass.cfg.second_algo[0] = '\0';
-    onepass.cfg.beta = 0;
+    dh_store_measurement onepass = onepass_meas("u32");  /* measured onepass: no catch-all */
     /* fused kept but never checked; the pipeline kept and checked inside its
      * cell; unchecked; kept with its check outside the cell */
     dh_store_choice ch[4] = {

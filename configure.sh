@@ -83,16 +83,15 @@ fi
 cd "$(dirname "$0")"
 
 # Debian package that provides each tool or file the README's two commands
-# need (build and test; gnuplot and sqlite3 for experiments/run_all.sh; Open
+# need (build and test; gnuplot, sqlite3 and gzip for experiments/run_all.sh; Open
 # MPI for bin/drtopk-mpi and its tests; GNU parallel runs the Bats files side
 # by side).
 declare -A pkg_of=(
     [gcc]=gcc [ninja]=ninja-build [bats]=bats [gnuplot]=gnuplot-nox
     [sqlite3]=sqlite3 [libsqlite3.a]=libsqlite3-dev [dejavu]=fonts-dejavu-core [zlib.h]=zlib1g-dev
-    [git]=git [pkg-config]=pkg-config [parallel]=parallel
+    [git]=git [pkg-config]=pkg-config [parallel]=parallel [gzip]=gzip
     [mpicc]=libopenmpi-dev [mpirun]=openmpi-bin
     [numpy]=python3-numpy [setuptools]=python3-setuptools [pip]=python3-pip [venv]=python3-venv
-    [numpy]=python3-numpy [setuptools]=python3-setuptools [pip]=python3-pip
     [chromium]=chromium-headless-shell
 )
 sqlite_a=""
@@ -115,7 +114,7 @@ python_with() {
     return 1
 }
 missing_pkgs() {
-    local miss=() tools="gcc ninja bats gnuplot sqlite3 git pkg-config mpicc mpirun parallel"
+    local miss=() tools="gcc ninja bats gnuplot sqlite3 gzip git pkg-config mpicc mpirun parallel"
     [ "$build_only" = 1 ] && tools="gcc ninja"
     for t in $tools; do
         command -v "$t" >/dev/null 2>&1 || miss+=("${pkg_of[$t]}")

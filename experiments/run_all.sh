@@ -41,7 +41,7 @@ usage: experiments/run_all.sh [--gpu N] [--quick] [--budget S] [--measure-only] 
               machine with them and run run_all.sh --from-db --db PATH there)
   --from-db   measure nothing, plot from the database (the default without --gpu)
   --db PATH   the database (default \$DRTOPK_DB, else db/results.sqlite when it exists,
-              else the reference results db/reference/*.sql loaded into DIR/data/)
+              else the reference results db/reference/*.sql.gz loaded into DIR/data/)
   --out DIR   where the figures, data and index.html go (default figures/)
   --only LIST comma-separated experiments, by number (fig13, tab3) or full name
   --list      list the experiments and exit
@@ -135,7 +135,7 @@ out=$(cd "$out" && pwd)
 REF_INDEXES="CREATE INDEX IF NOT EXISTS measurements_point
                  ON measurements (machine_id, git_commit, dtype, dist, seed, n, k);"
 
-# load_reference DB: the dumps of db/reference/*.sql merged into DB, kept in the
+# load_reference DB: the dumps of db/reference/*.sql.gz merged into DB, kept in the
 # cache (DRTOPK_CACHE, default ~/.cache/drtopk) under a hash of the dumps' hashes,
 # this build's schema (db/schema.sql and its version) and how it is built
 # (REF_INDEXES), linked as DB:
@@ -143,7 +143,7 @@ REF_INDEXES="CREATE INDEX IF NOT EXISTS measurements_point
 # the others merge through bin/tuner, which brings it to this build's schema.
 load_reference() {
     link="$1"
-    set -- "$REF_DIR"/*.sql
+    set -- "$REF_DIR"/*.sql.gz
     [ -f "$1" ] || die "no database: no --db, no $DEFAULT_DB and no reference dump in $REF_DIR"
     cache="${DRTOPK_CACHE:-${HOME:-/tmp}/.cache/drtopk}"
     mkdir -p "$cache" || die "cannot create the cache $cache (set DRTOPK_CACHE)"
@@ -164,7 +164,7 @@ load_reference() {
     loads=$(nproc 2>/dev/null || echo 2)
     for ((i = 0; i < ${#files[@]}; ++i)); do
         while [ "$next" -lt "${#files[@]}" ] && [ "$next" -lt $((i + loads)) ]; do
-            sqlite3 -bail "$parts/$next.sqlite" < "${files[next]}" &
+            (set -o pipefail; gzip -dc "${files[next]}" | sqlite3 -bail "$parts/$next.sqlite") &
             pids[next]=$!
             next=$((next + 1))
         done

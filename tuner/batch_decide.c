@@ -34,7 +34,7 @@ const char *const batch_field_names[BATCH_FIELD_COUNT] = {
     "block_max_len_64",
 };
 
-/* Split by key width where the H200's rows (db/reference/h200-d7820bc7.sql)
+/* Split by key width where the H200's rows (db/reference/h200-d7820bc7.sql.gz)
  * cross over at different values: the register select (f32 wins to k = 16,
  * u64 rows of 64 keys lose from k = 1) and the batched radix select against
  * the row-by-row pipeline (u64 wins at 2^22 keys, f32 loses there at k =

@@ -17,8 +17,8 @@ setup() {
     DB="$T/db.sqlite"
     # the store's schema from the smallest reference dump, its rows deleted but
     # its schema version's (run_all.sh refuses a database without one)
-    small=$(ls -S "$ROOT"/db/reference/*.sql | tail -1)
-    sqlite3 -bail "$DB" < "$small"
+    small=$(ls -S "$ROOT"/db/reference/*.sql.gz | tail -1)
+    gzip -dc "$small" | sqlite3 -bail "$DB"
     for t in $(sqlite3 "$DB" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
                               AND name != 'schema_version'"); do
         sqlite3 "$DB" "DELETE FROM $t"

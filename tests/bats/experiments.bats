@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # experiments.bats -- experiments/run_all.sh without a GPU: --from-db
-# on the shipped reference dump (db/reference/*.sql) in a temp folder makes a
+# on the shipped reference dump (db/reference/*.sql.gz) in a temp folder makes a
 # valid PNG and SVG per experiment and GPU, a summary that lists every
 # experiment, "not measured on this machine" panels with their reason where the
 # rows do not exist, index.html with every image and the paper's claims; a

@@ -10,9 +10,9 @@
  * the size rules), which a cell replaces only
  * where a candidate beats it by more than DECIDE_MARGIN, so a cell where the
  * default stays is left out of the table.  Each stored choice then runs
- * against the default at a point between the grid's, for every distribution;
- * a choice that loses there by more than the measured run-to-run noise is
- * dropped (its cell runs the default plan).  `tuner --compare` prints tuned vs
+ * against the default at the cell's middle and its far corner, for every
+ * distribution; a choice that loses at either by more than the measured
+ * run-to-run noise is dropped (its cell runs the default plan).  `tuner --compare` prints tuned vs
  * default vs the best measured plan at the sweep's points.
  */
 #include "decide.h"
@@ -39,6 +39,8 @@
                                    vectors, so the tail paths run too (the
                                    H100 showed alpha 5 at 2^28 + 3 2.4x slower
                                    than at 2^28)                               */
+#define HELDOUT_CORNER_BELOW 5  /* the far corner: this many keys below the
+                                   cell's end in n, odd so not whole vectors   */
 #define MAX_DISTS 16            /* distributions one fit tells apart          */
 #define MAX_CHOICES 1024        /* cells of one dtype's table                 */
 #define CHECK_MEASUREMENTS 4    /* default, tuned, default, tuned             */
@@ -408,33 +410,67 @@ static void heldout_point(const dh_store_choice *c, uint64_t grid_n, uint64_t gr
         *k = grid_k;
 }
 
-/* Check the choices of dtype t at held-out points; mark each kept or
- * dropped and print the table.  0, -1 or FIT_INTERRUPTED. */
+/* The far corner of a cell: the largest n and k it covers (n
+ * HELDOUT_CORNER_BELOW keys below its end, k one below its end and at most
+ * half of n), where limits that grow with n and k (a buffer sized at the grid
+ * point) bite first.  n no larger than the sweep's largest, n_max (what this
+ * machine measured fits); 0 when that leaves no point past the middle one
+ * (the top cell: its grid point and middle are all there is). */
+static int heldout_corner(const dh_store_choice *c, uint64_t grid_k, uint64_t n_max, uint64_t mid_n, uint64_t *n,
+                          uint64_t *k)
+{
+    uint64_t cn = c->log2n_max + 1 < 64 ? (1ull << (c->log2n_max + 1)) - HELDOUT_CORNER_BELOW : n_max;
+    if (cn > n_max)
+        cn = n_max;
+    if (cn <= mid_n)
+        return 0;
+    uint64_t ck = c->log2k_max + 1 < 64 ? (1ull << (c->log2k_max + 1)) - 1 : cn / 2;
+    if (ck > cn / 2)
+        ck = cn / 2 > grid_k ? cn / 2 : grid_k;
+    *n = cn;
+    *k = ck;
+    return 1;
+}
+
+/* Check the choices of dtype t at held-out points, for every distribution
+ * the middle of the cell (heldout_point) and its far corner
+ * (heldout_corner); mark each kept or dropped and print the table.  0, -1
+ * or FIT_INTERRUPTED. */
 static int heldout_check(const options *o, dh_store *db, int64_t machine_id, const char *commit, drtopk_dtype t,
                          dh_store_choice *ch, const drtopk_fit_decision *dec, int nch)
 {
-    size_t cap = (size_t)nch * (size_t)o->ndist, count = 0;
+    enum { POINTS_PER_CELL = 2 };   /* the middle and the far corner */
+    size_t cap = (size_t)nch * (size_t)o->ndist * POINTS_PER_CELL, count = 0;
     check_point *cp = calloc(cap ? cap : 1, sizeof *cp);
     if (!cp)
         return -1;
+    uint64_t n_max = 0;
+    for (int i = 0; i < o->nn; ++i)
+        n_max = o->n[i] > n_max ? o->n[i] : n_max;
     for (int c = 0; c < nch; ++c) {
         drtopk_tuning_entry e;
         if (!dh_store_choice_entry(t, &ch[c], &e))
             continue;       /* no entry the library runs: the loader leaves it out too */
         drtopk_tuning table = { .gpu_name = "held-out check", .entries = &e, .count = 1 };
-        for (int d = 0; d < o->ndist; ++d) {
-            check_point *p = &cp[count];
-            p->cell = c;
-            p->dtype = t;
-            p->dist = o->dist[d];
-            heldout_point(&ch[c], dec[c].n, dec[c].k, &p->n, &p->k);
-            drtopk_problem pr = { .backend = o->backend, .dtype = t, .n = p->n, .k = p->k };
-            if (drtopk_plan_auto(&p->tuned, &pr, &table) != DRTOPK_OK ||
-                p->tuned.const_source != DRTOPK_CONST_TUNING || drtopk_plan_auto(&p->deflt, &pr, NULL) != DRTOPK_OK)
-                continue;       /* the point fell outside its cell: no check */
-            fill_row_key(o, "heldout", p);
-            ++count;
-        }
+        uint64_t pn[POINTS_PER_CELL], pk[POINTS_PER_CELL];
+        heldout_point(&ch[c], dec[c].n, dec[c].k, &pn[0], &pk[0]);
+        const int points = 1 + heldout_corner(&ch[c], dec[c].k, n_max, pn[0], &pn[1], &pk[1]);
+        for (int q = 0; q < points; ++q)
+            for (int d = 0; d < o->ndist; ++d) {
+                check_point *p = &cp[count];
+                p->cell = c;
+                p->dtype = t;
+                p->dist = o->dist[d];
+                p->n = pn[q];
+                p->k = pk[q];
+                drtopk_problem pr = { .backend = o->backend, .dtype = t, .n = p->n, .k = p->k };
+                if (drtopk_plan_auto(&p->tuned, &pr, &table) != DRTOPK_OK ||
+                    p->tuned.const_source != DRTOPK_CONST_TUNING ||
+                    drtopk_plan_auto(&p->deflt, &pr, NULL) != DRTOPK_OK)
+                    continue;       /* the point fell outside its cell: no check */
+                fill_row_key(o, "heldout", p);
+                ++count;
+            }
     }
     int rc = run_checks(o, db, machine_id, commit, cp, count, 1, "held-out check");
     if (rc != 0) {

@@ -80,11 +80,17 @@ duplicates() {
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE log2n_min NOT IN (10, 12, 13) OR log2k_min NOT IN (0, 4, 8)
                           OR log2n_max != CASE log2n_min WHEN 10 THEN 11 WHEN 12 THEN 12 ELSE 13 END
                           OR log2k_max != log2k_min + 3")" -eq 0 ]
-    # every stored cell was checked at a held-out point (n 3/2 of the grid's + 3, k
-    # between the grid's) against the library's plan without a table, and kept or dropped
+    # every stored cell was checked against the library's plan without a table, and
+    # kept or dropped: at the cell's middle (n 3/2 of the grid's + 3, k twice the
+    # grid's) and, below the sweep's largest n, at its far corner (n 5 below the
+    # cell's end, k 1 below its end and at most n / 2)
     [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices WHERE status IN ('kept', 'dropped')")" -eq "$cells" ]
-    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND n IN (1539, 6147, 12291)
-                          AND k IN (2, 32, 512)")" -eq "$(q "$D/q.sqlite" "SELECT count(*) FROM checks")" ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND ((n IN (1539, 6147, 12291)
+                          AND k IN (2, 32, 512)) OR (n IN (4091, 8187) AND k IN (15, 255, 2045, 4093)))")" -eq \
+      "$(q "$D/q.sqlite" "SELECT count(*) FROM checks")" ]
+    [ "$(q "$D/q.sqlite" "SELECT count(*) FROM choices c WHERE c.log2n_min < 13 AND NOT EXISTS (SELECT 1 FROM checks h
+                          WHERE h.n IN (4091, 8187) AND h.n >> c.log2n_min > 0 AND h.n >> (c.log2n_max + 1) = 0
+                          AND h.k >> c.log2k_min > 0 AND h.k >> (c.log2k_max + 1) = 0)")" -eq 0 ]
     # (a cell is stored only where it beat the default by more than 2%, which the
     # CPU's timings decide: with no cell there is nothing to check, and no table)
     if [ "$cells" -gt 0 ]; then
@@ -682,7 +688,7 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     [[ "$output" == *"--regret fastest: builtin"*"or tuned"* ]]
 }
 
-@test "a standalone cell (fused) gets the held-out check a pipeline cell gets, and is dropped where it loses there" {
+@test "a standalone cell (fused) gets the held-out checks a pipeline cell gets, and is dropped where it loses there" {
     db="$D/standalone.sqlite"
     args=(--backend cpu --n 2^12,2^14 --k 1,16 --dtype u32 --dist UD --algo dr-radix,radix,fused --reps 1 --db "$db")
     run "$TUNER" "${args[@]}"
@@ -695,7 +701,9 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     run "$TUNER" "${args[@]}"
     [ "$status" -eq 0 ]
     [ "$(q "$db" "SELECT count(*) FROM choices WHERE dtype = 'u32' AND algorithm = 'fused'")" -eq 4 ]
-    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND tuned_algorithm = 'fused'")" -eq 4 ]
+    # each cell's middle, and the far corner of the two below the sweep's largest n (2^14 - 5)
+    [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND tuned_algorithm = 'fused'")" -eq 6 ]
+    [ "$(q "$db" "SELECT group_concat(k) FROM (SELECT k FROM checks WHERE n = 16379 ORDER BY k)")" = "15,255" ]
     # the real fused is several times slower than the radix select on the CPU backend
     [ "$(q "$db" "SELECT group_concat(DISTINCT status) FROM choices WHERE algorithm = 'fused'")" = dropped ]
 }

@@ -203,7 +203,10 @@ static drtopk_status tuning_dtype(dh_store *s, int64_t id, drtopk_dtype t, int c
     int rc = SQLITE_DONE;
     r = DRTOPK_OK;
     /* read-only: an older schema as it is (its per-k-range choices hold for any n,
-       and none was checked) */
+       and none was checked).  The last column says "leave the cell out": dropped,
+       or with ?3 (checked only) not kept or without a held-out point inside it;
+       a range ending at 2^62 or above takes every n or k (SQLite's 1 << 63 is
+       negative) */
     int cells = s->version >= DECISION_TABLE_SINCE_VERSION;
     const char *sql = !cells ? "SELECT 0, " TUNING_LOG2_MAX_STR ", log2k_min, log2k_max, algorithm, beta, "
                                "rule4_const, 0, ?3 FROM choices WHERE machine_id = ?1 AND dtype = ?2 "

@@ -304,11 +304,12 @@ $(sed -n '/^plan regret/,$p' "$OUT/regret.log")" ;;
         DRTOPK_EXP_VERIFY_EVERY=${FIGURES_VERIFY_EVERY:-} DRTOPK_BIN_DIR=$BIN bash experiments/run_all.sh --gpu 0 \
             --quick ${FIGURES_BUDGET_S:+--budget $FIGURES_BUDGET_S} $plot --db "$DB" --out "$OUT/figures" \
             > "$OUT/figures.log" 2>&1
-        add "figures: rc=$? ($(($(date +%s) - t0)) s)${plot:+ $plot}; dump $OUT/results.sql
+        add "figures: rc=$? ($(($(date +%s) - t0)) s)${plot:+ $plot}; dump $OUT/results.sql.gz
 $(sed -n '/^summary/,$p' "$OUT/figures.log")"
-        python3 -c 'import sqlite3, sys
-with open(sys.argv[2], "w") as f:
-    f.writelines(l + "\n" for l in sqlite3.connect(sys.argv[1]).iterdump())' "$DB" "$OUT/results.sql" ||
+        # the dump as db/reference ships it: SQL text, gzip-compressed, no timestamp in the header
+        python3 -c 'import gzip, sqlite3, sys
+with open(sys.argv[2], "wb") as raw, gzip.GzipFile("", "wb", 9, raw, mtime=0) as f:
+    f.writelines((l + "\n").encode() for l in sqlite3.connect(sys.argv[1]).iterdump())' "$DB" "$OUT/results.sql.gz" ||
             add "figures: cannot dump $DB" ;;
     mpi)
         if [ ! -x "$BIN/drtopk-mpi" ]; then

@@ -107,13 +107,14 @@ def graph_of(fn, calls):
 
 
 def dense_case(rows, cols, k, g):
-    """A rows x cols workload: (drtopk's call, torch's call, whether drtopk's result is torch's, n, shape, dtype)."""
+    """A rows x cols workload: (drtopk's call, torch's call, whether drtopk's result is torch's, n, shape, its short
+    form for the rows' peer_version, dtype)."""
     x = torch.rand((rows, cols), device="cuda", generator=g)
     ours, theirs = functools.partial(drtopk.topk, x, k), functools.partial(torch.topk, x, k)
     v, i = ours()
     want = torch.topk(x, k).values
     ok = torch.equal(v, want) and torch.equal(torch.gather(x, 1, i), v)
-    return ours, theirs, ok, rows * cols, "%d x %d" % (rows, cols), "f32"
+    return ours, theirs, ok, rows * cols, "%d x %d" % (rows, cols), "%dx%d" % (rows, cols), "f32"
 
 
 def seen_keys(queries, rule, g):
@@ -144,7 +145,7 @@ def attention_case(queries, rule, dtype, k, g):
     ok = (torch.equal(v[filled], want[filled]) and torch.equal(flat[pos][filled], v[filled]) and
           bool((i[~filled] == -1).all()))
     shape = "%d queries, %d..%d keys" % (queries, int(seen.min()), width)
-    return ours, theirs, ok, int(seen.sum()), shape, DTYPE_NAMES[dtype]
+    return ours, theirs, ok, int(seen.sum()), shape, "%dq" % queries, DTYPE_NAMES[dtype]
 
 
 def main():
@@ -177,7 +178,7 @@ def main():
     for name, k, case in cases:
         if only and name not in only:
             continue
-        ours, theirs, ok, n, shape, dtype = case(g)
+        ours, theirs, ok, n, shape, tag, dtype = case(g)
         failed += not ok
         calls = min(calls_for(ours), calls_for(theirs))
         res = {"py.drtopk_topk": per_call(ours, calls, a.reps), "py.torch_topk": per_call(theirs, calls, a.reps)}
@@ -190,7 +191,7 @@ def main():
             name, shape, k, us["py.drtopk_topk"], us["py.torch_topk"], us["py.torch_topk"] / us["py.drtopk_topk"],
             us["py.drtopk_graph"], us["py.drtopk_topk"] - us["py.drtopk_graph"], "" if ok else " WRONG RESULT"))
         sys.stdout.flush()
-        config = "%s %s torch %s" % (name, shape.replace(" ", ""), torch.__version__)
+        config = "%s %s torch %s" % (name, tag, torch.__version__)     # at most 63 bytes (the store's bound)
         for peer, (med, lo, hi, reps_ms) in res.items():
             line = {"peer": peer, "gpu": gpu, "peer_version": config,
                     "seed": a.seed, "dist": "UD", "dtype": dtype, "n": n, "k": k, "ms_median": med,

@@ -68,7 +68,7 @@
 #include <cub/block/block_scan.cuh>
 #include "kernels.h"
 #include "keyorder.h"
-#include "onepass_spec.h"
+#include "fused_spec.h"
 
 #define SN_THREADS 1024                 /* one block per SM, all its threads    */
 #define SN_DIGIT_BITS 11                /* 3 passes cover 32 bits (11, 11, 10),
@@ -78,46 +78,11 @@
 #define SN_BINS_PER_THREAD (SN_BINS / SN_THREADS)
 #define SN_UNROLL 4                     /* loads in flight per thread (8 spills
                                            under the 64-register cap)          */
-#define SN_BLOCK_KEYS 12288             /* one block up to here (12 keys a
-                                           thread); H200 A/B: at 2^13 one block
-                                           13-15 us, a grid 17-18; at 2^14 a
-                                           grid 16-18, one block 15-20        */
-#define SN_GRID_KEYS 2048               /* keys per block of a grid (2 per
-                                           thread) until every co-resident block
-                                           runs: a block's passes over its chunk,
-                                           not the barriers, set the grid's time
-                                           (24 us at 16 keys a thread)           */
 #define SN_VEC_UNROLL 4                 /* 16-byte loads in flight per thread in
                                            the sampled pass: 64 KB per SM, the
                                            HBM latency-bandwidth product's share */
 #define SN_WARP 32
 #define SN_FULL_MASK 0xffffffffu
-#define SN_STATIC_SMEM_MAX 16384        /* bounds the kernel's static shared
-                                           memory (8 KB histogram, the scan's
-                                           storage, scalars); the rest of the
-                                           opt-in limit holds the chunk        */
-#define SN_SAMPLED_MIN_N (1ull << 22)   /* the sampled threshold from here up:
-                                           measured on an H100 (u32 UD, k 1024,
-                                           ncu kernel time): at 2^20 the sample
-                                           and its select cost more than they
-                                           save (23.5 us against 15.5 for the
-                                           digit passes over V); at 2^22 and
-                                           2^24 one read wins (26 and 47-51 us
-                                           against ~30 and 129-138) */
-#define SN_SAMPLE 4096u                 /* keys each block samples (4 a thread):
-                                           the spec's positions at S = 4096, a
-                                           divisor of DRTOPK_ONEPASS_SAMPLE, so
-                                           they are every 8th of onepass's and
-                                           its forcing inputs force these too;
-                                           every block reads them (from L2), so
-                                           the spec's 2^15 would cost ~8x     */
-#define SN_TIE_SHARE 2                  /* ties take at most 1/2 of a block's list */
-#define SN_LIST_SLACK 2                 /* a block's share of the spec's capacity,
-                                           twice over, fits its list: a binomial
-                                           count of mean m >= 16 stays under 2m
-                                           to 4 standard deviations            */
-#define SN_GRID_MAX 1024u               /* blocks a control block publishes for
-                                           (co-resident blocks of any GPU)     */
 
 namespace cg = cooperative_groups;
 
@@ -653,13 +618,13 @@ extern "C" drtopk_status small_n_topk_workspace(const topk_input *in, size_t *by
     return DRTOPK_OK;
 }
 
-/* One launch: the grid (one block up to SN_BLOCK_KEYS keys, else one per
- * SN_GRID_KEYS keys up to the co-resident count), each block's chunk, and whether the chunks fit shared
- * memory.  The kernel may take all the opt-in shared memory (set once per
- * device); a launch asks for its chunk only. */
+/* The current device's shared memory for a block's chunk or list (*room,
+ * set as the kernel's limit once per device) and the launch shape of the
+ * fused top-k of n keys, k of them selected (fused_spec.h): one block up to
+ * SN_BLOCK_KEYS keys, else one per SN_GRID_KEYS keys up to the co-resident
+ * count. */
 template <int T, typename PosT>
-static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename sn_word<T>::type, PosT> a, void *ws,
-                                    cudaStream_t s)
+static drtopk_status small_n_shape(uint64_t n, uint64_t k, size_t *room, drtopk_fused_shape *sh)
 {
     typedef typename sn_word<T>::type K;
     const drtopk_device_attrs *dev;
@@ -667,32 +632,39 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
     int dev_id, coop_ok = 0, per_sm = 0;
     const void *kernel = (const void *)small_n_kernel<T, PosT>;
     if ((st = drtopk_device_current(&dev_id, &dev)) != DRTOPK_OK) return st;
-    const size_t room = dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
-    if ((st = drtopk_kernel_dynamic_smem(kernel, room)) != DRTOPK_OK) return st;
+    *room = dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
+    if ((st = drtopk_kernel_dynamic_smem(kernel, *room)) != DRTOPK_OK) return st;
     DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&coop_ok, cudaDevAttrCooperativeLaunch, dev_id));
     /* co-resident blocks at `room` bytes, the most a launch asks: a smaller
      * chunk only raises the occupancy, so this many are co-resident always */
-    if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, room, NULL, &per_sm)) != DRTOPK_OK) return st;
-    const unsigned long long n = in->n_max, want = n <= SN_BLOCK_KEYS ? 1 : (n + SN_GRID_KEYS - 1) / SN_GRID_KEYS;
-    const unsigned long long resident_max = coop_ok ? (unsigned long long)per_sm * dev->sm_count : 1;
-    const unsigned long long most = resident_max < SN_GRID_MAX ? resident_max : SN_GRID_MAX;
-    const unsigned grid = (unsigned)(want < most ? want : most);
+    if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, *room, NULL, &per_sm)) != DRTOPK_OK) return st;
+    const uint64_t resident_max = coop_ok ? (uint64_t)per_sm * dev->sm_count : 1;
+    *sh = drtopk_fused_shape_of(sizeof(K), n, k, *room, resident_max);
+    return DRTOPK_OK;
+}
+
+/* One launch of small_n_shape's shape.  The kernel may take all the opt-in
+ * shared memory; a launch asks for its chunk or its list only. */
+template <int T, typename PosT>
+static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename sn_word<T>::type, PosT> a, void *ws,
+                                    cudaStream_t s)
+{
+    typedef typename sn_word<T>::type K;
+    drtopk_status st;
+    size_t room;
+    drtopk_fused_shape sh;
+    if ((st = small_n_shape<T, PosT>(in->n_max, in->k, &room, &sh)) != DRTOPK_OK) return st;
+    const unsigned grid = sh.grid;
     a.v = (const K *)in->raw;
-    a.n = n;
+    a.n = in->n_max;
     a.k = in->k;
-    a.chunk = (n + grid - 1) / grid;
-    /* sampled: a block's list (key and offset) fills the room; ties take at
-     * most k of it (TAKE needs at most k - gt), and the rest holds SN_LIST_SLACK
-     * times the block's share of the spec's candidate capacity */
-    /* a multiple of 4 keys: the offsets after the keys stay 4-byte aligned */
-    a.list_cap = (uint32_t)(room / (sizeof(K) + sizeof(uint32_t))) & ~3u;
-    const uint32_t tie_cap = a.k < a.list_cap / SN_TIE_SHARE ? (uint32_t)a.k : a.list_cap / SN_TIE_SHARE;
-    a.cand_cap = a.list_cap - tie_cap;
-    a.r = (uint32_t)drtopk_onepass_rank(n, a.k, SN_SAMPLE);
-    a.cap = drtopk_onepass_capacity(n, a.k, SN_SAMPLE, a.r);
-    a.sampled = grid > 1 && n >= SN_SAMPLED_MIN_N && room >= SN_SAMPLE * sizeof(K) &&
-                a.cap / grid * SN_LIST_SLACK <= a.cand_cap;
-    a.resident = !a.sampled && a.chunk * sizeof(K) <= room;
+    a.chunk = sh.chunk;
+    a.list_cap = sh.list_cap;
+    a.cand_cap = sh.cand_cap;
+    a.r = sh.r;
+    a.cap = sh.cap;
+    a.sampled = sh.sampled;
+    a.resident = sh.resident;
     a.flip = in->order == DRTOPK_SMALLEST ? (K)~0ull : (K)0;
     a.d_skip = in->d_skip;
     a.c = (small_n_ctl *)ws;
@@ -755,6 +727,26 @@ static drtopk_status small_n_dispatch(drtopk_dtype t, int pos64, A... args)
     case DRTOPK_F64: return pos64 ? F<DRTOPK_F64, uint64_t>::run(args...) : F<DRTOPK_F64, uint32_t>::run(args...);
     default: return drtopk_dispatch<F>(t, pos64, args...);
     }
+}
+
+/* Whether the fused top-k of n keys of type T reads V once on this device. */
+template <int T, typename PosT>
+struct small_n_once {
+    static drtopk_status run(uint64_t n, uint64_t k, int *once)
+    {
+        size_t room;
+        drtopk_fused_shape sh;
+        const drtopk_status st = small_n_shape<T, PosT>(n, k, &room, &sh);
+        if (st == DRTOPK_OK) *once = drtopk_fused_reads_once(&sh);
+        return st;
+    }
+};
+
+extern "C" drtopk_status drtopk_cuda_fused_reads_once(drtopk_dtype t, uint64_t n, uint64_t k, int *once)
+{
+    if ((unsigned)t >= DRTOPK_DTYPE_COUNT || once == NULL || n == 0 || k == 0 || k > n)
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    return small_n_dispatch<small_n_once>(t, 0, n, k, once);     /* fused takes < 2^32 keys: 32-bit offsets */
 }
 
 /* The checks of topk_check_io and topk_check_run (which know 32-bit V only),

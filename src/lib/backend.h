@@ -117,6 +117,10 @@ int drtopk_cuda_usable(const char **why);
  * reason in drtopk_last_error (api.c); the last check of every workspace
  * query and select, after the arguments'. */
 drtopk_status drtopk_backend_ready(drtopk_backend backend);
+/* Whether the fused top-k of n keys of dtype t, k of them, reads V once on
+ * the current device (fused_spec.h), in *once (kernels/small_n.cu; the
+ * planner asks before it runs fused over a large V: policy.h). */
+drtopk_status drtopk_cuda_fused_reads_once(drtopk_dtype t, uint64_t n, uint64_t k, int *once);
 #define DRTOPK_GPU_NAME_LEN 256     /* cudaDeviceProp::name */
 /* The current device's name (kernels/gpu_name.cu), which picks the tuning
  * table compiled into the library (tuning_builtin.c). */

@@ -68,6 +68,12 @@ drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted, void *ws,
     return DRTOPK_ERR_NO_BACKEND;
 }
 
+drtopk_status drtopk_cuda_fused_reads_once(drtopk_dtype t, uint64_t n, uint64_t k, int *once)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
 drtopk_status drtopk_cuda_gpu_name(char *name, size_t len)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);

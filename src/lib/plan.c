@@ -174,15 +174,31 @@ drtopk_status drtopk_plan_explicit(drtopk_plan *plan, const drtopk_problem *p, d
     return DRTOPK_OK;
 }
 
+/* Whether the fused top-k reads p's V once on the current GPU (its chunks
+ * in shared memory, or its sampled candidates within its lists); 1 where
+ * the backend cannot tell (no GPU: the select call reports that). */
+static int fused_reads_once(const drtopk_problem *p)
+{
+    int once = 1;
+    const char *why;
+    if (!drtopk_cuda_usable(&why)) return 1;
+    if (drtopk_cuda_fused_reads_once(p->dtype, p->n, p->k, &once) != DRTOPK_OK) {
+        drtopk_error_clear();
+        return 1;
+    }
+    return once;
+}
+
 /* The size rules of 64-bit keys (policy.h), which run standalone onepass,
  * fused, radix or sort-cub only (kernels/key_width.cu). */
 static drtopk_algo size_rule_64(const drtopk_problem *p, int ln)
 {
     if (ln <= POLICY_FUSED_64_LOG2) return DRTOPK_ALGO_FUSED;
-    if (ln <= POLICY_FUSED_64_MID_LOG2 &&
-        (p->k <= POLICY_FUSED_64_MID_MAX_K || p->k >= p->n >> POLICY_FUSED_64_MOST_SHIFT))
+    if (ln <= POLICY_FUSED_64_MID_LOG2 && p->k >= p->n >> POLICY_FUSED_64_MOST_SHIFT) return DRTOPK_ALGO_FUSED;
+    if (((ln <= POLICY_FUSED_64_MID_LOG2 && p->k <= POLICY_FUSED_64_MID_MAX_K) ||
+         (ln <= POLICY_FUSED_64_WIDE_LOG2 && p->k <= POLICY_FUSED_64_WIDE_MAX_K)) &&
+        fused_reads_once(p))
         return DRTOPK_ALGO_FUSED;
-    if (ln <= POLICY_FUSED_64_WIDE_LOG2 && p->k <= POLICY_FUSED_64_WIDE_MAX_K) return DRTOPK_ALGO_FUSED;
     return DRTOPK_ALGO_ONEPASS;
 }
 

@@ -36,11 +36,16 @@ extern "C" {
  *     to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 keys at any k (3-10x faster than
  *     the radix select, CUB's sort and onepass, whose 64-bit sample and
  *     candidate selects take several launches each), up to
- *     2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k <= POLICY_FUSED_64_MID_MAX_K
- *     or k >= n / 2^POLICY_FUSED_64_MOST_SHIFT, and up to
- *     2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1 at k <= POLICY_FUSED_64_WIDE_MAX_K
- *     (past those k its blocks' lists overflow and it reads V from HBM six
- *     times: 2.4-5.8x slower than onepass); onepass above;
+ *     2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k >= n / 2^POLICY_FUSED_64_MOST_SHIFT,
+ *     and where it reads V once (fused_spec.h: its blocks' lists hold the
+ *     sampled candidates on this GPU) up to 2^(POLICY_FUSED_64_MID_LOG2 + 1)
+ *     - 1 at k <= POLICY_FUSED_64_MID_MAX_K and up to
+ *     2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1 at k <= POLICY_FUSED_64_WIDE_MAX_K;
+ *     onepass elsewhere.  Where the lists overflow fused reads V from HBM
+ *     six times: at 2 GB and more of V 4-7x slower than onepass (H200:
+ *     2^29 - 1 keys, k = 1024: 5.67 ms against 1.23; 2^28.75 keys, k = 4096:
+ *     7.92 against 1.15), at 512 MB 2-3x (2^26 keys, k = 2^18..2^22), while
+ *     up to 2^25 - 1 keys (256 MB) re-reading V still wins at most k;
  *   - 32-bit keys up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_32_MAX_K, and up to 2^(POLICY_FUSED_32_WIDE_K_LOG2 + 1) - 1
  *     at k <= n / 2^POLICY_FUSED_32_K_SHIFT: fused, which reads V once there

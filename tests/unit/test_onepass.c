@@ -7,13 +7,15 @@
  * the fallback, forced by inputs built against the sampled positions:
  * tests/gpu/onepass_data.h, at every key type and order), and how plans
  * reach it (standalone only; a tuning entry naming it gives the standalone
- * plan).
+ * plan); and the fused top-k's launch shape, which samples with this
+ * specification (fused_spec.h: where it reads V once).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "test_harness.h"
 #include "gen.h"
+#include "fused_spec.h"
 #include "keyorder.h"
 #include "oracle.h"
 #include "../gpu/onepass_data.h"
@@ -201,10 +203,45 @@ static void plans(void)
     CHECK(a == DRTOPK_ALGO_ONEPASS && dr == 0);
 }
 
+/* The fused top-k's shape where an H200 runs it (the opt-in shared memory
+ * 232,448 bytes less SN_STATIC_SMEM_MAX, one 1024-thread block on each of
+ * 132 SMs): one read of V where the chunks fit shared memory or the sampled
+ * candidates fit the lists, digit passes over HBM where neither does.  The
+ * 64-bit cases are the edge measured there (policy.h): at 2^29 - 1 keys
+ * fused re-reads V from k = 1024 (5.7 ms against onepass's 1.2), at 2^28.75
+ * keys from k = 4096. */
+static void fused_shape(void)
+{
+    const size_t room = 232448 - SN_STATIC_SMEM_MAX;
+    const uint64_t sms = 132;
+    drtopk_fused_shape s = drtopk_fused_shape_of(4, 1000, 10, room, sms);
+    CHECK(s.grid == 1 && s.chunk == 1000 && s.resident && !s.sampled && drtopk_fused_reads_once(&s));
+    s = drtopk_fused_shape_of(4, 1u << 20, 1024, room, sms);           /* 4 MB over 132 blocks: in shared memory */
+    CHECK(s.grid == sms && s.resident && !s.sampled && drtopk_fused_reads_once(&s));
+    s = drtopk_fused_shape_of(4, 1u << 24, 1024, room, sms);           /* 64 MB: sampled */
+    CHECK(s.sampled && !s.resident && drtopk_fused_reads_once(&s));
+    CHECK(s.list_cap % 4 == 0 && s.list_cap * (4 + sizeof(uint32_t)) <= room && s.cand_cap == s.list_cap - 1024);
+    CHECK(s.cap / s.grid * SN_LIST_SLACK <= s.cand_cap);
+    const struct { uint64_t n, k; int once; } u64[] = {
+        { (1ull << 29) - 1, 256, 1 }, { (1ull << 29) - 1, 1024, 0 }, { (1ull << 29) - 1, 4096, 0 },
+        { 451452825, 2048, 1 }, { 451452825, 4096, 0 }, { 1ull << 28, 4096, 1 }, { 1ull << 28, 16384, 0 },
+        { 1ull << 26, 65536, 1 }, { 1ull << 26, 1u << 18, 0 },
+    };
+    for (size_t i = 0; i < sizeof u64 / sizeof *u64; ++i) {
+        s = drtopk_fused_shape_of(8, u64[i].n, u64[i].k, room, sms);
+        CHECKF(drtopk_fused_reads_once(&s) == u64[i].once, "u64 n %llu k %llu: reads once %d, want %d",
+                  (unsigned long long)u64[i].n, (unsigned long long)u64[i].k, drtopk_fused_reads_once(&s),
+                  u64[i].once);
+    }
+    s = drtopk_fused_shape_of(4, 1u << 24, 1024, room, 1);              /* no cooperative launch: one block */
+    CHECK(s.grid == 1 && s.chunk == 1u << 24 && !drtopk_fused_reads_once(&s));
+}
+
 __attribute__((constructor)) static void register_onepass_tests(void)
 {
     test_register("onepass/spec", spec);
     test_register("onepass/seeded_exact", seeded);
     test_register("onepass/fallback_forced", fallback);
     test_register("onepass/plans", plans);
+    test_register("onepass/fused_shape", fused_shape);
 }

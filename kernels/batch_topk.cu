@@ -10,6 +10,22 @@
  *     up; lane r keeps round r's position and the k_s slots are written at
  *     once.  Bytes: the row read once, k_s slots written (k_s values read
  *     back, from cache).
+ *   - filter select (segments and uniform rows of keys of at most 32 bits
+ *     longer than the plan's filter_min_len whose expected candidates fit a
+ *     block; the onepass idea per segment: sparse attention, token sampling,
+ *     ANN re-ranking): a block per segment sorts BATCH_FILTER_SAMPLE keys at
+ *     onepass_spec.h's positions and takes the r-th largest (onepass_spec.h's
+ *     rank) as the threshold t, reads the segment once (16-byte loads) and
+ *     lists every key >= t in shared memory as one 64-bit word (the ordered
+ *     key above the complemented position: the larger word is the better
+ *     key, ties by the smaller position), warp-aggregated slots; a list of at
+ *     least k_s and at most BATCH_FILTER_WORDS words holds every key >= the
+ *     k-th key, so its first k_s words, sorted in shared memory (bitonic),
+ *     are the segment's top k_s best first, ties at the smallest positions.
+ *     A segment of at most BATCH_FILTER_WORDS keys is listed whole (no
+ *     sample).  A threshold that lets more or fewer through hands the
+ *     segment to the split radix select.  Bytes: the segment read once (the
+ *     sample from cache, mostly), k_s slots written.
  *   - staged radix select (every segment that fits in shared memory): a
  *     group (a warp for segments of at most 2^BATCH_STAGED_WARP_LOG2 keys,
  *     else the whole block) copies its segment into shared memory (a block:
@@ -88,6 +104,7 @@
  */
 #include "device_common.cuh"
 #include "keyorder.h"
+#include "onepass_spec.h"
 
 #include <string.h>
 #include <type_traits>
@@ -157,6 +174,14 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STAGED_BLOCK_DIGIT_BITS,
               "the candidate list and its counts fill a block's counts");
 
+#define BATCH_FILTER_THREADS 512                /* filter select: threads a block (a segment)           */
+#define BATCH_FILTER_WORDS 8192                 /*   listed keys a block holds: 64 KB, 3 blocks an SM on sm_90 */
+#define BATCH_FILTER_SAMPLE 1024                /*   sampled keys (2 a thread), within the words          */
+#define BATCH_FILTER_UNROLL 4                   /*   16-byte loads in flight a thread                     */
+#define BATCH_FILTER_SMEM (BATCH_FILTER_WORDS * sizeof(uint64_t))
+static_assert(BATCH_FILTER_SAMPLE <= BATCH_FILTER_WORDS && (BATCH_FILTER_WORDS & (BATCH_FILTER_WORDS - 1)) == 0,
+              "the sample sorts in the words; the list sorts in a power of two of them");
+
 #define BATCH_COUNTERS (BIN_COUNT + BATCH_DR_CTL) /* the bins' sizes, then the Dr. pipeline's counters */
 
 /* The bins of variable segments: class x log2-length range (the staged
@@ -164,7 +189,7 @@ static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STA
  * 2^BATCH_STAGED_MAX_LOG2). */
 enum {
     BIN_TINY = 0, BIN_WARP_SHORT, BIN_WARP_LONG, BIN_STAGED_WARP, BIN_STAGED_BLOCK,
-    BIN_SPLIT = BIN_STAGED_BLOCK + BATCH_STAGED_BINS, BIN_DR, BIN_COUNT
+    BIN_FILTER = BIN_STAGED_BLOCK + BATCH_STAGED_BINS, BIN_SPLIT, BIN_DR, BIN_COUNT
 };
 
 typedef struct {
@@ -1125,13 +1150,152 @@ __global__ void __launch_bounds__(BATCH_SORT_THREADS) sort_out_kernel(batch_args
         __syncthreads();
     }
 }
+/* ---- filter select -------------------------------------------------------------- */
+
+/* A candidate as one word: its ordered key above, the complement of its
+ * position below, so that a larger word is a better candidate (key desc,
+ * position asc: the total order of kbetter) and 0 is below every candidate
+ * (a position is less than 2^32 - 1). */
+__device__ __forceinline__ uint64_t filter_word(uint32_t key, uint32_t pos)
+{
+    return (uint64_t)key << 32 | (uint32_t)~pos;
+}
+__device__ __forceinline__ uint32_t filter_pos(uint64_t w) { return ~(uint32_t)w; }
+
+/* Sort w[0..n) largest first (n a power of two) with the whole block. */
+__device__ void filter_sort(uint64_t *w, unsigned n)
+{
+    for (unsigned size = 2; size <= n; size <<= 1)
+        for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
+            for (unsigned t = threadIdx.x; t < n / 2; t += blockDim.x) {
+                const unsigned i = 2 * t - (t & (stride - 1)), j = i + stride;
+                const uint64_t x = w[i], y = w[j];
+                if ((i & size) == 0 ? y > x : x > y) {
+                    w[i] = y;
+                    w[j] = x;
+                }
+            }
+            __syncthreads();
+        }
+}
+
+/* Whether a segment of len keys, k_s of them selected, takes the filter
+ * select: its keys of at most 32 bits, longer than the plan's filter_min_len
+ * (0: off), and all of it, or the candidates that onepass_spec.h's
+ * capacity allows at this sample, fit a block's words. */
+__host__ __device__ __forceinline__ bool filter_takes(int key_bits, uint64_t min_len, uint64_t len, uint64_t ks)
+{
+    if (key_bits > 32 || min_len == 0 || len <= min_len || len >= UINT32_MAX) return false;
+    if (len <= BATCH_FILTER_WORDS) return true;
+    const uint64_t r = drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE);
+    return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, r) <= BATCH_FILTER_WORDS;
+}
+
+/* Hand segment s to the split select (the bin after this one): a threshold
+ * that let too many or too few keys through. */
+__device__ __forceinline__ void filter_fall_back(const batch_args &a, uint64_t s, split_state *states)
+{
+    const unsigned long long at = atomicAdd((unsigned long long *)a.count + (BIN_SPLIT - BIN_FILTER), 1ull);
+    ((uint64_t *)a.list)[(uint64_t)(BIN_SPLIT - BIN_FILTER) * a.segments + at] = s;
+    unsigned long long *w = (unsigned long long *)(states + at);
+    for (size_t j = 0; j < sizeof(split_state) / sizeof *w; ++j) w[j] = 0;
+}
+
+/* A block per segment (keys of at most 32 bits): the r-th largest of
+ * BATCH_FILTER_SAMPLE keys at onepass_spec.h's positions is the threshold t
+ * (a segment of at most BATCH_FILTER_WORDS keys: no sample, t the least key);
+ * one read of the segment (16-byte loads) lists every key >= t as a word in
+ * shared memory (warp-aggregated slots); where the list holds at least k_s
+ * and at most BATCH_FILTER_WORDS keys, it holds every key >= the k-th, and
+ * sorted its first k_s words are the segment's top k_s best first, ties at
+ * the smallest positions.  Otherwise the segment goes to the split select. */
+template <int T>
+__global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args a, split_state *states)
+{
+    typedef typename elem_of<T>::raw RT;
+    constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);
+    extern __shared__ uint64_t filter_smem[];
+    uint64_t *const w = filter_smem;
+    __shared__ unsigned listed;
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
+    const drtopk_order order = (drtopk_order)a.order;
+    auto key_of = [&](RT b) { return (uint32_t)drtopk_key_any(b, (drtopk_dtype)T, order); };
+    const uint64_t nseg = seg_count(a);
+    for (uint64_t i = blockIdx.x; i < nseg; i += gridDim.x) {
+        const uint64_t s = seg_id(a, i);
+        uint64_t start, len;
+        const uint64_t ks = seg_info(a, s, &start, &len);
+        for (uint64_t j = ks + threadIdx.x; j < a.k; j += blockDim.x) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
+        const unsigned n = (unsigned)len;       /* filter_takes: below 2^32 */
+        const RT *src = (const RT *)a.values + start;
+        uint32_t t = 0;
+        if (n > BATCH_FILTER_WORDS) {
+            for (unsigned j = threadIdx.x; j < BATCH_FILTER_SAMPLE; j += blockDim.x) {
+                const unsigned p = (unsigned)drtopk_onepass_sample_pos(n, BATCH_FILTER_SAMPLE, j);
+                w[j] = filter_word(key_of(src[p]), p);
+            }
+            __syncthreads();
+            filter_sort(w, BATCH_FILTER_SAMPLE);
+            t = (uint32_t)(w[drtopk_onepass_rank(n, ks, BATCH_FILTER_SAMPLE) - 1] >> 32);
+        }
+        if (threadIdx.x == 0) listed = 0;
+        __syncthreads();                /* t read, the count zeroed: the words are free */
+        /* every lane of a warp calls it alike (a ballot) */
+        auto list = [&](bool in, uint32_t key, unsigned p) {
+            const bool take = in && key >= t;
+            const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, take);
+            if (b == 0) return;         /* the warp alike */
+            unsigned at = 0;
+            if (lane == 0) at = atomicAdd(&listed, (unsigned)__popc(b));
+            at = __shfl_sync(DRTOPK_FULL_MASK, at, 0) + __popc(b & lower);
+            if (take && at < BATCH_FILTER_WORDS) w[at] = filter_word(key, p);
+        };
+        /* head elements up to a 16-byte boundary and the tail: warp 0, a lane each */
+        const unsigned head = (unsigned)(((uintptr_t)0 - (uintptr_t)src) & (BATCH_VEC_BYTES - 1)) / sizeof(RT);
+        const unsigned nhead = head < n ? head : n, nvec = (n - nhead) / V, tail = nhead + nvec * V;
+        if (threadIdx.x < DRTOPK_WARP) {
+            const unsigned p = lane < V ? lane : tail + lane - V;
+            const bool in = lane < V ? lane < nhead : lane < 2 * V && p < n;
+            list(in, in ? key_of(src[p]) : 0, p);
+        }
+        const uint4 *vsrc = (const uint4 *)(src + nhead);
+        const unsigned step = blockDim.x * BATCH_FILTER_UNROLL;
+        for (unsigned v0 = threadIdx.x; v0 - threadIdx.x < nvec; v0 += step) {
+            uint4 q[BATCH_FILTER_UNROLL];
+#pragma unroll
+            for (unsigned u = 0; u < BATCH_FILTER_UNROLL; ++u)
+                q[u] = v0 + u * blockDim.x < nvec ? vsrc[v0 + u * blockDim.x] : make_uint4(0, 0, 0, 0);
+#pragma unroll
+            for (unsigned u = 0; u < BATCH_FILTER_UNROLL; ++u) {
+                const unsigned v = v0 + u * blockDim.x;
+                RT e[V];
+                memcpy(e, &q[u], sizeof e);
+#pragma unroll
+                for (unsigned j = 0; j < V; ++j) list(v < nvec, key_of(e[j]), nhead + v * V + j);
+            }
+        }
+        __syncthreads();
+        const unsigned c = listed;
+        if (c < ks || c > BATCH_FILTER_WORDS) {
+            if (threadIdx.x == 0) filter_fall_back(a, s, states);
+        } else {
+            const unsigned m = pow2_at_least(c, 2);
+            for (unsigned j = c + threadIdx.x; j < m; j += blockDim.x) w[j] = 0;
+            __syncthreads();
+            filter_sort(w, m);
+            for (uint64_t j = threadIdx.x; j < ks; j += blockDim.x) put<T>(a, s, start, j, filter_pos(w[j]));
+        }
+        __syncthreads();                /* the words read before the next segment's */
+    }
+}
+
 #include "batch_dr.cuh"
 
 /* ---- logarithmic radix binning of variable segments -------------------------- */
 /* staged_cap: the longest segment a staged block holds. */
 __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, uint64_t tiny_max_k,
-                           uint64_t staged_cap, unsigned long long *counts, uint64_t *lists, split_state *states,
-                           dr_ws dr)
+                           uint64_t filter_min_len, uint64_t staged_cap, unsigned long long *counts, uint64_t *lists,
+                           split_state *states, dr_ws dr)
 {
     const uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= a.segments) return;
@@ -1147,10 +1311,11 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
     if (dr_take(a, dr, counts, lists, s, start, len, ks)) return;
     const int lg = len > 1 ? 64 - __clzll((long long)(len - 1)) : 0;     /* ceil(log2 len) */
     int bin;
-    if (lg > BATCH_STAGED_MAX_LOG2) bin = BIN_SPLIT;
-    else if (lg <= BATCH_TINY_LOG2 && ks <= tiny_max_k) bin = BIN_TINY;
-    else if (ks <= warp_max_k && len <= warp_max_len) bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
-    else if (len > staged_cap) bin = BIN_SPLIT;
+    if (lg <= BATCH_TINY_LOG2 && ks <= tiny_max_k) bin = BIN_TINY;
+    else if (lg <= BATCH_STAGED_MAX_LOG2 && ks <= warp_max_k && len <= warp_max_len)
+        bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
+    else if (filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, len, ks)) bin = BIN_FILTER;
+    else if (lg > BATCH_STAGED_MAX_LOG2 || len > staged_cap) bin = BIN_SPLIT;
     else if (lg <= BATCH_STAGED_WARP_LOG2) bin = BIN_STAGED_WARP;
     else bin = BIN_STAGED_BLOCK + lg - BATCH_STAGED_WARP_LOG2 - 1;
     const unsigned long long at = atomicAdd(&counts[bin], 1ull);
@@ -1335,6 +1500,48 @@ static drtopk_status staged_run(batch_args a, uint64_t cap, int sorted, unsigned
     return batch_dispatch<staged_launch>((drtopk_dtype)a.dtype, a, c, sorted, cs);
 }
 
+/* The filter select of the segments a covers (filter_takes binned them:
+ * keys of at most 32 bits), a block each, at most the co-resident blocks
+ * (the kernel strides over the rest); the segments its threshold fails go
+ * to the split select's bin. */
+template <int T>
+struct filter_launch {
+    static drtopk_status run(batch_args a, split_state *states, cudaStream_t st)
+    {
+        if constexpr (sizeof(typename elem_of<T>::raw) > sizeof(uint32_t)) {
+            drtopk_error_set("the filter select takes keys of at most 32 bits, not %s", drtopk_dtype_name((drtopk_dtype)T));
+            return DRTOPK_ERR_UNSUPPORTED;
+        } else {
+            const drtopk_device_attrs *dev;
+            drtopk_status s;
+            int per_sm = 0;
+            const void *kernel = (const void *)filter_kernel<T>;
+            if ((s = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return s;
+            if ((s = drtopk_kernel_dynamic_smem(kernel, BATCH_FILTER_SMEM)) != DRTOPK_OK) return s;
+            if ((s = drtopk_kernel_occupancy(kernel, BATCH_FILTER_THREADS, BATCH_FILTER_SMEM, NULL, &per_sm)) != DRTOPK_OK)
+                return s;
+            const unsigned grid = grid_for(a.segments, (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)dev->sm_count);
+            filter_kernel<T><<<grid, BATCH_FILTER_THREADS, BATCH_FILTER_SMEM, st>>>(a, states);
+            DRTOPK_LAUNCH_CHECK();
+            return DRTOPK_OK;
+        }
+    }
+};
+
+/* The plan's filter_min_len where this GPU's blocks hold the filter select's
+ * words, else 0 (off). */
+static uint64_t filter_min_len_here(const drtopk_batch_plan *plan, const drtopk_device_attrs *dev)
+{
+    return dev->smem_optin >= BATCH_FILTER_SMEM ? plan->filter_min_len : 0;
+}
+
+/* Uniform rows that the filter select takes (binned like variable segments:
+ * a row its threshold fails goes to the split select). */
+static int filter_uniform(const drtopk_batch_problem *p, uint64_t filter_min_len)
+{
+    return p->offsets == NULL && filter_takes(drtopk_dtype_bits(p->dtype), filter_min_len, p->len, p->k);
+}
+
 /* The split radix select of the segments a covers (states zeroed): the
  * digit passes and the gather -- one cooperative launch where the GPU has
  * it, the grid cut to the co-resident blocks (rows first kept, then columns:
@@ -1478,7 +1685,8 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
     if (*cap > plan->staged_max_len) *cap = plan->staged_max_len;
-    if (p->offsets || dr_uniform(p, plan)) {   /* binned (uniform rows: all to the Dr. pipeline) */
+    /* binned: variable segments; uniform rows all to the Dr. pipeline, or to the filter select */
+    if (p->offsets || dr_uniform(p, plan) || filter_uniform(p, filter_min_len_here(plan, dev))) {
         w->counts = (unsigned long long *)drtopk_carve(base, off, BATCH_COUNTERS * sizeof(unsigned long long));
         w->lists = (uint64_t *)drtopk_carve(base, off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
         w->states = (split_state *)drtopk_carve(base, off, (size_t)p->segments * sizeof(split_state));
@@ -1600,8 +1808,9 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     int algorithm = UNIFORM_STAGED;
     batch_ws w;
     if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
-    const int binned = p->offsets != NULL || dr_uniform(p, plan);
-    if (!binned) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
+    const uint64_t filter_min_len = filter_min_len_here(plan, dev);
+    const int all_bins = p->offsets != NULL || filter_uniform(p, filter_min_len);
+    if (!all_bins && !dr_uniform(p, plan)) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
     DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BATCH_COUNTERS * sizeof(unsigned long long), cs));
     const uint64_t bin_blocks = (p->segments + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS;
     if (bin_blocks > DRTOPK_GRID_MAX) {
@@ -1609,11 +1818,11 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         return DRTOPK_ERR_UNSUPPORTED;
     }
     bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len,
-                                                                   drtopk_batch_tiny_max_k(plan, p->dtype), cap, w.counts, w.lists,
-                                                                   w.states, w.dr);
+                                                                   drtopk_batch_tiny_max_k(plan, p->dtype), filter_min_len,
+                                                                   cap, w.counts, w.lists, w.states, w.dr);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {
-        if (p->offsets == NULL && b != BIN_DR) continue;       /* uniform rows: every row takes the Dr. pipeline */
+        if (!all_bins && b != BIN_DR) continue;       /* uniform rows: every row takes the Dr. pipeline */
         a.list = w.lists + (uint64_t)b * p->segments;
         a.count = w.counts + b;
         if (b == BIN_TINY) {
@@ -1623,6 +1832,9 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
             const int warps = b == BIN_WARP_SHORT ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
             st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps,
                                                                           grid_cap), cs);
+        } else if (b == BIN_FILTER) {
+            if (filter_min_len == 0 || drtopk_dtype_bits(p->dtype) > 32) continue;     /* filter_takes: none */
+            st = batch_dispatch<filter_launch>(p->dtype, a, w.states, cs);
         } else if (b == BIN_DR) {
             if (w.dr.min_len == 0) continue;
             st = batch_dispatch<dr_launch>(p->dtype, a, &w.dr, sorted, cap, grid_cap, cs);

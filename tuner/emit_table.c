@@ -137,11 +137,12 @@ static void write_batch(FILE *f, const batch_list *b)
         put_string(f, b->name[i]);
         fprintf(f, ", { .warp_max_k = %llu, .warp_max_len = %llu, .block_max_len = %llu, .tiny_max_k = %llu,\n"
                    "        .staged_max_len = %llu, .dr_min_len = %llu, .tiny_max_k_64 = %llu,\n"
-                   "        .block_max_len_64 = %llu } },\n",
+                   "        .block_max_len_64 = %llu, .filter_min_len = %llu } },\n",
                 (unsigned long long)p->warp_max_k, (unsigned long long)p->warp_max_len,
                 (unsigned long long)p->block_max_len, (unsigned long long)p->tiny_max_k,
                 (unsigned long long)p->staged_max_len, (unsigned long long)p->dr_min_len,
-                (unsigned long long)p->tiny_max_k_64, (unsigned long long)p->block_max_len_64);
+                (unsigned long long)p->tiny_max_k_64, (unsigned long long)p->block_max_len_64,
+                (unsigned long long)p->filter_min_len);
     }
     fprintf(f, "    { NULL, { 0 } },\n"
                "};\n"

@@ -73,7 +73,7 @@ class _Plan(ctypes.Structure):          # drtopk_batch_plan
                 ("block_max_len", ctypes.c_uint64), ("tiny_max_k", ctypes.c_uint64),
                 ("staged_max_len", ctypes.c_uint64), ("dr_min_len", ctypes.c_uint64),
                 ("flags", ctypes.c_uint), ("tiny_max_k_64", ctypes.c_uint64),
-                ("block_max_len_64", ctypes.c_uint64)]
+                ("block_max_len_64", ctypes.c_uint64), ("filter_min_len", ctypes.c_uint64)]
 
 
 def library_path():

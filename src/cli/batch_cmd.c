@@ -61,6 +61,8 @@ const char help_batch[] =
     "                     (--tiny-max-k and --block-max-len set the plan field of --dtype's key\n"
     "                     width: tiny_max_k_64 and block_max_len_64 for 64-bit keys)\n"
     "  --dr-min-len N     segments (--segments) longer than N run the Dr. Top-k pipeline (0: off)\n"
+    "  --filter-min-len N segments longer than N run the filter select where it applies (keys of\n"
+    "                     at most 32 bits, candidates that fit a block; 0: off)\n"
     "  --sorted           results best first\n"
     "  --deterministic    each segment's ties at its k-th value keep the smallest positions, and\n"
     "                     with --sorted equal values come by position (as drtopk run's)\n"
@@ -74,13 +76,13 @@ const char help_batch[] =
     "                     (segments*K uint64), little-endian raw, written atomically\n";
 
 enum { B_ROWS = R_HELP + 1, B_COLS, B_SEGMENTS, B_KS, B_WARP_K, B_WARP_LEN, B_BLOCK_LEN, B_DR_LEN, B_TINY_K,
-       B_TIMING };
+       B_TIMING, B_FILTER_LEN };
 
 static const opt_spec batch_specs[] = {
     { "rows", B_ROWS, 1 }, { "cols", B_COLS, 1 }, { "segments", B_SEGMENTS, 1 }, { "ks", B_KS, 1 },
     { "warp-max-k", B_WARP_K, 1 }, { "warp-max-len", B_WARP_LEN, 1 }, { "block-max-len", B_BLOCK_LEN, 1 },
     { "dr-min-len", B_DR_LEN, 1 }, { "tiny-max-k", B_TINY_K, 1 }, { "timing", B_TIMING, 1 },
-    { "k", R_K, 1 }, { "dist", R_DIST, 1 }, { "seed", R_SEED, 1 }, { "dtype", R_DTYPE, 1 },
+    { "filter-min-len", B_FILTER_LEN, 1 }, { "k", R_K, 1 }, { "dist", R_DIST, 1 }, { "seed", R_SEED, 1 }, { "dtype", R_DTYPE, 1 },
     { "smallest", R_SMALLEST, 0 }, { "backend", R_BACKEND, 1 }, { "gpu", R_GPU, 1 }, { "reps", R_REPS, 1 },
     { "warmup", R_WARMUP, 1 }, { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
     { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "deterministic", R_DETERMINISTIC, 0 },
@@ -89,8 +91,8 @@ static const opt_spec batch_specs[] = {
 
 typedef struct {
     run_cfg run;                /* the options shared with drtopk run (n = total elements) */
-    uint64_t rows, cols, warp_max_k, warp_max_len, block_max_len, dr_min_len, tiny_max_k;
-    int have_rows, have_cols, have_warp_k, have_warp_len, have_block_len, have_dr_len, have_tiny_k;
+    uint64_t rows, cols, warp_max_k, warp_max_len, block_max_len, dr_min_len, tiny_max_k, filter_min_len;
+    int have_rows, have_cols, have_warp_k, have_warp_len, have_block_len, have_dr_len, have_tiny_k, have_filter_len;
     dh_timing timing;
     int have_timing;
     const char *segments, *ks_file;
@@ -108,6 +110,7 @@ static int batch_option(void *ctx, int id, const char *opt, const char *val)
     case B_WARP_LEN: b->have_warp_len = 1; return parse_size(opt, val, &b->warp_max_len);
     case B_BLOCK_LEN: b->have_block_len = 1; return parse_size(opt, val, &b->block_max_len);
     case B_DR_LEN: b->have_dr_len = 1; return parse_size(opt, val, &b->dr_min_len);
+    case B_FILTER_LEN: b->have_filter_len = 1; return parse_size(opt, val, &b->filter_min_len);
     case B_TINY_K: b->have_tiny_k = 1; return parse_size(opt, val, &b->tiny_max_k);
     case B_TIMING:
         b->have_timing = 1;
@@ -369,8 +372,9 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
            b->ks_file ? b->ks_file : "", order_names[p->order], (plan->flags & DRTOPK_SORTED) ? "sorted" : "unsorted",
            (plan->flags & DRTOPK_DETERMINISTIC) ? ", deterministic" : "");
     printf("plan:      register select for k <= %" PRIu64 " (0: off) on rows <= 256, warp queue for k <= %" PRIu64
-           " (0: off) and segments <= %" PRIu64 ", radix selects up to %" PRIu64 ", Dr. Top-k beyond (segments: "
-           "beyond %" PRIu64 ", 0: off)\n", wide ? plan->tiny_max_k_64 : plan->tiny_max_k, plan->warp_max_k, plan->warp_max_len,
+           " (0: off) and segments <= %" PRIu64 ", the filter select beyond %" PRIu64 " (0: off), radix selects up to %"
+           PRIu64 ", Dr. Top-k beyond (segments: beyond %" PRIu64 ", 0: off)\n",
+           wide ? plan->tiny_max_k_64 : plan->tiny_max_k, plan->warp_max_k, plan->warp_max_len, plan->filter_min_len,
            wide ? plan->block_max_len_64 : plan->block_max_len, plan->dr_min_len);
     printf("workspace: %zu bytes\n", r->ws_bytes);
     printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up; %s)\n", r->ms_median,
@@ -421,10 +425,11 @@ static void print_json(const batch_cfg *b, const drtopk_batch_problem *p, const 
     }
     fprintf(f, ", \"plan\": {\"warp_max_k\": %" PRIu64 ", \"warp_max_len\": %" PRIu64 ", \"block_max_len\": %" PRIu64
             ", \"dr_min_len\": %" PRIu64 ", \"tiny_max_k\": %" PRIu64 ", \"staged_max_len\": %" PRIu64
-            ", \"tiny_max_k_64\": %" PRIu64 ", \"block_max_len_64\": %" PRIu64 "}, \"workspace_bytes\": %zu, "
+            ", \"tiny_max_k_64\": %" PRIu64 ", \"block_max_len_64\": %" PRIu64 ", \"filter_min_len\": %" PRIu64
+            "}, \"workspace_bytes\": %zu, "
             "\"warmup\": %d, \"timing\": \"%s\", \"unprimed\": %d, \"reps\": ",
             plan->warp_max_k, plan->warp_max_len, plan->block_max_len, plan->dr_min_len, plan->tiny_max_k,
-            plan->staged_max_len, plan->tiny_max_k_64, plan->block_max_len_64, r->ws_bytes, c->warmup,
+            plan->staged_max_len, plan->tiny_max_k_64, plan->block_max_len_64, plan->filter_min_len, r->ws_bytes, c->warmup,
             dh_timing_name(b->timing), r->unprimed);
     json_numbers(f, reps_ms, c->reps);
     fputs(", \"ms_median\": ", f);
@@ -507,6 +512,7 @@ int cmd_batch(int argc, char **argv)
     if (b.have_block_len) *(wide ? &plan.block_max_len_64 : &plan.block_max_len) = b.block_max_len;
     if (b.have_tiny_k) *(wide ? &plan.tiny_max_k_64 : &plan.tiny_max_k) = b.tiny_max_k;
     if (b.have_dr_len) plan.dr_min_len = b.dr_min_len;
+    if (b.have_filter_len) plan.filter_min_len = b.filter_min_len;
     if (c->sorted) plan.flags |= DRTOPK_SORTED;
     if (c->deterministic) plan.flags |= DRTOPK_DETERMINISTIC;
     if (c->backend == DRTOPK_BACKEND_CUDA) {

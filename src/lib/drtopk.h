@@ -379,7 +379,13 @@ typedef struct {
  * select's and the radix selects' crossovers differ with the key width (a
  * 64-bit key takes twice the registers, shuffles and radix passes): keys of
  * 8 bytes (u64, i64, f64) read tiny_max_k_64 and block_max_len_64 instead of
- * tiny_max_k and block_max_len. */
+ * tiny_max_k and block_max_len.  Before the radix selects, a segment (or
+ * uniform row) of keys of at most 32 bits longer than filter_min_len runs
+ * the filter select where its candidates fit a block's shared memory: a
+ * threshold sampled from the segment, one read that lists every key at or
+ * above it, the list sorted (results best first, ties at the smallest
+ * positions); a segment whose threshold lets too many or too few through
+ * runs the split radix select. */
 typedef struct {
     uint64_t warp_max_k;        /* largest k of the warp queue, 0 (off)..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */
@@ -390,6 +396,8 @@ typedef struct {
     unsigned flags;             /* DRTOPK_SORTED, DRTOPK_DETERMINISTIC             */
     uint64_t tiny_max_k_64;     /* tiny_max_k of 64-bit keys, 0 (off)..DRTOPK_BATCH_TINY_K_MAX */
     uint64_t block_max_len_64;  /* block_max_len of 64-bit keys                   */
+    uint64_t filter_min_len;    /* segments longer than this run the filter select where it
+                                   applies (keys of at most 32 bits); 0: off           */
 } drtopk_batch_plan;
 
 /* 1 when keys of type t read the plan's _64 crossovers (8-byte keys), else 0. */

@@ -127,7 +127,7 @@ DRTOPK_HD uint64_t drtopk_onepass_sample_pos(uint64_t n, uint64_t s, uint64_t j)
 }
 
 /* r in 1..S; S = n gives r = k (the sample is V: t = v_k, always TAKE). */
-static inline uint64_t drtopk_onepass_rank(uint64_t n, uint64_t k, uint64_t s)
+DRTOPK_HD uint64_t drtopk_onepass_rank(uint64_t n, uint64_t k, uint64_t s)
 {
     if (s >= n) return k;
     const double m = (double)k * (double)s / (double)n;
@@ -138,7 +138,7 @@ static inline uint64_t drtopk_onepass_rank(uint64_t n, uint64_t k, uint64_t s)
 /* Candidate slots: about n / S per sampled key at or above t, with the same
  * margin, at least k (TAKE stores up to k - 1 candidates; SELECT needs k) and
  * at most n. */
-static inline uint64_t drtopk_onepass_capacity(uint64_t n, uint64_t k, uint64_t s, uint64_t r)
+DRTOPK_HD uint64_t drtopk_onepass_capacity(uint64_t n, uint64_t k, uint64_t s, uint64_t r)
 {
     if (r >= s) return n;
     const double c = ceil(((double)r + DRTOPK_ONEPASS_MARGIN_SD * sqrt((double)r) + 1.0) * ((double)n / (double)s));

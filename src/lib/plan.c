@@ -322,6 +322,7 @@ int drtopk_batch_plan_for_gpu(drtopk_batch_plan *plan, const drtopk_batch_tuning
     plan->block_max_len_64 = POLICY_BATCH_BLOCK_MAX_LEN_64;
     plan->staged_max_len = POLICY_BATCH_STAGED_MAX_LEN;
     plan->dr_min_len = POLICY_BATCH_DR_MIN_LEN;
+    plan->filter_min_len = POLICY_BATCH_FILTER_MIN_LEN;
     return 0;
 }
 

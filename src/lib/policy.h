@@ -120,6 +120,13 @@ extern "C" {
 #define POLICY_BATCH_TINY_MAX_K_64 POLICY_BATCH_TINY_MAX_K
 #define POLICY_BATCH_BLOCK_MAX_LEN_64 POLICY_BATCH_BLOCK_MAX_LEN
 #define POLICY_BATCH_STAGED_MAX_LEN DRTOPK_BATCH_STAGED_MAX_LEN /* stage whatever shared memory holds */
+/* Segments longer than a warp's staged select (2^10 keys) run the filter
+ * select where its candidates fit (kernels/batch_topk.cu): one read of the
+ * segment and a sort of a few thousand words in shared memory, where the
+ * radix selects pay a digit pass per byte (split: over global memory, a
+ * grid barrier each) and the staged select's sort of k_s pairs took 2.5 ms
+ * of the 2.97 of 8192 causal segments of 1..8192 f32 keys, k = 2048 (H200). */
+#define POLICY_BATCH_FILTER_MIN_LEN (1ull << 10)
 
 /* drtopk_plan_auto with the compiled-in table already chosen: the first entry
  * of `tuning` that matches p, else of `builtin`, else the size rules.  Either

@@ -37,7 +37,7 @@ const size_t drtopk_builtin_tuning_count =
 const drtopk_batch_tuning drtopk_builtin_batch_tunings[] = {
     { "NVIDIA H200", { .warp_max_k = 0, .warp_max_len = 32768, .block_max_len = 1048576, .tiny_max_k = 8,
         .staged_max_len = 65536, .dr_min_len = 1048576, .tiny_max_k_64 = 2,
-        .block_max_len_64 = 1048576 } },
+        .block_max_len_64 = 1048576, .filter_min_len = 1024 } },
     { NULL, { 0 } },
 };
 const size_t drtopk_builtin_batch_tuning_count =

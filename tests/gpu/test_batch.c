@@ -38,6 +38,7 @@
 #include "gen.h"
 #include "gpu_test.h"
 #include "keyorder.h"
+#include "onepass_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,6 +69,13 @@
 #define DR_ALPHA_LEN ((1ull << 20) + 5) /* dr_alpha_cases: k 1 alpha 10, k 4 alpha 9, k 16 alpha 8, k 64 alpha 7 */
 #define DR_ALPHA_LEN_SMALL 70001     /*   --small: k 1 alpha 8 (a subrange spans 2-4 rows of a warp's loads) */
 
+#define FILTER_SEGMENTS 64           /* filter_cases: variable segments of FILTER_LEN_MIN..FILTER_LEN_MAX keys */
+#define FILTER_SEGMENTS_SMALL 6      /*   --small (sanitizers)                          */
+#define FILTER_LEN_MIN 1025          /*   the filter select's shortest (the default plan)  */
+#define FILTER_LEN_MAX 140000        /*   past sparse attention's 128K                  */
+#define FILTER_LEN_MAX_SMALL 20000
+#define FILTER_SAMPLE 1024           /*   the kernel's samples (BATCH_FILTER_SAMPLE): onepass_spec.h's positions */
+#define FILTER_WORDS 8192            /*   and its list (BATCH_FILTER_WORDS): shorter segments are listed whole */
 #define SAMPLE_ROWS 6                /* sample_cases: rows of the staged block select's sampled threshold */
 #define SAMPLE_ROWS_SMALL 2          /*   --small (sanitizers): 2 rows of 10000 keys   */
 #define SAMPLE_LEN_ANN 10000         /*   ANN re-ranking's rows                        */
@@ -87,6 +95,17 @@ static const char *const sample_names[SAMPLE_PAT_COUNT] = { "all equal", "ascend
 #define ZERO_TIES_PERIOD 400         /* SAMPLE_PAT_ZERO_TIES: per 400 keys one NaN, one best key, */
 #define ZERO_TIES_EVERY 16           /*   a -0.0 or +0.0 every 16 (6%: the sample's rank-10 key),  */
 #define NAN_HEAVY_EVERY 10           /* SAMPLE_PAT_NAN_HEAVY: a NaN every 10 (the rank-10 sample is one) */
+
+/* The patterns of filter_cases: random keys of the case's type, and f32
+ * patterns that fool the sampled threshold. */
+enum {
+    FILTER_PAT_RANDOM, FILTER_PAT_EQUAL, FILTER_PAT_AT_SAMPLES, FILTER_PAT_LOW_SAMPLES, FILTER_PAT_SPECIALS,
+    FILTER_PAT_ASCENDING, FILTER_PAT_COUNT
+};
+static const char *const filter_names[FILTER_PAT_COUNT] = {
+    "random", "all equal", "best keys at the sampled positions only", "worst keys at the sampled positions",
+    "NaN/-0.0/ties", "ascending"
+};
 
 /* The value patterns of special_cases. */
 enum { PAT_SPECIALS, PAT_EQUAL, PAT_ASCENDING, PAT_DESCENDING, PAT_COUNT, PAT_SPIKE = PAT_COUNT, PAT_DR_COUNT };
@@ -243,6 +262,78 @@ static void special_cases(uint64_t len, int pattern)
         }
     }
     free(v);
+}
+
+/* The filter select (a block per segment: a sampled threshold, one read
+ * listing the keys at or above it, the list sorted): variable segments of
+ * FILTER_LEN_MIN..FILTER_LEN_MAX keys beside short ones, every key type of
+ * at most 32 bits (64-bit keys: the radix selects), k 50, 512 and 2048
+ * (sparse attention's), both orders, sorted and not, deterministic; and f32
+ * patterns where its threshold fails and the segment goes to the split
+ * select: all equal (every key listed: past its words), the best keys at the
+ * sampled positions only (fewer listed than k = 2048), the worst keys there
+ * (every key listed), and ties with NaN and -0.0/+0.0; ascending (the top k
+ * at one end).  The same segments with the filter off run the radix selects. */
+static void filter_cases(int small)
+{
+    const uint64_t nseg = small ? FILTER_SEGMENTS_SMALL : FILTER_SEGMENTS, len_max = small ? FILTER_LEN_MAX_SMALL
+                                                                                            : FILTER_LEN_MAX;
+    const uint64_t ks[] = { SPECIAL_K, 512, DR_SORT_MAX };
+    uint64_t *off = (uint64_t *)malloc((nseg + 1) * sizeof(uint64_t));
+    char what[256];
+    off[0] = 0;
+    for (uint64_t s = 0; s < nseg; ++s) {
+        const uint64_t len = s % 8 == 7 ? rnd() % FILTER_LEN_MIN : FILTER_LEN_MIN + rnd() % (len_max - FILTER_LEN_MIN);
+        off[s + 1] = off[s] + len + (s == 0 ? 3 : 0);     /* segment 0 starts at 3: off the 16-byte grid */
+    }
+    const uint64_t n = off[nseg];
+    void *v = malloc(n * sizeof(float) + 8);
+    float *f = (float *)v;
+    for (int pat = 0; pat < FILTER_PAT_COUNT; ++pat) {
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t) {
+            if (drtopk_dtype_bits((drtopk_dtype)t) > 32 || (pat != FILTER_PAT_RANDOM && t != DRTOPK_F32)) continue;
+            if (pat == FILTER_PAT_RANDOM) dh_gen_host(v, n, DRTOPK_DIST_UD, (drtopk_dtype)t, SEED + (uint64_t)t);
+            for (uint64_t s = 0; pat != FILTER_PAT_RANDOM && s < nseg; ++s) {
+                const uint64_t len = off[s + 1] - off[s];
+                for (uint64_t i = 0; i < len; ++i) {
+                    float x = (float)(rnd() % 100000) / 100000.0f;
+                    if (pat == FILTER_PAT_EQUAL) x = 0.25f;
+                    else if (pat == FILTER_PAT_AT_SAMPLES || pat == FILTER_PAT_LOW_SAMPLES) x *= 0.5f;
+                    else if (pat == FILTER_PAT_SPECIALS) x = pattern_value(i, PAT_SPECIALS);
+                    else if (pat == FILTER_PAT_ASCENDING) x = (float)i;
+                    f[off[s] + i] = x;
+                }
+                for (uint64_t j = 0; len > FILTER_WORDS && j < FILTER_SAMPLE; ++j) {
+                    float *at = &f[off[s] + drtopk_onepass_sample_pos(len, FILTER_SAMPLE, j)];
+                    if (pat == FILTER_PAT_AT_SAMPLES) *at = 1.0f;
+                    if (pat == FILTER_PAT_LOW_SAMPLES) *at = -1.0f;
+                }
+            }
+            for (int o = 0; o < 2; ++o) {
+                for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ++ki) {
+                    for (int variant = 0; variant < 4; ++variant) {  /* unsorted, sorted, deterministic, filter off */
+                        if ((small || pat != FILTER_PAT_RANDOM) && variant == 3) continue;
+                        drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, nseg, 0, off,
+                                                   ks[ki], NULL, v, n };
+                        drtopk_batch_plan plan;
+                        drtopk_batch_plan_auto(&plan, &p);
+                        if (variant == 1 || (variant == 2 && ki % 2)) plan.flags |= DRTOPK_SORTED;
+                        if (variant == 2) plan.flags |= DRTOPK_DETERMINISTIC;
+                        if (variant == 3) plan.filter_min_len = 0;
+                        snprintf(what, sizeof what, "filter: %llu segments up to %llu %s %s, %s%s%s%s k %llu",
+                                 (unsigned long long)nseg, (unsigned long long)len_max, drtopk_dtype_name(p.dtype),
+                                 filter_names[pat], o ? "smallest" : "largest",
+                                 plan.flags & DRTOPK_SORTED ? " sorted" : "",
+                                 plan.flags & DRTOPK_DETERMINISTIC ? " deterministic" : "",
+                                 variant == 3 ? " (filter off)" : "", (unsigned long long)p.k);
+                        run_case(&p, &plan, n, what);
+                    }
+                }
+            }
+        }
+    }
+    free(v);
+    free(off);
 }
 
 /* Variable segments for the split radix select with as many blocks as a
@@ -590,6 +681,7 @@ int main(int argc, char **argv)
     dr_candidate_cases();
     grant_order_cases();
     split_spread_cases();
+    filter_cases(small);
     sample_cases(small);
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)
         for (int pat = 0; pat < PAT_COUNT; ++pat) special_cases(special_lens[l], pat);
@@ -616,6 +708,12 @@ int main(int argc, char **argv)
                         strncat(what, " deterministic", sizeof what - strlen(what) - 1);
                         run_case(&p, &plan, n, what);
                     }
+                    if (cols > plan.filter_min_len && plan.filter_min_len && drtopk_dtype_bits(p.dtype) <= 32) {
+                        plan.flags &= ~(unsigned)DRTOPK_DETERMINISTIC;   /* the algorithm the filter select stands for */
+                        plan.filter_min_len = 0;
+                        strncat(what, " (filter off)", sizeof what - strlen(what) - 1);
+                        run_case(&p, &plan, n, what);
+                    }
                     free(v);
                 }
                 /* variable segments: every bin in one call */
@@ -631,19 +729,22 @@ int main(int argc, char **argv)
                 }
                 void *v = malloc(off[nseg] * 8 + 8);
                 dh_gen_host(v, off[nseg], DRTOPK_DIST_UD, (drtopk_dtype)t, SEED);
-                for (int variant = 0; variant < 3; ++variant) {   /* one k; per-segment k; the warp queue on */
-                    const int per = variant == 1, queue = variant == 2;
+                for (int variant = 0; variant < 4; ++variant) {   /* one k; per-segment k; the warp queue on;
+                                                                     the filter select off */
+                    const int per = variant == 1, queue = variant == 2, nofilter = variant == 3;
                     drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, nseg, 0, off,
                                                k, per ? ks : NULL, v, off[nseg] };
                     drtopk_batch_plan plan;
                     drtopk_batch_plan_auto(&plan, &p);
                     if (sorted) plan.flags |= DRTOPK_SORTED;
                     if (queue) plan.warp_max_k = DRTOPK_WARP_K_MAX;
+                    if (nofilter) plan.filter_min_len = 0;
                     snprintf(what, sizeof what, "segments %s %s%s %llu segments k %llu%s", drtopk_dtype_name(p.dtype),
                              o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)nseg,
-                             (unsigned long long)k, per ? " per-segment k" : queue ? " warp queue" : "");
+                             (unsigned long long)k, per ? " per-segment k" : queue ? " warp queue" :
+                             nofilter ? " filter off" : "");
                     run_case(&p, &plan, off[nseg], what);
-                    if (variant != 2) {             /* and deterministic */
+                    if (variant < 2) {              /* and deterministic */
                         plan.flags |= DRTOPK_DETERMINISTIC;
                         strncat(what, " deterministic", sizeof what - strlen(what) - 1);
                         run_case(&p, &plan, off[nseg], what);

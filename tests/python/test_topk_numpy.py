@@ -45,8 +45,8 @@ class TopkNumpy(unittest.TestCase):
         self.assertEqual(lib.drtopk_batch_plan_auto(ctypes.byref(plan), ctypes.byref(prob)), 0)
         self.assertEqual((plan.warp_max_k, plan.warp_max_len, plan.block_max_len, plan.tiny_max_k,
                           plan.staged_max_len, plan.dr_min_len, plan.flags, plan.tiny_max_k_64,
-                          plan.block_max_len_64),
-                         (0, 1 << 15, 1 << 20, 16, 1 << 16, 1 << 20, 0, 16, 1 << 20))
+                          plan.block_max_len_64, plan.filter_min_len),
+                         (0, 1 << 15, 1 << 20, 16, 1 << 16, 1 << 20, 0, 16, 1 << 20, 1 << 10))
 
     def check(self, x, k, dim, largest, sorted_):
         v, i = drtopk.topk(x, k, dim=dim, largest=largest, sorted=sorted_)

@@ -178,7 +178,9 @@ static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STA
 #define BATCH_FILTER_WORDS 8192                 /*   listed keys a block holds: 64 KB, 3 blocks an SM on sm_90 */
 #define BATCH_FILTER_SAMPLE 1024                /*   sampled keys (2 a thread), within the words          */
 #define BATCH_FILTER_UNROLL 4                   /*   16-byte loads in flight a thread                     */
-#define BATCH_FILTER_SMEM (BATCH_FILTER_WORDS * sizeof(uint64_t))
+#define BATCH_FILTER_KEY_SHIFT 32               /*   a word's key bits: from here up (filter_word)        */
+#define BATCH_FILTER_SMEM ((BATCH_FILTER_WORDS + BATCH_SORT_MAX) * sizeof(uint64_t)) /* the words, and sorted
+                                                   the k_s best (at most BATCH_SORT_MAX: check_sorted_k) */
 static_assert(BATCH_FILTER_SAMPLE <= BATCH_FILTER_WORDS && (BATCH_FILTER_WORDS & (BATCH_FILTER_WORDS - 1)) == 0,
               "the sample sorts in the words; the list sorts in a power of two of them");
 
@@ -1179,6 +1181,55 @@ __device__ void filter_sort(uint64_t *w, unsigned n)
         }
 }
 
+/* A filter block's search state (shared memory). */
+typedef struct {
+    uint64_t prefix, mask;      /* the want-th word's known digits          */
+    unsigned want;              /* words still wanted in the prefix's bucket */
+    unsigned done;              /* the bucket is taken whole               */
+    unsigned listed, placed;    /* words listed; output slots handed out    */
+} filter_head;
+
+/* The want largest (1 <= want <= n) of the words w[0..n), by their bits from
+ * `low` up, found by the block digit by digit from the top (8 bits: a shared
+ * histogram of the words in the bucket so far, pick_digit by warp 0) until a
+ * digit's bucket is taken whole or the bits run out: then they are the words
+ * x with (x & f->mask) >= f->prefix (distinct words: exactly want of them).
+ * f->prefix's undecided bits are 0, so its bits from `low` up are at most the
+ * want-th largest word's. */
+__device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int low, filter_head *f, unsigned *hist)
+{
+    if (threadIdx.x == 0) {
+        f->prefix = f->mask = 0;
+        f->want = want;
+        f->done = 0;
+    }
+    for (int shift = 64 - BATCH_DIGIT_BITS; shift >= low; shift -= BATCH_DIGIT_BITS) {
+        __syncthreads();                /* the last pick written, its counts read */
+        if (f->done) break;             /* the block alike */
+        const uint64_t pf = f->prefix, mk = f->mask;
+        for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += blockDim.x) hist[d] = 0;
+        __syncthreads();
+        for (unsigned j = threadIdx.x; j < n; j += blockDim.x) {
+            const uint64_t x = w[j];
+            if ((x & mk) == pf) atomicAdd(&hist[(unsigned)(x >> shift) & (BATCH_DIGITS - 1)], 1u);
+        }
+        __syncthreads();
+        if (threadIdx.x < DRTOPK_WARP) {
+            const unsigned wa = f->want;
+            unsigned above, count;
+            const unsigned d = pick_digit<BATCH_DIGITS>([&](unsigned j) { return hist[j]; }, wa, &above, &count);
+            __syncwarp();               /* every lane has read want before lane 0 rewrites it */
+            if (threadIdx.x == 0) {
+                f->prefix = pf | (uint64_t)d << shift;
+                f->mask = mk | (uint64_t)(BATCH_DIGITS - 1) << shift;
+                f->want = wa - above;
+                f->done = count == wa - above;
+            }
+        }
+    }
+    __syncthreads();
+}
+
 /* Whether a segment of len keys, k_s of them selected, takes the filter
  * select: its keys of at most 32 bits, longer than the plan's filter_min_len
  * (0: off), and all of it, or the candidates that onepass_spec.h's
@@ -1201,32 +1252,44 @@ __device__ __forceinline__ void filter_fall_back(const batch_args &a, uint64_t s
     for (size_t j = 0; j < sizeof(split_state) / sizeof *w; ++j) w[j] = 0;
 }
 
-/* A block per segment (keys of at most 32 bits): the r-th largest of
- * BATCH_FILTER_SAMPLE keys at onepass_spec.h's positions is the threshold t
- * (a segment of at most BATCH_FILTER_WORDS keys: no sample, t the least key);
- * one read of the segment (16-byte loads) lists every key >= t as a word in
- * shared memory (warp-aggregated slots); where the list holds at least k_s
- * and at most BATCH_FILTER_WORDS keys, it holds every key >= the k-th, and
- * sorted its first k_s words are the segment's top k_s best first, ties at
- * the smallest positions.  Otherwise the segment goes to the split select. */
+/* A block per segment (keys of at most 32 bits): the threshold t is at most
+ * the r-th largest of BATCH_FILTER_SAMPLE keys at onepass_spec.h's positions
+ * (r its rank; filter_search over the sampled words' keys; a segment of at
+ * most BATCH_FILTER_WORDS keys: no sample, t the least key); one read of the
+ * segment (16-byte loads) lists every key >= t as a word in shared memory
+ * (warp-aggregated slots).  Where the list holds at least k_s and at most
+ * BATCH_FILTER_WORDS words, it holds every key >= the k-th, and its k_s
+ * largest words (filter_search) are the segment's top k_s, ties at the
+ * smallest positions; sorted, they are sorted in shared memory.  Otherwise
+ * the segment goes to the split select. */
 template <int T>
-__global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args a, split_state *states)
+__global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args a, split_state *states, int sorted)
 {
     typedef typename elem_of<T>::raw RT;
     constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);
     extern __shared__ uint64_t filter_smem[];
-    uint64_t *const w = filter_smem;
-    __shared__ unsigned listed;
+    uint64_t *const w = filter_smem, *const best = filter_smem + BATCH_FILTER_WORDS;    /* best: sorted only */
+    __shared__ filter_head f;
+    __shared__ unsigned hist[BATCH_DIGITS];
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
     const drtopk_order order = (drtopk_order)a.order;
     auto key_of = [&](RT b) { return (uint32_t)drtopk_key_any(b, (drtopk_dtype)T, order); };
+    /* a warp-aggregated slot of counter *c for each lane that takes one (every lane of the warp calls it) */
+    auto slot = [&](bool take, unsigned *c, unsigned *at) {
+        const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, take);
+        if (b == 0) return false;       /* the warp alike */
+        unsigned base = 0;
+        if (lane == 0) base = atomicAdd(c, (unsigned)__popc(b));
+        *at = __shfl_sync(DRTOPK_FULL_MASK, base, 0) + __popc(b & lower);
+        return take;
+    };
     const uint64_t nseg = seg_count(a);
     for (uint64_t i = blockIdx.x; i < nseg; i += gridDim.x) {
         const uint64_t s = seg_id(a, i);
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
         for (uint64_t j = ks + threadIdx.x; j < a.k; j += blockDim.x) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
-        const unsigned n = (unsigned)len;       /* filter_takes: below 2^32 */
+        const unsigned n = (unsigned)len, kn = (unsigned)ks;   /* filter_takes: below 2^32 */
         const RT *src = (const RT *)a.values + start;
         uint32_t t = 0;
         if (n > BATCH_FILTER_WORDS) {
@@ -1234,21 +1297,15 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
                 const unsigned p = (unsigned)drtopk_onepass_sample_pos(n, BATCH_FILTER_SAMPLE, j);
                 w[j] = filter_word(key_of(src[p]), p);
             }
-            __syncthreads();
-            filter_sort(w, BATCH_FILTER_SAMPLE);
-            t = (uint32_t)(w[drtopk_onepass_rank(n, ks, BATCH_FILTER_SAMPLE) - 1] >> 32);
+            filter_search(w, BATCH_FILTER_SAMPLE, (unsigned)drtopk_onepass_rank(n, ks, BATCH_FILTER_SAMPLE),
+                          BATCH_FILTER_KEY_SHIFT, &f, hist);
+            t = (uint32_t)(f.prefix >> BATCH_FILTER_KEY_SHIFT);
         }
-        if (threadIdx.x == 0) listed = 0;
-        __syncthreads();                /* t read, the count zeroed: the words are free */
-        /* every lane of a warp calls it alike (a ballot) */
+        if (threadIdx.x == 0) f.listed = f.placed = 0;
+        __syncthreads();                /* t read, the counts zeroed: the words are free */
         auto list = [&](bool in, uint32_t key, unsigned p) {
-            const bool take = in && key >= t;
-            const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, take);
-            if (b == 0) return;         /* the warp alike */
-            unsigned at = 0;
-            if (lane == 0) at = atomicAdd(&listed, (unsigned)__popc(b));
-            at = __shfl_sync(DRTOPK_FULL_MASK, at, 0) + __popc(b & lower);
-            if (take && at < BATCH_FILTER_WORDS) w[at] = filter_word(key, p);
+            unsigned at;
+            if (slot(in && key >= t, &f.listed, &at) && at < BATCH_FILTER_WORDS) w[at] = filter_word(key, p);
         };
         /* head elements up to a 16-byte boundary and the tail: warp 0, a lane each */
         const unsigned head = (unsigned)(((uintptr_t)0 - (uintptr_t)src) & (BATCH_VEC_BYTES - 1)) / sizeof(RT);
@@ -1275,17 +1332,31 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
             }
         }
         __syncthreads();
-        const unsigned c = listed;
-        if (c < ks || c > BATCH_FILTER_WORDS) {
+        const unsigned c = f.listed;
+        if (c < kn || c > BATCH_FILTER_WORDS) {
             if (threadIdx.x == 0) filter_fall_back(a, s, states);
-        } else {
-            const unsigned m = pow2_at_least(c, 2);
-            for (unsigned j = c + threadIdx.x; j < m; j += blockDim.x) w[j] = 0;
-            __syncthreads();
-            filter_sort(w, m);
-            for (uint64_t j = threadIdx.x; j < ks; j += blockDim.x) put<T>(a, s, start, j, filter_pos(w[j]));
+            __syncthreads();            /* f read before the next segment's */
+            continue;
         }
-        __syncthreads();                /* the words read before the next segment's */
+        filter_search(w, c, kn, 0, &f, hist);
+        const uint64_t pf = f.prefix, mk = f.mask;
+        for (unsigned j0 = 0; j0 < c; j0 += blockDim.x) {      /* the kn words (x & mk) >= pf */
+            const unsigned j = j0 + threadIdx.x;
+            const uint64_t x = j < c ? w[j] : 0;
+            unsigned at;
+            if (slot(j < c && (x & mk) >= pf, &f.placed, &at)) {
+                if (sorted) best[at] = x;
+                else put<T>(a, s, start, at, filter_pos(x));
+            }
+        }
+        if (sorted) {
+            const unsigned m = pow2_at_least(kn, 2);
+            for (unsigned j = kn + threadIdx.x; j < m; j += blockDim.x) best[j] = 0;
+            __syncthreads();
+            filter_sort(best, m);
+            for (unsigned j = threadIdx.x; j < kn; j += blockDim.x) put<T>(a, s, start, j, filter_pos(best[j]));
+        }
+        __syncthreads();                /* the words and f read before the next segment's */
     }
 }
 
@@ -1506,7 +1577,7 @@ static drtopk_status staged_run(batch_args a, uint64_t cap, int sorted, unsigned
  * to the split select's bin. */
 template <int T>
 struct filter_launch {
-    static drtopk_status run(batch_args a, split_state *states, cudaStream_t st)
+    static drtopk_status run(batch_args a, split_state *states, int sorted, cudaStream_t st)
     {
         if constexpr (sizeof(typename elem_of<T>::raw) > sizeof(uint32_t)) {
             drtopk_error_set("the filter select takes keys of at most 32 bits, not %s", drtopk_dtype_name((drtopk_dtype)T));
@@ -1517,11 +1588,11 @@ struct filter_launch {
             int per_sm = 0;
             const void *kernel = (const void *)filter_kernel<T>;
             if ((s = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return s;
+            const size_t smem = sorted ? BATCH_FILTER_SMEM : BATCH_FILTER_WORDS * sizeof(uint64_t);
             if ((s = drtopk_kernel_dynamic_smem(kernel, BATCH_FILTER_SMEM)) != DRTOPK_OK) return s;
-            if ((s = drtopk_kernel_occupancy(kernel, BATCH_FILTER_THREADS, BATCH_FILTER_SMEM, NULL, &per_sm)) != DRTOPK_OK)
-                return s;
+            if ((s = drtopk_kernel_occupancy(kernel, BATCH_FILTER_THREADS, smem, NULL, &per_sm)) != DRTOPK_OK) return s;
             const unsigned grid = grid_for(a.segments, (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)dev->sm_count);
-            filter_kernel<T><<<grid, BATCH_FILTER_THREADS, BATCH_FILTER_SMEM, st>>>(a, states);
+            filter_kernel<T><<<grid, BATCH_FILTER_THREADS, smem, st>>>(a, states, sorted);
             DRTOPK_LAUNCH_CHECK();
             return DRTOPK_OK;
         }
@@ -1834,7 +1905,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
                                                                           grid_cap), cs);
         } else if (b == BIN_FILTER) {
             if (filter_min_len == 0 || drtopk_dtype_bits(p->dtype) > 32) continue;     /* filter_takes: none */
-            st = batch_dispatch<filter_launch>(p->dtype, a, w.states, cs);
+            st = batch_dispatch<filter_launch>(p->dtype, a, w.states, sorted, cs);
         } else if (b == BIN_DR) {
             if (w.dr.min_len == 0) continue;
             st = batch_dispatch<dr_launch>(p->dtype, a, &w.dr, sorted, cap, grid_cap, cs);

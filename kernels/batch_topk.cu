@@ -12,16 +12,19 @@
  *     back, from cache).
  *   - filter select (segments and uniform rows of keys of at most 32 bits
  *     longer than the plan's filter_min_len whose expected candidates fit a
- *     block; the onepass idea per segment: sparse attention, token sampling,
- *     ANN re-ranking): a block per segment sorts BATCH_FILTER_SAMPLE keys at
- *     onepass_spec.h's positions and takes the r-th largest (onepass_spec.h's
- *     rank) as the threshold t, reads the segment once (16-byte loads) and
+ *     block, where the staged select would not list its candidates from a
+ *     sample; the onepass idea per segment: sparse attention's k = 2048 of up
+ *     to 128K keys): a block per segment takes about the r-th largest of
+ *     BATCH_FILTER_SAMPLE keys at onepass_spec.h's positions (its rank r; a
+ *     radix search, below) as the threshold t, reads the segment once (16-byte loads) and
  *     lists every key >= t in shared memory as one 64-bit word (the ordered
  *     key above the complemented position: the larger word is the better
  *     key, ties by the smaller position), warp-aggregated slots; a list of at
  *     least k_s and at most BATCH_FILTER_WORDS words holds every key >= the
- *     k-th key, so its first k_s words, sorted in shared memory (bitonic),
- *     are the segment's top k_s best first, ties at the smallest positions.
+ *     k-th key: a radix search of the words' keys (8-bit digits in shared
+ *     memory) finds the k-th key, and the words above it and the first
+ *     enough of its ties to claim a slot are the top k_s (sorted results:
+ *     sorted in shared memory, bitonic).
  *     A segment of at most BATCH_FILTER_WORDS keys is listed whole (no
  *     sample).  A threshold that lets more or fewer through hands the
  *     segment to the split radix select.  Bytes: the segment read once (the
@@ -182,7 +185,7 @@ static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STA
 #define BATCH_FILTER_SMEM ((BATCH_FILTER_WORDS + BATCH_SORT_MAX) * sizeof(uint64_t)) /* the words, and sorted
                                                    the k_s best (at most BATCH_SORT_MAX: check_sorted_k) */
 static_assert(BATCH_FILTER_SAMPLE <= BATCH_FILTER_WORDS && (BATCH_FILTER_WORDS & (BATCH_FILTER_WORDS - 1)) == 0,
-              "the sample sorts in the words; the list sorts in a power of two of them");
+              "the sample is searched in the words; the sorted best in a power of two of them");
 
 #define BATCH_COUNTERS (BIN_COUNT + BATCH_DR_CTL) /* the bins' sizes, then the Dr. pipeline's counters */
 
@@ -622,6 +625,22 @@ __device__ __forceinline__ unsigned sample_rank_pos(F key_at, unsigned n, unsign
     return wp;
 }
 
+/* The sample rank of the staged block select's threshold for n keys, k_s =
+ * kn of them (about BATCH_SAMPLE_OVER k_s keys of the segment at or above
+ * it), and whether its list of the keys at or above it is used there: the
+ * rank within the sample, and the expected keys filling at most
+ * BATCH_CAND_FILL_NUM / BATCH_CAND_FILL_DEN of the list. */
+__host__ __device__ __forceinline__ unsigned staged_rank(uint64_t n, uint64_t kn)
+{
+    return (unsigned)((BATCH_SAMPLE_OVER * BATCH_SAMPLES * kn + n - 1) / n) + BATCH_SAMPLE_MARGIN;
+}
+__host__ __device__ __forceinline__ bool staged_lists(uint64_t n, uint64_t kn)
+{
+    const unsigned r = staged_rank(n, kn);
+    return r <= BATCH_SAMPLES &&
+           n * r <= (uint64_t)BATCH_SAMPLES * BATCH_CAND_LIST * BATCH_CAND_FILL_NUM / BATCH_CAND_FILL_DEN;
+}
+
 /* Whether a block stages the raw bits of type T's elements and orders them
  * as keys only where it reads them (the keys have the elements' width); else
  * it stages ordered keys (16-bit elements: 32-bit keys). */
@@ -785,10 +804,8 @@ staged_kernel(batch_args a, staged_shape sh)
         sync();
         auto key_at = [&](unsigned p) { return RAW ? key_of((RT)keys[p]) : keys[p]; };     /* while staged */
         /* sample and list (blocks, where about 3 k_s keys fill at most 2/3 of the list) */
-        const unsigned r = (BATCH_SAMPLE_OVER * BATCH_SAMPLES * kn + n - 1) / n + BATCH_SAMPLE_MARGIN;
-        bool sampled = !WARP_GROUP && r <= BATCH_SAMPLES &&
-                       (uint64_t)n * r <= (uint64_t)BATCH_SAMPLES * BATCH_CAND_LIST * BATCH_CAND_FILL_NUM /
-                                              BATCH_CAND_FILL_DEN;
+        const unsigned r = staged_rank(n, kn);
+        bool sampled = !WARP_GROUP && staged_lists(n, kn);
         if (sampled) {
             if (threadIdx.x < DRTOPK_WARP) {
                 const unsigned tp = sample_rank_pos<KT>(key_at, n, r);
@@ -1187,31 +1204,41 @@ typedef struct {
     unsigned want;              /* words still wanted in the prefix's bucket */
     unsigned done;              /* the bucket is taken whole               */
     unsigned listed, placed;    /* words listed; output slots handed out    */
+    unsigned ties;              /* words of the k-th key that claimed a slot */
 } filter_head;
 
-/* The want largest (1 <= want <= n) of the words w[0..n), by their bits from
- * `low` up, found by the block digit by digit from the top (8 bits: a shared
+/* The want-th largest key (1 <= want <= n) of the words w[0..n) -- their
+ * key bits, filter_word's upper half; the highest `high` bits of it may be
+ * set -- found by the block digit by digit from the top (8 bits: a shared
  * histogram of the words in the bucket so far, pick_digit by warp 0) until a
- * digit's bucket is taken whole or the bits run out: then they are the words
- * x with (x & f->mask) >= f->prefix (distinct words: exactly want of them).
- * f->prefix's undecided bits are 0, so its bits from `low` up are at most the
- * want-th largest word's. */
-__device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int low, filter_head *f, unsigned *hist)
+ * digit's bucket is taken whole or the key bits run out.  Then the words x
+ * with (x & f->mask) > f->prefix are the kn - f->want best, and f->want more
+ * are among those with (x & f->mask) == f->prefix (all of them where
+ * f->done).  f->prefix's undecided bits are 0, so its key is at most the
+ * want-th largest. */
+__device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int high, filter_head *f, unsigned *hist)
 {
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
     if (threadIdx.x == 0) {
         f->prefix = f->mask = 0;
         f->want = want;
         f->done = 0;
     }
-    for (int shift = 64 - BATCH_DIGIT_BITS; shift >= low; shift -= BATCH_DIGIT_BITS) {
+    for (int shift = BATCH_FILTER_KEY_SHIFT + high - BATCH_DIGIT_BITS; shift >= BATCH_FILTER_KEY_SHIFT;
+         shift -= BATCH_DIGIT_BITS) {
         __syncthreads();                /* the last pick written, its counts read */
         if (f->done) break;             /* the block alike */
         const uint64_t pf = f->prefix, mk = f->mask;
         for (unsigned d = threadIdx.x; d < BATCH_DIGITS; d += blockDim.x) hist[d] = 0;
         __syncthreads();
-        for (unsigned j = threadIdx.x; j < n; j += blockDim.x) {
-            const uint64_t x = w[j];
-            if ((x & mk) == pf) atomicAdd(&hist[(unsigned)(x >> shift) & (BATCH_DIGITS - 1)], 1u);
+        for (unsigned j0 = 0; j0 < n; j0 += blockDim.x) {
+            const unsigned j = j0 + threadIdx.x;
+            const uint64_t x = j < n ? w[j] : 0;
+            const bool in = j < n && (x & mk) == pf;
+            const unsigned d = (unsigned)(x >> shift) & (BATCH_DIGITS - 1);
+            /* one atomic for a warp's lanes of one digit: ties and the top digits of small keys crowd one bin */
+            const unsigned peers = __match_any_sync(DRTOPK_FULL_MASK, in ? d : ~0u);
+            if (in && (peers & lower) == 0) atomicAdd(&hist[d], (unsigned)__popc(peers));
         }
         __syncthreads();
         if (threadIdx.x < DRTOPK_WARP) {
@@ -1232,11 +1259,16 @@ __device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int 
 
 /* Whether a segment of len keys, k_s of them selected, takes the filter
  * select: its keys of at most 32 bits, longer than the plan's filter_min_len
- * (0: off), and all of it, or the candidates that onepass_spec.h's
- * capacity allows at this sample, fit a block's words. */
-__host__ __device__ __forceinline__ bool filter_takes(int key_bits, uint64_t min_len, uint64_t len, uint64_t ks)
+ * (0: off), all of it, or the candidates that onepass_spec.h's capacity
+ * allows at this sample, fit a block's words, and the staged select (which
+ * holds segments of up to staged_cap keys) would not list its candidates
+ * from a sample itself (H200, 10000 rows of 10000 f32 keys, k = 100: the
+ * staged select with its list 0.339 ms, the filter select 0.670). */
+__host__ __device__ __forceinline__ bool filter_takes(int key_bits, uint64_t min_len, uint64_t staged_cap, uint64_t len,
+                                                      uint64_t ks)
 {
     if (key_bits > 32 || min_len == 0 || len <= min_len || len >= UINT32_MAX) return false;
+    if (len <= staged_cap && staged_lists(len, ks)) return false;
     if (len <= BATCH_FILTER_WORDS) return true;
     const uint64_t r = drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE);
     return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, r) <= BATCH_FILTER_WORDS;
@@ -1258,10 +1290,10 @@ __device__ __forceinline__ void filter_fall_back(const batch_args &a, uint64_t s
  * most BATCH_FILTER_WORDS keys: no sample, t the least key); one read of the
  * segment (16-byte loads) lists every key >= t as a word in shared memory
  * (warp-aggregated slots).  Where the list holds at least k_s and at most
- * BATCH_FILTER_WORDS words, it holds every key >= the k-th, and its k_s
- * largest words (filter_search) are the segment's top k_s, ties at the
- * smallest positions; sorted, they are sorted in shared memory.  Otherwise
- * the segment goes to the split select. */
+ * BATCH_FILTER_WORDS words, it holds every key >= the k-th: the words above
+ * the k-th key (filter_search) and the first enough of its ties to claim a
+ * slot are the segment's top k_s; sorted, they are sorted in shared memory.
+ * Otherwise the segment goes to the split select. */
 template <int T>
 __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args a, split_state *states, int sorted)
 {
@@ -1272,6 +1304,7 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
     __shared__ filter_head f;
     __shared__ unsigned hist[BATCH_DIGITS];
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
+    const int high = (int)(8 * sizeof(RT));   /* the ordered keys' width: 16 or 32 bits */
     const drtopk_order order = (drtopk_order)a.order;
     auto key_of = [&](RT b) { return (uint32_t)drtopk_key_any(b, (drtopk_dtype)T, order); };
     /* a warp-aggregated slot of counter *c for each lane that takes one (every lane of the warp calls it) */
@@ -1297,11 +1330,11 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
                 const unsigned p = (unsigned)drtopk_onepass_sample_pos(n, BATCH_FILTER_SAMPLE, j);
                 w[j] = filter_word(key_of(src[p]), p);
             }
-            filter_search(w, BATCH_FILTER_SAMPLE, (unsigned)drtopk_onepass_rank(n, ks, BATCH_FILTER_SAMPLE),
-                          BATCH_FILTER_KEY_SHIFT, &f, hist);
+            filter_search(w, BATCH_FILTER_SAMPLE, (unsigned)drtopk_onepass_rank(n, ks, BATCH_FILTER_SAMPLE), high,
+                          &f, hist);
             t = (uint32_t)(f.prefix >> BATCH_FILTER_KEY_SHIFT);
         }
-        if (threadIdx.x == 0) f.listed = f.placed = 0;
+        if (threadIdx.x == 0) f.listed = f.placed = f.ties = 0;
         __syncthreads();                /* t read, the counts zeroed: the words are free */
         auto list = [&](bool in, uint32_t key, unsigned p) {
             unsigned at;
@@ -1338,16 +1371,19 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
             __syncthreads();            /* f read before the next segment's */
             continue;
         }
-        filter_search(w, c, kn, 0, &f, hist);
+        filter_search(w, c, kn, high, &f, hist);
         const uint64_t pf = f.prefix, mk = f.mask;
-        for (unsigned j0 = 0; j0 < c; j0 += blockDim.x) {      /* the kn words (x & mk) >= pf */
+        const unsigned want = f.want, above = kn - want;
+        auto emit = [&](unsigned at, uint64_t x) {
+            if (sorted) best[at] = x;
+            else put<T>(a, s, start, at, filter_pos(x));
+        };
+        for (unsigned j0 = 0; j0 < c; j0 += blockDim.x) {      /* the words above the k-th key, then its ties */
             const unsigned j = j0 + threadIdx.x;
             const uint64_t x = j < c ? w[j] : 0;
             unsigned at;
-            if (slot(j < c && (x & mk) >= pf, &f.placed, &at)) {
-                if (sorted) best[at] = x;
-                else put<T>(a, s, start, at, filter_pos(x));
-            }
+            if (slot(j < c && (x & mk) > pf, &f.placed, &at)) emit(at, x);
+            if (slot(j < c && (x & mk) == pf, &f.ties, &at) && at < want) emit(above + at, x);
         }
         if (sorted) {
             const unsigned m = pow2_at_least(kn, 2);
@@ -1385,7 +1421,7 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
     if (lg <= BATCH_TINY_LOG2 && ks <= tiny_max_k) bin = BIN_TINY;
     else if (lg <= BATCH_STAGED_MAX_LOG2 && ks <= warp_max_k && len <= warp_max_len)
         bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
-    else if (filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, len, ks)) bin = BIN_FILTER;
+    else if (filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, staged_cap, len, ks)) bin = BIN_FILTER;
     else if (lg > BATCH_STAGED_MAX_LOG2 || len > staged_cap) bin = BIN_SPLIT;
     else if (lg <= BATCH_STAGED_WARP_LOG2) bin = BIN_STAGED_WARP;
     else bin = BIN_STAGED_BLOCK + lg - BATCH_STAGED_WARP_LOG2 - 1;
@@ -1606,11 +1642,18 @@ static uint64_t filter_min_len_here(const drtopk_batch_plan *plan, const drtopk_
     return dev->smem_optin >= BATCH_FILTER_SMEM ? plan->filter_min_len : 0;
 }
 
+static uint64_t uniform_chunks(const drtopk_batch_problem *p, uint64_t cap);
+
 /* Uniform rows that the filter select takes (binned like variable segments:
- * a row its threshold fails goes to the split select). */
-static int filter_uniform(const drtopk_batch_problem *p, uint64_t filter_min_len)
+ * a row its threshold fails goes to the split select), except where the
+ * chunked staged select lists each chunk's candidates from a sample (H200,
+ * 256 rows of 131072 f32 keys, k = 50: chunked 0.098 ms, filter 0.107; k =
+ * 2048, 1024 rows: chunked 1.495, filter 0.481). */
+static int filter_uniform(const drtopk_batch_problem *p, uint64_t filter_min_len, uint64_t cap)
 {
-    return p->offsets == NULL && filter_takes(drtopk_dtype_bits(p->dtype), filter_min_len, p->len, p->k);
+    if (p->offsets != NULL || !filter_takes(drtopk_dtype_bits(p->dtype), filter_min_len, cap, p->len, p->k)) return 0;
+    const uint64_t chunks = uniform_chunks(p, cap);
+    return chunks == 0 || !staged_lists(p->len / chunks, p->k);
 }
 
 /* The split radix select of the segments a covers (states zeroed): the
@@ -1757,7 +1800,7 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
     *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
     if (*cap > plan->staged_max_len) *cap = plan->staged_max_len;
     /* binned: variable segments; uniform rows all to the Dr. pipeline, or to the filter select */
-    if (p->offsets || dr_uniform(p, plan) || filter_uniform(p, filter_min_len_here(plan, dev))) {
+    if (p->offsets || dr_uniform(p, plan) || filter_uniform(p, filter_min_len_here(plan, dev), *cap)) {
         w->counts = (unsigned long long *)drtopk_carve(base, off, BATCH_COUNTERS * sizeof(unsigned long long));
         w->lists = (uint64_t *)drtopk_carve(base, off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
         w->states = (split_state *)drtopk_carve(base, off, (size_t)p->segments * sizeof(split_state));
@@ -1880,7 +1923,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     batch_ws w;
     if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
     const uint64_t filter_min_len = filter_min_len_here(plan, dev);
-    const int all_bins = p->offsets != NULL || filter_uniform(p, filter_min_len);
+    const int all_bins = p->offsets != NULL || filter_uniform(p, filter_min_len, cap);
     if (!all_bins && !dr_uniform(p, plan)) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
     DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BATCH_COUNTERS * sizeof(unsigned long long), cs));
     const uint64_t bin_blocks = (p->segments + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS;

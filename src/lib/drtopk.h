@@ -381,11 +381,12 @@ typedef struct {
  * 8 bytes (u64, i64, f64) read tiny_max_k_64 and block_max_len_64 instead of
  * tiny_max_k and block_max_len.  Before the radix selects, a segment (or
  * uniform row) of keys of at most 32 bits longer than filter_min_len runs
- * the filter select where its candidates fit a block's shared memory: a
+ * the filter select where its candidates fit a block's shared memory and
+ * the staged select would not list its own from a sample (large k): a
  * threshold sampled from the segment, one read that lists every key at or
- * above it, the list sorted (results best first, ties at the smallest
- * positions); a segment whose threshold lets too many or too few through
- * runs the split radix select. */
+ * above it, the k_s best of the list found in shared memory; a segment
+ * whose threshold lets too many or too few through runs the split radix
+ * select. */
 typedef struct {
     uint64_t warp_max_k;        /* largest k of the warp queue, 0 (off)..DRTOPK_WARP_K_MAX */
     uint64_t warp_max_len;      /* longest segment a warp selects from          */

@@ -181,6 +181,7 @@ static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STA
 #define BATCH_FILTER_WORDS 8192                 /*   listed keys a block holds: 64 KB, 3 blocks an SM on sm_90 */
 #define BATCH_FILTER_SAMPLE 1024                /*   sampled keys (2 a thread), within the words          */
 #define BATCH_FILTER_UNROLL 4                   /*   16-byte loads in flight a thread                     */
+#define BATCH_FILTER_WHOLE_K 1024               /*   a segment listed whole: sorted k_s past this only (filter_takes) */
 #define BATCH_FILTER_KEY_SHIFT 32               /*   a word's key bits: from here up (filter_word)        */
 #define BATCH_FILTER_SMEM ((BATCH_FILTER_WORDS + BATCH_SORT_MAX) * sizeof(uint64_t)) /* the words, and sorted
                                                    the k_s best (at most BATCH_SORT_MAX: check_sorted_k) */
@@ -1263,13 +1264,18 @@ __device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int 
  * allows at this sample, fit a block's words, and the staged select (which
  * holds segments of up to staged_cap keys) would not list its candidates
  * from a sample itself (H200, 10000 rows of 10000 f32 keys, k = 100: the
- * staged select with its list 0.339 ms, the filter select 0.670). */
+ * staged select with its list 0.339 ms, the filter select 0.670).  A
+ * segment it would list whole (no sample) it takes only sorted and for k_s
+ * past BATCH_FILTER_WHOLE_K, where the staged select's sort of k_s pairs
+ * costs more than the search of the whole list (H200, 8192 segments of
+ * 1..8192 f32 keys: k = 2048 sorted 1.53 ms against the staged select's
+ * 2.98; k = 512 sorted 0.902 against 0.903; unsorted 0.654 against 0.437). */
 __host__ __device__ __forceinline__ bool filter_takes(int key_bits, uint64_t min_len, uint64_t staged_cap, uint64_t len,
-                                                      uint64_t ks)
+                                                      uint64_t ks, bool sorted)
 {
     if (key_bits > 32 || min_len == 0 || len <= min_len || len >= UINT32_MAX) return false;
     if (len <= staged_cap && staged_lists(len, ks)) return false;
-    if (len <= BATCH_FILTER_WORDS) return true;
+    if (len <= BATCH_FILTER_WORDS) return sorted && ks > BATCH_FILTER_WHOLE_K;
     const uint64_t r = drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE);
     return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, r) <= BATCH_FILTER_WORDS;
 }
@@ -1401,8 +1407,8 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
 /* ---- logarithmic radix binning of variable segments -------------------------- */
 /* staged_cap: the longest segment a staged block holds. */
 __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, uint64_t tiny_max_k,
-                           uint64_t filter_min_len, uint64_t staged_cap, unsigned long long *counts, uint64_t *lists,
-                           split_state *states, dr_ws dr)
+                           uint64_t filter_min_len, int sorted, uint64_t staged_cap, unsigned long long *counts,
+                           uint64_t *lists, split_state *states, dr_ws dr)
 {
     const uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= a.segments) return;
@@ -1421,7 +1427,8 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
     if (lg <= BATCH_TINY_LOG2 && ks <= tiny_max_k) bin = BIN_TINY;
     else if (lg <= BATCH_STAGED_MAX_LOG2 && ks <= warp_max_k && len <= warp_max_len)
         bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
-    else if (filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, staged_cap, len, ks)) bin = BIN_FILTER;
+    else if (filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, staged_cap, len, ks, sorted))
+        bin = BIN_FILTER;
     else if (lg > BATCH_STAGED_MAX_LOG2 || len > staged_cap) bin = BIN_SPLIT;
     else if (lg <= BATCH_STAGED_WARP_LOG2) bin = BIN_STAGED_WARP;
     else bin = BIN_STAGED_BLOCK + lg - BATCH_STAGED_WARP_LOG2 - 1;
@@ -1649,9 +1656,10 @@ static uint64_t uniform_chunks(const drtopk_batch_problem *p, uint64_t cap);
  * chunked staged select lists each chunk's candidates from a sample (H200,
  * 256 rows of 131072 f32 keys, k = 50: chunked 0.098 ms, filter 0.107; k =
  * 2048, 1024 rows: chunked 1.495, filter 0.481). */
-static int filter_uniform(const drtopk_batch_problem *p, uint64_t filter_min_len, uint64_t cap)
+static int filter_uniform(const drtopk_batch_problem *p, uint64_t filter_min_len, uint64_t cap, int sorted)
 {
-    if (p->offsets != NULL || !filter_takes(drtopk_dtype_bits(p->dtype), filter_min_len, cap, p->len, p->k)) return 0;
+    if (p->offsets != NULL || !filter_takes(drtopk_dtype_bits(p->dtype), filter_min_len, cap, p->len, p->k, sorted))
+        return 0;
     const uint64_t chunks = uniform_chunks(p, cap);
     return chunks == 0 || !staged_lists(p->len / chunks, p->k);
 }
@@ -1800,7 +1808,8 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
     *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
     if (*cap > plan->staged_max_len) *cap = plan->staged_max_len;
     /* binned: variable segments; uniform rows all to the Dr. pipeline, or to the filter select */
-    if (p->offsets || dr_uniform(p, plan) || filter_uniform(p, filter_min_len_here(plan, dev), *cap)) {
+    if (p->offsets || dr_uniform(p, plan) || filter_uniform(p, filter_min_len_here(plan, dev), *cap,
+                                                                (plan->flags & DRTOPK_SORTED) != 0)) {
         w->counts = (unsigned long long *)drtopk_carve(base, off, BATCH_COUNTERS * sizeof(unsigned long long));
         w->lists = (uint64_t *)drtopk_carve(base, off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
         w->states = (split_state *)drtopk_carve(base, off, (size_t)p->segments * sizeof(split_state));
@@ -1923,7 +1932,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     batch_ws w;
     if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
     const uint64_t filter_min_len = filter_min_len_here(plan, dev);
-    const int all_bins = p->offsets != NULL || filter_uniform(p, filter_min_len, cap);
+    const int all_bins = p->offsets != NULL || filter_uniform(p, filter_min_len, cap, sorted);
     if (!all_bins && !dr_uniform(p, plan)) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
     DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BATCH_COUNTERS * sizeof(unsigned long long), cs));
     const uint64_t bin_blocks = (p->segments + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS;
@@ -1933,7 +1942,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     }
     bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len,
                                                                    drtopk_batch_tiny_max_k(plan, p->dtype), filter_min_len,
-                                                                   cap, w.counts, w.lists, w.states, w.dr);
+                                                                   sorted, cap, w.counts, w.lists, w.states, w.dr);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {
         if (!all_bins && b != BIN_DR) continue;       /* uniform rows: every row takes the Dr. pipeline */

@@ -10,7 +10,9 @@
  * Each crossover sweeps its workloads (rows x length x k, uniform rows or
  * variable segments of seeded lengths in [len/2, len], each --dtype; UD
  * keys of --seed) and times drtopk_batch_select with the two plans that send
- * the workload to one candidate or the other.  A warm-up, then --reps timed
+ * the workload to one candidate or the other (the staged and split selects
+ * with the filter select off, which would take both at large k; the other
+ * crossovers weigh their candidate against the batched path as it runs).  A warm-up, then --reps timed
  * calls (--timing: gpu, the default on CUDA, each call's GPU time with the
  * stream held until it is enqueued; call, the host clock around call +
  * synchronise; batch_check.h dh_batch_timed, as `drtopk batch`); the
@@ -114,8 +116,9 @@ static void candidate_plan(const workload *w, uint64_t k, int admitted, drtopk_b
         plan->warp_max_k = admitted ? k : 0;
         plan->warp_max_len = w->len;
         break;
-    case BATCH_STAGED_MAX_LEN:
+    case BATCH_STAGED_MAX_LEN:     /* the filter select off: it would take both candidates' segments at large k */
         plan->staged_max_len = admitted ? DRTOPK_BATCH_STAGED_MAX_LEN : (shortest > 1 ? shortest - 1 : 1);
+        plan->filter_min_len = 0;
         break;
     default:
         plan->block_max_len = plan->block_max_len_64 = admitted ? w->len : w->len - 1;

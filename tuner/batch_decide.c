@@ -31,14 +31,16 @@
 
 const char *const batch_field_names[BATCH_FIELD_COUNT] = {
     "tiny_max_k", "warp_max_k", "warp_max_len", "staged_max_len", "block_max_len", "tiny_max_k_64",
-    "block_max_len_64",
+    "block_max_len_64", "filter_min_len",
 };
 
 /* Split by key width where the H200's rows (db/reference/h200-d7820bc7.sql.gz)
  * cross over at different values: the register select (f32 wins to k = 16,
  * u64 rows of 64 keys lose from k = 1) and the batched radix select against
  * the row-by-row pipeline (u64 wins at 2^22 keys, f32 loses there at k =
- * 1024); the warp queue and the staged select cross alike at both widths. */
+ * 1024); the warp queue and the staged select cross alike at both widths.
+ * The filter select (keys of at most 32 bits) takes segments longer than
+ * filter_min_len: the radix selects are the candidate its value admits. */
 const batch_crossover batch_crossovers[BATCH_CROSSOVER_COUNT] = {
     { BATCH_TINY_MAX_K, BATCH_TINY_MAX_K, BATCH_WIDTH_32, "tiny", "staged", BATCH_AXIS_K },
     { BATCH_TINY_MAX_K_64, BATCH_TINY_MAX_K, BATCH_WIDTH_64, "tiny", "staged", BATCH_AXIS_K },
@@ -46,6 +48,7 @@ const batch_crossover batch_crossovers[BATCH_CROSSOVER_COUNT] = {
     { BATCH_STAGED_MAX_LEN, BATCH_STAGED_MAX_LEN, BATCH_WIDTH_ANY, "staged", "split", BATCH_AXIS_LEN },
     { BATCH_BLOCK_MAX_LEN, BATCH_BLOCK_MAX_LEN, BATCH_WIDTH_32, "batched", "pipeline", BATCH_AXIS_LEN },
     { BATCH_BLOCK_MAX_LEN_64, BATCH_BLOCK_MAX_LEN, BATCH_WIDTH_64, "batched", "pipeline", BATCH_AXIS_LEN },
+    { BATCH_FILTER_MIN_LEN, BATCH_FILTER_MIN_LEN, BATCH_WIDTH_32, "radix", "filter", BATCH_AXIS_LEN },
 };
 
 uint64_t *batch_field(drtopk_batch_plan *plan, int field)
@@ -57,6 +60,7 @@ uint64_t *batch_field(drtopk_batch_plan *plan, int field)
     case BATCH_STAGED_MAX_LEN: return &plan->staged_max_len;
     case BATCH_TINY_MAX_K_64: return &plan->tiny_max_k_64;
     case BATCH_BLOCK_MAX_LEN_64: return &plan->block_max_len_64;
+    case BATCH_FILTER_MIN_LEN: return &plan->filter_min_len;
     default: return &plan->block_max_len;
     }
 }
@@ -132,6 +136,7 @@ static uint64_t clamp_value(int field, uint64_t v)
     case BATCH_TINY_MAX_K_64: return v > DRTOPK_BATCH_TINY_K_MAX ? DRTOPK_BATCH_TINY_K_MAX : v;
     case BATCH_WARP_MAX_K: return v > DRTOPK_WARP_K_MAX ? DRTOPK_WARP_K_MAX : v;
     case BATCH_STAGED_MAX_LEN: return v > DRTOPK_BATCH_STAGED_MAX_LEN ? DRTOPK_BATCH_STAGED_MAX_LEN : v ? v : 1;
+    case BATCH_FILTER_MIN_LEN: return v ? v : 1;       /* 0 would turn the filter select off, not on everywhere */
     default: return v;
     }
 }

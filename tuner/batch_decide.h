@@ -16,7 +16,7 @@
 
 /* The plan fields the tuner decides, as batch_choices names them. */
 enum { BATCH_TINY_MAX_K, BATCH_WARP_MAX_K, BATCH_WARP_MAX_LEN, BATCH_STAGED_MAX_LEN, BATCH_BLOCK_MAX_LEN,
-       BATCH_TINY_MAX_K_64, BATCH_BLOCK_MAX_LEN_64, BATCH_FIELD_COUNT };
+       BATCH_TINY_MAX_K_64, BATCH_BLOCK_MAX_LEN_64, BATCH_FILTER_MIN_LEN, BATCH_FIELD_COUNT };
 extern const char *const batch_field_names[BATCH_FIELD_COUNT];
 typedef enum { BATCH_AXIS_K, BATCH_AXIS_LEN } batch_axis;
 /* The key widths a crossover's decision weighs: every dtype, keys of at most
@@ -33,7 +33,7 @@ typedef struct {
     const char *admitted, *other;
     batch_axis axis;
 } batch_crossover;
-#define BATCH_CROSSOVER_COUNT 6
+#define BATCH_CROSSOVER_COUNT 7
 extern const batch_crossover batch_crossovers[BATCH_CROSSOVER_COUNT];
 /* The field of `plan` numbered `field`; the number of a field's name, or -1. */
 uint64_t *batch_field(drtopk_batch_plan *plan, int field);

@@ -68,6 +68,9 @@ static int workloads(const options *o, workload *w)
                           staged_k[] = { 32, 256 };
     static const uint64_t block_len_gpu[] = { 1ull << 18, 1ull << 20, 1ull << 22 }, block_len_cpu[] = { 8192 },
                           block_k[] = { 64, 1024 };
+    /* the filter select: sparse attention's segments (k = 2048 of up to 128K keys) and shorter ones */
+    static const uint64_t filter_len_gpu[] = { 8192, 32768, 131072 }, filter_len_cpu[] = { 4096 },
+                          filter_k_gpu[] = { 64, 512, 2048 }, filter_k_cpu[] = { 64 };
 #define COUNT(a) (int)(sizeof a / sizeof a[0])
     int n = 0;
     for (int v = 0; v <= 1; ++v)
@@ -96,6 +99,13 @@ static int workloads(const options *o, workload *w)
                            COUNT(block_k) };
         memcpy(w[n++].ks, block_k, sizeof block_k);
     }
+    for (int i = 0; i < (cpu ? COUNT(filter_len_cpu) : COUNT(filter_len_gpu)); ++i) {
+        const uint64_t len = cpu ? filter_len_cpu[i] : filter_len_gpu[i];
+        w[n] = (workload){ BATCH_FILTER_MIN_LEN, 1, elems / len ? elems / len : 1, len, { 0 },
+                           cpu ? COUNT(filter_k_cpu) : COUNT(filter_k_gpu) };
+        memcpy(w[n].ks, cpu ? filter_k_cpu : filter_k_gpu, (size_t)w[n].nks * sizeof(uint64_t));
+        ++n;
+    }
 #undef COUNT
     return n;
 }
@@ -119,6 +129,9 @@ static void candidate_plan(const workload *w, uint64_t k, int admitted, drtopk_b
     case BATCH_STAGED_MAX_LEN:     /* the filter select off: it would take both candidates' segments at large k */
         plan->staged_max_len = admitted ? DRTOPK_BATCH_STAGED_MAX_LEN : (shortest > 1 ? shortest - 1 : 1);
         plan->filter_min_len = 0;
+        break;
+    case BATCH_FILTER_MIN_LEN:      /* admitted: the radix selects for every segment; else the filter where it applies */
+        plan->filter_min_len = admitted ? w->len : (shortest > 1 ? shortest - 1 : 1);
         break;
     default:
         plan->block_max_len = plan->block_max_len_64 = admitted ? w->len : w->len - 1;

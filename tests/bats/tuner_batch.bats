@@ -51,6 +51,14 @@ sweep_total() { sed -n 's/.*batch sweep: \([0-9]*\) measurements.*/\1/p' <<< "$1
     [ "$(q "$db" "SELECT count(*) FROM batch_choices WHERE field IN ($FIELDS) AND points > 0")" -ge 4 ]
     [[ "$output" == *"batch plan of "* ]]
     [ "$(q "$db" "SELECT value >= 1 AND value <= 65536 FROM batch_choices WHERE field = 'staged_max_len'")" -eq 1 ]
+    # the filter select's crossover: its two candidates over variable segments, decided from keys of at
+    # most 32 bits only (the select takes no wider ones), to a value that keeps it on (0 would turn it off)
+    [ "$(q "$db" "SELECT group_concat(DISTINCT candidate) FROM (SELECT candidate FROM batch_measurements
+                  WHERE crossover = 'filter_min_len' ORDER BY candidate)")" = filter,radix ]
+    [ "$(q "$db" "SELECT count(*) FROM batch_measurements WHERE crossover = 'filter_min_len' AND dtype = 'u64'")" -gt 0 ]
+    [ "$(q "$db" "SELECT points > 0 AND value >= 1 FROM batch_choices WHERE field = 'filter_min_len'")" -eq 1 ]
+    [ "$(q "$db" "SELECT points FROM batch_choices WHERE field = 'filter_min_len'")" -eq \
+      "$(q "$db" "SELECT count(*) / 2 FROM batch_measurements WHERE crossover = 'filter_min_len' AND dtype <> 'u64'")" ]
     # the u64 rows decide the 64-bit keys' fields apart from f32's
     [ "$(q "$db" "SELECT count(*) FROM batch_choices WHERE field IN ('tiny_max_k_64', 'block_max_len_64')
                   AND points > 0")" -eq 2 ]

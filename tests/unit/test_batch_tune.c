@@ -132,6 +132,36 @@ static void decide_lengths(void)
     CHECK_EQ_U64(p.staged_max_len, DRTOPK_BATCH_STAGED_MAX_LEN);
 }
 
+/* filter_min_len: the radix selects are the candidate its value admits (a
+ * segment of at most filter_min_len keys), the filter select the other.  The
+ * filter select 3x faster from 32768 keys, 1.5x slower at 8192: the decision
+ * admits 8192 to the radix selects and no longer; u64 rows (which the filter
+ * select never takes) do not count.  Where the filter select wins at every
+ * length, the default (1024, below every length measured) stays: a value
+ * that turns it off (0) is never decided. */
+static void decide_filter(void)
+{
+    static const uint64_t lens[] = { 8192, 32768, 131072 };
+    dh_store_batch_row r[16];
+    int n = 0;
+    batch_outcome out[BATCH_FIELD_COUNT];
+    for (int i = 0; i < 3; ++i) {
+        r[n++] = row("filter_min_len", "radix", "f32", lens[i], 2048, i == 0 ? 1.0 : 3.0);
+        r[n++] = row("filter_min_len", "filter", "f32", lens[i], 2048, i == 0 ? 1.5 : 1.0);
+        r[n++] = row("filter_min_len", "radix", "u64", lens[i], 2048, 1.0);
+        r[n++] = row("filter_min_len", "filter", "u64", lens[i], 2048, 9.0);
+    }
+    drtopk_batch_plan p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
+    CHECK_EQ_U64(p.filter_min_len, 8192);
+    CHECK(out[BATCH_FILTER_MIN_LEN].points == 3 && near(out[BATCH_FILTER_MIN_LEN].worst, 1.0) &&
+          near(out[BATCH_FILTER_MIN_LEN].default_worst, 1.5));
+    r[0].median_ms = 2.0;       /* the filter select faster at 8192 too */
+    p = defaults();
+    CHECK(batch_decide(r, (size_t)n, &p, out) == 0);
+    CHECK_EQ_U64(p.filter_min_len, defaults().filter_min_len);
+}
+
 /* block_max_len as the H200 measured it: the batched select 5x faster at
  * k = 64 on rows of 2^19, the pipeline 6% faster at k = 1024 there and 3x
  * at 2^21.  The old rule sent 2^19 to the pipeline (a 5x loss); the least
@@ -315,6 +345,7 @@ __attribute__((constructor)) static void register_batch_tune_tests(void)
     test_register("batch tuning: block_max_len keeps a 5x win over a 6% loss; u64 rows decide block_max_len_64",
                   decide_block);
     test_register("batch tuning: the warp queue's k x length rectangle of the least worst slowdown", decide_warp);
+    test_register("batch tuning: filter_min_len admits the lengths the radix selects win, never 0", decide_filter);
     test_register("batch tuning: a GPU's compiled-in plan, else exactly the defaults", plan_lookup);
     test_register("batch tuning: the plan's staged_max_len is checked, tiny_max_k 0 is valid", plan_field_checks);
     test_register("CUDA entries take an error pending before the call and name it", pending_error_taken);

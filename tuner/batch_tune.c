@@ -53,6 +53,19 @@ typedef struct {
 
 static const char *const segs_name[] = { "uniform", "variable" };
 
+/* Workloads of crossover `field` at w[*n] on, one per length lens[i] (about
+ * `elems` keys: elems / lens[i] rows or segments, at least one), each swept
+ * over ks[0..nk). */
+static void add_lengths(workload *w, int *n, int field, int variable, uint64_t elems, const uint64_t *lens, int nl,
+                        const uint64_t *ks, int nk)
+{
+    for (int i = 0; i < nl; ++i) {
+        w[*n] = (workload){ field, variable, elems / lens[i] ? elems / lens[i] : 1, lens[i], { 0 }, nk };
+        memcpy(w[*n].ks, ks, (size_t)nk * sizeof *ks);
+        ++*n;
+    }
+}
+
 /* The sweep of one backend: on the GPU the batched benchmark's workloads around each
  * crossover; on the CPU a few small ones (the backend ignores the plan). */
 static int workloads(const options *o, workload *w)
@@ -80,32 +93,16 @@ static int workloads(const options *o, workload *w)
             memcpy(w[n].ks, cpu ? tiny_k_cpu : tiny_k_gpu, (size_t)w[n].nks * sizeof(uint64_t));
             ++n;
         }
-    for (int i = 0; i < (cpu ? COUNT(warp_len_cpu) : COUNT(warp_len_gpu)); ++i) {
-        const uint64_t len = cpu ? warp_len_cpu[i] : warp_len_gpu[i];
-        w[n] = (workload){ BATCH_WARP_MAX_K, 0, elems / len ? elems / len : 1, len, { 0 },
-                           cpu ? COUNT(warp_k_cpu) : COUNT(warp_k_gpu) };
-        memcpy(w[n].ks, cpu ? warp_k_cpu : warp_k_gpu, (size_t)w[n].nks * sizeof(uint64_t));
-        ++n;
-    }
-    for (int i = 0; i < (cpu ? COUNT(staged_len_cpu) : COUNT(staged_len_gpu)); ++i) {
-        const uint64_t len = cpu ? staged_len_cpu[i] : staged_len_gpu[i];
-        w[n] = (workload){ BATCH_STAGED_MAX_LEN, 1, elems / len ? elems / len : 1, len, { 0 }, COUNT(staged_k) };
-        memcpy(w[n++].ks, staged_k, sizeof staged_k);
-    }
-    for (int i = 0; i < (cpu ? COUNT(block_len_cpu) : COUNT(block_len_gpu)); ++i) {
-        const uint64_t len = cpu ? block_len_cpu[i] : block_len_gpu[i];
-        const uint64_t long_elems = cpu ? elems : BATCH_ELEMS_GPU_LONG;
-        w[n] = (workload){ BATCH_BLOCK_MAX_LEN, 0, long_elems / len ? long_elems / len : 1, len, { 0 },
-                           COUNT(block_k) };
-        memcpy(w[n++].ks, block_k, sizeof block_k);
-    }
-    for (int i = 0; i < (cpu ? COUNT(filter_len_cpu) : COUNT(filter_len_gpu)); ++i) {
-        const uint64_t len = cpu ? filter_len_cpu[i] : filter_len_gpu[i];
-        w[n] = (workload){ BATCH_FILTER_MIN_LEN, 1, elems / len ? elems / len : 1, len, { 0 },
-                           cpu ? COUNT(filter_k_cpu) : COUNT(filter_k_gpu) };
-        memcpy(w[n].ks, cpu ? filter_k_cpu : filter_k_gpu, (size_t)w[n].nks * sizeof(uint64_t));
-        ++n;
-    }
+    add_lengths(w, &n, BATCH_WARP_MAX_K, 0, elems, cpu ? warp_len_cpu : warp_len_gpu,
+                cpu ? COUNT(warp_len_cpu) : COUNT(warp_len_gpu), cpu ? warp_k_cpu : warp_k_gpu,
+                cpu ? COUNT(warp_k_cpu) : COUNT(warp_k_gpu));
+    add_lengths(w, &n, BATCH_STAGED_MAX_LEN, 1, elems, cpu ? staged_len_cpu : staged_len_gpu,
+                cpu ? COUNT(staged_len_cpu) : COUNT(staged_len_gpu), staged_k, COUNT(staged_k));
+    add_lengths(w, &n, BATCH_BLOCK_MAX_LEN, 0, cpu ? elems : BATCH_ELEMS_GPU_LONG, cpu ? block_len_cpu : block_len_gpu,
+                cpu ? COUNT(block_len_cpu) : COUNT(block_len_gpu), block_k, COUNT(block_k));
+    add_lengths(w, &n, BATCH_FILTER_MIN_LEN, 1, elems, cpu ? filter_len_cpu : filter_len_gpu,
+                cpu ? COUNT(filter_len_cpu) : COUNT(filter_len_gpu), cpu ? filter_k_cpu : filter_k_gpu,
+                cpu ? COUNT(filter_k_cpu) : COUNT(filter_k_gpu));
 #undef COUNT
     return n;
 }

@@ -108,7 +108,7 @@
  */
 #include "device_common.cuh"
 #include "keyorder.h"
-#include "onepass_spec.h"
+#include "batch_spec.h"
 
 #include <string.h>
 #include <type_traits>
@@ -167,22 +167,13 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 #define BATCH_PICK_UNROLL 4                     /* a lane's count loads in flight in pick_digit (not all: their
                                                    rotated addresses would be hoisted and spilled) */
 #define BATCH_VEC_BYTES 16                      /* staged loads: uint4                      */
-#define BATCH_SAMPLE_ITEMS 8                    /* a lane's strided samples of a staged row (one warp sorts them) */
-#define BATCH_SAMPLES (BATCH_SAMPLE_ITEMS * DRTOPK_WARP)
-#define BATCH_SAMPLE_OVER 3                     /* the threshold's sample rank aims at 3 k_s keys of the row, */
-#define BATCH_SAMPLE_MARGIN 2                   /*   plus 2 ranks: a rank's spread is sqrt(rank) (Gamma)      */
-#define BATCH_CAND_LIST 768                     /* a block's candidate list: the first 768 words of its counts, */
 #define BATCH_CAND_DIGIT_BITS 8                 /*   the other 256 count the list's 8-bit digits              */
-#define BATCH_CAND_FILL_NUM 2                   /* the list is used where the expected candidates fill at most */
-#define BATCH_CAND_FILL_DEN 3                   /*   2/3 of it (overflow below 1% at the ranks used)          */
+static_assert(BATCH_SAMPLE_LANES == DRTOPK_WARP, "one warp sorts the staged select's sample (batch_spec.h)");
 static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STAGED_BLOCK_DIGIT_BITS,
               "the candidate list and its counts fill a block's counts");
 
 #define BATCH_FILTER_THREADS 512                /* filter select: threads a block (a segment)           */
-#define BATCH_FILTER_WORDS 8192                 /*   listed keys a block holds: 64 KB, 3 blocks an SM on sm_90 */
-#define BATCH_FILTER_SAMPLE 1024                /*   sampled keys (2 a thread), within the words          */
 #define BATCH_FILTER_UNROLL 4                   /*   16-byte loads in flight a thread                     */
-#define BATCH_FILTER_WHOLE_K 1024               /*   a segment listed whole: sorted k_s past this only (filter_takes) */
 #define BATCH_FILTER_KEY_SHIFT 32               /*   a word's key bits: from here up (filter_word)        */
 #define BATCH_FILTER_SMEM ((BATCH_FILTER_WORDS + BATCH_SORT_MAX) * sizeof(uint64_t)) /* the words, and sorted
                                                    the k_s best (at most BATCH_SORT_MAX: check_sorted_k) */
@@ -627,22 +618,6 @@ __device__ __forceinline__ unsigned sample_rank_pos(F key_at, unsigned n, unsign
     return wp;
 }
 
-/* The sample rank of the staged block select's threshold for n keys, k_s =
- * kn of them (about BATCH_SAMPLE_OVER k_s keys of the segment at or above
- * it), and whether its list of the keys at or above it is used there: the
- * rank within the sample, and the expected keys filling at most
- * BATCH_CAND_FILL_NUM / BATCH_CAND_FILL_DEN of the list. */
-__host__ __device__ __forceinline__ unsigned staged_rank(uint64_t n, uint64_t kn)
-{
-    return (unsigned)((BATCH_SAMPLE_OVER * BATCH_SAMPLES * kn + n - 1) / n) + BATCH_SAMPLE_MARGIN;
-}
-__host__ __device__ __forceinline__ bool staged_lists(uint64_t n, uint64_t kn)
-{
-    const unsigned r = staged_rank(n, kn);
-    return r <= BATCH_SAMPLES &&
-           n * r <= (uint64_t)BATCH_SAMPLES * BATCH_CAND_LIST * BATCH_CAND_FILL_NUM / BATCH_CAND_FILL_DEN;
-}
-
 /* Whether a block stages the raw bits of type T's elements and orders them
  * as keys only where it reads them (the keys have the elements' width); else
  * it stages ordered keys (16-bit elements: 32-bit keys). */
@@ -806,8 +781,8 @@ staged_kernel(batch_args a, staged_shape sh)
         sync();
         auto key_at = [&](unsigned p) { return RAW ? key_of((RT)keys[p]) : keys[p]; };     /* while staged */
         /* sample and list (blocks, where about 3 k_s keys fill at most 2/3 of the list) */
-        const unsigned r = staged_rank(n, kn);
-        bool sampled = !WARP_GROUP && staged_lists(n, kn);
+        const unsigned r = drtopk_batch_staged_rank(n, kn);
+        bool sampled = !WARP_GROUP && drtopk_batch_staged_lists(n, kn);
         if (sampled) {
             if (threadIdx.x < DRTOPK_WARP) {
                 const unsigned tp = sample_rank_pos<KT>(key_at, n, r);
@@ -1259,28 +1234,6 @@ __device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int 
     __syncthreads();
 }
 
-/* Whether a segment of len keys, k_s of them selected, takes the filter
- * select: its keys of at most 32 bits, longer than the plan's filter_min_len
- * (0: off), all of it, or the candidates that onepass_spec.h's capacity
- * allows at this sample, fit a block's words, and the staged select (which
- * holds segments of up to staged_cap keys) would not list its candidates
- * from a sample itself (H200, 10000 rows of 10000 f32 keys, k = 100: the
- * staged select with its list 0.339 ms, the filter select 0.670).  A
- * segment it would list whole (no sample) it takes only sorted and for k_s
- * past BATCH_FILTER_WHOLE_K, where the staged select's sort of k_s pairs
- * costs more than the search of the whole list (H200, 8192 segments of
- * 1..8192 f32 keys: k = 2048 sorted 1.53 ms against the staged select's
- * 2.98; k = 512 sorted 0.902 against 0.903; unsorted 0.654 against 0.437). */
-__host__ __device__ __forceinline__ bool filter_takes(int key_bits, uint64_t min_len, uint64_t staged_cap, uint64_t len,
-                                                      uint64_t ks, bool sorted)
-{
-    if (key_bits > 32 || min_len == 0 || len <= min_len || len >= UINT32_MAX) return false;
-    if (len <= staged_cap && staged_lists(len, ks)) return false;
-    if (len <= BATCH_FILTER_WORDS) return sorted && ks > BATCH_FILTER_WHOLE_K;
-    const uint64_t r = drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE);
-    return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, r) <= BATCH_FILTER_WORDS;
-}
-
 /* Hand segment s to the split select (the bin after this one): a threshold
  * that let too many or too few keys through. */
 __device__ __forceinline__ void filter_fall_back(const batch_args &a, uint64_t s, split_state *states)
@@ -1329,7 +1282,7 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
         uint64_t start, len;
         const uint64_t ks = seg_info(a, s, &start, &len);
         for (uint64_t j = ks + threadIdx.x; j < a.k; j += blockDim.x) put<T>(a, s, start, j, DRTOPK_INDEX_NONE);
-        const unsigned n = (unsigned)len, kn = (unsigned)ks;   /* filter_takes: below 2^32 */
+        const unsigned n = (unsigned)len, kn = (unsigned)ks;   /* drtopk_batch_filter_takes: below 2^32 */
         const RT *src = (const RT *)a.values + start;
         uint32_t t = 0;
         if (n > BATCH_FILTER_WORDS) {
@@ -1428,7 +1381,8 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
     if (lg <= BATCH_TINY_LOG2 && ks <= tiny_max_k) bin = BIN_TINY;
     else if (lg <= BATCH_STAGED_MAX_LOG2 && ks <= warp_max_k && len <= warp_max_len)
         bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
-    else if (filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, staged_cap, len, ks, sorted))
+    else if (drtopk_batch_filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, staged_cap, len, ks,
+                                       sorted))
         bin = BIN_FILTER;
     else if (lg > BATCH_STAGED_MAX_LOG2 || len > staged_cap) bin = BIN_SPLIT;
     else if (lg <= BATCH_STAGED_WARP_LOG2) bin = BIN_STAGED_WARP;
@@ -1615,7 +1569,7 @@ static drtopk_status staged_run(batch_args a, uint64_t cap, int sorted, unsigned
     return batch_dispatch<staged_launch>((drtopk_dtype)a.dtype, a, c, sorted, cs);
 }
 
-/* The filter select of the segments a covers (filter_takes binned them:
+/* The filter select of the segments a covers (drtopk_batch_filter_takes binned them:
  * keys of at most 32 bits), a block each, at most the co-resident blocks
  * (the kernel strides over the rest); the segments its threshold fails go
  * to the split select's bin. */
@@ -1659,10 +1613,11 @@ static uint64_t uniform_chunks(const drtopk_batch_problem *p, uint64_t cap);
  * 2048, 1024 rows: chunked 1.495, filter 0.481). */
 static int filter_uniform(const drtopk_batch_problem *p, uint64_t filter_min_len, uint64_t cap, int sorted)
 {
-    if (p->offsets != NULL || !filter_takes(drtopk_dtype_bits(p->dtype), filter_min_len, cap, p->len, p->k, sorted))
+    if (p->offsets != NULL ||
+        !drtopk_batch_filter_takes(drtopk_dtype_bits(p->dtype), filter_min_len, cap, p->len, p->k, sorted))
         return 0;
     const uint64_t chunks = uniform_chunks(p, cap);
-    return chunks == 0 || !staged_lists(p->len / chunks, p->k);
+    return chunks == 0 || !drtopk_batch_staged_lists(p->len / chunks, p->k);
 }
 
 /* The split radix select of the segments a covers (states zeroed): the
@@ -1957,7 +1912,7 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
             st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps,
                                                                           grid_cap), cs);
         } else if (b == BIN_FILTER) {
-            if (filter_min_len == 0 || drtopk_dtype_bits(p->dtype) > 32) continue;     /* filter_takes: none */
+            if (filter_min_len == 0 || drtopk_dtype_bits(p->dtype) > 32) continue;     /* drtopk_batch_filter_takes: none */
             st = batch_dispatch<filter_launch>(p->dtype, a, w.states, sorted, cs);
         } else if (b == BIN_DR) {
             if (w.dr.min_len == 0) continue;

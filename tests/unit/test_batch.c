@@ -10,12 +10,15 @@
  * delegate select's grid bound (the most delegates of a segment) against
  * every length, a host model of its steps 1-3 over compare words
  * (kernels/batch_dr.cuh's Rule 1 over words) against the exact top k_s, and
- * the plan of the rows the batched path hands to the single top-k.
+ * the plan of the rows the batched path hands to the single top-k; and
+ * which select the GPU's binning gives a segment (batch_spec.h: the staged
+ * select's sampled list, the filter select) at fixed sizes.
  */
 #include "test_harness.h"
 #include "backend.h"
 #include "batch_check.h"
 #include "batch_dr_spec.h"
+#include "batch_spec.h"
 #include "keyorder.h"
 #include "oracle.h"
 #include "policy.h"
@@ -619,6 +622,33 @@ static void dr_rule1_words(void)
     free(taken);
 }
 
+/* batch_spec.h's routing at fixed sizes: a staged select that holds 50000
+ * keys (about what an H200's block holds of f32), filter_min_len 1024. */
+static void segment_routing(void)
+{
+    const uint64_t cap = 50000, min_len = POLICY_BATCH_FILTER_MIN_LEN;
+    /* the staged select lists from its sample where about 3 k_s keys fill 2/3 of its list */
+    CHECK(drtopk_batch_staged_lists(8192, 100) && !drtopk_batch_staged_lists(8192, 150));
+    CHECK(drtopk_batch_staged_lists(10000, 100) && !drtopk_batch_staged_lists(10000, 1000));
+    /* sparse attention: 128K keys at k = 2048 (the filter's words hold the sample's capacity), not 4096 */
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 131072, 2048, 0));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 131072, 4096, 0));
+    CHECK(drtopk_batch_filter_takes(16, min_len, cap, 131072, 2048, 1));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 131072, 50, 0));        /* past the staged select */
+    /* ANN's rows: the staged select's list at k = 100, the filter select at k = 1000 */
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 10000, 100, 1));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 10000, 1000, 0));
+    /* a segment listed whole (at most the filter's words): sorted with k_s past 1024 only */
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 8192, 2048, 1));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 8192, 2048, 0));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 8192, 512, 1));
+    /* off: 64-bit keys, filter_min_len 0, segments not longer than it, 2^32 keys and more */
+    CHECK(!drtopk_batch_filter_takes(64, min_len, cap, 131072, 2048, 0));
+    CHECK(!drtopk_batch_filter_takes(32, 0, cap, 131072, 2048, 0));
+    CHECK(!drtopk_batch_filter_takes(32, 131072, cap, 131072, 2048, 0));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 1ull << 32, 2048, 0));
+}
+
 __attribute__((constructor)) static void register_batch_tests(void)
 {
     test_register("batch: uniform rows, every key type, order, sortedness, ties, NaN", uniform_rows_every_type);
@@ -632,4 +662,5 @@ __attribute__((constructor)) static void register_batch_tests(void)
     test_register("batch: the Dr. pipeline's workspace bounds hold for any segment lengths", dr_workspace_bounds);
     test_register("batch: the Dr. delegate select's grid: the most delegates of a segment", dr_delegates_max);
     test_register("batch: Rule 1 over compare words (host model of the Dr. steps 1-3)", dr_rule1_words);
+    test_register("batch: which select the binning gives a segment (batch_spec.h)", segment_routing);
 }

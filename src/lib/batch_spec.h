@@ -1,0 +1,68 @@
+/*
+ * batch_spec.h -- which of the batched path's selects takes a segment
+ * (kernels/batch_topk.cu; beyond the paper): whether the staged select
+ * lists its candidates from a sample, and whether the filter select takes
+ * the segment, with the sizes both depend on.  C11 host code and CUDA device
+ * code (hd.h), so the binning kernel, the host's choice for uniform rows and
+ * the unit tests decide with the same lines.
+ */
+#ifndef DRTOPK_BATCH_SPEC_H
+#define DRTOPK_BATCH_SPEC_H
+
+#include <stdint.h>
+#include "hd.h"
+#include "onepass_spec.h"
+
+#define BATCH_SAMPLE_ITEMS 8                    /* a lane's strided samples of a staged row (one warp sorts them) */
+#define BATCH_SAMPLE_LANES 32                   /*   the warp's lanes                                              */
+#define BATCH_SAMPLES (BATCH_SAMPLE_ITEMS * BATCH_SAMPLE_LANES)
+#define BATCH_SAMPLE_OVER 3                     /* the threshold's sample rank aims at 3 k_s keys of the row, */
+#define BATCH_SAMPLE_MARGIN 2                   /*   plus 2 ranks: a rank's spread is sqrt(rank) (Gamma)      */
+#define BATCH_CAND_LIST 768                     /* a block's candidate list: the first 768 words of its counts, */
+#define BATCH_CAND_FILL_NUM 2                   /* the list is used where the expected candidates fill at most */
+#define BATCH_CAND_FILL_DEN 3                   /*   2/3 of it (overflow below 1% at the ranks used)          */
+#define BATCH_FILTER_WORDS 8192                 /* filter select: listed keys a block holds (64 KB, 3 blocks an SM on sm_90) */
+#define BATCH_FILTER_SAMPLE 1024                /*   sampled keys (2 a thread), within the words          */
+#define BATCH_FILTER_WHOLE_K 1024               /*   a segment listed whole: sorted k_s past this only    */
+
+/* The sample rank of the staged block select's threshold for n keys, k_s =
+ * kn of them (about BATCH_SAMPLE_OVER k_s keys of the segment at or above
+ * it), and whether its list of the keys at or above it is used there: the
+ * rank within the sample, and the expected keys filling at most
+ * BATCH_CAND_FILL_NUM / BATCH_CAND_FILL_DEN of the list. */
+DRTOPK_HD unsigned drtopk_batch_staged_rank(uint64_t n, uint64_t kn)
+{
+    return (unsigned)((BATCH_SAMPLE_OVER * BATCH_SAMPLES * kn + n - 1) / n) + BATCH_SAMPLE_MARGIN;
+}
+
+DRTOPK_HD int drtopk_batch_staged_lists(uint64_t n, uint64_t kn)
+{
+    const unsigned r = drtopk_batch_staged_rank(n, kn);
+    return r <= BATCH_SAMPLES &&
+           n * r <= (uint64_t)BATCH_SAMPLES * BATCH_CAND_LIST * BATCH_CAND_FILL_NUM / BATCH_CAND_FILL_DEN;
+}
+
+/* Whether a segment of len keys, k_s = ks of them selected, takes the
+ * filter select: its keys of at most 32 bits, longer than the plan's
+ * filter_min_len (0: off), all of it, or the candidates that
+ * onepass_spec.h's capacity allows at this sample, fit a block's words, and
+ * the staged select (which holds segments of up to staged_cap keys) would
+ * not list its candidates from a sample itself (H200, 10000 rows of 10000
+ * f32 keys, k = 100: the staged select with its list 0.339 ms, the filter
+ * select 0.670).  A segment it would list whole (no sample) it takes only
+ * sorted and for k_s past BATCH_FILTER_WHOLE_K, where the staged select's
+ * sort of k_s pairs costs more than the search of the whole list (H200, 8192
+ * segments of 1..8192 f32 keys: k = 2048 sorted 1.53 ms against the staged
+ * select's 2.98; k = 512 sorted 0.902 against 0.903; unsorted 0.654 against
+ * 0.437). */
+DRTOPK_HD int drtopk_batch_filter_takes(int key_bits, uint64_t min_len, uint64_t staged_cap, uint64_t len,
+                                        uint64_t ks, int sorted)
+{
+    if (key_bits > 32 || min_len == 0 || len <= min_len || len >= UINT32_MAX) return 0;
+    if (len <= staged_cap && drtopk_batch_staged_lists(len, ks)) return 0;
+    if (len <= BATCH_FILTER_WORDS) return sorted && ks > BATCH_FILTER_WHOLE_K;
+    const uint64_t r = drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE);
+    return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, r) <= BATCH_FILTER_WORDS;
+}
+
+#endif

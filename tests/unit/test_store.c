@@ -204,6 +204,14 @@ static void fill(const char *path, const char *uuid, const char *name, double c)
     dh_store_close(s);
 }
 
+/* fill's database at a fresh temporary path for file name `file`: machine
+ * GPU-1 ("Test GPU"), Rule 4's const 3.75. */
+static void test_gpu_db(char *path, const char *file)
+{
+    tmp_path(path, file);
+    fill(path, "GPU-1", "Test GPU", 3.75);
+}
+
 /* One raw row (as a tool other than the store writes it) of dr-radix or the
  * standalone radix at (n = 2^20, k = 16, alpha) into an open database file. */
 static void raw_row(const char *path, const char *commit, int alpha)
@@ -334,8 +342,7 @@ static void store_fit_alphas(void)
 static void store_round_trip_and_lookup(void)
 {
     char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
-    tmp_path(path, "rt.sqlite");
-    fill(path, "GPU-1", "Test GPU", 3.75);
+    test_gpu_db(path, "rt.sqlite");
     CHECK(count(path, "SELECT count(*) FROM measurements WHERE reps_ms = '[1.5,1,2]' AND verify_ok = 1") == 1);
     CHECK(count(path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'") == 1);
     dh_store *s;
@@ -507,8 +514,7 @@ static void store_round_trip_and_lookup(void)
 static void store_catch_all_yields_to_onepass(void)
 {
     char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
-    tmp_path(path, "onepass.sqlite");
-    fill(path, "GPU-1", "Test GPU", 3.75);
+    test_gpu_db(path, "onepass.sqlite");
     dh_store *s;
     dh_store_tuning t;
     dh_store_measurement f32_onepass = onepass_meas("f32"), u32_onepass = onepass_meas("u32");
@@ -534,8 +540,7 @@ static void store_catch_all_yields_to_onepass(void)
 static void store_checked_tuning_keeps_checked_cells(void)
 {
     char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
-    tmp_path(path, "checked.sqlite");
-    fill(path, "GPU-1", "Test GPU", 3.75);
+    test_gpu_db(path, "checked.sqlite");
     dh_store *s;
     dh_store_tuning t;
     dh_store_measurement onepass = onepass_meas("u32");  /* measured onepass: no catch-all */
@@ -612,8 +617,7 @@ static int keep_regret(const dh_store_regret *r, void *ctx)
 static void store_automatic_rows(void)
 {
     char path[PATH_LEN], err[DRTOPK_STORE_ERR_LEN];
-    tmp_path(path, "auto.sqlite");
-    fill(path, "GPU-1", "Test GPU", 3.75);    /* dr-radix at k = 16: alpha 8 1.5 ms, alpha 9 1.25 ms */
+    test_gpu_db(path, "auto.sqlite");    /* dr-radix at k = 16: alpha 8 1.5 ms, alpha 9 1.25 ms */
     dh_store *s;
     dh_store_measurement fast = meas(16, 7, 0.01), slow = meas(16, 7, 2.5), alone = meas(64, 7, 1.0);
     snprintf(fast.cfg.algorithm, sizeof fast.cfg.algorithm, DRTOPK_STORE_AUTO_PREFIX "builtin");

@@ -618,13 +618,13 @@ extern "C" drtopk_status small_n_topk_workspace(const topk_input *in, size_t *by
     return DRTOPK_OK;
 }
 
-/* The current device's shared memory for a block's chunk or list (*room,
- * set as the kernel's limit once per device) and the launch shape of the
- * fused top-k of n keys, k of them selected (fused_spec.h): one block up to
- * SN_BLOCK_KEYS keys, else one per SN_GRID_KEYS keys up to the co-resident
- * count. */
+/* The launch shape of the fused top-k of n keys, k of them selected, on the
+ * current device (fused_spec.h): one block up to SN_BLOCK_KEYS keys, else one
+ * per SN_GRID_KEYS keys up to the co-resident count; a block's chunk or list
+ * takes at most the opt-in shared memory less SN_STATIC_SMEM_MAX (set as the
+ * kernel's limit once per device). */
 template <int T, typename PosT>
-static drtopk_status small_n_shape(uint64_t n, uint64_t k, size_t *room, drtopk_fused_shape *sh)
+static drtopk_status small_n_shape(uint64_t n, uint64_t k, drtopk_fused_shape *sh)
 {
     typedef typename sn_word<T>::type K;
     const drtopk_device_attrs *dev;
@@ -632,14 +632,14 @@ static drtopk_status small_n_shape(uint64_t n, uint64_t k, size_t *room, drtopk_
     int dev_id, coop_ok = 0, per_sm = 0;
     const void *kernel = (const void *)small_n_kernel<T, PosT>;
     if ((st = drtopk_device_current(&dev_id, &dev)) != DRTOPK_OK) return st;
-    *room = dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
-    if ((st = drtopk_kernel_dynamic_smem(kernel, *room)) != DRTOPK_OK) return st;
+    const size_t room = dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
+    if ((st = drtopk_kernel_dynamic_smem(kernel, room)) != DRTOPK_OK) return st;
     DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&coop_ok, cudaDevAttrCooperativeLaunch, dev_id));
     /* co-resident blocks at `room` bytes, the most a launch asks: a smaller
      * chunk only raises the occupancy, so this many are co-resident always */
-    if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, *room, NULL, &per_sm)) != DRTOPK_OK) return st;
+    if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, room, NULL, &per_sm)) != DRTOPK_OK) return st;
     const uint64_t resident_max = coop_ok ? (uint64_t)per_sm * dev->sm_count : 1;
-    *sh = drtopk_fused_shape_of(sizeof(K), n, k, *room, resident_max);
+    *sh = drtopk_fused_shape_of(sizeof(K), n, k, room, resident_max);
     return DRTOPK_OK;
 }
 
@@ -651,9 +651,8 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
 {
     typedef typename sn_word<T>::type K;
     drtopk_status st;
-    size_t room;
     drtopk_fused_shape sh;
-    if ((st = small_n_shape<T, PosT>(in->n_max, in->k, &room, &sh)) != DRTOPK_OK) return st;
+    if ((st = small_n_shape<T, PosT>(in->n_max, in->k, &sh)) != DRTOPK_OK) return st;
     const unsigned grid = sh.grid;
     a.v = (const K *)in->raw;
     a.n = in->n_max;
@@ -734,9 +733,8 @@ template <int T, typename PosT>
 struct small_n_once {
     static drtopk_status run(uint64_t n, uint64_t k, int *once)
     {
-        size_t room;
         drtopk_fused_shape sh;
-        const drtopk_status st = small_n_shape<T, PosT>(n, k, &room, &sh);
+        const drtopk_status st = small_n_shape<T, PosT>(n, k, &sh);
         if (st == DRTOPK_OK) *once = drtopk_fused_reads_once(&sh);
         return st;
     }

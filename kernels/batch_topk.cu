@@ -1315,14 +1315,41 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
 #pragma unroll
             for (unsigned u = 0; u < BATCH_FILTER_UNROLL; ++u)
                 q[u] = v0 + u * blockDim.x < nvec ? vsrc[v0 + u * blockDim.x] : make_uint4(0, 0, 0, 0);
+            /* a thread's hits as bits, then one warp scan and one shared atomic for the warp's hits (a few
+             * in a hundred keys pass t: a ballot a key would cost more than the read) */
+            constexpr unsigned H = BATCH_FILTER_UNROLL * V;
+            static_assert(H <= 32, "a thread's keys of one trip fit a word of hit bits");
+            uint32_t kv[H];
+            unsigned hits = 0;
 #pragma unroll
             for (unsigned u = 0; u < BATCH_FILTER_UNROLL; ++u) {
-                const unsigned v = v0 + u * blockDim.x;
                 RT e[V];
                 memcpy(e, &q[u], sizeof e);
 #pragma unroll
-                for (unsigned j = 0; j < V; ++j) list(v < nvec, key_of(e[j]), nhead + v * V + j);
+                for (unsigned j = 0; j < V; ++j) {
+                    kv[u * V + j] = key_of(e[j]);
+                    if (v0 + u * blockDim.x < nvec && kv[u * V + j] >= t) hits |= 1u << (u * V + j);
+                }
             }
+            const unsigned mine = (unsigned)__popc(hits);
+            unsigned incl = mine;
+#pragma unroll
+            for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
+                const unsigned up = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
+                if (lane >= o) incl += up;
+            }
+            const unsigned warp_hits = __shfl_sync(DRTOPK_FULL_MASK, incl, DRTOPK_WARP - 1);
+            if (warp_hits == 0) continue;       /* the warp alike */
+            unsigned base = 0;
+            if (lane == 0) base = atomicAdd(&f.listed, warp_hits);
+            unsigned at = __shfl_sync(DRTOPK_FULL_MASK, base, 0) + incl - mine;
+#pragma unroll
+            for (unsigned h = 0; h < H; ++h)
+                if (hits >> h & 1u) {
+                    if (at < BATCH_FILTER_WORDS)
+                        w[at] = filter_word(kv[h], nhead + (v0 + h / V * blockDim.x) * V + h % V);
+                    ++at;
+                }
         }
         __syncthreads();
         const unsigned c = f.listed;

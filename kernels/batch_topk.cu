@@ -1758,13 +1758,20 @@ static dim3 split_grid(uint64_t len_max, uint64_t segments)
                 grid_for(segments, BATCH_GRID_Y_MAX));
 }
 
+extern "C" int drtopk_cuda_batch_sorts_itself(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
+{
+    return p->k <= BATCH_SORT_MAX || uniform_pipeline(p, plan);
+}
+
+/* The select sorts k of at most BATCH_SORT_MAX in shared memory; a larger
+ * sorted k reaches it only unsorted (batch.c: drtopk_cuda_batch_sort after). */
 static drtopk_status check_sorted_k(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
 {
-    if ((plan->flags & DRTOPK_SORTED) && p->k > BATCH_SORT_MAX && !uniform_pipeline(p, plan)) {
-        drtopk_error_set("sorted batched top-k with k = %llu above %d on the GPU's block select is not "
-                         "implemented; sort the unsorted result, or use uniform rows longer than block_max_len",
+    if ((plan->flags & DRTOPK_SORTED) && !drtopk_cuda_batch_sorts_itself(p, plan)) {
+        drtopk_error_set("internal: the batched select asked to sort k = %llu, above the %d a block sorts "
+                         "(drtopk_batch_select sorts such results after an unsorted select)",
                          (unsigned long long)p->k, BATCH_SORT_MAX);
-        return DRTOPK_ERR_UNSUPPORTED;
+        return DRTOPK_ERR_INVALID_ARGUMENT;
     }
     return DRTOPK_OK;
 }

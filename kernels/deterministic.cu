@@ -658,12 +658,17 @@ extern "C" drtopk_status drtopk_cuda_det_batch_workspace(const drtopk_batch_prob
     return st;
 }
 
+enum { DET_PASS_POSITION, DET_PASS_KEY, DET_PASS_SEGMENT, DET_PASSES };     /* det_batch_sort's passes */
+template <typename UT>
+static drtopk_status det_batch_sort(const drtopk_batch_problem *bp, const det_sort_bufs *b, int first_pass, UT *ov,
+                                    uint64_t *out_indices, cudaStream_t s, int sms);
+
 template <typename UT>
 static drtopk_status det_batch_run(const drtopk_batch_problem *bp, int sorted, det_batch_layout *l, void *out_values,
                                    uint64_t *out_indices, cudaStream_t s, int sms)
 {
     UT *ov = (UT *)out_values;
-    const uint64_t segments = bp->segments, k = bp->k, slots = segments * k;
+    const uint64_t segments = bp->segments, k = bp->k;
     if (l->per_row) {
         for (uint64_t r = 0; r < segments; ++r) {
             drtopk_status st;
@@ -694,17 +699,28 @@ static drtopk_status det_batch_run(const drtopk_batch_problem *bp, int sorted, d
         DRTOPK_LAUNCH_CHECK();
     }
     if (!sorted) return DRTOPK_OK;
+    return det_batch_sort<UT>(bp, &l->srt, DET_PASS_POSITION, ov, out_indices, s, sms);
+}
+
+/* Sort each segment's k slots best first (padding last) by stable radix
+ * passes over all slots, least significant first: the position (equal
+ * values by position; from first_pass = DET_PASS_POSITION only), the key,
+ * the segment. */
+template <typename UT>
+static drtopk_status det_batch_sort(const drtopk_batch_problem *bp, const det_sort_bufs *b, int first_pass, UT *ov,
+                                    uint64_t *out_indices, cudaStream_t s, int sms)
+{
+    const uint64_t segments = bp->segments, k = bp->k, slots = segments * k;
     /* the longest segment bounds a position: uniform rows' length, else the total (or any 64-bit one) */
     const uint64_t longest = bp->offsets ? bp->total : bp->len;
     const int pos_bits = longest == 0 || longest > (1ull << 62) ? 62 : det_bits_for(longest - 1);
     const int key_bits = drtopk_dtype_bits(bp->dtype), seg_bits = det_bits_for(segments - 1);
-    const int bits[3] = { pos_bits + 1, key_bits, seg_bits };
+    const int bits[DET_PASSES] = { pos_bits + 1, key_bits, seg_bits };
     const int gk = det_grid(slots, sms);
-    const det_sort_bufs *b = &l->srt;
     uint64_t *slot_in = b->slot0, *slot_out = b->slot1;
     det_iota_kernel<<<gk, DET_BLOCK, 0, s>>>(slot_in, slots);
     DRTOPK_LAUNCH_CHECK();
-    for (int pass = 0; pass < 3; ++pass) {
+    for (int pass = first_pass; pass < DET_PASSES; ++pass) {
         size_t tb = b->sort_bytes;
         drtopk_status st;
         det_batch_sort_keys_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, out_indices, slot_in, slots, k, segments,
@@ -738,5 +754,39 @@ extern "C" drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *b
     case 16: return det_batch_run<uint16_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
     case 32: return det_batch_run<uint32_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
     default: return det_batch_run<uint64_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    }
+}
+
+/* Sorted results of a batch whose select leaves them unsorted (k past what
+ * a block sorts): each segment's k slots best first, equal values in the
+ * select's order, padding last (det_batch_sort without the position pass). */
+extern "C" drtopk_status drtopk_cuda_batch_sort_workspace(const drtopk_batch_problem *bp, size_t *bytes)
+{
+    size_t off = 0;
+    det_sort_bufs b;
+    const drtopk_status st = det_carve_sort(NULL, &off, bp->segments * bp->k, drtopk_dtype_size(bp->dtype), &b);
+    *bytes = off + DRTOPK_WS_ALIGN;
+    return st;
+}
+
+extern "C" drtopk_status drtopk_cuda_batch_sort(const drtopk_batch_problem *bp, void *ws, size_t ws_bytes,
+                                               void *out_values, uint64_t *out_indices, void *stream)
+{
+    const drtopk_device_attrs *dev;
+    drtopk_status st;
+    size_t need, off = 0;
+    det_sort_bufs b;
+    if (bp->segments == 0) return DRTOPK_OK;
+    if ((st = drtopk_cuda_batch_sort_workspace(bp, &need)) != DRTOPK_OK) return st;
+    if (ws == NULL || ws_bytes < need) return drtopk_workspace_too_small(ws, ws_bytes, need);
+    char *base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);
+    if ((st = det_carve_sort(base, &off, bp->segments * bp->k, drtopk_dtype_size(bp->dtype), &b)) != DRTOPK_OK)
+        return st;
+    if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+    const cudaStream_t s = (cudaStream_t)stream;
+    switch (drtopk_dtype_bits(bp->dtype)) {
+    case 16: return det_batch_sort<uint16_t>(bp, &b, DET_PASS_KEY, (uint16_t *)out_values, out_indices, s, dev->sm_count);
+    case 32: return det_batch_sort<uint32_t>(bp, &b, DET_PASS_KEY, (uint32_t *)out_values, out_indices, s, dev->sm_count);
+    default: return det_batch_sort<uint64_t>(bp, &b, DET_PASS_KEY, (uint64_t *)out_values, out_indices, s, dev->sm_count);
     }
 }

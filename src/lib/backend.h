@@ -74,6 +74,17 @@ drtopk_status drtopk_cuda_batch_workspace(const drtopk_batch_problem *p, const d
 drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
                                        const drtopk_plan *row_plan, void *ws, size_t ws_bytes, void *out_values,
                                        uint64_t *out_indices, void *stream);
+/* Whether the batched select of p sorts its results itself where the plan
+ * asks for DRTOPK_SORTED (kernels/batch_topk.cu: k at most what a block
+ * sorts, or uniform rows the single top-k takes row by row); else the
+ * caller selects unsorted and sorts the slots with drtopk_cuda_batch_sort
+ * (kernels/deterministic.cu: each segment best first, equal keys in the
+ * select's order, padding last; its workspace at an offset aligned to
+ * DRTOPK_DET_WS_ALIGN). */
+int drtopk_cuda_batch_sorts_itself(const drtopk_batch_problem *p, const drtopk_batch_plan *plan);
+drtopk_status drtopk_cuda_batch_sort_workspace(const drtopk_batch_problem *p, size_t *bytes);
+drtopk_status drtopk_cuda_batch_sort(const drtopk_batch_problem *p, void *ws, size_t ws_bytes, void *out_values,
+                                     uint64_t *out_indices, void *stream);
 /* DRTOPK_DETERMINISTIC for batched rows and segments (kernels/deterministic.cu):
  * after an unsorted batch selection of p, each segment's ties at its k_s-th
  * key become its smallest positions and, with `sorted`, each segment comes

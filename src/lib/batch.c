@@ -87,6 +87,20 @@ static int cuda_deterministic(const drtopk_batch_problem *p, const drtopk_batch_
     return 1;
 }
 
+/* DRTOPK_SORTED on the CUDA backend where its select does not sort (k past
+ * what a block sorts): the selection unsorted, then the slots sorted
+ * (drtopk_cuda_batch_sort), whose workspace follows the selection's as the
+ * fix-up's does. */
+static int cuda_sorts_after(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, drtopk_batch_plan *inner)
+{
+    if (p->backend != DRTOPK_BACKEND_CUDA || !(plan->flags & DRTOPK_SORTED) || (plan->flags & DRTOPK_DETERMINISTIC) ||
+        drtopk_cuda_batch_sorts_itself(p, plan))
+        return 0;
+    *inner = *plan;
+    inner->flags &= ~(unsigned)DRTOPK_SORTED;
+    return 1;
+}
+
 static size_t det_align(size_t x) { return (x + DRTOPK_DET_WS_ALIGN - 1) / DRTOPK_DET_WS_ALIGN * DRTOPK_DET_WS_ALIGN; }
 
 drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, size_t *bytes)
@@ -99,11 +113,12 @@ drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk
     drtopk_plan row;
     drtopk_batch_plan inner;
     size_t fix = 0;
-    const int det = cuda_deterministic(p, plan, &inner);
-    if ((st = drtopk_plan_batch_rows(&row, p, det ? &inner : plan)) != DRTOPK_OK) return st;
-    if (!det) return drtopk_cuda_batch_workspace(p, plan, &row, bytes);
+    const int det = cuda_deterministic(p, plan, &inner), after = !det && cuda_sorts_after(p, plan, &inner);
+    if ((st = drtopk_plan_batch_rows(&row, p, det || after ? &inner : plan)) != DRTOPK_OK) return st;
+    if (!det && !after) return drtopk_cuda_batch_workspace(p, plan, &row, bytes);
     if ((st = drtopk_cuda_batch_workspace(p, &inner, &row, bytes)) != DRTOPK_OK ||
-        (st = drtopk_cuda_det_batch_workspace(p, (plan->flags & DRTOPK_SORTED) != 0, &fix)) != DRTOPK_OK)
+        (st = det ? drtopk_cuda_det_batch_workspace(p, (plan->flags & DRTOPK_SORTED) != 0, &fix)
+                  : drtopk_cuda_batch_sort_workspace(p, &fix)) != DRTOPK_OK)
         return st;
     *bytes = det_align(*bytes) + fix;
     return DRTOPK_OK;
@@ -127,9 +142,9 @@ drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_ba
         return drtopk_cpu_batch_select(p, plan, workspace, workspace_bytes, out_values, out_indices);
     drtopk_plan row;
     drtopk_batch_plan inner;
-    const int det = cuda_deterministic(p, plan, &inner);
-    if ((st = drtopk_plan_batch_rows(&row, p, det ? &inner : plan)) != DRTOPK_OK) return st;
-    if (!det)
+    const int det = cuda_deterministic(p, plan, &inner), after = !det && cuda_sorts_after(p, plan, &inner);
+    if ((st = drtopk_plan_batch_rows(&row, p, det || after ? &inner : plan)) != DRTOPK_OK) return st;
+    if (!det && !after)
         return drtopk_cuda_batch_select(p, plan, &row, workspace, workspace_bytes, out_values, out_indices, stream);
     size_t first = 0;
     if ((st = drtopk_cuda_batch_workspace(p, &inner, &row, &first)) != DRTOPK_OK) return st;
@@ -139,6 +154,9 @@ drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_ba
     if ((st = drtopk_cuda_batch_select(p, &inner, &row, workspace, first, out_values, out_indices, stream)) !=
         DRTOPK_OK)
         return st;
+    if (after)
+        return drtopk_cuda_batch_sort(p, (char *)workspace + first, workspace_bytes - first, out_values, out_indices,
+                                      stream);
     return drtopk_cuda_det_batch_fix(p, (plan->flags & DRTOPK_SORTED) != 0, (char *)workspace + first,
                                      workspace_bytes - first, out_values, out_indices, stream);
 }

@@ -48,6 +48,21 @@ drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *p, int sorte
     return DRTOPK_ERR_NO_BACKEND;
 }
 
+int drtopk_cuda_batch_sorts_itself(const drtopk_batch_problem *p, const drtopk_batch_plan *plan) { return 1; }
+
+drtopk_status drtopk_cuda_batch_sort_workspace(const drtopk_batch_problem *p, size_t *bytes)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
+drtopk_status drtopk_cuda_batch_sort(const drtopk_batch_problem *p, void *ws, size_t ws_bytes, void *out_values,
+                                     uint64_t *out_indices, void *stream)
+{
+    drtopk_error_set(NO_CUDA_MESSAGE);
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
 drtopk_status drtopk_cuda_det_workspace(const drtopk_problem *p, int sorted, size_t *bytes)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);

@@ -75,6 +75,7 @@
 #define FILTER_LEN_MAX 140000        /*   past sparse attention's 128K                  */
 #define FILTER_LEN_MAX_SMALL 20000
 #define FILTER_SAMPLE 1024           /*   the kernel's samples (BATCH_FILTER_SAMPLE): onepass_spec.h's positions */
+#define FILTER_K_BIG 4096           /*   sparse attention's largest k: sorted past a block's sort (after the select) */
 #define FILTER_WORDS 8192            /*   and its list (BATCH_FILTER_WORDS): shorter segments are listed whole */
 #define SAMPLE_ROWS 6                /* sample_cases: rows of the staged block select's sampled threshold */
 #define SAMPLE_ROWS_SMALL 2          /*   --small (sanitizers): 2 rows of 10000 keys   */
@@ -268,7 +269,8 @@ static void special_cases(uint64_t len, int pattern)
  * listing the keys at or above it, the list sorted): variable segments of
  * FILTER_LEN_MIN..FILTER_LEN_MAX keys beside short ones, every key type of
  * at most 32 bits (64-bit keys: the radix selects), k 50, 512 and 2048
- * (sparse attention's), both orders, sorted and not, deterministic; and f32
+ * (sparse attention's) and 4096 (sorted: after the select, past what a
+ * block sorts), both orders, sorted and not, deterministic; and f32
  * patterns where its threshold fails and the segment goes to the split
  * select: all equal (every key listed: past its words), the best keys at the
  * sampled positions only (fewer listed than k = 2048), the worst keys there
@@ -278,7 +280,7 @@ static void filter_cases(int small)
 {
     const uint64_t nseg = small ? FILTER_SEGMENTS_SMALL : FILTER_SEGMENTS, len_max = small ? FILTER_LEN_MAX_SMALL
                                                                                             : FILTER_LEN_MAX;
-    const uint64_t ks[] = { SPECIAL_K, 512, DR_SORT_MAX };
+    const uint64_t ks[] = { SPECIAL_K, 512, DR_SORT_MAX, FILTER_K_BIG };
     uint64_t *off = (uint64_t *)malloc((nseg + 1) * sizeof(uint64_t));
     char what[256];
     off[0] = 0;
@@ -665,6 +667,7 @@ int main(int argc, char **argv)
         { 4, 140000, 50, 0, 0 },        /* chunked, 18 chunks a row */
         { 2, 70000, 2000, 0, 0 },       /* split radix select */
         { 2, 70000, 2000, 65536, 0 },   /* Dr. Top-k pipeline per row */
+        { 3, 30000, 3000, 0, 0 },       /* k past a block's sort: sorted after the select */
         { 33, 5000, 100, 0, 128 },      /* warp queue, long rows */
         { 64, 200, 40, 0, 128 },        /* warp queue, short rows */
         { 5, 1, 1, 0, 0 },

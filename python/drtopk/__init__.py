@@ -272,6 +272,62 @@ def _numpy_fill(e, x):
     return values, indices
 
 
+_cp_ndarray = None                      # cupy.ndarray once a CuPy array was seen (cupy imported then)
+_cp_stream = None                       # cupy.cuda.get_current_stream
+_cp_entries = {}                        # (shape, dtype, k, largest, sorted, deterministic, device, stream, thread)
+                                        #   -> _CupyEntry
+
+
+class _CupyEntry:
+    """A CuPy top-k along the last axis of a C-contiguous array of one (shape, dtype, k, order,
+    sortedness, determinism) on one device and stream, for one thread, checked and planned once: its
+    _Problem, plan and workspace (the stream orders a call's use of it after the last one's; the
+    library call releases the GIL, so another thread's call must not rewrite this _Problem meanwhile).
+    problem is None when there is nothing to run (no rows, or k = 0)."""
+    __slots__ = ("out_shape", "dtype", "problem", "plan", "ws", "ws_ptr", "device")
+
+
+def _seen_cupy(cupy):
+    """Note cupy.ndarray and its current-stream call for topk's cached path."""
+    global _cp_ndarray, _cp_stream
+    _cp_ndarray, _cp_stream = cupy.ndarray, cupy.cuda.get_current_stream
+
+
+def _cupy_entry(x, k, largest, sorted, deterministic, code, stream, fn):
+    """The cached entry of x's top-k along its last axis on x's device and `stream` (x C-contiguous, k checked)."""
+    import cupy
+    key = (x.shape, x.dtype, k, largest, sorted, deterministic, x.device.id, stream, _get_ident())
+    e = _cp_entries.get(key)
+    if e is None:
+        e = _CupyEntry()
+        e.out_shape, e.dtype, e.problem, e.device = x.shape[:-1] + (k,), x.dtype, None, x.device
+        cols = x.shape[-1]
+        rows = x.size // cols if cols else 0
+        if rows > 0 and k > 0:
+            order, flags = _LARGEST if largest else _SMALLEST, _flags(sorted, deterministic)
+            e.problem = _Problem(_BACKEND_CUDA, code, order, rows, cols, None, k, None, x.data.ptr, 0)
+            e.plan = _plan_for((_BACKEND_CUDA, x.device.id, code, order, flags, rows, cols, k), e.problem, flags, fn)
+            with x.device:
+                e.ws = cupy.empty(e.plan[1].value, dtype=cupy.uint8)
+            e.ws_ptr = e.ws.data.ptr
+        if len(_cp_entries) >= _PLAN_CACHE_MAX:
+            _cp_entries.clear()
+        _cp_entries[key] = e
+    return e
+
+
+def _cupy_fill(e, x, stream):
+    """(values, indices) of entry e for x (its shape, dtype, device, C-contiguous) on `stream`."""
+    import cupy
+    with e.device:
+        values = cupy.empty(e.out_shape, dtype=e.dtype)
+        indices = cupy.empty(e.out_shape, dtype=cupy.int64)
+        if e.problem is not None:
+            e.problem.values = x.data.ptr
+            _run(e.problem, e.plan, e.ws_ptr, values.data.ptr, indices.data.ptr, stream, "drtopk.topk")
+    return values, indices
+
+
 def topk(x, k, dim=-1, largest=True, sorted=True, deterministic=False):
     """The k largest (or smallest) elements of x along dim: TopkResult(values, indices), as torch.topk;
     deterministic=True: ties at the k-th value by smallest position (sorted: equal values by position)."""
@@ -284,6 +340,13 @@ def topk(x, k, dim=-1, largest=True, sorted=True, deterministic=False):
         e = _np_entries.get((x.shape, x.dtype, k, largest, sorted, deterministic))
         if e is not None and type(dim) is int and (dim == -1 or dim == len(e.out_shape) - 1) and x.flags.c_contiguous:
             return TopkResult(*_numpy_fill(e, x))
+    # the same for CuPy, per device and current stream
+    if (type(x) is _cp_ndarray and type(k) is int and type(largest) is bool and type(sorted) is bool
+            and type(deterministic) is bool):
+        stream = _cp_stream().ptr
+        e = _cp_entries.get((x.shape, x.dtype, k, largest, sorted, deterministic, x.device.id, stream, _get_ident()))
+        if e is not None and type(dim) is int and (dim == -1 or dim == len(e.out_shape) - 1) and x.flags.c_contiguous:
+            return TopkResult(*_cupy_fill(e, x, stream))
     fn = "drtopk.topk"
     kind = _kind(x, "x", fn)
     if kind == "torch":
@@ -298,6 +361,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True, deterministic=False):
         _seen_numpy(xp)
     else:
         import cupy as xp
+        _seen_cupy(xp)
     x = _native(x, xp)
     dim, cols = _check_axis(x.ndim, x.shape, k, dim, fn)
     code = _dtype_code(x.dtype, "x", fn)
@@ -306,18 +370,9 @@ def topk(x, k, dim=-1, largest=True, sorted=True, deterministic=False):
     if kind == "numpy":
         values, indices = _numpy_fill(_numpy_entry(moved, k, largest, sorted, deterministic, code, fn), moved)
     else:
-        out_shape = moved.shape[:-1] + (k,)
-        values = xp.empty(out_shape, dtype=moved.dtype)
-        indices = xp.empty(out_shape, dtype=xp.int64)
-        rows = moved.size // cols if cols else 0
-        if rows > 0 and k > 0:
-            order = _LARGEST if largest else _SMALLEST
-            flags = _flags(sorted, deterministic)
-            p = _Problem(_BACKEND_CUDA, code, order, rows, cols, None, k, None, moved.data.ptr, 0)
-            entry = _plan_for((_BACKEND_CUDA, x.device.id, code, order, flags, rows, cols, k), p, flags, fn)
-            with x.device:
-                ws = xp.empty(entry[1].value, dtype=xp.uint8)
-                _run(p, entry, ws.data.ptr, values.data.ptr, indices.data.ptr, xp.cuda.get_current_stream().ptr, fn)
+        stream = _cp_stream().ptr
+        values, indices = _cupy_fill(_cupy_entry(moved, k, largest, sorted, deterministic, code, stream, fn), moved,
+                                     stream)
     if last:
         return TopkResult(values, indices)
     return TopkResult(xp.moveaxis(values, -1, dim), xp.moveaxis(indices, -1, dim))

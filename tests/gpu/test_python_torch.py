@@ -324,6 +324,18 @@ def cupy_arrays():
     want = -cupy.sort(-cx, axis=1)[:, :20]
     check(bool(cupy.array_equal(v, want)) and bool(cupy.array_equal(cupy.take_along_axis(cx, i, 1), v)),
           "cupy float32 (128, 5000) k=20")
+    # a repeated shape takes the cached path: new data, a stream of its own, a non-contiguous view
+    for trial in range(2):
+        cy = cupy.random.standard_normal((128, 5000), dtype=cupy.float32)
+        v, i = drtopk.topk(cy, 20)
+        check(bool(cupy.array_equal(v, -cupy.sort(-cy, axis=1)[:, :20])) and
+              bool(cupy.array_equal(cupy.take_along_axis(cy, i, 1), v)), "cupy repeated shape, call %d" % (trial + 2))
+    with cupy.cuda.Stream() as st:
+        v, i = drtopk.topk(cx, 20)
+        st.synchronize()
+    check(bool(cupy.array_equal(v, want)), "cupy repeated shape on another stream")
+    v, _ = drtopk.topk(cx.T, 20, dim=0)
+    check(bool(cupy.array_equal(v, -cupy.sort(-cx.T, axis=0)[:20])), "cupy along dim 0 of a transposed view")
     offs = cupy.array([0, 10, 10, 5000], dtype=cupy.int64)
     flat = cx.ravel()
     v, i = drtopk.segmented_topk(flat, offs, 5)

@@ -16,6 +16,8 @@ the binding's own share is the whole call minus the library call.
   torch.topk; the GPU is synchronised between spans only, and a span holds at
   most GPU_SPAN_CALLS calls, so the launch queue never fills (the host time
   is what is timed, never the GPU's).
+  CuPy arrays, with CuPy and a GPU: the same row, drtopk.topk beside the
+  library call alone and one cupy.empty.
 
 Prints a Markdown table, microseconds per call; timings are reported, never
 checked.
@@ -111,6 +113,28 @@ def torch_rows(torch, calls, reps):
     return rows
 
 
+def cupy_rows(cupy, calls, reps):
+    """The CuPy call on the GPU row of the torch rows: drtopk.topk against the library call alone."""
+    try:
+        cupy.cuda.runtime.getDeviceCount()
+    except Exception:               # cupy installed without a usable GPU
+        return []
+    sync = cupy.cuda.Device().synchronize
+    calls = min(calls, GPU_SPAN_CALLS)
+    g = cupy.random.default_rng(1).standard_normal((1, GPU_ROW), dtype=cupy.float32)
+    sizes = {"ws": cupy.uint8, "values": cupy.float32, "indices": cupy.int64}
+    lib = library_call(g.data.ptr, drtopk._BACKEND_CUDA, drtopk._DTYPES["float32"], 1, GPU_ROW, GPU_K,
+                       lambda n, what: cupy.empty(n, dtype=sizes[what]), lambda a: a.data.ptr,
+                       cupy.cuda.get_current_stream().ptr)
+    whole = per_call_us(lambda: drtopk.topk(g, GPU_K), calls, reps, sync)
+    alone = per_call_us(lib, calls, reps, sync)
+    return [("cupy 1 x %d, k %d (spans of %d calls)" % (GPU_ROW, GPU_K, calls), "drtopk.topk", whole),
+            ("", "library call alone (host work + launch)", alone),
+            ("", "binding's share (drtopk.topk - library)", whole - alone),
+            ("", "  cupy.empty((1, k))", per_call_us(lambda: cupy.empty((1, GPU_K), dtype=cupy.float32), calls, reps,
+                                                      sync))]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--calls", type=int, default=2000, help="calls per timed span")
@@ -119,7 +143,7 @@ def main():
     if a.calls < 1 or a.reps < 1:
         ap.error("--calls and --reps must be at least 1 (got %d and %d)" % (a.calls, a.reps))
     rows, missing = [], []
-    for name, part in (("numpy", numpy_rows), ("torch", torch_rows)):
+    for name, part in (("numpy", numpy_rows), ("torch", torch_rows), ("cupy", cupy_rows)):
         try:
             mod = __import__(name)
         except ImportError:
@@ -127,7 +151,7 @@ def main():
             continue
         rows += part(mod, a.calls, a.reps)
     if not rows:
-        sys.exit("py_overhead: neither NumPy nor torch is installed: nothing to time")
+        sys.exit("py_overhead: none of NumPy, torch and CuPy is installed: nothing to time")
     print("py_overhead: host us per call, best of %d spans of %d calls%s" % (
         a.reps, a.calls, "".join(" (%s not installed)" % m for m in missing)))
     print("| input | what | us per call |")

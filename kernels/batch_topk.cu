@@ -158,6 +158,8 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 #define BATCH_SPLIT_WAVES 4                     /* variable segments: blocks of a pass per resident block */
 #define BATCH_GRID_Y_MAX 65535u                 /* largest gridDim.y                         */
 #define BATCH_SORT_THREADS 256                  /* per-segment sort of a split result        */
+#define BATCH_SORT_REGS 4                       /* words a lane holds in filter_sort's in-warp steps */
+#define BATCH_SORT_GROUP (BATCH_SORT_REGS * DRTOPK_WARP) /* words a warp sorts without a barrier */
 #define BATCH_GRID_PER_SM 8                     /* blocks per SM of a grid-stride bin launch */
 #define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
 #define BATCH_STAGED_READS 4                    /* shared-memory keys a thread loads at once in a digit pass
@@ -177,6 +179,8 @@ static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STA
 #define BATCH_FILTER_KEY_SHIFT 32               /*   a word's key bits: from here up (filter_word)        */
 #define BATCH_FILTER_SMEM ((BATCH_FILTER_WORDS + BATCH_SORT_MAX) * sizeof(uint64_t)) /* the words, and sorted
                                                    the k_s best (at most BATCH_SORT_MAX: check_sorted_k) */
+static_assert(BATCH_SORT_REGS * BATCH_FILTER_THREADS >= BATCH_SORT_MAX && BATCH_SORT_GROUP <= BATCH_SORT_MAX,
+              "a filter block's warps hold the k_s best it sorts (filter_sort)");
 static_assert(BATCH_FILTER_SAMPLE <= BATCH_FILTER_WORDS && (BATCH_FILTER_WORDS & (BATCH_FILTER_WORDS - 1)) == 0,
               "the sample is searched in the words; the sorted best in a power of two of them");
 
@@ -1158,21 +1162,86 @@ __device__ __forceinline__ uint64_t filter_word(uint32_t key, uint32_t pos)
 }
 __device__ __forceinline__ uint32_t filter_pos(uint64_t w) { return ~(uint32_t)w; }
 
-/* Sort w[0..n) largest first (n a power of two) with the whole block. */
+/* One compare-exchange step of a bitonic merge of size `size` for a word x
+ * at index i whose partner (at i ^ stride) holds y: the pair's lower index
+ * keeps the larger word where i's block of `size` runs best first. */
+__device__ __forceinline__ uint64_t bitonic_keep(uint64_t x, uint64_t y, unsigned i, unsigned stride, unsigned size)
+{
+    return ((i & stride) == 0) == ((i & size) == 0) ? (x > y ? x : y) : (x < y ? x : y);
+}
+
+/* Steps stride = hi, hi / 2, ..., 1 of the merge of size `size` over the
+ * BATCH_SORT_GROUP words a warp holds, BATCH_SORT_REGS a lane: x[r] is word
+ * base + r * 32 + lane.  Strides of a warp or more pair a lane's own
+ * registers, smaller ones pair lanes (shuffles); no barrier. */
+__device__ __forceinline__ void sort_steps_in_warp(uint64_t (&x)[BATCH_SORT_REGS], unsigned base, unsigned size,
+                                                   unsigned hi, unsigned lane)
+{
+    static_assert(BATCH_SORT_REGS == 4, "the register strides below are those of 4 words a lane");
+    for (unsigned stride = hi; stride > 0; stride >>= 1) {
+        if (stride >= DRTOPK_WARP) {
+            const unsigned rs = stride / DRTOPK_WARP;           /* 1 or 2: register index distance */
+            const unsigned lo1 = rs == 1 ? 2 : 1;               /* the second pair's lower register */
+            const uint64_t a0 = x[0], b0 = rs == 1 ? x[1] : x[2], a1 = rs == 1 ? x[2] : x[1], b1 = x[3];
+            const unsigned i0 = base + lane, i1 = base + lo1 * DRTOPK_WARP + lane;
+            const uint64_t n0 = bitonic_keep(a0, b0, i0, stride, size), m0 = a0 ^ b0 ^ n0;
+            const uint64_t n1 = bitonic_keep(a1, b1, i1, stride, size), m1 = a1 ^ b1 ^ n1;
+            x[0] = n0;
+            x[3] = m1;
+            if (rs == 1) { x[1] = m0; x[2] = n1; }
+            else { x[2] = m0; x[1] = n1; }
+        } else {
+#pragma unroll
+            for (unsigned r = 0; r < BATCH_SORT_REGS; ++r)
+                x[r] = bitonic_keep(x[r], __shfl_xor_sync(DRTOPK_FULL_MASK, x[r], stride),
+                                    base + r * DRTOPK_WARP + lane, stride, size);
+        }
+    }
+}
+
+/* Sort w[0..n) largest first (n a power of two, BATCH_SORT_GROUP <= n <=
+ * BATCH_SORT_REGS * blockDim.x) with the whole block, bitonic: a warp holds
+ * BATCH_SORT_GROUP words in registers, so only the strides of a group or
+ * more go through shared memory (for 2048 words: 10 of the 66 steps, and
+ * 15 barriers). */
 __device__ void filter_sort(uint64_t *w, unsigned n)
 {
-    for (unsigned size = 2; size <= n; size <<= 1)
-        for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, base = threadIdx.x / DRTOPK_WARP * BATCH_SORT_GROUP;
+    const bool holds = base < n;        /* the warp alike */
+    uint64_t x[BATCH_SORT_REGS];
+    auto load = [&] {
+#pragma unroll
+        for (unsigned r = 0; r < BATCH_SORT_REGS; ++r) x[r] = w[base + r * DRTOPK_WARP + lane];
+    };
+    auto store = [&] {
+#pragma unroll
+        for (unsigned r = 0; r < BATCH_SORT_REGS; ++r) w[base + r * DRTOPK_WARP + lane] = x[r];
+    };
+    if (holds) {
+        load();
+        for (unsigned size = 2; size <= BATCH_SORT_GROUP; size <<= 1) sort_steps_in_warp(x, base, size, size / 2, lane);
+        store();
+    }
+    __syncthreads();
+    for (unsigned size = 2 * BATCH_SORT_GROUP; size <= n; size <<= 1) {
+        for (unsigned stride = size >> 1; stride >= BATCH_SORT_GROUP; stride >>= 1) {
             for (unsigned t = threadIdx.x; t < n / 2; t += blockDim.x) {
                 const unsigned i = 2 * t - (t & (stride - 1)), j = i + stride;
-                const uint64_t x = w[i], y = w[j];
-                if ((i & size) == 0 ? y > x : x > y) {
-                    w[i] = y;
-                    w[j] = x;
+                const uint64_t x0 = w[i], y0 = w[j];
+                if ((i & size) == 0 ? y0 > x0 : x0 > y0) {
+                    w[i] = y0;
+                    w[j] = x0;
                 }
             }
             __syncthreads();
         }
+        if (holds) {
+            load();
+            sort_steps_in_warp(x, base, size, BATCH_SORT_GROUP / 2, lane);
+            store();
+        }
+        __syncthreads();
+    }
 }
 
 /* A filter block's search state (shared memory). */
@@ -1373,7 +1442,7 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
             if (slot(j < c && (x & mk) == pf, &f.ties, &at) && at < want) emit(above + at, x);
         }
         if (sorted) {
-            const unsigned m = pow2_at_least(kn, 2);
+            const unsigned m = pow2_at_least(kn, BATCH_SORT_GROUP);
             for (unsigned j = kn + threadIdx.x; j < m; j += blockDim.x) best[j] = 0;
             __syncthreads();
             filter_sort(best, m);

@@ -113,6 +113,8 @@
 #include <string.h>
 #include <type_traits>
 #include <cooperative_groups.h>
+#include <cub/block/block_merge_sort.cuh>
+#include <cuda/std/functional>
 
 #define BATCH_QUEUE_MAX DRTOPK_WARP_K_MAX       /* the warp queue's largest k              */
 #define BATCH_WARPS_SHORT 2                     /* warps per block, short segments         */
@@ -160,6 +162,8 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 #define BATCH_SORT_THREADS 256                  /* per-segment sort of a split result        */
 #define BATCH_SORT_REGS 4                       /* words a lane holds in filter_sort's in-warp steps */
 #define BATCH_SORT_GROUP (BATCH_SORT_REGS * DRTOPK_WARP) /* words a warp sorts without a barrier */
+#define BATCH_MERGE_SORT_MIN 512                /* k_s past which a filter block merge-sorts its best (the
+                                                   bitonic's extra log n steps cost more than the merges) */
 #define BATCH_GRID_PER_SM 8                     /* blocks per SM of a grid-stride bin launch */
 #define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
 #define BATCH_STAGED_READS 4                    /* shared-memory keys a thread loads at once in a digit pass
@@ -1442,10 +1446,29 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
             if (slot(j < c && (x & mk) == pf, &f.ties, &at) && at < want) emit(above + at, x);
         }
         if (sorted) {
-            const unsigned m = pow2_at_least(kn, BATCH_SORT_GROUP);
-            for (unsigned j = kn + threadIdx.x; j < m; j += blockDim.x) best[j] = 0;
+            if (kn > BATCH_MERGE_SORT_MIN) {
+                /* a block merge sort, its scratch in the words (read by now): n log n steps where the
+                 * bitonic takes n log^2 n / 2 */
+                typedef cub::BlockMergeSort<uint64_t, BATCH_FILTER_THREADS, BATCH_SORT_REGS> merge_sort;
+                static_assert(sizeof(typename merge_sort::TempStorage) <= BATCH_FILTER_WORDS * sizeof(uint64_t),
+                              "the merge sort's scratch fits the words");
+                __syncthreads();        /* best written, the words read */
+                uint64_t x[BATCH_SORT_REGS];
+#pragma unroll
+                for (unsigned r = 0; r < BATCH_SORT_REGS; ++r) {
+                    const unsigned j = threadIdx.x * BATCH_SORT_REGS + r;
+                    x[r] = j < kn ? best[j] : 0;
+                }
+                merge_sort(*reinterpret_cast<typename merge_sort::TempStorage *>(w)).Sort(x, cuda::std::greater<uint64_t>());
+#pragma unroll
+                for (unsigned r = 0; r < BATCH_SORT_REGS; ++r) best[threadIdx.x * BATCH_SORT_REGS + r] = x[r];
+            } else {
+                const unsigned m = pow2_at_least(kn, BATCH_SORT_GROUP);
+                for (unsigned j = kn + threadIdx.x; j < m; j += blockDim.x) best[j] = 0;
+                __syncthreads();
+                filter_sort(best, m);
+            }
             __syncthreads();
-            filter_sort(best, m);
             for (unsigned j = threadIdx.x; j < kn; j += blockDim.x) put<T>(a, s, start, j, filter_pos(best[j]));
         }
         __syncthreads();                /* the words and f read before the next segment's */

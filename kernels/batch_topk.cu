@@ -162,8 +162,6 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
 #define BATCH_SORT_THREADS 256                  /* per-segment sort of a split result        */
 #define BATCH_SORT_REGS 4                       /* words a lane holds in filter_sort's in-warp steps */
 #define BATCH_SORT_GROUP (BATCH_SORT_REGS * DRTOPK_WARP) /* words a warp sorts without a barrier */
-#define BATCH_MERGE_SORT_MIN 512                /* k_s past which a filter block merge-sorts its best (the
-                                                   bitonic's extra log n steps cost more than the merges) */
 #define BATCH_GRID_PER_SM 8                     /* blocks per SM of a grid-stride bin launch */
 #define BATCH_BIN_THREADS 256                   /* the binning kernel                       */
 #define BATCH_STAGED_READS 4                    /* shared-memory keys a thread loads at once in a digit pass
@@ -1446,7 +1444,7 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
             if (slot(j < c && (x & mk) == pf, &f.ties, &at) && at < want) emit(above + at, x);
         }
         if (sorted) {
-            if (kn > BATCH_MERGE_SORT_MIN) {
+            if (kn > BATCH_FILTER_MERGE_K) {
                 /* a block merge sort, its scratch in the words (read by now): n log n steps where the
                  * bitonic takes n log^2 n / 2 */
                 typedef cub::BlockMergeSort<uint64_t, BATCH_FILTER_THREADS, BATCH_SORT_REGS> merge_sort;

@@ -21,9 +21,11 @@
 #define BATCH_CAND_LIST 768                     /* a block's candidate list: the first 768 words of its counts, */
 #define BATCH_CAND_FILL_NUM 2                   /* the list is used where the expected candidates fill at most */
 #define BATCH_CAND_FILL_DEN 3                   /*   2/3 of it (overflow below 1% at the ranks used)          */
-#define BATCH_FILTER_WORDS 8192                 /* filter select: listed keys a block holds (64 KB, 3 blocks an SM on sm_90) */
+#define BATCH_FILTER_WORDS 8192                 /* filter select: listed keys a block holds (64 KB)                  */
 #define BATCH_FILTER_SAMPLE 1024                /*   sampled keys (2 a thread), within the words          */
-#define BATCH_FILTER_WHOLE_K 1024               /*   a segment listed whole: sorted k_s past this only    */
+#define BATCH_FILTER_MERGE_K 512                /*   sorted k_s past this: merge-sorted (else bitonic)    */
+#define BATCH_FILTER_WHOLE_K 1024               /*   a segment listed whole: sorted k_s past this, or     */
+#define BATCH_FILTER_WHOLE_RATIO 5              /*   past BATCH_FILTER_MERGE_K with at most 5 k_s keys    */
 
 /* The sample rank of the staged block select's threshold for n keys, k_s =
  * kn of them (about BATCH_SAMPLE_OVER k_s keys of the segment at or above
@@ -50,17 +52,24 @@ DRTOPK_HD int drtopk_batch_staged_lists(uint64_t n, uint64_t kn)
  * not list its candidates from a sample itself (H200, 10000 rows of 10000
  * f32 keys, k = 100: the staged select with its list 0.339 ms, the filter
  * select 0.670).  A segment it would list whole (no sample) it takes only
- * sorted and for k_s past BATCH_FILTER_WHOLE_K, where the staged select's
- * sort of k_s pairs costs more than the search of the whole list (H200, 8192
- * segments of 1..8192 f32 keys: k = 2048 sorted 1.53 ms against the staged
- * select's 2.98; k = 512 sorted 0.902 against 0.903; unsorted 0.654 against
- * 0.437). */
+ * sorted: for k_s past BATCH_FILTER_WHOLE_K, where the staged select's sort
+ * of k_s pairs costs more than the search of the whole list, and for k_s
+ * past BATCH_FILTER_MERGE_K (the filter block's merge sort) in segments of
+ * at most BATCH_FILTER_WHOLE_RATIO k_s keys, where the search of the list
+ * stays short.  H200, sorted f32, the staged select against the filter
+ * select: 2048 rows of 4096 keys, k = 1000: 0.342 against 0.319 ms; of
+ * 6144, k = 1000: 0.359 against 0.356; of 4096, k = 600: 0.297 against
+ * 0.315; of 8192, k = 1000: 0.385 against 0.454; 4096 rows of 2048, k =
+ * 1024: 0.645 against 0.452; 8192 segments of 1..8192 keys, k = 2048: 2.98
+ * against 1.18; unsorted, k = 2048: 0.437 against 0.654. */
 DRTOPK_HD int drtopk_batch_filter_takes(int key_bits, uint64_t min_len, uint64_t staged_cap, uint64_t len,
                                         uint64_t ks, int sorted)
 {
     if (key_bits > 32 || min_len == 0 || len <= min_len || len >= UINT32_MAX) return 0;
     if (len <= staged_cap && drtopk_batch_staged_lists(len, ks)) return 0;
-    if (len <= BATCH_FILTER_WORDS) return sorted && ks > BATCH_FILTER_WHOLE_K;
+    if (len <= BATCH_FILTER_WORDS)
+        return sorted && (ks > BATCH_FILTER_WHOLE_K ||
+                          (ks > BATCH_FILTER_MERGE_K && len <= BATCH_FILTER_WHOLE_RATIO * ks));
     const uint64_t r = drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE);
     return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, r) <= BATCH_FILTER_WORDS;
 }

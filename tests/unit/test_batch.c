@@ -638,10 +638,17 @@ static void segment_routing(void)
     /* ANN's rows: the staged select's list at k = 100, the filter select at k = 1000 */
     CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 10000, 100, 1));
     CHECK(drtopk_batch_filter_takes(32, min_len, cap, 10000, 1000, 0));
-    /* a segment listed whole (at most the filter's words): sorted with k_s past 1024 only */
+    /* a segment listed whole (at most the filter's words): sorted only, with k_s past 1024, or past 512
+     * in at most 5 k_s keys */
     CHECK(drtopk_batch_filter_takes(32, min_len, cap, 8192, 2048, 1));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 8192, 1025, 1));
     CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 8192, 2048, 0));
     CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 8192, 512, 1));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 2048, 512, 1));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 4096, 1000, 1));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 3000, 600, 1));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 3001, 600, 1));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 4096, 1000, 0));
     /* off: 64-bit keys, filter_min_len 0, segments not longer than it, 2^32 keys and more */
     CHECK(!drtopk_batch_filter_takes(64, min_len, cap, 131072, 2048, 0));
     CHECK(!drtopk_batch_filter_takes(32, 0, cap, 131072, 2048, 0));

@@ -24,7 +24,9 @@
  *     k-th key: a radix search of the words' keys (8-bit digits in shared
  *     memory) finds the k-th key, and the words above it and the first
  *     enough of its ties to claim a slot are the top k_s (sorted results:
- *     sorted in shared memory, bitonic).
+ *     sorted in shared memory: a block merge sort past k_s =
+ *     BATCH_FILTER_MERGE_K, else a bitonic whose strides below
+ *     BATCH_SORT_GROUP stay in a warp's registers).
  *     A segment of at most BATCH_FILTER_WORDS keys is listed whole (no
  *     sample).  A threshold that lets more or fewer through hands the
  *     segment to the split radix select.  Bytes: the segment read once, its

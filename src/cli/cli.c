@@ -35,6 +35,7 @@
 #define DEFAULT_WARMUP_CUDA 1     /* first call pays module load and page mapping */
 #define DEFAULT_WARMUP_CPU 0
 #define READ_FLOOR_REPS 5         /* repetitions of the streaming-read measurement */
+#define LAUNCH_FLOOR_REPS 21      /* repetitions of the empty launch (microseconds: more to steady the median) */
 #define PROGRESS_MIN_N (1ull << 26) /* host loops this long take seconds: say so on stderr */
 #define BYTES_PER_GB 1e9
 #define MS_PER_S 1e3
@@ -117,7 +118,7 @@ static void run_mem_free(run_mem *m)
 
 /* Result of the run, for the report. */
 typedef struct {
-    double ms_median, ms_min, ms_max, stage_median[STAGES], read_floor_ms, gbps;
+    double ms_median, ms_min, ms_max, stage_median[STAGES], read_floor_ms, launch_floor_ms, gbps;
     drtopk_stats last;
     size_t ws_bytes;
     int verified;               /* -1 not run, 0 FAIL, 1 PASS */
@@ -179,6 +180,8 @@ static void print_text(const run_cfg *c, const drtopk_problem *p, const drtopk_p
         printf(" (a plain streaming read of V: %.4f ms, %.2f GB/s)", r->read_floor_ms,
                (double)p->n * drtopk_dtype_size(p->dtype) / (r->read_floor_ms / MS_PER_S) / BYTES_PER_GB);
     putchar('\n');
+    if (p->backend == DRTOPK_BACKEND_CUDA && r->launch_floor_ms > 0)
+        printf("floor:     %.4f ms to launch an empty kernel, timed as the call is\n", r->launch_floor_ms);
     if (c->output) printf("output:    %s.values, %s.indices\n", c->output, c->output);
     if (r->verified >= 0)
         printf("verify:    %s%s%s\n", r->verified ? "PASS" : "FAIL", r->verified ? "" : ": ", r->why);
@@ -306,6 +309,9 @@ static void print_json(const run_cfg *c, const drtopk_problem *p, const drtopk_p
     json_number_or_null(f, r->gbps);
     fputs(", \"read_floor_ms\": ", f);
     if (p->backend == DRTOPK_BACKEND_CUDA) json_number_or_null(f, r->read_floor_ms);
+    else fputs("null", f);
+    fputs(", \"launch_floor_ms\": ", f);
+    if (p->backend == DRTOPK_BACKEND_CUDA) json_number_or_null(f, r->launch_floor_ms);
     else fputs("null", f);
     fputs(", \"output\": ", f);
     if (c->output) json_string(f, c->output);
@@ -517,6 +523,11 @@ static int cmd_run(int argc, char **argv)
         st = dh_dev_read_ms(m.dev_v, p.n * drtopk_dtype_size(p.dtype), READ_FLOOR_REPS, &r.read_floor_ms);
         if (st != DRTOPK_OK) {
             rc = runtime_error("cannot measure the read floor of V on the GPU: %s", drtopk_status_string(st));
+            goto done;
+        }
+        st = dh_dev_launch_ms(LAUNCH_FLOOR_REPS, &r.launch_floor_ms);
+        if (st != DRTOPK_OK) {
+            rc = runtime_error("cannot measure the launch floor on the GPU: %s", drtopk_status_string(st));
             goto done;
         }
     }

@@ -65,6 +65,11 @@ drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double
  * is returned (the hold is released either way). */
 drtopk_status dh_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms, double *enqueue_ms,
                                int *primed);
+/* Launch floor: ms between events recorded on the default stream around
+ * one launch of an empty kernel (median of `reps`), as the library times a
+ * call (drtopk_stats.ms_total); no call that launches a kernel takes less,
+ * so small inputs are measured against it. */
+drtopk_status dh_dev_launch_ms(int reps, double *ms);
 /* Hold the legacy default stream for ns nanoseconds (a timed hold, before a
  * call that synchronises itself and so cannot be released by the host). */
 drtopk_status dh_dev_hold_ns(uint64_t ns);

@@ -43,6 +43,11 @@ drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double
     return DRTOPK_ERR_NO_BACKEND;
 }
 
+drtopk_status dh_dev_launch_ms(int reps, double *ms)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
 drtopk_status dh_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, double *ms, double *enqueue_ms,
                                int *primed)
 {

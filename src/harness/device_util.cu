@@ -158,6 +158,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The median of t[0..reps) (sorts t). */
+static double median_sorted(double *t, int reps)
+{
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    return (reps % 2) ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+}
+
 extern "C" drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
 {
     cudaDeviceProp prop;
@@ -193,13 +200,43 @@ extern "C" drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int r
         if (e != cudaSuccess) st = e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
     }
     if (st == DRTOPK_OK) {
-        qsort(t, (size_t)reps, sizeof *t, cmp_double);
-        *ms = (reps % 2) ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+        *ms = median_sorted(t, reps);
     }
     free(t);
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
     if (sink) cudaFree(sink);
+    return st;
+}
+
+/* An empty kernel: a launch with no work. */
+__global__ void empty_kernel() {}
+
+extern "C" drtopk_status dh_dev_launch_ms(int reps, double *ms)
+{
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double *t;
+    drtopk_status st = DRTOPK_OK;
+    if (ms == NULL || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
+    t = (double *)malloc((size_t)reps * sizeof *t);
+    if (t == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
+    cudaError_t e = cudaEventCreate(&e0);
+    if (e == cudaSuccess) e = cudaEventCreate(&e1);
+    for (int r = -READ_WARMUPS; r < reps && e == cudaSuccess; ++r) {
+        float f = 0;
+        e = cudaEventRecord(e0, 0);
+        empty_kernel<<<1, 1>>>();
+        if (e == cudaSuccess) e = cudaGetLastError();
+        if (e == cudaSuccess) e = cudaEventRecord(e1, 0);
+        if (e == cudaSuccess) e = cudaEventSynchronize(e1);
+        if (e == cudaSuccess) e = cudaEventElapsedTime(&f, e0, e1);
+        if (r >= 0) t[r] = f;
+    }
+    if (e != cudaSuccess) st = e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
+    if (st == DRTOPK_OK) *ms = median_sorted(t, reps);
+    free(t);
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
     return st;
 }
 

@@ -217,6 +217,8 @@ assert set(j["stage_ms_median"]) == {"delegate", "first", "concat", "second"}
 # the standalone radix select: no delegate stages
 assert j["delegate_len"] == 0 and j["first_selected"] == 0 and j["concat_len"] == 0
 assert j["verify"] == "PASS"
+# the floors are measured on a GPU only
+assert j["read_floor_ms"] is None and j["launch_floor_ms"] is None
 EOF
 }
 

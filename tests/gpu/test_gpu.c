@@ -972,6 +972,21 @@ static void test_time_held(void)
              "sync failed");
 }
 
+/* The launch floor is a positive time and refuses no repetitions; the time
+ * is noted, never asserted. */
+#define LAUNCH_FLOOR_CHECK_REPS 5
+static void test_launch_floor(void)
+{
+    double ms = -1;
+    const drtopk_status st = dh_dev_launch_ms(LAUNCH_FLOOR_CHECK_REPS, &ms);
+    gt_check(st == DRTOPK_OK && ms > 0, "launch floor", "status %s, ms %g", drtopk_status_string(st), ms);
+    gt_check(dh_dev_launch_ms(0, &ms) == DRTOPK_ERR_INVALID_ARGUMENT, "launch floor of no repetitions",
+             "not refused");
+    gt_check(dh_dev_launch_ms(LAUNCH_FLOOR_CHECK_REPS, NULL) == DRTOPK_ERR_INVALID_ARGUMENT,
+             "launch floor without an output", "not refused");
+    gt_note("launch floor: %.4f ms", ms);
+}
+
 /* The read floor reads exactly the bytes it is given (V of any key width:
  * n x its size), 16-byte loads and a byte tail; compute-sanitizer's memcheck
  * (--small) sees any read past the buffer.  The time is noted, never asserted. */
@@ -1398,6 +1413,7 @@ int main(int argc, char **argv)
         test_generator(small ? GEN_CHECK_N_SMALL : GEN_CHECK_N);
         test_time_held();
         test_read_floor_bytes();
+        test_launch_floor();
         test_bad_arguments();
         test_key64_plans();
         test_half_unaligned(small);

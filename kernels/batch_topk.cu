@@ -13,14 +13,17 @@
  *   - filter select (segments and uniform rows of keys of at most 32 bits
  *     longer than the plan's filter_min_len whose expected candidates fit a
  *     block, where the staged select would not list its candidates from a
- *     sample; the onepass idea per segment: sparse attention's k = 2048 of up
- *     to 128K keys): a block per segment takes about the r-th largest of
+ *     sample; the onepass idea per segment: sparse attention's k = 2048 to
+ *     4096 of up to 128K keys): a block per segment takes about the r-th largest of
  *     BATCH_FILTER_SAMPLE keys at onepass_spec.h's positions (its rank r; a
  *     radix search, below) as the threshold t, reads the segment once (16-byte loads) and
  *     lists every key >= t in shared memory as one 64-bit word (the ordered
  *     key above the complemented position: the larger word is the better
  *     key, ties by the smaller position), warp-aggregated slots; a list of at
- *     least k_s and at most BATCH_FILTER_WORDS words holds every key >= the
+ *     least k_s and at most the block's words (BATCH_FILTER_WORDS; a wide
+ *     block of BATCH_FILTER_WIDE_THREADS threads, one an SM, holds
+ *     BATCH_FILTER_WIDE_WORDS for segments whose sampled capacity passes
+ *     that: k = 4096 of 128K keys, k = 2048 of 256K) holds every key >= the
  *     k-th key: a radix search of the words' keys (8-bit digits in shared
  *     memory) finds the k-th key, and the words above it and the first
  *     enough of its ties to claim a slot are the top k_s (sorted results:
@@ -179,14 +182,15 @@ static_assert(BATCH_CAND_LIST + (1u << BATCH_CAND_DIGIT_BITS) == 1u << BATCH_STA
               "the candidate list and its counts fill a block's counts");
 
 #define BATCH_FILTER_THREADS 512                /* filter select: threads a block (a segment)           */
+#define BATCH_FILTER_WIDE_THREADS 1024          /*   a wide block's (64 registers a thread: one an SM)    */
 #define BATCH_FILTER_UNROLL 4                   /*   16-byte loads in flight a thread                     */
 #define BATCH_FILTER_KEY_SHIFT 32               /*   a word's key bits: from here up (filter_word)        */
-#define BATCH_FILTER_SMEM ((BATCH_FILTER_WORDS + BATCH_SORT_MAX) * sizeof(uint64_t)) /* the words, and sorted
-                                                   the k_s best (at most BATCH_SORT_MAX: check_sorted_k) */
 static_assert(BATCH_SORT_REGS * BATCH_FILTER_THREADS >= BATCH_SORT_MAX && BATCH_SORT_GROUP <= BATCH_SORT_MAX,
               "a filter block's warps hold the k_s best it sorts (filter_sort)");
 static_assert(BATCH_FILTER_SAMPLE <= BATCH_FILTER_WORDS && (BATCH_FILTER_WORDS & (BATCH_FILTER_WORDS - 1)) == 0,
               "the sample is searched in the words; the sorted best in a power of two of them");
+static_assert(BATCH_SORT_MAX % BATCH_FILTER_WIDE_THREADS == 0 && BATCH_FILTER_WIDE_WORDS > BATCH_FILTER_WORDS,
+              "a wide block's threads hold the k_s best it merge-sorts, a whole number each");
 
 #define BATCH_COUNTERS (BIN_COUNT + BATCH_DR_CTL) /* the bins' sizes, then the Dr. pipeline's counters */
 
@@ -195,7 +199,18 @@ static_assert(BATCH_FILTER_SAMPLE <= BATCH_FILTER_WORDS && (BATCH_FILTER_WORDS &
  * 2^BATCH_STAGED_MAX_LOG2). */
 enum {
     BIN_TINY = 0, BIN_WARP_SHORT, BIN_WARP_LONG, BIN_STAGED_WARP, BIN_STAGED_BLOCK,
-    BIN_FILTER = BIN_STAGED_BLOCK + BATCH_STAGED_BINS, BIN_SPLIT, BIN_DR, BIN_COUNT
+    BIN_FILTER = BIN_STAGED_BLOCK + BATCH_STAGED_BINS, BIN_FILTER_WIDE, BIN_SPLIT, BIN_DR, BIN_COUNT
+};
+
+/* A filter block's shape for its bin: threads, listed words, and shared
+ * memory (the words, and sorted the k_s best: at most BATCH_SORT_MAX,
+ * check_sorted_k).  The wide block lists a sample's capacity past
+ * BATCH_FILTER_WORDS (batch_spec.h), one block an SM. */
+template <int BIN>
+struct filter_shape {
+    static constexpr unsigned threads = BIN == BIN_FILTER_WIDE ? BATCH_FILTER_WIDE_THREADS : BATCH_FILTER_THREADS;
+    static constexpr unsigned words = BIN == BIN_FILTER_WIDE ? BATCH_FILTER_WIDE_WORDS : BATCH_FILTER_WORDS;
+    static constexpr size_t smem = (words + BATCH_SORT_MAX) * sizeof(uint64_t);
 };
 
 typedef struct {
@@ -1307,12 +1322,14 @@ __device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int 
     __syncthreads();
 }
 
-/* Hand segment s to the split select (the bin after this one): a threshold
+/* Hand segment s of bin BIN to the split select (a later bin): a threshold
  * that let too many or too few keys through. */
+template <int BIN>
 __device__ __forceinline__ void filter_fall_back(const batch_args &a, uint64_t s, split_state *states)
 {
-    const unsigned long long at = atomicAdd((unsigned long long *)a.count + (BIN_SPLIT - BIN_FILTER), 1ull);
-    ((uint64_t *)a.list)[(uint64_t)(BIN_SPLIT - BIN_FILTER) * a.segments + at] = s;
+    static_assert(BIN < BIN_SPLIT, "the split select runs after the filter's bins");
+    const unsigned long long at = atomicAdd((unsigned long long *)a.count + (BIN_SPLIT - BIN), 1ull);
+    ((uint64_t *)a.list)[(uint64_t)(BIN_SPLIT - BIN) * a.segments + at] = s;
     unsigned long long *w = (unsigned long long *)(states + at);
     for (size_t j = 0; j < sizeof(split_state) / sizeof *w; ++j) w[j] = 0;
 }
@@ -1323,17 +1340,19 @@ __device__ __forceinline__ void filter_fall_back(const batch_args &a, uint64_t s
  * most BATCH_FILTER_WORDS keys: no sample, t the least key); one read of the
  * segment (16-byte loads) lists every key >= t as a word in shared memory
  * (warp-aggregated slots).  Where the list holds at least k_s and at most
- * BATCH_FILTER_WORDS words, it holds every key >= the k-th: the words above
+ * the block's words (filter_shape), it holds every key >= the k-th: the words above
  * the k-th key (filter_search) and the first enough of its ties to claim a
  * slot are the segment's top k_s; sorted, they are sorted in shared memory.
  * Otherwise the segment goes to the split select. */
-template <int T>
-__global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args a, split_state *states, int sorted)
+template <int T, int BIN>
+__global__ void __launch_bounds__(filter_shape<BIN>::threads) filter_kernel(batch_args a, split_state *states,
+                                                                              int sorted)
 {
     typedef typename elem_of<T>::raw RT;
     constexpr unsigned V = BATCH_VEC_BYTES / sizeof(RT);
+    constexpr unsigned W = filter_shape<BIN>::words, THREADS = filter_shape<BIN>::threads;
     extern __shared__ uint64_t filter_smem[];
-    uint64_t *const w = filter_smem, *const best = filter_smem + BATCH_FILTER_WORDS;    /* best: sorted only */
+    uint64_t *const w = filter_smem, *const best = filter_smem + W;    /* best: sorted only */
     __shared__ filter_head f;
     __shared__ unsigned hist[BATCH_DIGITS];
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
@@ -1371,7 +1390,7 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
         __syncthreads();                /* t read, the counts zeroed: the words are free */
         auto list = [&](bool in, uint32_t key, unsigned p) {
             unsigned at;
-            if (slot(in && key >= t, &f.listed, &at) && at < BATCH_FILTER_WORDS) w[at] = filter_word(key, p);
+            if (slot(in && key >= t, &f.listed, &at) && at < W) w[at] = filter_word(key, p);
         };
         /* head elements up to a 16-byte boundary and the tail: warp 0, a lane each */
         const unsigned head = (unsigned)(((uintptr_t)0 - (uintptr_t)src) & (BATCH_VEC_BYTES - 1)) / sizeof(RT);
@@ -1419,15 +1438,15 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
 #pragma unroll
             for (unsigned h = 0; h < H; ++h)
                 if (hits >> h & 1u) {
-                    if (at < BATCH_FILTER_WORDS)
+                    if (at < W)
                         w[at] = filter_word(kv[h], nhead + (v0 + h / V * blockDim.x) * V + h % V);
                     ++at;
                 }
         }
         __syncthreads();
         const unsigned c = f.listed;
-        if (c < kn || c > BATCH_FILTER_WORDS) {
-            if (threadIdx.x == 0) filter_fall_back(a, s, states);
+        if (c < kn || c > W) {
+            if (threadIdx.x == 0) filter_fall_back<BIN>(a, s, states);
             __syncthreads();            /* f read before the next segment's */
             continue;
         }
@@ -1449,19 +1468,20 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
             if (kn > BATCH_FILTER_MERGE_K) {
                 /* a block merge sort, its scratch in the words (read by now): n log n steps where the
                  * bitonic takes n log^2 n / 2 */
-                typedef cub::BlockMergeSort<uint64_t, BATCH_FILTER_THREADS, BATCH_SORT_REGS> merge_sort;
-                static_assert(sizeof(typename merge_sort::TempStorage) <= BATCH_FILTER_WORDS * sizeof(uint64_t),
+                constexpr unsigned R = BATCH_SORT_MAX / THREADS;     /* words a thread: the block holds k_s */
+                typedef cub::BlockMergeSort<uint64_t, THREADS, R> merge_sort;
+                static_assert(sizeof(typename merge_sort::TempStorage) <= W * sizeof(uint64_t),
                               "the merge sort's scratch fits the words");
                 __syncthreads();        /* best written, the words read */
-                uint64_t x[BATCH_SORT_REGS];
+                uint64_t x[R];
 #pragma unroll
-                for (unsigned r = 0; r < BATCH_SORT_REGS; ++r) {
-                    const unsigned j = threadIdx.x * BATCH_SORT_REGS + r;
+                for (unsigned r = 0; r < R; ++r) {
+                    const unsigned j = threadIdx.x * R + r;
                     x[r] = j < kn ? best[j] : 0;
                 }
                 merge_sort(*reinterpret_cast<typename merge_sort::TempStorage *>(w)).Sort(x, cuda::std::greater<uint64_t>());
 #pragma unroll
-                for (unsigned r = 0; r < BATCH_SORT_REGS; ++r) best[threadIdx.x * BATCH_SORT_REGS + r] = x[r];
+                for (unsigned r = 0; r < R; ++r) best[threadIdx.x * R + r] = x[r];
             } else {
                 const unsigned m = pow2_at_least(kn, BATCH_SORT_GROUP);
                 for (unsigned j = kn + threadIdx.x; j < m; j += blockDim.x) best[j] = 0;
@@ -1480,8 +1500,8 @@ __global__ void __launch_bounds__(BATCH_FILTER_THREADS) filter_kernel(batch_args
 /* ---- logarithmic radix binning of variable segments -------------------------- */
 /* staged_cap: the longest segment a staged block holds. */
 __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, uint64_t tiny_max_k,
-                           uint64_t filter_min_len, int sorted, uint64_t staged_cap, unsigned long long *counts,
-                           uint64_t *lists, split_state *states, dr_ws dr)
+                           uint64_t filter_min_len, uint64_t filter_max_words, int sorted, uint64_t staged_cap,
+                           unsigned long long *counts, uint64_t *lists, split_state *states, dr_ws dr)
 {
     const uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= a.segments) return;
@@ -1501,8 +1521,8 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
     else if (lg <= BATCH_STAGED_MAX_LOG2 && ks <= warp_max_k && len <= warp_max_len)
         bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
     else if (drtopk_batch_filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, staged_cap, len, ks,
-                                       sorted))
-        bin = BIN_FILTER;
+                                       sorted, filter_max_words))
+        bin = drtopk_batch_filter_wide(len, ks) ? BIN_FILTER_WIDE : BIN_FILTER;
     else if (lg > BATCH_STAGED_MAX_LOG2 || len > staged_cap) bin = BIN_SPLIT;
     else if (lg <= BATCH_STAGED_WARP_LOG2) bin = BIN_STAGED_WARP;
     else bin = BIN_STAGED_BLOCK + lg - BATCH_STAGED_WARP_LOG2 - 1;
@@ -1688,39 +1708,63 @@ static drtopk_status staged_run(batch_args a, uint64_t cap, int sorted, unsigned
     return batch_dispatch<staged_launch>((drtopk_dtype)a.dtype, a, c, sorted, cs);
 }
 
-/* The filter select of the segments a covers (drtopk_batch_filter_takes binned them:
- * keys of at most 32 bits), a block each, at most the co-resident blocks
- * (the kernel strides over the rest); the segments its threshold fails go
- * to the split select's bin. */
+/* The filter select of bin BIN's segments (drtopk_batch_filter_takes binned
+ * them: keys of at most 32 bits), a block each, at most the co-resident
+ * blocks (the kernel strides over the rest); the segments its threshold
+ * fails go to the split select's bin. */
+template <int T, int BIN>
+static drtopk_status filter_launch_bin(batch_args a, split_state *states, int sorted, cudaStream_t st)
+{
+    typedef filter_shape<BIN> shape;
+    const drtopk_device_attrs *dev;
+    drtopk_status s;
+    int per_sm = 0;
+    const void *kernel = (const void *)filter_kernel<T, BIN>;
+    if ((s = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return s;
+    const size_t smem = sorted ? shape::smem : shape::words * sizeof(uint64_t);
+    if ((s = drtopk_kernel_dynamic_smem(kernel, shape::smem)) != DRTOPK_OK) return s;
+    if ((s = drtopk_kernel_occupancy(kernel, shape::threads, smem, NULL, &per_sm)) != DRTOPK_OK) return s;
+    const unsigned grid = grid_for(a.segments, (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)dev->sm_count);
+    filter_kernel<T, BIN><<<grid, shape::threads, smem, st>>>(a, states, sorted);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
 template <int T>
 struct filter_launch {
-    static drtopk_status run(batch_args a, split_state *states, int sorted, cudaStream_t st)
+    static drtopk_status run(batch_args a, split_state *states, int sorted, int wide, cudaStream_t st)
     {
         if constexpr (sizeof(typename elem_of<T>::raw) > sizeof(uint32_t)) {
             drtopk_error_set("the filter select takes keys of at most 32 bits, not %s", drtopk_dtype_name((drtopk_dtype)T));
             return DRTOPK_ERR_UNSUPPORTED;
         } else {
-            const drtopk_device_attrs *dev;
-            drtopk_status s;
-            int per_sm = 0;
-            const void *kernel = (const void *)filter_kernel<T>;
-            if ((s = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return s;
-            const size_t smem = sorted ? BATCH_FILTER_SMEM : BATCH_FILTER_WORDS * sizeof(uint64_t);
-            if ((s = drtopk_kernel_dynamic_smem(kernel, BATCH_FILTER_SMEM)) != DRTOPK_OK) return s;
-            if ((s = drtopk_kernel_occupancy(kernel, BATCH_FILTER_THREADS, smem, NULL, &per_sm)) != DRTOPK_OK) return s;
-            const unsigned grid = grid_for(a.segments, (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)dev->sm_count);
-            filter_kernel<T><<<grid, BATCH_FILTER_THREADS, smem, st>>>(a, states, sorted);
-            DRTOPK_LAUNCH_CHECK();
-            return DRTOPK_OK;
+            return wide ? filter_launch_bin<T, BIN_FILTER_WIDE>(a, states, sorted, st)
+                        : filter_launch_bin<T, BIN_FILTER>(a, states, sorted, st);
         }
     }
 };
 
-/* The plan's filter_min_len where this GPU's blocks hold the filter select's
- * words, else 0 (off). */
-static uint64_t filter_min_len_here(const drtopk_batch_plan *plan, const drtopk_device_attrs *dev)
+/* The filter select on this GPU: the plan's filter_min_len where its blocks
+ * hold a filter block's words (else 0: off), and the most words a segment's
+ * block may list (a wide block's where they hold one). */
+typedef struct {
+    uint64_t min_len, max_words;
+} filter_here;
+
+static filter_here filter_here_of(const drtopk_batch_plan *plan, const drtopk_device_attrs *dev)
 {
-    return dev->smem_optin >= BATCH_FILTER_SMEM ? plan->filter_min_len : 0;
+    filter_here f;
+    f.min_len = dev->smem_optin >= filter_shape<BIN_FILTER>::smem ? plan->filter_min_len : 0;
+    f.max_words = dev->smem_optin >= filter_shape<BIN_FILTER_WIDE>::smem ? BATCH_FILTER_WIDE_WORDS : BATCH_FILTER_WORDS;
+    return f;
+}
+
+/* Whether a segment of at most max_len keys, k_s at most k, may take a wide
+ * filter block here (drtopk_batch_filter_words grows with both), so that
+ * its bin is launched. */
+static int filter_wide_may(const filter_here *f, uint64_t max_len, uint64_t k)
+{
+    return f->min_len != 0 && f->max_words > BATCH_FILTER_WORDS && drtopk_batch_filter_wide(max_len, k);
 }
 
 static uint64_t uniform_chunks(const drtopk_batch_problem *p, uint64_t cap);
@@ -1730,10 +1774,10 @@ static uint64_t uniform_chunks(const drtopk_batch_problem *p, uint64_t cap);
  * chunked staged select lists each chunk's candidates from a sample (H200,
  * 256 rows of 131072 f32 keys, k = 50: chunked 0.098 ms, filter 0.107; k =
  * 2048, 1024 rows: chunked 1.495, filter 0.481). */
-static int filter_uniform(const drtopk_batch_problem *p, uint64_t filter_min_len, uint64_t cap, int sorted)
+static int filter_uniform(const drtopk_batch_problem *p, const filter_here *f, uint64_t cap, int sorted)
 {
-    if (p->offsets != NULL ||
-        !drtopk_batch_filter_takes(drtopk_dtype_bits(p->dtype), filter_min_len, cap, p->len, p->k, sorted))
+    if (p->offsets != NULL || !drtopk_batch_filter_takes(drtopk_dtype_bits(p->dtype), f->min_len, cap, p->len, p->k,
+                                                         sorted, f->max_words))
         return 0;
     const uint64_t chunks = uniform_chunks(p, cap);
     return chunks == 0 || !drtopk_batch_staged_lists(p->len / chunks, p->k);
@@ -1890,8 +1934,8 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
     *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
     if (*cap > plan->staged_max_len) *cap = plan->staged_max_len;
     /* binned: variable segments; uniform rows all to the Dr. pipeline, or to the filter select */
-    if (p->offsets || dr_uniform(p, plan) || filter_uniform(p, filter_min_len_here(plan, dev), *cap,
-                                                                (plan->flags & DRTOPK_SORTED) != 0)) {
+    const filter_here fh = filter_here_of(plan, dev);
+    if (p->offsets || dr_uniform(p, plan) || filter_uniform(p, &fh, *cap, (plan->flags & DRTOPK_SORTED) != 0)) {
         w->counts = (unsigned long long *)drtopk_carve(base, off, BATCH_COUNTERS * sizeof(unsigned long long));
         w->lists = (uint64_t *)drtopk_carve(base, off, (size_t)BIN_COUNT * p->segments * sizeof(uint64_t));
         w->states = (split_state *)drtopk_carve(base, off, (size_t)p->segments * sizeof(split_state));
@@ -2013,8 +2057,10 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     int algorithm = UNIFORM_STAGED;
     batch_ws w;
     if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
-    const uint64_t filter_min_len = filter_min_len_here(plan, dev);
-    const int all_bins = p->offsets != NULL || filter_uniform(p, filter_min_len, cap, sorted);
+    const filter_here fh = filter_here_of(plan, dev);
+    const int all_bins = p->offsets != NULL || filter_uniform(p, &fh, cap, sorted);
+    /* the longest segment there may be: a variable one at most the elements (or 2^32: the filter's bound) */
+    const uint64_t max_len = p->offsets == NULL ? p->len : p->total != 0 ? p->total : UINT32_MAX;
     if (!all_bins && !dr_uniform(p, plan)) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
     DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BATCH_COUNTERS * sizeof(unsigned long long), cs));
     const uint64_t bin_blocks = (p->segments + BATCH_BIN_THREADS - 1) / BATCH_BIN_THREADS;
@@ -2023,8 +2069,9 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         return DRTOPK_ERR_UNSUPPORTED;
     }
     bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len,
-                                                                   drtopk_batch_tiny_max_k(plan, p->dtype), filter_min_len,
-                                                                   sorted, cap, w.counts, w.lists, w.states, w.dr);
+                                                                   drtopk_batch_tiny_max_k(plan, p->dtype), fh.min_len,
+                                                                   fh.max_words, sorted, cap, w.counts, w.lists,
+                                                                   w.states, w.dr);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {
         if (!all_bins && b != BIN_DR) continue;       /* uniform rows: every row takes the Dr. pipeline */
@@ -2037,9 +2084,10 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
             const int warps = b == BIN_WARP_SHORT ? BATCH_WARPS_SHORT : BATCH_WARPS_LONG;
             st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps,
                                                                           grid_cap), cs);
-        } else if (b == BIN_FILTER) {
-            if (filter_min_len == 0 || drtopk_dtype_bits(p->dtype) > 32) continue;     /* drtopk_batch_filter_takes: none */
-            st = batch_dispatch<filter_launch>(p->dtype, a, w.states, sorted, cs);
+        } else if (b == BIN_FILTER || b == BIN_FILTER_WIDE) {
+            if (fh.min_len == 0 || drtopk_dtype_bits(p->dtype) > 32) continue;     /* drtopk_batch_filter_takes: none */
+            if (b == BIN_FILTER_WIDE && !filter_wide_may(&fh, max_len, p->k)) continue;
+            st = batch_dispatch<filter_launch>(p->dtype, a, w.states, sorted, b == BIN_FILTER_WIDE, cs);
         } else if (b == BIN_DR) {
             if (w.dr.min_len == 0) continue;
             st = batch_dispatch<dr_launch>(p->dtype, a, &w.dr, sorted, cap, grid_cap, cs);

@@ -22,6 +22,7 @@
 #define BATCH_CAND_FILL_NUM 2                   /* the list is used where the expected candidates fill at most */
 #define BATCH_CAND_FILL_DEN 3                   /*   2/3 of it (overflow below 1% at the ranks used)          */
 #define BATCH_FILTER_WORDS 8192                 /* filter select: listed keys a block holds (64 KB)                  */
+#define BATCH_FILTER_WIDE_WORDS 16384           /*   a wide block's (128 KB, one an SM): a sample's capacity past 8192 */
 #define BATCH_FILTER_SAMPLE 1024                /*   sampled keys (2 a thread), within the words          */
 #define BATCH_FILTER_MERGE_K 512                /*   sorted k_s past this: merge-sorted (else bitonic)    */
 #define BATCH_FILTER_WHOLE_K 1024               /*   a segment listed whole: sorted k_s past this, or     */
@@ -44,34 +45,51 @@ DRTOPK_HD int drtopk_batch_staged_lists(uint64_t n, uint64_t kn)
            n * r <= (uint64_t)BATCH_SAMPLES * BATCH_CAND_LIST * BATCH_CAND_FILL_NUM / BATCH_CAND_FILL_DEN;
 }
 
+/* The words a filter block lists for a segment of len keys, k_s = ks of
+ * them selected: all of it up to BATCH_FILTER_WORDS keys (no sample), else
+ * the candidates onepass_spec.h's capacity allows at BATCH_FILTER_SAMPLE
+ * sampled keys. */
+DRTOPK_HD uint64_t drtopk_batch_filter_words(uint64_t len, uint64_t ks)
+{
+    if (len <= BATCH_FILTER_WORDS) return len;
+    return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE));
+}
+
 /* Whether a segment of len keys, k_s = ks of them selected, takes the
  * filter select: its keys of at most 32 bits, longer than the plan's
- * filter_min_len (0: off), all of it, or the candidates that
- * onepass_spec.h's capacity allows at this sample, fit a block's words, and
- * the staged select (which holds segments of up to staged_cap keys) would
- * not list its candidates from a sample itself (H200, 10000 rows of 10000
- * f32 keys, k = 100: the staged select with its list 0.339 ms, the filter
- * select 0.670).  A segment it would list whole (no sample) it takes only
- * sorted: for k_s past BATCH_FILTER_WHOLE_K, where the staged select's sort
- * of k_s pairs costs more than the search of the whole list, and for k_s
- * past BATCH_FILTER_MERGE_K (the filter block's merge sort) in segments of
- * at most BATCH_FILTER_WHOLE_RATIO k_s keys, where the search of the list
- * stays short.  H200, sorted f32, the staged select against the filter
- * select: 2048 rows of 4096 keys, k = 1000: 0.342 against 0.319 ms; of
- * 6144, k = 1000: 0.359 against 0.356; of 4096, k = 600: 0.297 against
- * 0.315; of 8192, k = 1000: 0.385 against 0.454; 4096 rows of 2048, k =
- * 1024: 0.645 against 0.452; 8192 segments of 1..8192 keys, k = 2048: 2.98
- * against 1.18; unsorted, k = 2048: 0.437 against 0.654. */
+ * filter_min_len (0: off), its words (drtopk_batch_filter_words) at most
+ * max_words (BATCH_FILTER_WORDS, or BATCH_FILTER_WIDE_WORDS where the GPU's
+ * blocks hold a wide block's words), and the staged select (which holds
+ * segments of up to staged_cap keys) would not list its candidates from a
+ * sample itself (H200, 10000 rows of 10000 f32 keys, k = 100: the staged
+ * select with its list 0.339 ms, the filter select 0.670).  A segment it
+ * would list whole (no sample) it takes only sorted: for k_s past
+ * BATCH_FILTER_WHOLE_K, where the staged select's sort of k_s pairs costs
+ * more than the search of the whole list, and for k_s past
+ * BATCH_FILTER_MERGE_K (the filter block's merge sort) in segments of at
+ * most BATCH_FILTER_WHOLE_RATIO k_s keys, where the search of the list stays
+ * short.  H200, sorted f32, the staged select against the filter select:
+ * 2048 rows of 4096 keys, k = 1000: 0.342 against 0.319 ms; of 6144, k =
+ * 1000: 0.359 against 0.356; of 4096, k = 600: 0.297 against 0.315; of
+ * 8192, k = 1000: 0.385 against 0.454; 4096 rows of 2048, k = 1024: 0.645
+ * against 0.452; 8192 segments of 1..8192 keys, k = 2048: 2.98 against
+ * 1.18; unsorted, k = 2048: 0.437 against 0.654. */
 DRTOPK_HD int drtopk_batch_filter_takes(int key_bits, uint64_t min_len, uint64_t staged_cap, uint64_t len,
-                                        uint64_t ks, int sorted)
+                                        uint64_t ks, int sorted, uint64_t max_words)
 {
     if (key_bits > 32 || min_len == 0 || len <= min_len || len >= UINT32_MAX) return 0;
     if (len <= staged_cap && drtopk_batch_staged_lists(len, ks)) return 0;
     if (len <= BATCH_FILTER_WORDS)
         return sorted && (ks > BATCH_FILTER_WHOLE_K ||
                           (ks > BATCH_FILTER_MERGE_K && len <= BATCH_FILTER_WHOLE_RATIO * ks));
-    const uint64_t r = drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE);
-    return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, r) <= BATCH_FILTER_WORDS;
+    return drtopk_batch_filter_words(len, ks) <= max_words;
+}
+
+/* Whether a segment the filter select takes needs a wide block: its words
+ * pass a block's BATCH_FILTER_WORDS. */
+DRTOPK_HD int drtopk_batch_filter_wide(uint64_t len, uint64_t ks)
+{
+    return drtopk_batch_filter_words(len, ks) > BATCH_FILTER_WORDS;
 }
 
 #endif

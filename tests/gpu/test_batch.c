@@ -338,6 +338,57 @@ static void filter_cases(int small)
     free(off);
 }
 
+/* The wide filter block (a sample's capacity past a block's words: one
+ * block an SM, where the GPU holds it): sparse attention's k = 4096 of 70000
+ * keys (unsorted; sorted after the select) and k = 2048 of 262144 keys
+ * (sorted in the block), as uniform rows and as variable segments beside a
+ * short one and a 128K one at k = 2048 (a plain filter block in the same
+ * call), f32 and bf16, both orders; --small included (the sanitizers). */
+#define WIDE_LEN 70000               /* filter_wide_cases: k = 4096 of it needs a wide block */
+#define WIDE_LEN_LONG 262144         /*   and k = 2048 of this                               */
+#define WIDE_LEN_PLAIN 131072        /*   k = 2048 of this a plain block                     */
+static void filter_wide_cases(void)
+{
+    const uint64_t seg_lens[] = { WIDE_LEN, 300, WIDE_LEN_LONG, WIDE_LEN_PLAIN };
+    const uint64_t nseg = sizeof seg_lens / sizeof seg_lens[0];
+    const struct { uint64_t rows, len, k; } rows[] = {
+        { 2, WIDE_LEN, FILTER_K_BIG }, { 1, WIDE_LEN_LONG, DR_SORT_MAX },
+    };
+    const drtopk_dtype types[] = { DRTOPK_F32, DRTOPK_BF16 };
+    uint64_t off[sizeof seg_lens / sizeof seg_lens[0] + 1] = { 0 };
+    for (uint64_t s = 0; s < nseg; ++s) off[s + 1] = off[s] + seg_lens[s];
+    const uint64_t n = off[nseg] > WIDE_LEN_LONG ? off[nseg] : WIDE_LEN_LONG;
+    void *v = malloc(n * sizeof(float));
+    char what[256];
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        dh_gen_host(v, n, DRTOPK_DIST_ND, types[t], SEED + t);
+        for (int o = 0; o < 2; ++o) {
+            for (int sorted = 0; sorted < 2; ++sorted) {
+                for (size_t r = 0; r <= sizeof rows / sizeof rows[0]; ++r) {
+                    const int seg = r == sizeof rows / sizeof rows[0];      /* the last case: the segments */
+                    drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, types[t], (drtopk_order)o,
+                                               seg ? nseg : rows[r].rows, seg ? 0 : rows[r].len, seg ? off : NULL,
+                                               seg ? FILTER_K_BIG : rows[r].k, NULL, v, seg ? off[nseg] : 0 };
+                    uint64_t ks[sizeof seg_lens / sizeof seg_lens[0]];
+                    for (uint64_t s = 0; s < nseg; ++s) ks[s] = seg_lens[s] > WIDE_LEN ? DR_SORT_MAX : FILTER_K_BIG;
+                    if (seg) p.ks = ks;
+                    drtopk_batch_plan plan;
+                    drtopk_batch_plan_auto(&plan, &p);
+                    if (sorted) plan.flags |= DRTOPK_SORTED;
+                    if (seg) snprintf(what, sizeof what, "filter wide: %llu segments %s %s%s, k 4096 / 2048",
+                                      (unsigned long long)nseg, drtopk_dtype_name(p.dtype),
+                                      o ? "smallest" : "largest", sorted ? " sorted" : "");
+                    else snprintf(what, sizeof what, "filter wide: %llu x %llu %s %s%s k %llu",
+                                  (unsigned long long)p.segments, (unsigned long long)p.len, drtopk_dtype_name(p.dtype),
+                                  o ? "smallest" : "largest", sorted ? " sorted" : "", (unsigned long long)p.k);
+                    run_case(&p, &plan, seg ? off[nseg] : p.segments * p.len, what);
+                }
+            }
+        }
+    }
+    free(v);
+}
+
 /* Variable segments for the split radix select with as many blocks as a
  * grid row has (one segment longer than that many chunks) and with fewer
  * (segments of some chunks, their first block rotated by their index),
@@ -685,6 +736,7 @@ int main(int argc, char **argv)
     grant_order_cases();
     split_spread_cases();
     filter_cases(small);
+    filter_wide_cases();
     sample_cases(small);
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)
         for (int pat = 0; pat < PAT_COUNT; ++pat) special_cases(special_lens[l], pat);

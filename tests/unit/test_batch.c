@@ -626,34 +626,43 @@ static void dr_rule1_words(void)
  * keys (about what an H200's block holds of f32), filter_min_len 1024. */
 static void segment_routing(void)
 {
-    const uint64_t cap = 50000, min_len = POLICY_BATCH_FILTER_MIN_LEN;
+    const uint64_t cap = 50000, min_len = POLICY_BATCH_FILTER_MIN_LEN, words = BATCH_FILTER_WORDS,
+                   wide = BATCH_FILTER_WIDE_WORDS;
     /* the staged select lists from its sample where about 3 k_s keys fill 2/3 of its list */
     CHECK(drtopk_batch_staged_lists(8192, 100) && !drtopk_batch_staged_lists(8192, 150));
     CHECK(drtopk_batch_staged_lists(10000, 100) && !drtopk_batch_staged_lists(10000, 1000));
     /* sparse attention: 128K keys at k = 2048 (the filter's words hold the sample's capacity), not 4096 */
-    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 131072, 2048, 0));
-    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 131072, 4096, 0));
-    CHECK(drtopk_batch_filter_takes(16, min_len, cap, 131072, 2048, 1));
-    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 131072, 50, 0));        /* past the staged select */
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 131072, 2048, 0, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 131072, 4096, 0, words));
+    /* a wide block holds k = 4096 of 128K keys and k = 2048 of 256K keys, not k = 8192 of 128K */
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 131072, 4096, 0, wide) && drtopk_batch_filter_wide(131072, 4096));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 262144, 2048, 1, words));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 262144, 2048, 1, wide) && drtopk_batch_filter_wide(262144, 2048));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 131072, 8192, 0, wide));
+    CHECK(!drtopk_batch_filter_wide(131072, 2048) && !drtopk_batch_filter_wide(8192, 2048));
+    /* a segment's words: all of it up to a block's words, else the sample's capacity, at least k_s */
+    CHECK(drtopk_batch_filter_words(8192, 2048) == 8192 && drtopk_batch_filter_words(100000, 4096) >= 4096);
+    CHECK(drtopk_batch_filter_takes(16, min_len, cap, 131072, 2048, 1, words));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 131072, 50, 0, words));        /* past the staged select */
     /* ANN's rows: the staged select's list at k = 100, the filter select at k = 1000 */
-    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 10000, 100, 1));
-    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 10000, 1000, 0));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 10000, 100, 1, words));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 10000, 1000, 0, words));
     /* a segment listed whole (at most the filter's words): sorted only, with k_s past 1024, or past 512
      * in at most 5 k_s keys */
-    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 8192, 2048, 1));
-    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 8192, 1025, 1));
-    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 8192, 2048, 0));
-    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 8192, 512, 1));
-    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 2048, 512, 1));
-    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 4096, 1000, 1));
-    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 3000, 600, 1));
-    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 3001, 600, 1));
-    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 4096, 1000, 0));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 8192, 2048, 1, words));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 8192, 1025, 1, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 8192, 2048, 0, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 8192, 512, 1, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 2048, 512, 1, words));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 4096, 1000, 1, words));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 3000, 600, 1, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 3001, 600, 1, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 4096, 1000, 0, words));
     /* off: 64-bit keys, filter_min_len 0, segments not longer than it, 2^32 keys and more */
-    CHECK(!drtopk_batch_filter_takes(64, min_len, cap, 131072, 2048, 0));
-    CHECK(!drtopk_batch_filter_takes(32, 0, cap, 131072, 2048, 0));
-    CHECK(!drtopk_batch_filter_takes(32, 131072, cap, 131072, 2048, 0));
-    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 1ull << 32, 2048, 0));
+    CHECK(!drtopk_batch_filter_takes(64, min_len, cap, 131072, 2048, 0, words));
+    CHECK(!drtopk_batch_filter_takes(32, 0, cap, 131072, 2048, 0, words));
+    CHECK(!drtopk_batch_filter_takes(32, 131072, cap, 131072, 2048, 0, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 1ull << 32, 2048, 0, words));
 }
 
 __attribute__((constructor)) static void register_batch_tests(void)

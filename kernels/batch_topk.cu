@@ -1450,19 +1450,23 @@ __global__ void __launch_bounds__(filter_shape<BIN>::threads) filter_kernel(batc
             __syncthreads();            /* f read before the next segment's */
             continue;
         }
-        filter_search(w, c, kn, high, &f, hist);
-        const uint64_t pf = f.prefix, mk = f.mask;
-        const unsigned want = f.want, above = kn - want;
         auto emit = [&](unsigned at, uint64_t x) {
             if (sorted) best[at] = x;
             else put<T>(a, s, start, at, filter_pos(x));
         };
-        for (unsigned j0 = 0; j0 < c; j0 += blockDim.x) {      /* the words above the k-th key, then its ties */
-            const unsigned j = j0 + threadIdx.x;
-            const uint64_t x = j < c ? w[j] : 0;
-            unsigned at;
-            if (slot(j < c && (x & mk) > pf, &f.placed, &at)) emit(at, x);
-            if (slot(j < c && (x & mk) == pf, &f.ties, &at) && at < want) emit(above + at, x);
+        if (c == kn) {                  /* the list is the top k_s (a segment its own top k): no search */
+            for (unsigned j = threadIdx.x; j < c; j += blockDim.x) emit(j, w[j]);
+        } else {
+            filter_search(w, c, kn, high, &f, hist);
+            const uint64_t pf = f.prefix, mk = f.mask;
+            const unsigned want = f.want, above = kn - want;
+            for (unsigned j0 = 0; j0 < c; j0 += blockDim.x) {  /* the words above the k-th key, then its ties */
+                const unsigned j = j0 + threadIdx.x;
+                const uint64_t x = j < c ? w[j] : 0;
+                unsigned at;
+                if (slot(j < c && (x & mk) > pf, &f.placed, &at)) emit(at, x);
+                if (slot(j < c && (x & mk) == pf, &f.ties, &at) && at < want) emit(above + at, x);
+            }
         }
         if (sorted) {
             if (kn > BATCH_FILTER_MERGE_K) {

@@ -56,7 +56,10 @@ DRTOPK_HD uint64_t drtopk_batch_filter_words(uint64_t len, uint64_t ks)
 }
 
 /* Whether a segment of len keys, k_s = ks of them selected, takes the
- * filter select: its keys of at most 32 bits, longer than the plan's
+ * filter select: its keys of at most 32 bits, and sorted its own top k
+ * (k_s = len) of BATCH_FILTER_MERGE_K..BATCH_FILTER_WORDS keys (listed whole
+ * and merge-sorted, no search: the staged select's warp sort of such a
+ * segment is slower), else longer than the plan's
  * filter_min_len (0: off), its words (drtopk_batch_filter_words) at most
  * max_words (BATCH_FILTER_WORDS, or BATCH_FILTER_WIDE_WORDS where the GPU's
  * blocks hold a wide block's words), and the staged select (which holds
@@ -77,7 +80,9 @@ DRTOPK_HD uint64_t drtopk_batch_filter_words(uint64_t len, uint64_t ks)
 DRTOPK_HD int drtopk_batch_filter_takes(int key_bits, uint64_t min_len, uint64_t staged_cap, uint64_t len,
                                         uint64_t ks, int sorted, uint64_t max_words)
 {
-    if (key_bits > 32 || min_len == 0 || len <= min_len || len >= UINT32_MAX) return 0;
+    if (key_bits > 32 || min_len == 0 || len >= UINT32_MAX) return 0;
+    if (sorted && ks == len && len > BATCH_FILTER_MERGE_K && len <= BATCH_FILTER_WORDS) return 1;
+    if (len <= min_len) return 0;
     if (len <= staged_cap && drtopk_batch_staged_lists(len, ks)) return 0;
     if (len <= BATCH_FILTER_WORDS)
         return sorted && (ks > BATCH_FILTER_WHOLE_K ||

@@ -658,6 +658,14 @@ static void segment_routing(void)
     CHECK(drtopk_batch_filter_takes(32, min_len, cap, 3000, 600, 1, words));
     CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 3001, 600, 1, words));
     CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 4096, 1000, 0, words));
+    /* a sorted segment that is its own top k, past 512 keys: listed whole at any filter_min_len but 0 */
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 700, 700, 1, words));
+    CHECK(drtopk_batch_filter_takes(32, min_len, cap, 1024, 1024, 1, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 700, 700, 0, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 512, 512, 1, words));
+    CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 700, 699, 1, words));
+    CHECK(!drtopk_batch_filter_takes(32, 0, cap, 700, 700, 1, words));
+    CHECK(!drtopk_batch_filter_takes(64, min_len, cap, 700, 700, 1, words));
     /* off: 64-bit keys, filter_min_len 0, segments not longer than it, 2^32 keys and more */
     CHECK(!drtopk_batch_filter_takes(64, min_len, cap, 131072, 2048, 0, words));
     CHECK(!drtopk_batch_filter_takes(32, 0, cap, 131072, 2048, 0, words));

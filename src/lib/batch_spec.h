@@ -55,28 +55,32 @@ DRTOPK_HD uint64_t drtopk_batch_filter_words(uint64_t len, uint64_t ks)
     return drtopk_onepass_capacity(len, ks, BATCH_FILTER_SAMPLE, drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE));
 }
 
-/* Whether a segment of len keys, k_s = ks of them selected, takes the
- * filter select: its keys of at most 32 bits, and sorted its own top k
- * (k_s = len) of BATCH_FILTER_MERGE_K..BATCH_FILTER_WORDS keys (listed whole
- * and merge-sorted, no search: the staged select's warp sort of such a
- * segment is slower), else longer than the plan's
- * filter_min_len (0: off), its words (drtopk_batch_filter_words) at most
- * max_words (BATCH_FILTER_WORDS, or BATCH_FILTER_WIDE_WORDS where the GPU's
- * blocks hold a wide block's words), and the staged select (which holds
- * segments of up to staged_cap keys) would not list its candidates from a
- * sample itself (H200, 10000 rows of 10000 f32 keys, k = 100: the staged
- * select with its list 0.339 ms, the filter select 0.670).  A segment it
- * would list whole (no sample) it takes only sorted: for k_s past
- * BATCH_FILTER_WHOLE_K, where the staged select's sort of k_s pairs costs
- * more than the search of the whole list, and for k_s past
- * BATCH_FILTER_MERGE_K (the filter block's merge sort) in segments of at
- * most BATCH_FILTER_WHOLE_RATIO k_s keys, where the search of the list stays
- * short.  H200, sorted f32, the staged select against the filter select:
- * 2048 rows of 4096 keys, k = 1000: 0.342 against 0.319 ms; of 6144, k =
- * 1000: 0.359 against 0.356; of 4096, k = 600: 0.297 against 0.315; of
- * 8192, k = 1000: 0.385 against 0.454; 4096 rows of 2048, k = 1024: 0.645
- * against 0.452; 8192 segments of 1..8192 keys, k = 2048: 2.98 against
- * 1.18; unsorted, k = 2048: 0.437 against 0.654. */
+/* Whether a segment of len keys, k_s = ks of them selected, takes the filter
+ * select: its keys of at most 32 bits, and sorted its own top k (k_s = len)
+ * of BATCH_FILTER_MERGE_K..BATCH_FILTER_WORDS keys (listed whole and
+ * merge-sorted, no search; H200, sorted f32, the staged select against the
+ * filter select: 4096 rows of 1024 keys, k = 1024: 0.743 against 0.351 ms;
+ * 1024 segments of 1..1024 keys, k = 2048: 0.221 against 0.162), else longer
+ * than the plan's filter_min_len (0: off), its words
+ * (drtopk_batch_filter_words) at most max_words (BATCH_FILTER_WORDS, or
+ * BATCH_FILTER_WIDE_WORDS where the GPU's blocks hold a wide block's words:
+ * H200, f32, 1024 segments of about 128K keys at k = 4096, the split select
+ * 3.170 ms, a wide filter block 0.412; of about 256K keys at k = 2048,
+ * sorted, 4.902 against 0.579), and the staged select (which holds segments
+ * of up to staged_cap keys) would not list its candidates from a sample
+ * itself (H200, 10000 rows of 10000 f32 keys, k = 100: the staged select
+ * with its list 0.339 ms, the filter select 0.670). A segment it would list
+ * whole (no sample) it takes only sorted: for k_s past BATCH_FILTER_WHOLE_K,
+ * where the staged select's sort of k_s pairs costs more than the search of
+ * the whole list, and for k_s past BATCH_FILTER_MERGE_K (the filter block's
+ * merge sort) in segments of at most BATCH_FILTER_WHOLE_RATIO k_s keys,
+ * where the search of the list stays short. H200, sorted f32, the staged
+ * select against the filter select: 2048 rows of 4096 keys, k = 1000: 0.342
+ * against 0.319 ms; of 6144, k = 1000: 0.359 against 0.356; of 4096, k =
+ * 600: 0.297 against 0.315; of 8192, k = 1000: 0.385 against 0.454; 4096
+ * rows of 2048, k = 1024: 0.645 against 0.452; 8192 segments of 1..8192
+ * keys, k = 2048: 2.98 against 1.18; unsorted, k = 2048: 0.437 against
+ * 0.654. */
 DRTOPK_HD int drtopk_batch_filter_takes(int key_bits, uint64_t min_len, uint64_t staged_cap, uint64_t len,
                                         uint64_t ks, int sorted, uint64_t max_words)
 {

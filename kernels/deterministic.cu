@@ -32,6 +32,7 @@
  */
 #include <string.h>
 #include <cuda/functional>
+#include <cub/block/block_merge_sort.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include "backend.h"
@@ -757,13 +758,113 @@ extern "C" drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *b
     }
 }
 
+#define SORT_BLOCK_ITEMS 8             /* batch_block_sort: words a thread (a block a segment)             */
+#define SORT_BLOCK_MAX_K 8192          /*   the most slots it sorts: 1024 threads, 64 KB of scratch        */
+#define SORT_BLOCK_KEY_SHIFT 32        /*   a word's key bits from here up, the complemented slot below    */
+
+/* Whether batch_block_sort sorts bp's slots: keys of at most 32 bits (a
+ * 64-bit word holds the key above the slot) and k at most SORT_BLOCK_MAX_K. */
+static int batch_block_sorts(const drtopk_batch_problem *bp)
+{
+    return drtopk_dtype_bits(bp->dtype) <= SORT_BLOCK_KEY_SHIFT && bp->k <= SORT_BLOCK_MAX_K;
+}
+
+/* Each segment's k slots best first, a block of THREADS a segment: a slot
+ * becomes the word (ordered key << 32 | ~slot; padding 0, below every
+ * slot's word, as a slot index is below 2^32 - 1), a block merge sort of the
+ * words (SORT_BLOCK_ITEMS a thread, largest first: equal keys by smaller
+ * slot, the select's order), then every thread reads the value and index
+ * of its ranks' slots before any thread writes (a barrier between), in
+ * place. */
+template <typename UT, unsigned THREADS>
+__global__ void __launch_bounds__(THREADS) batch_block_sort(UT *__restrict__ ov, uint64_t *__restrict__ oi,
+                                                           uint64_t segments, uint64_t k, drtopk_dtype t,
+                                                           drtopk_order o)
+{
+    constexpr unsigned R = SORT_BLOCK_ITEMS;
+    typedef cub::BlockMergeSort<uint64_t, THREADS, R> sorter;
+    extern __shared__ uint64_t sort_smem[];
+    typename sorter::TempStorage &tmp = *reinterpret_cast<typename sorter::TempStorage *>(sort_smem);
+    uint64_t *const words = sort_smem;  /* the sorted words, after the sort (its scratch read by then) */
+    static_assert(sizeof(typename sorter::TempStorage) >= THREADS * R * sizeof(uint64_t),
+                  "the sorted words fit the sort's scratch");
+    const unsigned kn = (unsigned)k;    /* batch_block_sorts: at most SORT_BLOCK_MAX_K */
+    for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
+        UT *const v = ov + s * k;
+        uint64_t *const ix = oi + s * k;
+        uint64_t x[R];
+#pragma unroll
+        for (unsigned r = 0; r < R; ++r) {          /* striped: coalesced; the sort takes any arrangement */
+            const unsigned j = r * THREADS + threadIdx.x;
+            x[r] = j < kn && ix[j] != DRTOPK_INDEX_NONE
+                       ? (uint64_t)key_of(v[j], t, o) << SORT_BLOCK_KEY_SHIFT | (uint32_t)~j : 0;
+        }
+        sorter(tmp).Sort(x, cuda::std::greater<uint64_t>());
+        __syncthreads();                /* the scratch read: it holds the words now */
+#pragma unroll
+        for (unsigned r = 0; r < R; ++r) words[threadIdx.x * R + r] = x[r];
+        __syncthreads();
+        UT val[R];
+        uint64_t idx[R];
+#pragma unroll
+        for (unsigned r = 0; r < R; ++r) {
+            const unsigned j = r * THREADS + threadIdx.x;
+            const uint64_t w = j < kn ? words[j] : 0;
+            const unsigned slot = ~(uint32_t)w;
+            val[r] = w != 0 ? v[slot] : (UT)0;
+            idx[r] = w != 0 ? ix[slot] : DRTOPK_INDEX_NONE;
+        }
+        __syncthreads();                /* every slot read before any is written */
+#pragma unroll
+        for (unsigned r = 0; r < R; ++r) {
+            const unsigned j = r * THREADS + threadIdx.x;
+            if (j < kn) {
+                v[j] = val[r];
+                ix[j] = idx[r];
+            }
+        }
+    }
+}
+
+template <typename UT, unsigned THREADS>
+static drtopk_status batch_block_sort_run(const drtopk_batch_problem *bp, UT *ov, uint64_t *oi, cudaStream_t s,
+                                          int sms)
+{
+    const void *kernel = (const void *)batch_block_sort<UT, THREADS>;
+    const size_t smem = sizeof(typename cub::BlockMergeSort<uint64_t, THREADS, SORT_BLOCK_ITEMS>::TempStorage);
+    drtopk_status st;
+    int per_sm = 0;
+    if ((st = drtopk_kernel_dynamic_smem(kernel, smem)) != DRTOPK_OK) return st;
+    if ((st = drtopk_kernel_occupancy(kernel, THREADS, smem, NULL, &per_sm)) != DRTOPK_OK) return st;
+    const uint64_t most = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);   /* co-resident: the rest strided */
+    batch_block_sort<UT, THREADS><<<(unsigned)(bp->segments < most ? bp->segments : most), THREADS, smem, s>>>(
+        ov, oi, bp->segments, bp->k, bp->dtype, bp->order);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+/* batch_block_sort with the fewest threads that hold k. */
+template <typename UT>
+static drtopk_status batch_block_sort_k(const drtopk_batch_problem *bp, void *ov, uint64_t *oi, cudaStream_t s, int sms)
+{
+    constexpr unsigned most = SORT_BLOCK_MAX_K / SORT_BLOCK_ITEMS;
+    if (bp->k <= SORT_BLOCK_MAX_K / 2) return batch_block_sort_run<UT, most / 2>(bp, (UT *)ov, oi, s, sms);
+    return batch_block_sort_run<UT, most>(bp, (UT *)ov, oi, s, sms);
+}
+
 /* Sorted results of a batch whose select leaves them unsorted (k past what
- * a block sorts): each segment's k slots best first, equal values in the
- * select's order, padding last (det_batch_sort without the position pass). */
+ * a block of the select sorts): each segment's k slots best first, equal
+ * values in the select's order, padding last: batch_block_sort where it
+ * sorts them (no workspace), else det_batch_sort without the position
+ * pass. */
 extern "C" drtopk_status drtopk_cuda_batch_sort_workspace(const drtopk_batch_problem *bp, size_t *bytes)
 {
     size_t off = 0;
     det_sort_bufs b;
+    if (batch_block_sorts(bp)) {
+        *bytes = 0;
+        return DRTOPK_OK;
+    }
     const drtopk_status st = det_carve_sort(NULL, &off, bp->segments * bp->k, drtopk_dtype_size(bp->dtype), &b);
     *bytes = off + DRTOPK_WS_ALIGN;
     return st;
@@ -777,6 +878,12 @@ extern "C" drtopk_status drtopk_cuda_batch_sort(const drtopk_batch_problem *bp, 
     size_t need, off = 0;
     det_sort_bufs b;
     if (bp->segments == 0) return DRTOPK_OK;
+    if (batch_block_sorts(bp)) {
+        if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+        const cudaStream_t s = (cudaStream_t)stream;
+        return drtopk_dtype_bits(bp->dtype) == 16 ? batch_block_sort_k<uint16_t>(bp, out_values, out_indices, s, dev->sm_count)
+                                                  : batch_block_sort_k<uint32_t>(bp, out_values, out_indices, s, dev->sm_count);
+    }
     if ((st = drtopk_cuda_batch_sort_workspace(bp, &need)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < need) return drtopk_workspace_too_small(ws, ws_bytes, need);
     char *base = (char *)drtopk_align_up((uintptr_t)ws, DRTOPK_WS_ALIGN);

@@ -721,6 +721,7 @@ int main(int argc, char **argv)
         { 3, 30000, 3000, 0, 0 },       /* k past a block's sort: sorted after the select */
         { 24, 700, 700, 0, 0 },         /* rows their own top k: sorted, the filter select without a search */
         { 8, 4096, 4096, 0, 0 },        /* the same past a block's sort: sorted after the select */
+        { 2, 20000, 9000, 0, 0 },       /* sorted after the select past a block sort's 8192 slots: radix passes */
         { 33, 5000, 100, 0, 128 },      /* warp queue, long rows */
         { 64, 200, 40, 0, 128 },        /* warp queue, short rows */
         { 5, 1, 1, 0, 0 },

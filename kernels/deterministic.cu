@@ -29,6 +29,12 @@
  * the read floor); step 3 a second time up to the chunk of the m-th tie, and
  * only when V holds ties the output did not take.  Any key width (templates over the element's
  * unsigned type, key_of.cuh).
+ *
+ * Batches: the same per segment (drtopk_cuda_det_batch_fix), and the sort
+ * of sorted results whose select leaves them unsorted (k past what its
+ * block sorts; drtopk_cuda_batch_sort): a block merge sort per segment for
+ * k up to SORT_BLOCK_MAX_K of keys of at most 32 bits, else step 4's radix
+ * passes over all slots without the position pass.
  */
 #include <string.h>
 #include <cuda/functional>

@@ -311,7 +311,7 @@ static void measure(const options *o, const workload *w, batch_data *d, uint64_t
     int unprimed = 0;
     for (int i = 0; i <= o->reps && st == DRTOPK_OK; ++i)       /* a warm-up, then the timed calls */
         st = dh_batch_timed(&p, plan, d->ws, d->ws_bytes, d->out_v, d->out_i, o->timing, &ms[i > 0 ? i - 1 : 0],
-                            &unprimed);
+                            NULL, &unprimed);
     if (unprimed)
         fprintf(stderr, "tuner: %d of %d calls of %s %s rows=%llu len=%llu k=%llu were not primed (the stream hold "
                         "timed out): their times include the enqueue\n", unprimed, o->reps + 1, r->key.crossover,

@@ -126,7 +126,7 @@ typedef struct {
     void *host_v, *vals, *host_ws;
     uint64_t *offsets, *ks, *idx;
     void *dev_v, *dev_offsets, *dev_ks, *dev_ws, *dev_vals, *dev_idx;
-    double *ms;
+    double *ms, *enqueue_ms;
     int cuda_selected;
 } batch_mem;
 
@@ -139,6 +139,7 @@ static void batch_mem_free(batch_mem *m)
     free(m->ks);
     free(m->idx);
     free(m->ms);
+    free(m->enqueue_ms);
     if (m->cuda_selected) {
         void *dev[] = { m->dev_v, m->dev_offsets, m->dev_ks, m->dev_ws, m->dev_vals, m->dev_idx };
         for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i)
@@ -279,6 +280,7 @@ static int place_batch(const batch_cfg *b, const drtopk_batch_problem *hp, batch
 
 typedef struct {
     double ms_median, ms_min, ms_max, gbps;
+    double enqueue_median;      /* host ms of the call itself (CUDA: the enqueue), median */
     size_t ws_bytes;
     int verified;               /* -1 not run, 0 FAIL, 1 PASS */
     int unprimed;               /* --timing gpu: calls whose stream hold timed out */
@@ -303,7 +305,8 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
     m->vals = malloc(vbytes ? vbytes : 1);
     m->idx = (uint64_t *)malloc(ibytes ? ibytes : 1);
     m->ms = (double *)calloc((size_t)c->reps, sizeof(double));
-    if (!m->vals || !m->idx || !m->ms) return runtime_error("out of host memory for the result");
+    m->enqueue_ms = (double *)calloc((size_t)c->reps, sizeof(double));
+    if (!m->vals || !m->idx || !m->ms || !m->enqueue_ms) return runtime_error("out of host memory for the result");
     if (!cuda) {
         if ((m->host_ws = malloc(r->ws_bytes ? r->ws_bytes : 1)) == NULL)
             return runtime_error("out of host memory for the workspace (%zu bytes)", r->ws_bytes);
@@ -323,10 +326,13 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
     if (!cuda && c->n >= PROGRESS_MIN_N)
         progress(c->json, "running %d warm-up + %d timed batches on the CPU backend", c->warmup, c->reps);
     for (int i = 0; i < c->warmup + c->reps; ++i) {
-        double ms = 0;
-        st = dh_batch_timed(p, plan, ws, r->ws_bytes, ov, (uint64_t *)oi, timing, &ms, &r->unprimed);
+        double ms = 0, enqueue = 0;
+        st = dh_batch_timed(p, plan, ws, r->ws_bytes, ov, (uint64_t *)oi, timing, &ms, &enqueue, &r->unprimed);
         if (st != DRTOPK_OK) return api_error("drtopk_batch_select failed", st);
-        if (i >= c->warmup) m->ms[i - c->warmup] = ms;
+        if (i >= c->warmup) {
+            m->ms[i - c->warmup] = ms;
+            m->enqueue_ms[i - c->warmup] = enqueue;
+        }
     }
     if (r->unprimed)
         fprintf(stderr, "drtopk: %d of %d calls were not primed (the stream hold timed out): their times include "
@@ -346,6 +352,7 @@ static int run_batch(const run_cfg *c, const drtopk_batch_problem *p, const drto
     memcpy(sorted, m->ms, (size_t)c->reps * sizeof(double));
     r->ms_median = dh_median(sorted, (size_t)c->reps);
     free(sorted);
+    r->enqueue_median = dh_median(m->enqueue_ms, (size_t)c->reps);
     r->gbps = r->ms_median > 0 ? (double)c->n * drtopk_dtype_size(p->dtype) / (r->ms_median / MS_PER_S) / BYTES_PER_GB
                                : NAN;
     return 0;
@@ -380,6 +387,9 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
     printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up; %s)\n", r->ms_median,
            r->ms_min, r->ms_max, c->reps, c->warmup,
            b->timing == DRTOPK_TIMING_GPU ? "GPU time, the stream held until enqueued" : "host clock around the call");
+    printf("host:      median %.4f ms in the call itself (%s)\n", r->enqueue_median,
+           p->backend == DRTOPK_BACKEND_CUDA ? "enqueueing its work: back-to-back calls take at least this"
+                                             : "the whole selection");
     if (isfinite(r->gbps)) printf("bandwidth: %.2f GB/s reading V once\n", r->gbps);
     else printf("bandwidth: n/a (time too short to measure)\n");
     if (c->output) printf("output:    %s.values, %s.indices\n", c->output, c->output);
@@ -438,6 +448,8 @@ static void print_json(const batch_cfg *b, const drtopk_batch_problem *p, const 
     json_number_or_null(f, r->ms_min);
     fputs(", \"ms_max\": ", f);
     json_number_or_null(f, r->ms_max);
+    fputs(", \"enqueue_ms_median\": ", f);
+    json_number_or_null(f, r->enqueue_median);
     fputs(", \"read_gbps\": ", f);
     json_number_or_null(f, r->gbps);
     fputs(", \"output\": ", f);

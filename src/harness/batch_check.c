@@ -76,18 +76,19 @@ static drtopk_status enqueue_batch(void *ctx)
 
 drtopk_status dh_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
                              size_t ws_bytes, void *out_values, uint64_t *out_indices, dh_timing timing,
-                             double *ms, int *unprimed)
+                             double *ms, double *enqueue_ms, int *unprimed)
 {
     const int cuda = p->backend == DRTOPK_BACKEND_CUDA;
     if (cuda && timing == DRTOPK_TIMING_GPU) {
         batch_call c = { p, plan, ws, out_values, ws_bytes, out_indices };
         int primed = 0;
-        const drtopk_status st = dh_dev_time_held(enqueue_batch, &c, ms, NULL, &primed);
+        const drtopk_status st = dh_dev_time_held(enqueue_batch, &c, ms, enqueue_ms, &primed);
         if (st == DRTOPK_OK && !primed) ++*unprimed;
         return st;
     }
     const double t0 = dh_now_ms();
     drtopk_status st = drtopk_batch_select(p, plan, ws, ws_bytes, out_values, out_indices, NULL);
+    if (enqueue_ms) *enqueue_ms = dh_now_ms() - t0;
     if (st == DRTOPK_OK && cuda) st = dh_dev_sync();
     *ms = dh_now_ms() - t0;
     return st;

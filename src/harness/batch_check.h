@@ -29,10 +29,13 @@ dh_check_result dh_batch_check(const drtopk_batch_problem *p, int sorted, const 
  * enqueued (device.h dh_dev_time_held; *unprimed is incremented when the
  * hold timed out first, and the time then includes the enqueue).
  * DRTOPK_TIMING_CALL: the host clock around the call and, on the CUDA
- * backend, a device synchronisation.  The call's status. */
+ * backend, a device synchronisation.  *enqueue_ms (may be NULL): the host
+ * time of the call itself, until it returned (on the CUDA backend: what it
+ * costs the host to enqueue the work, the floor of back-to-back calls).
+ * The call's status. */
 drtopk_status dh_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
                              size_t ws_bytes, void *out_values, uint64_t *out_indices, dh_timing timing,
-                             double *ms, int *unprimed);
+                             double *ms, double *enqueue_ms, int *unprimed);
 
 #ifdef __cplusplus
 }

@@ -147,6 +147,7 @@ assert j["command"] == "batch" and j["segments"] == 3 and j["n"] == 300 and j["c
 assert j["k"] == 20 and j["dtype"] == "bf16" and j["verify"] == "PASS" and j["sorted"] is False, j
 assert j["plan"]["warp_max_k"] >= 0 and len(j["reps"]) == 1 and j["ms_median"] >= 0, j
 assert j["timing"] == "call" and j["unprimed"] == 0, j      # the CPU backend's only method
+assert 0 < j["enqueue_ms_median"] <= j["ms_median"], j  # the call itself, within the timed span of the same call
 EOF
 }
 

@@ -1502,10 +1502,42 @@ __global__ void __launch_bounds__(filter_shape<BIN>::threads) filter_kernel(batc
 #include "batch_dr.cuh"
 
 /* ---- logarithmic radix binning of variable segments -------------------------- */
-/* staged_cap: the longest segment a staged block holds. */
-__global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_len, uint64_t tiny_max_k,
-                           uint64_t filter_min_len, uint64_t filter_max_words, int sorted, uint64_t staged_cap,
-                           unsigned long long *counts, uint64_t *lists, split_state *states, dr_ws dr)
+/* What the binning routes by besides a segment's length and k_s: the
+ * plan's crossovers on this GPU (staged_cap: the longest segment a staged
+ * block holds; the filter select's: filter_here). */
+typedef struct {
+    uint64_t warp_max_k, warp_max_len, tiny_max_k, filter_min_len, filter_max_words, staged_cap;
+    int key_bits, sorted;
+} bin_rules;
+
+/* ceil(log2 len), 0 for len <= 1, on the host and the device. */
+__host__ __device__ static inline int ceil_log2(uint64_t len)
+{
+#ifdef __CUDA_ARCH__
+    return len > 1 ? 64 - __clzll((long long)(len - 1)) : 0;
+#else
+    return len > 1 ? 64 - __builtin_clzll(len - 1) : 0;
+#endif
+}
+
+/* The bin of a segment of len >= 1 keys, k_s = ks >= 1 that the Dr.
+ * pipeline does not take (dr_take): the host's and the binning kernel's
+ * one rule. */
+__host__ __device__ static int bin_of(const bin_rules &r, uint64_t len, uint64_t ks)
+{
+    const int lg = ceil_log2(len);
+    if (lg <= BATCH_TINY_LOG2 && ks <= r.tiny_max_k) return BIN_TINY;
+    if (lg <= BATCH_STAGED_MAX_LOG2 && ks <= r.warp_max_k && len <= r.warp_max_len)
+        return lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
+    if (drtopk_batch_filter_takes(r.key_bits, r.filter_min_len, r.staged_cap, len, ks, r.sorted, r.filter_max_words))
+        return drtopk_batch_filter_wide(len, ks) ? BIN_FILTER_WIDE : BIN_FILTER;
+    if (lg > BATCH_STAGED_MAX_LOG2 || len > r.staged_cap) return BIN_SPLIT;
+    if (lg <= BATCH_STAGED_WARP_LOG2) return BIN_STAGED_WARP;
+    return BIN_STAGED_BLOCK + lg - BATCH_STAGED_WARP_LOG2 - 1;
+}
+
+__global__ void bin_kernel(batch_args a, bin_rules r, unsigned long long *counts, uint64_t *lists, split_state *states,
+                           dr_ws dr)
 {
     const uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (s >= a.segments) return;
@@ -1519,17 +1551,7 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
         return;
     }
     if (dr_take(a, dr, counts, lists, s, start, len, ks)) return;
-    const int lg = len > 1 ? 64 - __clzll((long long)(len - 1)) : 0;     /* ceil(log2 len) */
-    int bin;
-    if (lg <= BATCH_TINY_LOG2 && ks <= tiny_max_k) bin = BIN_TINY;
-    else if (lg <= BATCH_STAGED_MAX_LOG2 && ks <= warp_max_k && len <= warp_max_len)
-        bin = lg <= BATCH_WARP_SHORT_LOG2 ? BIN_WARP_SHORT : BIN_WARP_LONG;
-    else if (drtopk_batch_filter_takes(drtopk_dtype_bits((drtopk_dtype)a.dtype), filter_min_len, staged_cap, len, ks,
-                                       sorted, filter_max_words))
-        bin = drtopk_batch_filter_wide(len, ks) ? BIN_FILTER_WIDE : BIN_FILTER;
-    else if (lg > BATCH_STAGED_MAX_LOG2 || len > staged_cap) bin = BIN_SPLIT;
-    else if (lg <= BATCH_STAGED_WARP_LOG2) bin = BIN_STAGED_WARP;
-    else bin = BIN_STAGED_BLOCK + lg - BATCH_STAGED_WARP_LOG2 - 1;
+    const int bin = bin_of(r, len, ks);
     const unsigned long long at = atomicAdd(&counts[bin], 1ull);
     lists[(uint64_t)bin * a.segments + at] = s;
     if (bin == BIN_SPLIT) {     /* a fresh search state */
@@ -1539,6 +1561,40 @@ __global__ void bin_kernel(batch_args a, uint64_t warp_max_k, uint64_t warp_max_
 }
 
 /* ---- host side ------------------------------------------------------------------ */
+
+/* The least length of staged bin b's segments (BIN_STAGED_WARP: 1). */
+static uint64_t staged_bin_min_len(int b)
+{
+    return b == BIN_STAGED_WARP ? 1 : (1ull << (BATCH_STAGED_WARP_LOG2 + b - BIN_STAGED_BLOCK)) + 1;
+}
+
+/* Whether bin b (not the Dr. pipeline's) may receive a segment of p
+ * (segments of at most max_len keys), so that it is launched: a launch
+ * costs the host microseconds even when its bin is empty.  Uniform rows of
+ * one k take the one bin bin_of gives them, and the split select the rows
+ * a filter bin hands on; variable segments every bin that their lengths and
+ * the rules r allow. */
+static int bin_may(int b, const bin_rules &r, const drtopk_batch_problem *p, uint64_t max_len)
+{
+    if (p->offsets == NULL && p->ks == NULL) {
+        const int rb = bin_of(r, p->len, p->k);
+        return b == rb || (b == BIN_SPLIT && (rb == BIN_FILTER || rb == BIN_FILTER_WIDE));
+    }
+    switch (b) {
+    case BIN_TINY: return r.tiny_max_k > 0;
+    case BIN_WARP_SHORT: return r.warp_max_k > 0 && r.warp_max_len > 0;
+    case BIN_WARP_LONG:
+        return r.warp_max_k > 0 && r.warp_max_len > (1ull << BATCH_WARP_SHORT_LOG2) &&
+               max_len > (1ull << BATCH_WARP_SHORT_LOG2);
+    case BIN_FILTER: return r.filter_min_len > 0 && r.key_bits <= 32;
+    case BIN_FILTER_WIDE:
+        return r.filter_min_len > 0 && r.key_bits <= 32 && r.filter_max_words > BATCH_FILTER_WORDS &&
+               drtopk_batch_filter_wide(max_len, p->k);
+    case BIN_SPLIT: return 1;
+    default:                    /* staged: lengths it holds, below the cap (longer ones go to split) */
+        return staged_bin_min_len(b) <= max_len && staged_bin_min_len(b) <= r.staged_cap;
+    }
+}
 
 /* F<T>::run(args...) for the key type t. */
 template <template <int> class F, typename... A>
@@ -1761,14 +1817,6 @@ static filter_here filter_here_of(const drtopk_batch_plan *plan, const drtopk_de
     f.min_len = dev->smem_optin >= filter_shape<BIN_FILTER>::smem ? plan->filter_min_len : 0;
     f.max_words = dev->smem_optin >= filter_shape<BIN_FILTER_WIDE>::smem ? BATCH_FILTER_WIDE_WORDS : BATCH_FILTER_WORDS;
     return f;
-}
-
-/* Whether a segment of at most max_len keys, k_s at most k, may take a wide
- * filter block here (drtopk_batch_filter_words grows with both), so that
- * its bin is launched. */
-static int filter_wide_may(const filter_here *f, uint64_t max_len, uint64_t k)
-{
-    return f->min_len != 0 && f->max_words > BATCH_FILTER_WORDS && drtopk_batch_filter_wide(max_len, k);
 }
 
 static uint64_t uniform_chunks(const drtopk_batch_problem *p, uint64_t cap);
@@ -2063,7 +2111,8 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
     const filter_here fh = filter_here_of(plan, dev);
     const int all_bins = p->offsets != NULL || filter_uniform(p, &fh, cap, sorted);
-    /* the longest segment there may be: a variable one at most the elements (or 2^32: the filter's bound) */
+    /* the longest segment there may be: a variable one at most the elements (total unknown: UINT32_MAX,
+     * longer than every bin's bound but the split select's, which is always launched) */
     const uint64_t max_len = p->offsets == NULL ? p->len : p->total != 0 ? p->total : UINT32_MAX;
     if (!all_bins && !dr_uniform(p, plan)) return uniform_select(p, a, algorithm, cap, chunks, &w, sorted, cs);
     DRTOPK_CUDA_TRY(cudaMemsetAsync(w.counts, 0, BATCH_COUNTERS * sizeof(unsigned long long), cs));
@@ -2072,13 +2121,20 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         drtopk_error_set("%llu segments are more than one binning launch covers", (unsigned long long)p->segments);
         return DRTOPK_ERR_UNSUPPORTED;
     }
-    bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, plan->warp_max_k, plan->warp_max_len,
-                                                                   drtopk_batch_tiny_max_k(plan, p->dtype), fh.min_len,
-                                                                   fh.max_words, sorted, cap, w.counts, w.lists,
-                                                                   w.states, w.dr);
+    bin_rules r;
+    r.warp_max_k = plan->warp_max_k;
+    r.warp_max_len = plan->warp_max_len;
+    r.tiny_max_k = drtopk_batch_tiny_max_k(plan, p->dtype);
+    r.filter_min_len = fh.min_len;
+    r.filter_max_words = fh.max_words;
+    r.staged_cap = cap;
+    r.key_bits = drtopk_dtype_bits(p->dtype);
+    r.sorted = sorted;
+    bin_kernel<<<(unsigned)bin_blocks, BATCH_BIN_THREADS, 0, cs>>>(a, r, w.counts, w.lists, w.states, w.dr);
     DRTOPK_LAUNCH_CHECK();
     for (int b = 0; b < BIN_COUNT; ++b) {
         if (!all_bins && b != BIN_DR) continue;       /* uniform rows: every row takes the Dr. pipeline */
+        if (b != BIN_DR && !bin_may(b, r, p, max_len)) continue;   /* a launch's host time saved */
         a.list = w.lists + (uint64_t)b * p->segments;
         a.count = w.counts + b;
         if (b == BIN_TINY) {
@@ -2089,11 +2145,9 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
             st = batch_dispatch<warp_launch>(p->dtype, a, warps, grid_for((p->segments + warps - 1) / warps,
                                                                           grid_cap), cs);
         } else if (b == BIN_FILTER || b == BIN_FILTER_WIDE) {
-            if (fh.min_len == 0 || drtopk_dtype_bits(p->dtype) > 32) continue;     /* drtopk_batch_filter_takes: none */
-            if (b == BIN_FILTER_WIDE && !filter_wide_may(&fh, max_len, p->k)) continue;
             st = batch_dispatch<filter_launch>(p->dtype, a, w.states, sorted, b == BIN_FILTER_WIDE, cs);
         } else if (b == BIN_DR) {
-            if (w.dr.min_len == 0) continue;
+            if (!drtopk_batch_dr_takes(max_len, 1, w.dr.min_len)) continue;    /* no segment is long enough */
             st = batch_dispatch<dr_launch>(p->dtype, a, &w.dr, sorted, cap, grid_cap, cs);
         } else if (b == BIN_SPLIT) {    /* x: as for the longest segment; blocks of a pass: a few waves */
             const unsigned y = grid_for(p->segments, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_VAR + 1);
@@ -2102,7 +2156,6 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
         } else {                        /* staged: the bin's longest segment, or the cap */
             const uint64_t lg_max = b == BIN_STAGED_WARP ? BATCH_STAGED_WARP_LOG2
                                                          : (uint64_t)(BATCH_STAGED_WARP_LOG2 + 1 + b - BIN_STAGED_BLOCK);
-            if (b != BIN_STAGED_WARP && cap <= 1ull << (lg_max - 1)) continue;  /* its lengths all go to split */
             const uint64_t bin_cap = (1ull << lg_max) < cap ? 1ull << lg_max : cap;
             st = staged_run(a, bin_cap, sorted, grid_cap, cs);
         }

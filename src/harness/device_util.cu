@@ -165,67 +165,22 @@ static double median_sorted(double *t, int reps)
     return (reps % 2) ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
 }
 
-extern "C" drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
-{
-    cudaDeviceProp prop;
-    int dev;
-    uint32_t *sink = NULL;
-    cudaEvent_t e0 = NULL, e1 = NULL;
-    double *t;
-    drtopk_status st = DRTOPK_OK;
-    if (d_buf == NULL || ms == NULL || bytes == 0 || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
-    if (((uintptr_t)d_buf & (sizeof(uint4) - 1)) != 0) return DRTOPK_ERR_MISALIGNED;
-    STATUS_CUDA_TRY(cudaGetDevice(&dev));
-    STATUS_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
-    t = (double *)malloc((size_t)reps * sizeof *t);
-    if (t == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
-    {
-        const uint64_t nvec = bytes / sizeof(uint4);
-        const uint32_t ntail = (uint32_t)(bytes % sizeof(uint4));
-        const uint8_t *tail = (const uint8_t *)d_buf + nvec * sizeof(uint4);
-        const int grid = prop.multiProcessorCount * READ_BLOCKS_PER_SM;
-        cudaError_t e = cudaMalloc(&sink, sizeof *sink);
-        if (e == cudaSuccess) e = cudaEventCreate(&e0);
-        if (e == cudaSuccess) e = cudaEventCreate(&e1);
-        for (int r = -READ_WARMUPS; r < reps && e == cudaSuccess; ++r) {
-            float f = 0;
-            e = cudaEventRecord(e0, 0);
-            read_once_kernel<<<grid, READ_BLOCK>>>((const uint4 *)d_buf, nvec, tail, ntail, sink);
-            if (e == cudaSuccess) e = cudaGetLastError();
-            if (e == cudaSuccess) e = cudaEventRecord(e1, 0);
-            if (e == cudaSuccess) e = cudaEventSynchronize(e1);
-            if (e == cudaSuccess) e = cudaEventElapsedTime(&f, e0, e1);
-            if (r >= 0) t[r] = f;
-        }
-        if (e != cudaSuccess) st = e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
-    }
-    if (st == DRTOPK_OK) {
-        *ms = median_sorted(t, reps);
-    }
-    free(t);
-    if (e0) cudaEventDestroy(e0);
-    if (e1) cudaEventDestroy(e1);
-    if (sink) cudaFree(sink);
-    return st;
-}
-
-/* An empty kernel: a launch with no work. */
-__global__ void empty_kernel() {}
-
-extern "C" drtopk_status dh_dev_launch_ms(int reps, double *ms)
+/* The median ms over `reps` runs (after READ_WARMUPS untimed ones) between
+ * events recorded on the default stream around launch(), which launches
+ * one kernel there. */
+template <typename F>
+static drtopk_status events_median_ms(int reps, F launch, double *ms)
 {
     cudaEvent_t e0 = NULL, e1 = NULL;
-    double *t;
     drtopk_status st = DRTOPK_OK;
-    if (ms == NULL || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
-    t = (double *)malloc((size_t)reps * sizeof *t);
+    double *t = (double *)malloc((size_t)reps * sizeof *t);
     if (t == NULL) return DRTOPK_ERR_OUT_OF_MEMORY;
     cudaError_t e = cudaEventCreate(&e0);
     if (e == cudaSuccess) e = cudaEventCreate(&e1);
     for (int r = -READ_WARMUPS; r < reps && e == cudaSuccess; ++r) {
         float f = 0;
         e = cudaEventRecord(e0, 0);
-        empty_kernel<<<1, 1>>>();
+        launch();
         if (e == cudaSuccess) e = cudaGetLastError();
         if (e == cudaSuccess) e = cudaEventRecord(e1, 0);
         if (e == cudaSuccess) e = cudaEventSynchronize(e1);
@@ -238,6 +193,37 @@ extern "C" drtopk_status dh_dev_launch_ms(int reps, double *ms)
     if (e0) cudaEventDestroy(e0);
     if (e1) cudaEventDestroy(e1);
     return st;
+}
+
+extern "C" drtopk_status dh_dev_read_ms(const void *d_buf, uint64_t bytes, int reps, double *ms)
+{
+    cudaDeviceProp prop;
+    int dev;
+    uint32_t *sink = NULL;
+    if (d_buf == NULL || ms == NULL || bytes == 0 || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
+    if (((uintptr_t)d_buf & (sizeof(uint4) - 1)) != 0) return DRTOPK_ERR_MISALIGNED;
+    STATUS_CUDA_TRY(cudaGetDevice(&dev));
+    STATUS_CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+    const cudaError_t e = cudaMalloc(&sink, sizeof *sink);
+    if (e != cudaSuccess) return e == cudaErrorMemoryAllocation ? DRTOPK_ERR_OUT_OF_MEMORY : DRTOPK_ERR_CUDA;
+    const uint64_t nvec = bytes / sizeof(uint4);
+    const uint32_t ntail = (uint32_t)(bytes % sizeof(uint4));
+    const uint8_t *tail = (const uint8_t *)d_buf + nvec * sizeof(uint4);
+    const int grid = prop.multiProcessorCount * READ_BLOCKS_PER_SM;
+    const drtopk_status st = events_median_ms(reps, [&] {
+        read_once_kernel<<<grid, READ_BLOCK>>>((const uint4 *)d_buf, nvec, tail, ntail, sink);
+    }, ms);
+    cudaFree(sink);
+    return st;
+}
+
+/* An empty kernel: a launch with no work. */
+__global__ void empty_kernel() {}
+
+extern "C" drtopk_status dh_dev_launch_ms(int reps, double *ms)
+{
+    if (ms == NULL || reps < 1) return DRTOPK_ERR_INVALID_ARGUMENT;
+    return events_median_ms(reps, [] { empty_kernel<<<1, 1>>>(); }, ms);
 }
 
 /* One hold for the process's timed calls on the default stream (programs time

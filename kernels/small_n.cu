@@ -115,11 +115,12 @@ struct sn_block_pub {
     unsigned long long max;             /* its largest key >= t (t if none)     */
 };
 
-/* Device state of one multi-block call; hist, gt and eq are zeroed by block
- * 0 before the call's first grid barrier. */
+/* Device state of one multi-block call; hist, gt, eq, all and any are set
+ * by block 0 before the call's first grid barrier. */
 struct small_n_ctl {
     unsigned int hist[SN_PASSES_MAX][SN_BINS];
     unsigned long long gt, eq;          /* final slot ranges taken per class    */
+    unsigned long long all, any;        /* the AND and the OR of V's keys (pass 0) */
     sn_block_pub blk[SN_GRID_MAX];
 };
 
@@ -158,19 +159,6 @@ struct sn_src {
     bool store;                         /* pass 0 reads v and stores the tile   */
 };
 
-/* Digit p's shift and width below bit `top`: from 32, 21/11, 10/11, 0/10;
- * from 16, 5/11, 0/5; from 64, 53/11, ..., 9/11, 0/9. */
-__device__ __forceinline__ int sn_shift(int top, int p)
-{
-    const int s = top - (p + 1) * SN_DIGIT_BITS;
-    return s > 0 ? s : 0;
-}
-
-__device__ __forceinline__ uint32_t sn_width_mask(int top, int p)
-{
-    return (1u << (top - p * SN_DIGIT_BITS - sn_shift(top, p))) - 1u;
-}
-
 template <int T>
 __device__ __forceinline__ uint32_t sn_key(uint32_t bits, uint32_t flip)
 {
@@ -205,6 +193,17 @@ __device__ __forceinline__ uint64_t sn_warp_max(uint64_t x)
         x = y > x ? y : x;
     }
     return x;
+}
+/* A warp's AND and OR of 64-bit words (two 32-bit reductions each). */
+__device__ __forceinline__ uint64_t sn_warp_and64(uint64_t x)
+{
+    return (uint64_t)__reduce_and_sync(SN_FULL_MASK, (uint32_t)(x >> 32)) << 32 |
+           __reduce_and_sync(SN_FULL_MASK, (uint32_t)x);
+}
+__device__ __forceinline__ uint64_t sn_warp_or64(uint64_t x)
+{
+    return (uint64_t)__reduce_or_sync(SN_FULL_MASK, (uint32_t)(x >> 32)) << 32 |
+           __reduce_or_sync(SN_FULL_MASK, (uint32_t)x);
 }
 
 /* The keys of a 16-byte load (8 16-bit, 4 32-bit or 2 64-bit words,
@@ -294,9 +293,15 @@ __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
  * source (c NULL) or of the grid's (c: every block's histogram summed in
  * c->hist; zero_barrier: c is zeroed by block 0 before the first barrier),
  * as prefix/mask (keys matching the prefix so far) and kk (its rank among
- * them).  Ends early when the chosen digit holds exactly kk keys (every key
- * matching the prefix is taken), unless exact (the key itself wanted).  The
- * same decisions in every block: they come from the grid's histogram. */
+ * them).  Each pass takes the next SN_DIGIT_BITS bits below the decided ones
+ * (from 32: 21/11, 10/11, 0/10; from 16: 5/11, 0/5; from 64: 53/11, ...,
+ * 0/9).  Ends early when the chosen digit holds exactly kk keys (every key
+ * matching the prefix is taken), unless exact (the key itself wanted).
+ * Starting from the top, pass 0 of 64-bit keys also finds the bits every
+ * key has the same (the AND and the OR of the keys agree there): the next
+ * pass starts below the highest bit where keys differ (keys below 2^32 take
+ * 4 passes, not 6).  The same decisions in every block: they come from the
+ * grid's histogram, AND and OR. */
 template <int T, typename K>
 __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
                           K &prefix, K &mask, uint32_t &kk)
@@ -305,27 +310,63 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
     __shared__ typename scan_t::TempStorage scan_tmp;
     __shared__ unsigned int sh_hist[SN_BINS];
     __shared__ uint32_t sh_digit, sh_kk, sh_cand;
+    __shared__ unsigned long long sh_all, sh_any;
+    constexpr int key_bits = sn_key_bits<K>();
     K *tile = (K *)s.tile;
-    for (int p = 0; top - p * SN_DIGIT_BITS > 0; ++p) {
-        const int shift = sn_shift(top, p);
-        const uint32_t wmask = sn_width_mask(top, p);
+    for (int p = 0, below = top; below > 0; ++p) {
+        const int shift = below > SN_DIGIT_BITS ? below - SN_DIGIT_BITS : 0;
+        const uint32_t wmask = (1u << (below - shift)) - 1u;
+        /* mask 0: every key; 32-bit keys skip a pass only past 22 shared
+         * bits, and the AND and OR cost a 2^20-key call 10% (H200) */
+        const bool span = key_bits > 32 && p == 0 && top == key_bits;
         for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = 0;
+        if (span && threadIdx.x == 0) { /* read after this pass's last barrier */
+            sh_all = ~0ull;
+            sh_any = 0;
+        }
         __syncthreads();
         const bool store = s.store && p == 0;
-        sn_for_each(s, p == 0, [&](K bits, uint32_t j, bool in) {
-            if (!in) return;
+        auto count = [&](K bits, uint32_t j) {
             if (store) tile[j] = bits;
             const K key = sn_key<T>(bits, flip);
             if ((key & mask) == prefix) atomicAdd(&sh_hist[(uint32_t)(key >> shift) & wmask], 1u);
-        });
+            return key;
+        };
+        if (span) {                     /* a loop of its own: the others stay as lean */
+            uint64_t all = ~0ull, any = 0;
+            sn_for_each(s, true, [&](K bits, uint32_t j, bool in) {
+                if (!in) return;
+                const K key = count(bits, j);
+                all &= key;
+                any |= key;
+            });
+            all = sn_warp_and64(all);
+            any = sn_warp_or64(any);
+            if (threadIdx.x % SN_WARP == 0) {
+                atomicAnd(&sh_all, (unsigned long long)all);
+                atomicOr(&sh_any, (unsigned long long)any);
+            }
+        } else {
+            sn_for_each(s, p == 0, [&](K bits, uint32_t j, bool in) {
+                if (in) count(bits, j);
+            });
+        }
         __syncthreads();
         if (c != NULL) {
             cg::grid_group grid = cg::this_grid();
             if (p == 0 && zero_barrier) grid.sync();    /* block 0 zeroed the control block */
             for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x)
                 if (sh_hist[b]) atomicAdd(&c->hist[p][b], sh_hist[b]);
+            if (span && threadIdx.x == 0) {
+                atomicAnd(&c->all, sh_all);
+                atomicOr(&c->any, sh_any);
+            }
             grid.sync();
             for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = __ldcg(&c->hist[p][b]);
+            if (span && threadIdx.x == 0) {
+                sh_all = __ldcg(&c->all);
+                sh_any = __ldcg(&c->any);
+            }
             __syncthreads();
         }
         /* thread j holds bins from the top: SN_BINS - 1 - (j * per + i) */
@@ -351,6 +392,16 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
         kk = sh_kk;
         /* sh_* are rewritten after two more barriers (the next pass's or call's) */
         if (!exact && sh_cand == kk) break;
+        below = shift;
+        if (span) {                     /* no key in the source: d all ones, no jump */
+            const K d = (K)(sh_any ^ sh_all);
+            const int shared_below = d == 0 ? 0 : key_bits - sn_clz(d);
+            if (shared_below < below) {
+                mask = (K)(~0ull << shared_below);
+                prefix = (K)sh_all & mask;
+                below = shared_below;
+            }
+        }
     }
 }
 
@@ -476,7 +527,11 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
     if (multi && blockIdx.x == 0) {     /* visible to all after the first grid barrier */
         unsigned int *w = &a.c->hist[0][0];
         for (unsigned i = threadIdx.x; i < sn_passes_of<K>() * SN_BINS; i += blockDim.x) w[i] = 0;
-        if (threadIdx.x == 0) a.c->gt = a.c->eq = 0;
+        if (threadIdx.x == 0) {
+            a.c->gt = a.c->eq = 0;
+            a.c->all = ~0ull;
+            a.c->any = 0;
+        }
     }
     K prefix = 0, mask = 0;
     uint32_t kk = (uint32_t)a.k;        /* rank of the k-th key among those matching prefix */

@@ -14,15 +14,17 @@
  * +-0.0, integer extremes), n = 1, tiny, each side of the one-block limit
  * (12288 | 12289: grid barriers, 7 blocks, a last chunk of one key), 100003
  * (49 blocks of 2048 keys, in shared memory), k = 1, 17, 1024, 2^14, n/3,
- * n-1, n; seven data sets at 2^20 + 5 (every co-resident block: 132 on an
- * H100; chunks in shared memory at n/3) and
- * four at 2^24 (the sampled pass: one read of V), 64-bit keys among both -- a CPU
+ * n-1, n; eleven data sets at 2^20 + 5 (every co-resident block: 132 on an
+ * H100; chunks in shared memory at n/3; u64 ND: keys below 2^32, whose
+ * shared high word the digit passes skip) and
+ * six at 2^24 (the sampled pass: one read of V), 64-bit keys among both -- a CPU
  * reference there sorts n pairs (0.2 s and 2-4 s), so only those; a spike
  * (the top k in one run of V); the sampled pass of n >= 2^22 (one read of
  * V) forced to fall back (onepass_data.h: threshold too low, too high, a
  * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys (u32; u64 keys
  * the same in their high word at 2^22 + 3), and its ties
- * (all-equal, few values) at 2^22 + 3; 16-bit V one element off its
+ * (all-equal, few values, f32 CD's millions of copies of t past every
+ * block's list) at 2^22 + 3; 16-bit V one element off its
  * allocation (not 4-byte aligned); the untuned default on the GPU is fused
  * (drtopk.h); and dr-fused is refused.  A case over a second prints its
  * time.  Output: gpu_test.h's lines, last "N passed, N failed".
@@ -245,9 +247,11 @@ static const large_set large_sets[] = {
     { LARGE_N, DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_LARGEST },
     { FORCE_N, DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_SMALLEST },   /* sampled: t is every key (TAKE) */
     { FORCE_N, DRTOPK_DIST_FEW, DRTOPK_F32, DRTOPK_LARGEST },   /* sampled: ties at t            */
+    { FORCE_N, DRTOPK_DIST_CD, DRTOPK_F32, DRTOPK_LARGEST },    /* sampled: ties past the lists  */
     { MID_N, DRTOPK_DIST_UD, DRTOPK_U64, DRTOPK_LARGEST },      /* 64-bit keys: six digit passes */
     { MID_N, DRTOPK_DIST_SPECIAL, DRTOPK_F64, DRTOPK_LARGEST },
     { MID_N, DRTOPK_DIST_FEW, DRTOPK_I64, DRTOPK_SMALLEST },
+    { MID_N, DRTOPK_DIST_ND, DRTOPK_U64, DRTOPK_SMALLEST },     /* keys < 2^32: passes skip 32 bits */
     { LARGE_N, DRTOPK_DIST_ND, DRTOPK_U64, DRTOPK_LARGEST },    /* the sampled pass at 64 bits   */
     { FORCE_N, DRTOPK_DIST_FEW, DRTOPK_U64, DRTOPK_SMALLEST },
     { LARGE_N, DRTOPK_DIST_ND, DRTOPK_BF16, DRTOPK_LARGEST },   /* the sampled pass at 16 bits   */
@@ -297,10 +301,12 @@ static void seeded(int size)
             for (size_t t = 0; t < sizeof dts / sizeof dts[0]; ++t)
                 for (int o = 0; o <= 1; ++o) {
                     /* both orders on u32, f32 and u64, one each on the others; sanitizers: u32,
-                     * f16 and u64, racecheck UD and EQ */
+                     * f16 and u64, racecheck UD, EQ and ND (u64 ND: the passes skip the keys'
+                     * shared 32 bits) */
                     if (o == 1 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F32 && dts[t] != DRTOPK_U64) continue;
                     if (size > 0 && dts[t] != DRTOPK_U32 && dts[t] != DRTOPK_F16 && dts[t] != DRTOPK_U64) continue;
-                    if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ) continue;
+                    if (size == 2 && dist != DRTOPK_DIST_UD && dist != DRTOPK_DIST_EQ && dist != DRTOPK_DIST_ND)
+                        continue;
                     seeded_set(ns[a], (dh_dist)dist, dts[t], (drtopk_order)o);
                 }
     if (size == 0)

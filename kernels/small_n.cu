@@ -316,8 +316,9 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
     for (int p = 0, below = top; below > 0; ++p) {
         const int shift = below > SN_DIGIT_BITS ? below - SN_DIGIT_BITS : 0;
         const uint32_t wmask = (1u << (below - shift)) - 1u;
-        /* mask 0: every key; 32-bit keys skip a pass only past 22 shared
-         * bits, and the AND and OR cost a 2^20-key call 10% (H200) */
+        /* mask 0: every key; 32-bit keys would skip a pass only past 22
+         * shared bits, seldom worth the AND and OR of every call (they cost
+         * 64-bit keys 1-2 us at 2^16-2^20 keys, docs/performance.md) */
         const bool span = key_bits > 32 && p == 0 && top == key_bits;
         for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = 0;
         if (span && threadIdx.x == 0) { /* read after this pass's last barrier */

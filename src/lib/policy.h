@@ -31,7 +31,7 @@ extern "C" {
  *     faster than the pipeline's six launches there;
  *   - up to 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1 keys, k > n/2: fused (onepass's
  *     candidates would be most of V: 1.3-3x slower);
- *   - 64-bit keys, which have no pipeline plan: fused (six digit passes in
+ *   - 64-bit keys, which have no pipeline plan: fused (up to six digit passes in
  *     one launch; from 2^22 keys one read of V with a sampled threshold) up
  *     to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 keys at any k (3-10x faster than
  *     the radix select, CUB's sort and onepass, whose 64-bit sample and
@@ -42,7 +42,7 @@ extern "C" {
  *     - 1 at k <= POLICY_FUSED_64_MID_MAX_K and up to
  *     2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1 at k <= POLICY_FUSED_64_WIDE_MAX_K;
  *     onepass elsewhere.  Where the lists overflow fused reads V from HBM
- *     six times: at 2 GB and more of V 4-7x slower than onepass (H200:
+ *     up to six times: at 2 GB and more of V 4-7x slower than onepass (H200:
  *     2^29 - 1 keys, k = 1024: 5.67 ms against 1.23; 2^28.75 keys, k = 4096:
  *     7.92 against 1.15), at 512 MB 2-3x (2^26 keys, k = 2^18..2^22), while
  *     up to 2^25 - 1 keys (256 MB) re-reading V still wins at most k;

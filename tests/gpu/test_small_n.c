@@ -23,8 +23,8 @@
  * V) forced to fall back (onepass_data.h: threshold too low, too high, a
  * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys (u32; u64 keys
  * the same in their high word at 2^22 + 3), and its ties
- * (all-equal, few values, f32 CD's millions of copies of t past every
- * block's list) at 2^22 + 3; 16-bit V one element off its
+ * (all-equal, few values, f32 CD's ~60,000 copies of each of its top
+ * values, past every block's list at small k) at 2^22 + 3; 16-bit V one element off its
  * allocation (not 4-byte aligned); the untuned default on the GPU is fused
  * (drtopk.h); and dr-fused is refused.  A case over a second prints its
  * time.  Output: gpu_test.h's lines, last "N passed, N failed".

@@ -32,7 +32,9 @@
  * and selects the spec's r-th largest, t, by the passes above in its own
  * shared memory (no grid barrier); then streams its chunk (16-byte loads),
  * keeping keys > t and up to k ties == t in a list in shared memory (key,
- * offset), and publishes its counts (plain stores: nothing to zero first).
+ * offset; once the list's ties are full, a chunk the sample expects to be
+ * thick with copies of t streams the rest without looking at ties), and
+ * publishes its counts (plain stores: nothing to zero first).
  * One grid barrier; every block sums the counts and decides as the spec does
  * (drtopk_onepass_decide over the ties stored), falling back also when a key
  * > t found no room.  The lists then hold every key > t and enough ties: the
@@ -64,6 +66,7 @@
  * "valid for graph nodes, launches", driver_types.h; tests/gpu/test_capture).
  */
 #include <string.h>
+#include <type_traits>
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 #include "kernels.h"
@@ -81,6 +84,15 @@
 #define SN_VEC_UNROLL 4                 /* 16-byte loads in flight per thread in
                                            the sampled pass: 64 KB per SM, the
                                            HBM latency-bandwidth product's share */
+#define SN_TIE_HEAVY 2                  /* a chunk that the sample expects to hold
+                                           this many first parts' worth of ties
+                                           streams in two parts (one barrier)  */
+#define SN_TIE_MARGIN 16                /* a first part's ties beyond 2 tie_cap:
+                                           a block fails to fill its ties there
+                                           with odds below e^-16               */
+#define SN_TIE_MIN_COPIES 2             /* the sample's copies of t (besides t)
+                                           that make an estimate: a wrong one
+                                           costs one barrier                   */
 #define SN_WARP 32
 #define SN_FULL_MASK 0xffffffffu
 
@@ -416,8 +428,9 @@ template <int T, typename K, typename PosT>
 __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *src, uint32_t len, uint32_t *nc,
                              uint32_t *ne)
 {
-    __shared__ uint32_t sh_nc, sh_ne;
+    __shared__ uint32_t sh_nc, sh_ne, sh_seq;
     __shared__ unsigned long long sh_max;
+    if (threadIdx.x == 0) sh_seq = 0;   /* added to after the barriers below */
     for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x)
         tile[j] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, j));
     __syncthreads();
@@ -425,6 +438,10 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     K t = 0, mask = 0;
     uint32_t kk = a.r;
     sn_passes<T>(smp, a.flip, NULL, false, true, sn_key_bits<K>(), t, mask, kk);
+    uint32_t seq = 0;                   /* the sample's copies of t */
+    for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x) seq += sn_key<T>(tile[j], a.flip) == t;
+    seq = __reduce_add_sync(SN_FULL_MASK, seq);
+    if (threadIdx.x % SN_WARP == 0 && seq) atomicAdd(&sh_seq, seq);
     if (threadIdx.x == 0) {
         sh_nc = sh_ne = 0;
         sh_max = t;
@@ -433,33 +450,65 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     uint32_t *lpos = (uint32_t *)(tile + a.list_cap);
     const uint32_t tie_cap = a.list_cap - a.cand_cap;
     const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
-    sn_stream(src, len, [&](K bits, uint32_t i, bool in) {
-        const K key = sn_key<T>(bits, a.flip);
-        const bool gt = in && key > t, eq = in && key == t;
-        const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);
-        if (!(bgt | beq)) return;       /* warp-uniform */
-        uint32_t w_gt = 0, w_eq = 0;
-        const K wmax = sn_warp_max(gt ? key : (K)0);
-        if (threadIdx.x % SN_WARP == 0) {
-            if (bgt) w_gt = atomicAdd(&sh_nc, (uint32_t)__popc(bgt));
-            if (beq) w_eq = atomicAdd(&sh_ne, (uint32_t)__popc(beq));
-            if (bgt) atomicMax(&sh_max, (unsigned long long)wmax);
-        }
-        w_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0);
-        w_eq = __shfl_sync(SN_FULL_MASK, w_eq, 0);
-        uint32_t o = SN_FULL_MASK;
-        if (gt) {
-            o = w_gt + __popc(bgt & lane_below);
-            o = o < a.cand_cap ? o : SN_FULL_MASK;
-        } else if (eq) {
-            o = w_eq + __popc(beq & lane_below);
-            o = o < tie_cap ? a.cand_cap + o : SN_FULL_MASK;
-        }
-        if (o != SN_FULL_MASK) {
-            tile[o] = bits;
-            lpos[o] = i;
-        }
-    });
+    /* keys [off, off + part) of the chunk into the list; ties looked at or not */
+    auto stream = [&](uint32_t off, uint32_t part, auto with_ties) {
+        constexpr bool TIES = decltype(with_ties)::value;
+        sn_stream(src + off, part, [&](K bits, uint32_t j, bool in) {
+            const K key = sn_key<T>(bits, a.flip);
+            const bool gt = in && key > t, eq = TIES && in && key == t;
+            const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt);
+            const uint32_t beq = TIES ? __ballot_sync(SN_FULL_MASK, eq) : 0u;
+            if (!(bgt | beq)) return;   /* warp-uniform */
+            uint32_t w_gt = 0, w_eq = 0;
+            const K wmax = sn_warp_max(gt ? key : (K)0);
+            if (threadIdx.x % SN_WARP == 0) {
+                if (bgt) w_gt = atomicAdd(&sh_nc, (uint32_t)__popc(bgt));
+                if (beq) w_eq = atomicAdd(&sh_ne, (uint32_t)__popc(beq));
+                if (bgt) atomicMax(&sh_max, (unsigned long long)wmax);
+            }
+            w_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0);
+            w_eq = __shfl_sync(SN_FULL_MASK, w_eq, 0);
+            uint32_t o = SN_FULL_MASK;
+            if (gt) {
+                o = w_gt + __popc(bgt & lane_below);
+                o = o < a.cand_cap ? o : SN_FULL_MASK;
+            } else if (eq) {
+                o = w_eq + __popc(beq & lane_below);
+                o = o < tie_cap ? a.cand_cap + o : SN_FULL_MASK;
+            }
+            if (o != SN_FULL_MASK) {
+                tile[o] = bits;
+                lpos[o] = off + j;
+            }
+        });
+    };
+    /* Ties the sample expects in the chunk: its copies of t besides t's
+     * own, scaled to len.  Where that is SN_TIE_HEAVY times `want` (2 tie_cap
+     * + SN_TIE_MARGIN) or more (a V of few distinct values: f32 CD is 15/16
+     * NaN), a first part expected to hold `want` ties fills the list's ties
+     * (in every block: the grid waits for the last), and the rest streams
+     * without looking at ties -- one vote a key, not a warp's slow path for
+     * every copy of t.  Else, and if the first part left room, ties and all
+     * (a wrong estimate costs one barrier, never exactness: the ties stored
+     * are counted as before). */
+    constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
+    const uint32_t copies = sh_seq > 0 ? sh_seq - 1 : 0;   /* t is one of the sample's keys */
+    const uint64_t want = 2ull * tie_cap + SN_TIE_MARGIN;
+    uint32_t off = 0, end = len;
+    if (copies >= SN_TIE_MIN_COPIES && (uint64_t)copies * len >= SN_TIE_HEAVY * want * SN_SAMPLE)
+        end = (uint32_t)((want * SN_SAMPLE / copies + vec) / vec * vec);   /* <= len / 2 + vec */
+    end = end < len ? end : len;
+    for (bool ties = true;;) {          /* block-uniform */
+        if (ties)
+            stream(off, end - off, std::true_type());
+        else
+            stream(off, end - off, std::false_type());
+        if (end == len) break;
+        __syncthreads();                /* the first part's ties counted */
+        ties = __syncthreads_and(sh_ne < tie_cap);  /* read by all before the next part adds */
+        off = end;
+        end = len;
+    }
     __syncthreads();
     *nc = sh_nc;
     *ne = sh_ne < tie_cap ? sh_ne : tie_cap;

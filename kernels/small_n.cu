@@ -484,13 +484,13 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     };
     /* Ties the sample expects in the chunk: its copies of t besides t's
      * own, scaled to len.  Where that is SN_TIE_HEAVY times `want` (2 tie_cap
-     * + SN_TIE_MARGIN) or more (a V of few distinct values: f32 CD is 15/16
-     * NaN), a first part expected to hold `want` ties fills the list's ties
-     * (in every block: the grid waits for the last), and the rest streams
-     * without looking at ties -- one vote a key, not a warp's slow path for
-     * every copy of t.  Else, and if the first part left room, ties and all
-     * (a wrong estimate costs one barrier, never exactness: the ties stored
-     * are counted as before). */
+     * + SN_TIE_MARGIN) or more (a V of few distinct values: f32 CD holds
+     * 15/16 of its keys in 64 values), a first part expected to hold `want`
+     * ties fills the list's ties (in every block: the grid waits for the
+     * last), and the rest streams without looking at ties -- one vote a key,
+     * not a warp's slow path for every copy of t.  Else, and if the first
+     * part left room, ties and all (a wrong estimate costs one barrier,
+     * never exactness: the ties stored are counted as before). */
     constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
     const uint32_t copies = sh_seq > 0 ? sh_seq - 1 : 0;   /* t is one of the sample's keys */
     const uint64_t want = 2ull * tie_cap + SN_TIE_MARGIN;

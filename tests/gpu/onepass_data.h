@@ -3,8 +3,9 @@
  * positions (src/lib/onepass_spec.h), shared by its GPU suite
  * (tests/gpu/test_onepass.c), its CPU unit test (tests/unit/
  * test_onepass.c) and the fused suite's spike (test_small_n.c): each forces
- * one side of the fallback, packs the top k in one run of V, or puts a
- * plateau of ties at the threshold before the keys above it.  Key i of
+ * one side of the fallback, packs the top k in one run of V, puts a
+ * plateau of ties at the threshold before the keys above it, or puts the
+ * threshold's ties only where the sample looks.  Key i of
  * each is a 32-bit ordered key, a function of (i, n, k); onepass_bits makes
  * it an element of any key type and order.
  */
@@ -82,6 +83,20 @@ static inline uint32_t onepass_ties_take(uint64_t i, uint64_t n, uint64_t k)
 static inline uint32_t onepass_ties_select(uint64_t i, uint64_t n, uint64_t k)
 {
     return onepass_ties_tail(i, n, k + n / (2 * drtopk_onepass_sample_len(n)));
+}
+
+/* Ties where the sample looks, few elsewhere: every sampled position holds
+ * one key (ONEPASS_SPIKE_BASE), the other keys are below it but for the
+ * last k/2, which are above.  The sample sees t's copies everywhere and
+ * expects a chunk thick with them, but a chunk holds only its sampled
+ * positions' copies (1 in n/S): a pass that stops looking at ties once its
+ * list's ties seem full must find that they are not.  The top k: the k/2
+ * keys above and k - k/2 copies of t (k <= S). */
+static inline uint32_t onepass_sampled_ties(uint64_t i, uint64_t n, uint64_t k)
+{
+    uint64_t j;
+    if (i + k / 2 >= n) return ONEPASS_HIGH_BIT | onepass_hash32(i);
+    return onepass_sampled(i, n, &j) ? ONEPASS_SPIKE_BASE : onepass_hash32(i) & (ONEPASS_SPIKE_BASE - 1);
 }
 
 /* The constructions' classes: the top two bits of their 32-bit keys (low,

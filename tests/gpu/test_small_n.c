@@ -23,8 +23,9 @@
  * V) forced to fall back (onepass_data.h: threshold too low, too high, a
  * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys (u32; u64 keys
  * the same in their high word at 2^22 + 3), and its ties
- * (all-equal, few values, f32 CD's ~60,000 copies of each of its top
- * values, past every block's list at small k) at 2^22 + 3; 16-bit V one element off its
+ * (all-equal, few values, CD's thousands of copies of each of its top
+ * values (f32, f16), past every block's list at small k; ties only where the
+ * sample looks, which seem thick and are not) at 2^22 + 3; 16-bit V one element off its
  * allocation (not 4-byte aligned); the untuned default on the GPU is fused
  * (drtopk.h); and dr-fused is refused.  A case over a second prints its
  * time.  Output: gpu_test.h's lines, last "N passed, N failed".
@@ -211,8 +212,11 @@ static void forced(int size)
     if (size == 2) {                    /* racecheck: the sampled pass, no fallback */
         built("spike", onepass_spike, n, FORCE_TINY_K);
         built64("spike", onepass_spike, n, FORCE_TINY_K);
+        built("sampled-ties", onepass_sampled_ties, n, FORCE_TINY_K);
         return;
     }
+    built("sampled-ties", onepass_sampled_ties, n, FORCE_TINY_K);     /* ties seem thick: they are not */
+    built64("sampled-ties", onepass_sampled_ties, n, FORCE_K);
     built("force-low", onepass_force_low, n, FORCE_K);
     built("force-high", onepass_force_high, n, FORCE_K);
     built("spike", onepass_spike, n, FORCE_K);
@@ -248,6 +252,7 @@ static const large_set large_sets[] = {
     { FORCE_N, DRTOPK_DIST_EQ, DRTOPK_U32, DRTOPK_SMALLEST },   /* sampled: t is every key (TAKE) */
     { FORCE_N, DRTOPK_DIST_FEW, DRTOPK_F32, DRTOPK_LARGEST },   /* sampled: ties at t            */
     { FORCE_N, DRTOPK_DIST_CD, DRTOPK_F32, DRTOPK_LARGEST },    /* sampled: ties past the lists  */
+    { FORCE_N, DRTOPK_DIST_CD, DRTOPK_F16, DRTOPK_SMALLEST },   /* the same at 16 bits           */
     { MID_N, DRTOPK_DIST_UD, DRTOPK_U64, DRTOPK_LARGEST },      /* 64-bit keys: six digit passes */
     { MID_N, DRTOPK_DIST_SPECIAL, DRTOPK_F64, DRTOPK_LARGEST },
     { MID_N, DRTOPK_DIST_FEW, DRTOPK_I64, DRTOPK_SMALLEST },

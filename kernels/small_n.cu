@@ -87,9 +87,10 @@
 #define SN_TIE_HEAVY 2                  /* a chunk that the sample expects to hold
                                            this many first parts' worth of ties
                                            streams in two parts (one barrier)  */
-#define SN_TIE_MARGIN 16                /* a first part's ties beyond 2 tie_cap:
-                                           a block fails to fill its ties there
-                                           with odds below e^-16               */
+#define SN_TIE_MARGIN 16                /* ties beyond 2 k / grid in a block's
+                                           quota, and beyond 2 quotas in a first
+                                           part: it fails to fill its quota with
+                                           odds below e^-16                    */
 #define SN_TIE_MIN_COPIES 2             /* the sample's copies of t (besides t)
                                            that make an estimate: a wrong one
                                            costs one barrier                   */
@@ -483,17 +484,23 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
         });
     };
     /* Ties the sample expects in the chunk: its copies of t besides t's
-     * own, scaled to len.  Where that is SN_TIE_HEAVY times `want` (2 tie_cap
-     * + SN_TIE_MARGIN) or more (a V of few distinct values: f32 CD holds
-     * 15/16 of its keys in 64 values), a first part expected to hold `want`
-     * ties fills the list's ties (in every block: the grid waits for the
-     * last), and the rest streams without looking at ties -- one vote a key,
-     * not a warp's slow path for every copy of t.  Else, and if the first
-     * part left room, ties and all (a wrong estimate costs one barrier,
-     * never exactness: the ties stored are counted as before). */
+     * own, scaled to len.  A block needs at most quota = 2 k / grid +
+     * SN_TIE_MARGIN ties (tie_cap at most): spread ties then leave about 2 k
+     * in the grid's lists, and a part c times thicker than the average
+     * stores about c quotas, up to tie_cap.  Where the estimate is
+     * SN_TIE_HEAVY times `want` = 2 quota + SN_TIE_MARGIN or more (a V of few
+     * distinct values: f32 CD holds 15/16 of its keys in 64 values), a first
+     * part expected to hold `want` ties is streamed looking at ties, and if
+     * the block then holds its quota the rest streams without looking -- one
+     * vote a key, not a warp's slow path for every copy of t.  Else, and
+     * everywhere else, ties and all.  A wrong estimate costs one barrier; a
+     * shortfall of ties in the grid's lists falls back, exact: the ties
+     * stored are counted as before. */
     constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
     const uint32_t copies = sh_seq > 0 ? sh_seq - 1 : 0;   /* t is one of the sample's keys */
-    const uint64_t want = 2ull * tie_cap + SN_TIE_MARGIN;
+    const uint64_t share = (a.k + gridDim.x - 1) / gridDim.x;
+    const uint32_t quota = 2 * share + SN_TIE_MARGIN < tie_cap ? (uint32_t)(2 * share + SN_TIE_MARGIN) : tie_cap;
+    const uint64_t want = 2ull * quota + SN_TIE_MARGIN;
     uint32_t off = 0, end = len;
     if (copies >= SN_TIE_MIN_COPIES && (uint64_t)copies * len >= SN_TIE_HEAVY * want * SN_SAMPLE)
         end = (uint32_t)((want * SN_SAMPLE / copies + vec) / vec * vec);   /* <= len / 2 + vec */
@@ -505,7 +512,7 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
             stream(off, end - off, std::false_type());
         if (end == len) break;
         __syncthreads();                /* the first part's ties counted */
-        ties = __syncthreads_and(sh_ne < tie_cap);  /* read by all before the next part adds */
+        ties = __syncthreads_and(sh_ne < quota);    /* read by all before the next part adds */
         off = end;
         end = len;
     }

@@ -94,6 +94,41 @@ EOF
     [[ "${lines[6]}" =~ ^\|\ u32\ UD\ 1000\ 10\ \|\ [0-9.]+-[0-9.]+\ radix\ \|\ [0-9.]+-[0-9.]+\ radix\ \|\ [0-9.]+\ \|$ ]]
 }
 
+# ncu_stub REPORT... : an Nsight Compute that logs its arguments, runs the
+# program after its options (its stdout passed on) and then prints its i-th
+# REPORT, metric lines separated by ';' ("-": none).
+ncu_stub() {
+    printf '%s\n' "$@" > "$S/ncu.reports"
+    cat > "$S/ncu" <<EOF
+#!/bin/sh
+echo "ncu \$*" >> "$S/ncu.log"
+while [ \$# -gt 0 ] && [ "\$1" != --metrics ]; do shift; done
+shift 2
+"\$@" || exit 1
+i=\$(wc -l < "$S/ncu.log")
+r=\$(sed -n "\${i}p" "$S/ncu.reports")
+echo "  small_n_kernel<0, unsigned int> (132, 1, 1)x(1024, 1, 1), Context 1, Stream 7, Device 0, CC 9.0"
+[ "\$r" = - ] || echo "\$r" | tr ';' '\n' | sed 's/^/    gpu__time_duration.sum  /'
+EOF
+    chmod +x "$S/ncu"
+}
+
+@test "--kernel: a kernel's own time under ncu, the median of its launches in any unit, never the call's" {
+    stub a 0.500
+    ncu_stub "usecond 12.00;usecond 10.00;usecond 11.00" "msecond 0.013;nsecond 15,000" "-" "usecond 9.50"
+    NCU="$S/ncu" run --separate-stderr "$AB" --kernel small_n --rounds 2 a="$S/a" -- "u32 UD 2^24 1024" "f16 CD 2^26 16"
+    [ "$status" -eq 0 ]
+    [ "${lines[2]}" = "drtopk run --reps 9; rounds: 2; microseconds of kernels matching 'small_n' under ncu (lowest-highest median, plan)" ]
+    [ "${lines[5]}" = "| u32 UD 2^24 1024 | 11.0-14.0 fused |" ]
+    [ "${lines[6]}" = "| f16 CD 2^26 16 | 9.5-9.5 fused (and ERR) |" ]
+    [[ "$stderr" == *"ab.sh: build a, case f16 CD 2^26 16: no launch of a kernel matching 'small_n' in ncu's report"* ]]
+    [ "$(head -n 1 "$S/ncu.log")" = "ncu --clock-control none --kernel-name regex:small_n --metrics gpu__time_duration.sum $S/a run --dtype u32 --dist UD --n 2^24 --k 1024 --reps 9 --json" ]
+    [ "$(wc -l < "$S/ncu.log")" -eq 4 ]
+    NCU="$S/none" run "$AB" --kernel small_n a="$S/a" -- "u32 UD 10 1"
+    [ "$status" -eq 2 ]
+    [ "$output" = "ab.sh: --kernel needs Nsight Compute: '$S/none' is not a program here (set NCU to its path)" ]
+}
+
 @test "bad arguments exit 2 naming the input and the fix" {
     stub a 0.001
     run "$AB" a="$S/a" "u32 UD 10 1"
@@ -117,6 +152,9 @@ EOF
     run "$AB" --rounds 0 a="$S/a" -- "u32 UD 10 1"
     [ "$status" -eq 2 ]
     [[ "$output" == *"--reps and --rounds take a positive whole number, not '0'"* ]]
+    run "$AB" --kernel "" a="$S/a" -- "u32 UD 10 1"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"--kernel needs a kernel name's regex (e.g. small_n_kernel), not ''"* ]]
     run "$AB" --frob a="$S/a" -- "u32 UD 10 1"
     [ "$status" -eq 2 ]
     [ "$output" = "ab.sh: unknown option --frob (see the head of tests/gpu/ab.sh)" ]

@@ -8,7 +8,7 @@
 # compiled-in table, as the GPU suites do.
 #
 #   tests/gpu/ab.sh [--dir DIR] [--algo A] [--reps R] [--rounds N]
-#                   [--run-args "ARGS"] BUILD... -- CASE...
+#                   [--run-args "ARGS"] [--kernel REGEX] BUILD... -- CASE...
 #
 #   BUILD  NAME, the tree archive.sh built (DIR/src/NAME/bin/drtopk, DIR
 #          default .dev), or NAME=PATH, a drtopk program
@@ -17,6 +17,12 @@
 #   --reps     timed repetitions a run (default 9); --rounds runs a build
 #              and case (default 2); --run-args more `drtopk run` options
 #              (e.g. "--sorted", "--deterministic", "--order smallest")
+#   --kernel   time one kernel instead of the call: each run goes under
+#              Nsight Compute ($NCU, default ncu; clocks not locked, only
+#              gpu__time_duration.sum) and keeps the median duration of the
+#              launches whose name matches REGEX (e.g. small_n_kernel): the
+#              kernel's own time, without launch latency.  Give a REGEX that
+#              matches one kernel a call; a run that matches none is ERR.
 #
 # Output: the GPU (nvidia-smi, where there is one) and each build's commit,
 # then a markdown table, a row a case: each build's lowest and highest median
@@ -32,6 +38,8 @@ ALGO=
 REPS=9
 ROUNDS=2
 RUN_ARGS=
+KERNEL=
+NCU=${NCU:-ncu}
 while [ $# -gt 0 ]; do
     case $1 in
     --dir) [ $# -ge 2 ] || die "--dir needs a folder"; DIR=$2; shift 2 ;;
@@ -39,6 +47,9 @@ while [ $# -gt 0 ]; do
     --reps) [ $# -ge 2 ] || die "--reps needs a count"; REPS=$2; shift 2 ;;
     --rounds) [ $# -ge 2 ] || die "--rounds needs a count"; ROUNDS=$2; shift 2 ;;
     --run-args) [ $# -ge 2 ] || die "--run-args needs drtopk run options in one argument"; RUN_ARGS=$2; shift 2 ;;
+    --kernel) [ $# -ge 2 ] || die "--kernel needs a kernel name's regex (e.g. small_n_kernel)"
+        [ -n "$2" ] || die "--kernel needs a kernel name's regex (e.g. small_n_kernel), not ''"
+        KERNEL=$2; shift 2 ;;
     --) die "no BUILD before --: name at least one build (NAME or NAME=PATH)" ;;
     -*) die "unknown option $1 (see the head of tests/gpu/ab.sh)" ;;
     *) break ;;
@@ -79,21 +90,44 @@ words() { # the words of $1, unglobbed
 for c in "$@"; do
     [ "$(words "$c")" -eq 4 ] || die "case '$c': DTYPE DIST N K, four words in one argument"
 done
+if [ -n "$KERNEL" ] && ! command -v "$NCU" > /dev/null 2>&1; then
+    die "--kernel needs Nsight Compute: '$NCU' is not a program here (set NCU to its path)"
+fi
 
 export DRTOPK_DB="$tmp/none.sqlite"   # never created: the compiled-in table
 
+# The median, in microseconds, of the gpu__time_duration.sum lines of ncu's
+# report on stdin (units nsecond, usecond, msecond or second; thousands may
+# be comma-separated); nothing where there is none.
+kernel_median_us() {
+    awk '$1 == "gpu__time_duration.sum" {
+             v = $NF; u = $(NF - 1); gsub(/,/, "", v)
+             print v * (u == "nsecond" ? 0.001 : u == "msecond" ? 1000 : u == "second" ? 1e6 : 1) }' |
+        sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'
+}
+
 # One run of build $1 (program $2) on case $3..$6: "median_us plan", or "ERR -".
 run_one() {
-    b=$1 p=$2
+    b=$1 p=$2 c="$3 $4 $5 $6"
     shift 2
+    set -- "$p" run --dtype "$1" --dist "$2" --n "$3" --k "$4" ${ALGO:+--algo "$ALGO"} --reps "$REPS" --json
+    if [ -n "$KERNEL" ]; then
+        set -- "$NCU" --clock-control none --kernel-name "regex:$KERNEL" --metrics gpu__time_duration.sum "$@"
+    fi
     # shellcheck disable=SC2086
-    if "$p" run --dtype "$1" --dist "$2" --n "$3" --k "$4" ${ALGO:+--algo "$ALGO"} --reps "$REPS" \
-            --json $RUN_ARGS > "$tmp/out" 2> "$tmp/err"; then
+    if "$@" $RUN_ARGS > "$tmp/out" 2> "$tmp/err"; then
         ms=$(sed -n 's/.*"ms_median": *\([0-9.eE+-]*\).*/\1/p' "$tmp/out")
         algo=$(sed -n 's/.*"algo": *"\([^"]*\)".*/\1/p' "$tmp/out")
-        [ -n "$ms" ] && { awk -v m="$ms" -v a="${algo:--}" 'BEGIN { printf "%.1f %s\n", 1000 * m, a }'; return; }
+        if [ -n "$KERNEL" ]; then
+            us=$(kernel_median_us < "$tmp/out")
+            [ -n "$us" ] && { awk -v u="$us" -v a="${algo:--}" 'BEGIN { printf "%.1f %s\n", u, a }'; return; }
+            echo "no launch of a kernel matching '$KERNEL' in ncu's report" >> "$tmp/err"
+        elif [ -n "$ms" ]; then
+            awk -v m="$ms" -v a="${algo:--}" 'BEGIN { printf "%.1f %s\n", 1000 * m, a }'
+            return
+        fi
     fi
-    echo "ab.sh: build $b, case $1 $2 $3 $4: $(tail -n 1 "$tmp/err")" >&2
+    echo "ab.sh: build $b, case $c: $(tail -n 1 "$tmp/err")" >&2
     echo "ERR -"
 }
 
@@ -102,7 +136,9 @@ echo "GPU: ${gpu:-none found by nvidia-smi}"
 while read -r name path; do
     echo "build $name: $("$path" version 2>/dev/null | head -n 1)"
 done < "$builds"
-echo "drtopk run ${ALGO:+--algo $ALGO }--reps $REPS${RUN_ARGS:+ $RUN_ARGS}; rounds: $ROUNDS; microseconds (lowest-highest median, plan)"
+what="microseconds (lowest-highest median, plan)"
+[ -n "$KERNEL" ] && what="microseconds of kernels matching '$KERNEL' under ncu (lowest-highest median, plan)"
+echo "drtopk run ${ALGO:+--algo $ALGO }--reps $REPS${RUN_ARGS:+ $RUN_ARGS}; rounds: $ROUNDS; $what"
 echo
 
 names=$(cut -d' ' -f1 "$builds" | tr '\n' ' ')

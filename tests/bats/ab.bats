@@ -115,7 +115,7 @@ EOF
 
 @test "--kernel: a kernel's own time under ncu, the median of its launches in any unit, never the call's" {
     stub a 0.500
-    ncu_stub "usecond 12.00;usecond 10.00;usecond 11.00" "msecond 0.013;nsecond 15,000" "-" "usecond 9.50"
+    ncu_stub "usecond 12.00;usecond 10.00;usecond 11.00" "ms 0.013;nsecond 15,000" "-" "us 9.50"
     NCU="$S/ncu" run --separate-stderr "$AB" --kernel small_n --rounds 2 a="$S/a" -- "u32 UD 2^24 1024" "f16 CD 2^26 16"
     [ "$status" -eq 0 ]
     [ "${lines[2]}" = "drtopk run --reps 9; rounds: 2; microseconds of kernels matching 'small_n' under ncu (lowest-highest median, plan)" ]

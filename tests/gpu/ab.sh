@@ -97,12 +97,12 @@ fi
 export DRTOPK_DB="$tmp/none.sqlite"   # never created: the compiled-in table
 
 # The median, in microseconds, of the gpu__time_duration.sum lines of ncu's
-# report on stdin (units nsecond, usecond, msecond or second; thousands may
-# be comma-separated); nothing where there is none.
+# report on stdin (units nsecond/ns, usecond/us, msecond/ms or second/s;
+# thousands may be comma-separated); nothing where there is none.
 kernel_median_us() {
     awk '$1 == "gpu__time_duration.sum" {
              v = $NF; u = $(NF - 1); gsub(/,/, "", v)
-             print v * (u == "nsecond" ? 0.001 : u == "msecond" ? 1000 : u == "second" ? 1e6 : 1) }' |
+             print v * (u ~ /^n/ ? 0.001 : u ~ /^m/ ? 1000 : u ~ /^s/ ? 1e6 : 1) }' |
         sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'
 }
 

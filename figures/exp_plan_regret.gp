@@ -12,9 +12,10 @@ load gpdir.'/common.gp'
 REGRET_CB_MAX = 1.5          # colours saturate here: 1.05 is the worst-case target, 1.5 far past it
 PERCENT = 100                # labels: how much slower than the fastest forced plan, in %
 CELL = 1                     # half a cell: n and k go by 4x, 2 on the log2 axes
-# the panels fill the page: the caption (common.gp) keeps the bottom 8%, the title and note the top 11%
+# the panels fill the page: the caption (common.gp) keeps the bottom 8% and a line more for each
+# line it wraps to (the x label sits above it), the title and note the top 11%
 set multiplot layout int(nrows), int(ncols) title title."\n".note noenhanced font ',12' \
-    margins 0.05, 0.93, 0.10, 0.89 spacing 0.06, 0.12
+    margins 0.05, 0.93, 0.10 + (caption_lines - 1) * CAPTION_LINE, 0.89 spacing 0.06, 0.12
 set palette defined (1.0 '#1a9850', 1.02 '#a6d96a', 1.05 '#fee08b', 1.2 '#fc8d59', REGRET_CB_MAX '#d73027')
 set cbrange [1:REGRET_CB_MAX]
 set cbtics 0.1 font ',8'

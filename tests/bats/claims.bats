@@ -2,7 +2,8 @@
 # claims.bats -- the verdicts of experiments/run_all.sh's figures against the
 # paper's numbers (figures/claims.tsv, experiments/lib/claims.sh), each on a
 # small hand-made database that holds exactly the case: a series of one point
-# (Fig 13), two plans that are the same row (Fig 15), panel (b) (Fig 9), a
+# (Fig 13), an oracle searched over too few alphas (Fig 14), a run at another k
+# than the paper's (Fig 20), two plans that are the same row (Fig 15), panel (b) (Fig 9), a
 # distribution never counted (Fig 24), the summary's not-measured count, rows
 # of a modified tree and unverified rows, the run drawn per GPU model, and the
 # verdict words of a ratio claim.
@@ -87,6 +88,51 @@ claim() {
     fig fig13_alpha
     [ "$(claim fig13_alpha convex 6)" = 1 ]
     [[ "$(claim fig13_alpha convex 7)" == reproduced* ]]
+}
+
+@test "Fig 14: the oracle is searched over 5 or more alphas; Rule 4's alpha +-1 alone is not measured" {
+    # k = 1 at 2^30: Rule 4's alpha is 17 (flags 11); alpha 16..18 is the regret grid's local search
+    row 1 dr-radix $N30 1 16 2 11 1.1
+    row 1 dr-radix $N30 1 17 2 11 1.0
+    row 1 dr-radix $N30 1 18 2 11 1.2
+    fig fig14_oracle
+    [ "$(cut -f5,8 "$T/out/data/status/fig14_oracle.tsv")" = "not measured	no dr-radix beta 2 rows at |V| = 2^30 measured at 5 or more alphas" ]
+    [ -z "$(claim fig14 rule4_slowdown 7)" ]
+    # alpha 15..19: the oracle (alpha 15) is twice as fast as Rule 4's
+    row 1 dr-radix $N30 1 15 2 11 0.5
+    row 1 dr-radix $N30 1 19 2 11 1.3
+    fig fig14_oracle
+    [ "$(claim fig14 rule4_slowdown 6)" = 2 ]
+    [ "$(claim fig14 rule4_slowdown 7)" = "not reproduced" ]
+}
+
+@test "Fig 20: a run at another k than the paper's 2^19 is drawn only where none is at 2^19, and judges nothing" {
+    gpu 2 GPU-bbbb2222 "NVIDIA H100 80GB HBM3"
+    # workload rows (|D|, |C|) at |V| = 2^22 and 2^30 of Rule 4's plan: machine 1 at k = 2^18 (newer),
+    # machine 2 at the paper's k = 2^19
+    wl() {
+        sqlite3 "$DB" "INSERT INTO measurements (machine_id, run_id, git_commit, algorithm, first_algo, second_algo, dtype,
+                       dist, seed, n, k, alpha, beta, flags, sort_order, status, reps, median_ms, delegate_len, concat_len,
+                       verified, verify_ok, measured_at)
+                       VALUES ($1, $1, '$COMMIT', 'dr-radix', '', '', 'u32', 'UD', 1, $2, $3, 0, 2, 0, 'largest', 'ok', 3,
+                               1.0, $4, $5, 1, 1, '$6T00:00:00Z')"
+    }
+    wl 1 $((1 << 22)) $((1 << 18)) 1000000 500000 2026-11-05
+    wl 1 $N30 $((1 << 18)) 8000000 100000 2026-11-05
+    derive
+    sqlite3 "$DB" "UPDATE measurements SET alpha = rule4_alpha, flags = rule4_flags"
+    fig fig20_workload_size
+    [[ "$(claim fig20 share_small 7)" == "not measured: k = 2^19 not measured at 2 or more sizes (drawn at the nearest, 2^18)" ]]
+    [[ "$(claim fig20 share_large 7)" == "not measured: k = 2^19 not measured at 2 or more sizes (drawn at the nearest, 2^18)" ]]
+    # |D| + |C| = 3M of 2^22 keys: 71.5% against the paper's 76.06; 8.9M of 2^30: 0.83%
+    wl 2 $((1 << 22)) $((1 << 19)) 2000000 1000000 2026-11-01
+    wl 2 $N30 $((1 << 19)) 8800000 112000 2026-11-01
+    derive
+    sqlite3 "$DB" "UPDATE measurements SET alpha = rule4_alpha, flags = rule4_flags"
+    fig fig20_workload_size
+    [ "$(awk -F'\t' '$14 == 1 { print $12 }' "$T/out/data/status/fig20_workload_size.tsv")" = GPU-bbbb2222 ]
+    [ "$(awk -F'\t' '$3 == "GPU-bbbb2222" && $2 == "share_small" { print $7 }' "$T/out/data/claims/fig20"*.tsv)" = reproduced ]
+    [ "$(awk -F'\t' '$3 == "GPU-bbbb2222" && $2 == "share_large" { print $7 }' "$T/out/data/claims/fig20"*.tsv)" = reproduced ]
 }
 
 @test "Fig 15: where Rule 4's alpha is above 7 the two plans are one row, and nothing is compared" {

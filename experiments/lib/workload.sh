@@ -38,7 +38,8 @@ $((1 << 30)) $(exp_paper share_large)"
 $((1 << 24)) $(exp_paper share_k24)"
     fi
     pp=$(exp_paper_points "$M_SLUG" "$pp")
-    exp_plot workload.gp "$EXP_TITLE, $what" "data=$data" "xname=$xname" "paper=$pp" || return 0
+    key=left; [ "$WL_AXIS" = n ] && key=right     # the corner the curves leave free
+    exp_plot workload.gp "$EXP_TITLE, $what" "data=$data" "xname=$xname" "paper=$pp" "key=$key" || return 0
     # the paper's numbers are of its k: a run drawn at another k judges nothing
     off=""
     [ "$WL_AXIS" = n ] && [ "$fix" != "$WL_FIX" ] &&

@@ -346,12 +346,14 @@ echo "summary ($source_note; outputs in $out; commit $commit)"
                   line = pad; text = substr(text, cut + 1); sub(/^ +/, "", text)
               }
               out = line text; sub(/ +$/, "", out); print out } }'
-# the claims not measured, and the runs without rows, of every experiment run
+# of the panels drawn (one a GPU model, what index.html and extra.html show): those not
+# measured, and the claims not measured; the other runs are on runs.html
 nm=$(for s in $scripts; do f="$out/data/claims/${s%.sh}.tsv"; [ ! -f "$f" ] || cat "$f"; done | awk -F'\t' '$12 == 1 && $7 ~ /^not measured/' | wc -l | tr -d ' ')
-np=$(for s in $scripts; do cat "$out/data/status/${s%.sh}.tsv"; done | awk -F'\t' '$9 ~ /^not measured/' | wc -l | tr -d ' ')
+read -r nd np < <(for s in $scripts; do cat "$out/data/status/${s%.sh}.tsv"; done |
+                  awk -F'\t' '$14 == 1 { ++d; if ($9 ~ /^not measured/) ++p } END { print d + 0, p + 0 }')
 if [ "$measure_only" = 1 ]; then
     echo "$total experiments, $failed failed; measured into $db (--measure-only): plot with run_all.sh --from-db --db PATH"
 else
-    echo "$total experiments, $failed failed; $np panels and $nm claims of the drawn runs not measured (see index.html for why)"
+    echo "$total experiments, $failed failed; $np of the $nd panels drawn and $nm of their claims not measured (see index.html for why)"
 fi
 [ "$failed" -eq 0 ]

@@ -27,10 +27,11 @@
  *
  * From SN_SAMPLED_MIN_N keys (where chunks outgrow shared memory, 2^22.7 on
  * an H100, the passes above re-read V from HBM: 130 us at 2^24), the grid
- * reads V once with onepass_spec.h's sampled threshold: every block reads the
- * same SN_SAMPLE strided keys (the spec's positions; from L2 after the first)
+ * reads V once with onepass_spec.h's sampled threshold: the grid reads the
+ * SN_SAMPLE strided keys (the spec's positions) once, each block its share,
+ * into the control block; after a grid barrier every block copies them whole
  * and selects the spec's r-th largest, t, by the passes above in its own
- * shared memory (no grid barrier); then streams its chunk (16-byte loads),
+ * shared memory; then streams its chunk (16-byte loads),
  * keeping keys > t and up to k ties == t in a list in shared memory (key,
  * offset; once the list's ties are full, a chunk the sample expects to be
  * thick with copies of t streams the rest without looking at ties), and
@@ -42,7 +43,7 @@
  * block), below the bits that t and the largest listed key share (2 passes
  * for u32 UD at k = 1024, n = 2^24).  Fallback (adversarial data; forced by
  * tests/gpu/onepass_data.h): the passes over V in global memory.  Grid
- * barriers: sampled 1 + up to 3; in shared memory 1 (zeroing) + up to 3.
+ * barriers: sampled 2 + up to 3; in shared memory 1 (zeroing) + up to 3.
  * Exact for every ordered key (NaN above +inf, -0.0 = +0.0 come from
  * keyorder.h; ties at the k-th key are taken in arbitrary order, as drtopk.h
  * allows).
@@ -135,6 +136,7 @@ struct small_n_ctl {
     unsigned long long gt, eq;          /* final slot ranges taken per class    */
     unsigned long long all, any;        /* the AND and the OR of V's keys (pass 0) */
     sn_block_pub blk[SN_GRID_MAX];
+    unsigned long long sample[SN_SAMPLE];   /* the sampled keys (their bits), read once by the grid */
 };
 
 /* One call's arguments.  Output: out_vals/out_idx (the caller's values and
@@ -432,8 +434,18 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     __shared__ uint32_t sh_nc, sh_ne, sh_seq;
     __shared__ unsigned long long sh_max;
     if (threadIdx.x == 0) sh_seq = 0;   /* added to after the barriers below */
-    for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x)
-        tile[j] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, j));
+    {
+        /* the grid reads the sample once, each block its share, and every
+         * block then copies it whole from L2 (contiguous): one grid barrier
+         * costs less than every block's own 4,096 strided loads, which wait
+         * on each other in L2 */
+        const uint32_t share = (SN_SAMPLE + gridDim.x - 1) / gridDim.x;
+        const uint32_t j0 = blockIdx.x * share, j1 = j0 + share < SN_SAMPLE ? j0 + share : SN_SAMPLE;
+        for (uint32_t j = j0 + threadIdx.x; j < j1; j += blockDim.x)
+            a.c->sample[j] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, j));
+        cg::this_grid().sync();
+        for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x) tile[j] = (K)__ldcg(&a.c->sample[j]);
+    }
     __syncthreads();
     sn_src<K> smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
     K t = 0, mask = 0;

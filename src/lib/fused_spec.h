@@ -43,8 +43,10 @@
                                            divisor of DRTOPK_ONEPASS_SAMPLE, so
                                            they are every 8th of onepass's and
                                            its forcing inputs force these too;
-                                           every block reads them (from L2), so
-                                           the spec's 2^15 would cost ~8x     */
+                                           the grid reads them once and every
+                                           block copies and selects them all in
+                                           its shared memory, so the spec's 2^15
+                                           would cost ~8x                     */
 #define SN_TIE_SHARE 2                  /* ties take at most 1/2 of a block's list */
 #define SN_LIST_SLACK 2                 /* a block's share of the spec's capacity,
                                            twice over, fits its list: a binomial

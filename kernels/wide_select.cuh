@@ -1,11 +1,12 @@
 /*
  * wide_select.cuh -- the radix select over ordered keys of any width (16, 32
  * or 64 bits; keyorder.h), paper 5.1's 8-bit digits from the top: each pass
- * histograms the digit of the keys that match the digits chosen so far and
- * one block picks the digit holding the k-th key; after the last pass the
+ * histograms the digit of the keys that match the digits chosen so far,
+ * after each block of it has picked the previous digit (the one holding the
+ * k-th key) from the previous pass's histogram; after the last pass the
  * k-th key T and how many copies of it are needed are known, and one pass
  * collects every key above T and that many copies of T.  bits/8 + 1 reads of
- * the input, no host round trip.  The 32-bit flag radix (radix_topk.cu) is
+ * the input and as many launches, no host round trip.  The 32-bit flag radix (radix_topk.cu) is
  * the faster select for 32-bit keys; this one serves the widths it does not
  * hold: 64-bit keys standalone (key_width.cu) and the one-read top-k's
  * sample, candidates and fallback for 16- and 64-bit keys (onepass.cu).
@@ -46,11 +47,21 @@ WS_KEY_FNS(uint32_t, drtopk_key_from_bits, drtopk_cmp_word)
 WS_KEY_FNS(uint64_t, drtopk_key64_from_bits, drtopk_cmp64_word)
 #undef WS_KEY_FNS
 
-/* The select's state, in the caller's workspace. */
+/* The select's state, in the caller's workspace.  Pass p adds its counts to
+ * hist[p % WS_HISTS] after picking digit p - 1 from hist[(p - 1) % WS_HISTS]
+ * (which the passes before it filled) and the state at[(p + 1) % 2] (the
+ * digits above it), stores what it picked in at[p % 2] and zeroes hist[(p +
+ * 1) % WS_HISTS] for pass p + 1: no buffer is read and written in one launch. */
+#define WS_HISTS 3
 typedef struct {
-    unsigned long long hist[WS_DIGITS]; /* counts of the current digit           */
-    uint64_t prefix;                    /* the digits chosen so far (then T)     */
+    uint64_t prefix;                    /* the digits chosen so far              */
     uint64_t need;                      /* keys equal to the prefix still needed */
+} ws_pick_state;
+typedef struct {
+    unsigned long long hist[WS_HISTS][WS_DIGITS];
+    ws_pick_state at[2];
+    uint64_t prefix;                    /* after the last digit: T               */
+    uint64_t need;                      /* and the copies of T the top k holds   */
     unsigned long long gt, eq;          /* collect: slots taken above T, at T    */
 } ws_state;
 
@@ -98,17 +109,50 @@ static inline drtopk_status ws_grid(uint64_t n, unsigned *grid)
     return DRTOPK_OK;
 }
 
+/* Before pass 0: its histogram and pass 1's zeroed, no digit chosen. */
 template <typename K, typename P>
 __global__ void ws_init(ws_input<K, P> in, ws_state *s, uint64_t k)
 {
     if (ws_gated(in)) return;
-    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x) s->hist[d] = 0;
+    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x) s->hist[0][d] = s->hist[1][d] = 0;
     if (threadIdx.x == 0) {
-        s->prefix = 0;
-        s->need = k;
+        s->at[0].prefix = s->at[1].prefix = 0;
+        s->at[0].need = s->at[1].need = k;
         s->gt = s->eq = 0;
     }
 }
+
+/* Every thread of a block of WS_DIGITS threads, a digit each: the state
+ * after picking, at `shift`, the digit holding the need-th largest key among
+ * those matching `before` (they number at least `need`, so digit 0 holds it
+ * when no higher one does), from that digit's histogram h.  The counts at or
+ * above each digit come from one block scan (a thread walking the digits
+ * waits on an L2 load a digit: ~15 us where the digit is low). */
+__device__ __forceinline__ ws_pick_state ws_block_pick(const unsigned long long *h, ws_pick_state before, int shift)
+{
+    typedef cub::BlockScan<unsigned long long, WS_DIGITS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    __shared__ ws_pick_state picked;
+    const unsigned d = WS_DIGITS - 1u - threadIdx.x; /* the scan runs from the top digit down */
+    const unsigned long long c = h[d];
+    unsigned long long at_or_above;
+    scan_t(tmp).InclusiveSum(c, at_or_above);
+    const unsigned long long above = at_or_above - c;
+    /* at most one digit d >= 1 has at_or_above >= need > above (the counts
+     * only grow downwards); with none it is digit 0 */
+    const bool holds = d >= 1 && at_or_above >= before.need && above < before.need;
+    const bool any = __syncthreads_or(holds) != 0;
+    if (holds || (d == 0 && !any)) {
+        picked.prefix = before.prefix | (uint64_t)d << shift;
+        picked.need = before.need - above;
+    }
+    __syncthreads();
+    return picked;
+}
+static_assert(WS_BLOCK == WS_DIGITS, "a histogram or collect block picks a digit a thread");
+
+/* The digits of K, one pass each. */
+template <typename K> __host__ __device__ constexpr int ws_passes() { return (int)(8 * sizeof(K)) / DRTOPK_DIGIT_BITS; }
 
 /* The bits above the digit at `shift` (none for the top digit of K). */
 template <typename K>
@@ -117,18 +161,27 @@ __device__ __forceinline__ uint64_t ws_above(int shift)
     return shift + DRTOPK_DIGIT_BITS >= (int)(8 * sizeof(K)) ? 0 : ~0ull << (shift + DRTOPK_DIGIT_BITS);
 }
 
-/* The histogram of one pass.  Warps stride together and the lanes with equal
- * digits add once (one shared atomic per digit and warp: on data with heavy
- * ties most lanes share a digit). */
+/* Pass p of the digit at `shift`: every block first picks digit p - 1 (the
+ * state above); then the histogram of the keys matching it.  Warps stride
+ * together and the lanes with equal digits add once (one shared atomic per
+ * digit and warp: on data with heavy ties most lanes share a digit). */
 template <typename K, typename P>
-__global__ void ws_hist(ws_input<K, P> in, ws_state *s, int shift)
+__global__ void __launch_bounds__(WS_BLOCK, WS_BLOCKS_PER_SM) ws_hist(ws_input<K, P> in, ws_state *s, int p, int shift)
 {
     __shared__ unsigned int h[WS_DIGITS];
     if (ws_gated(in)) return;
-    const uint64_t n = ws_len(in), stride = (uint64_t)gridDim.x * blockDim.x, prefix = s->prefix;
+    ws_pick_state st = s->at[(p + 1) % 2];
+    if (p > 0) {
+        st = ws_block_pick(s->hist[(p - 1) % WS_HISTS], st, shift + DRTOPK_DIGIT_BITS);
+        if (blockIdx.x == 0) {
+            if (threadIdx.x == 0) s->at[p % 2] = st;
+            s->hist[(p + 1) % WS_HISTS][threadIdx.x] = 0;
+        }
+    }
+    const uint64_t n = ws_len(in), stride = (uint64_t)gridDim.x * blockDim.x, prefix = st.prefix;
     const uint64_t above = ws_above<K>(shift);
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
-    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x) h[d] = 0;
+    h[threadIdx.x] = 0;
     __syncthreads();
     for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); w < n; w += stride) {
         const uint64_t i = w + lane;
@@ -141,35 +194,28 @@ __global__ void ws_hist(ws_input<K, P> in, ws_state *s, int shift)
         if (digit < WS_DIGITS && (int)lane == __ffs(peers) - 1) atomicAdd(&h[digit], (unsigned)__popc(peers));
     }
     __syncthreads();
-    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x)
-        if (h[d]) atomicAdd(&s->hist[d], (unsigned long long)h[d]);
+    if (h[threadIdx.x]) atomicAdd(&s->hist[p % WS_HISTS][threadIdx.x], (unsigned long long)h[threadIdx.x]);
 }
 
-/* One block of WS_DIGITS threads, a digit each: the digit holding the
- * need-th largest key among those that match the prefix (they number at
- * least `need`, so digit 0 holds it when no higher one does).  The counts at
- * or above each digit come from one block scan (a thread walking the digits
- * waits on an L2 load per digit: ~15 us a pass where the digit is low). */
-template <typename K, typename P>
-__global__ void __launch_bounds__(WS_DIGITS) ws_pick(ws_input<K, P> in, ws_state *s, int shift)
+/* The last digit's pick (pass `passes` - 1's histogram): T and the copies of
+ * it needed, into s->prefix and s->need; every block of the collect computes
+ * it, block 0 stores it. */
+__device__ __forceinline__ ws_pick_state ws_last_pick(ws_state *s, int passes)
 {
-    typedef cub::BlockScan<unsigned long long, WS_DIGITS> scan_t;
-    __shared__ typename scan_t::TempStorage tmp;
-    if (ws_gated(in)) return;
-    const unsigned d = WS_DIGITS - 1u - threadIdx.x; /* the scan runs from the top digit down */
-    const unsigned long long h = s->hist[d], need = s->need;
-    unsigned long long at_or_above;
-    scan_t(tmp).InclusiveSum(h, at_or_above);
-    const unsigned long long above = at_or_above - h;
-    /* at most one digit d >= 1 has at_or_above >= need > above (the counts
-     * only grow downwards); with none it is digit 0 */
-    const bool holds = d >= 1 && at_or_above >= need && above < need;
-    const bool any = __syncthreads_or(holds) != 0;  /* also: every count read before it is zeroed */
-    if (holds || (d == 0 && !any)) {
-        s->need = need - above;
-        s->prefix |= (uint64_t)d << shift;
+    const ws_pick_state st = ws_block_pick(s->hist[(passes - 1) % WS_HISTS], s->at[(passes + 1) % 2], 0);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        s->prefix = st.prefix;
+        s->need = st.need;
     }
-    s->hist[d] = 0;
+    return st;
+}
+
+/* One block: the last pick alone (ws_threshold's callers read s->prefix). */
+template <typename K, typename P>
+__global__ void __launch_bounds__(WS_DIGITS) ws_pick(ws_input<K, P> in, ws_state *s, int passes)
+{
+    if (ws_gated(in)) return;
+    ws_last_pick(s, passes);
 }
 
 /* Every key above T into slots [0, k - need), `need` keys equal to T into
@@ -192,7 +238,8 @@ __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_sta
     __shared__ uint32_t sh_off[WS_WARPS];       /* the warps' packed counts, then their offsets */
     __shared__ unsigned long long sh_base[2];   /* the tile's first slot above T and at T */
     if (ws_gated(in)) return;
-    const uint64_t n = ws_len(in), T = s->prefix, need = s->need, span = (uint64_t)WS_BLOCK * WS_COLLECT_ITEMS;
+    const ws_pick_state last = ws_last_pick(s, ws_passes<K>());
+    const uint64_t n = ws_len(in), T = last.prefix, need = last.need, span = (uint64_t)WS_BLOCK * WS_COLLECT_ITEMS;
     const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, warp = threadIdx.x / DRTOPK_WARP;
     const uint32_t below = (1u << lane) - 1u;
     if (d_count != NULL && blockIdx.x == 0 && threadIdx.x == 0) *d_count = k;
@@ -250,32 +297,42 @@ __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_sta
     }
 }
 
-/* Enqueue the digit passes: afterwards s->prefix is the k-th largest key T
- * and s->need the copies of T the top k holds. */
+/* Enqueue the init and the histogram passes (the picks but the last). */
 template <typename K, typename P>
-static drtopk_status ws_threshold(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
+static drtopk_status ws_hist_passes(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
 {
     unsigned grid;
     const drtopk_status r = ws_grid(in.n_max, &grid);
     if (r != DRTOPK_OK) return r;
     ws_init<K, P><<<1, WS_BLOCK, 0, st>>>(in, s, k);
     DRTOPK_LAUNCH_CHECK();
-    for (int shift = (int)(8 * sizeof(K)) - DRTOPK_DIGIT_BITS; shift >= 0; shift -= DRTOPK_DIGIT_BITS) {
-        ws_hist<K, P><<<grid, WS_BLOCK, 0, st>>>(in, s, shift);
-        DRTOPK_LAUNCH_CHECK();
-        ws_pick<K, P><<<1, WS_DIGITS, 0, st>>>(in, s, shift);
+    for (int p = 0; p < ws_passes<K>(); ++p) {
+        ws_hist<K, P><<<grid, WS_BLOCK, 0, st>>>(in, s, p, (int)(8 * sizeof(K)) - DRTOPK_DIGIT_BITS * (p + 1));
         DRTOPK_LAUNCH_CHECK();
     }
     return DRTOPK_OK;
 }
 
-/* The whole select: the top k of `in` into keys/pos (unordered). */
+/* Enqueue the digit passes and the last pick: afterwards s->prefix is the
+ * k-th largest key T and s->need the copies of T the top k holds. */
+template <typename K, typename P>
+static drtopk_status ws_threshold(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
+{
+    const drtopk_status r = ws_hist_passes(in, s, k, st);
+    if (r != DRTOPK_OK) return r;
+    ws_pick<K, P><<<1, WS_DIGITS, 0, st>>>(in, s, ws_passes<K>());
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+/* The whole select: the top k of `in` into keys/pos (unordered); the
+ * collect's blocks make the last pick. */
 template <typename K, typename P, typename OK>
 static drtopk_status ws_select(const ws_input<K, P> &in, ws_state *s, uint64_t k, OK *keys, P *pos,
                                uint64_t *d_count, cudaStream_t st)
 {
     unsigned grid;
-    drtopk_status r = ws_threshold(in, s, k, st);
+    drtopk_status r = ws_hist_passes(in, s, k, st);
     if (r == DRTOPK_OK) r = ws_grid(in.n_max, &grid);
     if (r != DRTOPK_OK) return r;
     ws_collect<K, P, OK><<<grid, WS_BLOCK, 0, st>>>(in, s, k, keys, pos, d_count);

@@ -29,11 +29,13 @@
  *      passes read all the candidates);
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result;
- *   7. the top-k of V, gated to run on FALLBACK only: for 32-bit V of at
- *      most OP_FUSED_FALLBACK_MAX_N keys the fused top-k (small_n.cu), one
- *      launch, which costs about 3 us where it returns at once (the flag
- *      radix's memset and five launches cost ~20 us on an H200 even so, at
- *      every k); else the flag radix;
+ *   7. the top-k of V, gated to run on FALLBACK only: for V of at most
+ *      OP_FUSED_FALLBACK_MAX_N keys the fused top-k (small_n.cu), one
+ *      launch, which costs about 3 us where it returns at once (on an H200
+ *      the flag radix's memset and five launches cost ~20 us even so, at
+ *      every k, and the wide select takes 4 launches for 16-bit V, 10 for
+ *      64-bit); else the flag radix for 32-bit V, wide_select.cuh at V's
+ *      width for the others;
  *   8. onepass_values_kernel (onepass_topk_final, what the pipeline calls
  *      unsorted): the caller's values from the result's ordered keys by
  *      keyorder.h's inverse, read and written in order, instead of the
@@ -46,8 +48,8 @@
  * Selects (op_sel): candidates and sample keys are 32-bit ordered keys for 16-
  * and 32-bit V (a 16-bit ordered key zero-extended is a 32-bit one of the same
  * order), selected by the flag radix (radix_topk.cu); 64-bit ones for 64-bit
- * V, selected by wide_select.cuh's radix select.  The fallback over V is the
- * flag radix for 32-bit V and wide_select.cuh at V's own width otherwise.
+ * V, selected by wide_select.cuh's radix select.  The fallback over V is step
+ * 7's: the fused top-k, the flag radix or wide_select.cuh at V's width.
  * Every step is enqueued whatever the data; a gated step reads its flag and
  * returns at once.  No host round trip, every grid fixed on the host from n
  * and k, every buffer carved from the caller's workspace: the call is
@@ -72,10 +74,10 @@
  * radix_topk's workspace query validates its input pointers. */
 #define OP_SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
 #define OP_WIDE_BITS 64             /* keys the flag radix cannot hold          */
-/* Step 7 is the fused top-k for 32-bit V up to here: the largest n at which
- * its GPU suite forces the fused kernel's own fallback (test_small_n); its
- * fallback over 2^30 keys has not run on a GPU, so larger V keeps the flag
- * radix. */
+/* Step 7 is the fused top-k up to here: the largest n at which its GPU suite
+ * forces the fused kernel's own fallback (test_small_n); its fallback over
+ * 2^30 keys has not run on a GPU, so larger V keeps the flag radix or the
+ * wide select. */
 #define OP_FUSED_FALLBACK_MAX_N (1ull << 24)
 static_assert(OP_FUSED_FALLBACK_MAX_N < FUSED_MAX_N, "the fused top-k takes fewer than FUSED_MAX_N keys");
 /* Step 9 finds the m-th smallest position among the ties by a radix select
@@ -138,7 +140,7 @@ struct onepass_layout {
     uint32_t *s_pos, *so_keys, *so_pos; /* sample positions and its top r     */
     void *c_pos, *tie_pos;
     void *radix_ws;
-    int fused_fallback;             /* step 7 is the fused top-k (32-bit V)   */
+    int fused_fallback;             /* step 7 is the fused top-k               */
     void *fused_ws;
     size_t radix_bytes, fused_bytes, total;
     topk_input sample_in, cand_in, raw_in;
@@ -169,7 +171,7 @@ static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_lay
     memset(&l->cand_in, 0, sizeof l->cand_in);
     l->raw_in = *in;
     l->raw_in.d_skip = &l->ctl->skip_fallback;
-    l->fused_fallback = l->bits == 32 && n <= OP_FUSED_FALLBACK_MAX_N;
+    l->fused_fallback = n <= OP_FUSED_FALLBACK_MAX_N;
     l->fused_ws = NULL;
     l->fused_bytes = 0;
     if (l->fused_fallback) {
@@ -716,9 +718,8 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
     if (first == 0) *d_settled = 1;
 }
 
-/* Steps 2, 5 and 7 for a CK width: the flag radix for 32-bit CK (and 32-bit
- * V's fallback), wide_select.cuh for 64-bit CK and the other widths'
- * fallback.  t() is where step 2 leaves t. */
+/* Steps 2 and 5 for a CK width: the flag radix for 32-bit CK,
+ * wide_select.cuh for 64-bit CK.  t() is where step 2 leaves t. */
 template <typename CK> struct op_sel;
 template <> struct op_sel<uint32_t> {
     static const uint32_t *t(const onepass_layout &l) { return &l.ctl->t32; }
@@ -754,9 +755,8 @@ template <> struct op_sel<uint64_t> {
 template <int T, typename K, typename CK, typename PosT>
 static drtopk_status op_fallback(const onepass_layout &l, const topk_output *out, cudaStream_t s)
 {
-    if (sizeof(K) == sizeof(uint32_t))
-        return l.fused_fallback ? small_n_topk(&l.raw_in, out, l.fused_ws, l.fused_bytes, s)
-                                : radix_topk(&l.raw_in, out, l.radix_ws, l.radix_bytes, s);
+    if (l.fused_fallback) return small_n_topk(&l.raw_in, out, l.fused_ws, l.fused_bytes, s);
+    if (sizeof(K) == sizeof(uint32_t)) return radix_topk(&l.raw_in, out, l.radix_ws, l.radix_bytes, s);
     const ws_input<K, PosT> in = { (const K *)l.raw_in.raw, NULL, l.raw_in.dtype, l.raw_in.order,
                                    NULL, l.raw_in.n_max, &l.ctl->skip_fallback };
     return ws_select(in, &l.ctl->sel, l.raw_in.k, (CK *)out->keys, (PosT *)out->pos, out->d_count, s);

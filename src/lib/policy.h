@@ -61,6 +61,13 @@ extern "C" {
  *     POLICY_PIPELINE_RULE4_CONST, beta 2, whose delegate vector is all the
  *     candidates there: up to 6% faster than onepass's candidate pass (the
  *     paper's const 3 puts 2^28 keys, k = 4 at 2^15-key subranges, 10% slower);
+ *   - 32-bit keys past that up to 2^POLICY_FUSED_32_ONCE_LOG2 at k <=
+ *     POLICY_FUSED_32_ONCE_MAX_K where fused reads V once on this GPU
+ *     (fused_spec.h; the guard 64-bit keys take): u32 at 2^27 keys, k =
+ *     1024..2^14, 11-18% faster than onepass, at 2^28 2-7% (H200, commit
+ *     aebf1e6), while at 500,000,000 keys (UD, k = 4096) fused is 6% slower
+ *     and where its lists overflow (2^28 keys, k = 2^15..2^16) it takes
+ *     2.0-2.2 ms against 0.3;
  *   - everything else: onepass (one read of V at its own width, a sampled
  *     threshold, the candidates' exact top-k), at 2^30 keys up to 1.9x faster
  *     than the pipeline at large k, and 5-14x faster than the radix select
@@ -83,6 +90,8 @@ extern "C" {
 #define POLICY_FUSED_32_MAX_K 65536
 #define POLICY_FUSED_32_WIDE_K_LOG2 24
 #define POLICY_FUSED_32_K_SHIFT 6
+#define POLICY_FUSED_32_ONCE_LOG2 28
+#define POLICY_FUSED_32_ONCE_MAX_K 16384
 #define POLICY_PIPELINE_MIN_LOG2 27
 #define POLICY_PIPELINE_MAX_K 4
 #define POLICY_PIPELINE_RULE4_CONST 5.0

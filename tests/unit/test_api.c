@@ -303,7 +303,9 @@ static void rule4_alpha(void)
  * 2^(POLICY_FUSED_16_LOG2 + 1) - 1, 32-bit keys at k <= POLICY_FUSED_32_MAX_K
  * up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k > n/2 up to
  * 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; 32-bit keys from
- * 2^POLICY_PIPELINE_MIN_LOG2 at k <= POLICY_PIPELINE_MAX_K the pipeline;
+ * 2^POLICY_PIPELINE_MIN_LOG2 at k <= POLICY_PIPELINE_MAX_K the pipeline, and
+ * past it fused at k <= POLICY_FUSED_32_ONCE_MAX_K up to
+ * 2^POLICY_FUSED_32_ONCE_LOG2 where it reads V once;
  * the rest onepass; fused runs standalone only; the CPU backend keeps the
  * pipeline, and a tuning entry wins. */
 static void plan_auto_small_n(void)
@@ -379,7 +381,18 @@ static void plan_auto_small_n(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.k = 100;
-    p.n = 2ull << POLICY_FUSED_32_LOG2;  /* past its n */
+    p.n = 2ull << POLICY_FUSED_32_LOG2;  /* past its n: fused where it reads V once (no GPU here: it may) */
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED && plan.const_source == DRTOPK_CONST_DEFAULT);
+    p.n = 1ull << POLICY_FUSED_32_ONCE_LOG2;
+    p.k = POLICY_FUSED_32_ONCE_MAX_K;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.k = POLICY_FUSED_32_ONCE_MAX_K + 1;       /* past its k */
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.k = 100;
+    p.n = (1ull << POLICY_FUSED_32_ONCE_LOG2) + 1; /* past its n */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS && plan.const_source == DRTOPK_CONST_DEFAULT);
     p.n = (2ull << POLICY_FUSED_32_LOG2) - 1;
@@ -390,9 +403,9 @@ static void plan_auto_small_n(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX && plan.beta == POLICY_AUTO_BETA &&
           plan.alpha == drtopk_rule4_alpha(p.n, p.k, POLICY_PIPELINE_RULE4_CONST));
-    p.k = POLICY_PIPELINE_MAX_K + 1;
+    p.k = POLICY_PIPELINE_MAX_K + 1;            /* past the pipeline's k: fused where it reads V once */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
     p.n = 1ull << POLICY_FUSED_32_WIDE_K_LOG2;  /* fused at k <= n / 2^POLICY_FUSED_32_K_SHIFT up to there */
     p.k = p.n >> POLICY_FUSED_32_K_SHIFT;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
@@ -594,7 +607,7 @@ static void plan_auto_unmeasured_standalone(void)
      * measured it, and a table that did decides */
     expect_source(&before, NULL, cuda, DRTOPK_U32, n, (n >> POLICY_FUSED_32_K_SHIFT) + 1, DRTOPK_CONST_DEFAULT,
                   DRTOPK_ALGO_ONEPASS, 0);
-    expect_source(&empty, &before, cuda, DRTOPK_U32, 2ull << POLICY_FUSED_32_LOG2, k, DRTOPK_CONST_DEFAULT,
+    expect_source(&empty, &before, cuda, DRTOPK_U32, 2ull << POLICY_FUSED_32_ONCE_LOG2, k, DRTOPK_CONST_DEFAULT,
                   DRTOPK_ALGO_ONEPASS, 0);
     /* where the size rule is the pipeline, the entry refines it */
     expect_source(&empty, &before, cuda, DRTOPK_U32, 1ull << POLICY_PIPELINE_MIN_LOG2, 1, DRTOPK_CONST_DEFAULT,

@@ -34,18 +34,20 @@ extern "C" {
  *   - 64-bit keys, which have no pipeline plan: fused (up to six digit passes in
  *     one launch; from 2^22 keys one read of V with a sampled threshold) up
  *     to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 keys at any k (3-10x faster than
- *     the radix select, CUB's sort and onepass, whose 64-bit sample and
- *     candidate selects take several launches each), up to
- *     2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k >= n / 2^POLICY_FUSED_64_MOST_SHIFT,
+ *     the radix select, CUB's sort and onepass at most k; 2^23 keys, k =
+ *     2^17..2^23: fused on every distribution but CD at k = 2^19..2^20),
+ *     up to 2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k >= n / 2^POLICY_FUSED_64_MOST_SHIFT,
  *     and where it reads V once (fused_spec.h: its blocks' lists hold the
- *     sampled candidates on this GPU) up to 2^(POLICY_FUSED_64_MID_LOG2 + 1)
- *     - 1 at k <= POLICY_FUSED_64_MID_MAX_K and up to
- *     2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1 at k <= POLICY_FUSED_64_WIDE_MAX_K;
- *     onepass elsewhere.  Where the lists overflow fused reads V from HBM
- *     up to six times: at 2 GB and more of V 4-7x slower than onepass (H200:
- *     2^29 - 1 keys, k = 1024: 5.67 ms against 1.23; 2^28.75 keys, k = 4096:
- *     7.92 against 1.15), at 512 MB 2-3x (2^26 keys, k = 2^18..2^22), while
- *     up to 2^25 - 1 keys (256 MB) re-reading V still wins at most k;
+ *     sampled candidates on this GPU) up to 2^(POLICY_FUSED_64_ONCE_LOG2 + 1)
+ *     - 1 at any k, up to 2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k <=
+ *     POLICY_FUSED_64_MID_MAX_K and up to 2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1
+ *     at k <= POLICY_FUSED_64_WIDE_MAX_K; onepass elsewhere.  Where the lists
+ *     overflow fused reads V from HBM up to six times: at 2 GB and more of V
+ *     4-7x slower than onepass (H200: 2^29 - 1 keys, k = 1024: 5.67 ms
+ *     against 1.23; 2^28.75 keys, k = 4096: 7.92 against 1.15), at 512 MB
+ *     2-3x (2^26 keys, k = 2^18..2^22), at 128-256 MB 1.1-2.5x (2^24 keys,
+ *     k = 2^19..2^21: 190-324 us against 129-230; 2^25 keys, k = 2^18..2^22:
+ *     326-609 against 180-391; H200, commit 58adafc);
  *   - 32-bit keys up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_32_MAX_K, and up to 2^(POLICY_FUSED_32_WIDE_K_LOG2 + 1) - 1
  *     at k <= n / 2^POLICY_FUSED_32_K_SHIFT: fused, which reads V once there
@@ -78,7 +80,8 @@ extern "C" {
  * every subrange and stays the reference of the GPU's (`--algo dr-*`). */
 #define POLICY_FUSED_LOG2 22
 #define POLICY_NEARLY_ALL_LOG2 24
-#define POLICY_FUSED_64_LOG2 24
+#define POLICY_FUSED_64_LOG2 23
+#define POLICY_FUSED_64_ONCE_LOG2 25
 #define POLICY_FUSED_64_MID_LOG2 26
 #define POLICY_FUSED_64_MID_MAX_K 65536
 #define POLICY_FUSED_64_MOST_SHIFT 2        /* k >= n/4: onepass's candidates would be a quarter of V */

@@ -298,8 +298,8 @@ static void rule4_alpha(void)
 
 /* The size rules (policy.h): small CUDA problems no tuning entry covers get
  * the standalone fused plan up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys (64-bit
- * keys up to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 at any k, then at bounded k or
- * k >= n/4), 16-bit keys at k <= POLICY_FUSED_16_MAX_K up to
+ * keys up to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 at any k, then where it reads
+ * V once, at bounded k or k >= n/4), 16-bit keys at k <= POLICY_FUSED_16_MAX_K up to
  * 2^(POLICY_FUSED_16_LOG2 + 1) - 1, 32-bit keys at k <= POLICY_FUSED_32_MAX_K
  * up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k > n/2 up to
  * 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; 32-bit keys from
@@ -323,6 +323,7 @@ static void plan_auto_small_n(void)
     } wide[] = {
         { POLICY_FUSED_64_LOG2, POLICY_FUSED_64_MID_MAX_K + 1, DRTOPK_ALGO_FUSED },       /* any k */
         { POLICY_FUSED_64_LOG2, 1ull << POLICY_FUSED_64_LOG2, DRTOPK_ALGO_FUSED },
+        { POLICY_FUSED_64_ONCE_LOG2, POLICY_FUSED_64_MID_MAX_K + 1, DRTOPK_ALGO_FUSED }, /* where it reads V once */
         { POLICY_FUSED_64_MID_LOG2, POLICY_FUSED_64_MID_MAX_K, DRTOPK_ALGO_FUSED },
         { POLICY_FUSED_64_MID_LOG2, POLICY_FUSED_64_MID_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
         { POLICY_FUSED_64_MID_LOG2, 1ull << (POLICY_FUSED_64_MID_LOG2 - POLICY_FUSED_64_MOST_SHIFT),

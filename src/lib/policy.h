@@ -41,8 +41,10 @@ extern "C" {
  *     sampled candidates on this GPU) up to 2^(POLICY_FUSED_64_ONCE_LOG2 + 1)
  *     - 1 at any k, up to 2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_64_MID_MAX_K and up to 2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1
- *     at k <= POLICY_FUSED_64_WIDE_MAX_K; onepass elsewhere.  Where the lists
- *     overflow fused reads V from HBM up to six times: at 2 GB and more of V
+ *     at k <= POLICY_FUSED_64_WIDE_MAX_K; onepass elsewhere (at 2^28 keys and
+ *     k <= 4096 onepass is 1-5% faster even where fused reads V once: 575-585
+ *     us against 581-606 on every distribution; H200, commit 00c6a93).  Where
+ *     the lists overflow fused reads V from HBM up to six times: at 2 GB and more of V
  *     4-7x slower than onepass (H200: 2^29 - 1 keys, k = 1024: 5.67 ms
  *     against 1.23; 2^28.75 keys, k = 4096: 7.92 against 1.15), at 512 MB
  *     2-3x (2^26 keys, k = 2^18..2^22), at 128-256 MB 1.1-2.5x (2^24 keys,
@@ -85,7 +87,7 @@ extern "C" {
 #define POLICY_FUSED_64_MID_LOG2 26
 #define POLICY_FUSED_64_MID_MAX_K 65536
 #define POLICY_FUSED_64_MOST_SHIFT 2        /* k >= n/4: onepass's candidates would be a quarter of V */
-#define POLICY_FUSED_64_WIDE_LOG2 28
+#define POLICY_FUSED_64_WIDE_LOG2 27
 #define POLICY_FUSED_64_WIDE_MAX_K 4096
 #define POLICY_FUSED_16_LOG2 24
 #define POLICY_FUSED_16_MAX_K 262144

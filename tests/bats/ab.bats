@@ -4,8 +4,9 @@
 # (no tuning database) and passes the options given, the table gives each
 # build's range and plan and the later builds over the first, a failing run
 # is an ERR cell and the rest goes on, and bad arguments exit 2 naming the
-# input.  Stub programs stand in for drtopk (their medians are set per stub),
-# and the real CLI on the CPU backend once.
+# input; --batch times uniform rows through `drtopk batch`.  Stub programs
+# stand in for drtopk (their medians are set per stub), and the real CLI on
+# the CPU backend, for run and for batch.
 
 bats_require_minimum_version 1.5.0
 
@@ -94,6 +95,24 @@ EOF
     [[ "${lines[6]}" =~ ^\|\ u32\ UD\ 1000\ 10\ \|\ [0-9.]+-[0-9.]+\ radix\ \|\ [0-9.]+-[0-9.]+\ radix\ \|\ [0-9.]+\ \|$ ]]
 }
 
+@test "--batch: uniform rows through drtopk batch, the builds taking turns, its options from --run-args" {
+    stub base 0.100 0.110
+    stub new 0.080 0.090
+    run "$AB" --batch --reps 5 --rounds 2 --run-args "--sorted" base="$S/base" new="$S/new" -- "bf16 UD 256 131072 50"
+    [ "$status" -eq 0 ]
+    grep -q "^base batch --dtype bf16 --dist UD --rows 256 --cols 131072 --k 50 --reps 5 --json --sorted db=" "$LOG"
+    [ "$(cut -d' ' -f1 "$LOG" | tr '\n' ' ')" = "base new base new " ]
+    [ "${lines[3]}" = "drtopk batch --reps 5 --sorted; rounds: 2; microseconds (lowest-highest median, plan)" ]
+    [ "${lines[6]}" = "| bf16 UD 256 131072 50 | 100.0-110.0 fused | 80.0-90.0 fused | 0.800 |" ]
+}
+
+@test "--batch, the real CLI: two runs of this build's drtopk batch on the CPU backend" {
+    [ -x "$ROOT/bin/drtopk" ] || skip "bin/drtopk is not built"
+    run "$AB" --batch --reps 1 --rounds 1 --run-args "--backend cpu" a="$ROOT/bin/drtopk" b="$ROOT/bin/drtopk" -- "u32 UD 4 1000 10"
+    [ "$status" -eq 0 ]
+    [[ "${lines[6]}" =~ ^\|\ u32\ UD\ 4\ 1000\ 10\ \|\ [0-9.]+-[0-9.]+\ -\ \|\ [0-9.]+-[0-9.]+\ -\ \|\ [0-9.]+\ \|$ ]]
+}
+
 # ncu_stub REPORT... : an Nsight Compute that logs its arguments, runs the
 # program after its options (its stdout passed on) and then prints its i-th
 # REPORT, metric lines separated by ';' ("-": none).
@@ -142,7 +161,13 @@ EOF
     [[ "$output" == *"no BUILD before --"* ]]
     run "$AB" a="$S/a" -- "u32 UD 10"
     [ "$status" -eq 2 ]
-    [ "$output" = "ab.sh: case 'u32 UD 10': DTYPE DIST N K, four words in one argument" ]
+    [ "$output" = "ab.sh: case 'u32 UD 10': DTYPE DIST N K, 4 words in one argument" ]
+    run "$AB" --batch a="$S/a" -- "u32 UD 10 1"
+    [ "$status" -eq 2 ]
+    [ "$output" = "ab.sh: case 'u32 UD 10 1': DTYPE DIST ROWS COLS K, 5 words in one argument" ]
+    run "$AB" --batch --algo fused a="$S/a" -- "u32 UD 4 10 1"
+    [ "$status" -eq 2 ]
+    [ "$output" = "ab.sh: --algo forces a plan of drtopk run; with --batch give the batched plan's options in --run-args" ]
     run "$AB" --dir "$S/none" x -- "u32 UD 10 1"
     [ "$status" -eq 2 ]
     [ "$output" = "ab.sh: build x: $S/none/src/x/bin/drtopk is not an executable drtopk (archive.sh build $S/none x -- bin/drtopk)" ]

@@ -7,13 +7,16 @@
 # (DRTOPK_DB names a file that does not exist): every build plans from its
 # compiled-in table, as the GPU suites do.
 #
-#   tests/gpu/ab.sh [--dir DIR] [--algo A] [--reps R] [--rounds N]
+#   tests/gpu/ab.sh [--dir DIR] [--algo A | --batch] [--reps R] [--rounds N]
 #                   [--run-args "ARGS"] [--kernel REGEX] BUILD... -- CASE...
 #
 #   BUILD  NAME, the tree archive.sh built (DIR/src/NAME/bin/drtopk, DIR
 #          default .dev), or NAME=PATH, a drtopk program
-#   CASE   "DTYPE DIST N K", one argument (e.g. "f32 CD 2^26 1")
+#   CASE   "DTYPE DIST N K", one argument (e.g. "f32 CD 2^26 1"); with
+#          --batch "DTYPE DIST ROWS COLS K" (e.g. "bf16 UD 256 131072 50")
 #   --algo     forced on every run (default: the automatic plan)
+#   --batch    time `drtopk batch` (uniform rows) instead of `drtopk run`;
+#              its plan options go in --run-args (e.g. "--sorted")
 #   --reps     timed repetitions a run (default 9); --rounds runs a build
 #              and case (default 2); --run-args more `drtopk run` options
 #              (e.g. "--sorted", "--deterministic", "--order smallest")
@@ -35,6 +38,7 @@ die() { echo "ab.sh: $*" >&2; exit 2; }
 
 DIR=.dev
 ALGO=
+BATCH=
 REPS=9
 ROUNDS=2
 RUN_ARGS=
@@ -44,6 +48,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     --dir) [ $# -ge 2 ] || die "--dir needs a folder"; DIR=$2; shift 2 ;;
     --algo) [ $# -ge 2 ] || die "--algo needs an algorithm (drtopk run --help lists them)"; ALGO=$2; shift 2 ;;
+    --batch) BATCH=1; shift ;;
     --reps) [ $# -ge 2 ] || die "--reps needs a count"; REPS=$2; shift 2 ;;
     --rounds) [ $# -ge 2 ] || die "--rounds needs a count"; ROUNDS=$2; shift 2 ;;
     --run-args) [ $# -ge 2 ] || die "--run-args needs drtopk run options in one argument"; RUN_ARGS=$2; shift 2 ;;
@@ -55,6 +60,8 @@ while [ $# -gt 0 ]; do
     *) break ;;
     esac
 done
+[ -n "$BATCH" ] && [ -n "$ALGO" ] &&
+    die "--algo forces a plan of drtopk run; with --batch give the batched plan's options in --run-args"
 for v in "$REPS" "$ROUNDS"; do
     case $v in '' | *[!0-9]* | 0) die "--reps and --rounds take a positive whole number, not '$v'" ;; esac
 done
@@ -77,9 +84,14 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     shift
 done
 [ -s "$builds" ] || die "no BUILD: name at least one (NAME or NAME=PATH)"
-[ $# -gt 0 ] || die "no -- before the cases: BUILD... -- \"DTYPE DIST N K\"..."
+if [ -n "$BATCH" ]; then
+    form="DTYPE DIST ROWS COLS K" example="bf16 UD 256 131072 50" nwords=5
+else
+    form="DTYPE DIST N K" example="f32 CD 2^26 1" nwords=4
+fi
+[ $# -gt 0 ] || die "no -- before the cases: BUILD... -- \"$form\"..."
 shift
-[ $# -gt 0 ] || die "no CASE after --: give \"DTYPE DIST N K\", e.g. \"f32 CD 2^26 1\""
+[ $# -gt 0 ] || die "no CASE after --: give \"$form\", e.g. \"$example\""
 words() { # the words of $1, unglobbed
     set -f
     # shellcheck disable=SC2086
@@ -88,7 +100,7 @@ words() { # the words of $1, unglobbed
     echo $#
 }
 for c in "$@"; do
-    [ "$(words "$c")" -eq 4 ] || die "case '$c': DTYPE DIST N K, four words in one argument"
+    [ "$(words "$c")" -eq "$nwords" ] || die "case '$c': $form, $nwords words in one argument"
 done
 if [ -n "$KERNEL" ] && ! command -v "$NCU" > /dev/null 2>&1; then
     die "--kernel needs Nsight Compute: '$NCU' is not a program here (set NCU to its path)"
@@ -106,11 +118,17 @@ kernel_median_us() {
         sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'
 }
 
-# One run of build $1 (program $2) on case $3..$6: "median_us plan", or "ERR -".
+# One run of build $1 (program $2) on the case's words $3...: "median_us
+# plan", or "ERR -" (a batched run names no algorithm: plan -).
 run_one() {
-    b=$1 p=$2 c="$3 $4 $5 $6"
+    b=$1 p=$2
     shift 2
-    set -- "$p" run --dtype "$1" --dist "$2" --n "$3" --k "$4" ${ALGO:+--algo "$ALGO"} --reps "$REPS" --json
+    c="$*"
+    if [ -n "$BATCH" ]; then
+        set -- "$p" batch --dtype "$1" --dist "$2" --rows "$3" --cols "$4" --k "$5" --reps "$REPS" --json
+    else
+        set -- "$p" run --dtype "$1" --dist "$2" --n "$3" --k "$4" ${ALGO:+--algo "$ALGO"} --reps "$REPS" --json
+    fi
     if [ -n "$KERNEL" ]; then
         set -- "$NCU" --clock-control none --kernel-name "regex:$KERNEL" --metrics gpu__time_duration.sum "$@"
     fi
@@ -138,7 +156,9 @@ while read -r name path; do
 done < "$builds"
 what="microseconds (lowest-highest median, plan)"
 [ -n "$KERNEL" ] && what="microseconds of kernels matching '$KERNEL' under ncu (lowest-highest median, plan)"
-echo "drtopk run ${ALGO:+--algo $ALGO }--reps $REPS${RUN_ARGS:+ $RUN_ARGS}; rounds: $ROUNDS; $what"
+cmd=run
+[ -n "$BATCH" ] && cmd=batch
+echo "drtopk $cmd ${ALGO:+--algo $ALGO }--reps $REPS${RUN_ARGS:+ $RUN_ARGS}; rounds: $ROUNDS; $what"
 echo
 
 names=$(cut -d' ' -f1 "$builds" | tr '\n' ' ')
@@ -154,7 +174,7 @@ done
 echo "$header"
 echo "$rule"
 
-# One table row: case $1 ("DTYPE DIST N K"), every build ROUNDS times.
+# One table row: case $1 (its words), every build ROUNDS times.
 run_case() {
     set -f
     # shellcheck disable=SC2086
@@ -164,11 +184,11 @@ run_case() {
     r=0
     while [ "$r" -lt "$ROUNDS" ]; do
         while read -r name path; do
-            echo "$name $(run_one "$name" "$path" "$1" "$2" "$3" "$4" < /dev/null)" >> "$tmp/rows"
+            echo "$name $(run_one "$name" "$path" "$@" < /dev/null)" >> "$tmp/rows"
         done < "$builds"
         r=$((r + 1))
     done
-    awk -v names="$names" -v c="$1 $2 $3 $4" '
+    awk -v names="$names" -v c="$*" '
         { if ($2 == "ERR") err[$1] = 1
           else { if (!($1 in lo) || $2 + 0 < lo[$1]) lo[$1] = $2 + 0
                  if (!($1 in hi) || $2 + 0 > hi[$1]) hi[$1] = $2 + 0

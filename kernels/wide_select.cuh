@@ -6,10 +6,11 @@
  * k-th key) from the previous pass's histogram; after the last pass the
  * k-th key T and how many copies of it are needed are known, and one pass
  * collects every key above T and that many copies of T.  bits/8 + 1 reads of
- * the input and as many launches, no host round trip.  The 32-bit flag radix (radix_topk.cu) is
- * the faster select for 32-bit keys; this one serves the widths it does not
- * hold: 64-bit keys standalone (key_width.cu) and the one-read top-k's
- * sample, candidates and fallback for 16- and 64-bit keys (onepass.cu).
+ * the input and as many launches, no host round trip.  The 32-bit flag radix
+ * (radix_topk.cu) is the faster select for 32-bit keys; this one serves the
+ * widths it does not hold: 64-bit keys standalone (key_width.cu) and the
+ * one-read top-k's sample, candidates and fallback for 16- and 64-bit keys
+ * (onepass.cu).
  *
  * The input is raw V (element bits of dtype t, order o, mapped to ordered
  * keys on the fly) or (ordered key, position) pairs; its length is host-known

@@ -44,9 +44,9 @@ extern "C" {
  *     at k <= POLICY_FUSED_64_WIDE_MAX_K; onepass elsewhere (at 2^28 keys and
  *     k <= 4096 onepass is 1-5% faster even where fused reads V once: 575-585
  *     us against 581-606 on every distribution; H200, commit 00c6a93).  Where
- *     the lists overflow fused reads V from HBM up to six times: at 2 GB and more of V
- *     4-7x slower than onepass (H200: 2^29 - 1 keys, k = 1024: 5.67 ms
- *     against 1.23; 2^28.75 keys, k = 4096: 7.92 against 1.15), at 512 MB
+ *     the lists overflow fused reads V from HBM up to six times: at 2 GB and
+ *     more of V 4-7x slower than onepass (H200: 2^29 - 1 keys, k = 1024: 5.67
+ *     ms against 1.23; 2^28.75 keys, k = 4096: 7.92 against 1.15), at 512 MB
  *     2-3x (2^26 keys, k = 2^18..2^22), at 128-256 MB 1.1-2.5x (2^24 keys,
  *     k = 2^19..2^21: 190-324 us against 129-230; 2^25 keys, k = 2^18..2^22:
  *     326-609 against 180-391; H200, commit 58adafc);

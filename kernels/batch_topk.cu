@@ -112,6 +112,7 @@
  * most 32 bits).
  */
 #include "device_common.cuh"
+#include "radix_pick.cuh"
 #include "keyorder.h"
 #include "batch_spec.h"
 
@@ -173,8 +174,6 @@ static_assert(1ull << BATCH_STAGED_MAX_LOG2 == DRTOPK_BATCH_STAGED_MAX_LEN, "the
                                                    (all loads before their uses)              */
 #define BATCH_LIST_READS 2                      /* 16-byte shared-memory reads a thread makes at once while listing
                                                    (more: the 40 registers spill inside the loop) */
-#define BATCH_PICK_UNROLL 4                     /* a lane's count loads in flight in pick_digit (not all: their
-                                                   rotated addresses would be hoisted and spilled) */
 #define BATCH_VEC_BYTES 16                      /* staged loads: uint4                      */
 #define BATCH_CAND_DIGIT_BITS 8                 /*   the other 256 count the list's 8-bit digits              */
 static_assert(BATCH_SAMPLE_LANES == DRTOPK_WARP, "one warp sorts the staged select's sample (batch_spec.h)");
@@ -544,63 +543,19 @@ typedef struct {
 
 __host__ __device__ __forceinline__ size_t round16(size_t x) { return (x + BATCH_VEC_BYTES - 1) & ~(size_t)(BATCH_VEC_BYTES - 1); }
 
-/* The digit holding the want-th largest key, given a digit's count by
- * count_of(d) (want >= 1, at most the sum of the counts), found by the calling
- * warp: each lane sums DIGITS / 32 consecutive counts (lane 0 the largest
- * digits), a warp scan finds the lane whose range holds the want-th key, and
- * the warp scans that lane's counts (one a lane) to find the digit.  A lane
- * starts its sum at its own rotation of its range: the ranges lie a multiple
- * of 32 words apart, so in lockstep every lane would read the same
- * shared-memory bank (a 32-way conflict a load for 1024 digits).  Every lane
- * gets the digit, the count of the larger digits (*above) and the digit's own
- * count (*count). */
-template <unsigned DIGITS, typename C, typename F>
-__device__ __forceinline__ unsigned pick_digit(F count_of, C want, C *above, C *count)
-{
-    constexpr unsigned LANE_DIGITS = DIGITS / DRTOPK_WARP;     /* digits a lane sums */
-    constexpr unsigned BANK_LANES = DRTOPK_WARP / LANE_DIGITS; /* lanes whose ranges share one bank group */
-    static_assert(LANE_DIGITS >= 1 && LANE_DIGITS <= DRTOPK_WARP && LANE_DIGITS * DRTOPK_WARP == DIGITS,
-                  "a lane's digits: a whole share, at most a warp's");
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, rot = lane / BANK_LANES;
-    constexpr unsigned UNROLL = BATCH_PICK_UNROLL;             /* a pragma takes no macro */
-    C sum = 0;
-#pragma unroll UNROLL
-    for (unsigned j = 0; j < LANE_DIGITS; ++j)
-        sum += count_of(DIGITS - 1 - lane * LANE_DIGITS - (j + rot) % LANE_DIGITS);
-    C incl = sum;
-    for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
-        const C n = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
-        if (lane >= o) incl += n;
-    }
-    const unsigned first = __ffs(__ballot_sync(DRTOPK_FULL_MASK, incl >= want)) - 1;
-    const C ab = __shfl_sync(DRTOPK_FULL_MASK, incl - sum, first);      /* keys in the ranges before first's */
-    const unsigned hi = DIGITS - 1 - first * LANE_DIGITS;                /* first's largest digit */
-    const C c = lane < LANE_DIGITS ? count_of(hi - lane) : 0;
-    C run = c;
-    for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
-        const C n = __shfl_up_sync(DRTOPK_FULL_MASK, run, o);
-        if (lane >= o) run += n;
-    }
-    const unsigned hit = __ffs(__ballot_sync(DRTOPK_FULL_MASK, ab + run >= want)) - 1;  /* < LANE_DIGITS */
-    *above = ab + __shfl_sync(DRTOPK_FULL_MASK, run - c, hit);
-    *count = __shfl_sync(DRTOPK_FULL_MASK, c, hit);
-    return hi - hit;
-}
-
 /* The warp of threadIdx.x picks the digit at `shift` that holds the want-th
- * key among those matching the prefix (pick_digit over the shared counts). */
+ * key among those matching the prefix (warp_pick_digit over the shared counts). */
 template <unsigned DIGITS>
 __device__ __forceinline__ void staged_pick(staged_head *h, const unsigned *hist, int shift)
 {
     const unsigned want = h->want;
-    unsigned above, count;
-    const unsigned digit = pick_digit<DIGITS>([&](unsigned d) { return hist[d]; }, want, &above, &count);
+    const radix_pick<unsigned> pk = warp_pick_digit<DIGITS>([&](unsigned d) { return hist[d]; }, want);
     __syncwarp();               /* every lane has read want and the counts before lane 0 rewrites want */
     if ((threadIdx.x & DRTOPK_LANE_MASK) == 0) {
-        h->want = want - above;
-        h->count = count;
-        h->prefix |= (uint64_t)digit << shift;
-        h->done = shift == 0 || count == want - above;       /* the last digit, or the bucket taken whole */
+        h->want = want - pk.above;
+        h->count = pk.count;
+        h->prefix |= (uint64_t)pk.digit << shift;
+        h->done = shift == 0 || pk.count == want - pk.above;  /* the last digit, or the bucket taken whole */
     }
 }
 
@@ -1023,7 +978,7 @@ __device__ __forceinline__ void split_chunks(const batch_args &a, uint64_t start
 /* One digit pass: block (x, y) counts the digit at `shift` of the keys that
  * match the known digits in its chunks (split_member) of segments y,
  * y + gridDim.y, ...; the last of a segment's blocks picks the digit holding
- * the want-th key (a warp, pick_digit) and clears the counts for the next
+ * the want-th key (a warp, warp_pick_digit) and clears the counts for the next
  * pass. */
 template <int T>
 __device__ void split_hist_pass(const batch_args &a, split_state *states, int shift)
@@ -1068,13 +1023,13 @@ __device__ void split_hist_pass(const batch_args &a, split_state *states, int sh
             __threadfence();
             volatile unsigned long long *h = st->hist;
             const unsigned long long prior = __ldcg(&st->above), want = ks - prior;
-            unsigned long long above, count;
-            const unsigned d = pick_digit<BATCH_DIGITS>([&](unsigned j) { return h[j]; }, want, &above, &count);
+            const radix_pick<unsigned long long> pk =
+                warp_pick_digit<BATCH_DIGITS>([&](unsigned j) { return h[j]; }, want);
             if (threadIdx.x == 0) {
-                st->prefix = pf | (uint64_t)d << shift;
+                st->prefix = pf | (uint64_t)pk.digit << shift;
                 st->mask = mk | (uint64_t)(BATCH_DIGITS - 1) << shift;
-                st->above = prior + above;
-                st->done = shift == 0 || count == want - above;     /* the last digit, or the bucket taken whole */
+                st->above = prior + pk.above;
+                st->done = shift == 0 || pk.count == want - pk.above; /* the last digit, or the bucket taken whole */
                 st->arrived = 0;
             }
         }
@@ -1275,7 +1230,7 @@ typedef struct {
 /* The want-th largest key (1 <= want <= n) of the words w[0..n) -- their
  * key bits, filter_word's upper half; the highest `high` bits of it may be
  * set -- found by the block digit by digit from the top (8 bits: a shared
- * histogram of the words in the bucket so far, pick_digit by warp 0) until a
+ * histogram of the words in the bucket so far, warp_pick_digit by warp 0) until a
  * digit's bucket is taken whole or the key bits run out.  Then the words x
  * with (x & f->mask) > f->prefix are the kn - f->want best, and f->want more
  * are among those with (x & f->mask) == f->prefix (all of them where
@@ -1308,14 +1263,13 @@ __device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int 
         __syncthreads();
         if (threadIdx.x < DRTOPK_WARP) {
             const unsigned wa = f->want;
-            unsigned above, count;
-            const unsigned d = pick_digit<BATCH_DIGITS>([&](unsigned j) { return hist[j]; }, wa, &above, &count);
+            const radix_pick<unsigned> pk = warp_pick_digit<BATCH_DIGITS>([&](unsigned j) { return hist[j]; }, wa);
             __syncwarp();               /* every lane has read want before lane 0 rewrites it */
             if (threadIdx.x == 0) {
-                f->prefix = pf | (uint64_t)d << shift;
+                f->prefix = pf | (uint64_t)pk.digit << shift;
                 f->mask = mk | (uint64_t)(BATCH_DIGITS - 1) << shift;
-                f->want = wa - above;
-                f->done = count == wa - above;
+                f->want = wa - pk.above;
+                f->done = pk.count == wa - pk.above;
             }
         }
     }

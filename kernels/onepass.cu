@@ -65,6 +65,7 @@
 #include "kernels.h"
 #include "keyorder.h"
 #include "onepass_spec.h"
+#include "radix_pick.cuh"
 #include "stream_tile.cuh"
 #include "wide_select.cuh"
 
@@ -605,15 +606,14 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
                                                                   int *d_settled)
 {
     typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
-    typedef cub::BlockScan<unsigned long long, OP_BLOCK> scan_t;
     __shared__ union {
         typename reduce_t::TempStorage reduce;
-        typename scan_t::TempStorage scan;
+        typename radix_pick_scan<unsigned long long, OP_BLOCK>::TempStorage scan;
         typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage claim;
     } tmp;
     __shared__ unsigned sh_hist[OP_DET_BINS];
-    __shared__ unsigned long long sh_base, sh_before;
-    __shared__ unsigned sh_digit;
+    __shared__ unsigned long long sh_base;
+    __shared__ radix_pick<unsigned long long> sh_pick;
     if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
     const uint64_t stride = (uint64_t)gridDim.x * OP_BLOCK, first = (uint64_t)blockIdx.x * OP_BLOCK + threadIdx.x;
     const int passes = (pos_bits + OP_DET_DIGIT_BITS - 1) / OP_DET_DIGIT_BITS;
@@ -686,17 +686,13 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
         __syncthreads();
         if (sh_hist[threadIdx.x]) atomicAdd(&ctl->det_hist[p][threadIdx.x], (unsigned long long)sh_hist[threadIdx.x]);
         op_grid_sync();
-        const unsigned long long h = ctl->det_hist[p][threadIdx.x];
-        unsigned long long before, total;
-        scan_t(tmp.scan).ExclusiveSum(h, before, total);
-        if (before < rank && rank <= before + h) {
-            sh_digit = threadIdx.x;
-            sh_before = before;
-        }
-        __syncthreads();
-        prefix = prefix << width | sh_digit;
-        rank -= sh_before;
-        __syncthreads();        /* sh_digit, sh_before and tmp are rewritten next */
+        /* the rank-th smallest: the pick of the largest over the digits reversed */
+        const unsigned long long *h = ctl->det_hist[p];
+        const radix_pick<unsigned long long> pk = block_pick_digit<OP_DET_BINS, OP_BLOCK>(
+            [&](unsigned d) { return h[OP_DET_BINS - 1 - d]; }, rank, tmp.scan, sh_pick);
+        prefix = prefix << width | (OP_DET_BINS - 1 - pk.digit);
+        rank -= pk.above;
+        __syncthreads();        /* sh_pick and tmp are rewritten next */
     }
 
     /* the m ties at or below P, listed where step 9 reads no more: the

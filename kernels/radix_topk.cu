@@ -37,6 +37,7 @@
 #include "keyorder.h"
 #include "pipeline_spec.h"
 #include "stream_tile.cuh"
+#include "radix_pick.cuh"
 
 #define RADIX_DIGIT_BITS 8
 #define RADIX_BINS (1u << RADIX_DIGIT_BITS)
@@ -59,7 +60,6 @@
                                           (spread keys leave ~n / 256 after the first digit) */
 typedef uint16_t radix_small_list_t;   /* a position of the one-block path (< RADIX_SMALL_N) */
 static_assert(RADIX_SMALL_N <= 65536, "a one-block position fits radix_small_list_t");
-#define RADIX_BINS_PER_LANE (RADIX_BINS / DRTOPK_WARP)
 static_assert(RADIX_BINS == TOPK_DIGIT0_BINS && RADIX_TOP_SHIFT == TOPK_DIGIT0_SHIFT &&
                   RADIX_DIGIT_BITS == TOPK_DIGIT0_BITS && RADIX_PASSES * RADIX_DIGIT_BITS == RADIX_KEY_BITS,
               "radix_topk_hist0's histogram is pass 0's, and topk_digit_shift gives the passes' digits");
@@ -134,50 +134,6 @@ __device__ __forceinline__ PosT radix_pos(const PosT *pos, unsigned long long i)
     return S == TOPK_SRC_RAW ? (PosT)i : pos[i];
 }
 
-/* One warp: the digit holding the kk-th largest candidate, scanning the bins
- * from the highest.  Returns on every lane; found is 0 only if the histogram
- * holds fewer than kk elements (a broken k <= length promise). */
-template <typename C>
-__device__ void radix_select_digit(const C *hist, unsigned long long kk, uint32_t *digit,
-                                   unsigned long long *kk_out, unsigned long long *cand, int *found)
-{
-    const int lane = threadIdx.x % DRTOPK_WARP;
-    unsigned long long c[RADIX_BINS_PER_LANE];
-    unsigned long long sum = 0;
-#pragma unroll
-    for (int j = 0; j < (int)RADIX_BINS_PER_LANE; ++j) {
-        c[j] = hist[RADIX_BINS - 1 - (lane * RADIX_BINS_PER_LANE + j)];
-        sum += c[j];
-    }
-    unsigned long long incl = sum;
-#pragma unroll
-    for (int d = 1; d < DRTOPK_WARP; d *= 2) {
-        unsigned long long o = __shfl_up_sync(DRTOPK_FULL_MASK, incl, d);
-        if (lane >= d) incl += o;
-    }
-    const unsigned long long excl = incl - sum;
-    const int owner = excl < kk && kk <= incl;
-    uint32_t dg = 0;
-    unsigned long long nk = 0, nc = 0, run = excl;
-    int open = owner;
-#pragma unroll
-    for (int j = 0; j < (int)RADIX_BINS_PER_LANE; ++j) {
-        if (open && run + c[j] >= kk) {
-            dg = RADIX_BINS - 1 - (lane * RADIX_BINS_PER_LANE + j);
-            nk = kk - run;
-            nc = c[j];
-            open = 0;
-        }
-        run += c[j];
-    }
-    const unsigned ball = __ballot_sync(DRTOPK_FULL_MASK, owner);
-    const int src = ball ? __ffs(ball) - 1 : 0;
-    *digit = __shfl_sync(DRTOPK_FULL_MASK, dg, src);
-    *kk_out = __shfl_sync(DRTOPK_FULL_MASK, nk, src);
-    *cand = __shfl_sync(DRTOPK_FULL_MASK, nc, src);
-    *found = ball != 0;
-}
-
 /* Every block: the state of pass p (p == RADIX_PASSES: the final pass) into
  * *cur, from state[p-1] and histogram p-1: extend the prefix by one digit,
  * switch to the buffer after a compacting pass, decide the next compaction
@@ -202,13 +158,12 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
         }
         if (p > 0 && !c.done) {
             const int q = p - 1; /* the pass whose histogram decides this digit */
-            uint32_t digit;
-            unsigned long long kk, cand;
-            int found;
-            radix_select_digit(q == 0 && a.hist0 ? a.hist0 : a.hist + q * RADIX_BINS, c.kk, &digit, &kk, &cand,
-                               &found);
+            const unsigned long long *hist = q == 0 && a.hist0 ? a.hist0 : a.hist + q * RADIX_BINS;
+            const radix_pick<unsigned long long> pk =
+                warp_pick_digit<RADIX_BINS>([&](unsigned d) { return hist[d]; }, c.kk);
+            const unsigned long long kk = c.kk - pk.above, cand = pk.count;
             const int shift = topk_digit_shift(c.known, q);
-            c.prefix |= digit << shift;
+            c.prefix |= pk.digit << shift;
             c.mask |= RADIX_DIGIT_MASK << shift;
             c.kk = kk;
             c.cand = cand;
@@ -401,12 +356,11 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
         });
         __syncthreads();
         if (threadIdx.x < DRTOPK_WARP) {
-            uint32_t digit;
-            unsigned long long kk, cand;
-            int found;
-            radix_select_digit(hist, s_kk, &digit, &kk, &cand, &found);
+            const radix_pick<unsigned long long> pk =
+                warp_pick_digit<RADIX_BINS>([&](unsigned d) { return (unsigned long long)hist[d]; }, s_kk);
+            const unsigned long long kk = s_kk - pk.above, cand = pk.count;
             if (threadIdx.x == 0) {
-                s_prefix = prefix | digit << shift;
+                s_prefix = prefix | pk.digit << shift;
                 s_mask = mask | RADIX_DIGIT_MASK << shift;
                 s_kk = kk;
                 s_cand = cand;

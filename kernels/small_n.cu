@@ -69,17 +69,16 @@
 #include <string.h>
 #include <type_traits>
 #include <cooperative_groups.h>
-#include <cub/block/block_scan.cuh>
 #include "kernels.h"
 #include "keyorder.h"
 #include "fused_spec.h"
+#include "radix_pick.cuh"
 
 #define SN_THREADS 1024                 /* one block per SM, all its threads    */
 #define SN_DIGIT_BITS 11                /* 3 passes cover 32 bits (11, 11, 10),
                                            6 cover 64 (11 x 5, 9)              */
 #define SN_BINS (1u << SN_DIGIT_BITS)
 #define SN_PASSES_MAX 6                 /* the passes of the widest key          */
-#define SN_BINS_PER_THREAD (SN_BINS / SN_THREADS)
 #define SN_UNROLL 4                     /* loads in flight per thread (8 spills
                                            under the 64-register cap)          */
 #define SN_VEC_UNROLL 4                 /* 16-byte loads in flight per thread in
@@ -321,10 +320,9 @@ template <int T, typename K>
 __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
                           K &prefix, K &mask, uint32_t &kk)
 {
-    typedef cub::BlockScan<uint32_t, SN_THREADS> scan_t;
-    __shared__ typename scan_t::TempStorage scan_tmp;
+    __shared__ typename radix_pick_scan<uint32_t, SN_THREADS>::TempStorage scan_tmp;
     __shared__ unsigned int sh_hist[SN_BINS];
-    __shared__ uint32_t sh_digit, sh_kk, sh_cand;
+    __shared__ radix_pick<uint32_t> sh_pick;
     __shared__ unsigned long long sh_all, sh_any;
     constexpr int key_bits = sn_key_bits<K>();
     K *tile = (K *)s.tile;
@@ -385,29 +383,14 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
             }
             __syncthreads();
         }
-        /* thread j holds bins from the top: SN_BINS - 1 - (j * per + i) */
-        uint32_t cnt[SN_BINS_PER_THREAD], sum = 0, above;
-#pragma unroll
-        for (int i = 0; i < SN_BINS_PER_THREAD; ++i) {
-            cnt[i] = sh_hist[SN_BINS - 1 - (threadIdx.x * SN_BINS_PER_THREAD + i)];
-            sum += cnt[i];
-        }
-        scan_t(scan_tmp).ExclusiveSum(sum, above);
-#pragma unroll
-        for (int i = 0; i < SN_BINS_PER_THREAD; ++i) {
-            if (above < kk && above + cnt[i] >= kk) {
-                sh_digit = SN_BINS - 1 - (threadIdx.x * SN_BINS_PER_THREAD + i);
-                sh_kk = kk - above;
-                sh_cand = cnt[i];
-            }
-            above += cnt[i];
-        }
-        __syncthreads();                /* sh_hist is cleared, scan_tmp reused after this */
-        prefix |= (K)sh_digit << shift;
+        /* its barrier: sh_hist is cleared, scan_tmp reused after it */
+        const radix_pick<uint32_t> pk =
+            block_pick_digit<SN_BINS, SN_THREADS>([&](unsigned d) { return sh_hist[d]; }, kk, scan_tmp, sh_pick);
+        prefix |= (K)pk.digit << shift;
         mask |= (K)wmask << shift;
-        kk = sh_kk;
-        /* sh_* are rewritten after two more barriers (the next pass's or call's) */
-        if (!exact && sh_cand == kk) break;
+        kk -= pk.above;
+        /* sh_pick is rewritten after two more barriers (the next pass's or call's) */
+        if (!exact && pk.count == kk) break;
         below = shift;
         if (span) {                     /* no key in the source: d all ones, no jump */
             const K d = (K)(sh_any ^ sh_all);

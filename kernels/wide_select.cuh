@@ -20,8 +20,8 @@
  */
 #ifndef DRTOPK_WIDE_SELECT_CUH
 #define DRTOPK_WIDE_SELECT_CUH
-#include <cub/block/block_scan.cuh>
 #include "device_common.cuh"
+#include "radix_pick.cuh"
 #include "keyorder.h"
 #include "pipeline_spec.h"
 
@@ -125,30 +125,20 @@ __global__ void ws_init(ws_input<K, P> in, ws_state *s, uint64_t k)
 
 /* Every thread of a block of WS_DIGITS threads, a digit each: the state
  * after picking, at `shift`, the digit holding the need-th largest key among
- * those matching `before` (they number at least `need`, so digit 0 holds it
- * when no higher one does), from that digit's histogram h.  The counts at or
- * above each digit come from one block scan (a thread walking the digits
- * waits on an L2 load a digit: ~15 us where the digit is low). */
+ * those matching `before` (block_pick_digit over the counts in L2: a thread
+ * walking the digits would wait on an L2 load a digit, ~15 us where the digit
+ * is low). */
 __device__ __forceinline__ ws_pick_state ws_block_pick(const unsigned long long *h, ws_pick_state before, int shift)
 {
-    typedef cub::BlockScan<unsigned long long, WS_DIGITS> scan_t;
-    __shared__ typename scan_t::TempStorage tmp;
-    __shared__ ws_pick_state picked;
-    const unsigned d = WS_DIGITS - 1u - threadIdx.x; /* the scan runs from the top digit down */
-    const unsigned long long c = h[d];
-    unsigned long long at_or_above;
-    scan_t(tmp).InclusiveSum(c, at_or_above);
-    const unsigned long long above = at_or_above - c;
-    /* at most one digit d >= 1 has at_or_above >= need > above (the counts
-     * only grow downwards); with none it is digit 0 */
-    const bool holds = d >= 1 && at_or_above >= before.need && above < before.need;
-    const bool any = __syncthreads_or(holds) != 0;
-    if (holds || (d == 0 && !any)) {
-        picked.prefix = before.prefix | (uint64_t)d << shift;
-        picked.need = before.need - above;
-    }
-    __syncthreads();
-    return picked;
+    __shared__ typename radix_pick_scan<unsigned long long, WS_DIGITS>::TempStorage tmp;
+    __shared__ radix_pick<unsigned long long> slot;
+    const radix_pick<unsigned long long> pk =
+        block_pick_digit<WS_DIGITS, WS_DIGITS>([&](unsigned d) { return h[d]; }, (unsigned long long)before.need,
+                                               tmp, slot);
+    ws_pick_state st;
+    st.prefix = before.prefix | (uint64_t)pk.digit << shift;
+    st.need = before.need - pk.above;
+    return st;
 }
 static_assert(WS_BLOCK == WS_DIGITS, "a histogram or collect block picks a digit a thread");
 

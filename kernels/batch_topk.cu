@@ -1378,12 +1378,7 @@ __global__ void __launch_bounds__(filter_shape<BIN>::threads) filter_kernel(batc
                 }
             }
             const unsigned mine = (unsigned)__popc(hits);
-            unsigned incl = mine;
-#pragma unroll
-            for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
-                const unsigned up = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
-                if (lane >= o) incl += up;
-            }
+            const unsigned incl = warp_incl_sum(mine);
             const unsigned warp_hits = __shfl_sync(DRTOPK_FULL_MASK, incl, DRTOPK_WARP - 1);
             if (warp_hits == 0) continue;       /* the warp alike */
             unsigned base = 0;

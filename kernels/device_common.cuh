@@ -1,7 +1,7 @@
 /*
  * device_common.cuh -- the device commons every CUDA file of the library
  * shares (paper section 5: warp-centric kernels): warp, mask, vector and
- * alignment constants; the checked-call and launch-check macros; the one
+ * alignment constants; the warp scan; the checked-call and launch-check macros; the one
  * workspace carving helper; the cooperative launch configuration; the
  * key-type x position-width dispatcher; and the thread-safe per-device
  * attribute cache (device_cache.cu).  Host programs never include it.
@@ -56,6 +56,23 @@ __device__ __forceinline__ void cp_async_wait()
 #if __CUDA_ARCH__ >= DRTOPK_CP_ASYNC_ARCH
     asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
 #endif
+}
+
+/* ---- warp scan ---------------------------------------------------------------- */
+/* Inclusive sum of x over lanes 0..lane of the calling warp (every lane calls
+ * it); with LANES < 32, fewer shuffle steps, and only the first LANES lanes'
+ * results are their sums. */
+template <unsigned LANES = DRTOPK_WARP, typename T>
+__device__ __forceinline__ T warp_incl_sum(T x)
+{
+    static_assert(LANES >= 1 && LANES <= DRTOPK_WARP, "a scan over at most a warp's lanes");
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+#pragma unroll
+    for (unsigned d = 1; d < LANES; d <<= 1) {
+        const T o = __shfl_up_sync(DRTOPK_FULL_MASK, x, d);
+        if (lane >= d) x += o;
+    }
+    return x;
 }
 
 /* ---- checked calls ---------------------------------------------------------- */

@@ -58,24 +58,14 @@ __device__ __forceinline__ radix_pick<C> warp_pick_digit(F count_of, C want)
 #pragma unroll UNROLL
     for (unsigned j = 0; j < LANE_DIGITS; ++j)
         sum += count_of(DIGITS - 1 - lane * LANE_DIGITS - (j + rot) % LANE_DIGITS);
-    C incl = sum;
-#pragma unroll
-    for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
-        const C n = __shfl_up_sync(DRTOPK_FULL_MASK, incl, o);
-        if (lane >= o) incl += n;
-    }
+    const C incl = warp_incl_sum(sum);
     /* the lane whose range holds the pick (the last lane's range holds digit 0) */
     const bool range = incl - sum < want && (incl >= want || lane == DRTOPK_WARP - 1);
     const unsigned first = __ffs(__ballot_sync(DRTOPK_FULL_MASK, range)) - 1;
     const C ab = __shfl_sync(DRTOPK_FULL_MASK, incl - sum, first);      /* keys in the ranges before first's */
     const unsigned hi = DIGITS - 1 - first * LANE_DIGITS;                /* first's largest digit */
     const C c = lane < LANE_DIGITS ? count_of(hi - lane) : 0;
-    C run = c;
-#pragma unroll
-    for (unsigned o = 1; o < DRTOPK_WARP; o <<= 1) {
-        const C n = __shfl_up_sync(DRTOPK_FULL_MASK, run, o);
-        if (lane >= o) run += n;
-    }
+    const C run = warp_incl_sum(c);
     const bool holds = lane < LANE_DIGITS && radix_pick_holds(hi - lane, ab + run - c, c, want);
     const unsigned hit = __ffs(__ballot_sync(DRTOPK_FULL_MASK, holds)) - 1;
     radix_pick<C> p;

@@ -107,17 +107,6 @@ template <> struct tile_keys<uint64_t> {
 template <bool WIDE> struct tile_klass { typedef uint32_t type; };
 template <> struct tile_klass<true> { typedef unsigned long long type; };
 
-/* Inclusive scan of x over the lanes of a warp (all lanes call it). */
-__device__ __forceinline__ uint32_t radix_warp_incl(uint32_t x, int lane)
-{
-#pragma unroll
-    for (int d = 1; d < DRTOPK_WARP; d *= 2) {
-        const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, x, d);
-        if (lane >= d) x += o;
-    }
-    return x;
-}
-
 #define RADIX_COUNT_SHIFT 16           /* class-2 count in the upper half of a packed count */
 #define RADIX_COUNT_LOW 0xFFFFu
 
@@ -129,7 +118,7 @@ __device__ __forceinline__ void radix_tile_bases(uint32_t *sh_warp, int nwarps, 
                                                  unsigned long long *base2)
 {
     const uint32_t w = lane < nwarps ? sh_warp[lane] : 0;
-    const uint32_t wi = radix_warp_incl(w, lane);
+    const uint32_t wi = warp_incl_sum(w);
     if (lane < nwarps) sh_warp[lane] = wi - w;
     if (lane == nwarps - 1) {
         const uint32_t t1 = wi & RADIX_COUNT_LOW, t2 = wi >> RADIX_COUNT_SHIFT;
@@ -201,7 +190,7 @@ struct tile_walk {
  * the warp's total (*total), which the last lane stores in *slot. */
 __device__ __forceinline__ uint32_t radix_warp_counts(uint32_t cnt, int lane, uint32_t *slot, uint32_t *total)
 {
-    const uint32_t incl = radix_warp_incl(cnt, lane);
+    const uint32_t incl = warp_incl_sum(cnt);
     *total = __shfl_sync(DRTOPK_FULL_MASK, incl, DRTOPK_WARP - 1);
     if (lane == DRTOPK_WARP - 1) *slot = incl;
     return incl;

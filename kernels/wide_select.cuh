@@ -255,12 +255,7 @@ __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_sta
         __syncthreads();
         if (warp == 0) {
             const uint32_t c = lane < WS_WARPS ? sh_off[lane] : 0;
-            uint32_t incl = c;
-#pragma unroll
-            for (unsigned d = 1; d < WS_WARPS; d *= 2) {
-                const uint32_t o = __shfl_up_sync(DRTOPK_FULL_MASK, incl, d);
-                if (lane >= d) incl += o;
-            }
+            const uint32_t incl = warp_incl_sum<WS_WARPS>(c);
             if (lane < WS_WARPS) sh_off[lane] = incl - c;
             if (lane == WS_WARPS - 1) {
                 const uint32_t tgt = incl & WS_COUNT_LOW, teq = incl >> WS_COUNT_SHIFT;

@@ -356,9 +356,11 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
         });
         __syncthreads();
         if (threadIdx.x < DRTOPK_WARP) {
+            const unsigned long long want = s_kk;
             const radix_pick<unsigned long long> pk =
-                warp_pick_digit<RADIX_BINS>([&](unsigned d) { return (unsigned long long)hist[d]; }, s_kk);
-            const unsigned long long kk = s_kk - pk.above, cand = pk.count;
+                warp_pick_digit<RADIX_BINS>([&](unsigned d) { return (unsigned long long)hist[d]; }, want);
+            const unsigned long long kk = want - pk.above, cand = pk.count;
+            __syncwarp();               /* every lane has read s_kk before lane 0 rewrites it */
             if (threadIdx.x == 0) {
                 s_prefix = prefix | pk.digit << shift;
                 s_mask = mask | RADIX_DIGIT_MASK << shift;

@@ -46,6 +46,8 @@
 #define DRTOPK_BATCH_DR_RATIO 16        /* a segment holds at least 16 k_s 2^alpha keys: candidates <= 1/16 */
 #define DRTOPK_BATCH_DR_ALPHA_MIN 5     /* a subrange is at least a warp's 32 keys */
 #define DRTOPK_BATCH_DR_ALPHA_MAX 10    /* and at most 1024: k subranges of it re-read */
+#define DRTOPK_BATCH_DR_RULE4_CONST (-1) /* Rule 4's const: alpha = floor(log2 sqrt(len / k_s)), the
+                                           delegates and candidates of a segment balanced */
 #define DRTOPK_BATCH_DR_SEGS_LOG2 24    /* segments of one call that take it: an entry field of 24 bits */
 #define DRTOPK_BATCH_DR_SEGS_MAX (1ull << DRTOPK_BATCH_DR_SEGS_LOG2)
 #define DRTOPK_BATCH_DR_VEC_BYTES 16    /* the subrange grid's unit: one 16-byte load */
@@ -58,16 +60,19 @@ DRTOPK_HD int drtopk_batch_dr_takes(uint64_t len, uint64_t ks, uint64_t dr_min_l
            len / DRTOPK_BATCH_DR_RATIO >> DRTOPK_BATCH_DR_ALPHA_MIN >= ks;
 }
 
-/* alpha of a segment of len keys and k_s = ks: about log2 sqrt(len / ks),
- * where its len / 2^alpha delegates and its ks 2^alpha candidates balance,
- * and no larger than 16 ks 2^alpha <= len allows; within [5, 10].  With r =
- * floor(len / ks): 2^(alpha+1) <= sqrt(r) and 16 ks 2^(alpha+1) <= len. */
+/* alpha of a segment of len keys and k_s = ks: Rule 4 at const
+ * DRTOPK_BATCH_DR_RULE4_CONST, floor(log2 sqrt(len / ks)), where its len /
+ * 2^alpha delegates and its ks 2^alpha candidates balance, lowered to what
+ * 16 ks 2^alpha <= len allows, within [5, 10] (5 where ks > len / 2^9: no
+ * such segment takes the pipeline).  Exact, host and device alike
+ * (drtopk_rule4_alpha_int): the workspace bounds above hold for every
+ * segment's alpha. */
 DRTOPK_HD int drtopk_batch_dr_alpha(uint64_t len, uint64_t ks)
 {
-    const uint64_t r = ks ? len / ks : 0;
-    int alpha = DRTOPK_BATCH_DR_ALPHA_MIN;
-    while (alpha < DRTOPK_BATCH_DR_ALPHA_MAX && r >> (2 * alpha + 2) != 0 && r / DRTOPK_BATCH_DR_RATIO >> (alpha + 1) != 0)
-        ++alpha;
+    if (ks == 0 || len / ks >> (2 * DRTOPK_BATCH_DR_ALPHA_MIN) == 0) return DRTOPK_BATCH_DR_ALPHA_MIN;
+    int alpha = drtopk_rule4_alpha_int(len, ks, DRTOPK_BATCH_DR_RULE4_CONST);
+    if (alpha > DRTOPK_BATCH_DR_ALPHA_MAX) alpha = DRTOPK_BATCH_DR_ALPHA_MAX;
+    while (alpha > DRTOPK_BATCH_DR_ALPHA_MIN && len / ks / DRTOPK_BATCH_DR_RATIO >> alpha == 0) --alpha;
     return alpha;
 }
 

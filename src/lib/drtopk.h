@@ -217,7 +217,8 @@ DRTOPK_API float drtopk_f16_to_float(uint16_t h);
 DRTOPK_API uint16_t drtopk_bf16_from_float(float f);
 DRTOPK_API float drtopk_bf16_to_float(uint16_t h);
 
-/* Rule 4: alpha = round(0.5 * (c + log2 n - log2 k)), clamped to
+/* Rule 4: alpha = round(0.5 * (c + log2 n - log2 k)), halves rounded up
+ * (exact for an integer c, such as the paper's 3), clamped to
  * [DRTOPK_ALPHA_MIN, min(DRTOPK_ALPHA_MAX, ceil(log2 n))]. */
 DRTOPK_API int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const);
 

@@ -1,7 +1,7 @@
 /*
  * pipeline_spec.h -- the one specification of the Dr. Top-k pipeline (paper
  * sections 4.1-4.3 and 5.1): subrange geometry, the buffer capacities, the
- * radix digit and the skip-last-digit decision, and Rules 1-3, each a function
+ * radix digit and the skip-last-digit decision, and Rules 1-4, each a function
  * named after it.  It compiles as C11 host code and as CUDA device code
  * (hd.h), so the CUDA kernels (kernels/pipeline.cu, concat_filter.cu,
  * radix_topk.cu), the CPU reference (cpu_ref.c) and the BMW workload counter
@@ -241,6 +241,35 @@ DRTOPK_HD uint64_t drtopk_rule3_scan_minimum(uint64_t nd)
     uint64_t c = 0;
     while (drtopk_rule3_classify(c, nd) != DRTOPK_SUBRANGE_SCAN) ++c;
     return c;
+}
+
+/* ---- Rule 4 (paper 5.2, the subrange size) ----------------------------- */
+/* floor(log2 x) in six steps; -1 for x = 0. */
+DRTOPK_HD int drtopk_spec_log2_floor(uint64_t x)
+{
+    int r = x ? 0 : -1;
+    for (int s = 32; s > 0; s >>= 1)
+        if (x >> s) {
+            x >>= s;
+            r += s;
+        }
+    return r;
+}
+
+/* Rule 4: alpha = round(0.5 (c + log2 n - log2 k)), for an integer const c
+ * and n >= k >= 1, in integers and unclamped (the caller clamps): with L =
+ * log2(n / k) and c + L >= 0, rounding half away from zero is floor((c + 1 +
+ * L) / 2), and for the integer c + 1 that is floor((c + 1 + floor(L)) / 2),
+ * floor(L) = floor(log2(floor(n / k))).  Exact where the rounding is a tie
+ * (n / k a power of two, c + log2(n / k) odd), which log2 in floating point
+ * gets wrong for about one such (n, k) in thirteen, and the same on the host
+ * and the device, so a bound the host derives holds for the alpha a kernel
+ * derives.  Below 0 (c + 1 + floor(L) < 0) it returns -1: every caller's
+ * least alpha is above it. */
+DRTOPK_HD int drtopk_rule4_alpha_int(uint64_t n, uint64_t k, int c)
+{
+    const int s = c + 1 + drtopk_spec_log2_floor(n / k);
+    return s < 0 ? -1 : s / 2;
 }
 
 /* ---- capacities (header comment) ---------------------------------------- */

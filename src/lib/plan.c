@@ -10,11 +10,14 @@
 #include "drtopk.h"
 #include "backend.h"
 #include "keyorder.h"
+#include "pipeline_spec.h"
 #include "policy.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+
+#define RULE4_INT_CONST_MAX 64.0   /* an integer const beyond +-64 puts alpha past any clamp: doubles do */
 
 /* Return status st with the message of a failed call (drtopk_last_error). */
 #define FAIL(st, ...) (drtopk_error_set(__VA_ARGS__), (st))
@@ -26,23 +29,18 @@ static int ceil_log2_u64(uint64_t x)
     return r;
 }
 
-static int log2_floor_u64(uint64_t x)
-{
-    int r = -1;
-    while (x) {
-        x >>= 1;
-        ++r;
-    }
-    return r;
-}
-
 int drtopk_rule4_alpha(uint64_t n, uint64_t k, double rule4_const)
 {
     int hi = ceil_log2_u64(n);
     if (hi > DRTOPK_ALPHA_MAX) hi = DRTOPK_ALPHA_MAX;
     if (hi < DRTOPK_ALPHA_MIN) hi = DRTOPK_ALPHA_MIN;
     if (n == 0 || k == 0 || !isfinite(rule4_const)) return DRTOPK_ALPHA_MIN;
-    double a = round(0.5 * (rule4_const + log2((double)n) - log2((double)k)));
+    /* an integer const (the paper's 3) in integers: exact at the ties
+     * (pipeline_spec.h); a fitted one has none (its c + log2(n / k) is never
+     * an odd integer) */
+    double a = rule4_const == floor(rule4_const) && fabs(rule4_const) <= RULE4_INT_CONST_MAX && k <= n
+                   ? drtopk_rule4_alpha_int(n, k, (int)rule4_const)
+                   : round(0.5 * (rule4_const + log2((double)n) - log2((double)k)));
     if (a < DRTOPK_ALPHA_MIN) return DRTOPK_ALPHA_MIN;
     if (a > hi) return hi;
     return (int)a;
@@ -79,7 +77,7 @@ static drtopk_status entry_check(const drtopk_tuning *t, const char *what, size_
 static drtopk_status tuning_match(const drtopk_tuning *t, const char *what, const drtopk_problem *p,
                                   const drtopk_tuning_entry **out)
 {
-    const int ln = log2_floor_u64(p->n), lk = log2_floor_u64(p->k);
+    const int ln = drtopk_spec_log2_floor(p->n), lk = drtopk_spec_log2_floor(p->k);
     drtopk_status st;
     *out = NULL;
     if (t == NULL) return DRTOPK_OK;
@@ -213,7 +211,7 @@ static void key_width_fix(drtopk_plan *plan, const drtopk_problem *p, int bits)
                                              plan->second_algo != DRTOPK_ALGO_SORT_CUB))) {
         plan->flags = 0;
         plan->alpha = plan->beta = 0;
-        plan->first_algo = plan->second_algo = size_rule_64(p, log2_floor_u64(p->n));
+        plan->first_algo = plan->second_algo = size_rule_64(p, drtopk_spec_log2_floor(p->n));
     }
 }
 
@@ -221,7 +219,7 @@ static void key_width_fix(drtopk_plan *plan, const drtopk_problem *p, int bits)
  * table entry, as (algorithm, pipeline or standalone). */
 static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
 {
-    const int ln = log2_floor_u64(p->n);
+    const int ln = drtopk_spec_log2_floor(p->n);
     *pipeline = 0;
     if (bits == 64) return size_rule_64(p, ln);
     if (ln <= POLICY_FUSED_LOG2) return DRTOPK_ALGO_FUSED;

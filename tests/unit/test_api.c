@@ -294,6 +294,12 @@ static void rule4_alpha(void)
     CHECK_EQ_U64(drtopk_rule4_alpha(2, 1, 3.0), 1);
     CHECK_EQ_U64(drtopk_rule4_alpha(1000, 1, -50.0), DRTOPK_ALPHA_MIN);
     CHECK_EQ_U64(drtopk_rule4_alpha(0, 1, 3.0), DRTOPK_ALPHA_MIN);
+    /* ties of an integer const are exact: 0.5 * (3 + 12) = 7.5 -> 8 at n / k = 2^12, k = 3
+       (log2 in doubles gave 7), and 0.5 * (3 + 20) = 11.5 -> 12 at k = 3 * 2^10 */
+    CHECK_EQ_U64(drtopk_rule4_alpha(3ull << 12, 3, 3.0), 8);
+    CHECK_EQ_U64(drtopk_rule4_alpha(3ull << 30, 3ull << 10, 3.0), 12);
+    /* a fitted const stays in doubles: 0.5 * (2.5 + 12) = 7.25 -> 7 */
+    CHECK_EQ_U64(drtopk_rule4_alpha(3ull << 12, 3, 2.5), 7);
 }
 
 /* The size rules (policy.h): small CUDA problems no tuning entry covers get

@@ -460,6 +460,20 @@ static void dr_workspace_bounds(void)
     CHECK(drtopk_batch_dr_delegates(31, 2, 5) == 2);                /* one key on each side of a boundary */
     CHECK(drtopk_batch_dr_delegates(32, 32, 5) == 1);
     CHECK(drtopk_batch_dr_phase(0x1000 + 12, 4) == 3 && drtopk_batch_dr_phase(0x1000 + 8, 8) == 1);
+    /* alpha against its definition: max(5, min(10, floor(log2 r / 2), floor(log2 floor(r / 16)))),
+       r = floor(len / k_s), each term by a plain loop */
+    for (uint64_t len = 1; len < 1ull << 40; len = len * 9 / 8 + 1)
+        for (uint64_t ks = 1; ks <= len && ks < 1ull << 20; ks = ks * 3 + 1) {
+            const uint64_t r = len / ks;
+            int half = 0, ratio = 0;
+            while (half < 31 && r >> (2 * half + 2) != 0) ++half;
+            while (ratio < 63 && r / DRTOPK_BATCH_DR_RATIO >> (ratio + 1) != 0) ++ratio;
+            int want = half < ratio ? half : ratio;
+            if (want > DRTOPK_BATCH_DR_ALPHA_MAX) want = DRTOPK_BATCH_DR_ALPHA_MAX;
+            if (want < DRTOPK_BATCH_DR_ALPHA_MIN) want = DRTOPK_BATCH_DR_ALPHA_MIN;
+            CHECK(drtopk_batch_dr_alpha(len, ks) == want);
+        }
+    CHECK(drtopk_batch_dr_alpha(1ull << 24, 0) == DRTOPK_BATCH_DR_ALPHA_MIN);
     for (uint64_t len = 1; len < 1ull << 16; len = len * 3 / 2 + 1)     /* alpha: non-decreasing in len, */
         for (uint64_t ks = 1; ks < 4096; ks = ks * 2 + 1) {            /*   non-increasing in k_s         */
             const int al = drtopk_batch_dr_alpha(len, ks);

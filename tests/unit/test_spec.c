@@ -1,7 +1,7 @@
 /*
  * test_spec.c -- the one specification of the pipeline (pipeline_spec.h,
- * paper sections 4.1-4.3): geometry, capacities, skip-last-digit and Rules
- * 1-3 on hand-made cases (tail subranges, beta > 2^alpha, k >= |D|), and the
+ * paper sections 4.1-4.3 and 5.2): geometry, capacities, skip-last-digit,
+ * Rules 1-3 on hand-made cases, Rule 4's integer form against its definition (tail subranges, beta > 2^alpha, k >= |D|), and the
  * mutation switches: the CPU reference compiled once more per switch
  * (build.ninja: drtopk_cpu_select_<rule>) still gives the exact top-k, but
  * the workload counter that rule drives differs from the real reference's.
@@ -117,6 +117,44 @@ static void rules_hand_made(void)
     CHECK(drtopk_rule3_classify(1, 1) == DRTOPK_SUBRANGE_SCAN);   /* tail of one element */
     CHECK_EQ_U64(drtopk_rule3_scan_minimum(3), 3);
     CHECK(DRTOPK_SCAN_NEEDS_ALL_DELEGATES);
+}
+
+/* Rule 4 with an integer const, in integers: against its definition,
+ * round(0.5 (c + log2(n / k))) rounded half away from zero, which for c +
+ * log2(n / k) = m + f (m an integer, 0 <= f < 1) is floor((c + 1 + m) / 2)
+ * whatever f; checked at the ties (n = k 2^j, where log2 in floating point
+ * can land either side) and between them, and at the edges of its range. */
+static void rule4_int(void)
+{
+    CHECK(drtopk_spec_log2_floor(0) == -1);
+    CHECK(drtopk_spec_log2_floor(1) == 0);
+    CHECK(drtopk_spec_log2_floor(3) == 1);
+    CHECK(drtopk_spec_log2_floor(1ull << 40) == 40);
+    CHECK(drtopk_spec_log2_floor((1ull << 40) - 1) == 39);
+    CHECK(drtopk_spec_log2_floor(UINT64_MAX) == 63);
+    for (int i = 0; i < 64; ++i) {
+        CHECK(drtopk_spec_log2_floor(1ull << i) == i);
+        if (i > 1) CHECK(drtopk_spec_log2_floor((1ull << i) - 1) == i - 1);
+    }
+    /* 0.5 (3 + 12) = 7.5 -> 8 at n = 3 * 2^12, k = 3 (log2 in doubles: 7) */
+    CHECK(drtopk_rule4_alpha_int(3ull << 12, 3, 3) == 8);
+    CHECK(drtopk_rule4_alpha_int(1ull << 30, 1ull << 10, 3) == 12);    /* 11.5 -> 12 */
+    CHECK(drtopk_rule4_alpha_int(1ull << 30, 1ull << 20, 2) == 6);     /* 6 */
+    CHECK(drtopk_rule4_alpha_int((1ull << 30) - 1, 1ull << 20, 2) == 6); /* 5.99.. -> 6 */
+    CHECK(drtopk_rule4_alpha_int(1ull << 14, 1, -1) == 7);             /* the batched path's: sqrt */
+    CHECK(drtopk_rule4_alpha_int((1ull << 14) - 1, 1, -1) == 6);       /* 6.49.. -> 6 */
+    CHECK(drtopk_rule4_alpha_int(7, 7, -1) == 0);                      /* -0.5 + 0.5 -> 0 */
+    CHECK(drtopk_rule4_alpha_int(7, 7, -2) == -1);                     /* below 0 */
+    CHECK(drtopk_rule4_alpha_int(UINT64_MAX, 1, 3) == 33);             /* 0.5 (3 + 63.99..) -> 33 */
+    for (int c = -1; c <= 8; ++c)
+        for (uint64_t k = 1; k < 5000; k = k * 5 / 4 + 1)
+            for (int j = 0; j <= 40; ++j) {
+                const uint64_t n = k << j;
+                /* a tie where c + j is odd: (c + j + 1) / 2 */
+                CHECK(drtopk_rule4_alpha_int(n, k, c) == (c + j + 1) / 2);
+                /* one key fewer: c + log2(n / k) just under c + j, rounded to (c + j) / 2 */
+                if (n > k) CHECK(drtopk_rule4_alpha_int(n - 1, k, c) == (c + j) / 2);
+            }
 }
 
 static void capacities_hand_made(void)
@@ -241,6 +279,7 @@ void register_spec_tests(void)
     test_register("spec/geometry_hand_made", geometry_hand_made);
     test_register("spec/skip_last_digit_hand_made", skip_last_digit_hand_made);
     test_register("spec/rules_hand_made", rules_hand_made);
+    test_register("spec/rule4_int", rule4_int);
     test_register("spec/capacities_hand_made", capacities_hand_made);
     test_register("spec/mutants_change_workload", mutants_change_workload);
     test_register("spec/mutants_stay_exact", mutants_stay_exact);

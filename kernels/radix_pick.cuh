@@ -4,9 +4,10 @@
  * digit's values among the keys that match the digits chosen so far, the
  * digit that holds the want-th largest of them, the count of keys in the
  * larger digits and the digit's own count.  One contract, two scopes: a warp
- * (the flag radix of radix_topk.cu, the staged and split selects of
- * batch_topk.cu) and a block (the fused passes of small_n.cu, the histogram
- * passes of wide_select.cuh).
+ * (the flag radix of radix_topk.cu, the batched staged, split and filter
+ * selects of batch_staged.cuh, batch_split.cuh and batch_filter.cuh) and a
+ * block (the fused passes of small_n.cu, the histogram passes of
+ * wide_select.cuh, onepass's tie positions).
  *
  * Contract of both: want >= 1; the picked digit d is the one with
  * above(d) < want <= above(d) + count(d), where above(d) counts the keys in

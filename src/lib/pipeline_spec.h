@@ -1,11 +1,12 @@
 /*
  * pipeline_spec.h -- the one specification of the Dr. Top-k pipeline (paper
- * sections 4.1-4.3 and 5.1): subrange geometry, the buffer capacities, the
+ * sections 4.1-4.3, 5.1 and 5.2): subrange geometry, the buffer capacities, the
  * radix digit and the skip-last-digit decision, and Rules 1-4, each a function
  * named after it.  It compiles as C11 host code and as CUDA device code
  * (hd.h), so the CUDA kernels (kernels/pipeline.cu, concat_filter.cu,
- * radix_topk.cu), the CPU reference (cpu_ref.c) and the BMW workload counter
- * (src/harness/bmw.c) decide every rule with the same lines.
+ * radix_topk.cu), the CPU reference (cpu_ref.c), the planner (plan.c and
+ * batch_dr_spec.h: Rule 4) and the BMW workload counter (src/harness/bmw.c)
+ * decide every rule with the same lines.
  *
  * Terms.  V holds n elements.  Subrange s is V[s 2^alpha, min(n, (s+1) 2^alpha));
  * its nd(s) = min(beta, |S|) best elements are its delegates and D is all of

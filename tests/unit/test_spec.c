@@ -143,8 +143,9 @@ static void rule4_int(void)
     CHECK(drtopk_rule4_alpha_int((1ull << 30) - 1, 1ull << 20, 2) == 6); /* 5.99.. -> 6 */
     CHECK(drtopk_rule4_alpha_int(1ull << 14, 1, -1) == 7);             /* the batched path's: sqrt */
     CHECK(drtopk_rule4_alpha_int((1ull << 14) - 1, 1, -1) == 6);       /* 6.49.. -> 6 */
-    CHECK(drtopk_rule4_alpha_int(7, 7, -1) == 0);                      /* -0.5 + 0.5 -> 0 */
-    CHECK(drtopk_rule4_alpha_int(7, 7, -2) == -1);                     /* below 0 */
+    /* c + log2(n / k) < 0 lies outside the rule's range: 0 or -1, below every clamp */
+    CHECK(drtopk_rule4_alpha_int(7, 7, -1) == 0);
+    CHECK(drtopk_rule4_alpha_int(7, 7, -2) == -1);
     CHECK(drtopk_rule4_alpha_int(UINT64_MAX, 1, 3) == 33);             /* 0.5 (3 + 63.99..) -> 33 */
     for (int c = -1; c <= 8; ++c)
         for (uint64_t k = 1; k < 5000; k = k * 5 / 4 + 1)

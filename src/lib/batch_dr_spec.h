@@ -63,8 +63,8 @@ DRTOPK_HD int drtopk_batch_dr_takes(uint64_t len, uint64_t ks, uint64_t dr_min_l
 /* alpha of a segment of len keys and k_s = ks: Rule 4 at const
  * DRTOPK_BATCH_DR_RULE4_CONST, floor(log2 sqrt(len / ks)), where its len /
  * 2^alpha delegates and its ks 2^alpha candidates balance, lowered to what
- * 16 ks 2^alpha <= len allows, within [5, 10] (5 where ks > len / 2^9: no
- * such segment takes the pipeline).  Exact, host and device alike
+ * 16 ks 2^alpha <= len allows, within [5, 10] (5 where len / ks < 2^10,
+ * where Rule 4 gives at most 4).  Exact, host and device alike
  * (drtopk_rule4_alpha_int): the workspace bounds above hold for every
  * segment's alpha. */
 DRTOPK_HD int drtopk_batch_dr_alpha(uint64_t len, uint64_t ks)

@@ -227,6 +227,48 @@ static inline void drtopk_coop_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribu
     cfg->numAttrs = grid > 1;           /* one block: no grid barrier */
 }
 
+/* Programmatic dependent launch (compute capability 9.0 and later): a grid
+ * launched with drtopk_pdl_config may start while the previous grid of its
+ * stream still runs, once every block of that grid has called
+ * pdl_launch_dependents() or exited; pdl_wait() then holds each of its
+ * threads until that grid has completed and its writes are visible.  A
+ * kernel so launched calls pdl_wait() before it touches any memory (an
+ * earlier grid may still write or read it).  Both are no-ops below 9.0 and
+ * in a grid launched without it, so the kernels that call them run
+ * unchanged in every other launch. */
+#define DRTOPK_PDL_MIN_CC_MAJOR 9
+__device__ __forceinline__ void pdl_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void pdl_launch_dependents()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/* *cfg: a launch of `grid` blocks of `threads` on s with `smem` bytes of
+ * dynamic shared memory, programmatically dependent on the previous grid of
+ * s where the GPU has it (cc_major >= DRTOPK_PDL_MIN_CC_MAJOR; *attr holds
+ * the attribute and must live until the launch), a plain launch elsewhere. */
+static inline void drtopk_pdl_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, unsigned grid,
+                                     unsigned threads, size_t smem, cudaStream_t s, int cc_major)
+{
+    *cfg = cudaLaunchConfig_t{};
+    *attr = cudaLaunchAttribute{};
+    attr->id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr->val.programmaticStreamSerializationAllowed = 1;
+    cfg->gridDim = dim3(grid);
+    cfg->blockDim = dim3(threads);
+    cfg->dynamicSmemBytes = smem;
+    cfg->stream = s;
+    cfg->attrs = attr;
+    cfg->numAttrs = cc_major >= DRTOPK_PDL_MIN_CC_MAJOR;
+}
+
 /* The kernels compile for compute capability DRTOPK_MIN_CC_MAJOR.MINOR and
  * later (sm_75, the oldest CUDA 13 targets; cp.async has a plain-load
  * fallback below sm_80).  A build holds code for the architectures

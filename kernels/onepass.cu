@@ -460,6 +460,8 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     onepass_pass_kernel(const K *__restrict__ v, uint64_t n, K om, onepass_ctl *ctl, const CK *d_t, uint64_t cap,
                         uint64_t k, CK *c_keys, PosT *c_pos, PosT *tie_pos)
 {
+    pdl_wait();                 /* launched dependent on the threshold's select */
+    pdl_launch_dependents();    /* step 4's one thread may take its slot now */
     constexpr bool hist = sizeof(CK) == sizeof(uint32_t);
     __shared__ uint32_t sh_hist[hist ? TOPK_DIGIT0_BINS : 1];
     /* the SELECT radix's first digit: below the bits every candidate (> t)
@@ -494,6 +496,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
 /* Step 4. */
 __global__ void onepass_decide_kernel(onepass_ctl *ctl, uint64_t k, uint64_t cap)
 {
+    pdl_wait();
     const drtopk_onepass_mode m = drtopk_onepass_decide(ctl->gt, ctl->eq, k, cap);
     ctl->mode = (int)m;
     ctl->sel_n = ctl->gt < cap ? ctl->gt : cap;
@@ -508,6 +511,7 @@ __global__ void onepass_take_kernel(const onepass_ctl *ctl, const CK *d_t, uint6
                                     const PosT *c_pos, const PosT *tie_pos, CK *out_keys, PosT *out_pos,
                                     uint64_t *d_count, uint32_t *d_threshold)
 {
+    pdl_wait();
     if (ctl->mode != DRTOPK_ONEPASS_TAKE) return;
     const uint64_t gt = ctl->gt, stride = (uint64_t)gridDim.x * blockDim.x;
     const CK t = *d_t;
@@ -532,6 +536,7 @@ template <int T, typename K, typename CK, typename PosT>
 __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om, const CK *__restrict__ keys,
                                       const PosT *__restrict__ pos, K *__restrict__ out_v, uint64_t *__restrict__ out_i)
 {
+    pdl_wait();
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
         const uint64_t q = (uint64_t)pos[i];
@@ -784,8 +789,11 @@ struct onepass_run {
         if (st != DRTOPK_OK) return st;
         if (raw && (st = drtopk_kernel_dynamic_smem(kernel, raw)) != DRTOPK_OK) return st;
         if ((st = drtopk_kernel_occupancy(kernel, RADIX_THREADS, raw, NULL, &per_sm)) != DRTOPK_OK) return st;
-        onepass_pass_kernel<T, S, K, CK, PosT><<<radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, raw, s>>>(
-            v, n, om, l.ctl, d_t, l.cap, k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos);
+        cudaLaunchConfig_t cfg;
+        cudaLaunchAttribute pdl;
+        drtopk_pdl_config(&cfg, &pdl, radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, raw, s, dev->cc_major);
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_pass_kernel<T, S, K, CK, PosT>, v, n, om, l.ctl, d_t, l.cap,
+                                           k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos));
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
@@ -829,6 +837,11 @@ struct onepass_run {
         const K *v = (const K *)in->raw;
         const K om = in->order == DRTOPK_SMALLEST ? (K)~(K)0u : (K)0u;
         const uint64_t n = in->n_max, k = in->k;
+        const drtopk_device_attrs *dev;
+        if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
+        /* steps 3, 4, 6 and 8 start while the grid before them ends (pdl_wait) */
+        cudaLaunchConfig_t cfg;
+        cudaLaunchAttribute pdl;
 
         onepass_sample_kernel<T, K, CK><<<(unsigned)((l.s + OP_BLOCK - 1) / OP_BLOCK), OP_BLOCK, 0, s>>>(
             v, n, l.s, om, (CK *)l.s_keys, l.s_pos, l.ctl);
@@ -837,17 +850,21 @@ struct onepass_run {
         const CK *d_t = op_sel<CK>::t(l);
         st = in->order == DRTOPK_SMALLEST ? pass<true>(l, v, n, om, d_t, k, s) : pass<false>(l, v, n, om, d_t, k, s);
         if (st != DRTOPK_OK) return st;
-        onepass_decide_kernel<<<1, 1, 0, s>>>(l.ctl, k, l.cap);
+        drtopk_pdl_config(&cfg, &pdl, 1, 1, 0, s, dev->cc_major);
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_decide_kernel, l.ctl, k, l.cap));
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_sel<CK>::template select<PosT>(l, out, s)) != DRTOPK_OK) return st;
-        onepass_take_kernel<CK, PosT><<<op_grid(k), OP_BLOCK, 0, s>>>(
-            l.ctl, d_t, k, (const CK *)l.c_keys, (const PosT *)l.c_pos, (const PosT *)l.tie_pos, (CK *)out->keys,
-            (PosT *)out->pos, out->d_count, sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL);
+        drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_take_kernel<CK, PosT>, (const onepass_ctl *)l.ctl, d_t, k,
+                                           (const CK *)l.c_keys, (const PosT *)l.c_pos, (const PosT *)l.tie_pos,
+                                           (CK *)out->keys, (PosT *)out->pos, out->d_count,
+                                           sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : (uint32_t *)NULL));
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_fallback<T, K, CK, PosT>(l, out, s)) != DRTOPK_OK || values == NULL) return st;
         if (in->d_settled && (st = settle(l, out, n, k, in->d_settled, s)) != DRTOPK_OK) return st;
-        onepass_values_kernel<T, K, CK, PosT><<<op_grid(k), OP_BLOCK, 0, s>>>(
-            v, k, om, (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices);
+        drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_values_kernel<T, K, CK, PosT>, v, k, om,
+                                           (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices));
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }

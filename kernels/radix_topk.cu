@@ -308,6 +308,7 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
     __shared__ unsigned s_gt, s_eq;     /* 32-bit (n <= RADIX_SMALL_N): a 64-bit shared add is a CAS loop */
     __shared__ unsigned s_list_len;
     __shared__ int s_done, s_listed;
+    pdl_launch_dependents();    /* a grid launched dependent on this one may start (onepass's pass and take) */
     if (radix_skipped(a)) return;
     unsigned long long n = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
     if (n > a.n_max) n = a.n_max;

@@ -209,21 +209,30 @@ drtopk_status drtopk_kernel_occupancy(const void *kernel, int threads, size_t sm
 drtopk_status drtopk_kernel_dynamic_smem(const void *kernel, size_t bytes);
 
 /* *cfg: a launch of `grid` blocks of `threads` on s with `smem` bytes of
- * dynamic shared memory, cooperative when grid > 1 (the driver makes the
- * blocks co-resident or refuses the launch, and grid barriers work; *coop
- * holds the attribute and must live until the launch). */
-static inline void drtopk_coop_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *coop, unsigned grid,
-                                      unsigned threads, size_t smem, cudaStream_t s)
+ * dynamic shared memory and the one launch attribute *attr (zeroed here, for
+ * the caller to fill; it must live until the launch), not yet in force
+ * (numAttrs 0: the caller says when it is). */
+static inline void drtopk_launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, unsigned grid,
+                                        unsigned threads, size_t smem, cudaStream_t s)
 {
     *cfg = cudaLaunchConfig_t{};
-    *coop = cudaLaunchAttribute{};
-    coop->id = cudaLaunchAttributeCooperative;
-    coop->val.cooperative = 1;
+    *attr = cudaLaunchAttribute{};
     cfg->gridDim = dim3(grid);
     cfg->blockDim = dim3(threads);
     cfg->dynamicSmemBytes = smem;
     cfg->stream = s;
-    cfg->attrs = coop;
+    cfg->attrs = attr;
+}
+
+/* *cfg: drtopk_launch_config's launch, cooperative when grid > 1 (the driver
+ * makes the blocks co-resident or refuses the launch, and grid barriers
+ * work). */
+static inline void drtopk_coop_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *coop, unsigned grid,
+                                      unsigned threads, size_t smem, cudaStream_t s)
+{
+    drtopk_launch_config(cfg, coop, grid, threads, smem, s);
+    coop->id = cudaLaunchAttributeCooperative;
+    coop->val.cooperative = 1;
     cfg->numAttrs = grid > 1;           /* one block: no grid barrier */
 }
 
@@ -250,22 +259,15 @@ __device__ __forceinline__ void pdl_launch_dependents()
 #endif
 }
 
-/* *cfg: a launch of `grid` blocks of `threads` on s with `smem` bytes of
- * dynamic shared memory, programmatically dependent on the previous grid of
- * s where the GPU has it (cc_major >= DRTOPK_PDL_MIN_CC_MAJOR; *attr holds
- * the attribute and must live until the launch), a plain launch elsewhere. */
+/* *cfg: drtopk_launch_config's launch, programmatically dependent on the
+ * previous grid of s where the GPU has it (cc_major >=
+ * DRTOPK_PDL_MIN_CC_MAJOR), a plain launch elsewhere. */
 static inline void drtopk_pdl_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, unsigned grid,
                                      unsigned threads, size_t smem, cudaStream_t s, int cc_major)
 {
-    *cfg = cudaLaunchConfig_t{};
-    *attr = cudaLaunchAttribute{};
+    drtopk_launch_config(cfg, attr, grid, threads, smem, s);
     attr->id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr->val.programmaticStreamSerializationAllowed = 1;
-    cfg->gridDim = dim3(grid);
-    cfg->blockDim = dim3(threads);
-    cfg->dynamicSmemBytes = smem;
-    cfg->stream = s;
-    cfg->attrs = attr;
     cfg->numAttrs = cc_major >= DRTOPK_PDL_MIN_CC_MAJOR;
 }
 

@@ -297,11 +297,12 @@ typedef struct {
  * older schema is read as it is. */
 drtopk_status dh_store_load_tuning(const char *db_path, const char *uuid, const char *name,
                                    dh_store_tuning *out, char *err, size_t err_len);
-/* The same, with only the decision cells a held-out check kept: status
- * 'kept' and a held-out point of that machine and dtype stored inside the
- * cell (a cell the check never measured, or a table stored unchecked, is
- * left out: there the library's plan without a table runs).  What a table
- * compiled into the library holds (tuner --emit-table). */
+/* The same, from a machine whose sweep verified results against the host
+ * reference and found none wrong, with only the decision cells a held-out
+ * check kept: status 'kept' and a held-out point of that machine and dtype
+ * stored inside the cell (a cell the check never measured, or a table
+ * stored unchecked, is left out: there the library's plan without a table
+ * runs).  What a table compiled into the library holds (tuner --emit-table). */
 drtopk_status dh_store_load_checked_tuning(const char *db_path, const char *uuid, const char *name,
                                            dh_store_tuning *out, char *err, size_t err_len);
 void dh_store_tuning_free(dh_store_tuning *t);

@@ -26,8 +26,14 @@
  * tuned of those (such a table stores only the cells that beat the default
  * plan, so its size says nothing of the sweep's); without one, the machine
  * with the most decision cells (a quick sweep on another card does not
- * replace a full one), the most recently tuned among equals. */
-static drtopk_status tuned_machine(dh_store *s, const char *uuid, const char *name, int64_t *id,
+ * replace a full one), the most recently tuned among equals.  With
+ * verified_only (the table compiled into the library, tuner --emit-table),
+ * only machines whose sweep checked results against the host reference and
+ * found none wrong: plan_regret.sh --tuned sweeps with --verify-every 0 and
+ * 3 repetitions, a check of the plan on that card, not a table for every
+ * user (and its cells are those that beat the compiled-in table of its
+ * commit, not a table of their own). */
+static drtopk_status tuned_machine(dh_store *s, const char *uuid, const char *name, int verified_only, int64_t *id,
                                    dh_store_tuning *t, int *found)
 {
     sqlite3_stmt *st;
@@ -40,13 +46,17 @@ static drtopk_status tuned_machine(dh_store *s, const char *uuid, const char *na
                          "coalesce((SELECT max(fitted_at) FROM choices WHERE machine_id = m.id), '')) AS tuned_at "
                          "FROM machines m WHERE (m.uuid = ?1 OR (?2 IS NOT NULL AND m.name = ?2)) "
                          "AND (EXISTS (SELECT 1 FROM fits f WHERE f.machine_id = m.id) "
-                         "OR EXISTS (SELECT 1 FROM choices c WHERE c.machine_id = m.id))) "
+                         "OR EXISTS (SELECT 1 FROM choices c WHERE c.machine_id = m.id)) "
+                         "AND (?3 = 0 OR (EXISTS (SELECT 1 FROM measurements v WHERE v.machine_id = m.id "
+                         "AND v.verified = 1) AND NOT EXISTS (SELECT 1 FROM measurements w "
+                         "WHERE w.machine_id = m.id AND w.verified = 1 AND w.verify_ok = 0)))) "
                          "ORDER BY own DESC, contenders DESC, CASE WHEN contenders THEN 0 ELSE cells END DESC, "
                          "tuned_at DESC, id DESC LIMIT 1", &st) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     sqlite3_bind_text(st, 1, uuid ? uuid : "", -1, SQLITE_TRANSIENT);
     if (name)
         sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 3, verified_only);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         *id = sqlite3_column_int64(st, 0);
@@ -272,7 +282,8 @@ static drtopk_status tuning_algos_measured(dh_store *s, int64_t id, uint32_t *ma
 }
 
 /* dh_store_load_tuning and dh_store_load_checked_tuning: with checked_only,
- * of the decision table only the cells a held-out check kept. */
+ * a machine whose sweep verified its results, and of its decision table only
+ * the cells a held-out check kept. */
 static drtopk_status load_tuning(const char *db_path, const char *uuid, const char *name, int checked_only,
                                  dh_store_tuning *out, char *err, size_t err_len)
 {
@@ -293,7 +304,7 @@ static drtopk_status load_tuning(const char *db_path, const char *uuid, const ch
     drtopk_status r = dh_store_open(path, DRTOPK_STORE_READONLY, &s, err, err_len);
     if (r != DRTOPK_OK)
         return r;
-    r = tuned_machine(s, uuid, name, &id, out, &found);
+    r = tuned_machine(s, uuid, name, checked_only, &id, out, &found);
     for (int t = 0; r == DRTOPK_OK && found && t < DRTOPK_DTYPE_COUNT; ++t)
         r = tuning_dtype(s, id, (drtopk_dtype)t, checked_only, out, &cap);
     if (r == DRTOPK_OK && found)

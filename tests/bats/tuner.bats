@@ -793,6 +793,47 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     [ ! -e "$D/t3.c" ] && ! compgen -G "$D/t3.c.tmp*" > /dev/null
 }
 
+# One kept cell of f32 at 2^LOG2N keys, k = 1, with a held-out point inside it, for machine UUID of db $1
+# (what a sweep's decision and held-out check store, whatever this CPU's timings decide).
+kept_cell() {
+    q "$1" "INSERT INTO choices (machine_id, git_commit, dtype, log2n_min, log2n_max, log2k_min, log2k_max,
+                algorithm, beta, rule4_const, mean_slowdown, worst_slowdown, points, status, fitted_at)
+            SELECT id, 'c', 'f32', $3, $3, 0, 1, 'dr-radix', 1, 8, 1, 1, 3, 'kept', '$4' FROM machines WHERE uuid = '$2';
+            INSERT INTO checks (machine_id, git_commit, kind, dtype, dist, seed, n, k, tuned_algorithm, tuned_alpha,
+                tuned_beta, tuned_flags, default_alpha, default_beta, default_flags, default_ms_a, default_ms_b,
+                tuned_ms_a, tuned_ms_b, checked_at)
+            SELECT id, 'c', 'heldout', 'f32', 'UD', 1, (1 << $3) + 3, 1, 'dr-radix', 16, 1, 0, 0, 0, 0, 1, 1, 0.9, 0.9, '$4'
+            FROM machines WHERE uuid = '$2'"
+}
+
+@test "--emit-table takes a model's table from a sweep that verified its results, not from a newer one that did not" {
+    db="$D/v.sqlite"
+    # two cards of one model: the first sweep verifies results, as the tuner does by default ...
+    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --dtype f32 --dist UD --reps 1 --db "$db"
+    [ "$status" -eq 0 ]
+    [ "$(q "$db" "SELECT count(*) FROM measurements WHERE verified = 1")" -gt 0 ]
+    q "$db" "UPDATE machines SET backend = 'cuda', name = 'Same GPU', uuid = 'GPU-verified'"
+    # ... the later one does not, as plan_regret.sh --tuned's quick sweep
+    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --dtype f32 --dist UD --reps 1 --verify-every 0 --db "$db"
+    [ "$status" -eq 0 ]
+    q "$db" "UPDATE machines SET backend = 'cuda', name = 'Same GPU', uuid = 'GPU-unverified' WHERE uuid != 'GPU-verified'"
+    [ "$(q "$db" "SELECT count(*) FROM measurements x JOIN machines m ON m.id = x.machine_id
+                  WHERE m.uuid = 'GPU-unverified' AND x.verified = 1")" -eq 0 ]
+    # each with a cell of its own, the unverified one tuned later
+    kept_cell "$db" GPU-verified 20 2026-01-01T00:00:00.000Z
+    kept_cell "$db" GPU-unverified 22 2099-01-01T00:00:00.000Z
+    run "$TUNER" --emit-table "$D/v.c" --db "$db"
+    [ "$status" -eq 0 ]
+    grep -q '^/\* Same GPU (machine GPU-verified)' "$D/v.c"
+    grep -q '^    { DRTOPK_F32, 20, 20, 0, 1, ' "$D/v.c"
+    ! grep -q 'GPU-unverified\|DRTOPK_F32, 22, 22' "$D/v.c"
+    # with only the unverified sweep of the model (the other card renamed), it has no table to compile in
+    q "$db" "UPDATE machines SET name = 'Other GPU' WHERE uuid = 'GPU-verified'"
+    run "$TUNER" --emit-table "$D/v2.c" --db "$db"
+    [ "$status" -eq 0 ]
+    ! grep -q 'Same GPU' "$D/v2.c"
+}
+
 @test "the compiled-in table (src/lib/tuning_builtin.c) is what tuner --emit-table writes from db/reference" {
     TUNER="$TUNER" "$BATS_TEST_DIRNAME/../../tuner/emit_builtin.sh" "$D/builtin.c"
     cmp "$D/builtin.c" "$BATS_TEST_DIRNAME/../../src/lib/tuning_builtin.c"

@@ -75,6 +75,19 @@ __device__ __forceinline__ T warp_incl_sum(T x)
     return x;
 }
 
+/* The calling warp's AND and OR of 64-bit words (two 32-bit reductions each;
+ * every lane calls them and gets the result). */
+__device__ __forceinline__ uint64_t warp_and64(uint64_t x)
+{
+    return (uint64_t)__reduce_and_sync(DRTOPK_FULL_MASK, (uint32_t)(x >> 32)) << 32 |
+           __reduce_and_sync(DRTOPK_FULL_MASK, (uint32_t)x);
+}
+__device__ __forceinline__ uint64_t warp_or64(uint64_t x)
+{
+    return (uint64_t)__reduce_or_sync(DRTOPK_FULL_MASK, (uint32_t)(x >> 32)) << 32 |
+           __reduce_or_sync(DRTOPK_FULL_MASK, (uint32_t)x);
+}
+
 /* ---- checked calls ---------------------------------------------------------- */
 /* The status of a CUDA error: allocation failures are OUT_OF_MEMORY. */
 static inline drtopk_status drtopk_status_of(cudaError_t e)

@@ -208,17 +208,6 @@ __device__ __forceinline__ uint64_t sn_warp_max(uint64_t x)
     }
     return x;
 }
-/* A warp's AND and OR of 64-bit words (two 32-bit reductions each). */
-__device__ __forceinline__ uint64_t sn_warp_and64(uint64_t x)
-{
-    return (uint64_t)__reduce_and_sync(SN_FULL_MASK, (uint32_t)(x >> 32)) << 32 |
-           __reduce_and_sync(SN_FULL_MASK, (uint32_t)x);
-}
-__device__ __forceinline__ uint64_t sn_warp_or64(uint64_t x)
-{
-    return (uint64_t)__reduce_or_sync(SN_FULL_MASK, (uint32_t)(x >> 32)) << 32 |
-           __reduce_or_sync(SN_FULL_MASK, (uint32_t)x);
-}
 
 /* The keys of a 16-byte load (8 16-bit, 4 32-bit or 2 64-bit words,
  * little-endian). */
@@ -354,8 +343,8 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
                 all &= key;
                 any |= key;
             });
-            all = sn_warp_and64(all);
-            any = sn_warp_or64(any);
+            all = warp_and64(all);
+            any = warp_or64(any);
             if (threadIdx.x % SN_WARP == 0) {
                 atomicAnd(&sh_all, (unsigned long long)all);
                 atomicOr(&sh_any, (unsigned long long)any);

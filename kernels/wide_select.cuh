@@ -6,7 +6,8 @@
  * k-th key) from the previous pass's histogram; after the last pass the
  * k-th key T and how many copies of it are needed are known, and one pass
  * collects every key above T and that many copies of T.  bits/8 + 1 reads of
- * the input and as many launches, no host round trip.  The 32-bit flag radix
+ * the input and as many launches, no host round trip; a small input is
+ * selected by one block in one launch (ws_small).  The 32-bit flag radix
  * (radix_topk.cu) is the faster select for 32-bit keys; this one serves the
  * widths it does not hold: 64-bit keys standalone (key_width.cu) and the
  * one-read top-k's sample, candidates and fallback for 16- and 64-bit keys
@@ -283,6 +284,203 @@ __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_sta
     }
 }
 
+/* Small inputs (ws_small_fits: onepass's sample of DRTOPK_ONEPASS_SAMPLE
+ * keys, its candidates at small k, 64-bit V of at most 2^14 keys): ws_small, one
+ * block and one launch for the whole select, not bits/8 + 2 launches of a
+ * few us each (~40 us for 64-bit keys on an H200, most of it launch and
+ * drain).  Pass p histograms the keys matching the digits chosen so far and
+ * warp 0 picks the digit; once the keys matching them fit the shared list,
+ * one more read lists them and the passes left read the list, so a sample of
+ * 2^15 distinct 64-bit keys is read from L2 twice, not eight times.  With
+ * COLLECT one more read writes every key above T and the first `need`
+ * copies of T (those of least index): a tile is WS_SMALL_ITEMS runs of 32
+ * keys a warp, warp w the tile's w-th stretch, so (warp, run, lane) is index
+ * order and one block scan of the warps' ballot counts places the tile.
+ * Every thread loads its WS_SMALL_ITEMS keys of a tile before it uses them
+ * (L2 loads in flight, not one at a time).  Pass 0 also takes the AND and
+ * the OR of the keys: a later digit in which no two keys differ is every
+ * key's, so its pass is skipped (keys of a narrow range, few distinct values
+ * or all equal: 4 reads of 7 distinct u64 values below 2^13, not 9).  A warp
+ * whose keys fall in one bin adds once, others a shared atomic a lane (a
+ * warp's match of equal digits costs more than it saves on one SM).  The
+ * state is left as the multi-block select leaves it for its callers:
+ * s->prefix = T, s->need. */
+#define WS_SMALL_N 32768u
+#define WS_SMALL_COLLECT_N 16384u      /* host-known length, with the collect: past it the 2^14..2^15-key
+                                           collect in one block loses to the multi-block chain (H200) */
+#define WS_SMALL_THREADS 1024
+#define WS_SMALL_WARPS (WS_SMALL_THREADS / DRTOPK_WARP)
+#define WS_SMALL_ITEMS 8                /* keys a thread loads a tile */
+#define WS_SMALL_TILE (WS_SMALL_THREADS * WS_SMALL_ITEMS)
+#define WS_SMALL_LIST_BYTES 32768       /* the shared list: 4096 64-bit keys, within 48 KB of static smem */
+static_assert(WS_SMALL_TILE <= WS_COUNT_LOW, "a tile's count of a class fits 16 bits");
+
+/* The index of a thread's j-th key in the tile from c: its warp's stretch, run j, its lane. */
+__device__ __forceinline__ unsigned ws_small_index(unsigned c, int j)
+{
+    return c + threadIdx.x / DRTOPK_WARP * (DRTOPK_WARP * WS_SMALL_ITEMS) + (unsigned)j * DRTOPK_WARP +
+           (threadIdx.x & DRTOPK_LANE_MASK);
+}
+
+template <typename K, typename P, typename OK, bool COLLECT>
+__global__ void __launch_bounds__(WS_SMALL_THREADS) ws_small(ws_input<K, P> in, ws_state *s, uint64_t k,
+                                                             OK *__restrict__ keys, P *__restrict__ pos,
+                                                             uint64_t *d_count)
+{
+    constexpr unsigned LIST = WS_SMALL_LIST_BYTES / sizeof(K);
+    __shared__ K list[LIST];
+    __shared__ unsigned h[WS_DIGITS];
+    __shared__ radix_pick<unsigned> s_pick;
+    __shared__ unsigned s_len, s_off[WS_SMALL_WARPS], s_tot;
+    __shared__ unsigned long long s_and, s_or;
+    pdl_launch_dependents();            /* a grid launched dependent on this one may start (onepass's pass, take) */
+    if (ws_gated(in)) return;
+    const unsigned n = (unsigned)ws_len(in), lane = threadIdx.x & DRTOPK_LANE_MASK, warp = threadIdx.x / DRTOPK_WARP;
+    const uint32_t below = (1u << lane) - 1u;
+    uint64_t prefix = 0, varies = ~0ull;    /* varies: the bits in which keys differ (pass 0 finds them) */
+    unsigned need = (unsigned)k, len = n;
+    bool listed = false;
+    if (threadIdx.x == 0) s_and = ~0ull, s_or = 0;
+    for (int p = 0; p < ws_passes<K>(); ++p) {
+        const int shift = (int)(8 * sizeof(K)) - DRTOPK_DIGIT_BITS * (p + 1);
+        const uint64_t above = ws_above<K>(shift);
+        if (((varies >> shift) & DRTOPK_DIGIT_MASK) == 0) {
+            /* every key holds this digit: its histogram would be one bin of all the keys left */
+            prefix |= ((uint64_t)s_and >> shift & DRTOPK_DIGIT_MASK) << shift;
+            continue;
+        }
+        for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x) h[d] = 0;
+        __syncthreads();
+        uint64_t k_and = ~0ull, k_or = 0;   /* pass 0: of this thread's keys */
+        for (unsigned c = 0; c < len; c += WS_SMALL_TILE) {    /* block-uniform */
+            uint64_t key[WS_SMALL_ITEMS];
+#pragma unroll
+            for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
+                const unsigned i = ws_small_index(c, j);
+                key[j] = i >= len ? 0 : listed ? (uint64_t)list[i] : (uint64_t)ws_key_at(in, i);
+            }
+#pragma unroll
+            for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
+                unsigned digit = WS_DIGITS;     /* none: out of range or another prefix */
+                if (ws_small_index(c, j) < len && ((key[j] ^ prefix) & above) == 0) {
+                    digit = (unsigned)(key[j] >> shift) & DRTOPK_DIGIT_MASK;
+                    k_and &= key[j];
+                    k_or |= key[j];
+                }
+                /* a warp of one digit (ties, the leading digits of close keys) adds once */
+                const unsigned d0 = __shfl_sync(DRTOPK_FULL_MASK, digit, 0);
+                if (__all_sync(DRTOPK_FULL_MASK, digit == d0)) {
+                    if (lane == 0 && d0 < WS_DIGITS) atomicAdd(&h[d0], (unsigned)DRTOPK_WARP);
+                } else if (digit < WS_DIGITS) {
+                    atomicAdd(&h[digit], 1u);
+                }
+            }
+        }
+        if (p == 0) {
+            k_and = warp_and64(k_and);
+            k_or = warp_or64(k_or);
+            if (lane == 0) {
+                atomicAnd(&s_and, (unsigned long long)k_and);
+                atomicOr(&s_or, (unsigned long long)k_or);
+            }
+        }
+        __syncthreads();
+        if (p == 0) varies = s_and ^ s_or;
+        if (warp == 0) {
+            const radix_pick<unsigned> pk = warp_pick_digit<WS_DIGITS>([&](unsigned d) { return h[d]; }, need);
+            if (lane == 0) s_pick = pk;
+        }
+        if (threadIdx.x == 0) s_len = 0;
+        __syncthreads();
+        const radix_pick<unsigned> pk = s_pick;
+        prefix |= (uint64_t)pk.digit << shift;
+        need -= pk.above;
+        if (!listed && p + 1 < ws_passes<K>() && pk.count <= LIST) {
+            /* list the pk.count keys matching every digit chosen so far */
+            const uint64_t chosen = ~0ull << shift;
+            for (unsigned c = 0; c < n; c += WS_SMALL_TILE) {
+                uint64_t key[WS_SMALL_ITEMS];
+#pragma unroll
+                for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
+                    const unsigned i = ws_small_index(c, j);
+                    key[j] = i < n ? (uint64_t)ws_key_at(in, i) : 0;
+                }
+#pragma unroll
+                for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
+                    const bool match = ws_small_index(c, j) < n && ((key[j] ^ prefix) & chosen) == 0;
+                    const uint32_t b = __ballot_sync(DRTOPK_FULL_MASK, match);
+                    unsigned base = 0;
+                    if (lane == 0 && b) base = atomicAdd(&s_len, (unsigned)__popc(b));
+                    base = __shfl_sync(DRTOPK_FULL_MASK, base, 0);
+                    if (match) list[base + (unsigned)__popc(b & below)] = (K)key[j];
+                }
+            }
+            len = pk.count;
+            listed = true;
+        }
+        __syncthreads();                /* h, s_pick and the list are complete before the next pass */
+    }
+    if (threadIdx.x == 0) {
+        s->prefix = prefix;
+        s->need = need;
+        if (COLLECT && d_count != NULL) *d_count = k;
+    }
+    if (!COLLECT) return;
+    unsigned gt_base = 0, eq_base = 0;  /* slots taken by the tiles before, above T and at T */
+    for (unsigned c = 0; c < n; c += WS_SMALL_TILE) {
+        uint64_t key[WS_SMALL_ITEMS];
+        uint32_t bgt[WS_SMALL_ITEMS], beq[WS_SMALL_ITEMS], cnt = 0;
+#pragma unroll
+        for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
+            const unsigned i = ws_small_index(c, j);
+            key[j] = i < n ? (uint64_t)ws_key_at(in, i) : 0;
+        }
+#pragma unroll
+        for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
+            const bool in_range = ws_small_index(c, j) < n;
+            bgt[j] = __ballot_sync(DRTOPK_FULL_MASK, in_range && key[j] > prefix);
+            beq[j] = __ballot_sync(DRTOPK_FULL_MASK, in_range && key[j] == prefix);
+            cnt += (uint32_t)__popc(bgt[j]) | (uint32_t)__popc(beq[j]) << WS_COUNT_SHIFT;
+        }
+        if (lane == 0) s_off[warp] = cnt;
+        __syncthreads();
+        if (warp == 0) {
+            const uint32_t w = s_off[lane], incl = warp_incl_sum<WS_SMALL_WARPS>(w);
+            s_off[lane] = incl - w;
+            if (lane == WS_SMALL_WARPS - 1) s_tot = incl;
+        }
+        __syncthreads();
+        unsigned jg = gt_base + (s_off[warp] & WS_COUNT_LOW), je = eq_base + (s_off[warp] >> WS_COUNT_SHIFT);
+#pragma unroll
+        for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
+            const bool gt = (bgt[j] >> lane) & 1u, eq = (beq[j] >> lane) & 1u;
+            const unsigned e = je + (unsigned)__popc(beq[j] & below);
+            if (gt || (eq && e < need)) {
+                const uint64_t slot = gt ? jg + (unsigned)__popc(bgt[j] & below) : k - need + e;
+                keys[slot] = (OK)key[j];
+                pos[slot] = in.pos ? in.pos[ws_small_index(c, j)] : (P)ws_small_index(c, j);
+            }
+            jg += (unsigned)__popc(bgt[j]);
+            je += (unsigned)__popc(beq[j]);
+        }
+        gt_base += s_tot & WS_COUNT_LOW;
+        eq_base += s_tot >> WS_COUNT_SHIFT;
+        __syncthreads();                /* s_off and s_tot are the next tile's */
+    }
+}
+
+/* Whether ws_small takes a select of n_max keys and k: a threshold (no
+ * collect) of at most WS_SMALL_N keys; a select with the collect of at most
+ * WS_SMALL_COLLECT_N, or of at most WS_SMALL_N slots whose length is on the
+ * device (onepass's candidates: the keys present are most often far fewer
+ * than the slots, and ws_small's time follows the keys it reads). */
+template <typename K, typename P>
+static inline bool ws_small_fits(const ws_input<K, P> &in, uint64_t k, bool collect)
+{
+    const uint64_t most = !collect || in.d_n != NULL ? WS_SMALL_N : WS_SMALL_COLLECT_N;
+    return in.n_max <= most && k <= in.n_max;
+}
+
 /* Enqueue the init and the histogram passes (the picks but the last). */
 template <typename K, typename P>
 static drtopk_status ws_hist_passes(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
@@ -304,6 +502,11 @@ static drtopk_status ws_hist_passes(const ws_input<K, P> &in, ws_state *s, uint6
 template <typename K, typename P>
 static drtopk_status ws_threshold(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
 {
+    if (ws_small_fits(in, k, false)) {
+        ws_small<K, P, K, false><<<1, WS_SMALL_THREADS, 0, st>>>(in, s, k, (K *)NULL, (P *)NULL, (uint64_t *)NULL);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
     const drtopk_status r = ws_hist_passes(in, s, k, st);
     if (r != DRTOPK_OK) return r;
     ws_pick<K, P><<<1, WS_DIGITS, 0, st>>>(in, s, ws_passes<K>());
@@ -317,6 +520,11 @@ template <typename K, typename P, typename OK>
 static drtopk_status ws_select(const ws_input<K, P> &in, ws_state *s, uint64_t k, OK *keys, P *pos,
                                uint64_t *d_count, cudaStream_t st)
 {
+    if (ws_small_fits(in, k, true)) {
+        ws_small<K, P, OK, true><<<1, WS_SMALL_THREADS, 0, st>>>(in, s, k, keys, pos, d_count);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
     unsigned grid;
     drtopk_status r = ws_hist_passes(in, s, k, st);
     if (r == DRTOPK_OK) r = ws_grid(in.n_max, &grid);

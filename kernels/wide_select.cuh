@@ -322,6 +322,19 @@ __device__ __forceinline__ unsigned ws_small_index(unsigned c, int j)
            (threadIdx.x & DRTOPK_LANE_MASK);
 }
 
+/* A thread's WS_SMALL_ITEMS keys of the tile from c of the input (0 at n and past), all loaded before
+ * any is used: L2 loads in flight together. */
+template <typename K, typename P>
+__device__ __forceinline__ void ws_small_load(const ws_input<K, P> &in, unsigned c, unsigned n,
+                                              uint64_t (&key)[WS_SMALL_ITEMS])
+{
+#pragma unroll
+    for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
+        const unsigned i = ws_small_index(c, j);
+        key[j] = i < n ? (uint64_t)ws_key_at(in, i) : 0;
+    }
+}
+
 template <typename K, typename P, typename OK, bool COLLECT>
 __global__ void __launch_bounds__(WS_SMALL_THREADS) ws_small(ws_input<K, P> in, ws_state *s, uint64_t k,
                                                              OK *__restrict__ keys, P *__restrict__ pos,
@@ -400,11 +413,7 @@ __global__ void __launch_bounds__(WS_SMALL_THREADS) ws_small(ws_input<K, P> in, 
             const uint64_t chosen = ~0ull << shift;
             for (unsigned c = 0; c < n; c += WS_SMALL_TILE) {
                 uint64_t key[WS_SMALL_ITEMS];
-#pragma unroll
-                for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
-                    const unsigned i = ws_small_index(c, j);
-                    key[j] = i < n ? (uint64_t)ws_key_at(in, i) : 0;
-                }
+                ws_small_load(in, c, n, key);
 #pragma unroll
                 for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
                     const bool match = ws_small_index(c, j) < n && ((key[j] ^ prefix) & chosen) == 0;
@@ -430,11 +439,7 @@ __global__ void __launch_bounds__(WS_SMALL_THREADS) ws_small(ws_input<K, P> in, 
     for (unsigned c = 0; c < n; c += WS_SMALL_TILE) {
         uint64_t key[WS_SMALL_ITEMS];
         uint32_t bgt[WS_SMALL_ITEMS], beq[WS_SMALL_ITEMS], cnt = 0;
-#pragma unroll
-        for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
-            const unsigned i = ws_small_index(c, j);
-            key[j] = i < n ? (uint64_t)ws_key_at(in, i) : 0;
-        }
+        ws_small_load(in, c, n, key);
 #pragma unroll
         for (int j = 0; j < WS_SMALL_ITEMS; ++j) {
             const bool in_range = ws_small_index(c, j) < n;

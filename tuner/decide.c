@@ -5,9 +5,10 @@
  * whose choice at each grid point minimises the worst slowdown over the input
  * distributions measured there, and the held-out check.  The candidates are
  * every delegate plan swept and the standalone plans a table entry can name
- * (onepass, fused); the default is the plan the library runs without a table
- * (drtopk_plan_auto with none: the table compiled in for this GPU model, else
- * the size rules), which a cell replaces only
+ * (onepass, fused); the default is the plan of the size rules
+ * (drtopk_plan_size_rules: no table, not even the one compiled in for this
+ * GPU model, so that the table stands on its own and `tuner --emit-table`
+ * can compile it in alone), which a cell replaces only
  * where a candidate beats it by more than DECIDE_MARGIN, so a cell where the
  * default stays is left out of the table.  Each stored choice then runs
  * against the default at the cell's middle and its far corner, for every
@@ -476,7 +477,7 @@ static int heldout_check(const options *o, dh_store *db, int64_t machine_id, con
                 drtopk_problem pr = { .backend = o->backend, .dtype = t, .n = p->n, .k = p->k };
                 if (drtopk_plan_auto(&p->tuned, &pr, &table) != DRTOPK_OK ||
                     p->tuned.const_source != DRTOPK_CONST_TUNING ||
-                    drtopk_plan_auto(&p->deflt, &pr, NULL) != DRTOPK_OK)
+                    drtopk_plan_size_rules(&p->deflt, &pr) != DRTOPK_OK)
                     continue;       /* the point fell outside its cell: no check */
                 fill_row_key(o, "heldout", p);
                 ++count;
@@ -524,16 +525,15 @@ typedef struct {
     drtopk_dtype dtype;
 } default_ctx;
 
-/* The plan the library runs at (n, k) without a table, as a measured
- * (variant, alpha): 1, or 0 when no variant measured is that plan
- * (drtopk_fit_default). */
+/* The size rules' plan at (n, k), as a measured (variant, alpha): 1, or 0
+ * when no variant measured is that plan (drtopk_fit_default). */
 static int default_plan_at(const void *ctx, uint64_t n, uint64_t k, int *variant, int *alpha)
 {
     const default_ctx *c = ctx;
     drtopk_problem pr = { .backend = c->backend, .dtype = c->dtype, .n = n, .k = k };
     drtopk_plan plan;
     char label[32];
-    if (drtopk_plan_auto(&plan, &pr, NULL) != DRTOPK_OK)
+    if (drtopk_plan_size_rules(&plan, &pr) != DRTOPK_OK)
         return 0;       /* a problem the library refuses has no default plan */
     plan_label(&plan, label, sizeof label);
     const int delegate = (plan.flags & DRTOPK_DELEGATE) != 0;
@@ -623,7 +623,7 @@ static int fit_dtype(const options *o, dh_store *db, int64_t machine_id, const c
         if (cell[i].log2n_min > cell[i].log2n_max)
             continue;       /* a second grid point in the same cell */
         if (dec[i].is_default) {
-            ++defaults;     /* the library runs that plan without a table */
+            ++defaults;     /* the size rules' plan stays there */
             continue;
         }
         const variant_key *v = &ps.v[dec[i].variant];
@@ -639,11 +639,11 @@ static int fit_dtype(const options *o, dh_store *db, int64_t machine_id, const c
     }
     if (rc == 0) {
         printf("decision table %s (%d cells; worst and mean slowdown over the distributions at the grid point; "
-               "%d more grid points keep the plan the library runs without a table):\n", dt, nch, defaults);
+               "%d more grid points keep the size rules' plan):\n", dt, nch, defaults);
         printf("%-9s %-9s %-10s %4s %6s %8s %9s %9s %5s\n", "log2 n", "log2 k", "algorithm", "beta", "alpha",
                "const", "worst", "mean", "dists");
-        printf("(alpha w: the warp-centric delegate build; a cell is kept where it beats the library's plan "
-               "without a table by more than %.0f%% at worst)\n", 100 * DECIDE_MARGIN);
+        printf("(alpha w: the warp-centric delegate build; a cell is kept where it beats the size rules' plan "
+               "by more than %.0f%% at worst)\n", 100 * DECIDE_MARGIN);
         for (int i = 0; i < nch; ++i) {
             char ln[16], lk[16];
             snprintf(ln, sizeof ln, "%d..%d", ch[i].log2n_min, ch[i].log2n_max);
@@ -671,7 +671,7 @@ static int fit_dtype(const options *o, dh_store *db, int64_t machine_id, const c
             for (int i = 0; i < nch; ++i)
                 dropped += ch[i].status == DRTOPK_CHOICE_DROPPED;
             printf("tuner: stored the %s table: %d cells, %d dropped by the held-out check (they run the "
-                   "plan the library runs without a table)\n", dt, nch, dropped);
+                   "plan the library runs without them)\n", dt, nch, dropped);
             /* Figure 14's table for the library's default variant */
             for (int v = 0; v < ps.nv; ++v)
                 if (!strcmp(ps.v[v].algorithm, PAPER_ALGORITHM) && ps.v[v].beta == PAPER_BETA && !ps.v[v].warp) {

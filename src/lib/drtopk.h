@@ -280,6 +280,13 @@ typedef struct {
 DRTOPK_API drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
                                           const drtopk_tuning *tuning);
 
+/* The plan of the size rules alone, the plan drtopk_plan_auto gives with no
+ * table at all, not even the one compiled in (const_source
+ * DRTOPK_CONST_DEFAULT): what the tuner decides each cell against, so that a
+ * sweep's table holds every cell that beats the rules on that GPU, not only
+ * those that beat the table compiled in at its commit. */
+DRTOPK_API drtopk_status drtopk_plan_size_rules(drtopk_plan *plan, const drtopk_problem *p);
+
 /* The same plan with Rule 4's const given (finite), beta 2 and radix. */
 DRTOPK_API drtopk_status drtopk_plan_rule4(drtopk_plan *plan, const drtopk_problem *p,
                                            double rule4_const);

@@ -304,6 +304,12 @@ drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p, const
     return drtopk_plan_from_tables(plan, p, tuning, builtin);
 }
 
+drtopk_status drtopk_plan_size_rules(drtopk_plan *plan, const drtopk_problem *p)
+{
+    drtopk_error_clear();
+    return drtopk_plan_from_tables(plan, p, NULL, NULL);
+}
+
 /* ---- batched rows and segments ------------------------------------------- */
 
 int drtopk_batch_plan_for_gpu(drtopk_batch_plan *plan, const drtopk_batch_tuning *tables, size_t count,

@@ -727,6 +727,36 @@ static void plan_auto_cells(void)
     }
 }
 
+/* The size rules' plan ignores every table, the compiled-in one included: where a
+ * table compiled in (here the fixture given as the builtin table) has a cell, the
+ * tuner's baseline is still the rules' plan, source DRTOPK_CONST_DEFAULT. */
+static void plan_size_rules_no_table(void)
+{
+    const drtopk_tuning builtin = { "Test GPU", tuned, sizeof tuned / sizeof tuned[0], 0 };
+    static const struct { drtopk_backend b; drtopk_dtype t; uint64_t n, k; } at[] = {
+        { DRTOPK_BACKEND_CUDA, DRTOPK_U32, 1ull << 24, 16 }, { DRTOPK_BACKEND_CUDA, DRTOPK_U32, 1ull << 30, 4 },
+        { DRTOPK_BACKEND_CUDA, DRTOPK_F32, 1ull << 28, 1ull << 20 }, { DRTOPK_BACKEND_CUDA, DRTOPK_U64, 1ull << 26, 4096 },
+        { DRTOPK_BACKEND_CPU, DRTOPK_U32, 1ull << 22, 100 },
+    };
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; ++i) {
+        const drtopk_problem p = { at[i].b, at[i].t, DRTOPK_LARGEST, at[i].n, at[i].k, NULL };
+        drtopk_plan rules, none, with;
+        CHECK_STATUS(drtopk_plan_size_rules(&rules, &p), DRTOPK_OK);
+        CHECK_STATUS(drtopk_plan_from_tables(&none, &p, NULL, NULL), DRTOPK_OK);
+        CHECK_STATUS(drtopk_plan_from_tables(&with, &p, NULL, &builtin), DRTOPK_OK);
+        CHECK(rules.alpha == none.alpha && rules.beta == none.beta && rules.first_algo == none.first_algo &&
+              rules.second_algo == none.second_algo && rules.flags == none.flags &&
+              rules.rule4_const == none.rule4_const);
+        CHECK(rules.const_source == DRTOPK_CONST_DEFAULT);
+        /* the fixture's cells hold every u32 and f32 problem here: the table's plan is another */
+        if (at[i].t != DRTOPK_U64) CHECK(with.const_source == DRTOPK_CONST_BUILTIN);
+    }
+    const drtopk_problem p = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1000, 0, NULL };
+    drtopk_plan plan;
+    CHECK_STATUS(drtopk_plan_size_rules(NULL, &p), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(drtopk_plan_size_rules(&plan, NULL), DRTOPK_ERR_INVALID_ARGUMENT);
+}
+
 static void plan_auto_tuning_invalid(void)
 {
     static const struct { const char *why; drtopk_tuning_entry e; const char *msg; } bad[] = {
@@ -947,6 +977,7 @@ void register_api_tests(void)
     test_register("api/plan_auto_unmeasured_standalone", plan_auto_unmeasured_standalone);
     test_register("api/plan_auto_cells", plan_auto_cells);
     test_register("api/plan_auto_tuning_invalid", plan_auto_tuning_invalid);
+    test_register("api/plan_size_rules_no_table", plan_size_rules_no_table);
     test_register("api/builtin_table_by_gpu_name", builtin_table_by_gpu_name);
     test_register("api/last_error_set_and_cleared", last_error_set_and_cleared);
     test_register("api/parse_sizes", parse_sizes);

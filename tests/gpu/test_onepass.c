@@ -50,6 +50,8 @@
 #define SUITE_SEED 0x0E9A55ull
 #define FORCE_N ((1u << 20) + 3)       /* forced-fallback inputs: n >> the sample */
 #define FORCE_N_SMALL ((1u << 16) + 3)
+#define FORCE_N_WIDE ((1u << 25) + 3)  /* forced fallbacks past 2^24 keys: step 7, the fused top-k
+                                          over all of V, at more keys than the suite's other cases */
 #define FORCE_K 1000                   /* k well above the sample rank r          */
 #define MID_N_MAX 100003               /* every type, order and distribution up to here */
 #define LARGE_N ((1u << 20) + 5)       /* the chosen large data sets              */
@@ -240,6 +242,15 @@ static void constructed(int size)
     for (size_t i = 0; i < nbig; ++i) {
         built_set(big[i].t, big[i].o, n, "force-low", onepass_force_low, FORCE_K, 1);
         built_set(big[i].t, big[i].o, n, "force-high", onepass_force_high, FORCE_K, 1);
+    }
+    if (size == 0) {             /* one type of each width, the most keys step 7 takes in the suite */
+        static const drtopk_dtype wide[] = { DRTOPK_F16, DRTOPK_U32, DRTOPK_U64 };
+        for (size_t i = 0; i < sizeof wide / sizeof wide[0]; ++i) {
+            built_set(wide[i], DRTOPK_LARGEST, FORCE_N_WIDE, "force-low", onepass_force_low, FORCE_K, 1);
+            built_set(wide[i], DRTOPK_LARGEST, FORCE_N_WIDE, "force-high", onepass_force_high, FORCE_K, 1);
+            built_set(wide[i], DRTOPK_LARGEST, FORCE_N_WIDE, "spike", onepass_spike, FORCE_N_WIDE / 64,
+                      FALLBACK_ANY);
+        }
     }
     /* spikes and tie plateaus: the types of big and (full) every other type, largest */
     for (size_t j = 0; j < sizeof spike_k / sizeof spike_k[0]; ++j) {

@@ -59,6 +59,7 @@
 #define SPIKE_N_SMALL ((1u << 16) + 3)
 #define FORCE_N ((1ull << 22) + 3)     /* forced fallbacks of the sampled pass */
 #define FORCE_N_SMALL ((1ull << 22) + 3)  /* small_n.cu's SN_SAMPLED_MIN_N + 3: the sampled pass under the sanitizers */
+#define FORCE_N_WIDE ((1ull << 25) + 3)  /* past LARGE_N: the fused top-k as onepass's fallback over all of V */
 #define FORCE_K 1024
 #define FORCE_TINY_K 100
 #define DESC_LEN 200
@@ -226,6 +227,8 @@ static void forced(int size)
     if (size > 0) return;
     built("spike", onepass_spike, n, SPIKE_BLOCK_K);
     built("force-low", onepass_force_low, LARGE_N - 5, FORCE_K);
+    built("force-high", onepass_force_high, FORCE_N_WIDE, FORCE_K);
+    built64("force-low", onepass_force_low, FORCE_N_WIDE, FORCE_K);
 }
 
 /* The large data sets, each chosen for a path or an order rule (the small

@@ -15,7 +15,7 @@
  */
 #include "tuning.h"
 
-/* NVIDIA H200 (machine GPU-f5739083-fb4f-6164-425e-5a1ae50a99a1): 5 entries, the sweep measured radix onepass fused.
+/* NVIDIA H200 (machine GPU-f5739083-fb4f-6164-425e-5a1ae50a99a1): 5 entries, the sweep measured radix sort-cub onepass fused.
  * { dtype, log2 n min, max, log2 k min, max, algorithm, beta, Rule 4 const,
  *   shared/staged delegate build up to alpha (0: the library's default) } */
 static const drtopk_tuning_entry nvidia_h200_entries[] = {
@@ -29,7 +29,7 @@ static const drtopk_tuning_entry nvidia_h200_entries[] = {
 /* The last row only ends the list (C has no empty arrays). */
 const drtopk_tuning drtopk_builtin_tunings[] = {
     { "NVIDIA H200", nvidia_h200_entries, sizeof nvidia_h200_entries / sizeof nvidia_h200_entries[0],
-      1u << DRTOPK_ALGO_RADIX | 1u << DRTOPK_ALGO_ONEPASS | 1u << DRTOPK_ALGO_FUSED },
+      1u << DRTOPK_ALGO_RADIX | 1u << DRTOPK_ALGO_SORT_CUB | 1u << DRTOPK_ALGO_ONEPASS | 1u << DRTOPK_ALGO_FUSED },
     { NULL, NULL, 0, 0 },
 };
 const size_t drtopk_builtin_tuning_count =

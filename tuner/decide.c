@@ -11,8 +11,9 @@
  * can compile it in alone), which a cell replaces only
  * where a candidate beats it by more than DECIDE_MARGIN, so a cell where the
  * default stays is left out of the table.  Each stored choice then runs
- * against the default at the cell's middle and its far corner, for every
- * distribution; a choice that loses at either by more than the measured
+ * against the default at the cell's middle and its far corner (heldout.c:
+ * each where the cell changes the plan), for every distribution; a choice
+ * that loses at either by more than the measured
  * run-to-run noise is dropped (its cell runs the default plan; a point
  * whose two default measurements are CHECK_DISTURBED apart is measured
  * again, so that one disturbed run cannot set the noise).  `tuner --compare` prints tuned vs
@@ -26,6 +27,7 @@
 #include <string.h>
 
 #include "fit.h"
+#include "heldout.h"
 #include "measure.h"
 #include "progress.h"
 #include "sweep.h"
@@ -36,14 +38,6 @@
 #define NOISE_QUANTILE 0.9      /* the noise: 90th percentile of the default
                                    plan's two-measurement differences        */
 #define NOISE_FLOOR 0.01        /* medians of a few reps never resolve less   */
-#define HELDOUT_N_NUM 3         /* held-out n = 3/2 of the grid point's: the  */
-#define HELDOUT_N_DEN 2         /* same floor(log2 n), not a power of two     */
-#define HELDOUT_N_MISALIGN 3    /* ... plus 3: not a whole number of 16-byte
-                                   vectors, so the tail paths run too (the
-                                   H100 showed alpha 5 at 2^28 + 3 2.4x slower
-                                   than at 2^28)                               */
-#define HELDOUT_CORNER_BELOW 5  /* the far corner: this many keys below the
-                                   cell's end in n, odd so not whole vectors   */
 #define MAX_DISTS 16            /* distributions one fit tells apart          */
 #define MAX_CHOICES 1024        /* cells of one dtype's table                 */
 #define CHECK_MEASUREMENTS 4    /* default, tuned, default, tuned             */
@@ -230,12 +224,6 @@ static int fit_consts(const point_set *ps, dh_store *db, int64_t machine_id, con
 
 /* ---- the plans compared ----------------------------------------------------- */
 
-static int same_plan(const drtopk_plan *a, const drtopk_plan *b)
-{
-    return a->alpha == b->alpha && a->beta == b->beta && a->flags == b->flags && a->first_algo == b->first_algo &&
-           a->second_algo == b->second_algo;
-}
-
 /* One point where a tuned plan runs against the default one. */
 typedef struct {
     int cell;                   /* the choice checked (held-out), or -1       */
@@ -286,7 +274,7 @@ static int run_checks(const options *o, dh_store *db, int64_t machine_id, const 
     size_t todo = 0;
     for (size_t i = 0; i < count; ++i) {
         int found = 0;
-        cp[i].same = skip_same && same_plan(&cp[i].tuned, &cp[i].deflt);
+        cp[i].same = skip_same && plans_equal(&cp[i].tuned, &cp[i].deflt);
         if (!cp[i].same && dh_store_get_check(db, machine_id, commit, &cp[i].row, &found) != DRTOPK_OK) {
             fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             return -1;
@@ -408,50 +396,14 @@ static void describe_plan(const drtopk_plan *p, char *out, size_t len)
 
 /* ---- the held-out check ------------------------------------------------------ */
 
-/* The held-out point of a cell: n 3/2 of its grid point's plus 3 (same
- * floor(log2 n), misaligned), k doubled when the cell's k range reaches that
- * far, else 3/2. */
-static void heldout_point(const dh_store_choice *c, uint64_t grid_n, uint64_t grid_k, uint64_t *n, uint64_t *k)
-{
-    *n = grid_n / HELDOUT_N_DEN * HELDOUT_N_NUM + grid_n % HELDOUT_N_DEN + HELDOUT_N_MISALIGN;
-    *k = grid_k * 2;
-    if (dh_ilog2_floor(*k) > c->log2k_max)
-        *k = grid_k + grid_k / 2;
-    if (*k > *n / 2)
-        *k = grid_k;
-}
-
-/* The far corner of a cell: the largest n and k it covers (n
- * HELDOUT_CORNER_BELOW keys below its end, k one below its end and at most
- * half of n), where limits that grow with n and k (a buffer sized at the grid
- * point) bite first.  n no larger than the sweep's largest, n_max (what this
- * machine measured fits); 0 when that leaves no point past the middle one
- * (the top cell: its grid point and middle are all there is). */
-static int heldout_corner(const dh_store_choice *c, uint64_t grid_k, uint64_t n_max, uint64_t mid_n, uint64_t *n,
-                          uint64_t *k)
-{
-    uint64_t cn = c->log2n_max + 1 < 64 ? (1ull << (c->log2n_max + 1)) - HELDOUT_CORNER_BELOW : n_max;
-    if (cn > n_max)
-        cn = n_max;
-    if (cn <= mid_n)
-        return 0;
-    uint64_t ck = c->log2k_max + 1 < 64 ? (1ull << (c->log2k_max + 1)) - 1 : cn / 2;
-    if (ck > cn / 2)
-        ck = cn / 2 > grid_k ? cn / 2 : grid_k;
-    *n = cn;
-    *k = ck;
-    return 1;
-}
-
-/* Check the choices of dtype t at held-out points, for every distribution
- * the middle of the cell (heldout_point) and its far corner
- * (heldout_corner); mark each kept or dropped and print the table.  0, -1
+/* Check the choices of dtype t at held-out points (heldout_points: the
+ * cell's middle and far corner, each where the cell changes the plan), for
+ * every distribution; mark each kept or dropped and print the table.  0, -1
  * or FIT_INTERRUPTED. */
 static int heldout_check(const options *o, dh_store *db, int64_t machine_id, const char *commit, drtopk_dtype t,
                          dh_store_choice *ch, const drtopk_fit_decision *dec, int nch)
 {
-    enum { POINTS_PER_CELL = 2 };   /* the middle and the far corner */
-    size_t cap = (size_t)nch * (size_t)o->ndist * POINTS_PER_CELL, count = 0;
+    size_t cap = (size_t)nch * (size_t)o->ndist * HELDOUT_POINTS_MAX, count = 0;
     check_point *cp = calloc(cap ? cap : 1, sizeof *cp);
     if (!cp)
         return -1;
@@ -463,9 +415,8 @@ static int heldout_check(const options *o, dh_store *db, int64_t machine_id, con
         if (!dh_store_choice_entry(t, &ch[c], &e))
             continue;       /* no entry the library runs: the loader leaves it out too */
         drtopk_tuning table = { .gpu_name = "held-out check", .entries = &e, .count = 1 };
-        uint64_t pn[POINTS_PER_CELL], pk[POINTS_PER_CELL];
-        heldout_point(&ch[c], dec[c].n, dec[c].k, &pn[0], &pk[0]);
-        const int points = 1 + heldout_corner(&ch[c], dec[c].k, n_max, pn[0], &pn[1], &pk[1]);
+        uint64_t pn[HELDOUT_POINTS_MAX], pk[HELDOUT_POINTS_MAX];
+        const int points = heldout_points(o->backend, t, &ch[c], dec[c].n, dec[c].k, n_max, pn, pk);
         for (int q = 0; q < points; ++q)
             for (int d = 0; d < o->ndist; ++d) {
                 check_point *p = &cp[count];

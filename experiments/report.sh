@@ -91,14 +91,17 @@ esac
 lit() { if [ -n "$1" ]; then printf "'%s'" "$1"; else printf NULL; fi; }
 
 # query FILE NAME=VALUE...: run experiments/sql/FILE with the @NAME parameters
-# (VALUE already an SQL literal); '|'-separated rows, NULL as '-'.
+# (VALUE already an SQL literal); '|'-separated rows, NULL as '-'.  VALUE goes
+# in double quotes, which the shell's dot-command parser strips (after its
+# backslash escapes): a single-quoted literal unquoted by it would be read as
+# SQL, and a commit such as 898e44584286 is a number there (Inf).
 query() {
     file="$SQL_DIR/$1"
     shift
     {
         echo ".parameter init"
         for p in "$@"; do
-            echo ".parameter set @${p%%=*} ${p#*=}"
+            printf '.parameter set @%s "%s"\n' "${p%%=*}" "$(printf '%s' "${p#*=}" | sed 's/[\\"]/\\&/g')"
         done
         cat "$file"
     } | sqlite3 -readonly -batch -bail -noheader -separator '|' -nullvalue - "$db"

@@ -189,20 +189,30 @@ exp_machines() {
         ORDER BY backend = 'cpu', name, id;"
 }
 
+# exp_param NAME VALUE: the sqlite3 shell's line setting @NAME to VALUE, an SQL
+# literal.  VALUE goes in double quotes, which the shell's dot-command parser
+# strips (after its backslash escapes): a single-quoted literal unquoted by it
+# would be read as SQL, and a text such as the commit 898e44584286 is a number
+# there (Inf), which no text column equals.
+exp_param() {
+    local v="${2//\\/\\\\}"
+    printf '.parameter set @%s "%s"\n' "$1" "${v//\"/\\\"}"
+}
+
 # exp_query SQLFILE NAME=VALUE...: experiments/sql/fig_rows.sql (temp tables m
 # and p of machine @machine) then SQLFILE, with the @NAME parameters (VALUE an
 # SQL literal), @commit and @verified from exp_pick; '|'-separated rows.
 # With DRTOPK_EXP_PRELUDE (exp_prelude), fig_rows.sql's tables come from there.
 exp_query() {
     local params=".parameter init
-.parameter set @seed $EXP_SEED
+$(exp_param seed "$EXP_SEED")
 " p query pre
-    [ -z "${EXP_PICK_COMMIT:-}" ] || params+=".parameter set @commit '$EXP_PICK_COMMIT'
+    [ -z "${EXP_PICK_COMMIT:-}" ] || params+="$(exp_param commit "'$EXP_PICK_COMMIT'")
 "
-    [ -z "${EXP_PICK_VERIFIED:-}" ] || params+=".parameter set @verified $EXP_PICK_VERIFIED
+    [ -z "${EXP_PICK_VERIFIED:-}" ] || params+="$(exp_param verified "$EXP_PICK_VERIFIED")
 "
     for p in "${@:2}"; do
-        params+=".parameter set @${p%%=*} ${p#*=}
+        params+="$(exp_param "${p%%=*}" "${p#*=}")
 "
     done
     # the SQL read by the shell itself (read returns 1 at the end of the file it read)

@@ -441,6 +441,16 @@ peer_gen_matches() {
     grep -q "cub_device_topk.i32.3.2.0 $(printf '%.3f' "$fast") ms" "$T/peers/data/status/fig17_size.tsv"
 }
 
+@test "exp_param: text parameters reach SQL as text, also a commit that reads as a number (898e44584286)" {
+    run bash -c ". '$ROOT/experiments/lib/common.sh'
+                 { echo .parameter init
+                   exp_param c \"'898e44584286'\"; exp_param d \"'12e3'\"; exp_param q \"'a\\\"b\\\\c''d'\"
+                   exp_param n 4096; exp_param z NULL
+                   echo 'SELECT @c, typeof(@c), @d, typeof(@d), @q, typeof(@n), typeof(@z);'; } | sqlite3 -batch :memory:"
+    [ "$status" -eq 0 ]
+    [ "$output" = "898e44584286|text|12e3|text|a\"b\\c'd|integer|null" ]
+}
+
 @test "--quick keeps to its budget: a spent budget measures nothing, a late command is stopped" {
     [ -x "$ROOT/bin/tuner" ] || skip "bin/tuner is not built"
     # a spent budget: the script plots what the database holds and says why it measured nothing

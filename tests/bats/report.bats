@@ -76,6 +76,18 @@ head_of() { awk -v s="== $1" 'index($0, s) == 1 {on = 1} on && /^---/ {print pre
     [ "$(rows 'Rule 4 fits' | awk '{print $1 "/" $2}' | tr '\n' ' ')" = "dr-radix/2 dr-bucket/1 dr-bucket/2 dr-radix/1 " ]
 }
 
+@test "a commit whose hex reads as a number in SQL (1234e5678901, 123456789012) still selects its rows" {
+    for c in 1234e5678901 123456789012; do
+        db="$BATS_TEST_TMPDIR/num-$c.sqlite"
+        cp "$DB" "$db"
+        q "$db" "UPDATE measurements SET git_commit = '$c'; UPDATE fits SET git_commit = '$c'"
+        run "$REPORT" --db "$db"
+        [ "$status" -eq 0 ]
+        [[ "$output" == *"commit $c"* ]]
+        [ "$(rows '(a)' | wc -l)" -eq 9 ]
+    done
+}
+
 @test "a fitted alpha outside the measured window is marked; GPU machines show driver and CUDA" {
     db="$BATS_TEST_TMPDIR/gpu.sqlite"
     cp "$DB" "$db"

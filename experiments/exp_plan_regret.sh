@@ -3,7 +3,9 @@
 # library's automatic plan against the fastest forced plan at each point of
 # the regret grid, per GPU a grid of heat maps, one per tuning (builtin: no
 # tuning database; tuned: after tuner --quick on the card) and key type, x
-# log2 n, y log2 k, each cell the worst distribution's regret.  The rows are
+# log2 n, y log2 k, each cell the worst distribution's regret (1.00 where the
+# fastest forced plan is the automatic plan itself; the status line gives that
+# noise: the one plan's two times' largest ratio).  The rows are
 # experiments/plan_regret.sh's (tuner --regret; RUN_STEPS=regret of
 # tests/gpu/run.sh), read by experiments/sql/plan_regret.sql: one commit per
 # panel (the latest with usable rows; the caption names it), never a commit of
@@ -94,8 +96,9 @@ plot_one() {
                                           -v mt="$MEDIAN_TARGET" '
         function p2(v,  e) { if (v == 1) return "1"; e = 0; while (v > 1) { v /= 2; ++e } return "2^" e }
         $2 == uuid && $3 == commit {
-            text = text sprintf("%s%s %s: worst %s (%s n %s k %s: auto %s, best %s), median %s, %d points", sep, $4, $5,
-                                $7, $8, p2($9), p2($10), $11, $12, $13, $6)
+            text = text sprintf("%s%s %s: worst %s (%s n %s k %s: auto %s, best %s), median %s, %d points%s", sep, $4,
+                                $5, $7, $8, p2($9), p2($10), $11, $12, $13, $6,
+                                $15 == "-" ? "" : ", one plan timed twice up to " $15)
             sep = "; "; points += $6
             if ($7 + 0 > wt + 0 || $13 + 0 > mt + 0) bad = 1 }
         END { printf "%d\tcommit %s: %s\t%s\n", points, commit, text, bad ? "not held" : "held" }')

@@ -16,7 +16,9 @@
 #            with this machine's tuning from --db).
 #   regret = auto ms / min(auto ms, the fastest forced plan's ms) at the same
 #            (machine, commit, dtype, dist, seed, n, k): 1.00 where the
-#            automatic plan is at least as fast as every forced plan.  Every
+#            automatic plan is at least as fast as every forced plan, and
+#            where the fastest forced plan is the automatic plan itself (one
+#            plan timed twice: the table's noise column).  Every
 #            forced row of that point and commit counts, also another sweep's
 #            (--tuned's tuner --quick: dr-radix at more alphas and betas), so
 #            the table printed last can be stricter than the tuner's own
@@ -302,19 +304,21 @@ for name, uuid, commit in measured:
               "(or --allow-dirty, a check of the commands only)" % commit)
         continue
     print("| tuning | dtype | points | worst | worst at (dist n k) | auto plan there | best forced plan there "
-          "| median | points > %s |" % worst_t)
-    print("| --- | --- | ---: | ---: | --- | --- | --- | ---: | ---: |")
+          "| median | points > %s | noise |" % worst_t)
+    print("| --- | --- | ---: | ---: | --- | --- | --- | ---: | ---: | ---: |")
     got = {(r[3], r[4]): r for r in summary if r[1] == uuid and r[2] == commit}
     for tuning in tunings:
         for t in dtypes:
             r = got.get((tuning, t))
             if r is None:
-                print("| %s | %s | 0 | - | - | - | - | - | - |" % (tuning, t))
+                print("| %s | %s | 0 | - | - | - | - | - | - | - |" % (tuning, t))
             else:
-                print("| %s | %s | %d | %s | %s %s %s | %s | %s | %s | %d |"
-                      % (tuning, t, r[5], r[6], r[7], label(r[8]), label(r[9]), r[10], r[11], r[12], r[13]))
+                print("| %s | %s | %d | %s | %s %s %s | %s | %s | %s | %d | %s |"
+                      % (tuning, t, r[5], r[6], r[7], label(r[8]), label(r[9]), r[10], r[11], r[12], r[13], r[14]))
 print("targets (benchmarks, never pass/fail): worst <= %s, median <= %s; regret = auto ms / min(auto ms, "
-      "best forced ms) at one commit, rows of status ok (verified or unchecked)" % (worst_t, median_t))
+      "best forced ms) at one commit, rows of status ok (verified or unchecked), 1.000 where the fastest forced "
+      "plan is the automatic plan itself; noise: the largest auto ms / best ms where the two are that one plan "
+      "timed twice" % (worst_t, median_t))
 if int(stopped) or int(skipped):
     print("incomplete: %s tuner run(s) stopped at the --minutes budget, %s not run: the same command goes on where "
           "they stopped" % (stopped, skipped))

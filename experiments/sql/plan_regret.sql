@@ -9,7 +9,10 @@
 -- drift by 10% and more over a sweep of minutes, so a regret compares two
 -- times of one moment; where that row is missing, the forced plan's own):
 --   regret = auto_ms / min(auto_ms, the fastest forced plan's median_ms)
--- 1.00 where the automatic plan is at least as fast as every forced plan.
+-- 1.00 where the automatic plan is at least as fast as every forced plan,
+-- and 1.00 where the fastest forced plan is the automatic plan itself: the
+-- two times are then one plan timed twice, and their ratio is the run's
+-- noise, not a choice the planner got wrong ('noise' in the summary).
 -- Rows used: status 'ok' with a median, verified correct or not checked
 -- (verify_ok 1 or NULL), order largest, the same timing method (a 'gpu' row
 -- is never set against a 'call' row), the same commit (a point never mixes
@@ -22,7 +25,9 @@
 -- target's 1.05).  Output by @part:
 --   'summary': one row per (machine, commit, tuning, dtype), latest commit first:
 --       machine|uuid|commit|tuning|dtype|points|worst|worst dist|worst n|worst k|
---       auto plan there|best plan there|median|points over @worst_target
+--       auto plan there|best plan there|median|points over @worst_target|noise
+--       (noise: the largest auto ms / fastest ms where the two are one plan,
+--       '-' where no point has the automatic plan as its fastest forced plan)
 --   'points': machine @machine's rows for the figure, of one commit: the latest
 --       commit with usable automatic-plan rows (a panel never mixes commits),
 --       the worst distribution per cell:
@@ -105,7 +110,10 @@ CREATE TEMP TABLE regret_points AS
 SELECT a.machine_id, a.git_commit, a.tuning, a.dtype, a.dist, a.seed, a.n, a.k, a.timing,
        a.median_ms AS auto_ms, a.plan AS auto_plan, coalesce(f.median_ms, b.median_ms) AS best_ms,
        coalesce(f.plan, b.plan) AS best_plan, b.forced,
-       a.median_ms / min(a.median_ms, coalesce(f.median_ms, b.median_ms)) AS regret,
+       a.plan IN (b.plan, coalesce(f.plan, b.plan)) AS same_plan,
+       CASE WHEN a.plan IN (b.plan, coalesce(f.plan, b.plan)) THEN 1.0
+            ELSE a.median_ms / min(a.median_ms, coalesce(f.median_ms, b.median_ms)) END AS regret,
+       a.median_ms / min(a.median_ms, coalesce(f.median_ms, b.median_ms)) AS raw_regret,
        a.measured_at
 FROM regret_auto a
 JOIN regret_best b ON b.machine_id = a.machine_id AND b.git_commit = a.git_commit AND b.dtype = a.dtype
@@ -132,11 +140,14 @@ SELECT w.machine_id, w.git_commit, w.tuning, w.dtype, w.points, w.regret AS wors
        (SELECT count(*) FROM o v WHERE v.machine_id = w.machine_id AND v.git_commit = w.git_commit
                                    AND v.tuning = w.tuning AND v.dtype = w.dtype AND v.regret > @worst_target) AS over,
        (SELECT max(measured_at) FROM o l WHERE l.machine_id = w.machine_id AND l.git_commit = w.git_commit)
-           AS latest
+           AS latest,
+       (SELECT max(z.raw_regret) FROM o z WHERE z.machine_id = w.machine_id AND z.git_commit = w.git_commit
+                                            AND z.tuning = w.tuning AND z.dtype = w.dtype AND z.same_plan) AS noise
 FROM o w WHERE w.worst_rank = 1;
 
 SELECT m.name, m.uuid, s.git_commit, s.tuning, s.dtype, s.points, printf('%.3f', s.worst), s.worst_dist,
-       s.worst_n, s.worst_k, s.worst_auto, s.worst_best, printf('%.3f', s.median), s.over
+       s.worst_n, s.worst_k, s.worst_auto, s.worst_best, printf('%.3f', s.median), s.over,
+       CASE WHEN s.noise IS NULL THEN '-' ELSE printf('%.3f', s.noise) END
 FROM regret_summary s JOIN machines m ON m.id = s.machine_id
 WHERE @part = 'summary'
 ORDER BY m.backend = 'cpu', m.name, m.uuid, s.latest DESC, s.git_commit,

@@ -42,7 +42,10 @@ row() {
     local ms=$9 st=${10:-ok} vok=${11:-NULL} timing=${12:-gpu} at=${13:-2026-01-01T00:00:00.000Z}
     local flags=${14:-0} alpha=${15:-0} beta=0 fa='' sa=''
     if [ "$flags" != 0 ]; then beta=2 fa=radix sa=radix; fi
-    case $4 in auto-*) [ "$flags" != 0 ] || fa=onepass sa=onepass ;; esac   # the standalone plan it resolved
+    # the standalone plan a row resolved: radix for the automatic plan, onepass for the fastest forced
+    # plan timed again beside it (a reference row); a test that needs the two to be one plan sets it
+    case $4 in auto-*-ref) [ "$flags" != 0 ] || fa=onepass sa=onepass ;;
+               auto-*) [ "$flags" != 0 ] || fa=radix sa=radix ;; esac
     sqlite3 -bail "$1" "INSERT INTO measurements (machine_id, run_id, git_commit, algorithm, first_algo, second_algo,
         dtype, dist, seed, n, k, alpha, beta, flags, sort_order, status, reps, median_ms, verified, verify_ok,
         measured_at, timing)
@@ -98,8 +101,8 @@ points() {
     # commit A: 2 points (CD has no usable forced row), worst 1.10 at UD against onepass, median 1.05;
     # commit B: its own point only (1.50); the dirty commit is not there
     [ "$(grep -c . <<< "$output")" -eq 2 ]
-    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|bbbbbbbbbbbb|builtin|u32|1|1.500|UD|1048576|64|onepass|onepass|1.500|1" <<< "$output"
-    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|aaaaaaaaaaaa|builtin|u32|2|1.100|UD|1048576|16|dr-radix a9 b2 f11|onepass|1.050|1" <<< "$output"
+    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|bbbbbbbbbbbb|builtin|u32|1|1.500|UD|1048576|64|radix|onepass|1.500|1|-" <<< "$output"
+    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|aaaaaaaaaaaa|builtin|u32|2|1.100|UD|1048576|16|dr-radix a9 b2 f11|onepass|1.050|1|-" <<< "$output"
     # the latest commit first
     [ "$(head -n 1 <<< "$output" | cut -d'|' -f3)" = bbbbbbbbbbbb ]
     # the dirty tree's rows only when asked for (a check of the commands)
@@ -137,12 +140,45 @@ points() {
     row "$db" 1 $A auto-builtin u32 UD $n 64 1.20
     run regret "$db" summary
     [ "$status" -eq 0 ]
-    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|$A|builtin|u32|2|1.200|UD|$n|64|onepass|onepass|1.100|1" <<< "$output"
-    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|$A|tuned|u32|1|1.300|UD|$n|16|onepass|onepass|1.300|1" <<< "$output"
+    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|$A|builtin|u32|2|1.200|UD|$n|64|radix|onepass|1.100|1|-" <<< "$output"
+    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|$A|tuned|u32|1|1.300|UD|$n|16|radix|onepass|1.300|1|-" <<< "$output"
     run regret "$db" points 1
     grep -qx "$A|builtin|u32|$n|16|1.0000|UD|1" <<< "$output"
     # a reference row is no automatic plan and no forced plan of its own
     [ "$(grep -c '|ref' <<< "$output")" -eq 0 ]
+}
+
+@test "plan_regret.sql: where the fastest forced plan is the automatic plan itself the regret is 1.00, its two times the noise column" {
+    db="$T/same.sqlite"
+    fixture "$db"
+    A=aaaaaaaaaaaa n=1048576
+    # k 16: the automatic plan resolved onepass, the fastest forced plan; timed beside it, onepass took 1.00
+    # against the automatic plan's 1.10 (one plan timed twice): regret 1.00, noise 1.10.  k 64 (no
+    # reference row): onepass again, 1.05 against the sweep's 1.00.  k 256: radix resolved, onepass
+    # faster: a choice the planner got wrong, 1.20
+    while read -r algo k ms; do row "$db" 1 $A "$algo" u32 UD $n "$k" "$ms"; done <<'ROWS'
+onepass 16 0.98
+radix 16 1.40
+auto-builtin 16 1.10
+auto-builtin-ref 16 1.00
+onepass 64 1.00
+auto-builtin 64 1.05
+onepass 256 1.00
+auto-builtin 256 1.20
+ROWS
+    sqlite3 "$db" "UPDATE measurements SET first_algo = 'onepass', second_algo = 'onepass'
+                   WHERE algorithm = 'auto-builtin' AND k IN (16, 64)"
+    run regret "$db" summary
+    [ "$status" -eq 0 ]
+    grep -qx "NVIDIA Fixture A|GPU-aaaaaaaa-0000-0000-0000-000000000001|$A|builtin|u32|3|1.200|UD|$n|256|radix|onepass|1.000|1|1.100" <<< "$output"
+    run regret "$db" points 1
+    grep -qx "$A|builtin|u32|$n|16|1.0000|UD|1" <<< "$output"
+    grep -qx "$A|builtin|u32|$n|64|1.0000|UD|1" <<< "$output"
+    grep -qx "$A|builtin|u32|$n|256|1.2000|UD|1" <<< "$output"
+    # with only one-plan points, the worst is 1.00 and the noise their largest ratio
+    sqlite3 "$db" "DELETE FROM measurements WHERE k = 256"
+    run regret "$db" summary
+    grep -q "|$A|builtin|u32|2|1.000|UD|$n|.*|1.000|0|1.100$" <<< "$output"
 }
 
 @test "plan_regret.sql: the median of odd and even counts, tunings and key types apart, a tuned rerun's latest plan" {
@@ -161,8 +197,8 @@ points() {
     row "$db" 2 $A auto-builtin f32 UD $((1 << 20)) 4 2.00
     row "$db" 2 $A onepass f32 UD $((1 << 20)) 4 1.00
     run regret "$db" summary
-    grep -q "|$A|builtin|f16|3|1.300|UD|1048576|16|onepass|onepass|1.100|2$" <<< "$output"
-    grep -q "|$A|tuned|f16|2|1.040|UD|1048576|16|onepass|onepass|1.030|0$" <<< "$output"
+    grep -q "|$A|builtin|f16|3|1.300|UD|1048576|16|radix|onepass|1.100|2|-$" <<< "$output"
+    grep -q "|$A|tuned|f16|2|1.040|UD|1048576|16|radix|onepass|1.030|0|-$" <<< "$output"
     grep -q "|$A|builtin|f32|1|2.000|" <<< "$output"
     # a second tuned run at the same commit resolved another plan: its latest row counts
     sqlite3 "$db" "UPDATE measurements SET algorithm = 'auto-tuned', flags = 11, alpha = 7, beta = 2,
@@ -171,7 +207,7 @@ points() {
     row "$db" 2 $A onepass f32 UD $((1 << 20)) 4 1.00
     row "$db" 2 $A auto-tuned f32 UD $((1 << 20)) 4 1.20 ok NULL gpu 2026-04-01T00:00:00.000Z
     run regret "$db" summary
-    grep -q "|$A|tuned|f32|1|1.500|UD|1048576|4|dr-radix a7 b2 f11|onepass|1.500|1$" <<< "$output"
+    grep -q "|$A|tuned|f32|1|1.500|UD|1048576|4|dr-radix a7 b2 f11|onepass|1.500|1|-$" <<< "$output"
 }
 
 @test "plan_regret.sh: bad options exit 2 with a message naming the option and the fix" {
@@ -289,7 +325,7 @@ EOF
     line=$(grep -P '\tNVIDIA Fixture A\t' "$st")
     # 2 tunings x 2 types x 8 points; u64's worst 1.25 is over the target: not held
     [ "$(cut -f4,5,9 <<< "$line")" = "32	ok	not held" ]
-    grep -q "commit $A: builtin u32: worst 1.000 .* median 1.000, 8 points; builtin u64: worst 1.250 (ND n 2^18 k 2^2: auto onepass, best onepass), median 1.000, 8 points; tuned u32" <<< "$line"
+    grep -q "commit $A: builtin u32: worst 1.000 .* median 1.000, 8 points; builtin u64: worst 1.250 (ND n 2^18 k 2^2: auto radix, best onepass), median 1.000, 8 points; tuned u32" <<< "$line"
     slug=$(cut -f2 <<< "$line")
     dat="$T/out/data/exp_plan_regret-$slug.dat"
     # four panels of four cells, the worst distribution's regret per cell

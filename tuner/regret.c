@@ -361,13 +361,24 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Whether r's fastest forced plan is its automatic plan itself: the two
+ * times are then one plan timed twice, and their ratio is the run's noise. */
+static int one_plan(const dh_store_regret *r)
+{
+    return !strcmp(r->auto_algorithm, r->best_algorithm) && r->auto_alpha == r->best_alpha &&
+           r->auto_beta == r->best_beta && r->auto_flags == r->best_flags;
+}
+
 /* Print each point of dtype t that has a regret, then its summary line;
  * *without: points of t without one (no usable automatic or forced row).
- * scratch: room for count regrets. */
+ * A point whose fastest forced plan is the automatic plan counts 1.000
+ * (experiments/sql/plan_regret.sql's rule), its ratio printed beside as
+ * noise.  scratch: room for count regrets. */
 static void print_dtype(const options *o, const char *label, drtopk_dtype t, const regret_rows *rows,
                         const point *pts, size_t count, double *scratch, size_t *without)
 {
     const dh_store_regret *worst = NULL;
+    double worst_regret = 0, noise = 0;
     size_t n = 0;
     for (size_t i = 0; i < count; ++i) {
         if (pts[i].dtype != t)
@@ -380,11 +391,20 @@ static void print_dtype(const options *o, const char *label, drtopk_dtype t, con
         char ap[PLAN_TEXT_LEN], bp[PLAN_TEXT_LEN];
         plan_text(r->auto_algorithm, r->auto_alpha, r->auto_beta, r->auto_flags, ap, sizeof ap);
         plan_text(r->best_algorithm, r->best_alpha, r->best_beta, r->best_flags, bp, sizeof bp);
-        printf("%-4s %-4s %12llu %9llu | %-40s %9.4f | %9.4f %-40s | %7.3fx\n", r->dtype, r->dist,
-               (unsigned long long)r->n, (unsigned long long)r->k, ap, r->auto_ms, r->best_ms, bp, r->regret);
-        scratch[n++] = r->regret;
-        if (!worst || r->regret > worst->regret)
+        const int same = one_plan(r);
+        const double regret = same ? 1.0 : r->regret;
+        printf("%-4s %-4s %12llu %9llu | %-40s %9.4f | %9.4f %-40s | %7.3fx", r->dtype, r->dist,
+               (unsigned long long)r->n, (unsigned long long)r->k, ap, r->auto_ms, r->best_ms, bp, regret);
+        if (same)
+            printf("  (one plan timed twice: %.3fx)", r->regret);
+        printf("\n");
+        if (same && r->regret > noise)
+            noise = r->regret;
+        scratch[n++] = regret;
+        if (!worst || regret > worst_regret) {
             worst = r;
+            worst_regret = regret;
+        }
     }
     if (!worst) {
         printf("regret %s %s: 0 points\n", label, drtopk_dtype_name(t));
@@ -392,8 +412,11 @@ static void print_dtype(const options *o, const char *label, drtopk_dtype t, con
     }
     qsort(scratch, n, sizeof *scratch, cmp_double);
     const double median = n % 2 ? scratch[n / 2] : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
-    printf("regret %s %s: %zu points, worst %.3fx at %s n=%llu k=%llu, median %.3fx\n", label, drtopk_dtype_name(t),
-           n, worst->regret, worst->dist, (unsigned long long)worst->n, (unsigned long long)worst->k, median);
+    printf("regret %s %s: %zu points, worst %.3fx at %s n=%llu k=%llu, median %.3fx", label, drtopk_dtype_name(t),
+           n, worst_regret, worst->dist, (unsigned long long)worst->n, (unsigned long long)worst->k, median);
+    if (noise > 0)
+        printf(", one plan timed twice up to %.3fx", noise);
+    printf("\n");
 }
 
 /* The regret table of the sweep's points from the stored measurements.  0,
@@ -412,7 +435,8 @@ static int print_regret(const options *o, dh_store *db, int64_t machine_id, cons
         return -1;
     }
     printf("regret of the automatic plan (%s) over the fastest forced plan measured at each point (timed again "
-           "beside it), %s, commit %s; regret = auto ms / min(auto ms, best ms):\n", label, gpu, commit);
+           "beside it), %s, commit %s; regret = auto ms / min(auto ms, best ms), 1.000 where the best is the "
+           "automatic plan itself:\n", label, gpu, commit);
     printf("%-4s %-4s %12s %9s | %-40s %9s | %9s %-40s | %8s\n", "type", "dist", "n", "k", "auto plan", "auto ms",
            "best ms", "best forced plan", "regret");
     size_t without = 0;

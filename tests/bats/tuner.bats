@@ -660,16 +660,23 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     [ -n "$stored" ]
     [ "$stored" = "$wanted" ]
     # a line per point, then per dtype the summary with its worst point; the
-    # worst is what the stored rows give (auto ms over the fastest forced ms)
-    [ "$(grep -cE '^(u32|f16) +(UD|ND) .*\| +[0-9.]+x$' <<< "$output")" -eq 16 ]
+    # worst is what the stored rows give (auto ms over the fastest forced ms,
+    # 1.000 where that plan is the automatic plan itself, its ratio beside)
+    [ "$(grep -cE '^(u32|f16) +(UD|ND) .*\| +[0-9.]+x(  \(one plan timed twice: [0-9.]+x\))?$' <<< "$output")" -eq 16 ]
+    [ "$(grep -cE '\| +1\.000x  \(one plan timed twice: [0-9.]+x\)$' <<< "$output")" -eq \
+      "$(q "$db" "SELECT count(*) FROM measurements a JOIN measurements r ON r.algorithm = 'auto-builtin-ref'
+                  AND r.dtype = a.dtype AND r.dist = a.dist AND r.n = a.n AND r.k = a.k
+                  WHERE a.algorithm = 'auto-builtin' AND a.second_algo = r.second_algo AND a.alpha = r.alpha
+                  AND a.beta = r.beta AND a.flags = r.flags")" ]
     # the fastest forced plan timed again beside the automatic plan: one row a point, that plan's fields
     [ "$(q "$db" "SELECT count(*) FROM measurements WHERE algorithm = 'auto-builtin-ref' AND status = 'ok'")" -eq 16 ]
     [ "$(q "$db" "SELECT count(*) FROM measurements r WHERE r.algorithm = 'auto-builtin-ref' AND r.alpha = (SELECT f.alpha
                  FROM measurements f WHERE f.algorithm NOT LIKE 'auto-%' AND f.status = 'ok' AND f.dtype = r.dtype
                  AND f.dist = r.dist AND f.n = r.n AND f.k = r.k ORDER BY f.median_ms, f.id LIMIT 1)")" -eq 16 ]
-    worst=$(q "$db" "SELECT printf('%.3f', max(a.median_ms / min(a.median_ms, (SELECT r.median_ms FROM measurements r
-                     WHERE r.algorithm = 'auto-builtin-ref' AND r.dtype = a.dtype AND r.dist = a.dist
-                     AND r.n = a.n AND r.k = a.k)))) FROM measurements a WHERE a.algorithm = 'auto-builtin' AND a.dtype = 'u32'")
+    worst=$(q "$db" "SELECT printf('%.3f', max(CASE WHEN a.second_algo = r.second_algo AND a.alpha = r.alpha
+                     AND a.beta = r.beta AND a.flags = r.flags THEN 1.0 ELSE a.median_ms / min(a.median_ms, r.median_ms) END))
+                     FROM measurements a JOIN measurements r ON r.algorithm = 'auto-builtin-ref' AND r.dtype = a.dtype
+                     AND r.dist = a.dist AND r.n = a.n AND r.k = a.k WHERE a.algorithm = 'auto-builtin' AND a.dtype = 'u32'")
     [[ "$output" == *"regret auto-builtin u32: 8 points, worst ${worst}x at "*" n="*" k="*", median "*x* ]]
     [[ "$output" == *"regret auto-builtin f16: 8 points, worst "* ]]
     # resumed: nothing measured again, the same table

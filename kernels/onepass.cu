@@ -29,13 +29,13 @@
  *      passes read all the candidates);
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result;
- *   7. the top-k of V, gated to run on FALLBACK only: for V of fewer than
- *      FUSED_MAX_N keys the fused top-k (small_n.cu), one launch, which
- *      costs about 3 us where it returns at once (on an H200 the flag
- *      radix's memset and five launches cost 14-20 us even so, at every k,
- *      and the wide select takes 4 launches for 16-bit V, 10 for 64-bit: 28
- *      us at 2^26 keys); else the flag radix for 32-bit V, wide_select.cuh
- *      at V's width for the others;
+ *   7. the top-k of V, gated to run on FALLBACK only: for V of at most
+ *      OP_FUSED_FALLBACK_MAX_N keys the fused top-k (small_n.cu), one
+ *      launch, which costs about 3 us where it returns at once (on an H200
+ *      the flag radix's memset and five launches cost 14-20 us even so, at
+ *      every k, and the wide select takes 4 launches for 16-bit V, 10 for
+ *      64-bit: 28 us at 2^26 keys); else the flag radix for 32-bit V,
+ *      wide_select.cuh at V's width for the others;
  *   8. onepass_values_kernel (onepass_topk_final, what the pipeline calls
  *      unsorted): the caller's values from the result's ordered keys by
  *      keyorder.h's inverse, read and written in order, instead of the
@@ -75,6 +75,14 @@
  * radix_topk's workspace query validates its input pointers. */
 #define OP_SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
 #define OP_WIDE_BITS 64             /* keys the flag radix cannot hold          */
+/* Step 7 is the fused top-k up to here: the most keys the size rules give
+ * the fused top-k itself (32-bit keys, POLICY_FUSED_32_ONCE_LOG2), so onepass
+ * reaches the fused top-k's own fallback only at sizes where the automatic
+ * plan runs that kernel anyway; the GPU suites force that fallback at 2^25 +
+ * 3 keys (test_small_n, test_onepass).  Larger V keeps the flag radix or the
+ * wide select, which take any n. */
+#define OP_FUSED_FALLBACK_MAX_N (1ull << 28)
+static_assert(OP_FUSED_FALLBACK_MAX_N < FUSED_MAX_N, "the fused top-k takes fewer than FUSED_MAX_N keys");
 /* Step 9 finds the m-th smallest position among the ties by a radix select
  * over position digits, one digit a pass: 8 bits, one histogram bin a thread
  * of an OP_BLOCK block; 8 passes cover a 64-bit position. */
@@ -166,7 +174,7 @@ static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_lay
     memset(&l->cand_in, 0, sizeof l->cand_in);
     l->raw_in = *in;
     l->raw_in.d_skip = &l->ctl->skip_fallback;
-    l->fused_fallback = n < FUSED_MAX_N;
+    l->fused_fallback = n <= OP_FUSED_FALLBACK_MAX_N;
     l->fused_ws = NULL;
     l->fused_bytes = 0;
     if (l->fused_fallback) {
@@ -191,7 +199,7 @@ static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_lay
         l->cand_in.d_skip = &l->ctl->skip_select;
         /* the flag radix selects run one after another: one region serves
          * them; the fallback over V is the flag radix's for 32-bit V of
-         * FUSED_MAX_N keys or more only */
+         * more than OP_FUSED_FALLBACK_MAX_N keys only */
         const topk_input *ins[] = { &l->sample_in, &l->cand_in, &l->raw_in };
         const int nins = l->bits == 32 && !l->fused_fallback ? 3 : 2;
         for (int i = 0; i < nins; ++i) {

@@ -42,22 +42,65 @@ static int pair_by_pos(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
+static void pair_swap(pair *a, pair *b)
+{
+    const pair t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The kk best pairs of v[0..len) (by pair_best_first, a total order: no two
+ * pairs share a position) moved to v[0..kk), in no order; the others after
+ * them.  Quickselect on the median of three, which sorts what is left once
+ * it has split more than SELECT_DEPTH_PER_BIT times per bit of len (so a
+ * sequence built against the pivot rule costs a sort, not len^2). */
+#define SELECT_DEPTH_PER_BIT 2
+static void select_best(pair *v, uint64_t len, uint64_t kk)
+{
+    uint64_t lo = 0, hi = len, depth = 0, budget = SELECT_DEPTH_PER_BIT;
+    for (uint64_t x = len; x > 1; x >>= 1) budget += SELECT_DEPTH_PER_BIT;
+    while (hi - lo > 2 && kk > lo && kk < hi) {
+        if (++depth > budget) {
+            qsort(v + lo, (size_t)(hi - lo), sizeof *v, pair_best_first);
+            return;
+        }
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (pair_best_first(&v[mid], &v[lo]) < 0) pair_swap(&v[mid], &v[lo]);
+        if (pair_best_first(&v[hi - 1], &v[lo]) < 0) pair_swap(&v[hi - 1], &v[lo]);
+        if (pair_best_first(&v[hi - 1], &v[mid]) < 0) pair_swap(&v[hi - 1], &v[mid]);
+        pair_swap(&v[mid], &v[hi - 1]);         /* the median of three, the pivot, at the end */
+        const pair pivot = v[hi - 1];
+        uint64_t store = lo;
+        for (uint64_t i = lo; i < hi - 1; ++i)
+            if (pair_best_first(&v[i], &pivot) < 0) pair_swap(&v[i], &v[store++]);
+        pair_swap(&v[store], &v[hi - 1]);       /* v[lo..store) better than the pivot, v[store] the pivot */
+        if (store + 1 == kk || store == kk) return;
+        if (store > kk) hi = store;
+        else lo = store + 1;
+    }
+    if (hi - lo == 2 && pair_best_first(&v[lo + 1], &v[lo]) < 0) pair_swap(&v[lo], &v[lo + 1]);
+}
+
 /* Top-kk of v[0..len) (1 <= kk <= len), moved to the front of v best first.
  * Without skip: exactly kk pairs, threshold = the kk-th key.  With skip: every
  * pair whose key agrees with the kk-th key above the last digit or is larger,
  * threshold = the kk-th key with its last digit cleared -- unless that is more
  * than `cap` pairs: then the last digit is resolved after all (exactly kk), as
- * the GPU's radix does (drtopk_skip_last_digit_stops). */
+ * the GPU's radix does (drtopk_skip_last_digit_stops).  The pairs past the
+ * ones returned are left in no order. */
 static uint64_t cpu_topk(pair *v, uint64_t len, uint64_t kk, int skip, uint64_t cap,
                          uint64_t *threshold)
 {
     uint64_t cnt = kk;
     uint64_t lowest;
-    qsort(v, (size_t)len, sizeof *v, pair_best_first);
+    select_best(v, len, kk);
+    qsort(v, (size_t)kk, sizeof *v, pair_best_first);
     *threshold = v[kk - 1].key;
     if (!drtopk_skip_last_digit_on(skip)) return kk;
     lowest = drtopk_skip_last_digit_floor(*threshold);
-    while (cnt < len && v[cnt].key >= lowest) ++cnt;
+    for (uint64_t i = kk; i < len; ++i)         /* the rest that agree above the last digit, next */
+        if (v[i].key >= lowest) pair_swap(&v[i], &v[cnt++]);
+    qsort(v + kk, (size_t)(cnt - kk), sizeof *v, pair_best_first);
     if (!drtopk_skip_last_digit_stops(skip, cnt, cap)) return kk;
     *threshold = lowest;
     return cnt;

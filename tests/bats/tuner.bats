@@ -715,7 +715,14 @@ print(p["first_algo"] if d else "", p["second_algo"], p["alpha"] if d else 0, p[
     # each cell's middle, and the far corner of the two below the sweep's largest n (2^14 - 5)
     [ "$(q "$db" "SELECT count(*) FROM checks WHERE kind = 'heldout' AND tuned_algorithm = 'fused'")" -eq 6 ]
     [ "$(q "$db" "SELECT group_concat(k) FROM (SELECT k FROM checks WHERE n = 16379 ORDER BY k)")" = "15,255" ]
-    # the real fused is several times slower than the radix select on the CPU backend
+    # where the held-out points find fused 10x slower than the default plan (the stored checks, which a rerun
+    # reads back rather than measures: this CPU's fused and radix selects are too close to lose by choice),
+    # every fused cell is dropped
+    q "$db" "UPDATE checks SET tuned_ms_a = 10 * max(default_ms_a, default_ms_b), tuned_ms_b = 10 * max(default_ms_a,
+             default_ms_b) WHERE tuned_algorithm = 'fused'"
+    run "$TUNER" "${args[@]}"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"held-out check: 6 points, 0 to measure"* ]]
     [ "$(q "$db" "SELECT group_concat(DISTINCT status) FROM choices WHERE algorithm = 'fused'")" = dropped ]
 }
 

@@ -52,6 +52,8 @@
 #define FORCE_N_SMALL ((1u << 16) + 3)
 #define FORCE_N_WIDE ((1u << 25) + 3)  /* forced fallbacks past 2^24 keys: step 7, the fused top-k
                                           over all of V, at more keys than the suite's other cases */
+#define FORCE_N_BOUND (1ull << 28)     /* the most keys step 7 gives the fused top-k
+                                          (onepass.cu's OP_FUSED_FALLBACK_MAX_N), 32-bit keys */
 #define FORCE_K 1000                   /* k well above the sample rank r          */
 #define MID_N_MAX 100003               /* every type, order and distribution up to here */
 #define LARGE_N ((1u << 20) + 5)       /* the chosen large data sets              */
@@ -243,7 +245,7 @@ static void constructed(int size)
         built_set(big[i].t, big[i].o, n, "force-low", onepass_force_low, FORCE_K, 1);
         built_set(big[i].t, big[i].o, n, "force-high", onepass_force_high, FORCE_K, 1);
     }
-    if (size == 0) {             /* one type of each width, the most keys step 7 takes in the suite */
+    if (size == 0) {             /* one type of each width past 2^24 keys; u32 at the most keys step 7 takes */
         static const drtopk_dtype wide[] = { DRTOPK_F16, DRTOPK_U32, DRTOPK_U64 };
         for (size_t i = 0; i < sizeof wide / sizeof wide[0]; ++i) {
             built_set(wide[i], DRTOPK_LARGEST, FORCE_N_WIDE, "force-low", onepass_force_low, FORCE_K, 1);
@@ -251,6 +253,8 @@ static void constructed(int size)
             built_set(wide[i], DRTOPK_LARGEST, FORCE_N_WIDE, "spike", onepass_spike, FORCE_N_WIDE / 64,
                       FALLBACK_ANY);
         }
+        built_set(DRTOPK_U32, DRTOPK_LARGEST, FORCE_N_BOUND, "force-low", onepass_force_low, FORCE_K, 1);
+        built_set(DRTOPK_U32, DRTOPK_LARGEST, FORCE_N_BOUND, "force-high", onepass_force_high, FORCE_K, 1);
     }
     /* spikes and tie plateaus: the types of big and (full) every other type, largest */
     for (size_t j = 0; j < sizeof spike_k / sizeof spike_k[0]; ++j) {

@@ -75,12 +75,13 @@
  * radix_topk's workspace query validates its input pointers. */
 #define OP_SIZING_BASE ((char *)(uintptr_t)DRTOPK_WS_ALIGN)
 #define OP_WIDE_BITS 64             /* keys the flag radix cannot hold          */
-/* Step 7 is the fused top-k up to here: the most keys the size rules give
- * the fused top-k itself (32-bit keys, POLICY_FUSED_32_ONCE_LOG2), so onepass
- * reaches the fused top-k's own fallback only at sizes where the automatic
- * plan runs that kernel anyway; the GPU suites force that fallback at 2^25 +
- * 3 keys (test_small_n, test_onepass).  Larger V keeps the flag radix or the
- * wide select, which take any n. */
+/* Step 7 is the fused top-k up to here: one key past the most the size rules
+ * give the fused top-k itself (32-bit keys, 2^(POLICY_FUSED_32_ONCE_LOG2 + 1)
+ * - 1), so onepass reaches the fused top-k's own fallback only at sizes where
+ * the automatic plan runs that kernel or nearly; the GPU suites force that
+ * fallback at 2^25 + 3 keys (test_small_n, test_onepass) and at this bound
+ * (test_onepass).  Larger V keeps the flag radix or the wide select, which
+ * take any n. */
 #define OP_FUSED_FALLBACK_MAX_N (1ull << 28)
 static_assert(OP_FUSED_FALLBACK_MAX_N < FUSED_MAX_N, "the fused top-k takes fewer than FUSED_MAX_N keys");
 /* Step 9 finds the m-th smallest position among the ties by a radix select

@@ -232,7 +232,7 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
         *pipeline = 1;
         return DRTOPK_ALGO_RADIX;
     }
-    if (bits == 32 && p->n <= (uint64_t)1 << POLICY_FUSED_32_ONCE_LOG2 && p->k <= POLICY_FUSED_32_ONCE_MAX_K &&
+    if (bits == 32 && ln <= POLICY_FUSED_32_ONCE_LOG2 && p->k <= POLICY_FUSED_32_ONCE_MAX_K &&
         fused_reads_once(p))
         return DRTOPK_ALGO_FUSED;
     return DRTOPK_ALGO_ONEPASS;

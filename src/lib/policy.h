@@ -65,13 +65,15 @@ extern "C" {
  *     POLICY_PIPELINE_RULE4_CONST, beta 2, whose delegate vector is all the
  *     candidates there: up to 6% faster than onepass's candidate pass (the
  *     paper's const 3 puts 2^28 keys, k = 4 at 2^15-key subranges, 10% slower);
- *   - 32-bit keys past that up to 2^POLICY_FUSED_32_ONCE_LOG2 at k <=
- *     POLICY_FUSED_32_ONCE_MAX_K where fused reads V once on this GPU
- *     (fused_spec.h; the guard 64-bit keys take): u32 at 2^27 keys, k =
- *     1024..2^14, 11-18% faster than onepass, at 2^28 2-7% (H200, commit
- *     aebf1e6), while at 500,000,000 keys (UD, k = 4096) fused is 6% slower
- *     and where its lists overflow (2^28 keys, k = 2^15..2^16) it takes
- *     2.0-2.2 ms against 0.3;
+ *   - 32-bit keys past that up to 2^(POLICY_FUSED_32_ONCE_LOG2 + 1) - 1 at
+ *     k <= POLICY_FUSED_32_ONCE_MAX_K where fused reads V once on this GPU
+ *     (fused_spec.h; the guard 64-bit keys take): u32 and f32 at 2^27 keys,
+ *     k = 1..2^14, 3-14% faster than onepass, at 3 * 2^26 within 1.5% but
+ *     for u32 ND (3-8% faster), while at 2^28 keys onepass, whose fallback is
+ *     one launch since 8063784, is 1-4% faster on every distribution but u32
+ *     ND at k = 2^14 (H200 GPU-ec326e3f, commit 5b1b308), at 500,000,000
+ *     keys (UD, k = 4096) fused is 6% slower, and where its lists overflow
+ *     (2^28 keys, k = 2^15..2^16) it takes 2.0-2.2 ms against 0.3;
  *   - everything else: onepass (one read of V at its own width, a sampled
  *     threshold, the candidates' exact top-k), at 2^30 keys up to 1.9x faster
  *     than the pipeline at large k, and 5-14x faster than the radix select
@@ -95,7 +97,7 @@ extern "C" {
 #define POLICY_FUSED_32_MAX_K 65536
 #define POLICY_FUSED_32_WIDE_K_LOG2 24
 #define POLICY_FUSED_32_K_SHIFT 6
-#define POLICY_FUSED_32_ONCE_LOG2 28
+#define POLICY_FUSED_32_ONCE_LOG2 27
 #define POLICY_FUSED_32_ONCE_MAX_K 16384
 #define POLICY_PIPELINE_MIN_LOG2 27
 #define POLICY_PIPELINE_MAX_K 4

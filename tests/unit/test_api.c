@@ -311,7 +311,7 @@ static void rule4_alpha(void)
  * 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; 32-bit keys from
  * 2^POLICY_PIPELINE_MIN_LOG2 at k <= POLICY_PIPELINE_MAX_K the pipeline, and
  * past it fused at k <= POLICY_FUSED_32_ONCE_MAX_K up to
- * 2^POLICY_FUSED_32_ONCE_LOG2 where it reads V once;
+ * 2^(POLICY_FUSED_32_ONCE_LOG2 + 1) - 1 where it reads V once;
  * the rest onepass; fused runs standalone only; the CPU backend keeps the
  * pipeline, and a tuning entry wins. */
 static void plan_auto_small_n(void)
@@ -391,7 +391,7 @@ static void plan_auto_small_n(void)
     p.n = 2ull << POLICY_FUSED_32_LOG2;  /* past its n: fused where it reads V once (no GPU here: it may) */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED && plan.const_source == DRTOPK_CONST_DEFAULT);
-    p.n = 1ull << POLICY_FUSED_32_ONCE_LOG2;
+    p.n = (2ull << POLICY_FUSED_32_ONCE_LOG2) - 1;
     p.k = POLICY_FUSED_32_ONCE_MAX_K;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
@@ -399,7 +399,7 @@ static void plan_auto_small_n(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.k = 100;
-    p.n = (1ull << POLICY_FUSED_32_ONCE_LOG2) + 1; /* past its n */
+    p.n = 2ull << POLICY_FUSED_32_ONCE_LOG2;    /* past its n */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS && plan.const_source == DRTOPK_CONST_DEFAULT);
     p.n = (2ull << POLICY_FUSED_32_LOG2) - 1;

@@ -608,6 +608,48 @@ static void checker_fires_other_widths(void)
     }
 }
 
+/* The counting checker on every key type and order, over inputs with NaN,
+ * +-inf and +-0 (SPECIAL) and without: every best-n-1 result passes, and
+ * every result missing one element that beats the worst (the worst put in its
+ * place) fails, wherever that element lies in V: in the checker's full blocks
+ * of COUNT_BLOCK (64) keys or in its tail (n = 3 * 64 + 5). */
+static void counting_checker_sees_every_position(void)
+{
+    const uint64_t n = 3 * 64 + 5, k = n - 1;
+    static const dh_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_SPECIAL };
+    uint64_t *val = malloc(n * MAX_ELEM_BYTES), *idx = malloc(n * sizeof *idx);
+    CHECK(val && idx);
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+    for (size_t di = 0; di < sizeof dists / sizeof dists[0]; ++di)
+    for (int o = 0; o <= DRTOPK_SMALLEST; ++o) {
+        problem_case c;
+        int in_blocks = 0, in_tail = 0;        /* where the left-out elements lay */
+        setup(&c, n, k, dists[di], (drtopk_dtype)t, (drtopk_order)o, 31 + t);
+        for (uint64_t j = 0; j < k; ++j) {
+            drtopk_bits_store(val, j, (drtopk_dtype)t, drtopk_bits_at(c.oracle_v, j, (drtopk_dtype)t));
+            idx[j] = c.oracle_i[j];
+        }
+        CHECKF(dh_check(&c.p, val, idx, NULL).ok, "%s %s order %d: the oracle's answer",
+               drtopk_dtype_name((drtopk_dtype)t), dh_dist_name(dists[di]), o);
+        const uint64_t worst = drtopk_key_at(c.oracle_v, n - 1, (drtopk_dtype)t, (drtopk_order)o);
+        for (uint64_t j = 0; j < k; ++j) {
+            if (drtopk_key_at(c.oracle_v, j, (drtopk_dtype)t, (drtopk_order)o) == worst) continue;
+            idx[j] = c.oracle_i[n - 1];
+            drtopk_bits_store(val, j, (drtopk_dtype)t, drtopk_bits_at(c.oracle_v, n - 1, (drtopk_dtype)t));
+            CHECKF(!dh_check(&c.p, val, idx, NULL).ok, "%s %s order %d: V[%" PRIu64 "] left out, accepted",
+                   drtopk_dtype_name((drtopk_dtype)t), dh_dist_name(dists[di]), o, c.oracle_i[j]);
+            *(c.oracle_i[j] < n / 64 * 64 ? &in_blocks : &in_tail) = 1;
+            idx[j] = c.oracle_i[j];
+            drtopk_bits_store(val, j, (drtopk_dtype)t, drtopk_bits_at(c.oracle_v, j, (drtopk_dtype)t));
+        }
+        CHECKF(in_blocks && in_tail, "%s %s order %d: no element left out of the %s",
+               drtopk_dtype_name((drtopk_dtype)t), dh_dist_name(dists[di]), o, in_blocks ? "tail" : "blocks");
+        teardown(&c);
+    }
+    free(val);
+    free(idx);
+}
+
 /* Width equivalence: u32 data zero-extended to u64 and i32 data
  * sign-extended to i64 have ordered keys equal to the 32-bit ones up to the
  * upper bits (the same low digits, the same order), so the pipeline takes
@@ -660,6 +702,7 @@ void register_cpu_ref_tests(void)
 {
     test_register("cpu_ref/widths_take_the_same_path", widths_take_the_same_path);
     test_register("cpu_ref/checker_fires_other_widths", checker_fires_other_widths);
+    test_register("cpu_ref/counting_checker_sees_every_position", counting_checker_sees_every_position);
     test_register("cpu_ref/paper_examples", paper_examples);
     test_register("cpu_ref/skip_last_digit_keeps_digit", skip_last_digit_keeps_digit);
     test_register("cpu_ref/heavy_ties_keep_c_small", heavy_ties_keep_c_small);

@@ -22,22 +22,29 @@ HOW="experiments/plan_regret.sh --db DB, or RUN_STEPS=regret sh tests/gpu/run.sh
 TUNINGS="builtin tuned"
 DTYPE_ORDER="u32 i32 f32 f16 bf16 u64 i64 f64"
 
-# regret PART: plan_regret.sql's rows of PART for the current machine
+# regret PART [COMMIT]: plan_regret.sql's rows of PART for the current machine (COMMIT: the
+# commit 'points' drew, which PART 'verified' counts)
 regret() {
-    exp_query plan_regret.sql "machine=$M_ID" "part='$1'" dirty=0 "worst_target=$WORST_TARGET"
+    exp_query plan_regret.sql "machine=$M_ID" "part='$1'" dirty=0 "worst_target=$WORST_TARGET" "drawn='${2:-}'"
 }
 
 plot_one() {
     # a machine without automatic-plan rows costs one cheap count, not the points' query
     count=$(regret count) || { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query plan_regret.sql failed"; return 0; }
-    if [ "${count%%|*}" -eq 0 ]; then
-        exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no automatic-plan regret rows on this machine ($HOW)"
+    # where another card of this GPU model has rows, its panel stands for the model and this
+    # machine's not-measured line goes (exp_end): the line is recorded, its panel never drawn
+    local all clean model dry=0
+    IFS='|' read -r all clean model <<< "$count"
+    [ "$model" != 1 ] || dry=1
+    if [ "$all" -eq 0 ]; then
+        EXP_DRY=$dry exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "no automatic-plan regret rows on this machine ($HOW)"
         return 0
     fi
     # one run per GPU model, the newest: an older one's line goes (exp_end) where the newer has rows
     newer=$(regret superseded) || { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query plan_regret.sql failed"; return 0; }
     if [ -n "$newer" ]; then
-        exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "an older regret run of this GPU model: the newest ($newer) is drawn"
+        EXP_DRY=1 exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" \
+            "an older regret run of this GPU model: the newest ($newer) is drawn"
         return 0
     fi
     if ! rows=$(regret points); then
@@ -46,9 +53,9 @@ plot_one() {
     fi
     if [ -z "$rows" ]; then
         why="no automatic-plan regret rows on this machine ($HOW)"
-        if [ "${count%%|*}" -gt 0 ] && [ "${count#*|}" -eq 0 ]; then
+        if [ "$all" -gt 0 ] && [ "$clean" -eq 0 ]; then
             why="only rows of a tuner built from a tree with uncommitted changes (commit ...-dirty), never plotted: measure with a committed build ($HOW)"
-        elif [ "${count%%|*}" -gt 0 ]; then
+        elif [ "$all" -gt 0 ]; then
             why="no point with both the automatic plan and a forced plan measured (status ok) at one commit ($HOW)"
         fi
         exp_missing "$M_SLUG" "$M_NAME" "$M_CAPTION" "$why"
@@ -56,7 +63,7 @@ plot_one() {
     fi
     commit=$(printf '%s\n' "$rows" | head -n 1 | cut -d'|' -f1)
     # provenance: the commit drawn, the days it was measured, whether every row of it was verified
-    ver=$(regret verified) || { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query plan_regret.sql failed"; return 0; }
+    ver=$(regret verified "$commit") || { exp_fail "$M_SLUG" "$M_NAME" "$M_CAPTION" "query plan_regret.sql failed"; return 0; }
     if [ "${ver%%|*}" -gt 0 ] && [ "${ver%%|*}" = "${ver#*|}" ]; then EXP_VERIFIED=1; else EXP_VERIFIED=0; fi
     [ -n "${EXP_COMMITS_READ:-}" ] || exp_commit_index
     EXP_PICK_COMMIT=$commit

@@ -278,7 +278,7 @@ if not os.path.exists(db):
 con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
 def run(part, **more):
     """Every statement of plan_regret.sql in turn; the rows of the last one that gave any."""
-    params = dict(dirty=int(allow_dirty), part=part, machine=-1, worst_target=float(worst_t), **more)
+    params = dict(dirty=int(allow_dirty), part=part, machine=-1, worst_target=float(worst_t), drawn="", **more)
     rows, buf = [], ""
     for line in open(sql):
         buf += line

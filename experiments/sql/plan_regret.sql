@@ -20,6 +20,7 @@
 -- not reproducible) unless @dirty = 1 (a check of the commands only).  A point
 -- with no usable forced row has no regret and is left out; failed, skipped and
 -- unsupported forced rows are ignored.  Parameters: @dirty (0 or 1), @part,
+-- @drawn (@part 'verified': a commit),
 -- @machine (a machine id; -1: every machine, for @part 'summary'),
 -- @worst_target (@part 'summary': the regret a point counts as over, the
 -- target's 1.05).  Output by @part:
@@ -32,13 +33,18 @@
 --       commit with usable automatic-plan rows (a panel never mixes commits),
 --       the worst distribution per cell:
 --       commit|tuning|dtype|n|k|worst regret|its dist|points in cell
---   'count': machine @machine's automatic-plan rows: all|of clean commits
---       (why a panel has no rows).
---   'verified': machine @machine's rows of status ok at the commit 'points'
---       draws: all|verified (the panel's provenance).
+--   'count': machine @machine's automatic-plan rows: all|of clean commits|1
+--       where a machine of its GPU model has such rows of a clean commit, else
+--       0 (why a panel has no rows, and whether another card's panel stands
+--       for its model).
+--   'verified': machine @machine's rows of status ok at commit @drawn (the
+--       commit 'points' drew): all|verified (the panel's provenance).
 --   'superseded': the uuid of another machine of @machine's GPU model whose
 --       latest automatic-plan row is newer than @machine's (the figure draws
 --       one run per GPU model, the newest), or no row.
+-- 'count' and 'superseded' match the automatic plan's rows by GLOB, which can
+-- range over an index on (machine_id, algorithm) (run_all.sh's REF_INDEXES),
+-- where LIKE, case-insensitive, cannot.
 -- No math functions (log2): Python's sqlite3 module may lack them
 -- (experiments/plan_regret.sh prints the summary through it).
 -- A plan is written "dr-radix a11 b2 f11" (the delegate pipeline: first/second
@@ -56,7 +62,8 @@ SELECT x.id, x.machine_id, x.git_commit, x.algorithm, x.dtype, x.dist, x.seed, x
             WHEN x.algorithm LIKE 'auto-%' THEN coalesce(nullif(x.second_algo, ''), nullif(x.first_algo, ''), '?')
             ELSE x.algorithm END AS plan
 FROM measurements x
-WHERE x.algorithm LIKE 'auto-%' AND (@machine < 0 OR x.machine_id = @machine)
+WHERE @part IN ('summary', 'points')      -- 'count', 'verified' and 'superseded' read measurements only
+  AND x.algorithm LIKE 'auto-%' AND (@machine < 0 OR x.machine_id = @machine)
   AND x.status = 'ok' AND x.median_ms IS NOT NULL AND coalesce(x.verify_ok, 1) = 1
   AND x.sort_order = 'largest' AND (@dirty = 1 OR x.git_commit NOT LIKE '%-dirty');
 
@@ -171,27 +178,28 @@ ORDER BY CASE p.tuning WHEN 'builtin' THEN 0 ELSE 1 END, p.tuning,
                       WHEN 'u64' THEN 5 WHEN 'i64' THEN 6 WHEN 'f64' THEN 7 ELSE 8 END, p.dtype, p.n, p.k;
 
 SELECT * FROM (
-    SELECT count(*), coalesce(sum(x.git_commit NOT LIKE '%-dirty'), 0)
-    FROM measurements x WHERE x.machine_id = @machine AND x.algorithm LIKE 'auto-%'
+    SELECT count(*), coalesce(sum(x.git_commit NOT LIKE '%-dirty'), 0),
+           EXISTS (SELECT 1 FROM machines m2 JOIN measurements x2 ON x2.machine_id = m2.id
+                   WHERE m2.name = (SELECT m.name FROM machines m WHERE m.id = @machine)
+                     AND x2.algorithm GLOB 'auto-*' AND x2.git_commit NOT LIKE '%-dirty')
+    FROM measurements x WHERE x.machine_id = @machine AND x.algorithm GLOB 'auto-*'
 ) WHERE @part = 'count';
 
--- the rows of the commit 'points' draws, and how many of them were checked
+-- the rows of the commit 'points' drew, and how many of them were checked
 -- against the reference (the panel's provenance: every row verified or not)
 SELECT * FROM (
     SELECT count(*), coalesce(sum(x.verified), 0)
     FROM measurements x
-    WHERE x.machine_id = @machine AND x.status = 'ok'
-      AND x.git_commit = (SELECT q.git_commit FROM regret_points q WHERE q.machine_id = @machine
-                          GROUP BY q.git_commit ORDER BY max(q.measured_at) DESC, q.git_commit LIMIT 1)
+    WHERE x.machine_id = @machine AND x.status = 'ok' AND x.git_commit = @drawn
 ) WHERE @part = 'verified';
 
 SELECT m2.uuid
 FROM machines m2 JOIN measurements x2 ON x2.machine_id = m2.id
 WHERE @part = 'superseded' AND m2.id <> @machine
   AND m2.name = (SELECT m.name FROM machines m WHERE m.id = @machine)
-  AND x2.algorithm LIKE 'auto-%' AND (@dirty = 1 OR x2.git_commit NOT LIKE '%-dirty')
+  AND x2.algorithm GLOB 'auto-*' AND (@dirty = 1 OR x2.git_commit NOT LIKE '%-dirty')
 GROUP BY m2.id
 HAVING max(x2.measured_at) > coalesce((SELECT max(x.measured_at) FROM measurements x
-                                       WHERE x.machine_id = @machine AND x.algorithm LIKE 'auto-%'
+                                       WHERE x.machine_id = @machine AND x.algorithm GLOB 'auto-*'
                                          AND (@dirty = 1 OR x.git_commit NOT LIKE '%-dirty')), '')
 ORDER BY max(x2.measured_at) DESC, m2.uuid LIMIT 1;

@@ -8,7 +8,8 @@
 # experiments/plan_regret.sh's options and its card-memory skip (a stand-in
 # tuner and nvidia-smi), the script on the CPU backend at tiny sizes (with a
 # tuner that has --regret), and the exp_plan_regret figure: drawn from the
-# rows with its verdict from the data, and "not measured" with its reason.
+# rows with its verdict from the data, "not measured" with its reason, and one
+# panel per GPU model (the newest card's; the others' never drawn).
 
 ROOT="$BATS_TEST_DIRNAME/../.."
 SQL="$ROOT/experiments/sql/plan_regret.sql"
@@ -119,9 +120,9 @@ points() {
     sqlite3 "$db" "DELETE FROM measurements WHERE dist = 'UD'"
     run regret "$db" points 1
     [ "$output" = "aaaaaaaaaaaa|builtin|u32|1048576|16|1.0000|ND|1" ]
-    # why a panel is empty: automatic-plan rows, of them clean
+    # why a panel is empty: automatic-plan rows, of them clean, and whether a card of the model has clean ones
     run regret "$db" count 1
-    [ "$output" = "2|2" ]
+    [ "$output" = "2|2|1" ]
 }
 
 @test "plan_regret.sql: the fastest forced plan timed again beside the automatic plan stands for it, per tuning" {
@@ -349,4 +350,36 @@ EOF
     # the page: the section, beside the paper's, with its target
     python3 "$BATS_TEST_DIRNAME/check_index_html.py" "$T/out/extra.html" /dev/null exp_plan_regret
     grep -q "Target (beyond the paper)" "$T/out/extra.html"
+}
+
+@test "exp_plan_regret: the newest card of a GPU model stands for it; its other cards' lines go, their panels never drawn" {
+    db="$T/cards.sqlite"
+    fixture "$db"
+    sqlite3 -bail "$db" "INSERT INTO machines (id, uuid, name, backend) VALUES
+                             (4, 'GPU-dddddddd-0000-0000-0000-000000000004', 'NVIDIA Fixture A', 'cuda'),
+                             (5, 'GPU-eeeeeeee-0000-0000-0000-000000000005', 'NVIDIA Fixture A', 'cuda')"
+    A=aaaaaaaaaaaa
+    # machine 1 (model A) the newest regret run; 5 (model A) an older one; 4 (model A) forced rows only
+    row "$db" 1 $A onepass u32 UD 65536 1 1.00 ok NULL gpu 2026-02-01T00:00:00.000Z
+    row "$db" 1 $A auto-builtin u32 UD 65536 1 1.10 ok NULL gpu 2026-02-01T00:00:00.000Z
+    row "$db" 5 $A onepass u32 UD 65536 1 1.00 ok NULL gpu 2026-01-01T00:00:00.000Z
+    row "$db" 5 $A auto-builtin u32 UD 65536 1 1.30 ok NULL gpu 2026-01-01T00:00:00.000Z
+    row "$db" 4 $A onepass u32 UD 65536 1 1.00
+    row "$db" 2 $A onepass u32 UD 65536 1 1.00        # model B: forced rows only, no card with regret rows
+    # count: all|clean|whether a card of the model has clean automatic-plan rows
+    [ "$(regret "$db" count 4)" = "0|0|1" ]
+    [ "$(regret "$db" count 2)" = "0|0|0" ]
+    [ "$(regret "$db" superseded 5)" = GPU-aaaaaaaa-0000-0000-0000-000000000001 ]
+    run "$ROOT/experiments/run_all.sh" --from-db --db "$db" --out "$T/out" --only exp_plan_regret
+    [ "$status" -eq 0 ]
+    st="$T/out/data/status/exp_plan_regret.tsv"
+    # model A once, machine 1's panel; model B (no regret rows on any card) not measured, drawn
+    [ "$(grep -cP '\tNVIDIA Fixture A\t' "$st")" -eq 1 ]
+    [ "$(grep -P '\tNVIDIA Fixture A\t' "$st" | cut -f12)" = GPU-aaaaaaaa-0000-0000-0000-000000000001 ]
+    grep -q "commit $A: builtin u32: worst 1.100" <<< "$(grep -P '\tNVIDIA Fixture A\t' "$st")"
+    for u in dddddddd eeeeeeee; do
+        if ls "$T/out/" | grep -q "$u"; then false; fi
+    done
+    slug=$(grep -P '\tNVIDIA Fixture B\t' "$st" | cut -f2)
+    grep -q "not measured on this machine" "$T/out/exp_plan_regret-$slug.svg"
 }

@@ -34,7 +34,8 @@
 --       the worst distribution per cell:
 --       commit|tuning|dtype|n|k|worst regret|its dist|points in cell
 --   'count': machine @machine's automatic-plan rows: all|of clean commits|1
---       where a machine of its GPU model has such rows of a clean commit, else
+--       where a machine of its GPU model has such rows (of a clean commit
+--       unless @dirty = 1), else
 --       0 (why a panel has no rows, and whether another card's panel stands
 --       for its model).
 --   'verified': machine @machine's rows of status ok at commit @drawn (the
@@ -181,7 +182,7 @@ SELECT * FROM (
     SELECT count(*), coalesce(sum(x.git_commit NOT LIKE '%-dirty'), 0),
            EXISTS (SELECT 1 FROM machines m2 JOIN measurements x2 ON x2.machine_id = m2.id
                    WHERE m2.name = (SELECT m.name FROM machines m WHERE m.id = @machine)
-                     AND x2.algorithm GLOB 'auto-*' AND x2.git_commit NOT LIKE '%-dirty')
+                     AND x2.algorithm GLOB 'auto-*' AND (@dirty = 1 OR x2.git_commit NOT LIKE '%-dirty'))
     FROM measurements x WHERE x.machine_id = @machine AND x.algorithm GLOB 'auto-*'
 ) WHERE @part = 'count';
 

@@ -69,9 +69,9 @@ extern "C" {
  *     k <= POLICY_FUSED_32_ONCE_MAX_K where fused reads V once on this GPU
  *     (fused_spec.h; the guard 64-bit keys take): u32 and f32 at 2^27 keys,
  *     k = 1..2^14, 3-14% faster than onepass, at 3 * 2^26 within 1.5% but
- *     for u32 ND (3-8% faster), while at 2^28 keys onepass, whose fallback is
- *     one launch since 8063784, is 1-4% faster on every distribution but u32
- *     ND at k = 2^14 (H200 GPU-ec326e3f, commit 5b1b308), at 500,000,000
+ *     for u32 ND (3-8% faster), while at 2^28 keys onepass (its fallback one
+ *     launch) is 1-4% faster on every distribution but u32 ND at k = 2^14
+ *     (H200 GPU-ec326e3f, commit 5b1b308), at 500,000,000
  *     keys (UD, k = 4096) fused is 6% slower, and where its lists overflow
  *     (2^28 keys, k = 2^15..2^16) it takes 2.0-2.2 ms against 0.3;
  *   - everything else: onepass (one read of V at its own width, a sampled

@@ -615,7 +615,8 @@ static void checker_fires_other_widths(void)
  * of COUNT_BLOCK (64) keys or in its tail (n = 3 * 64 + 5). */
 static void counting_checker_sees_every_position(void)
 {
-    const uint64_t n = 3 * 64 + 5, k = n - 1;
+    const uint64_t block = 64;                 /* check.c's COUNT_BLOCK */
+    const uint64_t n = 3 * block + 5, k = n - 1;
     static const dh_dist dists[] = { DRTOPK_DIST_UD, DRTOPK_DIST_SPECIAL };
     uint64_t *val = malloc(n * MAX_ELEM_BYTES), *idx = malloc(n * sizeof *idx);
     CHECK(val && idx);
@@ -638,7 +639,7 @@ static void counting_checker_sees_every_position(void)
             drtopk_bits_store(val, j, (drtopk_dtype)t, drtopk_bits_at(c.oracle_v, n - 1, (drtopk_dtype)t));
             CHECKF(!dh_check(&c.p, val, idx, NULL).ok, "%s %s order %d: V[%" PRIu64 "] left out, accepted",
                    drtopk_dtype_name((drtopk_dtype)t), dh_dist_name(dists[di]), o, c.oracle_i[j]);
-            *(c.oracle_i[j] < n / 64 * 64 ? &in_blocks : &in_tail) = 1;
+            *(c.oracle_i[j] < n / block * block ? &in_blocks : &in_tail) = 1;
             idx[j] = c.oracle_i[j];
             drtopk_bits_store(val, j, (drtopk_dtype)t, drtopk_bits_at(c.oracle_v, j, (drtopk_dtype)t));
         }

@@ -1,8 +1,9 @@
 /*
  * device.h -- the harness's device utilities (programs and tests, never the
  * library): GPU selection and description, plain allocation and copies, the
- * seeded generator on the device, and the read-once bandwidth floor.  CUDA
- * build: device_util.cu and device_gen.cu; --cpu-only build: device_stub.c,
+ * seeded generator on the device, the read-once bandwidth floor, and the
+ * result checker on the device.  CUDA build: device_util.cu, device_gen.cu and
+ * device_check.cu; --cpu-only build: device_stub.c,
  * whose every call answers DRTOPK_ERR_NO_BACKEND.  Host programs include this
  * header and never a CUDA header.
  */
@@ -10,6 +11,7 @@
 #define DRTOPK_HARNESS_DEVICE_H
 #include "drtopk.h"
 #include "gen_core.h"
+#include "oracle.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +75,13 @@ drtopk_status dh_dev_launch_ms(int reps, double *ms);
 /* Hold the legacy default stream for ns nanoseconds (a timed hold, before a
  * call that synchronises itself and so cannot be released by the host). */
 drtopk_status dh_dev_hold_ns(uint64_t ns);
+/* oracle.h's dh_check (no oracle values: the exact count) of a result that
+ * lies on the device: p->values, d_values and d_indices are device pointers.
+ * *r gets the verdict and the host checker's message.  DRTOPK_OK when the
+ * check ran; DRTOPK_ERR_OUT_OF_MEMORY when its bitmap of n bits does not fit
+ * beside the data (no error is left pending: check on the host instead). */
+drtopk_status dh_dev_check(const drtopk_problem *p, const void *d_values, const uint64_t *d_indices,
+                           dh_check_result *r);
 
 #ifdef __cplusplus
 }

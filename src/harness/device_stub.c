@@ -56,6 +56,12 @@ drtopk_status dh_dev_time_held(drtopk_status (*call)(void *ctx), void *ctx, doub
 
 drtopk_status dh_dev_hold_ns(uint64_t ns) { return DRTOPK_ERR_NO_BACKEND; }
 
+drtopk_status dh_dev_check(const drtopk_problem *p, const void *d_values, const uint64_t *d_indices,
+                           dh_check_result *r)
+{
+    return DRTOPK_ERR_NO_BACKEND;
+}
+
 /* Paper Eq. 11's C_global and C_shfl need a GPU. */
 drtopk_status dh_microbench_cycles(int gpu, double *c_global, double *c_shfl)
 {

@@ -28,7 +28,7 @@
 #   .dev/src/main/bin/drtopk batch ...; .dev/src/h47/bin/drtopk batch ...
 set -u
 
-GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n"
+GPU_PROGRAMS="drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n test_check"
 SYSROOT_FILES="include/sqlite3.h include/zlib.h include/zconf.h lib/libsqlite3.a lib/libz.a"
 
 die() { echo "archive.sh: $*" >&2; exit 2; }

@@ -50,7 +50,7 @@ TUNE_MINUTES=${TUNE_MINUTES:-4}
 DB=${DRTOPK_RUN_DB:-$OUT/results.sqlite}
 ALGO_KS=1,4,16,64,256,1024,4096,16384,65536,262144,2^20,2^22,2^24
 ALGOS=radix,dr-radix,radix-ggks,dr-radix-ggks,radix-ggks-oop,bucket,dr-bucket,bucket-oop,bitonic,dr-bitonic,sort-cub,sort-thrust,onepass,fused
-GPU_PROGRAMS=${GPU_PROGRAMS:-"drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n"}
+GPU_PROGRAMS=${GPU_PROGRAMS:-"drtopk tuner test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n test_check"}
 CUB_PEER_MIN_VERSION=300200      # CUB_VERSION of CCCL 3.2, the first with DeviceTopK
 CUB_BATCH_MIN_VERSION=300500     # CCCL 3.5, the first with DeviceBatchedTopK (step batch)
 mkdir -p "$OUT"
@@ -216,10 +216,10 @@ $(cat "$OUT/py_overhead.md")"
         fi ;;
     memcheck)
         sanitize memcheck test_gpu:--small test_radix:--small test_algos:--small test_bitonic:--small \
-            test_capture:--small test_knn:--small test_batch:--small test_onepass:--small test_small_n:--small ;;
+            test_capture:--small test_knn:--small test_batch:--small test_onepass:--small test_small_n:--small test_check:--small ;;
     racecheck)
         sanitize racecheck test_gpu:--small test_radix:--small test_algos:--tiny test_bitonic:--small \
-            test_batch:--small:$RACECHECK_BATCH_SHARDS test_onepass:--tiny test_small_n:--tiny ;;
+            test_batch:--small:$RACECHECK_BATCH_SHARDS test_onepass:--tiny test_small_n:--tiny test_check:--small ;;
     mutation)
         if [ ! -d "$BIN/mutant" ] && [ "$BIN" = bin ]; then
             ninja mutants > "$OUT/build-mutants.log" 2>&1 || add "mutation: ninja mutants failed ($OUT/build-mutants.log)"

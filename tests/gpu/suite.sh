@@ -6,7 +6,8 @@
 # reference on identical seeded data, and the pipeline captured into a CUDA
 # graph (test_capture); the k-NN distances of drtopk dataset (test_knn);
 # batched and segmented top-k (test_batch); the one-read top-k against the
-# CPU reference (test_onepass); the fused small-input top-k (test_small_n).
+# CPU reference (test_onepass); the fused small-input top-k (test_small_n);
+# the result checker on the device against the host one (test_check).
 # Every program prints tests/gpu/gpu_test.h's lines
 # ("ok N ...", "not ok N ...: why") and closes with "N passed, N failed"; this
 # script totals those closing lines into one such line, printed last.  A
@@ -18,7 +19,7 @@ set -u
 BIN=${DRTOPK_BIN_DIR:-bin}
 LOGS=${SUITE_LOG_DIR:-}
 MODE=${1:-}
-SUITES="test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n"
+SUITES="test_gpu test_radix test_algos test_bitonic test_capture test_knn test_batch test_onepass test_small_n test_check"
 FAIL_LINES=5          # "not ok" lines echoed per program (the log has them all)
 passed=0
 failed=0

@@ -56,10 +56,9 @@
 # skips what this machine measured at this commit).  --reps: repetitions per
 # plan (the tuner's default: 7 on a GPU, 3 on the CPU).  --verify-every N:
 # check every N-th config of each tuner run with the exact counting check (on
-# the GPU where the result lies; 0: none; the tuner's default checks every
-# 25th).  --backend cpu: the
-# same commands on the CPU backend with the default sizes scaled down 2^14
-# times, n >= 2^10 (as experiments/lib/common.sh; a check of the commands,
+# the GPU where the result lies; 0: none; the tuner's default: every one).
+# --backend cpu: the same commands on the CPU backend with the default sizes
+# scaled down 2^14 times, n >= 2^10 (as experiments/lib/common.sh; a check of the commands,
 # tests/bats/plan_regret.bats).  --allow-dirty: put rows of a tuner built from
 # a tree with uncommitted changes in the table (a check of the commands;
 # plan_regret.sql keeps them out of every table and figure otherwise).

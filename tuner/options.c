@@ -17,12 +17,8 @@
 
 #define CUDA_REPS 7                 /* DESIGN.md: median of >= 5               */
 #define CPU_REPS 3                  /* the CPU sweep tests the path, not speed  */
-#define CUDA_VERIFY_EVERY 25        /* an O(n) host check of 2^30 takes ~1 s    */
-#define QUICK_VERIFY_EVERY 200      /* the default sizes reach 2^30, where one host
-                                       check took 2-13 s on the H200 (the first of a
-                                       data set copies V): every 25th config would
-                                       take longer than the 5-minute quick sweep */
-#define CPU_VERIFY_EVERY 1
+#define DEFAULT_VERIFY_EVERY 1      /* every config: the check runs where the result
+                                       lies, on the GPU about a millisecond at 2^30 */
 #define DEFAULT_SEED 1
 #define DEFAULT_SKIP_AFTER_S 10.0   /* bitonic may stop where one call
                                        exceeds 10 s                              */
@@ -78,8 +74,8 @@ static void usage(FILE *f)
         "  --resume           (default) skip configs measured on this machine at this commit\n"
         "  --force            measure them again\n"
         "  --max-minutes M    stop cleanly after M minutes (rerun to go on)\n"
-        "  --verify-every N   check every N-th config against the reference (0: never; default\n"
-        "                     CPU %d, CUDA %d, CUDA over the default sizes without --full %d)\n"
+        "  --verify-every N   check every N-th config with the exact counting check, on the GPU\n"
+        "                     for --backend cuda (0: never; default %d)\n"
         "  --fit-only         measure nothing; refit from the database (held-out checks stored\n"
         "                     earlier are reused, missing ones leave their choice unchecked)\n"
         "  --no-check         store the decision table without the held-out check\n"
@@ -128,8 +124,8 @@ static void usage(FILE *f)
         "                     (src/lib/tuning_builtin.c) from every tuned GPU of the database\n",
         DRTOPK_STORE_DEFAULT_PATH, QUICK_ALPHA_SPAN, QUICK_BETA_MAX, QUICK_SMALL_N_LOG2, QUICK_SMALL_N_ALPHA_SPAN,
         QUICK_SMALL_N_BETA, TUNED_BUILD_ALPHA_MIN, DRTOPK_SHARED_DELEGATE_MAX_ALPHA, FULL_BETA_MAX,
-        QUICK_ALPHA_SPAN, QUICK_BETA_MAX, FULL_BETA_MAX, DEFAULT_SKIP_AFTER_S, CPU_VERIFY_EVERY, CUDA_VERIFY_EVERY,
-        QUICK_VERIFY_EVERY, INPUT_NAME_MAX, EXIT_FAILURES);
+        QUICK_ALPHA_SPAN, QUICK_BETA_MAX, FULL_BETA_MAX, DEFAULT_SKIP_AFTER_S, DEFAULT_VERIFY_EVERY,
+        INPUT_NAME_MAX, EXIT_FAILURES);
 }
 
 static int parse_list(const char *arg, const char *what, int max, int (*one)(const char *, void *, int),
@@ -445,7 +441,7 @@ int options_parse(int argc, char **argv, options *o)
     if (o->reps < 0)
         o->reps = cpu ? CPU_REPS : CUDA_REPS;
     if (o->verify_every < 0)
-        o->verify_every = cpu ? CPU_VERIFY_EVERY : o->full || n_arg || o->input ? CUDA_VERIFY_EVERY : QUICK_VERIFY_EVERY;
+        o->verify_every = DEFAULT_VERIFY_EVERY;
     o->small_n_cut = !cpu && !o->full && !alpha_span_given && o->nbeta == 0;
     o->probe_algos = !algo_arg;
     if (o->input || name_arg) {

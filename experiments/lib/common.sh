@@ -115,8 +115,8 @@ exp_measure() {
         exp_budget || return 0
         mins=$(awk -v q="$EXP_QUICK_MINUTES" -v l="$EXP_LEFT" 'BEGIN { m = q; if (l / 60 < m) m = l / 60; printf "%.2f", m }')
     fi
-    # a reference run checks more rows than the tuner's default (DRTOPK_EXP_VERIFY_EVERY=1: all;
-    # each host check of 2^30 keys costs seconds of the budget); --bmw counts, it times nothing
+    # the tuner checks every row by default (on the GPU where the result lies);
+    # DRTOPK_EXP_VERIFY_EVERY sets another interval; --bmw counts, it times nothing
     case " $* " in *" --bmw "*) ;; *) [ -z "${DRTOPK_EXP_VERIFY_EVERY:-}" ] || set -- "$@" --verify-every "$DRTOPK_EXP_VERIFY_EVERY" ;; esac
     # the paper's figures are u32 unless a script names its key type (a later --dtype wins)
     if [ "$EXP_BACKEND" = cpu ]; then

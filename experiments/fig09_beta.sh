@@ -6,8 +6,7 @@
 . "$(dirname "$0")/lib/common.sh"
 exp_begin fig09_beta "Figure 9: Dr.-radix performance vs beta, normalized to beta = 1 (UD)"
 N30=$(exp_n 30)
-if [ "$EXP_QUICK" = 1 ]; then ka=$(exp_pow2_list 0 24 6); sizes=$(exp_pow2_list 26 30 4)
-else ka=$(exp_pow2_list 0 24 2); sizes=$(exp_pow2_list 26 30 1); fi
+ka=$(exp_pow2_list 0 24 2); sizes=$(exp_pow2_list 26 30 1)
 [ "$EXP_BACKEND" = cpu ] && sizes="$(exp_n 28),$(exp_n 30)"
 exp_measure --n "$N30" --k "$ka" --dist UD --algo dr-radix --alpha-span 0 --beta 1,2,3,4
 exp_measure --n "$sizes" --k "$(exp_n 25)" --dist UD --algo dr-radix --alpha-span 0 --beta 1,2,3,4

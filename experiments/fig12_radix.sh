@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib/common.sh"
 exp_begin fig12_radix "Figure 12: flag-based in-place radix vs GGKS in-place radix, speedup vs k (|V| = 2^21, UD)"
 N21=$(exp_n 21)
-if [ "$EXP_QUICK" = 1 ]; then ks=$(exp_pow2_list 0 20 4); else ks=$(exp_pow2_list 0 20 1); fi
+ks=$(exp_pow2_list 0 20 1)
 exp_measure --n "$N21" --k "$ks" --dist UD --algo radix,radix-ggks
 
 plot_one() {

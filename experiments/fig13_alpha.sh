@@ -8,7 +8,7 @@ exp_begin fig13_alpha "Figure 13: Dr.-radix time vs alpha per |V| (UD, beta 2)"
 K13=$((1 << 13))
 NOISE=1.03                  # a step against the trend within 3% counts as noise
 MIN_ALPHAS=3                # a series of fewer alphas has no shape to judge
-if [ "$EXP_QUICK" = 1 ]; then sizes=$(exp_pow2_list 26 30 2); span=3; else sizes=$(exp_pow2_list 24 30 2); span=6; fi
+sizes=$(exp_pow2_list 24 30 2); span=6
 [ "$EXP_BACKEND" = cpu ] && sizes="$(exp_n 28),$(exp_n 30)"
 exp_measure --n "$sizes" --k $K13 --dist UD --algo dr-radix --alpha-span $span --beta 2
 

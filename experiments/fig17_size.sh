@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/common.sh"
 exp_begin fig17_size "Figure 17: top-k time vs |V| at k = 1024 (UD), plain and Dr.-assisted"
 K=1024
-if [ "$EXP_QUICK" = 1 ]; then sizes=$(exp_pow2_list 26 30 2); else sizes=$(exp_pow2_list 24 30 1); fi
+sizes=$(exp_pow2_list 24 30 1)
 if [ "$EXP_BACKEND" = cpu ]; then sizes="$(exp_n 24),$(exp_n 27),$(exp_n 30)"; fi
 exp_measure --n "$sizes" --k $K --dist UD \
     --algo radix,dr-radix,radix-ggks,dr-radix-ggks,bucket,dr-bucket,bitonic,dr-bitonic,sort-cub,sort-thrust \

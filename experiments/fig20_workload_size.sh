@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/workload.sh"
 exp_begin fig20_workload_size "Figure 20: Dr.-radix workload vs |V| (UD, beta 2)"
 K19=$((1 << 19))
-if [ "$EXP_QUICK" = 1 ]; then sizes=$(exp_pow2_list 22 30 4); else sizes=$(exp_pow2_list 22 30 1); fi
+sizes=$(exp_pow2_list 22 30 1)
 [ "$EXP_BACKEND" = cpu ] && sizes="$(exp_n 26),$(exp_n 30)"
 exp_measure --n "$sizes" --k $K19 --dist UD --algo dr-radix --alpha-span 0 --beta 2
 workload_run n $K19

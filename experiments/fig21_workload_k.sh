@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/workload.sh"
 exp_begin fig21_workload_k "Figure 21: Dr.-radix workload vs k (UD, beta 2)"
 N30=$(exp_n 30)
-if [ "$EXP_QUICK" = 1 ]; then ks=$(exp_pow2_list 0 24 4); else ks=$(exp_pow2_list 0 24 1); fi
+ks=$(exp_pow2_list 0 24 1)
 exp_measure --n "$N30" --k "$ks" --dist UD --algo dr-radix --alpha-span 0 --beta 2
 workload_run k "$N30"
 exp_end

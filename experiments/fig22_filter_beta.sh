@@ -7,7 +7,7 @@
 exp_begin fig22_filter_beta "Figure 22: filtering vs beta delegates vs both, Dr.-radix time vs k (UD)"
 N30=$(exp_n 30)
 PAPER_FILTER_MS=54.2; PAPER_BETA_MS=35.9; PAPER_BOTH_MS=24.7    # Fig. 22 at k = 2^24 (V100S)
-if [ "$EXP_QUICK" = 1 ]; then ks=$(exp_pow2_list 0 24 6); else ks=$(exp_pow2_list 0 24 2); fi
+ks=$(exp_pow2_list 0 24 2)
 exp_measure --n "$N30" --k "$ks" --dist UD --algo dr-radix --alpha-span 0 --beta 1,2
 exp_measure --n "$N30" --k "$ks" --dist UD --algo dr-radix --alpha-span 0 --beta 2 --no-filter
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/common.sh"
 exp_begin fig23_gpus "Figure 23: Dr.-radix time vs k on each GPU (UD, beta 2)"
 N30=$(exp_n 30)
-if [ "$EXP_QUICK" = 1 ]; then ks=$(exp_pow2_list 0 24 6); else ks=$(exp_pow2_list 0 24 2); fi
+ks=$(exp_pow2_list 0 24 2)
 exp_measure --n "$N30" --k "$ks" --dist UD --algo dr-radix --alpha-span 0 --beta 2
 
 all=""

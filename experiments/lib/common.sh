@@ -13,7 +13,9 @@
 #   DRTOPK_EXP_GPU      GPU index to measure on; empty: measure nothing
 #   DRTOPK_EXP_BACKEND  cuda (default) or cpu: the tuner's backend; cpu scales the
 #                       paper's sizes down (exp_n) so the same commands run on a CPU
-#   DRTOPK_EXP_QUICK    1: the reduced sweeps that fit one 10-minute GPU call
+#   DRTOPK_EXP_QUICK    1: fit one 10-minute GPU call: measuring stops at the deadline
+#                       and Figure 24 counts 5 k (the timing sweeps are the paper's
+#                       ranges either way)
 #   DRTOPK_EXP_DEADLINE with --quick: epoch second by which measuring stops
 #   DRTOPK_EXP_VERIFY_EVERY  the tuner's --verify-every for the timing sweeps (default: the tuner's)
 #   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)
@@ -528,17 +530,21 @@ EOF
 # exp_chosen STATUSFILE: the UUID of the panel drawn per GPU model: the newest
 # at-spec run, i.e. of the ok lines whose claims were measured (where a run of
 # the model has them) with at least half the rows of that model's fullest such
-# panel, the latest measuring date (ties: more rows, then the smaller UUID, so
-# that the choice never depends on the database's row order); a model without an ok
-# line: its first line (the not-measured panel, with its reason).
+# panel, a run whose every row was checked first (only checked rows give a
+# verdict without "unverified"), then the latest measuring date (ties: more
+# rows, then the smaller UUID, so that the choice never depends on the
+# database's row order); a model without an ok line: its first line (the
+# not-measured panel, with its reason).
 exp_chosen() {
     awk -F'\t' 'NR == FNR { if ($5 == "ok" && $9 !~ /^not measured/) judged[$3] = 1; next }
                 { g[FNR] = $3; ok[FNR] = ($5 == "ok" && (!($3 in judged) || $9 !~ /^not measured/)); rows[FNR] = $4 + 0; nl = FNR
-                  if (ok[FNR] && rows[FNR] > most[$3]) most[$3] = rows[FNR]; if (!($3 in first)) first[$3] = FNR; d[FNR] = $11; u[FNR] = $12 }
+                  if (ok[FNR] && rows[FNR] > most[$3]) most[$3] = rows[FNR]; if (!($3 in first)) first[$3] = FNR
+                  d[FNR] = $11; u[FNR] = $12; v[FNR] = ($13 == 1) }
         END { for (i = 1; i <= nl; ++i) { m = g[i]
                   if (!ok[i] || rows[i] * 2 < most[m]) continue
-                  if (!(m in best) || d[i] > d[best[m]] || (d[i] == d[best[m]] && (rows[i] > rows[best[m]] ||
-                      (rows[i] == rows[best[m]] && u[i] < u[best[m]])))) best[m] = i }
+                  b = best[m]
+                  if (!(m in best) || v[i] > v[b] || (v[i] == v[b] && (d[i] > d[b] || (d[i] == d[b] && (rows[i] > rows[b] ||
+                      (rows[i] == rows[b] && u[i] < u[b])))))) best[m] = i }
               for (m in first) print (m in best) ? u[best[m]] : u[first[m]] }' "$1" "$1" | sort -u
 }
 

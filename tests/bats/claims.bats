@@ -244,6 +244,23 @@ claim() {
     ! ls "$T/out"/fig12_radix-*aaaa1111.png 2> /dev/null
 }
 
+@test "one panel per GPU model: a run whose every row was checked is drawn before a newer one with unchecked rows" {
+    gpu 2 GPU-bbbb2222 "NVIDIA H100 80GB HBM3"
+    for k in 1 2; do
+        row 1 radix-ggks $((1 << 21)) $k 0 0 0 4 UD "$COMMIT" 1 2026-11-01
+        row 1 radix $((1 << 21)) $k 0 0 0 1 UD "$COMMIT" 1 2026-11-01
+        row 2 radix-ggks $((1 << 21)) $k 0 0 0 8 UD "$COMMIT" NULL 2026-11-03
+        row 2 radix $((1 << 21)) $k 0 0 0 1 UD "$COMMIT" 1 2026-11-03
+    done
+    fig fig12_radix
+    [ "$(awk -F'\t' '$14 == 1 { print $12 }' "$T/out/data/status/fig12_radix.tsv")" = GPU-aaaa1111 ]
+    [ "$(awk -F'\t' '$14 == 0 { print $12 " " $13 }' "$T/out/data/status/fig12_radix.tsv")" = "GPU-bbbb2222 0" ]
+    # the same run checked throughout: the newer is drawn again
+    sqlite3 "$DB" "UPDATE measurements SET verify_ok = 1"
+    fig fig12_radix
+    [ "$(awk -F'\t' '$14 == 1 { print $12 }' "$T/out/data/status/fig12_radix.tsv")" = GPU-bbbb2222 ]
+}
+
 @test "a database of a schema before the figures' columns is refused with the command that updates it, then plots" {
     row 1 dr-radix $N30 1 17 2 11 1.0
     [ "$(sqlite3 "$DB" "SELECT version FROM schema_version")" -lt 11 ]

@@ -29,9 +29,9 @@ usage: experiments/run_all.sh [--gpu N] [--quick] [--budget S] [--measure-only] 
   ours).  Without a GPU it plots what the database holds; with one (nvidia-smi
   lists GPU 0) it measures on GPU 0 first, as --gpu 0.
   --gpu N     measure on GPU N what the database lacks (bin/tuner, resumable), then plot
-  --quick     with --gpu: measuring 7 minutes at most, Figure 24's host counts at 5 k (fits
-              one 10-minute call; a rerun at the same commit on the same database goes on where
-              it stopped); the timing sweeps are the paper's ranges either way
+  --quick     with --gpu: measuring 7 minutes at most (fits one 10-minute call; a rerun at
+              the same commit on the same database goes on where it stopped); the synthetic
+              sweeps are the paper's ranges either way, the real data sets fewer k
   --budget S  with --quick: measure for S seconds at most (default $QUICK_MEASURE_DEFAULT_S); calls of
               --quick --measure-only --budget 480 fit 9-minute GPU calls and go on where the
               last stopped (the rows of one commit: rebuild nothing between the calls)

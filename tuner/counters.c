@@ -9,9 +9,12 @@
  */
 #include "counters.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bmw.h"
 #include "measure.h"
@@ -22,6 +25,7 @@
 #define BMW_SOURCE "bmw"
 #define NCU_SOURCE "ncu"
 #define TSV_LINE_MAX 1024
+#define COUNT_THREADS_MAX 64     /* host threads that count at once (one config each) */
 #define TSV_FIELDS 12       /* algorithm dtype dist seed n k alpha beta flags counter value kernels */
 
 static drtopk_status put(dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
@@ -35,16 +39,117 @@ static drtopk_status put(dh_store *db, int64_t machine_id, int64_t run_id, const
     return DRTOPK_OK;
 }
 
+/* One config's counts, made by a worker thread (bmw.c's functions read V and
+ * keep their state on the stack and heap of the call: any number may run at
+ * once on one V). */
+typedef struct {
+    const config *c;
+    drtopk_problem p;
+    drtopk_plan plan;
+    drtopk_status st;
+    uint64_t evaluated, skipped, dlen, clen;
+} bmw_job;
+
+typedef struct {
+    const options *o;
+    bmw_job *jobs;
+    size_t njobs;
+    atomic_size_t next;         /* the next job to take (jobs sorted longest first) */
+} bmw_group;
+
+/* A BMW scan's heap work grows with k: the largest k go first, so that no
+ * long count starts last. */
+static int by_k_desc(const void *a, const void *b)
+{
+    const uint64_t x = ((const bmw_job *)a)->c->k, y = ((const bmw_job *)b)->c->k;
+    return (x < y) - (x > y);
+}
+
+/* arg: a bmw_group * (one per thread, all the same group). */
+static void *bmw_worker(void *arg)
+{
+    bmw_group *g = *(bmw_group **)arg;
+    for (size_t i; (i = atomic_fetch_add(&g->next, 1)) < g->njobs; ) {
+        bmw_job *j = &g->jobs[i];
+        j->st = make_plan(g->o, j->c, &j->p, &j->plan);
+        if (j->st == DRTOPK_OK)
+            j->st = dh_bmw_workload(&j->p, j->plan.alpha, &j->evaluated, &j->skipped);
+        if (j->st == DRTOPK_OK)
+            j->st = dh_bmw_drtopk_workload(&j->p, &j->plan, &j->dlen, &j->clen);
+    }
+    return NULL;
+}
+
+typedef struct {
+    void *v;
+    uint64_t first, n;
+    dh_dist d;
+    drtopk_dtype t;
+    uint64_t seed;
+} gen_slice;
+
+static void *gen_worker(void *arg)
+{
+    gen_slice *s = arg;
+    dh_gen_host_at((char *)s->v + s->first * drtopk_dtype_size(s->t), s->first, s->n, s->d, s->t, s->seed);
+    return NULL;
+}
+
+static int online_cpus(void)
+{
+    const long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c < 1 ? 1 : c > COUNT_THREADS_MAX ? COUNT_THREADS_MAX : (int)c;
+}
+
+/* Run fn over args[0 .. n) on n threads (the calling one among them); 0, or
+ * -1 when a thread could not be started (the others are joined). */
+static int run_threads(void *(*fn)(void *), void *args, size_t arg_size, int n)
+{
+    pthread_t th[COUNT_THREADS_MAX];
+    int started = 0, rc = 0;
+    for (int i = 1; i < n; ++i) {
+        if (pthread_create(&th[i], NULL, fn, (char *)args + (size_t)i * arg_size) != 0) { rc = -1; break; }
+        started = i;
+    }
+    fn(args);
+    for (int i = 1; i <= started; ++i) pthread_join(th[i], NULL);
+    return rc;
+}
+
+/* V of one (key type, distribution, n) on the host, generated in slices on
+ * every core (bit-identical to dh_gen_host). */
+static void *host_data(const options *o, drtopk_dtype t, dh_dist d, uint64_t n)
+{
+    void *v = malloc(n * drtopk_dtype_size(t));
+    if (!v) return NULL;
+    gen_slice sl[COUNT_THREADS_MAX];
+    const int nt = online_cpus();
+    for (int i = 0; i < nt; ++i) {
+        const uint64_t a = n * (uint64_t)i / (uint64_t)nt, b = n * (uint64_t)(i + 1) / (uint64_t)nt;
+        sl[i] = (gen_slice){ v, a, b - a, d, t, o->seed };
+    }
+    if (run_threads(gen_worker, sl, sizeof *sl, nt) != 0) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
 /* For each dr- config of cfgs not counted yet, the BMW scan's evaluated
- * elements and Dr. Top-k's |D| + |C| into table counters.  0, or -1 with a
- * message. */
+ * elements and Dr. Top-k's |D| + |C| into table counters.  The configs of one
+ * (key type, distribution, n) share one V and are counted at once, one per
+ * core (a BMW scan is sequential by nature: the configs are the parallelism);
+ * the time limit is checked between such groups.  0, or -1 with a message. */
 static int count_configs(const options *o, dh_store *db, int64_t machine_id, int64_t run_id, const char *commit,
                          const config *cfgs, size_t total)
 {
     size_t todo = 0, done = 0, ndr = 0;
     char *need = calloc(total ? total : 1, 1);
-    if (!need) {
+    bmw_job *jobs = calloc(total ? total : 1, sizeof *jobs);
+    if (!need || !jobs) {
         fprintf(stderr, "tuner: out of memory\n");
+        free(need);
+        free(jobs);
         return -1;
     }
     for (size_t i = 0; i < total; ++i) {
@@ -58,15 +163,16 @@ static int count_configs(const options *o, dh_store *db, int64_t machine_id, int
                              DRTOPK_OK) {
             fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
             free(need);
+            free(jobs);
             return -1;
         }
         need[i] = !found;
         todo += !found;
     }
-    printf("tuner: BMW and Dr. Top-k workload counts (host): %zu dr- configs, %zu to count\n", ndr, todo);
+    printf("tuner: BMW and Dr. Top-k workload counts (host, %d threads): %zu dr- configs, %zu to count\n",
+           online_cpus(), ndr, todo);
     fflush(stdout);
-    void *v = NULL;
-    int have_t = -1, have_d = -1, have_n = -1, rc = 0;
+    int rc = 0;
     double t0 = dh_now_ms();
     for (size_t i = 0; i < total && rc == 0; ++i) {
         if (!need[i])
@@ -75,56 +181,67 @@ static int count_configs(const options *o, dh_store *db, int64_t machine_id, int
             printf("tuner: stopped (time limit or signal) after %zu of %zu counts; run again to go on\n", done, todo);
             break;
         }
-        const config *c = &cfgs[i];
-        drtopk_dtype t = o->dtype[c->dtype];
-        uint64_t n = o->n[c->n];
-        if (c->dtype != have_t || c->dist != have_d || c->n != have_n) {
-            free(v);
-            v = malloc(n * drtopk_dtype_size(t));
-            if (!v) {
-                fprintf(stderr, "tuner: out of memory for the host copy of %llu elements\n", (unsigned long long)n);
-                rc = -1;
-                break;
-            }
-            dh_gen_host(v, n, o->dist[c->dist], t, o->seed);
-            have_t = c->dtype;
-            have_d = c->dist;
-            have_n = c->n;
+        const config *c0 = &cfgs[i];
+        const drtopk_dtype t = o->dtype[c0->dtype];
+        const uint64_t n = o->n[c0->n];
+        size_t nj = 0;
+        for (size_t j = i; j < total; ++j) {
+            const config *c = &cfgs[j];
+            if (!need[j] || c->dtype != c0->dtype || c->dist != c0->dist || c->n != c0->n)
+                continue;
+            need[j] = 0;
+            memset(&jobs[nj], 0, sizeof jobs[nj]);
+            jobs[nj].c = c;
+            jobs[nj].p = (drtopk_problem){ .backend = DRTOPK_BACKEND_CPU, .dtype = t, .order = DRTOPK_LARGEST,
+                                           .n = n, .k = c->k };
+            ++nj;
         }
-        drtopk_problem p = { .backend = DRTOPK_BACKEND_CPU, .dtype = t, .order = DRTOPK_LARGEST, .n = n, .k = c->k,
-                             .values = v };
-        drtopk_plan plan;
-        uint64_t evaluated = 0, skipped = 0, dlen = 0, clen = 0;
-        drtopk_status st = make_plan(o, c, &p, &plan);
-        if (st == DRTOPK_OK)
-            st = dh_bmw_workload(&p, plan.alpha, &evaluated, &skipped);
-        if (st == DRTOPK_OK)
-            st = dh_bmw_drtopk_workload(&p, &plan, &dlen, &clen);
-        dh_store_counter cnt;
-        memset(&cnt, 0, sizeof cnt);
-        config_key(o, c, &cnt.cfg);
-        if (st != DRTOPK_OK) {
-            fprintf(stderr, "tuner: counting %s %s n=%llu k=%llu: %s\n", cnt.cfg.algorithm, cnt.cfg.dist,
-                    (unsigned long long)n, (unsigned long long)c->k, drtopk_status_string(st));
+        void *v = host_data(o, t, o->dist[c0->dist], n);
+        if (!v) {
+            fprintf(stderr, "tuner: out of memory for the host copy of %llu elements\n", (unsigned long long)n);
             rc = -1;
             break;
         }
-        snprintf(cnt.source, sizeof cnt.source, BMW_SOURCE);
-        cnt.kernels = -1;
-        snprintf(cnt.counter, sizeof cnt.counter, "bmw_evaluated");
-        cnt.value = (double)evaluated;
-        if (put(db, machine_id, run_id, commit, &cnt) != DRTOPK_OK) { rc = -1; break; }
-        snprintf(cnt.counter, sizeof cnt.counter, "dr_workload");   /* last: marks the config counted */
-        cnt.value = (double)(dlen + clen);
-        if (put(db, machine_id, run_id, commit, &cnt) != DRTOPK_OK) { rc = -1; break; }
-        ++done;
-        char what[256];
-        snprintf(what, sizeof what, "%s n=%llu k=%llu a=%d: BMW %llu, Dr. %llu", cnt.cfg.dist, (unsigned long long)n,
-                 (unsigned long long)c->k, plan.alpha, (unsigned long long)evaluated,
-                 (unsigned long long)(dlen + clen));
-        tuner_progress(done, todo, t0, what, done == todo);
+        for (size_t j = 0; j < nj; ++j) jobs[j].p.values = v;
+        qsort(jobs, nj, sizeof *jobs, by_k_desc);
+        bmw_group g = { .o = o, .jobs = jobs, .njobs = nj };
+        atomic_init(&g.next, 0);
+        bmw_group *gs[COUNT_THREADS_MAX];
+        const int nt = nj < (size_t)online_cpus() ? (int)nj : online_cpus();
+        for (int w = 0; w < nt; ++w) gs[w] = &g;
+        if (run_threads(bmw_worker, gs, sizeof *gs, nt) != 0) {
+            fprintf(stderr, "tuner: cannot start the counting threads\n");
+            rc = -1;
+        }
+        for (size_t j = 0; j < nj && rc == 0; ++j) {
+            const bmw_job *jb = &jobs[j];
+            dh_store_counter cnt;
+            memset(&cnt, 0, sizeof cnt);
+            config_key(o, jb->c, &cnt.cfg);
+            if (jb->st != DRTOPK_OK) {
+                fprintf(stderr, "tuner: counting %s %s n=%llu k=%llu: %s\n", cnt.cfg.algorithm, cnt.cfg.dist,
+                        (unsigned long long)n, (unsigned long long)jb->c->k, drtopk_status_string(jb->st));
+                rc = -1;
+                break;
+            }
+            snprintf(cnt.source, sizeof cnt.source, BMW_SOURCE);
+            cnt.kernels = -1;
+            snprintf(cnt.counter, sizeof cnt.counter, "bmw_evaluated");
+            cnt.value = (double)jb->evaluated;
+            if (put(db, machine_id, run_id, commit, &cnt) != DRTOPK_OK) { rc = -1; break; }
+            snprintf(cnt.counter, sizeof cnt.counter, "dr_workload");   /* last: marks the config counted */
+            cnt.value = (double)(jb->dlen + jb->clen);
+            if (put(db, machine_id, run_id, commit, &cnt) != DRTOPK_OK) { rc = -1; break; }
+            ++done;
+            char what[256];
+            snprintf(what, sizeof what, "%s n=%llu k=%llu a=%d: BMW %llu, Dr. %llu", cnt.cfg.dist,
+                     (unsigned long long)n, (unsigned long long)jb->c->k, jb->plan.alpha,
+                     (unsigned long long)jb->evaluated, (unsigned long long)(jb->dlen + jb->clen));
+            tuner_progress(done, todo, t0, what, done == todo);
+        }
+        free(v);
     }
-    free(v);
+    free(jobs);
     free(need);
     return rc;
 }

@@ -9,7 +9,7 @@ algos_k_run() {
     AK_GP="$2"; AK_MODE="$3"
     AK_BASES=$(printf '%s' "$1" | tr ',' '\n' | grep -v '^dr-' | tr '\n' ' ')
     N30=$(exp_n 30)
-    if [ "$EXP_QUICK" = 1 ]; then ks=$(exp_pow2_list 0 24 6); else ks=$(exp_pow2_list 0 24 2); fi
+    ks=$(exp_pow2_list 0 24 2)
     exp_measure --n "$N30" --k "$ks" --dist UD,ND,CD --algo "$1" --alpha-span 0 --beta 2
     exp_for_machines algos_k_one
 }

@@ -14,8 +14,8 @@
 #   DRTOPK_EXP_BACKEND  cuda (default) or cpu: the tuner's backend; cpu scales the
 #                       paper's sizes down (exp_n) so the same commands run on a CPU
 #   DRTOPK_EXP_QUICK    1: fit one 10-minute GPU call: measuring stops at the deadline
-#                       and Figure 24 counts 5 k (the timing sweeps are the paper's
-#                       ranges either way)
+#                       (the synthetic sweeps are the paper's ranges either way;
+#                       lib/real_data.sh measures the real data sets at fewer k)
 #   DRTOPK_EXP_DEADLINE with --quick: epoch second by which measuring stops
 #   DRTOPK_EXP_VERIFY_EVERY  the tuner's --verify-every for the timing sweeps (default: the tuner's)
 #   DRTOPK_EXP_COMMIT   the commit stamped on every output (default: git describe)

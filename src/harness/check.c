@@ -20,7 +20,7 @@ static int cmp_key_desc(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-static dh_check_result fail(const char *fmt, ...)
+dh_check_result dh_check_failed(const char *fmt, ...)
 {
     dh_check_result r;
     va_list ap;
@@ -51,22 +51,23 @@ static dh_check_result structure(const drtopk_problem *p, const void *val, const
     const int w = hex_width(p->dtype);
     for (uint64_t i = 0; i < k; ++i) {
         if (idx[i] >= p->n)
-            return fail("index %" PRIu64 " at result position %" PRIu64 " is out of range (n = %" PRIu64 ")",
-                        idx[i], i, p->n);
+            return dh_check_failed("index %" PRIu64 " at result position %" PRIu64 " is out of range (n = %" PRIu64
+                                   ")", idx[i], i, p->n);
         const uint64_t got = drtopk_bits_at(val, i, p->dtype), want = drtopk_bits_at(p->values, idx[i], p->dtype);
         if (got != want)
-            return fail("value 0x%0*" PRIx64 " at result position %" PRIu64 " is not V[%" PRIu64 "] = 0x%0*" PRIx64,
-                        w, got, i, idx[i], w, want);
+            return dh_check_failed("value 0x%0*" PRIx64 " at result position %" PRIu64 " is not V[%" PRIu64
+                                   "] = 0x%0*" PRIx64, w, got, i, idx[i], w, want);
     }
     uint64_t *seen = (uint64_t *)calloc((p->n + 63) / 64, sizeof *seen);
-    if (seen == NULL) return fail("out of memory in the checker");
+    if (seen == NULL) return dh_check_failed("out of memory in the checker");
     for (uint64_t i = 0; i < k; ++i) {
         const uint64_t bit = 1ull << (idx[i] % 64);
         if (seen[idx[i] / 64] & bit) {
             uint64_t first = 0;
             while (idx[first] != idx[i]) ++first;
             free(seen);
-            return fail("index %" PRIu64 " repeats at result positions %" PRIu64 " and %" PRIu64, idx[i], first, i);
+            return dh_check_failed("index %" PRIu64 " repeats at result positions %" PRIu64 " and %" PRIu64, idx[i],
+                                   first, i);
         }
         seen[idx[i] / 64] |= bit;
     }
@@ -82,7 +83,7 @@ static dh_check_result against_oracle(const drtopk_problem *p, const void *val, 
     uint64_t *a = (uint64_t *)malloc(k * sizeof *a), *b = (uint64_t *)malloc(k * sizeof *b);
     if (!a || !b) {
         free(a); free(b);
-        return fail("out of memory in the checker");
+        return dh_check_failed("out of memory in the checker");
     }
     for (uint64_t i = 0; i < k; ++i) {
         a[i] = drtopk_key_at(val, i, p->dtype, p->order);
@@ -92,8 +93,8 @@ static dh_check_result against_oracle(const drtopk_problem *p, const void *val, 
     qsort(b, k, sizeof *b, cmp_key_desc);
     for (uint64_t i = 0; i < k; ++i) {
         if (a[i] != b[i]) {
-            r = fail("ordered key of rank %" PRIu64 " is 0x%0*" PRIx64 ", the oracle's is 0x%0*" PRIx64,
-                     i, w, a[i], w, b[i]);
+            r = dh_check_failed("ordered key of rank %" PRIu64 " is 0x%0*" PRIx64 ", the oracle's is 0x%0*" PRIx64,
+                                i, w, a[i], w, b[i]);
             break;
         }
     }
@@ -163,8 +164,8 @@ static dh_check_result by_counting(const drtopk_problem *p, const void *val)
         above_r += drtopk_key_at(val, i, p->dtype, p->order) > m;
     above_v = count_above(p, m);
     if (above_v != above_r)
-        return fail("not a top-k: V holds %" PRIu64 " elements above the result's minimum key 0x%0*" PRIx64
-                    ", the result only %" PRIu64, above_v, hex_width(p->dtype), m, above_r);
+        return dh_check_failed("not a top-k: V holds %" PRIu64 " elements above the result's minimum key 0x%0*" PRIx64
+                               ", the result only %" PRIu64, above_v, hex_width(p->dtype), m, above_r);
     return pass();
 }
 
@@ -174,8 +175,8 @@ dh_check_result dh_check(const drtopk_problem *p, const void *values,
     dh_check_result r;
     if (p == NULL || p->values == NULL || p->n == 0 || p->k == 0 || p->k > p->n ||
         (unsigned)p->dtype >= DRTOPK_DTYPE_COUNT || (unsigned)p->order > DRTOPK_SMALLEST)
-        return fail("invalid problem given to the checker");
-    if (values == NULL || indices == NULL) return fail("result values or indices are NULL");
+        return dh_check_failed("invalid problem given to the checker");
+    if (values == NULL || indices == NULL) return dh_check_failed("result values or indices are NULL");
     r = structure(p, values, indices);
     if (!r.ok) return r;
     if (oracle_values != NULL) return against_oracle(p, values, oracle_values);

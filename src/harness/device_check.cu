@@ -14,7 +14,6 @@
  * dh_check on exact and corrupted results of every key type.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "device.h"
@@ -144,17 +143,6 @@ static drtopk_status dispatch(const drtopk_problem *p, const void *val, const ui
     }
 }
 
-static dh_check_result verdict(const char *fmt, ...)
-{
-    dh_check_result r;
-    va_list ap;
-    r.ok = 0;
-    va_start(ap, fmt);
-    vsnprintf(r.why, sizeof r.why, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
 static drtopk_status copy_back(void *dst, const void *src, size_t bytes)
 {
     STATUS_CUDA_TRY(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
@@ -172,15 +160,15 @@ static drtopk_status explain(const drtopk_problem *p, const void *val, const uin
     if (f->bad_pos != NONE) {
         if ((st = copy_back(&x, idx + f->bad_pos, sizeof x)) != DRTOPK_OK) return st;
         if (x >= p->n) {
-            *r = verdict("index %" PRIu64 " at result position %llu is out of range (n = %" PRIu64 ")", x,
-                         f->bad_pos, p->n);
+            *r = dh_check_failed("index %" PRIu64 " at result position %llu is out of range (n = %" PRIu64 ")", x,
+                                 f->bad_pos, p->n);
             return DRTOPK_OK;
         }
         if ((st = copy_back(&got, (const char *)val + f->bad_pos * es, es)) != DRTOPK_OK ||
             (st = copy_back(&want, (const char *)p->values + x * es, es)) != DRTOPK_OK)
             return st;
-        *r = verdict("value 0x%0*" PRIx64 " at result position %llu is not V[%" PRIu64 "] = 0x%0*" PRIx64, w,
-                     drtopk_bits_at(&got, 0, p->dtype), f->bad_pos, x, w, drtopk_bits_at(&want, 0, p->dtype));
+        *r = dh_check_failed("value 0x%0*" PRIx64 " at result position %llu is not V[%" PRIu64 "] = 0x%0*" PRIx64, w,
+                             drtopk_bits_at(&got, 0, p->dtype), f->bad_pos, x, w, drtopk_bits_at(&want, 0, p->dtype));
         return DRTOPK_OK;
     }
     if (f->dup_pos != NONE) {
@@ -190,12 +178,12 @@ static drtopk_status explain(const drtopk_problem *p, const void *val, const uin
         first_position_kernel<<<blocks_for(p->k), CHECK_BLOCK>>>(idx, p->k, x, f->dup_pos, &d_f->bad_pos);
         STATUS_LAUNCH_CHECK();
         if ((st = copy_back(&other, &d_f->bad_pos, sizeof other)) != DRTOPK_OK) return st;
-        *r = verdict("index %" PRIu64 " repeats at result positions %llu and %llu", x,
-                     other < f->dup_pos ? other : f->dup_pos, other < f->dup_pos ? f->dup_pos : other);
+        *r = dh_check_failed("index %" PRIu64 " repeats at result positions %llu and %llu", x,
+                             other < f->dup_pos ? other : f->dup_pos, other < f->dup_pos ? f->dup_pos : other);
         return DRTOPK_OK;
     }
-    *r = verdict("not a top-k: V holds %llu elements above the result's minimum key 0x%0*llx, the result only %llu",
-                 f->above_v, w, f->min_key, f->above_result);
+    *r = dh_check_failed("not a top-k: V holds %llu elements above the result's minimum key 0x%0*llx, the result "
+                         "only %llu", f->above_v, w, f->min_key, f->above_result);
     return DRTOPK_OK;
 }
 
@@ -223,11 +211,11 @@ extern "C" drtopk_status dh_dev_check(const drtopk_problem *p, const void *d_val
     if (r == NULL) return DRTOPK_ERR_INVALID_ARGUMENT;
     if (p == NULL || p->values == NULL || p->n == 0 || p->k == 0 || p->k > p->n ||
         (unsigned)p->dtype >= DRTOPK_DTYPE_COUNT || (unsigned)p->order > DRTOPK_SMALLEST) {
-        *r = verdict("invalid problem given to the checker");
+        *r = dh_check_failed("invalid problem given to the checker");
         return DRTOPK_OK;
     }
     if (d_values == NULL || d_indices == NULL) {
-        *r = verdict("result values or indices are NULL");
+        *r = dh_check_failed("result values or indices are NULL");
         return DRTOPK_OK;
     }
     unsigned *seen = NULL;

@@ -21,6 +21,9 @@ typedef struct {
     char why[256];          /* first failure, for the test log */
 } dh_check_result;
 
+/* A failed check with its formatted reason (printf's format). */
+dh_check_result dh_check_failed(const char *fmt, ...);
+
 /* Check a result (values, indices; any order) against the oracle's values:
  * every index < n and distinct; values[i] is bit-equal to V[indices[i]]; the
  * multiset of ordered keys equals the oracle's.  `oracle_values` may be NULL:

@@ -107,6 +107,22 @@ def sections(ids, status, claims, runs_link):
     return "".join(out)
 
 
+UNVERIFIED = ", unverified"      # the suffix lib/claims.sh gives a verdict that unchecked rows fed
+
+
+def verdict_cell(verdicts):
+    """The top table's verdict text and class for [(model, verdict)]: one verdict when the GPUs
+    agree (else each model's), then which models' rows were not all checked, so that a row stays
+    one line where it can."""
+    bases = [(m, v[:-len(UNVERIFIED)] if v.endswith(UNVERIFIED) else v) for m, v in verdicts]
+    words = sorted(set(b for _, b in bases))
+    text = words[0] if len(words) == 1 else "; ".join("%s: %s" % (m, b) for m, b in bases)
+    unchecked = [m for m, v in verdicts if v.endswith(UNVERIFIED)]
+    if unchecked:
+        text += " (%s unverified)" % ("rows" if len(unchecked) == len(verdicts) else ", ".join(unchecked))
+    return text, cls(words[0]) if len(words) == 1 else "none"
+
+
 def top_table(ids, claims, models):
     out = ["<table class=\"top\"><tr><th>claim</th><th>paper</th>"]
     out += ["<th>ours on %s</th>" % esc(m) for m in models]
@@ -133,9 +149,8 @@ def top_table(ids, claims, models):
                     continue
                 out.append("<td class=\"%s\">%s</td>" % (cls(c["verdict"]), esc(c["ours"])))
                 verdicts.append((m, c["verdict"]))
-            words = sorted(set(v for _, v in verdicts))
-            text = words[0] if len(words) == 1 else "; ".join("%s: %s" % (m, v) for m, v in verdicts)
-            out.append("<td class=\"%s\">%s</td></tr>\n" % (cls(words[0]) if len(words) == 1 else "none", esc(text)))
+            text, klass = verdict_cell(verdicts)
+            out.append("<td class=\"%s\">%s</td></tr>\n" % (klass, esc(text)))
     out.append("</table>\n")
     return "".join(out)
 

@@ -8,7 +8,7 @@ of every figure on the page (figures/claims.tsv, key "claim") appears with the
 place it comes from, every experiment named on the command line has its
 section, and with --verdicts DIR (the run's data/claims/) the top table holds
 one row per claim of a drawn run whose cells are the verdict files' numbers
-and verdicts.
+and verdicts (a verdict the GPUs share stated once).
 
   check_index_html.py PAGE CLAIMS.tsv [--verdicts DIR] [EXPERIMENT ...]
 Prints one line per problem and exits 1 when there is any, else prints a
@@ -193,7 +193,11 @@ def main(argv):
                     ours = cells[2 + header.index(m)]
                     if ours != c[5]:
                         problems.append("top table %s on %s: ours %r, the verdict file %r" % (rid, m, ours, c[5]))
-                    if c[6] not in cells[-1]:
+                    parts = [x.split(": ", 1)[-1] for x in re.sub(r" \([^()]* unverified\)$", "", cells[-1]).split("; ")]
+                    if len(parts) > 1 and len(set(parts)) == 1:
+                        problems.append("top table %s: one verdict repeated per GPU: %r" % (rid, cells[-1]))
+                    base = c[6][:-len(", unverified")] if c[6].endswith(", unverified") else c[6]
+                    if base not in cells[-1] or (base != c[6] and "unverified" not in cells[-1]):
                         problems.append("top table %s: verdict %r lacks %r of %s" % (rid, cells[-1], c[6], m))
         if not rows:
             problems.append("top table: no claim of a drawn run in %s" % verdicts)

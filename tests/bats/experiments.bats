@@ -492,6 +492,11 @@ EOS
         -e 's|</body>|<a href="https://example.org/">x</a><a href="#nowhere">y</a></body>|' "$T/out/index.html" > "$bad"
     # and a top-table cell that differs from the verdict files
     sed -i '0,/<tr id="claim-fig12_radix-mean_speedup">/s//<tr id="claim-fig12_radix-renamed">/' "$bad"
+    # and, where the first claim's GPUs agree, its verdict repeated per GPU
+    agreed=$(grep -o '<td class="[a-z]*">[a-z][a-z ,]*\( ([^)]*unverified)\)\?</td></tr>' "$bad" | head -1 |
+             sed 's/<[^>]*>//g; s/ ([^)]*unverified)$//')
+    [ -n "$agreed" ]
+    sed -i "0,/<td class=\"[a-z]*\">$agreed\( ([^)]*unverified)\)\?<\/td><\/tr>/s//<td class=\"none\">H100: $agreed; H200: $agreed<\/td><\/tr>/" "$bad"
     run python3 "$check" "$bad" "$ROOT/figures/claims.tsv" --verdicts "$T/out/data/claims" $paper fig99_none
     [ "$status" -eq 1 ]
     grep -q "</body> closes <section>" <<< "$output"
@@ -501,6 +506,7 @@ EOS
     grep -q "href='#nowhere': no element has that id" <<< "$output"
     grep -q "experiment fig99_none has no section" <<< "$output"
     grep -q "top table: no row claim-fig12_radix-mean_speedup" <<< "$output"
+    grep -q "one verdict repeated per GPU: 'H100: $agreed; H200: $agreed'" <<< "$output"
 }
 
 @test "a headless browser loads the page: every image decodes, the first screen renders" {

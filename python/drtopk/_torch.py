@@ -151,7 +151,9 @@ def _topk_entry(key, x, k, dim, largest, sorted, deterministic):
     dim, cols = _check_topk(x, k, dim)
     e = _TopkEntry()
     e.dim, e.last = dim, dim == x.dim() - 1
-    e.out_shape = x.shape[:dim] + x.shape[dim + 1:] + (k,)
+    # plain ints, passed one by one: torch.empty(*ints) parses faster than a torch.Size (4.5 against
+    # 8.3 us for a (1, 16) CUDA tensor, torch 2.11 on an H200), and a call allocates two
+    e.out_shape = tuple(int(d) for d in x.shape[:dim] + x.shape[dim + 1:]) + (k,)
     e.dtype, e.device = x.dtype, x.device
     e.backend, e.index = _device(x, "drtopk.topk", "x")
     e.problems = {}                      # thread id -> its _Problem: only values changes per call
@@ -194,8 +196,8 @@ def _topk_fill(e, src):
     the current device (e's) and, for CUDA, its current stream.  The problem struct is per thread:
     the library call releases the GIL, and another thread may be filling in its own data pointer
     meanwhile."""
-    values = _empty(e.out_shape, dtype=e.dtype, device=e.device)
-    indices = _empty(e.out_shape, dtype=_I64, device=e.device)
+    values = _empty(*e.out_shape, dtype=e.dtype, device=e.device)
+    indices = _empty(*e.out_shape, dtype=_I64, device=e.device)
     if e.template is None:
         return values, indices
     tid = _get_ident()

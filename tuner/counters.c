@@ -102,7 +102,8 @@ static int online_cpus(void)
 }
 
 /* Run fn over args[0 .. n) on n threads (the calling one among them); 0, or
- * -1 when a thread could not be started (the others are joined). */
+ * -1 when a thread could not be started (its argument was not run; the
+ * others are joined). */
 static int run_threads(void *(*fn)(void *), void *args, size_t arg_size, int n)
 {
     pthread_t th[COUNT_THREADS_MAX];
@@ -198,7 +199,8 @@ static int count_configs(const options *o, dh_store *db, int64_t machine_id, int
         }
         void *v = host_data(o, t, o->dist[c0->dist], n);
         if (!v) {
-            fprintf(stderr, "tuner: out of memory for the host copy of %llu elements\n", (unsigned long long)n);
+            fprintf(stderr, "tuner: cannot make the host copy of %llu elements (out of memory, or no thread "
+                            "to generate it)\n", (unsigned long long)n);
             rc = -1;
             break;
         }
@@ -209,10 +211,7 @@ static int count_configs(const options *o, dh_store *db, int64_t machine_id, int
         bmw_group *gs[COUNT_THREADS_MAX];
         const int nt = nj < (size_t)online_cpus() ? (int)nj : online_cpus();
         for (int w = 0; w < nt; ++w) gs[w] = &g;
-        if (run_threads(bmw_worker, gs, sizeof *gs, nt) != 0) {
-            fprintf(stderr, "tuner: cannot start the counting threads\n");
-            rc = -1;
-        }
+        run_threads(bmw_worker, gs, sizeof *gs, nt);     /* a thread that did not start leaves its jobs to the rest */
         for (size_t j = 0; j < nj && rc == 0; ++j) {
             const bmw_job *jb = &jobs[j];
             dh_store_counter cnt;

@@ -23,9 +23,9 @@
 
 #define CHECK_BLOCK 256          /* threads per block                              */
 #define CHECK_MAX_BLOCKS 4096    /* grid-stride past this: enough to fill any GPU  */
-#define NONE UINT64_MAX          /* "no failing position"                          */
-#define WARP 32
-#define BITMAP_WORD_BITS 32
+#define NONE UINT64_MAX          /* no failing position; the start of the minimum  */
+#define WARP 32                  /* lanes a shuffle reduction spans                */
+#define BITMAP_WORD_BITS 32      /* V's positions per word: atomicOr on 32 bits    */
 
 /* What the kernels found: positions are the least failing ones. */
 struct check_found {

@@ -2,7 +2,8 @@
 # configure.sh's choice of device code: the local GPUs' architectures (a fake
 # nvidia-smi on PATH stands for them), portable PTX where there is no GPU,
 # --fat's list, --arch's one; a GPU older than the oldest supported one and
-# --arch with --fat are refused with a message.  Runs a copy of configure.sh in
+# --arch with --fat are refused with a message; source line tables only with
+# --lineinfo.  Runs a copy of configure.sh in
 # a scratch directory (--build-only --no-install: checks, installs nothing).
 
 setup() {
@@ -60,4 +61,15 @@ gencode() { sed -n 's/^gencode = //p' "$DIR/build/config.ninja"; }
     run configure --fat --arch=sm_90
     [ "$status" -eq 2 ]
     [[ "$output" == *"give --arch=sm_XX or --fat, not both"* ]]
+}
+
+@test "device code without line tables unless --lineinfo asks for them" {
+    fake_smi 9.0
+    run configure --arch=sm_90
+    [ "$status" -eq 0 ]
+    grep -qx 'lineinfo = ' "$DIR/build/config.ninja"
+    run configure --arch=sm_90 --lineinfo
+    [ "$status" -eq 0 ]
+    grep -qx 'lineinfo = -lineinfo' "$DIR/build/config.ninja"
+    grep -q 'nvflags = .*\$lineinfo' "$BATS_TEST_DIRNAME/../../build.ninja"
 }

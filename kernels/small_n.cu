@@ -79,6 +79,8 @@
                                            6 cover 64 (11 x 5, 9)              */
 #define SN_BINS (1u << SN_DIGIT_BITS)
 #define SN_PASSES_MAX 6                 /* the passes of the widest key          */
+#define SN_HIST_ROWS (SN_PASSES_MAX + 1) /* a guess the first pass refutes takes
+                                           one row before the passes start over */
 #define SN_UNROLL 4                     /* loads in flight per thread (8 spills
                                            under the 64-register cap)          */
 #define SN_VEC_UNROLL 4                 /* 16-byte loads in flight per thread in
@@ -98,6 +100,12 @@
 #define SN_FULL_MASK 0xffffffffu
 
 namespace cg = cooperative_groups;
+
+/* The digit pick's block scan storage and result slot, shared by the
+ * passes over V (sn_passes) and over the sample (sn_bracket), which never
+ * overlap: one allocation of the kernel's static shared memory. */
+__shared__ radix_pick_scan<uint32_t, SN_THREADS>::TempStorage sn_scan_tmp;
+__shared__ radix_pick<uint32_t> sn_pick_slot;
 
 /* The key word of dtype T (its element bits and its ordered key): 32 bits,
  * 16 for the 16-bit dtypes, 64 for the 64-bit ones. */
@@ -119,6 +127,7 @@ template <typename K> __host__ __device__ constexpr int sn_passes_of()
     return (sn_key_bits<K>() + SN_DIGIT_BITS - 1) / SN_DIGIT_BITS;
 }
 static_assert(sn_passes_of<uint64_t>() == SN_PASSES_MAX, "the control block holds the widest key's passes");
+static_assert(SN_BINS * sizeof(unsigned int) == SN_GUESS_HIST_BYTES, "fused_spec.h sizes the bracket's histogram");
 
 /* What a block publishes after the sampled pass (plain stores: no zeroing). */
 struct sn_block_pub {
@@ -128,12 +137,13 @@ struct sn_block_pub {
     unsigned long long max;             /* its largest key >= t (t if none)     */
 };
 
-/* Device state of one multi-block call; hist, gt, eq, all and any are set
- * by block 0 before the call's first grid barrier. */
+/* Device state of one multi-block call; hist, gt, eq, all, any and above
+ * are set by block 0 before the call's first grid barrier. */
 struct small_n_ctl {
-    unsigned int hist[SN_PASSES_MAX][SN_BINS];
+    unsigned int hist[SN_HIST_ROWS][SN_BINS];
     unsigned long long gt, eq;          /* final slot ranges taken per class    */
     unsigned long long all, any;        /* the AND and the OR of V's keys (pass 0) */
+    unsigned long long above;           /* keys above a guessed prefix (pass 0) */
     sn_block_pub blk[SN_GRID_MAX];
     unsigned long long sample[SN_SAMPLE];   /* the sampled keys (their bits), read once by the grid */
 };
@@ -148,6 +158,10 @@ struct small_n_args {
     int sampled;                        /* the sampled threshold (one read of V) */
     uint32_t r;                         /* sampled: the sample rank of t        */
     unsigned long long cap;             /* sampled: candidates the spec allows  */
+    int guess;                          /* the passes over V start below a
+                                           bracket from the sample (ranks r_hi
+                                           and r)                              */
+    uint32_t r_hi;
     uint32_t list_cap, cand_cap;        /* sampled: a block's list, its share of
                                            keys > t (the rest holds ties)       */
     K flip;                             /* all ones for DRTOPK_SMALLEST         */
@@ -303,18 +317,21 @@ __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
  * Starting from the top, pass 0 of 64-bit keys also finds the bits every
  * key has the same (the AND and the OR of the keys agree there): the next
  * pass starts below the highest bit where keys differ (keys below 2^32 take
- * 4 passes, not 6).  The same decisions in every block: they come from the
- * grid's histogram, AND and OR. */
+ * 4 passes, not 6).  guessed (the grid's passes only): prefix/mask is a
+ * guess (sn_bracket), which the first pass checks -- it also counts the
+ * keys above the prefix, and the k-th key has the prefix when fewer than kk
+ * are above and enough match it; else the passes start over from the top
+ * (one pass more).  The same decisions in every block: they come from the
+ * grid's histogram, AND, OR and count. */
 template <int T, typename K>
 __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
-                          K &prefix, K &mask, uint32_t &kk)
+                          K &prefix, K &mask, uint32_t &kk, bool guessed)
 {
-    __shared__ typename radix_pick_scan<uint32_t, SN_THREADS>::TempStorage scan_tmp;
     __shared__ unsigned int sh_hist[SN_BINS];
-    __shared__ radix_pick<uint32_t> sh_pick;
-    __shared__ unsigned long long sh_all, sh_any;
+    __shared__ unsigned long long sh_all, sh_any, sh_above;
     constexpr int key_bits = sn_key_bits<K>();
     K *tile = (K *)s.tile;
+    const uint32_t k0 = kk;             /* the rank wanted, should a guess miss */
     for (int p = 0, below = top; below > 0; ++p) {
         const int shift = below > SN_DIGIT_BITS ? below - SN_DIGIT_BITS : 0;
         const uint32_t wmask = (1u << (below - shift)) - 1u;
@@ -322,11 +339,13 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
          * shared bits, seldom worth the AND and OR of every call (they cost
          * 64-bit keys 1-2 us at 2^16-2^20 keys, docs/performance.md) */
         const bool span = key_bits > 32 && p == 0 && top == key_bits;
+        const bool check = guessed && p == 0 && c != NULL;
         for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = 0;
         if (span && threadIdx.x == 0) { /* read after this pass's last barrier */
             sh_all = ~0ull;
             sh_any = 0;
         }
+        if (check && threadIdx.x == 0) sh_above = 0;
         __syncthreads();
         const bool store = s.store && p == 0;
         auto count = [&](K bits, uint32_t j) {
@@ -349,6 +368,13 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
                 atomicAnd(&sh_all, (unsigned long long)all);
                 atomicOr(&sh_any, (unsigned long long)any);
             }
+        } else if (check) {             /* the keys above the guessed prefix */
+            uint32_t above = 0;
+            sn_for_each(s, true, [&](K bits, uint32_t j, bool in) {
+                if (in) above += (count(bits, j) & mask) > prefix;
+            });
+            above = __reduce_add_sync(SN_FULL_MASK, above);
+            if (threadIdx.x % SN_WARP == 0 && above) atomicAdd(&sh_above, (unsigned long long)above);
         } else {
             sn_for_each(s, p == 0, [&](K bits, uint32_t j, bool in) {
                 if (in) count(bits, j);
@@ -364,21 +390,32 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
                 atomicAnd(&c->all, sh_all);
                 atomicOr(&c->any, sh_any);
             }
+            if (check && threadIdx.x == 0 && sh_above) atomicAdd(&c->above, sh_above);
             grid.sync();
             for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) sh_hist[b] = __ldcg(&c->hist[p][b]);
             if (span && threadIdx.x == 0) {
                 sh_all = __ldcg(&c->all);
                 sh_any = __ldcg(&c->any);
             }
+            if (check && threadIdx.x == 0) sh_above = __ldcg(&c->above);
             __syncthreads();
         }
-        /* its barrier: sh_hist is cleared, scan_tmp reused after it */
+        const bool under = !check || sh_above < kk;  /* the k-th key not above the guess */
+        if (check && under) kk -= (uint32_t)sh_above;
+        /* its barrier: sh_hist is cleared, sn_scan_tmp reused after it */
         const radix_pick<uint32_t> pk =
-            block_pick_digit<SN_BINS, SN_THREADS>([&](unsigned d) { return sh_hist[d]; }, kk, scan_tmp, sh_pick);
+            block_pick_digit<SN_BINS, SN_THREADS>([&](unsigned d) { return sh_hist[d]; }, kk, sn_scan_tmp,
+                                                  sn_pick_slot);
+        if (check && !(under && (unsigned long long)pk.above + pk.count >= kk)) {
+            prefix = mask = 0;          /* the guess missed the k-th key: from the top */
+            kk = k0;
+            below = key_bits;
+            continue;
+        }
         prefix |= (K)pk.digit << shift;
         mask |= (K)wmask << shift;
         kk -= pk.above;
-        /* sh_pick is rewritten after two more barriers (the next pass's or call's) */
+        /* sn_pick_slot is rewritten after two more barriers (the next pass's or call's) */
         if (!exact && pk.count == kk) break;
         below = shift;
         if (span) {                     /* no key in the source: d all ones, no jump */
@@ -391,6 +428,68 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
             }
         }
     }
+}
+
+/* The sample (onepass_spec.h's SN_SAMPLE positions) into the block's tile:
+ * the grid reads it once, each block its share, and every block then copies
+ * it whole from L2 (contiguous): one grid barrier costs less than every
+ * block's own 4,096 strided loads, which wait on each other in L2.  The
+ * barrier also publishes block 0's zeroing of the control block. */
+template <typename K, typename PosT>
+__device__ void sn_read_sample(const small_n_args<K, PosT> &a, K *tile)
+{
+    const uint32_t share = (SN_SAMPLE + gridDim.x - 1) / gridDim.x;
+    const uint32_t j0 = blockIdx.x * share, j1 = j0 + share < SN_SAMPLE ? j0 + share : SN_SAMPLE;
+    for (uint32_t j = j0 + threadIdx.x; j < j1; j += blockDim.x)
+        a.c->sample[j] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, j));
+    cg::this_grid().sync();
+    for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x) tile[j] = (K)__ldcg(&a.c->sample[j]);
+    __syncthreads();
+}
+
+/* The bracket of the k-th key (beyond the paper): the leading bits that the
+ * sample's r_hi-th and r_lo-th largest keys share (the ranks onepass_spec.h's
+ * margin puts on either side of the k-th key's kS/n, fused_spec.h), found by
+ * digit passes over the sample in shared memory (smp, its SN_BINS counters
+ * in hist) that stop where the two ranks' digits part -- one to three
+ * passes.  Every block finds the same.  Returns the bits below the prefix
+ * (at least 1: the first pass over V checks the guess); prefix and mask as
+ * sn_passes takes them. */
+template <int T, typename K>
+__device__ int sn_bracket(const K *smp, unsigned int *hist, K flip, uint32_t r_hi, uint32_t r_lo, K &prefix, K &mask)
+{
+    prefix = mask = 0;
+    for (int below = sn_key_bits<K>(); below > 0;) {
+        const int shift = below > SN_DIGIT_BITS ? below - SN_DIGIT_BITS : 0, width = below - shift;
+        const uint32_t wmask = (1u << width) - 1u;
+        for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x) hist[b] = 0;
+        __syncthreads();
+        for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x) {
+            const K key = sn_key<T>(smp[j], flip);
+            if ((key & mask) == prefix) atomicAdd(&hist[(uint32_t)(key >> shift) & wmask], 1u);
+        }
+        __syncthreads();
+        auto count_of = [&](unsigned d) { return hist[d]; };
+        const radix_pick<uint32_t> hi =
+            block_pick_digit<SN_BINS, SN_THREADS>(count_of, r_hi, sn_scan_tmp, sn_pick_slot);
+        __syncthreads();                /* every thread has read the slot */
+        const radix_pick<uint32_t> lo =
+            block_pick_digit<SN_BINS, SN_THREADS>(count_of, r_lo, sn_scan_tmp, sn_pick_slot);
+        if (hi.digit != lo.digit) {     /* the digits' shared top bits join the prefix */
+            const int same = width - (32 - __clz(hi.digit ^ lo.digit)), rest = shift + width - same;
+            prefix |= (K)(lo.digit >> (width - same)) << rest;
+            mask |= (K)((1u << same) - 1u) << rest;
+            return rest;
+        }
+        prefix |= (K)lo.digit << shift;
+        mask |= (K)wmask << shift;
+        r_hi -= hi.above;
+        r_lo -= lo.above;
+        below = shift;
+    }
+    mask = (K)(mask & ~(K)1);           /* both ranks one key: its last bit left to the check */
+    prefix &= mask;
+    return 1;
 }
 
 /* The sampled pass (onepass_spec.h's steps 1-3 in one block each): t = the
@@ -406,23 +505,11 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     __shared__ uint32_t sh_nc, sh_ne, sh_seq;
     __shared__ unsigned long long sh_max;
     if (threadIdx.x == 0) sh_seq = 0;   /* added to after the barriers below */
-    {
-        /* the grid reads the sample once, each block its share, and every
-         * block then copies it whole from L2 (contiguous): one grid barrier
-         * costs less than every block's own 4,096 strided loads, which wait
-         * on each other in L2 */
-        const uint32_t share = (SN_SAMPLE + gridDim.x - 1) / gridDim.x;
-        const uint32_t j0 = blockIdx.x * share, j1 = j0 + share < SN_SAMPLE ? j0 + share : SN_SAMPLE;
-        for (uint32_t j = j0 + threadIdx.x; j < j1; j += blockDim.x)
-            a.c->sample[j] = __ldg(a.v + drtopk_onepass_sample_pos(a.n, SN_SAMPLE, j));
-        cg::this_grid().sync();
-        for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x) tile[j] = (K)__ldcg(&a.c->sample[j]);
-    }
-    __syncthreads();
+    sn_read_sample(a, tile);
     sn_src<K> smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
     K t = 0, mask = 0;
     uint32_t kk = a.r;
-    sn_passes<T>(smp, a.flip, NULL, false, true, sn_key_bits<K>(), t, mask, kk);
+    sn_passes<T>(smp, a.flip, NULL, false, true, sn_key_bits<K>(), t, mask, kk, false);
     uint32_t seq = 0;                   /* the sample's copies of t */
     for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x) seq += sn_key<T>(tile[j], a.flip) == t;
     seq = __reduce_add_sync(SN_FULL_MASK, seq);
@@ -567,18 +654,19 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
 
     if (multi && blockIdx.x == 0) {     /* visible to all after the first grid barrier */
         unsigned int *w = &a.c->hist[0][0];
-        for (unsigned i = threadIdx.x; i < sn_passes_of<K>() * SN_BINS; i += blockDim.x) w[i] = 0;
+        for (unsigned i = threadIdx.x; i < (sn_passes_of<K>() + 1) * SN_BINS; i += blockDim.x) w[i] = 0;
         if (threadIdx.x == 0) {
             a.c->gt = a.c->eq = 0;
             a.c->all = ~0ull;
             a.c->any = 0;
+            a.c->above = 0;
         }
     }
     K prefix = 0, mask = 0;
     uint32_t kk = (uint32_t)a.k;        /* rank of the k-th key among those matching prefix */
     int top = key_bits;                 /* bits below the common prefix of the keys */
     sn_src<K> s = { src, a.resident ? tile : NULL, NULL, len, len, 0, a.resident != 0 };
-    bool zero_barrier = multi;
+    bool zero_barrier = multi, guessed = false;
     if (a.sampled) {                    /* a grid (the launch says) */
         uint32_t nc, ne;
         K maxk;
@@ -596,8 +684,19 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
                                   a.cand_cap - nstored, false };
             s = l;
         }                               /* else: the digit passes over V in global memory */
+    } else if (sizeof(K) > 2 && a.guess) {   /* a grid whose passes read V in global memory */
+        sn_read_sample(a, tile);
+        zero_barrier = false;
+        K gp, gm;
+        const int below = sn_bracket<T>(tile, (unsigned int *)(tile + SN_SAMPLE), a.flip, a.r_hi, a.r, gp, gm);
+        if (below < key_bits) {         /* else no bit to skip: the AND and OR of pass 0 may */
+            top = below;
+            prefix = gp;
+            mask = gm;
+            guessed = true;
+        }
     }
-    sn_passes<T>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk);
+    sn_passes<T>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk, guessed);
 
     /* final: the block's counts above / equal to the prefix (one block: k - kk
      * and the tie count, known from the passes), one range per class */
@@ -760,6 +859,8 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
     a.cap = sh.cap;
     a.sampled = sh.sampled;
     a.resident = sh.resident;
+    a.guess = sh.guess;
+    a.r_hi = sh.r_hi;
     a.flip = in->order == DRTOPK_SMALLEST ? (K)~0ull : (K)0;
     a.d_skip = in->d_skip;
     a.c = (small_n_ctl *)ws;
@@ -767,7 +868,8 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
     cudaLaunchAttribute coop;
     drtopk_coop_config(&cfg, &coop, grid, SN_THREADS,
                        a.sampled ? (size_t)a.list_cap * (sizeof(K) + sizeof(uint32_t))
-                       : a.resident ? a.chunk * sizeof(K) : 0,
+                       : a.resident ? a.chunk * sizeof(K)
+                       : a.guess ? SN_SAMPLE * sizeof(K) + SN_GUESS_HIST_BYTES : 0,
                        s);
     DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT>, a));
     DRTOPK_LAUNCH_CHECK();

@@ -4,7 +4,9 @@
  * each block's shared-memory list of candidates, and so whether it reads V
  * once -- its chunks stay in shared memory, or a sampled threshold
  * (onepass_spec.h) whose candidates fit the lists -- or re-reads V from HBM
- * in each of its digit passes (up to six for 64-bit keys).  The launch takes
+ * in each of its digit passes (up to six for 64-bit keys; those start below
+ * the leading bits that the sampled keys bracketing the k-th key's rank
+ * share, where the first pass confirms the k-th key has them).  The launch takes
  * its shape from drtopk_fused_shape_of, and the planner asks the same
  * function (through the CUDA backend's drtopk_cuda_fused_reads_once) where
  * a fused plan would otherwise re-read a large V (policy.h).
@@ -47,6 +49,13 @@
                                            block copies and selects them all in
                                            its shared memory, so the spec's 2^15
                                            would cost ~8x                     */
+#define SN_GUESS_HIST_BYTES 8192        /* the bracket's histogram beside the
+                                           sample in a guessing block's shared
+                                           memory: 2^11 32-bit digit counts   */
+#define SN_GUESS_MIN_BYTES 4            /* keys of 16 bits take two passes: a
+                                           guess would save one at most, and
+                                           its code would cost their kernels
+                                           spills (ptxas, sm_90)               */
 #define SN_TIE_SHARE 2                  /* ties take at most 1/2 of a block's list */
 #define SN_LIST_SLACK 2                 /* a block's share of the spec's capacity,
                                            twice over, fits its list: a binomial
@@ -62,7 +71,24 @@ typedef struct {
     uint64_t cap;                       /* candidates the spec allows           */
     int sampled;                        /* the sampled threshold: one read      */
     int resident;                       /* chunks held in shared memory         */
+    int guess;                          /* passes over V in global memory that
+                                           start below the bits the sample says
+                                           the k-th key has (checked)           */
+    uint32_t r_hi;                      /* guess: the sample rank of the upper
+                                           end of the k-th key's bracket (r the
+                                           lower end's)                         */
 } drtopk_fused_shape;
+
+/* The sample rank above which the k-th largest of n keys lies only with
+ * onepass's fallback odds (onepass_spec.h's margin below m = kS/n): at
+ * least 1; k where the sample is V. */
+static inline uint32_t drtopk_fused_rank_hi(uint64_t n, uint64_t k, uint64_t s)
+{
+    if (s >= n) return (uint32_t)k;
+    const double m = (double)k * (double)s / (double)n;
+    const double r = floor(m - DRTOPK_ONEPASS_MARGIN_SD * sqrt(m)) - 1.0;
+    return r < 1.0 ? 1u : (uint32_t)r;
+}
 
 /* The shape of the fused top-k of n keys of key_bytes bytes each, k of them
  * selected, where a block may take `room` bytes of dynamic shared memory and
@@ -89,6 +115,9 @@ static inline drtopk_fused_shape drtopk_fused_shape_of(size_t key_bytes, uint64_
     s.sampled = s.grid > 1 && n >= SN_SAMPLED_MIN_N && room >= SN_SAMPLE * key_bytes &&
                 s.cap / s.grid * SN_LIST_SLACK <= s.cand_cap;
     s.resident = !s.sampled && s.chunk * key_bytes <= room;
+    s.guess = s.grid > 1 && !s.sampled && !s.resident && n >= SN_SAMPLED_MIN_N && key_bytes >= SN_GUESS_MIN_BYTES &&
+              room >= SN_SAMPLE * key_bytes + SN_GUESS_HIST_BYTES;
+    s.r_hi = drtopk_fused_rank_hi(n, k, SN_SAMPLE);
     return s;
 }
 

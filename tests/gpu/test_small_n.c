@@ -22,7 +22,11 @@
  * (the top k in one run of V); the sampled pass of n >= 2^22 (one read of
  * V) forced to fall back (onepass_data.h: threshold too low, too high, a
  * spike past a block's list) at 2^22 + 3 and 2^24 - 5 keys (u32; u64 keys
- * the same in their high word at 2^22 + 3), and its ties
+ * the same in their high word at 2^22 + 3); the digit passes over V in
+ * global memory (32 MB of keys of each width, k = n / 4; 16-bit keys from
+ * the top) from the bracket the sample gives the k-th key (UD, ND, CD; all equal and few values: the
+ * bracket one key), and refuted by their first pass (onepass_data.h's
+ * sample of the smallest and of the largest keys); and its ties
  * (all-equal, few values, CD's thousands of copies of each of its top
  * values (f32, f16), past every block's list at small k; ties only where the
  * sample looks, which seem thick and are not) at 2^22 + 3; 16-bit V one element off its
@@ -61,6 +65,10 @@
 #define FORCE_N_SMALL ((1ull << 22) + 3)  /* small_n.cu's SN_SAMPLED_MIN_N + 3: the sampled pass under the sanitizers */
 #define FORCE_N_WIDE ((1ull << 25) + 3)  /* past LARGE_N: the fused top-k as onepass's fallback over all of V */
 #define FORCE_K 1024
+#define GUESS_N64 ((1ull << 22) + 3)   /* 32 MB of 64-bit keys: past the chunks' shared memory (H100, H200) */
+#define GUESS_N32 ((1ull << 23) + 3)   /* the same of 32-bit keys */
+#define GUESS_N16 ((1ull << 24) + 3)   /* and of 16-bit ones */
+#define GUESS_K_SHIFT 2                /* k = n / 4: past the sampled pass's lists */
 #define FORCE_TINY_K 100
 #define DESC_LEN 200
 #define MAX_KS 8
@@ -231,6 +239,47 @@ static void forced(int size)
     built64("force-low", onepass_force_low, FORCE_N_WIDE, FORCE_K);
 }
 
+/* The grid's digit passes over V in global memory (k past the sampled
+ * lists, V past the chunks' shared memory) from the bracket the sample gives
+ * the k-th key, and from the top where the first pass refutes it (the
+ * sample the smallest or the largest keys).  size: as seeded's. */
+static void guessed(int size)
+{
+    static const struct {
+        uint64_t n;
+        dh_dist dist;
+        drtopk_dtype t;
+        drtopk_order o;
+    } sets[] = {
+        { GUESS_N64, DRTOPK_DIST_UD, DRTOPK_U64, DRTOPK_LARGEST },
+        { GUESS_N64, DRTOPK_DIST_CD, DRTOPK_U64, DRTOPK_LARGEST },   /* 15/16 of V in 24 shared bits */
+        { GUESS_N64, DRTOPK_DIST_ND, DRTOPK_F64, DRTOPK_SMALLEST },
+        { GUESS_N64, DRTOPK_DIST_EQ, DRTOPK_I64, DRTOPK_LARGEST },   /* the bracket one key */
+        { GUESS_N64, DRTOPK_DIST_FEW, DRTOPK_U64, DRTOPK_SMALLEST },
+        { GUESS_N32, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST },
+        { GUESS_N32, DRTOPK_DIST_CD, DRTOPK_F32, DRTOPK_LARGEST },
+        { GUESS_N32, DRTOPK_DIST_SPECIAL, DRTOPK_F32, DRTOPK_SMALLEST },
+        { GUESS_N16, DRTOPK_DIST_ND, DRTOPK_F16, DRTOPK_LARGEST },   /* 16 bits: from the top, no guess */
+        { GUESS_N16, DRTOPK_DIST_CD, DRTOPK_BF16, DRTOPK_SMALLEST },
+    };
+    const size_t count = size == 0 ? sizeof sets / sizeof sets[0] : 1;    /* sanitizers: u64 UD */
+    for (size_t i = 0; i < count; ++i) {
+        data d;
+        uint64_t ks[] = { sets[i].n >> GUESS_K_SHIFT, sets[i].n >> (2 * GUESS_K_SHIFT) };
+        if (data_seeded(&d, SUITE_SEED, sets[i].n, sets[i].dist, sets[i].t, sets[i].o) == 0)
+            run_set(&d, ks, size == 0 ? 2 : 1);
+        else
+            gt_check(0, "fused data", "cannot prepare n=%" PRIu64, sets[i].n);
+        data_free(&d);
+    }
+    if (size == 2) return;
+    built64("force-low", onepass_force_low, GUESS_N64, GUESS_N64 >> GUESS_K_SHIFT);
+    if (size == 1) return;
+    built64("force-high", onepass_force_high, GUESS_N64, GUESS_N64 >> GUESS_K_SHIFT);
+    built("force-low", onepass_force_low, GUESS_N32, GUESS_N32 >> GUESS_K_SHIFT);
+    built("force-high", onepass_force_high, GUESS_N32, GUESS_N32 >> GUESS_K_SHIFT);
+}
+
 /* The large data sets, each chosen for a path or an order rule (the small
  * sizes cover every combination). */
 typedef struct {
@@ -354,6 +403,7 @@ int main(int argc, char **argv)
     plans();
     spike(size > 0);
     forced(size);
+    guessed(size);
     unaligned16(size);
     seeded(size);
     return gt_finish();

@@ -234,7 +234,22 @@ static void fused_shape(void)
                   u64[i].once);
     }
     s = drtopk_fused_shape_of(4, 1u << 24, 1024, room, 1);              /* no cooperative launch: one block */
-    CHECK(s.grid == 1 && s.chunk == 1u << 24 && !drtopk_fused_reads_once(&s));
+    CHECK(s.grid == 1 && s.chunk == 1u << 24 && !drtopk_fused_reads_once(&s) && !s.guess);
+    /* the passes over V in global memory start from the sample's bracket (test_small_n's sizes), but
+     * for 16-bit keys */
+    const struct { size_t bytes; uint64_t n; int guess; } wide[] = {
+        { 8, (1ull << 22) + 3, 1 }, { 4, (1ull << 23) + 3, 1 }, { 2, (1ull << 24) + 3, 0 } };
+    for (size_t i = 0; i < sizeof wide / sizeof *wide; ++i) {
+        s = drtopk_fused_shape_of(wide[i].bytes, wide[i].n, wide[i].n / 4, room, sms);
+        CHECKF(s.guess == wide[i].guess && !drtopk_fused_reads_once(&s) && s.r_hi >= 1 && s.r_hi < s.r,
+               "%zu-byte keys, n %llu, k n/4: guess %d, once %d, r_hi %u, r %u", wide[i].bytes,
+               (unsigned long long)wide[i].n, s.guess, drtopk_fused_reads_once(&s), s.r_hi, s.r);
+    }
+    s = drtopk_fused_shape_of(4, 1u << 24, 1024, room, sms);            /* sampled: no guess */
+    CHECK(s.sampled && !s.guess);
+    s = drtopk_fused_shape_of(4, 1u << 20, 1u << 18, room, sms);         /* in shared memory: no guess */
+    CHECK(s.resident && !s.guess);
+    CHECK(drtopk_fused_rank_hi(1u << 20, 1, SN_SAMPLE) == 1 && drtopk_fused_rank_hi(100, 7, SN_SAMPLE) == 7);
 }
 
 __attribute__((constructor)) static void register_onepass_tests(void)

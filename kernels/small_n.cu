@@ -42,8 +42,18 @@
  * digit passes and the final above run on the lists (a few hundred keys a
  * block), below the bits that t and the largest listed key share (2 passes
  * for u32 UD at k = 1024, n = 2^24).  Fallback (adversarial data; forced by
- * tests/gpu/onepass_data.h): the passes over V in global memory.  Grid
- * barriers: sampled 2 + up to 3; in shared memory 1 (zeroing) + up to 3.
+ * tests/gpu/onepass_data.h): the passes over V in global memory.
+ * Where k is past what the lists hold and V past the chunks' shared memory
+ * (keys of 32 and 64 bits), the passes over V in global memory start below a
+ * guess: the grid reads the sample as above, and every block finds the
+ * leading bits that the sample's keys at onepass_spec.h's margin on either
+ * side of the k-th key's rank share (sn_bracket, over the sample in shared
+ * memory); the first pass histograms the digit below them and also counts
+ * the keys above them, and the k-th key has them when fewer than k are above
+ * and enough match (else the passes start over from the top: one pass more).
+ * Keys that mostly share their top bits (CD: 15/16 of them 24 bits) skip
+ * the passes those bits would take.  Grid barriers: sampled 2 + up to 3; guessed 1 +
+ * up to 6; in shared memory 1 (zeroing) + up to 3.
  * Exact for every ordered key (NaN above +inf, -0.0 = +0.0 come from
  * keyorder.h; ties at the k-th key are taken in arbitrary order, as drtopk.h
  * allows).

@@ -239,18 +239,21 @@ static void forced(int size)
     built64("force-low", onepass_force_low, FORCE_N_WIDE, FORCE_K);
 }
 
+/* A large data set: n keys of type t from distribution dist, order o. */
+typedef struct {
+    uint64_t n;
+    dh_dist dist;
+    drtopk_dtype t;
+    drtopk_order o;
+} large_set;
+
 /* The grid's digit passes over V in global memory (k past the sampled
  * lists, V past the chunks' shared memory) from the bracket the sample gives
  * the k-th key, and from the top where the first pass refutes it (the
  * sample the smallest or the largest keys).  size: as seeded's. */
 static void guessed(int size)
 {
-    static const struct {
-        uint64_t n;
-        dh_dist dist;
-        drtopk_dtype t;
-        drtopk_order o;
-    } sets[] = {
+    static const large_set sets[] = {
         { GUESS_N64, DRTOPK_DIST_UD, DRTOPK_U64, DRTOPK_LARGEST },
         { GUESS_N64, DRTOPK_DIST_CD, DRTOPK_U64, DRTOPK_LARGEST },   /* 15/16 of V in 24 shared bits */
         { GUESS_N64, DRTOPK_DIST_ND, DRTOPK_F64, DRTOPK_SMALLEST },
@@ -282,13 +285,6 @@ static void guessed(int size)
 
 /* The large data sets, each chosen for a path or an order rule (the small
  * sizes cover every combination). */
-typedef struct {
-    uint64_t n;
-    dh_dist dist;
-    drtopk_dtype t;
-    drtopk_order o;
-} large_set;
-
 static const large_set large_sets[] = {
     { MID_N, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST },
     { MID_N, DRTOPK_DIST_DESC, DRTOPK_U32, DRTOPK_LARGEST },    /* the top k in the first chunks */

@@ -96,6 +96,10 @@
 #define SN_VEC_UNROLL 4                 /* 16-byte loads in flight per thread in
                                            the sampled pass: 64 KB per SM, the
                                            HBM latency-bandwidth product's share */
+#define SN_PASS_VEC_UNROLL 2            /* 16-byte loads in flight per thread in
+                                           the passes over V in global memory:
+                                           twice sn_for_each's bytes (4 spill
+                                           under the 64-register cap)          */
 #define SN_TIE_HEAVY 2                  /* a chunk that the sample expects to hold
                                            this many first parts' worth of ties
                                            streams in two parts (one barrier)  */
@@ -283,10 +287,10 @@ __device__ __forceinline__ void sn_for_each(const sn_src<K> &s, bool first, F f)
 }
 
 /* Calls f(bits, j, in) like sn_for_each for a chunk of V in global memory,
- * read in 16-byte loads (SN_VEC_UNROLL in flight a thread): the keys before
- * the first 16-byte boundary and after the last whole load in one scalar
- * round (at most 14 keys: 7 and 7 of 16-bit ones), then the aligned body. */
-template <typename K, typename F>
+ * read in 16-byte loads (UNROLL in flight a thread): the keys before the
+ * first 16-byte boundary and after the last whole load in one scalar round
+ * (at most 14 keys: 7 and 7 of 16-bit ones), then the aligned body. */
+template <int UNROLL = SN_VEC_UNROLL, typename K, typename F>
 __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
 {
     constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
@@ -297,15 +301,15 @@ __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
     const bool e_in = e < len && (threadIdx.x < head || e >= tail);
     f(e_in ? __ldg(v + e) : (K)0, e, e_in);
     const uint4 *v4 = (const uint4 *)(v + head);
-    for (uint32_t base = 0; base < body; base += blockDim.x * SN_VEC_UNROLL) {
-        uint4 q[SN_VEC_UNROLL];
+    for (uint32_t base = 0; base < body; base += blockDim.x * UNROLL) {
+        uint4 q[UNROLL];
 #pragma unroll
-        for (int u = 0; u < SN_VEC_UNROLL; ++u) {
+        for (int u = 0; u < UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x;
             q[u] = i < body ? __ldg(v4 + i) : make_uint4(0u, 0u, 0u, 0u);
         }
 #pragma unroll
-        for (int u = 0; u < SN_VEC_UNROLL; ++u) {
+        for (int u = 0; u < UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x, j = head + i * vec;
             const bool in = i < body;
             K e[vec];
@@ -314,6 +318,19 @@ __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
             for (uint32_t x = 0; x < vec; ++x) f(e[x], j + x, in);
         }
     }
+}
+
+/* sn_for_each's visit of the block's source, but a chunk in global memory
+ * (no tile: the digit passes and the output over V past shared memory)
+ * streams in sn_stream's 16-byte loads, SN_PASS_VEC_UNROLL of them in flight
+ * a thread where sn_for_each keeps SN_UNROLL keys. */
+template <typename K, typename F>
+__device__ __forceinline__ void sn_each(const sn_src<K> &s, bool first, F f)
+{
+    if (s.tile == NULL)
+        sn_stream<SN_PASS_VEC_UNROLL>(s.v, s.len, f);
+    else
+        sn_for_each(s, first, f);
 }
 
 /* The digit passes below bit top: the kk-th largest key of the block's
@@ -366,7 +383,7 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
         };
         if (span) {                     /* a loop of its own: the others stay as lean */
             uint64_t all = ~0ull, any = 0;
-            sn_for_each(s, true, [&](K bits, uint32_t j, bool in) {
+            sn_each(s, true, [&](K bits, uint32_t j, bool in) {
                 if (!in) return;
                 const K key = count(bits, j);
                 all &= key;
@@ -380,13 +397,13 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
             }
         } else if (check) {             /* the keys above the guessed prefix */
             uint32_t above = 0;
-            sn_for_each(s, true, [&](K bits, uint32_t j, bool in) {
+            sn_each(s, true, [&](K bits, uint32_t j, bool in) {
                 if (in) above += (count(bits, j) & mask) > prefix;
             });
             above = __reduce_add_sync(SN_FULL_MASK, above);
             if (threadIdx.x % SN_WARP == 0 && above) atomicAdd(&sh_above, (unsigned long long)above);
         } else {
-            sn_for_each(s, p == 0, [&](K bits, uint32_t j, bool in) {
+            sn_each(s, p == 0, [&](K bits, uint32_t j, bool in) {
                 if (in) count(bits, j);
             });
         }
@@ -713,7 +730,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
     if (multi) {
         uint32_t n_gt = 0, n_eq = 0;
         if (threadIdx.x == 0) sh_cur_gt = sh_cur_eq = 0;
-        sn_for_each(s, false, [&](K bits, uint32_t, bool in) {
+        sn_each(s, false, [&](K bits, uint32_t, bool in) {
             const K m = sn_key<T>(bits, a.flip) & mask;
             n_gt += in && m > prefix;
             n_eq += in && m == prefix;
@@ -739,7 +756,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
     /* each warp's selected lanes take consecutive slots (coalesced stores) */
     const unsigned long long tie_base = a.k - kk;
     const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
-    sn_for_each(s, false, [&](K bits, uint32_t j, bool in) {
+    sn_each(s, false, [&](K bits, uint32_t j, bool in) {
         const K key = sn_key<T>(bits, a.flip), m = key & mask;
         const bool gt = in && m > prefix, eq = in && m == prefix;
         const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);

@@ -52,7 +52,10 @@
  * the keys above them, and the k-th key has them when fewer than k are above
  * and enough match (else the passes start over from the top: one pass more).
  * Keys that mostly share their top bits (CD: 15/16 of them 24 bits) skip
- * the passes those bits would take.  Grid barriers: sampled 2 + up to 3; guessed 1 +
+ * the passes those bits would take.  A launch whose passes read V from
+ * global memory runs a kernel of its own (small_n_kernel's HBM), which
+ * streams V in 16-byte loads and holds no sampled pass, so the sampled and
+ * resident paths keep their registers.  Grid barriers: sampled 2 + up to 3; guessed 1 +
  * up to 6; in shared memory 1 (zeroing) + up to 3.
  * Exact for every ordered key (NaN above +inf, -0.0 = +0.0 come from
  * keyorder.h; ties at the k-th key are taken in arbitrary order, as drtopk.h
@@ -844,6 +847,13 @@ extern "C" drtopk_status small_n_topk_workspace(const topk_input *in, size_t *by
     return DRTOPK_OK;
 }
 
+/* The dynamic shared memory a block of the fused top-k may take on dev: the
+ * opt-in limit less SN_STATIC_SMEM_MAX. */
+static size_t sn_room(const drtopk_device_attrs *dev)
+{
+    return dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
+}
+
 /* The launch shape of the fused top-k of n keys, k of them selected, on the
  * current device (fused_spec.h): one block up to SN_BLOCK_KEYS keys, else one
  * per SN_GRID_KEYS keys up to the co-resident count; a block's chunk or list
@@ -855,22 +865,18 @@ static drtopk_status small_n_shape(uint64_t n, uint64_t k, drtopk_fused_shape *s
     typedef typename sn_word<T>::type K;
     const drtopk_device_attrs *dev;
     drtopk_status st;
-    int dev_id, coop_ok = 0, per_sm = 0, per_sm_hbm = 0;
+    int dev_id, coop_ok = 0, per_sm = 0;
     const void *kernel = (const void *)small_n_kernel<T, PosT, false>;
-    const void *kernel_hbm = (const void *)small_n_kernel<T, PosT, true>;
     if ((st = drtopk_device_current(&dev_id, &dev)) != DRTOPK_OK) return st;
-    const size_t room = dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
-    if ((st = drtopk_kernel_dynamic_smem(kernel, room)) != DRTOPK_OK ||
-        (st = drtopk_kernel_dynamic_smem(kernel_hbm, room)) != DRTOPK_OK)
-        return st;
+    const size_t room = sn_room(dev);
+    if ((st = drtopk_kernel_dynamic_smem(kernel, room)) != DRTOPK_OK) return st;
     DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&coop_ok, cudaDevAttrCooperativeLaunch, dev_id));
-    /* co-resident blocks at `room` bytes, the most a launch asks, of either
-     * kernel: a smaller chunk only raises the occupancy, so this many are
-     * co-resident always */
-    if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, room, NULL, &per_sm)) != DRTOPK_OK ||
-        (st = drtopk_kernel_occupancy(kernel_hbm, SN_THREADS, room, NULL, &per_sm_hbm)) != DRTOPK_OK)
-        return st;
-    const uint64_t resident_max = coop_ok ? (uint64_t)(per_sm < per_sm_hbm ? per_sm : per_sm_hbm) * dev->sm_count : 1;
+    /* co-resident blocks at `room` bytes, the most a launch asks: a smaller
+     * chunk only raises the occupancy, so this many are co-resident always;
+     * the HBM kernel the same (SN_THREADS threads of at most 64 registers
+     * fill an SM's register file: one block an SM, either kernel) */
+    if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, room, NULL, &per_sm)) != DRTOPK_OK) return st;
+    const uint64_t resident_max = coop_ok ? (uint64_t)per_sm * dev->sm_count : 1;
     *sh = drtopk_fused_shape_of(sizeof(K), n, k, room, resident_max);
     return DRTOPK_OK;
 }
@@ -908,10 +914,15 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
                        : a.resident ? a.chunk * sizeof(K)
                        : a.guess ? SN_SAMPLE * sizeof(K) + SN_GUESS_HIST_BYTES : 0,
                        s);
-    if (drtopk_fused_reads_once(&sh))
+    if (drtopk_fused_reads_once(&sh)) {
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT, false>, a));
-    else
+    } else {                            /* its shared-memory limit set on its first launch */
+        const drtopk_device_attrs *dev;
+        if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK ||
+            (st = drtopk_kernel_dynamic_smem((const void *)small_n_kernel<T, PosT, true>, sn_room(dev))) != DRTOPK_OK)
+            return st;
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT, true>, a));
+    }
     DRTOPK_LAUNCH_CHECK();
     return DRTOPK_OK;
 }

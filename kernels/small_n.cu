@@ -52,7 +52,10 @@
  * the keys above them, and the k-th key has them when fewer than k are above
  * and enough match (else the passes start over from the top: one pass more).
  * Keys that mostly share their top bits (CD: 15/16 of them 24 bits) skip
- * the passes those bits would take.  Grid barriers: sampled 2 + up to 3; guessed 1 +
+ * the passes those bits would take.  A launch whose passes read V from
+ * global memory runs a kernel of its own (small_n_kernel's HBM), which
+ * streams V in 16-byte loads and holds no sampled pass, so the sampled and
+ * resident paths keep their registers.  Grid barriers: sampled 2 + up to 3; guessed 1 +
  * up to 6; in shared memory 1 (zeroing) + up to 3.
  * Exact for every ordered key (NaN above +inf, -0.0 = +0.0 come from
  * keyorder.h; ties at the k-th key are taken in arbitrary order, as drtopk.h
@@ -96,6 +99,10 @@
 #define SN_VEC_UNROLL 4                 /* 16-byte loads in flight per thread in
                                            the sampled pass: 64 KB per SM, the
                                            HBM latency-bandwidth product's share */
+#define SN_PASS_VEC_UNROLL 2            /* 16-byte loads in flight per thread in
+                                           the passes over V in global memory:
+                                           twice sn_for_each's bytes (4 spill
+                                           under the 64-register cap)          */
 #define SN_TIE_HEAVY 2                  /* a chunk that the sample expects to hold
                                            this many first parts' worth of ties
                                            streams in two parts (one barrier)  */
@@ -283,10 +290,10 @@ __device__ __forceinline__ void sn_for_each(const sn_src<K> &s, bool first, F f)
 }
 
 /* Calls f(bits, j, in) like sn_for_each for a chunk of V in global memory,
- * read in 16-byte loads (SN_VEC_UNROLL in flight a thread): the keys before
- * the first 16-byte boundary and after the last whole load in one scalar
- * round (at most 14 keys: 7 and 7 of 16-bit ones), then the aligned body. */
-template <typename K, typename F>
+ * read in 16-byte loads (UNROLL in flight a thread): the keys before the
+ * first 16-byte boundary and after the last whole load in one scalar round
+ * (at most 14 keys: 7 and 7 of 16-bit ones), then the aligned body. */
+template <int UNROLL = SN_VEC_UNROLL, typename K, typename F>
 __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
 {
     constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
@@ -297,15 +304,15 @@ __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
     const bool e_in = e < len && (threadIdx.x < head || e >= tail);
     f(e_in ? __ldg(v + e) : (K)0, e, e_in);
     const uint4 *v4 = (const uint4 *)(v + head);
-    for (uint32_t base = 0; base < body; base += blockDim.x * SN_VEC_UNROLL) {
-        uint4 q[SN_VEC_UNROLL];
+    for (uint32_t base = 0; base < body; base += blockDim.x * UNROLL) {
+        uint4 q[UNROLL];
 #pragma unroll
-        for (int u = 0; u < SN_VEC_UNROLL; ++u) {
+        for (int u = 0; u < UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x;
             q[u] = i < body ? __ldg(v4 + i) : make_uint4(0u, 0u, 0u, 0u);
         }
 #pragma unroll
-        for (int u = 0; u < SN_VEC_UNROLL; ++u) {
+        for (int u = 0; u < UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x, j = head + i * vec;
             const bool in = i < body;
             K e[vec];
@@ -314,6 +321,21 @@ __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
             for (uint32_t x = 0; x < vec; ++x) f(e[x], j + x, in);
         }
     }
+}
+
+/* sn_for_each's visit of the block's source, but in a kernel whose passes
+ * read V from global memory (HBM: the launch neither lists sampled
+ * candidates nor holds its chunks in shared memory) a chunk there streams in
+ * sn_stream's 16-byte loads, SN_PASS_VEC_UNROLL of them in flight a thread
+ * where sn_for_each keeps SN_UNROLL keys.  A kernel of its own: the
+ * sampled and resident paths keep their registers. */
+template <bool HBM, typename K, typename F>
+__device__ __forceinline__ void sn_each(const sn_src<K> &s, bool first, F f)
+{
+    if (HBM && s.tile == NULL)
+        sn_stream<SN_PASS_VEC_UNROLL>(s.v, s.len, f);
+    else
+        sn_for_each(s, first, f);
 }
 
 /* The digit passes below bit top: the kk-th largest key of the block's
@@ -333,7 +355,7 @@ __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
  * are above and enough match it; else the passes start over from the top
  * (one pass more).  The same decisions in every block: they come from the
  * grid's histogram, AND, OR and count. */
-template <int T, typename K>
+template <int T, bool HBM, typename K>
 __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
                           K &prefix, K &mask, uint32_t &kk, bool guessed)
 {
@@ -366,7 +388,7 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
         };
         if (span) {                     /* a loop of its own: the others stay as lean */
             uint64_t all = ~0ull, any = 0;
-            sn_for_each(s, true, [&](K bits, uint32_t j, bool in) {
+            sn_each<HBM>(s, true, [&](K bits, uint32_t j, bool in) {
                 if (!in) return;
                 const K key = count(bits, j);
                 all &= key;
@@ -380,13 +402,13 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
             }
         } else if (check) {             /* the keys above the guessed prefix */
             uint32_t above = 0;
-            sn_for_each(s, true, [&](K bits, uint32_t j, bool in) {
+            sn_each<HBM>(s, true, [&](K bits, uint32_t j, bool in) {
                 if (in) above += (count(bits, j) & mask) > prefix;
             });
             above = __reduce_add_sync(SN_FULL_MASK, above);
             if (threadIdx.x % SN_WARP == 0 && above) atomicAdd(&sh_above, (unsigned long long)above);
         } else {
-            sn_for_each(s, p == 0, [&](K bits, uint32_t j, bool in) {
+            sn_each<HBM>(s, p == 0, [&](K bits, uint32_t j, bool in) {
                 if (in) count(bits, j);
             });
         }
@@ -519,7 +541,7 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     sn_src<K> smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
     K t = 0, mask = 0;
     uint32_t kk = a.r;
-    sn_passes<T>(smp, a.flip, NULL, false, true, sn_key_bits<K>(), t, mask, kk, false);
+    sn_passes<T, false>(smp, a.flip, NULL, false, true, sn_key_bits<K>(), t, mask, kk, false);
     uint32_t seq = 0;                   /* the sample's copies of t */
     for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x) seq += sn_key<T>(tile[j], a.flip) == t;
     seq = __reduce_add_sync(SN_FULL_MASK, seq);
@@ -647,7 +669,9 @@ __device__ bool sn_sampled_decide(const small_n_args<K, PosT> &a, K *maxk)
     return !sh_over && drtopk_onepass_decide(sh_gt, sh_eq, a.k, a.cap) != DRTOPK_ONEPASS_FALLBACK;
 }
 
-template <int T, typename PosT>
+/* HBM: the launch's passes read V from global memory (fused_spec.h: it
+ * neither lists sampled candidates nor holds its chunks in shared memory). */
+template <int T, typename PosT, bool HBM>
 __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typename sn_word<T>::type, PosT> a)
 {
     typedef typename sn_word<T>::type K;
@@ -677,7 +701,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
     int top = key_bits;                 /* bits below the common prefix of the keys */
     sn_src<K> s = { src, a.resident ? tile : NULL, NULL, len, len, 0, a.resident != 0 };
     bool zero_barrier = multi, guessed = false;
-    if (a.sampled) {                    /* a grid (the launch says) */
+    if (!HBM && a.sampled) {            /* a grid (the launch says) */
         uint32_t nc, ne;
         K maxk;
         const K t = sn_sampled_pass<T>(a, tile, src, len, &nc, &ne);
@@ -694,7 +718,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
                                   a.cand_cap - nstored, false };
             s = l;
         }                               /* else: the digit passes over V in global memory */
-    } else if (sizeof(K) > 2 && a.guess) {   /* a grid whose passes read V in global memory */
+    } else if (HBM && sizeof(K) > 2 && a.guess) {   /* a grid whose passes read V in global memory */
         sn_read_sample(a, tile);
         zero_barrier = false;
         K gp, gm;
@@ -706,14 +730,14 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
             guessed = true;
         }
     }
-    sn_passes<T>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk, guessed);
+    sn_passes<T, HBM>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk, guessed);
 
     /* final: the block's counts above / equal to the prefix (one block: k - kk
      * and the tie count, known from the passes), one range per class */
     if (multi) {
         uint32_t n_gt = 0, n_eq = 0;
         if (threadIdx.x == 0) sh_cur_gt = sh_cur_eq = 0;
-        sn_for_each(s, false, [&](K bits, uint32_t, bool in) {
+        sn_each<HBM>(s, false, [&](K bits, uint32_t, bool in) {
             const K m = sn_key<T>(bits, a.flip) & mask;
             n_gt += in && m > prefix;
             n_eq += in && m == prefix;
@@ -739,7 +763,7 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
     /* each warp's selected lanes take consecutive slots (coalesced stores) */
     const unsigned long long tie_base = a.k - kk;
     const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
-    sn_for_each(s, false, [&](K bits, uint32_t j, bool in) {
+    sn_each<HBM>(s, false, [&](K bits, uint32_t j, bool in) {
         const K key = sn_key<T>(bits, a.flip), m = key & mask;
         const bool gt = in && m > prefix, eq = in && m == prefix;
         const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt), beq = __ballot_sync(SN_FULL_MASK, eq);
@@ -823,6 +847,13 @@ extern "C" drtopk_status small_n_topk_workspace(const topk_input *in, size_t *by
     return DRTOPK_OK;
 }
 
+/* The dynamic shared memory a block of the fused top-k may take on dev: the
+ * opt-in limit less SN_STATIC_SMEM_MAX. */
+static size_t sn_room(const drtopk_device_attrs *dev)
+{
+    return dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
+}
+
 /* The launch shape of the fused top-k of n keys, k of them selected, on the
  * current device (fused_spec.h): one block up to SN_BLOCK_KEYS keys, else one
  * per SN_GRID_KEYS keys up to the co-resident count; a block's chunk or list
@@ -835,13 +866,15 @@ static drtopk_status small_n_shape(uint64_t n, uint64_t k, drtopk_fused_shape *s
     const drtopk_device_attrs *dev;
     drtopk_status st;
     int dev_id, coop_ok = 0, per_sm = 0;
-    const void *kernel = (const void *)small_n_kernel<T, PosT>;
+    const void *kernel = (const void *)small_n_kernel<T, PosT, false>;
     if ((st = drtopk_device_current(&dev_id, &dev)) != DRTOPK_OK) return st;
-    const size_t room = dev->smem_optin > SN_STATIC_SMEM_MAX ? dev->smem_optin - SN_STATIC_SMEM_MAX : 0;
+    const size_t room = sn_room(dev);
     if ((st = drtopk_kernel_dynamic_smem(kernel, room)) != DRTOPK_OK) return st;
     DRTOPK_CUDA_TRY(cudaDeviceGetAttribute(&coop_ok, cudaDevAttrCooperativeLaunch, dev_id));
     /* co-resident blocks at `room` bytes, the most a launch asks: a smaller
-     * chunk only raises the occupancy, so this many are co-resident always */
+     * chunk only raises the occupancy, so this many are co-resident always;
+     * the HBM kernel the same (SN_THREADS threads of at most 64 registers
+     * fill an SM's register file: one block an SM, either kernel) */
     if ((st = drtopk_kernel_occupancy(kernel, SN_THREADS, room, NULL, &per_sm)) != DRTOPK_OK) return st;
     const uint64_t resident_max = coop_ok ? (uint64_t)per_sm * dev->sm_count : 1;
     *sh = drtopk_fused_shape_of(sizeof(K), n, k, room, resident_max);
@@ -881,7 +914,15 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
                        : a.resident ? a.chunk * sizeof(K)
                        : a.guess ? SN_SAMPLE * sizeof(K) + SN_GUESS_HIST_BYTES : 0,
                        s);
-    DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT>, a));
+    if (drtopk_fused_reads_once(&sh)) {
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT, false>, a));
+    } else {                            /* its shared-memory limit set on its first launch */
+        const drtopk_device_attrs *dev;
+        if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK ||
+            (st = drtopk_kernel_dynamic_smem((const void *)small_n_kernel<T, PosT, true>, sn_room(dev))) != DRTOPK_OK)
+            return st;
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT, true>, a));
+    }
     DRTOPK_LAUNCH_CHECK();
     return DRTOPK_OK;
 }

@@ -223,7 +223,7 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
     *pipeline = 0;
     if (bits == 64) return size_rule_64(p, ln);
     if (ln <= POLICY_FUSED_LOG2) return DRTOPK_ALGO_FUSED;
-    if (ln <= POLICY_NEARLY_ALL_LOG2 && p->k > p->n / 2) return DRTOPK_ALGO_FUSED;
+    if (ln <= POLICY_FUSED_MOST_LOG2 && p->k >= p->n >> POLICY_FUSED_MOST_SHIFT) return DRTOPK_ALGO_FUSED;
     if (bits == 16 && ln <= POLICY_FUSED_16_LOG2 && p->k <= POLICY_FUSED_16_MAX_K) return DRTOPK_ALGO_FUSED;
     if (bits == 32 && ln <= POLICY_FUSED_32_LOG2 && p->k <= POLICY_FUSED_32_MAX_K) return DRTOPK_ALGO_FUSED;
     if (bits == 32 && ln <= POLICY_FUSED_32_WIDE_K_LOG2 && p->k <= p->n >> POLICY_FUSED_32_K_SHIFT)

@@ -29,8 +29,12 @@ extern "C" {
  *   - up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys: the fused top-k
  *     (kernels/small_n.cu: one launch, V in shared memory, no gather), 3-7x
  *     faster than the pipeline's six launches there;
- *   - up to 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1 keys, k > n/2: fused (onepass's
- *     candidates would be most of V: 1.3-3x slower);
+ *   - up to 2^(POLICY_FUSED_MOST_LOG2 + 1) - 1 keys, k >= n /
+ *     2^POLICY_FUSED_MOST_SHIFT: fused (onepass's candidates would be a
+ *     quarter of V or more; at 2^24 keys, k = 2^22, fused 117-132 us against
+ *     onepass's 155-180 for u32 UD/ND/CD, 128-164 against 164-178 for f32,
+ *     115-129 against 141-168 for f16; at 2^26 keys, k = 2^24, onepass is
+ *     the better on most distributions; H200 GPU-71fc051f, commit bc0f7bd);
  *   - 64-bit keys, which have no pipeline plan: fused (up to six digit passes in
  *     one launch; from 2^22 keys one read of V with a sampled threshold) up
  *     to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 keys at any k (3-10x faster than
@@ -83,7 +87,8 @@ extern "C" {
  * faster there than the paper's pipeline, whose CPU form (cpu_ref.c) sorts
  * every subrange and stays the reference of the GPU's (`--algo dr-*`). */
 #define POLICY_FUSED_LOG2 22
-#define POLICY_NEARLY_ALL_LOG2 24
+#define POLICY_FUSED_MOST_LOG2 24
+#define POLICY_FUSED_MOST_SHIFT 2           /* k >= n/4 */
 #define POLICY_FUSED_64_LOG2 23
 #define POLICY_FUSED_64_ONCE_LOG2 25
 #define POLICY_FUSED_64_MID_LOG2 26

@@ -307,8 +307,8 @@ static void rule4_alpha(void)
  * keys up to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 at any k, then where it reads
  * V once, at bounded k or k >= n/4), 16-bit keys at k <= POLICY_FUSED_16_MAX_K up to
  * 2^(POLICY_FUSED_16_LOG2 + 1) - 1, 32-bit keys at k <= POLICY_FUSED_32_MAX_K
- * up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k > n/2 up to
- * 2^(POLICY_NEARLY_ALL_LOG2 + 1) - 1; 32-bit keys from
+ * up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k >= n/4 up to
+ * 2^(POLICY_FUSED_MOST_LOG2 + 1) - 1; 32-bit keys from
  * 2^POLICY_PIPELINE_MIN_LOG2 at k <= POLICY_PIPELINE_MAX_K the pipeline, and
  * past it fused at k <= POLICY_FUSED_32_ONCE_MAX_K up to
  * 2^(POLICY_FUSED_32_ONCE_LOG2 + 1) - 1 where it reads V once;
@@ -429,11 +429,15 @@ static void plan_auto_small_n(void)
     p.k = POLICY_FUSED_16_MAX_K + 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
-    p.n = (2ull << POLICY_NEARLY_ALL_LOG2) - 1;  /* nearly all of V: fused, 64-bit keys too */
-    p.k = p.n / 2 + 1;
+    p.n = (2ull << POLICY_FUSED_MOST_LOG2) - 1;  /* a quarter of V or more: fused, 64-bit keys too */
+    p.k = p.n >> POLICY_FUSED_MOST_SHIFT;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
-    p.k = p.n / 2;
+    p.dtype = DRTOPK_F32;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.dtype = DRTOPK_F16;
+    p.k -= 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.dtype = DRTOPK_U64;                        /* 64-bit keys there: fused at any k */
@@ -444,8 +448,8 @@ static void plan_auto_small_n(void)
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
         CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
     }
-    p.dtype = DRTOPK_U32;                        /* past nearly all's n: onepass */
-    p.n = (2ull << POLICY_NEARLY_ALL_LOG2) - 1;
+    p.dtype = DRTOPK_U32;                        /* past that rule's n: onepass */
+    p.n = (2ull << POLICY_FUSED_MOST_LOG2) - 1;
     p.n *= 2;
     p.k = p.n;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);

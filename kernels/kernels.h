@@ -85,6 +85,21 @@ typedef struct {
 drtopk_status radix_topk_workspace(const topk_input *in, size_t *bytes);
 drtopk_status radix_topk(const topk_input *in, const topk_output *out,
                          void *ws, size_t ws_bytes, cudaStream_t s);
+/* Where a select writes its k results in the caller's final form -- V's
+ * values and 64-bit positions, not ordered keys and positions -- so that the
+ * one-read top-k (onepass.cu) writes its result once instead of writing keys
+ * and positions that a later kernel reads back (values NULL: the select
+ * writes out->keys and out->pos as always).  A value comes from its ordered
+ * key by keyorder.h's inverse, from V at its position where several bit
+ * patterns share the key (NaN, -0.0 and +0.0). */
+typedef struct {
+    void *values;               /* k elements of V's dtype, 16 or 32 bits       */
+    uint64_t *indices;          /* k positions in V                             */
+    const void *v;              /* V                                            */
+    drtopk_dtype dtype;         /* V's                                          */
+    uint32_t om;                /* the candidates' order mask at V's width (0:
+                                   largest; all ones: smallest), as onepass's   */
+} topk_final_out;
 /* radix_topk with its first digit's histogram given (the
  * one-read top-k's pass, onepass.cu, counts its candidates by it while it
  * writes them).  Every key of the input lies in (*d_floor, top] (d_floor on
@@ -97,7 +112,8 @@ drtopk_status radix_topk(const topk_input *in, const topk_output *out,
  * its digits start below the known bits: a narrow key range (the candidates
  * above a threshold, 16-bit keys zero-extended) resolves in fewer passes
  * over the keys.  The one-block path ignores both.  The result is
- * radix_topk's. */
+ * radix_topk's, in the final form where fin is given (not NULL; then
+ * in->skip_last_digit must be 0: exactly k are written). */
 #define TOPK_DIGIT0_BITS 8
 #define TOPK_DIGIT0_BINS (1u << TOPK_DIGIT0_BITS)
 #define TOPK_DIGIT0_SHIFT (32 - TOPK_DIGIT0_BITS)
@@ -123,7 +139,7 @@ __host__ __device__ __forceinline__ int topk_digit_shift(int known, int q)
     return shift > 0 ? shift : 0;
 }
 drtopk_status radix_topk_hist0(const topk_input *in, const topk_output *out, const topk_digit0 *digit0,
-                               void *ws, size_t ws_bytes, cudaStream_t s);
+                               const topk_final_out *fin, void *ws, size_t ws_bytes, cudaStream_t s);
 
 /* The argument checks every launcher shares (topk_args.cu), so that every
  * algorithm answers the same status for the same mistake: input only (n, k,

@@ -26,7 +26,11 @@
  *      histogram, without its first pass, and its digits below those shared
  *      leading bits: the top 6 of u32 UD's candidates at k = 2^24 of 2^30, 24
  *      of CD's, the 16 zeros of a 16-bit key and its leading ones, so fewer
- *      passes read all the candidates);
+ *      passes read all the candidates); in onepass_topk_final's 32-bit CK
+ *      without step 9 it writes the result in the caller's final form itself
+ *      (kernels.h's topk_final_out: step 8 folded into its output writes, so
+ *      the k results are written once, not written, read back and written
+ *      again), and step 8 returns at once on a SELECT;
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result;
  *   7. the top-k of V, gated to run on FALLBACK only: for V of at most
@@ -537,9 +541,11 @@ __global__ void onepass_take_kernel(const onepass_ctl *ctl, const CK *d_t, uint6
  * their position, so the value is V's bits always. */
 template <int T, typename K, typename CK, typename PosT>
 __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om, const CK *__restrict__ keys,
-                                      const PosT *__restrict__ pos, K *__restrict__ out_v, uint64_t *__restrict__ out_i)
+                                      const PosT *__restrict__ pos, K *__restrict__ out_v, uint64_t *__restrict__ out_i,
+                                      const onepass_ctl *ctl, int direct)
 {
     pdl_wait();
+    if (direct && ctl->mode == DRTOPK_ONEPASS_SELECT) return; /* step 5 wrote the final form */
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
         const uint64_t q = (uint64_t)pos[i];
@@ -733,10 +739,11 @@ template <> struct op_sel<uint32_t> {
         return radix_topk(&l.sample_in, &so, l.radix_ws, l.radix_bytes, s);
     }
     template <typename PosT>
-    static drtopk_status select(const onepass_layout &l, const topk_output *out, cudaStream_t s)
+    static drtopk_status select(const onepass_layout &l, const topk_output *out, const topk_final_out *fin,
+                                cudaStream_t s)
     {
         const topk_digit0 d0 = { l.ctl->hist0, &l.ctl->t32, l.top };
-        return radix_topk_hist0(&l.cand_in, out, &d0, l.radix_ws, l.radix_bytes, s);
+        return radix_topk_hist0(&l.cand_in, out, &d0, fin, l.radix_ws, l.radix_bytes, s);
     }
 };
 template <> struct op_sel<uint64_t> {
@@ -748,7 +755,8 @@ template <> struct op_sel<uint64_t> {
         return ws_threshold(in, &l.ctl->thr, l.r, s);
     }
     template <typename PosT>
-    static drtopk_status select(const onepass_layout &l, const topk_output *out, cudaStream_t s)
+    static drtopk_status select(const onepass_layout &l, const topk_output *out, const topk_final_out *,
+                                cudaStream_t s)
     {
         const ws_input<uint64_t, PosT> in = { (const uint64_t *)l.c_keys, (const PosT *)l.c_pos, DRTOPK_U64,
                                               DRTOPK_LARGEST, &l.ctl->sel_n, l.cap, &l.ctl->skip_select };
@@ -856,7 +864,10 @@ struct onepass_run {
         drtopk_pdl_config(&cfg, &pdl, 1, 1, 0, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_decide_kernel, l.ctl, k, l.cap));
         DRTOPK_LAUNCH_CHECK();
-        if ((st = op_sel<CK>::template select<PosT>(l, out, s)) != DRTOPK_OK) return st;
+        /* step 8 folded into step 5 where nothing reads the keys in between */
+        const bool direct = values != NULL && in->d_settled == NULL && sizeof(CK) == sizeof(uint32_t);
+        const topk_final_out fin = { values, indices, v, in->dtype, (uint32_t)om };
+        if ((st = op_sel<CK>::template select<PosT>(l, out, direct ? &fin : NULL, s)) != DRTOPK_OK) return st;
         drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_take_kernel<CK, PosT>, (const onepass_ctl *)l.ctl, d_t, k,
                                            (const CK *)l.c_keys, (const PosT *)l.c_pos, (const PosT *)l.tie_pos,
@@ -867,7 +878,8 @@ struct onepass_run {
         if (in->d_settled && (st = settle(l, out, n, k, in->d_settled, s)) != DRTOPK_OK) return st;
         drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_values_kernel<T, K, CK, PosT>, v, k, om,
-                                           (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices));
+                                           (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices,
+                                           (const onepass_ctl *)l.ctl, (int)direct));
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }

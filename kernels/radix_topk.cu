@@ -108,6 +108,7 @@ struct radix_args {
     int skip;
     uint32_t *out_keys;
     PosT *out_pos;
+    topk_final_out fin;          /* fin.values: results in the final form     */
     uint64_t *d_count;
     uint32_t *d_threshold;
     const int *d_skip;           /* nonzero on the device: every kernel returns */
@@ -118,6 +119,30 @@ template <typename PosT>
 __device__ __forceinline__ bool radix_skipped(const radix_args<PosT> &a)
 {
     return a.d_skip != NULL && *a.d_skip != 0;
+}
+
+/* Result slot o: the ordered key and its position, or with FIN the
+ * caller's final form (kernels.h's topk_final_out; a template argument, so
+ * that the other callers' kernels keep their registers). */
+template <bool FIN, typename PosT>
+__device__ __forceinline__ void radix_write(const radix_args<PosT> &a, unsigned long long o, uint32_t key, PosT pos)
+{
+    if (!FIN) {
+        a.out_keys[o] = key;
+        a.out_pos[o] = pos;
+        return;
+    }
+    const uint64_t q = (uint64_t)pos;
+    const uint32_t kv = key ^ a.fin.om;
+    const bool shared = drtopk_key_is_shared(kv, a.fin.dtype);
+    if (a.fin.dtype == DRTOPK_F16 || a.fin.dtype == DRTOPK_BF16) {
+        ((uint16_t *)a.fin.values)[o] =
+            shared ? ((const uint16_t *)a.fin.v)[q] : (uint16_t)drtopk_bits_from_key_any(kv, a.fin.dtype);
+    } else {
+        ((uint32_t *)a.fin.values)[o] =
+            shared ? ((const uint32_t *)a.fin.v)[q] : (uint32_t)drtopk_bits_from_key_any(kv, a.fin.dtype);
+    }
+    a.fin.indices[o] = q;
 }
 
 /* Ordered key of input element bits. */
@@ -199,7 +224,7 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
 /* Histogram pass `pass` over the current source; when compacting it also
  * moves the candidates to the buffer and the elements above the prefix to the
  * output. */
-template <topk_source S, drtopk_dtype T, typename PosT>
+template <topk_source S, drtopk_dtype T, typename PosT, bool FIN = false>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_kernel(radix_args<PosT> a, int pass)
 {
     __shared__ uint32_t sh[RADIX_BINS];
@@ -240,8 +265,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_ke
                     a.buf_keys[o] = key;
                     a.buf_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
                 } else {
-                    a.out_keys[o] = key;
-                    a.out_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
+                    radix_write<FIN>(a, o, key, radix_pos<S, PosT>(a.in_pos, i));
                 }
             });
     }
@@ -251,7 +275,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_ke
 }
 
 /* Final pass: elements above the prefix, then tie_take of those equal to it. */
-template <topk_source S, drtopk_dtype T, typename PosT>
+template <topk_source S, drtopk_dtype T, typename PosT, bool FIN = false>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_kernel(radix_args<PosT> a)
 {
     __shared__ radix_state cur;
@@ -260,13 +284,8 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_k
     const uint32_t prefix = cur.prefix, mask = cur.mask;
     const unsigned long long tie_base = a.k - cur.kk, tie_take = cur.tie_take;
     auto write = [&](uint32_t c, uint32_t key, PosT pos, unsigned long long o) {
-        if (c == 1) {
-            a.out_keys[o] = key;
-            a.out_pos[o] = pos;
-        } else if (o < tie_take) {
-            a.out_keys[tie_base + o] = key;
-            a.out_pos[tie_base + o] = pos;
-        }
+        if (c == 1) radix_write<FIN>(a, o, key, pos);
+        else if (o < tie_take) radix_write<FIN>(a, tie_base + o, key, pos);
     };
     if (cur.src_buf) {
         radix_for_each_tile(
@@ -298,7 +317,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_k
  * the final one walk the list, not every key (the sweeps over all n keys
  * were the kernel's time: onepass's sample select of 2^15 keys took 24-33 us
  * on an H100 with five of them). */
-template <topk_source S, drtopk_dtype T, typename PosT>
+template <topk_source S, drtopk_dtype T, typename PosT, bool FIN = false>
 __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_args<PosT> a)
 {
     extern __shared__ uint32_t skeys[];
@@ -379,9 +398,7 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
             for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
                 const uint32_t key = skeys[i], km = key & m;
                 if (km > p) {
-                    const unsigned o = atomicAdd(&s_gt, 1u);
-                    a.out_keys[o] = key;
-                    a.out_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
+                    radix_write<FIN>(a, atomicAdd(&s_gt, 1u), key, radix_pos<S, PosT>(a.in_pos, i));
                 } else if (km == p) {
                     list[atomicAdd(&s_list_len, 1u)] = (radix_small_list_t)i;
                 }
@@ -396,15 +413,10 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
     for_each_key([&](uint32_t key, unsigned long long i) {
         const uint32_t m = key & mask;
         if (m > prefix) {
-            const unsigned o = atomicAdd(&s_gt, 1u);
-            a.out_keys[o] = key;
-            a.out_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
+            radix_write<FIN>(a, atomicAdd(&s_gt, 1u), key, radix_pos<S, PosT>(a.in_pos, i));
         } else if (m == prefix) {
             const unsigned t = atomicAdd(&s_eq, 1u);
-            if (t < tie_take) {
-                a.out_keys[tie_base + t] = key;
-                a.out_pos[tie_base + t] = radix_pos<S, PosT>(a.in_pos, i);
-            }
+            if (t < tie_take) radix_write<FIN>(a, tie_base + t, key, radix_pos<S, PosT>(a.in_pos, i));
         }
     });
     if (threadIdx.x == 0) {
@@ -486,10 +498,8 @@ extern "C" drtopk_status radix_topk_workspace(const topk_input *in, size_t *byte
 template <int S, int T, typename PosT>
 struct radix_run {
     static drtopk_status run(const topk_input *in, const topk_output *out, const topk_digit0 *digit0,
-                             void *ws, size_t ws_bytes, cudaStream_t s)
+                             const topk_final_out *fin, void *ws, size_t ws_bytes, cudaStream_t s)
     {
-        const topk_source src = (topk_source)S;
-        const drtopk_dtype dt = (drtopk_dtype)T;
         unsigned long long small_keys;
         drtopk_status st = radix_small_keys(&small_keys);
         if (st != DRTOPK_OK) return st;
@@ -517,51 +527,68 @@ struct radix_run {
         a.skip = in->skip_last_digit;
         a.out_keys = out->keys;
         a.out_pos = (PosT *)out->pos;
+        a.fin = fin ? *fin : topk_final_out();
         a.d_count = out->d_count;
         a.d_threshold = out->d_threshold;
         a.d_skip = in->d_skip;
 
+        if (fin == NULL) return launch<false>(in, a, small_keys, l, ws, s);
+        if (S == TOPK_SRC_PAIRS) return launch<S == TOPK_SRC_PAIRS>(in, a, small_keys, l, ws, s);
+        return DRTOPK_ERR_INVALID_ARGUMENT; /* the final form is for ordered keys and positions only */
+    }
+    /* The one-block path, or a memset and the passes; FIN: results in the
+     * final form (instantiated for TOPK_SRC_PAIRS alone, what onepass selects) */
+    template <bool FIN>
+    static drtopk_status launch(const topk_input *in, const radix_args<PosT> &a, unsigned long long small_keys,
+                                const radix_layout &l, void *ws, cudaStream_t s)
+    {
+        const topk_source src = (topk_source)S;
+        const drtopk_dtype dt = (drtopk_dtype)T;
+        drtopk_status st;
         if (in->n_max <= small_keys) {
-            st = drtopk_kernel_dynamic_smem((const void *)radix_small_kernel<src, dt, PosT>,
+            st = drtopk_kernel_dynamic_smem((const void *)radix_small_kernel<src, dt, PosT, FIN>,
                                             radix_small_smem(small_keys));
             if (st != DRTOPK_OK) return st;
-            radix_small_kernel<src, dt, PosT><<<1, RADIX_SMALL_THREADS, radix_small_smem(in->n_max), s>>>(a);
+            radix_small_kernel<src, dt, PosT, FIN><<<1, RADIX_SMALL_THREADS, radix_small_smem(in->n_max), s>>>(a);
             DRTOPK_LAUNCH_CHECK();
             return DRTOPK_OK;
         }
         const drtopk_device_attrs *dev;
         int per_sm_pass, per_sm_final;
         if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
-        st = drtopk_kernel_occupancy((const void *)radix_pass_kernel<src, dt, PosT>, RADIX_THREADS, 0, NULL,
+        st = drtopk_kernel_occupancy((const void *)radix_pass_kernel<src, dt, PosT, FIN>, RADIX_THREADS, 0, NULL,
                                      &per_sm_pass);
         if (st != DRTOPK_OK) return st;
-        st = drtopk_kernel_occupancy((const void *)radix_final_kernel<src, dt, PosT>, RADIX_THREADS, 0, NULL,
+        st = drtopk_kernel_occupancy((const void *)radix_final_kernel<src, dt, PosT, FIN>, RADIX_THREADS, 0, NULL,
                                      &per_sm_final);
         if (st != DRTOPK_OK) return st;
         const int grid_pass = radix_grid(dev->sm_count, per_sm_pass, in->n_max);
         const int grid_final = radix_grid(dev->sm_count, per_sm_final, in->n_max);
         DRTOPK_CUDA_TRY(cudaMemsetAsync(ws, 0, l.zero_bytes, s));
         for (int p = a.hist0 ? 1 : 0; p < RADIX_PASSES; ++p) {
-            radix_pass_kernel<src, dt, PosT><<<grid_pass, RADIX_THREADS, 0, s>>>(a, p);
+            radix_pass_kernel<src, dt, PosT, FIN><<<grid_pass, RADIX_THREADS, 0, s>>>(a, p);
             DRTOPK_LAUNCH_CHECK();
         }
-        radix_final_kernel<src, dt, PosT><<<grid_final, RADIX_THREADS, 0, s>>>(a);
+        radix_final_kernel<src, dt, PosT, FIN><<<grid_final, RADIX_THREADS, 0, s>>>(a);
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
 };
 
 extern "C" drtopk_status radix_topk_hist0(const topk_input *in, const topk_output *out, const topk_digit0 *digit0,
-                                          void *ws, size_t ws_bytes, cudaStream_t s)
+                                          const topk_final_out *fin, void *ws, size_t ws_bytes, cudaStream_t s)
 {
     drtopk_status st = topk_check_input(in);
     if (st == DRTOPK_OK) st = topk_check_io(in, out); /* before the device is asked */
     if (st != DRTOPK_OK) return st;
-    return drtopk_dispatch_source<radix_run>(in->src, in->dtype, in->pos64, in, out, digit0, ws, ws_bytes, s);
+    if (fin && (fin->values == NULL || fin->indices == NULL || fin->v == NULL || in->skip_last_digit ||
+                (drtopk_dtype_bits(fin->dtype) != 16 && drtopk_dtype_bits(fin->dtype) != 32)))
+        return DRTOPK_ERR_INVALID_ARGUMENT;
+    return drtopk_dispatch_source<radix_run>(in->src, in->dtype, in->pos64, in, out, digit0, fin, ws, ws_bytes, s);
 }
 
 extern "C" drtopk_status radix_topk(const topk_input *in, const topk_output *out, void *ws, size_t ws_bytes,
                                     cudaStream_t s)
 {
-    return radix_topk_hist0(in, out, NULL, ws, ws_bytes, s);
+    return radix_topk_hist0(in, out, NULL, NULL, ws, ws_bytes, s);
 }

@@ -108,7 +108,9 @@ struct radix_args {
     int skip;
     uint32_t *out_keys;
     PosT *out_pos;
-    topk_final_out fin;          /* fin.values: results in the final form     */
+    topk_final_out fin;          /* FIN kernels: where the final form goes    */
+    drtopk_key_inverse32 inv;    /* FIN kernels: fin.dtype's inverse of its keys */
+    int fin16;                   /* FIN kernels: fin.dtype is 16 bits wide     */
     uint64_t *d_count;
     uint32_t *d_threshold;
     const int *d_skip;           /* nonzero on the device: every kernel returns */
@@ -134,14 +136,10 @@ __device__ __forceinline__ void radix_write(const radix_args<PosT> &a, unsigned 
     }
     const uint64_t q = (uint64_t)pos;
     const uint32_t kv = key ^ a.fin.om;
-    const bool shared = drtopk_key_is_shared(kv, a.fin.dtype);
-    if (a.fin.dtype == DRTOPK_F16 || a.fin.dtype == DRTOPK_BF16) {
-        ((uint16_t *)a.fin.values)[o] =
-            shared ? ((const uint16_t *)a.fin.v)[q] : (uint16_t)drtopk_bits_from_key_any(kv, a.fin.dtype);
-    } else {
-        ((uint32_t *)a.fin.values)[o] =
-            shared ? ((const uint32_t *)a.fin.v)[q] : (uint32_t)drtopk_bits_from_key_any(kv, a.fin.dtype);
-    }
+    const bool shared = drtopk_key_inverse32_shared(a.inv, kv);
+    const uint32_t bits = drtopk_key_inverse32_bits(a.inv, kv);
+    if (a.fin16) ((uint16_t *)a.fin.values)[o] = shared ? ((const uint16_t *)a.fin.v)[q] : (uint16_t)bits;
+    else ((uint32_t *)a.fin.values)[o] = shared ? ((const uint32_t *)a.fin.v)[q] : bits;
     a.fin.indices[o] = q;
 }
 
@@ -528,6 +526,8 @@ struct radix_run {
         a.out_keys = out->keys;
         a.out_pos = (PosT *)out->pos;
         a.fin = fin ? *fin : topk_final_out();
+        a.inv = drtopk_key_inverse32_of(fin ? fin->dtype : DRTOPK_U32);
+        a.fin16 = fin && drtopk_dtype_bits(fin->dtype) == 16;
         a.d_count = out->d_count;
         a.d_threshold = out->d_threshold;
         a.d_skip = in->d_skip;

@@ -221,6 +221,36 @@ DRTOPK_HD uint32_t drtopk_bits_from_key(uint32_t key, drtopk_dtype t)
     return (uint32_t)drtopk_bits_from_key_any(key, t);
 }
 
+/* drtopk_key_is_shared and drtopk_bits_from_key_any for keys of at most 32
+ * bits as two masks of the type, for kernels that convert many keys of a
+ * type known at run time without a branch on it: the bits are
+ * key ^ ((key & fsign) ? fsign : flip), shared where fsign && (key == flip ||
+ * key == fsign).  Floats: fsign the sign bit, flip all ones of the width;
+ * signed integers: fsign 0, flip the sign bit; unsigned: both 0. */
+typedef struct {
+    uint32_t fsign, flip;
+} drtopk_key_inverse32;
+
+DRTOPK_HD drtopk_key_inverse32 drtopk_key_inverse32_of(drtopk_dtype t)
+{
+    drtopk_key_inverse32 m;
+    const int is_float = drtopk_dtype_is_float(t);
+    m.fsign = is_float ? (uint32_t)drtopk_sign_bit(t) : 0u;
+    m.flip = is_float ? (uint32_t)drtopk_width_mask(drtopk_dtype_bits(t))
+                      : drtopk_dtype_is_signed_int(t) ? (uint32_t)drtopk_sign_bit(t) : 0u;
+    return m;
+}
+
+DRTOPK_HD int drtopk_key_inverse32_shared(drtopk_key_inverse32 m, uint32_t key)
+{
+    return m.fsign != 0 && (key == m.flip || key == m.fsign);
+}
+
+DRTOPK_HD uint32_t drtopk_key_inverse32_bits(drtopk_key_inverse32 m, uint32_t key)
+{
+    return key ^ ((key & m.fsign) ? m.fsign : m.flip);
+}
+
 /* Compare words, for the one-read top-k's pass (kernels/onepass.cu), which
  * classifies every key of V against one threshold key without computing the
  * ordered key: one function per width like the ordered key.  NAME(b, t, om)

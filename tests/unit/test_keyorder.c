@@ -275,6 +275,31 @@ static void every_type_matches_value_order(void)
     }
 }
 
+/* The two-mask inverse of keys up to 32 bits (what the one-read top-k's
+ * select writes its values with) is drtopk_key_is_shared and
+ * drtopk_bits_from_key_any: every 16-bit key, random and special 32-bit
+ * ones. */
+static void inverse32_is_the_inverse(void)
+{
+    for (int ti = 0; ti < DRTOPK_DTYPE_COUNT; ++ti) {
+        const drtopk_dtype t = (drtopk_dtype)ti;
+        const int bits = drtopk_dtype_bits(t);
+        if (bits > 32) continue;
+        const drtopk_key_inverse32 m = drtopk_key_inverse32_of(t);
+        const uint64_t keys = bits == 16 ? HALF_PATTERNS : PAIRS / 4;
+        for (uint64_t i = 0; i < keys; ++i) {
+            const uint32_t key = bits == 16 ? (uint32_t)i : (uint32_t)drtopk_key_any(pattern(i, 11), t, DRTOPK_LARGEST);
+            const int shared = drtopk_key_is_shared(key, t);
+            CHECKF(drtopk_key_inverse32_shared(m, key) == shared, "%s: key 0x%" PRIx32 " shared %d, want %d",
+                   drtopk_dtype_name(t), key, drtopk_key_inverse32_shared(m, key), shared);
+            if (!shared)
+                CHECKF(drtopk_key_inverse32_bits(m, key) == (uint32_t)drtopk_bits_from_key_any(key, t),
+                       "%s: key 0x%" PRIx32 " gives bits 0x%" PRIx32 ", want 0x%" PRIx64, drtopk_dtype_name(t), key,
+                       drtopk_key_inverse32_bits(m, key), drtopk_bits_from_key_any(key, t));
+        }
+    }
+}
+
 /* f16 and bf16 exhaustively: sorted by key, every pattern's value is
  * non-decreasing, equal keys are exactly equal values (all NaNs one key). */
 static uint64_t *half_keys;
@@ -478,5 +503,6 @@ void register_keyorder_tests(void)
     test_register("keyorder/int_orders", int_orders);
     test_register("keyorder/smallest_reverses", smallest_reverses);
     test_register("keyorder/bits_from_key_inverts", bits_from_key_inverts);
+    test_register("keyorder/inverse32_is_the_inverse", inverse32_is_the_inverse);
     test_register("keyorder/surrogate_refines_key", surrogate_refines_key);
 }

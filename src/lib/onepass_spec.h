@@ -60,22 +60,23 @@
  *   take          k (c + P) read and written (instead of select);
  *   fallback      a radix select over V: about 2 more reads of w n (flag
  *                 radix, w = 4), w/8 + 1 more (wide select, w = 2 or 8);
- *   values        (unsorted: onepass_topk_final) k (c + P) read in order, k
- *                 (w + 8) written (values by the inverse of the ordered key,
- *                 keyorder.h; V is read only at keys several bit patterns
- *                 share: NaN, -0.0 and +0.0); sorted, the caller's gather
- *                 instead: k P read, k random sectors of V (32 bytes each),
- *                 k (w + 8) written.
+ *   values        (unsorted: onepass_topk_final) k (w + 8) written (values
+ *                 by the inverse of the ordered key, keyorder.h; V is read
+ *                 only at keys several bit patterns share: NaN, -0.0 and
+ *                 +0.0): on a SELECT of c = 4 without the deterministic step
+ *                 by the select's own output writes instead of its k (c + P);
+ *                 else by a pass that reads the k (c + P) back in order;
+ *                 sorted, the caller's gather instead: k P read, k random
+ *                 sectors of V (32 bytes each), k (w + 8) written.
  * At n = 2^30 (u32, P = 4; S = 2^15, so m = k / 2^15; unsorted):
  *   k = 2^22: m = 128, r = 175, gt + eq ~ 1.37 k = 5.7 M, cap = 1.79 k;
- *             candidates 46 MB written, select ~92 MB read + 34 MB written,
- *             values 34 MB read, 50 MB written: about 0.26 GB beside the
- *             4 GiB of V (6%);
+ *             candidates 46 MB written, select ~92 MB read + 50 MB of
+ *             values written: about 0.19 GB beside the 4 GiB of V (4%);
  *   k = 2^24: m = 512, r = 604, gt + eq ~ 1.18 k = 19.8 M, cap = 1.37 k;
- *             candidates 158 MB, select ~317 MB + 134 MB, values 134 MB +
- *             201 MB: about 0.94 GB beside V (22%).
- * On an H100 (3.0 TB/s streamed) those bytes explain ~0.09 ms at 2^22 and
- * ~0.31 ms at 2^24.  A profile (a62c66a, before the values came from the
+ *             candidates 158 MB, select ~317 MB + 201 MB of values: about
+ *             0.68 GB beside V (16%).
+ * On an H100 (3.0 TB/s streamed) those bytes explain ~0.06 ms at 2^22 and
+ * ~0.23 ms at 2^24.  A profile (a62c66a, before the values came from the
  * keys) showed where the rest went: the gather's random sectors (0.49 ms at
  * 2^24), the select's compaction pass writing 16 M outputs with a run of
  * slots per thread (32 sectors a store: 0.5 ms; now warp-ordered,

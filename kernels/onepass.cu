@@ -32,7 +32,8 @@
  *      the k results are written once, not written, read back and written
  *      again), and step 8 returns at once on a SELECT;
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
- *      and k - gt ties as the result;
+ *      and k - gt ties as the result, in onepass_topk_final in the caller's
+ *      final form (step 8's values and positions; step 8 then returns);
  *   7. the top-k of V, gated to run on FALLBACK only: for V of at most
  *      OP_FUSED_FALLBACK_MAX_N keys the fused top-k (small_n.cu), one
  *      launch, which costs about 3 us where it returns at once (on an H200
@@ -511,12 +512,26 @@ __global__ void onepass_decide_kernel(onepass_ctl *ctl, uint64_t k, uint64_t cap
     ctl->skip_fallback = m != DRTOPK_ONEPASS_FALLBACK;
 }
 
+/* Step 8's value of one result: a key held by one bit pattern gives the
+ * value by keyorder.h's inverse; the keys that several patterns share
+ * (floats: NaN payloads, -0.0 and +0.0) read V at the position, so the
+ * value is V's bits always. */
+template <int T, typename K, typename CK>
+__device__ __forceinline__ K op_value(const K *__restrict__ v, K om, CK ck, uint64_t q)
+{
+    const K key = (K)((K)ck ^ om);
+    return drtopk_key_is_shared(key, (drtopk_dtype)T) ? v[q] : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
+}
+
 /* Step 6: the result is every candidate and k - gt ties (the k-th key is t);
- * d_threshold (32-bit CK only, else NULL) gets t. */
-template <typename CK, typename PosT>
+ * d_threshold (32-bit CK only, else NULL) gets t.  With out_v (the final
+ * form, onepass_topk_final) it writes step 8's values and 64-bit positions
+ * itself, and step 8 returns at once on a TAKE. */
+template <int T, typename K, typename CK, typename PosT>
 __global__ void onepass_take_kernel(const onepass_ctl *ctl, const CK *d_t, uint64_t k, const CK *c_keys,
                                     const PosT *c_pos, const PosT *tie_pos, CK *out_keys, PosT *out_pos,
-                                    uint64_t *d_count, uint32_t *d_threshold)
+                                    uint64_t *d_count, uint32_t *d_threshold, const K *__restrict__ v, K om,
+                                    K *__restrict__ out_v, uint64_t *__restrict__ out_i)
 {
     pdl_wait();
     if (ctl->mode != DRTOPK_ONEPASS_TAKE) return;
@@ -525,8 +540,15 @@ __global__ void onepass_take_kernel(const onepass_ctl *ctl, const CK *d_t, uint6
     const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (uint64_t i = first; i < k; i += stride) {
         const bool cand = i < gt;
-        out_keys[i] = cand ? c_keys[i] : t;
-        out_pos[i] = cand ? c_pos[i] : tie_pos[i - gt];
+        const CK key = cand ? c_keys[i] : t;
+        const PosT pos = cand ? c_pos[i] : tie_pos[i - gt];
+        if (out_v) {
+            out_v[i] = op_value<T>(v, om, key, (uint64_t)pos);
+            out_i[i] = (uint64_t)pos;
+        } else {
+            out_keys[i] = key;
+            out_pos[i] = pos;
+        }
     }
     if (first == 0) {
         *d_count = k;
@@ -545,13 +567,12 @@ __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om,
                                       const onepass_ctl *ctl, int direct)
 {
     pdl_wait();
-    if (direct && ctl->mode == DRTOPK_ONEPASS_SELECT) return; /* step 5 wrote the final form */
+    /* a TAKE's step 6 wrote the final form, and where direct a SELECT's step 5 */
+    if (ctl->mode == DRTOPK_ONEPASS_TAKE || (direct && ctl->mode == DRTOPK_ONEPASS_SELECT)) return;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += stride) {
         const uint64_t q = (uint64_t)pos[i];
-        const K key = (K)((K)keys[i] ^ om);
-        out_v[i] = drtopk_key_is_shared(key, (drtopk_dtype)T) ? v[q]
-                                                              : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
+        out_v[i] = op_value<T>(v, om, keys[i], q);
         out_i[i] = q;
     }
 }
@@ -869,10 +890,11 @@ struct onepass_run {
         const topk_final_out fin = { values, indices, v, in->dtype, (uint32_t)om };
         if ((st = op_sel<CK>::template select<PosT>(l, out, direct ? &fin : NULL, s)) != DRTOPK_OK) return st;
         drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
-        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_take_kernel<CK, PosT>, (const onepass_ctl *)l.ctl, d_t, k,
-                                           (const CK *)l.c_keys, (const PosT *)l.c_pos, (const PosT *)l.tie_pos,
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_take_kernel<T, K, CK, PosT>, (const onepass_ctl *)l.ctl, d_t,
+                                           k, (const CK *)l.c_keys, (const PosT *)l.c_pos, (const PosT *)l.tie_pos,
                                            (CK *)out->keys, (PosT *)out->pos, out->d_count,
-                                           sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : (uint32_t *)NULL));
+                                           sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : (uint32_t *)NULL, v,
+                                           om, (K *)values, indices));
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_fallback<T, K, CK, PosT>(l, out, s)) != DRTOPK_OK || values == NULL) return st;
         if (in->d_settled && (st = settle(l, out, n, k, in->d_settled, s)) != DRTOPK_OK) return st;

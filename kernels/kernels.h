@@ -121,6 +121,11 @@ typedef struct {
     const unsigned long long *d_hist; /* TOPK_DIGIT0_BINS counts                */
     const uint32_t *d_floor;          /* every key > *d_floor, or NULL         */
     uint32_t top;                     /* every key <= top                      */
+    const uint32_t *d_or;             /* OR of every key, on the device, or
+                                         NULL: every key lies in (*d_floor,
+                                         *d_or], so the digits after the first
+                                         start below the leading bits of those
+                                         two, which all keys share             */
 } topk_digit0;
 /* The leading bits all keys of (floor, top] share (those of top), at most
  * TOPK_DIGIT0_SHIFT so that one digit is left to select. */

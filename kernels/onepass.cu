@@ -126,6 +126,9 @@ struct onepass_ctl {
                                        share (step 3), the SELECT radix's first
                                        histogram (radix_topk_hist0)                */
     uint32_t t32;                   /* t for 32-bit CK (the flag radix's)      */
+    uint32_t c_or;                  /* 32-bit CK: OR of the stored candidates
+                                       (step 3), which lie in (t, c_or]: the
+                                       SELECT radix skips the bits they share   */
     int mode;                       /* drtopk_onepass_mode (step 4)            */
     int skip_select, skip_fallback; /* gates of steps 5 and 7                  */
     ws_state thr, sel;              /* wide_select.cuh: t for 64-bit CK; the
@@ -441,6 +444,7 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
     const uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j == 0) {
         ctl->gt = ctl->eq = 0;
+        ctl->c_or = 0;
         ctl->det_worst = ~0ull;
         ctl->det_above = ctl->det_ties = ctl->det_listed = ctl->det_picked = ctl->det_placed = 0;
     }
@@ -472,22 +476,30 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     pdl_launch_dependents();    /* step 4's one thread may take its slot now */
     constexpr bool hist = sizeof(CK) == sizeof(uint32_t);
     __shared__ uint32_t sh_hist[hist ? TOPK_DIGIT0_BINS : 1];
+    __shared__ uint32_t sh_or;  /* OR of the block's stored candidates      */
     /* the SELECT radix's first digit: below the bits every candidate (> t)
      * shares with the largest key (radix_topk_hist0) */
     const int shift0 = hist ? topk_digit_shift(topk_known_bits((uint32_t)*d_t, op_top<K>()), 0) : 0;
     if (hist) {
         for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x) sh_hist[i] = 0;
+        if (threadIdx.x == 0) {
+            sh_or = 0;
+        }
         __syncthreads();
     }
     extern __shared__ radix_raw_tile op_raw[];
     const op_fast<T, S> c((K)*d_t, om);
+    uint32_t c_or = 0; /* OR of this thread's stored candidates (32-bit CK) */
     const auto emit = [&](uint32_t cl, K bits, unsigned long long i, unsigned long long o) {
         if (cl == 1) {
             if (o < cap) {
                 const CK key = op_key<T>(op_keeps_raw<K>() ? bits : __ldg(v + i), om);
                 c_keys[o] = key;
                 c_pos[o] = (PosT)i;
-                if (hist) atomicAdd(&sh_hist[(uint32_t)key >> shift0 & (TOPK_DIGIT0_BINS - 1u)], 1u);
+                if (hist) {
+                    atomicAdd(&sh_hist[(uint32_t)key >> shift0 & (TOPK_DIGIT0_BINS - 1u)], 1u);
+                    c_or |= (uint32_t)key;
+                }
             }
         } else if (o < k) {
             tie_pos[o] = (PosT)i;
@@ -495,7 +507,12 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     };
     radix_for_each_staged<op_keeps_raw<K>()>(v, n, &ctl->gt, &ctl->eq, k, c, op_raw, emit);
     if (hist) {
+        /* warp, then block, then one global atomic a block: same-address
+         * global atomics serialize, and small V has few keys a warp */
+        c_or = __reduce_or_sync(DRTOPK_FULL_MASK, c_or);
+        if ((threadIdx.x & DRTOPK_LANE_MASK) == 0 && c_or != 0u) atomicOr_block(&sh_or, c_or);
         __syncthreads();
+        if (threadIdx.x == 0 && sh_or != 0u) atomicOr(&ctl->c_or, sh_or);
         for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x)
             if (sh_hist[i]) atomicAdd(&ctl->hist0[i], (unsigned long long)sh_hist[i]);
     }
@@ -763,7 +780,7 @@ template <> struct op_sel<uint32_t> {
     static drtopk_status select(const onepass_layout &l, const topk_output *out, const topk_final_out *fin,
                                 cudaStream_t s)
     {
-        const topk_digit0 d0 = { l.ctl->hist0, &l.ctl->t32, l.top };
+        const topk_digit0 d0 = { l.ctl->hist0, &l.ctl->t32, l.top, &l.ctl->c_or };
         return radix_topk_hist0(&l.cand_in, out, &d0, fin, l.radix_ws, l.radix_bytes, s);
     }
 };

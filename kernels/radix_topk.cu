@@ -95,6 +95,7 @@ struct radix_args {
     unsigned long long *hist;    /* RADIX_PASSES x RADIX_BINS                 */
     const unsigned long long *hist0; /* radix_topk_hist0's: pass 0's histogram, or NULL */
     const uint32_t *d_floor;     /* radix_topk_hist0's: every key > *d_floor, or NULL */
+    const uint32_t *d_or;        /* radix_topk_hist0's: OR of every key, or NULL (with d_floor) */
     uint32_t top;                /* radix_topk_hist0's: every key <= top       */
     uint32_t *buf_keys;
     PosT *buf_pos;
@@ -203,6 +204,19 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
                 c.tie_take = cand;
             } else if (!c.src_buf && cand * RADIX_COMPACT_RATIO <= c.len) {
                 c.compact = 1;
+            }
+            if (q == 0 && a.d_or != NULL && !c.done) {
+                /* every key lies in (floor, OR] and so shares the leading
+                 * bits of the two: the next digits start below them
+                 * (clustered keys would spend a pass a digit on bits they
+                 * all share) */
+                const uint32_t differ = *a.d_floor ^ *a.d_or;
+                const int shared = differ ? __clz((int)differ) : RADIX_KEY_BITS;
+                if (shared - RADIX_DIGIT_BITS > c.known) {
+                    c.known = shared - RADIX_DIGIT_BITS;
+                    c.mask = shared < RADIX_KEY_BITS ? ~0u << (RADIX_KEY_BITS - shared) : ~0u;
+                    c.prefix = *a.d_or & c.mask;
+                }
             }
         }
         if (threadIdx.x == 0) {
@@ -510,6 +524,7 @@ struct radix_run {
         a.hist = l.hist;
         a.hist0 = digit0 ? digit0->d_hist : NULL;
         a.d_floor = digit0 ? digit0->d_floor : NULL;
+        a.d_or = digit0 ? digit0->d_or : NULL;
         a.top = digit0 ? digit0->top : DRTOPK_ALL_ONES;
         a.ctr = l.ctr;
         a.st = l.st;

@@ -15,26 +15,14 @@
  */
 #include "tuning.h"
 
-/* NVIDIA H200 (machine GPU-ec326e3f-123e-cb02-506b-bcf961478ccd): 17 entries, the sweep measured radix onepass fused.
+/* NVIDIA H200 (machine GPU-00286036-50ce-0c50-4b4a-618b295ab5cb): 5 entries, the sweep measured radix onepass fused.
  * { dtype, log2 n min, max, log2 k min, max, algorithm, beta, Rule 4 const,
  *   shared/staged delegate build up to alpha (0: the library's default) } */
 static const drtopk_tuning_entry nvidia_h200_entries[] = {
-    { DRTOPK_U32, 28, 29, 2, 3, DRTOPK_ALGO_RADIX, 1, 8, 0 },
-    { DRTOPK_U32, 28, 29, 4, 5, DRTOPK_ALGO_RADIX, 1, 8, 0 },
-    { DRTOPK_U32, 28, 29, 6, 7, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
-    { DRTOPK_U32, 28, 29, 8, 9, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
-    { DRTOPK_U32, 28, 29, 10, 11, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
-    { DRTOPK_U32, 28, 29, 12, 13, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
+    { DRTOPK_U32, 28, 29, 2, 3, DRTOPK_ALGO_RADIX, 1, 6, 0 },
     { DRTOPK_U32, 30, 31, 0, 1, DRTOPK_ALGO_RADIX, 1, 2, 0 },
     { DRTOPK_U32, 30, 31, 4, 5, DRTOPK_ALGO_RADIX, 1, 6, 0 },
-    { DRTOPK_U32, 30, 31, 6, 7, DRTOPK_ALGO_RADIX, 1, 8, 0 },
     { DRTOPK_F32, 28, 29, 2, 3, DRTOPK_ALGO_RADIX, 1, 8, 0 },
-    { DRTOPK_F32, 28, 29, 4, 5, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
-    { DRTOPK_F32, 28, 29, 6, 7, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
-    { DRTOPK_F32, 28, 29, 8, 9, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
-    { DRTOPK_F32, 28, 29, 10, 11, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
-    { DRTOPK_F32, 28, 29, 12, 13, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
-    { DRTOPK_F32, 30, 31, 4, 5, DRTOPK_ALGO_RADIX, 1, 6, 0 },
     { DRTOPK_F16, 24, 25, 18, 19, DRTOPK_ALGO_ONEPASS, 2, 3, 0 },
 };
 

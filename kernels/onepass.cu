@@ -18,15 +18,18 @@
  *      classifies only the 16-byte loads where a key reaches t and, for
  *      32-bit CK, counts the stored candidates by their first 8-bit digit
  *      below the leading bits that every key in (t, largest CK] shares (the
- *      SELECT radix's first histogram);
+ *      SELECT radix's first histogram) and ORs them (the candidates lie in
+ *      (t, OR]: the leading bits of t and the OR, which clustered candidates
+ *      share past the first digit, the SELECT radix then skips);
  *   4. onepass_decide_kernel (one thread): SELECT, TAKE or FALLBACK, and the
  *      device flags that gate the next three steps;
  *   5. the exact top-k of the candidates (length gt on the device), gated to
  *      run on SELECT only (32-bit CK: radix_topk_hist0, from step 3's
  *      histogram, without its first pass, and its digits below those shared
  *      leading bits: the top 6 of u32 UD's candidates at k = 2^24 of 2^30, 24
- *      of CD's, the 16 zeros of a 16-bit key and its leading ones, so fewer
- *      passes read all the candidates); in onepass_topk_final's 32-bit CK
+ *      of CD's, the 16 zeros of a 16-bit key and its leading ones, and after
+ *      the first digit those of t and step 3's OR, so fewer passes read all
+ *      the candidates); in onepass_topk_final's 32-bit CK
  *      without step 9 it writes the result in the caller's final form itself
  *      (kernels.h's topk_final_out: step 8 folded into its output writes, so
  *      the k results are written once, not written, read back and written

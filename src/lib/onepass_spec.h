@@ -57,15 +57,17 @@
  *                 its first digit's histogram counted by the pass (in shared
  *                 memory, as the candidates are written), not by a read;
  *                 for c = 8 the wide radix select: 9 reads of 8 gt, one of P gt;
- *   take          k (c + P) read and written (instead of select);
+ *   take          k (c + P) read, and k (c + P) written or, unsorted, the
+ *                 result's k (w + 8) (instead of select);
  *   fallback      a radix select over V: about 2 more reads of w n (flag
  *                 radix, w = 4), w/8 + 1 more (wide select, w = 2 or 8);
  *   values        (unsorted: onepass_topk_final) k (w + 8) written (values
  *                 by the inverse of the ordered key, keyorder.h; V is read
  *                 only at keys several bit patterns share: NaN, -0.0 and
- *                 +0.0): on a SELECT of c = 4 without the deterministic step
- *                 by the select's own output writes instead of its k (c + P);
- *                 else by a pass that reads the k (c + P) back in order;
+ *                 +0.0): on a TAKE, and on a SELECT of c = 4 without the
+ *                 deterministic step, by that step's own output writes
+ *                 instead of its k (c + P); else by a pass that reads the
+ *                 k (c + P) back in order;
  *                 sorted, the caller's gather instead: k P read, k random
  *                 sectors of V (32 bytes each), k (w + 8) written.
  * At n = 2^30 (u32, P = 4; S = 2^15, so m = k / 2^15; unsorted):

@@ -93,7 +93,7 @@ drtopk_status radix_topk(const topk_input *in, const topk_output *out,
  * key by keyorder.h's inverse, from V at its position where several bit
  * patterns share the key (NaN, -0.0 and +0.0). */
 typedef struct {
-    void *values;               /* k elements of V's dtype, 16 or 32 bits       */
+    void *values;               /* k elements of V's dtype, 16, 32 or 64 bits   */
     uint64_t *indices;          /* k positions in V                             */
     const void *v;              /* V                                            */
     drtopk_dtype dtype;         /* V's                                          */

@@ -167,14 +167,17 @@ __global__ void key64_materialise(const uint64_t *__restrict__ v, uint64_t n, dr
     }
 }
 
-/* The workspace: the radix select's state (onepass or fused: its workspace
- * and the count and threshold it reports); pairs twice (CUB's double buffer:
- * n of them for sort-cub, k for the selects, whose second copy and CUB
- * storage only DRTOPK_SORTED needs); CUB's temporary storage. */
+/* The workspace: the radix select's state and the list its later passes
+ * read (n / WS_COMPACT_RATIO keys: wide_select.cuh's ws_hist), or onepass's
+ * or fused's workspace and the count and threshold it reports; pairs twice
+ * (CUB's double buffer: n of them for sort-cub, k for the selects, whose
+ * second copy and CUB storage only DRTOPK_SORTED needs); CUB's temporary
+ * storage. */
 typedef struct {
     int radix, solo, sort;      /* radix select; onepass or fused (solo_run); a CUB sort follows (of `m` pairs) */
     uint64_t m;
-    size_t state, solo_ws, solo_bytes, scalars, keys[2], pos[2], tmp, tmp_bytes, total;
+    size_t state, list, solo_ws, solo_bytes, scalars, keys[2], pos[2], tmp, tmp_bytes, total;
+    uint64_t list_cap;
     topk_input solo_in;         /* onepass, fused: raw V (its workspace query's stand-in when sizing) */
     topk_run_fn solo_run;
     topk_final_fn solo_final;
@@ -196,7 +199,11 @@ static drtopk_status key64_layout_of(const drtopk_problem *p, const drtopk_plan 
     l->solo = plan->second_algo == DRTOPK_ALGO_ONEPASS || plan->second_algo == DRTOPK_ALGO_FUSED;
     l->sort = plan->second_algo == DRTOPK_ALGO_SORT_CUB || (plan->flags & DRTOPK_SORTED);
     l->m = plan->second_algo == DRTOPK_ALGO_SORT_CUB ? p->n : p->k;
-    if (l->radix) l->state = kw_reserve(&off, sizeof(ws_state));
+    if (l->radix) {
+        l->state = kw_reserve(&off, sizeof(ws_state));
+        l->list_cap = p->n / WS_COMPACT_RATIO;
+        l->list = kw_reserve(&off, l->list_cap * sizeof(uint64_t));
+    }
     if (l->solo) {
         const int onepass = plan->second_algo == DRTOPK_ALGO_ONEPASS;
         topk_input *in = &l->solo_in;
@@ -249,7 +256,8 @@ static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_
     const void *take = pos0;
     drtopk_status st;
     if (l->radix) {
-        const ws_input<uint64_t, P> in = { v, NULL, p->dtype, p->order, NULL, p->n, NULL };
+        const ws_input<uint64_t, P> in = { v, NULL, p->dtype, p->order, NULL, p->n, NULL,
+                                           (uint64_t *)(base + l->list), l->list_cap };
         if ((st = ws_select(in, (ws_state *)(base + l->state), p->k, keys0, pos0, (uint64_t *)NULL, s)) != DRTOPK_OK)
             return st;
     } else if (l->solo) {

@@ -29,11 +29,12 @@
  *      leading bits: the top 6 of u32 UD's candidates at k = 2^24 of 2^30, 24
  *      of CD's, the 16 zeros of a 16-bit key and its leading ones, and after
  *      the first digit those of t and step 3's OR, so fewer passes read all
- *      the candidates); in onepass_topk_final's 32-bit CK
- *      without step 9 it writes the result in the caller's final form itself
- *      (kernels.h's topk_final_out: step 8 folded into its output writes, so
- *      the k results are written once, not written, read back and written
- *      again), and step 8 returns at once on a SELECT;
+ *      the candidates); in onepass_topk_final without step 9 it writes
+ *      the result in the caller's final form itself (kernels.h's
+ *      topk_final_out: step 8 folded into its output writes, so the k
+ *      results are written once, not written, read back and written again;
+ *      64-bit CK: where the wide select's collect is its multi-block one),
+ *      and step 8 then returns at once on a SELECT;
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
  *      and k - gt ties as the result, in onepass_topk_final in the caller's
  *      final form (step 8's values and positions; step 8 then returns);
@@ -155,6 +156,9 @@ struct onepass_layout {
     uint32_t *s_pos, *so_keys, *so_pos; /* sample positions and its top r     */
     void *c_pos, *tie_pos;
     void *radix_ws;
+    uint64_t *ws_buf;               /* 64-bit CK: the candidate select's list of
+                                       the keys its digits leave (ws_hist)     */
+    uint64_t ws_buf_cap;
     int fused_fallback;             /* step 7 is the fused top-k               */
     void *fused_ws;
     size_t radix_bytes, fused_bytes, total;
@@ -179,6 +183,8 @@ static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_lay
     l->c_keys = drtopk_carve(base, &off, l->cap * l->cks);
     l->c_pos = drtopk_carve(base, &off, l->cap * l->ps);
     l->tie_pos = drtopk_carve(base, &off, k * l->ps);
+    l->ws_buf_cap = l->cks == sizeof(uint64_t) ? l->cap / WS_COMPACT_RATIO : 0;
+    l->ws_buf = (uint64_t *)drtopk_carve(base, &off, l->ws_buf_cap * sizeof(uint64_t));
     l->so_keys = l->so_pos = NULL;
     l->radix_bytes = 0;
     l->radix_ws = NULL;
@@ -779,6 +785,8 @@ template <> struct op_sel<uint32_t> {
         const topk_output so = { l.r, l.so_keys, l.so_pos, &l.ctl->s_count, &l.ctl->t32 };
         return radix_topk(&l.sample_in, &so, l.radix_ws, l.radix_bytes, s);
     }
+    /* select() given fin writes the final form (radix_topk_hist0's FIN) */
+    template <typename PosT> static bool final_form(const onepass_layout &) { return true; }
     template <typename PosT>
     static drtopk_status select(const onepass_layout &l, const topk_output *out, const topk_final_out *fin,
                                 cudaStream_t s)
@@ -795,13 +803,24 @@ template <> struct op_sel<uint64_t> {
                                                   NULL, l.s, NULL };
         return ws_threshold(in, &l.ctl->thr, l.r, s);
     }
-    template <typename PosT>
-    static drtopk_status select(const onepass_layout &l, const topk_output *out, const topk_final_out *,
-                                cudaStream_t s)
+    template <typename PosT> static ws_input<uint64_t, PosT> cand(const onepass_layout &l)
     {
         const ws_input<uint64_t, PosT> in = { (const uint64_t *)l.c_keys, (const PosT *)l.c_pos, DRTOPK_U64,
-                                              DRTOPK_LARGEST, &l.ctl->sel_n, l.cap, &l.ctl->skip_select };
-        return ws_select(in, &l.ctl->sel, l.raw_in.k, (uint64_t *)out->keys, (PosT *)out->pos, out->d_count, s);
+                                              DRTOPK_LARGEST, &l.ctl->sel_n, l.cap, &l.ctl->skip_select,
+                                              l.ws_buf, l.ws_buf_cap };
+        return in;
+    }
+    /* select() given fin writes the final form where its collect is the multi-block one */
+    template <typename PosT> static bool final_form(const onepass_layout &l)
+    {
+        return ws_select_final(cand<PosT>(l), l.raw_in.k);
+    }
+    template <typename PosT>
+    static drtopk_status select(const onepass_layout &l, const topk_output *out, const topk_final_out *fin,
+                                cudaStream_t s)
+    {
+        return ws_select(cand<PosT>(l), &l.ctl->sel, l.raw_in.k, (uint64_t *)out->keys, (PosT *)out->pos,
+                         out->d_count, s, fin);
     }
 };
 
@@ -906,7 +925,7 @@ struct onepass_run {
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_decide_kernel, l.ctl, k, l.cap));
         DRTOPK_LAUNCH_CHECK();
         /* step 8 folded into step 5 where nothing reads the keys in between */
-        const bool direct = values != NULL && in->d_settled == NULL && sizeof(CK) == sizeof(uint32_t);
+        const bool direct = values != NULL && in->d_settled == NULL && op_sel<CK>::template final_form<PosT>(l);
         const topk_final_out fin = { values, indices, v, in->dtype, (uint32_t)om };
         if ((st = op_sel<CK>::template select<PosT>(l, out, direct ? &fin : NULL, s)) != DRTOPK_OK) return st;
         drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);

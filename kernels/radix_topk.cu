@@ -210,11 +210,10 @@ __device__ void radix_block_state(const radix_args<PosT> &a, int p, radix_state 
                  * bits of the two: the next digits start below them
                  * (clustered keys would spend a pass a digit on bits they
                  * all share) */
-                const uint32_t differ = *a.d_floor ^ *a.d_or;
-                const int shared = differ ? __clz((int)differ) : RADIX_KEY_BITS;
+                const int shared = topk_known_bits(*a.d_floor, *a.d_or); /* <= 24: a digit is left */
                 if (shared - RADIX_DIGIT_BITS > c.known) {
                     c.known = shared - RADIX_DIGIT_BITS;
-                    c.mask = shared < RADIX_KEY_BITS ? ~0u << (RADIX_KEY_BITS - shared) : ~0u;
+                    c.mask = ~0u << (RADIX_KEY_BITS - shared);
                     c.prefix = *a.d_or & c.mask;
                 }
             }

@@ -5,8 +5,11 @@
  * after each block of it has picked the previous digit (the one holding the
  * k-th key) from the previous pass's histogram; after the last pass the
  * k-th key T and how many copies of it are needed are known, and one pass
- * collects every key above T and that many copies of T.  bits/8 + 1 reads of
- * the input and as many launches, no host round trip; a small input is
+ * collects every key above T and that many copies of T.  bits/8 + 1
+ * launches, no host round trip; bits/8 + 1 reads of the input, fewer for
+ * 64-bit keys (ws_hist: a digit every key shares is not read, and once the
+ * keys matching the digits picked are few, one pass lists them where the
+ * caller gives a list and the passes after read it); a small input is
  * selected by one block in one launch (ws_small).  The 32-bit flag radix
  * (radix_topk.cu) is the faster select for 32-bit keys; this one serves the
  * widths it does not hold: 64-bit keys standalone (key_width.cu) and the
@@ -22,6 +25,7 @@
 #ifndef DRTOPK_WIDE_SELECT_CUH
 #define DRTOPK_WIDE_SELECT_CUH
 #include "device_common.cuh"
+#include "kernels.h"
 #include "radix_pick.cuh"
 #include "keyorder.h"
 #include "pipeline_spec.h"
@@ -58,6 +62,9 @@ WS_KEY_FNS(uint64_t, drtopk_key64_from_bits, drtopk_cmp64_word)
 typedef struct {
     uint64_t prefix;                    /* the digits chosen so far              */
     uint64_t need;                      /* keys equal to the prefix still needed */
+    uint64_t count;                     /* keys equal to the prefix              */
+    int from_buf;                       /* the passes after the one that stored
+                                           this read ws_input.buf (ws_hist)      */
 } ws_pick_state;
 typedef struct {
     unsigned long long hist[WS_HISTS][WS_DIGITS];
@@ -65,6 +72,9 @@ typedef struct {
     uint64_t prefix;                    /* after the last digit: T               */
     uint64_t need;                      /* and the copies of T the top k holds   */
     unsigned long long gt, eq;          /* collect: slots taken above T, at T    */
+    unsigned long long buf_len;         /* keys in ws_input.buf                  */
+    unsigned long long k_and, k_or;     /* AND and OR of every key (pass 0;
+                                           ws_skips)                             */
 } ws_state;
 
 /* One input: K-wide element bits of raw V (pos NULL: positions are indices)
@@ -78,6 +88,11 @@ struct ws_input {
     const uint64_t *d_n;                /* device length, or NULL: n_max         */
     uint64_t n_max;
     const int *d_skip;                  /* nonzero on the device: do nothing     */
+    K *buf;                             /* or NULL: buf_cap ordered keys, where a
+                                           histogram pass lists the keys matching
+                                           the digits chosen once they are few
+                                           (ws_hist), for the passes after it     */
+    uint64_t buf_cap;
 };
 
 template <typename K, typename P>
@@ -101,12 +116,12 @@ __device__ __forceinline__ K ws_key_at(const ws_input<K, P> &in, uint64_t i)
 
 /* The grid of the histogram and collect kernels: one block per WS_BLOCK
  * keys, at most as many as are resident at once (they grid-stride). */
-static inline drtopk_status ws_grid(uint64_t n, unsigned *grid)
+static inline drtopk_status ws_grid(uint64_t n, unsigned *grid, int per_sm = WS_BLOCKS_PER_SM)
 {
     const drtopk_device_attrs *dev;
     const drtopk_status st = drtopk_device_current(NULL, &dev);
     if (st != DRTOPK_OK) return st;
-    const uint64_t blocks = (n + WS_BLOCK - 1) / WS_BLOCK, full = (uint64_t)dev->sm_count * WS_BLOCKS_PER_SM;
+    const uint64_t blocks = (n + WS_BLOCK - 1) / WS_BLOCK, full = (uint64_t)dev->sm_count * per_sm;
     *grid = (unsigned)(blocks == 0 ? 1 : blocks < full ? blocks : full);
     return DRTOPK_OK;
 }
@@ -120,7 +135,10 @@ __global__ void ws_init(ws_input<K, P> in, ws_state *s, uint64_t k)
     if (threadIdx.x == 0) {
         s->at[0].prefix = s->at[1].prefix = 0;
         s->at[0].need = s->at[1].need = k;
-        s->gt = s->eq = 0;
+        s->at[0].count = s->at[1].count = 0;
+        s->at[0].from_buf = s->at[1].from_buf = 0;
+        s->gt = s->eq = s->buf_len = s->k_or = 0;
+        s->k_and = ~0ull;
     }
 }
 
@@ -139,6 +157,8 @@ __device__ __forceinline__ ws_pick_state ws_block_pick(const unsigned long long 
     ws_pick_state st;
     st.prefix = before.prefix | (uint64_t)pk.digit << shift;
     st.need = before.need - pk.above;
+    st.count = pk.count;
+    st.from_buf = before.from_buf;
     return st;
 }
 static_assert(WS_BLOCK == WS_DIGITS, "a histogram or collect block picks a digit a thread");
@@ -153,37 +173,163 @@ __device__ __forceinline__ uint64_t ws_above(int shift)
     return shift + DRTOPK_DIGIT_BITS >= (int)(8 * sizeof(K)) ? 0 : ~0ull << (shift + DRTOPK_DIGIT_BITS);
 }
 
+#define WS_COMPACT_RATIO 16   /* a list of 1/16 of the keys: 0.5 byte a 64-bit key of workspace */
+/* Only 64-bit keys (8 passes) list and skip: the code would cost the 16-bit
+ * passes spills within WS_BLOCKS_PER_SM's 32 registers, and 2 or 4 passes
+ * have little to save.  Their passes run WS_WIDE_BLOCKS_PER_SM blocks an SM
+ * (ws_hist_blocks). */
+template <typename K> __host__ __device__ constexpr bool ws_lists() { return sizeof(K) == sizeof(uint64_t); }
+template <typename K> __host__ __device__ constexpr bool ws_skips() { return sizeof(K) == sizeof(uint64_t); }
+#define WS_WIDE_BLOCKS_PER_SM 6     /* 64-bit keys' passes: the 40 registers listing and skipping take */
+template <typename K> __host__ __device__ constexpr int ws_hist_blocks()
+{
+    return ws_lists<K>() || ws_skips<K>() ? WS_WIDE_BLOCKS_PER_SM : WS_BLOCKS_PER_SM;
+}
+/* The warp's AND (OR) of a 64-bit value, by two 32-bit reductions. */
+__device__ __forceinline__ unsigned long long ws_warp_and(unsigned long long v)
+{
+    return (unsigned long long)__reduce_and_sync(DRTOPK_FULL_MASK, (unsigned)(v >> 32)) << 32 |
+           __reduce_and_sync(DRTOPK_FULL_MASK, (unsigned)v);
+}
+__device__ __forceinline__ unsigned long long ws_warp_or(unsigned long long v)
+{
+    return (unsigned long long)__reduce_or_sync(DRTOPK_FULL_MASK, (unsigned)(v >> 32)) << 32 |
+           __reduce_or_sync(DRTOPK_FULL_MASK, (unsigned)v);
+}
+/* A warp's listed keys are staged in a ring in shared memory and written a
+ * warp at a time, one atomic on ws_state.buf_len per WS_RING / 2 keys: an
+ * atomic a warp and iteration on that one address costs more than the list
+ * saves where clustered keys leave a key in most warps (u64 ND). */
+#define WS_RING (2 * DRTOPK_WARP)  /* staged keys < DRTOPK_WARP before a warp adds <= DRTOPK_WARP */
+#define WS_RING_MASK (WS_RING - 1u)
+template <typename K, typename P>
+__device__ __forceinline__ void ws_list_flush(const ws_input<K, P> &in, ws_state *s, K *ring, unsigned lane,
+                                              unsigned cnt, unsigned *sent, unsigned *held)
+{
+    __syncwarp();
+    unsigned long long base = 0;
+    if (lane == 0) base = atomicAdd(&s->buf_len, (unsigned long long)cnt);
+    base = __shfl_sync(DRTOPK_FULL_MASK, base, 0);
+    if (lane < cnt) in.buf[base + lane] = ring[(*sent + lane) & WS_RING_MASK];
+    *sent += cnt;
+    *held -= cnt;
+    __syncwarp();
+}
+/* ws_hist's loop over keys at(i), i < len, into the block's histogram h;
+ * with LIST it also lists the keys matching the prefix, with AO (pass 0,
+ * ws_skips) it takes the AND and the OR of every key into ws_state.  One
+ * instantiation a source, LIST and AO, so that the passes which do neither
+ * run the plain loop (keys of few distinct values keep every lane busy in
+ * it). */
+template <bool LIST, bool AO, typename K, typename P, typename AT>
+__device__ __forceinline__ void ws_hist_scan(const ws_input<K, P> &in, ws_state *s, unsigned *h, uint64_t len,
+                                             uint64_t prefix, uint64_t above, int shift, AT at)
+{
+    unsigned long long k_and = ~0ull, k_or = 0; /* with AO: of the thread's keys */
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    K *ring = NULL;
+    if constexpr (LIST) {
+        __shared__ K rings[WS_BLOCK / DRTOPK_WARP][WS_RING];
+        ring = rings[threadIdx.x / DRTOPK_WARP];
+    }
+    unsigned sent = 0, held = 0; /* the warp's ring: keys written out, keys staged (< WS_RING) */
+    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); w < len; w += stride) {
+        const uint64_t i = w + lane;
+        unsigned digit = WS_DIGITS;     /* none: out of range or another prefix */
+        uint64_t key = 0;
+        if (i < len) {
+            key = at(i);
+            if (((key ^ prefix) & above) == 0) digit = (unsigned)(key >> shift) & DRTOPK_DIGIT_MASK;
+            if (AO) k_and &= key, k_or |= key;
+        }
+        if (LIST) { /* stage the warp's keys, write them a warp at a time */
+            const unsigned mine = __ballot_sync(DRTOPK_FULL_MASK, digit < WS_DIGITS);
+            if (digit < WS_DIGITS) ring[(sent + held + __popc(mine & ((1u << lane) - 1u))) & WS_RING_MASK] = (K)key;
+            held += (unsigned)__popc(mine);
+            if (held >= DRTOPK_WARP) ws_list_flush(in, s, ring, lane, DRTOPK_WARP, &sent, &held);
+        }
+        const unsigned peers = __match_any_sync(DRTOPK_FULL_MASK, digit);
+        if (digit < WS_DIGITS && (int)lane == __ffs(peers) - 1) atomicAdd(&h[digit], (unsigned)__popc(peers));
+    }
+    if (LIST && held) ws_list_flush(in, s, ring, lane, held, &sent, &held);
+    if constexpr (AO) { /* block-uniform: the block's AND and OR, one global atomic each */
+        __shared__ unsigned long long sh_and, sh_or;
+        if (threadIdx.x == 0) sh_and = ~0ull, sh_or = 0;
+        __syncthreads();
+        k_and = ws_warp_and(k_and);
+        k_or = ws_warp_or(k_or);
+        if (lane == 0) atomicAnd(&sh_and, k_and), atomicOr(&sh_or, k_or);
+        __syncthreads();
+        if (threadIdx.x == 0) atomicAnd(&s->k_and, sh_and), atomicOr(&s->k_or, sh_or);
+    }
+}
+/* Pass p where every key has the digit at `shift` (ws_skips): it reads
+ * nothing; its histogram is that digit's bin holding every key still
+ * matching (block 0 writes it, as the pass's state). */
+__device__ __forceinline__ void ws_hist_same(ws_state *s, int p, int shift)
+{
+    const ws_pick_state st = ws_block_pick(s->hist[(p - 1) % WS_HISTS], s->at[(p + 1) % 2], shift + DRTOPK_DIGIT_BITS);
+    if (blockIdx.x == 0) {
+        if (threadIdx.x == 0) s->at[p % 2] = st;
+        s->hist[(p + 1) % WS_HISTS][threadIdx.x] = 0;
+        if (threadIdx.x == (unsigned)(s->k_and >> shift & DRTOPK_DIGIT_MASK)) s->hist[p % WS_HISTS][threadIdx.x] = st.count;
+    }
+}
 /* Pass p of the digit at `shift`: every block first picks digit p - 1 (the
  * state above); then the histogram of the keys matching it.  Warps stride
  * together and the lanes with equal digits add once (one shared atomic per
- * digit and warp: on data with heavy ties most lanes share a digit). */
+ * digit and warp: on data with heavy ties most lanes share a digit).
+ * 64-bit keys (ws_lists, ws_skips) read fewer than their 8 passes:
+ *  - with ws_input.buf, the first pass but the last whose matching keys are
+ *    at most buf_cap and at most 1/WS_COMPACT_RATIO of the input also lists
+ *    them in buf (each warp's staged: ws_list_flush), and the passes after
+ *    it read buf alone (spread keys, u64 UD or onepass's candidates: 3 reads
+ *    of the input, not 8);
+ *  - pass 0 takes the AND and the OR of every key, and a later pass whose
+ *    digit no two keys differ in reads nothing (ws_hist_same): keys of few
+ *    distinct values or a narrow range (u64 ND: about 100 values near 10^8)
+ *    would spend five of their eight reads on digits every key shares.
+ * Every block makes the same pick, so every block makes the same choice. */
 template <typename K, typename P>
-__global__ void __launch_bounds__(WS_BLOCK, WS_BLOCKS_PER_SM) ws_hist(ws_input<K, P> in, ws_state *s, int p, int shift)
+__global__ void __launch_bounds__(WS_BLOCK, ws_hist_blocks<K>()) ws_hist(ws_input<K, P> in, ws_state *s, int p, int shift)
 {
     __shared__ unsigned int h[WS_DIGITS];
     if (ws_gated(in)) return;
+    if (ws_skips<K>() && p > 0 && (((s->k_and ^ s->k_or) >> shift) & DRTOPK_DIGIT_MASK) == 0) {
+        ws_hist_same(s, p, shift);      /* block-uniform: every block reads the same */
+        return;
+    }
     ws_pick_state st = s->at[(p + 1) % 2];
+    const bool from_buf = ws_lists<K>() && st.from_buf != 0; /* an earlier pass listed the keys */
+    const uint64_t len = from_buf ? (uint64_t)s->buf_len : ws_len(in);
+    bool list = false;
     if (p > 0) {
         st = ws_block_pick(s->hist[(p - 1) % WS_HISTS], st, shift + DRTOPK_DIGIT_BITS);
+        list = ws_lists<K>() && !from_buf && in.buf != NULL && p + 1 < ws_passes<K>() &&
+               st.count <= in.buf_cap && st.count * WS_COMPACT_RATIO <= len;
+        if (list) st.from_buf = 1;
         if (blockIdx.x == 0) {
             if (threadIdx.x == 0) s->at[p % 2] = st;
             s->hist[(p + 1) % WS_HISTS][threadIdx.x] = 0;
         }
     }
-    const uint64_t n = ws_len(in), stride = (uint64_t)gridDim.x * blockDim.x, prefix = st.prefix;
-    const uint64_t above = ws_above<K>(shift);
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
     h[threadIdx.x] = 0;
     __syncthreads();
-    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + (threadIdx.x - lane); w < n; w += stride) {
-        const uint64_t i = w + lane;
-        unsigned digit = WS_DIGITS;     /* none: out of range or another prefix */
-        if (i < n) {
-            const uint64_t key = ws_key_at(in, i);
-            if (((key ^ prefix) & above) == 0) digit = (unsigned)(key >> shift) & DRTOPK_DIGIT_MASK;
-        }
-        const unsigned peers = __match_any_sync(DRTOPK_FULL_MASK, digit);
-        if (digit < WS_DIGITS && (int)lane == __ffs(peers) - 1) atomicAdd(&h[digit], (unsigned)__popc(peers));
+    const uint64_t prefix = st.prefix, above = ws_above<K>(shift);
+    const auto from_v = [&](uint64_t i) { return (uint64_t)ws_key_at(in, i); };
+    if constexpr (ws_lists<K>()) {
+        if (from_buf)
+            ws_hist_scan<false, false>(in, s, h, len, prefix, above, shift,
+                                       [&](uint64_t i) { return (uint64_t)in.buf[i]; });
+        else if (list)
+            ws_hist_scan<true, false>(in, s, h, len, prefix, above, shift, from_v);
+        else if (p == 0)
+            ws_hist_scan<false, ws_skips<K>()>(in, s, h, len, prefix, above, shift, from_v);
+        else
+            ws_hist_scan<false, false>(in, s, h, len, prefix, above, shift, from_v);
+    } else {
+        ws_hist_scan<false, false>(in, s, h, len, prefix, above, shift, from_v);
     }
     __syncthreads();
     if (h[threadIdx.x]) atomicAdd(&s->hist[p % WS_HISTS][threadIdx.x], (unsigned long long)h[threadIdx.x]);
@@ -210,6 +356,17 @@ __global__ void __launch_bounds__(WS_DIGITS) ws_pick(ws_input<K, P> in, ws_state
     ws_last_pick(s, passes);
 }
 
+/* Result slot o in the caller's final form (kernels.h's topk_final_out, V
+ * of 64 bits): the value from its ordered key by keyorder.h's inverse, read
+ * from V only where several bit patterns share the key (NaN, -0.0, +0.0). */
+__device__ __forceinline__ void ws_write_final(const topk_final_out &f, uint64_t o, uint64_t key, uint64_t q)
+{
+    const uint64_t kv = f.om ? ~key : key;
+    ((uint64_t *)f.values)[o] =
+        drtopk_key_is_shared(kv, f.dtype) ? ((const uint64_t *)f.v)[q] : drtopk_bits_from_key_any(kv, f.dtype);
+    f.indices[o] = q;
+}
+
 /* Every key above T into slots [0, k - need), `need` keys equal to T into
  * [k - need, k), as OK-wide keys (the caller's key type, >= K) and P
  * positions; *d_count = k.  A tile is WS_COLLECT_ITEMS keys a thread: its
@@ -223,9 +380,10 @@ __global__ void __launch_bounds__(WS_DIGITS) ws_pick(ws_input<K, P> in, ws_state
 #define WS_COUNT_SHIFT 16               /* the equal keys' count in a packed count's upper half */
 #define WS_COUNT_LOW 0xFFFFu
 static_assert(WS_BLOCK * WS_COLLECT_ITEMS <= WS_COUNT_LOW, "a tile's count of a class fits 16 bits");
-template <typename K, typename P, typename OK>
+template <typename K, typename P, typename OK, bool FIN = false>
 __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_state *s, uint64_t k,
-                                                       OK *__restrict__ keys, P *__restrict__ pos, uint64_t *d_count)
+                                                       OK *__restrict__ keys, P *__restrict__ pos, uint64_t *d_count,
+                                                       topk_final_out fin)
 {
     __shared__ uint32_t sh_off[WS_WARPS];       /* the warps' packed counts, then their offsets */
     __shared__ unsigned long long sh_base[2];   /* the tile's first slot above T and at T */
@@ -274,8 +432,13 @@ __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_sta
             const unsigned long long e = je + (unsigned long long)__popc(beq[j] & below);
             if (gt || (eq && e < need)) {
                 const uint64_t slot = gt ? jg + (unsigned long long)__popc(bgt[j] & below) : k - need + e;
-                keys[slot] = (OK)key[j];
-                pos[slot] = in.pos ? in.pos[i] : (P)i;
+                const P q = in.pos ? in.pos[i] : (P)i;
+                if (FIN) {
+                    ws_write_final(fin, slot, key[j], (uint64_t)q);
+                } else {
+                    keys[slot] = (OK)key[j];
+                    pos[slot] = q;
+                }
             }
             jg += (unsigned long long)__popc(bgt[j]);
             je += (unsigned long long)__popc(beq[j]);
@@ -491,7 +654,7 @@ template <typename K, typename P>
 static drtopk_status ws_hist_passes(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
 {
     unsigned grid;
-    const drtopk_status r = ws_grid(in.n_max, &grid);
+    const drtopk_status r = ws_grid(in.n_max, &grid, ws_hist_blocks<K>());
     if (r != DRTOPK_OK) return r;
     ws_init<K, P><<<1, WS_BLOCK, 0, st>>>(in, s, k);
     DRTOPK_LAUNCH_CHECK();
@@ -519,11 +682,20 @@ static drtopk_status ws_threshold(const ws_input<K, P> &in, ws_state *s, uint64_
     return DRTOPK_OK;
 }
 
-/* The whole select: the top k of `in` into keys/pos (unordered); the
+/* Whether ws_select given a final form writes it (64-bit keys; the
+ * multi-block collect, not ws_small): then keys and pos are not written. */
+template <typename K, typename P>
+static inline bool ws_select_final(const ws_input<K, P> &in, uint64_t k)
+{
+    return sizeof(K) == sizeof(uint64_t) && !ws_small_fits(in, k, true);
+}
+
+/* The whole select: the top k of `in` into keys/pos (unordered), or where
+ * fin is given and ws_select_final into the caller's final form; the
  * collect's blocks make the last pick. */
 template <typename K, typename P, typename OK>
 static drtopk_status ws_select(const ws_input<K, P> &in, ws_state *s, uint64_t k, OK *keys, P *pos,
-                               uint64_t *d_count, cudaStream_t st)
+                               uint64_t *d_count, cudaStream_t st, const topk_final_out *fin = NULL)
 {
     if (ws_small_fits(in, k, true)) {
         ws_small<K, P, OK, true><<<1, WS_SMALL_THREADS, 0, st>>>(in, s, k, keys, pos, d_count);
@@ -534,7 +706,10 @@ static drtopk_status ws_select(const ws_input<K, P> &in, ws_state *s, uint64_t k
     drtopk_status r = ws_hist_passes(in, s, k, st);
     if (r == DRTOPK_OK) r = ws_grid(in.n_max, &grid);
     if (r != DRTOPK_OK) return r;
-    ws_collect<K, P, OK><<<grid, WS_BLOCK, 0, st>>>(in, s, k, keys, pos, d_count);
+    if (fin != NULL && ws_select_final(in, k))
+        ws_collect<K, P, OK, true><<<grid, WS_BLOCK, 0, st>>>(in, s, k, keys, pos, d_count, *fin);
+    else
+        ws_collect<K, P, OK><<<grid, WS_BLOCK, 0, st>>>(in, s, k, keys, pos, d_count, topk_final_out());
     DRTOPK_LAUNCH_CHECK();
     return DRTOPK_OK;
 }

@@ -56,7 +56,13 @@
  *                 (c + P) gt (radix_topk.cu's compaction), k (c + P) written;
  *                 its first digit's histogram counted by the pass (in shared
  *                 memory, as the candidates are written), not by a read;
- *                 for c = 8 the wide radix select: 9 reads of 8 gt, one of P gt;
+ *                 for c = 8 the wide radix select: a read of 8 gt a digit
+ *                 (the first also takes the keys' AND and OR; a digit every
+ *                 key shares costs no read) until the keys matching the
+ *                 digits picked are at most gt / 16 (spread keys: 3 reads),
+ *                 which that pass lists and the passes left read, then the
+ *                 collect's read of 8 gt and of P gt (keys differing in
+ *                 every digit but too many to list: up to 9 reads of 8 gt);
  *   take          k (c + P) read, and k (c + P) written or, unsorted, the
  *                 result's k (w + 8) (instead of select);
  *   fallback      a radix select over V: about 2 more reads of w n (flag
@@ -64,10 +70,11 @@
  *   values        (unsorted: onepass_topk_final) k (w + 8) written (values
  *                 by the inverse of the ordered key, keyorder.h; V is read
  *                 only at keys several bit patterns share: NaN, -0.0 and
- *                 +0.0): on a TAKE, and on a SELECT of c = 4 without the
- *                 deterministic step, by that step's own output writes
- *                 instead of its k (c + P); else by a pass that reads the
- *                 k (c + P) back in order;
+ *                 +0.0): on a TAKE, and on a SELECT without the
+ *                 deterministic step (c = 8: where the wide select's
+ *                 collect is its multi-block one), by that step's own
+ *                 output writes instead of its k (c + P); else by a pass
+ *                 that reads the k (c + P) back in order;
  *                 sorted, the caller's gather instead: k P read, k random
  *                 sectors of V (32 bytes each), k (w + 8) written.
  * At n = 2^30 (u32, P = 4; S = 2^15, so m = k / 2^15; unsorted):

@@ -197,9 +197,9 @@ __device__ __forceinline__ unsigned long long ws_warp_or(unsigned long long v)
            __reduce_or_sync(DRTOPK_FULL_MASK, (unsigned)v);
 }
 /* A warp's listed keys are staged in a ring in shared memory and written a
- * warp at a time, one atomic on ws_state.buf_len per WS_RING / 2 keys: an
- * atomic a warp and iteration on that one address costs more than the list
- * saves where clustered keys leave a key in most warps (u64 ND). */
+ * warp at a time, one atomic on ws_state.buf_len per WS_RING / 2 keys, not
+ * one a warp and iteration: same-address atomics serialize (ws_collect's
+ * note), and a list of up to 1/16 of the keys may leave a key in most warps. */
 #define WS_RING (2 * DRTOPK_WARP)  /* staged keys < DRTOPK_WARP before a warp adds <= DRTOPK_WARP */
 #define WS_RING_MASK (WS_RING - 1u)
 template <typename K, typename P>

@@ -185,17 +185,6 @@ template <typename K> __host__ __device__ constexpr int ws_hist_blocks()
 {
     return ws_lists<K>() || ws_skips<K>() ? WS_WIDE_BLOCKS_PER_SM : WS_BLOCKS_PER_SM;
 }
-/* The warp's AND (OR) of a 64-bit value, by two 32-bit reductions. */
-__device__ __forceinline__ unsigned long long ws_warp_and(unsigned long long v)
-{
-    return (unsigned long long)__reduce_and_sync(DRTOPK_FULL_MASK, (unsigned)(v >> 32)) << 32 |
-           __reduce_and_sync(DRTOPK_FULL_MASK, (unsigned)v);
-}
-__device__ __forceinline__ unsigned long long ws_warp_or(unsigned long long v)
-{
-    return (unsigned long long)__reduce_or_sync(DRTOPK_FULL_MASK, (unsigned)(v >> 32)) << 32 |
-           __reduce_or_sync(DRTOPK_FULL_MASK, (unsigned)v);
-}
 /* A warp's listed keys are staged in a ring in shared memory and written a
  * warp at a time, one atomic on ws_state.buf_len per WS_RING / 2 keys, not
  * one a warp and iteration: same-address atomics serialize (ws_collect's
@@ -257,8 +246,8 @@ __device__ __forceinline__ void ws_hist_scan(const ws_input<K, P> &in, ws_state 
         __shared__ unsigned long long sh_and, sh_or;
         if (threadIdx.x == 0) sh_and = ~0ull, sh_or = 0;
         __syncthreads();
-        k_and = ws_warp_and(k_and);
-        k_or = ws_warp_or(k_or);
+        k_and = warp_and64(k_and);
+        k_or = warp_or64(k_or);
         if (lane == 0) atomicAnd(&sh_and, k_and), atomicOr(&sh_or, k_or);
         __syncthreads();
         if (threadIdx.x == 0) atomicAnd(&s->k_and, sh_and), atomicOr(&s->k_or, sh_or);

@@ -74,7 +74,7 @@ typedef struct {
     unsigned long long gt, eq;          /* collect: slots taken above T, at T    */
     unsigned long long buf_len;         /* keys in ws_input.buf                  */
     unsigned long long k_and, k_or;     /* AND and OR of every key (pass 0;
-                                           ws_skips)                             */
+                                           ws_lists_skips)                       */
 } ws_state;
 
 /* One input: K-wide element bits of raw V (pos NULL: positions are indices)
@@ -174,16 +174,15 @@ __device__ __forceinline__ uint64_t ws_above(int shift)
 }
 
 #define WS_COMPACT_RATIO 16   /* a list of 1/16 of the keys: 0.5 byte a 64-bit key of workspace */
-/* Only 64-bit keys (8 passes) list and skip: the code would cost the 16-bit
- * passes spills within WS_BLOCKS_PER_SM's 32 registers, and 2 or 4 passes
- * have little to save.  Their passes run WS_WIDE_BLOCKS_PER_SM blocks an SM
- * (ws_hist_blocks). */
-template <typename K> __host__ __device__ constexpr bool ws_lists() { return sizeof(K) == sizeof(uint64_t); }
-template <typename K> __host__ __device__ constexpr bool ws_skips() { return sizeof(K) == sizeof(uint64_t); }
+/* Whether the passes over keys K list and skip: only 64-bit keys (8
+ * passes) do; the code would cost the 16-bit passes spills within
+ * WS_BLOCKS_PER_SM's 32 registers, and 2 or 4 passes have little to save.
+ * Their passes run WS_WIDE_BLOCKS_PER_SM blocks an SM (ws_hist_blocks). */
+template <typename K> __host__ __device__ constexpr bool ws_lists_skips() { return sizeof(K) == sizeof(uint64_t); }
 #define WS_WIDE_BLOCKS_PER_SM 6     /* 64-bit keys' passes: the 40 registers listing and skipping take */
 template <typename K> __host__ __device__ constexpr int ws_hist_blocks()
 {
-    return ws_lists<K>() || ws_skips<K>() ? WS_WIDE_BLOCKS_PER_SM : WS_BLOCKS_PER_SM;
+    return ws_lists_skips<K>() ? WS_WIDE_BLOCKS_PER_SM : WS_BLOCKS_PER_SM;
 }
 /* A warp's listed keys are staged in a ring in shared memory and written a
  * warp at a time, one atomic on ws_state.buf_len per WS_RING / 2 keys, not
@@ -206,7 +205,7 @@ __device__ __forceinline__ void ws_list_flush(const ws_input<K, P> &in, ws_state
 }
 /* ws_hist's loop over keys at(i), i < len, into the block's histogram h;
  * with LIST it also lists the keys matching the prefix, with AO (pass 0,
- * ws_skips) it takes the AND and the OR of every key into ws_state.  One
+ * ws_lists_skips) it takes the AND and the OR of every key into ws_state.  One
  * instantiation a source, LIST and AO, so that the passes which do neither
  * run the plain loop (keys of few distinct values keep every lane busy in
  * it). */
@@ -253,23 +252,25 @@ __device__ __forceinline__ void ws_hist_scan(const ws_input<K, P> &in, ws_state 
         if (threadIdx.x == 0) atomicAnd(&s->k_and, sh_and), atomicOr(&s->k_or, sh_or);
     }
 }
-/* Pass p where every key has the digit at `shift` (ws_skips): it reads
+/* Pass p where every key has the digit at `shift` (ws_lists_skips): it reads
  * nothing; its histogram is that digit's bin holding every key still
  * matching (block 0 writes it, as the pass's state). */
 __device__ __forceinline__ void ws_hist_same(ws_state *s, int p, int shift)
 {
-    const ws_pick_state st = ws_block_pick(s->hist[(p - 1) % WS_HISTS], s->at[(p + 1) % 2], shift + DRTOPK_DIGIT_BITS);
+    const ws_pick_state st =
+        ws_block_pick(s->hist[(p - 1) % WS_HISTS], s->at[(p + 1) % 2], shift + DRTOPK_DIGIT_BITS);
     if (blockIdx.x == 0) {
         if (threadIdx.x == 0) s->at[p % 2] = st;
         s->hist[(p + 1) % WS_HISTS][threadIdx.x] = 0;
-        if (threadIdx.x == (unsigned)(s->k_and >> shift & DRTOPK_DIGIT_MASK)) s->hist[p % WS_HISTS][threadIdx.x] = st.count;
+        if (threadIdx.x == (unsigned)(s->k_and >> shift & DRTOPK_DIGIT_MASK))
+            s->hist[p % WS_HISTS][threadIdx.x] = st.count;
     }
 }
 /* Pass p of the digit at `shift`: every block first picks digit p - 1 (the
  * state above); then the histogram of the keys matching it.  Warps stride
  * together and the lanes with equal digits add once (one shared atomic per
  * digit and warp: on data with heavy ties most lanes share a digit).
- * 64-bit keys (ws_lists, ws_skips) read fewer than their 8 passes:
+ * 64-bit keys (ws_lists_skips) read fewer than their 8 passes:
  *  - with ws_input.buf, the first pass but the last whose matching keys are
  *    at most buf_cap and at most 1/WS_COMPACT_RATIO of the input also lists
  *    them in buf (each warp's staged: ws_list_flush), and the passes after
@@ -281,21 +282,22 @@ __device__ __forceinline__ void ws_hist_same(ws_state *s, int p, int shift)
  *    would spend five of their eight reads on digits every key shares.
  * Every block makes the same pick, so every block makes the same choice. */
 template <typename K, typename P>
-__global__ void __launch_bounds__(WS_BLOCK, ws_hist_blocks<K>()) ws_hist(ws_input<K, P> in, ws_state *s, int p, int shift)
+__global__ void __launch_bounds__(WS_BLOCK, ws_hist_blocks<K>())
+    ws_hist(ws_input<K, P> in, ws_state *s, int p, int shift)
 {
     __shared__ unsigned int h[WS_DIGITS];
     if (ws_gated(in)) return;
-    if (ws_skips<K>() && p > 0 && (((s->k_and ^ s->k_or) >> shift) & DRTOPK_DIGIT_MASK) == 0) {
+    if (ws_lists_skips<K>() && p > 0 && (((s->k_and ^ s->k_or) >> shift) & DRTOPK_DIGIT_MASK) == 0) {
         ws_hist_same(s, p, shift);      /* block-uniform: every block reads the same */
         return;
     }
     ws_pick_state st = s->at[(p + 1) % 2];
-    const bool from_buf = ws_lists<K>() && st.from_buf != 0; /* an earlier pass listed the keys */
+    const bool from_buf = ws_lists_skips<K>() && st.from_buf != 0; /* an earlier pass listed the keys */
     const uint64_t len = from_buf ? (uint64_t)s->buf_len : ws_len(in);
     bool list = false;
     if (p > 0) {
         st = ws_block_pick(s->hist[(p - 1) % WS_HISTS], st, shift + DRTOPK_DIGIT_BITS);
-        list = ws_lists<K>() && !from_buf && in.buf != NULL && p + 1 < ws_passes<K>() &&
+        list = ws_lists_skips<K>() && !from_buf && in.buf != NULL && p + 1 < ws_passes<K>() &&
                st.count <= in.buf_cap && st.count * WS_COMPACT_RATIO <= len;
         if (list) st.from_buf = 1;
         if (blockIdx.x == 0) {
@@ -307,14 +309,14 @@ __global__ void __launch_bounds__(WS_BLOCK, ws_hist_blocks<K>()) ws_hist(ws_inpu
     __syncthreads();
     const uint64_t prefix = st.prefix, above = ws_above<K>(shift);
     const auto from_v = [&](uint64_t i) { return (uint64_t)ws_key_at(in, i); };
-    if constexpr (ws_lists<K>()) {
+    if constexpr (ws_lists_skips<K>()) {
         if (from_buf)
             ws_hist_scan<false, false>(in, s, h, len, prefix, above, shift,
                                        [&](uint64_t i) { return (uint64_t)in.buf[i]; });
         else if (list)
             ws_hist_scan<true, false>(in, s, h, len, prefix, above, shift, from_v);
         else if (p == 0)
-            ws_hist_scan<false, ws_skips<K>()>(in, s, h, len, prefix, above, shift, from_v);
+            ws_hist_scan<false, ws_lists_skips<K>()>(in, s, h, len, prefix, above, shift, from_v);
         else
             ws_hist_scan<false, false>(in, s, h, len, prefix, above, shift, from_v);
     } else {

@@ -232,8 +232,9 @@ mkdir -p build bin
     echo "sys_incs = ${sysroot:+-isystem $sysroot/include}"
     echo "sys_libdirs = ${sysroot:+-L$sysroot/lib}"
     echo "mpicc = $(command -v mpicc)$([ "$sanitize" = 1 ] && echo " $SANITIZE_FLAGS")"
-    # bin/drtopk-mpi where MPI is installed (a build-only machine may lack it)
-    echo "mpi_programs = $(command -v mpicc >/dev/null && echo bin/drtopk-mpi)"
+    # `mpi`: bin/drtopk-mpi where MPI is installed, else nothing (a build-only
+    # machine may lack it; a phony target, as ninja refuses a path variable that is empty)
+    echo "build mpi: phony $(command -v mpicc >/dev/null && echo bin/drtopk-mpi)"
     if [ "$cpu_only" = 1 ]; then
         echo "backend = cpu"
         echo "nvcc = false"

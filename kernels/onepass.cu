@@ -20,7 +20,9 @@
  *      below the leading bits that every key in (t, largest CK] shares (the
  *      SELECT radix's first histogram) and ORs them (the candidates lie in
  *      (t, OR]: the leading bits of t and the OR, which clustered candidates
- *      share past the first digit, the SELECT radix then skips);
+ *      share past the first digit, the SELECT radix then skips); for 64-bit
+ *      CK, counts them by their top digit and takes their AND and OR (the
+ *      wide select's pass 0, which then does not run: ws_input.d_hist0);
  *   4. onepass_decide_kernel (one thread): SELECT, TAKE or FALLBACK, and the
  *      device flags that gate the next three steps;
  *   5. the exact top-k of the candidates (length gt on the device), gated to
@@ -125,14 +127,17 @@ struct onepass_ctl {
     unsigned long long gt, eq;      /* keys > t, keys == t (step 3)            */
     uint64_t sel_n;                 /* candidates the SELECT radix reads       */
     uint64_t s_count;               /* the sample select's count (unused)      */
-    unsigned long long hist0[TOPK_DIGIT0_BINS]; /* 32-bit CK: the stored candidates by
-                                       their first digit below the bits they all
-                                       share (step 3), the SELECT radix's first
-                                       histogram (radix_topk_hist0)                */
+    unsigned long long hist0[TOPK_DIGIT0_BINS]; /* the stored candidates by their first
+                                       digit (step 3), the SELECT radix's first
+                                       histogram: 32-bit CK, below the bits they
+                                       all share (radix_topk_hist0); 64-bit CK,
+                                       the top digit (ws_input.d_hist0)          */
     uint32_t t32;                   /* t for 32-bit CK (the flag radix's)      */
     uint32_t c_or;                  /* 32-bit CK: OR of the stored candidates
                                        (step 3), which lie in (t, c_or]: the
                                        SELECT radix skips the bits they share   */
+    uint64_t c_and64, c_or64;       /* 64-bit CK: AND and OR of the stored
+                                       candidates (step 3; ws_input.d_and, d_or) */
     int mode;                       /* drtopk_onepass_mode (step 4)            */
     int skip_select, skip_fallback; /* gates of steps 5 and 7                  */
     ws_state thr, sel;              /* wide_select.cuh: t for 64-bit CK; the
@@ -454,6 +459,8 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
     if (j == 0) {
         ctl->gt = ctl->eq = 0;
         ctl->c_or = 0;
+        ctl->c_and64 = ~0ull;
+        ctl->c_or64 = 0;
         ctl->det_worst = ~0ull;
         ctl->det_above = ctl->det_ties = ctl->det_listed = ctl->det_picked = ctl->det_placed = 0;
     }
@@ -475,7 +482,9 @@ template <typename K> __host__ __device__ constexpr bool op_keeps_raw() { return
  * block also counts its stored candidates by their top digit in shared
  * memory and adds them to ctl->hist0 at its end: on SELECT (gt <= cap: every
  * candidate stored) that is the candidate radix's pass 0, which then does
- * not run (a block counts fewer than 2^32: n / grid keys). */
+ * not run (a block counts fewer than 2^32: n / grid keys).  64-bit CK: the
+ * same by the top digit, with the AND and OR of the stored candidates into
+ * ctl->c_and64 and c_or64 (the wide select's pass 0). */
 template <int T, bool S, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     onepass_pass_kernel(const K *__restrict__ v, uint64_t n, K om, onepass_ctl *ctl, const CK *d_t, uint64_t cap,
@@ -483,48 +492,61 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
 {
     pdl_wait();                 /* launched dependent on the threshold's select */
     pdl_launch_dependents();    /* step 4's one thread may take its slot now */
-    constexpr bool hist = sizeof(CK) == sizeof(uint32_t);
-    __shared__ uint32_t sh_hist[hist ? TOPK_DIGIT0_BINS : 1];
-    __shared__ uint32_t sh_or;  /* OR of the block's stored candidates      */
-    /* the SELECT radix's first digit: below the bits every candidate (> t)
-     * shares with the largest key (radix_topk_hist0) */
-    const int shift0 = hist ? topk_digit_shift(topk_known_bits((uint32_t)*d_t, op_top<K>()), 0) : 0;
-    if (hist) {
-        for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x) sh_hist[i] = 0;
-        if (threadIdx.x == 0) {
-            sh_or = 0;
-        }
-        __syncthreads();
+    constexpr bool wide = sizeof(CK) == sizeof(uint64_t);
+    __shared__ uint32_t sh_hist[TOPK_DIGIT0_BINS];
+    __shared__ CK sh_or, sh_and; /* OR (and, 64-bit CK, AND) of the block's stored candidates */
+    /* the SELECT radix's first digit: 32-bit CK, below the bits every
+     * candidate (> t) shares with the largest key (radix_topk_hist0); 64-bit
+     * CK, the top one (the wide select's pass 0) */
+    const int shift0 = wide ? (int)(8 * sizeof(CK)) - TOPK_DIGIT0_BITS
+                            : topk_digit_shift(topk_known_bits((uint32_t)*d_t, op_top<K>()), 0);
+    for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x) sh_hist[i] = 0;
+    if (threadIdx.x == 0) {
+        sh_or = 0;
+        sh_and = (CK)~(CK)0u;
     }
+    __syncthreads();
     extern __shared__ radix_raw_tile op_raw[];
     const op_fast<T, S> c((K)*d_t, om);
-    uint32_t c_or = 0; /* OR of this thread's stored candidates (32-bit CK) */
+    CK c_or = 0, c_and = (CK)~(CK)0u; /* of this thread's stored candidates (c_and: 64-bit CK) */
     const auto emit = [&](uint32_t cl, K bits, unsigned long long i, unsigned long long o) {
         if (cl == 1) {
             if (o < cap) {
                 const CK key = op_key<T>(op_keeps_raw<K>() ? bits : __ldg(v + i), om);
                 c_keys[o] = key;
                 c_pos[o] = (PosT)i;
-                if (hist) {
-                    atomicAdd(&sh_hist[(uint32_t)key >> shift0 & (TOPK_DIGIT0_BINS - 1u)], 1u);
-                    c_or |= (uint32_t)key;
-                }
+                atomicAdd(&sh_hist[(uint32_t)(key >> shift0) & (TOPK_DIGIT0_BINS - 1u)], 1u);
+                c_or |= key;
+                if (wide) c_and &= key;
             }
         } else if (o < k) {
             tie_pos[o] = (PosT)i;
         }
     };
     radix_for_each_staged<op_keeps_raw<K>()>(v, n, &ctl->gt, &ctl->eq, k, c, op_raw, emit);
-    if (hist) {
-        /* warp, then block, then one global atomic a block: same-address
-         * global atomics serialize, and small V has few keys a warp */
+    /* warp, then block, then one global atomic a block: same-address global
+     * atomics serialize, and small V has few keys a warp */
+    const bool lead = (threadIdx.x & DRTOPK_LANE_MASK) == 0;
+    if constexpr (wide) {
+        c_or = warp_or64(c_or);
+        c_and = warp_and64(c_and);
+        if (lead && c_or != 0u) atomicOr_block((unsigned long long *)&sh_or, (unsigned long long)c_or);
+        if (lead && c_and != (CK)~(CK)0u) atomicAnd_block((unsigned long long *)&sh_and, (unsigned long long)c_and);
+    } else {
         c_or = __reduce_or_sync(DRTOPK_FULL_MASK, c_or);
-        if ((threadIdx.x & DRTOPK_LANE_MASK) == 0 && c_or != 0u) atomicOr_block(&sh_or, c_or);
-        __syncthreads();
-        if (threadIdx.x == 0 && sh_or != 0u) atomicOr(&ctl->c_or, sh_or);
-        for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x)
-            if (sh_hist[i]) atomicAdd(&ctl->hist0[i], (unsigned long long)sh_hist[i]);
+        if (lead && c_or != 0u) atomicOr_block(&sh_or, c_or);
     }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if constexpr (wide) {
+            if (sh_or != 0u) atomicOr((unsigned long long *)&ctl->c_or64, (unsigned long long)sh_or);
+            if (sh_and != (CK)~(CK)0u) atomicAnd((unsigned long long *)&ctl->c_and64, (unsigned long long)sh_and);
+        } else if (sh_or != 0u) {
+            atomicOr(&ctl->c_or, sh_or);
+        }
+    }
+    for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x)
+        if (sh_hist[i]) atomicAdd(&ctl->hist0[i], (unsigned long long)sh_hist[i]);
 }
 
 /* Step 4. */
@@ -807,7 +829,8 @@ template <> struct op_sel<uint64_t> {
     {
         const ws_input<uint64_t, PosT> in = { (const uint64_t *)l.c_keys, (const PosT *)l.c_pos, DRTOPK_U64,
                                               DRTOPK_LARGEST, &l.ctl->sel_n, l.cap, &l.ctl->skip_select,
-                                              l.ws_buf, l.ws_buf_cap };
+                                              l.ws_buf, l.ws_buf_cap, l.ctl->hist0, &l.ctl->c_and64,
+                                              &l.ctl->c_or64 };
         return in;
     }
     /* select() given fin writes the final form where its collect is the multi-block one */

@@ -93,6 +93,12 @@ struct ws_input {
                                            the digits chosen once they are few
                                            (ws_hist), for the passes after it     */
     uint64_t buf_cap;
+    /* or NULL: pass 0's histogram (WS_DIGITS counts of the keys by their top
+     * digit, over exactly the length's keys) and the AND and OR of those
+     * keys, on the device, filled before the select runs on the stream by
+     * whoever wrote the keys (onepass's pass): pass 0 does not run */
+    const unsigned long long *d_hist0;
+    const K *d_and, *d_or;
 };
 
 template <typename K, typename P>
@@ -126,19 +132,24 @@ static inline drtopk_status ws_grid(uint64_t n, unsigned *grid, int per_sm = WS_
     return DRTOPK_OK;
 }
 
-/* Before pass 0: its histogram and pass 1's zeroed, no digit chosen. */
+/* Before pass 0: its histogram and pass 1's zeroed, no digit chosen; with
+ * ws_input.d_hist0, pass 0's histogram and the keys' AND and OR given. */
 template <typename K, typename P>
 __global__ void ws_init(ws_input<K, P> in, ws_state *s, uint64_t k)
 {
     if (ws_gated(in)) return;
-    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x) s->hist[0][d] = s->hist[1][d] = 0;
+    for (unsigned d = threadIdx.x; d < WS_DIGITS; d += blockDim.x) {
+        s->hist[0][d] = in.d_hist0 ? in.d_hist0[d] : 0;
+        s->hist[1][d] = 0;
+    }
     if (threadIdx.x == 0) {
         s->at[0].prefix = s->at[1].prefix = 0;
         s->at[0].need = s->at[1].need = k;
         s->at[0].count = s->at[1].count = 0;
         s->at[0].from_buf = s->at[1].from_buf = 0;
-        s->gt = s->eq = s->buf_len = s->k_or = 0;
-        s->k_and = ~0ull;
+        s->gt = s->eq = s->buf_len = 0;
+        s->k_and = in.d_hist0 ? (unsigned long long)*in.d_and : ~0ull;
+        s->k_or = in.d_hist0 ? (unsigned long long)*in.d_or : 0;
     }
 }
 
@@ -640,7 +651,8 @@ static inline bool ws_small_fits(const ws_input<K, P> &in, uint64_t k, bool coll
     return in.n_max <= most && k <= in.n_max;
 }
 
-/* Enqueue the init and the histogram passes (the picks but the last). */
+/* Enqueue the init and the histogram passes (the picks but the last; with
+ * ws_input.d_hist0 from pass 1). */
 template <typename K, typename P>
 static drtopk_status ws_hist_passes(const ws_input<K, P> &in, ws_state *s, uint64_t k, cudaStream_t st)
 {
@@ -649,7 +661,7 @@ static drtopk_status ws_hist_passes(const ws_input<K, P> &in, ws_state *s, uint6
     if (r != DRTOPK_OK) return r;
     ws_init<K, P><<<1, WS_BLOCK, 0, st>>>(in, s, k);
     DRTOPK_LAUNCH_CHECK();
-    for (int p = 0; p < ws_passes<K>(); ++p) {
+    for (int p = in.d_hist0 ? 1 : 0; p < ws_passes<K>(); ++p) {
         ws_hist<K, P><<<grid, WS_BLOCK, 0, st>>>(in, s, p, (int)(8 * sizeof(K)) - DRTOPK_DIGIT_BITS * (p + 1));
         DRTOPK_LAUNCH_CHECK();
     }

@@ -40,10 +40,15 @@ extern "C" {
  *     to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 keys at any k (3-10x faster than
  *     the radix select, CUB's sort and onepass at most k; 2^23 keys, k =
  *     2^17..2^23: fused on every distribution but CD at k = 2^19..2^20),
- *     up to 2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k >= n / 2^POLICY_FUSED_64_MOST_SHIFT,
- *     and where it reads V once (fused_spec.h: its blocks' lists hold the
- *     sampled candidates on this GPU) up to 2^(POLICY_FUSED_64_ONCE_LOG2 + 1)
- *     - 1 at any k, up to 2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k <=
+ *     up to 2^(POLICY_FUSED_64_MOST_LOG2 + 1) - 1 at k >= n / 2^POLICY_FUSED_64_MOST_SHIFT
+ *     (at 2^26 keys, k = 2^24, onepass: fused 0.60-0.81 ms against 0.50-0.67
+ *     on UD/ND/CD, 1.61x slower on UD where onepass is 1.13x slower on ND;
+ *     H200 GPU-3de35693, commit 0811514), and where it reads V once
+ *     (fused_spec.h: its blocks' lists hold the sampled candidates on this
+ *     GPU) up to 2^(POLICY_FUSED_64_ONCE_LOG2 + 1) - 1 at k <=
+ *     POLICY_FUSED_64_ONCE_MAX_K (2^24 keys, k = 2^18: 80-87 us against
+ *     onepass's 135-162; k = 2^20: 158-181 against 124-177, the same run),
+ *     up to 2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_64_MID_MAX_K and up to 2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1
  *     at k <= POLICY_FUSED_64_WIDE_MAX_K; onepass elsewhere (at 2^28 keys and
  *     k <= 4096 onepass is 1-5% faster even where fused reads V once: 575-585
@@ -91,6 +96,8 @@ extern "C" {
 #define POLICY_FUSED_MOST_SHIFT 2           /* k >= n/4 */
 #define POLICY_FUSED_64_LOG2 23
 #define POLICY_FUSED_64_ONCE_LOG2 25
+#define POLICY_FUSED_64_ONCE_MAX_K 262144
+#define POLICY_FUSED_64_MOST_LOG2 25
 #define POLICY_FUSED_64_MID_LOG2 26
 #define POLICY_FUSED_64_MID_MAX_K 65536
 #define POLICY_FUSED_64_MOST_SHIFT 2        /* k >= n/4: onepass's candidates would be a quarter of V */

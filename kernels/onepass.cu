@@ -484,8 +484,9 @@ template <typename K> __host__ __device__ constexpr bool op_keeps_raw() { return
  * candidate stored) that is the candidate radix's pass 0, which then does
  * not run (a block counts fewer than 2^32: n / grid keys).  64-bit CK: the
  * same by the top digit, with the AND and OR of the stored candidates into
- * ctl->c_and64 and c_or64 (the wide select's pass 0). */
-template <int T, bool S, typename K, typename CK, typename PosT>
+ * ctl->c_and64 and c_or64 (the wide select's pass 0).  DENSE: every load is
+ * classified (op_dense). */
+template <int T, bool S, bool DENSE, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     onepass_pass_kernel(const K *__restrict__ v, uint64_t n, K om, onepass_ctl *ctl, const CK *d_t, uint64_t cap,
                         uint64_t k, CK *c_keys, PosT *c_pos, PosT *tie_pos)
@@ -523,7 +524,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
             tie_pos[o] = (PosT)i;
         }
     };
-    radix_for_each_staged<op_keeps_raw<K>()>(v, n, &ctl->gt, &ctl->eq, k, c, op_raw, emit);
+    radix_for_each_staged<op_keeps_raw<K>(), DENSE>(v, n, &ctl->gt, &ctl->eq, k, c, op_raw, emit);
     /* warp, then block, then one global atomic a block: same-address global
      * atomics serialize, and small V has few keys a warp */
     const bool lead = (threadIdx.x & DRTOPK_LANE_MASK) == 0;
@@ -547,6 +548,17 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     }
     for (unsigned i = threadIdx.x; i < TOPK_DIGIT0_BINS; i += blockDim.x)
         if (sh_hist[i]) atomicAdd(&ctl->hist0[i], (unsigned long long)sh_hist[i]);
+}
+
+/* Whether step 3 classifies every 16-byte load of V without first asking
+ * whether one of its keys reaches t (radix_for_each_staged's DENSE): where
+ * the candidates, at most cap of n keys, average one or more a warp's load
+ * (DRTOPK_WARP loads of PV keys), nearly every warp's load holds one and the
+ * test is work on top of the classification (u32 2^30, k = 2^24: 2.4 a
+ * warp's load, 87% of them hold one). */
+template <typename K> static bool op_dense(uint64_t n, uint64_t cap)
+{
+    return cap * (uint64_t)(DRTOPK_WARP * tile_keys<K>::per_vec) >= n;
 }
 
 /* Step 4. */
@@ -870,13 +882,13 @@ template <int T, typename PosT>
 struct onepass_run {
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::K K;
     typedef typename op_width<drtopk_dtype_bits((drtopk_dtype)T)>::CK CK;
-    /* Step 3 on a persistent grid, in the order S (smallest). */
-    template <bool S>
+    /* Step 3 on a persistent grid, in the order S (smallest), DENSE as op_dense. */
+    template <bool S, bool DENSE>
     static drtopk_status pass(const onepass_layout &l, const K *v, uint64_t n, K om, const CK *d_t, uint64_t k,
                               cudaStream_t s)
     {
         const drtopk_device_attrs *dev;
-        const void *kernel = (const void *)onepass_pass_kernel<T, S, K, CK, PosT>;
+        const void *kernel = (const void *)onepass_pass_kernel<T, S, DENSE, K, CK, PosT>;
         const size_t raw = op_keeps_raw<K>() ? radix_staged_raw_bytes() : 0;
         int per_sm;
         drtopk_status st = drtopk_device_current(NULL, &dev);
@@ -886,8 +898,8 @@ struct onepass_run {
         cudaLaunchConfig_t cfg;
         cudaLaunchAttribute pdl;
         drtopk_pdl_config(&cfg, &pdl, radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, raw, s, dev->cc_major);
-        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_pass_kernel<T, S, K, CK, PosT>, v, n, om, l.ctl, d_t, l.cap,
-                                           k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos));
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_pass_kernel<T, S, DENSE, K, CK, PosT>, v, n, om, l.ctl, d_t,
+                                           l.cap, k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos));
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
@@ -942,7 +954,11 @@ struct onepass_run {
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_sel<CK>::threshold(l, s)) != DRTOPK_OK) return st;
         const CK *d_t = op_sel<CK>::t(l);
-        st = in->order == DRTOPK_SMALLEST ? pass<true>(l, v, n, om, d_t, k, s) : pass<false>(l, v, n, om, d_t, k, s);
+        const bool dense = op_dense<K>(n, l.cap);
+        if (in->order == DRTOPK_SMALLEST)
+            st = dense ? pass<true, true>(l, v, n, om, d_t, k, s) : pass<true, false>(l, v, n, om, d_t, k, s);
+        else
+            st = dense ? pass<false, true>(l, v, n, om, d_t, k, s) : pass<false, false>(l, v, n, om, d_t, k, s);
         if (st != DRTOPK_OK) return st;
         drtopk_pdl_config(&cfg, &pdl, 1, 1, 0, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_decide_kernel, l.ctl, k, l.cap));

@@ -305,18 +305,20 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
     radix_tile_extra(p, n, tw.sp, ctr1, ctr2, cls, emit);
 }
 
-/* The classes of a thread's tile for radix_for_each_staged: bit j * PV + e
- * of *m1 (*m2) where key e of load j is of class 1 (2); DROP2 (class 2 no
- * longer needed): only loads holding a class-1 key are classified
- * (c.any<true>), and *m2 stays as it is. */
-template <bool DROP2, int PV, typename C>
+/* The classes of a thread's tile for radix_for_each_staged (its loads
+ * below nvec): bit j * PV + e of *m1 (*m2) where key e of load j is of
+ * class 1 (2).  Only loads that c.any() says hold an output are
+ * classified, unless DENSE (most loads of a warp hold one: the test would
+ * cost more than it saves); DROP2 (class 2 no longer needed): the test asks
+ * for a class-1 key (c.any<true>), and *m2 stays as it is. */
+template <bool DROP2, bool DENSE, int PV, typename C>
 __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[RADIX_UNROLL], unsigned long long b,
                                                   unsigned long long stride, unsigned long long nvec, uint32_t *m1,
                                                   uint32_t *m2)
 {
 #pragma unroll
     for (int j = 0; j < RADIX_UNROLL; ++j) {
-        if (b + j * stride < nvec && c.template any<DROP2>(r[j])) {
+        if (b + j * stride < nvec && (DENSE || c.template any<DROP2>(r[j]))) {
             uint32_t g, e;
             c.masks(r[j], &g, &e);
             *m1 |= g << (j * PV);
@@ -330,7 +332,9 @@ __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[R
  * atomics as radix_for_each_tile, but
  *  - a thread classifies a 16-byte load only where c.any(load) (false only
  *    if no key of it is output: one compare a key or pair of 16-bit keys),
- *    and then all of its keys at once, c.masks(load, &m1, &m2) setting bit e
+ *    or with DENSE every load (where outputs are so dense that most warps'
+ *    loads hold one, the test only adds to the classification), and then all
+ *    of its keys at once, c.masks(load, &m1, &m2) setting bit e
  *    of m1 (m2) where key e (tile_keys<K>::at) is of class 1 (2): no
  *    per-key work where nothing passes, and no per-key branch where
  *    something does;
@@ -371,7 +375,7 @@ __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[R
  * [parity][warp][load][lane]. */
 typedef uint4 radix_raw_tile[RADIX_TILE_WARPS][RADIX_UNROLL][DRTOPK_WARP];
 static inline size_t radix_staged_raw_bytes(void) { return RADIX_RAW_PARITIES * sizeof(radix_raw_tile); }
-template <bool RAW, typename K, typename C, typename E>
+template <bool RAW, bool DENSE, typename K, typename C, typename E>
 __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long long n, unsigned long long *ctr1,
                                                       unsigned long long *ctr2, unsigned long long need2, const C &c,
                                                       radix_raw_tile *raw, E emit)
@@ -403,8 +407,8 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
         const unsigned long long b = base + threadIdx.x;
         uint32_t m1 = 0, m2 = 0, excl = 0, total = 0;
         if (live) {
-            if (enough2) radix_stage_masks<true, PV>(c, r, b, stride, nvec, &m1, &m2);
-            else radix_stage_masks<false, PV>(c, r, b, stride, nvec, &m1, &m2);
+            if (enough2) radix_stage_masks<true, DENSE, PV>(c, r, b, stride, nvec, &m1, &m2);
+            else radix_stage_masks<false, DENSE, PV>(c, r, b, stride, nvec, &m1, &m2);
             const uint32_t cnt = (uint32_t)__popc(m1) | (uint32_t)__popc(m2) << RADIX_COUNT_SHIFT;
             excl = radix_warp_counts(cnt, lane, &sh_warp[parity][warp], &total) - cnt;
             if (RAW && total) /* warp-uniform: the bits its outputs are written with */

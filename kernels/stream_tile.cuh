@@ -397,9 +397,15 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
     int parity = 0;
     uint4 r[RADIX_UNROLL];             /* the tile's loads, issued one round ahead */
     const auto load = [&](unsigned long long b) {
+        const uint4 *q = tw.v + b;
+        if (b + (RADIX_UNROLL - 1) * stride < nvec) { /* every tile but the last few: one bound check */
 #pragma unroll
-        for (int j = 0; j < RADIX_UNROLL; ++j)
-            if (b + j * stride < nvec) r[j] = __ldg(tw.v + b + j * stride);
+            for (int j = 0; j < RADIX_UNROLL; ++j) r[j] = __ldg(q + j * stride);
+        } else {
+#pragma unroll
+            for (int j = 0; j < RADIX_UNROLL; ++j)
+                if (b + j * stride < nvec) r[j] = __ldg(q + j * stride);
+        }
     };
     load(tw.first + threadIdx.x);
     for (unsigned long long base = tw.first; base < nvec + tw.step; base += tw.step) {

@@ -552,13 +552,17 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
 
 /* Whether step 3 classifies every 16-byte load of V without first asking
  * whether one of its keys reaches t (radix_for_each_staged's DENSE): where
- * the candidates, at most cap of n keys, average one or more a warp's load
- * (DRTOPK_WARP loads of PV keys), nearly every warp's load holds one and the
- * test is work on top of the classification (u32 2^30, k = 2^24: 2.4 a
- * warp's load, 87% of them hold one). */
+ * the candidates, at most cap of n keys, average OP_DENSE_PER_LOAD or more a
+ * warp's load (DRTOPK_WARP loads of PV keys), nearly every warp's load holds
+ * one and the test is work on top of the classification.  On an H200
+ * (GPU-1dccded8), every load classified: 3.0-3.5% faster at 2.75 a warp's
+ * load (u32 2^30, k = 2^24, where 87% of the loads hold one; u32 2^26, k =
+ * 2^20: 1-2%), 2-4% at 5.5 (f16 2^28, k = 2^22), 0.8-1.3% slower at 1.4-1.8
+ * (u64 2^30, k = 2^24; bf16 CD 2^28, k = 2^20). */
+#define OP_DENSE_PER_LOAD 2
 template <typename K> static bool op_dense(uint64_t n, uint64_t cap)
 {
-    return cap * (uint64_t)(DRTOPK_WARP * tile_keys<K>::per_vec) >= n;
+    return cap * (uint64_t)(DRTOPK_WARP * tile_keys<K>::per_vec) >= OP_DENSE_PER_LOAD * n;
 }
 
 /* Step 4. */

@@ -9,8 +9,10 @@
  * launches, no host round trip; bits/8 + 1 reads of the input, fewer for
  * 64-bit keys (ws_hist: a digit every key shares is not read, and once the
  * keys matching the digits picked are few, one pass lists them where the
- * caller gives a list and the passes after read it); a small input is
- * selected by one block in one launch (ws_small).  The 32-bit flag radix
+ * caller gives a list and the passes after read it; where the caller
+ * counted the keys' top digit and their AND and OR as it wrote them,
+ * ws_input.d_hist0, pass 0 does not run); a small input is selected by one
+ * block in one launch (ws_small).  The 32-bit flag radix
  * (radix_topk.cu) is the faster select for 32-bit keys; this one serves the
  * widths it does not hold: 64-bit keys standalone (key_width.cu) and the
  * one-read top-k's sample, candidates and fallback for 16- and 64-bit keys

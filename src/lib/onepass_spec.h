@@ -92,7 +92,9 @@
  * stream_tile.cuh) and the pass's per-candidate emit walk once most warp
  * tiles hold a candidate (2% of V at 2^24: 2.4 ms for the pass against 1.5
  * at 2^20; now one hardware compare a key, classes only for loads where a
- * key reaches t, and staged coalesced writes: radix_for_each_staged).  At
+ * key reaches t (for every load where most warps' loads hold a candidate:
+ * onepass.cu's op_dense), and staged coalesced writes:
+ * radix_for_each_staged).  At
  * 2^24 the pass writes 158 MB of candidates (0.05 ms of DRAM); re-reading
  * each candidate's key from V (19.8 M sectors of L2) cost 0.21 ms of its
  * 1.39 ms on an H200 (the L2 round trip held each warp's next tile back)

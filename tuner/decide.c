@@ -5,7 +5,8 @@
  * whose choice at each grid point minimises the worst slowdown over the input
  * distributions measured there, and the held-out check.  The candidates are
  * every delegate plan swept and the standalone plans a table entry can name
- * (onepass, fused); the default is the plan of the size rules
+ * (onepass, fused; for 64-bit keys, which have no delegate plan, every
+ * standalone plan measured); the default is the plan of the size rules
  * (drtopk_plan_size_rules: no table, not even the one compiled in for this
  * GPU model, so that the table stands on its own and `tuner --emit-table`
  * can compile it in alone), which a cell replaces only
@@ -510,6 +511,28 @@ static int standalone_entry(const variant_key *v)
            (a == DRTOPK_ALGO_ONEPASS || a == DRTOPK_ALGO_FUSED);
 }
 
+/* Whether the samples hold a choice at (n, k): among the swept ones
+ * (drtopk_fit_keep_swept's) a pipeline variant swept over alpha, or, where
+ * no pipeline plan was measured at all, two standalone plans among every
+ * sample (64-bit keys, which have no pipeline, choose among those). */
+static int measured_choice(const drtopk_fit_sample *swept, size_t nswept, const drtopk_fit_sample *all,
+                           size_t nall, uint64_t n, uint64_t k)
+{
+    for (size_t j = 0; j < nswept; ++j)
+        if (swept[j].n == n && swept[j].k == k && swept[j].alpha > 0)
+            return 1;
+    int first = -1, pair = 0;
+    for (size_t j = 0; j < nall; ++j) {
+        if (all[j].n != n || all[j].k != k)
+            continue;
+        if (all[j].alpha > 0)
+            return 0;       /* a fixed-plan pipeline sweep: no choice */
+        pair |= first >= 0 && all[j].variant != first;
+        first = all[j].variant;
+    }
+    return pair;
+}
+
 static int fit_dtype(const options *o, dh_store *db, int64_t machine_id, const char *commit,
                      drtopk_dtype t, double theory)
 {
@@ -526,10 +549,11 @@ static int fit_dtype(const options *o, dh_store *db, int64_t machine_id, const c
         point_set_free(&ps);
         return 0;
     }
-    /* Decide only where some variant was swept over alpha: a fixed-plan sweep
-     * (--alpha-span 0) measured one plan per point, which is no choice. */
+    /* Decide only where the sweep measured a choice (measured_choice): a
+     * fixed-plan sweep (--alpha-span 0) of one pipeline variant measured one
+     * plan per point, which is no choice. */
     drtopk_fit_sample *swept = malloc((ps.count ? ps.count : 1) * sizeof *swept);
-    uint64_t (*at)[2] = malloc((ps.count ? ps.count : 1) * sizeof *at);
+    uint64_t (*at)[3] = malloc((ps.count ? ps.count : 1) * sizeof *at); /* n, k, whether a choice */
     if (!swept || !at) {
         free(swept);
         free(at);
@@ -538,15 +562,20 @@ static int fit_dtype(const options *o, dh_store *db, int64_t machine_id, const c
     }
     memcpy(swept, ps.s, ps.count * sizeof *swept);
     size_t nswept = drtopk_fit_keep_swept(swept, ps.count, DRTOPK_FIT_MIN_ALPHAS), nat = 0, kept = 0;
-    for (size_t j = 0; j < nswept; ++j)
-        if (swept[j].alpha > 0 && (nat == 0 || at[nat - 1][0] != swept[j].n || at[nat - 1][1] != swept[j].k)) {
+    for (size_t j = 0; j < nswept; ++j) {
+        int seen = 0;
+        for (size_t a = 0; a < nat && !seen; ++a)
+            seen = at[a][0] == swept[j].n && at[a][1] == swept[j].k;
+        if (!seen) {
             at[nat][0] = swept[j].n;
-            at[nat++][1] = swept[j].k;
+            at[nat][1] = swept[j].k;
+            at[nat++][2] = (uint64_t)measured_choice(swept, nswept, ps.s, ps.count, swept[j].n, swept[j].k);
         }
+    }
     for (size_t i = 0; i < ps.count; ++i) {
         int at_swept = 0;
         for (size_t j = 0; j < nat && !at_swept; ++j)
-            at_swept = at[j][0] == ps.s[i].n && at[j][1] == ps.s[i].k;
+            at_swept = at[j][2] && at[j][0] == ps.s[i].n && at[j][1] == ps.s[i].k;
         if (at_swept)
             swept[kept++] = ps.s[i];
     }

@@ -157,6 +157,22 @@ start_and_wait() {
     [[ "$output" == *"u16"* ]]
 }
 
+@test "64-bit keys, which have no pipeline, get a decision table from their standalone plans" {
+    db="$D/wide.sqlite"
+    run "$TUNER" --backend cpu --n 2^12,2^14 --k 1,16 --algo radix,onepass,fused,sort-cub --reps 1 --dtype u64 \
+        --dist UD --db "$db"
+    [ "$status" -eq 0 ]
+    # one decision per grid point (2 n x 2 k): a cell where a plan beats the size rules' plan, else kept
+    line=$(grep -m1 '^decision table u64 (' <<< "$output")
+    cells=$(sed 's/^decision table u64 (\([0-9]*\) cells.*; \([0-9]*\) more grid points.*/\1/' <<< "$line")
+    kept=$(sed 's/^decision table u64 (\([0-9]*\) cells.*; \([0-9]*\) more grid points.*/\2/' <<< "$line")
+    [ "$((cells + kept))" -eq 4 ]
+    [ "$(q "$db" "SELECT count(*) FROM choices WHERE dtype = 'u64'")" -eq "$cells" ]
+    # each cell a standalone plan the sweep measured: no beta, no Rule 4 const
+    [ "$(q "$db" "SELECT count(*) FROM choices WHERE algorithm NOT IN ('radix', 'onepass', 'fused', 'sort-cub')
+                  OR beta <> 0 OR rule4_const <> 0")" -eq 0 ]
+}
+
 @test "--resume skips measured configs and --force measures them again" {
     db="$D/f.sqlite"
     "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$db" >/dev/null

@@ -5,8 +5,9 @@
  * whose choice at each grid point minimises the worst slowdown over the input
  * distributions measured there, and the held-out check.  The candidates are
  * every delegate plan swept and the standalone plans a table entry can name
- * (onepass, fused; for 64-bit keys, which have no delegate plan, every
- * standalone plan measured); the default is the plan of the size rules
+ * (onepass, fused; 64-bit keys, which have no delegate plan, are decided
+ * where two standalone plans were measured: measured_choice); the default
+ * is the plan of the size rules
  * (drtopk_plan_size_rules: no table, not even the one compiled in for this
  * GPU model, so that the table stands on its own and `tuner --emit-table`
  * can compile it in alone), which a cell replaces only

@@ -3,7 +3,7 @@
 # nvidia-smi on PATH stands for them), portable PTX where there is no GPU,
 # --fat's list, --arch's one; a GPU older than the oldest supported one and
 # --arch with --fat are refused with a message; source line tables only with
-# --lineinfo.  Runs a copy of configure.sh in
+# --lineinfo; without MPI, a build file that still loads.  Runs a copy of configure.sh in
 # a scratch directory (--build-only --no-install: checks, installs nothing).
 
 setup() {
@@ -72,4 +72,35 @@ gencode() { sed -n 's/^gencode = //p' "$DIR/build/config.ninja"; }
     [ "$status" -eq 0 ]
     grep -qx 'lineinfo = -lineinfo' "$DIR/build/config.ninja"
     grep -q 'nvflags = .*\$lineinfo' "$BATS_TEST_DIRNAME/../../build.ninja"
+}
+
+@test "without MPI the build file still loads: the phony target mpi is empty; with MPI it is bin/drtopk-mpi" {
+    fake_smi 9.0
+    cp "$BATS_TEST_DIRNAME/../../build.ninja" "$DIR/"
+    # a PATH of the fake nvidia-smi, the CUDA toolkit's directory and every other command but mpicc (ninja
+    # refuses a path list entry that expands to nothing, which an empty $mpi_programs was)
+    cuda=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")
+    nompi="$BATS_TEST_TMPDIR/nompi"
+    mkdir -p "$nompi"
+    for d in /usr/local/bin /usr/bin /bin; do
+        for f in "$d"/*; do
+            name=${f##*/}
+            [ "$name" = mpicc ] || [ -e "$nompi/$name" ] || ln -s "$f" "$nompi/$name"
+        done
+    done
+    run env PATH="$BATS_TEST_TMPDIR/fake:$cuda:$nompi" sh -c "cd '$DIR' && ./configure.sh --build-only --no-install"
+    [ "$status" -eq 0 ]
+    grep -qx 'build mpi: phony ' "$DIR/build/config.ninja"
+    run ninja -C "$DIR" -t query test
+    [ "$status" -eq 0 ]
+    grep -qx '    | mpi' <<< "$output"
+    run ninja -C "$DIR" -t query mpi
+    [ "$status" -eq 0 ]
+    [[ "$output" != *drtopk-mpi* ]]
+    command -v mpicc > /dev/null || skip "no mpicc here: the case with MPI is not checked"
+    run configure
+    [ "$status" -eq 0 ]
+    run ninja -C "$DIR" -t query mpi
+    [ "$status" -eq 0 ]
+    [[ "$output" == *bin/drtopk-mpi* ]]
 }

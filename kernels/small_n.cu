@@ -17,9 +17,10 @@
  *     remaining key (all blocks the same).  A pass whose chosen digit holds
  *     exactly the kk keys still needed ends the selection early (every key
  *     matching the prefix is taken);
- *   final: each block counts its keys above the prefix and equal to it and
- *     takes one range of output slots per class (one global atomic each; one
- *     block knows both counts from the passes: k - kk and the tie count), then
+ *   final: each block knows its keys above the prefix and equal to it from
+ *     the passes (its own histogram's bins above and at each chosen digit,
+ *     and the guess's count below), takes one range of output slots per
+ *     class (one global atomic each; one block: k - kk and the tie count), then
  *     writes them coalesced: each warp takes consecutive slots of the block's
  *     ranges for its lanes (one shared atomic per warp and class, ballots).
  * Pass 0 histograms the keys as they are read from global memory (and stored
@@ -52,7 +53,12 @@
  * the keys above them, and the k-th key has them when fewer than k are above
  * and enough match (else the passes start over from the top: one pass more).
  * Keys that mostly share their top bits (CD: 15/16 of them 24 bits) skip
- * the passes those bits would take.  A launch whose passes read V from
+ * the passes those bits would take.  A pass over V in global memory that
+ * follows one whose chosen digit holds at most SN_HBM_LIST_BYTES of a
+ * block's keys (with offsets) also lists them in the block's shared memory,
+ * and the passes after it run on the list: V is read by the first two
+ * passes and the output only (u64 UD at 2^24 keys, k = 2^22: 3 reads, not
+ * 8).  A launch whose passes read V from
  * global memory runs a kernel of its own (small_n_kernel's HBM), which
  * streams V in 16-byte loads and holds no sampled pass, so the sampled and
  * resident paths keep their registers.  Grid barriers: sampled 2 + up to 3; guessed 1 +
@@ -103,6 +109,12 @@
                                            the passes over V in global memory:
                                            twice sn_for_each's bytes (4 spill
                                            under the 64-register cap)          */
+#define SN_HBM_LIST_BYTES 65536         /* a block's list of the keys matching the
+                                           prefix in passes over V in global
+                                           memory (key and offset): 5,460 of
+                                           64 bits, past a UD chunk's share of
+                                           one 11-bit digit; the whole room was
+                                           1-3% slower for 64-bit keys (H200) */
 #define SN_TIE_HEAVY 2                  /* a chunk that the sample expects to hold
                                            this many first parts' worth of ties
                                            streams in two parts (one barrier)  */
@@ -354,15 +366,38 @@ __device__ __forceinline__ void sn_each(const sn_src<K> &s, bool first, F f)
  * keys above the prefix, and the k-th key has the prefix when fewer than kk
  * are above and enough match it; else the passes start over from the top
  * (one pass more).  The same decisions in every block: they come from the
- * grid's histogram, AND, OR and count. */
+ * grid's histogram, AND, OR and count.  With the grid's (c), each thread
+ * also leaves in *mine this block's keys above the final prefix and matching
+ * it, its share of the sums (the block's own bins, SN_BINS / SN_THREADS a
+ * thread, and the guess check's count), so the output needs no counting
+ * read of the source: mine->gt and mine->eq summed over the block are its
+ * keys > prefix and == prefix under mask.  Passes over V in global memory
+ * (HBM) list the block's keys that match the prefix, with their offsets,
+ * in list (list_cap of them, offsets after the keys) while they read V,
+ * where the pass before counted no more than list_cap and at least one more
+ * pass follows: the passes after it run on the list.  The caller's s stays
+ * V (the output reads it). */
+struct sn_share {
+    uint32_t gt, eq;
+};
+
 template <int T, bool HBM, typename K>
-__device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
-                          K &prefix, K &mask, uint32_t &kk, bool guessed)
+__device__ void sn_passes(const sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
+                          K &prefix, K &mask, uint32_t &kk, bool guessed, sn_share *mine, K *list,
+                          uint32_t list_cap)
 {
+    static_assert(SN_BINS % SN_THREADS == 0, "each thread keeps the same number of the block's own bins");
+    constexpr int own_bins = SN_BINS / SN_THREADS;
+    uint32_t own[own_bins];             /* the block's own counts of this pass, bins threadIdx.x + i SN_THREADS */
+    sn_share my = { 0u, threadIdx.x == 0 ? s.len : 0u };   /* no pass: every key of the source matches */
     __shared__ unsigned int sh_hist[SN_BINS];
     __shared__ unsigned long long sh_all, sh_any, sh_above;
+    __shared__ uint32_t sh_want, sh_listed;     /* the block's keys matching the prefix; listed so far */
     constexpr int key_bits = sn_key_bits<K>();
     K *tile = (K *)s.tile;
+    sn_src<K> src = s;                  /* V, the block's tile, or its list */
+    uint32_t *lpos = (uint32_t *)(list + list_cap);
+    const bool can_list = HBM && c != NULL && s.tile == NULL && list_cap > 0;
     const uint32_t k0 = kk;             /* the rank wanted, should a guess miss */
     for (int p = 0, below = top; below > 0; ++p) {
         const int shift = below > SN_DIGIT_BITS ? below - SN_DIGIT_BITS : 0;
@@ -378,7 +413,12 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
             sh_any = 0;
         }
         if (check && threadIdx.x == 0) sh_above = 0;
+        if (can_list && threadIdx.x == 0) {
+            if (p == 0) sh_want = ~0u;  /* written after each pick by the thread of its bin */
+            sh_listed = 0;
+        }
         __syncthreads();
+        const bool listing = can_list && p > 0 && src.tile == NULL && below > SN_DIGIT_BITS && sh_want <= list_cap;
         const bool store = s.store && p == 0;
         auto count = [&](K bits, uint32_t j) {
             if (store) tile[j] = bits;
@@ -388,7 +428,7 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
         };
         if (span) {                     /* a loop of its own: the others stay as lean */
             uint64_t all = ~0ull, any = 0;
-            sn_each<HBM>(s, true, [&](K bits, uint32_t j, bool in) {
+            sn_each<HBM>(src, true, [&](K bits, uint32_t j, bool in) {
                 if (!in) return;
                 const K key = count(bits, j);
                 all &= key;
@@ -402,22 +442,39 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
             }
         } else if (check) {             /* the keys above the guessed prefix */
             uint32_t above = 0;
-            sn_each<HBM>(s, true, [&](K bits, uint32_t j, bool in) {
+            sn_each<HBM>(src, true, [&](K bits, uint32_t j, bool in) {
                 if (in) above += (count(bits, j) & mask) > prefix;
             });
+            my.gt = above;              /* kept should the guess hold */
             above = __reduce_add_sync(SN_FULL_MASK, above);
             if (threadIdx.x % SN_WARP == 0 && above) atomicAdd(&sh_above, (unsigned long long)above);
+        } else if (listing) {           /* the keys matching the prefix into the list */
+            sn_each<HBM>(src, false, [&](K bits, uint32_t j, bool in) {
+                if (in && (count(bits, j) & mask) == prefix) {
+                    const uint32_t o = atomicAdd(&sh_listed, 1u);
+                    list[o] = bits;
+                    lpos[o] = j;
+                }
+            });
         } else {
-            sn_each<HBM>(s, p == 0, [&](K bits, uint32_t j, bool in) {
+            sn_each<HBM>(src, p == 0, [&](K bits, uint32_t j, bool in) {
                 if (in) count(bits, j);
             });
         }
         __syncthreads();
+        if (listing) {                  /* sh_want of them, as the pass before counted */
+            const sn_src<K> l = { NULL, list, lpos, sh_want, sh_want, 0, false };
+            src = l;
+        }
         if (c != NULL) {
             cg::grid_group grid = cg::this_grid();
             if (p == 0 && zero_barrier) grid.sync();    /* block 0 zeroed the control block */
-            for (unsigned b = threadIdx.x; b < SN_BINS; b += blockDim.x)
-                if (sh_hist[b]) atomicAdd(&c->hist[p][b], sh_hist[b]);
+#pragma unroll
+            for (int i = 0; i < own_bins; ++i) {
+                const unsigned b = threadIdx.x + i * SN_THREADS;
+                own[i] = sh_hist[b];
+                if (own[i]) atomicAdd(&c->hist[p][b], own[i]);
+            }
             if (span && threadIdx.x == 0) {
                 atomicAnd(&c->all, sh_all);
                 atomicOr(&c->any, sh_any);
@@ -442,7 +499,18 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
             prefix = mask = 0;          /* the guess missed the k-th key: from the top */
             kk = k0;
             below = key_bits;
+            my.gt = 0;
             continue;
+        }
+        if (c != NULL) {                /* the block's keys in digits above the pick leave the prefix's class */
+            my.eq = 0;
+#pragma unroll
+            for (int i = 0; i < own_bins; ++i) {
+                const unsigned b = threadIdx.x + i * SN_THREADS;
+                my.gt += b > pk.digit ? own[i] : 0u;
+                my.eq += b == pk.digit ? own[i] : 0u;
+                if (can_list && b == pk.digit) sh_want = own[i];
+            }
         }
         prefix |= (K)pk.digit << shift;
         mask |= (K)wmask << shift;
@@ -460,6 +528,7 @@ __device__ void sn_passes(sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrie
             }
         }
     }
+    if (mine != NULL) *mine = my;
 }
 
 /* The sample (onepass_spec.h's SN_SAMPLE positions) into the block's tile:
@@ -541,7 +610,7 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     sn_src<K> smp = { NULL, tile, NULL, SN_SAMPLE, SN_SAMPLE, 0, false };
     K t = 0, mask = 0;
     uint32_t kk = a.r;
-    sn_passes<T, false>(smp, a.flip, NULL, false, true, sn_key_bits<K>(), t, mask, kk, false);
+    sn_passes<T, false>(smp, a.flip, NULL, false, true, sn_key_bits<K>(), t, mask, kk, false, NULL, (K *)NULL, 0);
     uint32_t seq = 0;                   /* the sample's copies of t */
     for (uint32_t j = threadIdx.x; j < SN_SAMPLE; j += blockDim.x) seq += sn_key<T>(tile[j], a.flip) == t;
     seq = __reduce_add_sync(SN_FULL_MASK, seq);
@@ -730,18 +799,15 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
             guessed = true;
         }
     }
-    sn_passes<T, HBM>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk, guessed);
+    sn_share mine;
+    sn_passes<T, HBM>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk, guessed, &mine,
+                      tile, HBM ? a.list_cap : 0u);
 
-    /* final: the block's counts above / equal to the prefix (one block: k - kk
-     * and the tie count, known from the passes), one range per class */
+    /* final: the block's counts above / equal to the prefix, from the passes'
+     * own bins (one block: k - kk and the tie count), one range per class */
     if (multi) {
-        uint32_t n_gt = 0, n_eq = 0;
+        uint32_t n_gt = mine.gt, n_eq = mine.eq;
         if (threadIdx.x == 0) sh_cur_gt = sh_cur_eq = 0;
-        sn_each<HBM>(s, false, [&](K bits, uint32_t, bool in) {
-            const K m = sn_key<T>(bits, a.flip) & mask;
-            n_gt += in && m > prefix;
-            n_eq += in && m == prefix;
-        });
         n_gt = __reduce_add_sync(SN_FULL_MASK, n_gt);
         n_eq = __reduce_add_sync(SN_FULL_MASK, n_eq);
         __syncthreads();                /* the cursors are zero */
@@ -909,12 +975,20 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
     a.c = (small_n_ctl *)ws;
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute coop;
+    const bool hbm = !drtopk_fused_reads_once(&sh);
+    if (hbm) {                          /* the list of the passes over V (sn_passes), after the guess's sample */
+        const size_t list_bytes = sh.list_cap * (sizeof(K) + sizeof(uint32_t));
+        a.list_cap = (uint32_t)((list_bytes < SN_HBM_LIST_BYTES ? list_bytes : SN_HBM_LIST_BYTES) /
+                                (sizeof(K) + sizeof(uint32_t))) & ~3u;
+    }
+    const size_t guess_bytes = a.guess ? SN_SAMPLE * sizeof(K) + SN_GUESS_HIST_BYTES : 0;
+    const size_t hbm_list_bytes = (size_t)a.list_cap * (sizeof(K) + sizeof(uint32_t));
     drtopk_coop_config(&cfg, &coop, grid, SN_THREADS,
                        a.sampled ? (size_t)a.list_cap * (sizeof(K) + sizeof(uint32_t))
                        : a.resident ? a.chunk * sizeof(K)
-                       : a.guess ? SN_SAMPLE * sizeof(K) + SN_GUESS_HIST_BYTES : 0,
+                       : guess_bytes > hbm_list_bytes ? guess_bytes : hbm_list_bytes,
                        s);
-    if (drtopk_fused_reads_once(&sh)) {
+    if (!hbm) {
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, small_n_kernel<T, PosT, false>, a));
     } else {                            /* its shared-memory limit set on its first launch */
         const drtopk_device_attrs *dev;

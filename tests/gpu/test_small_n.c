@@ -26,7 +26,9 @@
  * global memory (32 MB of keys of each width, k = n / 4; 16-bit keys from
  * the top) from the bracket the sample gives the k-th key (UD, ND, CD; all equal and few values: the
  * bracket one key), and refuted by their first pass (onepass_data.h's
- * sample of the smallest and of the largest keys); and its ties
+ * sample of the smallest and of the largest keys), and with a clump of
+ * copies of the k-th key in one block (its keys matching the prefix past
+ * its list while other blocks list theirs); and its ties
  * (all-equal, few values, CD's thousands of copies of each of its top
  * values (f32, f16), past every block's list at small k; ties only where the
  * sample looks, which seem thick and are not) at 2^22 + 3; 16-bit V one element off its
@@ -247,6 +249,19 @@ typedef struct {
     drtopk_order o;
 } large_set;
 
+/* A clump: CLUMP_LEN copies of the middle key (ordered 2^31) a third of
+ * the way into V, the rest uniform; at k = n / 2 the k-th key is the
+ * clump's.  The passes over V in global memory then find one block (or two)
+ * whose keys matching the prefix overflow its list beside blocks that list
+ * theirs: the former read V in every pass, the latter their lists. */
+#define CLUMP_LEN 60000u
+#define CLUMP_KEY 0x80000000u
+static uint32_t clump(uint64_t i, uint64_t n, uint64_t k)
+{
+    (void)k;
+    return i >= n / 3 && i < n / 3 + CLUMP_LEN ? CLUMP_KEY : onepass_hash32(i);
+}
+
 /* The grid's digit passes over V in global memory (k past the sampled
  * lists, V past the chunks' shared memory) from the bracket the sample gives
  * the k-th key, and from the top where the first pass refutes it (the
@@ -281,6 +296,8 @@ static void guessed(int size)
     built64("force-high", onepass_force_high, GUESS_N64, GUESS_N64 >> GUESS_K_SHIFT);
     built("force-low", onepass_force_low, GUESS_N32, GUESS_N32 >> GUESS_K_SHIFT);
     built("force-high", onepass_force_high, GUESS_N32, GUESS_N32 >> GUESS_K_SHIFT);
+    built("clump", clump, GUESS_N32, GUESS_N32 / 2);
+    built64("clump", clump, GUESS_N64, GUESS_N64 / 2);
 }
 
 /* The large data sets, each chosen for a path or an order rule (the small

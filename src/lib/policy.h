@@ -41,9 +41,13 @@ extern "C" {
  *     the radix select, CUB's sort and onepass at most k; 2^23 keys, k =
  *     2^17..2^23: fused on every distribution but CD at k = 2^19..2^20),
  *     up to 2^(POLICY_FUSED_64_MOST_LOG2 + 1) - 1 at k >= n / 2^POLICY_FUSED_64_MOST_SHIFT
- *     (at 2^26 keys, k = 2^24, onepass: fused 0.60-0.81 ms against 0.50-0.67
- *     on UD/ND/CD, 1.61x slower on UD where onepass is 1.13x slower on ND;
- *     H200 GPU-3de35693, commit 0811514), and where it reads V once
+ *     and up to 2^(POLICY_FUSED_64_QUARTER_LOG2 + 1) - 1 at k >= n /
+ *     2^POLICY_FUSED_64_QUARTER_SHIFT, where its passes over V list the
+ *     keys left after two (at 2^24 keys, k = 2^20, fused 148 / 129 / 152 us
+ *     on UD / ND / CD against onepass's 146 / 121 / 175; at 2^26 keys, k =
+ *     2^24, 564 / 479 / 567 against 498 / 667 / 628: fused's worst ratio
+ *     1.07 and 1.13 where onepass's is 1.15 and 1.39; H200 GPU-ef566d88,
+ *     commit 068e7cd), and where it reads V once
  *     (fused_spec.h: its blocks' lists hold the sampled candidates on this
  *     GPU) up to 2^(POLICY_FUSED_64_ONCE_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_64_ONCE_MAX_K (2^24 keys, k = 2^18: 80-87 us against
@@ -98,9 +102,11 @@ extern "C" {
 #define POLICY_FUSED_64_ONCE_LOG2 25
 #define POLICY_FUSED_64_ONCE_MAX_K 262144
 #define POLICY_FUSED_64_MOST_LOG2 25
+#define POLICY_FUSED_64_MOST_SHIFT 4        /* k >= n/16: onepass's candidates would be a 16th of V */
+#define POLICY_FUSED_64_QUARTER_LOG2 26
+#define POLICY_FUSED_64_QUARTER_SHIFT 2     /* k >= n/4 */
 #define POLICY_FUSED_64_MID_LOG2 26
 #define POLICY_FUSED_64_MID_MAX_K 65536
-#define POLICY_FUSED_64_MOST_SHIFT 2        /* k >= n/4: onepass's candidates would be a quarter of V */
 #define POLICY_FUSED_64_WIDE_LOG2 27
 #define POLICY_FUSED_64_WIDE_MAX_K 4096
 #define POLICY_FUSED_16_LOG2 24

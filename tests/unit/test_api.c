@@ -305,7 +305,7 @@ static void rule4_alpha(void)
 /* The size rules (policy.h): small CUDA problems no tuning entry covers get
  * the standalone fused plan up to 2^(POLICY_FUSED_LOG2 + 1) - 1 keys (64-bit
  * keys up to 2^(POLICY_FUSED_64_LOG2 + 1) - 1 at any k, then where it reads
- * V once at bounded k, or at k >= n/4), 16-bit keys at k <= POLICY_FUSED_16_MAX_K up to
+ * V once at bounded k, or at k >= n/16 and, one size more, n/4), 16-bit keys at k <= POLICY_FUSED_16_MAX_K up to
  * 2^(POLICY_FUSED_16_LOG2 + 1) - 1, 32-bit keys at k <= POLICY_FUSED_32_MAX_K
  * up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k >= n/4 up to
  * 2^(POLICY_FUSED_MOST_LOG2 + 1) - 1; 32-bit keys from
@@ -332,14 +332,18 @@ static void plan_auto_small_n(void)
         { POLICY_FUSED_64_ONCE_LOG2, POLICY_FUSED_64_ONCE_MAX_K, DRTOPK_ALGO_FUSED },    /* where it reads V once */
         { POLICY_FUSED_64_ONCE_LOG2, POLICY_FUSED_64_ONCE_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
         { POLICY_FUSED_64_MOST_LOG2, 1ull << (POLICY_FUSED_64_MOST_LOG2 - POLICY_FUSED_64_MOST_SHIFT),
+          DRTOPK_ALGO_FUSED },                                                           /* k >= n/16 */
+        { POLICY_FUSED_64_MOST_LOG2, (1ull << (POLICY_FUSED_64_MOST_LOG2 - POLICY_FUSED_64_MOST_SHIFT)) - 1,
+          DRTOPK_ALGO_ONEPASS },
+        { POLICY_FUSED_64_QUARTER_LOG2, 1ull << (POLICY_FUSED_64_QUARTER_LOG2 - POLICY_FUSED_64_QUARTER_SHIFT),
           DRTOPK_ALGO_FUSED },                                                           /* k >= n/4 */
+        { POLICY_FUSED_64_QUARTER_LOG2, 1ull << (POLICY_FUSED_64_QUARTER_LOG2 - POLICY_FUSED_64_MOST_SHIFT),
+          DRTOPK_ALGO_ONEPASS },
         { POLICY_FUSED_64_MID_LOG2, POLICY_FUSED_64_MID_MAX_K, DRTOPK_ALGO_FUSED },
         { POLICY_FUSED_64_MID_LOG2, POLICY_FUSED_64_MID_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
-        { POLICY_FUSED_64_MID_LOG2, 1ull << (POLICY_FUSED_64_MID_LOG2 - POLICY_FUSED_64_MOST_SHIFT),
-          DRTOPK_ALGO_ONEPASS },
         { POLICY_FUSED_64_WIDE_LOG2, POLICY_FUSED_64_WIDE_MAX_K, DRTOPK_ALGO_FUSED },
         { POLICY_FUSED_64_WIDE_LOG2, POLICY_FUSED_64_WIDE_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
-        { POLICY_FUSED_64_WIDE_LOG2, 1ull << (POLICY_FUSED_64_WIDE_LOG2 - POLICY_FUSED_64_MOST_SHIFT),
+        { POLICY_FUSED_64_WIDE_LOG2, 1ull << (POLICY_FUSED_64_WIDE_LOG2 - POLICY_FUSED_64_QUARTER_SHIFT),
           DRTOPK_ALGO_ONEPASS },
         { POLICY_FUSED_64_WIDE_LOG2 + 1, 1, DRTOPK_ALGO_ONEPASS },
     };
@@ -444,6 +448,7 @@ static void plan_auto_small_n(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.dtype = DRTOPK_U64;                        /* 64-bit keys there: onepass past fused's k ... */
+    p.k = (p.n >> POLICY_FUSED_64_MOST_SHIFT) - 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.k = POLICY_FUSED_64_ONCE_MAX_K;            /* ... and fused up to it where it reads V once */

@@ -57,10 +57,11 @@
                                            its code would cost their kernels
                                            spills (ptxas, sm_90)               */
 #define SN_TIE_SHARE 2                  /* ties take at most 1/2 of a block's list */
-#define SN_LIST_SLACK 2                 /* a block's share of the spec's capacity,
-                                           twice over, fits its list: a binomial
-                                           count of mean m >= 16 stays under 2m
-                                           to 4 standard deviations            */
+#define SN_LIST_SD 6.0                  /* a block's share m of the spec's
+                                           capacity and this many standard
+                                           deviations of a binomial count fit
+                                           its list: a random V overflows one
+                                           of 132 lists with odds below 1e-6 */
 
 typedef struct {
     unsigned grid;                      /* blocks                               */
@@ -95,7 +96,8 @@ static inline uint32_t drtopk_fused_rank_hi(uint64_t n, uint64_t k, uint64_t s)
  * at most resident_max blocks are co-resident (1 without cooperative
  * launch).  Sampled: a block's list (key and offset) fills the room; ties
  * take at most k of it (TAKE needs at most k - gt), and the rest holds
- * SN_LIST_SLACK times the block's share of the spec's candidate capacity.
+ * the block's share m of the spec's candidate capacity plus SN_LIST_SD
+ * sqrt(m) (a V whose candidates crowd one chunk falls back, exact).
  * The list is a multiple of 4 keys, so that the offsets after the keys stay
  * 4-byte aligned. */
 static inline drtopk_fused_shape drtopk_fused_shape_of(size_t key_bytes, uint64_t n, uint64_t k, size_t room,
@@ -112,8 +114,9 @@ static inline drtopk_fused_shape drtopk_fused_shape_of(size_t key_bytes, uint64_
     s.cand_cap = s.list_cap - tie_cap;
     s.r = (uint32_t)drtopk_onepass_rank(n, k, SN_SAMPLE);
     s.cap = drtopk_onepass_capacity(n, k, SN_SAMPLE, s.r);
+    const double share = (double)s.cap / s.grid;
     s.sampled = s.grid > 1 && n >= SN_SAMPLED_MIN_N && room >= SN_SAMPLE * key_bytes &&
-                s.cap / s.grid * SN_LIST_SLACK <= s.cand_cap;
+                share + SN_LIST_SD * sqrt(share) <= (double)s.cand_cap;
     s.resident = !s.sampled && s.chunk * key_bytes <= room;
     s.guess = s.grid > 1 && !s.sampled && !s.resident && n >= SN_SAMPLED_MIN_N && key_bytes >= SN_GUESS_MIN_BYTES &&
               room >= SN_SAMPLE * key_bytes + SN_GUESS_HIST_BYTES;

@@ -26,7 +26,8 @@
  * global memory (32 MB of keys of each width, k = n / 4; 16-bit keys from
  * the top) from the bracket the sample gives the k-th key (UD, ND, CD; all equal and few values: the
  * bracket one key), and refuted by their first pass (onepass_data.h's
- * sample of the smallest and of the largest keys), and with a clump of
+ * sample of the smallest and of the largest keys), the sampled pass at its
+ * lists' edge (2^24 keys, k = 2^20 of 32 bits, 2^19 of 64), and with a clump of
  * copies of the k-th key in one block (its keys matching the prefix past
  * its list while other blocks list theirs); and its ties
  * (all-equal, few values, CD's thousands of copies of each of its top
@@ -71,6 +72,8 @@
 #define GUESS_N32 ((1ull << 23) + 3)   /* the same of 32-bit keys */
 #define GUESS_N16 ((1ull << 24) + 3)   /* and of 16-bit ones */
 #define GUESS_K_SHIFT 2                /* k = n / 4: past the sampled pass's lists */
+#define LIST_EDGE_SHIFT 4              /* k = n / 16 of 32-bit keys at LARGE_N: the lists' edge */
+#define LIST_EDGE_SHIFT_64 5           /* and n / 32 of 64-bit ones */
 #define FORCE_TINY_K 100
 #define DESC_LEN 200
 #define MAX_KS 8
@@ -300,6 +303,27 @@ static void guessed(int size)
     built64("clump", clump, GUESS_N64, GUESS_N64 / 2);
 }
 
+/* The sampled pass at its lists' edge (fused_spec.h: a block's share of the
+ * spec's capacity and SN_LIST_SD standard deviations), where a block's
+ * candidates nearly fill its list: 2^24 keys, k = 2^20 of 32 bits, 2^19 of
+ * 64.  size: as seeded's (the full suite only). */
+static void list_edge(int size)
+{
+    static const large_set sets[] = {
+        { LARGE_N, DRTOPK_DIST_UD, DRTOPK_U32, DRTOPK_LARGEST },
+        { LARGE_N, DRTOPK_DIST_ND, DRTOPK_F32, DRTOPK_SMALLEST },
+        { LARGE_N, DRTOPK_DIST_CD, DRTOPK_U64, DRTOPK_LARGEST },
+    };
+    if (size != 0) return;
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; ++i) {
+        data d;
+        uint64_t k = sets[i].n >> (drtopk_dtype_bits(sets[i].t) == 64 ? LIST_EDGE_SHIFT_64 : LIST_EDGE_SHIFT);
+        if (data_seeded(&d, SUITE_SEED, sets[i].n, sets[i].dist, sets[i].t, sets[i].o) == 0) run_set(&d, &k, 1);
+        else gt_check(0, "fused data", "cannot prepare n=%" PRIu64, sets[i].n);
+        data_free(&d);
+    }
+}
+
 /* The large data sets, each chosen for a path or an order rule (the small
  * sizes cover every combination). */
 static const large_set large_sets[] = {
@@ -417,6 +441,7 @@ int main(int argc, char **argv)
     spike(size > 0);
     forced(size);
     guessed(size);
+    list_edge(size);
     unaligned16(size);
     seeded(size);
     return gt_finish();

@@ -207,9 +207,9 @@ static void plans(void)
  * 232,448 bytes less SN_STATIC_SMEM_MAX, one 1024-thread block on each of
  * 132 SMs): one read of V where the chunks fit shared memory or the sampled
  * candidates fit the lists, digit passes over HBM where neither does.  The
- * 64-bit cases are the edge measured there (policy.h): at 2^29 - 1 keys
- * fused re-reads V from k = 1024 (5.7 ms against onepass's 1.2), at 2^28.75
- * keys from k = 4096. */
+ * 64-bit cases are the lists' edges there (a block's share of the spec's
+ * capacity and SN_LIST_SD standard deviations): at 2^29 - 1 keys the lists
+ * hold k = 4096, at 2^28 keys 65536, at 2^26 keys 2^18. */
 static void fused_shape(void)
 {
     const size_t room = 232448 - SN_STATIC_SMEM_MAX;
@@ -221,11 +221,11 @@ static void fused_shape(void)
     s = drtopk_fused_shape_of(4, 1u << 24, 1024, room, sms);           /* 64 MB: sampled */
     CHECK(s.sampled && !s.resident && drtopk_fused_reads_once(&s));
     CHECK(s.list_cap % 4 == 0 && s.list_cap * (4 + sizeof(uint32_t)) <= room && s.cand_cap == s.list_cap - 1024);
-    CHECK(s.cap / s.grid * SN_LIST_SLACK <= s.cand_cap);
+    CHECK((double)s.cap / s.grid + SN_LIST_SD * sqrt((double)s.cap / s.grid) <= s.cand_cap);
     const struct { uint64_t n, k; int once; } u64[] = {
-        { (1ull << 29) - 1, 256, 1 }, { (1ull << 29) - 1, 1024, 0 }, { (1ull << 29) - 1, 4096, 0 },
-        { 451452825, 2048, 1 }, { 451452825, 4096, 0 }, { 1ull << 28, 4096, 1 }, { 1ull << 28, 16384, 0 },
-        { 1ull << 26, 65536, 1 }, { 1ull << 26, 1u << 18, 0 },
+        { (1ull << 29) - 1, 4096, 1 }, { (1ull << 29) - 1, 8192, 0 }, { 451452825, 8192, 1 },
+        { 451452825, 16384, 0 }, { 1ull << 28, 65536, 1 }, { 1ull << 28, 1u << 17, 0 },
+        { 1ull << 26, 1u << 18, 1 }, { 1ull << 26, 1u << 19, 0 },
     };
     for (size_t i = 0; i < sizeof u64 / sizeof *u64; ++i) {
         s = drtopk_fused_shape_of(8, u64[i].n, u64[i].k, room, sms);

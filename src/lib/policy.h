@@ -51,9 +51,11 @@ extern "C" {
  *     (fused_spec.h: its blocks' lists hold the sampled candidates on this
  *     GPU) up to 2^(POLICY_FUSED_64_ONCE_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_64_ONCE_MAX_K (2^24 keys, k = 2^18: 80-87 us against
- *     onepass's 135-162; k = 2^20: 158-181 against 124-177, the same run),
- *     up to 2^(POLICY_FUSED_64_MID_LOG2 + 1) - 1 at k <=
- *     POLICY_FUSED_64_MID_MAX_K and up to 2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1
+ *     onepass's 135-162; k = 2^20: 158-181 against 124-177, the same run;
+ *     since its lists hold a block's share and 6 standard deviations, not
+ *     twice the share, 2^25 keys, k = 2^18 UD: 130 us against 172, 2^26
+ *     keys ND: 180 against 240, H200 GPU-8e64e884, commit cf90091)
+ *     and up to 2^(POLICY_FUSED_64_WIDE_LOG2 + 1) - 1
  *     at k <= POLICY_FUSED_64_WIDE_MAX_K; onepass elsewhere (at 2^28 keys and
  *     k <= 4096 onepass is 1-5% faster even where fused reads V once: 575-585
  *     us against 581-606 on every distribution; H200, commit 00c6a93).  Where
@@ -64,10 +66,14 @@ extern "C" {
  *     k = 2^19..2^21: 190-324 us against 129-230; 2^25 keys, k = 2^18..2^22:
  *     326-609 against 180-391; H200, commit 58adafc);
  *   - 32-bit keys up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1 at k <=
- *     POLICY_FUSED_32_MAX_K, and up to 2^(POLICY_FUSED_32_WIDE_K_LOG2 + 1) - 1
- *     at k <= n / 2^POLICY_FUSED_32_K_SHIFT: fused, which reads V once there
- *     (a sampled threshold, onepass_spec.h, in the one launch): 1.2-1.6x
- *     faster than onepass and the pipeline;
+ *     POLICY_FUSED_32_MAX_K, and at k <= POLICY_FUSED_32_ONCE_WIDE_MAX_K and
+ *     up to 2^(POLICY_FUSED_32_WIDE_K_LOG2 + 1) - 1 at k <= n /
+ *     2^POLICY_FUSED_32_K_SHIFT where it reads V once: fused, which reads V
+ *     once there (a sampled threshold, onepass_spec.h, in the one launch):
+ *     1.2-1.6x faster than onepass and the pipeline (2^24 keys, k = 2^20:
+ *     u32 85 / 88 / 84 us on UD / ND / CD against 101 / 92 / 109; 2^26 keys,
+ *     k = 2^18 UD: 119 against 143; k = 2^19 ND: 144 against 156; H200
+ *     GPU-8e64e884, commit cf90091);
  *   - 16-bit keys up to 2^(POLICY_FUSED_16_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_16_MAX_K: fused, which reads f16/bf16 at their width in
  *     two digit passes (a sampled threshold from 2^22 keys): 1.05-1.7x faster
@@ -99,22 +105,21 @@ extern "C" {
 #define POLICY_FUSED_MOST_LOG2 24
 #define POLICY_FUSED_MOST_SHIFT 2           /* k >= n/4 */
 #define POLICY_FUSED_64_LOG2 23
-#define POLICY_FUSED_64_ONCE_LOG2 25
+#define POLICY_FUSED_64_ONCE_LOG2 26
 #define POLICY_FUSED_64_ONCE_MAX_K 262144
 #define POLICY_FUSED_64_MOST_LOG2 25
 #define POLICY_FUSED_64_MOST_SHIFT 4        /* k >= n/16: onepass's candidates would be a 16th of V */
 #define POLICY_FUSED_64_QUARTER_LOG2 26
 #define POLICY_FUSED_64_QUARTER_SHIFT 2     /* k >= n/4 */
-#define POLICY_FUSED_64_MID_LOG2 26
-#define POLICY_FUSED_64_MID_MAX_K 65536
 #define POLICY_FUSED_64_WIDE_LOG2 27
 #define POLICY_FUSED_64_WIDE_MAX_K 4096
 #define POLICY_FUSED_16_LOG2 24
 #define POLICY_FUSED_16_MAX_K 262144
 #define POLICY_FUSED_32_LOG2 26
 #define POLICY_FUSED_32_MAX_K 65536
+#define POLICY_FUSED_32_ONCE_WIDE_MAX_K 524288
 #define POLICY_FUSED_32_WIDE_K_LOG2 24
-#define POLICY_FUSED_32_K_SHIFT 6
+#define POLICY_FUSED_32_K_SHIFT 4
 #define POLICY_FUSED_32_ONCE_LOG2 27
 #define POLICY_FUSED_32_ONCE_MAX_K 16384
 #define POLICY_PIPELINE_MIN_LOG2 27

@@ -327,7 +327,7 @@ static void plan_auto_small_n(void)
         uint64_t k;
         drtopk_algo algo;
     } wide[] = {
-        { POLICY_FUSED_64_LOG2, POLICY_FUSED_64_MID_MAX_K + 1, DRTOPK_ALGO_FUSED },       /* any k */
+        { POLICY_FUSED_64_LOG2, POLICY_FUSED_64_ONCE_MAX_K + 1, DRTOPK_ALGO_FUSED },      /* any k */
         { POLICY_FUSED_64_LOG2, 1ull << POLICY_FUSED_64_LOG2, DRTOPK_ALGO_FUSED },
         { POLICY_FUSED_64_ONCE_LOG2, POLICY_FUSED_64_ONCE_MAX_K, DRTOPK_ALGO_FUSED },    /* where it reads V once */
         { POLICY_FUSED_64_ONCE_LOG2, POLICY_FUSED_64_ONCE_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
@@ -339,8 +339,6 @@ static void plan_auto_small_n(void)
           DRTOPK_ALGO_FUSED },                                                           /* k >= n/4 */
         { POLICY_FUSED_64_QUARTER_LOG2, 1ull << (POLICY_FUSED_64_QUARTER_LOG2 - POLICY_FUSED_64_MOST_SHIFT),
           DRTOPK_ALGO_ONEPASS },
-        { POLICY_FUSED_64_MID_LOG2, POLICY_FUSED_64_MID_MAX_K, DRTOPK_ALGO_FUSED },
-        { POLICY_FUSED_64_MID_LOG2, POLICY_FUSED_64_MID_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
         { POLICY_FUSED_64_WIDE_LOG2, POLICY_FUSED_64_WIDE_MAX_K, DRTOPK_ALGO_FUSED },
         { POLICY_FUSED_64_WIDE_LOG2, POLICY_FUSED_64_WIDE_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
         { POLICY_FUSED_64_WIDE_LOG2, 1ull << (POLICY_FUSED_64_WIDE_LOG2 - POLICY_FUSED_64_QUARTER_SHIFT),

@@ -66,19 +66,24 @@ extern "C" {
  *     k = 2^19..2^21: 190-324 us against 129-230; 2^25 keys, k = 2^18..2^22:
  *     326-609 against 180-391; H200, commit 58adafc);
  *   - 32-bit keys up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1 at k <=
- *     POLICY_FUSED_32_MAX_K, and at k <= POLICY_FUSED_32_ONCE_WIDE_MAX_K and
+ *     POLICY_FUSED_32_MAX_K, and (integer keys) at k <=
+ *     POLICY_FUSED_32_ONCE_WIDE_MAX_K and
  *     up to 2^(POLICY_FUSED_32_WIDE_K_LOG2 + 1) - 1 at k <= n /
  *     2^POLICY_FUSED_32_K_SHIFT where it reads V once: fused, which reads V
  *     once there (a sampled threshold, onepass_spec.h, in the one launch):
  *     1.2-1.6x faster than onepass and the pipeline (2^24 keys, k = 2^20:
  *     u32 85 / 88 / 84 us on UD / ND / CD against 101 / 92 / 109; 2^26 keys,
  *     k = 2^18 UD: 119 against 143; k = 2^19 ND: 144 against 156; H200
- *     GPU-8e64e884, commit cf90091);
+ *     GPU-8e64e884, commit cf90091; f32 CD at 2^26 keys, k = 2^18, whose
+ *     keys are few values, 140 against 118, where u32 CD is 121 against
+ *     125: H200 GPU-3aa46264, commit d970356);
  *   - 16-bit keys up to 2^(POLICY_FUSED_16_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_16_MAX_K: fused, which reads f16/bf16 at their width in
  *     two digit passes (a sampled threshold from 2^22 keys): 1.05-1.7x faster
- *     than onepass at 2^24 keys; past 2^18 its blocks' lists overflow, and at
- *     2^26 keys onepass's one read wins at every k;
+ *     than onepass at 2^24 keys (at k = 2^20, where it now reads V once too,
+ *     82 / 85 / 88 us on UD / ND / CD against 99 / 99 / 77: not taken yet;
+ *     H200 GPU-3aa46264, commit d970356); at 2^26 keys onepass's one read
+ *     wins at every k;
  *   - 32-bit keys from 2^POLICY_PIPELINE_MIN_LOG2 keys at k <=
  *     POLICY_PIPELINE_MAX_K: the paper's pipeline at Rule 4's const
  *     POLICY_PIPELINE_RULE4_CONST, beta 2, whose delegate vector is all the

@@ -418,6 +418,17 @@ static void plan_auto_small_n(void)
     p.k = POLICY_PIPELINE_MAX_K + 1;            /* past the pipeline's k: fused where it reads V once */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.n = 1ull << POLICY_FUSED_32_LOG2;         /* integer keys: fused up to POLICY_FUSED_32_ONCE_WIDE_MAX_K */
+    p.k = POLICY_FUSED_32_ONCE_WIDE_MAX_K;      /* where it reads V once; float keys (f32 CD: few values) onepass */
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.dtype = DRTOPK_F32;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.dtype = DRTOPK_U32;
+    p.k = POLICY_FUSED_32_ONCE_WIDE_MAX_K + 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.n = 1ull << POLICY_FUSED_32_WIDE_K_LOG2;  /* fused at k <= n / 2^POLICY_FUSED_32_K_SHIFT up to there */
     p.k = p.n >> POLICY_FUSED_32_K_SHIFT;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);

@@ -4,9 +4,11 @@
  * each block's shared-memory list of candidates, and so whether it reads V
  * once -- its chunks stay in shared memory, or a sampled threshold
  * (onepass_spec.h) whose candidates fit the lists -- or re-reads V from HBM
- * in each of its digit passes (up to six for 64-bit keys; those start below
- * the leading bits that the sampled keys bracketing the k-th key's rank
- * share, where the first pass confirms the k-th key has them).  The launch takes
+ * in its digit passes (those start below the leading bits that the sampled
+ * keys bracketing the k-th key's rank share, where the first pass confirms
+ * the k-th key has them; where a block's keys left by a pass fit 64 KB, the
+ * next pass lists them and the passes after it run on the list) and once
+ * more for its output.  The launch takes
  * its shape from drtopk_fused_shape_of, and the planner asks the same
  * function (through the CUDA backend's drtopk_cuda_fused_reads_once) where
  * a fused plan would otherwise re-read a large V (policy.h).

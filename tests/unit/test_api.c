@@ -418,17 +418,26 @@ static void plan_auto_small_n(void)
     p.k = POLICY_PIPELINE_MAX_K + 1;            /* past the pipeline's k: fused where it reads V once */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
-    p.n = 1ull << POLICY_FUSED_32_LOG2;         /* integer keys: fused up to POLICY_FUSED_32_ONCE_WIDE_MAX_K */
-    p.k = POLICY_FUSED_32_ONCE_WIDE_MAX_K;      /* where it reads V once; float keys (f32 CD: few values) onepass */
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
-    p.dtype = DRTOPK_F32;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    /* 2^POLICY_FUSED_32_LOG2 keys: integer keys fused up to POLICY_FUSED_32_ONCE_WIDE_MAX_K where it reads V once, float
+     * keys (f32 CD: few values) onepass */
+    static const struct {
+        drtopk_dtype t;
+        uint64_t k;
+        drtopk_algo algo;
+    } once_wide[] = {
+        { DRTOPK_U32, POLICY_FUSED_32_ONCE_WIDE_MAX_K, DRTOPK_ALGO_FUSED },
+        { DRTOPK_F32, POLICY_FUSED_32_ONCE_WIDE_MAX_K, DRTOPK_ALGO_ONEPASS },
+        { DRTOPK_U32, POLICY_FUSED_32_ONCE_WIDE_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
+    };
+    p.n = 1ull << POLICY_FUSED_32_LOG2;
+    for (size_t i = 0; i < sizeof once_wide / sizeof once_wide[0]; ++i) {
+        p.dtype = once_wide[i].t;
+        p.k = once_wide[i].k;
+        CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+        CHECKF(plan.flags == 0 && plan.second_algo == once_wide[i].algo, "%s n = 2^%d, k = %" PRIu64 ": %s",
+               drtopk_dtype_name(p.dtype), POLICY_FUSED_32_LOG2, p.k, drtopk_algo_name(plan.second_algo));
+    }
     p.dtype = DRTOPK_U32;
-    p.k = POLICY_FUSED_32_ONCE_WIDE_MAX_K + 1;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.n = 1ull << POLICY_FUSED_32_WIDE_K_LOG2;  /* fused at k <= n / 2^POLICY_FUSED_32_K_SHIFT up to there */
     p.k = p.n >> POLICY_FUSED_32_K_SHIFT;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);

@@ -225,7 +225,9 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
     if (bits == 64) return size_rule_64(p, ln);
     if (ln <= POLICY_FUSED_LOG2) return DRTOPK_ALGO_FUSED;
     if (ln <= POLICY_FUSED_MOST_LOG2 && p->k >= p->n >> POLICY_FUSED_MOST_SHIFT) return DRTOPK_ALGO_FUSED;
-    if (bits == 16 && ln <= POLICY_FUSED_16_LOG2 && p->k <= POLICY_FUSED_16_MAX_K) return DRTOPK_ALGO_FUSED;
+    if (bits == 16 && ln <= POLICY_FUSED_16_LOG2 &&
+        (p->k <= POLICY_FUSED_16_MAX_K || (p->k <= p->n >> POLICY_FUSED_16_K_SHIFT && fused_reads_once(p))))
+        return DRTOPK_ALGO_FUSED;
     if (bits == 32 && ln <= POLICY_FUSED_32_LOG2 && p->k <= POLICY_FUSED_32_MAX_K) return DRTOPK_ALGO_FUSED;
     if (bits == 32 &&
         ((ln <= POLICY_FUSED_32_LOG2 && p->k <= POLICY_FUSED_32_ONCE_WIDE_MAX_K && !drtopk_dtype_is_float(p->dtype)) ||

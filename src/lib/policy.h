@@ -78,12 +78,13 @@ extern "C" {
  *     keys are few values, 140 against 118, where u32 CD is 121 against
  *     125: H200 GPU-3aa46264, commit d970356);
  *   - 16-bit keys up to 2^(POLICY_FUSED_16_LOG2 + 1) - 1 at k <=
- *     POLICY_FUSED_16_MAX_K: fused, which reads f16/bf16 at their width in
- *     two digit passes (a sampled threshold from 2^22 keys): 1.05-1.7x faster
- *     than onepass at 2^24 keys (at k = 2^20, where it now reads V once too,
- *     82 / 85 / 88 us on UD / ND / CD against 99 / 99 / 77: not taken yet;
- *     H200 GPU-3aa46264, commit d970356); at 2^26 keys onepass's one read
- *     wins at every k;
+ *     POLICY_FUSED_16_MAX_K, and at k <= n / 2^POLICY_FUSED_16_K_SHIFT where
+ *     it reads V once: fused, which reads f16/bf16 at their width in two
+ *     digit passes (a sampled threshold from 2^22 keys): 1.05-1.7x faster
+ *     than onepass at 2^24 keys (k = 2^20: 82 / 85 / 88 us on UD / ND / CD
+ *     against 99 / 99 / 77, the worse ratio 1.13 against 1.20; H200
+ *     GPU-4c8fd085, commit e250fdf); at 2^26 keys onepass's one read wins
+ *     at every k;
  *   - 32-bit keys from 2^POLICY_PIPELINE_MIN_LOG2 keys at k <=
  *     POLICY_PIPELINE_MAX_K: the paper's pipeline at Rule 4's const
  *     POLICY_PIPELINE_RULE4_CONST, beta 2, whose delegate vector is all the
@@ -120,6 +121,7 @@ extern "C" {
 #define POLICY_FUSED_64_WIDE_MAX_K 4096
 #define POLICY_FUSED_16_LOG2 24
 #define POLICY_FUSED_16_MAX_K 262144
+#define POLICY_FUSED_16_K_SHIFT 4           /* k <= n/16 where fused reads V once */
 #define POLICY_FUSED_32_LOG2 26
 #define POLICY_FUSED_32_MAX_K 65536
 #define POLICY_FUSED_32_ONCE_WIDE_MAX_K 524288

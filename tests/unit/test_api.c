@@ -360,7 +360,10 @@ static void plan_auto_small_n(void)
     } half[] = {
         { DRTOPK_F16, POLICY_FUSED_16_LOG2, POLICY_FUSED_16_MAX_K, DRTOPK_ALGO_FUSED },
         { DRTOPK_BF16, POLICY_FUSED_16_LOG2, POLICY_FUSED_16_MAX_K, DRTOPK_ALGO_FUSED },
-        { DRTOPK_F16, POLICY_FUSED_16_LOG2, POLICY_FUSED_16_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
+        { DRTOPK_F16, POLICY_FUSED_16_LOG2, 1ull << (POLICY_FUSED_16_LOG2 - POLICY_FUSED_16_K_SHIFT),
+          DRTOPK_ALGO_FUSED },                                          /* where it reads V once */
+        { DRTOPK_F16, POLICY_FUSED_16_LOG2, (1ull << (POLICY_FUSED_16_LOG2 - POLICY_FUSED_16_K_SHIFT)) + 1,
+          DRTOPK_ALGO_ONEPASS },
         { DRTOPK_BF16, POLICY_FUSED_16_LOG2 + 1, 1, DRTOPK_ALGO_ONEPASS },
         { DRTOPK_F16, POLICY_PIPELINE_MIN_LOG2, 1, DRTOPK_ALGO_ONEPASS },   /* the pipeline is 32-bit only */
     };
@@ -451,7 +454,7 @@ static void plan_auto_small_n(void)
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.n = small + 1;
-    p.k = POLICY_FUSED_16_MAX_K + 1;
+    p.k = (p.n >> POLICY_FUSED_16_K_SHIFT) + 1;
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
     p.n = (2ull << POLICY_FUSED_MOST_LOG2) - 1;  /* a quarter of V or more: fused, 64-bit keys too */

@@ -35,14 +35,15 @@ static int in_cell(drtopk_backend b, drtopk_dtype t, const dh_store_choice *c, u
 }
 
 /* 16-bit keys on the CUDA backend: the size rules run fused up to 2^25 - 1
- * keys at k <= 2^18 and onepass above (policy.h), so a onepass cell at 2^24
- * keys, k = 2^18..2^20 - 1 (what an H200 sweep stored) acts at k = 2^18 only.
- * The first candidate (k doubled) runs onepass either way; the point checked
- * is the grid's k at n 3/2 of the grid's plus 3. */
+ * keys at k <= n/16 where fused reads V once (no GPU here: it may) and
+ * onepass above (policy.h), so a onepass cell at 2^24 keys, k =
+ * 2^20..2^22 - 1 acts at k <= n/16 only.  The first candidate (k doubled)
+ * runs onepass either way; the point checked is the grid's k at n 3/2 of
+ * the grid's plus 3. */
 static void heldout_lands_where_the_cell_acts(void)
 {
-    const dh_store_choice c = cell(24, 25, 18, 19, "onepass", 0, 0);
-    const uint64_t grid_n = 1ull << 24, grid_k = 1ull << 18;
+    const dh_store_choice c = cell(24, 25, 20, 21, "onepass", 0, 0);
+    const uint64_t grid_n = 1ull << 24, grid_k = 1ull << 20;
     uint64_t n[HELDOUT_POINTS_MAX], k[HELDOUT_POINTS_MAX];
     CHECK(!cell_acts_at(DRTOPK_BACKEND_CUDA, DRTOPK_F16, &c, grid_n / 2 * 3 + 3, grid_k * 2));
     const int points = heldout_points(DRTOPK_BACKEND_CUDA, DRTOPK_F16, &c, grid_n, grid_k, 1ull << 30, n, k);
@@ -51,9 +52,9 @@ static void heldout_lands_where_the_cell_acts(void)
     CHECK_EQ_U64(k[0], grid_k);
     CHECK(cell_acts_at(DRTOPK_BACKEND_CUDA, DRTOPK_F16, &c, n[0], k[0]));
     /* the far corner: onepass there at either candidate, so the first (5 keys
-       below 2^26, k 1 below 2^20) */
+       below 2^26, k 1 below 2^22) */
     CHECK_EQ_U64(n[1], (1ull << 26) - 5);
-    CHECK_EQ_U64(k[1], (1ull << 20) - 1);
+    CHECK_EQ_U64(k[1], (1ull << 22) - 1);
     CHECK(!cell_acts_at(DRTOPK_BACKEND_CUDA, DRTOPK_F16, &c, n[1], k[1]));
 }
 

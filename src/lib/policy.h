@@ -44,8 +44,8 @@ extern "C" {
  *     and up to 2^(POLICY_FUSED_64_QUARTER_LOG2 + 1) - 1 at k >= n /
  *     2^POLICY_FUSED_64_QUARTER_SHIFT, where its passes over V list the
  *     keys left after two (at 2^24 keys, k = 2^20, fused 148 / 129 / 152 us
- *     on UD / ND / CD against onepass's 146 / 121 / 175; at 2^26 keys, k =
- *     2^24, 564 / 479 / 567 against 498 / 667 / 628: fused's worst ratio
+ *     on UD / ND / CD against onepass's 146 / 121 / 173; at 2^26 keys, k =
+ *     2^24, 564 / 481 / 567 against 498 / 667 / 628: fused's worst ratio
  *     1.07 and 1.13 where onepass's is 1.15 and 1.39; H200 GPU-ef566d88,
  *     commit 068e7cd), and where it reads V once
  *     (fused_spec.h: its blocks' lists hold the sampled candidates on this
@@ -82,7 +82,7 @@ extern "C" {
  *     it reads V once: fused, which reads f16/bf16 at their width in two
  *     digit passes (a sampled threshold from 2^22 keys): 1.05-1.7x faster
  *     than onepass at 2^24 keys (k = 2^20: 82 / 85 / 88 us on UD / ND / CD
- *     against 99 / 99 / 77, the worse ratio 1.13 against 1.20; H200
+ *     against 98 / 99 / 79, the worse ratio 1.11 against 1.20; H200
  *     GPU-4c8fd085, commit e250fdf); at 2^26 keys onepass's one read wins
  *     at every k;
  *   - 32-bit keys from 2^POLICY_PIPELINE_MIN_LOG2 keys at k <=

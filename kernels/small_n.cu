@@ -35,8 +35,10 @@
  * shared memory; then streams its chunk (16-byte loads),
  * keeping keys > t and up to k ties == t in a list in shared memory (key,
  * offset; once the list's ties are full, a chunk the sample expects to be
- * thick with copies of t streams the rest without looking at ties), and
- * publishes its counts (plain stores: nothing to zero first).
+ * thick with copies of t streams the rest without looking at ties; where
+ * candidates are dense, sn_dense, a warp takes its list slots once a 16-byte
+ * load, not once a key), and publishes its counts (plain stores: nothing to
+ * zero first).
  * One grid barrier; every block sums the counts and decides as the spec does
  * (drtopk_onepass_decide over the ties stored), falling back also when a key
  * > t found no room.  The lists then hold every key > t and enough ties: the
@@ -125,6 +127,10 @@
 #define SN_TIE_MIN_COPIES 2             /* the sample's copies of t (besides t)
                                            that make an estimate: a wrong one
                                            costs one barrier                   */
+#define SN_DENSE_PER_LOAD 2             /* sampled candidates (the spec's
+                                           capacity) a warp's 16-byte load from
+                                           which the sampled pass takes list
+                                           slots once a load (sn_dense)       */
 #define SN_WARP 32
 #define SN_FULL_MASK 0xffffffffu
 
@@ -301,20 +307,90 @@ __device__ __forceinline__ void sn_for_each(const sn_src<K> &s, bool first, F f)
     }
 }
 
+/* Whether the sampled pass's candidates, at most cap of n keys, average
+ * SN_DENSE_PER_LOAD or more a warp's 16-byte load (SN_WARP loads of vec
+ * keys): then most keys' votes find one, and the warp's slow path, run once
+ * a key, costs more than one scan of the lanes' counts a load.  H200
+ * (GPU-618c5ede, GPU-435786a2), once a load against once a key, at the
+ * capacity's candidates a warp's load: 0.80-0.83x at 24.6 (f16 UD, CD 2^24,
+ * k = 2^20), 0.89x at 12.3 (u32 UD 2^24, k = 2^20), 0.90x at 3.6 (bf16 CD
+ * 2^24, k = 2^16), 0.95x at 2.1 (u64 UD 2^24, k = 2^18), but 1.10x at 1.8
+ * (f16 ND 2^24, k = 2^14) and 1.19-1.20x (u32, f32 UD 2^26, k = 2^18). */
+__host__ __device__ __forceinline__ bool sn_dense(uint64_t n, uint64_t cap, uint32_t vec)
+{
+    return cap * (uint64_t)(SN_WARP * vec) >= SN_DENSE_PER_LOAD * n;
+}
+
+/* The keys of one 16-byte load of V. */
+template <typename K>
+struct sn_load {
+    static constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
+    K e[vec];
+};
+
+/* How a thread walks a chunk of V in 16-byte loads: the keys before the
+ * first 16-byte boundary and after the last whole load (at most 14 keys: 7
+ * and 7 of 16-bit ones) one a thread in a scalar round (this thread's key
+ * e, when e_in), then the aligned body, `body` loads from v + head. */
+template <typename K>
+struct sn_span {
+    uint32_t head, body, e;
+    bool e_in;
+    __device__ __forceinline__ sn_span(const K *v, uint32_t len)
+    {
+        constexpr uint32_t vec = sn_load<K>::vec;
+        const uint32_t mis = (uint32_t)(((uintptr_t)v / sizeof(K)) % vec);
+        head = mis == 0 ? 0 : (vec - mis < len ? vec - mis : len);
+        body = (len - head) / vec;
+        const uint32_t tail = head + body * vec;
+        e = threadIdx.x < head ? threadIdx.x : tail + threadIdx.x - head;
+        e_in = e < len && (threadIdx.x < head || e >= tail);
+    }
+};
+
+/* Calls f(w, j, valid, scalar) for this thread's 16-byte loads of a chunk of
+ * V in global memory in sn_span's walk (UNROLL loads in flight a thread): w
+ * holds the keys at chunk offsets j, j + 1, ..., valid has bit x set where
+ * w.e[x] is a key of the chunk; scalar (std::true_type) for the scalar
+ * round, its key in w.e[0].  Every thread of the block calls f the same
+ * number of times (warp collectives may run in f). */
+template <int UNROLL, typename K, typename F>
+__device__ __forceinline__ void sn_stream_loads(const K *v, uint32_t len, F f)
+{
+    constexpr uint32_t vec = sn_load<K>::vec;
+    const sn_span<K> sp(v, len);
+    const uint32_t head = sp.head, body = sp.body;
+    sn_load<K> one = {};
+    one.e[0] = sp.e_in ? __ldg(v + sp.e) : (K)0;
+    f(one, sp.e, sp.e_in ? 1u : 0u, std::true_type());
+    const uint4 *v4 = (const uint4 *)(v + head);
+    for (uint32_t base = 0; base < body; base += blockDim.x * UNROLL) {
+        uint4 q[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const uint32_t i = base + u * blockDim.x + threadIdx.x;
+            q[u] = i < body ? __ldg(v4 + i) : make_uint4(0u, 0u, 0u, 0u);
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u) {
+            const uint32_t i = base + u * blockDim.x + threadIdx.x;
+            sn_load<K> w;
+            sn_unpack(q[u], w.e);
+            f(w, head + i * vec, i < body ? (1u << vec) - 1u : 0u, std::false_type());
+        }
+    }
+}
+
 /* Calls f(bits, j, in) like sn_for_each for a chunk of V in global memory,
- * read in 16-byte loads (UNROLL in flight a thread): the keys before the
- * first 16-byte boundary and after the last whole load in one scalar round
- * (at most 14 keys: 7 and 7 of 16-bit ones), then the aligned body. */
+ * in sn_span's walk (UNROLL 16-byte loads in flight a thread), a key a call
+ * (fewer registers live than sn_stream_loads' load a call). */
 template <int UNROLL = SN_VEC_UNROLL, typename K, typename F>
 __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
 {
-    constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
-    const uint32_t mis = (uint32_t)(((uintptr_t)v / sizeof(K)) % vec);
-    const uint32_t head = mis == 0 ? 0 : (vec - mis < len ? vec - mis : len);
-    const uint32_t body = (len - head) / vec, tail = head + body * vec;
-    const uint32_t e = threadIdx.x < head ? threadIdx.x : tail + threadIdx.x - head;
-    const bool e_in = e < len && (threadIdx.x < head || e >= tail);
-    f(e_in ? __ldg(v + e) : (K)0, e, e_in);
+    constexpr uint32_t vec = sn_load<K>::vec;
+    const sn_span<K> sp(v, len);
+    const uint32_t head = sp.head, body = sp.body;
+    f(sp.e_in ? __ldg(v + sp.e) : (K)0, sp.e, sp.e_in);
     const uint4 *v4 = (const uint4 *)(v + head);
     for (uint32_t base = 0; base < body; base += blockDim.x * UNROLL) {
         uint4 q[UNROLL];
@@ -622,38 +698,98 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     __syncthreads();                    /* the sample's tile is free */
     uint32_t *lpos = (uint32_t *)(tile + a.list_cap);
     const uint32_t tie_cap = a.list_cap - a.cand_cap;
-    const uint32_t lane_below = (1u << (threadIdx.x % SN_WARP)) - 1u;
-    /* keys [off, off + part) of the chunk into the list; ties looked at or not */
-    auto stream = [&](uint32_t off, uint32_t part, auto with_ties) {
+    constexpr uint32_t vec = sn_load<K>::vec;
+    const uint32_t lane = threadIdx.x % SN_WARP;
+    const uint32_t lane_below = (1u << lane) - 1u;
+    /* Keys [off, off + part) of the chunk into the list; ties looked at or
+     * not.  Sparse candidates: a key at a time, a warp's vote skipping the
+     * keys no lane keeps (the slow path then takes the warp's slots).  Dense
+     * (sn_dense): a warp takes its slots once a 16-byte load, its lanes'
+     * counts scanned (keys > t in the low 16 bits, ties in the high: at most
+     * 256 each). */
+    auto stream = [&](uint32_t off, uint32_t part, auto with_ties, auto dense) {
         constexpr bool TIES = decltype(with_ties)::value;
-        sn_stream(src + off, part, [&](K bits, uint32_t j, bool in) {
-            const K key = sn_key<T>(bits, a.flip);
-            const bool gt = in && key > t, eq = TIES && in && key == t;
-            const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt);
-            const uint32_t beq = TIES ? __ballot_sync(SN_FULL_MASK, eq) : 0u;
-            if (!(bgt | beq)) return;   /* warp-uniform */
+        if (!decltype(dense)::value) {
+            sn_stream(src + off, part, [&](K bits, uint32_t j, bool in) {
+                const K key = sn_key<T>(bits, a.flip);
+                const bool gt = in && key > t, eq = TIES && in && key == t;
+                const uint32_t bgt = __ballot_sync(SN_FULL_MASK, gt);
+                const uint32_t beq = TIES ? __ballot_sync(SN_FULL_MASK, eq) : 0u;
+                if (!(bgt | beq)) return;   /* warp-uniform */
+                uint32_t w_gt = 0, w_eq = 0;
+                const K wmax = sn_warp_max(gt ? key : (K)0);
+                if (lane == 0) {
+                    if (bgt) w_gt = atomicAdd(&sh_nc, (uint32_t)__popc(bgt));
+                    if (beq) w_eq = atomicAdd(&sh_ne, (uint32_t)__popc(beq));
+                    if (bgt) atomicMax(&sh_max, (unsigned long long)wmax);
+                }
+                w_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0);
+                w_eq = __shfl_sync(SN_FULL_MASK, w_eq, 0);
+                uint32_t o = SN_FULL_MASK;
+                if (gt) {
+                    o = w_gt + __popc(bgt & lane_below);
+                    o = o < a.cand_cap ? o : SN_FULL_MASK;
+                } else if (eq) {
+                    o = w_eq + __popc(beq & lane_below);
+                    o = o < tie_cap ? a.cand_cap + o : SN_FULL_MASK;
+                }
+                if (o != SN_FULL_MASK) {
+                    tile[o] = bits;
+                    lpos[o] = off + j;
+                }
+            });
+            return;
+        }
+        K my_max = t;                   /* this thread's largest key > t (t if none) */
+        sn_stream_loads<SN_VEC_UNROLL>(src + off, part, [&](const sn_load<K> &w, uint32_t j, uint32_t valid,
+                                                             auto scalar) {
+            constexpr uint32_t nk = decltype(scalar)::value ? 1 : sn_load<K>::vec;
+            uint32_t mgt = 0, meq = 0;
+#pragma unroll
+            for (uint32_t x = 0; x < nk; ++x) {
+                const K key = sn_key<T>(w.e[x], a.flip);
+                const bool in = (valid >> x & 1u) != 0;
+                if (in && key > t) {
+                    mgt |= 1u << x;
+                    my_max = key > my_max ? key : my_max;
+                }
+                if (TIES && in && key == t) meq |= 1u << x;
+            }
+            if (!__any_sync(SN_FULL_MASK, (mgt | meq) != 0)) return;   /* warp-uniform */
+            const uint32_t mine = (uint32_t)__popc(mgt) | (TIES ? (uint32_t)__popc(meq) << 16 : 0u);
+            uint32_t inc = mine;
+#pragma unroll
+            for (int d = 1; d < SN_WARP; d *= 2) {
+                const uint32_t y = __shfl_up_sync(SN_FULL_MASK, inc, d);
+                inc += lane >= (uint32_t)d ? y : 0u;
+            }
+            const uint32_t total = __shfl_sync(SN_FULL_MASK, inc, SN_WARP - 1), before = inc - mine;
             uint32_t w_gt = 0, w_eq = 0;
-            const K wmax = sn_warp_max(gt ? key : (K)0);
-            if (threadIdx.x % SN_WARP == 0) {
-                if (bgt) w_gt = atomicAdd(&sh_nc, (uint32_t)__popc(bgt));
-                if (beq) w_eq = atomicAdd(&sh_ne, (uint32_t)__popc(beq));
-                if (bgt) atomicMax(&sh_max, (unsigned long long)wmax);
+            if (lane == 0) {
+                if (total & 0xffffu) w_gt = atomicAdd(&sh_nc, total & 0xffffu);
+                if (TIES && (total >> 16)) w_eq = atomicAdd(&sh_ne, total >> 16);
             }
-            w_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0);
-            w_eq = __shfl_sync(SN_FULL_MASK, w_eq, 0);
-            uint32_t o = SN_FULL_MASK;
-            if (gt) {
-                o = w_gt + __popc(bgt & lane_below);
-                o = o < a.cand_cap ? o : SN_FULL_MASK;
-            } else if (eq) {
-                o = w_eq + __popc(beq & lane_below);
-                o = o < tie_cap ? a.cand_cap + o : SN_FULL_MASK;
-            }
-            if (o != SN_FULL_MASK) {
-                tile[o] = bits;
-                lpos[o] = off + j;
+            uint32_t o_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0) + (before & 0xffffu);
+            uint32_t o_eq = TIES ? __shfl_sync(SN_FULL_MASK, w_eq, 0) + (before >> 16) : 0u;
+#pragma unroll
+            for (uint32_t x = 0; x < nk; ++x) {
+                if (mgt >> x & 1u) {
+                    if (o_gt < a.cand_cap) {
+                        tile[o_gt] = w.e[x];
+                        lpos[o_gt] = off + j + x;
+                    }
+                    ++o_gt;
+                } else if (TIES && (meq >> x & 1u)) {
+                    if (o_eq < tie_cap) {
+                        tile[a.cand_cap + o_eq] = w.e[x];
+                        lpos[a.cand_cap + o_eq] = off + j + x;
+                    }
+                    ++o_eq;
+                }
             }
         });
+        my_max = sn_warp_max(my_max);
+        if (lane == 0 && my_max != t) atomicMax(&sh_max, (unsigned long long)my_max);
     };
     /* Ties the sample expects in the chunk: its copies of t besides t's
      * own, scaled to len.  A block needs at most quota = 2 k / grid +
@@ -668,7 +804,6 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
      * everywhere else, ties and all.  A wrong estimate costs one barrier; a
      * shortfall of ties in the grid's lists falls back, exact: the ties
      * stored are counted as before. */
-    constexpr uint32_t vec = sizeof(uint4) / sizeof(K);
     const uint32_t copies = sh_seq > 0 ? sh_seq - 1 : 0;   /* t is one of the sample's keys */
     const uint64_t share = (a.k + gridDim.x - 1) / gridDim.x;
     const uint32_t quota = 2 * share + SN_TIE_MARGIN < tie_cap ? (uint32_t)(2 * share + SN_TIE_MARGIN) : tie_cap;
@@ -677,11 +812,16 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
     if (copies >= SN_TIE_MIN_COPIES && (uint64_t)copies * len >= SN_TIE_HEAVY * want * SN_SAMPLE)
         end = (uint32_t)((want * SN_SAMPLE / copies + vec) / vec * vec);   /* <= len / 2 + vec */
     end = end < len ? end : len;
+    const bool dense = sn_dense(a.n, a.cap, vec);
     for (bool ties = true;;) {          /* block-uniform */
-        if (ties)
-            stream(off, end - off, std::true_type());
+        if (ties && dense)
+            stream(off, end - off, std::true_type(), std::true_type());
+        else if (ties)
+            stream(off, end - off, std::true_type(), std::false_type());
+        else if (dense)
+            stream(off, end - off, std::false_type(), std::true_type());
         else
-            stream(off, end - off, std::false_type());
+            stream(off, end - off, std::false_type(), std::false_type());
         if (end == len) break;
         __syncthreads();                /* the first part's ties counted */
         ties = __syncthreads_and(sh_ne < quota);    /* read by all before the next part adds */

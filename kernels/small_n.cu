@@ -348,6 +348,18 @@ struct sn_span {
     }
 };
 
+/* This thread's loads of round `base` of sn_span's body (UNROLL of them,
+ * blockDim.x apart), zeros past its end. */
+template <int UNROLL>
+__device__ __forceinline__ void sn_load_round(const uint4 *v4, uint32_t body, uint32_t base, uint4 (&q)[UNROLL])
+{
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+        const uint32_t i = base + u * blockDim.x + threadIdx.x;
+        q[u] = i < body ? __ldg(v4 + i) : make_uint4(0u, 0u, 0u, 0u);
+    }
+}
+
 /* Calls f(w, j, valid, scalar) for this thread's 16-byte loads of a chunk of
  * V in global memory in sn_span's walk (UNROLL loads in flight a thread): w
  * holds the keys at chunk offsets j, j + 1, ..., valid has bit x set where
@@ -366,11 +378,7 @@ __device__ __forceinline__ void sn_stream_loads(const K *v, uint32_t len, F f)
     const uint4 *v4 = (const uint4 *)(v + head);
     for (uint32_t base = 0; base < body; base += blockDim.x * UNROLL) {
         uint4 q[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            const uint32_t i = base + u * blockDim.x + threadIdx.x;
-            q[u] = i < body ? __ldg(v4 + i) : make_uint4(0u, 0u, 0u, 0u);
-        }
+        sn_load_round(v4, body, base, q);
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x;
@@ -394,11 +402,7 @@ __device__ __forceinline__ void sn_stream(const K *v, uint32_t len, F f)
     const uint4 *v4 = (const uint4 *)(v + head);
     for (uint32_t base = 0; base < body; base += blockDim.x * UNROLL) {
         uint4 q[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u) {
-            const uint32_t i = base + u * blockDim.x + threadIdx.x;
-            q[u] = i < body ? __ldg(v4 + i) : make_uint4(0u, 0u, 0u, 0u);
-        }
+        sn_load_round(v4, body, base, q);
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
             const uint32_t i = base + u * blockDim.x + threadIdx.x, j = head + i * vec;

@@ -27,7 +27,8 @@
  * the top) from the bracket the sample gives the k-th key (UD, ND, CD; all equal and few values: the
  * bracket one key), and refuted by their first pass (onepass_data.h's
  * sample of the smallest and of the largest keys), the sampled pass at its
- * lists' edge (2^24 keys, k = 2^20 of 32 bits, 2^19 of 64), and with a clump of
+ * lists' edge (2^24 keys, k = 2^20 of 32 bits, 2^19 of 64), its dense stream with
+ * ties at 32 bits (2^24 keys: few values at k = 2^18, CD at 2^20), and with a clump of
  * copies of the k-th key in one block (its keys matching the prefix past
  * its list while other blocks list theirs); and its ties
  * (all-equal, few values, CD's thousands of copies of each of its top
@@ -74,6 +75,8 @@
 #define GUESS_K_SHIFT 2                /* k = n / 4: past the sampled pass's lists */
 #define LIST_EDGE_SHIFT 4              /* k = n / 16 of 32-bit keys at LARGE_N: the lists' edge */
 #define LIST_EDGE_SHIFT_64 5           /* and n / 32 of 64-bit ones */
+#define DENSE_TIES_SHIFT 6             /* k = n / 64 of few values at LARGE_N: a dense
+                                          sampled pass in two parts (ties, then none) */
 #define FORCE_TINY_K 100
 #define DESC_LEN 200
 #define MAX_KS 8
@@ -303,6 +306,28 @@ static void guessed(int size)
     built64("clump", clump, GUESS_N64, GUESS_N64 / 2);
 }
 
+/* The sampled pass's dense stream (small_n.cu's sn_dense: a warp's list slots
+ * taken once a 16-byte load) at 32 bits with ties: few values at k = n / 64,
+ * whose chunks the sample expects thick with copies of t (the first part
+ * looks at ties, the rest does not), and CD at k = n / 16.  size: as
+ * seeded's (the full suite only). */
+static void dense_ties(int size)
+{
+    static const struct { large_set set; int k_shift; } cases[] = {
+        { { LARGE_N, DRTOPK_DIST_FEW, DRTOPK_F32, DRTOPK_LARGEST }, DENSE_TIES_SHIFT },
+        { { LARGE_N, DRTOPK_DIST_CD, DRTOPK_U32, DRTOPK_SMALLEST }, LIST_EDGE_SHIFT },
+    };
+    if (size != 0) return;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const large_set *c = &cases[i].set;
+        data d;
+        uint64_t k = c->n >> cases[i].k_shift;
+        if (data_seeded(&d, SUITE_SEED, c->n, c->dist, c->t, c->o) == 0) run_set(&d, &k, 1);
+        else gt_check(0, "fused data", "cannot prepare n=%" PRIu64, c->n);
+        data_free(&d);
+    }
+}
+
 /* The sampled pass at its lists' edge (fused_spec.h: a block's share of the
  * spec's capacity and SN_LIST_SD standard deviations), where a block's
  * candidates nearly fill its list: 2^24 keys, k = 2^20 of 32 bits, 2^19 of
@@ -442,6 +467,7 @@ int main(int argc, char **argv)
     forced(size);
     guessed(size);
     list_edge(size);
+    dense_ties(size);
     unaligned16(size);
     seeded(size);
     return gt_finish();

@@ -234,7 +234,8 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
          (ln <= POLICY_FUSED_32_WIDE_K_LOG2 && p->k <= p->n >> POLICY_FUSED_32_K_SHIFT)) &&
         fused_reads_once(p))
         return DRTOPK_ALGO_FUSED;
-    if (bits == 32 && ln >= POLICY_PIPELINE_MIN_LOG2 && p->k <= POLICY_PIPELINE_MAX_K) {
+    if (bits == 32 && ln >= (drtopk_dtype_is_float(p->dtype) ? POLICY_PIPELINE_FLOAT_MIN_LOG2 : POLICY_PIPELINE_MIN_LOG2) &&
+        p->k <= POLICY_PIPELINE_MAX_K) {
         *pipeline = 1;
         return DRTOPK_ALGO_RADIX;
     }

@@ -85,11 +85,18 @@ extern "C" {
  *     against 98 / 99 / 79, the worse ratio 1.11 against 1.20; H200
  *     GPU-4c8fd085, commit e250fdf); at 2^26 keys onepass's one read wins
  *     at every k;
- *   - 32-bit keys from 2^POLICY_PIPELINE_MIN_LOG2 keys at k <=
- *     POLICY_PIPELINE_MAX_K: the paper's pipeline at Rule 4's const
- *     POLICY_PIPELINE_RULE4_CONST, beta 2, whose delegate vector is all the
- *     candidates there: up to 6% faster than onepass's candidate pass (the
- *     paper's const 3 puts 2^28 keys, k = 4 at 2^15-key subranges, 10% slower);
+ *   - 32-bit keys from 2^POLICY_PIPELINE_MIN_LOG2 keys (float keys from
+ *     2^POLICY_PIPELINE_FLOAT_MIN_LOG2) at k <= POLICY_PIPELINE_MAX_K: the
+ *     paper's pipeline at Rule 4's const POLICY_PIPELINE_RULE4_CONST, beta 2,
+ *     whose delegate vector is all the candidates there: up to 6% faster than
+ *     onepass's candidate pass (the paper's const 3 puts 2^28 keys, k = 4 at
+ *     2^15-key subranges, 10% slower); f32 at 2^28 keys, k = 1 and 4, it is
+ *     slower than onepass on CD in every grid (1.04-1.07: 308 / 306 / 331 us
+ *     on CD / ND / UD at k = 1 against 290 / 297 / 301, H200 GPU-634f3898,
+ *     commit 7779e98; 300 / 296 / 297 against 285 / 292 / 294 on GPU-4c8fd085,
+ *     e250fdf; 305 / 301 / 326 against 286 / 292 / 294 on GPU-171b8036,
+ *     134bf47), where onepass is at most 1.024x the pipeline on any of them;
+ *     at 2^30 keys and more it is 0.96-1.01x onepass for f32 and u32 alike;
  *   - 32-bit keys past that up to 2^(POLICY_FUSED_32_ONCE_LOG2 + 1) - 1 at
  *     k <= POLICY_FUSED_32_ONCE_MAX_K where fused reads V once on this GPU
  *     (fused_spec.h; the guard 64-bit keys take): u32 and f32 at 2^27 keys,
@@ -130,6 +137,7 @@ extern "C" {
 #define POLICY_FUSED_32_ONCE_LOG2 27
 #define POLICY_FUSED_32_ONCE_MAX_K 16384
 #define POLICY_PIPELINE_MIN_LOG2 27
+#define POLICY_PIPELINE_FLOAT_MIN_LOG2 29
 #define POLICY_PIPELINE_MAX_K 4
 #define POLICY_PIPELINE_RULE4_CONST 5.0
 #define POLICY_AUTO_BETA 2          /* paper 4.3, Figure 9: beta = 2 is best */

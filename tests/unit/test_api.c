@@ -309,7 +309,8 @@ static void rule4_alpha(void)
  * 2^(POLICY_FUSED_16_LOG2 + 1) - 1, 32-bit keys at k <= POLICY_FUSED_32_MAX_K
  * up to 2^(POLICY_FUSED_32_LOG2 + 1) - 1, and k >= n/4 up to
  * 2^(POLICY_FUSED_MOST_LOG2 + 1) - 1; 32-bit keys from
- * 2^POLICY_PIPELINE_MIN_LOG2 at k <= POLICY_PIPELINE_MAX_K the pipeline, and
+ * 2^POLICY_PIPELINE_MIN_LOG2 (float keys from 2^POLICY_PIPELINE_FLOAT_MIN_LOG2)
+ * at k <= POLICY_PIPELINE_MAX_K the pipeline, and
  * past it fused at k <= POLICY_FUSED_32_ONCE_MAX_K up to
  * 2^(POLICY_FUSED_32_ONCE_LOG2 + 1) - 1 where it reads V once;
  * the rest onepass; fused runs standalone only; the CPU backend keeps the
@@ -421,6 +422,25 @@ static void plan_auto_small_n(void)
     p.k = POLICY_PIPELINE_MAX_K + 1;            /* past the pipeline's k: fused where it reads V once */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    /* float keys take the pipeline from 2^POLICY_PIPELINE_FLOAT_MIN_LOG2 keys: below it, fused where it reads
+     * V once, then onepass */
+    p.dtype = DRTOPK_F32;
+    p.k = 1;
+    p.n = 1ull << POLICY_PIPELINE_MIN_LOG2;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
+    p.n = (1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2) - 1;
+    p.k = POLICY_PIPELINE_MAX_K;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
+    p.n = 1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX);
+    p.dtype = DRTOPK_I32;                       /* integer keys from 2^POLICY_PIPELINE_MIN_LOG2 */
+    p.n = (1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2) - 1;
+    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
+    CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX);
+    p.dtype = DRTOPK_U32;
     /* 2^POLICY_FUSED_32_LOG2 keys: integer keys fused up to POLICY_FUSED_32_ONCE_WIDE_MAX_K where it reads V once, float
      * keys (f32 CD: few values) onepass */
     static const struct {

@@ -422,43 +422,32 @@ static void plan_auto_small_n(void)
     p.k = POLICY_PIPELINE_MAX_K + 1;            /* past the pipeline's k: fused where it reads V once */
     CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
     CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
-    /* float keys take the pipeline from 2^POLICY_PIPELINE_FLOAT_MIN_LOG2 keys: below it, fused where it reads
-     * V once, then onepass */
-    p.dtype = DRTOPK_F32;
-    p.k = 1;
-    p.n = 1ull << POLICY_PIPELINE_MIN_LOG2;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED);
-    p.n = (1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2) - 1;
-    p.k = POLICY_PIPELINE_MAX_K;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK(plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_ONEPASS);
-    p.n = 1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX);
-    p.dtype = DRTOPK_I32;                       /* integer keys from 2^POLICY_PIPELINE_MIN_LOG2 */
-    p.n = (1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2) - 1;
-    CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-    CHECK((plan.flags & DRTOPK_DELEGATE) && plan.second_algo == DRTOPK_ALGO_RADIX);
-    p.dtype = DRTOPK_U32;
-    /* 2^POLICY_FUSED_32_LOG2 keys: integer keys fused up to POLICY_FUSED_32_ONCE_WIDE_MAX_K where it reads V once, float
-     * keys (f32 CD: few values) onepass */
+    /* 2^POLICY_FUSED_32_LOG2 keys: integer keys fused up to POLICY_FUSED_32_ONCE_WIDE_MAX_K where it reads V
+     * once, float keys (f32 CD: few values) onepass; float keys take the pipeline from
+     * 2^POLICY_PIPELINE_FLOAT_MIN_LOG2 keys (below it fused where it reads V once, then onepass), integer keys
+     * from 2^POLICY_PIPELINE_MIN_LOG2 */
     static const struct {
         drtopk_dtype t;
-        uint64_t k;
+        uint64_t n, k;
+        int pipeline;
         drtopk_algo algo;
-    } once_wide[] = {
-        { DRTOPK_U32, POLICY_FUSED_32_ONCE_WIDE_MAX_K, DRTOPK_ALGO_FUSED },
-        { DRTOPK_F32, POLICY_FUSED_32_ONCE_WIDE_MAX_K, DRTOPK_ALGO_ONEPASS },
-        { DRTOPK_U32, POLICY_FUSED_32_ONCE_WIDE_MAX_K + 1, DRTOPK_ALGO_ONEPASS },
+    } edges[] = {
+        { DRTOPK_U32, 1ull << POLICY_FUSED_32_LOG2, POLICY_FUSED_32_ONCE_WIDE_MAX_K, 0, DRTOPK_ALGO_FUSED },
+        { DRTOPK_F32, 1ull << POLICY_FUSED_32_LOG2, POLICY_FUSED_32_ONCE_WIDE_MAX_K, 0, DRTOPK_ALGO_ONEPASS },
+        { DRTOPK_U32, 1ull << POLICY_FUSED_32_LOG2, POLICY_FUSED_32_ONCE_WIDE_MAX_K + 1, 0, DRTOPK_ALGO_ONEPASS },
+        { DRTOPK_F32, 1ull << POLICY_PIPELINE_MIN_LOG2, 1, 0, DRTOPK_ALGO_FUSED },
+        { DRTOPK_F32, (1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2) - 1, POLICY_PIPELINE_MAX_K, 0, DRTOPK_ALGO_ONEPASS },
+        { DRTOPK_F32, 1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2, POLICY_PIPELINE_MAX_K, 1, DRTOPK_ALGO_RADIX },
+        { DRTOPK_I32, (1ull << POLICY_PIPELINE_FLOAT_MIN_LOG2) - 1, POLICY_PIPELINE_MAX_K, 1, DRTOPK_ALGO_RADIX },
     };
-    p.n = 1ull << POLICY_FUSED_32_LOG2;
-    for (size_t i = 0; i < sizeof once_wide / sizeof once_wide[0]; ++i) {
-        p.dtype = once_wide[i].t;
-        p.k = once_wide[i].k;
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; ++i) {
+        p.dtype = edges[i].t;
+        p.n = edges[i].n;
+        p.k = edges[i].k;
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, NULL), DRTOPK_OK);
-        CHECKF(plan.flags == 0 && plan.second_algo == once_wide[i].algo, "%s n = 2^%d, k = %" PRIu64 ": %s",
-               drtopk_dtype_name(p.dtype), POLICY_FUSED_32_LOG2, p.k, drtopk_algo_name(plan.second_algo));
+        CHECKF(!!(plan.flags & DRTOPK_DELEGATE) == edges[i].pipeline && plan.second_algo == edges[i].algo,
+               "%s n = %" PRIu64 ", k = %" PRIu64 ": %s%s", drtopk_dtype_name(p.dtype), p.n, p.k,
+               plan.flags & DRTOPK_DELEGATE ? "pipeline, " : "", drtopk_algo_name(plan.second_algo));
     }
     p.dtype = DRTOPK_U32;
     p.n = 1ull << POLICY_FUSED_32_WIDE_K_LOG2;  /* fused at k <= n / 2^POLICY_FUSED_32_K_SHIFT up to there */

@@ -131,6 +131,10 @@
                                            capacity) a warp's 16-byte load from
                                            which the sampled pass takes list
                                            slots once a load (sn_dense)       */
+#define SN_PACK_BITS 16                 /* a dense warp scan's word: keys > t in
+                                           the low half, ties in the high (at
+                                           most 32 lanes x 8 keys each)        */
+#define SN_PACK_LOW ((1u << SN_PACK_BITS) - 1u)
 #define SN_WARP 32
 #define SN_FULL_MASK 0xffffffffu
 
@@ -163,6 +167,7 @@ template <typename K> __host__ __device__ constexpr int sn_passes_of()
 }
 static_assert(sn_passes_of<uint64_t>() == SN_PASSES_MAX, "the control block holds the widest key's passes");
 static_assert(SN_BINS * sizeof(unsigned int) == SN_GUESS_HIST_BYTES, "fused_spec.h sizes the bracket's histogram");
+static_assert(SN_WARP * (sizeof(uint4) / sizeof(uint16_t)) <= SN_PACK_LOW, "a warp's keys of one load fit half a scan word");
 
 /* What a block publishes after the sampled pass (plain stores: no zeroing). */
 struct sn_block_pub {
@@ -760,7 +765,7 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
                 if (TIES && in && key == t) meq |= 1u << x;
             }
             if (!__any_sync(SN_FULL_MASK, (mgt | meq) != 0)) return;   /* warp-uniform */
-            const uint32_t mine = (uint32_t)__popc(mgt) | (TIES ? (uint32_t)__popc(meq) << 16 : 0u);
+            const uint32_t mine = (uint32_t)__popc(mgt) | (TIES ? (uint32_t)__popc(meq) << SN_PACK_BITS : 0u);
             uint32_t inc = mine;
 #pragma unroll
             for (int d = 1; d < SN_WARP; d *= 2) {
@@ -770,11 +775,11 @@ __device__ K sn_sampled_pass(const small_n_args<K, PosT> &a, K *tile, const K *s
             const uint32_t total = __shfl_sync(SN_FULL_MASK, inc, SN_WARP - 1), before = inc - mine;
             uint32_t w_gt = 0, w_eq = 0;
             if (lane == 0) {
-                if (total & 0xffffu) w_gt = atomicAdd(&sh_nc, total & 0xffffu);
-                if (TIES && (total >> 16)) w_eq = atomicAdd(&sh_ne, total >> 16);
+                if (total & SN_PACK_LOW) w_gt = atomicAdd(&sh_nc, total & SN_PACK_LOW);
+                if (TIES && (total >> SN_PACK_BITS)) w_eq = atomicAdd(&sh_ne, total >> SN_PACK_BITS);
             }
-            uint32_t o_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0) + (before & 0xffffu);
-            uint32_t o_eq = TIES ? __shfl_sync(SN_FULL_MASK, w_eq, 0) + (before >> 16) : 0u;
+            uint32_t o_gt = __shfl_sync(SN_FULL_MASK, w_gt, 0) + (before & SN_PACK_LOW);
+            uint32_t o_eq = TIES ? __shfl_sync(SN_FULL_MASK, w_eq, 0) + (before >> SN_PACK_BITS) : 0u;
 #pragma unroll
             for (uint32_t x = 0; x < nk; ++x) {
                 if (mgt >> x & 1u) {

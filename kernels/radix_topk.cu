@@ -158,6 +158,26 @@ __device__ __forceinline__ PosT radix_pos(const PosT *pos, unsigned long long i)
     return S == TOPK_SRC_RAW ? (PosT)i : pos[i];
 }
 
+/* What the final pass's radix_for_each_tile reads beside a key (its side
+ * values, a load's read together): a PAIRS element's position, nothing for a
+ * RAW one, whose position is its index (radix_side_pos puts the two
+ * together).  The compacting pass reads positions a key at a time: read a
+ * load at a time there under its 64-register cap, u32 UD candidates (2^24 of
+ * 2^26 keys) took 1.22x as long (H200 GPU-e189e86d, on 2652b8f). */
+struct radix_no_side {};
+template <topk_source S, typename PosT>
+__device__ __forceinline__ auto radix_side(const PosT *pos, unsigned long long i)
+{
+    if constexpr (S == TOPK_SRC_RAW) return radix_no_side{};
+    else return pos[i];
+}
+template <topk_source S, typename PosT, typename SV>
+__device__ __forceinline__ PosT radix_side_pos(const SV &sv, unsigned long long i)
+{
+    if constexpr (S == TOPK_SRC_RAW) return (PosT)i;
+    else return sv;
+}
+
 /* Every block: the state of pass p (p == RADIX_PASSES: the final pass) into
  * *cur, from state[p-1] and histogram p-1: extend the prefix by one digit,
  * switch to the buffer after a compacting pass, decide the next compaction
@@ -270,13 +290,15 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_ke
                 }
                 return m > prefix ? 2 : 0;
             },
-            [&](uint32_t c, uint32_t bits, unsigned long long i, unsigned long long o) {
+            [](unsigned long long) { return radix_no_side{}; },
+            [&](uint32_t c, uint32_t bits, unsigned long long i, unsigned long long o, radix_no_side) {
                 const uint32_t key = radix_key<S, T>(bits, flip);
+                const PosT pos = radix_pos<S, PosT>(a.in_pos, i);
                 if (c == 1) {
                     a.buf_keys[o] = key;
-                    a.buf_pos[o] = radix_pos<S, PosT>(a.in_pos, i);
+                    a.buf_pos[o] = pos;
                 } else {
-                    radix_write<FIN>(a, o, key, radix_pos<S, PosT>(a.in_pos, i));
+                    radix_write<FIN>(a, o, key, pos);
                 }
             });
     }
@@ -285,9 +307,18 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_ke
         if (sh[i]) atomicAdd(&a.hist[pass * RADIX_BINS + i], (unsigned long long)sh[i]);
 }
 
-/* Final pass: elements above the prefix, then tie_take of those equal to it. */
+/* Final pass: elements above the prefix, then tie_take of those equal to it.
+ * Over PAIRS (candidates and their positions) it runs a block an SM: at
+ * 93-101 registers its loads' positions are read together without spilling,
+ * where under the 64-register cap of two blocks an SM the pass over 17.5M
+ * tie-heavy candidates ran at 1.7 TB/s (onepass, u32 ND and CD, k = 2^24 of
+ * 2^26 keys: 0.91x the time at one block, H200 GPU-044def92, on 2652b8f;
+ * the pipeline's second top-k 0.96-0.97x); RAW V keeps two (one block took
+ * 1.09x as long over u32 ND, GPU-e189e86d). */
+#define RADIX_PAIRS_FINAL_MIN_BLOCKS 1
 template <topk_source S, drtopk_dtype T, typename PosT, bool FIN = false>
-__global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_kernel(radix_args<PosT> a)
+__global__ void __launch_bounds__(RADIX_THREADS, S == TOPK_SRC_PAIRS ? RADIX_PAIRS_FINAL_MIN_BLOCKS : RADIX_MIN_BLOCKS)
+    radix_final_kernel(radix_args<PosT> a)
 {
     __shared__ radix_state cur;
     if (radix_skipped(a)) return;
@@ -305,7 +336,8 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_k
                 const uint32_t m = key & mask;
                 return m > prefix ? 1 : m == prefix ? 2 : 0;
             },
-            [&](uint32_t c, uint32_t key, unsigned long long i, unsigned long long o) { write(c, key, a.buf_pos[i], o); });
+            [&](unsigned long long i) { return a.buf_pos[i]; },
+            [&](uint32_t c, uint32_t key, unsigned long long, unsigned long long o, PosT pos) { write(c, key, pos, o); });
     } else {
         const uint32_t flip = a.flip;
         radix_for_each_tile(
@@ -314,8 +346,9 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_final_k
                 const uint32_t m = radix_key<S, T>(bits, flip) & mask;
                 return m > prefix ? 1 : m == prefix ? 2 : 0;
             },
-            [&](uint32_t c, uint32_t bits, unsigned long long i, unsigned long long o) {
-                write(c, radix_key<S, T>(bits, flip), radix_pos<S, PosT>(a.in_pos, i), o);
+            [&](unsigned long long i) { return radix_side<S, PosT>(a.in_pos, i); },
+            [&](uint32_t c, uint32_t bits, unsigned long long i, unsigned long long o, auto sv) {
+                write(c, radix_key<S, T>(bits, flip), radix_side_pos<S, PosT>(sv, i), o);
             });
     }
 }

@@ -155,8 +155,11 @@ __device__ __forceinline__ void radix_tile_extra(const K *p, unsigned long long 
  * top digits) they go in the order (load, key of the load, lane), from two
  * ballots a key step, so that a warp's store covers consecutive slots (runs
  * per thread made every store touch 32 sectors: 8x the L2 traffic).  The atomic's round trip is hidden by a one-tile lag: tile t's
- * elements are written (emit(c, bits, index, slot)) during tile t+1, after its
- * single barrier.  The tile loop is block-uniform.  Keys are K wide (p is
+ * elements are written (emit(c, bits, index, slot, side(index))) during tile
+ * t+1, after its single barrier; side(i) reads what the element carries
+ * beyond its key (a candidate's position; an empty value where emit reads
+ * it itself), and a load's side values are read together before its first
+ * emit, so a warp waits once a load for them, not once a key.  The tile loop is block-uniform.  Keys are K wide (p is
  * aligned to sizeof(K)); a thread holds RADIX_UNROLL 16-byte loads a tile
  * whatever K, so every width keeps the same bytes in flight. */
 #define RADIX_CLASS_BITS 2
@@ -215,9 +218,9 @@ __device__ __forceinline__ void radix_tile_barrier(uint32_t (*sh_warp)[RADIX_TIL
         radix_tile_bases(sh_warp[parity], blockDim.x / DRTOPK_WARP, lane, ctr1, ctr2, base1, base2);
 }
 
-template <typename K, typename C, typename E>
-__device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long long n,
-                                                    unsigned long long *ctr1, unsigned long long *ctr2, C cls, E emit)
+template <typename K, typename C, typename SD, typename E>
+__device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long long n, unsigned long long *ctr1,
+                                                    unsigned long long *ctr2, C cls, SD side, E emit)
 {
     constexpr int PV = tile_keys<K>::per_vec;
     typedef typename tile_klass<(RADIX_CLASS_BITS * PV * RADIX_UNROLL > 32)>::type klass_t;
@@ -274,22 +277,29 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
             for (int j = 0; j < RADIX_UNROLL; ++j) {
                 if (!__any_sync(DRTOPK_FULL_MASK, ((pend_klass >> (RADIX_CLASS_BITS * PV * j)) & vec_class_mask) != 0))
                     continue;
+                const unsigned long long i0 = head + (pend_b + j * stride) * PV;
+                decltype(side(i0)) sv[PV];
+#pragma unroll
+                for (int e = 0; e < PV; ++e) {
+                    const uint32_t c = (uint32_t)(pend_klass >> (RADIX_CLASS_BITS * (j * PV + e))) & RADIX_CLASS_MASK;
+                    sv[e] = c != 0 ? side(i0 + e) : decltype(side(i0))();
+                }
 #pragma unroll
                 for (int e = 0; e < PV; ++e) {
                     const int q = j * PV + e;
                     const uint32_t c = (uint32_t)(pend_klass >> (RADIX_CLASS_BITS * q)) & RADIX_CLASS_MASK;
-                    const unsigned long long i = head + (pend_b + j * stride) * PV + e;
+                    const unsigned long long i = i0 + e;
                     if (pend_dense) {
                         const uint32_t b1 = __ballot_sync(DRTOPK_FULL_MASK, c == 1);
                         const uint32_t b2 = __ballot_sync(DRTOPK_FULL_MASK, c == 2);
-                        if (c == 1) emit(1, tile_keys<K>::at(pend[j], e), i, s1 + __popc(b1 & lanes_below));
-                        else if (c == 2) emit(2, tile_keys<K>::at(pend[j], e), i, s2 + __popc(b2 & lanes_below));
+                        if (c == 1) emit(1, tile_keys<K>::at(pend[j], e), i, s1 + __popc(b1 & lanes_below), sv[e]);
+                        else if (c == 2) emit(2, tile_keys<K>::at(pend[j], e), i, s2 + __popc(b2 & lanes_below), sv[e]);
                         s1 += __popc(b1);
                         s2 += __popc(b2);
                     } else if (c == 1) {
-                        emit(1, tile_keys<K>::at(pend[j], e), i, s1++);
+                        emit(1, tile_keys<K>::at(pend[j], e), i, s1++, sv[e]);
                     } else if (c == 2) {
-                        emit(2, tile_keys<K>::at(pend[j], e), i, s2++);
+                        emit(2, tile_keys<K>::at(pend[j], e), i, s2++, sv[e]);
                     }
                 }
             }
@@ -302,7 +312,8 @@ __device__ __forceinline__ void radix_for_each_tile(const K *p, unsigned long lo
         pend_b = b;
         parity ^= 1;
     }
-    radix_tile_extra(p, n, tw.sp, ctr1, ctr2, cls, emit);
+    radix_tile_extra(p, n, tw.sp, ctr1, ctr2, cls,
+                     [&](uint32_t c, K bits, unsigned long long i, unsigned long long o) { emit(c, bits, i, o, side(i)); });
 }
 
 /* The classes of a thread's tile for radix_for_each_staged (its loads

@@ -309,7 +309,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS) radix_pass_ke
 
 /* Final pass: elements above the prefix, then tie_take of those equal to it.
  * Over PAIRS (candidates and their positions) it runs a block an SM: at
- * 93-101 registers its loads' positions are read together without spilling,
+ * 96-101 registers its loads' positions are read together without spilling,
  * where under the 64-register cap of two blocks an SM the pass over 17.5M
  * tie-heavy candidates ran at 1.7 TB/s (onepass, u32 ND and CD, k = 2^24 of
  * 2^26 keys: 0.91x the time at one block, H200 GPU-044def92, on 2652b8f;

@@ -141,12 +141,19 @@ REF_INDEXES="CREATE INDEX IF NOT EXISTS measurements_point
              CREATE INDEX IF NOT EXISTS measurements_machine_algorithm
                  ON measurements (machine_id, algorithm, measured_at);"
 
+# The cached reference databases kept (each ~200 MB, a new one whenever the
+# dumps change): the one in use and the one used before it (another checkout's
+# dumps); older ones are deleted when a new one is built.
+REF_CACHE_KEEP=2
+
 # load_reference DB: the dumps of db/reference/*.sql.gz merged into DB, kept in the
 # cache (DRTOPK_CACHE, default ~/.cache/drtopk) under a hash of the dumps' hashes,
 # this build's schema (db/schema.sql and its version) and how it is built
 # (REF_INDEXES), linked as DB:
 # another output folder or a rerun loads nothing; the first dump loads as is,
 # the others merge through bin/tuner, which brings it to this build's schema.
+# A database used is touched, so that the REF_CACHE_KEEP kept are the ones
+# used last.
 load_reference() {
     link="$1"
     set -- "$REF_DIR"/*.sql.gz
@@ -157,7 +164,10 @@ load_reference() {
           sha256sum | cut -c1-16)
     target="$cache/reference-$key.sqlite"
     ln -sfn "$target" "$link"
-    [ ! -f "$target" ] || return 0
+    if [ -f "$target" ]; then
+        touch "$target" 2> /dev/null || true
+        return 0
+    fi
     echo "run_all.sh: loading the reference results $* into $target"
     # each dump loads into a database of its own, as many at once as there are
     # cores, while those loaded merge in order (the first as is, the others
@@ -189,6 +199,11 @@ load_reference() {
     sqlite3 -bail "$target.tmp" "$REF_INDEXES PRAGMA journal_mode = DELETE;" > /dev/null ||
         die "cannot finish $target.tmp"
     mv -f "$target.tmp" "$target"
+    # hex names: no blanks for the list to split on
+    ls -1t "$cache"/reference-*.sqlite | tail -n +$((REF_CACHE_KEEP + 1)) | while IFS= read -r old; do
+        echo "run_all.sh: removing the older cached reference results $old"
+        rm -f "$old"
+    done
 }
 
 # check_db DB: a readable, undamaged drtopk database of a schema version this

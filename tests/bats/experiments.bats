@@ -179,6 +179,32 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     done
 }
 
+@test "the reference cache keeps the database in use and the one used before it; older ones are removed" {
+    c="$T/cache"
+    mkdir -p "$c"
+    for i in 1 2 3; do
+        echo stale > "$c/reference-old$i.sqlite"
+        touch -d "2026-01-0$i" "$c/reference-old$i.sqlite"
+    done
+    DRTOPK_CACHE="$c" DRTOPK_DB="$T/none.sqlite" run "$RUN_ALL" --from-db --only tab1_datasets --out "$T/cache1"
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"loading the reference results"* ]]
+    used=$(readlink "$T/cache1/data/reference.sqlite")
+    [ "$(dirname "$used")" = "$c" ] && [ -s "$used" ]
+    # the new database and the old one used last stay, the two before go
+    [ "$(ls "$c" | grep -c '^reference-.*\.sqlite$')" -eq 2 ]
+    [ -f "$c/reference-old3.sqlite" ]
+    [ ! -e "$c/reference-old1.sqlite" ] && [ ! -e "$c/reference-old2.sqlite" ]
+    [[ "$output" == *"removing the older cached reference results $c/reference-old1.sqlite"* ]]
+    # a rerun loads and removes nothing, and marks the database it used as used last
+    touch -d "2026-01-01" "$used"
+    DRTOPK_CACHE="$c" DRTOPK_DB="$T/none.sqlite" run "$RUN_ALL" --from-db --only tab1_datasets --out "$T/cache2"
+    [ "$status" -eq 0 ]
+    [[ "$output" != *"loading the reference results"* ]] && [[ "$output" != *"removing"* ]]
+    [ "$(ls "$c" | grep -c '^reference-.*\.sqlite$')" -eq 2 ]
+    [ "$used" -nt "$c/reference-old3.sqlite" ]
+}
+
 @test "the figures share fig_rows.sql's tables: the same data, status and claims as the prelude run per query" {
     # the cached reference database carries the index plan_regret.sql's point join needs
     [ "$(sqlite3 "$T/out/data/reference.sqlite" "SELECT count(*) FROM sqlite_master

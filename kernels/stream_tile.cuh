@@ -159,9 +159,10 @@ __device__ __forceinline__ void radix_tile_extra(const K *p, unsigned long long 
  * t+1, after its single barrier; side(i) reads what the element carries
  * beyond its key (a candidate's position; an empty value where emit reads
  * it itself), and a load's side values are read together before its first
- * emit, so a warp waits once a load for them, not once a key.  The tile loop is block-uniform.  Keys are K wide (p is
- * aligned to sizeof(K)); a thread holds RADIX_UNROLL 16-byte loads a tile
- * whatever K, so every width keeps the same bytes in flight. */
+ * emit, so a warp waits once a load for them, not once a key.  The tile loop
+ * is block-uniform.  Keys are K wide (p is aligned to sizeof(K)); a thread
+ * holds RADIX_UNROLL 16-byte loads a tile whatever K, so every width keeps
+ * the same bytes in flight. */
 #define RADIX_CLASS_BITS 2
 #define RADIX_CLASS_MASK 3u
 #define RADIX_TILE_WARPS (RADIX_THREADS / DRTOPK_WARP)

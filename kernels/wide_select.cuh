@@ -398,6 +398,10 @@ __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_sta
     const uint32_t below = (1u << lane) - 1u;
     if (d_count != NULL && blockIdx.x == 0 && threadIdx.x == 0) *d_count = k;
     for (uint64_t tile = (uint64_t)blockIdx.x * span; tile < n; tile += (uint64_t)gridDim.x * span) {
+        /* once `need` copies of T are taken the rest are skipped: the count
+         * taken is read once a tile, beside the keys' loads (a read per key
+         * equal to T would wait on L2 once per such key) */
+        const bool eq_open = *(volatile unsigned long long *)&s->eq < need;
         uint64_t key[WS_COLLECT_ITEMS];
         uint32_t bgt[WS_COLLECT_ITEMS], beq[WS_COLLECT_ITEMS], cnt = 0;
 #pragma unroll
@@ -405,13 +409,18 @@ __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_sta
             const uint64_t i = tile + (uint64_t)j * WS_BLOCK + threadIdx.x;
             key[j] = i < n ? ws_key_at(in, i) : 0;
         }
+        P q[WS_COLLECT_ITEMS];          /* the positions of the keys it may write, read together before the scan */
 #pragma unroll
         for (int j = 0; j < WS_COLLECT_ITEMS; ++j) {
             const uint64_t i = tile + (uint64_t)j * WS_BLOCK + threadIdx.x;
-            /* once `need` copies of T are taken the rest are skipped */
-            const bool eq = i < n && key[j] == T && *(volatile unsigned long long *)&s->eq < need;
+            const bool out = i < n && (key[j] > T || (eq_open && key[j] == T));
+            q[j] = out ? (in.pos ? in.pos[i] : (P)i) : (P)0;
+        }
+#pragma unroll
+        for (int j = 0; j < WS_COLLECT_ITEMS; ++j) {
+            const uint64_t i = tile + (uint64_t)j * WS_BLOCK + threadIdx.x;
             bgt[j] = __ballot_sync(DRTOPK_FULL_MASK, i < n && key[j] > T);
-            beq[j] = __ballot_sync(DRTOPK_FULL_MASK, eq);
+            beq[j] = __ballot_sync(DRTOPK_FULL_MASK, eq_open && i < n && key[j] == T);
             cnt += (uint32_t)__popc(bgt[j]) | (uint32_t)__popc(beq[j]) << WS_COUNT_SHIFT;
         }
         if (lane == 0) sh_off[warp] = cnt;
@@ -431,17 +440,15 @@ __global__ void __launch_bounds__(WS_BLOCK) ws_collect(ws_input<K, P> in, ws_sta
         unsigned long long je = sh_base[1] + (sh_off[warp] >> WS_COUNT_SHIFT);
 #pragma unroll
         for (int j = 0; j < WS_COLLECT_ITEMS; ++j) {
-            const uint64_t i = tile + (uint64_t)j * WS_BLOCK + threadIdx.x;
             const bool gt = (bgt[j] >> lane) & 1u, eq = (beq[j] >> lane) & 1u;
             const unsigned long long e = je + (unsigned long long)__popc(beq[j] & below);
             if (gt || (eq && e < need)) {
                 const uint64_t slot = gt ? jg + (unsigned long long)__popc(bgt[j] & below) : k - need + e;
-                const P q = in.pos ? in.pos[i] : (P)i;
                 if (FIN) {
-                    ws_write_final(fin, slot, key[j], (uint64_t)q);
+                    ws_write_final(fin, slot, key[j], (uint64_t)q[j]);
                 } else {
                     keys[slot] = (OK)key[j];
-                    pos[slot] = q;
+                    pos[slot] = q[j];
                 }
             }
             jg += (unsigned long long)__popc(bgt[j]);

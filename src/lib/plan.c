@@ -193,7 +193,7 @@ static drtopk_algo size_rule_64(const drtopk_problem *p, int ln)
 {
     if (ln <= POLICY_FUSED_64_LOG2) return DRTOPK_ALGO_FUSED;
     if (ln <= POLICY_FUSED_64_MOST_LOG2 && p->k >= p->n >> POLICY_FUSED_64_MOST_SHIFT) return DRTOPK_ALGO_FUSED;
-    if (ln <= POLICY_FUSED_64_QUARTER_LOG2 && p->k >= p->n >> POLICY_FUSED_64_QUARTER_SHIFT) return DRTOPK_ALGO_FUSED;
+    if (ln <= POLICY_FUSED_64_HALF_LOG2 && p->k >= p->n >> POLICY_FUSED_64_HALF_SHIFT) return DRTOPK_ALGO_FUSED;
     if (((ln <= POLICY_FUSED_64_ONCE_LOG2 && p->k <= POLICY_FUSED_64_ONCE_MAX_K) ||
          (ln <= POLICY_FUSED_64_WIDE_LOG2 && p->k <= POLICY_FUSED_64_WIDE_MAX_K)) &&
         fused_reads_once(p))

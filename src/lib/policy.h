@@ -41,13 +41,15 @@ extern "C" {
  *     the radix select, CUB's sort and onepass at most k; 2^23 keys, k =
  *     2^17..2^23: fused on every distribution but CD at k = 2^19..2^20),
  *     up to 2^(POLICY_FUSED_64_MOST_LOG2 + 1) - 1 at k >= n / 2^POLICY_FUSED_64_MOST_SHIFT
- *     and up to 2^(POLICY_FUSED_64_QUARTER_LOG2 + 1) - 1 at k >= n /
- *     2^POLICY_FUSED_64_QUARTER_SHIFT, where its passes over V list the
+ *     and up to 2^(POLICY_FUSED_64_HALF_LOG2 + 1) - 1 at k >= n /
+ *     2^POLICY_FUSED_64_HALF_SHIFT, where its passes over V list the
  *     keys left after two (at 2^24 keys, k = 2^20, fused 148 / 129 / 152 us
- *     on UD / ND / CD against onepass's 146 / 121 / 173; at 2^26 keys, k =
- *     2^24, 564 / 481 / 567 against 498 / 667 / 628: fused's worst ratio
- *     1.07 and 1.13 where onepass's is 1.15 and 1.39; H200 GPU-ef566d88,
- *     commit 068e7cd), and where it reads V once
+ *     on UD / ND / CD against onepass's 146 / 121 / 173, H200 GPU-ef566d88,
+ *     commit 068e7cd; at 2^26 keys, k = 2^24 = n/4, fused 564 / 480 / 571
+ *     against onepass's 482 / 497 / 610: onepass's worst ratio 1.07, fused's
+ *     1.17, H200 GPU-a1f7cd2a, commit 0aa29fc, whose wide select reads a
+ *     tile's positions with its keys; k >= n/2 there is not measured and
+ *     stays fused, whose lead grows with k / n), and where it reads V once
  *     (fused_spec.h: its blocks' lists hold the sampled candidates on this
  *     GPU) up to 2^(POLICY_FUSED_64_ONCE_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_64_ONCE_MAX_K (2^24 keys, k = 2^18: 80-87 us against
@@ -122,8 +124,8 @@ extern "C" {
 #define POLICY_FUSED_64_ONCE_MAX_K 262144
 #define POLICY_FUSED_64_MOST_LOG2 25
 #define POLICY_FUSED_64_MOST_SHIFT 4        /* k >= n/16: onepass's candidates would be a 16th of V */
-#define POLICY_FUSED_64_QUARTER_LOG2 26
-#define POLICY_FUSED_64_QUARTER_SHIFT 2     /* k >= n/4 */
+#define POLICY_FUSED_64_HALF_LOG2 26
+#define POLICY_FUSED_64_HALF_SHIFT 1        /* k >= n/2 */
 #define POLICY_FUSED_64_WIDE_LOG2 27
 #define POLICY_FUSED_64_WIDE_MAX_K 4096
 #define POLICY_FUSED_16_LOG2 24

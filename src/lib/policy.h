@@ -49,7 +49,7 @@ extern "C" {
  *     against onepass's 482 / 497 / 610: onepass's worst ratio 1.07, fused's
  *     1.17, H200 GPU-a1f7cd2a, commit 0aa29fc, whose wide select reads a
  *     tile's positions with its keys; k >= n/2 there is not measured and
- *     stays fused, whose lead grows with k / n), and where it reads V once
+ *     stays fused: onepass's candidates grow with k / n), and where it reads V once
  *     (fused_spec.h: its blocks' lists hold the sampled candidates on this
  *     GPU) up to 2^(POLICY_FUSED_64_ONCE_LOG2 + 1) - 1 at k <=
  *     POLICY_FUSED_64_ONCE_MAX_K (2^24 keys, k = 2^18: 80-87 us against

@@ -56,6 +56,10 @@
                                           hold keys and the list                   */
 #define RADIX_SMALL_THREADS 1024
 #define RADIX_SMALL_LOADS 8            /* one-block path: loads in flight per thread */
+#define RADIX_SMALL_VEC 4              /* one-block path: keys of a 16-byte shared-memory load */
+static_assert(RADIX_SMALL_VEC * sizeof(uint32_t) == sizeof(uint4), "one uint4 load holds RADIX_SMALL_VEC keys");
+#define RADIX_SMALL_MIN_BLOCKS 1       /* one-block path: its grid is one block, so its registers need
+                                          not leave room for a second (ptxas's default: 32 a thread) */
 #define RADIX_SMALL_LIST_RATIO 8       /* one-block path: its list holds n_max / 8 positions
                                           (spread keys leave ~n / 256 after the first digit) */
 typedef uint16_t radix_small_list_t;   /* a position of the one-block path (< RADIX_SMALL_N) */
@@ -354,71 +358,117 @@ __global__ void __launch_bounds__(RADIX_THREADS, S == TOPK_SRC_PAIRS ? RADIX_PAI
 }
 
 /* Small inputs: one block, keys in shared memory, every pass in one launch.
- * Once the keys matching the prefix number at most n_max /
+ * The load counts pass 0's histogram and takes the AND and the OR of the
+ * keys from registers; without skip-last-digit the passes start below the
+ * leading digits every key shares (clustered keys: onepass's sample of ND
+ * or CD V). Once the keys matching the prefix number at most n_max /
  * RADIX_SMALL_LIST_RATIO (on spread keys after the first digit: about n /
  * 256), one sweep writes the keys above the prefix to the output and lists
  * the positions of those matching it in shared memory; the later passes and
  * the final one walk the list, not every key (the sweeps over all n keys
- * were the kernel's time: onepass's sample select of 2^15 keys took 24-33 us
- * on an H100 with five of them). */
+ * are the kernel's time: it runs on one SM, bound by its instructions per
+ * key). */
 template <topk_source S, drtopk_dtype T, typename PosT, bool FIN = false>
-__global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_args<PosT> a)
+__global__ void __launch_bounds__(RADIX_SMALL_THREADS, RADIX_SMALL_MIN_BLOCKS) radix_small_kernel(radix_args<PosT> a)
 {
-    extern __shared__ uint32_t skeys[];
+    extern __shared__ __align__(16) uint32_t skeys[];
     __shared__ uint32_t hist[RADIX_BINS];
-    __shared__ uint32_t s_prefix, s_mask;
+    __shared__ uint32_t s_prefix, s_mask, s_and, s_or;
     __shared__ unsigned long long s_kk, s_cand;
     __shared__ unsigned s_gt, s_eq;     /* 32-bit (n <= RADIX_SMALL_N): a 64-bit shared add is a CAS loop */
     __shared__ unsigned s_list_len;
     __shared__ int s_done, s_listed;
     pdl_launch_dependents();    /* a grid launched dependent on this one may start (onepass's pass and take) */
     if (radix_skipped(a)) return;
-    unsigned long long n = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
-    if (n > a.n_max) n = a.n_max;
+    const unsigned long long n_dev = a.d_n ? (unsigned long long)*a.d_n : a.n_max;
+    const unsigned n = (unsigned)(n_dev < a.n_max ? n_dev : a.n_max);   /* n_max <= RADIX_SMALL_N */
     radix_small_list_t *list = reinterpret_cast<radix_small_list_t *>(skeys + a.n_max);
-    const unsigned long long list_cap = a.n_max / RADIX_SMALL_LIST_RATIO;
-    /* RADIX_SMALL_LOADS independent loads in flight per thread */
-    for (unsigned long long base = 0; base < n; base += (unsigned long long)blockDim.x * RADIX_SMALL_LOADS) {
-        uint32_t bits[RADIX_SMALL_LOADS];
-#pragma unroll
-        for (int j = 0; j < RADIX_SMALL_LOADS; ++j) {
-            const unsigned long long i = base + j * blockDim.x + threadIdx.x;
-            if (i < n) bits[j] = __ldg(a.in_bits + i);
-        }
-#pragma unroll
-        for (int j = 0; j < RADIX_SMALL_LOADS; ++j) {
-            const unsigned long long i = base + j * blockDim.x + threadIdx.x;
-            if (i < n) skeys[i] = radix_key<S, T>(bits[j], a.flip);
-        }
-    }
+    const unsigned list_cap = (unsigned)(a.n_max / RADIX_SMALL_LIST_RATIO);
+    for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x) hist[i] = 0;
     if (threadIdx.x == 0) {
-        s_prefix = s_mask = 0;
+        s_and = ~0u;
+        s_or = 0;
         s_kk = a.k;
         s_gt = s_eq = 0;
         s_list_len = 0;
         s_done = s_listed = 0;
     }
+    __syncthreads();
+    /* RADIX_SMALL_LOADS independent loads in flight per thread */
+    uint32_t k_and = ~0u, k_or = 0;
+    for (unsigned base = 0; base < n; base += blockDim.x * RADIX_SMALL_LOADS) {
+        uint32_t bits[RADIX_SMALL_LOADS];
+#pragma unroll
+        for (int j = 0; j < RADIX_SMALL_LOADS; ++j) {
+            const unsigned i = base + j * blockDim.x + threadIdx.x;
+            if (i < n) bits[j] = __ldg(a.in_bits + i);
+        }
+#pragma unroll
+        for (int j = 0; j < RADIX_SMALL_LOADS; ++j) {
+            const unsigned i = base + j * blockDim.x + threadIdx.x;
+            if (i < n) {
+                const uint32_t key = radix_key<S, T>(bits[j], a.flip);
+                skeys[i] = key;
+                k_and &= key;
+                k_or |= key;
+                atomicAdd(&hist[key >> RADIX_TOP_SHIFT], 1u);
+            }
+        }
+    }
+    k_and = __reduce_and_sync(DRTOPK_FULL_MASK, k_and);
+    k_or = __reduce_or_sync(DRTOPK_FULL_MASK, k_or);
+    if ((threadIdx.x & DRTOPK_LANE_MASK) == 0) {
+        atomicAnd(&s_and, k_and);
+        atomicOr(&s_or, k_or);
+    }
+    __syncthreads();
+    /* the leading digits every key shares; skip-last-digit counts its
+     * passes from the first, so with it every pass runs */
+    const uint32_t differ = s_and ^ s_or;
+    const int first = a.skip || n == 0 ? 0 : differ == 0 ? RADIX_PASSES : __clz(differ) / RADIX_DIGIT_BITS;
+    if (threadIdx.x == 0) {
+        s_mask = first == 0 ? 0u : first >= RADIX_PASSES ? ~0u : ~0u << (RADIX_KEY_BITS - RADIX_DIGIT_BITS * first);
+        s_prefix = s_and & s_mask;
+    }
+    __syncthreads();
+    /* f(key, i) for every key: a 16-byte shared load of RADIX_SMALL_VEC keys
+     * at a time */
+    auto for_all_keys = [&](auto f) {
+        const unsigned nv = n / RADIX_SMALL_VEC;
+        const uint4 *kv = reinterpret_cast<const uint4 *>(skeys);
+        for (unsigned i = threadIdx.x; i < nv; i += blockDim.x) {
+            const uint4 v = kv[i];
+            const unsigned j = i * RADIX_SMALL_VEC;
+            f(v.x, j);
+            f(v.y, j + 1);
+            f(v.z, j + 2);
+            f(v.w, j + 3);
+        }
+        for (unsigned i = nv * RADIX_SMALL_VEC + threadIdx.x; i < n; i += blockDim.x) f(skeys[i], i);
+    };
     /* f(key, i) for every key still in play: the listed ones, or all */
     auto for_each_key = [&](auto f) {
         if (s_listed) {
             for (unsigned i = threadIdx.x; i < s_list_len; i += blockDim.x) {
                 const unsigned j = list[i];
-                f(skeys[j], (unsigned long long)j);
+                f(skeys[j], j);
             }
         } else {
-            for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) f(skeys[i], i);
+            for_all_keys(f);
         }
     };
-    int pass = 0;
-    for (; pass < RADIX_PASSES; ++pass) {
-        for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x) hist[i] = 0;
-        __syncthreads();
+    for (int pass = first; pass < RADIX_PASSES; ++pass) {
         const uint32_t prefix = s_prefix, mask = s_mask;
         const int shift = RADIX_TOP_SHIFT - RADIX_DIGIT_BITS * pass;
-        for_each_key([&](uint32_t key, unsigned long long) {
-            if ((key & mask) == prefix) atomicAdd(&hist[(key >> shift) & RADIX_DIGIT_MASK], 1u);
-        });
-        __syncthreads();
+        if (pass != 0) {                /* pass 0's histogram was counted by the load */
+            for (unsigned i = threadIdx.x; i < RADIX_BINS; i += blockDim.x) hist[i] = 0;
+            __syncthreads();
+            for_each_key([&](uint32_t key, unsigned) {
+                if ((key & mask) == prefix) atomicAdd(&hist[(key >> shift) & RADIX_DIGIT_MASK], 1u);
+            });
+        }
+        __syncthreads();                /* the histogram is whole, and every thread has read s_prefix and
+                                           s_mask before thread 0 rewrites them */
         if (threadIdx.x < DRTOPK_WARP) {
             const unsigned long long want = s_kk;
             const radix_pick<unsigned long long> pk =
@@ -439,14 +489,14 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
         if (!s_listed && pass < RADIX_PASSES - 1 && s_cand <= list_cap) {
             /* keys above the prefix to the output now, those matching it to the list */
             const uint32_t p = s_prefix, m = s_mask;
-            for (unsigned long long i = threadIdx.x; i < n; i += blockDim.x) {
-                const uint32_t key = skeys[i], km = key & m;
+            for_all_keys([&](uint32_t key, unsigned i) {
+                const uint32_t km = key & m;
                 if (km > p) {
                     radix_write<FIN>(a, atomicAdd(&s_gt, 1u), key, radix_pos<S, PosT>(a.in_pos, i));
                 } else if (km == p) {
                     list[atomicAdd(&s_list_len, 1u)] = (radix_small_list_t)i;
                 }
-            }
+            });
             __syncthreads();
             if (threadIdx.x == 0) s_listed = 1;
             __syncthreads();
@@ -454,7 +504,7 @@ __global__ void __launch_bounds__(RADIX_SMALL_THREADS) radix_small_kernel(radix_
     }
     const uint32_t prefix = s_prefix, mask = s_mask;
     const unsigned long long tie_base = a.k - s_kk, tie_take = s_done ? s_cand : s_kk;
-    for_each_key([&](uint32_t key, unsigned long long i) {
+    for_each_key([&](uint32_t key, unsigned i) {
         const uint32_t m = key & mask;
         if (m > prefix) {
             radix_write<FIN>(a, atomicAdd(&s_gt, 1u), key, radix_pos<S, PosT>(a.in_pos, i));

@@ -213,3 +213,18 @@ documents() {
     done
     [ "$bad" -eq 0 ]
 }
+
+@test "readme: every reference dump is in performance.md's table of dumps, and the table names no other" {
+    local table dump name bad=0
+    table=$(sed -n '/^## Reference dumps/,/^## /p' "$ROOT/docs/performance.md" | grep '^| `')
+    [ -n "$table" ]
+    for dump in "$ROOT"/db/reference/*.sql.gz; do
+        name=$(basename "$dump" .sql.gz)
+        grep -q "\`$name\`" <<< "$table" || { echo "db/reference/$name.sql.gz is not in docs/performance.md's table of dumps" >&2; bad=1; }
+    done
+    # the other way: a name in the table's first column with no dump
+    while IFS= read -r name; do
+        [ -e "$ROOT/db/reference/$name.sql.gz" ] || { echo "docs/performance.md's table names $name: no such dump" >&2; bad=1; }
+    done < <(cut -d'|' -f2 <<< "$table" | grep -o '`[^`]*`' | tr -d '`')
+    [ "$bad" -eq 0 ]
+}

@@ -294,14 +294,16 @@ start=$(date +%s)
 i=0
 failed=0
 # run_one SCRIPT: one experiment into its log and status (a failure still leaves a status line)
+# (its .rc file last: its presence says the experiment is done)
 run_one() {
     s="$1"; name="${s%.sh}"
-    rm -f "$out/data/status/$name.tsv"
-    if "$EXP_DIR/$s" > "$out/data/$name.log" 2>&1; then echo ok; else echo "failed (status $?)"; fi > "$out/data/$name.rc"
+    rm -f "$out/data/status/$name.tsv" "$out/data/$name.rc"
+    if "$EXP_DIR/$s" > "$out/data/$name.log" 2>&1; then echo ok; else echo "failed (status $?)"; fi > "$out/data/$name.rc.tmp"
     if [ ! -s "$out/data/status/$name.tsv" ]; then
         printf '%s\t-\t-\t0\tfailed\t%s\t\tthe script wrote no status (log: %s)\tnot measured\t-\t-\t-\t-\t0\n' \
             "$name" "$(title_of "$s")" "$out/data/$name.log" > "$out/data/status/$name.tsv"
     fi
+    mv "$out/data/$name.rc.tmp" "$out/data/$name.rc"
 }
 report_one() {
     s="$1"; name="${s%.sh}"; i=$((i + 1))
@@ -316,13 +318,23 @@ report_one() {
     printf '[%2d/%d] %-24s %-18s elapsed %s  ETA %s\n' "$i" "$total" "$name" "$st" "$(fmt_s "$el")" "$(fmt_s "$eta")"
     [ "$st" = ok ] || sed 's/^/        /' "$out/data/$name.log" | tail -5
 }
+# report_finished: report_one for each experiment done since the last call
+reported=" "
+report_finished() {
+    for s in $scripts; do
+        case "$reported" in *" $s "*) continue ;; esac
+        [ -f "$out/data/${s%.sh}.rc" ] || continue
+        report_one "$s"
+        reported="$reported$s "
+    done
+}
 unset DRTOPK_EXP_PRELUDE    # set below only while the database cannot change
 if [ -n "$gpu" ]; then
     # one GPU: the experiments measure one after the other
     for s in $scripts; do run_one "$s"; report_one "$s"; done
 else
     # plotting only: as many experiments at once as there are cores, the slowest (the
-    # regret table's queries) first, reported in order; the database does not
+    # regret table's queries) first, each reported as it ends; the database does not
     # change meanwhile, so that the figures share the tables of fig_rows.sql
     # they query (lib/common.sh exp_prelude), made once into a folder removed at the end
     DRTOPK_EXP_PRELUDE=$(mktemp -d "${TMPDIR:-/tmp}/drtopk-prelude.XXXXXX") ||
@@ -331,13 +343,22 @@ else
     export DRTOPK_EXP_PRELUDE
     jobs_max=$(nproc 2>/dev/null || echo 2)
     running=0
+    for s in $scripts; do rm -f "$out/data/${s%.sh}.rc"; done
     for s in $(printf '%s\n' $scripts | grep '^exp_plan_regret') $(printf '%s\n' $scripts | grep -v '^exp_plan_regret'); do
         run_one "$s" &
         running=$((running + 1))
-        if [ "$running" -ge "$jobs_max" ]; then wait -n || true; running=$((running - 1)); fi
+        if [ "$running" -ge "$jobs_max" ]; then
+            wait -n || true
+            running=$((running - 1))
+            report_finished
+        fi
     done
-    wait
-    for s in $scripts; do report_one "$s"; done
+    while [ "$running" -gt 0 ]; do
+        wait -n || true
+        running=$((running - 1))
+        report_finished
+    done
+    report_finished
 fi
 
 # index.html from the status lines of every experiment (also those not rerun).

@@ -81,6 +81,12 @@ experiments() { "$RUN_ALL" --list | awk '{print $1}'; }
     done
     grep -q "^figure  *GPU  *rows used  *status  *verdict" "$T/run1.txt"
     grep -q "experiments, 0 failed" "$T/run1.txt"
+    # a progress line for each experiment as it ends: each once, counted 1..N, elapsed never going back
+    total=$(experiments | wc -l)
+    [ "$(grep -cE '^\[ *[0-9]+/[0-9]+\] ' "$T/run1.txt")" -eq "$total" ]
+    for e in $(experiments); do [ "$(grep -cE "^\[ *[0-9]+/$total\] $e +ok +elapsed " "$T/run1.txt")" -eq 1 ]; done
+    grep -E '^\[ *[0-9]+/[0-9]+\] ' "$T/run1.txt" | sed 's/^\[ *\([0-9]*\)\/.*elapsed \([0-9]*\):\([0-9]*\).*/\1 \2 \3/' |
+        awk -v n="$total" '{ if ($1 != NR || $2 * 60 + $3 < last) bad = 1; last = $2 * 60 + $3 } END { exit bad || NR != n }'
     # long verdicts wrap onto lines of their own, under the verdict column
     col=$(grep "^figure  *GPU" "$T/run1.txt" | awk '{ print index($0, "verdict") }')
     ! sed -n '/^summary/,$p' "$T/run1.txt" | tail -n +3 | grep -v '^[a-z0-9]' | grep -q "^ \{0,$((col - 2))\}[^ ]"

@@ -350,24 +350,38 @@ EXP_COMMIT_TABLES="measurements counters multi_gpu peer_measurements"
 # exp_commit_index: EXP_COMMITS[ID], the clean commits of machine ID (any on the
 # CPU backend, whose rows check the commands), newest measurement first (ties: by
 # name), and EXP_COMMIT_DAYS[ID|COMMIT], the days machine ID measured at COMMIT
-# ("D" or "D1..D2"), of every machine in one query, once per script.
+# ("D" or "D1..D2"), of every machine in one query, once per script; with
+# DRTOPK_EXP_PRELUDE (the database does not change meanwhile) once per run,
+# kept in that folder for the other scripts.
 declare -A EXP_COMMITS EXP_COMMIT_DAYS
 exp_commit_index() {
-    local u="" t id c days
+    local u="" t id c days index="" cache="${DRTOPK_EXP_PRELUDE:+$DRTOPK_EXP_PRELUDE/commit-index}"
     EXP_COMMITS_READ=1
-    for t in $EXP_COMMIT_TABLES; do
-        exp_has_table "$t" || continue
-        u="$u${u:+ UNION ALL }SELECT machine_id, git_commit, measured_at FROM $t"
-    done
+    if [ -n "$cache" ] && [ -f "$cache" ]; then
+        index=$(< "$cache")
+    else
+        # each table's commits with their first and last measurement, then merged
+        # (ISO times: the first day is the day of the first time)
+        for t in $EXP_COMMIT_TABLES; do
+            exp_has_table "$t" || continue
+            u="$u${u:+ UNION ALL }SELECT machine_id, git_commit, min(measured_at) AS lo, max(measured_at) AS hi
+                FROM $t GROUP BY machine_id, git_commit"
+        done
+        index=$(exp_sqlite -readonly -batch -noheader "$EXP_DB" "SELECT u.machine_id, u.git_commit,
+            CASE WHEN date(min(u.lo)) = date(max(u.hi)) THEN date(min(u.lo))
+                 ELSE date(min(u.lo)) || '..' || date(max(u.hi)) END
+            FROM ($u) u JOIN machines m ON m.id = u.machine_id
+            WHERE u.git_commit NOT LIKE '%-dirty' OR m.backend = 'cpu'
+            GROUP BY u.machine_id, u.git_commit ORDER BY u.machine_id, max(u.hi) DESC, u.git_commit") || index=""
+        if [ -n "$cache" ]; then
+            printf '%s\n' "$index" > "$cache.$$.tmp" && mv -f "$cache.$$.tmp" "$cache"    # whole, or not at all
+        fi
+    fi
     while IFS='|' read -r id c days; do
+        [ -n "$id" ] || continue
         EXP_COMMITS[$id]="${EXP_COMMITS[$id]:-}${EXP_COMMITS[$id]:+ }$c"
         EXP_COMMIT_DAYS[$id|$c]=$days
-    done < <(exp_sqlite -readonly -batch -noheader "$EXP_DB" "SELECT u.machine_id, u.git_commit,
-        CASE WHEN min(date(u.measured_at)) = max(date(u.measured_at)) THEN min(date(u.measured_at))
-             ELSE min(date(u.measured_at)) || '..' || max(date(u.measured_at)) END
-        FROM ($u) u JOIN machines m ON m.id = u.machine_id
-        WHERE u.git_commit NOT LIKE '%-dirty' OR m.backend = 'cpu'
-        GROUP BY u.machine_id, u.git_commit ORDER BY u.machine_id, max(u.measured_at) DESC, u.git_commit")
+    done <<< "$index"
 }
 
 # exp_pick SQLFILE NAME=VALUE...: the panel's rows into $rows, of one commit: the

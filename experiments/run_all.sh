@@ -293,8 +293,8 @@ total=$(printf '%s\n' $scripts | grep -c . || true)
 start=$(date +%s)
 i=0
 failed=0
-# run_one SCRIPT: one experiment into its log and status (a failure still leaves a status line)
-# (its .rc file last: its presence says the experiment is done)
+# run_one SCRIPT: one experiment into its log and status (a failure still leaves a status
+# line), its .rc file written last: its presence says the experiment is done
 run_one() {
     s="$1"; name="${s%.sh}"
     rm -f "$out/data/status/$name.tsv" "$out/data/$name.rc"
@@ -343,6 +343,7 @@ else
     export DRTOPK_EXP_PRELUDE
     jobs_max=$(nproc 2>/dev/null || echo 2)
     running=0
+    # no .rc of an earlier run may pass for one of this run before its experiment starts
     for s in $scripts; do rm -f "$out/data/${s%.sh}.rc"; done
     for s in $(printf '%s\n' $scripts | grep '^exp_plan_regret') $(printf '%s\n' $scripts | grep -v '^exp_plan_regret'); do
         run_one "$s" &

@@ -27,6 +27,8 @@ typedef struct {
     uint64_t out_cap;
     void *ws;
     size_t ws_bytes;
+    int settle;                 /* a new data set or workspace: the next measurement repeats its call until
+                                   its time is steady before the timed repetitions */
 } buffers;
 
 /* Scratch doubles measure_plan needs for o->reps repetitions. */

@@ -315,13 +315,16 @@ static drtopk_status held_rep(const drtopk_problem *p, const drtopk_plan *plan, 
     return st;
 }
 
-/* The first plan timed on a new data set or workspace runs its first
- * repetitions slow (on an H200 up to 8% at 2^28 keys, where the plans timed
- * after it on the same data do not), so before its timed repetitions it
- * repeats its call until two in a row differ by at most SETTLE_TOLERANCE, at
- * most SETTLE_MAX_CALLS times. */
+/* The first plan timed on a new data set or workspace runs its first calls
+ * slow (on an H200 a plateau of up to five calls, 10% slower at 2^28 keys,
+ * then a step down; the plans timed after it on the same data do not), so
+ * before its timed repetitions it repeats its call at least SETTLE_MIN_CALLS
+ * times and until two in a row differ by at most SETTLE_TOLERANCE, at most
+ * SETTLE_MAX_CALLS times or until the calls took SETTLE_MAX_MS. */
+#define SETTLE_MIN_CALLS 8
 #define SETTLE_TOLERANCE 0.01
-#define SETTLE_MAX_CALLS 16
+#define SETTLE_MAX_CALLS 32
+#define SETTLE_MAX_MS 50.0      /* ten times the plateau: slower calls outlast it */
 
 /* One call timed as the repetitions are (*ms), for settle. */
 static drtopk_status timed_call(const options *o, const drtopk_problem *p, const drtopk_plan *plan, buffers *b,
@@ -339,12 +342,14 @@ static drtopk_status timed_call(const options *o, const drtopk_problem *p, const
 static drtopk_status settle(const options *o, const drtopk_problem *p, const drtopk_plan *plan, buffers *b,
                             drtopk_stats *s)
 {
-    double prev = 0, ms = 0;
-    for (int i = 0; i < SETTLE_MAX_CALLS; ++i) {
+    double prev = 0, ms = 0, spent = 0;
+    for (int i = 0; i < SETTLE_MAX_CALLS && spent < SETTLE_MAX_MS; ++i) {
         drtopk_status st = timed_call(o, p, plan, b, &ms, s);
-        if (st != DRTOPK_OK || (i > 0 && ms <= prev * (1 + SETTLE_TOLERANCE) && prev <= ms * (1 + SETTLE_TOLERANCE)))
+        if (st != DRTOPK_OK || (i + 1 >= SETTLE_MIN_CALLS && ms <= prev * (1 + SETTLE_TOLERANCE) &&
+                                 prev <= ms * (1 + SETTLE_TOLERANCE)))
             return st;
         prev = ms;
+        spent += ms;
     }
     return DRTOPK_OK;
 }

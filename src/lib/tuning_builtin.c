@@ -15,14 +15,11 @@
  */
 #include "tuning.h"
 
-/* NVIDIA H200 (machine GPU-4cfb9077-db51-bbf5-0e2b-02851bb3e8d6): 4 entries, the sweep measured radix onepass fused.
+/* NVIDIA H200 (machine GPU-52f64e05-37f4-6238-32f7-d970f859772a): 1 entry, the sweep measured radix onepass fused.
  * { dtype, log2 n min, max, log2 k min, max, algorithm, beta, Rule 4 const,
  *   shared/staged delegate build up to alpha (0: the library's default) } */
 static const drtopk_tuning_entry nvidia_h200_entries[] = {
-    { DRTOPK_U32, 28, 29, 2, 3, DRTOPK_ALGO_RADIX, 1, 8, 0 },
     { DRTOPK_U32, 30, 31, 0, 1, DRTOPK_ALGO_RADIX, 1, 2, 0 },
-    { DRTOPK_U32, 30, 31, 4, 5, DRTOPK_ALGO_RADIX, 1, 6, 0 },
-    { DRTOPK_F32, 28, 29, 0, 1, DRTOPK_ALGO_RADIX, 2, 6, 0 },
 };
 
 /* The last row only ends the list (C has no empty arrays). */

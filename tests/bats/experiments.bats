@@ -767,7 +767,7 @@ EOF
     line=$(grep -P '\tNVIDIA H100 80GB HBM3\t' "$st")
     [ "$(cut -f4,5,9 <<< "$line")" = "0	not measured	not measured" ]
     grep -q "no automatic-plan regret rows on this machine (experiments/plan_regret.sh" "$T/out/$(cut -f1,2 <<< "$line" | tr '\t' '-').svg"
-    # of the thirty-one H200 regret dumps (h200-207f3e0f at 37fbb8e, h200-4f40c901 at 7ba9879, h200-9de8814c at
+    # of the thirty-two H200 regret dumps (h200-207f3e0f at 37fbb8e, h200-4f40c901 at 7ba9879, h200-9de8814c at
     # 8c3dcc6, h200-9cbdbcfe at 363cbde with the tuned plan too, h200-2f05d4e1 at e3b5b4f,
     # h200-51151852 at e658cde, h200-8863f32d at 51760f0, h200-848e4df1 at faa924e, h200-25e26161
     # at fff480d, h200-f80f7b4a at cb63ad9, h200-3e8bcdd4 at 00c6a93, h200-c9bb9eaf at eefe8ac,
@@ -777,16 +777,16 @@ EOF
     # keys, h200-e46a1cb0 at feb273d with the tuned plan too, h200-31be1ab5 at 9afacba, h200-c9825f92 at
     # c1ad505, h200-7c886022 at 6c3b4ee, h200-171b8036 at 134bf47, h200-4c8fd085 at e250fdf, h200-634f3898 at
     # 7779e98, h200-06b75526 at 2652b8f, h200-a1f7cd2a at 0aa29fc, h200-9feb0137 at c5249c9, h200-01518f3c at
-    # c5249c9 with the tuned plan too), the newest: every key type, built-in and tuned (that run had
-    # --tuned), a verdict the rows give
+    # c5249c9 with the tuned plan too, h200-c194914b at abd18c9), the newest: every key type, built-in only
+    # (that run had no --tuned), a verdict the rows give
     line=$(grep -P '\tNVIDIA H200\t' "$st")
     [ "$(cut -f5 <<< "$line")" = ok ]
-    [ "$(cut -f2 <<< "$line")" = nvidia-h200-01518f3c ]
-    [[ "$(cut -f8 <<< "$line")" == "commit c5249c9437cb: builtin u32: "*"builtin f32: "*"builtin f16: "*"builtin u64: "* ]]
-    [[ "$(cut -f8 <<< "$line")" == *"; tuned u32: "*"tuned f32: "*"tuned f16: "*"tuned u64: "* ]]
+    [ "$(cut -f2 <<< "$line")" = nvidia-h200-c194914b ]
+    [[ "$(cut -f8 <<< "$line")" == "commit abd18c9c4d08: builtin u32: "*"builtin f32: "*"builtin f16: "*"builtin u64: "* ]]
+    [[ "$(cut -f8 <<< "$line")" != *"tuned u32"* ]]
     # its provenance: the commit drawn, the day it was measured, no row verified (--verify-every 0)
-    [ "$(cut -f10,11,13 <<< "$line")" = "c5249c9437cb	2026-11-30	0" ]
-    grep -q "measured at commit c5249c9437cb on 2026-11-30 (unverified rows)" "$T/out/exp_plan_regret-nvidia-h200-01518f3c.svg"
+    [ "$(cut -f10,11,13 <<< "$line")" = "abd18c9c4d08	2026-11-30	0" ]
+    grep -q "measured at commit abd18c9c4d08 on 2026-11-30 (unverified rows)" "$T/out/exp_plan_regret-nvidia-h200-c194914b.svg"
     worst=$(cut -f8 <<< "$line" | grep -o 'worst [0-9.]*' | cut -d' ' -f2 | sort -n | tail -1)
     verdict=$(awk -v w="$worst" 'BEGIN { print (w <= 1.05) ? "held" : "not held" }')
     [ "$(cut -f9 <<< "$line")" = "$verdict" ]

@@ -3,9 +3,9 @@
  * the plan a sweep configuration asks for, its key in the results store, the
  * resident data set (generated once per (dtype, dist, n) with the seeded
  * generator, the same values on the CPU and the GPU, or read from --input's
- * file: a real data set of Table 1 / Figure 19), a warm-up and the timed
- * repetitions through the public API, and the optional O(n) check of the
- * result against V on the host.
+ * file: a real data set of Table 1 / Figure 19), a warm-up (settled on new
+ * data) and the timed repetitions through the public API, and the optional
+ * O(n) check of the result against V on the host.
  */
 #include "measure.h"
 

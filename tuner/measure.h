@@ -65,8 +65,9 @@ void buffers_release(const options *o, buffers *b);
  * from its file) with outputs for kmax results. */
 drtopk_status buffers_dataset(const options *o, buffers *b, drtopk_dtype t, dh_dist d, uint64_t n,
                               uint64_t kmax);
-/* Measure `plan` on the resident data set: a warm-up, then o->reps timed
- * calls; m->cfg is the caller's.  scratch: SCRATCH_PER_REP * o->reps. */
+/* Measure `plan` on the resident data set: a warm-up (the first plan on a new
+ * data set or workspace repeats it until its time is steady), then o->reps
+ * timed calls; m->cfg is the caller's.  scratch: SCRATCH_PER_REP * o->reps. */
 void measure_plan(const options *o, const drtopk_plan *plan, uint64_t k, buffers *b, int do_verify,
                   dh_store_measurement *m, double *scratch);
 /* The delegate plan's label as the store names it ("dr-radix", ...). */

@@ -169,30 +169,32 @@ load_reference() {
         return 0
     fi
     echo "run_all.sh: loading the reference results $* into $target"
-    # each dump loads into a database of its own, as many at once as there are
-    # cores, while those loaded merge in order (the first as is, the others
-    # through bin/tuner): the ids the merge gives never depend on the timing
+    # each dump loads into a database of its own (named as the dump), as many at
+    # once as there are cores; then the first is the database as is and one
+    # bin/tuner run merges the others into it, in the dumps' order (each merge
+    # derives only what its own rows need): the ids never depend on the timing
     [ $# -eq 1 ] || [ -x "$BIN_DIR/tuner" ] || die "merging the reference dumps needs $BIN_DIR/tuner: run ninja first"
     parts="$target.parts"
     rm -rf "$target.tmp" "$parts"
     mkdir -p "$parts" || die "cannot create $parts"
-    local files=("$@") pids=() i next=0 loads
+    local files=("$@") part=() pids=() merges=() i loads
     loads=$(nproc 2>/dev/null || echo 2)
     for ((i = 0; i < ${#files[@]}; ++i)); do
-        while [ "$next" -lt "${#files[@]}" ] && [ "$next" -lt $((i + loads)) ]; do
-            (set -o pipefail; gzip -dc "${files[next]}" | sqlite3 -bail "$parts/$next.sqlite") &
-            pids[next]=$!
-            next=$((next + 1))
-        done
-        wait "${pids[i]}" || die "cannot load ${files[i]}"
-        if [ "$i" = 0 ]; then
-            mv -f "$parts/0.sqlite" "$target.tmp" || die "cannot move $parts/0.sqlite to $target.tmp"
-        else
-            "$BIN_DIR/tuner" --merge "$parts/$i.sqlite" --db "$target.tmp" > /dev/null || die "cannot merge ${files[i]}"
-            rm -f "$parts/$i.sqlite"
+        part[i]="$parts/$(basename "${files[i]}" .sql.gz).sqlite"
+        if [ "$i" -ge "$loads" ]; then
+            wait "${pids[i - loads]}" || die "cannot load ${files[i - loads]}"
         fi
+        (set -o pipefail; gzip -dc "${files[i]}" | sqlite3 -bail "${part[i]}") &
+        pids[i]=$!
     done
-    rmdir "$parts"
+    for ((i = ${#files[@]} > loads ? ${#files[@]} - loads : 0; i < ${#files[@]}; ++i)); do
+        wait "${pids[i]}" || die "cannot load ${files[i]}"
+    done
+    mv -f "${part[0]}" "$target.tmp" || die "cannot move ${part[0]} to $target.tmp"
+    for ((i = 1; i < ${#files[@]}; ++i)); do merges+=(--merge "${part[i]}"); done
+    [ ${#merges[@]} -eq 0 ] || "$BIN_DIR/tuner" "${merges[@]}" --db "$target.tmp" > /dev/null ||
+        die "cannot merge the reference dumps into $target.tmp (the tuner names the dump above)"
+    rm -rf "$parts"
     # a rollback journal, not the merge's WAL: the experiments, many at once,
     # open it read-only, and a WAL database makes each first reader recover it
     # (a reader that meets another's recovery fails with "database is locked")

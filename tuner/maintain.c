@@ -19,17 +19,23 @@ int maintain_migrate(const options *o, dh_store *db)
 
 int maintain_merge(const options *o, dh_store *db)
 {
-    dh_store_merge_stats ms;
-    if (dh_store_merge(db, o->merge, &ms) != DRTOPK_OK) {
-        fprintf(stderr, "tuner: %s\n", dh_store_errmsg(db));
-        return EXIT_USAGE;
+    for (int i = 0; i < o->nmerge; ++i) {
+        dh_store_merge_stats ms;
+        if (dh_store_merge(db, o->merge[i], &ms) != DRTOPK_OK) {
+            fprintf(stderr, "tuner: %s", dh_store_errmsg(db));
+            if (o->nmerge > 1)
+                fprintf(stderr, " (source %d of %d: the %d before it are merged, it and the %d after it are not)",
+                        i + 1, o->nmerge, i, o->nmerge - i - 1);
+            fputc('\n', stderr);
+            return EXIT_USAGE;
+        }
+        printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added; "
+               "%d peer measurements added; %d multi-GPU runs, %d counters, %d held-out checks added; "
+               "%d batch measurements, %d batch choices added\n",
+               o->merge[i], o->db, ms.machines_added, ms.runs_added, ms.measurements_added, ms.fits_added,
+               ms.choices_added, ms.peers_added, ms.multi_added, ms.counters_added, ms.checks_added,
+               ms.batch_added, ms.batch_choices_added);
     }
-    printf("merged %s into %s: %d machines, %d runs, %d measurements, %d fits, %d choices added; "
-           "%d peer measurements added; %d multi-GPU runs, %d counters, %d held-out checks added; "
-           "%d batch measurements, %d batch choices added\n",
-           o->merge, o->db, ms.machines_added, ms.runs_added, ms.measurements_added, ms.fits_added,
-           ms.choices_added, ms.peers_added, ms.multi_added, ms.counters_added, ms.checks_added,
-           ms.batch_added, ms.batch_choices_added);
     return 0;
 }
 

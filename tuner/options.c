@@ -39,7 +39,7 @@ static void usage(FILE *f)
         "             [--resume | --force] [--max-minutes M] [--backend cpu|cuda] [--db PATH]\n"
         "       tuner --batch --fit-only [--db PATH]\n"
         "       tuner --gpu G --import-counters FILE.tsv [--db PATH]\n"
-        "       tuner --merge OTHER.sqlite [--db PATH]\n"
+        "       tuner --merge OTHER.sqlite [--merge OTHER2.sqlite ...] [--db PATH]\n"
         "       tuner --migrate [--db PATH]\n"
         "       tuner --import-peers FILE.jsonl [--db PATH]\n"
         "       tuner --emit-table FILE.c [--db PATH]\n"
@@ -114,7 +114,8 @@ static void usage(FILE *f)
         "                     its ms, and the regret auto ms / min(auto ms, best ms), and per dtype\n"
         "                     'regret LABEL DTYPE: N points, worst R at DIST n=N k=K, median M'.\n"
         "                     Exit %d when a measurement failed or gave a wrong result\n"
-        "  --merge OTHER      copy what OTHER has and --db lacks, then exit\n"
+        "  --merge OTHER      copy what OTHER has and --db lacks, then exit; several --merge\n"
+        "                     are merged in the order given, each whole or not at all\n"
         "  --migrate          bring --db to this build's schema version (what every run that\n"
         "                     writes does first; rows stored by other tools get the columns the\n"
         "                     store derives), then exit: a database to plot from (run_all.sh)\n"
@@ -325,7 +326,13 @@ int options_parse(int argc, char **argv, options *o)
         else if (!strcmp(a, "--dist")) dist_arg = v;
         else if (!strcmp(a, "--dtype")) dtype_arg = v;
         else if (!strcmp(a, "--db")) o->db = v;
-        else if (!strcmp(a, "--merge")) o->merge = v;
+        else if (!strcmp(a, "--merge")) {
+            if (o->nmerge == MAX_MERGE) {
+                fprintf(stderr, "tuner: more than %d --merge sources: merge them in several runs\n", MAX_MERGE);
+                return -1;
+            }
+            o->merge[o->nmerge++] = v;
+        }
         else if (!strcmp(a, "--import-peers")) o->import_peers = v;
         else if (!strcmp(a, "--emit-table")) o->emit_table = v;
         else if (!strcmp(a, "--input")) o->input = v;
@@ -384,11 +391,11 @@ int options_parse(int argc, char **argv, options *o)
     }
     if (!o->db)
         o->db = dh_store_default_path();
-    if (!!o->merge + !!o->import_peers + !!o->emit_table + o->migrate > 1) {
+    if (!!o->nmerge + !!o->import_peers + !!o->emit_table + o->migrate > 1) {
         fprintf(stderr, "tuner: --merge, --import-peers, --emit-table and --migrate are separate runs\n");
         return -1;
     }
-    if (o->merge || o->import_peers || o->emit_table || o->migrate)
+    if (o->nmerge || o->import_peers || o->emit_table || o->migrate)
         return 0;
     if ((o->bmw || o->import_counters) && (o->compare || o->fit_only || o->input)) {
         fprintf(stderr, "tuner: --bmw and --import-counters store counts, no timings: drop --compare, --fit-only, --input\n");
@@ -524,7 +531,7 @@ tuner_mode options_mode(const options *o)
         return MODE_EMIT_TABLE;
     if (o->migrate)
         return MODE_MIGRATE;
-    if (o->merge)
+    if (o->nmerge)
         return MODE_MERGE;
     if (o->import_peers)
         return MODE_IMPORT_PEERS;

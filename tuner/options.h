@@ -14,6 +14,8 @@
 #include "util.h"
 
 #define MAX_LIST 64                 /* entries of one --n/--k/... list          */
+#define MAX_MERGE 1024              /* --merge sources of one run (run_all.sh
+                                       merges its reference dumps in one)      */
 #define EXIT_FAILURES 1             /* measured, but something failed           */
 #define EXIT_USAGE 2                /* bad arguments, unusable database         */
 #define EXIT_RUNTIME 1              /* the database could not be written or read
@@ -71,7 +73,8 @@ typedef struct {
     double max_minutes;
     int reps;
     int verify_every;
-    const char *merge;
+    const char *merge[MAX_MERGE]; /* --merge OTHER, in the order given       */
+    int nmerge;
     int migrate;                /* bring --db to this build's schema, then exit */
     const char *import_peers;   /* experiments/peers/run_peers.sh's JSON lines */
     const char *emit_table;     /* write the library's compiled-in table here  */

@@ -186,7 +186,8 @@ drtopk_status dh_store_open_version(const char *path, unsigned flags, int max_ve
     }
     /* Foreign keys after the migrations: migration 4 rebuilds runs. */
     if (!readonly && (retry_busy(s, set_wal, path) != DRTOPK_OK || store_migrate(s, max_version) != DRTOPK_OK ||
-                      store_derive_rule4(s) != DRTOPK_OK || store_derive_fit_alphas(s) != DRTOPK_OK))
+                      store_derive_rule4(s, 0) != DRTOPK_OK ||
+                      store_derive_fit_alphas(s, NULL) != DRTOPK_OK))
         goto bad;
     if (sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
         store_fail(s, "enabling foreign keys");

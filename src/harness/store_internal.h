@@ -58,6 +58,7 @@ void store_column_text(sqlite3_stmt *st, int col, char *out, size_t len);
 int store_table_exists(sqlite3 *db, const char *name, int *exists);
 /* The one integer of sql's first row; SQLITE_ERROR when it returns no row. */
 int store_single_int(sqlite3 *db, const char *sql, int *out);
+int store_single_int64(sqlite3 *db, const char *sql, int64_t *out);
 /* "file:PATH" with every byte outside [A-Za-z0-9/._~-] %-escaped and mode's
  * query (URI_*); -1 when it does not fit len. */
 int store_path_uri(const char *path, int mode, char *out, size_t len);
@@ -77,10 +78,12 @@ unsigned store_paper_flags(uint64_t n, uint64_t k, int alpha);
 void store_sql_rule4_alpha(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void store_sql_rule4_alpha_const(sqlite3_context *ctx, int argc, sqlite3_value **argv);
 void store_sql_rule4_flags(sqlite3_context *ctx, int argc, sqlite3_value **argv);
-/* Give the measurements that lack them their rule4_alpha and rule4_flags. */
-drtopk_status store_derive_rule4(dh_store *s);
-/* fit_alphas whole again: Rule 4's alpha of each fit at each (n, k) measured. */
-drtopk_status store_derive_fit_alphas(dh_store *s);
+/* Give the measurements with id > after_id (0: all) that lack them their
+ * rule4_alpha and rule4_flags. */
+drtopk_status store_derive_rule4(dh_store *s, int64_t after_id);
+/* fit_alphas whole again for the machines the SQL `machines` selects (NULL:
+ * all): Rule 4's alpha of each fit at each (n, k) measured. */
+drtopk_status store_derive_fit_alphas(dh_store *s, const char *machines);
 
 /* ---- store_rows.c: a measurement's unique key ------------------------------ */
 

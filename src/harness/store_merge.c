@@ -165,7 +165,11 @@ drtopk_status dh_store_merge(dh_store *s, const char *other_path,
 
     enum { SQL_LEN = 4096, COLS_LEN = 1024 };
     char sql[SQL_LEN], cols[COLS_LEN];
+    int64_t before = 0;     /* the largest measurement id before the merge's rows */
     r = dh_store_begin(s);
+    if (r == DRTOPK_OK && store_single_int64(s->db, "SELECT coalesce(max(id), 0) FROM main.measurements", &before) !=
+                              SQLITE_OK)
+        r = store_fail(s, "merge: reading the measurements' ids");
     if (r == DRTOPK_OK)
         r = source_cols(s, "machines", "x", MACHINE_COLS, cols, sizeof cols);
     if (r == DRTOPK_OK) {
@@ -228,10 +232,12 @@ drtopk_status dh_store_merge(dh_store *s, const char *other_path,
         }
         r = merge_step(s, sql, tables[i].added);
     }
+    /* derived here, never copied, for what the merge added: its rows (ids after
+     * `before`) and the machines it holds (an existing fit is never changed) */
     if (r == DRTOPK_OK)
-        r = store_derive_rule4(s);
+        r = store_derive_rule4(s, before);
     if (r == DRTOPK_OK)
-        r = store_derive_fit_alphas(s);     /* derived here, never copied */
+        r = store_derive_fit_alphas(s, "SELECT mm.id FROM main.machines mm JOIN other.machines om ON om.uuid = mm.uuid");
     if (r == DRTOPK_OK)
         r = dh_store_commit(s);
     else

@@ -249,40 +249,64 @@ void store_sql_rule4_flags(sqlite3_context *ctx, int argc, sqlite3_value **argv)
                                                 (uint64_t)sqlite3_value_int64(argv[1]), sqlite3_value_int(argv[2])));
 }
 
-/* Give the rows that lack them (rule4_alpha 0, db/schema.sql migration 11)
- * their rule4_alpha and rule4_flags; writes only when such rows exist. */
-drtopk_status store_derive_rule4(dh_store *s)
+/* Give the rows with id > after_id that lack them (rule4_alpha 0, db/schema.sql
+ * migration 11) their rule4_alpha and rule4_flags; writes only when such rows
+ * exist.  after_id 0 looks at every row (a scan: an opening for writing); a
+ * merge passes the largest id before its rows, so that it reads only those. */
+drtopk_status store_derive_rule4(dh_store *s, int64_t after_id)
 {
-    int missing = 0;
     if (s->version < RULE4_COLUMNS_SINCE_VERSION)
         return DRTOPK_OK;       /* dh_store_open_version below it: no such columns */
-    if (store_single_int(s->db, "SELECT EXISTS (SELECT 1 FROM measurements WHERE rule4_alpha = 0)", &missing) !=
-        SQLITE_OK)
-        return store_fail(s, "looking for measurements without Rule 4's plan");
-    if (missing && sqlite3_exec(s->db, "UPDATE measurements SET rule4_alpha = drtopk_rule4_alpha(n, k), "
-                                       "rule4_flags = dh_rule4_flags(n, k, alpha) WHERE rule4_alpha = 0",
-                                NULL, NULL, NULL) != SQLITE_OK)
-        return store_fail(s, "deriving Rule 4's plan of the measurements");
-    return DRTOPK_OK;
+    sqlite3_stmt *st;
+    if (store_prepare(s, "SELECT EXISTS (SELECT 1 FROM measurements WHERE id > ?1 AND rule4_alpha = 0)", &st) !=
+        DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, after_id);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        const drtopk_status r = store_fail(s, "looking for measurements without Rule 4's plan");
+        sqlite3_finalize(st);
+        return r;
+    }
+    const int missing = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (!missing)
+        return DRTOPK_OK;
+    if (store_prepare(s, "UPDATE measurements SET rule4_alpha = drtopk_rule4_alpha(n, k), "
+                         "rule4_flags = dh_rule4_flags(n, k, alpha) WHERE id > ?1 AND rule4_alpha = 0", &st) !=
+        DRTOPK_OK)
+        return DRTOPK_ERR_IO;
+    sqlite3_bind_int64(st, 1, after_id);
+    return store_step_done(s, st, "deriving Rule 4's plan of the measurements", NULL);
 }
 
-/* fit_alphas (db/schema.sql migration 12) whole again: the rows of a fit
- * whose const_time changed (or that is gone) are dropped, and every fit gets
- * Rule 4's alpha at each (n, k) its machine measured in its dtype, from the
- * library (drtopk_rule4_alpha), so that no query recomputes the rule. */
-drtopk_status store_derive_fit_alphas(dh_store *s)
+/* fit_alphas (db/schema.sql migration 12) whole again for the machines whose ids
+ * the SQL `machines` selects (NULL: every machine): the rows of a fit whose
+ * const_time changed (or that is gone) are dropped, and every fit gets Rule 4's
+ * alpha at each (n, k) its machine measured in its dtype, from the library
+ * (drtopk_rule4_alpha), so that no query recomputes the rule.  Other machines'
+ * rows are left as they are: a caller that scopes it changed only the fits and
+ * measurements of the machines it names. */
+drtopk_status store_derive_fit_alphas(dh_store *s, const char *machines)
 {
+    enum { SQL_LEN = 1024, SCOPE_LEN = 256 };
+    char del[SQL_LEN], ins[SQL_LEN], scope[SCOPE_LEN] = "";
     if (s->version < FIT_ALPHAS_SINCE_VERSION)
         return DRTOPK_OK;       /* dh_store_open_version below it: no such table */
-    if (store_exec(s, "DELETE FROM fit_alphas WHERE NOT EXISTS (SELECT 1 FROM fits f "
-                      "WHERE f.machine_id = fit_alphas.machine_id AND f.dtype = fit_alphas.dtype "
-                      "AND f.algorithm = fit_alphas.algorithm AND f.beta = fit_alphas.beta "
-                      "AND f.const_time = fit_alphas.const_time)") != DRTOPK_OK ||
-        store_exec(s, "INSERT OR IGNORE INTO fit_alphas (machine_id, dtype, algorithm, beta, n, k, const_time, alpha) "
-                      "SELECT f.machine_id, f.dtype, f.algorithm, f.beta, d.n, d.k, f.const_time, "
-                      "drtopk_rule4_alpha(d.n, d.k, f.const_time) FROM fits f "
-                      "JOIN (SELECT DISTINCT machine_id, dtype, n, k FROM measurements WHERE k BETWEEN 1 AND n) d "
-                      "ON d.machine_id = f.machine_id AND d.dtype = f.dtype") != DRTOPK_OK)
+    if (machines && snprintf(scope, sizeof scope, " AND machine_id IN (%s)", machines) >= (int)sizeof scope) {
+        store_set_err(s->err, sizeof s->err, "deriving fit_alphas: the machines' query does not fit");
+        return DRTOPK_ERR_IO;
+    }
+    snprintf(del, sizeof del, "DELETE FROM fit_alphas WHERE NOT EXISTS (SELECT 1 FROM fits f "
+                              "WHERE f.machine_id = fit_alphas.machine_id AND f.dtype = fit_alphas.dtype "
+                              "AND f.algorithm = fit_alphas.algorithm AND f.beta = fit_alphas.beta "
+                              "AND f.const_time = fit_alphas.const_time)%s", scope);
+    snprintf(ins, sizeof ins, "INSERT OR IGNORE INTO fit_alphas (machine_id, dtype, algorithm, beta, n, k, const_time, "
+                              "alpha) SELECT f.machine_id, f.dtype, f.algorithm, f.beta, d.n, d.k, f.const_time, "
+                              "drtopk_rule4_alpha(d.n, d.k, f.const_time) FROM fits f "
+                              "JOIN (SELECT DISTINCT machine_id, dtype, n, k FROM measurements "
+                              "WHERE k BETWEEN 1 AND n%s) d ON d.machine_id = f.machine_id AND d.dtype = f.dtype",
+             scope);
+    if (store_exec(s, del) != DRTOPK_OK || store_exec(s, ins) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
     return DRTOPK_OK;
 }

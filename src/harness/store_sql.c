@@ -108,7 +108,7 @@ int store_table_exists(sqlite3 *db, const char *name, int *exists)
     return rc;
 }
 
-int store_single_int(sqlite3 *db, const char *sql, int *out)
+int store_single_int64(sqlite3 *db, const char *sql, int64_t *out)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -116,12 +116,21 @@ int store_single_int(sqlite3 *db, const char *sql, int *out)
         return rc;
     rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
-        *out = sqlite3_column_int(st, 0);
+        *out = sqlite3_column_int64(st, 0);
         rc = SQLITE_OK;
     } else if (rc == SQLITE_DONE) {
         rc = SQLITE_ERROR;
     }
     sqlite3_finalize(st);
+    return rc;
+}
+
+int store_single_int(sqlite3 *db, const char *sql, int *out)
+{
+    int64_t v = 0;
+    const int rc = store_single_int64(db, sql, &v);
+    if (rc == SQLITE_OK)
+        *out = (int)v;
     return rc;
 }
 

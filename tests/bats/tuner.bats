@@ -1024,6 +1024,34 @@ measured() { sed -n 's/^tuner: [a-z-]*: \([0-9]*\) measured.*/\1/p' "$1"; }
     [[ "$output" == *"$D/text.sqlite is not a SQLite database"* ]]
 }
 
+@test "--merge given several times merges each in order, the same as one run each; a bad one stops there" {
+    a="$D/a.sqlite"; b="$D/b.sqlite"
+    "$TUNER" --backend cpu --n 2^10 --k 1,4 --reps 1 --db "$a" >/dev/null
+    "$TUNER" --backend cpu --n 2^10,2^11 --k 1,4 --reps 1 --db "$b" >/dev/null
+    cp "$b" "$D/c.sqlite"
+    q "$D/c.sqlite" "UPDATE machines SET uuid = 'cpu:other-host', name = 'Other CPU';
+                     UPDATE runs SET run_uuid = run_uuid || '-other'"
+    cp "$a" "$D/one-run.sqlite"
+    cp "$a" "$D/runs.sqlite"
+    run "$TUNER" --merge "$b" --merge "$D/c.sqlite" --db "$D/one-run.sqlite"
+    [ "$status" -eq 0 ]
+    [ "$(grep -c '^merged ' <<< "$output")" -eq 2 ]
+    [[ "$(sed -n 1p <<< "$output")" == "merged $b into "* ]]
+    [[ "$(sed -n 2p <<< "$output")" == "merged $D/c.sqlite into "*"1 machines, 1 runs, "* ]]
+    "$TUNER" --merge "$b" --db "$D/runs.sqlite" >/dev/null
+    "$TUNER" --merge "$D/c.sqlite" --db "$D/runs.sqlite" >/dev/null
+    [ "$(sqlite3 "$D/one-run.sqlite" .dump)" = "$(sqlite3 "$D/runs.sqlite" .dump)" ]
+    [ "$(q "$D/one-run.sqlite" 'SELECT count(*) FROM fit_alphas')" -gt 0 ]
+    [ "$(q "$D/one-run.sqlite" 'SELECT count(*) FROM measurements WHERE rule4_alpha = 0')" -eq 0 ]
+    # the second of three is missing: the first is merged, it and the third are not
+    cp "$a" "$D/stop.sqlite"
+    run "$TUNER" --merge "$b" --merge "$D/missing.sqlite" --merge "$D/c.sqlite" --db "$D/stop.sqlite"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"$D/missing.sqlite"*"does not exist"*"(source 2 of 3: the 1 before it are merged, it and the 1 after it are not)"* ]]
+    [ "$(q "$D/stop.sqlite" 'SELECT count(*) FROM machines')" -eq 1 ]
+    [ "$(q "$D/stop.sqlite" 'SELECT count(*) FROM measurements')" -eq "$(q "$b" 'SELECT count(*) FROM measurements')" ]
+}
+
 @test "a damaged schema_version is reported as damaged, nothing migrated half-way" {
     db="$D/dmg.sqlite"
     "$TUNER" --backend cpu --n 2^10 --k 1 --reps 1 --db "$db" >/dev/null

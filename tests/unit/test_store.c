@@ -337,6 +337,21 @@ static void store_fit_alphas(void)
     dh_store_close(s);
     CHECK(fit_alpha_rows(path, "GPU-fb", 16, c3) == 1);
     CHECK(count(path, "SELECT count(*) FROM fit_alphas") == 3);
+    /* merged: new points of a machine whose fit the target already has (the
+     * source's own fit of it is not copied: the target's stays) get the target
+     * fit's alphas; the other machine's rows stay as they were */
+    char more[PATH_LEN];
+    tmp_path(more, "fit_alphas_more.sqlite");
+    fill(more, "GPU-fa", "FA GPU", c1);
+    sql(more, "UPDATE measurements SET k = k * 64");    /* k = 1024: a point the target lacks */
+    CHECK_STATUS(dh_store_open(path, 0, &s, err, sizeof err), DRTOPK_OK);
+    CHECK_STATUS(dh_store_merge(s, more, &st), DRTOPK_OK);
+    dh_store_close(s);
+    CHECK(st.measurements_added == 2 && st.fits_added == 0);
+    CHECK(fit_alpha_rows(path, "GPU-fa", 1024, c2) == 1);
+    CHECK(fit_alpha_rows(path, "GPU-fa", 1024, c1) == 0);
+    CHECK(fit_alpha_rows(path, "GPU-fb", 16, c3) == 1);
+    CHECK(count(path, "SELECT count(*) FROM fit_alphas") == 4);
 }
 
 static void store_round_trip_and_lookup(void)

@@ -191,14 +191,16 @@ exp_machines() {
         ORDER BY backend = 'cpu', name, id;"
 }
 
-# exp_param NAME VALUE: the sqlite3 shell's line setting @NAME to VALUE, an SQL
-# literal.  VALUE goes in double quotes, which the shell's dot-command parser
-# strips (after its backslash escapes): a single-quoted literal unquoted by it
-# would be read as SQL, and a text such as the commit 898e44584286 is a number
-# there (Inf), which no text column equals.
+# exp_param VAR NAME VALUE: appends to VAR the sqlite3 shell's line setting
+# @NAME to VALUE, an SQL literal (in the shell itself: a query sets several, and
+# a command substitution would fork for each).  VALUE goes in double quotes,
+# which the shell's dot-command parser strips (after its backslash escapes): a
+# single-quoted literal unquoted by it would be read as SQL, and a text such as
+# the commit 898e44584286 is a number there (Inf), which no text column equals.
 exp_param() {
-    local v="${2//\\/\\\\}"
-    printf '.parameter set @%s "%s"\n' "$1" "${v//\"/\\\"}"
+    local v="${3//\\/\\\\}" line
+    printf -v line '.parameter set @%s "%s"\n' "$2" "${v//\"/\\\"}"
+    printf -v "$1" '%s%s' "${!1}" "$line"
 }
 
 # exp_query SQLFILE NAME=VALUE...: experiments/sql/fig_rows.sql (temp tables m
@@ -207,15 +209,12 @@ exp_param() {
 # With DRTOPK_EXP_PRELUDE (exp_prelude), fig_rows.sql's tables come from there.
 exp_query() {
     local params=".parameter init
-$(exp_param seed "$EXP_SEED")
 " p query pre
-    [ -z "${EXP_PICK_COMMIT:-}" ] || params+="$(exp_param commit "'$EXP_PICK_COMMIT'")
-"
-    [ -z "${EXP_PICK_VERIFIED:-}" ] || params+="$(exp_param verified "$EXP_PICK_VERIFIED")
-"
+    exp_param params seed "$EXP_SEED"
+    [ -z "${EXP_PICK_COMMIT:-}" ] || exp_param params commit "'$EXP_PICK_COMMIT'"
+    [ -z "${EXP_PICK_VERIFIED:-}" ] || exp_param params verified "$EXP_PICK_VERIFIED"
     for p in "${@:2}"; do
-        params+="$(exp_param "${p%%=*}" "${p#*=}")
-"
+        exp_param params "${p%%=*}" "${p#*=}"
     done
     # the SQL read by the shell itself (read returns 1 at the end of the file it read)
     IFS= read -r -d '' query < "$EXP_SQL/$1" || true
@@ -263,24 +262,32 @@ exp_prelude_scan() {
 # tables cannot be made, or when fig_rows.sql makes more than temp tables or
 # one of them is named as a table of the database (then it would not shadow it).
 exp_prelude() {
-    local dir="${DRTOPK_EXP_PRELUDE:-}" sql rest line name key="" t copy="" uri c i IFS=$' \t\n'
+    local dir="${DRTOPK_EXP_PRELUDE:-}" sql rest line name key="" t copy="" uri IFS=$' \t\n'
     [ -n "$dir" ] || return 1
     IFS= read -r -d '' sql < "$EXP_SQL/fig_rows.sql" || true
     [ -n "${EXP_PRELUDE_TABLES+set}" ] || exp_prelude_scan "$sql"
     [ -n "$EXP_PRELUDE_TABLES" ] || return 1
-    # the file's name: the parameters fig_rows.sql reads, each character outside
-    # [A-Za-z0-9] written as %XX (never two sets of values under one name)
-    while IFS= read -r line; do
+    # the file's name: the lines of the parameters fig_rows.sql reads, '%' written
+    # as %25 first, then '/', '\', the quotes and the blanks as %XX (never two sets
+    # of values under one name); in the shell itself, without a process: each
+    # query of every figure asks for it
+    rest="$1"
+    while [ -n "$rest" ]; do
+        line="${rest%%$'\n'*}"
+        if [[ "$rest" == *$'\n'* ]]; then rest="${rest#*$'\n'}"; else rest=""; fi
         name="${line#.parameter set @}"
         name="${name%% *}"
         [ "$name" != "$line" ] && [[ "$EXP_PRELUDE_NAMES" == *" $name "* ]] || continue
-        line="${line#.parameter set @}"
-        for ((i = 0; i < ${#line}; ++i)); do
-            c="${line:i:1}"
-            if [[ "$c" == [A-Za-z0-9] ]]; then key+="$c"; else printf -v c '%%%02X' "'$c"; key+="$c"; fi
-        done
-        key+="%0A"
-    done <<< "$1"
+        key+="${line#.parameter set @}"$'\n'
+    done
+    key="${key//%/%25}"
+    key="${key//\//%2F}"
+    key="${key//\\/%5C}"
+    key="${key//\"/%22}"
+    key="${key//\'/%27}"
+    key="${key// /%20}"
+    key="${key//$'\t'/%09}"
+    key="${key//$'\n'/%0A}"
     EXP_PRELUDE_FILE="$dir/prelude-$key.sqlite"
     [ ! -f "$EXP_PRELUDE_FILE" ] || return 0
     for t in $EXP_PRELUDE_TABLES; do copy+="CREATE TABLE main.$t AS SELECT * FROM temp.$t;

@@ -476,8 +476,8 @@ peer_gen_matches() {
 @test "exp_param: text parameters reach SQL as text, also a commit that reads as a number (898e44584286)" {
     run bash -c ". '$ROOT/experiments/lib/common.sh'
                  { echo .parameter init
-                   exp_param c \"'898e44584286'\"; exp_param d \"'12e3'\"; exp_param q \"'a\\\"b\\\\c''d'\"
-                   exp_param n 4096; exp_param z NULL
+                   p=; exp_param p c \"'898e44584286'\"; exp_param p d \"'12e3'\"; exp_param p q \"'a\\\"b\\\\c''d'\"
+                   exp_param p n 4096; exp_param p z NULL; printf %s \"\$p\"
                    echo 'SELECT @c, typeof(@c), @d, typeof(@d), @q, typeof(@n), typeof(@z);'; } | sqlite3 -batch :memory:"
     [ "$status" -eq 0 ]
     [ "$output" = "898e44584286|text|12e3|text|a\"b\\c'd|integer|null" ]

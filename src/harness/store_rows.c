@@ -258,7 +258,7 @@ drtopk_status dh_store_put_fit(dh_store *s, int64_t machine_id, const char *git_
     sqlite3_bind_int(st, 11, f->points);
     if (store_step_done(s, st, "storing a fit", NULL) != DRTOPK_OK)
         return DRTOPK_ERR_IO;
-    char machine[24];       /* the new const's alphas, of this machine's points */
+    char machine[sizeof "-9223372036854775808"];    /* the new const's alphas, of this machine's points */
     snprintf(machine, sizeof machine, "%" PRId64, machine_id);
     return store_derive_fit_alphas(s, machine);
 }

@@ -21,10 +21,15 @@
  *   3. when E > m, each chunk whose ties start before rank m rereads itself
  *      in order and writes the positions of its ties of rank < m; the
  *      output's m tie slots then take those positions and their values;
- *   4. with DRTOPK_SORTED, two stable radix sorts of the k (by position,
- *      then by ordered key, descending; both the library's one descending
- *      sort of 64-bit pairs, key_width.h, the first on complemented
- *      positions) and one gather.
+ *   4. with DRTOPK_SORTED, where an ordered key and a position fit one
+ *      64-bit word (keys of 16 and 32 bits, V of up to 2^32 or 2^48 keys):
+ *      one descending radix sort of the k words key << pos_bits |
+ *      complemented position, keys alone (key_width.h), and the values and
+ *      positions read back from the words (V read at a position only where
+ *      several bit patterns share a key: NaN, -0.0 and +0.0); else two
+ *      stable radix sorts of the k (by position, then by ordered key,
+ *      descending; both the library's one descending sort of 64-bit pairs,
+ *      key_width.h, the first on complemented positions) and one gather.
  * Unless settled, step 2 reads V once more (its cost: one read of V, about
  * the read floor); step 3 a second time up to the chunk of the m-th tie, and
  * only when V holds ties the output did not take.  Any key width (templates over the element's
@@ -248,6 +253,33 @@ __global__ void det_sort_keys_kernel(const UT *__restrict__ out_v, const uint64_
         key[i] = key_of(out_v[slot[i]], t, o);
 }
 
+/* The one-word sort's keys: slot i's ordered key above its complemented
+ * position (a descending sort orders equal keys by ascending position);
+ * key_bits + pos_bits <= 64. */
+template <typename UT>
+__global__ void det_pack_kernel(const UT *__restrict__ out_v, const uint64_t *__restrict__ out_p, uint64_t k,
+                                drtopk_dtype t, drtopk_order o, int pos_bits, uint64_t pos_mask, uint64_t *word)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        word[i] = (uint64_t)key_of(out_v[i], t, o) << pos_bits | (pos_mask - out_p[i]);
+}
+
+/* The result from the sorted words: the position below, the value from the
+ * ordered key above it (keyorder.h's inverse for the largest order), or
+ * from V at that position where several bit patterns share the key. */
+template <typename UT>
+__global__ void det_unpack_kernel(const uint64_t *__restrict__ word, uint64_t k, const UT *__restrict__ v,
+                                  drtopk_dtype t, drtopk_order o, int pos_bits, uint64_t pos_mask, UT *out_v,
+                                  uint64_t *out_p)
+{
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t w = word[i], pos = pos_mask - (w & pos_mask);
+        const UT key = (UT)(w >> pos_bits), largest = o == DRTOPK_SMALLEST ? (UT)~key : key;
+        out_p[i] = pos;
+        out_v[i] = drtopk_key_is_shared(largest, t) ? v[pos] : (UT)drtopk_bits_from_key_any(largest, t);
+    }
+}
+
 /* The result in the sorted slots' order (from copies of the output). */
 template <typename UT>
 __global__ void det_sort_gather_kernel(const UT *__restrict__ cv, const uint64_t *__restrict__ cp,
@@ -274,8 +306,10 @@ static drtopk_status det_carve_sort(char *base, size_t *off, uint64_t n, size_t 
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; ++i)
         *bufs[i] = (uint64_t *)drtopk_carve(base, off, n * sizeof(uint64_t));
     b->copy_v = drtopk_carve(base, off, n * elem_bytes);
-    const drtopk_status st = key_sort_pairs_desc(NULL, &b->sort_bytes, NULL, NULL, NULL, NULL, n, 64, 0);
-    if (st != DRTOPK_OK) return st;
+    size_t keys_bytes = 0;
+    drtopk_status st = key_sort_pairs_desc(NULL, &b->sort_bytes, NULL, NULL, NULL, NULL, n, 64, 0);
+    if (st != DRTOPK_OK || (st = key_sort_keys_desc(NULL, &keys_bytes, NULL, NULL, n, 64, 0)) != DRTOPK_OK) return st;
+    if (keys_bytes > b->sort_bytes) b->sort_bytes = keys_bytes;
     b->sort_tmp = drtopk_carve(base, off, b->sort_bytes);
     return DRTOPK_OK;
 }
@@ -361,12 +395,23 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
     det_replace_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(v, k, p->dtype, p->order, l->sc, l->tie_pos, ov, out_indices);
     DRTOPK_LAUNCH_CHECK();
     if (!sorted) return DRTOPK_OK;
-    /* stable sorts: by position, then by ordered key best first (equal keys keep position order) */
     const det_sort_bufs *b = &l->srt;
     size_t tb = b->sort_bytes;
     drtopk_status st;
     const int key_bits = drtopk_dtype_bits(p->dtype), pos_bits = det_bits_for(n - 1);
     const uint64_t pos_mask = pos_bits == 64 ? ~0ull : (1ull << pos_bits) - 1;
+    if (key_bits + pos_bits <= 64) {    /* one sort of (key, complemented position) words */
+        det_pack_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, out_indices, k, p->dtype, p->order, pos_bits, pos_mask,
+                                                    b->key0);
+        DRTOPK_LAUNCH_CHECK();
+        if ((st = key_sort_keys_desc(b->sort_tmp, &tb, b->key0, b->key1, k, key_bits + pos_bits, s)) != DRTOPK_OK)
+            return st;
+        det_unpack_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(b->key1, k, v, p->dtype, p->order, pos_bits, pos_mask, ov,
+                                                      out_indices);
+        DRTOPK_LAUNCH_CHECK();
+        return DRTOPK_OK;
+    }
+    /* stable sorts: by position, then by ordered key best first (equal keys keep position order) */
     det_sort_init_kernel<<<gk, DET_BLOCK, 0, s>>>(out_indices, k, pos_mask, b->key0, b->slot0);
     DRTOPK_LAUNCH_CHECK();
     if ((st = key_sort_pairs_desc(b->sort_tmp, &tb, b->key0, b->key1, b->slot0, b->slot1, k, pos_bits, s)) !=

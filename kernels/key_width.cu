@@ -283,6 +283,14 @@ static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_
     return key_gather(p->values, p->dtype, take, sizeof(P) == sizeof(uint64_t), p->k, out_values, out_indices, s);
 }
 
+extern "C" drtopk_status key_sort_keys_desc(void *tmp, size_t *tmp_bytes, const uint64_t *keys_in, uint64_t *keys_out,
+                                            uint64_t n, int end_bit, cudaStream_t s)
+{
+    DRTOPK_CUDA_TRY(
+        cub::DeviceRadixSort::SortKeysDescending(tmp, *tmp_bytes, keys_in, keys_out, (int64_t)n, 0, end_bit, s));
+    return DRTOPK_OK;
+}
+
 extern "C" drtopk_status key_sort_pairs_desc(void *tmp, size_t *tmp_bytes, const uint64_t *keys_in,
                                              uint64_t *keys_out, const uint64_t *vals_in, uint64_t *vals_out,
                                              uint64_t n, int end_bit, cudaStream_t s)

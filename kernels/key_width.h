@@ -40,6 +40,12 @@ drtopk_status key_sort_pairs_desc(void *tmp, size_t *tmp_bytes, const uint64_t *
                                   const uint64_t *vals_in, uint64_t *vals_out, uint64_t n, int end_bit,
                                   cudaStream_t s);
 
+/* CUB's descending radix sort of n uint64 keys alone on their bits [0,
+ * end_bit): the deterministic result's sort where a key and its position
+ * fit one word (deterministic.cu).  tmp NULL: *tmp_bytes gets the size. */
+drtopk_status key_sort_keys_desc(void *tmp, size_t *tmp_bytes, const uint64_t *keys_in, uint64_t *keys_out,
+                                 uint64_t n, int end_bit, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,9 +37,13 @@
  *
  * Batches: the same per segment (drtopk_cuda_det_batch_fix), and the sort
  * of sorted results whose select leaves them unsorted (k past what its
- * block sorts; drtopk_cuda_batch_sort): a block merge sort per segment for
- * k up to SORT_BLOCK_MAX_K of keys of at most 32 bits, else step 4's radix
- * passes over all slots without the position pass.
+ * block sorts; drtopk_cuda_batch_sort).  Sorting keys of at most 32 bits
+ * for k up to SORT_BLOCK_MAX_K is a block merge sort per segment (equal
+ * keys by position where the result is deterministic, else in the select's
+ * order); else, where a slot's segment, a padding bit, its ordered key and
+ * its position fit one 64-bit word, one radix sort of those words over all
+ * slots; else stable radix passes over all slots (position, key, segment;
+ * without the position pass where the result is not deterministic).
  */
 #include <string.h>
 #include <cuda/functional>
@@ -665,6 +669,51 @@ __global__ void det_batch_sort_keys_kernel(const UT *__restrict__ out_v, const u
     }
 }
 
+/* The batched one-word sort's keys, slot i of segment i / k: the segment
+ * (complemented: the first segment first), whether the slot holds a result
+ * (padding 0: after its segment's results), the ordered key, the position
+ * complemented (equal keys by ascending position); seg_shift = 1 + key_bits
+ * + pos_bits and seg_shift + the segment's bits <= 64. */
+template <typename UT>
+__global__ void det_batch_pack_kernel(const UT *__restrict__ out_v, const uint64_t *__restrict__ out_i,
+                                      uint64_t slots, uint64_t k, uint64_t segments, int pos_bits, int seg_shift,
+                                      drtopk_dtype t, drtopk_order o, uint64_t *word)
+{
+    const uint64_t pos_mask = (1ull << pos_bits) - 1, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < slots; i += stride) {
+        const uint64_t pos = out_i[i], seg = (segments - 1 - i / k) << seg_shift;
+        word[i] = pos == DRTOPK_INDEX_NONE ? seg
+                                           : seg | 1ull << (seg_shift - 1) |
+                                                 (uint64_t)key_of(out_v[i], t, o) << pos_bits | (pos_mask - pos);
+    }
+}
+
+/* The batch's result from its sorted words (det_batch_pack_kernel's): a
+ * slot's position and its value from the ordered key (keyorder.h's inverse
+ * for the largest order), or from V where several bit patterns share the
+ * key (NaN, -0.0 and +0.0); padding INDEX_NONE and all zero bits. */
+template <typename UT>
+__global__ void det_batch_unpack_kernel(const uint64_t *__restrict__ word, uint64_t slots, uint64_t k,
+                                        const UT *__restrict__ v, uint64_t len, const uint64_t *__restrict__ offsets,
+                                        int pos_bits, int seg_shift, drtopk_dtype t, drtopk_order o, UT *out_v,
+                                        uint64_t *out_i)
+{
+    const uint64_t pos_mask = (1ull << pos_bits) - 1, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < slots; i += stride) {
+        const uint64_t w = word[i];
+        if (!((w >> (seg_shift - 1)) & 1u)) {
+            out_i[i] = DRTOPK_INDEX_NONE;
+            out_v[i] = 0;
+            continue;
+        }
+        const uint64_t pos = pos_mask - (w & pos_mask), seg = i / k;
+        const UT key = (UT)(w >> pos_bits), largest = o == DRTOPK_SMALLEST ? (UT)~key : key;
+        out_i[i] = pos;
+        out_v[i] = drtopk_key_is_shared(largest, t) ? v[(offsets != NULL ? offsets[seg] : seg * len) + pos]
+                                                    : (UT)drtopk_bits_from_key_any(largest, t);
+    }
+}
+
 __global__ void det_iota_kernel(uint64_t *slot, uint64_t n)
 {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
@@ -681,6 +730,15 @@ struct det_batch_layout {
     size_t total;
 };
 
+static int det_block_sorts(const drtopk_batch_problem *bp);
+
+/* A bound on a segment's length, hence on a position: uniform rows' length,
+ * else the total. */
+static uint64_t det_batch_longest(const drtopk_batch_problem *bp)
+{
+    return bp->offsets != NULL ? bp->total : bp->len;
+}
+
 static drtopk_status det_batch_carve(const drtopk_batch_problem *bp, int sorted, char *base, det_batch_layout *l)
 {
     size_t off = 0;
@@ -695,7 +753,7 @@ static drtopk_status det_batch_carve(const drtopk_batch_problem *bp, int sorted,
         return DRTOPK_OK;
     }
     l->tie_pos = (uint64_t *)drtopk_carve(base, &off, slots * sizeof(uint64_t));
-    if (sorted) {
+    if (sorted && !det_block_sorts(bp)) {
         if ((st = det_carve_sort(base, &off, slots, drtopk_dtype_size(bp->dtype), &l->srt)) != DRTOPK_OK) return st;
     }
     l->total = off + DRTOPK_WS_ALIGN;
@@ -714,6 +772,9 @@ enum { DET_PASS_POSITION, DET_PASS_KEY, DET_PASS_SEGMENT, DET_PASSES };     /* d
 template <typename UT>
 static drtopk_status det_batch_sort(const drtopk_batch_problem *bp, const det_sort_bufs *b, int first_pass, UT *ov,
                                     uint64_t *out_indices, cudaStream_t s, int sms);
+template <typename UT>
+static drtopk_status batch_block_sort_k(const drtopk_batch_problem *bp, int by_position, void *ov, uint64_t *oi,
+                                        cudaStream_t s, int sms);
 
 template <typename UT>
 static drtopk_status det_batch_run(const drtopk_batch_problem *bp, int sorted, det_batch_layout *l, void *out_values,
@@ -751,24 +812,54 @@ static drtopk_status det_batch_run(const drtopk_batch_problem *bp, int sorted, d
         DRTOPK_LAUNCH_CHECK();
     }
     if (!sorted) return DRTOPK_OK;
+    if constexpr (sizeof(UT) <= sizeof(uint32_t))
+        if (det_block_sorts(bp)) return batch_block_sort_k<UT>(bp, 1, ov, out_indices, s, sms);
     return det_batch_sort<UT>(bp, &l->srt, DET_PASS_POSITION, ov, out_indices, s, sms);
 }
 
-/* Sort each segment's k slots best first (padding last) by stable radix
- * passes over all slots, least significant first: the position (equal
- * values by position; from first_pass = DET_PASS_POSITION only), the key,
- * the segment. */
+/* det_batch_sort where a slot's segment, padding bit, ordered key and
+ * position fit one 64-bit word: pack, one radix sort of the words over
+ * their seg_shift + segment bits, unpack. */
+template <typename UT>
+static drtopk_status det_batch_sort_words(const drtopk_batch_problem *bp, const det_sort_bufs *b, int pos_bits,
+                                          int seg_shift, UT *ov, uint64_t *out_indices, cudaStream_t s, int gk)
+{
+    const uint64_t segments = bp->segments, k = bp->k, slots = segments * k;
+    size_t tb = b->sort_bytes;
+    drtopk_status st;
+    det_batch_pack_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, out_indices, slots, k, segments, pos_bits, seg_shift,
+                                                      bp->dtype, bp->order, b->key0);
+    DRTOPK_LAUNCH_CHECK();
+    if ((st = key_sort_keys_desc(b->sort_tmp, &tb, b->key0, b->key1, slots, seg_shift + det_bits_for(segments - 1),
+                                 s)) != DRTOPK_OK)
+        return st;
+    det_batch_unpack_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(b->key1, slots, k, (const UT *)bp->values, bp->len,
+                                                        bp->offsets, pos_bits, seg_shift, bp->dtype, bp->order, ov,
+                                                        out_indices);
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
+/* Sort each segment's k slots best first (padding last), equal values by
+ * position: where the segment, a padding bit, the ordered key and the
+ * position fit one 64-bit word, one radix sort of the words alone
+ * (det_batch_pack_kernel); else stable radix passes over all slots, least
+ * significant first: the position (from first_pass = DET_PASS_POSITION
+ * only), the key, the segment. */
 template <typename UT>
 static drtopk_status det_batch_sort(const drtopk_batch_problem *bp, const det_sort_bufs *b, int first_pass, UT *ov,
                                     uint64_t *out_indices, cudaStream_t s, int sms)
 {
     const uint64_t segments = bp->segments, k = bp->k, slots = segments * k;
-    /* the longest segment bounds a position: uniform rows' length, else the total (or any 64-bit one) */
-    const uint64_t longest = bp->offsets ? bp->total : bp->len;
-    const int pos_bits = longest == 0 || longest > (1ull << 62) ? 62 : det_bits_for(longest - 1);
+    const uint64_t longest = det_batch_longest(bp);
+    const int pos_bits = longest == 0 || longest > (1ull << 62) ? 62 : det_bits_for(longest - 1);  /* 62: any */
     const int key_bits = drtopk_dtype_bits(bp->dtype), seg_bits = det_bits_for(segments - 1);
     const int bits[DET_PASSES] = { pos_bits + 1, key_bits, seg_bits };
     const int gk = det_grid(slots, sms);
+    const int seg_shift = 1 + key_bits + pos_bits;
+    if constexpr (sizeof(UT) < sizeof(uint64_t)) /* a 64-bit key never fits a word with its position */
+        if (seg_shift + seg_bits <= 64)
+            return det_batch_sort_words<UT>(bp, b, pos_bits, seg_shift, ov, out_indices, s, gk);
     uint64_t *slot_in = b->slot0, *slot_out = b->slot1;
     det_iota_kernel<<<gk, DET_BLOCK, 0, s>>>(slot_in, slots);
     DRTOPK_LAUNCH_CHECK();
@@ -810,6 +901,7 @@ extern "C" drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *b
 }
 
 #define SORT_BLOCK_ITEMS 8             /* batch_block_sort: words a thread (a block a segment)             */
+#define SORT_BLOCK_MIN_THREADS 32      /*   its smallest block, one warp (one word a thread for k <= 32)   */
 #define SORT_BLOCK_MAX_K 8192          /*   the most slots it sorts: 1024 threads, 64 KB of scratch        */
 #define SORT_BLOCK_KEY_SHIFT 32        /*   a word's key bits from here up, the complemented slot below    */
 
@@ -820,19 +912,29 @@ static int batch_block_sorts(const drtopk_batch_problem *bp)
     return drtopk_dtype_bits(bp->dtype) <= SORT_BLOCK_KEY_SHIFT && bp->k <= SORT_BLOCK_MAX_K;
 }
 
+/* Whether batch_block_sort sorts bp's deterministic result, by position:
+ * as batch_block_sorts, and every position below 2^32 - 1 (so that its
+ * complement, nonzero, fits below the key). */
+static int det_block_sorts(const drtopk_batch_problem *bp)
+{
+    return batch_block_sorts(bp) && det_batch_longest(bp) <= UINT32_MAX;
+}
+
 /* Each segment's k slots best first, a block of THREADS a segment: a slot
- * becomes the word (ordered key << 32 | ~slot; padding 0, below every
- * slot's word, as a slot index is below 2^32 - 1), a block merge sort of the
- * words (SORT_BLOCK_ITEMS a thread, largest first: equal keys by smaller
- * slot, the select's order), then every thread reads the value and index
- * of its ranks' slots before any thread writes (a barrier between), in
- * place. */
-template <typename UT, unsigned THREADS>
+ * becomes the word (ordered key << 32 | ~slot, or ~position by_position;
+ * padding 0, below every slot's word, as a slot index or a position is below
+ * 2^32 - 1), a block merge sort of the words (R a thread, THREADS * R >= k,
+ * largest first: equal keys by smaller slot, the select's order, or by
+ * smaller position), then every thread reads the value and index of its
+ * ranks' slots (by_position: the position from the word, the value from its
+ * key, from V where several bit patterns share the key: NaN, -0.0, +0.0)
+ * before any thread writes (a barrier between), in place. */
+template <typename UT, unsigned THREADS, unsigned R>
 __global__ void __launch_bounds__(THREADS) batch_block_sort(UT *__restrict__ ov, uint64_t *__restrict__ oi,
                                                            uint64_t segments, uint64_t k, drtopk_dtype t,
-                                                           drtopk_order o)
+                                                           drtopk_order o, const UT *__restrict__ v, uint64_t len,
+                                                           const uint64_t *__restrict__ offsets, int by_position)
 {
-    constexpr unsigned R = SORT_BLOCK_ITEMS;
     typedef cub::BlockMergeSort<uint64_t, THREADS, R> sorter;
     extern __shared__ uint64_t sort_smem[];
     typename sorter::TempStorage &tmp = *reinterpret_cast<typename sorter::TempStorage *>(sort_smem);
@@ -841,14 +943,16 @@ __global__ void __launch_bounds__(THREADS) batch_block_sort(UT *__restrict__ ov,
                   "the sorted words fit the sort's scratch");
     const unsigned kn = (unsigned)k;    /* batch_block_sorts: at most SORT_BLOCK_MAX_K */
     for (uint64_t s = blockIdx.x; s < segments; s += gridDim.x) {
-        UT *const v = ov + s * k;
+        UT *const sv = ov + s * k;
         uint64_t *const ix = oi + s * k;
         uint64_t x[R];
 #pragma unroll
         for (unsigned r = 0; r < R; ++r) {          /* striped: coalesced; the sort takes any arrangement */
             const unsigned j = r * THREADS + threadIdx.x;
-            x[r] = j < kn && ix[j] != DRTOPK_INDEX_NONE
-                       ? (uint64_t)key_of(v[j], t, o) << SORT_BLOCK_KEY_SHIFT | (uint32_t)~j : 0;
+            const uint64_t pos = j < kn ? ix[j] : DRTOPK_INDEX_NONE;
+            x[r] = pos != DRTOPK_INDEX_NONE ? (uint64_t)key_of(sv[j], t, o) << SORT_BLOCK_KEY_SHIFT |
+                                                  (uint32_t)~(by_position ? (uint32_t)pos : j)
+                                            : 0;
         }
         sorter(tmp).Sort(x, cuda::std::greater<uint64_t>());
         __syncthreads();                /* the scratch read: it holds the words now */
@@ -861,53 +965,73 @@ __global__ void __launch_bounds__(THREADS) batch_block_sort(UT *__restrict__ ov,
         for (unsigned r = 0; r < R; ++r) {
             const unsigned j = r * THREADS + threadIdx.x;
             const uint64_t w = j < kn ? words[j] : 0;
-            const unsigned slot = ~(uint32_t)w;
-            val[r] = w != 0 ? v[slot] : (UT)0;
-            idx[r] = w != 0 ? ix[slot] : DRTOPK_INDEX_NONE;
+            const unsigned low = ~(uint32_t)w;
+            if (w == 0) {
+                val[r] = 0;
+                idx[r] = DRTOPK_INDEX_NONE;
+            } else if (by_position) {
+                const UT key = (UT)(w >> SORT_BLOCK_KEY_SHIFT), largest = o == DRTOPK_SMALLEST ? (UT)~key : key;
+                val[r] = drtopk_key_is_shared(largest, t) ? v[(offsets != NULL ? offsets[s] : s * len) + low]
+                                                          : (UT)drtopk_bits_from_key_any(largest, t);
+                idx[r] = low;
+            } else {
+                val[r] = sv[low];
+                idx[r] = ix[low];
+            }
         }
         __syncthreads();                /* every slot read before any is written */
 #pragma unroll
         for (unsigned r = 0; r < R; ++r) {
             const unsigned j = r * THREADS + threadIdx.x;
             if (j < kn) {
-                v[j] = val[r];
+                sv[j] = val[r];
                 ix[j] = idx[r];
             }
         }
     }
 }
 
-template <typename UT, unsigned THREADS>
-static drtopk_status batch_block_sort_run(const drtopk_batch_problem *bp, UT *ov, uint64_t *oi, cudaStream_t s,
-                                          int sms)
+template <typename UT, unsigned THREADS, unsigned R>
+static drtopk_status batch_block_sort_run(const drtopk_batch_problem *bp, int by_position, UT *ov, uint64_t *oi,
+                                          cudaStream_t s, int sms)
 {
-    const void *kernel = (const void *)batch_block_sort<UT, THREADS>;
-    const size_t smem = sizeof(typename cub::BlockMergeSort<uint64_t, THREADS, SORT_BLOCK_ITEMS>::TempStorage);
+    const void *kernel = (const void *)batch_block_sort<UT, THREADS, R>;
+    const size_t smem = sizeof(typename cub::BlockMergeSort<uint64_t, THREADS, R>::TempStorage);
     drtopk_status st;
     int per_sm = 0;
     if ((st = drtopk_kernel_dynamic_smem(kernel, smem)) != DRTOPK_OK) return st;
     if ((st = drtopk_kernel_occupancy(kernel, THREADS, smem, NULL, &per_sm)) != DRTOPK_OK) return st;
     const uint64_t most = (uint64_t)sms * (uint64_t)(per_sm > 0 ? per_sm : 1);   /* co-resident: the rest strided */
-    batch_block_sort<UT, THREADS><<<(unsigned)(bp->segments < most ? bp->segments : most), THREADS, smem, s>>>(
-        ov, oi, bp->segments, bp->k, bp->dtype, bp->order);
+    batch_block_sort<UT, THREADS, R><<<(unsigned)(bp->segments < most ? bp->segments : most), THREADS, smem, s>>>(
+        ov, oi, bp->segments, bp->k, bp->dtype, bp->order, (const UT *)bp->values, bp->len, bp->offsets, by_position);
     DRTOPK_LAUNCH_CHECK();
     return DRTOPK_OK;
 }
 
-/* batch_block_sort with the fewest threads that hold k. */
+/* batch_block_sort with the fewest threads (and words a thread) that hold
+ * k: a block's sort costs its THREADS * R words, whatever k is. */
 template <typename UT>
-static drtopk_status batch_block_sort_k(const drtopk_batch_problem *bp, void *ov, uint64_t *oi, cudaStream_t s, int sms)
+static drtopk_status batch_block_sort_k(const drtopk_batch_problem *bp, int by_position, void *ov, uint64_t *oi,
+                                        cudaStream_t s, int sms)
 {
-    constexpr unsigned most = SORT_BLOCK_MAX_K / SORT_BLOCK_ITEMS;
-    if (bp->k <= SORT_BLOCK_MAX_K / 2) return batch_block_sort_run<UT, most / 2>(bp, (UT *)ov, oi, s, sms);
-    return batch_block_sort_run<UT, most>(bp, (UT *)ov, oi, s, sms);
+    constexpr unsigned T = SORT_BLOCK_MIN_THREADS, R = SORT_BLOCK_ITEMS;
+    static_assert(32 * T * R == SORT_BLOCK_MAX_K, "the largest block below holds SORT_BLOCK_MAX_K words");
+    const uint64_t k = bp->k;
+    UT *const v = (UT *)ov;
+    if (k <= T) return batch_block_sort_run<UT, T, 1>(bp, by_position, v, oi, s, sms);
+    if (k <= T * R) return batch_block_sort_run<UT, T, R>(bp, by_position, v, oi, s, sms);
+    if (k <= 2 * T * R) return batch_block_sort_run<UT, 2 * T, R>(bp, by_position, v, oi, s, sms);
+    if (k <= 4 * T * R) return batch_block_sort_run<UT, 4 * T, R>(bp, by_position, v, oi, s, sms);
+    if (k <= 8 * T * R) return batch_block_sort_run<UT, 8 * T, R>(bp, by_position, v, oi, s, sms);
+    if (k <= 16 * T * R) return batch_block_sort_run<UT, 16 * T, R>(bp, by_position, v, oi, s, sms);
+    return batch_block_sort_run<UT, 32 * T, R>(bp, by_position, v, oi, s, sms);
 }
 
 /* Sorted results of a batch whose select leaves them unsorted (k past what
- * a block of the select sorts): each segment's k slots best first, equal
- * values in the select's order, padding last: batch_block_sort where it
- * sorts them (no workspace), else det_batch_sort without the position
- * pass. */
+ * a block of the select sorts): each segment's k slots best first, padding
+ * last, equal values in the select's order or by position:
+ * batch_block_sort where it sorts them (no workspace), else det_batch_sort
+ * (its one-word sort, or its passes without the position pass). */
 extern "C" drtopk_status drtopk_cuda_batch_sort_workspace(const drtopk_batch_problem *bp, size_t *bytes)
 {
     size_t off = 0;
@@ -932,8 +1056,9 @@ extern "C" drtopk_status drtopk_cuda_batch_sort(const drtopk_batch_problem *bp, 
     if (batch_block_sorts(bp)) {
         if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
         const cudaStream_t s = (cudaStream_t)stream;
-        return drtopk_dtype_bits(bp->dtype) == 16 ? batch_block_sort_k<uint16_t>(bp, out_values, out_indices, s, dev->sm_count)
-                                                  : batch_block_sort_k<uint32_t>(bp, out_values, out_indices, s, dev->sm_count);
+        return drtopk_dtype_bits(bp->dtype) == 16
+                   ? batch_block_sort_k<uint16_t>(bp, 0, out_values, out_indices, s, dev->sm_count)
+                   : batch_block_sort_k<uint32_t>(bp, 0, out_values, out_indices, s, dev->sm_count);
     }
     if ((st = drtopk_cuda_batch_sort_workspace(bp, &need)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < need) return drtopk_workspace_too_small(ws, ws_bytes, need);

@@ -234,7 +234,7 @@ static void run_case(const drtopk_batch_problem *hp, const drtopk_batch_plan *pl
 /* f32 rows of len (tiny and staged in a warp at 200, 1000; staged in a block
  * at 5000; chunked at 20000; chunked or split at 70000) and variable segments
  * (empty, len, one element, 2 len, len) with each value pattern, k = 8, 50
- * and every element, sorted and not. */
+ * and every element, sorted and not, deterministic and not. */
 static void special_cases(uint64_t len, int pattern)
 {
     const uint64_t offsets[] = { 0, 0, len, len + 1, len + 1 + 2 * len, 4 * len + 1 };
@@ -257,6 +257,9 @@ static void special_cases(uint64_t len, int pattern)
                     snprintf(what, sizeof what, "%s of %llu f32 %s %s%s k %llu", var ? "segments" : "rows",
                              (unsigned long long)len, pat_names[pattern], o ? "smallest" : "largest",
                              sorted ? " sorted" : "", (unsigned long long)k);
+                    run_case(&p, &plan, var ? n : 2 * len, what);
+                    plan.flags |= DRTOPK_DETERMINISTIC;     /* ties at the k-th key and equal keys by position */
+                    strncat(what, " deterministic", sizeof what - strlen(what) - 1);
                     run_case(&p, &plan, var ? n : 2 * len, what);
                 }
             }

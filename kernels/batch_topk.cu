@@ -482,6 +482,19 @@ extern "C" int drtopk_cuda_batch_sorts_itself(const drtopk_batch_problem *p, con
     return p->k <= BATCH_SORT_MAX || uniform_pipeline(p, plan);
 }
 
+/* Uniform rows that every path gives the tiny select: short enough for it
+ * and for no pipeline (uniform_pipeline, dr_uniform, dr_take at any k_s),
+ * k within its k.  Binned (filter_uniform) they are BIN_TINY, bin_of's
+ * first rule; else UNIFORM_TINY, uniform_algorithm's.  The tiny select
+ * ranks a row by (ordered key descending, position ascending), so its
+ * slots are the row's k_s best pairs best first, padding last. */
+extern "C" int drtopk_cuda_batch_settles(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)
+{
+    return p->offsets == NULL && p->len <= (1ull << BATCH_TINY_LOG2) &&
+           p->k <= drtopk_batch_tiny_max_k(plan, p->dtype) && p->len <= drtopk_batch_block_max_len(plan, p->dtype) &&
+           !drtopk_batch_dr_takes(p->len, 1, plan->dr_min_len);
+}
+
 /* The select sorts k of at most BATCH_SORT_MAX in shared memory; a larger
  * sorted k reaches it only unsorted (batch.c: drtopk_cuda_batch_sort after). */
 static drtopk_status check_sorted_k(const drtopk_batch_problem *p, const drtopk_batch_plan *plan)

@@ -505,10 +505,11 @@ extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted
  * every other segment is one warp's (up to DET_WARP_MAX_LEN keys) or one
  * block's: the segment's worst output key T and its m ties, the segment
  * read in order only up to its m-th key equal to T (the smallest
- * positions), and the output's tie slots given them.  Sorted, three stable
- * sorts of every slot (positions ascending, keys descending, segments
- * ascending: key_width.h's one sort) and one gather put each segment best
- * first, equal keys by position, padding last. */
+ * positions), and the output's tie slots given them.  Sorted, each segment
+ * best first, equal keys by position, padding last: batch_block_sort by
+ * position where it holds k (det_block_sorts), else det_batch_sort.  (The
+ * tiny select's uniform rows need none of this: batch.c skips the fix-up
+ * where drtopk_cuda_batch_settles.) */
 #define DET_ROW_MAX_LEN (1ull << 20)    /* one block reads a row of this many keys in tens of microseconds */
 #define DET_WARP_MAX_LEN 8192           /* one warp reads a segment of this many keys in a few microseconds */
 #define DET_WARP_ROUNDS 8               /* 32-key rounds a warp loads before it ranks them                */

@@ -82,6 +82,11 @@ drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p, const drto
  * select's order, padding last; its workspace at an offset aligned to
  * DRTOPK_DET_WS_ALIGN). */
 int drtopk_cuda_batch_sorts_itself(const drtopk_batch_problem *p, const drtopk_batch_plan *plan);
+/* Whether the batch selection of p under plan gives, by itself, what
+ * DRTOPK_DETERMINISTIC | DRTOPK_SORTED asks: each segment's k_s best
+ * (ordered key, position) pairs, best first, padding last (uniform rows of
+ * the tiny select); such a selection needs no fix-up (batch.c). */
+int drtopk_cuda_batch_settles(const drtopk_batch_problem *p, const drtopk_batch_plan *plan);
 drtopk_status drtopk_cuda_batch_sort_workspace(const drtopk_batch_problem *p, size_t *bytes);
 drtopk_status drtopk_cuda_batch_sort(const drtopk_batch_problem *p, void *ws, size_t ws_bytes, void *out_values,
                                      uint64_t *out_indices, void *stream);

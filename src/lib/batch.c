@@ -74,10 +74,24 @@ static drtopk_status check_batch(const drtopk_batch_problem *p, const drtopk_bat
     return drtopk_backend_ready(p->backend);
 }
 
-/* DRTOPK_DETERMINISTIC on the CUDA backend: the plan's selection, unsorted,
- * then the fix-up (kernels/deterministic.cu), whose workspace follows the
- * plan's at an aligned offset.  The CPU backend's segments keep the
- * smallest tie positions themselves (cpu_batch.c). */
+/* DRTOPK_DETERMINISTIC on the CUDA backend where the selection settles the
+ * result itself (drtopk_cuda_batch_settles): the plain selection, *own (plan
+ * without the flag); else plan. */
+static const drtopk_batch_plan *cuda_settled(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                                             drtopk_batch_plan *own)
+{
+    if (p->backend != DRTOPK_BACKEND_CUDA || !(plan->flags & DRTOPK_DETERMINISTIC) ||
+        !drtopk_cuda_batch_settles(p, plan))
+        return plan;
+    *own = *plan;
+    own->flags &= ~(unsigned)DRTOPK_DETERMINISTIC;
+    return own;
+}
+
+/* DRTOPK_DETERMINISTIC on the CUDA backend (not settled): the plan's
+ * selection, unsorted, then the fix-up (kernels/deterministic.cu), whose
+ * workspace follows the plan's at an aligned offset.  The CPU backend's
+ * segments keep the smallest tie positions themselves (cpu_batch.c). */
 static int cuda_deterministic(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
                               drtopk_batch_plan *inner)
 {
@@ -111,7 +125,8 @@ drtopk_status drtopk_batch_workspace(const drtopk_batch_problem *p, const drtopk
     if ((st = check_batch(p, plan, 0)) != DRTOPK_OK) return st;
     if (p->backend == DRTOPK_BACKEND_CPU) return drtopk_cpu_batch_workspace(p, bytes);
     drtopk_plan row;
-    drtopk_batch_plan inner;
+    drtopk_batch_plan inner, own;
+    plan = cuda_settled(p, plan, &own);
     size_t fix = 0;
     const int det = cuda_deterministic(p, plan, &inner), after = !det && cuda_sorts_after(p, plan, &inner);
     if ((st = drtopk_plan_batch_rows(&row, p, det || after ? &inner : plan)) != DRTOPK_OK) return st;
@@ -141,7 +156,8 @@ drtopk_status drtopk_batch_select(const drtopk_batch_problem *p, const drtopk_ba
     if (p->backend == DRTOPK_BACKEND_CPU)
         return drtopk_cpu_batch_select(p, plan, workspace, workspace_bytes, out_values, out_indices);
     drtopk_plan row;
-    drtopk_batch_plan inner;
+    drtopk_batch_plan inner, own;
+    plan = cuda_settled(p, plan, &own);
     const int det = cuda_deterministic(p, plan, &inner), after = !det && cuda_sorts_after(p, plan, &inner);
     if ((st = drtopk_plan_batch_rows(&row, p, det || after ? &inner : plan)) != DRTOPK_OK) return st;
     if (!det && !after)

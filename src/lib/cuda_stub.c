@@ -50,6 +50,8 @@ drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *p, int sorte
 
 int drtopk_cuda_batch_sorts_itself(const drtopk_batch_problem *p, const drtopk_batch_plan *plan) { return 1; }
 
+int drtopk_cuda_batch_settles(const drtopk_batch_problem *p, const drtopk_batch_plan *plan) { return 0; }
+
 drtopk_status drtopk_cuda_batch_sort_workspace(const drtopk_batch_problem *p, size_t *bytes)
 {
     drtopk_error_set(NO_CUDA_MESSAGE);

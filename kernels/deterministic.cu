@@ -15,12 +15,16 @@
  * on the caller's stream, no host synchronisation:
  *   1. T, the worst ordered key of the output, and m, how many of the output
  *      equal it (the ties the result takes);
- *   2. per contiguous chunk of V (DET_CHUNKS of them, in position order) the
- *      count of keys equal to T, and one block's exclusive scan of them: E,
- *      every tie in V;
- *   3. when E > m, each chunk whose ties start before rank m rereads itself
- *      in order and writes the positions of its ties of rank < m; the
- *      output's m tie slots then take those positions and their values;
+ *   2. contiguous chunks of V, taken in position order (a ticket each), count
+ *      their keys equal to T and publish the count; each chunk then looks
+ *      back over its predecessors' published counts for its first rank (a
+ *      single-pass scan, as CUB's decoupled look-back).  The chunk where the
+ *      ranks reach m stops the taking: V is read only up to the chunk of the
+ *      m-th tie (and what blocks had taken by then), whole where the output
+ *      took every tie (E = m, known when the last chunk is ranked);
+ *   3. unless E = m, each chunk up to that one that holds ties of rank < m
+ *      rereads itself in order and writes their positions; the output's m
+ *      tie slots then take those positions and their values;
  *   4. with DRTOPK_SORTED, where an ordered key and a position fit one
  *      64-bit word (keys of 16 and 32 bits, V of up to 2^32 or 2^48 keys):
  *      one descending radix sort of the k words key << pos_bits |
@@ -30,9 +34,10 @@
  *      stable radix sorts of the k (by position, then by ordered key,
  *      descending; both the library's one descending sort of 64-bit pairs,
  *      key_width.h, the first on complemented positions) and one gather.
- * Unless settled, step 2 reads V once more (its cost: one read of V, about
- * the read floor); step 3 a second time up to the chunk of the m-th tie, and
- * only when V holds ties the output did not take.  Any key width (templates over the element's
+ * Unless settled, step 2 reads V once more up to the chunk of the m-th tie
+ * (16-byte loads: about the read floor for the part it reads); step 3 the
+ * chunks up to there that hold ties, only when V holds ties the output did
+ * not take.  Any key width (templates over the element's
  * unsigned type, key_of.cuh).
  *
  * Batches: the same per segment (drtopk_cuda_det_batch_fix), and the sort
@@ -56,11 +61,13 @@
 #include "key_width.h"
 
 #define DET_BLOCK 256           /* threads per block of the kernels here                        */
-#define DET_CHUNKS 4096         /* contiguous chunks of V counted apart: one scan block's worth    */
-#define DET_SCAN_THREADS 1024   /* the scan block: DET_CHUNKS / DET_SCAN_THREADS chunks a thread    */
+#define DET_CHUNK_BYTES 65536   /* bytes a chunk at least: 4 rounds of loads a ticket and look-back */
+#define DET_CHUNKS_MAX 32768    /* chunks at most: a status word and a first rank each (512 KB)  */
+#define DET_VEC_BYTES 16        /* the chunk count's loads: 16 bytes (a chunk a multiple of them)  */
+#define DET_SPIN_NS 32          /* a look-back's wait between reads of a status word not yet written */
 #define DET_LOAD_BYTES 64       /* bytes a thread has in flight when it reads V (loads unrolled)   */
 #define DET_MIN_BLOCKS 4        /* resident blocks an SM keeps of the reading kernels (<= 64 registers) */
-static_assert(DET_CHUNKS % DET_SCAN_THREADS == 0, "the scan block holds every chunk");
+static_assert(DET_LOAD_BYTES % DET_VEC_BYTES == 0, "a thread's loads are whole vectors");
 
 /* Keys a thread reads at once: DET_LOAD_BYTES of them, so that a 16-bit V
  * keeps as many bytes in flight as a 64-bit one. */
@@ -74,6 +81,8 @@ struct det_scalars {
     unsigned long long above;   /* output keys better than T                          */
     unsigned long long ties;    /* E: keys of V equal to T                            */
     unsigned long long slot;    /* the next of the m tie positions a slot takes       */
+    unsigned long long next;    /* the next chunk of V to take (det_rank_kernel)      */
+    unsigned long long stop;    /* 1 + the chunk holding the m-th tie, 0 until ranked */
     int settled;                /* set by the selection: its result is final already  */
 };
 
@@ -110,55 +119,114 @@ __global__ void det_above_kernel(const UT *__restrict__ out, uint64_t k, drtopk_
     if (threadIdx.x == 0 && c) atomicAdd(&sc->above, c);
 }
 
-/* chunk_ties[b] = the keys equal to T in chunk b of V ([b * chunk, (b + 1) *
- * chunk)), read in strided rounds of det_items loads a thread, all issued
- * before any is compared (a chunk's last partial round key by key). */
+/* A chunk's status word (det_rank_kernel): 0 until counted, then its count
+ * (DET_AGGREGATE), then the ties of every chunk up to it (DET_INCLUSIVE). */
+#define DET_AGGREGATE (1ull << 62)
+#define DET_INCLUSIVE (2ull << 62)
+#define DET_STATUS_VALUE (DET_AGGREGATE - 1)
+#define DET_TIES_UNKNOWN (~0ull)    /* sc->ties where ranking stopped before V's end: at least m */
+
+/* The keys equal to thr among v[lo, hi), this thread's share: 16-byte
+ * loads, DET_LOAD_BYTES of them a thread issued before any is compared,
+ * over the 16-byte aligned middle; key by key at the ends. */
 template <typename UT>
-__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
-    det_count_kernel(const UT *__restrict__ v, uint64_t n, uint64_t chunk, drtopk_dtype t, drtopk_order o,
-                     const det_scalars *sc, unsigned long long *chunk_ties)
+__device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint64_t hi, UT thr, drtopk_dtype t,
+                                    drtopk_order o)
 {
-    constexpr int items = det_items<UT>::value;
-    typedef cub::BlockReduce<unsigned, DET_BLOCK> reduce_t;
-    __shared__ typename reduce_t::TempStorage tmp;
-    if (sc->settled) return;
-    const uint64_t lo = (uint64_t)blockIdx.x * chunk, len = (lo + chunk < n ? lo + chunk : n) - lo;
-    const UT *__restrict__ c_v = v + lo;
-    const UT thr = (UT)sc->worst;
+    constexpr int per_vec = DET_VEC_BYTES / (int)sizeof(UT), vecs = DET_LOAD_BYTES / DET_VEC_BYTES;
+    const uint64_t mis = ((uintptr_t)(v + lo) / sizeof(UT)) % per_vec;
+    uint64_t a_lo = lo + (mis ? per_vec - mis : 0);
+    if (a_lo > hi) a_lo = hi;
+    const uint64_t nv = (hi - a_lo) / per_vec, a_hi = a_lo + nv * per_vec;
+    const uint4 *__restrict__ vv = (const uint4 *)(v + a_lo);
     unsigned c = 0;
     uint64_t off = threadIdx.x;
-    for (; off + (uint64_t)(items - 1) * DET_BLOCK < len; off += (uint64_t)DET_BLOCK * items) {
-        UT x[items];
+    for (; off + (uint64_t)(vecs - 1) * DET_BLOCK < nv; off += (uint64_t)DET_BLOCK * vecs) {
+        uint4 x[vecs];
 #pragma unroll
-        for (int j = 0; j < items; ++j) x[j] = c_v[off + j * DET_BLOCK];
+        for (int j = 0; j < vecs; ++j) x[j] = vv[off + j * DET_BLOCK];
 #pragma unroll
-        for (int j = 0; j < items; ++j) c += key_of(x[j], t, o) == thr;
+        for (int j = 0; j < vecs; ++j) {
+            UT e[per_vec];
+            memcpy(e, &x[j], sizeof e);
+#pragma unroll
+            for (int q = 0; q < per_vec; ++q) c += key_of(e[q], t, o) == thr;
+        }
     }
-    for (; off < len; off += DET_BLOCK) c += key_of(c_v[off], t, o) == thr;
-    c = reduce_t(tmp).Sum(c);
-    if (threadIdx.x == 0) chunk_ties[blockIdx.x] = c;
+    for (; off < nv; off += DET_BLOCK) {
+        const uint4 x = vv[off];
+        UT e[per_vec];
+        memcpy(e, &x, sizeof e);
+#pragma unroll
+        for (int q = 0; q < per_vec; ++q) c += key_of(e[q], t, o) == thr;
+    }
+    for (uint64_t i = lo + threadIdx.x; i < a_lo; i += DET_BLOCK) c += key_of(v[i], t, o) == thr;
+    for (uint64_t i = a_hi + threadIdx.x; i < hi; i += DET_BLOCK) c += key_of(v[i], t, o) == thr;
+    return c;
 }
 
-/* chunk_first[b] = the ties of the chunks before b; sc->ties = all of them.
- * One block of DET_SCAN_THREADS threads. */
-__global__ void __launch_bounds__(DET_SCAN_THREADS) det_scan_kernel(const unsigned long long *__restrict__ chunk_ties, int chunks,
-                                unsigned long long *chunk_first, det_scalars *sc)
+/* Step 2: a block takes chunks of V in position order (sc->next, one ahead)
+ * until the chunk holding the m-th tie is ranked (sc->stop); for each it counts the
+ * keys equal to T, publishes the count in status[c], sums its
+ * predecessors' published words back to the first inclusive one (warp 0, a
+ * warp's predecessors a step; each was taken earlier, by a running block,
+ * so the waits end), and publishes its inclusive count.  chunk_first[c] = the ties before chunk c;
+ * the chunk where the ranks reach m sets sc->stop and sc->ties (E where it
+ * is the last chunk, else DET_TIES_UNKNOWN).  status zeroed before. */
+template <typename UT>
+__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
+    det_rank_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, uint64_t chunks,
+                    drtopk_dtype t, drtopk_order o, det_scalars *sc, unsigned long long *status,
+                    unsigned long long *chunk_first)
 {
-    constexpr int per = DET_CHUNKS / DET_SCAN_THREADS;
-    typedef cub::BlockScan<unsigned long long, DET_SCAN_THREADS, cub::BLOCK_SCAN_WARP_SCANS> scan_t;
-    __shared__ typename scan_t::TempStorage tmp;
+    typedef cub::BlockReduce<unsigned, DET_BLOCK> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
+    __shared__ unsigned long long taken;
     if (sc->settled) return;
-    unsigned long long c[per], total;
-    for (int j = 0; j < per; ++j) {
-        const int b = threadIdx.x * per + j;
-        c[j] = b < chunks ? chunk_ties[b] : 0;
+    const UT thr = (UT)sc->worst;
+    const unsigned long long m = k - sc->above;
+    volatile unsigned long long *vs = status;
+    if (threadIdx.x == 0) taken = atomicAdd(&sc->next, 1ull);
+    __syncthreads();
+    for (;;) {
+        const unsigned long long c = taken;
+        __syncthreads();        /* every thread has c before thread 0 writes the next */
+        if (c >= chunks) return;
+        /* the next chunk taken now, its wait hidden behind this one's loads
+         * (a taken chunk is always ranked: the look-backs wait for it) */
+        unsigned long long ahead = chunks;
+        if (threadIdx.x == 0 && *(volatile unsigned long long *)&sc->stop == 0) ahead = atomicAdd(&sc->next, 1ull);
+        const uint64_t lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
+        const unsigned cnt = reduce_t(tmp).Sum(det_count_range<UT>(v, lo, hi, thr, t, o));
+        unsigned long long before = 0;
+        if (threadIdx.x < DRTOPK_WARP) {       /* warp 0 looks back, a warp's predecessors a step */
+            const unsigned lane = threadIdx.x;
+            if (lane == 0 && c > 0) vs[c] = DET_AGGREGATE | cnt;
+            for (long long top = (long long)c - 1; top >= 0; top -= DRTOPK_WARP) {
+                const long long q = top - (long long)lane;
+                unsigned long long w = DET_INCLUSIVE;           /* before chunk 0: none */
+                if (q >= 0)
+                    while ((w = vs[q]) == 0) __nanosleep(DET_SPIN_NS);
+                const unsigned incl = __ballot_sync(DRTOPK_FULL_MASK, (w & DET_INCLUSIVE) != 0);
+                const unsigned last = incl ? (unsigned)__ffs(incl) - 1 : DRTOPK_WARP - 1;  /* the nearest inclusive */
+                unsigned long long x = lane <= last ? w & DET_STATUS_VALUE : 0;
+                for (unsigned d = DRTOPK_WARP / 2; d > 0; d /= 2) x += __shfl_xor_sync(DRTOPK_FULL_MASK, x, d);
+                before += x;
+                if (incl) break;
+            }
+        }
+        if (threadIdx.x == 0) {
+            const unsigned long long upto = before + cnt;
+            vs[c] = DET_INCLUSIVE | upto;
+            chunk_first[c] = before;
+            if (before < m && upto >= m) {
+                sc->ties = c + 1 == chunks ? upto : DET_TIES_UNKNOWN;
+                *(volatile unsigned long long *)&sc->stop = c + 1;
+            }
+            taken = ahead;
+        }
+        __syncthreads();
     }
-    scan_t(tmp).ExclusiveSum(c, c, total);
-    for (int j = 0; j < per; ++j) {
-        const int b = threadIdx.x * per + j;
-        if (b < chunks) chunk_first[b] = c[j];
-    }
-    if (threadIdx.x == 0) sc->ties = total;
 }
 
 typedef cub::BlockScan<unsigned, DET_BLOCK> det_scan_t;
@@ -191,21 +259,27 @@ __device__ unsigned long long det_ties_in_order(const UT *__restrict__ v, uint64
     return rank;
 }
 
-/* When V holds ties the output did not take (E > m): the positions of the m
- * ties of smallest position, tie_pos[r] for rank r < m.  A chunk whose ties
- * start at rank m or later returns at once; the others rank theirs in order
- * from the chunk's first rank (det_ties_in_order). */
+/* Step 3, unless the output took every tie (E = m): the positions of the m
+ * ties of smallest position, tie_pos[r] for rank r < m.  The chunks up to
+ * the one of the m-th tie (sc->stop) in turn, a block each: one holding no
+ * tie, or whose ties start at rank m or later, is passed over; the others
+ * rank their ties in order from the chunk's first rank
+ * (det_ties_in_order). */
 template <typename UT>
-__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS) det_fill_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k,
-                                                             uint64_t chunk, drtopk_dtype t, drtopk_order o,
-                                                             const det_scalars *sc,
-                                                             const unsigned long long *chunk_first, uint64_t *tie_pos)
+__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
+    det_fill_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, drtopk_dtype t,
+                    drtopk_order o, const det_scalars *sc, const unsigned long long *status,
+                    const unsigned long long *chunk_first, uint64_t *tie_pos)
 {
     __shared__ det_scan_t::TempStorage tmp;
-    const unsigned long long m = k - sc->above, rank = chunk_first[blockIdx.x];
-    if (sc->settled || sc->ties == m || rank >= m) return;
-    const uint64_t lo = (uint64_t)blockIdx.x * chunk, hi = lo + chunk < n ? lo + chunk : n;
-    det_ties_in_order<UT>(v, lo, hi, (UT)sc->worst, t, o, rank, m, tie_pos, tmp);
+    const unsigned long long m = k - sc->above;
+    if (sc->settled || sc->ties == m) return;
+    for (uint64_t b = blockIdx.x; b < sc->stop; b += gridDim.x) {
+        const unsigned long long rank = chunk_first[b];            /* ranked: before the stop */
+        if (rank >= m || (status[b] & DET_STATUS_VALUE) == rank) continue;
+        const uint64_t lo = b * chunk, hi = lo + chunk < n ? lo + chunk : n;
+        det_ties_in_order<UT>(v, lo, hi, (UT)sc->worst, t, o, rank, m, tie_pos, tmp);
+    }
 }
 
 /* Each output slot holding a tie takes one of the m chosen positions and its
@@ -321,7 +395,8 @@ static drtopk_status det_carve_sort(char *base, size_t *off, uint64_t n, size_t 
 /* The workspace, carved from an aligned base (NULL: sizes only). */
 struct det_layout {
     det_scalars *sc;
-    unsigned long long *chunk_ties, *chunk_first;
+    unsigned long long *status, *chunk_first;     /* a word each chunk (det_rank_kernel) */
+    uint64_t chunk, chunks;                     /* keys a chunk; chunks of V */
     uint64_t *tie_pos;
     det_sort_bufs srt;          /* sorted only */
     size_t total;
@@ -334,14 +409,27 @@ static int det_bits_for(uint64_t x)
     return b;
 }
 
+/* V's chunks: at least DET_CHUNK_BYTES each (or V), at most DET_CHUNKS_MAX
+ * of them, each a whole number of 16-byte vectors' keys (8 keys: a
+ * vector's keys of every width divide it). */
+static void det_chunking(uint64_t n, size_t elem_bytes, uint64_t *chunk, uint64_t *chunks)
+{
+    const uint64_t per = DET_VEC_BYTES / sizeof(uint16_t), least = DET_CHUNK_BYTES / elem_bytes;
+    uint64_t c = (n + least - 1) / least;
+    c = c == 0 ? 1 : c < DET_CHUNKS_MAX ? c : DET_CHUNKS_MAX;
+    *chunk = ((n + c - 1) / c + per - 1) / per * per;
+    *chunks = n == 0 ? 1 : (n + *chunk - 1) / *chunk;
+}
+
 static drtopk_status det_carve(const drtopk_problem *p, int sorted, char *base, det_layout *l)
 {
     size_t off = 0;
     const uint64_t k = p->k;
     memset(l, 0, sizeof *l);
     l->sc = (det_scalars *)drtopk_carve(base, &off, sizeof(det_scalars));
-    l->chunk_ties = (unsigned long long *)drtopk_carve(base, &off, DET_CHUNKS * sizeof(unsigned long long));
-    l->chunk_first = (unsigned long long *)drtopk_carve(base, &off, DET_CHUNKS * sizeof(unsigned long long));
+    det_chunking(p->n, drtopk_dtype_size(p->dtype), &l->chunk, &l->chunks);
+    l->status = (unsigned long long *)drtopk_carve(base, &off, l->chunks * sizeof(unsigned long long));
+    l->chunk_first = (unsigned long long *)drtopk_carve(base, &off, l->chunks * sizeof(unsigned long long));
     l->tie_pos = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
     if (sorted) {
         const drtopk_status st = det_carve_sort(base, &off, k, drtopk_dtype_size(p->dtype), &l->srt);
@@ -383,18 +471,19 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
 {
     const UT *v = (const UT *)p->values;
     UT *ov = (UT *)out_values;
-    const uint64_t n = p->n, k = p->k, chunk = (n + DET_CHUNKS - 1) / DET_CHUNKS;
-    const int chunks = (int)((n + chunk - 1) / chunk), gk = det_grid(k, sms);
+    const uint64_t n = p->n, k = p->k, chunk = l->chunk, chunks = l->chunks;
+    const uint64_t most = (uint64_t)sms * DET_MIN_BLOCKS;     /* resident: the rest would only wait */
+    const int gk = det_grid(k, sms);
     det_worst_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
     DRTOPK_LAUNCH_CHECK();
     det_above_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
     DRTOPK_LAUNCH_CHECK();
-    det_count_kernel<UT><<<chunks, DET_BLOCK, 0, s>>>(v, n, chunk, p->dtype, p->order, l->sc, l->chunk_ties);
+    DRTOPK_CUDA_TRY(cudaMemsetAsync(l->status, 0, chunks * sizeof(unsigned long long), s));
+    det_rank_kernel<UT><<<(unsigned)(chunks < most ? chunks : most), DET_BLOCK, 0, s>>>(
+        v, n, k, chunk, chunks, p->dtype, p->order, l->sc, l->status, l->chunk_first);
     DRTOPK_LAUNCH_CHECK();
-    det_scan_kernel<<<1, DET_SCAN_THREADS, 0, s>>>(l->chunk_ties, chunks, l->chunk_first, l->sc);
-    DRTOPK_LAUNCH_CHECK();
-    det_fill_kernel<UT><<<chunks, DET_BLOCK, 0, s>>>(v, n, k, chunk, p->dtype, p->order, l->sc, l->chunk_first,
-                                                    l->tie_pos);
+    det_fill_kernel<UT><<<(unsigned)(chunks < most ? chunks : most), DET_BLOCK, 0, s>>>(
+        v, n, k, chunk, p->dtype, p->order, l->sc, l->status, l->chunk_first, l->tie_pos);
     DRTOPK_LAUNCH_CHECK();
     det_replace_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(v, k, p->dtype, p->order, l->sc, l->tie_pos, ov, out_indices);
     DRTOPK_LAUNCH_CHECK();

@@ -729,6 +729,7 @@ int main(int argc, char **argv)
         { 64, 200, 40, 0, 128 },        /* warp queue, short rows */
         { 5, 1, 1, 0, 0 },
         { 40, 10, 10, 0, 0 },           /* tiny rows, k = the length */
+        { 3, (1u << 20) + 3, 1000, 0, 0 },  /* past 2^20 keys: deterministic, the single vector's fix-up a row */
     };
     const uint64_t special_lens[] = { 200, 1000, 5000, 20000, 70000 };
     const int nshapes = small ? 4 : (int)(sizeof shapes / sizeof shapes[0]);

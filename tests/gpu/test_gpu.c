@@ -1294,12 +1294,56 @@ static void test_heavy_ties(int small)
     free(d.host);
 }
 
+/* One deterministic case with V one element into its allocation (not
+ * 16-byte aligned, as the fix-up's 16-byte loads would like): the standalone
+ * radix select, whose result the fix-up always ranks, against the CPU's
+ * pairs, bit for bit. */
+static void det_unaligned_case(drtopk_dtype t, dh_dist dist, uint64_t n)
+{
+    const size_t es = drtopk_dtype_size(t);
+    const uint64_t k = rnd_in(1, n / 3);
+    const drtopk_order o = chance(50) ? DRTOPK_LARGEST : DRTOPK_SMALLEST;
+    results r = { NULL, NULL, NULL, NULL };
+    drtopk_plan plan;
+    drtopk_status st = DRTOPK_ERR_OUT_OF_MEMORY;
+    char what[DESC_LEN];
+    void *host = malloc((n + 1) * es), *dev = NULL;
+    memset(&plan, 0, sizeof plan);
+    plan.first_algo = plan.second_algo = DRTOPK_ALGO_RADIX;
+    plan.flags = DRTOPK_DETERMINISTIC | (chance(50) ? DRTOPK_SORTED : 0);
+    snprintf(what, sizeof what, "[%s %s n=%" PRIu64 " k=%" PRIu64 " %s%s at V + 1 element]", drtopk_dtype_name(t),
+             dh_dist_name(dist), n, k, o == DRTOPK_LARGEST ? "largest" : "smallest",
+             plan.flags & DRTOPK_SORTED ? " sorted" : "");
+    if (host != NULL && results_alloc(&r, k) && dh_dev_alloc(&dev, (n + 1) * es) == DRTOPK_OK) {
+        dh_gen_host(host, n + 1, dist, t, rnd());
+        st = dh_dev_copy(dev, host, (n + 1) * es, DRTOPK_COPY_H2D);
+    }
+    if (st == DRTOPK_OK) {
+        dataset view;
+        memset(&view, 0, sizeof view);
+        view.dtype = t;
+        view.order = o;
+        view.n = n;
+        view.host = (char *)host + es;
+        view.dev = (char *)dev + es;
+        const drtopk_problem hp = host_problem(&view, k);
+        st = cpu_select(&hp, &plan, r.cv, r.ci, NULL);
+        if (st == DRTOPK_OK) st = gpu_select(&view, k, &plan, r.gv, r.gi, NULL);
+    }
+    gt_checkf(st == DRTOPK_OK, drtopk_status_string(st), "deterministic: select %s", what);
+    if (st == DRTOPK_OK)
+        check_deterministic(t, k, (plan.flags & DRTOPK_SORTED) != 0, r.gv, r.gi, r.cv, r.ci, what);
+    results_free(&r);
+    free(host);
+    if (dev) dh_dev_free(dev);
+}
+
 /* DRTOPK_DETERMINISTIC on inputs full of ties (few distinct values, all
  * equal, NaN and +-0 among the extremes) and on tie-free ones, past the
  * sizes where fused and onepass sample a threshold: every key width, both
  * orders, sorted and not, the automatic plan and the standalone ones each
  * width runs; then onepass where its candidates hold ties at the k-th key;
- * the result must be the CPU's, bit for bit. */
+ * then V not 16-byte aligned; the result must be the CPU's, bit for bit. */
 static void test_deterministic(int small)
 {
     static const dh_dist dists[] = { DRTOPK_DIST_FEW, DRTOPK_DIST_EQ, DRTOPK_DIST_SPECIAL, DRTOPK_DIST_UD };
@@ -1354,6 +1398,14 @@ static void test_deterministic(int small)
                 c.plan.flags |= DRTOPK_DETERMINISTIC | (chance(50) ? DRTOPK_SORTED : 0);
                 run_with_host(&c, 1);
             }
+    /* V not 16-byte aligned, past several of the fix-up's chunks: few
+     * distinct values (its ranking stops at the chunk of the m-th tie) and
+     * tie-free ones (every chunk ranked) */
+    static const dh_dist mis_dists[] = { DRTOPK_DIST_FEW, DRTOPK_DIST_UD };
+    const uint64_t mis_n = small ? (1u << 17) + 5 : (1u << 21) + 9;
+    for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+        for (size_t di = 0; di < sizeof mis_dists / sizeof mis_dists[0]; ++di)
+            det_unaligned_case((drtopk_dtype)t, mis_dists[di], mis_n);
 }
 
 static void test_random(int small)

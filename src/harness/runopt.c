@@ -51,7 +51,7 @@ const char run_help_options[] =
     "  --sorted           results ordered best first\n"
     "  --deterministic    ties at the k-th value keep the smallest positions, and with --sorted\n"
     "                     equal values come by position: the same result run to run and on\n"
-    "                     every plan (on the GPU a fix-up that reads V again: several times slower)\n"
+    "                     every plan (on the GPU a fix-up after most plans: up to one more read of V)\n"
     "execution:\n"
     "  --backend B        cuda or cpu (default cuda when a GPU is usable, else cpu)\n"
     "  --gpu G            GPU index (default 0)\n"

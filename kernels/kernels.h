@@ -55,11 +55,12 @@ typedef struct {
                                    untouched), so a plan can enqueue a path it
                                    may not need without a host round trip
                                    (onepass.cu)                                */
-    int *d_settled;             /* onepass only (final): a device flag, or
-                                   NULL; set to 1 when onepass made its result
-                                   the k best (key, position) pairs -- on a
-                                   SELECT, whose candidates hold every key of V
-                                   equal to the k-th, the ties of smallest
+    int *d_settled;             /* onepass and fused only (final): a device
+                                   flag, or NULL; set to 1 when the result is
+                                   the k best (key, position) pairs -- it holds
+                                   every key of V equal to its k-th (both), or
+                                   onepass, on a SELECT, whose candidates hold
+                                   all of them, took the ties of smallest
                                    position among them -- and left as it is
                                    else (DRTOPK_DETERMINISTIC, deterministic.cu) */
 } topk_input;

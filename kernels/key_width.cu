@@ -266,7 +266,7 @@ static drtopk_status key64_run(const drtopk_problem *p, char *base, const key64_
         /* unsorted: onepass and fused write the values themselves (no gather) */
         if (!l->sort) {
             topk_input in = l->solo_in;
-            if (l->solo_final == onepass_topk_final) in.d_settled = d_settled;
+            in.d_settled = d_settled;
             return l->solo_final(&in, &out, out_values, out_indices, base + l->solo_ws, l->solo_bytes, s);
         }
         if ((st = l->solo_run(&l->solo_in, &out, base + l->solo_ws, l->solo_bytes, s)) != DRTOPK_OK) return st;

@@ -31,7 +31,7 @@
  *      leading bits: the top 6 of u32 UD's candidates at k = 2^24 of 2^30, 24
  *      of CD's, the 16 zeros of a 16-bit key and its leading ones, and after
  *      the first digit those of t and step 3's OR, so fewer passes read all
- *      the candidates); in onepass_topk_final without step 9 it writes
+ *      the candidates); in onepass_topk_final it writes
  *      the result in the caller's final form itself (kernels.h's
  *      topk_final_out: step 8 folded into its output writes, so the k
  *      results are written once, not written, read back and written again;
@@ -55,7 +55,9 @@
  *   9. before step 8 where asked (topk_input.d_settled, DRTOPK_DETERMINISTIC),
  *      onepass_settle_kernel on SELECT: the result's ties at its k-th key
  *      become the ones of smallest position, found among the candidates
- *      (one cooperative launch; the kernel says how), and the flag is set.
+ *      (one cooperative launch; the kernel says how), and the flag is set;
+ *      on the final form where step 5 wrote it (their values too), else on
+ *      the result's keys and positions, which step 8 then turns into it.
  * Selects (op_sel): candidates and sample keys are 32-bit ordered keys for 16-
  * and 32-bit V (a 16-bit ordered key zero-extended is a 32-bit one of the same
  * order), selected by the flag radix (radix_topk.cu); 64-bit ones for 64-bit
@@ -649,7 +651,8 @@ __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om,
  * E == m: the result is final.  Else the m ties of smallest position are the
  * ones at or below P, the m-th smallest tie position, which a radix select
  * over the positions' digits finds (8 bits a pass, the top digit first); the
- * result's m slots holding w then take those positions.  The ties are read
+ * result's m slots holding w then take those positions (and, in the final
+ * form, the value of w at them: V's bits).  The ties are read
  * from a list of them (E <= k: written to the tie buffer, which SELECT does
  * not use, while they are counted) or else from the candidates again.  One
  * cooperative launch: a grid barrier between the phases, each block taking
@@ -697,12 +700,12 @@ __device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *c
     }
 }
 
-template <typename CK, typename PosT>
-__global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__restrict__ out_keys, PosT *out_pos,
-                                                                  uint64_t k, const uint32_t *d_kth,
-                                                                  const CK *__restrict__ c_keys, PosT *c_pos,
-                                                                  PosT *tie_pos, int pos_bits, onepass_ctl *ctl,
-                                                                  int *d_settled)
+template <int T, typename K, typename CK, typename PosT>
+__global__ void __launch_bounds__(OP_BLOCK)
+    onepass_settle_kernel(const CK *__restrict__ out_keys, PosT *out_pos, K *out_v, uint64_t *out_i,
+                          const K *__restrict__ v, K om, uint64_t k, const uint32_t *d_kth,
+                          const CK *__restrict__ c_keys, PosT *c_pos, PosT *tie_pos, int pos_bits, onepass_ctl *ctl,
+                          int *d_settled)
 {
     typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
     __shared__ union {
@@ -716,12 +719,17 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
     if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
     const uint64_t stride = (uint64_t)gridDim.x * OP_BLOCK, first = (uint64_t)blockIdx.x * OP_BLOCK + threadIdx.x;
     const int passes = (pos_bits + OP_DET_DIGIT_BITS - 1) / OP_DET_DIGIT_BITS;
+    /* result slot i's ordered key: out_keys, or from the final form's value */
+    const auto key_at = [&](uint64_t i) { return out_v != NULL ? (CK)op_key<T>(out_v[i], om) : out_keys[i]; };
 
     /* w: the k-th key (d_kth, else the result's worst); block 0 clears the
      * histograms meanwhile */
     if (d_kth == NULL) {
         unsigned long long wk = ~0ull;
-        for (uint64_t i = first; i < k; i += stride) wk = (unsigned long long)out_keys[i] < wk ? out_keys[i] : wk;
+        for (uint64_t i = first; i < k; i += stride) {
+            const unsigned long long key = key_at(i);
+            wk = key < wk ? key : wk;
+        }
         wk = reduce_t(tmp.reduce).Reduce(wk, cuda::minimum<unsigned long long>());
         if (threadIdx.x == 0) atomicMin(&ctl->det_worst, wk);
     } else if (first == 0) {
@@ -806,10 +814,19 @@ __global__ void __launch_bounds__(OP_BLOCK) onepass_settle_kernel(const CK *__re
         [&](uint64_t i, unsigned long long slot) { picked[slot] = from_list ? tie_pos[i] : c_pos[i]; }, tmp.claim,
         sh_base);
     op_grid_sync();
-    /* the result's m slots holding w take them */
+    /* the result's m slots holding w take them (and in the final form their values) */
     op_det_claim(
-        k, &ctl->det_placed, [&](uint64_t i) { return out_keys[i] == w; },
-        [&](uint64_t i, unsigned long long slot) { out_pos[i] = picked[slot]; }, tmp.claim, sh_base);
+        k, &ctl->det_placed, [&](uint64_t i) { return key_at(i) == w; },
+        [&](uint64_t i, unsigned long long slot) {
+            const PosT q = picked[slot];
+            if (out_v == NULL) {
+                out_pos[i] = q;
+                return;
+            }
+            out_v[i] = op_value<T>(v, om, w, (uint64_t)q);
+            out_i[i] = (uint64_t)q;
+        },
+        tmp.claim, sh_base);
     if (first == 0) *d_settled = 1;
 }
 
@@ -907,14 +924,15 @@ struct onepass_run {
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
-    /* Step 9: one cooperative launch of at most the co-resident blocks; a
-     * GPU without cooperative launch leaves the flag unset (deterministic.cu
-     * then reads V). */
-    static drtopk_status settle(const onepass_layout &l, const topk_output *out, uint64_t n, uint64_t k,
-                                int *d_settled, cudaStream_t s)
+    /* Step 9: one cooperative launch of at most the co-resident blocks, on
+     * the result in out, or where values is not NULL in the final form step 5
+     * wrote (values, indices); a GPU without cooperative launch leaves the
+     * flag unset (deterministic.cu then reads V). */
+    static drtopk_status settle(const onepass_layout &l, const topk_output *out, const K *v, K om, uint64_t n,
+                                uint64_t k, K *values, uint64_t *indices, int *d_settled, cudaStream_t s)
     {
         const drtopk_device_attrs *dev;
-        const void *kernel = (const void *)onepass_settle_kernel<CK, PosT>;
+        const void *kernel = (const void *)onepass_settle_kernel<T, K, CK, PosT>;
         int dev_id, coop_ok = 0, per_sm = 0, pos_bits = 1;
         drtopk_status st = drtopk_device_current(&dev_id, &dev);
         if (st != DRTOPK_OK) return st;
@@ -929,9 +947,9 @@ struct onepass_run {
         cudaLaunchAttribute coop;
         drtopk_coop_config(&cfg, &coop, grid, OP_BLOCK, 0, s);
         const uint32_t *d_kth = sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL;
-        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_settle_kernel<CK, PosT>, (const CK *)out->keys,
-                                           (PosT *)out->pos, k, d_kth, (const CK *)l.c_keys, (PosT *)l.c_pos,
-                                           (PosT *)l.tie_pos, pos_bits, l.ctl, d_settled));
+        DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_settle_kernel<T, K, CK, PosT>, (const CK *)out->keys,
+                                           (PosT *)out->pos, values, indices, v, om, k, d_kth, (const CK *)l.c_keys,
+                                           (PosT *)l.c_pos, (PosT *)l.tie_pos, pos_bits, l.ctl, d_settled));
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
@@ -967,8 +985,8 @@ struct onepass_run {
         drtopk_pdl_config(&cfg, &pdl, 1, 1, 0, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_decide_kernel, l.ctl, k, l.cap));
         DRTOPK_LAUNCH_CHECK();
-        /* step 8 folded into step 5 where nothing reads the keys in between */
-        const bool direct = values != NULL && in->d_settled == NULL && op_sel<CK>::template final_form<PosT>(l);
+        /* step 8 folded into step 5 where its select can (step 9 then reads the final form) */
+        const bool direct = values != NULL && op_sel<CK>::template final_form<PosT>(l);
         const topk_final_out fin = { values, indices, v, in->dtype, (uint32_t)om };
         if ((st = op_sel<CK>::template select<PosT>(l, out, direct ? &fin : NULL, s)) != DRTOPK_OK) return st;
         drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
@@ -979,7 +997,10 @@ struct onepass_run {
                                            om, (K *)values, indices));
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_fallback<T, K, CK, PosT>(l, out, s)) != DRTOPK_OK || values == NULL) return st;
-        if (in->d_settled && (st = settle(l, out, n, k, in->d_settled, s)) != DRTOPK_OK) return st;
+        if (in->d_settled &&
+            (st = settle(l, out, v, om, n, k, direct ? (K *)values : NULL, direct ? indices : NULL, in->d_settled,
+                         s)) != DRTOPK_OK)
+            return st;
         drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_values_kernel<T, K, CK, PosT>, v, k, om,
                                            (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices,

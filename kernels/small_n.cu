@@ -206,6 +206,9 @@ struct small_n_args {
                                            keys > t (the rest holds ties)       */
     K flip;                             /* all ones for DRTOPK_SMALLEST         */
     const int *d_skip;                  /* nonzero: the call returns at once    */
+    int *d_settled;                     /* or NULL: set to 1 where the result
+                                           holds every key equal to its k-th
+                                           (topk_input.d_settled)              */
     small_n_ctl *c;
     K *out_vals;
     uint64_t *out_idx;
@@ -442,8 +445,8 @@ __device__ __forceinline__ void sn_each(const sn_src<K> &s, bool first, F f)
  * them).  Each pass takes the next SN_DIGIT_BITS bits below the decided ones
  * (from 32: 21/11, 10/11, 0/10; from 16: 5/11, 0/5; from 64: 53/11, ...,
  * 0/9).  Ends early when the chosen digit holds exactly kk keys (every key
- * matching the prefix is taken), unless exact (the key itself wanted).
- * Starting from the top, pass 0 of 64-bit keys also finds the bits every
+ * matching the prefix is taken), unless exact (the key itself wanted):
+ * returns whether it ended so.  Starting from the top, pass 0 of 64-bit keys also finds the bits every
  * key has the same (the AND and the OR of the keys agree there): the next
  * pass starts below the highest bit where keys differ (keys below 2^32 take
  * 4 passes, not 6).  guessed (the grid's passes only): prefix/mask is a
@@ -467,7 +470,7 @@ struct sn_share {
 };
 
 template <int T, bool HBM, typename K>
-__device__ void sn_passes(const sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
+__device__ bool sn_passes(const sn_src<K> &s, K flip, small_n_ctl *c, bool zero_barrier, bool exact, int top,
                           K &prefix, K &mask, uint32_t &kk, bool guessed, sn_share *mine, K *list,
                           uint32_t list_cap)
 {
@@ -484,6 +487,7 @@ __device__ void sn_passes(const sn_src<K> &s, K flip, small_n_ctl *c, bool zero_
     uint32_t *lpos = (uint32_t *)(list + list_cap);
     const bool can_list = HBM && c != NULL && s.tile == NULL && list_cap > 0;
     const uint32_t k0 = kk;             /* the rank wanted, should a guess miss */
+    bool took_all = false;
     for (int p = 0, below = top; below > 0; ++p) {
         const int shift = below > SN_DIGIT_BITS ? below - SN_DIGIT_BITS : 0;
         const uint32_t wmask = (1u << (below - shift)) - 1u;
@@ -601,7 +605,10 @@ __device__ void sn_passes(const sn_src<K> &s, K flip, small_n_ctl *c, bool zero_
         mask |= (K)wmask << shift;
         kk -= pk.above;
         /* sn_pick_slot is rewritten after two more barriers (the next pass's or call's) */
-        if (!exact && pk.count == kk) break;
+        if (!exact && pk.count == kk) {
+            took_all = true;
+            break;
+        }
         below = shift;
         if (span) {                     /* no key in the source: d all ones, no jump */
             const K d = (K)(sh_any ^ sh_all);
@@ -614,6 +621,7 @@ __device__ void sn_passes(const sn_src<K> &s, K flip, small_n_ctl *c, bool zero_
         }
     }
     if (mine != NULL) *mine = my;
+    return took_all;
 }
 
 /* The sample (onepass_spec.h's SN_SAMPLE positions) into the block's tile:
@@ -919,10 +927,12 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
     int top = key_bits;                 /* bits below the common prefix of the keys */
     sn_src<K> s = { src, a.resident ? tile : NULL, NULL, len, len, 0, a.resident != 0 };
     bool zero_barrier = multi, guessed = false;
+    __shared__ K sh_t;                  /* sampled: the lists hold every key > t, not every one == t */
     if (!HBM && a.sampled) {            /* a grid (the launch says) */
         uint32_t nc, ne;
         K maxk;
         const K t = sn_sampled_pass<T>(a, tile, src, len, &nc, &ne);
+        if (threadIdx.x == 0) sh_t = t;     /* read by this thread only, after the passes */
         cg::this_grid().sync();         /* the published counts; the zeroed control block */
         zero_barrier = false;
         if (sn_sampled_decide(a, &maxk)) {
@@ -949,8 +959,14 @@ __global__ void __launch_bounds__(SN_THREADS) small_n_kernel(small_n_args<typena
         }
     }
     sn_share mine;
-    sn_passes<T, HBM>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask, kk, guessed, &mine,
-                      tile, HBM ? a.list_cap : 0u);
+    const bool took_all = sn_passes<T, HBM>(s, a.flip, multi ? a.c : NULL, zero_barrier, false, top, prefix, mask,
+                                            kk, guessed, &mine, tile, HBM ? a.list_cap : 0u);
+    /* the output takes every key of the source matching the prefix: every
+     * key of V equal to the k-th, unless the source is the lists and t
+     * matches it (the lists may hold only some of V's keys == t) */
+    if (a.d_settled != NULL && took_all && blockIdx.x == 0 && threadIdx.x == 0 &&
+        (s.pos == NULL || (sh_t & mask) != prefix))
+        *a.d_settled = 1;
 
     /* final: the block's counts above / equal to the prefix, from the passes'
      * own bins (one block: k - kk and the tie count), one range per class */
@@ -1121,6 +1137,7 @@ static drtopk_status small_n_launch(const topk_input *in, small_n_args<typename 
     a.r_hi = sh.r_hi;
     a.flip = in->order == DRTOPK_SMALLEST ? (K)~0ull : (K)0;
     a.d_skip = in->d_skip;
+    a.d_settled = in->d_settled;
     a.c = (small_n_ctl *)ws;
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute coop;

@@ -120,7 +120,8 @@ drtopk_status drtopk_cuda_select(const drtopk_problem *p, const drtopk_plan *pla
                                  uint64_t *out_indices, void *stream, drtopk_stats *stats);
 /* drtopk_cuda_select, and with d_settled (a device int, or NULL) set to 1
  * where the plan knows its result to be the k best (key, position) pairs
- * already (standalone onepass, unsorted: kernels.h's topk_input.d_settled);
+ * already (standalone onepass or fused, unsorted: kernels.h's
+ * topk_input.d_settled);
  * it is left as it is else. */
 drtopk_status drtopk_cuda_select_settled(const drtopk_problem *p, const drtopk_plan *plan, void *ws,
                                          size_t ws_bytes, void *out_values, uint64_t *out_indices, void *stream,

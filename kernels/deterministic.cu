@@ -10,9 +10,11 @@
  * Before the plan's selection drtopk_cuda_det_begin clears the state below
  * and hands the selection a flag, `settled`, which a plan that has made its
  * result final sets (standalone onepass on a SELECT: it picks the ties of
- * smallest position among its candidates, onepass.cu step 9); steps 1-3 then
- * return at once.  After the plan's unsorted selection (out_values, out_indices), all
- * on the caller's stream, no host synchronisation:
+ * smallest position among its candidates, onepass.cu step 9; standalone
+ * onepass or fused where the result took every key equal to its k-th); steps
+ * 1-3 then return at once.  After the plan's unsorted selection (out_values,
+ * out_indices), all on the caller's stream, no host synchronisation, each
+ * launch dependent on the one before (det_launch):
  *   1. T, the worst ordered key of the output, and m, how many of the output
  *      equal it (the ties the result takes);
  *   2. contiguous chunks of V, taken in position order (a ticket each), count
@@ -86,14 +88,39 @@ struct det_scalars {
     int settled;                /* set by the selection: its result is final already  */
 };
 
-/* T = the worst ordered key of the output: a block's minimum, one atomic a block. */
+/* The fix-up's kernels start while the grid before them ends (det_launch:
+ * programmatic dependent launch): each waits for that grid's end and writes
+ * before it touches memory.  Those that read little (steps 1 and 3's
+ * replacement) let the next start at once; those that read V (det_rank_kernel,
+ * det_fill_kernel) only pdl_wait(), so the next grid's waiting blocks never
+ * sit beside their reads (a dense-tie f16 V, 2^30 keys at k = 2^10, took 7%
+ * longer so on an H200). */
+__device__ __forceinline__ void det_kernel_start()
+{
+    pdl_wait();
+    pdl_launch_dependents();
+}
+
+/* The state of one fix-up before its selection: nothing settled, T not yet
+ * taken (worst all ones), every count zero. */
+__global__ void det_init_kernel(det_scalars *sc)
+{
+    *sc = det_scalars{};
+    sc->worst = ~0ull;
+}
+
+/* T = the worst ordered key of the output: a block's minimum, one atomic a
+ * block.  Also zeroes det_rank_kernel's status words (chunks of them). */
 template <typename UT>
 __global__ void det_worst_kernel(const UT *__restrict__ out, uint64_t k, drtopk_dtype t, drtopk_order o,
-                                 det_scalars *sc)
+                                 det_scalars *sc, unsigned long long *status, uint64_t chunks)
 {
     typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
     __shared__ typename reduce_t::TempStorage tmp;
+    det_kernel_start();
     if (sc->settled) return;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < chunks; i += (uint64_t)gridDim.x * blockDim.x)
+        status[i] = 0;
     unsigned long long w = ~0ull;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
         const unsigned long long key = key_of(out[i], t, o);
@@ -110,6 +137,7 @@ __global__ void det_above_kernel(const UT *__restrict__ out, uint64_t k, drtopk_
 {
     typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
     __shared__ typename reduce_t::TempStorage tmp;
+    det_kernel_start();
     if (sc->settled) return;
     const unsigned long long thr = sc->worst;
     unsigned long long c = 0;
@@ -165,14 +193,15 @@ __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint6
     return c;
 }
 
-/* Step 2: a block takes chunks of V in position order (sc->next, one ahead)
- * until the chunk holding the m-th tie is ranked (sc->stop); for each it counts the
- * keys equal to T, publishes the count in status[c], sums its
+/* Step 2: a block takes chunks of V in position order (sc->next, one
+ * ahead) until the chunk holding the m-th tie is ranked (sc->stop); for each
+ * it counts the keys equal to T, publishes the count in status[c], sums its
  * predecessors' published words back to the first inclusive one (warp 0, a
  * warp's predecessors a step; each was taken earlier, by a running block,
- * so the waits end), and publishes its inclusive count.  chunk_first[c] = the ties before chunk c;
- * the chunk where the ranks reach m sets sc->stop and sc->ties (E where it
- * is the last chunk, else DET_TIES_UNKNOWN).  status zeroed before. */
+ * so the waits end), and publishes its inclusive count.  chunk_first[c] =
+ * the ties before chunk c; the chunk where the ranks reach m sets sc->stop
+ * and sc->ties (E where it is the last chunk, else DET_TIES_UNKNOWN).
+ * status zeroed by det_worst_kernel. */
 template <typename UT>
 __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     det_rank_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, uint64_t chunks,
@@ -182,6 +211,7 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     typedef cub::BlockReduce<unsigned, DET_BLOCK> reduce_t;
     __shared__ typename reduce_t::TempStorage tmp;
     __shared__ unsigned long long taken;
+    pdl_wait();                 /* the next grid launches as this one ends (det_kernel_start) */
     if (sc->settled) return;
     const UT thr = (UT)sc->worst;
     const unsigned long long m = k - sc->above;
@@ -272,6 +302,7 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
                     const unsigned long long *chunk_first, uint64_t *tie_pos)
 {
     __shared__ det_scan_t::TempStorage tmp;
+    pdl_wait();                 /* the next grid launches as this one ends (det_kernel_start) */
     const unsigned long long m = k - sc->above;
     if (sc->settled || sc->ties == m) return;
     for (uint64_t b = blockIdx.x; b < sc->stop; b += gridDim.x) {
@@ -292,6 +323,7 @@ __global__ void det_replace_kernel(const UT *__restrict__ v, uint64_t k, drtopk_
     typedef cub::BlockScan<unsigned, DET_BLOCK> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     __shared__ unsigned long long base;
+    det_kernel_start();
     if (sc->settled || sc->ties == k - sc->above) return;
     const unsigned long long thr = sc->worst;
     for (uint64_t tile = (uint64_t)blockIdx.x * blockDim.x; tile < k; tile += (uint64_t)gridDim.x * blockDim.x) {
@@ -342,6 +374,17 @@ __global__ void det_pack_kernel(const UT *__restrict__ out_v, const uint64_t *__
         word[i] = (uint64_t)key_of(out_v[i], t, o) << pos_bits | (pos_mask - out_p[i]);
 }
 
+/* The element whose ordered key (order o) is key, at position pos of seg_v:
+ * keyorder.h's inverse for the largest order, or seg_v[pos] where several
+ * bit patterns share the key (NaN, -0.0 and +0.0). */
+template <typename UT>
+__device__ __forceinline__ UT det_value_of_key(UT key, drtopk_dtype t, drtopk_order o, const UT *__restrict__ seg_v,
+                                               uint64_t pos)
+{
+    const UT largest = o == DRTOPK_SMALLEST ? (UT)~key : key;
+    return drtopk_key_is_shared(largest, t) ? seg_v[pos] : (UT)drtopk_bits_from_key_any(largest, t);
+}
+
 /* The result from the sorted words: the position below, the value from the
  * ordered key above it (keyorder.h's inverse for the largest order), or
  * from V at that position where several bit patterns share the key. */
@@ -352,9 +395,8 @@ __global__ void det_unpack_kernel(const uint64_t *__restrict__ word, uint64_t k,
 {
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
         const uint64_t w = word[i], pos = pos_mask - (w & pos_mask);
-        const UT key = (UT)(w >> pos_bits), largest = o == DRTOPK_SMALLEST ? (UT)~key : key;
         out_p[i] = pos;
-        out_v[i] = drtopk_key_is_shared(largest, t) ? v[pos] : (UT)drtopk_bits_from_key_any(largest, t);
+        out_v[i] = det_value_of_key<UT>((UT)(w >> pos_bits), t, o, v, pos);
     }
 }
 
@@ -465,32 +507,47 @@ static int det_grid(uint64_t n, int sms)
     return blocks == 0 ? 1 : blocks < most ? (int)blocks : (int)most;
 }
 
+/* One of the fix-up's kernels on s, grid blocks of DET_BLOCK threads,
+ * programmatically dependent on the grid before it where the GPU has it
+ * (det_kernel_start: steps 1-3 return at once after a settled selection, so
+ * their launches, not their work, would cost). */
+template <typename... P, typename... A>
+static drtopk_status det_launch(void (*kernel)(P...), unsigned grid, cudaStream_t s, int cc_major, A... args)
+{
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute pdl;
+    drtopk_pdl_config(&cfg, &pdl, grid, DET_BLOCK, 0, s, cc_major);
+    DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, args...));
+    DRTOPK_LAUNCH_CHECK();
+    return DRTOPK_OK;
+}
+
 template <typename UT>
 static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
-                             uint64_t *out_indices, cudaStream_t s, int sms)
+                             uint64_t *out_indices, cudaStream_t s, const drtopk_device_attrs *dev)
 {
     const UT *v = (const UT *)p->values;
     UT *ov = (UT *)out_values;
+    const int sms = dev->sm_count, cc = dev->cc_major;
     const uint64_t n = p->n, k = p->k, chunk = l->chunk, chunks = l->chunks;
     const uint64_t most = (uint64_t)sms * DET_MIN_BLOCKS;     /* resident: the rest would only wait */
-    const int gk = det_grid(k, sms);
-    det_worst_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
-    DRTOPK_LAUNCH_CHECK();
-    det_above_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(ov, k, p->dtype, p->order, l->sc);
-    DRTOPK_LAUNCH_CHECK();
-    DRTOPK_CUDA_TRY(cudaMemsetAsync(l->status, 0, chunks * sizeof(unsigned long long), s));
-    det_rank_kernel<UT><<<(unsigned)(chunks < most ? chunks : most), DET_BLOCK, 0, s>>>(
-        v, n, k, chunk, chunks, p->dtype, p->order, l->sc, l->status, l->chunk_first);
-    DRTOPK_LAUNCH_CHECK();
-    det_fill_kernel<UT><<<(unsigned)(chunks < most ? chunks : most), DET_BLOCK, 0, s>>>(
-        v, n, k, chunk, p->dtype, p->order, l->sc, l->status, l->chunk_first, l->tie_pos);
-    DRTOPK_LAUNCH_CHECK();
-    det_replace_kernel<UT><<<gk, DET_BLOCK, 0, s>>>(v, k, p->dtype, p->order, l->sc, l->tie_pos, ov, out_indices);
-    DRTOPK_LAUNCH_CHECK();
+    const unsigned gk = (unsigned)det_grid(k, sms), gv = (unsigned)(chunks < most ? chunks : most);
+    drtopk_status st;
+    if ((st = det_launch(det_worst_kernel<UT>, (unsigned)det_grid(k > chunks ? k : chunks, sms), s, cc,
+                         (const UT *)ov, k, p->dtype, p->order, l->sc, l->status, chunks)) != DRTOPK_OK ||
+        (st = det_launch(det_above_kernel<UT>, gk, s, cc, (const UT *)ov, k, p->dtype, p->order, l->sc)) !=
+            DRTOPK_OK ||
+        (st = det_launch(det_rank_kernel<UT>, gv, s, cc, v, n, k, chunk, chunks, p->dtype, p->order, l->sc,
+                         l->status, l->chunk_first)) != DRTOPK_OK ||
+        (st = det_launch(det_fill_kernel<UT>, gv, s, cc, v, n, k, chunk, p->dtype, p->order, (const det_scalars *)l->sc,
+                         (const unsigned long long *)l->status, (const unsigned long long *)l->chunk_first,
+                         l->tie_pos)) != DRTOPK_OK ||
+        (st = det_launch(det_replace_kernel<UT>, gk, s, cc, v, k, p->dtype, p->order, l->sc,
+                         (const uint64_t *)l->tie_pos, ov, out_indices)) != DRTOPK_OK)
+        return st;
     if (!sorted) return DRTOPK_OK;
     const det_sort_bufs *b = &l->srt;
     size_t tb = b->sort_bytes;
-    drtopk_status st;
     const int key_bits = drtopk_dtype_bits(p->dtype), pos_bits = det_bits_for(n - 1);
     const uint64_t pos_mask = pos_bits == 64 ? ~0ull : (1ull << pos_bits) - 1;
     if (key_bits + pos_bits <= 64) {    /* one sort of (key, complemented position) words */
@@ -519,25 +576,26 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
 }
 
 static drtopk_status det_run_width(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
-                                   uint64_t *out_indices, cudaStream_t s, int sms)
+                                   uint64_t *out_indices, cudaStream_t s, const drtopk_device_attrs *dev)
 {
     switch (drtopk_dtype_bits(p->dtype)) {
-    case 16: return det_run<uint16_t>(p, sorted, l, out_values, out_indices, s, sms);
-    case 32: return det_run<uint32_t>(p, sorted, l, out_values, out_indices, s, sms);
-    default: return det_run<uint64_t>(p, sorted, l, out_values, out_indices, s, sms);
+    case 16: return det_run<uint16_t>(p, sorted, l, out_values, out_indices, s, dev);
+    case 32: return det_run<uint32_t>(p, sorted, l, out_values, out_indices, s, dev);
+    default: return det_run<uint64_t>(p, sorted, l, out_values, out_indices, s, dev);
     }
 }
 
 /* The fix-up between two events on s, waited for: its GPU time in *ms.  The
  * caller destroys the events this creates (ev[i] stays NULL until created). */
 static drtopk_status det_run_between(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
-                                     uint64_t *out_indices, cudaStream_t s, int sms, cudaEvent_t ev[2], float *ms)
+                                     uint64_t *out_indices, cudaStream_t s, const drtopk_device_attrs *dev,
+                                     cudaEvent_t ev[2], float *ms)
 {
     drtopk_status st;
     DRTOPK_CUDA_TRY(cudaEventCreate(&ev[0]));
     DRTOPK_CUDA_TRY(cudaEventCreate(&ev[1]));
     DRTOPK_CUDA_TRY(cudaEventRecord(ev[0], s));
-    if ((st = det_run_width(p, sorted, l, out_values, out_indices, s, sms)) != DRTOPK_OK) return st;
+    if ((st = det_run_width(p, sorted, l, out_values, out_indices, s, dev)) != DRTOPK_OK) return st;
     DRTOPK_CUDA_TRY(cudaEventRecord(ev[1], s));
     DRTOPK_CUDA_TRY(cudaEventSynchronize(ev[1]));
     DRTOPK_CUDA_TRY(cudaEventElapsedTime(ms, ev[0], ev[1]));
@@ -545,10 +603,10 @@ static drtopk_status det_run_between(const drtopk_problem *p, int sorted, const 
 }
 
 static drtopk_status det_run_timed(const drtopk_problem *p, int sorted, const det_layout *l, void *out_values,
-                                   uint64_t *out_indices, cudaStream_t s, int sms, float *ms)
+                                   uint64_t *out_indices, cudaStream_t s, const drtopk_device_attrs *dev, float *ms)
 {
     cudaEvent_t ev[2] = { NULL, NULL };
-    const drtopk_status st = det_run_between(p, sorted, l, out_values, out_indices, s, sms, ev, ms);
+    const drtopk_status st = det_run_between(p, sorted, l, out_values, out_indices, s, dev, ev, ms);
     for (int i = 0; i < 2; ++i)
         if (ev[i]) cudaEventDestroy(ev[i]);
     return st;
@@ -564,8 +622,8 @@ extern "C" drtopk_status drtopk_cuda_det_begin(const drtopk_problem *p, int sort
     if ((st = det_carve(p, sorted, NULL, &l)) != DRTOPK_OK) return st;
     if (ws == NULL || ws_bytes < l.total) return drtopk_workspace_too_small(ws, ws_bytes, l.total);
     if ((st = det_carve(p, sorted, base, &l)) != DRTOPK_OK) return st;
-    DRTOPK_CUDA_TRY(cudaMemsetAsync(l.sc, 0, sizeof(det_scalars), s));
-    DRTOPK_CUDA_TRY(cudaMemsetAsync(&l.sc->worst, 0xff, sizeof(unsigned long long), s));
+    det_init_kernel<<<1, 1, 0, s>>>(l.sc);
+    DRTOPK_LAUNCH_CHECK();
     *d_settled = &l.sc->settled;
     return DRTOPK_OK;
 }
@@ -582,8 +640,8 @@ extern "C" drtopk_status drtopk_cuda_det_fix(const drtopk_problem *p, int sorted
     if ((st = det_carve(p, sorted, base, &l)) != DRTOPK_OK) return st;
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     const cudaStream_t s = (cudaStream_t)stream;
-    return ms ? det_run_timed(p, sorted, &l, out_values, out_indices, s, dev->sm_count, ms)
-              : det_run_width(p, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    return ms ? det_run_timed(p, sorted, &l, out_values, out_indices, s, dev, ms)
+              : det_run_width(p, sorted, &l, out_values, out_indices, s, dev);
 }
 
 /* ---- batched rows and segments (drtopk_batch_select) -------------------------
@@ -797,10 +855,9 @@ __global__ void det_batch_unpack_kernel(const uint64_t *__restrict__ word, uint6
             continue;
         }
         const uint64_t pos = pos_mask - (w & pos_mask), seg = i / k;
-        const UT key = (UT)(w >> pos_bits), largest = o == DRTOPK_SMALLEST ? (UT)~key : key;
         out_i[i] = pos;
-        out_v[i] = drtopk_key_is_shared(largest, t) ? v[(offsets != NULL ? offsets[seg] : seg * len) + pos]
-                                                    : (UT)drtopk_bits_from_key_any(largest, t);
+        out_v[i] = det_value_of_key<UT>((UT)(w >> pos_bits), t, o, v + (offsets != NULL ? offsets[seg] : seg * len),
+                                        pos);
     }
 }
 
@@ -868,17 +925,18 @@ static drtopk_status batch_block_sort_k(const drtopk_batch_problem *bp, int by_p
 
 template <typename UT>
 static drtopk_status det_batch_run(const drtopk_batch_problem *bp, int sorted, det_batch_layout *l, void *out_values,
-                                   uint64_t *out_indices, cudaStream_t s, int sms)
+                                   uint64_t *out_indices, cudaStream_t s, const drtopk_device_attrs *dev)
 {
     UT *ov = (UT *)out_values;
+    const int sms = dev->sm_count;
     const uint64_t segments = bp->segments, k = bp->k;
     if (l->per_row) {
         for (uint64_t r = 0; r < segments; ++r) {
             drtopk_status st;
             l->row.values = (const UT *)bp->values + r * bp->len;
-            DRTOPK_CUDA_TRY(cudaMemsetAsync(l->row_l.sc, 0, sizeof(det_scalars), s));
-            DRTOPK_CUDA_TRY(cudaMemsetAsync(&l->row_l.sc->worst, 0xff, sizeof(unsigned long long), s));
-            if ((st = det_run<UT>(&l->row, sorted, &l->row_l, ov + r * k, out_indices + r * k, s, sms)) != DRTOPK_OK)
+            det_init_kernel<<<1, 1, 0, s>>>(l->row_l.sc);
+            DRTOPK_LAUNCH_CHECK();
+            if ((st = det_run<UT>(&l->row, sorted, &l->row_l, ov + r * k, out_indices + r * k, s, dev)) != DRTOPK_OK)
                 return st;
         }
         return DRTOPK_OK;
@@ -984,9 +1042,9 @@ extern "C" drtopk_status drtopk_cuda_det_batch_fix(const drtopk_batch_problem *b
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     const cudaStream_t s = (cudaStream_t)stream;
     switch (drtopk_dtype_bits(bp->dtype)) {
-    case 16: return det_batch_run<uint16_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
-    case 32: return det_batch_run<uint32_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
-    default: return det_batch_run<uint64_t>(bp, sorted, &l, out_values, out_indices, s, dev->sm_count);
+    case 16: return det_batch_run<uint16_t>(bp, sorted, &l, out_values, out_indices, s, dev);
+    case 32: return det_batch_run<uint32_t>(bp, sorted, &l, out_values, out_indices, s, dev);
+    default: return det_batch_run<uint64_t>(bp, sorted, &l, out_values, out_indices, s, dev);
     }
 }
 
@@ -1060,9 +1118,8 @@ __global__ void __launch_bounds__(THREADS) batch_block_sort(UT *__restrict__ ov,
                 val[r] = 0;
                 idx[r] = DRTOPK_INDEX_NONE;
             } else if (by_position) {
-                const UT key = (UT)(w >> SORT_BLOCK_KEY_SHIFT), largest = o == DRTOPK_SMALLEST ? (UT)~key : key;
-                val[r] = drtopk_key_is_shared(largest, t) ? v[(offsets != NULL ? offsets[s] : s * len) + low]
-                                                          : (UT)drtopk_bits_from_key_any(largest, t);
+                val[r] = det_value_of_key<UT>((UT)(w >> SORT_BLOCK_KEY_SHIFT), t, o,
+                                              v + (offsets != NULL ? offsets[s] : s * len), low);
                 idx[r] = low;
             } else {
                 val[r] = sv[low];

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch_check.h"
 #include "device.h"
 #include "oracle.h"
 
@@ -272,19 +273,6 @@ static double median_of(const double *v, int n, double *tmp)
     return n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
 }
 
-/* One enqueue-only call of the measured plan: dh_dev_time_held's call. */
-typedef struct {
-    const drtopk_problem *p;
-    const drtopk_plan *plan;
-    const buffers *b;
-} select_call;
-
-static drtopk_status enqueue_select(void *ctx)
-{
-    const select_call *c = ctx;
-    return drtopk_select(c->p, c->plan, c->b->ws, c->b->ws_bytes, c->b->out_v, c->b->out_i, NULL, NULL);
-}
-
 /* A stats call synchronises inside, so the host cannot release a hold before
  * it: its timed hold lasts this many times the measured enqueue, plus a margin
  * for its event creation. */
@@ -300,10 +288,9 @@ static drtopk_status enqueue_select(void *ctx)
 static drtopk_status held_rep(const drtopk_problem *p, const drtopk_plan *plan, buffers *b, double *ms,
                               int *unprimed, drtopk_stats *s)
 {
-    select_call c = { p, plan, b };
     double enqueue_ms = 0;
     int primed = 0;
-    drtopk_status st = dh_dev_time_held(enqueue_select, &c, ms, &enqueue_ms, &primed);
+    drtopk_status st = dh_select_held(p, plan, b->ws, b->ws_bytes, b->out_v, b->out_i, ms, &enqueue_ms, &primed);
     if (st != DRTOPK_OK)
         return st;
     *unprimed += !primed;

@@ -76,12 +76,12 @@ const char help_batch[] =
     "                     (segments*K uint64), little-endian raw, written atomically\n";
 
 enum { B_ROWS = R_HELP + 1, B_COLS, B_SEGMENTS, B_KS, B_WARP_K, B_WARP_LEN, B_BLOCK_LEN, B_DR_LEN, B_TINY_K,
-       B_TIMING, B_FILTER_LEN };
+       B_FILTER_LEN };
 
 static const opt_spec batch_specs[] = {
     { "rows", B_ROWS, 1 }, { "cols", B_COLS, 1 }, { "segments", B_SEGMENTS, 1 }, { "ks", B_KS, 1 },
     { "warp-max-k", B_WARP_K, 1 }, { "warp-max-len", B_WARP_LEN, 1 }, { "block-max-len", B_BLOCK_LEN, 1 },
-    { "dr-min-len", B_DR_LEN, 1 }, { "tiny-max-k", B_TINY_K, 1 }, { "timing", B_TIMING, 1 },
+    { "dr-min-len", B_DR_LEN, 1 }, { "tiny-max-k", B_TINY_K, 1 }, { "timing", R_TIMING, 1 },
     { "filter-min-len", B_FILTER_LEN, 1 }, { "k", R_K, 1 }, { "dist", R_DIST, 1 }, { "seed", R_SEED, 1 }, { "dtype", R_DTYPE, 1 },
     { "smallest", R_SMALLEST, 0 }, { "backend", R_BACKEND, 1 }, { "gpu", R_GPU, 1 }, { "reps", R_REPS, 1 },
     { "warmup", R_WARMUP, 1 }, { "verify", R_VERIFY, 0 }, { "json", R_JSON, 0 }, { "output", R_OUTPUT, 1 },
@@ -93,8 +93,6 @@ typedef struct {
     run_cfg run;                /* the options shared with drtopk run (n = total elements) */
     uint64_t rows, cols, warp_max_k, warp_max_len, block_max_len, dr_min_len, tiny_max_k, filter_min_len;
     int have_rows, have_cols, have_warp_k, have_warp_len, have_block_len, have_dr_len, have_tiny_k, have_filter_len;
-    dh_timing timing;
-    int have_timing;
     const char *segments, *ks_file;
 } batch_cfg;
 
@@ -112,11 +110,6 @@ static int batch_option(void *ctx, int id, const char *opt, const char *val)
     case B_DR_LEN: b->have_dr_len = 1; return parse_size(opt, val, &b->dr_min_len);
     case B_FILTER_LEN: b->have_filter_len = 1; return parse_size(opt, val, &b->filter_min_len);
     case B_TINY_K: b->have_tiny_k = 1; return parse_size(opt, val, &b->tiny_max_k);
-    case B_TIMING:
-        b->have_timing = 1;
-        if (dh_timing_parse(val, &b->timing) != 0)
-            return usage_error("--timing %s: gpu (the call's GPU time) or call (the host clock around the call)", val);
-        return 0;
     default: return run_option(&b->run, id, opt, val);
     }
 }
@@ -386,7 +379,7 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
     printf("workspace: %zu bytes\n", r->ws_bytes);
     printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up; %s)\n", r->ms_median,
            r->ms_min, r->ms_max, c->reps, c->warmup,
-           b->timing == DRTOPK_TIMING_GPU ? "GPU time, the stream held until enqueued" : "host clock around the call");
+           b->run.timing == DRTOPK_TIMING_GPU ? "GPU time, the stream held until enqueued" : "host clock around the call");
     printf("host:      median %.4f ms in the call itself (%s)\n", r->enqueue_median,
            p->backend == DRTOPK_BACKEND_CUDA ? "enqueueing its work: back-to-back calls take at least this"
                                              : "the whole selection");
@@ -440,7 +433,7 @@ static void print_json(const batch_cfg *b, const drtopk_batch_problem *p, const 
             "\"warmup\": %d, \"timing\": \"%s\", \"unprimed\": %d, \"reps\": ",
             plan->warp_max_k, plan->warp_max_len, plan->block_max_len, plan->dr_min_len, plan->tiny_max_k,
             plan->staged_max_len, plan->tiny_max_k_64, plan->block_max_len_64, plan->filter_min_len, r->ws_bytes, c->warmup,
-            dh_timing_name(b->timing), r->unprimed);
+            dh_timing_name(b->run.timing), r->unprimed);
     json_numbers(f, reps_ms, c->reps);
     fputs(", \"ms_median\": ", f);
     json_number_or_null(f, r->ms_median);
@@ -498,9 +491,9 @@ int cmd_batch(int argc, char **argv)
         return usage_error("--gpu applies only to --backend cuda (and needs a usable CUDA GPU)");
     if (!c->have_reps) c->reps = c->backend == DRTOPK_BACKEND_CUDA ? DEFAULT_REPS_CUDA : DEFAULT_REPS_CPU;
     if (!c->have_warmup) c->warmup = c->backend == DRTOPK_BACKEND_CUDA ? DEFAULT_WARMUP_CUDA : DEFAULT_WARMUP_CPU;
-    if (c->backend == DRTOPK_BACKEND_CPU && b.have_timing && b.timing == DRTOPK_TIMING_GPU)
+    if (c->backend == DRTOPK_BACKEND_CPU && c->have_timing && c->timing == DRTOPK_TIMING_GPU)
         return usage_error("--timing gpu needs --backend cuda; the CPU backend times the call (--timing call)");
-    if (!b.have_timing) b.timing = c->backend == DRTOPK_BACKEND_CUDA ? DRTOPK_TIMING_GPU : DRTOPK_TIMING_CALL;
+    if (!c->have_timing) c->timing = c->backend == DRTOPK_BACKEND_CUDA ? DRTOPK_TIMING_GPU : DRTOPK_TIMING_CALL;
     hp.k = c->k;
     if ((rc = resolve_shape(&b, &m, &hp)) != 0) goto done;
     hp.backend = c->backend;
@@ -540,7 +533,7 @@ int cmd_batch(int argc, char **argv)
         }
     }
     if ((rc = place_batch(&b, &hp, &m, &p)) != 0) goto done;
-    if ((rc = run_batch(c, &p, &plan, b.timing, &m, &r)) != 0) goto done;
+    if ((rc = run_batch(c, &p, &plan, c->timing, &m, &r)) != 0) goto done;
     if (c->verify) {
         hp.values = m.host_v;
         if (c->n >= PROGRESS_MIN_N) progress(c->json, "verifying on the host");

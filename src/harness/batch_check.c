@@ -59,19 +59,31 @@ dh_check_result dh_batch_check(const drtopk_batch_problem *p, int sorted, const 
     return r;
 }
 
-/* dh_dev_time_held's call: the select, enqueue only. */
+/* dh_dev_time_held's call: the select of a batch (batch non-NULL) or of
+ * one vector, enqueue only. */
 typedef struct {
-    const drtopk_batch_problem *p;
-    const drtopk_batch_plan *plan;
+    const drtopk_batch_problem *batch;
+    const drtopk_batch_plan *batch_plan;
+    const drtopk_problem *p;
+    const drtopk_plan *plan;
     void *ws, *out_values;
     size_t ws_bytes;
     uint64_t *out_indices;
-} batch_call;
+} held_call;
 
-static drtopk_status enqueue_batch(void *ctx)
+static drtopk_status enqueue_select(void *ctx)
 {
-    const batch_call *c = ctx;
-    return drtopk_batch_select(c->p, c->plan, c->ws, c->ws_bytes, c->out_values, c->out_indices, NULL);
+    const held_call *c = ctx;
+    return c->batch ? drtopk_batch_select(c->batch, c->batch_plan, c->ws, c->ws_bytes, c->out_values,
+                                          c->out_indices, NULL)
+                    : drtopk_select(c->p, c->plan, c->ws, c->ws_bytes, c->out_values, c->out_indices, NULL, NULL);
+}
+
+drtopk_status dh_select_held(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
+                             void *out_values, uint64_t *out_indices, double *ms, double *enqueue_ms, int *primed)
+{
+    held_call c = { NULL, NULL, p, plan, ws, out_values, ws_bytes, out_indices };
+    return dh_dev_time_held(enqueue_select, &c, ms, enqueue_ms, primed);
 }
 
 drtopk_status dh_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
@@ -80,9 +92,9 @@ drtopk_status dh_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_p
 {
     const int cuda = p->backend == DRTOPK_BACKEND_CUDA;
     if (cuda && timing == DRTOPK_TIMING_GPU) {
-        batch_call c = { p, plan, ws, out_values, ws_bytes, out_indices };
+        held_call c = { p, plan, NULL, NULL, ws, out_values, ws_bytes, out_indices };
         int primed = 0;
-        const drtopk_status st = dh_dev_time_held(enqueue_batch, &c, ms, enqueue_ms, &primed);
+        const drtopk_status st = dh_dev_time_held(enqueue_select, &c, ms, enqueue_ms, &primed);
         if (st == DRTOPK_OK && !primed) ++*unprimed;
         return st;
     }

@@ -5,7 +5,8 @@
  * top-k_s of it (best first when sorted), the rest padded with
  * DRTOPK_INDEX_NONE and zero bits.  Used by `drtopk batch --verify`, the unit
  * tests and the GPU suite.  Also the one timed call of a batch that `drtopk
- * batch` and `tuner --batch` share.
+ * batch` and `tuner --batch` share, and the GPU-timed call of one vector
+ * that `drtopk run --timing gpu` and the tuner share.
  */
 #ifndef DRTOPK_BATCH_CHECK_H
 #define DRTOPK_BATCH_CHECK_H
@@ -36,6 +37,13 @@ dh_check_result dh_batch_check(const drtopk_batch_problem *p, int sorted, const 
 drtopk_status dh_batch_timed(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, void *ws,
                              size_t ws_bytes, void *out_values, uint64_t *out_indices, dh_timing timing,
                              double *ms, double *enqueue_ms, int *unprimed);
+
+/* One drtopk_select without stats (enqueue only), its GPU time in *ms with
+ * the default stream held until it is enqueued (device.h dh_dev_time_held:
+ * *enqueue_ms, may be NULL, the host time of the call; *primed 0 where the
+ * hold timed out first).  The call's status. */
+drtopk_status dh_select_held(const drtopk_problem *p, const drtopk_plan *plan, void *ws, size_t ws_bytes,
+                             void *out_values, uint64_t *out_indices, double *ms, double *enqueue_ms, int *primed);
 
 #ifdef __cplusplus
 }

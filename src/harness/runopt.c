@@ -57,6 +57,10 @@ const char run_help_options[] =
     "  --gpu G            GPU index (default 0)\n"
     "  --reps R           timed repetitions (default 7 on cuda, 1 on cpu)\n"
     "  --warmup W         untimed runs first (default 1 on cuda, 0 on cpu)\n"
+    "  --timing call|gpu  call (default): events around each call, as drtopk_stats times it (a\n"
+    "                     call's own launches included, the stage times reported); gpu (cuda):\n"
+    "                     the call's GPU time, the stream held by a blocking kernel until the\n"
+    "                     call is enqueued (as tuner --timing and drtopk batch; no stage times)\n"
     "output:\n"
     "  --verify           check the result on the host (exact counting check); exit 3 on FAIL\n"
     "  --json             one JSON object on stdout instead of text\n"
@@ -260,7 +264,7 @@ const opt_spec run_specs[] = {
     { "input", R_INPUT, 1 }, { "sorted", R_SORTED, 0 }, { "deterministic", R_DETERMINISTIC, 0 },
     { "no-filter", R_NO_FILTER, 0 },
     { "no-skip-last-digit", R_NO_SKIP, 0 }, { "no-shared-delegate", R_NO_SHARED, 0 },
-    { "show", R_SHOW, 1 }, { "help", R_HELP, 0 }, { NULL, 0, 0 }
+    { "show", R_SHOW, 1 }, { "timing", R_TIMING, 1 }, { "help", R_HELP, 0 }, { NULL, 0, 0 }
 };
 
 int run_option(void *ctx, int id, const char *opt, const char *val)
@@ -307,6 +311,11 @@ int run_option(void *ctx, int id, const char *opt, const char *val)
     case R_NO_SKIP: c->no_skip = 1; return 0;
     case R_NO_SHARED: c->no_shared = 1; return 0;
     case R_SHOW: return parse_size(opt, val, &c->show);
+    case R_TIMING:
+        c->have_timing = 1;
+        if (dh_timing_parse(val, &c->timing) != 0)
+            return usage_error("--timing %s: gpu (the call's GPU time) or call (the time around the call)", val);
+        return 0;
     case R_HELP: c->help = 1; return 0;
     default: return usage_error("internal: unhandled option --%s", opt);
     }

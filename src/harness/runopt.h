@@ -13,6 +13,7 @@
 #include "drtopk.h"
 #include "device.h"
 #include "gen.h"
+#include "util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,7 +53,7 @@ typedef int (*opt_handler)(void *ctx, int id, const char *opt, const char *val);
 enum {
     R_N, R_K, R_DIST, R_SEED, R_DTYPE, R_ALGO, R_ALPHA, R_BETA, R_CONST, R_SMALLEST, R_BACKEND,
     R_GPU, R_REPS, R_WARMUP, R_VERIFY, R_JSON, R_OUTPUT, R_INPUT, R_SORTED, R_DETERMINISTIC, R_NO_FILTER,
-    R_NO_SKIP, R_NO_SHARED, R_SHOW, R_HELP
+    R_NO_SKIP, R_NO_SHARED, R_SHOW, R_TIMING, R_HELP
 };
 
 typedef struct {
@@ -70,6 +71,8 @@ typedef struct {
     int have_backend;
     drtopk_backend backend;
     int gpu, reps, warmup, have_reps, have_warmup, have_gpu;
+    dh_timing timing;           /* --timing; its default is the command's (have_timing 0) */
+    int have_timing;
     int verify, json, help;
     uint64_t show;              /* --show: result elements printed, best first (text mode) */
     const char *output, *input;

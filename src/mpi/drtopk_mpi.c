@@ -125,6 +125,7 @@ static const char help_mpi[] =
     "                     not promised (one rank returns its selection's own order)\n"
     "  --deterministic    ties at the k-th value by smallest global position, sorted equal\n"
     "                     values by position, as in drtopk run (in core only)\n"
+    "  --timing           not taken: a repetition is timed by the host clock across the ranks\n"
     "Every rank must be given the same options (but --gpu, --output, --json, --db, which\n"
     "only rank 0 or each node reads) and see the same --input file: the ranks compare them\n"
     "first and stop with exit 2 where they differ.\n"
@@ -1278,6 +1279,9 @@ static int setup(const world *w, mpi_cfg *c, int argc, char **argv)
     free(specs);
     if (rc != 0 || c->run.help) return rc;
     if (!c->run.have_k) return usage_error("missing --k (the number of elements to select)");
+    if (c->run.have_timing)
+        return usage_error("--timing is drtopk run's: drtopk-mpi times each repetition by the host clock "
+                           "across the ranks (its local compute, exchange and total)");
     const int cuda_ok = dh_cuda_available();
     if (c->run.have_backend && c->run.backend == DRTOPK_BACKEND_CUDA && !cuda_ok)
         return usage_error("--backend cuda: no usable CUDA GPU (this build has no CUDA backend or no GPU is "

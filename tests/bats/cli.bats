@@ -206,13 +206,14 @@ EOF
 import json, sys
 j = json.loads(sys.argv[1])
 keys = ["command", "git_commit", "backend", "gpu", "n", "k", "dtype", "order", "dist", "seed", "algo",
-        "plan", "workspace_bytes", "warmup", "reps", "ms_median", "ms_min", "ms_max", "stage_ms_median",
+        "plan", "workspace_bytes", "warmup", "timing", "unprimed", "reps", "ms_median", "ms_min", "ms_max", "stage_ms_median",
         "delegate_len", "first_selected", "concat_len", "scanned_subranges", "read_gbps", "verify"]
 missing = [k for k in keys if k not in j]
 assert not missing, missing
 assert j["n"] == 16384 and j["k"] == 64 and j["dtype"] == "u32" and j["dist"] == "UD" and j["seed"] == 1
 assert j["backend"] == "cpu" and j["gpu"] is None and j["order"] == "largest" and j["algo"] == "radix"
 assert len(j["reps"]) == 3 and j["ms_min"] <= j["ms_median"] <= j["ms_max"]
+assert j["timing"] == "call" and j["unprimed"] == 0, j      # the default, and the CPU backend's only method
 assert set(j["stage_ms_median"]) == {"delegate", "first", "concat", "second"}
 # the standalone radix select: no delegate stages
 assert j["delegate_len"] == 0 and j["first_selected"] == 0 and j["concat_len"] == 0
@@ -425,6 +426,10 @@ EOF
 @test "bad: const not a finite number" {
     usage_error "--const: 'abc' is not a finite number" run --n 10 --k 1 --const abc
     usage_error "--const: 'inf' is not a finite number" run --n 10 --k 1 --const inf
+}
+@test "bad: --timing gpu on the CPU backend, --timing of neither method" {
+    usage_error "--timing gpu needs --backend cuda" run --backend cpu --n 10 --k 1 --timing gpu
+    usage_error "--timing wall: gpu (the call's GPU time) or call" run --backend cpu --n 10 --k 1 --timing wall
 }
 @test "bad: reps 0 and warmup junk" {
     usage_error "--reps 0 is out of range" run --n 10 --k 1 --reps 0

@@ -56,6 +56,11 @@ same_as_single() {
     [[ "$output" == *"--device-cap E"* && "$output" == *"--no-skip-last-digit"* ]]
 }
 
+@test "drtopk run's --timing is refused, saying how a repetition is timed" {
+    run -2 mpi 1 --backend cpu --n 100 --k 3 --timing call
+    [[ "$output" == *"--timing is drtopk run's: drtopk-mpi times each repetition by the host clock"* ]]
+}
+
 @test "n not divisible by the ranks: same values as drtopk run, 1..4 ranks" {
     same_as_single "1 2 3 4" "--n 1001 --k 37 --dist ND"
     same_as_single "3 4" "--n 2003 --k 50 --dtype f32 --dist SPECIAL --smallest"

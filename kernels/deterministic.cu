@@ -93,8 +93,8 @@ struct det_scalars {
  * before it touches memory.  Those that read little (steps 1 and 3's
  * replacement) let the next start at once; those that read V (det_rank_kernel,
  * det_fill_kernel) only pdl_wait(), so the next grid's waiting blocks never
- * sit beside their reads (a dense-tie f16 V, 2^30 keys at k = 2^10, took 7%
- * longer so on an H200). */
+ * sit beside their reads and slow them (docs/performance.md, "Deterministic
+ * ties"). */
 __device__ __forceinline__ void det_kernel_start()
 {
     pdl_wait();
@@ -119,10 +119,10 @@ __global__ void det_worst_kernel(const UT *__restrict__ out, uint64_t k, drtopk_
     __shared__ typename reduce_t::TempStorage tmp;
     det_kernel_start();
     if (sc->settled) return;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < chunks; i += (uint64_t)gridDim.x * blockDim.x)
-        status[i] = 0;
+    const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = first; i < chunks; i += stride) status[i] = 0;
     unsigned long long w = ~0ull;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+    for (uint64_t i = first; i < k; i += stride) {
         const unsigned long long key = key_of(out[i], t, o);
         w = key < w ? key : w;
     }

@@ -446,10 +446,10 @@ __device__ __forceinline__ void sn_each(const sn_src<K> &s, bool first, F f)
  * (from 32: 21/11, 10/11, 0/10; from 16: 5/11, 0/5; from 64: 53/11, ...,
  * 0/9).  Ends early when the chosen digit holds exactly kk keys (every key
  * matching the prefix is taken), unless exact (the key itself wanted):
- * returns whether it ended so.  Starting from the top, pass 0 of 64-bit keys also finds the bits every
- * key has the same (the AND and the OR of the keys agree there): the next
- * pass starts below the highest bit where keys differ (keys below 2^32 take
- * 4 passes, not 6).  guessed (the grid's passes only): prefix/mask is a
+ * returns whether it ended so.  Starting from the top, pass 0 of 64-bit
+ * keys also finds the bits every key has the same (the AND and the OR of
+ * the keys agree there): the next pass starts below the highest bit where
+ * keys differ (keys below 2^32 take 4 passes, not 6).  guessed (the grid's passes only): prefix/mask is a
  * guess (sn_bracket), which the first pass checks -- it also counts the
  * keys above the prefix, and the k-th key has the prefix when fewer than kk
  * are above and enough match it; else the passes start over from the top

@@ -379,7 +379,8 @@ static void print_text(const batch_cfg *b, const drtopk_batch_problem *p, const 
     printf("workspace: %zu bytes\n", r->ws_bytes);
     printf("time:      median %.4f ms, min %.4f, max %.4f (%d reps after %d warm-up; %s)\n", r->ms_median,
            r->ms_min, r->ms_max, c->reps, c->warmup,
-           b->run.timing == DRTOPK_TIMING_GPU ? "GPU time, the stream held until enqueued" : "host clock around the call");
+           b->run.timing == DRTOPK_TIMING_GPU ? "GPU time, the stream held until enqueued"
+                                              : "host clock around the call");
     printf("host:      median %.4f ms in the call itself (%s)\n", r->enqueue_median,
            p->backend == DRTOPK_BACKEND_CUDA ? "enqueueing its work: back-to-back calls take at least this"
                                              : "the whole selection");

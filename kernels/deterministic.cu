@@ -22,7 +22,7 @@
  *      back over its predecessors' published counts for its first rank (a
  *      single-pass scan, as CUB's decoupled look-back).  The chunk where the
  *      ranks reach m stops the taking: V is read only up to the chunk of the
- *      m-th tie (and what blocks had taken by then), whole where the output
+ *      m-th tie (and at most one chunk more a block), whole where the output
  *      took every tie (E = m, known when the last chunk is ranked);
  *   3. unless E = m, each chunk up to that one that holds ties of rank < m
  *      rereads itself in order and writes their positions; the output's m
@@ -200,8 +200,12 @@ __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint6
  * warp's predecessors a step; each was taken earlier, by a running block,
  * so the waits end), and publishes its inclusive count.  chunk_first[c] =
  * the ties before chunk c; the chunk where the ranks reach m sets sc->stop
- * and sc->ties (E where it is the last chunk, else DET_TIES_UNKNOWN).
- * status zeroed by det_worst_kernel. */
+ * and sc->ties (E where it is the last chunk, else DET_TIES_UNKNOWN).  A
+ * chunk past the stop is not needed: a block whose chunk has ended after the
+ * stop is known takes no more (its next one unread), and a look-back that
+ * waits for a word while the stop lies at or before its chunk ends at once
+ * (only later chunks wait for that chunk's words, and they end theirs
+ * alike).  status zeroed by det_worst_kernel. */
 template <typename UT>
 __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     det_rank_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, uint64_t chunks,
@@ -216,27 +220,41 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     const UT thr = (UT)sc->worst;
     const unsigned long long m = k - sc->above;
     volatile unsigned long long *vs = status;
+    volatile unsigned long long *stop = &sc->stop;
     if (threadIdx.x == 0) taken = atomicAdd(&sc->next, 1ull);
     __syncthreads();
     for (;;) {
         const unsigned long long c = taken;
         __syncthreads();        /* every thread has c before thread 0 writes the next */
         if (c >= chunks) return;
-        /* the next chunk taken now, its wait hidden behind this one's loads
-         * (a taken chunk is always ranked: the look-backs wait for it) */
+        /* the next chunk taken now, its wait hidden behind this one's loads */
         unsigned long long ahead = chunks;
-        if (threadIdx.x == 0 && *(volatile unsigned long long *)&sc->stop == 0) ahead = atomicAdd(&sc->next, 1ull);
+        if (threadIdx.x == 0 && *stop == 0) ahead = atomicAdd(&sc->next, 1ull);
         const uint64_t lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
         const unsigned cnt = reduce_t(tmp).Sum(det_count_range<UT>(v, lo, hi, thr, t, o));
         unsigned long long before = 0;
+        bool past = false;      /* the stop lies at or before c: its rank is not needed */
+        /* thread 0: the stop before the look-back (the read waits behind the
+         * look-back's, costing no time of its own) */
+        const unsigned long long stop_then = threadIdx.x == 0 ? *stop : 0;
         if (threadIdx.x < DRTOPK_WARP) {       /* warp 0 looks back, a warp's predecessors a step */
             const unsigned lane = threadIdx.x;
             if (lane == 0 && c > 0) vs[c] = DET_AGGREGATE | cnt;
             for (long long top = (long long)c - 1; top >= 0; top -= DRTOPK_WARP) {
                 const long long q = top - (long long)lane;
                 unsigned long long w = DET_INCLUSIVE;           /* before chunk 0: none */
+                bool gone = false;
                 if (q >= 0)
-                    while ((w = vs[q]) == 0) __nanosleep(DET_SPIN_NS);
+                    for (w = vs[q]; w == 0 && !gone;) {
+                        __nanosleep(DET_SPIN_NS);
+                        w = vs[q];
+                        const unsigned long long st = *stop;    /* read beside the word */
+                        gone = w == 0 && st != 0 && c >= st;
+                    }
+                if (__any_sync(DRTOPK_FULL_MASK, gone)) {
+                    past = true;
+                    break;
+                }
                 const unsigned incl = __ballot_sync(DRTOPK_FULL_MASK, (w & DET_INCLUSIVE) != 0);
                 const unsigned last = incl ? (unsigned)__ffs(incl) - 1 : DRTOPK_WARP - 1;  /* the nearest inclusive */
                 unsigned long long x = lane <= last ? w & DET_STATUS_VALUE : 0;
@@ -246,14 +264,17 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
             }
         }
         if (threadIdx.x == 0) {
-            const unsigned long long upto = before + cnt;
-            vs[c] = DET_INCLUSIVE | upto;
-            chunk_first[c] = before;
-            if (before < m && upto >= m) {
-                sc->ties = c + 1 == chunks ? upto : DET_TIES_UNKNOWN;
-                *(volatile unsigned long long *)&sc->stop = c + 1;
+            unsigned long long st = stop_then;
+            if (!past) {
+                const unsigned long long upto = before + cnt;
+                vs[c] = DET_INCLUSIVE | upto;
+                chunk_first[c] = before;
+                if (before < m && upto >= m) {
+                    sc->ties = c + 1 == chunks ? upto : DET_TIES_UNKNOWN;
+                    *stop = st = c + 1;
+                }
             }
-            taken = ahead;
+            taken = st != 0 && ahead >= st ? chunks : ahead;
         }
         __syncthreads();
     }

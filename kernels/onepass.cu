@@ -145,10 +145,11 @@ struct onepass_ctl {
     ws_state thr, sel;              /* wide_select.cuh: t for 64-bit CK; the
                                        SELECT or FALLBACK select (one runs)     */
     /* topk_input.d_settled (step 9, on SELECT): w, the result's worst key;
-     * the candidates above w and equal to w (the ties); the ties listed,
-     * the ones of smallest position picked and placed so far; each pass's
+     * the candidates above w; the ties (candidates equal to w) listed, the
+     * ones of smallest position picked and placed so far; each pass's
      * histogram of the ties' position digits */
-    unsigned long long det_worst, det_above, det_ties, det_listed, det_picked, det_placed;
+    unsigned long long det_worst, det_above, det_listed, det_picked, det_placed;
+    int det_scattered;              /* step 9: some of the result's last m slots do not hold w */
     unsigned long long det_hist[OP_DET_PASSES_MAX][OP_DET_BINS];
 };
 
@@ -464,7 +465,8 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
         ctl->c_and64 = ~0ull;
         ctl->c_or64 = 0;
         ctl->det_worst = ~0ull;
-        ctl->det_above = ctl->det_ties = ctl->det_listed = ctl->det_picked = ctl->det_placed = 0;
+        ctl->det_above = ctl->det_listed = ctl->det_picked = ctl->det_placed = 0;
+        ctl->det_scattered = 0;
     }
     if (j < TOPK_DIGIT0_BINS) ctl->hist0[j] = 0; /* the grid has OP_BLOCK >= that many threads */
     if (j < s) {
@@ -648,16 +650,20 @@ __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om,
  * flag set.  Every key of V above t is a candidate and the result's worst
  * key w is above t, so V's keys equal to w are exactly the candidates equal
  * to w: E ties, of which the result holds m = k - (candidates above w).
- * E == m: the result is final.  Else the m ties of smallest position are the
- * ones at or below P, the m-th smallest tie position, which a radix select
- * over the positions' digits finds (8 bits a pass, the top digit first); the
- * result's m slots holding w then take those positions (and, in the final
- * form, the value of w at them: V's bits).  The ties are read
- * from a list of them (E <= k: written to the tie buffer, which SELECT does
- * not use, while they are counted) or else from the candidates again.  One
- * cooperative launch: a grid barrier between the phases, each block taking
- * the same decisions from the grid's totals (every block reaches every
- * barrier or none). */
+ * One read of the candidates counts those above w and lists the ties'
+ * positions in the tie buffer (which SELECT does not use; the first k of
+ * them).  E == m: the result is final.  Else the m ties of smallest position
+ * are picked: for E <= OP_DET_RANK_MAX by comparing every pair (a tie's rank
+ * is the number of ties of smaller position), else as the ones at or below
+ * P, the m-th smallest tie position, which a radix select over the
+ * positions' digits finds (8 bits a pass, the top digit first), reading the
+ * ties from the list (E <= k) or from the candidates again.  The result's m
+ * slots holding w then take those positions (and, in the final form, the
+ * value of w at them: V's bits): its last m slots where they hold w (the
+ * flag radix writes the ties there), else found by a scan of the result.
+ * One cooperative launch: a grid barrier between the phases, each block
+ * taking the same decisions from the grid's totals (every block reaches
+ * every barrier or none). */
 namespace cg = cooperative_groups;
 
 __device__ __forceinline__ void op_grid_sync()
@@ -669,11 +675,14 @@ __device__ __forceinline__ void op_grid_sync()
 /* x >> s for s in [0, 64] */
 __device__ __forceinline__ uint64_t op_shr(uint64_t x, int s) { return s >= 64 ? 0 : x >> s; }
 
+#define OP_DET_ITEMS 16     /* keys a thread loads a tile of step 9's scans: 16 loads in flight before the scan */
+#define OP_DET_VECS 4       /* 16-byte loads of candidates a thread issues before its count compares them      */
+#define OP_DET_RANK_MAX 1024 /* ties ranked by comparing every pair: a block's shared copy of the list (8 KB)  */
+
 /* Step 9's compactions: over i in [0, len), tiles of OP_BLOCK * OP_DET_ITEMS
  * (each thread's loads issued before the tile's one block scan), the i where
  * want(i) holds claim consecutive slots of *counter, and emit(i, slot) runs
  * for each.  Block-uniform trip counts (every thread reaches the scans). */
-#define OP_DET_ITEMS 16                 /* keys a thread loads a tile: 16 loads in flight before the scan */
 template <typename Want, typename Emit>
 __device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *counter, Want want, Emit emit,
                                              typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage &tmp,
@@ -700,6 +709,63 @@ __device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *c
     }
 }
 
+/* Step 9's read of the candidates c_keys[0, cn): returns this thread's count
+ * of those above w, and lists the positions of those equal to w in
+ * tie_pos[0, cap) (*listed counts them all, listed or not).  Tiles of
+ * OP_BLOCK threads, each loading OP_DET_VECS 16-byte vectors of keys before
+ * one block scan of the tile's ties (c_keys is 16-byte aligned: a
+ * workspace region). */
+template <typename CK, typename PosT>
+__device__ unsigned long long op_det_count(const CK *__restrict__ c_keys, const PosT *__restrict__ c_pos,
+                                           uint64_t cn, CK w, uint64_t cap, PosT *tie_pos,
+                                           unsigned long long *listed,
+                                           typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage &tmp,
+                                           unsigned long long &sh_base)
+{
+    constexpr int per_vec = 16 / (int)sizeof(CK), items = OP_DET_VECS * per_vec;
+    static_assert(items <= 32, "a thread's ties of a tile are the bits of one word");
+    const uint64_t span = (uint64_t)OP_BLOCK * items;
+    /* the candidate of this thread's item e in a tile */
+    const auto index = [&](uint64_t tile, int e) {
+        return tile + ((uint64_t)(e / per_vec) * OP_BLOCK + threadIdx.x) * per_vec + (uint64_t)(e % per_vec);
+    };
+    unsigned long long above = 0;
+    for (uint64_t tile = (uint64_t)blockIdx.x * span; tile < cn; tile += (uint64_t)gridDim.x * span) {
+        CK key[items];
+        uint32_t in = ~0u;      /* bit e: item e lies in [0, cn) */
+        if (tile + span <= cn) {
+            const uint4 *cv = (const uint4 *)(c_keys + tile);
+            uint4 x[OP_DET_VECS];
+#pragma unroll
+            for (int j = 0; j < OP_DET_VECS; ++j) x[j] = cv[(uint64_t)j * OP_BLOCK + threadIdx.x];
+#pragma unroll
+            for (int j = 0; j < OP_DET_VECS; ++j) memcpy(&key[j * per_vec], &x[j], sizeof x[j]);
+        } else {
+            in = 0;
+#pragma unroll
+            for (int e = 0; e < items; ++e) {
+                const uint64_t i = index(tile, e);
+                key[e] = i < cn ? c_keys[i] : (CK)0;
+                in |= (uint32_t)(i < cn) << e;
+            }
+        }
+        uint32_t eq = 0;        /* bit e: item e equals w */
+#pragma unroll
+        for (int e = 0; e < items; ++e) {
+            above += (in >> e & 1u) && key[e] > w;
+            eq |= (uint32_t)((in >> e & 1u) && key[e] == w) << e;
+        }
+        unsigned before, total;
+        cub::BlockScan<unsigned, OP_BLOCK>(tmp).ExclusiveSum((unsigned)__popc(eq), before, total);
+        if (threadIdx.x == 0 && total) sh_base = atomicAdd(listed, (unsigned long long)total);
+        __syncthreads();
+        for (unsigned long long slot = sh_base + before; eq != 0; eq &= eq - 1, ++slot)
+            if (slot < cap) tie_pos[slot] = c_pos[index(tile, __ffs(eq) - 1)];
+        __syncthreads();        /* sh_base and tmp are reused by the next tile */
+    }
+    return above;
+}
+
 template <int T, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(OP_BLOCK)
     onepass_settle_kernel(const CK *__restrict__ out_keys, PosT *out_pos, K *out_v, uint64_t *out_i,
@@ -712,6 +778,7 @@ __global__ void __launch_bounds__(OP_BLOCK)
         typename reduce_t::TempStorage reduce;
         typename radix_pick_scan<unsigned long long, OP_BLOCK>::TempStorage scan;
         typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage claim;
+        uint64_t ties[OP_DET_RANK_MAX];
     } tmp;
     __shared__ unsigned sh_hist[OP_DET_BINS];
     __shared__ unsigned long long sh_base;
@@ -739,94 +806,101 @@ __global__ void __launch_bounds__(OP_BLOCK)
         for (int p = 0; p < passes; ++p) ctl->det_hist[p][threadIdx.x] = 0;
     op_grid_sync();
 
-    /* the candidates above w and equal to w */
+    /* the candidates above w, and the ties listed (E = ctl->det_listed) */
     const CK w = (CK)ctl->det_worst;
     const uint64_t cn = ctl->sel_n;
-    unsigned long long above = 0, eq = 0;
-    for (uint64_t i = first; i < cn; i += stride) {
-        const CK key = c_keys[i];
-        above += key > w;
-        eq += key == w;
-    }
+    unsigned long long above = op_det_count<CK, PosT>(c_keys, c_pos, cn, w, k, tie_pos, &ctl->det_listed,
+                                                      tmp.claim, sh_base);
     above = reduce_t(tmp.reduce).Sum(above);
-    __syncthreads();            /* tmp is reused */
-    eq = reduce_t(tmp.reduce).Sum(eq);
-    if (threadIdx.x == 0) {
-        if (above) atomicAdd(&ctl->det_above, above);
-        if (eq) atomicAdd(&ctl->det_ties, eq);
-    }
+    if (threadIdx.x == 0 && above) atomicAdd(&ctl->det_above, above);
     op_grid_sync();
 
-    const unsigned long long ties = ctl->det_ties, m = k - ctl->det_above;
+    const unsigned long long ties = ctl->det_listed, m = k - ctl->det_above;
     if (ties == m) {            /* every tie taken: final (the same in every block) */
         if (first == 0) *d_settled = 1;
         return;
     }
-    /* the ties' positions: listed in the tie buffer where they fit, else
-     * read from the candidates each time */
+    /* are the result's m ties its last m slots?  (read by the placement,
+     * after the next grid barrier) */
+    for (uint64_t i = first; i < m; i += stride)
+        if (key_at(k - m + i) != w) ctl->det_scattered = 1;
     const bool from_list = ties <= k;
-    if (from_list) {
-        op_det_claim(
-            cn, &ctl->det_listed, [&](uint64_t i) { return c_keys[i] == w; },
-            [&](uint64_t i, unsigned long long slot) { tie_pos[slot] = c_pos[i]; }, tmp.claim, sh_base);
-        op_grid_sync();
-    }
-    const uint64_t len = from_list ? ties : cn;
-    const auto tie_at = [&](uint64_t i, uint64_t *pos) {
-        if (!from_list && c_keys[i] != w) return false;
-        *pos = (uint64_t)(from_list ? tie_pos[i] : c_pos[i]);
-        return true;
-    };
-    /* P, the m-th smallest tie position, prefix by prefix */
-    uint64_t prefix = 0;
-    unsigned long long rank = m; /* its rank among the ties under the prefix, from 1 */
-    for (int p = 0; p < passes; ++p) {
-        const int hi = pos_bits - p * OP_DET_DIGIT_BITS;
-        const int width = hi < (int)OP_DET_DIGIT_BITS ? hi : (int)OP_DET_DIGIT_BITS, shift = hi - width;
-        sh_hist[threadIdx.x] = 0;
-        __syncthreads();
-        for (uint64_t i = first; i < len; i += stride) {
-            uint64_t pos;
-            if (tie_at(i, &pos) && op_shr(pos, hi) == prefix)
-                atomicAdd(&sh_hist[(pos >> shift) & ((1u << width) - 1u)], 1u);
-        }
-        __syncthreads();
-        if (sh_hist[threadIdx.x]) atomicAdd(&ctl->det_hist[p][threadIdx.x], (unsigned long long)sh_hist[threadIdx.x]);
-        op_grid_sync();
-        /* the rank-th smallest: the pick of the largest over the digits reversed */
-        const unsigned long long *h = ctl->det_hist[p];
-        const radix_pick<unsigned long long> pk = block_pick_digit<OP_DET_BINS, OP_BLOCK>(
-            [&](unsigned d) { return h[OP_DET_BINS - 1 - d]; }, rank, tmp.scan, sh_pick);
-        prefix = prefix << width | (OP_DET_BINS - 1 - pk.digit);
-        rank -= pk.above;
-        __syncthreads();        /* sh_pick and tmp are rewritten next */
-    }
-
-    /* the m ties at or below P, listed where step 9 reads no more: the
-     * candidates' positions (ties from the list) or the tie buffer */
-    PosT *picked = from_list ? c_pos : tie_pos;
-    op_det_claim(
-        len, &ctl->det_picked,
-        [&](uint64_t i) {
-            uint64_t pos;
-            return tie_at(i, &pos) && pos <= prefix;
-        },
-        [&](uint64_t i, unsigned long long slot) { picked[slot] = from_list ? tie_pos[i] : c_pos[i]; }, tmp.claim,
-        sh_base);
-    op_grid_sync();
-    /* the result's m slots holding w take them (and in the final form their values) */
-    op_det_claim(
-        k, &ctl->det_placed, [&](uint64_t i) { return key_at(i) == w; },
-        [&](uint64_t i, unsigned long long slot) {
-            const PosT q = picked[slot];
-            if (out_v == NULL) {
-                out_pos[i] = q;
-                return;
+    PosT *picked;               /* the m ties of smallest position, read by the placement */
+    if (from_list && ties <= OP_DET_RANK_MAX) {
+        /* every pair compared, by the blocks holding a tie: picked[rank] */
+        picked = c_pos;
+        if ((uint64_t)blockIdx.x * OP_BLOCK < ties) {
+            for (uint64_t j = threadIdx.x; j < ties; j += OP_BLOCK) tmp.ties[j] = (uint64_t)tie_pos[j];
+            __syncthreads();
+            for (uint64_t i = first; i < ties; i += stride) {
+                const uint64_t pos = tmp.ties[i];
+                unsigned long long rank = 0;
+                for (uint64_t j = 0; j < ties; ++j) rank += tmp.ties[j] < pos;
+                if (rank < m) picked[rank] = (PosT)pos;
             }
-            out_v[i] = op_value<T>(v, om, w, (uint64_t)q);
-            out_i[i] = (uint64_t)q;
-        },
-        tmp.claim, sh_base);
+        }
+    } else {
+        const uint64_t len = from_list ? ties : cn;
+        const auto tie_at = [&](uint64_t i, uint64_t *pos) {
+            if (!from_list && c_keys[i] != w) return false;
+            *pos = (uint64_t)(from_list ? tie_pos[i] : c_pos[i]);
+            return true;
+        };
+        /* P, the m-th smallest tie position, prefix by prefix */
+        uint64_t prefix = 0;
+        unsigned long long rank = m; /* its rank among the ties under the prefix, from 1 */
+        for (int p = 0; p < passes; ++p) {
+            const int hi = pos_bits - p * OP_DET_DIGIT_BITS;
+            const int width = hi < (int)OP_DET_DIGIT_BITS ? hi : (int)OP_DET_DIGIT_BITS, shift = hi - width;
+            sh_hist[threadIdx.x] = 0;
+            __syncthreads();
+            for (uint64_t i = first; i < len; i += stride) {
+                uint64_t pos;
+                if (tie_at(i, &pos) && op_shr(pos, hi) == prefix)
+                    atomicAdd(&sh_hist[(pos >> shift) & ((1u << width) - 1u)], 1u);
+            }
+            __syncthreads();
+            if (sh_hist[threadIdx.x])
+                atomicAdd(&ctl->det_hist[p][threadIdx.x], (unsigned long long)sh_hist[threadIdx.x]);
+            op_grid_sync();
+            /* the rank-th smallest: the pick of the largest over the digits reversed */
+            const unsigned long long *h = ctl->det_hist[p];
+            const radix_pick<unsigned long long> pk = block_pick_digit<OP_DET_BINS, OP_BLOCK>(
+                [&](unsigned d) { return h[OP_DET_BINS - 1 - d]; }, rank, tmp.scan, sh_pick);
+            prefix = prefix << width | (OP_DET_BINS - 1 - pk.digit);
+            rank -= pk.above;
+            __syncthreads();    /* sh_pick and tmp are rewritten next */
+        }
+        /* the m ties at or below P, listed where step 9 reads no more: the
+         * candidates' positions (ties from the list) or the tie buffer */
+        picked = from_list ? c_pos : tie_pos;
+        op_det_claim(
+            len, &ctl->det_picked,
+            [&](uint64_t i) {
+                uint64_t pos;
+                return tie_at(i, &pos) && pos <= prefix;
+            },
+            [&](uint64_t i, unsigned long long slot) { picked[slot] = from_list ? tie_pos[i] : c_pos[i]; },
+            tmp.claim, sh_base);
+    }
+    __syncthreads();            /* tmp is reused by the placement's scan */
+    op_grid_sync();
+    /* the result's m slots holding w take the picked positions (and in the
+     * final form their values) */
+    const auto place = [&](uint64_t i, unsigned long long r) {
+        const PosT q = picked[r];
+        if (out_v == NULL) {
+            out_pos[i] = q;
+            return;
+        }
+        out_v[i] = op_value<T>(v, om, w, (uint64_t)q);
+        out_i[i] = (uint64_t)q;
+    };
+    if (!*(volatile int *)&ctl->det_scattered)
+        for (uint64_t r = first; r < m; r += stride) place(k - m + r, r);
+    else
+        op_det_claim(
+            k, &ctl->det_placed, [&](uint64_t i) { return key_at(i) == w; }, place, tmp.claim, sh_base);
     if (first == 0) *d_settled = 1;
 }
 

@@ -679,29 +679,41 @@ __device__ __forceinline__ uint64_t op_shr(uint64_t x, int s) { return s >= 64 ?
 #define OP_DET_VECS 4       /* 16-byte loads of candidates a thread issues before its count compares them      */
 #define OP_DET_RANK_MAX 1024 /* ties ranked by comparing every pair: a block's shared copy of the list (8 KB)  */
 
+typedef cub::BlockScan<unsigned, OP_BLOCK> op_det_scan;
+
+/* Step 9's claim of a tile's slots: this thread's c items take consecutive
+ * slots of *counter after those of the threads before it; returns its first.
+ * Every thread of the block calls it (a block scan); the caller syncs before
+ * sh_base and tmp are used again. */
+__device__ __forceinline__ unsigned long long op_det_slots(unsigned c, unsigned long long *counter,
+                                                           op_det_scan::TempStorage &tmp, unsigned long long &sh_base)
+{
+    unsigned before, total;
+    op_det_scan(tmp).ExclusiveSum(c, before, total);
+    if (threadIdx.x == 0 && total) sh_base = atomicAdd(counter, (unsigned long long)total);
+    __syncthreads();
+    return sh_base + before;
+}
+
 /* Step 9's compactions: over i in [0, len), tiles of OP_BLOCK * OP_DET_ITEMS
  * (each thread's loads issued before the tile's one block scan), the i where
  * want(i) holds claim consecutive slots of *counter, and emit(i, slot) runs
  * for each.  Block-uniform trip counts (every thread reaches the scans). */
 template <typename Want, typename Emit>
 __device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *counter, Want want, Emit emit,
-                                             typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage &tmp,
-                                             unsigned long long &sh_base)
+                                             op_det_scan::TempStorage &tmp, unsigned long long &sh_base)
 {
     const uint64_t span = (uint64_t)OP_BLOCK * OP_DET_ITEMS;
     for (uint64_t tile = (uint64_t)blockIdx.x * span; tile < len; tile += (uint64_t)gridDim.x * span) {
         bool w[OP_DET_ITEMS];
-        unsigned c = 0, before, total;
+        unsigned c = 0;
 #pragma unroll
         for (int j = 0; j < OP_DET_ITEMS; ++j) {
             const uint64_t i = tile + (uint64_t)j * OP_BLOCK + threadIdx.x;
             w[j] = i < len && want(i);
             c += w[j];
         }
-        cub::BlockScan<unsigned, OP_BLOCK>(tmp).ExclusiveSum(c, before, total);
-        if (threadIdx.x == 0 && total) sh_base = atomicAdd(counter, (unsigned long long)total);
-        __syncthreads();
-        unsigned long long slot = sh_base + before;
+        unsigned long long slot = op_det_slots(c, counter, tmp, sh_base);
 #pragma unroll
         for (int j = 0; j < OP_DET_ITEMS; ++j)
             if (w[j]) emit(tile + (uint64_t)j * OP_BLOCK + threadIdx.x, slot++);
@@ -718,11 +730,10 @@ __device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *c
 template <typename CK, typename PosT>
 __device__ unsigned long long op_det_count(const CK *__restrict__ c_keys, const PosT *__restrict__ c_pos,
                                            uint64_t cn, CK w, uint64_t cap, PosT *tie_pos,
-                                           unsigned long long *listed,
-                                           typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage &tmp,
+                                           unsigned long long *listed, op_det_scan::TempStorage &tmp,
                                            unsigned long long &sh_base)
 {
-    constexpr int per_vec = 16 / (int)sizeof(CK), items = OP_DET_VECS * per_vec;
+    constexpr int per_vec = (int)(sizeof(uint4) / sizeof(CK)), items = OP_DET_VECS * per_vec;
     static_assert(items <= 32, "a thread's ties of a tile are the bits of one word");
     const uint64_t span = (uint64_t)OP_BLOCK * items;
     /* the candidate of this thread's item e in a tile */
@@ -755,11 +766,8 @@ __device__ unsigned long long op_det_count(const CK *__restrict__ c_keys, const 
             above += (in >> e & 1u) && key[e] > w;
             eq |= (uint32_t)((in >> e & 1u) && key[e] == w) << e;
         }
-        unsigned before, total;
-        cub::BlockScan<unsigned, OP_BLOCK>(tmp).ExclusiveSum((unsigned)__popc(eq), before, total);
-        if (threadIdx.x == 0 && total) sh_base = atomicAdd(listed, (unsigned long long)total);
-        __syncthreads();
-        for (unsigned long long slot = sh_base + before; eq != 0; eq &= eq - 1, ++slot)
+        for (unsigned long long slot = op_det_slots((unsigned)__popc(eq), listed, tmp, sh_base); eq != 0;
+             eq &= eq - 1, ++slot)
             if (slot < cap) tie_pos[slot] = c_pos[index(tile, __ffs(eq) - 1)];
         __syncthreads();        /* sh_base and tmp are reused by the next tile */
     }
@@ -777,7 +785,7 @@ __global__ void __launch_bounds__(OP_BLOCK)
     __shared__ union {
         typename reduce_t::TempStorage reduce;
         typename radix_pick_scan<unsigned long long, OP_BLOCK>::TempStorage scan;
-        typename cub::BlockScan<unsigned, OP_BLOCK>::TempStorage claim;
+        op_det_scan::TempStorage claim;
         uint64_t ties[OP_DET_RANK_MAX];
     } tmp;
     __shared__ unsigned sh_hist[OP_DET_BINS];

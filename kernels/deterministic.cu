@@ -15,15 +15,17 @@
  * 1-3 then return at once.  After the plan's unsorted selection (out_values,
  * out_indices), all on the caller's stream, no host synchronisation, each
  * launch dependent on the one before (det_launch):
- *   1. T, the worst ordered key of the output, and m, how many of the output
- *      equal it (the ties the result takes);
+ *   1. T, the worst ordered key of the output, m, how many of the output
+ *      equal it (the ties the result takes), and the largest position of
+ *      those: the m-th tie of smallest position lies at or before it;
  *   2. contiguous chunks of V, taken in position order (a ticket each), count
  *      their keys equal to T and publish the count; each chunk then looks
  *      back over its predecessors' published counts for its first rank (a
  *      single-pass scan, as CUB's decoupled look-back).  The chunk where the
  *      ranks reach m stops the taking: V is read only up to the chunk of the
- *      m-th tie (and at most one chunk more a block), whole where the output
- *      took every tie (E = m, known when the last chunk is ranked);
+ *      m-th tie (and at most one chunk more a block, never past the chunk of
+ *      the output's last tie), whole where the output took every tie (E = m,
+ *      known when the last chunk is ranked);
  *   3. unless E = m, each chunk up to that one that holds ties of rank < m
  *      rereads itself in order and writes their positions; the output's m
  *      tie slots then take those positions and their values;
@@ -85,6 +87,7 @@ struct det_scalars {
     unsigned long long slot;    /* the next of the m tie positions a slot takes       */
     unsigned long long next;    /* the next chunk of V to take (det_rank_kernel)      */
     unsigned long long stop;    /* 1 + the chunk holding the m-th tie, 0 until ranked */
+    unsigned long long last;    /* 1 + the largest position of the output's ties (atomicMax) */
     int settled;                /* set by the selection: its result is final already  */
 };
 
@@ -130,21 +133,30 @@ __global__ void det_worst_kernel(const UT *__restrict__ out, uint64_t k, drtopk_
     if (threadIdx.x == 0 && w != ~0ull) atomicMin(&sc->worst, w);
 }
 
-/* The output keys better than T: a block's count, one atomic a block. */
+/* The output keys better than T, and the largest position of those equal
+ * to it: a block's count and maximum, one atomic each a block.  The output
+ * holds m distinct ties, so the m-th tie of smallest position lies at or
+ * before that position: det_rank_kernel reads V no further. */
 template <typename UT>
-__global__ void det_above_kernel(const UT *__restrict__ out, uint64_t k, drtopk_dtype t, drtopk_order o,
-                                 det_scalars *sc)
+__global__ void det_above_kernel(const UT *__restrict__ out, const uint64_t *__restrict__ out_p, uint64_t k,
+                                 drtopk_dtype t, drtopk_order o, det_scalars *sc)
 {
     typedef cub::BlockReduce<unsigned long long, DET_BLOCK> reduce_t;
     __shared__ typename reduce_t::TempStorage tmp;
     det_kernel_start();
     if (sc->settled) return;
     const unsigned long long thr = sc->worst;
-    unsigned long long c = 0;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
-        c += key_of(out[i], t, o) > thr;
+    unsigned long long c = 0, last = 0;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x) {
+        const unsigned long long key = key_of(out[i], t, o);
+        c += key > thr;
+        if (key == thr && out_p[i] + 1 > last) last = out_p[i] + 1;
+    }
     c = reduce_t(tmp).Sum(c);
+    __syncthreads();            /* tmp is reused by the maximum */
+    last = reduce_t(tmp).Reduce(last, cuda::maximum<unsigned long long>());
     if (threadIdx.x == 0 && c) atomicAdd(&sc->above, c);
+    if (threadIdx.x == 0 && last) atomicMax(&sc->last, last);
 }
 
 /* A chunk's status word (det_rank_kernel): 0 until counted, then its count
@@ -205,7 +217,9 @@ __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint6
  * stop is known takes no more (its next one unread), and a look-back that
  * waits for a word while the stop lies at or before its chunk ends at once
  * (only later chunks wait for that chunk's words, and they end theirs
- * alike).  status zeroed by det_worst_kernel. */
+ * alike).  No block takes a chunk past the one of the output's last tie
+ * (sc->last), where the m-th tie lies at the latest.  status zeroed by
+ * det_worst_kernel. */
 template <typename UT>
 __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     det_rank_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, uint64_t chunks,
@@ -221,12 +235,14 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     const unsigned long long m = k - sc->above;
     volatile unsigned long long *vs = status;
     volatile unsigned long long *stop = &sc->stop;
+    /* the chunks up to the one of the output's last tie (all of V where none was found) */
+    const unsigned long long bound = sc->last ? (sc->last - 1) / chunk + 1 : chunks;
     if (threadIdx.x == 0) taken = atomicAdd(&sc->next, 1ull);
     __syncthreads();
     for (;;) {
         const unsigned long long c = taken;
         __syncthreads();        /* every thread has c before thread 0 writes the next */
-        if (c >= chunks) return;
+        if (c >= bound) return;
         /* the next chunk taken now, its wait hidden behind this one's loads */
         unsigned long long ahead = chunks;
         if (threadIdx.x == 0 && *stop == 0) ahead = atomicAdd(&sc->next, 1ull);
@@ -556,8 +572,8 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
     drtopk_status st;
     if ((st = det_launch(det_worst_kernel<UT>, (unsigned)det_grid(k > chunks ? k : chunks, sms), s, cc,
                          (const UT *)ov, k, p->dtype, p->order, l->sc, l->status, chunks)) != DRTOPK_OK ||
-        (st = det_launch(det_above_kernel<UT>, gk, s, cc, (const UT *)ov, k, p->dtype, p->order, l->sc)) !=
-            DRTOPK_OK ||
+        (st = det_launch(det_above_kernel<UT>, gk, s, cc, (const UT *)ov, (const uint64_t *)out_indices, k,
+                         p->dtype, p->order, l->sc)) != DRTOPK_OK ||
         (st = det_launch(det_rank_kernel<UT>, gv, s, cc, v, n, k, chunk, chunks, p->dtype, p->order, l->sc,
                          l->status, l->chunk_first)) != DRTOPK_OK ||
         (st = det_launch(det_fill_kernel<UT>, gv, s, cc, v, n, k, chunk, p->dtype, p->order, (const det_scalars *)l->sc,

@@ -26,9 +26,10 @@
  *      m-th tie (and at most one chunk more a block, never past the chunk of
  *      the output's last tie), whole where the output took every tie (E = m,
  *      known when the last chunk is ranked);
- *   3. unless E = m, each chunk up to that one that holds ties of rank < m
- *      rereads itself in order and writes their positions; the output's m
- *      tie slots then take those positions and their values;
+ *   3. each chunk ranked so whose ties start below rank m rereads itself in
+ *      order, from L2 (the block that ranked it, right after its look-back),
+ *      and writes their positions; unless E = m, the output's m tie slots
+ *      then take those positions and their values;
  *   4. with DRTOPK_SORTED, where an ordered key and a position fit one
  *      64-bit word (keys of 16 and 32 bits, V of up to 2^32 or 2^48 keys):
  *      one descending radix sort of the k words key << pos_bits |
@@ -39,9 +40,9 @@
  *      descending; both the library's one descending sort of 64-bit pairs,
  *      key_width.h, the first on complemented positions) and one gather.
  * Unless settled, step 2 reads V once more up to the chunk of the m-th tie
- * (16-byte loads: about the read floor for the part it reads); step 3 the
- * chunks up to there that hold ties, only when V holds ties the output did
- * not take.  Any key width (templates over the element's
+ * (16-byte loads: about the read floor for the part it reads); step 3
+ * rereads from L2 the chunks up to there whose ties start below rank m.
+ * Any key width (templates over the element's
  * unsigned type, key_of.cuh).
  *
  * Batches: the same per segment (drtopk_cuda_det_batch_fix), and the sort
@@ -66,7 +67,7 @@
 
 #define DET_BLOCK 256           /* threads per block of the kernels here                        */
 #define DET_CHUNK_BYTES 65536   /* bytes a chunk at least: 4 rounds of loads a ticket and look-back */
-#define DET_CHUNKS_MAX 32768    /* chunks at most: a status word and a first rank each (512 KB)  */
+#define DET_CHUNKS_MAX 32768    /* chunks at most: a status word each (256 KB)                  */
 #define DET_VEC_BYTES 16        /* the chunk count's loads: 16 bytes (a chunk a multiple of them)  */
 #define DET_SPIN_NS 32          /* a look-back's wait between reads of a status word not yet written */
 #define DET_LOAD_BYTES 64       /* bytes a thread has in flight when it reads V (loads unrolled)   */
@@ -94,8 +95,8 @@ struct det_scalars {
 /* The fix-up's kernels start while the grid before them ends (det_launch:
  * programmatic dependent launch): each waits for that grid's end and writes
  * before it touches memory.  Those that read little (steps 1 and 3's
- * replacement) let the next start at once; those that read V (det_rank_kernel,
- * det_fill_kernel) only pdl_wait(), so the next grid's waiting blocks never
+ * replacement) let the next start at once; the one that reads V (det_rank_kernel)
+ * only pdl_wait(), so the next grid's waiting blocks never
  * sit beside their reads and slow them (docs/performance.md, "Deterministic
  * ties"). */
 __device__ __forceinline__ void det_kernel_start()
@@ -205,14 +206,47 @@ __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint6
     return c;
 }
 
-/* Step 2: a block takes chunks of V in position order (sc->next, one
- * ahead) until the chunk holding the m-th tie is ranked (sc->stop); for each
- * it counts the keys equal to T, publishes the count in status[c], sums its
- * predecessors' published words back to the first inclusive one (warp 0, a
- * warp's predecessors a step; each was taken earlier, by a running block,
- * so the waits end), and publishes its inclusive count.  chunk_first[c] =
- * the ties before chunk c; the chunk where the ranks reach m sets sc->stop
- * and sc->ties (E where it is the last chunk, else DET_TIES_UNKNOWN).  A
+typedef cub::BlockScan<unsigned, DET_BLOCK> det_scan_t;
+
+/* Block-wide, the keys of v[lo, hi) equal to thr in position order, ranked
+ * from `rank` on: tie_pos[r] = the position of rank r for r < m, reading
+ * tiles of DET_BLOCK * det_items keys, each thread det_items consecutive ones
+ * (so thread order is position order), one block scan of the threads' counts
+ * a tile, until the rank reaches m.  Returns the rank reached. */
+template <typename UT>
+__device__ unsigned long long det_ties_in_order(const UT *__restrict__ v, uint64_t lo, uint64_t hi, UT thr,
+                                                drtopk_dtype t, drtopk_order o, unsigned long long rank,
+                                                unsigned long long m, uint64_t *tie_pos,
+                                                det_scan_t::TempStorage &tmp)
+{
+    constexpr int items = det_items<UT>::value;
+    for (uint64_t tile = lo; tile < hi && rank < m; tile += (uint64_t)DET_BLOCK * items) {
+        const uint64_t first = tile + (uint64_t)threadIdx.x * items;
+        uint64_t eq = 0;        /* bit j: key first + j equals thr */
+#pragma unroll
+        for (int j = 0; j < items; ++j)
+            if (first + j < hi && key_of(v[first + j], t, o) == thr) eq |= 1ull << j;
+        unsigned before, in_tile;
+        det_scan_t(tmp).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
+        for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
+            tie_pos[r] = first + (uint64_t)__ffsll((long long)eq) - 1;
+        rank += in_tile;
+        __syncthreads();        /* tmp is reused by the next tile's scan */
+    }
+    return rank;
+}
+
+/* Steps 2 and 3: a block takes chunks of V in position order (sc->next,
+ * one ahead) until the chunk holding the m-th tie is ranked (sc->stop); for
+ * each it counts the keys equal to T, publishes the count in status[c], sums
+ * its predecessors' published words back to the first inclusive one (warp
+ * 0, a warp's predecessors a step; each was taken earlier, by a running
+ * block, so the waits end), and publishes its inclusive count; the chunk
+ * where the ranks reach m sets sc->stop and sc->ties (E where it is the last
+ * chunk, else DET_TIES_UNKNOWN).  A chunk whose ties start below rank m then
+ * rereads itself (from L2, just read) and writes their positions in order,
+ * tie_pos[r] for r < m (det_ties_in_order): every chunk before the stop is
+ * ranked, so the m are written when the grid ends (needed unless E = m).  A
  * chunk past the stop is not needed: a block whose chunk has ended after the
  * stop is known takes no more (its next one unread), and a look-back that
  * waits for a word while the stop lies at or before its chunk ends at once
@@ -224,11 +258,14 @@ template <typename UT>
 __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     det_rank_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, uint64_t chunks,
                     drtopk_dtype t, drtopk_order o, det_scalars *sc, unsigned long long *status,
-                    unsigned long long *chunk_first)
+                    uint64_t *tie_pos)
 {
     typedef cub::BlockReduce<unsigned, DET_BLOCK> reduce_t;
-    __shared__ typename reduce_t::TempStorage tmp;
-    __shared__ unsigned long long taken;
+    __shared__ union {
+        typename reduce_t::TempStorage reduce;
+        det_scan_t::TempStorage scan;
+    } tmp;
+    __shared__ unsigned long long taken, fill_from;
     pdl_wait();                 /* the next grid launches as this one ends (det_kernel_start) */
     if (sc->settled) return;
     const UT thr = (UT)sc->worst;
@@ -247,7 +284,7 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
         unsigned long long ahead = chunks;
         if (threadIdx.x == 0 && *stop == 0) ahead = atomicAdd(&sc->next, 1ull);
         const uint64_t lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
-        const unsigned cnt = reduce_t(tmp).Sum(det_count_range<UT>(v, lo, hi, thr, t, o));
+        const unsigned cnt = reduce_t(tmp.reduce).Sum(det_count_range<UT>(v, lo, hi, thr, t, o));
         unsigned long long before = 0;
         bool past = false;      /* the stop lies at or before c: its rank is not needed */
         /* thread 0: the stop before the look-back (the read waits behind the
@@ -281,72 +318,20 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
         }
         if (threadIdx.x == 0) {
             unsigned long long st = stop_then;
+            fill_from = m;
             if (!past) {
                 const unsigned long long upto = before + cnt;
                 vs[c] = DET_INCLUSIVE | upto;
-                chunk_first[c] = before;
                 if (before < m && upto >= m) {
                     sc->ties = c + 1 == chunks ? upto : DET_TIES_UNKNOWN;
                     *stop = st = c + 1;
                 }
+                if (cnt && before < m) fill_from = before;
             }
             taken = st != 0 && ahead >= st ? chunks : ahead;
         }
         __syncthreads();
-    }
-}
-
-typedef cub::BlockScan<unsigned, DET_BLOCK> det_scan_t;
-
-/* Block-wide, the keys of v[lo, hi) equal to thr in position order, ranked
- * from `rank` on: tie_pos[r] = the position of rank r for r < m, reading
- * tiles of DET_BLOCK * det_items keys, each thread det_items consecutive ones
- * (so thread order is position order), one block scan of the threads' counts
- * a tile, until the rank reaches m.  Returns the rank reached. */
-template <typename UT>
-__device__ unsigned long long det_ties_in_order(const UT *__restrict__ v, uint64_t lo, uint64_t hi, UT thr,
-                                                drtopk_dtype t, drtopk_order o, unsigned long long rank,
-                                                unsigned long long m, uint64_t *tie_pos,
-                                                det_scan_t::TempStorage &tmp)
-{
-    constexpr int items = det_items<UT>::value;
-    for (uint64_t tile = lo; tile < hi && rank < m; tile += (uint64_t)DET_BLOCK * items) {
-        const uint64_t first = tile + (uint64_t)threadIdx.x * items;
-        uint64_t eq = 0;        /* bit j: key first + j equals thr */
-#pragma unroll
-        for (int j = 0; j < items; ++j)
-            if (first + j < hi && key_of(v[first + j], t, o) == thr) eq |= 1ull << j;
-        unsigned before, in_tile;
-        det_scan_t(tmp).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
-        for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
-            tie_pos[r] = first + (uint64_t)__ffsll((long long)eq) - 1;
-        rank += in_tile;
-        __syncthreads();        /* tmp is reused by the next tile's scan */
-    }
-    return rank;
-}
-
-/* Step 3, unless the output took every tie (E = m): the positions of the m
- * ties of smallest position, tie_pos[r] for rank r < m.  The chunks up to
- * the one of the m-th tie (sc->stop) in turn, a block each: one holding no
- * tie, or whose ties start at rank m or later, is passed over; the others
- * rank their ties in order from the chunk's first rank
- * (det_ties_in_order). */
-template <typename UT>
-__global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
-    det_fill_kernel(const UT *__restrict__ v, uint64_t n, uint64_t k, uint64_t chunk, drtopk_dtype t,
-                    drtopk_order o, const det_scalars *sc, const unsigned long long *status,
-                    const unsigned long long *chunk_first, uint64_t *tie_pos)
-{
-    __shared__ det_scan_t::TempStorage tmp;
-    pdl_wait();                 /* the next grid launches as this one ends (det_kernel_start) */
-    const unsigned long long m = k - sc->above;
-    if (sc->settled || sc->ties == m) return;
-    for (uint64_t b = blockIdx.x; b < sc->stop; b += gridDim.x) {
-        const unsigned long long rank = chunk_first[b];            /* ranked: before the stop */
-        if (rank >= m || (status[b] & DET_STATUS_VALUE) == rank) continue;
-        const uint64_t lo = b * chunk, hi = lo + chunk < n ? lo + chunk : n;
-        det_ties_in_order<UT>(v, lo, hi, (UT)sc->worst, t, o, rank, m, tie_pos, tmp);
+        if (fill_from < m) det_ties_in_order<UT>(v, lo, hi, thr, t, o, fill_from, m, tie_pos, tmp.scan);
     }
 }
 
@@ -474,7 +459,7 @@ static drtopk_status det_carve_sort(char *base, size_t *off, uint64_t n, size_t 
 /* The workspace, carved from an aligned base (NULL: sizes only). */
 struct det_layout {
     det_scalars *sc;
-    unsigned long long *status, *chunk_first;     /* a word each chunk (det_rank_kernel) */
+    unsigned long long *status;                 /* a word each chunk (det_rank_kernel) */
     uint64_t chunk, chunks;                     /* keys a chunk; chunks of V */
     uint64_t *tie_pos;
     det_sort_bufs srt;          /* sorted only */
@@ -508,7 +493,6 @@ static drtopk_status det_carve(const drtopk_problem *p, int sorted, char *base, 
     l->sc = (det_scalars *)drtopk_carve(base, &off, sizeof(det_scalars));
     det_chunking(p->n, drtopk_dtype_size(p->dtype), &l->chunk, &l->chunks);
     l->status = (unsigned long long *)drtopk_carve(base, &off, l->chunks * sizeof(unsigned long long));
-    l->chunk_first = (unsigned long long *)drtopk_carve(base, &off, l->chunks * sizeof(unsigned long long));
     l->tie_pos = (uint64_t *)drtopk_carve(base, &off, k * sizeof(uint64_t));
     if (sorted) {
         const drtopk_status st = det_carve_sort(base, &off, k, drtopk_dtype_size(p->dtype), &l->srt);
@@ -575,10 +559,7 @@ static drtopk_status det_run(const drtopk_problem *p, int sorted, const det_layo
         (st = det_launch(det_above_kernel<UT>, gk, s, cc, (const UT *)ov, (const uint64_t *)out_indices, k,
                          p->dtype, p->order, l->sc)) != DRTOPK_OK ||
         (st = det_launch(det_rank_kernel<UT>, gv, s, cc, v, n, k, chunk, chunks, p->dtype, p->order, l->sc,
-                         l->status, l->chunk_first)) != DRTOPK_OK ||
-        (st = det_launch(det_fill_kernel<UT>, gv, s, cc, v, n, k, chunk, p->dtype, p->order, (const det_scalars *)l->sc,
-                         (const unsigned long long *)l->status, (const unsigned long long *)l->chunk_first,
-                         l->tie_pos)) != DRTOPK_OK ||
+                         l->status, l->tie_pos)) != DRTOPK_OK ||
         (st = det_launch(det_replace_kernel<UT>, gk, s, cc, v, k, p->dtype, p->order, l->sc,
                          (const uint64_t *)l->tie_pos, ov, out_indices)) != DRTOPK_OK)
         return st;

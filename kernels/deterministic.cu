@@ -211,21 +211,35 @@ typedef cub::BlockScan<unsigned, DET_BLOCK> det_scan_t;
 /* Block-wide, the keys of v[lo, hi) equal to thr in position order, ranked
  * from `rank` on: tie_pos[r] = the position of rank r for r < m, reading
  * tiles of DET_BLOCK * det_items keys, each thread det_items consecutive ones
- * (so thread order is position order), one block scan of the threads' counts
- * a tile, until the rank reaches m.  Returns the rank reached. */
+ * (so thread order is position order; DET_LOAD_BYTES in 16-byte loads where
+ * v + lo is 16-byte aligned and they lie in the range), one block scan of
+ * the threads' counts a tile, until the rank reaches m.  Returns the rank
+ * reached. */
 template <typename UT>
 __device__ unsigned long long det_ties_in_order(const UT *__restrict__ v, uint64_t lo, uint64_t hi, UT thr,
                                                 drtopk_dtype t, drtopk_order o, unsigned long long rank,
                                                 unsigned long long m, uint64_t *tie_pos,
                                                 det_scan_t::TempStorage &tmp)
 {
-    constexpr int items = det_items<UT>::value;
+    constexpr int items = det_items<UT>::value, vecs = DET_LOAD_BYTES / DET_VEC_BYTES;
+    const bool aligned = (uintptr_t)(v + lo) % DET_VEC_BYTES == 0;
     for (uint64_t tile = lo; tile < hi && rank < m; tile += (uint64_t)DET_BLOCK * items) {
         const uint64_t first = tile + (uint64_t)threadIdx.x * items;
         uint64_t eq = 0;        /* bit j: key first + j equals thr */
+        if (aligned && first + items <= hi) {
+            const uint4 *vv = (const uint4 *)(v + first);
+            uint4 x[vecs];
+            UT e[items];
 #pragma unroll
-        for (int j = 0; j < items; ++j)
-            if (first + j < hi && key_of(v[first + j], t, o) == thr) eq |= 1ull << j;
+            for (int j = 0; j < vecs; ++j) x[j] = vv[j];
+            memcpy(e, x, sizeof e);
+#pragma unroll
+            for (int j = 0; j < items; ++j) eq |= (uint64_t)(key_of(e[j], t, o) == thr) << j;
+        } else {
+#pragma unroll
+            for (int j = 0; j < items; ++j)
+                if (first + j < hi && key_of(v[first + j], t, o) == thr) eq |= 1ull << j;
+        }
         unsigned before, in_tile;
         det_scan_t(tmp).ExclusiveSum((unsigned)__popcll(eq), before, in_tile);
         for (unsigned long long r = rank + before; eq != 0 && r < m; ++r, eq &= eq - 1)
@@ -243,10 +257,12 @@ __device__ unsigned long long det_ties_in_order(const UT *__restrict__ v, uint64
  * 0, a warp's predecessors a step; each was taken earlier, by a running
  * block, so the waits end), and publishes its inclusive count; the chunk
  * where the ranks reach m sets sc->stop and sc->ties (E where it is the last
- * chunk, else DET_TIES_UNKNOWN).  A chunk whose ties start below rank m then
- * rereads itself (from L2, just read) and writes their positions in order,
- * tie_pos[r] for r < m (det_ties_in_order): every chunk before the stop is
- * ranked, so the m are written when the grid ends (needed unless E = m).  A
+ * chunk, else DET_TIES_UNKNOWN).  A chunk whose ties start below rank m is
+ * then reread by its block (from L2: once the block has counted its next
+ * chunk and published that count, or before it ends) and the ties'
+ * positions written in order, tie_pos[r] for r < m (det_ties_in_order):
+ * every chunk before the stop is ranked, so the m are written when the grid
+ * ends (needed unless E = m).  A
  * chunk past the stop is not needed: a block whose chunk has ended after the
  * stop is known takes no more (its next one unread), and a look-back that
  * waits for a word while the stop lies at or before its chunk ends at once
@@ -265,7 +281,7 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
         typename reduce_t::TempStorage reduce;
         det_scan_t::TempStorage scan;
     } tmp;
-    __shared__ unsigned long long taken, fill_from;
+    __shared__ unsigned long long taken, fill_c, fill_from;     /* fill_from == m: no chunk to fill */
     pdl_wait();                 /* the next grid launches as this one ends (det_kernel_start) */
     if (sc->settled) return;
     const UT thr = (UT)sc->worst;
@@ -274,17 +290,35 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     volatile unsigned long long *stop = &sc->stop;
     /* the chunks up to the one of the output's last tie (all of V where none was found) */
     const unsigned long long bound = sc->last ? (sc->last - 1) / chunk + 1 : chunks;
-    if (threadIdx.x == 0) taken = atomicAdd(&sc->next, 1ull);
+    /* the ties of the chunk ranked before, in order from rank `from` */
+    const auto fill = [&](unsigned long long fc, unsigned long long from) {
+        const uint64_t lo = fc * chunk, hi = lo + chunk < n ? lo + chunk : n;
+        det_ties_in_order<UT>(v, lo, hi, thr, t, o, from, m, tie_pos, tmp.scan);
+    };
+    if (threadIdx.x == 0) {
+        taken = atomicAdd(&sc->next, 1ull);
+        fill_from = m;
+    }
     __syncthreads();
     for (;;) {
-        const unsigned long long c = taken;
-        __syncthreads();        /* every thread has c before thread 0 writes the next */
-        if (c >= bound) return;
+        const unsigned long long c = taken, pend_c = fill_c, pend_from = fill_from;
+        __syncthreads();        /* every thread has them before thread 0 writes the next */
+        if (c >= bound) {
+            if (pend_from < m) fill(pend_c, pend_from);
+            return;
+        }
         /* the next chunk taken now, its wait hidden behind this one's loads */
         unsigned long long ahead = chunks;
         if (threadIdx.x == 0 && *stop == 0) ahead = atomicAdd(&sc->next, 1ull);
         const uint64_t lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
         const unsigned cnt = reduce_t(tmp.reduce).Sum(det_count_range<UT>(v, lo, hi, thr, t, o));
+        if (threadIdx.x == 0 && c > 0) vs[c] = DET_AGGREGATE | cnt;
+        /* the chunk before fills its ties once this one's count is published,
+         * so that no look-back waits for its fill */
+        if (pend_from < m) {
+            __syncthreads();    /* tmp: the reduce's storage becomes the fill's scan */
+            fill(pend_c, pend_from);
+        }
         unsigned long long before = 0;
         bool past = false;      /* the stop lies at or before c: its rank is not needed */
         /* thread 0: the stop before the look-back (the read waits behind the
@@ -292,7 +326,6 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
         const unsigned long long stop_then = threadIdx.x == 0 ? *stop : 0;
         if (threadIdx.x < DRTOPK_WARP) {       /* warp 0 looks back, a warp's predecessors a step */
             const unsigned lane = threadIdx.x;
-            if (lane == 0 && c > 0) vs[c] = DET_AGGREGATE | cnt;
             for (long long top = (long long)c - 1; top >= 0; top -= DRTOPK_WARP) {
                 const long long q = top - (long long)lane;
                 unsigned long long w = DET_INCLUSIVE;           /* before chunk 0: none */
@@ -326,12 +359,14 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
                     sc->ties = c + 1 == chunks ? upto : DET_TIES_UNKNOWN;
                     *stop = st = c + 1;
                 }
-                if (cnt && before < m) fill_from = before;
+                if (cnt && before < m) {
+                    fill_c = c;
+                    fill_from = before;
+                }
             }
             taken = st != 0 && ahead >= st ? chunks : ahead;
         }
         __syncthreads();
-        if (fill_from < m) det_ties_in_order<UT>(v, lo, hi, thr, t, o, fill_from, m, tie_pos, tmp.scan);
     }
 }
 

@@ -681,24 +681,38 @@ __device__ __forceinline__ uint64_t op_shr(uint64_t x, int s) { return s >= 64 ?
 
 typedef cub::BlockScan<unsigned, OP_BLOCK> op_det_scan;
 
-/* Step 9's claim of a tile's slots: this thread's c items take consecutive
- * slots of *counter after those of the threads before it; returns its first.
- * Every thread of the block calls it (a block scan); the caller syncs before
- * sh_base and tmp are used again. */
-__device__ __forceinline__ unsigned long long op_det_slots(unsigned c, unsigned long long *counter,
-                                                           op_det_scan::TempStorage &tmp, unsigned long long &sh_base)
+/* Step 9's claim of a tile's slots: this thread's c items take slots of
+ * *counter after those of the warps before it, the warp's in item order and
+ * by lane within an item (so a warp's stores of one item are adjacent).
+ * Returns an op_det_warp_slots whose next(bit) gives the slot of this
+ * thread's next item (bit: it is one; every lane calls it the same number of
+ * times).  Every thread of the block calls it (a block scan); the caller
+ * syncs before sh_base and tmp are used again. */
+struct op_det_warp_slots {
+    unsigned long long at;      /* the warp's next slot */
+    __device__ __forceinline__ unsigned long long next(bool bit)
+    {
+        const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, bit), lane = threadIdx.x % DRTOPK_WARP;
+        const unsigned long long slot = at + (unsigned)__popc(b & ((1u << lane) - 1u));
+        at += (unsigned)__popc(b);
+        return slot;
+    }
+};
+__device__ __forceinline__ op_det_warp_slots op_det_slots(unsigned c, unsigned long long *counter,
+                                                          op_det_scan::TempStorage &tmp, unsigned long long &sh_base)
 {
     unsigned before, total;
     op_det_scan(tmp).ExclusiveSum(c, before, total);
     if (threadIdx.x == 0 && total) sh_base = atomicAdd(counter, (unsigned long long)total);
     __syncthreads();
-    return sh_base + before;
+    /* the warp's first slot: its lane 0's, after every thread before the warp */
+    return op_det_warp_slots{ sh_base + __shfl_sync(DRTOPK_FULL_MASK, before, 0) };
 }
 
 /* Step 9's compactions: over i in [0, len), tiles of OP_BLOCK * OP_DET_ITEMS
  * (each thread's loads issued before the tile's one block scan), the i where
- * want(i) holds claim consecutive slots of *counter, and emit(i, slot) runs
- * for each.  Block-uniform trip counts (every thread reaches the scans). */
+ * want(i) holds claim slots of *counter (op_det_slots), and emit(i, slot)
+ * runs for each.  Block-uniform trip counts (every thread reaches the scans). */
 template <typename Want, typename Emit>
 __device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *counter, Want want, Emit emit,
                                              op_det_scan::TempStorage &tmp, unsigned long long &sh_base)
@@ -713,10 +727,14 @@ __device__ __forceinline__ void op_det_claim(uint64_t len, unsigned long long *c
             w[j] = i < len && want(i);
             c += w[j];
         }
-        unsigned long long slot = op_det_slots(c, counter, tmp, sh_base);
+        op_det_warp_slots slots = op_det_slots(c, counter, tmp, sh_base);
+        if (__any_sync(DRTOPK_FULL_MASK, c != 0)) {
 #pragma unroll
-        for (int j = 0; j < OP_DET_ITEMS; ++j)
-            if (w[j]) emit(tile + (uint64_t)j * OP_BLOCK + threadIdx.x, slot++);
+            for (int j = 0; j < OP_DET_ITEMS; ++j) {
+                const unsigned long long slot = slots.next(w[j]);
+                if (w[j]) emit(tile + (uint64_t)j * OP_BLOCK + threadIdx.x, slot);
+            }
+        }
         __syncthreads();        /* sh_base and tmp are reused by the next tile */
     }
 }
@@ -766,9 +784,18 @@ __device__ unsigned long long op_det_count(const CK *__restrict__ c_keys, const 
             above += (in >> e & 1u) && key[e] > w;
             eq |= (uint32_t)((in >> e & 1u) && key[e] == w) << e;
         }
-        for (unsigned long long slot = op_det_slots((unsigned)__popc(eq), listed, tmp, sh_base); eq != 0;
-             eq &= eq - 1, ++slot)
-            if (slot < cap) tie_pos[slot] = c_pos[index(tile, __ffs(eq) - 1)];
+        op_det_warp_slots slots = op_det_slots((unsigned)__popc(eq), listed, tmp, sh_base);
+        if (__any_sync(DRTOPK_FULL_MASK, eq != 0)) {
+            PosT pos[items];    /* the ties' positions, loaded before any is stored */
+#pragma unroll
+            for (int e = 0; e < items; ++e) pos[e] = (eq >> e & 1u) ? c_pos[index(tile, e)] : (PosT)0;
+#pragma unroll
+            for (int e = 0; e < items; ++e) {
+                const bool tie = (eq >> e & 1u) != 0;
+                const unsigned long long slot = slots.next(tie);
+                if (tie && slot < cap) tie_pos[slot] = pos[e];
+            }
+        }
         __syncthreads();        /* sh_base and tmp are reused by the next tile */
     }
     return above;

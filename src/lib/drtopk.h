@@ -27,9 +27,8 @@
  * DRTOPK_SORTED equal keys come by smaller position (the same bits).  On the
  * CUDA backend that costs a fix-up after the selection: onepass takes the
  * ties from its candidates where they hold them all (a SELECT), else the
- * fix-up reads the input once more, and again up to its m-th tie where it
- * holds ties the selection did not take
- * (docs/performance.md has its measured cost); on the CPU backend, one more
+ * fix-up reads the input once more, up to the m-th tie of smallest position
+ * at most (docs/performance.md has its measured cost); on the CPU backend, one more
  * read after the delegate pipeline, nothing after the other plans, whose
  * ties are the smallest positions already.  Without DRTOPK_SORTED the order
  * stays unspecified (on the GPU it may differ from run to run).

@@ -26,10 +26,11 @@
  *      m-th tie (and at most one chunk more a block, never past the chunk of
  *      the output's last tie), whole where the output took every tie (E = m,
  *      known when the last chunk is ranked);
- *   3. each chunk ranked so whose ties start below rank m rereads itself in
- *      order, from L2 (the block that ranked it, right after its look-back),
- *      and writes their positions; unless E = m, the output's m tie slots
- *      then take those positions and their values;
+ *   3. a chunk whose ties start below rank m is read again in order, from
+ *      L2, by the block that ranked it (once that block has counted and
+ *      published its next chunk, or as it ends), which writes the ties'
+ *      positions; unless E = m, the output's m tie slots then take those
+ *      positions and their values;
  *   4. with DRTOPK_SORTED, where an ordered key and a position fit one
  *      64-bit word (keys of 16 and 32 bits, V of up to 2^32 or 2^48 keys):
  *      one descending radix sort of the k words key << pos_bits |
@@ -95,9 +96,9 @@ struct det_scalars {
 /* The fix-up's kernels start while the grid before them ends (det_launch:
  * programmatic dependent launch): each waits for that grid's end and writes
  * before it touches memory.  Those that read little (steps 1 and 3's
- * replacement) let the next start at once; the one that reads V (det_rank_kernel)
- * only pdl_wait(), so the next grid's waiting blocks never
- * sit beside their reads and slow them (docs/performance.md, "Deterministic
+ * replacement) let the next start at once; the one that reads V
+ * (det_rank_kernel) only pdl_wait(), so the next grid's waiting blocks never
+ * sit beside its reads and slow them (docs/performance.md, "Deterministic
  * ties"). */
 __device__ __forceinline__ void det_kernel_start()
 {
@@ -262,12 +263,11 @@ __device__ unsigned long long det_ties_in_order(const UT *__restrict__ v, uint64
  * chunk and published that count, or before it ends) and the ties'
  * positions written in order, tie_pos[r] for r < m (det_ties_in_order):
  * every chunk before the stop is ranked, so the m are written when the grid
- * ends (needed unless E = m).  A
- * chunk past the stop is not needed: a block whose chunk has ended after the
- * stop is known takes no more (its next one unread), and a look-back that
- * waits for a word while the stop lies at or before its chunk ends at once
- * (only later chunks wait for that chunk's words, and they end theirs
- * alike).  No block takes a chunk past the one of the output's last tie
+ * ends (needed unless E = m).  A chunk past the stop is not needed: a block
+ * whose chunk has ended after the stop is known takes no more (its next one
+ * unread), and a look-back that waits for a word while the stop lies at or
+ * before its chunk ends at once (only later chunks wait for that chunk's
+ * words, and they end theirs alike).  No block takes a chunk past the one of the output's last tie
  * (sc->last), where the m-th tie lies at the latest.  status zeroed by
  * det_worst_kernel. */
 template <typename UT>

@@ -358,8 +358,8 @@ static int pipeline_options(const run_cfg *c)
     return c->have_alpha || c->have_beta || c->no_filter || c->no_skip || c->no_shared;
 }
 
-/* Applies the command line on top of drtopk_plan_auto (with this machine's
- * tuning) or drtopk_plan_rule4 (--const).  Asking for the pipeline (--algo
+/* Applies the command line on top of drtopk_plan_auto_flags (with this
+ * machine's tuning; deterministic where asked) or drtopk_plan_rule4 (--const).  Asking for the pipeline (--algo
  * dr-<A>, or a pipeline knob without --algo) where the automatic plan is a
  * standalone one starts from the paper's pipeline: Rule 4 with const 3,
  * beta 2. */
@@ -372,7 +372,7 @@ int build_plan(const run_cfg *c, const drtopk_problem *p, const dh_device_info *
     } else {
         dh_store_tuning t;
         load_tuning(p, dev, tuning_db, &t);
-        st = drtopk_plan_auto(plan, p, &t.table);
+        st = drtopk_plan_auto_flags(plan, p, &t.table, c->deterministic ? DRTOPK_DETERMINISTIC : 0u);
         dh_store_tuning_free(&t);
     }
     if (st != DRTOPK_OK)

@@ -97,7 +97,7 @@ int parse_dtype(const char *val, drtopk_dtype *out);
 /* Options that only make sense together, and the input file: read whole into
  * *host_v, or (host_v NULL) only sized, for a program that reads its slice. */
 int resolve_inputs(run_cfg *c, void **host_v);
-/* Applies the command line on top of drtopk_plan_auto (with the tuning of the
+/* Applies the command line on top of drtopk_plan_auto_flags (with the tuning of the
  * GPU `dev`, or of this host for the CPU backend) or drtopk_plan_rule4
  * (--const); *tuning_db gets the database the tuning came from. */
 int build_plan(const run_cfg *c, const drtopk_problem *p, const dh_device_info *dev, const char **tuning_db,

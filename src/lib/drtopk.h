@@ -279,6 +279,17 @@ typedef struct {
 DRTOPK_API drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p,
                                           const drtopk_tuning *tuning);
 
+/* drtopk_plan_auto for a result asked with `flags`, of DRTOPK_SORTED and
+ * DRTOPK_DETERMINISTIC only (any other is DRTOPK_ERR_INVALID_ARGUMENT), which
+ * the plan then carries: the fastest plan for that result.  A deterministic
+ * result never gets the delegate pipeline (from the size rules or a table
+ * entry, whose cell then gets the size rules' plan): its ties need one more
+ * read of V up to its output's last tie, where onepass keeps the ties of
+ * smallest position among its candidates.  drtopk_plan_auto(plan, p, t) is
+ * drtopk_plan_auto_flags(plan, p, t, 0). */
+DRTOPK_API drtopk_status drtopk_plan_auto_flags(drtopk_plan *plan, const drtopk_problem *p,
+                                                const drtopk_tuning *tuning, unsigned flags);
+
 /* The plan of the size rules alone, the plan drtopk_plan_auto gives with no
  * table at all, not even the one compiled in (const_source
  * DRTOPK_CONST_DEFAULT): what the tuner decides each cell against, so that a

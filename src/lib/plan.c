@@ -217,8 +217,9 @@ static void key_width_fix(drtopk_plan *plan, const drtopk_problem *p, int bits)
 }
 
 /* The size rules (policy.h) on the CUDA backend: the plan for p with no
- * table entry, as (algorithm, pipeline or standalone). */
-static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
+ * table entry, as (algorithm, pipeline or standalone); never the pipeline
+ * where the result is deterministic (det; policy.h). */
+static drtopk_algo size_rule(const drtopk_problem *p, int bits, int det, int *pipeline)
 {
     const int ln = drtopk_spec_log2_floor(p->n);
     *pipeline = 0;
@@ -234,7 +235,8 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
          (ln <= POLICY_FUSED_32_WIDE_K_LOG2 && p->k <= p->n >> POLICY_FUSED_32_K_SHIFT)) &&
         fused_reads_once(p))
         return DRTOPK_ALGO_FUSED;
-    if (bits == 32 && ln >= (drtopk_dtype_is_float(p->dtype) ? POLICY_PIPELINE_FLOAT_MIN_LOG2 : POLICY_PIPELINE_MIN_LOG2) &&
+    if (bits == 32 && !det &&
+        ln >= (drtopk_dtype_is_float(p->dtype) ? POLICY_PIPELINE_FLOAT_MIN_LOG2 : POLICY_PIPELINE_MIN_LOG2) &&
         p->k <= POLICY_PIPELINE_MAX_K) {
         *pipeline = 1;
         return DRTOPK_ALGO_RADIX;
@@ -248,13 +250,13 @@ static drtopk_algo size_rule(const drtopk_problem *p, int bits, int *pipeline)
 /* The plan of the size rules: on the CUDA backend size_rule's, a pipeline
  * at Rule 4's const POLICY_PIPELINE_RULE4_CONST and beta 2; on the CPU
  * backend the standalone radix select. */
-static void plan_by_size(drtopk_plan *plan, const drtopk_problem *p, int bits)
+static void plan_by_size(drtopk_plan *plan, const drtopk_problem *p, int bits, int det)
 {
     int pipeline = 0;
     double c = DRTOPK_RULE4_CONST_DEFAULT;
     drtopk_algo algo = DRTOPK_ALGO_RADIX;
     if (p->backend == DRTOPK_BACKEND_CUDA) {
-        algo = size_rule(p, bits, &pipeline);
+        algo = size_rule(p, bits, det, &pipeline);
         c = POLICY_PIPELINE_RULE4_CONST;
     }
     plan_fill(plan, p, c, POLICY_AUTO_BETA, algo, 0, DRTOPK_CONST_DEFAULT);
@@ -262,7 +264,7 @@ static void plan_by_size(drtopk_plan *plan, const drtopk_problem *p, int bits)
 }
 
 drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning,
-                                      const drtopk_tuning *builtin)
+                                      const drtopk_tuning *builtin, unsigned flags)
 {
     drtopk_status st;
     const drtopk_tuning_entry *e;
@@ -270,20 +272,27 @@ drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p
     drtopk_const_source src = DRTOPK_CONST_TUNING;
     if (plan == NULL || p == NULL)
         return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_auto: %s is NULL", plan ? "the problem" : "plan");
+    if (flags & ~(unsigned)POLICY_RESULT_FLAGS)
+        return FAIL(DRTOPK_ERR_INVALID_ARGUMENT, "drtopk_plan_auto_flags: flags = 0x%x; the result's flags are "
+                    "DRTOPK_SORTED (0x%x) and DRTOPK_DETERMINISTIC (0x%x)", flags, (unsigned)DRTOPK_SORTED,
+                    (unsigned)DRTOPK_DETERMINISTIC);
     if ((st = drtopk_check_sizes(p)) != DRTOPK_OK) return st;
     /* an invalid dtype is the select call's to report */
     const int bits = (unsigned)p->dtype < DRTOPK_DTYPE_COUNT ? drtopk_dtype_bits(p->dtype) : 32;
+    const int det = (flags & DRTOPK_DETERMINISTIC) != 0;
     if ((st = tuning_match(tuning, "the tuning table", p, &e)) != DRTOPK_OK) return st;
     if (e == NULL) {
         table = builtin;
         src = DRTOPK_CONST_BUILTIN;
         if ((st = tuning_match(builtin, "the compiled-in tuning table", p, &e)) != DRTOPK_OK) return st;
     }
-    plan_by_size(plan, p, bits);
-    if (e != NULL && !unmeasured_standalone(table, plan)) {
+    plan_by_size(plan, p, bits, det);
+    /* a deterministic result takes no table entry for the pipeline (policy.h) */
+    if (e != NULL && !unmeasured_standalone(table, plan) && !(det && !drtopk_algo_standalone_only(e->algo))) {
         plan_fill(plan, p, e->rule4_const, e->beta, e->algo, e->shared_build_max_alpha, src);
         key_width_fix(plan, p, bits);
     }
+    plan->flags |= flags;
     return DRTOPK_OK;
 }
 
@@ -300,7 +309,8 @@ static const char *current_gpu(drtopk_backend backend, char *name)
     return name;
 }
 
-drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning)
+drtopk_status drtopk_plan_auto_flags(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning,
+                                     unsigned flags)
 {
     char name[DRTOPK_GPU_NAME_LEN];
     const drtopk_tuning *builtin = NULL;
@@ -308,13 +318,18 @@ drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p, const
     if (p != NULL && drtopk_builtin_tuning_count > 0)
         builtin = drtopk_tuning_for_gpu(drtopk_builtin_tunings, drtopk_builtin_tuning_count,
                                         current_gpu(p->backend, name));
-    return drtopk_plan_from_tables(plan, p, tuning, builtin);
+    return drtopk_plan_from_tables(plan, p, tuning, builtin, flags);
+}
+
+drtopk_status drtopk_plan_auto(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning)
+{
+    return drtopk_plan_auto_flags(plan, p, tuning, 0);
 }
 
 drtopk_status drtopk_plan_size_rules(drtopk_plan *plan, const drtopk_problem *p)
 {
     drtopk_error_clear();
-    return drtopk_plan_from_tables(plan, p, NULL, NULL);
+    return drtopk_plan_from_tables(plan, p, NULL, NULL, 0);
 }
 
 /* ---- batched rows and segments ------------------------------------------- */

@@ -144,6 +144,14 @@ extern "C" {
 #define POLICY_PIPELINE_RULE4_CONST 5.0
 #define POLICY_AUTO_BETA 2          /* paper 4.3, Figure 9: beta = 2 is best */
 
+/* The flags a caller asks of the result (drtopk_plan_auto_flags).  Where
+ * the result is deterministic the automatic plan is never the pipeline, from
+ * the size rules or a table: its selection keeps no tie in position order,
+ * so the fix-up ranks V up to its output's last tie (for one maximum, half
+ * of V on average), where onepass settles the ties among its candidates
+ * (and fused where it took them all) and reads V once. */
+#define POLICY_RESULT_FLAGS (DRTOPK_SORTED | DRTOPK_DETERMINISTIC)
+
 /* ---- the multi-GPU exchange (mgpu.h: drtopk_mgpu_gather_all) ----------
  * Rank 0 gathers every rank's whole local list and selects the k best of
  * them itself when the lists are short: R lists of k then cost less to move
@@ -187,11 +195,12 @@ extern "C" {
  * against 1.051; 2048 of 16K..64K 0.685 against 2.615. */
 #define POLICY_BATCH_FILTER_MIN_LEN (1ull << 10)
 
-/* drtopk_plan_auto with the compiled-in table already chosen: the first entry
- * of `tuning` that matches p, else of `builtin`, else the size rules.  Either
- * table may be NULL. */
-drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p,
-                                      const drtopk_tuning *tuning, const drtopk_tuning *builtin);
+/* drtopk_plan_auto_flags with the compiled-in table already chosen: the
+ * first entry of `tuning` that matches p, else of `builtin`, else the size
+ * rules; the plan carries `flags` (POLICY_RESULT_FLAGS).  Either table may be
+ * NULL. */
+drtopk_status drtopk_plan_from_tables(drtopk_plan *plan, const drtopk_problem *p, const drtopk_tuning *tuning,
+                                      const drtopk_tuning *builtin, unsigned flags);
 
 /* drtopk_batch_plan_auto with the GPU model known: the plan of the first of
  * `count` tables whose gpu_name equals gpu_name, else (gpu_name NULL too) the

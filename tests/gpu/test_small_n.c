@@ -441,7 +441,7 @@ static void plans(void)
                          NULL };
     drtopk_plan plan;
     size_t bytes;
-    drtopk_status s = drtopk_plan_from_tables(&plan, &p, NULL, NULL);
+    drtopk_status s = drtopk_plan_from_tables(&plan, &p, NULL, NULL, 0);
     gt_check(s == DRTOPK_OK && plan.flags == 0 && plan.second_algo == DRTOPK_ALGO_FUSED,
              "fused: the untuned default up to 2^POLICY_FUSED_LOG2 is fused", "status %d, algo %s, flags %u",
              (int)s, drtopk_algo_name(plan.second_algo), plan.flags);

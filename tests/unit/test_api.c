@@ -600,7 +600,7 @@ static void expect_plan(const drtopk_tuning *t, const drtopk_tuning *builtin, dr
     char what[128];
     snprintf(what, sizeof what, "%s n = %" PRIu64 " k = %" PRIu64, drtopk_dtype_name(dt), n, k);
     test_context(what);
-    CHECK_STATUS(builtin ? drtopk_plan_from_tables(&plan, &p, t, builtin) : drtopk_plan_auto(&plan, &p, t),
+    CHECK_STATUS(builtin ? drtopk_plan_from_tables(&plan, &p, t, builtin, 0) : drtopk_plan_auto(&plan, &p, t),
                  DRTOPK_OK);
     CHECKF(plan.const_source == src, "%s: source %d, want %d", what, (int)plan.const_source, (int)src);
     if (src == DRTOPK_CONST_DEFAULT) {   /* no entry: the CPU's standalone radix select */
@@ -628,7 +628,7 @@ static void expect_source(const drtopk_tuning *t, const drtopk_tuning *builtin, 
              b == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu", drtopk_dtype_name(dt), n, k,
              (unsigned)(t ? t->algos_measured : builtin->algos_measured));
     test_context(what);
-    CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, t, builtin), DRTOPK_OK);
+    CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, t, builtin, 0), DRTOPK_OK);
     CHECKF(plan.const_source == src, "%s: source %d, want %d", what, (int)plan.const_source, (int)src);
     CHECKF(plan.first_algo == algo && plan.second_algo == algo, "%s: algo %s, want %s", what,
            drtopk_algo_name(plan.second_algo), drtopk_algo_name(algo));
@@ -765,13 +765,76 @@ static void plan_auto_cells(void)
                  drtopk_dtype_name(cells[i].dtype), cells[i].log2n, cells[i].log2k, cells[i].tuned ? " tuned" : "");
         test_context(what);
         drtopk_plan plan;
-        CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, cells[i].tuned ? &table : NULL, NULL), DRTOPK_OK);
+        CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, cells[i].tuned ? &table : NULL, NULL, 0), DRTOPK_OK);
         snprintf(got, sizeof got, "%s%s", plan.flags & DRTOPK_DELEGATE ? "dr-" : "", drtopk_algo_name(plan.second_algo));
         CHECKF(!strcmp(got, cells[i].label) && plan.alpha == cells[i].alpha && plan.const_source == cells[i].src,
                "%s: %s alpha %d source %d, want %s alpha %d source %d", what, got, plan.alpha, (int)plan.const_source,
                cells[i].label, cells[i].alpha, (int)cells[i].src);
         CHECK(plan.first_algo == plan.second_algo);
     }
+}
+
+/* The result's flags (drtopk_plan_auto_flags): the plan carries them, and a
+ * deterministic result never gets the pipeline, neither from the size rules
+ * nor from a table entry, whose cell then falls to the size rules; a sorted
+ * one keeps the plan it had.  Any other flag is refused by name. */
+static void plan_auto_deterministic(void)
+{
+    static const drtopk_tuning_entry entries[] = {
+        { DRTOPK_U32, 28, 30, 0, 2, DRTOPK_ALGO_RADIX, 2, 4.0, 0 },
+        { DRTOPK_F32, 28, 30, 0, 2, DRTOPK_ALGO_ONEPASS, 2, 3.0, 0 },
+    };
+    const uint32_t all = (UINT32_C(1) << DRTOPK_ALGO_COUNT) - 1;
+    const drtopk_tuning table = { "Fixture GPU", entries, sizeof entries / sizeof entries[0], all };
+    static const struct {
+        int tuned;
+        drtopk_backend backend;
+        drtopk_dtype dtype;
+        int log2n, log2k;
+        unsigned flags;
+        const char *label;
+        drtopk_const_source src;
+    } cells[] = {
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 0, 0, "dr-radix", DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 0, DRTOPK_DETERMINISTIC, "onepass", DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_F32, 30, 2, DRTOPK_DETERMINISTIC | DRTOPK_SORTED, "onepass",
+          DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 0, DRTOPK_SORTED, "dr-radix", DRTOPK_CONST_DEFAULT },
+        { 0, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 20, DRTOPK_DETERMINISTIC, "onepass", DRTOPK_CONST_DEFAULT },
+        { 1, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 2, DRTOPK_SORTED, "dr-radix", DRTOPK_CONST_TUNING },
+        { 1, DRTOPK_BACKEND_CUDA, DRTOPK_U32, 30, 2, DRTOPK_DETERMINISTIC, "onepass", DRTOPK_CONST_DEFAULT },
+        { 1, DRTOPK_BACKEND_CUDA, DRTOPK_F32, 30, 2, DRTOPK_DETERMINISTIC, "onepass", DRTOPK_CONST_TUNING },
+        { 1, DRTOPK_BACKEND_CPU, DRTOPK_U32, 30, 2, DRTOPK_DETERMINISTIC, "radix", DRTOPK_CONST_DEFAULT },
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; ++i) {
+        const drtopk_problem p = { cells[i].backend, cells[i].dtype, DRTOPK_LARGEST, 1ull << cells[i].log2n,
+                                   1ull << cells[i].log2k, NULL };
+        char what[128], got[48];
+        snprintf(what, sizeof what, "%s %s n = 2^%d k = 2^%d flags 0x%x%s",
+                 cells[i].backend == DRTOPK_BACKEND_CUDA ? "cuda" : "cpu", drtopk_dtype_name(cells[i].dtype),
+                 cells[i].log2n, cells[i].log2k, cells[i].flags, cells[i].tuned ? " tuned" : "");
+        test_context(what);
+        drtopk_plan plan;
+        CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, cells[i].tuned ? &table : NULL, NULL, cells[i].flags),
+                     DRTOPK_OK);
+        snprintf(got, sizeof got, "%s%s", plan.flags & DRTOPK_DELEGATE ? "dr-" : "",
+                 drtopk_algo_name(plan.second_algo));
+        CHECKF(!strcmp(got, cells[i].label) && plan.const_source == cells[i].src, "%s: %s source %d, want %s source %d",
+               what, got, (int)plan.const_source, cells[i].label, (int)cells[i].src);
+        CHECKF((plan.flags & (DRTOPK_SORTED | DRTOPK_DETERMINISTIC)) == cells[i].flags, "%s: flags 0x%x", what,
+               plan.flags);
+        CHECK_STATUS(drtopk_plan_check(&plan, &p), DRTOPK_OK);
+    }
+    /* the public entry point: the same choice, and drtopk_plan_auto is it without flags */
+    const drtopk_problem cpu = { DRTOPK_BACKEND_CPU, DRTOPK_U32, DRTOPK_LARGEST, 1ull << 30, 4, NULL };
+    drtopk_plan a, b;
+    CHECK_STATUS(drtopk_plan_auto_flags(&a, &cpu, &table, 0), DRTOPK_OK);
+    CHECK_STATUS(drtopk_plan_auto(&b, &cpu, &table), DRTOPK_OK);
+    CHECK(a.flags == b.flags && a.alpha == b.alpha && a.second_algo == b.second_algo && (a.flags & DRTOPK_DELEGATE));
+    CHECK_STATUS(drtopk_plan_auto_flags(&a, &cpu, &table, DRTOPK_DETERMINISTIC), DRTOPK_OK);
+    CHECK(!(a.flags & DRTOPK_DELEGATE) && (a.flags & DRTOPK_DETERMINISTIC));
+    CHECK_STATUS(drtopk_plan_auto_flags(&a, &cpu, NULL, DRTOPK_DELEGATE), DRTOPK_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(drtopk_last_error(), "flags = 0x1") != NULL);
 }
 
 /* The size rules' plan ignores every table, the compiled-in one included: where a
@@ -789,8 +852,8 @@ static void plan_size_rules_no_table(void)
         const drtopk_problem p = { at[i].b, at[i].t, DRTOPK_LARGEST, at[i].n, at[i].k, NULL };
         drtopk_plan rules, none, with;
         CHECK_STATUS(drtopk_plan_size_rules(&rules, &p), DRTOPK_OK);
-        CHECK_STATUS(drtopk_plan_from_tables(&none, &p, NULL, NULL), DRTOPK_OK);
-        CHECK_STATUS(drtopk_plan_from_tables(&with, &p, NULL, &builtin), DRTOPK_OK);
+        CHECK_STATUS(drtopk_plan_from_tables(&none, &p, NULL, NULL, 0), DRTOPK_OK);
+        CHECK_STATUS(drtopk_plan_from_tables(&with, &p, NULL, &builtin, 0), DRTOPK_OK);
         CHECK(rules.alpha == none.alpha && rules.beta == none.beta && rules.first_algo == none.first_algo &&
               rules.second_algo == none.second_algo && rules.flags == none.flags &&
               rules.rule4_const == none.rule4_const);
@@ -827,7 +890,7 @@ static void plan_auto_tuning_invalid(void)
         CHECK_STATUS(drtopk_plan_auto(&plan, &p, &t), DRTOPK_ERR_INVALID_ARGUMENT);
         CHECKF(strstr(drtopk_last_error(), bad[i].msg) && strstr(drtopk_last_error(), "entry 0"),
                "%s: message '%s'", bad[i].why, drtopk_last_error());
-        CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, NULL, &t), DRTOPK_ERR_INVALID_ARGUMENT);
+        CHECK_STATUS(drtopk_plan_from_tables(&plan, &p, NULL, &t, 0), DRTOPK_ERR_INVALID_ARGUMENT);
         CHECK(strstr(drtopk_last_error(), "compiled-in") != NULL);
     }
     const drtopk_tuning no_entries = { "Test GPU", NULL, 3, 0 };
@@ -1024,6 +1087,7 @@ void register_api_tests(void)
     test_register("api/plan_auto_unmeasured_standalone", plan_auto_unmeasured_standalone);
     test_register("api/plan_auto_cells", plan_auto_cells);
     test_register("api/plan_auto_tuning_invalid", plan_auto_tuning_invalid);
+    test_register("api/plan_auto_deterministic", plan_auto_deterministic);
     test_register("api/plan_size_rules_no_table", plan_size_rules_no_table);
     test_register("api/builtin_table_by_gpu_name", builtin_table_by_gpu_name);
     test_register("api/last_error_set_and_cleared", last_error_set_and_cleared);

@@ -19,18 +19,20 @@
  *      equal it (the ties the result takes), and the largest position of
  *      those: the m-th tie of smallest position lies at or before it;
  *   2. contiguous chunks of V, taken in position order (a ticket each), count
- *      their keys equal to T and publish the count; each chunk then looks
+ *      their keys equal to T (keeping up to DET_STASH of their offsets in
+ *      shared memory) and publish the count; each chunk then looks
  *      back over its predecessors' published counts for its first rank (a
  *      single-pass scan, as CUB's decoupled look-back).  The chunk where the
  *      ranks reach m stops the taking: V is read only up to the chunk of the
  *      m-th tie (and at most one chunk more a block, never past the chunk of
  *      the output's last tie), whole where the output took every tie (E = m,
  *      known when the last chunk is ranked);
- *   3. a chunk whose ties start below rank m is read again in order, from
- *      L2, by the block that ranked it (once that block has counted and
- *      published its next chunk, or as it ends), which writes the ties'
- *      positions; unless E = m, the output's m tie slots then take those
- *      positions and their values;
+ *   3. the block that ranked a chunk whose ties start below rank m writes
+ *      their positions in order (once it has counted and published its
+ *      next chunk, or as it ends): from the offsets its count kept where
+ *      they are all there, else reading the chunk again (from L2); unless
+ *      E = m, the output's m tie slots then take those positions and
+ *      their values;
  *   4. with DRTOPK_SORTED, where an ordered key and a position fit one
  *      64-bit word (keys of 16 and 32 bits, V of up to 2^32 or 2^48 keys):
  *      one descending radix sort of the k words key << pos_bits |
@@ -42,7 +44,8 @@
  *      key_width.h, the first on complemented positions) and one gather.
  * Unless settled, step 2 reads V once more up to the chunk of the m-th tie
  * (16-byte loads: about the read floor for the part it reads); step 3
- * rereads from L2 the chunks up to there whose ties start below rank m.
+ * rereads from L2 only the chunks up to there with more than DET_STASH
+ * ties that start below rank m.
  * Any key width (templates over the element's
  * unsigned type, key_of.cuh).
  *
@@ -73,6 +76,7 @@
 #define DET_SPIN_NS 32          /* a look-back's wait between reads of a status word not yet written */
 #define DET_LOAD_BYTES 64       /* bytes a thread has in flight when it reads V (loads unrolled)   */
 #define DET_MIN_BLOCKS 4        /* resident blocks an SM keeps of the reading kernels (<= 64 registers) */
+#define DET_STASH 512           /* tie offsets a chunk's count keeps in shared memory (2 KB; ~16 in UD f16) */
 static_assert(DET_LOAD_BYTES % DET_VEC_BYTES == 0, "a thread's loads are whole vectors");
 
 /* Keys a thread reads at once: DET_LOAD_BYTES of them, so that a 16-bit V
@@ -168,12 +172,28 @@ __global__ void det_above_kernel(const UT *__restrict__ out, const uint64_t *__r
 #define DET_STATUS_VALUE (DET_AGGREGATE - 1)
 #define DET_TIES_UNKNOWN (~0ull)    /* sc->ties where ranking stopped before V's end: at least m */
 
-/* The keys equal to thr among v[lo, hi), this thread's share: 16-byte
- * loads, DET_LOAD_BYTES of them a thread issued before any is compared,
- * over the 16-byte aligned middle; key by key at the ends. */
+/* A chunk's tie offsets from lo, in no order: slots while *n < DET_STASH
+ * (*n counts the ties offered, so it holds them all where the chunk's count
+ * is at most DET_STASH). */
+struct det_stash {
+    unsigned *off;
+    unsigned *n;
+    /* the ties among keys lo + at + j for the bits j of eq */
+    __device__ __forceinline__ void put(uint64_t at, unsigned eq) const
+    {
+        if (*(volatile unsigned *)n >= DET_STASH) return;
+        unsigned i = atomicAdd(n, (unsigned)__popc(eq));
+        for (; eq != 0 && i < DET_STASH; eq &= eq - 1, ++i) off[i] = (unsigned)at + (unsigned)__ffs((int)eq) - 1;
+    }
+};
+
+/* The keys equal to thr among v[lo, hi), this thread's share, their
+ * offsets in stash: 16-byte loads, DET_LOAD_BYTES of them a thread issued
+ * before any is compared, over the 16-byte aligned middle; key by key at the
+ * ends. */
 template <typename UT>
 __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint64_t hi, UT thr, drtopk_dtype t,
-                                    drtopk_order o)
+                                    drtopk_order o, det_stash stash)
 {
     constexpr int per_vec = DET_VEC_BYTES / (int)sizeof(UT), vecs = DET_LOAD_BYTES / DET_VEC_BYTES;
     const uint64_t mis = ((uintptr_t)(v + lo) / sizeof(UT)) % per_vec;
@@ -190,21 +210,54 @@ __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint6
 #pragma unroll
         for (int j = 0; j < vecs; ++j) {
             UT e[per_vec];
+            unsigned eq = 0;
             memcpy(e, &x[j], sizeof e);
 #pragma unroll
-            for (int q = 0; q < per_vec; ++q) c += key_of(e[q], t, o) == thr;
+            for (int q = 0; q < per_vec; ++q) eq |= (unsigned)(key_of(e[q], t, o) == thr) << q;
+            if (eq) {
+                c += __popc(eq);
+                stash.put(a_lo - lo + (off + j * DET_BLOCK) * per_vec, eq);
+            }
         }
     }
     for (; off < nv; off += DET_BLOCK) {
         const uint4 x = vv[off];
         UT e[per_vec];
+        unsigned eq = 0;
         memcpy(e, &x, sizeof e);
 #pragma unroll
-        for (int q = 0; q < per_vec; ++q) c += key_of(e[q], t, o) == thr;
+        for (int q = 0; q < per_vec; ++q) eq |= (unsigned)(key_of(e[q], t, o) == thr) << q;
+        if (eq) {
+            c += __popc(eq);
+            stash.put(a_lo - lo + off * per_vec, eq);
+        }
     }
-    for (uint64_t i = lo + threadIdx.x; i < a_lo; i += DET_BLOCK) c += key_of(v[i], t, o) == thr;
-    for (uint64_t i = a_hi + threadIdx.x; i < hi; i += DET_BLOCK) c += key_of(v[i], t, o) == thr;
+    for (uint64_t i = lo + threadIdx.x; i < a_lo; i += DET_BLOCK)
+        if (key_of(v[i], t, o) == thr) {
+            ++c;
+            stash.put(i - lo, 1u);
+        }
+    for (uint64_t i = a_hi + threadIdx.x; i < hi; i += DET_BLOCK)
+        if (key_of(v[i], t, o) == thr) {
+            ++c;
+            stash.put(i - lo, 1u);
+        }
     return c;
+}
+
+/* Block-wide, the n <= DET_STASH tie offsets of a chunk from lo (stash, in
+ * no order, distinct) ranked from `rank` on: tie_pos[rank + r] = lo + the
+ * r-th smallest offset, for rank + r < m.  Each offset's r is the count of
+ * those below it (broadcast reads of shared memory). */
+__device__ void det_ties_from_stash(const unsigned *stash, unsigned n, uint64_t lo, unsigned long long rank,
+                                    unsigned long long m, uint64_t *tie_pos)
+{
+    for (unsigned i = threadIdx.x; i < n; i += DET_BLOCK) {
+        const unsigned x = stash[i];
+        unsigned r = 0;
+        for (unsigned j = 0; j < n; ++j) r += stash[j] < x;
+        if (rank + r < m) tie_pos[rank + r] = lo + x;
+    }
 }
 
 typedef cub::BlockScan<unsigned, DET_BLOCK> det_scan_t;
@@ -253,15 +306,17 @@ __device__ unsigned long long det_ties_in_order(const UT *__restrict__ v, uint64
 
 /* Steps 2 and 3: a block takes chunks of V in position order (sc->next,
  * one ahead) until the chunk holding the m-th tie is ranked (sc->stop); for
- * each it counts the keys equal to T, publishes the count in status[c], sums
+ * each it counts the keys equal to T (their offsets in that chunk's stash,
+ * two alternating), publishes the count in status[c], sums
  * its predecessors' published words back to the first inclusive one (warp
  * 0, a warp's predecessors a step; each was taken earlier, by a running
  * block, so the waits end), and publishes its inclusive count; the chunk
  * where the ranks reach m sets sc->stop and sc->ties (E where it is the last
- * chunk, else DET_TIES_UNKNOWN).  A chunk whose ties start below rank m is
- * then reread by its block (from L2: once the block has counted its next
- * chunk and published that count, or before it ends) and the ties'
- * positions written in order, tie_pos[r] for r < m (det_ties_in_order):
+ * chunk, else DET_TIES_UNKNOWN).  The ties of a chunk whose ties start below
+ * rank m are then written in order by its block (once it has counted its
+ * next chunk and published that count, or before it ends), tie_pos[r] for
+ * r < m: from the stash where it holds them all (det_ties_from_stash), else
+ * reread from L2 (det_ties_in_order):
  * every chunk before the stop is ranked, so the m are written when the grid
  * ends (needed unless E = m).  A chunk past the stop is not needed: a block
  * whose chunk has ended after the stop is known takes no more (its next one
@@ -282,6 +337,7 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
         det_scan_t::TempStorage scan;
     } tmp;
     __shared__ unsigned long long taken, fill_c, fill_from;     /* fill_from == m: no chunk to fill */
+    __shared__ unsigned stash[2][DET_STASH], stash_n[2], fill_n;   /* a chunk's and the one before's ties */
     pdl_wait();                 /* the next grid launches as this one ends (det_kernel_start) */
     if (sc->settled) return;
     const UT thr = (UT)sc->worst;
@@ -290,34 +346,42 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
     volatile unsigned long long *stop = &sc->stop;
     /* the chunks up to the one of the output's last tie (all of V where none was found) */
     const unsigned long long bound = sc->last ? (sc->last - 1) / chunk + 1 : chunks;
-    /* the ties of the chunk ranked before, in order from rank `from` */
-    const auto fill = [&](unsigned long long fc, unsigned long long from) {
+    /* the ties of the chunk ranked before (stash b, nt of them), in order
+     * from rank `from`: from its stash where that holds them all, else
+     * read again */
+    const auto fill = [&](unsigned long long fc, unsigned long long from, unsigned nt, int b) {
         const uint64_t lo = fc * chunk, hi = lo + chunk < n ? lo + chunk : n;
-        det_ties_in_order<UT>(v, lo, hi, thr, t, o, from, m, tie_pos, tmp.scan);
+        if (nt <= DET_STASH)
+            det_ties_from_stash(stash[b], nt, lo, from, m, tie_pos);
+        else
+            det_ties_in_order<UT>(v, lo, hi, thr, t, o, from, m, tie_pos, tmp.scan);
     };
     if (threadIdx.x == 0) {
         taken = atomicAdd(&sc->next, 1ull);
         fill_from = m;
+        stash_n[0] = 0;
     }
     __syncthreads();
-    for (;;) {
+    for (int b = 0;; b ^= 1) {  /* b: this chunk's stash; the chunk before's is the other */
         const unsigned long long c = taken, pend_c = fill_c, pend_from = fill_from;
+        const unsigned pend_n = fill_n;
         __syncthreads();        /* every thread has them before thread 0 writes the next */
         if (c >= bound) {
-            if (pend_from < m) fill(pend_c, pend_from);
+            if (pend_from < m) fill(pend_c, pend_from, pend_n, b ^ 1);
             return;
         }
         /* the next chunk taken now, its wait hidden behind this one's loads */
         unsigned long long ahead = chunks;
         if (threadIdx.x == 0 && *stop == 0) ahead = atomicAdd(&sc->next, 1ull);
         const uint64_t lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
-        const unsigned cnt = reduce_t(tmp.reduce).Sum(det_count_range<UT>(v, lo, hi, thr, t, o));
+        const unsigned cnt =
+            reduce_t(tmp.reduce).Sum(det_count_range<UT>(v, lo, hi, thr, t, o, det_stash{ stash[b], &stash_n[b] }));
         if (threadIdx.x == 0 && c > 0) vs[c] = DET_AGGREGATE | cnt;
         /* the chunk before fills its ties once this one's count is published,
          * so that no look-back waits for its fill */
         if (pend_from < m) {
             __syncthreads();    /* tmp: the reduce's storage becomes the fill's scan */
-            fill(pend_c, pend_from);
+            fill(pend_c, pend_from, pend_n, b ^ 1);
         }
         unsigned long long before = 0;
         bool past = false;      /* the stop lies at or before c: its rank is not needed */
@@ -362,9 +426,11 @@ __global__ void __launch_bounds__(DET_BLOCK, DET_MIN_BLOCKS)
                 if (cnt && before < m) {
                     fill_c = c;
                     fill_from = before;
+                    fill_n = cnt;
                 }
             }
             taken = st != 0 && ahead >= st ? chunks : ahead;
+            stash_n[b ^ 1] = 0;     /* the next chunk's: the fill above read its count from fill_n */
         }
         __syncthreads();
     }

@@ -202,6 +202,10 @@ __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint6
     const uint64_t nv = (hi - a_lo) / per_vec, a_hi = a_lo + nv * per_vec;
     const uint4 *__restrict__ vv = (const uint4 *)(v + a_lo);
     unsigned c = 0;
+    const auto tally = [&](uint64_t at, unsigned eq) {    /* the ties at lo + at + j, bits j of eq */
+        c += __popc(eq);
+        stash.put(at, eq);
+    };
     uint64_t off = threadIdx.x;
     for (; off + (uint64_t)(vecs - 1) * DET_BLOCK < nv; off += (uint64_t)DET_BLOCK * vecs) {
         uint4 x[vecs];
@@ -214,10 +218,7 @@ __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint6
             memcpy(e, &x[j], sizeof e);
 #pragma unroll
             for (int q = 0; q < per_vec; ++q) eq |= (unsigned)(key_of(e[q], t, o) == thr) << q;
-            if (eq) {
-                c += __popc(eq);
-                stash.put(a_lo - lo + (off + j * DET_BLOCK) * per_vec, eq);
-            }
+            if (eq) tally(a_lo - lo + (off + j * DET_BLOCK) * per_vec, eq);
         }
     }
     for (; off < nv; off += DET_BLOCK) {
@@ -227,21 +228,12 @@ __device__ unsigned det_count_range(const UT *__restrict__ v, uint64_t lo, uint6
         memcpy(e, &x, sizeof e);
 #pragma unroll
         for (int q = 0; q < per_vec; ++q) eq |= (unsigned)(key_of(e[q], t, o) == thr) << q;
-        if (eq) {
-            c += __popc(eq);
-            stash.put(a_lo - lo + off * per_vec, eq);
-        }
+        if (eq) tally(a_lo - lo + off * per_vec, eq);
     }
     for (uint64_t i = lo + threadIdx.x; i < a_lo; i += DET_BLOCK)
-        if (key_of(v[i], t, o) == thr) {
-            ++c;
-            stash.put(i - lo, 1u);
-        }
+        if (key_of(v[i], t, o) == thr) tally(i - lo, 1u);
     for (uint64_t i = a_hi + threadIdx.x; i < hi; i += DET_BLOCK)
-        if (key_of(v[i], t, o) == thr) {
-            ++c;
-            stash.put(i - lo, 1u);
-        }
+        if (key_of(v[i], t, o) == thr) tally(i - lo, 1u);
     return c;
 }
 

@@ -359,7 +359,8 @@ static int pipeline_options(const run_cfg *c)
 }
 
 /* Applies the command line on top of drtopk_plan_auto_flags (with this
- * machine's tuning; deterministic where asked) or drtopk_plan_rule4 (--const).  Asking for the pipeline (--algo
+ * machine's tuning; deterministic where asked) or drtopk_plan_rule4
+ * (--const).  Asking for the pipeline (--algo
  * dr-<A>, or a pipeline knob without --algo) where the automatic plan is a
  * standalone one starts from the paper's pipeline: Rule 4 with const 3,
  * beta 2. */

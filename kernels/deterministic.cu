@@ -9,8 +9,9 @@
  *
  * Before the plan's selection drtopk_cuda_det_begin clears the state below
  * and hands the selection a flag, `settled`, which a plan that has made its
- * result final sets (standalone onepass on a SELECT: it picks the ties of
- * smallest position among its candidates, onepass.cu step 9; standalone
+ * result final sets (standalone onepass on a SELECT, or on a TAKE whose
+ * pass listed every tie of its threshold: it picks the ties of smallest
+ * position among its candidates or that list, onepass.cu step 9; standalone
  * onepass or fused where the result took every key equal to its k-th); steps
  * 1-3 then return at once.  After the plan's unsorted selection (out_values,
  * out_indices), all on the caller's stream, no host synchronisation, each

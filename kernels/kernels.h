@@ -60,9 +60,16 @@ typedef struct {
                                    the k best (key, position) pairs -- it holds
                                    every key of V equal to its k-th (both), or
                                    onepass, on a SELECT, whose candidates hold
-                                   all of them, took the ties of smallest
-                                   position among them -- and left as it is
-                                   else (DRTOPK_DETERMINISTIC, deterministic.cu) */
+                                   all of them, or on a TAKE whose pass listed
+                                   them all (det_ties), took the ties of
+                                   smallest position among them -- and left as
+                                   it is else (DRTOPK_DETERMINISTIC,
+                                   deterministic.cu)                            */
+    int det_ties;               /* onepass only: the result is to be
+                                   deterministic (DRTOPK_DETERMINISTIC), so
+                                   its pass lists the ties at its threshold
+                                   past k where they fit (a larger workspace),
+                                   and a TAKE settles from them (onepass.cu) */
 } topk_input;
 
 typedef struct {

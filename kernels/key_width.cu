@@ -216,6 +216,7 @@ static drtopk_status key64_layout_of(const drtopk_problem *p, const drtopk_plan 
         in->pos64 = sizeof(P) == sizeof(uint64_t);
         in->n_max = p->n;
         in->k = p->k;
+        in->det_ties = (plan->flags & DRTOPK_DETERMINISTIC) != 0;
         st = onepass ? onepass_topk_workspace(in, &l->solo_bytes) : small_n_topk_workspace(in, &l->solo_bytes);
         if (st != DRTOPK_OK) return st;
         l->solo_ws = kw_reserve(&off, l->solo_bytes);

@@ -10,7 +10,8 @@
  *      counters of step 3);
  *   2. the r-th largest sampled key t: the sample select (op_sel below);
  *   3. onepass_pass_kernel: the one read of V, keys > t to the candidate
- *      buffer, positions of keys == t to the tie buffer, through
+ *      buffer, positions of keys == t to the tie buffer (k slots, or under
+ *      DRTOPK_DETERMINISTIC a list of up to OP_DET_TIE_LIST), through
  *      stream_tile.cuh's radix_for_each_staged (one atomic per class a tile,
  *      outputs staged per warp in shared memory and written in slot order);
  *      it compares V's own type with t in hardware (op_fast: a float compare
@@ -38,8 +39,9 @@
  *      64-bit CK: where the wide select's collect is its multi-block one),
  *      and step 8 then returns at once on a SELECT;
  *   6. onepass_take_kernel: returns unless TAKE, else writes the candidates
- *      and k - gt ties as the result, in onepass_topk_final in the caller's
- *      final form (step 8's values and positions; step 8 then returns);
+ *      and k - gt ties (those step 9 picked, where it ran) as the result,
+ *      in onepass_topk_final in the caller's final form (step 8's values
+ *      and positions; step 8 then returns);
  *   7. the top-k of V, gated to run on FALLBACK only: for V of at most
  *      OP_FUSED_FALLBACK_MAX_N keys the fused top-k (small_n.cu), one
  *      launch, which costs about 3 us where it returns at once (on an H200
@@ -52,12 +54,14 @@
  *      keyorder.h's inverse, read and written in order, instead of the
  *      gather's k random reads of V (V is read only at keys that several bit
  *      patterns share: NaN, -0.0 and +0.0);
- *   9. before step 8 where asked (topk_input.d_settled, DRTOPK_DETERMINISTIC),
- *      onepass_settle_kernel on SELECT: the result's ties at its k-th key
- *      become the ones of smallest position, found among the candidates
- *      (one cooperative launch; the kernel says how), and the flag is set;
- *      on the final form where step 5 wrote it (their values too), else on
- *      the result's keys and positions, which step 8 then turns into it.
+ *   9. before steps 6 and 8 where asked (topk_input.d_settled,
+ *      DRTOPK_DETERMINISTIC), onepass_settle_kernel on SELECT and on a TAKE
+ *      whose pass listed every tie: the result's ties at its k-th key
+ *      become the ones of smallest position, found among the candidates or
+ *      in the list (one cooperative launch; the kernel says how), and the
+ *      flag is set; on a SELECT on the final form where step 5 wrote it
+ *      (their values too), else on the result's keys and positions, which
+ *      step 8 then turns into it; on a TAKE step 6 writes the ties picked.
  * Selects (op_sel): candidates and sample keys are 32-bit ordered keys for 16-
  * and 32-bit V (a 16-bit ordered key zero-extended is a 32-bit one of the same
  * order), selected by the flag radix (radix_topk.cu); 64-bit ones for 64-bit
@@ -105,6 +109,15 @@ static_assert(OP_FUSED_FALLBACK_MAX_N < FUSED_MAX_N, "the fused top-k takes fewe
 #define OP_DET_PASSES_MAX 8
 static_assert(OP_DET_BINS == OP_BLOCK, "step 9 takes one bin a thread");
 static_assert(OP_DET_PASSES_MAX * OP_DET_DIGIT_BITS == 64, "the passes cover a 64-bit position");
+/* Under DRTOPK_DETERMINISTIC (topk_input.det_ties) step 3 lists the ties of
+ * t in up to min(n, this many) slots (at least k; 16 MB of 4-byte positions):
+ * every tie of a 16-bit key in UD V of 2^30 keys (in [-1, 1), 2^-11 apart in
+ * [0.5, 1): about 2^18 of each key near the top), so that step 9 settles a
+ * TAKE from the list instead of deterministic.cu reading V again.  Where
+ * the sample shows more (a V of few distinct keys) the pass lists none
+ * (onepass_list_kernel); where it lists more after all, it stops counting
+ * ties past the list, and deterministic.cu settles them. */
+#define OP_DET_TIE_LIST (1ull << 22)
 /* The pass compares floats in hardware (op_fast): flushing denormals to zero
  * would tie distinct keys. */
 #ifdef __USE_FAST_MATH__
@@ -144,12 +157,15 @@ struct onepass_ctl {
     int skip_select, skip_fallback; /* gates of steps 5 and 7                  */
     ws_state thr, sel;              /* wide_select.cuh: t for 64-bit CK; the
                                        SELECT or FALLBACK select (one runs)     */
-    /* topk_input.d_settled (step 9, on SELECT): w, the result's worst key;
+    /* topk_input.d_settled (step 9): w, the result's worst key (a SELECT's);
      * the candidates above w; the ties (candidates equal to w) listed, the
      * ones of smallest position picked and placed so far; each pass's
      * histogram of the ties' position digits */
     unsigned long long det_worst, det_above, det_listed, det_picked, det_placed;
     int det_scattered;              /* step 9: some of the result's last m slots do not hold w */
+    int det_listing;                /* step 3 lists every tie (onepass_list_kernel) */
+    int det_moved;                  /* step 9 on a TAKE: the m ties step 6 takes
+                                       follow the candidates in c_pos            */
     unsigned long long det_hist[OP_DET_PASSES_MAX][OP_DET_BINS];
 };
 
@@ -159,6 +175,8 @@ struct onepass_layout {
     uint32_t top;                   /* 32-bit CK: the largest one (op_top)     */
     size_t cks, ps;                 /* bytes of a CK, of a position            */
     uint64_t s, r, cap;
+    int det;                        /* topk_input.det_ties: ties listed        */
+    uint64_t tie_cap;               /* tie slots: k, or the list (det)         */
     onepass_ctl *ctl;
     void *s_keys, *c_keys;          /* sample, candidates: CK each             */
     uint32_t *s_pos, *so_keys, *so_pos; /* sample positions and its top r     */
@@ -190,7 +208,13 @@ static drtopk_status onepass_carve(const topk_input *in, char *base, onepass_lay
     l->s_pos = (uint32_t *)drtopk_carve(base, &off, l->s * sizeof(uint32_t));
     l->c_keys = drtopk_carve(base, &off, l->cap * l->cks);
     l->c_pos = drtopk_carve(base, &off, l->cap * l->ps);
-    l->tie_pos = drtopk_carve(base, &off, k * l->ps);
+    l->det = in->det_ties != 0;
+    l->tie_cap = k;
+    if (l->det) {
+        const uint64_t list = n < OP_DET_TIE_LIST ? n : OP_DET_TIE_LIST;
+        l->tie_cap = list > k ? list : k;
+    }
+    l->tie_pos = drtopk_carve(base, &off, l->tie_cap * l->ps);
     l->ws_buf_cap = l->cks == sizeof(uint64_t) ? l->cap / WS_COMPACT_RATIO : 0;
     l->ws_buf = (uint64_t *)drtopk_carve(base, &off, l->ws_buf_cap * sizeof(uint64_t));
     l->so_keys = l->so_pos = NULL;
@@ -466,8 +490,10 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
         ctl->c_or64 = 0;
         ctl->det_worst = ~0ull;
         ctl->det_above = ctl->det_listed = ctl->det_picked = ctl->det_placed = 0;
-        ctl->det_scattered = 0;
+        ctl->det_scattered = ctl->det_listing = ctl->det_moved = 0;
     }
+    if (blockIdx.x == 0) /* step 9's histograms: one bin a thread (OP_DET_BINS == OP_BLOCK) */
+        for (int p = 0; p < OP_DET_PASSES_MAX; ++p) ctl->det_hist[p][threadIdx.x] = 0;
     if (j < TOPK_DIGIT0_BINS) ctl->hist0[j] = 0; /* the grid has OP_BLOCK >= that many threads */
     if (j < s) {
         s_keys[j] = op_key<T>(__ldg(v + drtopk_onepass_sample_pos(n, s, j)), om);
@@ -479,6 +505,66 @@ __global__ void onepass_sample_kernel(const K *__restrict__ v, uint64_t n, uint6
  * keys; stream_tile.cuh's RAW). */
 template <typename K> __host__ __device__ constexpr bool op_keeps_raw() { return sizeof(K) >= sizeof(uint32_t); }
 
+/* Under DRTOPK_DETERMINISTIC, before step 3 (one block): whether the pass
+ * lists every tie of t (ctl->det_listing), which step 9 needs on a TAKE
+ * only and which costs the pass a staged entry a tie it would not keep
+ * (f16 UD at 2^30 keys: 2^18 of them, 11-30 us on an H200) and step 9 a
+ * radix select over them (~20 us): where reading V instead would cost
+ * more and the list holds them.  Without the list, deterministic.cu reads
+ * V up to the m-th tie of smallest position, m = k - gt of E ties, a
+ * fraction m / E of V, which the sample estimates: gt ~ a n / S and
+ * E ~ b n / S for a, b its keys above and equal to t, so m / E ~ (kS/n -
+ * a) / b (a SELECT, gt >= k, makes it negative); E past tie_cap would
+ * overflow the list.  A thread reads OP_LIST_VECS 16-byte vectors of the
+ * S sampled keys at once (the sample is carved 16-byte aligned). */
+#define OP_DET_LIST_FRACTION (1.0 / 32) /* m / E from which the pass lists: deterministic.cu ranked
+                                           V at ~2.6 TB/s (2^30 f16: 200 us for a quarter, H200), so
+                                           1/32 of it costs what the list does */
+#define OP_LIST_THREADS 1024            /* the sample (2^15 keys) in 8 or 16 vectors a thread */
+#define OP_LIST_VECS 4                  /* 16-byte loads a thread has in flight before it counts */
+template <typename CK>
+__global__ void __launch_bounds__(OP_LIST_THREADS)
+    onepass_list_kernel(const CK *__restrict__ s_keys, uint64_t s, const CK *d_t, double m_s, double n_per_s,
+                        uint64_t tie_cap, onepass_ctl *ctl)
+{
+    typedef cub::BlockReduce<unsigned, OP_LIST_THREADS> reduce_t;
+    __shared__ typename reduce_t::TempStorage tmp;
+    constexpr int per_vec = (int)(sizeof(uint4) / sizeof(CK));
+    pdl_wait();                 /* after the threshold's select */
+    pdl_launch_dependents();    /* step 3 waits for this grid's end */
+    const CK t = *d_t;
+    unsigned above = 0, equal = 0;
+    const auto count = [&](CK x) {
+        above += x > t;
+        equal += x == t;
+    };
+    const uint64_t nv = s / per_vec;
+    const uint4 *sv = (const uint4 *)s_keys;
+    for (uint64_t v0 = 0; v0 < nv; v0 += (uint64_t)OP_LIST_THREADS * OP_LIST_VECS) {
+        uint4 x[OP_LIST_VECS];
+#pragma unroll
+        for (int j = 0; j < OP_LIST_VECS; ++j) {
+            const uint64_t v = v0 + (uint64_t)j * OP_LIST_THREADS + threadIdx.x;
+            x[j] = v < nv ? sv[v] : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int j = 0; j < OP_LIST_VECS; ++j) {
+            if (v0 + (uint64_t)j * OP_LIST_THREADS + threadIdx.x >= nv) continue;
+            CK key[per_vec];
+            memcpy(key, &x[j], sizeof x[j]);
+#pragma unroll
+            for (int e = 0; e < per_vec; ++e) count(key[e]);
+        }
+    }
+    for (uint64_t j = nv * per_vec + threadIdx.x; j < s; j += OP_LIST_THREADS) count(s_keys[j]);
+    const unsigned a = reduce_t(tmp).Sum(above);
+    __syncthreads();            /* tmp again */
+    const unsigned b = reduce_t(tmp).Sum(equal);
+    if (threadIdx.x == 0)
+        ctl->det_listing =
+            m_s - (double)a >= OP_DET_LIST_FRACTION * (double)b && (double)b * n_per_s <= (double)tie_cap;
+}
+
 /* Step 3: the one read of V; S: the smallest order (om all ones).  A
  * candidate's key comes from the staged loop's raw tile (dynamic shared
  * memory: radix_staged_raw_bytes()), for 2-byte keys from V again (the line
@@ -489,11 +575,12 @@ template <typename K> __host__ __device__ constexpr bool op_keeps_raw() { return
  * not run (a block counts fewer than 2^32: n / grid keys).  64-bit CK: the
  * same by the top digit, with the AND and OR of the stored candidates into
  * ctl->c_and64 and c_or64 (the wide select's pass 0).  DENSE: every load is
- * classified (op_dense). */
+ * classified (op_dense).  The ties' positions go to tie_pos[0, tie_cap);
+ * where ctl->det_listing (onepass_list_kernel) it lists them all. */
 template <int T, bool S, bool DENSE, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     onepass_pass_kernel(const K *__restrict__ v, uint64_t n, K om, onepass_ctl *ctl, const CK *d_t, uint64_t cap,
-                        uint64_t k, CK *c_keys, PosT *c_pos, PosT *tie_pos)
+                        uint64_t k, uint64_t tie_cap, CK *c_keys, PosT *c_pos, PosT *tie_pos)
 {
     pdl_wait();                 /* launched dependent on the threshold's select */
     pdl_launch_dependents();    /* step 4's one thread may take its slot now */
@@ -512,6 +599,7 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
     }
     __syncthreads();
     extern __shared__ radix_raw_tile op_raw[];
+    const bool list = ctl->det_listing != 0;
     const op_fast<T, S> c((K)*d_t, om);
     CK c_or = 0, c_and = (CK)~(CK)0u; /* of this thread's stored candidates (c_and: 64-bit CK) */
     const auto emit = [&](uint32_t cl, K bits, unsigned long long i, unsigned long long o) {
@@ -524,11 +612,16 @@ __global__ void __launch_bounds__(RADIX_THREADS, RADIX_MIN_BLOCKS)
                 c_or |= key;
                 if (wide) c_and &= key;
             }
-        } else if (o < k) {
+        } else if (o < tie_cap) {
             tie_pos[o] = (PosT)i;
         }
     };
-    radix_for_each_staged<op_keeps_raw<K>(), DENSE>(v, n, &ctl->gt, &ctl->eq, k, c, op_raw, emit);
+    /* ties until the counts reach k (onepass_spec.h step 3); where listed,
+     * until gt alone reaches k (a SELECT, which takes none) or eq passes
+     * tie_cap (gt < k, and eq > tie_cap: the list overflowed), so that on a
+     * TAKE with eq <= tie_cap every tie is listed */
+    radix_for_each_staged<op_keeps_raw<K>(), DENSE>(v, n, &ctl->gt, &ctl->eq, k, list ? k + tie_cap : k, c, op_raw,
+                                                    emit);
     /* warp, then block, then one global atomic a block: same-address global
      * atomics serialize, and small V has few keys a warp */
     const bool lead = (threadIdx.x & DRTOPK_LANE_MASK) == 0;
@@ -591,10 +684,12 @@ __device__ __forceinline__ K op_value(const K *__restrict__ v, K om, CK ck, uint
     return drtopk_key_is_shared(key, (drtopk_dtype)T) ? v[q] : (K)drtopk_bits_from_key_any(key, (drtopk_dtype)T);
 }
 
-/* Step 6: the result is every candidate and k - gt ties (the k-th key is t);
- * d_threshold (32-bit CK only, else NULL) gets t.  With out_v (the final
- * form, onepass_topk_final) it writes step 8's values and 64-bit positions
- * itself, and step 8 returns at once on a TAKE. */
+/* Step 6: the result is every candidate and k - gt ties (the k-th key is t),
+ * those of the tie buffer, or where step 9 picked them (det_moved) those
+ * following the candidates in c_pos; d_threshold (32-bit CK only, else NULL)
+ * gets t.  With out_v (the final form, onepass_topk_final) it writes step
+ * 8's values and 64-bit positions itself, and step 8 returns at once on a
+ * TAKE. */
 template <int T, typename K, typename CK, typename PosT>
 __global__ void onepass_take_kernel(const onepass_ctl *ctl, const CK *d_t, uint64_t k, const CK *c_keys,
                                     const PosT *c_pos, const PosT *tie_pos, CK *out_keys, PosT *out_pos,
@@ -605,11 +700,12 @@ __global__ void onepass_take_kernel(const onepass_ctl *ctl, const CK *d_t, uint6
     if (ctl->mode != DRTOPK_ONEPASS_TAKE) return;
     const uint64_t gt = ctl->gt, stride = (uint64_t)gridDim.x * blockDim.x;
     const CK t = *d_t;
+    const bool moved = ctl->det_moved != 0;
     const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (uint64_t i = first; i < k; i += stride) {
         const bool cand = i < gt;
         const CK key = cand ? c_keys[i] : t;
-        const PosT pos = cand ? c_pos[i] : tie_pos[i - gt];
+        const PosT pos = cand || moved ? c_pos[i] : tie_pos[i - gt];
         if (out_v) {
             out_v[i] = op_value<T>(v, om, key, (uint64_t)pos);
             out_i[i] = (uint64_t)pos;
@@ -645,25 +741,28 @@ __global__ void onepass_values_kernel(const K *__restrict__ v, uint64_t k, K om,
     }
 }
 
-/* Step 9 (topk_input.d_settled; DRTOPK_DETERMINISTIC, deterministic.cu), on
- * SELECT only: the result made the k best (key, position) pairs, and the
- * flag set.  Every key of V above t is a candidate and the result's worst
- * key w is above t, so V's keys equal to w are exactly the candidates equal
- * to w: E ties, of which the result holds m = k - (candidates above w).
- * One read of the candidates counts those above w and lists the ties'
- * positions in the tie buffer (which SELECT does not use; the first k of
- * them).  E == m: the result is final.  Else the m ties of smallest position
- * are picked: for E <= OP_DET_RANK_MAX by comparing every pair (a tie's rank
- * is the number of ties of smaller position), else as the ones at or below
- * P, the m-th smallest tie position, which a radix select over the
- * positions' digits finds (8 bits a pass, the top digit first), reading the
- * ties from the list (E <= k) or from the candidates again.  The result's m
- * slots holding w then take those positions (and, in the final form, the
- * value of w at them: V's bits): its last m slots where they hold w (the
- * flag radix writes the ties there), else found by a scan of the result.
- * One cooperative launch: a grid barrier between the phases, each block
- * taking the same decisions from the grid's totals (every block reaches
- * every barrier or none). */
+/* Step 9 (topk_input.d_settled; DRTOPK_DETERMINISTIC, deterministic.cu):
+ * the result made the k best (key, position) pairs, and the flag set.  On a
+ * SELECT every key of V above t is a candidate and the result's worst key w
+ * is above t, so V's keys equal to w are exactly the candidates equal to w:
+ * E ties, of which the result holds m = k - (candidates above w).  One read
+ * of the candidates counts those above w and lists the ties' positions in
+ * the tie buffer (which SELECT does not use; the first tie_cap of them).  On
+ * a TAKE w = t, the pass listed the E = eq ties (where it listed them,
+ * onepass_list_kernel, and eq <= tie_cap: every one; else step 9 returns
+ * and deterministic.cu reads V) and the result takes m = k - gt.  E == m:
+ * the result is final.  Else the m ties of smallest position are picked:
+ * for E <= OP_DET_RANK_MAX by comparing every pair (a tie's rank is the
+ * number of ties of smaller position), else as the ones at or below P, the
+ * m-th smallest tie position, which a radix select over the positions'
+ * digits finds (8 bits a pass, the top digit first), reading the ties from
+ * the list (E <= tie_cap) or from the candidates again.  A TAKE's m go after its candidates in c_pos, where
+ * step 6 takes them.  A SELECT's m slots holding w then take those
+ * positions (and, in the final form, the value of w at them: V's bits): its
+ * last m slots where they hold w (the flag radix writes the ties there),
+ * else found by a scan of the result.  One cooperative launch: a grid
+ * barrier between the phases, each block taking the same decisions from the
+ * grid's totals (every block reaches every barrier or none). */
 namespace cg = cooperative_groups;
 
 __device__ __forceinline__ void op_grid_sync()
@@ -805,8 +904,8 @@ template <int T, typename K, typename CK, typename PosT>
 __global__ void __launch_bounds__(OP_BLOCK)
     onepass_settle_kernel(const CK *__restrict__ out_keys, PosT *out_pos, K *out_v, uint64_t *out_i,
                           const K *__restrict__ v, K om, uint64_t k, const uint32_t *d_kth,
-                          const CK *__restrict__ c_keys, PosT *c_pos, PosT *tie_pos, int pos_bits, onepass_ctl *ctl,
-                          int *d_settled)
+                          const CK *__restrict__ c_keys, PosT *c_pos, PosT *tie_pos, uint64_t tie_cap, int pos_bits,
+                          onepass_ctl *ctl, int *d_settled)
 {
     typedef cub::BlockReduce<unsigned long long, OP_BLOCK> reduce_t;
     __shared__ union {
@@ -818,52 +917,61 @@ __global__ void __launch_bounds__(OP_BLOCK)
     __shared__ unsigned sh_hist[OP_DET_BINS];
     __shared__ unsigned long long sh_base;
     __shared__ radix_pick<unsigned long long> sh_pick;
-    if (ctl->mode != DRTOPK_ONEPASS_SELECT) return;
+    const bool take = ctl->mode == DRTOPK_ONEPASS_TAKE; /* the same in every block */
+    if (ctl->mode == DRTOPK_ONEPASS_FALLBACK || (take && (!ctl->det_listing || ctl->eq > tie_cap))) return;
     const uint64_t stride = (uint64_t)gridDim.x * OP_BLOCK, first = (uint64_t)blockIdx.x * OP_BLOCK + threadIdx.x;
     const int passes = (pos_bits + OP_DET_DIGIT_BITS - 1) / OP_DET_DIGIT_BITS;
     /* result slot i's ordered key: out_keys, or from the final form's value */
     const auto key_at = [&](uint64_t i) { return out_v != NULL ? (CK)op_key<T>(out_v[i], om) : out_keys[i]; };
 
-    /* w: the k-th key (d_kth, else the result's worst); block 0 clears the
-     * histograms meanwhile */
-    if (d_kth == NULL) {
-        unsigned long long wk = ~0ull;
-        for (uint64_t i = first; i < k; i += stride) {
-            const unsigned long long key = key_at(i);
-            wk = key < wk ? key : wk;
+    /* the ties of w, E of them, and m, how many the result takes: a TAKE's
+     * w is t, every tie listed; a SELECT's w is the k-th key (d_kth, else
+     * the result's worst), its ties listed by a read of the candidates */
+    unsigned long long ties, m;
+    CK w = 0;
+    uint64_t cn = 0;
+    if (take) {
+        ties = ctl->eq;
+        m = k - ctl->gt;
+    } else {
+        if (d_kth == NULL) {
+            unsigned long long wk = ~0ull;
+            for (uint64_t i = first; i < k; i += stride) {
+                const unsigned long long key = key_at(i);
+                wk = key < wk ? key : wk;
+            }
+            wk = reduce_t(tmp.reduce).Reduce(wk, cuda::minimum<unsigned long long>());
+            if (threadIdx.x == 0) atomicMin(&ctl->det_worst, wk);
+        } else if (first == 0) {
+            ctl->det_worst = *d_kth;
         }
-        wk = reduce_t(tmp.reduce).Reduce(wk, cuda::minimum<unsigned long long>());
-        if (threadIdx.x == 0) atomicMin(&ctl->det_worst, wk);
-    } else if (first == 0) {
-        ctl->det_worst = *d_kth;
+        op_grid_sync();
+        w = (CK)ctl->det_worst;
+        cn = ctl->sel_n;
+        unsigned long long above = op_det_count<CK, PosT>(c_keys, c_pos, cn, w, tie_cap, tie_pos,
+                                                          &ctl->det_listed, tmp.claim, sh_base);
+        above = reduce_t(tmp.reduce).Sum(above);
+        if (threadIdx.x == 0 && above) atomicAdd(&ctl->det_above, above);
+        op_grid_sync();
+        ties = ctl->det_listed;
+        m = k - ctl->det_above;
     }
-    if (blockIdx.x == 0)
-        for (int p = 0; p < passes; ++p) ctl->det_hist[p][threadIdx.x] = 0;
-    op_grid_sync();
-
-    /* the candidates above w, and the ties listed (E = ctl->det_listed) */
-    const CK w = (CK)ctl->det_worst;
-    const uint64_t cn = ctl->sel_n;
-    unsigned long long above = op_det_count<CK, PosT>(c_keys, c_pos, cn, w, k, tie_pos, &ctl->det_listed,
-                                                      tmp.claim, sh_base);
-    above = reduce_t(tmp.reduce).Sum(above);
-    if (threadIdx.x == 0 && above) atomicAdd(&ctl->det_above, above);
-    op_grid_sync();
-
-    const unsigned long long ties = ctl->det_listed, m = k - ctl->det_above;
     if (ties == m) {            /* every tie taken: final (the same in every block) */
         if (first == 0) *d_settled = 1;
         return;
     }
-    /* are the result's m ties its last m slots?  (read by the placement,
+    /* are a SELECT's m ties its last m slots?  (read by the placement,
      * after the next grid barrier) */
-    for (uint64_t i = first; i < m; i += stride)
-        if (key_at(k - m + i) != w) ctl->det_scattered = 1;
-    const bool from_list = ties <= k;
-    PosT *picked;               /* the m ties of smallest position, read by the placement */
+    if (!take)
+        for (uint64_t i = first; i < m; i += stride)
+            if (key_at(k - m + i) != w) ctl->det_scattered = 1;
+    const bool from_list = ties <= tie_cap;
+    /* where the m ties of smallest position go: a TAKE's after its
+     * candidates (step 6 reads them there), a SELECT's where the placement
+     * reads them */
+    PosT *picked = take ? c_pos + ctl->gt : c_pos;
     if (from_list && ties <= OP_DET_RANK_MAX) {
         /* every pair compared, by the blocks holding a tie: picked[rank] */
-        picked = c_pos;
         if ((uint64_t)blockIdx.x * OP_BLOCK < ties) {
             for (uint64_t j = threadIdx.x; j < ties; j += OP_BLOCK) tmp.ties[j] = (uint64_t)tie_pos[j];
             __syncthreads();
@@ -908,7 +1016,7 @@ __global__ void __launch_bounds__(OP_BLOCK)
         }
         /* the m ties at or below P, listed where step 9 reads no more: the
          * candidates' positions (ties from the list) or the tie buffer */
-        picked = from_list ? c_pos : tie_pos;
+        if (!from_list) picked = tie_pos;
         op_det_claim(
             len, &ctl->det_picked,
             [&](uint64_t i) {
@@ -917,6 +1025,13 @@ __global__ void __launch_bounds__(OP_BLOCK)
             },
             [&](uint64_t i, unsigned long long slot) { picked[slot] = from_list ? tie_pos[i] : c_pos[i]; },
             tmp.claim, sh_base);
+    }
+    if (take) {                 /* step 6 places them */
+        if (first == 0) {
+            ctl->det_moved = 1;
+            *d_settled = 1;
+        }
+        return;
     }
     __syncthreads();            /* tmp is reused by the placement's scan */
     op_grid_sync();
@@ -1029,7 +1144,7 @@ struct onepass_run {
         cudaLaunchAttribute pdl;
         drtopk_pdl_config(&cfg, &pdl, radix_grid(dev->sm_count, per_sm, n), RADIX_THREADS, raw, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_pass_kernel<T, S, DENSE, K, CK, PosT>, v, n, om, l.ctl, d_t,
-                                           l.cap, k, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos));
+                                           l.cap, k, l.tie_cap, (CK *)l.c_keys, (PosT *)l.c_pos, (PosT *)l.tie_pos));
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
@@ -1050,7 +1165,8 @@ struct onepass_run {
         if ((st = drtopk_kernel_occupancy(kernel, OP_BLOCK, 0, NULL, &per_sm)) != DRTOPK_OK) return st;
         while (pos_bits < 64 && ((n - 1) >> pos_bits) != 0) ++pos_bits;
         const unsigned long long most = (unsigned long long)per_sm * dev->sm_count;
-        const unsigned want = op_grid(k > l.cap ? k : l.cap);
+        const uint64_t most_len = k > l.cap ? k : l.cap; /* the result, the candidates or the ties */
+        const unsigned want = op_grid(most_len > l.tie_cap ? most_len : l.tie_cap);
         const unsigned grid = want < most ? want : (unsigned)most;
         cudaLaunchConfig_t cfg;
         cudaLaunchAttribute coop;
@@ -1058,7 +1174,8 @@ struct onepass_run {
         const uint32_t *d_kth = sizeof(CK) == sizeof(uint32_t) ? out->d_threshold : NULL;
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_settle_kernel<T, K, CK, PosT>, (const CK *)out->keys,
                                            (PosT *)out->pos, values, indices, v, om, k, d_kth, (const CK *)l.c_keys,
-                                           (PosT *)l.c_pos, (PosT *)l.tie_pos, pos_bits, l.ctl, d_settled));
+                                           (PosT *)l.c_pos, (PosT *)l.tie_pos, l.tie_cap, pos_bits, l.ctl,
+                                           d_settled));
         DRTOPK_LAUNCH_CHECK();
         return DRTOPK_OK;
     }
@@ -1085,6 +1202,14 @@ struct onepass_run {
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_sel<CK>::threshold(l, s)) != DRTOPK_OK) return st;
         const CK *d_t = op_sel<CK>::t(l);
+        const bool settles = values != NULL && in->d_settled != NULL; /* step 9 runs */
+        if (l.det && settles) {
+            drtopk_pdl_config(&cfg, &pdl, 1, OP_LIST_THREADS, 0, s, dev->cc_major);
+            DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_list_kernel<CK>, (const CK *)l.s_keys, l.s, d_t,
+                                               (double)k * (double)l.s / (double)n, (double)n / (double)l.s,
+                                               l.tie_cap, l.ctl));
+            DRTOPK_LAUNCH_CHECK();
+        }
         const bool dense = op_dense<K>(n, l.cap);
         if (in->order == DRTOPK_SMALLEST)
             st = dense ? pass<true, true>(l, v, n, om, d_t, k, s) : pass<true, false>(l, v, n, om, d_t, k, s);
@@ -1098,6 +1223,11 @@ struct onepass_run {
         const bool direct = values != NULL && op_sel<CK>::template final_form<PosT>(l);
         const topk_final_out fin = { values, indices, v, in->dtype, (uint32_t)om };
         if ((st = op_sel<CK>::template select<PosT>(l, out, direct ? &fin : NULL, s)) != DRTOPK_OK) return st;
+        /* step 9 before step 6, which places the ties it picks on a TAKE */
+        if (settles &&
+            (st = settle(l, out, v, om, n, k, direct ? (K *)values : NULL, direct ? indices : NULL, in->d_settled,
+                         s)) != DRTOPK_OK)
+            return st;
         drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_take_kernel<T, K, CK, PosT>, (const onepass_ctl *)l.ctl, d_t,
                                            k, (const CK *)l.c_keys, (const PosT *)l.c_pos, (const PosT *)l.tie_pos,
@@ -1106,10 +1236,6 @@ struct onepass_run {
                                            om, (K *)values, indices));
         DRTOPK_LAUNCH_CHECK();
         if ((st = op_fallback<T, K, CK, PosT>(l, out, s)) != DRTOPK_OK || values == NULL) return st;
-        if (in->d_settled &&
-            (st = settle(l, out, v, om, n, k, direct ? (K *)values : NULL, direct ? indices : NULL, in->d_settled,
-                         s)) != DRTOPK_OK)
-            return st;
         drtopk_pdl_config(&cfg, &pdl, op_grid(k), OP_BLOCK, 0, s, dev->cc_major);
         DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_values_kernel<T, K, CK, PosT>, v, k, om,
                                            (const CK *)out->keys, (const PosT *)out->pos, (K *)values, indices,

@@ -59,6 +59,7 @@ typedef enum { MODE_STANDALONE, MODE_RAW_SECOND, MODE_DELEGATE } run_mode;
 typedef struct {
     run_mode mode;
     int pos64, skip, sorted;        /* skip: skip-last-digit in effect          */
+    int det;                        /* DRTOPK_DETERMINISTIC: topk_input.det_ties */
     int widen;                      /* 16-bit keys: the stages read `wide`      */
     size_t wide;                    /* offset of the widened ordered keys       */
     size_t psize;                   /* bytes per position                       */
@@ -164,6 +165,7 @@ static void regions_at(const layout *l, const drtopk_problem *p, char *base, reg
         pairs_input(&r->in2, r->c_keys, r->c_pos, l->pos64, l->c_cap, p->k);
     } else {
         raw_input(&r->in2, p, l->pos64);
+        r->in2.det_ties = l->det;
     }
     r->count1 = (uint64_t *)(base + l->scalars);
     r->count2 = r->count1 + 1;
@@ -239,6 +241,7 @@ static drtopk_status plan_layout(const drtopk_problem *p_in, const drtopk_plan *
     l->o_keys = reserve(&off, k * sizeof(uint32_t));
     l->o_pos = reserve(&off, k * l->psize);
     l->sorted = (plan->flags & DRTOPK_SORTED) != 0;
+    l->det = (plan->flags & DRTOPK_DETERMINISTIC) != 0;
     if (l->sorted) {
         l->s_keys = reserve(&off, k * sizeof(uint32_t));
         l->s_pos = reserve(&off, k * l->psize);

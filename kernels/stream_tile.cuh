@@ -371,15 +371,16 @@ __device__ __forceinline__ void radix_stage_masks(const C &c, const uint4 (&r)[R
  * ones (up to every key) stay coalesced.  c.cls(bits) classifies the scalar
  * head and tail.  Shared memory: 2 bytes a key of a block's tile static,
  * and with RAW radix_staged_raw_bytes() dynamic.
- * Class 2 is needed only until the two counters reach need2 together: from
- * the tile after a warp has read bases that sum to need2 (its running maxima
+ * Class 2 is needed only until the two counters reach need2 together, or
+ * class 1's alone reaches need1: from the tile after a warp has read bases
+ * that sum to need2, or a class 1 base of need1 (its running maxima
  * of the bases it wrote outputs at; both counters only grow) it asks
  * c.any<true>(load) instead of c.any<false>(load) -- whether a key is of
  * class 1, not whether one is of class 1 or 2 -- and drops class 2, so a
  * class of millions of ties at the threshold stops costing a staged entry,
  * a same-address atomic per tile and a classification of each load that
  * holds one.  A warp without outputs reads no base and pays nothing.
- * need2 = ~0ull: class 2 always counted. */
+ * need1 = need2 = ~0ull: class 2 always counted. */
 #define RADIX_STAGE_KEY_BITS 5         /* an entry: lane << 5 | key of the lane's tile (< 32) */
 #define RADIX_STAGE_KEY_MASK ((1u << RADIX_STAGE_KEY_BITS) - 1u)
 #define RADIX_RAW_PARITIES 2           /* raw tiles kept: this one and the one being written */
@@ -389,8 +390,8 @@ typedef uint4 radix_raw_tile[RADIX_TILE_WARPS][RADIX_UNROLL][DRTOPK_WARP];
 static inline size_t radix_staged_raw_bytes(void) { return RADIX_RAW_PARITIES * sizeof(radix_raw_tile); }
 template <bool RAW, bool DENSE, typename K, typename C, typename E>
 __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long long n, unsigned long long *ctr1,
-                                                      unsigned long long *ctr2, unsigned long long need2, const C &c,
-                                                      radix_raw_tile *raw, E emit)
+                                                      unsigned long long *ctr2, unsigned long long need1,
+                                                      unsigned long long need2, const C &c, radix_raw_tile *raw, E emit)
 {
     constexpr int PV = tile_keys<K>::per_vec;
     constexpr int TK = PV * RADIX_UNROLL; /* keys of a thread's tile */
@@ -405,7 +406,7 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
     uint32_t pend_total = 0;           /* the warp's packed counts of the previous tile */
     unsigned long long pend_b = 0, base1 = 0, base2 = 0;
     unsigned long long seen1 = 0, seen2 = 0; /* the largest bases the warp has read */
-    bool enough2 = false;              /* warp-uniform: seen1 + seen2 >= need2 */
+    bool enough2 = false;              /* warp-uniform: seen1 >= need1 or seen1 + seen2 >= need2 */
     int parity = 0;
     uint4 r[RADIX_UNROLL];             /* the tile's loads, issued one round ahead */
     const auto load = [&](unsigned long long b) {
@@ -447,7 +448,7 @@ __device__ __forceinline__ void radix_for_each_staged(const K *p, unsigned long 
             const unsigned long long s2 = b2 + (off >> RADIX_COUNT_SHIFT) - n1;
             seen1 = b1 > seen1 ? b1 : seen1; /* 0 where the tile took no slot of a class */
             seen2 = b2 > seen2 ? b2 : seen2;
-            enough2 = seen1 + seen2 >= need2;
+            enough2 = seen1 >= need1 || seen1 + seen2 >= need2;
             const unsigned long long wb = pend_b - lane; /* lane 0's first vector */
             const uint4(*prev)[DRTOPK_WARP] = raw[parity ^ 1][warp];
             for (uint32_t i = lane; i < nall; i += DRTOPK_WARP) {

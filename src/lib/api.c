@@ -239,13 +239,15 @@ static drtopk_status check_problem(const drtopk_problem *p, const drtopk_plan *p
 /* A deterministic CUDA selection: the plan's selection, unsorted, then the
  * fix-up (kernels/deterministic.cu), whose workspace follows the plan's at an
  * aligned offset and which a selection that knows its result final tells to
- * stand aside (drtopk_cuda_select_settled).  The CPU backend gives the k best (key, position) pairs
- * itself (cpu_ref.c). */
+ * stand aside (drtopk_cuda_select_settled).  The selection keeps
+ * DRTOPK_DETERMINISTIC in its plan: onepass then lists the ties at its
+ * threshold, so that it can settle a TAKE too.  The CPU backend gives the k
+ * best (key, position) pairs itself (cpu_ref.c). */
 static int cuda_deterministic(const drtopk_problem *p, const drtopk_plan *plan, drtopk_plan *inner)
 {
     if (p->backend != DRTOPK_BACKEND_CUDA || !(plan->flags & DRTOPK_DETERMINISTIC)) return 0;
     *inner = *plan;
-    inner->flags &= ~(unsigned)(DRTOPK_DETERMINISTIC | DRTOPK_SORTED);
+    inner->flags &= ~(unsigned)DRTOPK_SORTED;
     return 1;
 }
 

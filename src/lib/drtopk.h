@@ -26,7 +26,8 @@
  * positions (the same set run to run and on every plan), and with
  * DRTOPK_SORTED equal keys come by smaller position (the same bits).  On the
  * CUDA backend that costs a fix-up after the selection: onepass takes the
- * ties from its candidates where they hold them all (a SELECT), else the
+ * ties from its candidates where they hold them all (a SELECT) or from the
+ * list its pass keeps of them (a TAKE of up to 2^22 ties), else the
  * fix-up reads the input once more, up to the m-th tie of smallest position
  * at most (docs/performance.md has its measured cost); on the CPU backend, one more
  * read after the delegate pipeline, nothing after the other plans, whose

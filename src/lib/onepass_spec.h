@@ -22,7 +22,9 @@
  *     and the tie slots below k - gt, all it takes, are filled); a V with
  *     millions of copies of t (16-bit keys, clustered data) then stops paying
  *     for each of them.  Its workload, drtopk_onepass_kept(gt, eq, k), is the
- *     same whichever tie it stopped at;
+ *     same whichever tie it stopped at.  (A deterministic result on the CUDA
+ *     backend lists more ties, to pick those of smallest position among them
+ *     on a TAKE: kernels/onepass.cu, step 9; the decisions stay these.);
  *  4. drtopk_onepass_decide(gt, eq, k, cap):
  *       SELECT    gt >= k and gt <= cap: the exact top-k of the gt candidates;
  *       TAKE      gt < k <= gt + eq: every candidate and k - gt ties;

@@ -1338,6 +1338,19 @@ static void det_unaligned_case(drtopk_dtype t, dh_dist dist, uint64_t n)
     if (dev) dh_dev_free(dev);
 }
 
+/* One deterministic case of standalone onepass (either order, sorted or
+ * not), against the CPU's pairs, bit for bit. */
+static void det_onepass_case(drtopk_dtype t, dh_dist dist, uint64_t n, uint64_t k)
+{
+    const drtopk_order o = chance(50) ? DRTOPK_LARGEST : DRTOPK_SMALLEST;
+    const uint64_t seed = rnd();
+    const unsigned sorted = chance(50) ? DRTOPK_SORTED : 0;
+    tcase c = { .n = n, .k = k, .dist = dist, .dtype = t, .order = o, .seed = seed };
+    c.plan.first_algo = c.plan.second_algo = DRTOPK_ALGO_ONEPASS;
+    c.plan.flags = DRTOPK_DETERMINISTIC | sorted;
+    run_with_host(&c, 1);
+}
+
 /* DRTOPK_DETERMINISTIC on inputs full of ties (few distinct values, all
  * equal, NaN and +-0 among the extremes) and on tie-free ones, past the
  * sizes where fused and onepass sample a threshold: every key width, both
@@ -1376,28 +1389,31 @@ static void test_deterministic(int small)
                 run_with_host(&c, 1);
             }
     /* onepass's own tie step (a SELECT whose candidates hold more keys equal
-     * to the k-th than the result takes): ND integers have a few dozen
-     * values, UD floats equally spaced ones, so the k-th key has copies; k
-     * below and above the ties' count (ties read from the candidates, or
-     * from their list); --small (for the sanitizers): one k of each */
-    static const dh_dist tie_dists[] = { DRTOPK_DIST_ND, DRTOPK_DIST_UD };
+     * to the k-th than the result takes, a TAKE whose pass listed more ties
+     * of its threshold than the result takes): ND integers have a few dozen
+     * values, UD floats equally spaced ones (16-bit keys: hundreds of copies
+     * of each, TAKEs), FEW seven (TAKEs of 150,000 ties), so the k-th key
+     * has copies; k below and above the ties' count (ties read from the
+     * candidates, or from their list); --small (for the sanitizers): one k
+     * of each */
+    static const dh_dist tie_dists[] = { DRTOPK_DIST_ND, DRTOPK_DIST_UD, DRTOPK_DIST_FEW };
     const uint64_t tie_ks[] = { 1, 4099, 5, 64 };
     const size_t n_tie_ks = small ? 2 : sizeof tie_ks / sizeof tie_ks[0];
     for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
         for (size_t di = 0; di < sizeof tie_dists / sizeof tie_dists[0]; ++di)
             for (size_t ki = 0; ki <= n_tie_ks; ++ki) {
-                tcase c;
-                memset(&c, 0, sizeof c);
-                c.n = small ? (1u << 17) + 3 : (1u << 20) + 3;
-                c.k = ki < n_tie_ks ? tie_ks[ki] : rnd_in(1, c.n / 3);
-                c.dist = tie_dists[di];
-                c.dtype = (drtopk_dtype)t;
-                c.order = chance(50) ? DRTOPK_LARGEST : DRTOPK_SMALLEST;
-                c.seed = rnd();
-                c.plan.first_algo = c.plan.second_algo = DRTOPK_ALGO_ONEPASS;
-                c.plan.flags |= DRTOPK_DETERMINISTIC | (chance(50) ? DRTOPK_SORTED : 0);
-                run_with_host(&c, 1);
+                const uint64_t n = small ? (1u << 17) + 3 : (1u << 20) + 3;
+                det_onepass_case((drtopk_dtype)t, tie_dists[di], n, ki < n_tie_ks ? tie_ks[ki] : rnd_in(1, n / 3));
             }
+    /* V past onepass's tie list (2^22 slots): all equal (the list cannot
+     * hold the ties: the fix-up ranks V) and few distinct values (it holds
+     * them, where the fix-up would read more than 1/32 of V) */
+    static const dh_dist list_dists[] = { DRTOPK_DIST_EQ, DRTOPK_DIST_FEW };
+    const uint64_t list_n = (1u << 22) + (1u << 20) + 3;
+    if (!small)
+        for (int t = 0; t < DRTOPK_DTYPE_COUNT; ++t)
+            for (size_t di = 0; di < sizeof list_dists / sizeof list_dists[0]; ++di)
+                det_onepass_case((drtopk_dtype)t, list_dists[di], list_n, rnd_in(1, list_n / 3));
     /* V not 16-byte aligned, past several of the fix-up's chunks: few
      * distinct values (its ranking stops at the chunk of the m-th tie) and
      * tie-free ones (every chunk ranked) */

@@ -509,22 +509,15 @@ template <typename K> __host__ __device__ constexpr bool op_keeps_raw() { return
  * lists every tie of t (ctl->det_listing), which step 9 needs on a TAKE
  * only and which costs the pass a staged entry a tie it would not keep
  * (f16 UD at 2^30 keys: 2^18 of them, 11-30 us on an H200) and step 9 a
- * radix select over them (~20 us): where reading V instead would cost
- * more and the list holds them.  Without the list, deterministic.cu reads
- * V up to the m-th tie of smallest position, m = k - gt of E ties, a
- * fraction m / E of V, which the sample estimates: gt ~ a n / S and
- * E ~ b n / S for a, b its keys above and equal to t, so m / E ~ (kS/n -
- * a) / b (a SELECT, gt >= k, makes it negative); E past tie_cap would
- * overflow the list.  A thread reads OP_LIST_VECS 16-byte vectors of the
- * S sampled keys at once (the sample is carved 16-byte aligned). */
-#define OP_DET_LIST_FRACTION (1.0 / 32) /* m / E from which the pass lists: deterministic.cu ranked
-                                           V at ~2.6 TB/s (2^30 f16: 200 us for a quarter, H200), so
-                                           1/32 of it costs what the list does */
+ * radix select over them (~20 us): drtopk_onepass_lists_ties of the
+ * sample's keys above and equal to t.  A thread reads OP_LIST_VECS 16-byte
+ * vectors of the S sampled keys at once (the sample is carved 16-byte
+ * aligned). */
 #define OP_LIST_THREADS 1024            /* the sample (2^15 keys) in 8 or 16 vectors a thread */
 #define OP_LIST_VECS 4                  /* 16-byte loads a thread has in flight before it counts */
 template <typename CK>
 __global__ void __launch_bounds__(OP_LIST_THREADS)
-    onepass_list_kernel(const CK *__restrict__ s_keys, uint64_t s, const CK *d_t, double m_s, double n_per_s,
+    onepass_list_kernel(const CK *__restrict__ s_keys, uint64_t s, const CK *d_t, uint64_t n, uint64_t k,
                         uint64_t tie_cap, onepass_ctl *ctl)
 {
     typedef cub::BlockReduce<unsigned, OP_LIST_THREADS> reduce_t;
@@ -560,9 +553,7 @@ __global__ void __launch_bounds__(OP_LIST_THREADS)
     const unsigned a = reduce_t(tmp).Sum(above);
     __syncthreads();            /* tmp again */
     const unsigned b = reduce_t(tmp).Sum(equal);
-    if (threadIdx.x == 0)
-        ctl->det_listing =
-            m_s - (double)a >= OP_DET_LIST_FRACTION * (double)b && (double)b * n_per_s <= (double)tie_cap;
+    if (threadIdx.x == 0) ctl->det_listing = drtopk_onepass_lists_ties(n, k, s, a, b, tie_cap);
 }
 
 /* Step 3: the one read of V; S: the smallest order (om all ones).  A
@@ -1205,8 +1196,7 @@ struct onepass_run {
         const bool settles = values != NULL && in->d_settled != NULL; /* step 9 runs */
         if (l.det && settles) {
             drtopk_pdl_config(&cfg, &pdl, 1, OP_LIST_THREADS, 0, s, dev->cc_major);
-            DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_list_kernel<CK>, (const CK *)l.s_keys, l.s, d_t,
-                                               (double)k * (double)l.s / (double)n, (double)n / (double)l.s,
+            DRTOPK_CUDA_TRY(cudaLaunchKernelEx(&cfg, onepass_list_kernel<CK>, (const CK *)l.s_keys, l.s, d_t, n, k,
                                                l.tie_cap, l.ctl));
             DRTOPK_LAUNCH_CHECK();
         }

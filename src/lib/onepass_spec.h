@@ -23,8 +23,9 @@
  *     millions of copies of t (16-bit keys, clustered data) then stops paying
  *     for each of them.  Its workload, drtopk_onepass_kept(gt, eq, k), is the
  *     same whichever tie it stopped at.  (A deterministic result on the CUDA
- *     backend lists more ties, to pick those of smallest position among them
- *     on a TAKE: kernels/onepass.cu, step 9; the decisions stay these.);
+ *     backend lists every tie where drtopk_onepass_lists_ties says so, to
+ *     pick those of smallest position among them on a TAKE:
+ *     kernels/onepass.cu, step 9; the decisions stay these.);
  *  4. drtopk_onepass_decide(gt, eq, k, cap):
  *       SELECT    gt >= k and gt <= cap: the exact top-k of the gt candidates;
  *       TAKE      gt < k <= gt + eq: every candidate and k - gt ties;
@@ -173,6 +174,23 @@ DRTOPK_HD drtopk_onepass_mode drtopk_onepass_decide(uint64_t gt, uint64_t eq, ui
 {
     if (gt > cap || gt + eq < k) return DRTOPK_ONEPASS_FALLBACK;
     return gt >= k ? DRTOPK_ONEPASS_SELECT : DRTOPK_ONEPASS_TAKE;
+}
+
+/* A deterministic result on the CUDA backend (kernels/onepass.cu,
+ * onepass_list_kernel): whether step 3 lists every key equal to t, so that
+ * a TAKE takes its m ties of smallest position from the list instead of
+ * deterministic.cu reading V up to the m-th of the E ties, a fraction m / E
+ * of V.  Given a and b, the sampled keys above and equal to t, gt ~ a n / S
+ * and E ~ b n / S, so m / E ~ (kS/n - a) / b (negative for a SELECT, gt >=
+ * k): lists where that is at least DRTOPK_ONEPASS_LIST_FRACTION and the E
+ * ties fit the list's list_cap slots. */
+#define DRTOPK_ONEPASS_LIST_FRACTION (1.0 / 32) /* the fix-up ranked V at ~2.6 TB/s (2^30 f16: 200 us for a
+                                                   quarter, H200): 1/32 of it costs what the list does */
+DRTOPK_HD int drtopk_onepass_lists_ties(uint64_t n, uint64_t k, uint64_t s, uint64_t a, uint64_t b,
+                                        uint64_t list_cap)
+{
+    const double m_s = (double)k * (double)s / (double)n, n_per_s = (double)n / (double)s;
+    return m_s - (double)a >= DRTOPK_ONEPASS_LIST_FRACTION * (double)b && (double)b * n_per_s <= (double)list_cap;
 }
 
 #endif

@@ -1,10 +1,11 @@
 /*
  * test_onepass.c -- the one-read top-k on the CPU reference (DRTOPK_ALGO_ONEPASS;
- * src/lib/onepass_spec.h, cpu_ref.c): its specification
- * (sample positions, rank, capacity, the decision), exact results against the
- * oracle over every key type, order and distribution with n below and above
- * the sample size, the workload it reports (select, take and both sides of
- * the fallback, forced by inputs built against the sampled positions:
+ * src/lib/onepass_spec.h, cpu_ref.c): its specification (sample positions,
+ * rank, capacity, the decision, whether a deterministic TAKE lists its
+ * ties), exact results against the oracle over every key type, order and
+ * distribution with n below and above the sample size, the workload it
+ * reports (select, take and both sides of the fallback, forced by inputs
+ * built against the sampled positions:
  * tests/gpu/onepass_data.h, at every key type and order), and how plans
  * reach it (standalone only; a tuning entry naming it gives the standalone
  * plan); and the fused top-k's launch shape, which samples with this
@@ -93,6 +94,17 @@ static void spec(void)
     CHECK(drtopk_onepass_decide(10, 7, 10, 20) == DRTOPK_ONEPASS_SELECT);
     CHECK(drtopk_onepass_decide(9, 1, 10, 20) == DRTOPK_ONEPASS_TAKE);
     CHECK(drtopk_onepass_decide(0, 1000, 10, 20) == DRTOPK_ONEPASS_TAKE);
+    /* a deterministic TAKE's tie list, at 2^30 keys (S = 2^15) of f16 UD:
+     * 2^18 copies of each key near the top, about 8 of them sampled */
+    const uint64_t g = 1ull << 30, sg = DRTOPK_ONEPASS_SAMPLE, list = 1u << 22;
+    CHECK(drtopk_onepass_lists_ties(g, 1u << 16, sg, 0, 9, list));   /* m / E ~ 2 / 9 of V: list */
+    CHECK(!drtopk_onepass_lists_ties(g, 1u << 10, sg, 0, 8, list));  /* 1 / 256: the fix-up reads less */
+    CHECK(!drtopk_onepass_lists_ties(g, 1u << 20, sg, 48, 8, list)); /* a SELECT */
+    CHECK(drtopk_onepass_lists_ties(g, 1u << 16, sg, 1, 32, list));  /* (2 - 1) / 32: at the bound */
+    CHECK(!drtopk_onepass_lists_ties(g, 1u << 16, sg, 1, 33, list));
+    CHECK(!drtopk_onepass_lists_ties(g, 1u << 26, sg, 0, sg / 7, list)); /* FEW: 2^30 / 7 ties, past the list */
+    CHECK(drtopk_onepass_lists_ties(g, 1u << 26, sg, 0, 128, list)); /* 2^22 ties: the list holds them */
+    CHECK(!drtopk_onepass_lists_ties(g, 1u << 26, sg, 0, 129, list));
 }
 
 /* Every key type, order and distribution; n below and above the sample. */

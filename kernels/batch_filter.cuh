@@ -124,6 +124,31 @@ __device__ void filter_sort(uint64_t *w, unsigned n)
     }
 }
 
+/* A warp-aggregated slot of counter *ctr (shared or global) for each lane
+ * that takes one; every lane of the warp calls it.  Returns take, with the
+ * lane's slot in *at. */
+__device__ __forceinline__ bool warp_slot(bool take, unsigned *ctr, unsigned *at)
+{
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
+    const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, take);
+    if (b == 0) return false;           /* the warp alike */
+    unsigned base = 0;
+    if (lane == 0) base = atomicAdd(ctr, (unsigned)__popc(b));
+    *at = __shfl_sync(DRTOPK_FULL_MASK, base, 0) + __popc(b & ((1u << lane) - 1u));
+    return take;
+}
+
+/* The block merge sort of a sorted k_s past BATCH_FILTER_MERGE_K (THREADS
+ * threads, the block holds BATCH_SORT_MAX words), and the words of its
+ * scratch, which lies in the listed words. */
+template <unsigned THREADS>
+using filter_merge = cub::BlockMergeSort<uint64_t, THREADS, BATCH_SORT_MAX / THREADS>;
+template <unsigned THREADS>
+constexpr size_t filter_merge_words()
+{
+    return (sizeof(typename filter_merge<THREADS>::TempStorage) + sizeof(uint64_t) - 1) / sizeof(uint64_t);
+}
+
 /* A filter block's search state (shared memory). */
 typedef struct {
     uint64_t prefix, mask;      /* the want-th word's known digits          */
@@ -182,16 +207,85 @@ __device__ void filter_search(const uint64_t *w, unsigned n, unsigned want, int 
     __syncthreads();
 }
 
+/* The top k_s = kn of segment s (at start) from the c >= kn words w[0..c) in
+ * shared memory that hold every key at or above its k-th (the block of
+ * THREADS threads): the words above the k-th key (filter_search) and the
+ * first enough of its ties to claim a slot; sorted, through best
+ * (pow2_at_least(kn, BATCH_SORT_GROUP) words, BATCH_SORT_MAX past
+ * BATCH_FILTER_MERGE_K, whose merge sort's scratch is w: at least
+ * filter_merge_words words), else straight to the output. */
+template <int T, unsigned THREADS>
+__device__ void filter_finish(const batch_args &a, uint64_t s, uint64_t start, uint64_t *w, uint64_t *best,
+                              unsigned c, unsigned kn, int high, int sorted, filter_head *fh, unsigned *hist)
+{
+    filter_head &f = *fh;
+    if (threadIdx.x == 0) f.placed = f.ties = 0;
+    __syncthreads();
+    auto emit = [&](unsigned at, uint64_t x) {
+        if (sorted) best[at] = x;
+        else put<T>(a, s, start, at, filter_pos(x));
+    };
+    if (c == kn) {                  /* the list is the top k_s (a segment its own top k): no search */
+        for (unsigned j = threadIdx.x; j < c; j += blockDim.x) emit(j, w[j]);
+    } else {
+        filter_search(w, c, kn, high, &f, hist);
+        const uint64_t pf = f.prefix, mk = f.mask;
+        const unsigned want = f.want, above = kn - want;
+        for (unsigned j0 = 0; j0 < c; j0 += blockDim.x) {  /* the words above the k-th key, then its ties */
+            const unsigned j = j0 + threadIdx.x;
+            const uint64_t x = j < c ? w[j] : 0;
+            unsigned at;
+            if (warp_slot(j < c && (x & mk) > pf, &f.placed, &at)) emit(at, x);
+            if (warp_slot(j < c && (x & mk) == pf, &f.ties, &at) && at < want) emit(above + at, x);
+        }
+    }
+    if (sorted) {
+        if (kn > BATCH_FILTER_MERGE_K) {
+            /* a block merge sort, its scratch in the words (read by now): n log n steps where the
+             * bitonic takes n log^2 n / 2 */
+            constexpr unsigned R = BATCH_SORT_MAX / THREADS;     /* words a thread: the block holds k_s */
+            typedef filter_merge<THREADS> merge_sort;
+            __syncthreads();        /* best written, the words read */
+            uint64_t x[R];
+#pragma unroll
+            for (unsigned r = 0; r < R; ++r) {
+                const unsigned j = threadIdx.x * R + r;
+                x[r] = j < kn ? best[j] : 0;
+            }
+            merge_sort(*reinterpret_cast<typename merge_sort::TempStorage *>(w))
+                .Sort(x, cuda::std::greater<uint64_t>());
+#pragma unroll
+            for (unsigned r = 0; r < R; ++r) best[threadIdx.x * R + r] = x[r];
+        } else {
+            const unsigned m = pow2_at_least(kn, BATCH_SORT_GROUP);
+            for (unsigned j = kn + threadIdx.x; j < m; j += blockDim.x) best[j] = 0;
+            __syncthreads();
+            filter_sort(best, m);
+        }
+        __syncthreads();
+        for (unsigned j = threadIdx.x; j < kn; j += blockDim.x) put<T>(a, s, start, j, filter_pos(best[j]));
+    }
+}
+
+/* Hand segment s to the split select: its id onto the split list (of size
+ * *count) and a fresh search state beside it. */
+__device__ __forceinline__ void hand_to_split(unsigned long long *count, uint64_t *list, split_state *states,
+                                              uint64_t s)
+{
+    const unsigned long long at = atomicAdd(count, 1ull);
+    list[at] = s;
+    unsigned long long *w = (unsigned long long *)(states + at);
+    for (size_t j = 0; j < sizeof(split_state) / sizeof *w; ++j) w[j] = 0;
+}
+
 /* Hand segment s of bin BIN to the split select (a later bin): a threshold
  * that let too many or too few keys through. */
 template <int BIN>
 __device__ __forceinline__ void filter_fall_back(const batch_args &a, uint64_t s, split_state *states)
 {
     static_assert(BIN < BIN_SPLIT, "the split select runs after the filter's bins");
-    const unsigned long long at = atomicAdd((unsigned long long *)a.count + (BIN_SPLIT - BIN), 1ull);
-    ((uint64_t *)a.list)[(uint64_t)(BIN_SPLIT - BIN) * a.segments + at] = s;
-    unsigned long long *w = (unsigned long long *)(states + at);
-    for (size_t j = 0; j < sizeof(split_state) / sizeof *w; ++j) w[j] = 0;
+    hand_to_split((unsigned long long *)a.count + (BIN_SPLIT - BIN),
+                  (uint64_t *)a.list + (uint64_t)(BIN_SPLIT - BIN) * a.segments, states, s);
 }
 
 /* A block per segment (keys of at most 32 bits): the threshold t is at most
@@ -215,19 +309,11 @@ __global__ void __launch_bounds__(filter_shape<BIN>::threads) filter_kernel(batc
     uint64_t *const w = filter_smem, *const best = filter_smem + W;    /* best: sorted only */
     __shared__ filter_head f;
     __shared__ unsigned hist[BATCH_DIGITS];
-    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK, lower = (1u << lane) - 1u;
+    static_assert(filter_merge_words<THREADS>() <= W, "the merge sort's scratch fits the words");
+    const unsigned lane = threadIdx.x & DRTOPK_LANE_MASK;
     const int high = (int)(8 * sizeof(RT));   /* the ordered keys' width: 16 or 32 bits */
     const drtopk_order order = (drtopk_order)a.order;
     auto key_of = [&](RT b) { return (uint32_t)drtopk_key_any(b, (drtopk_dtype)T, order); };
-    /* a warp-aggregated slot of counter *c for each lane that takes one (every lane of the warp calls it) */
-    auto slot = [&](bool take, unsigned *c, unsigned *at) {
-        const unsigned b = __ballot_sync(DRTOPK_FULL_MASK, take);
-        if (b == 0) return false;       /* the warp alike */
-        unsigned base = 0;
-        if (lane == 0) base = atomicAdd(c, (unsigned)__popc(b));
-        *at = __shfl_sync(DRTOPK_FULL_MASK, base, 0) + __popc(b & lower);
-        return take;
-    };
     const uint64_t nseg = seg_count(a);
     for (uint64_t i = blockIdx.x; i < nseg; i += gridDim.x) {
         const uint64_t s = seg_id(a, i);
@@ -246,11 +332,11 @@ __global__ void __launch_bounds__(filter_shape<BIN>::threads) filter_kernel(batc
                           &f, hist);
             t = (uint32_t)(f.prefix >> BATCH_FILTER_KEY_SHIFT);
         }
-        if (threadIdx.x == 0) f.listed = f.placed = f.ties = 0;
+        if (threadIdx.x == 0) f.listed = 0;
         __syncthreads();                /* t read, the counts zeroed: the words are free */
         auto list = [&](bool in, uint32_t key, unsigned p) {
             unsigned at;
-            if (slot(in && key >= t, &f.listed, &at) && at < W) w[at] = filter_word(key, p);
+            if (warp_slot(in && key >= t, &f.listed, &at) && at < W) w[at] = filter_word(key, p);
         };
         /* head elements up to a 16-byte boundary and the tail: warp 0, a lane each */
         const unsigned head = (unsigned)(((uintptr_t)0 - (uintptr_t)src) & (BATCH_VEC_BYTES - 1)) / sizeof(RT);
@@ -305,51 +391,7 @@ __global__ void __launch_bounds__(filter_shape<BIN>::threads) filter_kernel(batc
             __syncthreads();            /* f read before the next segment's */
             continue;
         }
-        auto emit = [&](unsigned at, uint64_t x) {
-            if (sorted) best[at] = x;
-            else put<T>(a, s, start, at, filter_pos(x));
-        };
-        if (c == kn) {                  /* the list is the top k_s (a segment its own top k): no search */
-            for (unsigned j = threadIdx.x; j < c; j += blockDim.x) emit(j, w[j]);
-        } else {
-            filter_search(w, c, kn, high, &f, hist);
-            const uint64_t pf = f.prefix, mk = f.mask;
-            const unsigned want = f.want, above = kn - want;
-            for (unsigned j0 = 0; j0 < c; j0 += blockDim.x) {  /* the words above the k-th key, then its ties */
-                const unsigned j = j0 + threadIdx.x;
-                const uint64_t x = j < c ? w[j] : 0;
-                unsigned at;
-                if (slot(j < c && (x & mk) > pf, &f.placed, &at)) emit(at, x);
-                if (slot(j < c && (x & mk) == pf, &f.ties, &at) && at < want) emit(above + at, x);
-            }
-        }
-        if (sorted) {
-            if (kn > BATCH_FILTER_MERGE_K) {
-                /* a block merge sort, its scratch in the words (read by now): n log n steps where the
-                 * bitonic takes n log^2 n / 2 */
-                constexpr unsigned R = BATCH_SORT_MAX / THREADS;     /* words a thread: the block holds k_s */
-                typedef cub::BlockMergeSort<uint64_t, THREADS, R> merge_sort;
-                static_assert(sizeof(typename merge_sort::TempStorage) <= W * sizeof(uint64_t),
-                              "the merge sort's scratch fits the words");
-                __syncthreads();        /* best written, the words read */
-                uint64_t x[R];
-#pragma unroll
-                for (unsigned r = 0; r < R; ++r) {
-                    const unsigned j = threadIdx.x * R + r;
-                    x[r] = j < kn ? best[j] : 0;
-                }
-                merge_sort(*reinterpret_cast<typename merge_sort::TempStorage *>(w)).Sort(x, cuda::std::greater<uint64_t>());
-#pragma unroll
-                for (unsigned r = 0; r < R; ++r) best[threadIdx.x * R + r] = x[r];
-            } else {
-                const unsigned m = pow2_at_least(kn, BATCH_SORT_GROUP);
-                for (unsigned j = kn + threadIdx.x; j < m; j += blockDim.x) best[j] = 0;
-                __syncthreads();
-                filter_sort(best, m);
-            }
-            __syncthreads();
-            for (unsigned j = threadIdx.x; j < kn; j += blockDim.x) put<T>(a, s, start, j, filter_pos(best[j]));
-        }
+        filter_finish<T, THREADS>(a, s, start, w, best, c, kn, high, sorted, &f, hist);
         __syncthreads();                /* the words and f read before the next segment's */
     }
 }

@@ -8,7 +8,9 @@
  *   - the staged radix select, a segment in shared memory, and its chunked
  *     form for long uniform rows (batch_staged.cuh);
  *   - the filter select, one read of a segment above a sampled threshold
- *     (batch_filter.cuh; sparse attention);
+ *     (batch_filter.cuh; sparse attention), and the row filter, the same
+ *     with a uniform row split over blocks (batch_rowfilter.cuh; token
+ *     sampling);
  *   - the split radix select, long segments read by many blocks a pass
  *     (batch_split.cuh);
  *   - the Dr. Top-k pipeline (paper sections 4-5) across blocks for variable
@@ -30,6 +32,7 @@
 #include "batch_staged.cuh"
 #include "batch_split.cuh"
 #include "batch_filter.cuh"
+#include "batch_rowfilter.cuh"
 #include "batch_dr.cuh"
 
 /* ---- logarithmic radix binning of variable segments -------------------------- */
@@ -418,6 +421,102 @@ struct split_launch {
     }
 };
 
+/* The row filter's shared memory: the list copy (at least the merge sort's
+ * scratch where it sorts past BATCH_FILTER_MERGE_K) and, sorted, the k best
+ * (filter_finish); its words and its bytes. */
+static uint64_t rowfilter_smem_words(uint64_t stride, uint64_t k, int sorted)
+{
+    const uint64_t merge = filter_merge_words<ROWFILTER_THREADS>();
+    return sorted && k > BATCH_FILTER_MERGE_K && merge > stride ? merge : stride;
+}
+
+static size_t rowfilter_smem_bytes(uint64_t stride, uint64_t k, int sorted)
+{
+    const uint64_t best = !sorted ? 0 : k > BATCH_FILTER_MERGE_K ? BATCH_SORT_MAX : pow2_at_least(k, BATCH_SORT_GROUP);
+    return (size_t)(rowfilter_smem_words(stride, k, sorted) + best) * sizeof(uint64_t);
+}
+
+/* Uniform rows the row filter takes (drtopk_batch_rowfilter_takes) where a
+ * block of it fits the GPU's shared memory and the batched Dr. pipeline does
+ * not take them. */
+static int rowfilter_uniform(const drtopk_batch_problem *p, const drtopk_batch_plan *plan,
+                             const drtopk_device_attrs *dev)
+{
+    return p->offsets == NULL && !dr_uniform(p, plan) &&
+           drtopk_batch_rowfilter_takes(drtopk_dtype_bits(p->dtype), plan->filter_min_len, p->len, p->k) &&
+           rowfilter_smem_bytes(drtopk_batch_filter_words(p->len, p->k), p->k, (plan->flags & DRTOPK_SORTED) != 0) <=
+               dev->smem_optin;
+}
+
+/* The row filter's workspace for p at *off of base (NULL: sizes only). */
+static void rowfilter_layout(const drtopk_batch_problem *p, int sorted, char *base, size_t *off, rowfilter_ws *r)
+{
+    const size_t rows = (size_t)p->segments;
+    memset(r, 0, sizeof *r);
+    r->stride = drtopk_batch_filter_words(p->len, p->k);
+    r->smem_words = rowfilter_smem_words(r->stride, p->k, sorted);
+    r->lo = (uint32_t *)drtopk_carve(base, off, rows * sizeof(uint32_t));
+    r->hi = (uint32_t *)drtopk_carve(base, off, rows * sizeof(uint32_t));
+    r->count = (unsigned *)drtopk_carve(base, off, rows * sizeof(unsigned));
+    r->ties = (unsigned *)drtopk_carve(base, off, rows * sizeof(unsigned));
+    r->fails = (unsigned long long *)drtopk_carve(base, off, sizeof(unsigned long long));
+    r->fail_list = (uint64_t *)drtopk_carve(base, off, rows * sizeof(uint64_t));
+    r->states = (split_state *)drtopk_carve(base, off, rows * sizeof(split_state));
+    r->words = (uint64_t *)drtopk_carve(base, off, rows * (size_t)r->stride * sizeof(uint64_t));
+    r->tie_words = (uint64_t *)drtopk_carve(base, off, rows * (size_t)p->k * sizeof(uint64_t));
+}
+
+/* The row filter of uniform rows: the sample kernel, the pass (a persistent
+ * grid: the blocks an SM that fit, on every SM), the finish, then the split
+ * select of the rows handed to it. */
+template <int T>
+struct rowfilter_launch {
+    static drtopk_status run(batch_args a, rowfilter_ws r, int sorted, unsigned grid_cap, cudaStream_t st)
+    {
+        if constexpr (sizeof(typename elem_of<T>::raw) > sizeof(uint32_t)) {
+            drtopk_error_set("the row filter takes keys of at most 32 bits, not %s",
+                             drtopk_dtype_name((drtopk_dtype)T));
+            return DRTOPK_ERR_UNSUPPORTED;
+        } else {
+            const drtopk_device_attrs *dev;
+            drtopk_status s;
+            int pass_per_sm = 0, finish_per_sm = 0;
+            const size_t smem = rowfilter_smem_bytes(r.stride, a.k, sorted);
+            const bool smallest = a.order == DRTOPK_SMALLEST;
+            const void *pass = smallest ? (const void *)rowfilter_pass_kernel<T, true>
+                                        : (const void *)rowfilter_pass_kernel<T, false>;
+            const void *finish = (const void *)rowfilter_finish_kernel<T>;
+            if ((s = drtopk_device_current(NULL, &dev)) != DRTOPK_OK ||
+                (s = drtopk_kernel_dynamic_smem(finish, smem)) != DRTOPK_OK ||
+                (s = drtopk_kernel_occupancy(pass, ROWFILTER_THREADS, 0, NULL, &pass_per_sm)) != DRTOPK_OK ||
+                (s = drtopk_kernel_occupancy(finish, ROWFILTER_THREADS, smem, NULL, &finish_per_sm)) != DRTOPK_OK)
+                return s;
+            const unsigned sms = (unsigned)dev->sm_count;
+            const uint64_t chunk_keys = BATCH_ROWFILTER_CHUNK_BYTES / sizeof(typename elem_of<T>::raw);
+            const unsigned chunks = (unsigned)((a.len + chunk_keys - 1) / chunk_keys);
+            const uint64_t sample_warps = ROWFILTER_SAMPLE_THREADS / DRTOPK_WARP;
+            rowfilter_sample_kernel<T><<<grid_for((a.segments + sample_warps - 1) / sample_warps, grid_cap),
+                                         ROWFILTER_SAMPLE_THREADS, 0, st>>>(a, r);
+            DRTOPK_LAUNCH_CHECK();
+            const unsigned pass_grid =
+                grid_for(a.segments * chunks, (unsigned)(pass_per_sm > 0 ? pass_per_sm : 1) * sms);
+            if (smallest) rowfilter_pass_kernel<T, true><<<pass_grid, ROWFILTER_THREADS, 0, st>>>(a, r, chunks);
+            else rowfilter_pass_kernel<T, false><<<pass_grid, ROWFILTER_THREADS, 0, st>>>(a, r, chunks);
+            DRTOPK_LAUNCH_CHECK();
+            rowfilter_finish_kernel<T><<<grid_for(a.segments, (unsigned)(finish_per_sm > 0 ? finish_per_sm : 1) * sms),
+                                         ROWFILTER_THREADS, smem, st>>>(a, r, sorted);
+            DRTOPK_LAUNCH_CHECK();
+            batch_args b = a;
+            b.list = r.fail_list;
+            b.count = r.fails;
+            /* as the binned split select's: few rows fall back, each wants many blocks */
+            const unsigned y = grid_for(a.segments, BATCH_SPLIT_WAVES * grid_cap / BATCH_SPLIT_X_VAR + 1);
+            return split_launch<T>::run(b, r.states, dim3(BATCH_SPLIT_X_VAR, y), sorted, grid_for(a.segments, grid_cap),
+                                        st);
+        }
+    }
+};
+
 /* Uniform rows longer than block_max_len that the batched Dr. pipeline
  * leaves (dr_uniform): the single top-k, one row per call, with the row plan
  * the planner resolved (drtopk_plan_batch_rows); its problem and workspace. */
@@ -440,7 +539,7 @@ static int uniform_pipeline(const drtopk_batch_problem *p, const drtopk_batch_pl
 }
 
 /* The algorithm of uniform rows (the pipeline aside). */
-enum { UNIFORM_TINY, UNIFORM_WARP, UNIFORM_CHUNKED, UNIFORM_STAGED, UNIFORM_SPLIT };
+enum { UNIFORM_TINY, UNIFORM_WARP, UNIFORM_CHUNKED, UNIFORM_STAGED, UNIFORM_SPLIT, UNIFORM_ROWFILTER };
 
 /* Chunks per row of the chunked staged select, or 0 where it does not apply:
  * chunks of at most BATCH_CHUNK_BYTES of keys (cut further while there are
@@ -518,6 +617,7 @@ typedef struct {
     void *cand_values;          /* chunked select: rows x chunks x k candidates */
     uint64_t *cand_indices;
     dr_ws dr;                   /* variable segments: the Dr. pipeline's */
+    rowfilter_ws rf;            /* the row filter's */
 } batch_ws;
 
 static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_batch_plan *plan, char *base,
@@ -529,6 +629,11 @@ static drtopk_status batch_layout(const drtopk_batch_problem *p, const drtopk_ba
     if ((st = drtopk_device_current(NULL, &dev)) != DRTOPK_OK) return st;
     *cap = staged_cap(p->dtype, (plan->flags & DRTOPK_SORTED) != 0, p->k, dev->smem_optin);
     if (*cap > plan->staged_max_len) *cap = plan->staged_max_len;
+    if (rowfilter_uniform(p, plan, dev)) {
+        *algorithm = UNIFORM_ROWFILTER;
+        rowfilter_layout(p, (plan->flags & DRTOPK_SORTED) != 0, base, off, &w->rf);
+        return DRTOPK_OK;
+    }
     /* binned: variable segments; uniform rows all to the Dr. pipeline, or to the filter select */
     const filter_here fh = filter_here_of(plan, dev);
     if (p->offsets || dr_uniform(p, plan) || filter_uniform(p, &fh, *cap, (plan->flags & DRTOPK_SORTED) != 0)) {
@@ -653,6 +758,8 @@ extern "C" drtopk_status drtopk_cuda_batch_select(const drtopk_batch_problem *p,
     int algorithm = UNIFORM_STAGED;
     batch_ws w;
     if ((st = batch_layout(p, plan, base, &off, &cap, &algorithm, &chunks, &w)) != DRTOPK_OK) return st;
+    if (algorithm == UNIFORM_ROWFILTER)
+        return batch_dispatch<rowfilter_launch>(p->dtype, a, w.rf, sorted, grid_cap, cs);
     const filter_here fh = filter_here_of(plan, dev);
     const int all_bins = p->offsets != NULL || filter_uniform(p, &fh, cap, sorted);
     /* the longest segment there may be: a variable one at most the elements (total unknown: UINT32_MAX,

@@ -27,6 +27,12 @@
 #define BATCH_FILTER_MERGE_K 512                /*   sorted k_s past this: merge-sorted (else bitonic)    */
 #define BATCH_FILTER_WHOLE_K 1024               /*   a segment listed whole: sorted k_s past this, or     */
 #define BATCH_FILTER_WHOLE_RATIO 5              /*   past BATCH_FILTER_MERGE_K with at most 5 k_s keys    */
+#define BATCH_ROWFILTER_CHUNK_BYTES 32768       /* row filter: bytes of a row one block reads (a trip of its loads) */
+#define BATCH_ROWFILTER_WORDS BATCH_FILTER_WORDS /*   a row's list at most a filter block's words          */
+#define BATCH_ROWFILTER_MIN_LEN 131072          /*   rows at least this long (drtopk_batch_rowfilter_takes) */
+#define BATCH_ROWFILTER_MIN_K 32                /*   k at least this                                       */
+#define BATCH_ROWFILTER_LIST_MAX 1024           /*   the expected list at most this many words             */
+#define BATCH_ROWFILTER_KEY_BITS 16             /*   keys of this width                                    */
 
 /* The sample rank of the staged block select's threshold for n keys, k_s =
  * kn of them (about BATCH_SAMPLE_OVER k_s keys of the segment at or above
@@ -92,6 +98,33 @@ DRTOPK_HD int drtopk_batch_filter_takes(int key_bits, uint64_t min_len, uint64_t
         return sorted && (ks > BATCH_FILTER_WHOLE_K ||
                           (ks > BATCH_FILTER_MERGE_K && len <= BATCH_FILTER_WHOLE_RATIO * ks));
     return drtopk_batch_filter_words(len, ks) <= max_words;
+}
+
+/* Whether uniform rows of len keys, k_s = ks of them selected, take the row
+ * filter (the filter select with a row split over blocks of
+ * BATCH_ROWFILTER_CHUNK_BYTES each; kernels/batch_rowfilter.cuh): 16-bit
+ * keys, the filter on (min_len > 0, the row longer), rows of at least
+ * BATCH_ROWFILTER_MIN_LEN keys, k_s at least BATCH_ROWFILTER_MIN_K, and a
+ * list, about r len / S words for the sample's rank r, expected within
+ * BATCH_ROWFILTER_LIST_MAX (its capacity, drtopk_batch_filter_words, within
+ * BATCH_ROWFILTER_WORDS).  The kernels take 32-bit keys too; the rule keeps
+ * them where they won on every case measured (H200, `tests/gpu/ab.sh
+ * --batch`, against the selects they would replace, rows x length at k =
+ * 50: bf16 256 x 131072 0.89, 512 x 131072 0.97, 16 x 131072 0.89, f16 ND
+ * 0.96, bf16 CD 0.96), and off 32-bit keys, which won on some and lost on
+ * others (f32 FEW 0.40, u32 CD at k = 100 0.71, f32 at k = 100 0.86, f32
+ * 0.997; but i32 1.33, f32 ND 1.02, and at k = 1, where the chunked select
+ * is fast, f32 1.13 and f32 ND 1.49), nor past short rows or large k
+ * (earlier builds: f32 4096 x 16384 at k = 100 1.92, 128 x 65536 at k = 8
+ * 1.34, 1024 x 131072 at k = 2048 1.37: the lists of ~4,200 words searched
+ * after the pass). */
+DRTOPK_HD int drtopk_batch_rowfilter_takes(int key_bits, uint64_t min_len, uint64_t len, uint64_t ks)
+{
+    if (key_bits != BATCH_ROWFILTER_KEY_BITS || min_len == 0 || len <= min_len || len < BATCH_ROWFILTER_MIN_LEN ||
+        len >= UINT32_MAX || ks < BATCH_ROWFILTER_MIN_K)
+        return 0;
+    const uint64_t expected = drtopk_onepass_rank(len, ks, BATCH_FILTER_SAMPLE) * len / BATCH_FILTER_SAMPLE;
+    return expected <= BATCH_ROWFILTER_LIST_MAX && drtopk_batch_filter_words(len, ks) <= BATCH_ROWFILTER_WORDS;
 }
 
 /* Whether a segment the filter select takes needs a wide block: its words

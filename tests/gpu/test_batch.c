@@ -20,13 +20,16 @@
  * subranges over several rows of loads) and the rows it
  * leaves to the single pipeline (one row, sorted k past 2048); the staged
  * block select's sampled threshold over random rows of every key type and
- * over f32 rows that force its fallback (all equal, fewer listed than k).
+ * over f32 rows that force its fallback (all equal, fewer listed than k);
+ * the row filter (uniform rows of 16-bit keys split over blocks) likewise,
+ * with a k per row.
  * Half the uniform shapes and the variable segments run again with
  * DRTOPK_DETERMINISTIC and must equal the CPU backend's slots bit for bit
  * (unsorted: each segment's as a set).
  * Each result is checked segment by segment by dh_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
- * it.  --small: the sanitizer-sized cases.  --shard I/N: only checks I,
+ * it.  --small: the sanitizer-sized cases.  --only rowfilter: the row
+ * filter's cases alone (its sanitizer runs).  --shard I/N: only checks I,
  * I + N, I + 2N, ... (counted over every check, in the same order in every
  * run), so that N processes run one case set between them (racecheck of
  * --small in parallel: tests/gpu/run.sh); the N logs' counts add up to one
@@ -77,6 +80,11 @@
 #define FILTER_SAMPLE 1024           /*   the kernel's samples (BATCH_FILTER_SAMPLE): onepass_spec.h's positions */
 #define FILTER_K_BIG 4096           /*   sparse attention's largest k: sorted past a block's sort (after the select) */
 #define FILTER_WORDS 8192            /*   and its list (BATCH_FILTER_WORDS): shorter segments are listed whole */
+#define ROWFILTER_ROWS 7             /* rowfilter_cases: uniform rows a case                  */
+#define ROWFILTER_ROWS_SMALL 3       /*   --small (sanitizers)                                */
+#define ROWFILTER_CROWD 1200         /*   copies of a row's best key: fewer than its list's 1,664 words at k = 50 */
+#define ROWFILTER_LEN_MAX 262144     /*   its longest rows                                     */
+#define ROWFILTER_K_MIN 32           /*   the least k it takes (BATCH_ROWFILTER_MIN_K)          */
 #define SAMPLE_ROWS 6                /* sample_cases: rows of the staged block select's sampled threshold */
 #define SAMPLE_ROWS_SMALL 2          /*   --small (sanitizers): 2 rows of 10000 keys   */
 #define SAMPLE_LEN_ANN 10000         /*   ANN re-ranking's rows                        */
@@ -339,6 +347,100 @@ static void filter_cases(int small)
     }
     free(v);
     free(off);
+}
+
+/* The row filter (uniform rows of 16-bit keys split over blocks of 32 KB
+ * each, a sampled threshold a row, a block a row selecting from the row's
+ * lists): rows of 131075 keys (odd, so that rows start off the 16-byte
+ * grid), 262144 and 140000 keys, k 32, 50 and 100 (the k it takes at these
+ * lengths), f16 and bf16, both orders, unsorted, sorted, deterministic, a k
+ * per row (some rows none, some all of k) and the filter off (the algorithm
+ * it stands for); bf16 rows whose threshold is a tie (TAKE: k - gt of its
+ * ties): all equal, and rows whose best key is held 1,200 times beside
+ * random rows; bf16 rows where the threshold fails and the row goes to the
+ * split select: the best keys (at most two of a value) at the sampled
+ * positions only (fewer than k at or above t), the worst keys there (every
+ * key above t: past the list); ties with NaN and -0.0/+0.0, ascending (runs
+ * of equal keys, the top k in the last chunk).  --small: 3 rows of 131075
+ * keys, k 50, bf16. */
+static void rowfilter_cases(int small)
+{
+    const uint64_t lens[] = { 131075, 262144, 140000 }, ks[] = { ROWFILTER_K_MIN, SPECIAL_K, 100 };
+    const uint64_t rows = small ? ROWFILTER_ROWS_SMALL : ROWFILTER_ROWS;
+    const uint64_t nlens = small ? 1 : sizeof lens / sizeof lens[0];
+    char what[256];
+    void *v = malloc(rows * ROWFILTER_LEN_MAX * sizeof(uint16_t) + 8);
+    uint16_t *h = (uint16_t *)v;
+    uint64_t *rk = (uint64_t *)malloc(rows * sizeof(uint64_t));
+    for (uint64_t l = 0; l < nlens; ++l) {
+        const uint64_t len = lens[l], n = rows * len;
+        for (int pat = 0; pat < FILTER_PAT_COUNT; ++pat) {
+            for (int t = DRTOPK_F16; t <= DRTOPK_BF16; ++t) {
+                if ((small || pat != FILTER_PAT_RANDOM) && t != DRTOPK_BF16) continue;
+                if (pat == FILTER_PAT_RANDOM) dh_gen_host(v, n, (l + (uint64_t)t) % 2 ? DRTOPK_DIST_UD : DRTOPK_DIST_ND,
+                                                          (drtopk_dtype)t, SEED + (uint64_t)t + l);
+                for (uint64_t i = 0; pat != FILTER_PAT_RANDOM && i < n; ++i) {
+                    const uint64_t c = i % len;
+                    float x = (float)(rnd() % 100000) / 100000.0f;
+                    if (pat == FILTER_PAT_EQUAL) x = 0.25f;
+                    else if (pat == FILTER_PAT_AT_SAMPLES || pat == FILTER_PAT_LOW_SAMPLES) x *= 0.5f;
+                    else if (pat == FILTER_PAT_SPECIALS) x = pattern_value(c, PAT_SPECIALS);
+                    else if (pat == FILTER_PAT_ASCENDING) x = (float)c;
+                    h[i] = (uint16_t)dh_float_bits_of(x, DRTOPK_BF16);
+                }
+                for (uint64_t r = 0; (pat == FILTER_PAT_AT_SAMPLES || pat == FILTER_PAT_LOW_SAMPLES) && r < rows; ++r)
+                    for (uint64_t j = 0; j < FILTER_SAMPLE; ++j) {  /* the best ones 2..1025: at most four a value */
+                        const float x = pat == FILTER_PAT_AT_SAMPLES ? 2.0f + (float)j : -1.0f;
+                        h[r * len + drtopk_onepass_sample_pos(len, FILTER_SAMPLE, j)] =
+                            (uint16_t)dh_float_bits_of(x, DRTOPK_BF16);
+                    }
+                for (int o = 0; o < 2; ++o) {
+                    for (size_t ki = small ? 1 : 0; ki < (small ? 2 : sizeof ks / sizeof ks[0]); ++ki) {
+                        for (int variant = 0; variant < 5; ++variant) {  /* unsorted, sorted, deterministic, a k
+                                                                            per row, filter off */
+                            if ((small || pat != FILTER_PAT_RANDOM) && variant >= 3) continue;
+                            for (uint64_t r = 0; r < rows; ++r)
+                                rk[r] = r % 3 == 1 ? 0 : r % 3 == 2 ? ks[ki] : 1 + rnd() % ks[ki];
+                            drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, (drtopk_dtype)t, (drtopk_order)o, rows,
+                                                       len, NULL, ks[ki], variant == 3 ? rk : NULL, v, 0 };
+                            drtopk_batch_plan plan;
+                            drtopk_batch_plan_auto(&plan, &p);
+                            if (variant == 1 || (variant == 2 && ki % 2)) plan.flags |= DRTOPK_SORTED;
+                            if (variant == 2) plan.flags |= DRTOPK_DETERMINISTIC;
+                            if (variant == 4) plan.filter_min_len = 0;
+                            snprintf(what, sizeof what, "row filter: %llu x %llu %s %s, %s%s%s%s k %llu",
+                                     (unsigned long long)rows, (unsigned long long)len, drtopk_dtype_name(p.dtype),
+                                     filter_names[pat], o ? "smallest" : "largest",
+                                     plan.flags & DRTOPK_SORTED ? " sorted" : "",
+                                     plan.flags & DRTOPK_DETERMINISTIC ? " deterministic" : "",
+                                     variant == 3 ? " (k per row)" : variant == 4 ? " (filter off)" : "",
+                                     (unsigned long long)p.k);
+                            run_case(&p, &plan, n, what);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    /* every other row holds ROWFILTER_CROWD copies of its best key, so that t is that key and the list
+     * its ties (fewer than the list holds at k = 50), the rest random */
+    for (int o = 0; o < 2; ++o) {
+        const uint64_t len = lens[0], n = rows * len;
+        dh_gen_host(v, n, DRTOPK_DIST_UD, DRTOPK_BF16, SEED + 99);
+        for (uint64_t r = 0; r < rows; r += 2)
+            for (uint64_t j = 0; j < ROWFILTER_CROWD; ++j)
+                h[r * len + rnd() % len] = (uint16_t)dh_float_bits_of(o ? -2.0f : 2.0f, DRTOPK_BF16);
+        drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, DRTOPK_BF16, (drtopk_order)o, rows, len, NULL, SPECIAL_K,
+                                   NULL, v, 0 };
+        drtopk_batch_plan plan;
+        drtopk_batch_plan_auto(&plan, &p);
+        snprintf(what, sizeof what, "row filter: %llu x %llu bf16, every other row %d copies of its best, %s k %d",
+                 (unsigned long long)rows, (unsigned long long)len, ROWFILTER_CROWD, o ? "smallest" : "largest",
+                 SPECIAL_K);
+        run_case(&p, &plan, n, what);
+    }
+    free(rk);
+    free(v);
 }
 
 /* The wide filter block (a sample's capacity past a block's words: one
@@ -686,17 +788,20 @@ static void dr_candidate_cases(void)
 int main(int argc, char **argv)
 {
     int small = 0;
+    const char *only = NULL;            /* --only rowfilter: that group of cases alone */
     for (int a = 1; a < argc; ++a) {
         char tail;
         if (strcmp(argv[a], "--small") == 0) {
             small = 1;
+        } else if (strcmp(argv[a], "--only") == 0 && a + 1 < argc && strcmp(argv[a + 1], "rowfilter") == 0) {
+            only = argv[++a];
         } else if (strcmp(argv[a], "--shard") == 0 && a + 1 < argc &&
                    sscanf(argv[a + 1], "%lu/%lu%c", &shard_index, &shard_count, &tail) == 2 &&
                    shard_count > 0 && shard_index < shard_count) {
             ++a;
         } else {
             fprintf(stderr, "test_batch: bad argument '%s'\nusage: test_batch [--small] [--shard I/N] "
-                            "(N > 0, 0 <= I < N)\n", argv[a]);
+                            "[--only rowfilter] (N > 0, 0 <= I < N)\n", argv[a]);
             return 2;
         }
     }
@@ -736,6 +841,10 @@ int main(int argc, char **argv)
     char what[256];
     setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
     if (!dh_cuda_available() || dh_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
+    if (only != NULL) {
+        rowfilter_cases(small);
+        return gt_finish();
+    }
     dr_cases(small);
     dr_uniform_cases(small);
     dr_alpha_cases(small);
@@ -743,6 +852,7 @@ int main(int argc, char **argv)
     grant_order_cases();
     split_spread_cases();
     filter_cases(small);
+    rowfilter_cases(small);
     filter_wide_cases();
     sample_cases(small);
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)

@@ -685,6 +685,26 @@ static void segment_routing(void)
     CHECK(!drtopk_batch_filter_takes(32, 0, cap, 131072, 2048, 0, words));
     CHECK(!drtopk_batch_filter_takes(32, 131072, cap, 131072, 2048, 0, words));
     CHECK(!drtopk_batch_filter_takes(32, min_len, cap, 1ull << 32, 2048, 0, words));
+    /* the row filter: rows of at least 131072 16-bit keys, k at least 32, whose expected list (the sample's
+     * rank r times len / 1024) is at most 1024 words: token sampling's k = 50 of 128K and 256K keys, k = 100
+     * of 128K (r = 6: 768), not k = 512 (r = 13: 1,664) or sparse attention's 2048; not k = 31; 32- and
+     * 64-bit keys, shorter rows, the filter off: never */
+    CHECK(drtopk_batch_rowfilter_takes(16, min_len, 131072, 50));
+    CHECK(drtopk_batch_rowfilter_takes(16, min_len, 262144, 50));
+    CHECK(drtopk_batch_rowfilter_takes(16, min_len, 131072, 100));
+    CHECK(drtopk_batch_rowfilter_takes(16, min_len, 131072, 32));
+    CHECK(!drtopk_batch_rowfilter_takes(16, min_len, 131072, 31));
+    CHECK(!drtopk_batch_rowfilter_takes(16, min_len, 131072, 1));
+    CHECK(!drtopk_batch_rowfilter_takes(16, min_len, 131072, 512));
+    CHECK(!drtopk_batch_rowfilter_takes(16, min_len, 131072, 2048));
+    CHECK(!drtopk_batch_rowfilter_takes(16, min_len, 131071, 50));
+    CHECK(!drtopk_batch_rowfilter_takes(16, min_len, 16384, 50));
+    CHECK(!drtopk_batch_rowfilter_takes(16, min_len, 1ull << 20, 50));       /* capacity 8,865 words */
+    CHECK(!drtopk_batch_rowfilter_takes(32, min_len, 131072, 50));
+    CHECK(!drtopk_batch_rowfilter_takes(64, min_len, 131072, 50));
+    CHECK(!drtopk_batch_rowfilter_takes(16, 0, 131072, 50));
+    CHECK(!drtopk_batch_rowfilter_takes(16, 131072, 131072, 50));
+    CHECK(drtopk_batch_rowfilter_takes(16, 131071, 131072, 50));
 }
 
 __attribute__((constructor)) static void register_batch_tests(void)

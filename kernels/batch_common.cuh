@@ -178,21 +178,29 @@ __device__ __forceinline__ uint64_t seg_info(const batch_args &a, uint64_t s, ui
     return ks < *len ? ks : *len;
 }
 
-/* Slot j of segment s: value bits of element pos of the segment (or zero
- * padding with DRTOPK_INDEX_NONE) and its position in the segment, the row
- * (chunks) or the original row (remap). */
+/* Slot j of segment s: value bits (zero with DRTOPK_INDEX_NONE) of element
+ * pos of the segment and its position in the segment, the row (chunks) or
+ * the original row (remap). */
 template <int T>
-__device__ __forceinline__ void put(const batch_args &a, uint64_t s, uint64_t start, uint64_t j, uint64_t pos)
+__device__ __forceinline__ void put_bits(const batch_args &a, uint64_t s, uint64_t start, uint64_t j, uint64_t pos,
+                                         uint64_t bits)
 {
     const uint64_t slot = s * a.k + j;
-    const drtopk_dtype t = (drtopk_dtype)T;
     uint64_t index = pos;
     if (pos != DRTOPK_INDEX_NONE) {
         if (a.remap) index = a.remap[start + pos];
         else if (a.chunks) index = start + pos - s / a.chunks * a.len;
     }
-    drtopk_bits_store(a.out_values, slot, t, pos == DRTOPK_INDEX_NONE ? 0 : drtopk_bits_at(a.values, start + pos, t));
+    drtopk_bits_store(a.out_values, slot, (drtopk_dtype)T, bits);
     a.out_indices[slot] = index;
+}
+
+/* The same with the value read back from the segment (or zero padding). */
+template <int T>
+__device__ __forceinline__ void put(const batch_args &a, uint64_t s, uint64_t start, uint64_t j, uint64_t pos)
+{
+    put_bits<T>(a, s, start, j, pos,
+                pos == DRTOPK_INDEX_NONE ? 0 : drtopk_bits_at(a.values, start + pos, (drtopk_dtype)T));
 }
 
 /* Sort q[0..n) best first (n a power of two) with `threads` cooperating

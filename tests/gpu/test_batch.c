@@ -28,8 +28,9 @@
  * (unsorted: each segment's as a set).
  * Each result is checked segment by segment by dh_batch_check (exact
  * counting, padding, order), and no CUDA error may be left pending after
- * it.  --small: the sanitizer-sized cases.  --only rowfilter: the row
- * filter's cases alone (its sanitizer runs).  --shard I/N: only checks I,
+ * it.  --small: the sanitizer-sized cases.  --only rowfilter, --only
+ * tiny: the row filter's or the tiny select's cases alone (their sanitizer
+ * runs).  --shard I/N: only checks I,
  * I + N, I + 2N, ... (counted over every check, in the same order in every
  * run), so that N processes run one case set between them (racecheck of
  * --small in parallel: tests/gpu/run.sh); the N logs' counts add up to one
@@ -85,6 +86,11 @@
 #define ROWFILTER_CROWD 1200         /*   copies of a row's best key: fewer than its list's 1,664 words at k = 50 */
 #define ROWFILTER_LEN_MAX 262144     /*   its longest rows                                     */
 #define ROWFILTER_K_MIN 32           /*   the least k it takes (BATCH_ROWFILTER_MIN_K)          */
+#define TINY_ROWS 12                 /* tiny_cases: rows a case (a k per row: some 0, some k, some between) */
+#define TINY_LANES 7                 /*   TINY_PAT_LANES: lanes (position mod 32) holding the large keys   */
+#define TINY_TWO_LANES 2             /*   TINY_PAT_TWO_LANES: lanes holding the larger of two values          */
+#define TINY_ZERO_BEST_EVERY 50      /*   TINY_PAT_ZEROS: one key in 50 is 1.0, the rest -0.0 or +0.0          */
+#define TINY_INT_SCALE 8.0f          /*   i32 rows: the float pattern times 8, rounded          */
 #define SAMPLE_ROWS 6                /* sample_cases: rows of the staged block select's sampled threshold */
 #define SAMPLE_ROWS_SMALL 2          /*   --small (sanitizers): 2 rows of 10000 keys   */
 #define SAMPLE_LEN_ANN 10000         /*   ANN re-ranking's rows                        */
@@ -443,6 +449,95 @@ static void rowfilter_cases(int small)
     free(v);
 }
 
+/* Patterns of tiny_cases, each aimed at one way the threshold select
+ * settles a row (t: the k_s-th largest of its 32 lanes' maxima, lane l
+ * holding positions l, l + 32, ...): random (at most 32 keys >= t), the
+ * large keys in TINY_LANES lanes only (more than 32 keys > t: the sorted
+ * pops), two values with the larger in TINY_TWO_LANES lanes (more than 32
+ * keys >= t, k_s..32 of them > t, or fewer: t's ties by position), all
+ * equal and few distinct values (t's ties by position), ascending and
+ * descending, -0.0 and +0.0 under a few 1.0, NaN/-0.0/ties. */
+enum {
+    TINY_PAT_RANDOM, TINY_PAT_LANES, TINY_PAT_TWO_LANES, TINY_PAT_EQUAL, TINY_PAT_FEW, TINY_PAT_ASCENDING,
+    TINY_PAT_DESCENDING, TINY_PAT_ZEROS, TINY_PAT_SPECIALS, TINY_PAT_COUNT
+};
+static const char *const tiny_names[TINY_PAT_COUNT] = {
+    "random", "large keys in 7 lanes", "two values, the larger in 2 lanes", "all equal", "three values",
+    "ascending", "descending", "-0.0/+0.0 under a few 1.0", "NaN/-0.0/ties",
+};
+
+static float tiny_value(uint64_t p, int pat)
+{
+    const uint64_t lane = p % 32;
+    switch (pat) {
+    case TINY_PAT_LANES: return lane < TINY_LANES ? 2.0f + (float)(rnd() % 1000) / 100.0f
+                                                  : (float)(rnd() % 1000) / 1000.0f;
+    case TINY_PAT_TWO_LANES: return lane < TINY_TWO_LANES ? 9.0f : 5.0f;
+    case TINY_PAT_EQUAL: return 0.25f;
+    case TINY_PAT_FEW: return (float)(rnd() % 3);
+    case TINY_PAT_ASCENDING: return (float)p;
+    case TINY_PAT_DESCENDING: return -(float)p;
+    case TINY_PAT_ZEROS: return rnd() % TINY_ZERO_BEST_EVERY == 0 ? 1.0f : rnd() % 2 ? -0.0f : 0.0f;
+    case TINY_PAT_SPECIALS: return pattern_value(p, PAT_SPECIALS);
+    default: return (float)(rnd() % 100000) / 100000.0f;
+    }
+}
+
+/* The tiny select (a warp a row of at most 256 keys): rows of 256, 200 and
+ * 20 keys in each pattern (the smallest order on the values negated, so that
+ * each aims the same way), every float type and i32 (the float patterns
+ * times TINY_INT_SCALE, rounded; no NaN or zeros patterns), f64 (the sorted pops alone),
+ * k 1, 8, 16 and DRTOPK_BATCH_TINY_K_MAX (tiny_max_k raised to it);
+ * unsorted, sorted, deterministic and a k per row.  --small: f32 and bf16,
+ * rows of 256 and 20, k 8. */
+static void tiny_cases(int small)
+{
+    const drtopk_dtype types[] = { DRTOPK_F32, DRTOPK_BF16, DRTOPK_F16, DRTOPK_I32, DRTOPK_F64 };
+    const uint64_t lens[] = { 256, 200, 20 }, ks[] = { 1, SPECIAL_K_TINY, 16, DRTOPK_BATCH_TINY_K_MAX };
+    void *v = malloc(TINY_ROWS * 256 * sizeof(uint64_t));
+    uint64_t rk[TINY_ROWS];
+    char what[256];
+    for (size_t ti = 0; ti < (small ? 2 : sizeof types / sizeof types[0]); ++ti) {
+        const drtopk_dtype t = types[ti];
+        for (size_t l = 0; l < sizeof lens / sizeof lens[0]; ++l) {
+            const uint64_t len = lens[l], n = TINY_ROWS * len;
+            if (small && l == 1) continue;
+            for (int pat = 0; pat < TINY_PAT_COUNT; ++pat) {
+                if (!drtopk_dtype_is_float(t) && (pat == TINY_PAT_ZEROS || pat == TINY_PAT_SPECIALS)) continue;
+                for (int o = 0; o < 2; ++o) {
+                    for (uint64_t i = 0; i < n; ++i) {
+                        const float x = o ? -tiny_value(i % len, pat) : tiny_value(i % len, pat);
+                        const uint64_t as_int = (uint32_t)(int32_t)lrintf(TINY_INT_SCALE * x);
+                        drtopk_bits_store(v, i, t, drtopk_dtype_is_float(t) ? dh_float_bits_of(x, t) : as_int);
+                    }
+                    for (size_t ki = small ? 1 : 0; ki < (small ? 2 : sizeof ks / sizeof ks[0]); ++ki) {
+                        if (ks[ki] > len) continue;
+                        for (int variant = 0; variant < (small ? 2 : 4); ++variant) {  /* unsorted, sorted,
+                                                                           deterministic sorted, a k per row */
+                            for (uint64_t r = 0; r < TINY_ROWS; ++r)
+                                rk[r] = r % 3 == 1 ? 0 : r % 3 == 2 ? ks[ki] : 1 + rnd() % ks[ki];
+                            drtopk_batch_problem p = { DRTOPK_BACKEND_CUDA, t, (drtopk_order)o, TINY_ROWS, len, NULL,
+                                                       ks[ki], variant == 3 ? rk : NULL, v, 0 };
+                            drtopk_batch_plan plan;
+                            drtopk_batch_plan_auto(&plan, &p);
+                            plan.tiny_max_k = plan.tiny_max_k_64 = DRTOPK_BATCH_TINY_K_MAX;
+                            if (variant == 1 || variant == 2) plan.flags |= DRTOPK_SORTED;
+                            if (variant == 2) plan.flags |= DRTOPK_DETERMINISTIC;
+                            snprintf(what, sizeof what, "tiny: %d x %llu %s %s, %s%s%s%s k %llu", TINY_ROWS,
+                                     (unsigned long long)len, drtopk_dtype_name(t), tiny_names[pat],
+                                     o ? "smallest" : "largest", plan.flags & DRTOPK_SORTED ? " sorted" : "",
+                                     plan.flags & DRTOPK_DETERMINISTIC ? " deterministic" : "",
+                                     variant == 3 ? " (k per row)" : "", (unsigned long long)p.k);
+                            run_case(&p, &plan, n, what);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    free(v);
+}
+
 /* The wide filter block (a sample's capacity past a block's words: one
  * block an SM, where the GPU holds it): sparse attention's k = 4096 of 70000
  * keys (unsorted; sorted after the select) and k = 2048 of 262144 keys
@@ -788,12 +883,13 @@ static void dr_candidate_cases(void)
 int main(int argc, char **argv)
 {
     int small = 0;
-    const char *only = NULL;            /* --only rowfilter: that group of cases alone */
+    const char *only = NULL;            /* --only rowfilter or tiny: that group of cases alone */
     for (int a = 1; a < argc; ++a) {
         char tail;
         if (strcmp(argv[a], "--small") == 0) {
             small = 1;
-        } else if (strcmp(argv[a], "--only") == 0 && a + 1 < argc && strcmp(argv[a + 1], "rowfilter") == 0) {
+        } else if (strcmp(argv[a], "--only") == 0 && a + 1 < argc &&
+                   (strcmp(argv[a + 1], "rowfilter") == 0 || strcmp(argv[a + 1], "tiny") == 0)) {
             only = argv[++a];
         } else if (strcmp(argv[a], "--shard") == 0 && a + 1 < argc &&
                    sscanf(argv[a + 1], "%lu/%lu%c", &shard_index, &shard_count, &tail) == 2 &&
@@ -801,7 +897,7 @@ int main(int argc, char **argv)
             ++a;
         } else {
             fprintf(stderr, "test_batch: bad argument '%s'\nusage: test_batch [--small] [--shard I/N] "
-                            "[--only rowfilter] (N > 0, 0 <= I < N)\n", argv[a]);
+                            "[--only rowfilter|tiny] (N > 0, 0 <= I < N)\n", argv[a]);
             return 2;
         }
     }
@@ -842,7 +938,8 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);   /* a run killed at its time limit still shows its last case */
     if (!dh_cuda_available() || dh_dev_select(0) != DRTOPK_OK) return gt_no_gpu("test_batch");
     if (only != NULL) {
-        rowfilter_cases(small);
+        if (strcmp(only, "tiny") == 0) tiny_cases(small);
+        else rowfilter_cases(small);
         return gt_finish();
     }
     dr_cases(small);
@@ -853,6 +950,7 @@ int main(int argc, char **argv)
     split_spread_cases();
     filter_cases(small);
     rowfilter_cases(small);
+    tiny_cases(small);
     filter_wide_cases();
     sample_cases(small);
     for (size_t l = 0; l < (small ? 2 : sizeof special_lens / sizeof special_lens[0]); ++l)
